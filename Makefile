@@ -1,0 +1,81 @@
+# ktop - top for kernel events.  `make run` and `make check` are all a new machine needs.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS = ncursesw
+
+WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
+       -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
+HARDEN = -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 $(WARN) -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE
+LDFLAGS += -pie -Wl,-z,relro,-z,now
+
+B = build
+# Everything but the entry point and the terminal: what unit tests link.
+CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
+UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+UI_OBJ = $(UI_SRC:%.c=$(B)/%.o)
+TEST_SRC = $(wildcard tests/unit/test_*.c)
+TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+ASAN_TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/asan/%)
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all run check deps deps-test install uninstall clean bench unit
+
+all: ktop
+
+deps:
+	@sh tools/deps.sh
+
+deps-test:
+	@sh tools/deps.sh test
+
+# The flags of the packages are asked for only once the packages are there.
+ktop: $(CORE_OBJ) $(UI_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+
+$(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -o $@ $< $(CORE_OBJ) -lm
+
+$(B)/asan/%: tests/unit/%.c $(CORE_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors -o $@ $< $(CORE_SRC) -lm
+
+unit: $(TESTS) $(ASAN_TESTS)
+
+run: deps
+	@$(MAKE) --no-print-directory ktop
+	./ktop
+
+check: deps-test
+	@$(MAKE) --no-print-directory ktop unit
+	@sh tests/run.sh
+
+bench: deps
+	@sh tools/deps.sh bench
+	@$(MAKE) --no-print-directory ktop
+	@sh bench/run.sh
+
+install: ktop
+	install -D -m 0755 ktop $(DESTDIR)$(BINDIR)/ktop
+	install -D -m 0644 man/ktop.1 $(DESTDIR)$(MANDIR)/ktop.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
+
+clean:
+	rm -rf $(B) ktop
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

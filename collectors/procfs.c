@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "procfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fdcache.h"
+#include "procparse.h"
+#include "users.h"
+#include "../src/columns.h"
+#include "../src/pidmap.h"
+#include "../src/util.h"
+
+#define STAT_BUF	4096
+#define STATUS_BUF	8192
+#define CMDLINE_MAX	4096	/* what a screen or a CSV cell can use of it */
+#define DENTS_BUF	(256 * 1024)	/* a /proc of ~8,000 pids in one getdents64 */
+#define FD_RESERVE	64	/* descriptors kept free for the terminal, tracing, output */
+
+/* One thread of a multi-threaded process, for context switches summed over threads. */
+struct pthread_ctx {
+	pid_t tid;
+	struct pfile status;
+	uint64_t vcsw, ivcsw;
+	uint64_t kept;		/* model tick it was last listed */
+};
+
+struct pentry {
+	pid_t pid, tgid;
+	bool is_thread;
+	bool born;			/* appeared since the previous complete scan */
+	size_t idx;			/* position in its entries array */
+	uint64_t seen_scan;		/* last scan that listed it */
+	uint64_t tids_scan;		/* thread mode: last scan that listed its tids */
+	int64_t uid;			/* owner of its /proc directory */
+	char path[40];			/* "PID" or "PID/task/TID", relative to /proc */
+	struct pfile stat, status, cmdline, taskdir;
+
+	/* Process mode: threads whose status is summed. */
+	struct pthread_ctx **thr;
+	size_t nthr;
+	uint64_t acc_vcsw, acc_ivcsw;	/* monotonic sums built from per-thread deltas */
+	uint64_t status_tick;		/* model tick of the last status read */
+};
+
+struct entries {
+	struct pentry **v;
+	size_t n, cap;
+	struct pidmap map;
+};
+
+struct procfs {
+	struct fdcache fc;
+	struct users *users;
+	bool threads;
+	pid_t *focus;
+	size_t nfocus;
+	struct entries procs;		/* by tgid */
+	struct entries tasks;		/* by tid, thread mode only */
+	uint64_t scan;
+	char *dents;			/* getdents64 buffer */
+	char *buf;			/* read buffer */
+	size_t bufsz;
+	struct procfs_stats st;
+};
+
+static void entries_init(struct entries *e)
+{
+	memset(e, 0, sizeof(*e));
+	pidmap_init(&e->map);
+}
+
+static void thr_free(struct procfs *pc, struct pthread_ctx *t)
+{
+	pfile_close(&pc->fc, &t->status);
+	free(t);
+}
+
+static void entry_free(struct procfs *pc, struct pentry *e)
+{
+	size_t i;
+
+	pfile_close(&pc->fc, &e->stat);
+	pfile_close(&pc->fc, &e->status);
+	pfile_close(&pc->fc, &e->cmdline);
+	pfile_close(&pc->fc, &e->taskdir);
+	for (i = 0; i < e->nthr; i++)
+		thr_free(pc, e->thr[i]);
+	free(e->thr);
+	free(e);
+}
+
+static void entries_del(struct procfs *pc, struct entries *es, struct pentry *e)
+{
+	pidmap_del(&es->map, e->pid);
+	es->v[e->idx] = es->v[--es->n];
+	es->v[e->idx]->idx = e->idx;
+	entry_free(pc, e);
+}
+
+static void entries_clear(struct procfs *pc, struct entries *es)
+{
+	while (es->n)
+		entries_del(pc, es, es->v[es->n - 1]);
+}
+
+static struct pentry *entries_add(struct procfs *pc, struct entries *es, pid_t pid,
+				  pid_t tgid, bool is_thread)
+{
+	struct pentry *e = xcalloc(1, sizeof(*e));
+	struct stat sb;
+
+	e->pid = pid;
+	e->tgid = tgid;
+	e->is_thread = is_thread;
+	if (is_thread)
+		snprintf(e->path, sizeof(e->path), "%d/task/%d", (int)tgid, (int)pid);
+	else
+		snprintf(e->path, sizeof(e->path), "%d", (int)pid);
+	pfile_init(&e->stat);
+	pfile_init(&e->status);
+	pfile_init(&e->cmdline);
+	pfile_init(&e->taskdir);
+	/*
+	 * The directory's owner is the effective uid (root for non-dumpable
+	 * tasks, as ps shows them); status, when read, gives the exact one.
+	 * One fstatat per new task, none per tick.
+	 */
+	e->uid = fstatat(pc->fc.dirfd, e->path, &sb, 0) == 0 ? (int64_t)sb.st_uid : -1;
+	if (es->n == es->cap) {
+		es->cap = es->cap ? es->cap * 2 : 256;
+		es->v = xrealloc(es->v, es->cap * sizeof(*es->v));
+	}
+	e->idx = es->n;
+	es->v[es->n++] = e;
+	pidmap_put(&es->map, pid, e);
+	return e;
+}
+
+int procfs_new(const char *procdir, size_t fd_budget, struct procfs **out)
+{
+	struct procfs *pc = xcalloc(1, sizeof(*pc));
+	int err;
+
+	if (!fd_budget) {
+		long lim = fdcache_raise_limit();
+
+		fd_budget = lim > 2 * FD_RESERVE ? (size_t)(lim - FD_RESERVE) : (size_t)(lim / 2);
+	}
+	err = fdcache_init(&pc->fc, procdir, fd_budget);
+	if (err) {
+		free(pc);
+		return err;
+	}
+	pc->users = users_new();
+	entries_init(&pc->procs);
+	entries_init(&pc->tasks);
+	pc->dents = xmalloc(DENTS_BUF);
+	pc->bufsz = STATUS_BUF;
+	pc->buf = xmalloc(pc->bufsz);
+	*out = pc;
+	return 0;
+}
+
+void procfs_free(struct procfs *pc)
+{
+	if (!pc)
+		return;
+	entries_clear(pc, &pc->tasks);
+	entries_clear(pc, &pc->procs);
+	pidmap_free(&pc->tasks.map);
+	pidmap_free(&pc->procs.map);
+	free(pc->tasks.v);
+	free(pc->procs.v);
+	fdcache_free(&pc->fc);
+	users_free(pc->users);
+	free(pc->focus);
+	free(pc->dents);
+	free(pc->buf);
+	free(pc);
+}
+
+void procfs_set_threads(struct procfs *pc, bool threads)
+{
+	if (pc->threads == threads)
+		return;
+	entries_clear(pc, &pc->tasks);
+	entries_clear(pc, &pc->procs);
+	pc->threads = threads;
+}
+
+void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n)
+{
+	free(pc->focus);
+	pc->focus = NULL;
+	pc->nfocus = n;
+	if (n) {
+		pc->focus = xmalloc(n * sizeof(*pids));
+		memcpy(pc->focus, pids, n * sizeof(*pids));
+	}
+}
+
+bool procfs_pid_exists(const struct procfs *pc, pid_t pid)
+{
+	char path[24];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%d", (int)pid);
+	return pid > 0 && fstatat(pc->fc.dirfd, path, &sb, 0) == 0;
+}
+
+/* A directory entry name that is a pid; 0 otherwise. */
+static pid_t name_pid(const char *s)
+{
+	long v = 0;
+
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 0x7fffffff / 10)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	return (pid_t)v;
+}
+
+/*
+ * List the numeric names of directory @fd (already rewound) and call @fn on
+ * each. Returns 0 or -errno.
+ */
+static int scan_pids(struct procfs *pc, int fd, void (*fn)(struct procfs *, pid_t, void *),
+		     void *arg)
+{
+	for (;;) {
+		ssize_t n = getdents64(fd, pc->dents, DENTS_BUF), off = 0;
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		while (off < n) {
+			struct dirent64 *d = (struct dirent64 *)(pc->dents + off);
+			pid_t pid = name_pid(d->d_name);
+
+			if (pid)
+				fn(pc, pid, arg);
+			off += d->d_reclen;
+		}
+	}
+}
+
+static void seen_proc(struct procfs *pc, pid_t pid, void *arg)
+{
+	struct pentry *e = pidmap_get(&pc->procs.map, pid);
+
+	(void)arg;
+	if (!e) {
+		e = entries_add(pc, &pc->procs, pid, pid, false);
+		/* Only a scan of all /proc proves it was not there last time. */
+		e->born = !pc->focus && pc->scan > 1;
+	}
+	e->seen_scan = pc->scan;
+}
+
+/* Find the processes of this tick: the focus list, or a /proc scan. */
+static void discover(struct procfs *pc)
+{
+	size_t i;
+
+	pc->scan++;
+	if (pc->focus) {
+		for (i = 0; i < pc->nfocus; i++)
+			seen_proc(pc, pc->focus[i], NULL);
+		return;
+	}
+	if (lseek(pc->fc.dirfd, 0, SEEK_SET) == 0) {
+		scan_pids(pc, pc->fc.dirfd, seen_proc, NULL);
+		pc->st.scans++;
+	}
+	/* Not listed any more: gone (a zombie is still listed until reaped). */
+	for (i = 0; i < pc->procs.n;) {
+		struct pentry *e = pc->procs.v[i];
+
+		if (e->seen_scan != pc->scan)
+			entries_del(pc, &pc->procs, e);
+		else
+			i++;
+	}
+}
+
+static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *path,
+			 size_t max)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = pfile_read(&pc->fc, pf, path, pc->buf, pc->bufsz);
+		/* A full buffer may be a cut file: grow and read again, up to @max. */
+		if (n < (ssize_t)pc->bufsz || pc->bufsz >= max)
+			return n;
+		pc->bufsz *= 2;
+		pc->buf = xrealloc(pc->buf, pc->bufsz);
+	}
+}
+
+static int read_status(struct procfs *pc, struct pfile *pf, const char *path,
+		       struct pid_status *st)
+{
+	ssize_t n = read_file(pc, pf, path, 1 << 20);
+
+	pc->st.status_reads++;
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	return parse_pid_status(pc->buf, (size_t)n, st);
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct pthread_ctx *thr_find(struct pthread_ctx **v, size_t n, pid_t tid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid]->tid == tid)
+			return v[mid];
+		if (v[mid]->tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct tid_list {
+	pid_t *v;
+	size_t n, cap;
+};
+
+static void seen_tid(struct procfs *pc, pid_t tid, void *arg)
+{
+	struct tid_list *l = arg;
+
+	(void)pc;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = tid;
+}
+
+/* The tids of process @e, sorted; caller frees l->v. */
+static int list_tids(struct procfs *pc, struct pentry *e, struct tid_list *l)
+{
+	char path[64];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/task", e->path);
+	fd = pfile_dir(&pc->fc, &e->taskdir, path);
+	if (fd < 0)
+		return fd;
+	err = scan_pids(pc, fd, seen_tid, l);
+	if (err)
+		return err;
+	qsort(l->v, l->n, sizeof(*l->v), pid_cmp);
+	return 0;
+}
+
+/*
+ * Context switches of a process: the kernel counts them per thread, so the
+ * process's count is the sum over its threads. Threads come and go, so the
+ * process counter is built from per-thread deltas: a thread seen last tick adds
+ * what it gained, a new one adds all it has (it was born in the interval).
+ * What a thread did between the last read and its exit is lost; ftrace counts it.
+ */
+static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
+			const struct model *m)
+{
+	bool continuous = e->status_tick && e->status_tick + 1 == m->tick;
+	struct tid_list tids = { NULL, 0, 0 };
+	struct pthread_ctx **now;
+	struct pid_status st;
+	uint64_t sum_v = 0, sum_iv = 0;
+	char path[64];
+	size_t i, k;
+	int err;
+
+	/* The leader's status: uid, and the counts of a single-threaded process. */
+	snprintf(path, sizeof(path), "%s/status", e->path);
+	err = read_status(pc, &e->status, path, &st);
+	if (err)
+		return err;
+	if (st.uid >= 0)
+		e->uid = st.uid;
+	if (st.vcsw < 0 || st.ivcsw < 0)
+		return -ENOTSUP;	/* a kernel without these lines */
+
+	if (t->threads <= 1 && e->nthr == 0) {
+		e->acc_vcsw = (uint64_t)st.vcsw;
+		e->acc_ivcsw = (uint64_t)st.ivcsw;
+		goto done;
+	}
+
+	err = list_tids(pc, e, &tids);
+	if (err) {
+		free(tids.v);
+		return err;
+	}
+	now = xcalloc(tids.n, sizeof(*now));
+	for (i = 0, k = 0; i < tids.n; i++) {
+		struct pthread_ctx *cur = thr_find(e->thr, e->nthr, tids.v[i]);
+		uint64_t old_v = 0, old_iv = 0;
+		bool known = cur != NULL;
+		struct pid_status ts;
+
+		if (known) {
+			old_v = cur->vcsw;
+			old_iv = cur->ivcsw;
+		} else {
+			cur = xcalloc(1, sizeof(*cur));
+			cur->tid = tids.v[i];
+			pfile_init(&cur->status);
+		}
+		now[k++] = cur;
+		cur->kept = m->tick;
+		if (cur->tid == e->pid) {
+			ts = st;	/* the leader: read above */
+		} else {
+			snprintf(path, sizeof(path), "%s/task/%d/status", e->path, (int)cur->tid);
+			if (read_status(pc, &cur->status, path, &ts) || ts.vcsw < 0 || ts.ivcsw < 0) {
+				k--;	/* exited meanwhile */
+				cur->kept = 0;
+				if (!known)
+					thr_free(pc, cur);
+				continue;
+			}
+		}
+		cur->vcsw = (uint64_t)ts.vcsw;
+		cur->ivcsw = (uint64_t)ts.ivcsw;
+		sum_v += cur->vcsw;
+		sum_iv += cur->ivcsw;
+		if (continuous) {
+			/* A smaller count is a tid reused by a new thread: all of it is new. */
+			e->acc_vcsw += known && cur->vcsw >= old_v ? cur->vcsw - old_v : cur->vcsw;
+			e->acc_ivcsw += known && cur->ivcsw >= old_iv ? cur->ivcsw - old_iv : cur->ivcsw;
+		}
+	}
+	if (!continuous) {
+		e->acc_vcsw = sum_v;
+		e->acc_ivcsw = sum_iv;
+	}
+	/* Threads of the old list that are not in the new one have exited. */
+	for (i = 0; i < e->nthr; i++)
+		if (e->thr[i]->kept != m->tick)
+			thr_free(pc, e->thr[i]);
+	free(e->thr);
+	e->thr = now;
+	e->nthr = k;
+	free(tids.v);
+done:
+	e->status_tick = m->tick;
+	model_task_set_counter(t, CNT_VCSW, e->acc_vcsw);
+	model_task_set_counter(t, CNT_IVCSW, e->acc_ivcsw);
+	return 0;
+}
+
+static void sample_cmdline(struct procfs *pc, struct pentry *e, struct task *t)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/cmdline", e->path);
+	n = pfile_read(&pc->fc, &e->cmdline, path, pc->buf,
+		       pc->bufsz < CMDLINE_MAX ? pc->bufsz : CMDLINE_MAX);
+	pc->st.cmdline_reads++;
+	if (n < 0)
+		return;
+	/* Unchanged (the usual case): keep the copy the model has. */
+	if (t->cmdline && t->cmdline_len == (size_t)n && !memcmp(t->cmdline, pc->buf, (size_t)n))
+		return;
+	char *copy = xmalloc((size_t)n + 1);
+
+	memcpy(copy, pc->buf, (size_t)n);
+	copy[n] = '\0';
+	model_task_set_cmdline(t, copy, (size_t)n);
+}
+
+/*
+ * Read one task's files into the model. Returns false when the task is gone
+ * (its stat cannot be read) so the caller drops the entry.
+ */
+static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
+			 const struct procfs_need *need)
+{
+	char path[64];
+	struct pid_stat st;
+	struct task *t;
+	unsigned wants;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/stat", e->path);
+	n = pfile_read(&pc->fc, &e->stat, path, pc->buf, STAT_BUF);
+	pc->st.stat_reads++;
+	if (n <= 0 || parse_pid_stat(pc->buf, (size_t)n, &st))
+		return false;
+	t = model_task_sample(m, e->pid, e->tgid, st.starttime);
+	if (e->born) {
+		model_task_born(t);
+		e->born = false;
+	}
+	model_task_set_stat(m, t, &st);
+
+	wants = need->all;
+	if (model_task_wants_status(m, t))
+		wants |= need->wanted;
+	if (wants & NEED_STATUS) {
+		if (e->is_thread) {
+			struct pid_status ps;
+
+			snprintf(path, sizeof(path), "%s/status", e->path);
+			if (read_status(pc, &e->status, path, &ps) == 0) {
+				if (ps.uid >= 0)
+					e->uid = ps.uid;
+				if (ps.vcsw >= 0 && ps.ivcsw >= 0) {
+					model_task_set_counter(t, CNT_VCSW, (uint64_t)ps.vcsw);
+					model_task_set_counter(t, CNT_IVCSW, (uint64_t)ps.ivcsw);
+				}
+			}
+		} else {
+			sample_ctxsw(pc, e, t, m);
+		}
+	}
+	if (wants & NEED_CMDLINE)
+		sample_cmdline(pc, e, t);
+	t->uid = e->uid;
+	t->user = users_name(pc->users, e->uid);
+	return true;
+}
+
+/* Thread mode: make sure every thread of process @p has an entry. */
+static void discover_threads(struct procfs *pc, struct pentry *p)
+{
+	struct tid_list tids = { NULL, 0, 0 };
+	size_t i;
+
+	if (list_tids(pc, p, &tids) == 0) {
+		for (i = 0; i < tids.n; i++) {
+			struct pentry *e = pidmap_get(&pc->tasks.map, tids.v[i]);
+
+			if (e && e->tgid != p->pid) {
+				entries_del(pc, &pc->tasks, e);	/* a tid reused elsewhere */
+				e = NULL;
+			}
+			if (!e) {
+				e = entries_add(pc, &pc->tasks, tids.v[i], p->pid, true);
+				/* New if its process is, or if its tids were listed last tick. */
+				e->born = p->born || (p->tids_scan && p->tids_scan + 1 == pc->scan);
+			}
+			e->seen_scan = pc->scan;
+		}
+		p->tids_scan = pc->scan;
+	}
+	p->born = false;
+	free(tids.v);
+}
+
+void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need *need)
+{
+	struct entries *es = pc->threads ? &pc->tasks : &pc->procs;
+	size_t i;
+
+	discover(pc);
+	if (pc->threads)
+		for (i = 0; i < pc->procs.n; i++)
+			discover_threads(pc, pc->procs.v[i]);
+	for (i = 0; i < es->n;) {
+		struct pentry *e = es->v[i];
+
+		if ((pc->threads && e->seen_scan != pc->scan) || !sample_entry(pc, e, m, need))
+			entries_del(pc, es, e);	/* the swap brings an unread entry to i */
+		else
+			i++;
+	}
+}
+
+void procfs_get_stats(const struct procfs *pc, struct procfs_stats *st)
+{
+	*st = pc->st;
+	st->opens = pc->fc.opens;
+	st->evictions = pc->fc.evictions;
+	st->nopen = pc->fc.nopen;
+	st->budget = pc->fc.budget;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_PROCFS_H
+#define KTOP_PROCFS_H
+
+/*
+ * collectors/procfs: per-process (or per-thread) numbers from /proc/PID/stat,
+ * status and cmdline, through persistent descriptors (fdcache.h).
+ *
+ * Each tick: a /proc scan finds new processes (getdents64 on a kept descriptor),
+ * stat is read for every task, status and cmdline only for tasks whose values
+ * someone needs (the visible rows, the sort column, the batch columns).
+ * A task whose read fails is gone; a pid whose start time changed was reused.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../src/model.h"
+
+struct procfs;
+
+/* What every task needs read this tick, beyond stat (NEED_* of columns.h). */
+struct procfs_need {
+	unsigned all;		/* for every task */
+	unsigned wanted;	/* for tasks the model marks as wanted (visible) */
+};
+
+struct procfs_stats {
+	unsigned long scans, stat_reads, status_reads, cmdline_reads;
+	unsigned long opens, evictions;
+	size_t nopen, budget;
+};
+
+/*
+ * procfs_new - set up the collector
+ * @procdir: "/proc" (tests pass a directory of their own)
+ * @fd_budget: how many descriptors it may keep open; 0 = from RLIMIT_NOFILE
+ * @out: the collector, owned by the caller (procfs_free)
+ *
+ * Returns 0 or -errno.
+ */
+int procfs_new(const char *procdir, size_t fd_budget, struct procfs **out);
+void procfs_free(struct procfs *pc);
+
+/* Rows are threads (true) or processes; switching drops every entry. */
+void procfs_set_threads(struct procfs *pc, bool threads);
+
+/*
+ * Restrict the collector to these processes (-p): no /proc scan is needed.
+ * The array is copied.
+ */
+void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n);
+
+/* Read one tick's samples into @m (between model_begin_tick and model_end_tick). */
+void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need *need);
+
+void procfs_get_stats(const struct procfs *pc, struct procfs_stats *st);
+
+/* Does /proc/@pid exist (for -p validation)? */
+bool procfs_pid_exists(const struct procfs *pc, pid_t pid);
+
+#endif

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "util.h"
+
+#define MESSAGE_NS (4ull * 1000000000ull)
+
+void app_message(struct app *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->message, sizeof(a->message), fmt, ap);
+	va_end(ap);
+	a->message_until = now_mono_ns() + MESSAGE_NS;
+}
+
+void app_push(struct app *a, const struct view *v)
+{
+	if (a->depth < VIEW_STACK_MAX)
+		a->stack[a->depth++] = v;
+}
+
+void app_pop(struct app *a)
+{
+	if (a->depth > 1)
+		a->depth--;
+}

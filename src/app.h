@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_APP_H
+#define KTOP_APP_H
+
+/*
+ * The state the interactive views share: the model they draw, and the UI state
+ * (selection, scroll, prompt, messages). Views change only this; anything that
+ * needs I/O (collecting now, re-arming the timer, switching thread mode) is an
+ * action they return to the main loop.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "options.h"
+
+enum action {
+	ACT_NONE,	/* nothing changed */
+	ACT_REDRAW,	/* draw again */
+	ACT_RESORT,	/* filter or sort changed: rebuild rows, draw */
+	ACT_COLLECT,	/* collect now (what is shown needs new data) */
+	ACT_DELAY,	/* the delay changed: re-arm the timer */
+	ACT_THREADS,	/* thread mode toggled: restart the collector */
+	ACT_QUIT,
+};
+
+struct view;
+
+#define VIEW_STACK_MAX 8
+
+struct app {
+	struct model model;
+	const struct options *opt;
+	double delay_s;
+	bool paused;
+	bool utf8;			/* the locale is UTF-8: keep UTF-8 text */
+	bool show_cmdline;		/* COMMAND shows the command line, not comm */
+
+	int cols[COL_NR];		/* table columns, COMMAND last */
+	size_t ncols;
+
+	size_t selected;		/* row index of the selection */
+	pid_t selected_pid;		/* keeps the selection on its process across sorts */
+	size_t top;			/* first row shown */
+	int table_rows;			/* rows the table had room for at the last draw */
+
+	const struct view *stack[VIEW_STACK_MAX];
+	int depth;
+
+	char message[160];		/* a one-line notice at the bottom */
+	uint64_t message_until;		/* monotonic ns */
+};
+
+void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void app_push(struct app *a, const struct view *v);
+void app_pop(struct app *a);
+
+#endif

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "batch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "util.h"
+
+/*
+ * The text default reads only /proc/PID/stat (one pread per process per tick):
+ * context switches need a status read per thread, so they are asked for with -o.
+ */
+static const int text_default[] = {
+	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
+	COL_THREADS, COL_TIME, COL_COMM,
+};
+static const int data_default[] = {
+	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
+	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
+	COL_IVCSW,
+};
+
+void batch_default_columns(enum out_format fmt, int *cols, size_t *ncols)
+{
+	const int *src = fmt == OUT_TEXT ? text_default : data_default;
+	size_t n = fmt == OUT_TEXT ? ARRAY_SIZE(text_default) : ARRAY_SIZE(data_default);
+
+	memcpy(cols, src, n * sizeof(*src));
+	*ncols = n;
+}
+
+unsigned batch_needs(const int *cols, size_t ncols)
+{
+	unsigned needs = 0;
+	size_t i;
+
+	for (i = 0; i < ncols; i++)
+		needs |= columns[cols[i]].needs;
+	return needs;
+}
+
+static void write_text(struct batch *b, const struct model *m)
+{
+	struct sys_summary s;
+	char line[4096], a[32], c[32], d[32];
+	time_t now = (time_t)m->wall_s;
+	struct tm tm;
+	size_t i;
+
+	sys_summarize(m, &s);
+	localtime_r(&now, &tm);
+	strftime(a, sizeof(a), "%H:%M:%S", &tm);
+	fmt_uptime(c, sizeof(c), s.uptime_s);
+	fprintf(b->out, "ktop - %s up %s, load average: %.2f, %.2f, %.2f\n", a, c,
+		s.load[0], s.load[1], s.load[2]);
+	fprintf(b->out, "Tasks: %lu total, %lu running, %lu sleeping, %lu disk, %lu stopped, %lu zombie, %lu idle\n",
+		s.tasks, s.running, s.sleeping, s.disk, s.stopped, s.zombie, s.idle);
+	if (s.have_cpu)
+		fprintf(b->out, "CPU: %.1f%% busy, %d CPUs\n", s.cpu_pct, s.ncpu);
+	else
+		fprintf(b->out, "CPU: - busy, %d CPUs\n", s.ncpu);
+	if (s.have_mem) {
+		fmt_mem(a, sizeof(a), s.mem_used_kb);
+		fmt_mem(c, sizeof(c), s.mem_total_kb);
+		fmt_mem(d, sizeof(d), s.mem_avail_kb);
+		fprintf(b->out, "Mem: %s used of %s, %s available", a, c, d);
+		fmt_mem(a, sizeof(a), s.swap_used_kb);
+		fmt_mem(c, sizeof(c), s.swap_total_kb);
+		fprintf(b->out, "; Swap: %s used of %s\n", a, c);
+	}
+	if (s.have_rates)
+		fprintf(b->out, "Rates/s: %.0f ctxsw, %.0f intr, %.0f forks, %.0f minflt, %.0f majflt\n",
+			s.ctxt, s.intr, s.forks, s.minflt, s.majflt);
+	else
+		fputs("Rates/s: - (first interval)\n", b->out);
+	fputc('\n', b->out);
+	fmt_header(line, sizeof(line), b->cols, b->ncols);
+	fprintf(b->out, "%s\n", line);
+	for (i = 0; i < m->nrows; i++) {
+		fmt_row(m, m->rows[i], b->cols, b->ncols, line, sizeof(line), true);
+		fprintf(b->out, "%s\n", line);
+	}
+	fputc('\n', b->out);
+}
+
+/* A raw number for CSV/JSON, or false when unknown (empty cell, JSON null). */
+static bool raw_number(const struct model *m, const struct task *t, int c, char *buf,
+		       size_t n)
+{
+	double v;
+
+	if (!col_num(m, t, c, &v))
+		return false;
+	if (columns[c].type == CT_COUNTER && m->interval_s <= 0)
+		return false;
+	switch (columns[c].type) {
+	case CT_PCT:
+		snprintf(buf, n, "%.1f", v);
+		break;
+	case CT_TIME:
+		snprintf(buf, n, "%.2f", v);
+		break;
+	default:
+		snprintf(buf, n, "%.0f", v);
+		break;
+	}
+	return true;
+}
+
+static void csv_string(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_csv(struct batch *b, const struct model *m)
+{
+	char buf[CMDLINE_TEXT_MAX];
+	size_t i, k;
+
+	if (!b->header_done) {
+		fputs("time,interval_s", b->out);
+		for (k = 0; k < b->ncols; k++)
+			fprintf(b->out, ",%s", columns[b->cols[k]].key);
+		fputc('\n', b->out);
+		b->header_done = true;
+	}
+	for (i = 0; i < m->nrows; i++) {
+		const struct task *t = m->rows[i];
+
+		fprintf(b->out, "%.6f,", m->wall_s);
+		if (m->interval_s > 0)
+			fprintf(b->out, "%.6f", m->interval_s);
+		for (k = 0; k < b->ncols; k++) {
+			int c = b->cols[k];
+
+			fputc(',', b->out);
+			if (columns[c].type == CT_STR || columns[c].type == CT_CHAR)
+				csv_string(b->out, col_text(t, c, buf, sizeof(buf), true));
+			else if (raw_number(m, t, c, buf, sizeof(buf)))
+				fputs(buf, b->out);
+		}
+		fputc('\n', b->out);
+	}
+}
+
+/* JSON string of untrusted bytes: controls escaped, invalid UTF-8 as U+FFFD. */
+static void json_string(FILE *f, const char *s, size_t n)
+{
+	char one[8];
+	size_t i = 0;
+
+	fputc('"', f);
+	while (i < n) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\') {
+			fputc('\\', f);
+			fputc(ch, f);
+			i++;
+		} else if (ch < 0x20 || ch == 0x7f) {
+			fprintf(f, "\\u%04x", ch);
+			i++;
+		} else if (ch < 0x80) {
+			fputc(ch, f);
+			i++;
+		} else {
+			/* sanitize_text keeps a valid sequence whole; anything else is one '?'. */
+			size_t len = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : 2;
+
+			if (len > n - i || sanitize_text(one, sizeof(one), s + i, len, true) != len) {
+				fputs("\\ufffd", f);
+				i++;
+			} else {
+				fputs(one, f);
+				i += len;
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_raw_text(FILE *f, const struct task *t, int c)
+{
+	char buf[8];
+
+	switch (c) {
+	case COL_COMM:
+		json_string(f, t->comm, strlen(t->comm));
+		break;
+	case COL_CMDLINE: {
+		size_t len = t->cmdline_len;
+
+		while (len && t->cmdline[len - 1] == '\0')
+			len--;
+		if (!t->cmdline || !len) {
+			fputc('"', f);
+			fputc('[', f);
+			json_string(f, t->comm, strlen(t->comm));
+			fputs("]\"", f);
+			break;
+		}
+		/* Arguments are NUL-separated: show them joined by spaces, like ps. */
+		char *copy = xmalloc(len);
+
+		for (size_t i = 0; i < len; i++)
+			copy[i] = t->cmdline[i] ? t->cmdline[i] : ' ';
+		json_string(f, copy, len);
+		free(copy);
+		break;
+	}
+	case COL_USER:
+		if (t->user)
+			json_string(f, t->user, strlen(t->user));
+		else
+			fputs("null", f);
+		break;
+	default:
+		col_text(t, c, buf, sizeof(buf), true);
+		json_string(f, buf, strlen(buf));
+		break;
+	}
+}
+
+static void write_json(struct batch *b, const struct model *m)
+{
+	struct sys_summary s;
+	char buf[64];
+	size_t i, k;
+
+	sys_summarize(m, &s);
+	fprintf(b->out, "{\"time\":%.6f,\"interval_s\":", m->wall_s);
+	if (m->interval_s > 0)
+		fprintf(b->out, "%.6f", m->interval_s);
+	else
+		fputs("null", b->out);
+	fprintf(b->out, ",\"system\":{\"uptime_s\":%.2f,\"load\":[%.2f,%.2f,%.2f]",
+		s.uptime_s, s.load[0], s.load[1], s.load[2]);
+	fprintf(b->out, ",\"tasks\":%lu,\"running\":%lu,\"sleeping\":%lu,\"disk\":%lu,"
+		"\"stopped\":%lu,\"zombie\":%lu,\"idle\":%lu,\"ncpu\":%d",
+		s.tasks, s.running, s.sleeping, s.disk, s.stopped, s.zombie, s.idle, s.ncpu);
+	if (s.have_cpu)
+		fprintf(b->out, ",\"cpu_pct\":%.1f", s.cpu_pct);
+	else
+		fputs(",\"cpu_pct\":null", b->out);
+	if (s.have_mem)
+		fprintf(b->out, ",\"mem_total_kb\":%.0f,\"mem_used_kb\":%.0f,\"mem_avail_kb\":%.0f,"
+			"\"swap_total_kb\":%.0f,\"swap_used_kb\":%.0f",
+			s.mem_total_kb, s.mem_used_kb, s.mem_avail_kb, s.swap_total_kb,
+			s.swap_used_kb);
+	if (s.have_rates)
+		fprintf(b->out, ",\"ctxt\":%llu,\"intr\":%llu,\"forks\":%llu,\"minflt\":%llu,"
+			"\"majflt\":%llu",
+			(unsigned long long)s.n_ctxt, (unsigned long long)s.n_intr,
+			(unsigned long long)s.n_forks, (unsigned long long)s.n_minflt,
+			(unsigned long long)s.n_majflt);
+	else
+		fputs(",\"ctxt\":null,\"intr\":null,\"forks\":null,\"minflt\":null,\"majflt\":null",
+		      b->out);
+	fputs("},\"processes\":[", b->out);
+	for (i = 0; i < m->nrows; i++) {
+		const struct task *t = m->rows[i];
+
+		fputs(i ? ",{" : "{", b->out);
+		for (k = 0; k < b->ncols; k++) {
+			int c = b->cols[k];
+
+			fprintf(b->out, "%s\"%s\":", k ? "," : "", columns[c].key);
+			if (columns[c].type == CT_STR || columns[c].type == CT_CHAR)
+				json_raw_text(b->out, t, c);
+			else if (raw_number(m, t, c, buf, sizeof(buf)))
+				fputs(buf, b->out);
+			else
+				fputs("null", b->out);
+		}
+		fputc('}', b->out);
+	}
+	fputs("]}\n", b->out);
+}
+
+int batch_write(struct batch *b, const struct model *m)
+{
+	switch (b->fmt) {
+	case OUT_CSV:
+		write_csv(b, m);
+		break;
+	case OUT_JSON:
+		write_json(b, m);
+		break;
+	default:
+		write_text(b, m);
+		break;
+	}
+	if (fflush(b->out) || ferror(b->out))
+		return errno ? -errno : -EIO;
+	return 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_BATCH_H
+#define KTOP_BATCH_H
+
+/*
+ * Batch writers (-b): text like top -b, CSV, JSON lines. They read the same model
+ * as the screen. Counters are written as counts within the interval (exact);
+ * the first iteration is the baseline and leaves them empty (null in JSON).
+ */
+
+#include <stdio.h>
+
+#include "model.h"
+#include "options.h"
+
+struct batch {
+	FILE *out;
+	enum out_format fmt;
+	const int *cols;
+	size_t ncols;
+	bool header_done;
+};
+
+/* Default columns of each format (when -o is not given). */
+void batch_default_columns(enum out_format fmt, int *cols, size_t *ncols);
+/* The union of NEED_* flags of @cols. */
+unsigned batch_needs(const int *cols, size_t ncols);
+
+/* Write one iteration. Returns 0 or -errno of the failed write (EPIPE: reader gone). */
+int batch_write(struct batch *b, const struct model *m);
+
+#endif

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "columns.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+/*
+ * One row per column. "doc" says where the number comes from: follow it to the
+ * collector (collectors/procfs.c) and the parser (collectors/procparse.c).
+ */
+const struct column columns[COL_NR] = {
+	[COL_PID] = { "pid", "PID", 7, false, CT_INT, 0, -1, SORT_ASC,
+		      "process id (thread id in thread mode)" },
+	[COL_TGID] = { "tgid", "TGID", 7, false, CT_INT, 0, -1, SORT_ASC,
+		       "thread group (process) id" },
+	[COL_PPID] = { "ppid", "PPID", 7, false, CT_INT, 0, -1, SORT_ASC,
+		       "parent process id, stat field 4" },
+	[COL_USER] = { "user", "USER", 8, true, CT_STR, 0, -1, SORT_ASC,
+		       "effective user: status Uid, else the owner of /proc/PID" },
+	[COL_UID] = { "uid", "UID", 6, false, CT_INT, 0, -1, SORT_ASC,
+		      "effective user id" },
+	[COL_STATE] = { "state", "S", 1, true, CT_CHAR, 0, -1, SORT_ASC,
+			"state R S D Z T t X I, stat field 3" },
+	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
+		       "nice value, stat field 19" },
+	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
+		      "CPU use in the interval, 100 = one CPU: stat utime+stime" },
+	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
+		      "resident memory as a share of MemTotal" },
+	[COL_RSS] = { "rss_kb", "RSS", 6, false, CT_KB, 0, -1, SORT_DESC,
+		      "resident set size in KiB, stat field 24" },
+	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
+		      "virtual memory size in KiB, stat field 23" },
+	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
+		       "CPU time since start in seconds, stat utime+stime" },
+	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
+			 "minor page faults, all threads, stat field 10" },
+	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
+			 "major page faults, all threads, stat field 12" },
+	[COL_VCSW] = { "vcsw", "CSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_VCSW, SORT_DESC,
+		       "voluntary context switches, summed over threads (status)" },
+	[COL_IVCSW] = { "ivcsw", "ICSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_IVCSW, SORT_DESC,
+			"involuntary context switches, summed over threads (status)" },
+	[COL_THREADS] = { "threads", "THR", 4, false, CT_INT, 0, -1, SORT_DESC,
+			  "number of threads, stat field 20" },
+	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
+			"CPU it last ran on, stat field 39" },
+	[COL_COMM] = { "comm", "COMMAND", 15, true, CT_STR, 0, -1, SORT_ASC,
+		       "command name, stat field 2" },
+	[COL_CMDLINE] = { "cmdline", "COMMAND", 15, true, CT_STR, NEED_CMDLINE, -1, SORT_ASC,
+			  "command line, /proc/PID/cmdline ([comm] if empty)" },
+};
+
+bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out)
+{
+	uint64_t d;
+
+	switch (c) {
+	case COL_PID: *out = t->pid; return true;
+	case COL_TGID: *out = t->tgid; return true;
+	case COL_PPID: *out = t->ppid; return true;
+	case COL_UID:
+		*out = (double)t->uid;
+		return t->uid >= 0;
+	case COL_NICE: *out = (double)t->nice; return true;
+	case COL_CPU:
+		*out = t->cpu_pct;
+		return t->have_cpu;
+	case COL_MEM:
+		if (!m->sys.have_mem || !m->sys.mem.total)
+			return false;
+		*out = 100.0 * (double)t->rss_kb / (double)m->sys.mem.total;
+		return true;
+	case COL_RSS: *out = (double)t->rss_kb; return true;
+	case COL_VSZ: *out = (double)t->vsize_kb; return true;
+	case COL_TIME:
+		if (!(t->have & (1u << CNT_UTIME)))
+			return false;
+		*out = (double)(t->cnt[CNT_UTIME] + t->cnt[CNT_STIME]) / (double)m->hz;
+		return true;
+	case COL_THREADS: *out = (double)t->threads; return true;
+	case COL_CPUID:
+		*out = t->processor;
+		return t->processor >= 0;
+	case COL_MINFLT:
+	case COL_MAJFLT:
+	case COL_VCSW:
+	case COL_IVCSW:
+		if (!task_delta(t, (enum counter)columns[c].counter, &d))
+			return false;
+		*out = (double)d;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const char *cmdline_text(const struct task *t, char *buf, size_t n, bool utf8)
+{
+	size_t len = t->cmdline_len;
+
+	/* Kernel threads and zombies have no command line: show [comm] like ps. */
+	while (len && t->cmdline[len - 1] == '\0')
+		len--;
+	if (!t->cmdline || !len) {
+		char comm[PROC_COMM_MAX];
+
+		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), utf8);
+		snprintf(buf, n, "[%s]", comm);
+		return buf;
+	}
+	sanitize_text(buf, n, t->cmdline, len, utf8);
+	return buf;
+}
+
+const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, bool utf8)
+{
+	switch (c) {
+	case COL_USER:
+		if (t->user)
+			sanitize_text(buf, n, t->user, strlen(t->user), utf8);
+		else if (t->uid >= 0)
+			snprintf(buf, n, "%lld", (long long)t->uid);
+		else
+			snprintf(buf, n, "?");
+		return buf;
+	case COL_STATE:
+		snprintf(buf, n, "%c", t->state >= 'A' && t->state <= 'z' ? t->state : '?');
+		return buf;
+	case COL_COMM:
+		sanitize_text(buf, n, t->comm, strlen(t->comm), utf8);
+		return buf;
+	case COL_CMDLINE:
+		return cmdline_text(t, buf, n, utf8);
+	default:
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+}
+
+int col_by_key(const char *key)
+{
+	int i;
+
+	for (i = 0; i < COL_NR; i++)
+		if (!strcasecmp(columns[i].key, key))
+			return i;
+	return -1;
+}
+
+int col_compare(const struct model *m, const struct task *a, const struct task *b,
+		enum col_id c)
+{
+	double x, y;
+	bool hx, hy;
+
+	if (columns[c].type == CT_STR || columns[c].type == CT_CHAR) {
+		char bx[256], by[256];
+
+		return strcmp(col_text(a, c, bx, sizeof(bx), true),
+			      col_text(b, c, by, sizeof(by), true));
+	}
+	hx = col_num(m, a, c, &x);
+	hy = col_num(m, b, c, &y);
+	if (hx != hy)
+		return hx ? 1 : -1;
+	if (!hx)
+		return 0;
+	return x < y ? -1 : x > y;
+}

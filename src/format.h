@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_FORMAT_H
+#define KTOP_FORMAT_H
+
+/*
+ * How numbers look to a person, shared by the screen and the text batch writer
+ * (CSV and JSON write raw numbers instead). No I/O, no curses.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "columns.h"
+#include "model.h"
+
+/* "1234", "12.3k", "1.2M": at most 5 characters for any rate. */
+void fmt_rate(char *buf, size_t n, double v);
+/* KiB as "123456" below 100 MiB, else "1.2G"-style with one decimal. */
+void fmt_kb(char *buf, size_t n, double kb);
+/* KiB with a unit always: "512K", "299.0M", "23.5G". */
+void fmt_mem(char *buf, size_t n, double kb);
+/* CPU seconds as top's TIME+: "M:SS.hh", or "HHHh" past 999 minutes. */
+void fmt_cputime(char *buf, size_t n, double s);
+/* "3 days, 04:05" or "04:05" */
+void fmt_uptime(char *buf, size_t n, double s);
+
+/*
+ * The screen text of column @c for @t, at most @n-1 bytes; "-" when the value is
+ * not known yet (first interval). Rates are per second.
+ */
+const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
+		     char *buf, size_t n, bool utf8);
+
+/* Header line of a column list, each cell padded to the column's width. */
+void fmt_header(char *buf, size_t n, const int *cols, size_t ncols);
+/* One row, padded like fmt_header. The last column is not padded. */
+void fmt_row(const struct model *m, const struct task *t, const int *cols, size_t ncols,
+	     char *buf, size_t n, bool utf8);
+
+/* What the header says about the system, computed once per tick for every writer. */
+struct sys_summary {
+	double uptime_s;
+	bool have_uptime;
+	double load[3];
+	bool have_load;
+	unsigned long tasks, running, sleeping, disk, stopped, zombie, idle;
+	double cpu_pct;			/* all CPUs, 0..100 */
+	bool have_cpu;
+	int ncpu;
+	double mem_total_kb, mem_used_kb, mem_avail_kb, swap_total_kb, swap_used_kb;
+	bool have_mem;
+	/* per second; valid with have_rates */
+	double ctxt, intr, forks, minflt, majflt;
+	/* the same as counts within the interval, for CSV and JSON */
+	uint64_t n_ctxt, n_intr, n_forks, n_minflt, n_majflt;
+	bool have_rates;
+};
+
+void sys_summarize(const struct model *m, struct sys_summary *s);
+
+#endif

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ktop: top for kernel events. The one main loop: poll() over the tick timer,
+ * a signalfd and the terminal. Each tick: collect -> model -> draw or write.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "batch.h"
+#include "options.h"
+#include "ui.h"
+#include "util.h"
+#include "../collectors/procfs.h"
+#include "../collectors/system.h"
+#include "../views/view.h"
+
+/* Interactive table columns; COMMAND (comm or cmdline) last. */
+static const int table_default[] = {
+	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
+	COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
+};
+
+struct ktop {
+	struct app app;
+	struct options opt;
+	struct procfs *procfs;
+	struct sysfiles *sys;
+	struct batch batch;
+	int batch_cols[COL_NR];
+	int sigfd, timerfd;
+	long ticks;
+};
+
+static int arm_timer(int fd, double delay_s, bool now)
+{
+	struct itimerspec its;
+	long long ns = (long long)(delay_s * 1e9);
+
+	its.it_interval.tv_sec = ns / 1000000000;
+	its.it_interval.tv_nsec = ns % 1000000000;
+	its.it_value = its.it_interval;
+	if (now) {	/* the first tick at once: the first frame must not wait a delay */
+		its.it_value.tv_sec = 0;
+		its.it_value.tv_nsec = 1;
+	}
+	return timerfd_settime(fd, 0, &its, NULL);
+}
+
+/* What must be read beyond stat this tick, from what is shown or written. */
+static void collect_needs(const struct ktop *k, struct procfs_need *need)
+{
+	const struct model *m = &k->app.model;
+
+	need->all = 0;
+	need->wanted = 0;
+	if (k->opt.batch) {
+		need->all = batch_needs(k->batch.cols, k->batch.ncols);
+	} else {
+		size_t i;
+
+		for (i = 0; i < k->app.ncols; i++)
+			need->wanted |= columns[k->app.cols[i]].needs;
+	}
+	/* Sorting or filtering by a value means reading it for every task. */
+	need->all |= columns[m->sort_col].needs;
+	if (m->filter[0])
+		need->all |= NEED_CMDLINE;
+}
+
+static void collect(struct ktop *k)
+{
+	struct model *m = &k->app.model;
+	struct procfs_need need;
+
+	collect_needs(k, &need);
+	model_begin_tick(m, now_mono_ns(), now_wall_s());
+	system_collect(k->sys, m);
+	procfs_collect(k->procfs, m, &need);
+	model_end_tick(m);
+	k->ticks++;
+}
+
+static int setup_signals(void)
+{
+	sigset_t set;
+
+	/* Handled in the loop through a signalfd, never in a handler. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGWINCH);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	/* A closed pipe is a write error (EPIPE) that the batch writer handles. */
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void fatal_signal(int sig)
+{
+	/* Restore the terminal before dying; then die of the same signal. */
+	ui_stop();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void setup_fatal_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], fatal_signal);
+}
+
+/* Returns true when the loop should end. */
+static bool handle_action(struct ktop *k, enum action act)
+{
+	struct app *a = &k->app;
+
+	switch (act) {
+	case ACT_QUIT:
+		return true;
+	case ACT_RESORT:
+		model_refresh_rows(&a->model);
+		break;
+	case ACT_COLLECT:
+		if (!a->paused)
+			collect(k);
+		else
+			model_refresh_rows(&a->model);
+		break;
+	case ACT_DELAY:
+		arm_timer(k->timerfd, a->delay_s, false);
+		break;
+	case ACT_THREADS:
+		model_clear(&a->model);
+		procfs_set_threads(k->procfs, a->model.threads);
+		collect(k);
+		break;
+	default:
+		break;
+	}
+	if (act != ACT_NONE)
+		ui_draw(a);
+	return false;
+}
+
+/* Returns the exit status, or -1 to go on. */
+static int on_signal(struct ktop *k)
+{
+	struct signalfd_siginfo si;
+
+	while (read(k->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGWINCH) {
+			ui_resize();
+			ui_draw(&k->app);
+			continue;
+		}
+		/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: leave cleanly. */
+		return 0;
+	}
+	return -1;
+}
+
+static int on_tick(struct ktop *k)
+{
+	uint64_t expirations;
+	int err;
+
+	if (read(k->timerfd, &expirations, sizeof(expirations)) < 0)
+		return -1;
+	if (k->app.paused)
+		return -1;
+	collect(k);
+	if (k->opt.batch) {
+		err = batch_write(&k->batch, &k->app.model);
+		if (err)
+			return err == -EPIPE ? 0 : 1;	/* the reader left: not an error */
+		/* -p: every watched process has exited, nothing more to write. */
+		if (k->opt.pids && !k->app.model.ntasks)
+			return 0;
+	} else {
+		ui_draw(&k->app);
+	}
+	if (k->opt.iterations && k->ticks >= k->opt.iterations)
+		return 0;
+	return -1;
+}
+
+static int run(struct ktop *k)
+{
+	struct pollfd pfd[3] = {
+		{ .fd = k->timerfd, .events = POLLIN },
+		{ .fd = k->sigfd, .events = POLLIN },
+		{ .fd = k->opt.batch ? -1 : STDIN_FILENO, .events = POLLIN },
+	};
+	int status = -1, ch;
+
+	while (status < 0) {
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		if (pfd[1].revents & POLLIN)
+			status = on_signal(k);
+		if (status < 0 && (pfd[0].revents & POLLIN))
+			status = on_tick(k);
+		if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+			return 0;	/* the terminal went away */
+		while (status < 0 && (pfd[2].revents & POLLIN) && ui_next_key(&ch))
+			if (handle_action(k, ui_key(&k->app, ch)))
+				status = 0;
+	}
+	return status;
+}
+
+static int check_pids(struct ktop *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->opt.npids; i++) {
+		if (!procfs_pid_exists(k->procfs, k->opt.pids[i])) {
+			fprintf(stderr, "ktop: no process with pid %d\n", (int)k->opt.pids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void setup_app(struct ktop *k)
+{
+	struct app *a = &k->app;
+	struct model *m = &a->model;
+
+	model_init(m, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE) / 1024);
+	a->opt = &k->opt;
+	a->delay_s = k->opt.delay_s;
+	a->show_cmdline = true;
+	memcpy(a->cols, table_default, sizeof(table_default));
+	a->ncols = ARRAY_SIZE(table_default);
+	a->stack[0] = &table_view;
+	a->depth = 1;
+	m->threads = k->opt.threads;
+	if (k->opt.sort_col >= 0) {
+		m->sort_col = k->opt.sort_col;
+		m->sort_dir = k->opt.sort_asc ? SORT_ASC : SORT_DESC;
+	}
+	if (k->opt.npids) {
+		m->focus = xmalloc(k->opt.npids * sizeof(pid_t));
+		memcpy(m->focus, k->opt.pids, k->opt.npids * sizeof(pid_t));
+		m->nfocus = k->opt.npids;
+	}
+	if (k->opt.batch) {
+		k->batch.out = stdout;
+		k->batch.fmt = k->opt.format;
+		if (k->opt.ncols) {
+			memcpy(k->batch_cols, k->opt.cols, k->opt.ncols * sizeof(int));
+			k->batch.ncols = k->opt.ncols;
+		} else {
+			batch_default_columns(k->opt.format, k->batch_cols, &k->batch.ncols);
+		}
+		k->batch.cols = k->batch_cols;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct ktop k;	/* large; zeroed */
+	char err[256];
+	int status = 1, ret;
+
+	setlocale(LC_ALL, "");
+	if (options_parse(argc, argv, &k.opt, err, sizeof(err))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return 2;
+	}
+	if (k.opt.show_help) {
+		options_usage(stdout);
+		return 0;
+	}
+	if (k.opt.show_version) {
+		printf("ktop %s\n", KTOP_VERSION);
+		return 0;
+	}
+	if (!k.opt.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fputs("ktop: the live view needs a terminal on stdin and stdout; use -b for batch output\n",
+		      stderr);
+		return 1;
+	}
+	k.sigfd = k.timerfd = -1;
+	ret = procfs_new("/proc", 0, &k.procfs);
+	if (!ret)
+		ret = system_new("/proc", &k.sys);
+	if (ret) {
+		fprintf(stderr, "ktop: cannot read /proc: %s\n", strerror(-ret));
+		goto out;
+	}
+	if (check_pids(&k))
+		goto out;
+	setup_app(&k);
+	procfs_set_threads(k.procfs, k.opt.threads);
+	if (k.opt.npids)
+		procfs_set_focus(k.procfs, k.opt.pids, k.opt.npids);
+	if (k.opt.batch)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
+
+	k.sigfd = setup_signals();
+	k.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (k.sigfd < 0 || k.timerfd < 0 || arm_timer(k.timerfd, k.opt.delay_s, true)) {
+		fprintf(stderr, "ktop: cannot set up the main loop: %s\n", strerror(errno));
+		goto out;
+	}
+	if (!k.opt.batch) {
+		setup_fatal_handlers();
+		atexit(ui_stop);
+		if (ui_start(&k.app))
+			goto out;
+	}
+	status = run(&k);
+out:
+	ui_stop();
+	procfs_free(k.procfs);
+	system_free(k.sys);
+	model_free(&k.app.model);
+	options_free(&k.opt);
+	if (k.sigfd >= 0)
+		close(k.sigfd);
+	if (k.timerfd >= 0)
+		close(k.timerfd);
+	return status;
+}

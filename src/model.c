@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "columns.h"
+#include "util.h"
+
+/* How many ticks a row stays "wanted" after it was last shown (scrolling back). */
+#define WANT_TICKS 10
+
+void model_init(struct model *m, long hz, long page_kb)
+{
+	memset(m, 0, sizeof(*m));
+	pidmap_init(&m->index);
+	m->hz = hz > 0 ? hz : 100;
+	m->page_kb = page_kb > 0 ? page_kb : 4;
+	m->sort_col = COL_CPU;
+	m->sort_dir = SORT_DESC;
+	m->filter_uid = -1;
+	m->cpu_bufs[0] = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
+	m->cpu_bufs[1] = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
+	m->sys.stat.cpu = m->cpu_bufs[0];
+	m->sys.stat.ncpu_max = SYS_MAX_CPUS;
+	m->sys_prev.stat.cpu = m->cpu_bufs[1];
+	m->sys_prev.stat.ncpu_max = SYS_MAX_CPUS;
+}
+
+static void task_free(struct task *t)
+{
+	free(t->cmdline);
+	free(t);
+}
+
+void model_clear(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ntasks; i++) {
+		pidmap_del(&m->index, m->tasks[i]->pid);
+		task_free(m->tasks[i]);
+	}
+	m->ntasks = 0;
+	m->nrows = 0;
+}
+
+void model_free(struct model *m)
+{
+	model_clear(m);
+	free(m->tasks);
+	free(m->rows);
+	free(m->focus);
+	free(m->cpu_bufs[0]);
+	free(m->cpu_bufs[1]);
+	pidmap_free(&m->index);
+}
+
+void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
+{
+	struct sys_sample tmp;
+	size_t i;
+
+	m->tick++;
+	m->t_prev = m->t_now;
+	m->t_now = mono_ns;
+	m->wall_s = wall_s;
+	m->interval_s = m->tick > 1 ? (double)(m->t_now - m->t_prev) / 1e9 : 0;
+
+	/* The current system sample becomes the previous one; swap the buffers. */
+	tmp = m->sys_prev;
+	m->sys_prev = m->sys;
+	m->sys = tmp;
+	m->sys.have_stat = m->sys.have_mem = m->sys.have_vm = false;
+	m->sys.have_load = m->sys.have_uptime = false;
+
+	for (i = 0; i < m->ntasks; i++) {
+		struct task *t = m->tasks[i];
+
+		memcpy(t->prev, t->cnt, sizeof(t->prev));
+		t->have_prev = t->have;
+		t->have = 0;
+	}
+}
+
+static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
+{
+	free(t->cmdline);
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tgid = tgid;
+	t->starttime = starttime;
+	t->uid = -1;
+	t->processor = -1;
+}
+
+struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime)
+{
+	struct task *t = pidmap_get(&m->index, pid);
+
+	if (t && t->starttime != starttime) {
+		/* A reused pid: never mix the new process with the old one's numbers. */
+		uint64_t want = t->want_until;
+
+		task_reset(t, pid, tgid, starttime);
+		t->want_until = want;
+	}
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		task_reset(t, pid, tgid, starttime);
+		if (m->ntasks == m->cap) {
+			m->cap = m->cap ? m->cap * 2 : 256;
+			m->tasks = xrealloc(m->tasks, m->cap * sizeof(*m->tasks));
+			m->rows = xrealloc(m->rows, m->cap * sizeof(*m->rows));
+		}
+		m->tasks[m->ntasks++] = t;
+		pidmap_put(&m->index, pid, t);
+	}
+	t->seen_tick = m->tick;
+	return t;
+}
+
+struct task *model_task_find(const struct model *m, pid_t pid)
+{
+	return pidmap_get(&m->index, pid);
+}
+
+void model_task_set_counter(struct task *t, enum counter c, uint64_t v)
+{
+	t->cnt[c] = v;
+	t->have |= 1u << c;
+}
+
+void model_task_born(struct task *t)
+{
+	memset(t->prev, 0, sizeof(t->prev));
+	t->have_prev = ~0u;
+}
+
+void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat *st)
+{
+	memcpy(t->comm, st->comm, sizeof(t->comm));
+	t->state = st->state;
+	t->ppid = st->ppid;
+	t->pgid = st->pgid;
+	t->sid = st->sid;
+	t->tty_nr = st->tty_nr;
+	t->priority = st->priority;
+	t->nice = st->nice;
+	t->threads = st->num_threads;
+	t->rss_kb = st->rss * (uint64_t)m->page_kb;
+	t->vsize_kb = st->vsize / 1024;
+	t->processor = st->processor;
+	model_task_set_counter(t, CNT_UTIME, st->utime);
+	model_task_set_counter(t, CNT_STIME, st->stime);
+	model_task_set_counter(t, CNT_MINFLT, st->minflt);
+	model_task_set_counter(t, CNT_MAJFLT, st->majflt);
+}
+
+void model_task_set_cmdline(struct task *t, char *cmdline, size_t len)
+{
+	free(t->cmdline);
+	t->cmdline = cmdline;
+	t->cmdline_len = len;
+}
+
+bool model_task_wants_status(const struct model *m, const struct task *t)
+{
+	return t->want_until >= m->tick;
+}
+
+void model_want_rows(struct model *m, size_t first, size_t count)
+{
+	size_t i;
+
+	for (i = first; i < first + count && i < m->nrows; i++)
+		m->rows[i]->want_until = m->tick + WANT_TICKS;
+}
+
+bool task_delta(const struct task *t, enum counter c, uint64_t *out)
+{
+	if (!(t->have_delta & (1u << c)))
+		return false;
+	*out = t->delta[c];
+	return true;
+}
+
+bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out)
+{
+	uint64_t d;
+
+	if (m->interval_s <= 0 || !task_delta(t, c, &d))
+		return false;
+	*out = (double)d / m->interval_s;
+	return true;
+}
+
+bool model_is_focused(const struct model *m, pid_t tgid)
+{
+	size_t i;
+
+	if (!m->focus)
+		return true;
+	for (i = 0; i < m->nfocus; i++)
+		if (m->focus[i] == tgid)
+			return true;
+	return false;
+}
+
+static void task_compute(struct model *m, struct task *t)
+{
+	uint32_t both = t->have & t->have_prev;
+	int c;
+
+	t->have_delta = 0;
+	for (c = 0; c < CNT_NR; c++) {
+		if (!(both & (1u << c)))
+			continue;
+		/*
+		 * Counters only grow; a smaller value means the source changed under
+		 * us (the threads summed are not the same ones): no count this time.
+		 */
+		if (t->cnt[c] < t->prev[c])
+			continue;
+		t->delta[c] = t->cnt[c] - t->prev[c];
+		t->have_delta |= 1u << c;
+	}
+	t->have_cpu = false;
+	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_UTIME)) &&
+	    (t->have_delta & (1u << CNT_STIME))) {
+		double ticks = (double)(t->delta[CNT_UTIME] + t->delta[CNT_STIME]);
+
+		t->cpu_pct = ticks * 100.0 / ((double)m->hz * m->interval_s);
+		t->have_cpu = true;
+	}
+}
+
+void model_end_tick(struct model *m)
+{
+	size_t i = 0;
+
+	while (i < m->ntasks) {
+		struct task *t = m->tasks[i];
+
+		if (t->seen_tick != m->tick) {
+			/* Gone: its last read failed or it was not listed any more. */
+			pidmap_del(&m->index, t->pid);
+			task_free(t);
+			m->tasks[i] = m->tasks[--m->ntasks];
+			continue;
+		}
+		task_compute(m, t);
+		i++;
+	}
+	model_refresh_rows(m);
+}
+
+static bool task_matches(const struct model *m, const struct task *t)
+{
+	if (m->focus && !model_is_focused(m, t->tgid))
+		return false;
+	if (m->filter_uid >= 0 && t->uid != m->filter_uid)
+		return false;
+	if (!m->filter[0])
+		return true;
+	if (strcasestr(t->comm, m->filter))
+		return true;
+	if (t->cmdline && t->cmdline_len) {
+		/* The command line is NUL-separated; match it as the shell shows it. */
+		char buf[512];
+		size_t n = t->cmdline_len < sizeof(buf) - 1 ? t->cmdline_len : sizeof(buf) - 1;
+		size_t k;
+
+		for (k = 0; k < n; k++)
+			buf[k] = t->cmdline[k] ? t->cmdline[k] : ' ';
+		buf[n] = '\0';
+		return strcasestr(buf, m->filter) != NULL;
+	}
+	return false;
+}
+
+/* qsort has no context argument; sorting happens on the one main thread. */
+static const struct model *sort_model;
+
+static int rows_cmp(const void *pa, const void *pb)
+{
+	const struct task *a = *(struct task *const *)pa, *b = *(struct task *const *)pb;
+	int r = col_compare(sort_model, a, b, sort_model->sort_col);
+
+	if (sort_model->sort_dir == SORT_DESC)
+		r = -r;
+	if (!r)	/* a total order keeps rows from jumping between refreshes */
+		r = a->pid < b->pid ? -1 : a->pid > b->pid;
+	return r;
+}
+
+void model_refresh_rows(struct model *m)
+{
+	size_t i;
+
+	m->nrows = 0;
+	for (i = 0; i < m->ntasks; i++)
+		if (task_matches(m, m->tasks[i]))
+			m->rows[m->nrows++] = m->tasks[i];
+	sort_model = m;
+	qsort(m->rows, m->nrows, sizeof(*m->rows), rows_cmp);
+	sort_model = NULL;
+}
+
+bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out)
+{
+	if (m->interval_s <= 0 || cur < prev)
+		return false;
+	*out = (double)(cur - prev) / m->interval_s;
+	return true;
+}
+
+static uint64_t cpu_total(const struct cpu_times *c)
+{
+	return c->user + c->nice + c->system + c->idle + c->iowait + c->irq +
+	       c->softirq + c->steal;
+}
+
+bool cpu_busy_pct(const struct cpu_times *cur, const struct cpu_times *prev, double *out)
+{
+	uint64_t total, idle;
+
+	if (!cur->present || !prev->present)
+		return false;
+	if (cpu_total(cur) <= cpu_total(prev))
+		return false;
+	total = cpu_total(cur) - cpu_total(prev);
+	/* iowait may step back on tickless kernels, and idle on CPU hotplug. */
+	idle = cur->idle + cur->iowait;
+	idle = idle > prev->idle + prev->iowait ? idle - (prev->idle + prev->iowait) : 0;
+	if (idle > total)
+		idle = total;
+	*out = 100.0 * (double)(total - idle) / (double)total;
+	return true;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_MODEL_H
+#define KTOP_MODEL_H
+
+/*
+ * The model: what ktop knows, with no I/O. Collectors write samples into it,
+ * the model turns consecutive samples into counts within the interval and rates,
+ * and views and batch writers read it. Everything here is testable with
+ * synthetic samples (tests/unit/test_model.c).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pidmap.h"
+#include "../collectors/procparse.h"
+#include "../collectors/sysparse.h"
+
+/*
+ * Monotonic per-task counters. Each is read from one source (see columns.c for
+ * which) and turned into a count within the interval when it was read in two
+ * consecutive ticks.
+ */
+enum counter {
+	CNT_UTIME,	/* /proc/PID/stat, clock ticks */
+	CNT_STIME,	/* /proc/PID/stat, clock ticks */
+	CNT_MINFLT,	/* /proc/PID/stat */
+	CNT_MAJFLT,	/* /proc/PID/stat */
+	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads */
+	CNT_IVCSW,	/* likewise */
+	CNT_NR
+};
+
+struct task {
+	pid_t pid;		/* the tid in thread mode */
+	pid_t tgid;
+	uint64_t starttime;	/* with pid, the identity of a task */
+	char comm[PROC_COMM_MAX];
+	char *cmdline;		/* raw, NUL-separated; NULL until read; owned */
+	size_t cmdline_len;
+	const char *user;	/* interned by the collector; NULL if unknown */
+	int64_t uid;		/* -1 if unknown */
+	char state;
+	pid_t ppid, pgid, sid;
+	int tty_nr;
+	int64_t priority, nice;
+	uint64_t threads;
+	uint64_t rss_kb, vsize_kb;
+	int processor;
+
+	uint64_t cnt[CNT_NR];		/* values read this tick */
+	uint64_t prev[CNT_NR];		/* values read the tick before */
+	uint32_t have, have_prev;	/* bit per counter: read this / last tick */
+	uint64_t delta[CNT_NR];		/* count within the interval, when known */
+	uint32_t have_delta;
+	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
+	bool have_cpu;
+
+	uint64_t seen_tick;		/* last tick a collector saw it alive */
+	uint64_t want_until;		/* status wanted up to this tick (visible) */
+};
+
+/* System-wide sample: what the header shows. */
+struct sys_sample {
+	struct sys_stat stat;
+	struct sys_mem mem;
+	struct sys_vm vm;
+	struct sys_load load;
+	double uptime_s;
+	bool have_stat, have_mem, have_vm, have_load, have_uptime;
+};
+
+enum sort_dir { SORT_ASC, SORT_DESC };
+
+struct model {
+	struct task **tasks;		/* every live task, unordered */
+	size_t ntasks, cap;
+	struct pidmap index;		/* pid -> task */
+
+	struct task **rows;		/* filtered and sorted: what views show */
+	size_t nrows;
+
+	uint64_t tick;			/* 1 for the first sample */
+	uint64_t t_now, t_prev;		/* monotonic ns of this and the last tick */
+	double interval_s;		/* 0 before the second tick: no rates yet */
+	double wall_s;			/* wall clock at this tick (batch time) */
+
+	struct sys_sample sys, sys_prev;
+	struct cpu_times *cpu_bufs[2];	/* storage behind sys{,_prev}.stat.cpu */
+
+	long hz;			/* clock ticks per second (sysconf) */
+	long page_kb;
+
+	int sort_col;			/* enum col_id */
+	enum sort_dir sort_dir;
+	char filter[128];		/* substring of comm or cmdline; "" = none */
+	int64_t filter_uid;		/* -1 = all users */
+	bool threads;			/* rows are threads, not processes */
+	pid_t *focus;			/* -p: only these tgids; NULL = all */
+	size_t nfocus;
+};
+
+void model_init(struct model *m, long hz, long page_kb);
+void model_free(struct model *m);
+/* Drop every task (thread mode toggled): rates restart from the next tick. */
+void model_clear(struct model *m);
+
+/* A collection round: begin, collectors add samples, end computes rates. */
+void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s);
+void model_end_tick(struct model *m);
+
+/*
+ * The task @pid as of this tick, created if new. A different @starttime means the
+ * pid was reused: the old task is dropped and a fresh one returned.
+ * The returned task belongs to the model.
+ */
+struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime);
+struct task *model_task_find(const struct model *m, pid_t pid);
+void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat *st);
+void model_task_set_counter(struct task *t, enum counter c, uint64_t v);
+/*
+ * @t did not exist at the previous tick (a complete scan did not list it): all
+ * it has counted happened within this interval, so its counts are its totals.
+ */
+void model_task_born(struct task *t);
+/* Take ownership of a malloc'ed command line. */
+void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
+
+/* Does any view or writer need @t's status this tick? */
+bool model_task_wants_status(const struct model *m, const struct task *t);
+/* Views call this for the rows they show, so the next ticks read their status. */
+void model_want_rows(struct model *m, size_t first, size_t count);
+
+/* Count of @c within the interval; false when not known (first tick, not read). */
+bool task_delta(const struct task *t, enum counter c, uint64_t *out);
+/* Rate per second of @c; false when not known. */
+bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
+bool model_is_focused(const struct model *m, pid_t tgid);
+
+/* Re-apply filter and sort to rows; called by end_tick and when they change. */
+void model_refresh_rows(struct model *m);
+
+/* System rates derived from two samples; false before the second sample. */
+bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out);
+/* Busy share (0..100) of a CPU between two samples; false if not known. */
+bool cpu_busy_pct(const struct cpu_times *cur, const struct cpu_times *prev, double *out);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { OPT_CSV = 256, OPT_JSON };
+
+static const struct option long_opts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "columns", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "threads", no_argument, NULL, 'H' },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *f)
+{
+	int i;
+
+	fputs("Usage: ktop [options]\n"
+	      "Live per-process kernel event rates: page faults, context switches, CPU, memory.\n"
+	      "\n"
+	      "  -b, --batch            write text (or CSV/JSON) to stdout instead of the screen\n"
+	      "  -n, --iterations N     batch: stop after N iterations (default: until interrupted)\n"
+	      "  -d, --delay SECONDS    time between refreshes, fractions allowed (default 2 screen, 1 batch)\n"
+	      "  -p, --pid PID[,PID...] only these processes (repeatable)\n"
+	      "  -o, --columns LIST     batch columns, comma-separated keys (see below)\n"
+	      "  -s, --sort KEY         sort by column KEY, descending; +KEY ascending\n"
+	      "  -H, --threads          one row per thread instead of per process\n"
+	      "      --csv              batch: CSV, a header line then one row per process per interval\n"
+	      "      --json             batch: one JSON object per interval per line\n"
+	      "  -h, --help             show this help and exit\n"
+	      "  -V, --version          show the version and exit\n"
+	      "\n"
+	      "In batch output the event columns are counts within the interval (exact); the\n"
+	      "first iteration is the baseline and leaves them empty. Column keys:\n", f);
+	for (i = 0; i < COL_NR; i++)
+		fprintf(f, "  %-8s %s\n", columns[i].key, columns[i].doc);
+	fputs("\nKeys in the live view: press ? or F1 for the full list. See ktop(1).\n", f);
+}
+
+static int add_pids(struct options *o, const char *arg, char *err, size_t errsz)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v;
+
+		if (parse_uint(tok, 0x3fffffff, &v) || v == 0) {
+			snprintf(err, errsz, "invalid pid '%s'", tok);
+			ret = -EINVAL;
+			break;
+		}
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		o->pids[o->npids++] = (pid_t)v;
+	}
+	if (!ret && !o->npids) {
+		snprintf(err, errsz, "-p needs a pid");
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+static int set_columns(struct options *o, const char *arg, char *err, size_t errsz)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	o->ncols = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int c = col_by_key(tok);
+
+		if (c < 0) {
+			snprintf(err, errsz, "unknown column '%s' (see --help)", tok);
+			ret = -EINVAL;
+			break;
+		}
+		if (o->ncols < COL_NR)
+			o->cols[o->ncols++] = c;
+	}
+	if (!ret && !o->ncols) {
+		snprintf(err, errsz, "-o needs at least one column");
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errsz)
+{
+	unsigned long long v;
+	bool have_delay = false;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->sort_col = -1;
+	o->format = OUT_TEXT;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":bn:d:p:o:s:HhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'n':
+			if (parse_uint(optarg, 1000000000ull, &v) || v == 0) {
+				snprintf(err, errsz, "-n: '%s' is not a positive whole number", optarg);
+				return -EINVAL;
+			}
+			o->iterations = (long)v;
+			break;
+		case 'd':
+			if (parse_seconds(optarg, 0.01, 86400, &o->delay_s)) {
+				snprintf(err, errsz,
+					 "-d: '%s' is not a delay in seconds from 0.01 to 86400", optarg);
+				return -EINVAL;
+			}
+			have_delay = true;
+			break;
+		case 'p':
+			if (add_pids(o, optarg, err, errsz))
+				return -EINVAL;
+			break;
+		case 'o':
+			if (set_columns(o, optarg, err, errsz))
+				return -EINVAL;
+			break;
+		case 's': {
+			const char *key = optarg;
+
+			o->sort_asc = key[0] == '+';
+			if (key[0] == '+' || key[0] == '-')
+				key++;
+			o->sort_col = col_by_key(key);
+			if (o->sort_col < 0) {
+				snprintf(err, errsz, "-s: unknown column '%s' (see --help)", key);
+				return -EINVAL;
+			}
+			break;
+		}
+		case 'H':
+			o->threads = true;
+			break;
+		case OPT_CSV:
+			o->format = OUT_CSV;
+			break;
+		case OPT_JSON:
+			o->format = OUT_JSON;
+			break;
+		case 'h':
+			o->show_help = true;
+			return 0;
+		case 'V':
+			o->show_version = true;
+			return 0;
+		case ':':
+			snprintf(err, errsz, "option '%s' needs a value", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			if (optopt)
+				snprintf(err, errsz, "unknown option '-%c' (see --help)", optopt);
+			else
+				snprintf(err, errsz, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errsz, "unexpected argument '%s' (see --help)", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->format != OUT_TEXT && !o->batch) {
+		snprintf(err, errsz, "--csv and --json are batch formats: add -b");
+		return -EINVAL;
+	}
+	if (!have_delay)
+		o->delay_s = o->batch ? 1.0 : 2.0;
+	return 0;
+}
+
+void options_free(struct options *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+}

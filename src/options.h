@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_OPTIONS_H
+#define KTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "columns.h"
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+struct options {
+	bool batch;
+	long iterations;		/* -n; 0 = until interrupted */
+	double delay_s;			/* -d */
+	pid_t *pids;			/* -p; NULL = all */
+	size_t npids;
+	enum out_format format;
+	int cols[COL_NR];		/* -o; ncols == 0 = the mode's default */
+	size_t ncols;
+	bool threads;			/* -H */
+	int sort_col;			/* -s; -1 = default */
+	bool sort_asc;			/* -s with a leading '+': ascending */
+	bool show_help, show_version;
+};
+
+/*
+ * options_parse - parse the command line
+ * @err: on failure, a one-line message (no trailing newline)
+ *
+ * Returns 0, or -EINVAL with @err filled. @o owns what it allocates
+ * (options_free).
+ */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errsz);
+void options_free(struct options *o);
+/* The --help text. */
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_UTIL_H
+#define KTOP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KTOP_VERSION "0.1.0"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Monotonic time in nanoseconds: every interval and rate is measured on it. */
+uint64_t now_mono_ns(void);
+/* Wall-clock time in seconds with fraction, for batch timestamps. */
+double now_wall_s(void);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/*
+ * Strict number parsing for the command line and prompts: the whole string must be
+ * the number, no sign surprises, no trailing junk. Return 0 or -EINVAL/-ERANGE.
+ */
+int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
+int parse_seconds(const char *s, double min, double max, double *out);
+
+/*
+ * Copy @n bytes of untrusted text (a process name, a command line) into @dst so
+ * that it is safe to print on a terminal: control bytes become '?', NUL bytes (the
+ * cmdline argument separator) become spaces, and invalid UTF-8 becomes '?'.
+ * Valid multi-byte UTF-8 is kept when @utf8 is true. Always NUL-terminates.
+ * Returns the length written.
+ */
+size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, bool utf8);
+
+#endif

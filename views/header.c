@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The header: clock, uptime, load, tasks, CPU and memory meters, system rates. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "theme.h"
+#include "view.h"
+#include "../src/format.h"
+
+#define METER_MIN_W 16
+
+void put_text(int y, int x, int maxw, const char *s)
+{
+	if (maxw > 0)
+		mvaddnstr(y, x, s, maxw);
+}
+
+/* "LBL[|||||     12.3%]": the text sits inside the bar at the right, as in htop. */
+static void meter(int y, int x, int w, const char *label, double frac, const char *text)
+{
+	int inner = w - (int)strlen(label) - 2, bars, i, tl = (int)strlen(text);
+
+	if (inner < 1)
+		return;
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	bars = (int)(frac * inner + 0.5);
+	attrset(theme_attr(EL_LABEL));
+	mvaddstr(y, x, label);
+	attrset(theme_attr(EL_NORMAL));
+	addch('[');
+	for (i = 0; i < inner; i++) {
+		bool in_text = i >= inner - tl;
+		chtype ch = in_text ? (chtype)(unsigned char)text[i - (inner - tl)] :
+				      i < bars ? '|' : ' ';
+
+		attrset(in_text ? theme_attr(EL_VALUE) :
+			theme_attr(frac > 0.8 ? EL_METER_HIGH : EL_METER));
+		addch(ch);
+	}
+	attrset(theme_attr(EL_NORMAL));
+	addch(']');
+}
+
+static void cpu_meters(struct app *a, int *y, int w, int max_lines)
+{
+	const struct model *m = &a->model;
+	int per_line = w / (METER_MIN_W + 1), ncpu = m->sys.stat.ncpu, i, lines;
+	int mw;
+	char text[16], label[12];
+	double pct;
+
+	if (per_line < 1)
+		per_line = 1;
+	lines = (ncpu + 1 + per_line - 1) / per_line;
+	if (ncpu <= 1 || lines > max_lines)
+		ncpu = 0;	/* too many CPUs for the room: the total only */
+	if (!ncpu)
+		per_line = 1;
+	mw = (w - (per_line - 1)) / per_line;
+	for (i = -1; i < ncpu; i++) {
+		const struct cpu_times *cur = i < 0 ? &m->sys.stat.total : &m->sys.stat.cpu[i];
+		const struct cpu_times *old = i < 0 ? &m->sys_prev.stat.total : &m->sys_prev.stat.cpu[i];
+		int slot = i + 1;
+
+		if (i < 0)
+			snprintf(label, sizeof(label), "CPU");
+		else
+			snprintf(label, sizeof(label), "%3d", i);
+		if (m->sys.have_stat && m->sys_prev.have_stat && cpu_busy_pct(cur, old, &pct))
+			snprintf(text, sizeof(text), "%.1f%%", pct);
+		else if (i >= 0 && !cur->present)
+			snprintf(text, sizeof(text), "off"), pct = 0;
+		else
+			snprintf(text, sizeof(text), "-"), pct = 0;
+		meter(*y + slot / per_line, (slot % per_line) * (mw + 1), mw, label, pct / 100, text);
+	}
+	*y += (ncpu + 1 + per_line - 1) / per_line;
+}
+
+int header_draw(struct app *a, int w, int max_lines)
+{
+	struct sys_summary s;
+	char buf[256], t1[32], t2[32], clock[16];
+	time_t now = (time_t)a->model.wall_s;
+	struct tm tm;
+	int y = 0, half = (w - 1) / 2;
+
+	sys_summarize(&a->model, &s);
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	fmt_uptime(t1, sizeof(t1), s.uptime_s);
+
+	attrset(theme_attr(EL_TITLE));
+	put_text(y, 0, w, "ktop");
+	attrset(theme_attr(EL_NORMAL));
+	snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s", clock, t1,
+		 s.load[0], s.load[1], s.load[2], a->paused ? "PAUSED" : "",
+		 a->model.threads ? " threads" : "");
+	put_text(y, 4, w - 4, buf);
+	y++;
+
+	cpu_meters(a, &y, w, max_lines - 4 > 1 ? max_lines - 4 : 1);
+
+	if (s.have_mem) {
+		fmt_mem(t1, sizeof(t1), s.mem_used_kb);
+		fmt_mem(t2, sizeof(t2), s.mem_total_kb);
+		snprintf(buf, sizeof(buf), "%s/%s", t1, t2);
+		meter(y, 0, half, "Mem", s.mem_total_kb ? s.mem_used_kb / s.mem_total_kb : 0, buf);
+		fmt_mem(t1, sizeof(t1), s.swap_used_kb);
+		fmt_mem(t2, sizeof(t2), s.swap_total_kb);
+		snprintf(buf, sizeof(buf), "%s/%s", t1, t2);
+		meter(y, half + 1, w - half - 1, "Swp",
+		      s.swap_total_kb ? s.swap_used_kb / s.swap_total_kb : 0, buf);
+		y++;
+	}
+
+	attrset(theme_attr(EL_LABEL));
+	put_text(y, 0, w, "Tasks");
+	attrset(theme_attr(EL_NORMAL));
+	snprintf(buf, sizeof(buf), " %lu, %lu run, %lu sleep, %lu D, %lu stop, %lu zombie, %lu idle",
+		 s.tasks, s.running, s.sleeping, s.disk, s.stopped, s.zombie, s.idle);
+	put_text(y, 5, w - 5, buf);
+	y++;
+
+	attrset(theme_attr(EL_LABEL));
+	put_text(y, 0, w, "Rates");
+	attrset(theme_attr(EL_NORMAL));
+	if (s.have_rates) {
+		char r[5][16];
+
+		fmt_rate(r[0], sizeof(r[0]), s.ctxt);
+		fmt_rate(r[1], sizeof(r[1]), s.intr);
+		fmt_rate(r[2], sizeof(r[2]), s.forks);
+		fmt_rate(r[3], sizeof(r[3]), s.minflt);
+		fmt_rate(r[4], sizeof(r[4]), s.majflt);
+		snprintf(buf, sizeof(buf), " ctxsw %s/s  intr %s/s  forks %s/s  minflt %s/s  majflt %s/s",
+			 r[0], r[1], r[2], r[3], r[4]);
+	} else {
+		snprintf(buf, sizeof(buf), " (from the next refresh)");
+	}
+	put_text(y, 5, w - 5, buf);
+	y++;
+	return y;
+}
