@@ -203,7 +203,7 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 	case COL_CMDLINE: {
 		size_t len = t->cmdline_len;
 
-		while (len && t->cmdline[len - 1] == '\0')
+		while (len && t->cmdline && t->cmdline[len - 1] == '\0')
 			len--;
 		if (!t->cmdline || !len) {
 			fputc('"', f);

@@ -102,10 +102,12 @@ static const char *cmdline_text(const struct task *t, char *buf, size_t n, bool 
 {
 	size_t len = t->cmdline_len;
 
+	if (!t->cmdline)	/* not read (yet): the name will do */
+		return col_text(t, COL_COMM, buf, n, utf8);
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')
 		len--;
-	if (!t->cmdline || !len) {
+	if (!len) {
 		char comm[PROC_COMM_MAX];
 
 		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), utf8);

@@ -206,7 +206,7 @@ static int run(struct ktop *k)
 		{ .fd = k->sigfd, .events = POLLIN },
 		{ .fd = k->opt.batch ? -1 : STDIN_FILENO, .events = POLLIN },
 	};
-	int status = -1, ch;
+	int status = -1, ch, nkeys;
 
 	while (status < 0) {
 		if (poll(pfd, 3, -1) < 0) {
@@ -220,7 +220,9 @@ static int run(struct ktop *k)
 			status = on_tick(k);
 		if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return 0;	/* the terminal went away */
-		while (status < 0 && (pfd[2].revents & POLLIN) && ui_next_key(&ch))
+		/* Bounded: a flood of input must not starve the ticks. */
+		for (nkeys = 0; nkeys < 64 && status < 0 && (pfd[2].revents & POLLIN) &&
+		     ui_next_key(&ch); nkeys++)
 			if (handle_action(k, ui_key(&k->app, ch)))
 				status = 0;
 	}

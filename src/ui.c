@@ -105,9 +105,8 @@ bool ui_next_key(int *ch)
 
 enum action ui_key(struct app *a, int ch)
 {
-	if (ch == KEY_RESIZE) {
-		ui_resize();
+	/* resizeterm() queues KEY_RESIZE: the resize itself was done on SIGWINCH. */
+	if (ch == KEY_RESIZE)
 		return ACT_REDRAW;
-	}
 	return a->stack[a->depth - 1]->key(a, ch);
 }

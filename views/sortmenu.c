@@ -42,6 +42,12 @@ static enum action sort_key(struct app *a, int ch)
 		if (cursor < COL_NR - 1)
 			cursor++;
 		return ACT_REDRAW;
+	case KEY_HOME:
+		cursor = 0;
+		return ACT_REDRAW;
+	case KEY_END:
+		cursor = COL_NR - 1;
+		return ACT_REDRAW;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:

@@ -57,21 +57,47 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 	return m->interval_s > 0 && v / m->interval_s >= 1000 ? EL_RATE_HIGH : EL_NORMAL;
 }
 
-static void draw_header_row(struct app *a, int y, int w)
+/* Dropped first when the terminal is narrow, so COMMAND keeps some room. */
+static const int drop_order[] = { COL_MEM, COL_THREADS, COL_MAJFLT, COL_USER };
+#define COMMAND_MIN_W 13
+
+/* The columns that fit in @w: @out gets indexes into a->cols. */
+static size_t fit_columns(const struct app *a, int w, int *out)
+{
+	bool dropped[COL_NR] = { false };
+	size_t i, d = 0, n;
+	int total;
+
+	for (;;) {
+		total = 0;
+		for (i = 0; i + 1 < a->ncols; i++)
+			if (!dropped[a->cols[i]])
+				total += columns[a->cols[i]].width + 1;
+		if (total + COMMAND_MIN_W <= w || d == ARRAY_SIZE(drop_order))
+			break;
+		dropped[drop_order[d++]] = true;
+	}
+	for (i = 0, n = 0; i < a->ncols; i++)
+		if (!dropped[a->cols[i]])
+			out[n++] = a->cols[i];
+	return n;
+}
+
+static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y, int w)
 {
 	int x = 0;
 	size_t i;
 
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y, 0, ' ', w);
-	for (i = 0; i < a->ncols && x < w; i++) {
-		const struct column *c = &columns[a->cols[i]];
-		bool last = i + 1 == a->ncols;
+	for (i = 0; i < ncols && x < w; i++) {
+		const struct column *c = &columns[cols[i]];
+		bool last = i + 1 == ncols;
 		char cell[64];
 		int cw = last ? w - x : c->width;
 
 		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", c->width, c->title);
-		if (a->cols[i] == a->model.sort_col)
+		if (cols[i] == a->model.sort_col)
 			attrset(theme_attr(EL_SORT_COL));
 		put_text(y, x, cw < w - x ? cw : w - x, cell);
 		attrset(theme_attr(EL_TABLE_HEADER));
@@ -80,7 +106,8 @@ static void draw_header_row(struct app *a, int y, int w)
 	attrset(theme_attr(EL_NORMAL));
 }
 
-static void draw_row(struct app *a, const struct task *t, int y, int w, bool selected)
+static void draw_row(struct app *a, const int *cols, size_t ncols, const struct task *t,
+		     int y, int w, bool selected)
 {
 	char cell[CMDLINE_TEXT_MAX];
 	int x = 0;
@@ -90,10 +117,10 @@ static void draw_row(struct app *a, const struct task *t, int y, int w, bool sel
 		attrset(theme_attr(EL_SELECTED));
 		mvhline(y, 0, ' ', w);
 	}
-	for (i = 0; i < a->ncols && x < w; i++) {
-		int c = a->cols[i];
+	for (i = 0; i < ncols && x < w; i++) {
+		int c = cols[i];
 		const struct column *col = &columns[c];
-		bool last = i + 1 == a->ncols;
+		bool last = i + 1 == ncols;
 		char padded[CMDLINE_TEXT_MAX + 16];
 
 		fmt_cell(&a->model, t, c, cell, sizeof(cell), a->utf8);
@@ -115,17 +142,19 @@ static void draw_row(struct app *a, const struct task *t, int y, int w, bool sel
 static void table_draw(struct app *a, int y0, int h, int w)
 {
 	struct model *m = &a->model;
-	int rows = h - 1, r;
+	int rows = h - 1, r, cols[COL_NR];
+	size_t ncols;
 
 	if (rows < 1)
 		return;
 	a->table_rows = rows;
 	clamp_scroll(a, rows);
-	draw_header_row(a, y0, w);
+	ncols = fit_columns(a, w, cols);
+	draw_header_row(a, cols, ncols, y0, w);
 	for (r = 0; r < rows && a->top + (size_t)r < m->nrows; r++) {
 		size_t idx = a->top + (size_t)r;
 
-		draw_row(a, m->rows[idx], y0 + 1 + r, w, idx == a->selected);
+		draw_row(a, cols, ncols, m->rows[idx], y0 + 1 + r, w, idx == a->selected);
 	}
 	if (!m->nrows) {
 		attrset(theme_attr(EL_RATE_ZERO));
@@ -173,7 +202,7 @@ static enum action sort_by(struct app *a, int col)
 }
 
 static enum action k_sort_cpu(struct app *a) { return sort_by(a, COL_CPU); }
-static enum action k_sort_mem(struct app *a) { return sort_by(a, COL_MEM); }
+static enum action k_sort_mem(struct app *a) { return sort_by(a, COL_RSS); }
 static enum action k_sort_pid(struct app *a) { return sort_by(a, COL_PID); }
 static enum action k_sort_time(struct app *a) { return sort_by(a, COL_TIME); }
 

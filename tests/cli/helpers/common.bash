@@ -1,0 +1,106 @@
+# Shared setup for the CLI tests of the real ktop binary (bats-core 1.8+).
+# Every process a test starts is recorded in $BATS_TEST_TMPDIR/pids and killed,
+# by pid and only those, in teardown.
+
+bats_require_minimum_version 1.5.0
+
+KTOP="$BATS_TEST_DIRNAME/../../ktop"
+HELPERS="$BATS_TEST_DIRNAME/helpers"
+if [ -x /usr/bin/python3 ]; then
+	PY=/usr/bin/python3
+else
+	PY=python3
+fi
+
+common_setup() {
+	[ -x "$KTOP" ] || {
+		echo "ktop is not built: run 'make ktop'" >&2
+		return 1
+	}
+	PIDFILE="$BATS_TEST_TMPDIR/pids"
+	: >"$PIDFILE"
+}
+
+common_teardown() {
+	local p
+	[ -f "$PIDFILE" ] || return 0
+	while read -r p; do
+		[ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+	done <"$PIDFILE"
+	while read -r p; do
+		[ -n "$p" ] && wait "$p" 2>/dev/null
+	done <"$PIDFILE"
+	return 0
+}
+
+# Remember pids to kill in teardown.
+track() {
+	local p
+	for p in "$@"; do
+		echo "$p" >>"$PIDFILE"
+	done
+}
+
+# wait_for_file FILE [SECONDS]: until FILE exists and is not empty.
+wait_for_file() {
+	local i n=$(( ${2:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for $1" >&2
+	return 1
+}
+
+# wait_for_lines FILE N [SECONDS]: until FILE has at least N lines.
+wait_for_lines() {
+	local i n=$(( ${3:-5} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for $2 lines in $1" >&2
+	return 1
+}
+
+# start_workload NAME ARGS...: run helpers/workload.py in the background, wait
+# until it is ready; sets WL_PID (its pid, as it reported it).
+start_workload() {
+	local ready="$BATS_TEST_TMPDIR/ready.$RANDOM$RANDOM"
+	"$PY" "$HELPERS/workload.py" "$ready" "$@" </dev/null >"$ready.log" 2>&1 3>&- &
+	track $!
+	wait_for_file "$ready" 10 || { cat "$ready.log" >&2; return 1; }
+	WL_PID=$(cat "$ready")
+	WL_READY=$ready
+	track "$WL_PID"
+}
+
+# start_sleeps N: N "sleep 60" processes; their pids in SLEEP_PIDS (array).
+start_sleeps() {
+	local i
+	SLEEP_PIDS=()
+	for ((i = 0; i < $1; i++)); do
+		sleep 60 </dev/null >/dev/null 2>&1 3>&- &
+		SLEEP_PIDS+=($!)
+		echo $! >>"$PIDFILE"
+	done
+}
+
+# One line, "ktop: " first: the form of every error message.
+assert_one_line_error() {
+	if [ "${#stderr_lines[@]}" -ne 1 ]; then
+		echo "expected one line on stderr, got ${#stderr_lines[@]}: $stderr" >&2
+		return 1
+	fi
+	case "${stderr_lines[0]}" in
+	"ktop: "*) ;;
+	*)
+		echo "stderr does not start with 'ktop: ': $stderr" >&2
+		return 1
+		;;
+	esac
+	if [ -n "$output" ]; then
+		echo "expected nothing on stdout, got: $output" >&2
+		return 1
+	fi
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# Terminal tests: the real ktop in a tmux pane, driven with send-keys and read
+# back with capture-pane, as a person would use it.
+
+KTOP="$BATS_TEST_DIRNAME/../../ktop"
+S="ktop-test-$$"
+
+setup() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	# A shell first, so that what ktop leaves on the terminal after quitting shows.
+	tmux -L "$S" new-session -d -s t -x 100 -y 30 "sh"
+	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+}
+
+teardown() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	[ -n "${SLEEPER:-}" ] && kill "$SLEEPER" 2>/dev/null || true
+}
+
+screen() { tmux -L "$S" capture-pane -p -t t; }
+keys() { tmux -L "$S" send-keys -t t "$@"; }
+
+# Wait until the screen shows a line matching $1 (grep -E), up to 5 s.
+wait_for() {
+	for _ in $(seq 50); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for: $1" >&2
+	screen >&2
+	return 1
+}
+
+start_ktop() {
+	keys "clear; $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
+	wait_for 'PID +USER'
+}
+
+@test "tmux: starts, shows the header and process rows, quits with q" {
+	start_ktop
+	wait_for '^ktop [0-9:]+ +up'
+	wait_for '^CPU\['
+	wait_for '^Mem\['
+	wait_for '^Tasks [0-9]+'
+	wait_for '^ +1 +root'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "tmux: quitting restores the terminal (no ktop screen left, shell usable)" {
+	start_ktop
+	keys q
+	wait_for 'KTOP-EXIT=0'
+	keys "echo after-ktop-\$((6*7))" Enter
+	wait_for 'after-ktop-42'
+	run screen
+	[[ "$output" != *"PID USER"* ]]
+}
+
+@test "tmux: rates appear after the first interval (first frame shows -)" {
+	start_ktop
+	wait_for 'Rates ctxsw [0-9.kM]+/s'
+	keys q
+}
+
+@test "tmux: P, M, N change the sort column shown in the footer" {
+	start_ktop
+	keys M
+	wait_for 'sort:rss_kb-'
+	keys N
+	wait_for 'sort:pid\+'
+	keys N
+	wait_for 'sort:pid-'
+	keys P
+	wait_for 'sort:cpu_pct-'
+	keys '>'
+	wait_for 'sort:mem_pct-'
+	keys '<'
+	wait_for 'sort:cpu_pct-'
+	keys q
+}
+
+@test "tmux: sort by PID puts pid 1 first; inverted puts the newest first" {
+	start_ktop
+	keys N
+	wait_for 'sort:pid\+'
+	sleep 0.4
+	first=$(screen | grep -E -A1 'PID +USER' | tail -1 | awk '{print $1}')
+	[ "$first" = 1 ]
+	keys I
+	wait_for 'sort:pid-'
+	sleep 0.4
+	first=$(screen | grep -E -A1 'PID +USER' | tail -1 | awk '{print $1}')
+	[ "$first" -gt 1 ]
+	keys q
+}
+
+@test "tmux: filter by name shows only matching processes" {
+	sleep 300 &
+	SLEEPER=$!
+	start_ktop
+	keys / k t o p Enter
+	wait_for 'filter:ktop'
+	run sh -c "tmux -L $S capture-pane -p -t t | sed -n '/PID *USER/,\$p' | sed '1d;\$d' | grep -v '^ *\$'"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *ktop* ]]
+	[[ "$output" != *"sleep 300"* ]]
+	keys Escape
+	keys / s l e e p Enter
+	wait_for 'sleep 300'
+	keys q
+}
+
+@test "tmux: the sort menu sorts by the chosen column" {
+	start_ktop
+	keys F6
+	wait_for 'Sort by'
+	keys Home
+	for _ in 1 2 3; do keys Down; done
+	keys Enter
+	wait_for 'sort:user\+'
+	keys q
+}
+
+@test "tmux: help lists the keys and returns" {
+	start_ktop
+	keys '?'
+	wait_for 'keys \(any key returns'
+	wait_for 'sort by CPU%'
+	wait_for 'filter by name'
+	keys x
+	wait_for 'PID +USER'
+	keys q
+}
+
+@test "tmux: resize redraws at once; too small shows a message and recovers" {
+	start_ktop
+	tmux -L "$S" resize-window -t t -x 30 -y 6
+	wait_for 'too small'
+	tmux -L "$S" resize-window -t t -x 90 -y 25
+	wait_for 'PID +USER'
+	tmux -L "$S" resize-window -t t -x 160 -y 40
+	wait_for 'THR COMMAND'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "tmux: H toggles threads and space pauses" {
+	start_ktop
+	keys H
+	wait_for 'threads'
+	keys ' '
+	wait_for 'PAUSED'
+	keys ' '
+	keys H
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "tmux: d changes the delay; a bad delay is refused with a message" {
+	start_ktop
+	keys d C-u 1 . 5 Enter
+	wait_for 'delay 1.50 s'
+	keys d C-u x y z Enter
+	wait_for 'is not a number of seconds'
+	keys q
+}
+
+@test "tmux: Down moves the selection, End and Home jump" {
+	start_ktop
+	keys N
+	keys End
+	sleep 0.3
+	keys Home
+	sleep 0.3
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "tmux: SIGTERM restores the terminal and exits cleanly" {
+	start_ktop
+	pkill -TERM -f "^$KTOP -d 0.3" || pkill -TERM -x ktop
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "tmux: 80x24 shows the columns the table needs" {
+	tmux -L "$S" resize-window -t t -x 80 -y 24
+	start_ktop
+	wait_for 'PID USER +S +CPU% +RSS MINFLT/s MAJFLT/s +CSW/s +ICSW/s COMMAND'
+	keys q
+}
