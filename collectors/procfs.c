@@ -193,6 +193,8 @@ void procfs_set_threads(struct procfs *pc, bool threads)
 	entries_clear(pc, &pc->tasks);
 	entries_clear(pc, &pc->procs);
 	pc->threads = threads;
+	/* The next scan is a first one: what it finds is not new, only unknown. */
+	pc->scan = 0;
 }
 
 void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n)
@@ -200,6 +202,7 @@ void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n)
 	free(pc->focus);
 	pc->focus = NULL;
 	pc->nfocus = n;
+	pc->scan = 0;
 	if (n) {
 		pc->focus = xmalloc(n * sizeof(*pids));
 		memcpy(pc->focus, pids, n * sizeof(*pids));

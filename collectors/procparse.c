@@ -124,6 +124,9 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *st)
 	if (next_u64(&c, &st->starttime)) return -EINVAL;	/* 22 */
 	if (next_u64(&c, &st->vsize)) return -EINVAL;	/* 23 */
 	if (next_u64(&c, &st->rss)) return -EINVAL;	/* 24 */
+	/* The kernel always writes more after rss: a file cut inside it is not whole. */
+	if (c.p == c.end)
+		return -EINVAL;
 	/* 25..38 are optional for ktop; 39 is the last CPU the task ran on. */
 	if (skip_fields(&c, 14) == 0 && next_i64(&c, &i) == 0)
 		st->processor = (int)i;

@@ -303,6 +303,8 @@ void model_refresh_rows(struct model *m)
 	for (i = 0; i < m->ntasks; i++)
 		if (task_matches(m, m->tasks[i]))
 			m->rows[m->nrows++] = m->tasks[i];
+	if (!m->nrows)
+		return;
 	sort_model = m;
 	qsort(m->rows, m->nrows, sizeof(*m->rows), rows_cmp);
 	sort_model = NULL;

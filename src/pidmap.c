@@ -49,6 +49,9 @@ static void insert(struct pidmap_slot *slots, size_t cap, pid_t key, void *val)
 
 void pidmap_put(struct pidmap *m, pid_t key, void *val)
 {
+	/* Values are never NULL: get() answers NULL for "absent". */
+	if (!key || !val)
+		return;
 	if (!pidmap_get(m, key)) {
 		if ((m->n + 1) * 2 > m->cap) {
 			struct pidmap_slot *old = m->slots;
@@ -71,6 +74,8 @@ void *pidmap_del(struct pidmap *m, pid_t key)
 	size_t i = slot_of(key, m->cap), j, home;
 	void *val;
 
+	if (!key)
+		return NULL;
 	while (m->slots[i].key != key) {
 		if (!m->slots[i].key)
 			return NULL;

@@ -32,7 +32,7 @@ struct test {
 
 /* Failed checks in the running test; only the first few are printed. */
 static unsigned test_failures_;
-#define TEST_MAX_REPORTS_ 20
+enum { TEST_MAX_REPORTS_ = 20 };
 
 static inline bool test_report_(const char *file, int line)
 {

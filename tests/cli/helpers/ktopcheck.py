@@ -213,8 +213,11 @@ def read_json(path):
         for n, line in enumerate(f, 1):
             try:
                 objs.append(json.loads(line.decode("utf-8")))
-            except (ValueError, UnicodeDecodeError) as e:
-                fail("line %d is not JSON (%s): %r" % (n, e, line[:300]))
+            except UnicodeDecodeError as e:
+                fail("line %d is not UTF-8 (%s)" % (n, e))
+            except ValueError as e:
+                at = getattr(e, "pos", 0) or 0
+                fail("line %d is not JSON (%s), near: %r" % (n, e, line[max(0, at - 60):at + 40]))
     return objs
 
 
@@ -222,7 +225,9 @@ def json_format(path, n_iter, dmin, dmax, cols):
     objs = read_json(path)
     if len(objs) != n_iter:
         fail("%d lines, expected %d" % (len(objs), n_iter))
-    ncpu = sum(1 for l in open("/proc/stat") if l[:3] == "cpu" and l[3:4].isdigit())
+    # the highest CPU number of /proc/stat, plus one (an offline CPU leaves a gap)
+    ncpu = 1 + max(int(l.split()[0][3:]) for l in open("/proc/stat")
+                   if l[:3] == "cpu" and l[3:4].isdigit())
     prev_t = None
     for i, o in enumerate(objs):
         for k in ("time", "interval_s", "system", "processes"):

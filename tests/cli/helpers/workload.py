@@ -12,7 +12,7 @@ Modes:
   faults PAGES       touch PAGES anonymous 4 KiB pages, each once (one minor fault each)
   sleeps N           N sleeps of 1 ms in the main thread (N voluntary switches)
   threads T N        T threads made before the baseline, each sleeps N times
-  spawn T N          after the signal, make T threads, each sleeps N times
+  spawn T N          30 sleeps, then after the signal make T threads, each sleeps N times
   idle T             T threads in all (the main one included), nothing else
   name NAME          set the thread name (comm) to NAME (\\n, \\t, \\xHH escapes)
 """
@@ -92,6 +92,10 @@ def main():
         if mode == "threads":
             for th in threads:
                 th.start()
+        else:
+            # a single-threaded process with switches of its own before the baseline
+            for _ in range(30):
+                time.sleep(0.001)
         ready(path)
         wait_start()
         if mode == "spawn":

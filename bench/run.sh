@@ -1,0 +1,257 @@
+#!/bin/sh
+# bench/run.sh - ktop -b against top -b, per refresh, at 1000 and 5000 idle processes.
+#
+# For each process count: CPU time per refresh (user+sys from wait4 rusage, the
+# difference of a short and a long run so start-up cancels out, median of
+# BENCH_REPS runs), syscalls per refresh and per process (strace -f -c, same two
+# run lengths, median of BENCH_SREPS), ktop's descriptors and peak RSS.
+# Ends with PASS/FAIL against the targets at the largest count: ktop CPU per
+# refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1.
+# Exit status 1 on FAIL, 2 on error (the idle processes are killed either way).
+#
+# Run from anywhere (make bench calls it as `sh bench/run.sh` after building
+# ./ktop). Needs: cc, strace, top (procps-ng). Knobs, for trying things out:
+#   BENCH_PROCS="1000 5000"  idle process counts (totals of idle processes)
+#   BENCH_REPS=5             CPU repetitions (median)
+#   BENCH_SREPS=3            strace repetitions (median)
+#   BENCH_SHORT=3 BENCH_LONG=23 BENCH_DELAY=0.1   iterations and delay
+#   BENCH_KEEP=1             keep the raw logs (path printed at the end)
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+PROCS=${BENCH_PROCS:-"1000 5000"}
+REPS=${BENCH_REPS:-5}
+SREPS=${BENCH_SREPS:-3}
+SHORT=${BENCH_SHORT:-3}
+LONG=${BENCH_LONG:-23}
+DELAY=${BENCH_DELAY:-0.1}
+CPU_TARGET=0.40
+SYS_TARGET=1.1
+CC=${CC:-cc}
+B=build/bench
+KTOP=./ktop
+
+die() {
+	echo "bench: $*" >&2
+	exit 2
+}
+
+[ -x "$KTOP" ] || die "./ktop is not built (make ktop)"
+command -v top >/dev/null 2>&1 || die "top not found (apt-get install procps)"
+command -v strace >/dev/null 2>&1 || die "strace not found (apt-get install strace)"
+top -V 2>/dev/null | grep -q procps || die "top is not procps-ng's"
+[ "$LONG" -gt "$SHORT" ] || die "BENCH_LONG must be larger than BENCH_SHORT"
+
+mkdir -p "$B" || die "cannot create $B"
+for p in idle cputime; do
+	$CC -std=gnu11 -O2 -Wall -Wextra -o "$B/$p" "bench/$p.c" || die "cannot build $B/$p"
+done
+
+# Room for the idle processes: pids, threads, and the per-user process limit.
+max=0
+for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
+nprocs() { find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l; }
+existing=$(nprocs)
+need=$((existing + max + 500))
+pid_max=$(cat /proc/sys/kernel/pid_max)
+threads_max=$(cat /proc/sys/kernel/threads-max)
+[ "$pid_max" -ge "$need" ] || die "kernel.pid_max=$pid_max < $need needed"
+[ "$threads_max" -ge "$need" ] || die "kernel.threads-max=$threads_max < $need needed"
+nproc_lim=$(awk '/^Max processes/ { print $3 }' /proc/self/limits)
+if [ "$nproc_lim" != unlimited ] && [ "$(id -u)" != 0 ] && [ "$nproc_lim" -lt "$need" ]; then
+	die "ulimit -u is $nproc_lim < $need needed"
+fi
+
+T=$(mktemp -d /tmp/ktop-bench.XXXXXX) || die "mktemp failed"
+mkdir -p "$T/home"
+IDLE_PARENTS=""
+
+# Kill exactly the processes we started: the children listed by each idle
+# helper that are still its children (a pid cannot be reused before its parent
+# reaps it), then the helper itself, which kills and reaps its own children.
+cleanup() {
+	trap '' INT TERM
+	for ip in $IDLE_PARENTS; do
+		par=${ip%%:*}
+		file=${ip#*:}
+		if [ -r "/proc/$par/cmdline" ] && tr '\0' ' ' <"/proc/$par/cmdline" | grep -q "bench/idle "; then
+			if [ -f "$file" ]; then
+				kids=$(awk -v par="$par" '{
+					f = "/proc/" $1 "/stat"; line = ""
+					if ((getline line < f) > 0) {
+						sub(/.*\) /, "", line); split(line, a, " ")
+						if (a[2] == par) print $1
+					}
+					close(f)
+				}' "$file")
+				# shellcheck disable=SC2086
+				[ -n "$kids" ] && kill -KILL $kids 2>/dev/null
+			fi
+			kill -TERM "$par" 2>/dev/null
+			wait "$par" 2>/dev/null
+		fi
+	done
+	IDLE_PARENTS=""
+	if [ "${BENCH_KEEP:-0}" = 1 ]; then
+		echo "bench: raw logs kept in $T" >&2
+	else
+		rm -rf "$T"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+idle_count=0
+# Start idle processes until there are $1 of them in all.
+spawn_to() {
+	more=$(($1 - idle_count))
+	[ "$more" -gt 0 ] || return 0
+	file="$T/idle.$1.pids"
+	"$B/idle" "$more" "$file" &
+	par=$!
+	IDLE_PARENTS="$IDLE_PARENTS $par:$file"
+	i=0
+	while [ ! -f "$file" ]; do
+		kill -0 "$par" 2>/dev/null || die "idle helper failed to start $more processes"
+		i=$((i + 1))
+		[ "$i" -lt 1200 ] || die "idle helper did not report its processes in 60 s"
+		sleep 0.05
+	done
+	got=$(wc -l <"$file")
+	[ "$got" -eq "$more" ] || die "idle helper started $got processes, not $more"
+	idle_count=$1
+	sleep 0.5	# let the children reach pause()
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+# The tools: tool_argv TOOL N prints the command line for N iterations. top gets
+# its default configuration (an empty HOME) and 512 columns so no line is cut.
+TOOLS="top ktop ktopcsv"
+tool_argv() {
+	case $1 in
+	top) echo "env HOME=$T/home XDG_CONFIG_HOME=$T/home LC_ALL=C top -b -d $DELAY -n $2 -w 512" ;;
+	ktop) echo "env LC_ALL=C $KTOP -b -d $DELAY -n $2" ;;
+	ktopcsv) echo "env LC_ALL=C $KTOP -b --csv -d $DELAY -n $2" ;;
+	esac
+}
+
+# Check a tool really refreshes: 2 frames for -n 2, each with a row per idle process ($2).
+check_frames() {
+	tool=$1
+	# shellcheck disable=SC2046
+	"$B/cputime" -o "$T/frames.$tool" $(tool_argv "$tool" 2) >/dev/null 2>>"$T/stderr" ||
+		die "$tool -n 2 failed"
+	case $tool in
+	top) frames=$(grep -c '^top - ' "$T/frames.$tool") ;;
+	ktop) frames=$(grep -c '^ktop - ' "$T/frames.$tool") ;;
+	ktopcsv) frames=$(awk -F, 'NR > 1 { print $1 }' "$T/frames.$tool" | sort -u | wc -l) ;;
+	esac
+	rows=$(wc -l <"$T/frames.$tool")
+	[ "$frames" -eq 2 ] || die "$tool printed $frames frames for -n 2"
+	[ "$rows" -ge "$((2 * $2))" ] || die "$tool printed $rows lines for $2 processes"
+}
+
+measure_cpu() {	# tool n -> appends "cpu_us maxrss_kb" to $T/cpu.$procs.$tool.$n
+	# shellcheck disable=SC2046
+	r=$("$B/cputime" $(tool_argv "$1" "$2") 2>>"$T/stderr") || die "$1 -n $2 failed (see stderr)"
+	echo "$r" | awk '{ print $1 + $2, $3 }' >>"$T/cpu.$procs.$1.$2"
+}
+measure_sys() {	# tool n -> sets $calls, the total syscall count
+	# shellcheck disable=SC2046
+	strace -f -c -o "$T/strace.$procs.$1.$2" $(tool_argv "$1" "$2") >/dev/null 2>>"$T/stderr" ||
+		die "strace $1 -n $2 failed"
+	calls=$(awk '$NF == "total" { print $4 }' "$T/strace.$procs.$1.$2")
+	[ -n "$calls" ] || die "no total in strace -c output $T/strace.$procs.$1.$2"
+}
+
+iters=$((LONG - SHORT))
+label() { case $1 in ktopcsv) echo "ktop --csv" ;; *) echo "$1" ;; esac; }
+start=$(date +%s)
+echo "ktop bench: $(nproc) CPUs, $(uname -r), $(top -V | head -1), ktop $($KTOP -V 2>/dev/null | head -1)"
+echo "per refresh = (run of -n $LONG minus run of -n $SHORT) / $iters, -d $DELAY, stdout to /dev/null;"
+echo "CPU = user+sys from wait4 rusage, median of $REPS; syscalls from strace -f -c, median of $SREPS"
+echo "existing processes: $existing"
+echo
+printf '%-6s %-11s %7s %15s %17s %14s\n' procs tool nprocs cpu_ms/refresh syscalls/refresh syscalls/proc
+: >"$T/summary"
+
+for procs in $PROCS; do
+	spawn_to "$procs"
+	np=$(nprocs)
+	for tool in $TOOLS; do check_frames "$tool" "$idle_count"; done
+
+	# CPU: interleave tools and lengths so any drift hits all alike.
+	rep=0
+	while [ "$rep" -lt "$REPS" ]; do
+		for tool in $TOOLS; do
+			measure_cpu "$tool" "$SHORT"
+			measure_cpu "$tool" "$LONG"
+		done
+		rep=$((rep + 1))
+	done
+
+	# Descriptors and peak RSS of ktop while it runs (after a few refreshes).
+	for tool in ktop ktopcsv; do
+		# shellcheck disable=SC2046
+		env $(tool_argv "$tool" 40) >/dev/null 2>>"$T/stderr" &
+		kp=$!
+		sleep 1.5
+		fds=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+		hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$kp/status" 2>/dev/null)
+		wait "$kp"
+		echo "$tool $fds ${hwm:-0}" >>"$T/fds.$procs"
+	done
+
+	np2=$(nprocs)
+	np=$(((np + np2) / 2))
+	for tool in $TOOLS; do
+		c_s=$(cut -d' ' -f1 "$T/cpu.$procs.$tool.$SHORT" | median)
+		c_l=$(cut -d' ' -f1 "$T/cpu.$procs.$tool.$LONG" | median)
+		rss=$(cut -d' ' -f2 "$T/cpu.$procs.$tool.$LONG" | sort -n | tail -1)
+		cpu_ms=$(calc '%.2f' "($c_l - $c_s) / $iters / 1000")
+		# Median of SREPS differences: processes that other jobs start and end
+		# during a run add opens and closes to one run but not the other.
+		: >"$T/sys.$procs.$tool"
+		rep=0
+		while [ "$rep" -lt "$SREPS" ]; do
+			measure_sys "$tool" "$SHORT"
+			s_s=$calls
+			measure_sys "$tool" "$LONG"
+			echo "$((calls - s_s))" >>"$T/sys.$procs.$tool"
+			rep=$((rep + 1))
+		done
+		d=$(median <"$T/sys.$procs.$tool")
+		sys=$(calc '%.0f' "$d / $iters")
+		per=$(calc '%.3f' "$d / $iters / $np")
+		printf '%-6s %-11s %7s %15s %17s %14s\n' "$procs" "$(label "$tool")" "$np" "$cpu_ms" "$sys" "$per"
+		echo "$procs $tool $cpu_ms $sys $per $rss" >>"$T/summary"
+	done
+	# Ratios against top.
+	awk -v p="$procs" '$1 == p { c[$2] = $3; s[$2] = $4 }
+		END {
+			printf "ratio ktop/top:        cpu %.2f, syscalls %.2f\n", c["ktop"] / c["top"], s["ktop"] / s["top"]
+			printf "ratio ktop --csv/top:  cpu %.2f, syscalls %.2f\n", c["ktopcsv"] / c["top"], s["ktopcsv"] / s["top"]
+		}' "$T/summary"
+	awk -v p="$procs" '$1 == p { r[$2] = $6 } END {
+			printf "peak RSS (ru_maxrss): top %d KiB, ktop %d KiB, ktop --csv %d KiB\n", r["top"], r["ktop"], r["ktopcsv"] }' "$T/summary"
+	while read -r tool fds hwm; do
+		printf '%s: %s open descriptors, VmHWM %s KiB while running\n' "$(label "$tool")" "$fds" "$hwm"
+	done <"$T/fds.$procs"
+	echo
+done
+
+# Verdict at the largest count.
+verdict=$(awk -v p="$max" -v ct="$CPU_TARGET" -v st="$SYS_TARGET" '$1 == p { c[$2] = $3; s[$2] = $5 }
+	END {
+		r = c["ktop"] / c["top"]
+		ok = (r <= ct && s["ktop"] <= st)
+		printf "%s: at %d processes ktop cpu/refresh = %.2f x top (target <= %.2f: %s), syscalls/proc = %.3f (target <= %.1f: %s)\n",
+			ok ? "PASS" : "FAIL", p, r, ct, r <= ct ? "ok" : "missed", s["ktop"], st, s["ktop"] <= st ? "ok" : "missed"
+	}' "$T/summary")
+echo "$verdict"
+echo "bench time: $(($(date +%s) - start)) s"
+case $verdict in PASS*) exit 0 ;; *) exit 1 ;; esac

@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# The manual page man/ktop.1 against the binary: every option, column key,
+# JSON system key and live-view key is documented, and groff has no warning.
+
+load helpers/common
+
+MAN="$BATS_TEST_DIRNAME/../../man/ktop.1"
+
+setup() {
+	common_setup
+	command -v groff >/dev/null || skip "no groff"
+	[ -f "$MAN" ]
+	# plain text, no overstriking, no hyphenation issues on long lines
+	RENDERED="$BATS_TEST_TMPDIR/ktop.txt"
+	groff -man -Tascii -P-cbou -rLL=150n "$MAN" >"$RENDERED" 2>/dev/null
+	[ -s "$RENDERED" ]
+}
+
+teardown() {
+	common_teardown
+}
+
+# section NAME: the rendered text of one section (up to the next one).
+section() {
+	awk -v s="$1" '/^[A-Z]/ { on = ($0 == s) } on' "$RENDERED"
+}
+
+@test "man: groff -man -ww reports no warning" {
+	run --separate-stderr groff -man -Tutf8 -ww -z "$MAN"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ] || { echo "$stderr" >&2; return 1; }
+}
+
+@test "man: man -l renders it, with every required section" {
+	if command -v man >/dev/null; then
+		run --separate-stderr env MANWIDTH=80 man -l "$MAN"
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ] || { echo "$stderr" >&2; return 1; }
+		[[ "$output" == *"ktop - top for kernel events"* ]]
+	fi
+	local s
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "BATCH OUTPUT" KEYS ENVIRONMENT \
+		"EXIT STATUS" FILES "SEE ALSO"; do
+		grep -qx "$s" "$RENDERED" || { echo "no section $s" >&2; return 1; }
+	done
+}
+
+@test "man: every long option of --help is in OPTIONS, with its short form" {
+	run "$KTOP" --help
+	[ "$status" -eq 0 ]
+	local opts n=0 o pair
+	section OPTIONS >"$BATS_TEST_TMPDIR/options.txt"
+	opts=$(grep -oE -- '--[a-z][a-z-]*' <<<"$output" | sort -u)
+	for o in $opts; do
+		n=$((n + 1))
+		grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$BATS_TEST_DIRNAME/../../man/ktop.1" ||
+			grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$RENDERED" ||
+			{ echo "$o is not in the man page" >&2; return 1; }
+		grep -qE -- "^ +(-[a-zA-Z], )?$o( |\$)" "$BATS_TEST_TMPDIR/options.txt" ||
+			{ echo "$o has no entry in OPTIONS" >&2; return 1; }
+	done
+	[ "$n" -ge 11 ]
+	# "-b, --batch": the short and long forms side by side, as in --help
+	while read -r pair; do
+		grep -qF -- "$pair" "$BATS_TEST_TMPDIR/options.txt" ||
+			{ echo "OPTIONS lacks '$pair'" >&2; return 1; }
+	done < <(grep -oE -- '-[a-zA-Z], --[a-z-]+' <<<"$output")
+}
+
+@test "man: every column key of --help has an entry in BATCH OUTPUT" {
+	run "$KTOP" --help
+	[ "$status" -eq 0 ]
+	local keys k n=0
+	keys=$(sed -n '/Column keys:/,/^$/p' <<<"$output" | awk '/^  [a-z_]+ / { print $1 }')
+	section "BATCH OUTPUT" >"$BATS_TEST_TMPDIR/batch.txt"
+	for k in $keys; do
+		n=$((n + 1))
+		grep -qE "^ +$k( |\$)" "$BATS_TEST_TMPDIR/batch.txt" ||
+			{ echo "column $k has no entry in BATCH OUTPUT" >&2; return 1; }
+	done
+	[ "$n" -ge 20 ]
+	# and the two fields CSV puts first
+	grep -qw time "$BATS_TEST_TMPDIR/batch.txt"
+	grep -qw interval_s "$BATS_TEST_TMPDIR/batch.txt"
+}
+
+@test "man: every key of the JSON system object is documented" {
+	run timeout 10 "$KTOP" -b --json -n 2 -d 0.1 -p 1 -o pid
+	[ "$status" -eq 0 ]
+	local keys k n=0
+	keys=$("$PY" -c 'import json, sys
+for line in sys.stdin:
+    print("\n".join(json.loads(line)["system"]))' <<<"$output" | sort -u)
+	section "BATCH OUTPUT" >"$BATS_TEST_TMPDIR/batch.txt"
+	for k in $keys; do
+		n=$((n + 1))
+		grep -qw -- "$k" "$BATS_TEST_TMPDIR/batch.txt" ||
+			{ echo "system key $k is not in BATCH OUTPUT" >&2; return 1; }
+	done
+	[ "$n" -ge 16 ]
+}
+
+@test "man: every key of the table view (views/table.c) is in KEYS" {
+	local src="$BATS_TEST_DIRNAME/../../views/table.c" labels label tok n=0
+	section KEYS >"$BATS_TEST_TMPDIR/keys.txt"
+	# { { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
+	labels=$(sed -n '/table_keys\[\] = {/,/^};/p' "$src" | sed -n 's/^[[:space:]]*{ {.*}, "\([^"]*\)", ".*/\1/p')
+	while read -r label; do
+		n=$((n + 1))
+		for tok in $label; do
+			# a key is a tag of the KEYS list: "Up, k", "PgUp, ^B", "<, ,"
+			grep -qE "^ +([^ ]+, )*$(sed 's/[][\.*^$?+(){}|/]/\\&/g' <<<"$tok")(,|\$| )" "$BATS_TEST_TMPDIR/keys.txt" ||
+				{ echo "key '$tok' (of '$label') is not a KEYS entry" >&2; return 1; }
+		done
+	done <<<"$labels"
+	[ "$n" -ge 20 ]
+	# the sort menu, the help and the prompts
+	grep -q "sort menu" "$BATS_TEST_TMPDIR/keys.txt"
+	grep -q "Enter" "$BATS_TEST_TMPDIR/keys.txt"
+	grep -q "help" "$BATS_TEST_TMPDIR/keys.txt"
+	grep -q "prompt" "$BATS_TEST_TMPDIR/keys.txt"
+}
+
+@test "man: the version in .TH is the binary's" {
+	run "$KTOP" --version
+	[ "$status" -eq 0 ]
+	grep -q "^\.TH KTOP 1 .*\"$output\"" "$MAN"
+}
+
+@test "man: ENVIRONMENT, EXIT STATUS and SEE ALSO have what they must" {
+	local env exit see
+	env=$(section ENVIRONMENT)
+	exit=$(section "EXIT STATUS")
+	see=$(section "SEE ALSO")
+	for k in NO_COLOR TERM LANG LC_ALL; do
+		grep -qw "$k" <<<"$env" || { echo "ENVIRONMENT lacks $k" >&2; return 1; }
+	done
+	for k in 0 1 2; do
+		grep -qE "^ +$k( |\$)" <<<"$exit" || { echo "EXIT STATUS lacks $k" >&2; return 1; }
+	done
+	for k in 'top(1)' 'htop(1)' 'strace(1)' 'proc(5)'; do
+		grep -qF "$k" <<<"$see" || { echo "SEE ALSO lacks $k" >&2; return 1; }
+	done
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# Batch text output: the summary lines, the table header, one line per process.
+
+load helpers/common
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	common_teardown
+}
+
+@test "text: the table header is PID USER S CPU% ... COMMAND" {
+	run --separate-stderr timeout 10 "$KTOP" -b -n 1
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	local header
+	header=$(grep -E '^ +PID ' <<<"$output")
+	[[ "$header" =~ ^\ +PID\ +USER\ +S\ +CPU%\ +MEM%\ +RSS\ +MINFLT/s\ +MAJFLT/s\ +THR\ +TIME\+\ +COMMAND$ ]]
+}
+
+@test "text: -n 2 prints two iterations, each with its summary, header and pid 1" {
+	run timeout 10 "$KTOP" -b -n 2 -d 0.2
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ktop - ' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^Tasks: ' <<<"$output")" -eq 2 ]
+	[ "$(grep -cE '^ +PID ' <<<"$output")" -eq 2 ]
+	[ "$(grep -cE '^ +1 ' <<<"$output")" -eq 2 ]
+	[[ "${lines[0]}" =~ ^ktop\ -\ [0-9]{2}:[0-9]{2}:[0-9]{2}\ up\ .*load\ average:\ [0-9.]+,\ [0-9.]+,\ [0-9.]+$ ]]
+}
+
+@test "text: the first iteration has no rates, the second has them" {
+	run timeout 10 "$KTOP" -b -n 2 -d 0.2 -p 1 -o pid,minflt,vcsw,comm
+	[ "$status" -eq 0 ]
+	local rows
+	rows=$(grep -E '^ +1 ' <<<"$output")
+	[ "$(sed -n 1p <<<"$rows")" = "      1        -       - $(cat /proc/1/comm)" ]
+	[[ "$(sed -n 2p <<<"$rows")" =~ ^\ +1\ +[0-9.kM]+\ +[0-9.kM]+\ [^\ ] ]]
+	[ "$(grep -c '^Rates/s: - (first interval)$' <<<"$output")" -eq 1 ]
+	[ "$(grep -cE '^Rates/s: [0-9]+ ctxsw, [0-9]+ intr, [0-9]+ forks, [0-9]+ minflt, [0-9]+ majflt$' <<<"$output")" -eq 1 ]
+}
+
+@test "text: -o pid,comm gives exactly those columns" {
+	run timeout 10 "$KTOP" -b -n 1 -p 1 -o pid,comm
+	[ "$status" -eq 0 ]
+	[ "$(grep -E '^ +PID ' <<<"$output")" = "    PID COMMAND" ]
+	[ "$(grep -E '^ +1 ' <<<"$output")" = "      1 $(cat /proc/1/comm)" ]
+}
+
+@test "text: -p PID shows that process only, and Tasks: counts it alone" {
+	start_sleeps 2
+	run timeout 10 "$KTOP" -b -n 2 -d 0.1 -p "${SLEEP_PIDS[1]}" -o pid,comm
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE '^ +[0-9]+ ' <<<"$output")" -eq 2 ]
+	[ "$(grep -cE "^ +${SLEEP_PIDS[1]} sleep\$" <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^Tasks: 1 total, 0 running, 1 sleeping' <<<"$output")" -eq 2 ]
+}

@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of collectors/procfs.c against a fake /proc: a directory made with
+ * mkdtemp holding "PID/stat", "PID/status" and "PID/task/TID/..." files that the
+ * tests write and rewrite between ticks.
+ *
+ * Files are rewritten in place (O_TRUNC, same inode): the collector keeps its
+ * descriptors open and re-reads them with pread, as it does on the real /proc.
+ * A file replaced by rename would keep its old content behind the old descriptor.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* nftw */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "columns.h"
+#include "fdcache.h"
+#include "model.h"
+#include "procfs.h"
+#include "util.h"
+#include "test.h"
+
+#define SEC 1000000000ull
+
+/* A fake process or thread: what its stat and status files say. */
+struct fp {
+	pid_t pid, tgid;
+	const char *comm;
+	uint64_t utime, stime, minflt, majflt;
+	uint64_t start, threads, rss;
+	int processor;
+	int64_t uid;		/* effective; the real one is uid + 1 */
+	uint64_t vcsw, ivcsw;
+};
+
+static void write_file(const char *root, const char *rel, const char *data, size_t len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len) {
+		perror(path);
+		abort();
+	}
+	close(fd);
+}
+
+static void make_dir(const char *root, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		perror(path);
+		abort();
+	}
+}
+
+/* "@rel/stat" for @p, in the kernel's format. */
+static void write_stat(const char *root, const char *rel, const struct fp *p)
+{
+	char buf[512], name[256];
+	int n;
+
+	n = snprintf(buf, sizeof(buf),
+		     "%d (%s) S 1 %d %d 0 -1 4194560 %llu 0 %llu 0 %llu %llu 0 0 20 0 %llu 0 "
+		     "%llu %llu %llu 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 "
+		     "0 0 0 0 0 0 0 0\n",
+		     (int)p->pid, p->comm, (int)p->tgid, (int)p->tgid,
+		     (unsigned long long)p->minflt, (unsigned long long)p->majflt,
+		     (unsigned long long)p->utime, (unsigned long long)p->stime,
+		     (unsigned long long)p->threads, (unsigned long long)p->start,
+		     (unsigned long long)p->rss * 4096 * 3, (unsigned long long)p->rss,
+		     p->processor);
+	snprintf(name, sizeof(name), "%s/stat", rel);
+	write_file(root, name, buf, (size_t)n);
+}
+
+/* "@rel/status" for @p; @pad bytes of other lines before the counters. */
+static void write_status(const char *root, const char *rel, const struct fp *p, size_t pad)
+{
+	char head[512], tail[256], name[256];
+	char *buf;
+	int nh, nt;
+	size_t i, len;
+
+	nh = snprintf(head, sizeof(head),
+		      "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\n"
+		      "Pid:\t%d\nPPid:\t1\nTracerPid:\t0\nUid:\t%lld\t%lld\t%lld\t%lld\n"
+		      "Gid:\t0\t0\t0\t0\nFDSize:\t64\nThreads:\t%llu\n",
+		      p->comm, (int)p->tgid, (int)p->pid, (long long)p->uid + 1,
+		      (long long)p->uid, (long long)p->uid, (long long)p->uid,
+		      (unsigned long long)p->threads);
+	nt = snprintf(tail, sizeof(tail),
+		      "voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
+		      (unsigned long long)p->vcsw, (unsigned long long)p->ivcsw);
+	len = (size_t)nh + pad + (size_t)nt;
+	buf = xmalloc(len);
+	memcpy(buf, head, (size_t)nh);
+	for (i = 0; i < pad; i++)	/* "Pad:\txxxx...\n" lines */
+		buf[nh + i] = i % 64 == 63 ? '\n' : i % 64 < 4 ? "Pad:"[i % 64] : 'x';
+	if (pad)
+		buf[nh + pad - 1] = '\n';
+	memcpy(buf + nh + pad, tail, (size_t)nt);
+	snprintf(name, sizeof(name), "%s/status", rel);
+	write_file(root, name, buf, len);
+	free(buf);
+}
+
+static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	if (remove(path))
+		perror(path);
+	return 0;
+}
+
+static void rm_rf(const char *root, const char *rel)
+{
+	char path[512];
+
+	if (rel)
+		snprintf(path, sizeof(path), "%s/%s", root, rel);
+	else
+		snprintf(path, sizeof(path), "%s", root);
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void make_root(char *root, size_t n)
+{
+	snprintf(root, n, "/tmp/ktop-test-procfs-XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		abort();
+	}
+	/* What a real /proc also has: names that are not pids. */
+	make_dir(root, "self");
+	make_dir(root, "12abc");
+	write_file(root, "meminfo", "MemTotal: 1 kB\n", 15);
+	write_file(root, "4294967296", "", 0);	/* numeric, too large for a pid */
+}
+
+/* A single-threaded process: "PID" with stat and status. */
+static void write_proc(const char *root, const struct fp *p)
+{
+	char rel[32];
+
+	snprintf(rel, sizeof(rel), "%d", (int)p->pid);
+	make_dir(root, rel);
+	write_stat(root, rel, p);
+	write_status(root, rel, p, 0);
+}
+
+/* A thread: "TGID/task/TID" with stat and status. */
+static void write_thread(const char *root, const struct fp *t)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "%d/task", (int)t->tgid);
+	make_dir(root, rel);
+	snprintf(rel, sizeof(rel), "%d/task/%d", (int)t->tgid, (int)t->pid);
+	make_dir(root, rel);
+	write_stat(root, rel, t);
+	write_status(root, rel, t, 0);
+}
+
+static void tick(struct procfs *pc, struct model *m, double at_s, unsigned all, unsigned wanted)
+{
+	struct procfs_need need = { all, wanted };
+
+	model_begin_tick(m, (uint64_t)(at_s * (double)SEC), 1700000000.0 + at_s);
+	procfs_collect(pc, m, &need);
+	model_end_tick(m);
+}
+
+static bool delta_is(const struct task *t, enum counter c, uint64_t want)
+{
+	uint64_t d;
+
+	if (!task_delta(t, c, &d)) {
+		printf("# counter %d of pid %d: no count\n", (int)c, (int)t->pid);
+		return false;
+	}
+	if (d != want)
+		printf("# counter %d of pid %d: %llu, want %llu\n", (int)c, (int)t->pid,
+		       (unsigned long long)d, (unsigned long long)want);
+	return d == want;
+}
+
+/*
+ * The fake /proc of most tests: process 100 "multi" with threads 100 and 101,
+ * process 200 "single" with one thread.
+ */
+static void setup_two(const char *root, struct fp *leader, struct fp *thr, struct fp *single)
+{
+	struct fp l = { 100, 100, "multi", 500, 100, 7000, 3, 1000, 2, 250, 1, 4242, 10, 2 };
+	struct fp t = { 101, 100, "multi", 200, 50, 0, 0, 1000, 2, 250, 0, 4242, 5, 3 };
+	struct fp s = { 200, 200, "single", 40, 4, 300, 0, 2000, 1, 100, 1, 1000, 70, 7 };
+
+	*leader = l;
+	*thr = t;
+	*single = s;
+	write_proc(root, leader);
+	write_thread(root, leader);
+	write_thread(root, thr);
+	write_proc(root, single);
+	write_thread(root, single);
+}
+
+static void test_procfs_new_errors(void)
+{
+	struct procfs *pc = NULL;
+
+	CHECK_EQ_I64(procfs_new("/nonexistent-ktop-test-dir", 3, &pc), -ENOENT);
+	CHECK_EQ_I64(procfs_new("/dev/null", 3, &pc), -ENOTDIR);
+	procfs_free(NULL);
+}
+
+static void test_procfs_basic(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	struct task *t;
+	double v;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	/* Not processes: a pid directory without stat, one with a garbage stat. */
+	make_dir(root, "300");
+	make_dir(root, "400");
+	write_file(root, "400/stat", "garbage\n", 8);
+
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	CHECK(procfs_pid_exists(pc, 100));
+	CHECK(procfs_pid_exists(pc, 300));
+	CHECK(!procfs_pid_exists(pc, 999));
+	CHECK(!procfs_pid_exists(pc, 0));
+	CHECK(!procfs_pid_exists(pc, -1));
+
+	model_init(&m, 100, 4);
+	tick(pc, &m, 1, NEED_STATUS | NEED_CMDLINE, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+	CHECK(model_task_find(&m, 300) == NULL);
+	CHECK(model_task_find(&m, 400) == NULL);
+	CHECK(model_task_find(&m, 101) == NULL);	/* process mode: no thread rows */
+
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK_STR(t->comm, "multi");
+		CHECK_EQ_I64(t->tgid, 100);
+		CHECK_EQ_U64(t->starttime, 1000);
+		CHECK_EQ_U64(t->state, 'S');
+		CHECK_EQ_U64(t->threads, 2);
+		CHECK_EQ_U64(t->rss_kb, 250 * 4);
+		CHECK_EQ_U64(t->vsize_kb, 250 * 4 * 3);
+		CHECK_EQ_I64(t->processor, 1);
+		CHECK_EQ_U64(t->cnt[CNT_UTIME], 500);
+		CHECK_EQ_U64(t->cnt[CNT_MINFLT], 7000);
+		/* Status: the effective uid (second Uid field), not the real one. */
+		CHECK_EQ_I64(t->uid, 4242);
+		CHECK(t->user != NULL);
+		/* Context switches summed over the threads: leader 10 + thread 5. */
+		CHECK(t->have & (1u << CNT_VCSW));
+		CHECK_EQ_U64(t->cnt[CNT_VCSW], 15);
+		CHECK_EQ_U64(t->cnt[CNT_IVCSW], 5);
+		/* No cmdline file: nothing, no crash. */
+		CHECK(t->cmdline == NULL);
+		CHECK(!t->have_cpu);
+		CHECK(!col_num(&m, t, COL_VCSW, &v));
+	}
+	t = model_task_find(&m, 200);
+	if (CHECK(t)) {
+		CHECK_STR(t->comm, "single");
+		CHECK_EQ_I64(t->uid, 1000);
+		CHECK_EQ_U64(t->cnt[CNT_VCSW], 70);
+		CHECK_EQ_U64(t->cnt[CNT_IVCSW], 7);
+	}
+
+	/* One second later: files rewritten in place. */
+	leader.utime += 50;
+	leader.minflt += 123;
+	leader.vcsw += 4;
+	leader.ivcsw += 1;
+	thr.vcsw += 3;
+	thr.ivcsw += 2;
+	single.stime += 20;
+	single.vcsw += 1;
+	write_stat(root, "100", &leader);
+	write_status(root, "100", &leader, 0);
+	write_status(root, "100/task/100", &leader, 0);
+	write_status(root, "100/task/101", &thr, 0);
+	write_stat(root, "200", &single);
+	write_status(root, "200", &single, 0);
+	tick(pc, &m, 2, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK(t->have_cpu);
+		CHECK_NEAR(t->cpu_pct, 50.0, 1e-9);
+		CHECK(delta_is(t, CNT_UTIME, 50));
+		CHECK(delta_is(t, CNT_MINFLT, 123));
+		CHECK(delta_is(t, CNT_VCSW, 7));
+		CHECK(delta_is(t, CNT_IVCSW, 3));
+		CHECK(col_num(&m, t, COL_VCSW, &v));
+		CHECK_NEAR(v, 7.0, 0);
+	}
+	t = model_task_find(&m, 200);
+	if (CHECK(t)) {
+		CHECK_NEAR(t->cpu_pct, 20.0, 1e-9);
+		CHECK(delta_is(t, CNT_VCSW, 1));
+		CHECK(delta_is(t, CNT_IVCSW, 0));
+	}
+
+	/* Process 200 exits: its directory disappears. */
+	rm_rf(root, "200");
+	tick(pc, &m, 3, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 1);
+	CHECK(model_task_find(&m, 200) == NULL);
+	CHECK(model_task_find(&m, 100) != NULL);
+	CHECK(!procfs_pid_exists(pc, 200));
+
+	/*
+	 * And a new process appears. A complete scan did not list it last tick,
+	 * so it was born within the interval: all it counted is its count.
+	 */
+	single.pid = single.tgid = 201;
+	write_proc(root, &single);
+	tick(pc, &m, 4, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+	t = model_task_find(&m, 201);
+	if (CHECK(t)) {
+		CHECK_STR(t->comm, "single");
+		CHECK(t->have_cpu);
+		CHECK_NEAR(t->cpu_pct, 64.0, 1e-9);	/* (40 + 24) ticks in 1 s */
+		CHECK(delta_is(t, CNT_MINFLT, 300));
+		CHECK(delta_is(t, CNT_VCSW, 71));
+	}
+	/* The one that was there all along is not new. */
+	t = model_task_find(&m, 100);
+	if (CHECK(t))
+		CHECK(delta_is(t, CNT_UTIME, 0));
+
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* Threads come and go: the process counter never steps back. */
+static void test_procfs_threads_come_and_go(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single, t2;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	tick(pc, &m, 1, NEED_STATUS, 0);
+
+	/* Thread 101 exits; the leader switched 2 more times. */
+	rm_rf(root, "100/task/101");
+	leader.threads = 1;
+	leader.vcsw += 2;
+	write_stat(root, "100", &leader);
+	write_status(root, "100", &leader, 0);
+	tick(pc, &m, 2, NEED_STATUS, 0);
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK(delta_is(t, CNT_VCSW, 2));
+		CHECK(delta_is(t, CNT_IVCSW, 0));
+	}
+
+	/* Thread 102 is born with 4 switches; the leader did 1 more. */
+	t2 = thr;
+	t2.pid = 102;
+	t2.vcsw = 4;
+	t2.ivcsw = 1;
+	write_thread(root, &t2);
+	leader.threads = 2;
+	leader.vcsw += 1;
+	write_stat(root, "100", &leader);
+	write_status(root, "100", &leader, 0);
+	tick(pc, &m, 3, NEED_STATUS, 0);
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK(delta_is(t, CNT_VCSW, 5));
+		CHECK(delta_is(t, CNT_IVCSW, 1));
+	}
+
+	/* Nothing changes. */
+	tick(pc, &m, 4, NEED_STATUS, 0);
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK(delta_is(t, CNT_VCSW, 0));
+		CHECK(delta_is(t, CNT_IVCSW, 0));
+	}
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* Thread mode: one row per thread, each with its own counters. */
+static void test_procfs_thread_mode(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	procfs_set_threads(pc, true);
+	m.threads = true;
+	tick(pc, &m, 1, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 3);
+	t = model_task_find(&m, 101);
+	if (CHECK(t)) {
+		CHECK_EQ_I64(t->tgid, 100);
+		CHECK_EQ_U64(t->cnt[CNT_UTIME], 200);
+		CHECK_EQ_U64(t->cnt[CNT_VCSW], 5);
+	}
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK_EQ_I64(t->tgid, 100);
+		CHECK_EQ_U64(t->cnt[CNT_VCSW], 10);	/* the leader's own, not summed */
+	}
+	CHECK(model_task_find(&m, 200) != NULL);
+
+	thr.utime += 30;
+	thr.vcsw += 6;
+	write_stat(root, "100/task/101", &thr);
+	write_status(root, "100/task/101", &thr, 0);
+	tick(pc, &m, 2, NEED_STATUS, 0);
+	t = model_task_find(&m, 101);
+	if (CHECK(t)) {
+		CHECK_NEAR(t->cpu_pct, 30.0, 1e-9);
+		CHECK(delta_is(t, CNT_VCSW, 6));
+	}
+	t = model_task_find(&m, 100);
+	if (CHECK(t))
+		CHECK(delta_is(t, CNT_VCSW, 0));
+
+	/* A thread exits: its row goes. */
+	rm_rf(root, "100/task/101");
+	tick(pc, &m, 3, NEED_STATUS, 0);
+	CHECK(model_task_find(&m, 101) == NULL);
+	CHECK_EQ_U64(m.ntasks, 2);
+
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* No task (process or thread) has a CPU% in the tick after the mode switch. */
+static size_t tasks_with_rates(const struct model *m)
+{
+	size_t i, n = 0;
+	uint64_t d;
+
+	for (i = 0; i < m->ntasks; i++) {
+		const struct task *t = m->tasks[i];
+
+		if (t->have_cpu || task_delta(t, CNT_UTIME, &d)) {
+			printf("# pid %d has a count: cpu %.1f%%\n", (int)t->pid, t->cpu_pct);
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Switching between processes and threads drops every entry (procfs.h) and the
+ * model (model_clear): "rates restart from the next tick". The tasks listed
+ * after the switch are not new, so their first tick has no counts; counting
+ * their whole lifetime as one interval would show a CPU% of hundreds.
+ */
+static void test_procfs_toggle_threads(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	tick(pc, &m, 1, NEED_STATUS, 0);
+	tick(pc, &m, 2, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+
+	/* To threads. */
+	procfs_set_threads(pc, true);
+	model_clear(&m);
+	m.threads = true;
+	tick(pc, &m, 3, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 3);
+	CHECK_EQ_U64(tasks_with_rates(&m), 0);
+	tick(pc, &m, 4, NEED_STATUS, 0);
+	t = model_task_find(&m, 101);
+	if (CHECK(t))
+		CHECK(delta_is(t, CNT_UTIME, 0));
+
+	/* Back to processes. */
+	procfs_set_threads(pc, false);
+	model_clear(&m);
+	m.threads = false;
+	tick(pc, &m, 5, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+	CHECK_EQ_U64(tasks_with_rates(&m), 0);
+	tick(pc, &m, 6, NEED_STATUS, 0);
+	t = model_task_find(&m, 100);
+	if (CHECK(t))
+		CHECK(delta_is(t, CNT_UTIME, 0));
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* Status and cmdline are read only when needed: all tasks, or the wanted rows. */
+static void test_procfs_needs(void)
+{
+	static const char cmd[] = "/usr/bin/multi\0--flag\0";
+	char root[64];
+	struct procfs *pc = NULL;
+	struct procfs_stats st;
+	struct model m;
+	struct fp leader, thr, single;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	write_file(root, "100/cmdline", cmd, sizeof(cmd) - 1);
+	write_file(root, "200/cmdline", "", 0);	/* kernel threads and zombies */
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	m.sort_col = COL_PID;
+	m.sort_dir = SORT_ASC;
+
+	/* Stat only: no status, so the uid is the directory's owner. */
+	tick(pc, &m, 1, 0, NEED_STATUS | NEED_CMDLINE);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.status_reads, 0);
+	CHECK_EQ_U64(st.cmdline_reads, 0);
+	CHECK_EQ_U64(st.stat_reads, 2);
+	CHECK(st.scans >= 1);
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK_EQ_I64(t->uid, (int64_t)geteuid());
+		CHECK(!(t->have & (1u << CNT_VCSW)));
+		CHECK(t->cmdline == NULL);
+	}
+
+	/* The view shows row 0 (pid 100): from the next tick it is read. */
+	model_want_rows(&m, 0, 1);
+	tick(pc, &m, 2, 0, NEED_STATUS | NEED_CMDLINE);
+	procfs_get_stats(pc, &st);
+	CHECK(st.status_reads >= 1);
+	CHECK_EQ_U64(st.cmdline_reads, 1);
+	t = model_task_find(&m, 100);
+	if (CHECK(t)) {
+		CHECK_EQ_I64(t->uid, 4242);
+		CHECK_EQ_U64(t->cnt[CNT_VCSW], 15);
+		if (CHECK(t->cmdline != NULL)) {
+			CHECK_EQ_U64(t->cmdline_len, sizeof(cmd) - 1);
+			CHECK(memcmp(t->cmdline, cmd, sizeof(cmd) - 1) == 0);
+		}
+	}
+	t = model_task_find(&m, 200);
+	if (CHECK(t)) {
+		CHECK(!(t->have & (1u << CNT_VCSW)));
+		CHECK(t->cmdline == NULL);
+	}
+
+	/* Filtering on the command line read. */
+	snprintf(m.filter, sizeof(m.filter), "%s", "MULTI --fl");
+	model_refresh_rows(&m);
+	CHECK_EQ_U64(m.nrows, 1);
+	m.filter[0] = '\0';
+
+	/* For every task: the empty command line of 200 is read as empty. */
+	tick(pc, &m, 3, NEED_STATUS | NEED_CMDLINE, 0);
+	t = model_task_find(&m, 200);
+	if (CHECK(t)) {
+		CHECK(t->have & (1u << CNT_VCSW));
+		CHECK_EQ_U64(t->cmdline_len, 0);
+	}
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* A status file larger than the read buffer is read whole. */
+static void test_procfs_big_status(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	single.vcsw = 123456;
+	write_status(root, "200", &single, 40000);
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	tick(pc, &m, 1, NEED_STATUS, 0);
+	t = model_task_find(&m, 200);
+	if (CHECK(t)) {
+		CHECK(t->have & (1u << CNT_VCSW));
+		CHECK_EQ_U64(t->cnt[CNT_VCSW], 123456);
+	}
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* Same pid, new start time in its stat: a new process, no counts across. */
+static void test_procfs_pid_reuse(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	struct task *t;
+	uint64_t d;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	tick(pc, &m, 1, NEED_STATUS, 0);
+	single.start = 5000;
+	single.comm = "reborn";
+	single.utime = 1;
+	write_stat(root, "200", &single);
+	write_status(root, "200", &single, 0);
+	tick(pc, &m, 2, NEED_STATUS, 0);
+	t = model_task_find(&m, 200);
+	if (CHECK(t)) {
+		CHECK_STR(t->comm, "reborn");
+		CHECK_EQ_U64(t->starttime, 5000);
+		CHECK(!task_delta(t, CNT_UTIME, &d));
+		CHECK(!t->have_cpu);
+	}
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/* -p: only the focused pids are read, without a scan. */
+static void test_procfs_focus(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	const pid_t focus[] = { 200, 999 };
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	procfs_set_focus(pc, focus, ARRAY_SIZE(focus));
+	tick(pc, &m, 1, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 1);
+	CHECK(model_task_find(&m, 200) != NULL);
+	CHECK(model_task_find(&m, 100) == NULL);
+	tick(pc, &m, 2, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 1);
+	procfs_set_focus(pc, NULL, 0);
+	tick(pc, &m, 3, NEED_STATUS, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+/*
+ * A descriptor budget far below the number of files: the least recently used
+ * descriptors are closed and files reopened, and every process is still read
+ * every tick, with fresh values.
+ */
+static void test_procfs_lru_budget(void)
+{
+	enum { NPROC = 10 };
+	char root[64];
+	struct procfs *pc = NULL;
+	struct procfs_stats st;
+	struct model m;
+	struct fp p[NPROC];
+	int i, k;
+
+	make_root(root, sizeof(root));
+	for (i = 0; i < NPROC; i++) {
+		struct fp f = { 1001 + i, 1001 + i, "lru", 100, 0, 1000, 0, 500, 1, 10, 0, 1000,
+				50, 5 };
+
+		p[i] = f;
+		write_proc(root, &p[i]);
+	}
+	if (!CHECK_EQ_I64(procfs_new(root, 3, &pc), 0)) {
+		rm_rf(root, NULL);
+		return;
+	}
+	model_init(&m, 100, 4);
+	for (k = 1; k <= 5; k++) {
+		size_t present = 0, fresh = 0;
+
+		tick(pc, &m, k, NEED_STATUS, 0);
+		for (i = 0; i < NPROC; i++) {
+			struct task *t = model_task_find(&m, p[i].pid);
+			uint64_t d;
+
+			if (!t)
+				continue;
+			present++;
+			/* Each tick process i used i ticks and switched i + 1 times. */
+			if (k == 1 ||
+			    (task_delta(t, CNT_UTIME, &d) && d == (uint64_t)i &&
+			     task_delta(t, CNT_VCSW, &d) && d == (uint64_t)i + 1 &&
+			     t->cnt[CNT_MINFLT] == p[i].minflt))
+				fresh++;
+		}
+		if (!CHECK_EQ_U64(present, NPROC) || !CHECK_EQ_U64(fresh, NPROC))
+			printf("#   at tick %d\n", k);
+		procfs_get_stats(pc, &st);
+		CHECK(st.nopen <= 3);
+		CHECK_EQ_U64(st.budget, 3);
+		for (i = 0; i < NPROC; i++) {
+			p[i].utime += (uint64_t)i;
+			p[i].vcsw += (uint64_t)i + 1;
+			p[i].minflt += 7;
+		}
+		for (i = 0; i < NPROC; i++) {
+			char rel[16];
+
+			snprintf(rel, sizeof(rel), "%d", (int)p[i].pid);
+			write_stat(root, rel, &p[i]);
+			write_status(root, rel, &p[i], 0);
+		}
+	}
+	procfs_get_stats(pc, &st);
+	CHECK(st.evictions > 0);
+	CHECK(st.opens > 2 * NPROC);
+	CHECK_EQ_U64(st.stat_reads, 5 * NPROC);
+	procfs_free(pc);
+	model_free(&m);
+	rm_rf(root, NULL);
+}
+
+static const struct test tests[] = {
+	{ "procfs_new_errors", test_procfs_new_errors },
+	{ "procfs_basic", test_procfs_basic },
+	{ "procfs_threads_come_and_go", test_procfs_threads_come_and_go },
+	{ "procfs_thread_mode", test_procfs_thread_mode },
+	{ "procfs_toggle_threads", test_procfs_toggle_threads },
+	{ "procfs_needs", test_procfs_needs },
+	{ "procfs_big_status", test_procfs_big_status },
+	{ "procfs_pid_reuse", test_procfs_pid_reuse },
+	{ "procfs_focus", test_procfs_focus },
+	{ "procfs_lru_budget", test_procfs_lru_budget },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
