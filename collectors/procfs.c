@@ -410,9 +410,40 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 	if (st.vcsw < 0 || st.ivcsw < 0)
 		return -ENOTSUP;	/* a kernel without these lines */
 
-	if (t->threads <= 1 && e->nthr == 0) {
-		e->acc_vcsw = (uint64_t)st.vcsw;
-		e->acc_ivcsw = (uint64_t)st.ivcsw;
+	if (t->threads <= 1 && e->nthr <= 1) {
+		/*
+		 * One thread, the leader: no task/ listing needed. It is still kept
+		 * in e->thr so that, when the process starts threads, its count is
+		 * known and only what it gains is added.
+		 */
+		struct pthread_ctx *l = e->nthr ? e->thr[0] : NULL;
+		uint64_t v = (uint64_t)st.vcsw, iv = (uint64_t)st.ivcsw;
+
+		if (l && l->tid != e->pid) {
+			thr_free(pc, l);
+			l = NULL;
+		}
+		if (continuous && l) {
+			e->acc_vcsw += v >= l->vcsw ? v - l->vcsw : v;
+			e->acc_ivcsw += iv >= l->ivcsw ? iv - l->ivcsw : iv;
+		} else if (!continuous) {
+			e->acc_vcsw = v;
+			e->acc_ivcsw = iv;
+		} else {
+			e->acc_vcsw += v;	/* its only thread now, unknown before */
+			e->acc_ivcsw += iv;
+		}
+		if (!l) {
+			l = xcalloc(1, sizeof(*l));
+			l->tid = e->pid;
+			pfile_init(&l->status);
+			if (!e->thr)
+				e->thr = xmalloc(sizeof(*e->thr));
+			e->thr[0] = l;
+			e->nthr = 1;
+		}
+		l->vcsw = v;
+		l->ivcsw = iv;
 		goto done;
 	}
 

@@ -159,34 +159,22 @@ static void write_csv(struct batch *b, const struct model *m)
 /* JSON string of untrusted bytes: controls escaped, invalid UTF-8 as U+FFFD. */
 static void json_string(FILE *f, const char *s, size_t n)
 {
-	char one[8];
-	size_t i = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, len;
 
 	fputc('"', f);
 	while (i < n) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\') {
+		if (u[i] == '"' || u[i] == '\\') {
 			fputc('\\', f);
-			fputc(ch, f);
-			i++;
-		} else if (ch < 0x20 || ch == 0x7f) {
-			fprintf(f, "\\u%04x", ch);
-			i++;
-		} else if (ch < 0x80) {
-			fputc(ch, f);
-			i++;
+			fputc(u[i++], f);
+		} else if (u[i] < 0x20 || u[i] == 0x7f) {
+			fprintf(f, "\\u%04x", u[i++]);
+		} else if ((len = utf8_seq_len(u + i, n - i)) > 0) {
+			fwrite(u + i, 1, len, f);
+			i += len;
 		} else {
-			/* sanitize_text keeps a valid sequence whole; anything else is one '?'. */
-			size_t len = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : 2;
-
-			if (len > n - i || sanitize_text(one, sizeof(one), s + i, len, true) != len) {
-				fputs("\\ufffd", f);
-				i++;
-			} else {
-				fputs(one, f);
-				i += len;
-			}
+			fputs("\\ufffd", f);	/* one per invalid byte */
+			i++;
 		}
 	}
 	fputc('"', f);
@@ -206,10 +194,10 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 		while (len && t->cmdline && t->cmdline[len - 1] == '\0')
 			len--;
 		if (!t->cmdline || !len) {
-			fputc('"', f);
-			fputc('[', f);
-			json_string(f, t->comm, strlen(t->comm));
-			fputs("]\"", f);
+			char name[PROC_COMM_MAX + 2];
+
+			snprintf(name, sizeof(name), t->cmdline ? "[%s]" : "%s", t->comm);
+			json_string(f, name, strlen(name));
 			break;
 		}
 		/* Arguments are NUL-separated: show them joined by spaces, like ps. */

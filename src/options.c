@@ -45,8 +45,9 @@ void options_usage(FILE *f)
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
-	      "In batch output the event columns are counts within the interval (exact); the\n"
-	      "first iteration is the baseline and leaves them empty. Column keys:\n", f);
+	      "In CSV and JSON the event columns are counts within the interval (exact); text\n"
+	      "shows them per second. The first iteration is the baseline and leaves them\n"
+	      "empty. -n also ends the live view after N refreshes. Column keys:\n", f);
 	for (i = 0; i < COL_NR; i++)
 		fprintf(f, "  %-8s %s\n", columns[i].key, columns[i].doc);
 	fputs("\nKeys in the live view: press ? or F1 for the full list. See ktop(1).\n", f);

@@ -103,8 +103,7 @@ int parse_seconds(const char *s, double min, double max, double *out)
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0 if invalid. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
+size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
 	size_t len, i;
 	unsigned int cp;

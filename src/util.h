@@ -34,6 +34,9 @@ int parse_seconds(const char *s, double min, double max, double *out);
  * Valid multi-byte UTF-8 is kept when @utf8 is true. Always NUL-terminates.
  * Returns the length written.
  */
+/* Length of the valid, printable UTF-8 sequence at @s (at most @n bytes), or 0. */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
+
 size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, bool utf8);
 
 #endif

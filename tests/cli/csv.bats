@@ -56,7 +56,7 @@ check() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$OUT"
 	[ "${#lines[@]}" -eq 4 ]
-	check csv-pids "$OUT" only minflt "${SLEEP_PIDS[0]}"
+	check csv-pids "$OUT" only minflt "${SLEEP_PIDS[0]}" >/dev/null
 	[[ "${lines[1]}" == *",${SLEEP_PIDS[0]},sleep," ]]
 }
 
@@ -66,11 +66,11 @@ check() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$OUT"
 	[ "${#lines[@]}" -eq 5 ]
-	check csv-pids "$OUT" only vcsw "${SLEEP_PIDS[0]}" "${SLEEP_PIDS[1]}"
+	check csv-pids "$OUT" only vcsw "${SLEEP_PIDS[0]}" "${SLEEP_PIDS[1]}" >/dev/null
 	run timeout 10 "$KTOP" -b --csv -n 2 -d 0.1 -p "${SLEEP_PIDS[2]}" -p "${SLEEP_PIDS[0]}" -o pid,comm
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$OUT"
-	check csv-pids "$OUT" only - "${SLEEP_PIDS[0]}" "${SLEEP_PIDS[2]}"
+	check csv-pids "$OUT" only - "${SLEEP_PIDS[0]}" "${SLEEP_PIDS[2]}" >/dev/null
 }
 
 @test "CSV: -s pid sorts descending, -s +pid ascending" {

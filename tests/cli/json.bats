@@ -44,7 +44,7 @@ check() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$OUT"
 	run check json-field "$OUT" 2 cmdline
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	[ "$output" = '"[kthreadd]"' ]
 }
 
