@@ -3,8 +3,8 @@
 #
 # For each process count: CPU time per refresh (user+sys from wait4 rusage, the
 # difference of a short and a long run so start-up cancels out, median of
-# BENCH_REPS runs), syscalls per refresh and per process (strace -f -c, same two
-# run lengths, median of BENCH_SREPS), ktop's descriptors and peak RSS.
+# BENCH_REPS runs), syscalls per refresh and per process (strace -f -c, runs
+# of -n 3 and -n 13, median of BENCH_SREPS), ktop's descriptors and peak RSS.
 # Ends with PASS/FAIL against the targets at the largest count: ktop CPU per
 # refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1.
 # Exit status 1 on FAIL, 2 on error (the idle processes are killed either way).
@@ -15,6 +15,8 @@
 #   BENCH_REPS=5             CPU repetitions (median)
 #   BENCH_SREPS=3            strace repetitions (median)
 #   BENCH_SHORT=3 BENCH_LONG=23 BENCH_DELAY=0.1   iterations and delay
+#   BENCH_SLONG=13           long run under strace (counts do not vary; top is
+#                            slow under strace, this keeps the run < 5 min)
 #   BENCH_KEEP=1             keep the raw logs (path printed at the end)
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -24,6 +26,7 @@ REPS=${BENCH_REPS:-5}
 SREPS=${BENCH_SREPS:-3}
 SHORT=${BENCH_SHORT:-3}
 LONG=${BENCH_LONG:-23}
+SLONG=${BENCH_SLONG:-13}
 DELAY=${BENCH_DELAY:-0.1}
 CPU_TARGET=0.40
 SYS_TARGET=1.1
@@ -40,7 +43,9 @@ die() {
 command -v top >/dev/null 2>&1 || die "top not found (apt-get install procps)"
 command -v strace >/dev/null 2>&1 || die "strace not found (apt-get install strace)"
 top -V 2>/dev/null | grep -q procps || die "top is not procps-ng's"
-[ "$LONG" -gt "$SHORT" ] || die "BENCH_LONG must be larger than BENCH_SHORT"
+if [ "$LONG" -le "$SHORT" ] || [ "$SLONG" -le "$SHORT" ]; then
+	die "BENCH_LONG and BENCH_SLONG must be larger than BENCH_SHORT"
+fi
 
 mkdir -p "$B" || die "cannot create $B"
 for p in idle cputime; do
@@ -50,7 +55,7 @@ done
 # Room for the idle processes: pids, threads, and the per-user process limit.
 max=0
 for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
-nprocs() { find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l; }
+nprocs() { find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l; }
 existing=$(nprocs)
 need=$((existing + max + 500))
 pid_max=$(cat /proc/sys/kernel/pid_max)
@@ -155,10 +160,10 @@ check_frames() {
 	[ "$rows" -ge "$((2 * $2))" ] || die "$tool printed $rows lines for $2 processes"
 }
 
-measure_cpu() {	# tool n -> appends "cpu_us maxrss_kb" to $T/cpu.$procs.$tool.$n
+measure_cpu() {	# tool n -> appends "cpu_us maxrss_kb user_us sys_us" to $T/cpu.$procs.$tool.$n
 	# shellcheck disable=SC2046
 	r=$("$B/cputime" $(tool_argv "$1" "$2") 2>>"$T/stderr") || die "$1 -n $2 failed (see stderr)"
-	echo "$r" | awk '{ print $1 + $2, $3 }' >>"$T/cpu.$procs.$1.$2"
+	echo "$r" | awk '{ print $1 + $2, $3, $1, $2 }' >>"$T/cpu.$procs.$1.$2"
 }
 measure_sys() {	# tool n -> sets $calls, the total syscall count
 	# shellcheck disable=SC2046
@@ -169,14 +174,16 @@ measure_sys() {	# tool n -> sets $calls, the total syscall count
 }
 
 iters=$((LONG - SHORT))
+siters=$((SLONG - SHORT))
 label() { case $1 in ktopcsv) echo "ktop --csv" ;; *) echo "$1" ;; esac; }
 start=$(date +%s)
 echo "ktop bench: $(nproc) CPUs, $(uname -r), $(top -V | head -1), ktop $($KTOP -V 2>/dev/null | head -1)"
-echo "per refresh = (run of -n $LONG minus run of -n $SHORT) / $iters, -d $DELAY, stdout to /dev/null;"
-echo "CPU = user+sys from wait4 rusage, median of $REPS; syscalls from strace -f -c, median of $SREPS"
+echo "per refresh = (run of -n LONG minus run of -n $SHORT) / (LONG - $SHORT), -d $DELAY, stdout to /dev/null"
+echo "CPU: LONG=$LONG, user+sys from wait4 rusage, median of $REPS runs; user% = user share of the long runs"
+echo "syscalls: LONG=$SLONG, strace -f -c, median of $SREPS; per proc = per refresh / processes in /proc"
 echo "existing processes: $existing"
 echo
-printf '%-6s %-11s %7s %15s %17s %14s\n' procs tool nprocs cpu_ms/refresh syscalls/refresh syscalls/proc
+printf '%-6s %-11s %7s %15s %17s %14s %6s\n' procs tool nprocs cpu_ms/refresh syscalls/refresh syscalls/proc user%
 : >"$T/summary"
 
 for procs in $PROCS; do
@@ -201,9 +208,12 @@ for procs in $PROCS; do
 		kp=$!
 		sleep 1.5
 		fds=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+		fstat=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 -lname '/proc/*/stat' 2>/dev/null | wc -l)
+		fstatus=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 -lname '/proc/*/status' 2>/dev/null | wc -l)
 		hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$kp/status" 2>/dev/null)
+		npnow=$(nprocs)
 		wait "$kp"
-		echo "$tool $fds ${hwm:-0}" >>"$T/fds.$procs"
+		echo "$tool $fds $fstat $fstatus ${hwm:-0} $npnow" >>"$T/fds.$procs"
 	done
 
 	np2=$(nprocs)
@@ -211,8 +221,10 @@ for procs in $PROCS; do
 	for tool in $TOOLS; do
 		c_s=$(cut -d' ' -f1 "$T/cpu.$procs.$tool.$SHORT" | median)
 		c_l=$(cut -d' ' -f1 "$T/cpu.$procs.$tool.$LONG" | median)
-		rss=$(cut -d' ' -f2 "$T/cpu.$procs.$tool.$LONG" | sort -n | tail -1)
 		cpu_ms=$(calc '%.2f' "($c_l - $c_s) / $iters / 1000")
+		# The kernel splits user and sys by tick samples: a share, not exact.
+		usr=$(awk '$1 > 0 { print 100 * $3 / $1 }' "$T/cpu.$procs.$tool.$LONG" | median)
+		rss=$(cut -d' ' -f2 "$T/cpu.$procs.$tool.$LONG" | sort -n | tail -1)
 		# Median of SREPS differences: processes that other jobs start and end
 		# during a run add opens and closes to one run but not the other.
 		: >"$T/sys.$procs.$tool"
@@ -220,14 +232,15 @@ for procs in $PROCS; do
 		while [ "$rep" -lt "$SREPS" ]; do
 			measure_sys "$tool" "$SHORT"
 			s_s=$calls
-			measure_sys "$tool" "$LONG"
+			measure_sys "$tool" "$SLONG"
 			echo "$((calls - s_s))" >>"$T/sys.$procs.$tool"
 			rep=$((rep + 1))
 		done
 		d=$(median <"$T/sys.$procs.$tool")
-		sys=$(calc '%.0f' "$d / $iters")
-		per=$(calc '%.3f' "$d / $iters / $np")
-		printf '%-6s %-11s %7s %15s %17s %14s\n' "$procs" "$(label "$tool")" "$np" "$cpu_ms" "$sys" "$per"
+		sys=$(calc '%.0f' "$d / $siters")
+		per=$(calc '%.3f' "$d / $siters / $np")
+		printf '%-6s %-11s %7s %15s %17s %14s %5.0f%%\n' "$procs" "$(label "$tool")" "$np" \
+			"$cpu_ms" "$sys" "$per" "$usr"
 		echo "$procs $tool $cpu_ms $sys $per $rss" >>"$T/summary"
 	done
 	# Ratios against top.
@@ -238,8 +251,9 @@ for procs in $PROCS; do
 		}' "$T/summary"
 	awk -v p="$procs" '$1 == p { r[$2] = $6 } END {
 			printf "peak RSS (ru_maxrss): top %d KiB, ktop %d KiB, ktop --csv %d KiB\n", r["top"], r["ktop"], r["ktopcsv"] }' "$T/summary"
-	while read -r tool fds hwm; do
-		printf '%s: %s open descriptors, VmHWM %s KiB while running\n' "$(label "$tool")" "$fds" "$hwm"
+	while read -r tool fds fstat fstatus hwm npnow; do
+		printf '%s: %s open descriptors (%s stat, %s status) with %s processes, VmHWM %s KiB\n' \
+			"$(label "$tool")" "$fds" "$fstat" "$fstatus" "$npnow" "$hwm"
 	done <"$T/fds.$procs"
 	echo
 done

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -71,8 +73,10 @@ void fdcache_free(struct fdcache *fc)
 	fc->dirfd = -1;
 }
 
-static int pfile_open(struct fdcache *fc, struct pfile *pf, const char *path, int flags)
+static int pfile_open(struct fdcache *fc, struct pfile *pf, int flags, const char *fmt,
+		      va_list ap)
 {
+	char path[128];
 	int fd;
 
 	if (pf->fd >= 0) {
@@ -83,6 +87,8 @@ static int pfile_open(struct fdcache *fc, struct pfile *pf, const char *path, in
 		}
 		return pf->fd;
 	}
+	if (vsnprintf(path, sizeof(path), fmt, ap) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	for (;;) {
 		if (fc->nopen >= fc->budget && fc->lru.lru_prev != &fc->lru) {
 			pfile_close(fc, fc->lru.lru_prev);
@@ -107,12 +113,16 @@ static int pfile_open(struct fdcache *fc, struct pfile *pf, const char *path, in
 	return fd;
 }
 
-ssize_t pfile_read(struct fdcache *fc, struct pfile *pf, const char *path, char *buf,
-		   size_t size)
+ssize_t pfile_read(struct fdcache *fc, struct pfile *pf, char *buf, size_t size,
+		   const char *fmt, ...)
 {
-	int fd = pfile_open(fc, pf, path, O_RDONLY);
+	va_list ap;
 	ssize_t n;
+	int fd;
 
+	va_start(ap, fmt);
+	fd = pfile_open(fc, pf, O_RDONLY, fmt, ap);
+	va_end(ap);
 	if (fd < 0)
 		return fd;
 	n = pread(fd, buf, size, 0);
@@ -123,10 +133,14 @@ ssize_t pfile_read(struct fdcache *fc, struct pfile *pf, const char *path, char 
 	return n;
 }
 
-int pfile_dir(struct fdcache *fc, struct pfile *pf, const char *path)
+int pfile_dir(struct fdcache *fc, struct pfile *pf, const char *fmt, ...)
 {
-	int fd = pfile_open(fc, pf, path, O_RDONLY | O_DIRECTORY);
+	va_list ap;
+	int fd;
 
+	va_start(ap, fmt);
+	fd = pfile_open(fc, pf, O_RDONLY | O_DIRECTORY, fmt, ap);
+	va_end(ap);
 	if (fd < 0)
 		return fd;
 	if (lseek(fd, 0, SEEK_SET) < 0) {

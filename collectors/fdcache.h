@@ -44,14 +44,16 @@ static inline void pfile_init(struct pfile *pf)
 void pfile_close(struct fdcache *fc, struct pfile *pf);
 
 /*
- * Read the file @path (relative to /proc) from offset 0 into @buf, opening it
- * first if @pf is closed. Returns the byte count (0 for an empty file) or -errno:
- * -ENOENT or -ESRCH mean the task is gone.
+ * Read a file from offset 0 into @buf, opening it first if @pf is closed. Its
+ * path relative to /proc is @fmt and what follows, formatted only when it must
+ * be opened: the steady state formats nothing. Returns the byte count (0 for an
+ * empty file) or -errno: -ENOENT or -ESRCH mean the task is gone.
  */
-ssize_t pfile_read(struct fdcache *fc, struct pfile *pf, const char *path, char *buf,
-		   size_t size);
+ssize_t pfile_read(struct fdcache *fc, struct pfile *pf, char *buf, size_t size,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Like pfile_read, for a directory: rewinds and returns its descriptor. */
-int pfile_dir(struct fdcache *fc, struct pfile *pf, const char *path);
+int pfile_dir(struct fdcache *fc, struct pfile *pf, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

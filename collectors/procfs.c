@@ -64,6 +64,8 @@ struct procfs {
 	struct entries procs;		/* by tgid */
 	struct entries tasks;		/* by tid, thread mode only */
 	uint64_t scan;
+	uint64_t last_pid;		/* /proc/loadavg's last pid at the last listing */
+	bool listed;			/* last_pid is valid */
 	char *dents;			/* getdents64 buffer */
 	char *buf;			/* read buffer */
 	size_t bufsz;
@@ -195,6 +197,7 @@ void procfs_set_threads(struct procfs *pc, bool threads)
 	pc->threads = threads;
 	/* The next scan is a first one: what it finds is not new, only unknown. */
 	pc->scan = 0;
+	pc->listed = false;
 }
 
 void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n)
@@ -271,17 +274,36 @@ static void seen_proc(struct procfs *pc, pid_t pid, void *arg)
 	e->seen_scan = pc->scan;
 }
 
-/* Find the processes of this tick: the focus list, or a /proc scan. */
-static void discover(struct procfs *pc)
+/*
+ * Find the processes of this tick: the focus list, or a /proc scan. Returns true
+ * when /proc was listed, false when the listing of last time still holds.
+ */
+static bool discover(struct procfs *pc, const struct model *m)
 {
+	const struct sys_load *l = &m->sys.load;
 	size_t i;
 
 	pc->scan++;
 	if (pc->focus) {
 		for (i = 0; i < pc->nfocus; i++)
 			seen_proc(pc, pc->focus[i], NULL);
-		return;
+		return true;
 	}
+	/*
+	 * No pid was allocated since the last listing (the kernel's last_pid did
+	 * not move): no process or thread can have appeared, so the listing is
+	 * skipped. Exits show as failed reads. This makes a steady-state refresh
+	 * one pread per process and nothing else.
+	 */
+	if (pc->listed && m->sys.have_load && l->has_last_pid && l->last_pid == pc->last_pid) {
+		for (i = 0; i < pc->procs.n; i++)
+			pc->procs.v[i]->seen_scan = pc->scan;
+		pc->st.skipped_scans++;
+		return false;
+	}
+	/* last_pid is read before the listing, so a fork after it is seen next time. */
+	pc->listed = m->sys.have_load && l->has_last_pid;
+	pc->last_pid = l->last_pid;
 	if (lseek(pc->fc.dirfd, 0, SEEK_SET) == 0) {
 		scan_pids(pc, pc->fc.dirfd, seen_proc, NULL);
 		pc->st.scans++;
@@ -295,16 +317,16 @@ static void discover(struct procfs *pc)
 		else
 			i++;
 	}
+	return true;
 }
 
-static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *path,
-			 size_t max)
+static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *dir,
+			 const char *name, size_t max)
 {
 	ssize_t n;
 
 	for (;;) {
-		n = pfile_read(&pc->fc, pf, path, pc->buf, pc->bufsz);
-		/* A full buffer may be a cut file: grow and read again, up to @max. */
+		n = pfile_read(&pc->fc, pf, pc->buf, pc->bufsz, "%s/%s", dir, name);
 		if (n < (ssize_t)pc->bufsz || pc->bufsz >= max)
 			return n;
 		pc->bufsz *= 2;
@@ -312,10 +334,10 @@ static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *path,
 	}
 }
 
-static int read_status(struct procfs *pc, struct pfile *pf, const char *path,
+static int read_status(struct procfs *pc, struct pfile *pf, const char *dir,
 		       struct pid_status *st)
 {
-	ssize_t n = read_file(pc, pf, path, 1 << 20);
+	ssize_t n = read_file(pc, pf, dir, "status", 1 << 20);
 
 	pc->st.status_reads++;
 	if (n <= 0)
@@ -367,11 +389,9 @@ static void seen_tid(struct procfs *pc, pid_t tid, void *arg)
 /* The tids of process @e, sorted; caller frees l->v. */
 static int list_tids(struct procfs *pc, struct pentry *e, struct tid_list *l)
 {
-	char path[64];
 	int fd, err;
 
-	snprintf(path, sizeof(path), "%s/task", e->path);
-	fd = pfile_dir(&pc->fc, &e->taskdir, path);
+	fd = pfile_dir(&pc->fc, &e->taskdir, "%s/task", e->path);
 	if (fd < 0)
 		return fd;
 	err = scan_pids(pc, fd, seen_tid, l);
@@ -401,8 +421,7 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 	int err;
 
 	/* The leader's status: uid, and the counts of a single-threaded process. */
-	snprintf(path, sizeof(path), "%s/status", e->path);
-	err = read_status(pc, &e->status, path, &st);
+	err = read_status(pc, &e->status, e->path, &st);
 	if (err)
 		return err;
 	if (st.uid >= 0)
@@ -472,7 +491,7 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 		if (cur->tid == e->pid) {
 			ts = st;	/* the leader: read above */
 		} else {
-			snprintf(path, sizeof(path), "%s/task/%d/status", e->path, (int)cur->tid);
+			snprintf(path, sizeof(path), "%s/task/%d", e->path, (int)cur->tid);
 			if (read_status(pc, &cur->status, path, &ts) || ts.vcsw < 0 || ts.ivcsw < 0) {
 				k--;	/* exited meanwhile */
 				cur->kept = 0;
@@ -512,12 +531,10 @@ done:
 
 static void sample_cmdline(struct procfs *pc, struct pentry *e, struct task *t)
 {
-	char path[64];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/cmdline", e->path);
-	n = pfile_read(&pc->fc, &e->cmdline, path, pc->buf,
-		       pc->bufsz < CMDLINE_MAX ? pc->bufsz : CMDLINE_MAX);
+	n = pfile_read(&pc->fc, &e->cmdline, pc->buf,
+		       pc->bufsz < CMDLINE_MAX ? pc->bufsz : CMDLINE_MAX, "%s/cmdline", e->path);
 	pc->st.cmdline_reads++;
 	if (n < 0)
 		return;
@@ -538,14 +555,12 @@ static void sample_cmdline(struct procfs *pc, struct pentry *e, struct task *t)
 static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
 			 const struct procfs_need *need)
 {
-	char path[64];
 	struct pid_stat st;
 	struct task *t;
 	unsigned wants;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/stat", e->path);
-	n = pfile_read(&pc->fc, &e->stat, path, pc->buf, STAT_BUF);
+	n = pfile_read(&pc->fc, &e->stat, pc->buf, STAT_BUF, "%s/stat", e->path);
 	pc->st.stat_reads++;
 	if (n <= 0 || parse_pid_stat(pc->buf, (size_t)n, &st))
 		return false;
@@ -563,8 +578,7 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
 		if (e->is_thread) {
 			struct pid_status ps;
 
-			snprintf(path, sizeof(path), "%s/status", e->path);
-			if (read_status(pc, &e->status, path, &ps) == 0) {
+			if (read_status(pc, &e->status, e->path, &ps) == 0) {
 				if (ps.uid >= 0)
 					e->uid = ps.uid;
 				if (ps.vcsw >= 0 && ps.ivcsw >= 0) {
@@ -615,10 +629,16 @@ void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need
 	struct entries *es = pc->threads ? &pc->tasks : &pc->procs;
 	size_t i;
 
-	discover(pc);
-	if (pc->threads)
+	if (discover(pc, m)) {
+		if (pc->threads)
+			for (i = 0; i < pc->procs.n; i++)
+				discover_threads(pc, pc->procs.v[i]);
+	} else if (pc->threads) {
+		for (i = 0; i < pc->tasks.n; i++)
+			pc->tasks.v[i]->seen_scan = pc->scan;
 		for (i = 0; i < pc->procs.n; i++)
-			discover_threads(pc, pc->procs.v[i]);
+			pc->procs.v[i]->tids_scan = pc->scan;
+	}
 	for (i = 0; i < es->n;) {
 		struct pentry *e = es->v[i];
 

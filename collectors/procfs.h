@@ -27,7 +27,7 @@ struct procfs_need {
 };
 
 struct procfs_stats {
-	unsigned long scans, stat_reads, status_reads, cmdline_reads;
+	unsigned long scans, skipped_scans, stat_reads, status_reads, cmdline_reads;
 	unsigned long opens, evictions;
 	size_t nopen, budget;
 };

@@ -227,6 +227,10 @@ int parse_loadavg(const char *buf, size_t len, struct sys_load *l)
 		return -EINVAL;
 	l->running = v[0];
 	l->threads = v[1];
+	s++;
+	while (s < e && *s >= '0' && *s <= '9')
+		s++;
+	l->has_last_pid = read_u64s(s, e, &l->last_pid, 1) == 1;
 	return 0;
 }
 

@@ -48,6 +48,8 @@ int parse_vmstat(const char *buf, size_t len, struct sys_vm *v);
 struct sys_load {
 	double avg[3];
 	uint64_t running, threads;
+	uint64_t last_pid;	/* the pid allocated last: moves on every fork and clone */
+	int has_last_pid;
 };
 
 int parse_loadavg(const char *buf, size_t len, struct sys_load *l);

@@ -78,10 +78,12 @@ static void write_text(struct batch *b, const struct model *m)
 		fputs("Rates/s: - (first interval)\n", b->out);
 	fputc('\n', b->out);
 	fmt_header(line, sizeof(line), b->cols, b->ncols);
-	fprintf(b->out, "%s\n", line);
+	fputs(line, b->out);
+	fputc('\n', b->out);
 	for (i = 0; i < m->nrows; i++) {
 		fmt_row(m, m->rows[i], b->cols, b->ncols, line, sizeof(line), true);
-		fprintf(b->out, "%s\n", line);
+		fputs(line, b->out);
+		fputc('\n', b->out);
 	}
 	fputc('\n', b->out);
 }

@@ -5,57 +5,114 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * Numbers are formatted with integer arithmetic: a text batch at 5,000
+ * processes formats 50,000 cells per refresh, and printf's floating point was a
+ * fifth of ktop's own CPU time there.
+ */
+
+/* Decimal digits of @v at @buf (room for 20); returns the length. */
+static size_t put_u64(char *buf, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* @v (>= 0) with @decimals (0 or 1) and an optional unit suffix, into @buf. */
+static void put_fixed(char *buf, size_t n, double v, int decimals, char suffix)
+{
+	char tmp[48];
+	uint64_t x;
+	size_t len;
+
+	if (!(v >= 0))
+		v = 0;
+	if (v > 1e18)
+		v = 1e18;
+	x = (uint64_t)llround(decimals ? v * 10 : v);
+	len = put_u64(tmp, decimals ? x / 10 : x);
+	if (decimals) {
+		tmp[len++] = '.';
+		tmp[len++] = (char)('0' + x % 10);
+	}
+	if (suffix)
+		tmp[len++] = suffix;
+	if (!n)
+		return;
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, tmp, len);
+	buf[len] = '\0';
+}
+
 void fmt_rate(char *buf, size_t n, double v)
 {
-	if (v < 0)
-		v = 0;
 	if (v < 9999.5)
-		snprintf(buf, n, "%.0f", v);
+		put_fixed(buf, n, v, 0, 0);
 	else if (v < 99950)
-		snprintf(buf, n, "%.1fk", v / 1e3);
+		put_fixed(buf, n, v / 1e3, 1, 'k');
 	else if (v < 9999.5e3)
-		snprintf(buf, n, "%.0fk", v / 1e3);
+		put_fixed(buf, n, v / 1e3, 0, 'k');
 	else if (v < 99950e3)
-		snprintf(buf, n, "%.1fM", v / 1e6);
+		put_fixed(buf, n, v / 1e6, 1, 'M');
 	else if (v < 9999.5e6)
-		snprintf(buf, n, "%.0fM", v / 1e6);
+		put_fixed(buf, n, v / 1e6, 0, 'M');
 	else
-		snprintf(buf, n, "%.1fG", v / 1e9);
+		put_fixed(buf, n, v / 1e9, 1, 'G');
 }
 
 void fmt_kb(char *buf, size_t n, double kb)
 {
 	if (kb < 100000)
-		snprintf(buf, n, "%.0f", kb);
+		put_fixed(buf, n, kb, 0, 0);
 	else if (kb < 1024.0 * 1024 * 100)
-		snprintf(buf, n, "%.1fM", kb / 1024);
+		put_fixed(buf, n, kb / 1024, 1, 'M');
 	else if (kb < 1024.0 * 1024 * 1024 * 100)
-		snprintf(buf, n, "%.1fG", kb / (1024.0 * 1024));
+		put_fixed(buf, n, kb / (1024.0 * 1024), 1, 'G');
 	else
-		snprintf(buf, n, "%.1fT", kb / (1024.0 * 1024 * 1024));
+		put_fixed(buf, n, kb / (1024.0 * 1024 * 1024), 1, 'T');
 }
 
 void fmt_mem(char *buf, size_t n, double kb)
 {
 	if (kb < 1024)
-		snprintf(buf, n, "%.0fK", kb);
+		put_fixed(buf, n, kb, 0, 'K');
 	else if (kb < 1024.0 * 1024)
-		snprintf(buf, n, "%.1fM", kb / 1024);
+		put_fixed(buf, n, kb / 1024, 1, 'M');
 	else if (kb < 1024.0 * 1024 * 1024)
-		snprintf(buf, n, "%.1fG", kb / (1024.0 * 1024));
+		put_fixed(buf, n, kb / (1024.0 * 1024), 1, 'G');
 	else
-		snprintf(buf, n, "%.1fT", kb / (1024.0 * 1024 * 1024));
+		put_fixed(buf, n, kb / (1024.0 * 1024 * 1024), 1, 'T');
 }
 
 void fmt_cputime(char *buf, size_t n, double s)
 {
-	unsigned long long cs = (unsigned long long)llround(s * 100);
-	unsigned long long min = cs / 6000;
+	uint64_t cs = (uint64_t)llround(s > 0 ? s * 100 : 0);
+	uint64_t min = cs / 6000;
+	char tmp[48];
+	size_t len;
 
-	if (min < 1000)
-		snprintf(buf, n, "%llu:%02llu.%02llu", min, cs / 100 % 60, cs % 100);
-	else
-		snprintf(buf, n, "%lluh", min / 60);
+	if (min >= 1000) {
+		put_fixed(buf, n, (double)(min / 60), 0, 'h');
+		return;
+	}
+	len = put_u64(tmp, min);
+	tmp[len++] = ':';
+	tmp[len++] = (char)('0' + cs / 100 % 60 / 10);
+	tmp[len++] = (char)('0' + cs / 100 % 10);
+	tmp[len++] = '.';
+	tmp[len++] = (char)('0' + cs % 100 / 10);
+	tmp[len++] = (char)('0' + cs % 10);
+	tmp[len] = '\0';
+	snprintf(buf, n, "%s", tmp);
 }
 
 void fmt_uptime(char *buf, size_t n, double s)
@@ -90,7 +147,7 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		fmt_rate(buf, n, v / m->interval_s);
 		break;
 	case CT_PCT:
-		snprintf(buf, n, v < 999.95 ? "%.1f" : "%.0f", v);
+		put_fixed(buf, n, v, v < 999.95, 0);
 		break;
 	case CT_KB:
 		fmt_kb(buf, n, v);
@@ -99,28 +156,44 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		fmt_cputime(buf, n, v);
 		break;
 	default:
-		snprintf(buf, n, "%.0f", v);
+		if (v < 0) {	/* nice, priority */
+			buf[0] = '-';
+			put_fixed(buf + 1, n - 1, -v, 0, 0);
+		} else {
+			put_fixed(buf, n, v, 0, 0);
+		}
 		break;
 	}
 	return buf;
 }
 
+/* Append @text at @off, padded to @width (right-aligned unless @left). */
 static size_t put_cell(char *buf, size_t n, size_t off, const char *text, int width,
 		       bool left, bool last)
 {
-	int w;
+	size_t len = strlen(text), w = width > 0 ? (size_t)width : 0, pad;
 
-	if (off >= n)
+	if (off + 1 >= n)
 		return off;
-	if (last && left)
-		w = snprintf(buf + off, n - off, "%s", text);
-	else if (left)
-		w = snprintf(buf + off, n - off, "%-*.*s ", width, width, text);
-	else
-		w = snprintf(buf + off, n - off, "%*s ", width, text);
-	if (w < 0)
+	if (left && !last && len > w)
+		len = w;	/* text columns keep their width; COMMAND (last) does not */
+	pad = len < w && !(last && left) ? w - len : 0;
+	if (off + pad + len + 2 > n)
 		return off;
-	return off + (size_t)w < n ? off + (size_t)w : n - 1;
+	if (!left) {
+		memset(buf + off, ' ', pad);
+		off += pad;
+	}
+	memcpy(buf + off, text, len);
+	off += len;
+	if (left && pad) {
+		memset(buf + off, ' ', pad);
+		off += pad;
+	}
+	if (!last)
+		buf[off++] = ' ';
+	buf[off] = '\0';
+	return off;
 }
 
 void fmt_header(char *buf, size_t n, const int *cols, size_t ncols)
