@@ -5,7 +5,7 @@
 set -e
 build="gcc make pkg-config libncurses-dev"
 test="bats tmux python3 valgrind strace procps"
-bench="procps strace stress-ng"
+bench="procps strace"
 want="$build"
 for what in "$@"; do
 	case "$what" in

@@ -3,18 +3,8 @@
 
 load helpers/common
 
-setup() {
-	common_setup
-	OUT="$BATS_TEST_TMPDIR/out.csv"
-}
-
-teardown() {
-	common_teardown
-}
-
-check() {
-	"$PY" "$HELPERS/ktopcheck.py" "$@"
-}
+setup() { common_setup; }
+teardown() { common_teardown; }
 
 @test "CSV: -n 3 -d 0.2 parses; header, field counts, empty first iteration, intervals, counts" {
 	run --separate-stderr timeout 10 "$KTOP" -b --csv -n 3 -d 0.2

@@ -7,18 +7,8 @@
 
 load helpers/common
 
-setup() {
-	common_setup
-	OUT="$BATS_TEST_TMPDIR/out.csv"
-}
-
-teardown() {
-	common_teardown
-}
-
-check() {
-	"$PY" "$HELPERS/ktopcheck.py" "$@"
-}
+setup() { common_setup; }
+teardown() { common_teardown; }
 
 # measure COLUMN KTOP-ARGS...: run ktop on $WL_PID around the work; sets SUM
 # (ktop's sum over intervals of COLUMN for the pid, or its threads with -H) and

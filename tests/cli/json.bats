@@ -3,18 +3,8 @@
 
 load helpers/common
 
-setup() {
-	common_setup
-	OUT="$BATS_TEST_TMPDIR/out.json"
-}
-
-teardown() {
-	common_teardown
-}
-
-check() {
-	"$PY" "$HELPERS/ktopcheck.py" "$@"
-}
+setup() { common_setup; }
+teardown() { common_teardown; }
 
 @test "JSON: -n 3 -d 0.2: every line parses; time, interval_s (null first), system, processes" {
 	run --separate-stderr timeout 10 "$KTOP" -b --json -n 3 -d 0.2

@@ -5,18 +5,8 @@
 
 load helpers/common
 
-setup() {
-	common_setup
-	OUT="$BATS_TEST_TMPDIR/out"
-}
-
-teardown() {
-	common_teardown
-}
-
-check() {
-	"$PY" "$HELPERS/ktopcheck.py" "$@"
-}
+setup() { common_setup; }
+teardown() { common_teardown; }
 
 # name_case NAME CSV JSON: start a process named NAME (escapes as in python),
 # expect CSV (python repr after csv parsing, via json.dumps) and JSON values.

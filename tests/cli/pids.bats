@@ -4,18 +4,8 @@
 
 load helpers/common
 
-setup() {
-	common_setup
-	OUT="$BATS_TEST_TMPDIR/out.csv"
-}
-
-teardown() {
-	common_teardown
-}
-
-check() {
-	"$PY" "$HELPERS/ktopcheck.py" "$@"
-}
+setup() { common_setup; }
+teardown() { common_teardown; }
 
 @test "-H: a process with 3 threads shows 3 rows, each with its tgid" {
 	start_workload idle 3

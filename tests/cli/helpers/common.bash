@@ -19,6 +19,12 @@ common_setup() {
 	}
 	PIDFILE="$BATS_TEST_TMPDIR/pids"
 	: >"$PIDFILE"
+	OUT="$BATS_TEST_TMPDIR/out"
+}
+
+# Checks on ktop's output and /proc (tests/cli/helpers/ktopcheck.py).
+check() {
+	"$PY" "$HELPERS/ktopcheck.py" "$@"
 }
 
 common_teardown() {
