@@ -20,7 +20,9 @@ B = build
 # Everything but the entry point and the terminal: what unit tests link.
 CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
 UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
-CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+# Syscall number -> name array of the architecture $(CC) builds for, generated.
+GEN_SRC = $(B)/gen/syscall_names.c
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(GEN_SRC:.c=.o)
 UI_OBJ = $(UI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -45,13 +47,20 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
 
+$(GEN_SRC): tools/gen-syscalls.sh
+	@mkdir -p $(dir $@)
+	sh tools/gen-syscalls.sh "$(CC)" $@
+
+$(GEN_SRC:.c=.o): $(GEN_SRC)
+	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) -Isrc -c -o $@ $<
+
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -o $@ $< $(CORE_OBJ) -lm
 
-$(B)/asan/%: tests/unit/%.c $(CORE_SRC)
+$(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors -o $@ $< $(CORE_SRC) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors -o $@ $< $(CORE_SRC) $(GEN_SRC) -lm
 
 unit: $(TESTS) $(ASAN_TESTS)
 
