@@ -320,13 +320,22 @@ static bool discover(struct procfs *pc, const struct model *m)
 	return true;
 }
 
-static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *dir,
+/*
+ * Read @dir/@name, or @dir/task/@tid/@name when @tid is not 0, whole: a full
+ * buffer may be a cut file, so grow it (up to @max) and read again. The path is
+ * formatted only when the file must be opened.
+ */
+static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *dir, pid_t tid,
 			 const char *name, size_t max)
 {
 	ssize_t n;
 
 	for (;;) {
-		n = pfile_read(&pc->fc, pf, pc->buf, pc->bufsz, "%s/%s", dir, name);
+		if (tid)
+			n = pfile_read(&pc->fc, pf, pc->buf, pc->bufsz, "%s/task/%d/%s", dir,
+				       (int)tid, name);
+		else
+			n = pfile_read(&pc->fc, pf, pc->buf, pc->bufsz, "%s/%s", dir, name);
 		if (n < (ssize_t)pc->bufsz || pc->bufsz >= max)
 			return n;
 		pc->bufsz *= 2;
@@ -334,10 +343,10 @@ static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *dir,
 	}
 }
 
-static int read_status(struct procfs *pc, struct pfile *pf, const char *dir,
+static int read_status(struct procfs *pc, struct pfile *pf, const char *dir, pid_t tid,
 		       struct pid_status *st)
 {
-	ssize_t n = read_file(pc, pf, dir, "status", 1 << 20);
+	ssize_t n = read_file(pc, pf, dir, tid, "status", 1 << 20);
 
 	pc->st.status_reads++;
 	if (n <= 0)
@@ -416,12 +425,11 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 	struct pthread_ctx **now;
 	struct pid_status st;
 	uint64_t sum_v = 0, sum_iv = 0;
-	char path[64];
 	size_t i, k;
 	int err;
 
 	/* The leader's status: uid, and the counts of a single-threaded process. */
-	err = read_status(pc, &e->status, e->path, &st);
+	err = read_status(pc, &e->status, e->path, 0, &st);
 	if (err)
 		return err;
 	if (st.uid >= 0)
@@ -491,8 +499,7 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 		if (cur->tid == e->pid) {
 			ts = st;	/* the leader: read above */
 		} else {
-			snprintf(path, sizeof(path), "%s/task/%d", e->path, (int)cur->tid);
-			if (read_status(pc, &cur->status, path, &ts) || ts.vcsw < 0 || ts.ivcsw < 0) {
+			if (read_status(pc, &cur->status, e->path, cur->tid, &ts) || ts.vcsw < 0 || ts.ivcsw < 0) {
 				k--;	/* exited meanwhile */
 				cur->kept = 0;
 				if (!known)
@@ -578,7 +585,7 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
 		if (e->is_thread) {
 			struct pid_status ps;
 
-			if (read_status(pc, &e->status, e->path, &ps) == 0) {
+			if (read_status(pc, &e->status, e->path, 0, &ps) == 0) {
 				if (ps.uid >= 0)
 					e->uid = ps.uid;
 				if (ps.vcsw >= 0 && ps.ivcsw >= 0) {

@@ -123,6 +123,40 @@ static inline bool test_check_str_(const char *a, const char *b, const char *ea,
 	test_check_near_((double)(a), (double)(b), (eps), #a, #b, __FILE__, __LINE__)
 #define CHECK_STR(a, b) test_check_str_((a), (b), #a, #b, __FILE__, __LINE__)
 
+/* xorshift32: the tests' repeatable pseudo-random numbers. */
+static inline uint32_t test_rand(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * Fuzz input: random bytes mixed with @tok (an empty token stands for a NUL
+ * byte), at least one piece, until a random stop (@stop_mask bits of the state
+ * all zero) or @cap - @margin bytes. Returns the length.
+ */
+static inline size_t test_fuzz_fill(char *buf, size_t cap, size_t margin, uint32_t stop_mask,
+				    uint32_t *x, const char *const *tok, size_t ntok)
+{
+	size_t n = 0, k;
+	const char *t;
+
+	do {
+		test_rand(x);
+		if (*x & 0x100) {
+			buf[n++] = (char)(*x >> 24);
+			continue;
+		}
+		t = tok[(*x >> 9) % ntok];
+		k = t[0] ? strlen(t) : 1;
+		memcpy(buf + n, t, k);
+		n += k;
+	} while (n < cap - margin && (*x & stop_mask) != 0);
+	return n;
+}
+
 static inline int run_tests(const struct test *t, size_t n)
 {
 	size_t i, failed = 0;

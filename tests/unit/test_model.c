@@ -1045,14 +1045,9 @@ static void test_sanitize_fuzz(void)
 		size_t n = 0, i, r, k;
 		bool utf8 = iter & 1;
 
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		n = x % sizeof(in);
+		n = test_rand(&x) % sizeof(in);
 		for (i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
+			test_rand(&x);
 			/* Bias towards UTF-8 lead and continuation bytes. */
 			in[i] = (unsigned char)(x & 1 ? 0x80 | (x >> 8 & 0x7f) : x >> 8);
 		}

@@ -218,6 +218,25 @@ static void setup_two(const char *root, struct fp *leader, struct fp *thr, struc
 	write_thread(root, single);
 }
 
+/* Open the collector on @root and a model; on failure, remove @root and say so. */
+static bool open_collector(const char *root, size_t budget, struct procfs **pc,
+			   struct model *m)
+{
+	if (!CHECK_EQ_I64(procfs_new(root, budget, pc), 0)) {
+		rm_rf(root, NULL);
+		return false;
+	}
+	model_init(m, 100, 4);
+	return true;
+}
+
+static void close_collector(const char *root, struct procfs *pc, struct model *m)
+{
+	procfs_free(pc);
+	model_free(m);
+	rm_rf(root, NULL);
+}
+
 static void test_procfs_new_errors(void)
 {
 	struct procfs *pc = NULL;
@@ -243,17 +262,14 @@ static void test_procfs_basic(void)
 	make_dir(root, "400");
 	write_file(root, "400/stat", "garbage\n", 8);
 
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
 	CHECK(procfs_pid_exists(pc, 100));
 	CHECK(procfs_pid_exists(pc, 300));
 	CHECK(!procfs_pid_exists(pc, 999));
 	CHECK(!procfs_pid_exists(pc, 0));
 	CHECK(!procfs_pid_exists(pc, -1));
 
-	model_init(&m, 100, 4);
 	tick(pc, &m, 1, NEED_STATUS | NEED_CMDLINE, 0);
 	CHECK_EQ_U64(m.ntasks, 2);
 	CHECK(model_task_find(&m, 300) == NULL);
@@ -356,9 +372,7 @@ static void test_procfs_basic(void)
 	if (CHECK(t))
 		CHECK(delta_is(t, CNT_UTIME, 0));
 
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* Threads come and go: the process counter never steps back. */
@@ -372,11 +386,8 @@ static void test_procfs_threads_come_and_go(void)
 
 	make_root(root, sizeof(root));
 	setup_two(root, &leader, &thr, &single);
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	tick(pc, &m, 1, NEED_STATUS, 0);
 
 	/* Thread 101 exits; the leader switched 2 more times. */
@@ -416,9 +427,7 @@ static void test_procfs_threads_come_and_go(void)
 		CHECK(delta_is(t, CNT_VCSW, 0));
 		CHECK(delta_is(t, CNT_IVCSW, 0));
 	}
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* Thread mode: one row per thread, each with its own counters. */
@@ -432,11 +441,8 @@ static void test_procfs_thread_mode(void)
 
 	make_root(root, sizeof(root));
 	setup_two(root, &leader, &thr, &single);
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	procfs_set_threads(pc, true);
 	m.threads = true;
 	tick(pc, &m, 1, NEED_STATUS, 0);
@@ -474,9 +480,7 @@ static void test_procfs_thread_mode(void)
 	CHECK(model_task_find(&m, 101) == NULL);
 	CHECK_EQ_U64(m.ntasks, 2);
 
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* No task (process or thread) has a CPU% in the tick after the mode switch. */
@@ -512,11 +516,8 @@ static void test_procfs_toggle_threads(void)
 
 	make_root(root, sizeof(root));
 	setup_two(root, &leader, &thr, &single);
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	tick(pc, &m, 1, NEED_STATUS, 0);
 	tick(pc, &m, 2, NEED_STATUS, 0);
 	CHECK_EQ_U64(m.ntasks, 2);
@@ -544,9 +545,7 @@ static void test_procfs_toggle_threads(void)
 	t = model_task_find(&m, 100);
 	if (CHECK(t))
 		CHECK(delta_is(t, CNT_UTIME, 0));
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* Status and cmdline are read only when needed: all tasks, or the wanted rows. */
@@ -564,11 +563,8 @@ static void test_procfs_needs(void)
 	setup_two(root, &leader, &thr, &single);
 	write_file(root, "100/cmdline", cmd, sizeof(cmd) - 1);
 	write_file(root, "200/cmdline", "", 0);	/* kernel threads and zombies */
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	m.sort_col = COL_PID;
 	m.sort_dir = SORT_ASC;
 
@@ -620,9 +616,7 @@ static void test_procfs_needs(void)
 		CHECK(t->have & (1u << CNT_VCSW));
 		CHECK_EQ_U64(t->cmdline_len, 0);
 	}
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* A status file larger than the read buffer is read whole. */
@@ -638,20 +632,15 @@ static void test_procfs_big_status(void)
 	setup_two(root, &leader, &thr, &single);
 	single.vcsw = 123456;
 	write_status(root, "200", &single, 40000);
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	tick(pc, &m, 1, NEED_STATUS, 0);
 	t = model_task_find(&m, 200);
 	if (CHECK(t)) {
 		CHECK(t->have & (1u << CNT_VCSW));
 		CHECK_EQ_U64(t->cnt[CNT_VCSW], 123456);
 	}
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* Same pid, new start time in its stat: a new process, no counts across. */
@@ -666,11 +655,8 @@ static void test_procfs_pid_reuse(void)
 
 	make_root(root, sizeof(root));
 	setup_two(root, &leader, &thr, &single);
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	tick(pc, &m, 1, NEED_STATUS, 0);
 	single.start = 5000;
 	single.comm = "reborn";
@@ -685,9 +671,7 @@ static void test_procfs_pid_reuse(void)
 		CHECK(!task_delta(t, CNT_UTIME, &d));
 		CHECK(!t->have_cpu);
 	}
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /* -p: only the focused pids are read, without a scan. */
@@ -701,11 +685,8 @@ static void test_procfs_focus(void)
 
 	make_root(root, sizeof(root));
 	setup_two(root, &leader, &thr, &single);
-	if (!CHECK_EQ_I64(procfs_new(root, 64, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 64, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	procfs_set_focus(pc, focus, ARRAY_SIZE(focus));
 	tick(pc, &m, 1, NEED_STATUS, 0);
 	CHECK_EQ_U64(m.ntasks, 1);
@@ -716,9 +697,7 @@ static void test_procfs_focus(void)
 	procfs_set_focus(pc, NULL, 0);
 	tick(pc, &m, 3, NEED_STATUS, 0);
 	CHECK_EQ_U64(m.ntasks, 2);
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 /*
@@ -744,11 +723,8 @@ static void test_procfs_lru_budget(void)
 		p[i] = f;
 		write_proc(root, &p[i]);
 	}
-	if (!CHECK_EQ_I64(procfs_new(root, 3, &pc), 0)) {
-		rm_rf(root, NULL);
+	if (!open_collector(root, 3, &pc, &m))
 		return;
-	}
-	model_init(&m, 100, 4);
 	for (k = 1; k <= 5; k++) {
 		size_t present = 0, fresh = 0;
 
@@ -789,9 +765,7 @@ static void test_procfs_lru_budget(void)
 	CHECK(st.evictions > 0);
 	CHECK(st.opens > 2 * NPROC);
 	CHECK_EQ_U64(st.stat_reads, 5 * NPROC);
-	procfs_free(pc);
-	model_free(&m);
-	rm_rf(root, NULL);
+	close_collector(root, pc, &m);
 }
 
 static const struct test tests[] = {

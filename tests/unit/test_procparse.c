@@ -425,29 +425,10 @@ static void test_stat_fuzz(void)
 
 	for (iter = 0; iter < 20000; iter++) {
 		char buf[160];
-		size_t n = 0;
+		size_t n = test_fuzz_fill(buf, sizeof(buf), 16, 63, &x, tok, ARRAY_SIZE(tok));
 		struct pid_stat st;
 		int r;
 
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		while (n < sizeof(buf) - 16 && (x & 63) != 0) {
-			const char *t;
-			size_t k;
-
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			if (x & 0x100) {
-				buf[n++] = (char)(x >> 24);
-				continue;
-			}
-			t = tok[(x >> 9) % ARRAY_SIZE(tok)];
-			k = t[0] ? strlen(t) : 1;
-			memcpy(buf + n, t, k);
-			n += k;
-		}
 		r = parse_stat_exact(buf, n, &st);
 		CHECK(r == 0 || r == -EINVAL);
 		if (r == 0)

@@ -503,7 +503,7 @@ static void test_fuzz_all(void)
 
 	for (iter = 0; iter < 20000; iter++) {
 		char buf[200];
-		size_t n = 0;
+		size_t n = test_fuzz_fill(buf, sizeof(buf), 32, 31, &x, tok, ARRAY_SIZE(tok));
 		struct cpu_times cpus[NCPU_MAX];
 		struct sys_stat st;
 		struct sys_mem m;
@@ -511,22 +511,6 @@ static void test_fuzz_all(void)
 		struct sys_load l;
 		double up;
 
-		do {
-			const char *t;
-			size_t k;
-
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			if (x & 0x100) {
-				buf[n++] = (char)(x >> 24);
-				continue;
-			}
-			t = tok[(x >> 9) % ARRAY_SIZE(tok)];
-			k = strlen(t);
-			memcpy(buf + n, t, k);
-			n += k;
-		} while (n < sizeof(buf) - 32 && (x & 31) != 0);
 		stat_init(&st, cpus, NCPU_MAX);
 		CHECK(stat_exact(buf, n, &st) <= 0);
 		CHECK(st.ncpu >= 0 && st.ncpu <= NCPU_MAX);
