@@ -6,7 +6,7 @@ MANDIR = $(PREFIX)/share/man/man1
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw
+PKGS = ncursesw libtracefs libtraceevent
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
@@ -56,11 +56,11 @@ $(GEN_SRC:.c=.o): $(GEN_SRC)
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -o $@ $< $(CORE_OBJ) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 $(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors -o $@ $< $(CORE_SRC) $(GEN_SRC) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 unit: $(TESTS) $(ASAN_TESTS)
 

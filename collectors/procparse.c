@@ -174,6 +174,7 @@ static int64_t status_field(const char *buf, size_t len, const char *key, int nt
 
 int parse_pid_status(const char *buf, size_t len, struct pid_status *st)
 {
+	st->tgid = status_field(buf, len, "Tgid", 0);
 	st->uid = status_field(buf, len, "Uid", 1);
 	st->vcsw = status_field(buf, len, "voluntary_ctxt_switches", 0);
 	st->ivcsw = status_field(buf, len, "nonvoluntary_ctxt_switches", 0);

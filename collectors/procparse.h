@@ -36,6 +36,7 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *st);
 
 /* What ktop takes from /proc/PID/status. Missing lines leave fields at -1/0. */
 struct pid_status {
+	int64_t tgid;		/* -1 if absent */
 	int64_t uid;		/* effective uid, -1 if absent */
 	int64_t vcsw;		/* voluntary_ctxt_switches, -1 if absent */
 	int64_t ivcsw;		/* nonvoluntary_ctxt_switches, -1 if absent */

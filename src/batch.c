@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "format.h"
+#include "syscalls.h"
 #include "util.h"
 
 /*
@@ -23,23 +24,98 @@ static const int data_default[] = {
 	COL_IVCSW,
 };
 
-void batch_default_columns(enum out_format fmt, int *cols, size_t *ncols)
-{
-	const int *src = fmt == OUT_TEXT ? text_default : data_default;
-	size_t n = fmt == OUT_TEXT ? ARRAY_SIZE(text_default) : ARRAY_SIZE(data_default);
+/* Counted from events: no /proc reads, so they cost the text default nothing. */
+static const int text_traced[] = {
+	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_SYSC, COL_SYSERR,
+	COL_TOPSC, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_THREADS, COL_TIME, COL_COMM,
+};
+static const int data_traced[] = {
+	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
+	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
+	COL_IVCSW, COL_SYSC, COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_LOST,
+};
 
+void batch_default_columns(enum out_format fmt, bool traced, int *cols, size_t *ncols)
+{
+	const int *src;
+	size_t n;
+
+	if (fmt == OUT_TEXT) {
+		src = traced ? text_traced : text_default;
+		n = traced ? ARRAY_SIZE(text_traced) : ARRAY_SIZE(text_default);
+	} else {
+		src = traced ? data_traced : data_default;
+		n = traced ? ARRAY_SIZE(data_traced) : ARRAY_SIZE(data_default);
+	}
 	memcpy(cols, src, n * sizeof(*src));
 	*ncols = n;
 }
 
-unsigned batch_needs(const int *cols, size_t ncols)
+unsigned batch_needs(const struct model *m, const int *cols, size_t ncols)
 {
 	unsigned needs = 0;
 	size_t i;
 
 	for (i = 0; i < ncols; i++)
-		needs |= columns[cols[i]].needs;
+		needs |= col_needs(m, cols[i]);
 	return needs;
+}
+
+/*
+ * A task's syscalls of the interval, most calls first. Returns how many; *out is
+ * malloc'ed (free it) and valid until the model changes.
+ */
+static size_t task_syscalls(const struct task *t, const struct sc_stat ***out)
+{
+	*out = xmalloc((t->sc.used ? t->sc.used : 1) * sizeof(**out));
+	return sc_table_sorted(&t->sc, *out);
+}
+
+static void text_syscalls(struct batch *b, const struct model *m)
+{
+	char name[32], err[32];
+	size_t i, k, n;
+
+	fprintf(b->out, "%7s %-15s %-20s %-15s %9s %9s %s\n", "PID", "COMMAND", "SYSCALL",
+		"SUBSYSTEM", "CALLS", "ERRORS", "LAST-ERRNO");
+	for (i = 0; i < m->nrows; i++) {
+		const struct task *t = m->rows[i];
+		const struct sc_stat **v;
+		char comm[PROC_COMM_MAX];
+
+		n = task_syscalls(t, &v);
+		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), true);
+		for (k = 0; k < n; k++)
+			fprintf(b->out, "%7d %-15s %-20s %-15s %9llu %9llu %s\n", (int)t->pid, comm,
+				syscall_name(v[k]->nr, name, sizeof(name)),
+				subsystem_name(syscall_subsystem(v[k]->nr)),
+				(unsigned long long)v[k]->calls, (unsigned long long)v[k]->errors,
+				v[k]->errors ? errno_name((int)v[k]->top_errno, err, sizeof(err)) : "");
+		free(v);
+	}
+	fputc('\n', b->out);
+}
+
+/* The header's event line; tracing's status when it is off. */
+static void text_events(struct batch *b, const struct model *m)
+{
+	if (!m->event_counters) {
+		if (m->trace_status[0])
+			fprintf(b->out, "Events: %s\n", m->trace_status);
+		return;
+	}
+	if (m->interval_s <= 0) {
+		fputs("Events/s: - (first interval)\n", b->out);
+		return;
+	}
+	fprintf(b->out, "Events/s: %.0f syscalls, %.0f failed, %.0f signals",
+		(double)m->ev_total[CNT_SYSCALLS] / m->interval_s,
+		(double)m->ev_total[CNT_SYSERR] / m->interval_s,
+		(double)m->ev_total[CNT_SIGRECV] / m->interval_s);
+	if (m->lost_events || m->lost_unknown)
+		fprintf(b->out, "; LOST %llu%s events: counts may be short",
+			(unsigned long long)m->lost_events, m->lost_unknown ? "+" : "");
+	fputc('\n', b->out);
 }
 
 static void write_text(struct batch *b, const struct model *m)
@@ -76,6 +152,7 @@ static void write_text(struct batch *b, const struct model *m)
 			s.ctxt, s.intr, s.forks, s.minflt, s.majflt);
 	else
 		fputs("Rates/s: - (first interval)\n", b->out);
+	text_events(b, m);
 	fputc('\n', b->out);
 	fmt_header(line, sizeof(line), b->cols, b->ncols);
 	fputs(line, b->out);
@@ -86,6 +163,8 @@ static void write_text(struct batch *b, const struct model *m)
 		fputc('\n', b->out);
 	}
 	fputc('\n', b->out);
+	if (b->syscalls && m->interval_s > 0)
+		text_syscalls(b, m);
 }
 
 /* A raw number for CSV/JSON, or false when unknown (empty cell, JSON null). */
@@ -127,11 +206,48 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* --syscalls --csv: one row per process and syscall with calls in the interval. */
+static void csv_syscalls(struct batch *b, const struct model *m)
+{
+	char name[32], err[32];
+	size_t i, k, n;
+
+	if (!b->header_done) {
+		fputs("time,interval_s,pid,ppid,comm,syscall,subsystem,calls,errors,last_errno\n", b->out);
+		b->header_done = true;
+	}
+	if (m->interval_s <= 0)
+		return;
+	for (i = 0; i < m->nrows; i++) {
+		const struct task *t = m->rows[i];
+		const struct sc_stat **v;
+		char comm[PROC_COMM_MAX];
+
+		n = task_syscalls(t, &v);
+		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), true);
+		for (k = 0; k < n; k++) {
+			fprintf(b->out, "%.6f,%.6f,%d,%d,", m->wall_s, m->interval_s, (int)t->pid,
+				(int)t->ppid);
+			csv_string(b->out, comm);
+			fprintf(b->out, ",%s,%s,%llu,%llu,%s\n",
+				syscall_name(v[k]->nr, name, sizeof(name)),
+				subsystem_name(syscall_subsystem(v[k]->nr)),
+				(unsigned long long)v[k]->calls, (unsigned long long)v[k]->errors,
+				v[k]->errors ? errno_name((int)v[k]->top_errno, err, sizeof(err)) : "");
+		}
+		free(v);
+	}
+}
+
 static void write_csv(struct batch *b, const struct model *m)
 {
 	char buf[CMDLINE_TEXT_MAX];
 	size_t i, k;
 
+	if (b->syscalls) {
+		csv_syscalls(b, m);
+		return;
+	}
 	if (!b->header_done) {
 		fputs("time,interval_s", b->out);
 		for (k = 0; k < b->ncols; k++)
@@ -224,6 +340,47 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 	}
 }
 
+static void json_syscalls(FILE *f, const struct task *t)
+{
+	const struct sc_stat **v;
+	char name[32], err[32];
+	size_t k, n = task_syscalls(t, &v);
+
+	fputs(",\"syscall_list\":[", f);
+	for (k = 0; k < n; k++) {
+		fprintf(f, "%s{\"syscall\":\"%s\",\"subsystem\":\"%s\",\"calls\":%llu,\"errors\":%llu",
+			k ? "," : "", syscall_name(v[k]->nr, name, sizeof(name)),
+			subsystem_name(syscall_subsystem(v[k]->nr)),
+			(unsigned long long)v[k]->calls, (unsigned long long)v[k]->errors);
+		if (v[k]->errors)
+			fprintf(f, ",\"last_errno\":\"%s\"",
+				errno_name((int)v[k]->top_errno, err, sizeof(err)));
+		fputc('}', f);
+	}
+	fputc(']', f);
+	free(v);
+}
+
+static void json_events(FILE *f, const struct model *m)
+{
+	if (!m->event_counters) {
+		fputs(",\"tracing\":", f);
+		json_string(f, m->trace_status, strlen(m->trace_status));
+		return;
+	}
+	if (m->interval_s <= 0) {
+		fputs(",\"syscalls\":null,\"syscall_errors\":null,\"signals\":null,\"lost_events\":null",
+		      f);
+		return;
+	}
+	fprintf(f, ",\"syscalls\":%llu,\"syscall_errors\":%llu,\"signals\":%llu,\"lost_events\":%llu",
+		(unsigned long long)m->ev_total[CNT_SYSCALLS],
+		(unsigned long long)m->ev_total[CNT_SYSERR],
+		(unsigned long long)m->ev_total[CNT_SIGRECV], (unsigned long long)m->lost_events);
+	if (m->lost_unknown)
+		fputs(",\"lost_unknown\":true", f);
+}
+
 static void write_json(struct batch *b, const struct model *m)
 {
 	struct sys_summary s;
@@ -259,6 +416,7 @@ static void write_json(struct batch *b, const struct model *m)
 	else
 		fputs(",\"ctxt\":null,\"intr\":null,\"forks\":null,\"minflt\":null,\"majflt\":null",
 		      b->out);
+	json_events(b->out, m);
 	fputs("},\"processes\":[", b->out);
 	for (i = 0; i < m->nrows; i++) {
 		const struct task *t = m->rows[i];
@@ -275,6 +433,8 @@ static void write_json(struct batch *b, const struct model *m)
 			else
 				fputs("null", b->out);
 		}
+		if (b->syscalls && m->interval_s > 0)
+			json_syscalls(b->out, t);
 		fputc('}', b->out);
 	}
 	fputs("]}\n", b->out);

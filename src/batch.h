@@ -18,13 +18,14 @@ struct batch {
 	enum out_format fmt;
 	const int *cols;
 	size_t ncols;
+	bool syscalls;		/* --syscalls: each process's syscalls too */
 	bool header_done;
 };
 
 /* Default columns of each format (when -o is not given). */
-void batch_default_columns(enum out_format fmt, int *cols, size_t *ncols);
+void batch_default_columns(enum out_format fmt, bool traced, int *cols, size_t *ncols);
 /* The union of NEED_* flags of @cols. */
-unsigned batch_needs(const int *cols, size_t ncols);
+unsigned batch_needs(const struct model *m, const int *cols, size_t ncols);
 
 /* Write one iteration. Returns 0 or -errno of the failed write (EPIPE: reader gone). */
 int batch_write(struct batch *b, const struct model *m);

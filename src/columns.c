@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "syscalls.h"
 #include "util.h"
 
 /*
@@ -41,9 +42,21 @@ const struct column columns[COL_NR] = {
 	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
 			 "major page faults, all threads, stat field 12" },
 	[COL_VCSW] = { "vcsw", "CSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_VCSW, SORT_DESC,
-		       "voluntary context switches, summed over threads (status)" },
+		       "voluntary context switches: sched_switch while blocked (status without tracing)" },
 	[COL_IVCSW] = { "ivcsw", "ICSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_IVCSW, SORT_DESC,
-			"involuntary context switches, summed over threads (status)" },
+			"involuntary context switches: sched_switch while runnable (status without tracing)" },
+	[COL_SYSC] = { "syscalls", "SYSC/s", 7, false, CT_COUNTER, 0, CNT_SYSCALLS, SORT_DESC,
+		       "system calls, all threads: raw_syscalls:sys_exit, exit/exit_group entries" },
+	[COL_SYSERR] = { "syscall_errors", "ERR/s", 6, false, CT_COUNTER, 0, CNT_SYSERR, SORT_DESC,
+			 "failed system calls (returned -errno): raw_syscalls:sys_exit ret" },
+	[COL_TOPSC] = { "top_syscall", "TOP-SYSCALL", 14, true, CT_STR, 0, -1, SORT_ASC,
+			"most frequent system call in the interval" },
+	[COL_SIGRECV] = { "sig_recv", "SIG/s", 6, false, CT_COUNTER, 0, CNT_SIGRECV, SORT_DESC,
+			  "signals queued to it: signal:signal_generate" },
+	[COL_SIGSENT] = { "sig_sent", "SIGTX/s", 7, false, CT_COUNTER, 0, CNT_SIGSENT, SORT_DESC,
+			  "signals it sent (from task context): signal:signal_generate" },
+	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
+		       "events the kernel dropped in the interval, whole system" },
 	[COL_THREADS] = { "threads", "THR", 4, false, CT_INT, 0, -1, SORT_DESC,
 			  "number of threads, stat field 20" },
 	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
@@ -85,10 +98,17 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_CPUID:
 		*out = t->processor;
 		return t->processor >= 0;
+	case COL_LOST:
+		*out = (double)m->lost_events;
+		return m->event_counters != 0;
 	case COL_MINFLT:
 	case COL_MAJFLT:
 	case COL_VCSW:
 	case COL_IVCSW:
+	case COL_SYSC:
+	case COL_SYSERR:
+	case COL_SIGRECV:
+	case COL_SIGSENT:
 		if (!task_delta(t, (enum counter)columns[c].counter, &d))
 			return false;
 		*out = (double)d;
@@ -137,11 +157,32 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, b
 		return buf;
 	case COL_CMDLINE:
 		return cmdline_text(t, buf, n, utf8);
+	case COL_TOPSC:
+		if (t->top_nr == SC_EMPTY)
+			snprintf(buf, n, "%s", "");
+		else
+			syscall_name(t->top_nr, buf, n);
+		return buf;
 	default:
 		if (n)
 			buf[0] = '\0';
 		return buf;
 	}
+}
+
+unsigned col_needs(const struct model *m, int c)
+{
+	unsigned needs = columns[c].needs;
+
+	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
+		needs &= ~NEED_STATUS;
+	return needs;
+}
+
+bool col_is_event(int c)
+{
+	return c == COL_SYSC || c == COL_SYSERR || c == COL_TOPSC || c == COL_SIGRECV ||
+	       c == COL_SIGSENT || c == COL_LOST;
 }
 
 int col_by_key(const char *key)

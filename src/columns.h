@@ -30,6 +30,12 @@ enum col_id {
 	COL_MAJFLT,
 	COL_VCSW,
 	COL_IVCSW,
+	COL_SYSC,
+	COL_SYSERR,
+	COL_TOPSC,
+	COL_SIGRECV,
+	COL_SIGSENT,
+	COL_LOST,
 	COL_THREADS,
 	COL_CPUID,
 	COL_COMM,
@@ -75,6 +81,13 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
  * terminal or a file. Returns @buf.
  */
 const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, bool utf8);
+/*
+ * What column @c needs read beyond stat this session: context switches come
+ * from events when tracing runs, from status otherwise.
+ */
+unsigned col_needs(const struct model *m, int c);
+/* Is @c counted from kernel events only (empty without tracing)? */
+bool col_is_event(int c);
 /* The column named @key (case-insensitive), or -1. */
 int col_by_key(const char *key);
 /* Compare two tasks by column @c, ascending; unknown values sort lowest. */

@@ -19,6 +19,7 @@
 #include "options.h"
 #include "ui.h"
 #include "util.h"
+#include "../collectors/ftrace.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
@@ -28,12 +29,18 @@ static const int table_default[] = {
 	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
 	COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
 };
+/* With tracing: the syscall columns first, they are what ktop is for. */
+static const int table_traced[] = {
+	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_SYSC, COL_SYSERR, COL_TOPSC,
+	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV, COL_THREADS, COL_CMDLINE,
+};
 
 struct ktop {
 	struct app app;
 	struct options opt;
 	struct procfs *procfs;
 	struct sysfiles *sys;
+	struct ftrace *ftrace;
 	struct batch batch;
 	int batch_cols[COL_NR];
 	int sigfd, timerfd;
@@ -63,15 +70,15 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 	need->all = 0;
 	need->wanted = 0;
 	if (k->opt.batch) {
-		need->all = batch_needs(k->batch.cols, k->batch.ncols);
+		need->all = batch_needs(m, k->batch.cols, k->batch.ncols);
 	} else {
 		size_t i;
 
 		for (i = 0; i < k->app.ncols; i++)
-			need->wanted |= columns[k->app.cols[i]].needs;
+			need->wanted |= col_needs(m, k->app.cols[i]);
 	}
 	/* Sorting or filtering by a value means reading it for every task. */
-	need->all |= columns[m->sort_col].needs;
+	need->all |= col_needs(m, m->sort_col);
 	if (m->filter[0])
 		need->all |= NEED_CMDLINE;
 }
@@ -85,6 +92,7 @@ static void collect(struct ktop *k)
 	model_begin_tick(m, now_mono_ns(), now_wall_s());
 	system_collect(k->sys, m);
 	procfs_collect(k->procfs, m, &need);
+	ftrace_collect(k->ftrace, m);
 	model_end_tick(m);
 	k->ticks++;
 }
@@ -109,7 +117,8 @@ static int setup_signals(void)
 
 static void fatal_signal(int sig)
 {
-	/* Restore the terminal before dying; then die of the same signal. */
+	/* Restore the terminal and the kernel before dying; then die of the same signal. */
+	ftrace_emergency_stop();
 	ui_stop();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -199,21 +208,30 @@ static int on_tick(struct ktop *k)
 	return -1;
 }
 
+/* The main loop's descriptors: timer, signals, terminal, then one per traced CPU. */
+#define PFD_FIXED 3
+#define PFD_MAX (PFD_FIXED + 1024)
+
 static int run(struct ktop *k)
 {
-	struct pollfd pfd[3] = {
-		{ .fd = k->timerfd, .events = POLLIN },
-		{ .fd = k->sigfd, .events = POLLIN },
-		{ .fd = k->opt.batch ? -1 : STDIN_FILENO, .events = POLLIN },
-	};
+	static struct pollfd pfd[PFD_MAX];
+	size_t npfd, i;
 	int status = -1, ch, nkeys;
 
+	pfd[0] = (struct pollfd){ .fd = k->timerfd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = k->sigfd, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = k->opt.batch ? -1 : STDIN_FILENO, .events = POLLIN };
+	npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, (nfds_t)npfd, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return 1;
 		}
+		/* A ring buffer is filling: decode it now, the tick sums it up. */
+		for (i = PFD_FIXED; i < npfd; i++)
+			if (pfd[i].revents & POLLIN)
+				ftrace_drain(k->ftrace, pfd[i].fd);
 		if (pfd[1].revents & POLLIN)
 			status = on_signal(k);
 		if (status < 0 && (pfd[0].revents & POLLIN))
@@ -251,8 +269,15 @@ static void setup_app(struct ktop *k)
 	a->opt = &k->opt;
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
-	memcpy(a->cols, table_default, sizeof(table_default));
-	a->ncols = ARRAY_SIZE(table_default);
+	if (ftrace_on(k->ftrace)) {
+		memcpy(a->cols, table_traced, sizeof(table_traced));
+		a->ncols = ARRAY_SIZE(table_traced);
+		m->event_counters = ftrace_event_counters(k->ftrace);
+	} else {
+		memcpy(a->cols, table_default, sizeof(table_default));
+		a->ncols = ARRAY_SIZE(table_default);
+	}
+	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
 	a->stack[0] = &table_view;
 	a->depth = 1;
 	m->threads = k->opt.threads;
@@ -268,11 +293,13 @@ static void setup_app(struct ktop *k)
 	if (k->opt.batch) {
 		k->batch.out = stdout;
 		k->batch.fmt = k->opt.format;
+		k->batch.syscalls = k->opt.syscalls;
 		if (k->opt.ncols) {
 			memcpy(k->batch_cols, k->opt.cols, k->opt.ncols * sizeof(int));
 			k->batch.ncols = k->opt.ncols;
 		} else {
-			batch_default_columns(k->opt.format, k->batch_cols, &k->batch.ncols);
+			batch_default_columns(k->opt.format, ftrace_on(k->ftrace), k->batch_cols,
+					      &k->batch.ncols);
 		}
 		k->batch.cols = k->batch_cols;
 	}
@@ -312,6 +339,13 @@ int main(int argc, char **argv)
 	}
 	if (check_pids(&k))
 		goto out;
+	/* Before the first sample: counts start at the first tick's baseline. */
+	if (!k.opt.no_trace) {
+		struct ftrace_opts fo = { .pids = k.opt.pids, .npids = k.opt.npids };
+
+		ftrace_start(&fo, &k.ftrace);
+	}
+	setup_fatal_handlers();
 	setup_app(&k);
 	procfs_set_threads(k.procfs, k.opt.threads);
 	if (k.opt.npids)
@@ -326,7 +360,6 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!k.opt.batch) {
-		setup_fatal_handlers();
 		atexit(ui_stop);
 		if (ui_start(&k.app))
 			goto out;
@@ -334,6 +367,7 @@ int main(int argc, char **argv)
 	status = run(&k);
 out:
 	ui_stop();
+	ftrace_stop(k.ftrace);
 	procfs_free(k.procfs);
 	system_free(k.sys);
 	model_free(&k.app.model);

@@ -31,6 +31,7 @@ void model_init(struct model *m, long hz, long page_kb)
 static void task_free(struct task *t)
 {
 	free(t->cmdline);
+	sc_table_free(&t->sc);
 	free(t);
 }
 
@@ -81,13 +82,25 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		memcpy(t->prev, t->cnt, sizeof(t->prev));
 		t->have_prev = t->have;
 		t->have = 0;
+		memset(t->ev, 0, sizeof(t->ev));
+		sc_table_clear(&t->sc);
+		t->exited = false;
 	}
+	memset(m->ev_total, 0, sizeof(m->ev_total));
+	m->lost_events = 0;
+	m->lost_unknown = false;
 }
 
 static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
 {
+	struct sc_table sc = t->sc;
+
 	free(t->cmdline);
+	/* The table's memory is kept for the new task; its entries are not. */
+	sc_table_clear(&sc);
 	memset(t, 0, sizeof(*t));
+	t->sc = sc;
+	t->top_nr = SC_EMPTY;
 	t->pid = pid;
 	t->tgid = tgid;
 	t->starttime = starttime;
@@ -99,7 +112,11 @@ struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t 
 {
 	struct task *t = pidmap_get(&m->index, pid);
 
-	if (t && t->starttime != starttime) {
+	if (t && !t->starttime) {
+		/* Created from events; /proc tells who it is. */
+		t->starttime = starttime;
+		t->tgid = tgid;
+	} else if (t && t->starttime != starttime) {
 		/* A reused pid: never mix the new process with the old one's numbers. */
 		uint64_t want = t->want_until;
 
@@ -130,6 +147,16 @@ void model_task_set_counter(struct task *t, enum counter c, uint64_t v)
 {
 	t->cnt[c] = v;
 	t->have |= 1u << c;
+}
+
+void model_task_add_events(struct task *t, enum counter c, uint64_t n)
+{
+	t->ev[c] += n;
+}
+
+bool model_counts_events(const struct model *m, enum counter c)
+{
+	return m->event_counters & (1u << c);
 }
 
 void model_task_born(struct task *t)
@@ -211,10 +238,22 @@ bool model_is_focused(const struct model *m, pid_t tgid)
 static void task_compute(struct model *m, struct task *t)
 {
 	uint32_t both = t->have & t->have_prev;
+	const struct sc_stat *top;
 	int c;
 
 	t->have_delta = 0;
 	for (c = 0; c < CNT_NR; c++) {
+		if (model_counts_events(m, c)) {
+			/*
+			 * Tracing ran through the whole interval (it starts before the
+			 * first tick), so a task without events had none: 0 is exact.
+			 */
+			if (m->interval_s > 0) {
+				t->delta[c] = t->ev[c];
+				t->have_delta |= 1u << c;
+			}
+			continue;
+		}
 		if (!(both & (1u << c)))
 			continue;
 		/*
@@ -226,6 +265,8 @@ static void task_compute(struct model *m, struct task *t)
 		t->delta[c] = t->cnt[c] - t->prev[c];
 		t->have_delta |= 1u << c;
 	}
+	top = sc_table_top(&t->sc);
+	t->top_nr = top ? top->nr : SC_EMPTY;
 	t->have_cpu = false;
 	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_UTIME)) &&
 	    (t->have_delta & (1u << CNT_STIME))) {

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "pidmap.h"
+#include "sctable.h"
 #include "../collectors/procparse.h"
 #include "../collectors/sysparse.h"
 
@@ -27,8 +28,13 @@ enum counter {
 	CNT_STIME,	/* /proc/PID/stat, clock ticks */
 	CNT_MINFLT,	/* /proc/PID/stat */
 	CNT_MAJFLT,	/* /proc/PID/stat */
-	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads */
+	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads; or events */
 	CNT_IVCSW,	/* likewise */
+	/* Counted from kernel events only (collectors/ftrace.c): */
+	CNT_SYSCALLS,	/* raw_syscalls:sys_exit, plus exit/exit_group entries */
+	CNT_SYSERR,	/* those that returned -errno */
+	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
+	CNT_SIGSENT,	/* signal:signal_generate from it */
 	CNT_NR
 };
 
@@ -54,6 +60,10 @@ struct task {
 	uint32_t have, have_prev;	/* bit per counter: read this / last tick */
 	uint64_t delta[CNT_NR];		/* count within the interval, when known */
 	uint32_t have_delta;
+	uint64_t ev[CNT_NR];		/* counted from events this interval */
+	struct sc_table sc;		/* this interval's syscalls, from events */
+	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
+	bool exited;			/* its exit was seen: this is its last row */
 	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
 	bool have_cpu;
 
@@ -99,6 +109,13 @@ struct model {
 	bool threads;			/* rows are threads, not processes */
 	pid_t *focus;			/* -p: only these tgids; NULL = all */
 	size_t nfocus;
+
+	/* Kernel events (collectors/ftrace.c); all zero when tracing is off. */
+	uint32_t event_counters;	/* bit per enum counter that events supply */
+	uint64_t ev_total[CNT_NR];	/* the whole system, this interval */
+	uint64_t lost_events;		/* dropped by the kernel this interval */
+	bool lost_unknown;		/* some dropped, how many unknown */
+	char trace_status[160];		/* why tracing is off, or what is missing */
 };
 
 void model_init(struct model *m, long hz, long page_kb);
@@ -112,7 +129,8 @@ void model_end_tick(struct model *m);
 
 /*
  * The task @pid as of this tick, created if new. A different @starttime means the
- * pid was reused: the old task is dropped and a fresh one returned.
+ * pid was reused: the old task is dropped and a fresh one returned. A task
+ * created from events has starttime 0 (unknown); the first /proc read sets it.
  * The returned task belongs to the model.
  */
 struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime);
@@ -124,6 +142,10 @@ void model_task_set_counter(struct task *t, enum counter c, uint64_t v);
  * it has counted happened within this interval, so its counts are its totals.
  */
 void model_task_born(struct task *t);
+/* @n events of counter @c (an event counter) happened to @t this interval. */
+void model_task_add_events(struct task *t, enum counter c, uint64_t n);
+/* Does @c come from kernel events this session? */
+bool model_counts_events(const struct model *m, enum counter c);
 /* Take ownership of a malloc'ed command line. */
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
 

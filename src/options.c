@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-enum { OPT_CSV = 256, OPT_JSON };
+enum { OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -21,6 +21,8 @@ static const struct option long_opts[] = {
 	{ "threads", no_argument, NULL, 'H' },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -42,6 +44,9 @@ void options_usage(FILE *f)
 	      "  -H, --threads          one row per thread instead of per process\n"
 	      "      --csv              batch: CSV, a header line then one row per process per interval\n"
 	      "      --json             batch: one JSON object per interval per line\n"
+	      "      --syscalls         batch: per process, each system call's calls and errors\n"
+	      "                         in the interval (CSV: one row per process and syscall)\n"
+	      "      --no-trace         do not trace: a /proc monitor only (no syscall columns)\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
@@ -163,6 +168,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_JSON:
 			o->format = OUT_JSON;
 			break;
+		case OPT_NO_TRACE:
+			o->no_trace = true;
+			break;
+		case OPT_SYSCALLS:
+			o->syscalls = true;
+			break;
 		case 'h':
 			o->show_help = true;
 			return 0;
@@ -186,6 +197,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->format != OUT_TEXT && !o->batch) {
 		snprintf(err, errsz, "--csv and --json are batch formats: add -b");
+		return -EINVAL;
+	}
+	if (o->syscalls && !o->batch) {
+		snprintf(err, errsz, "--syscalls is a batch option: add -b");
+		return -EINVAL;
+	}
+	if (o->syscalls && o->no_trace) {
+		snprintf(err, errsz, "--syscalls counts kernel events: it cannot go with --no-trace");
 		return -EINVAL;
 	}
 	if (!have_delay)

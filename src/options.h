@@ -23,6 +23,8 @@ struct options {
 	bool threads;			/* -H */
 	int sort_col;			/* -s; -1 = default */
 	bool sort_asc;			/* -s with a leading '+': ascending */
+	bool no_trace;			/* --no-trace: /proc only */
+	bool syscalls;			/* --syscalls: per-syscall batch rows */
 	bool show_help, show_version;
 };
 

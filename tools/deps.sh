@@ -3,7 +3,7 @@
 # on Debian/Ubuntu. As root: apt-get installs what is missing. Otherwise: print the
 # exact command and fail. Idempotent: nothing happens when all is there.
 set -e
-build="gcc make pkg-config libncurses-dev"
+build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev"
 test="bats tmux python3 valgrind strace procps"
 bench="procps strace"
 want="$build"

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "acct.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "../src/util.h"
+
+/* The largest errno the kernel returns: -4095..-1 are errors, as in strace. */
+#define MAX_ERRNO 4095
+
+void acct_init(struct acct *a)
+{
+	memset(a, 0, sizeof(*a));
+	pidmap_init(&a->threads);
+}
+
+static void thread_free(struct acct_thread *t)
+{
+	sc_table_free(&t->sc);
+	free(t);
+}
+
+void acct_free(struct acct *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->threads.cap; i++)
+		if (a->threads.slots[i].key)
+			thread_free(a->threads.slots[i].val);
+	pidmap_free(&a->threads);
+	free(a->born);
+	free(a->dead);
+	free(a->execs);
+	memset(a, 0, sizeof(*a));
+}
+
+struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t = pidmap_get(&a->threads, tid);
+
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->enter_nr = SC_EMPTY;
+		pidmap_put(&a->threads, tid, t);
+	}
+	a->last = t;
+	return t;
+}
+
+static struct acct_thread *activate(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t = acct_thread(a, tid);
+
+	if (!t->active) {
+		t->active = true;
+		t->next = a->active;
+		a->active = t;
+	}
+	return t;
+}
+
+static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
+{
+	t->n[c]++;
+	a->total[c]++;
+}
+
+static uint32_t sc_nr(long nr)
+{
+	/* Numbers outside 0..UINT32_MAX-1 (syscall(-1), say) share one slot. */
+	return nr >= 0 && nr < (long)SC_EMPTY ? (uint32_t)nr : SC_EMPTY - 1;
+}
+
+void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
+{
+	struct acct_thread *t;
+
+	if (tid <= 0)
+		return;
+	t = acct_thread(a, tid);
+	t->enter_nr = sc_nr(nr);
+	t->enter_ts = ts;
+}
+
+/*
+ * A new task leaves the kernel through the syscall exit path too, as a fork
+ * family call returning 0; that is the parent's call, counted once in the
+ * parent (strace counts it so).
+ */
+static bool is_child_return(long nr, long ret)
+{
+	if (ret != 0)
+		return false;
+	switch (nr) {
+#ifdef SYS_clone
+	case SYS_clone:
+#endif
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+#ifdef SYS_fork
+	case SYS_fork:
+#endif
+#ifdef SYS_vfork
+	case SYS_vfork:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * rt_sigreturn restores the registers of the interrupted context, whose
+ * syscall number is -1: sys_exit then reports -1. Nothing else returns with -1
+ * but a call ptrace or seccomp skipped, which is rare enough to count alike.
+ */
+static long real_nr(long nr)
+{
+#ifdef SYS_rt_sigreturn
+	if (nr == -1)
+		return SYS_rt_sigreturn;
+#endif
+	return nr;
+}
+
+void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
+{
+	struct acct_thread *t;
+	struct sc_stat *s;
+	uint32_t n;
+
+	if (tid <= 0 || is_child_return(nr, ret))
+		return;
+	nr = real_nr(nr);
+	n = sc_nr(nr);
+	t = activate(a, tid);
+	s = sc_table_get(&t->sc, n);
+	s->calls++;
+	count(a, t, AC_SYSCALLS);
+	if (ret < 0 && ret >= -MAX_ERRNO) {
+		s->errors++;
+		s->top_errno = (uint32_t)-ret;
+		count(a, t, AC_SYSERR);
+	}
+	if (t->enter_nr == n && ts >= t->enter_ts) {
+		uint64_t d = ts - t->enter_ts;
+
+		s->time_ns += d;
+		s->timed++;
+		if (d > s->max_ns)
+			s->max_ns = d;
+	}
+	t->enter_nr = SC_EMPTY;
+}
+
+void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
+{
+	struct acct_thread *t;
+
+	if (tid <= 0)
+		return;
+	t = activate(a, tid);
+	sc_table_get(&t->sc, sc_nr(nr))->calls++;
+	count(a, t, AC_SYSCALLS);
+	t->enter_nr = SC_EMPTY;
+}
+
+void acct_switch(struct acct *a, pid_t prev, long prev_state)
+{
+	struct acct_thread *t;
+
+	if (prev <= 0)	/* the idle task */
+		return;
+	t = activate(a, prev);
+	/*
+	 * The kernel counts nvcsw when schedule() was not a preemption and the task
+	 * was not runnable; a runnable task that calls schedule() (on the way back
+	 * to user space, or yielding) counts as nivcsw, like a preempted one.
+	 */
+	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & (ACCT_STATE_PREEMPTED - 1)))
+		count(a, t, AC_VCSW);
+	else
+		count(a, t, AC_IVCSW);
+}
+
+/* signal_generate's result: TRACE_SIGNAL_DELIVERED and _LOSE_INFO queue it. */
+#define SIG_RESULT_DELIVERED 0
+#define SIG_RESULT_LOSE_INFO 4
+
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int result)
+{
+	if (sender > 0)
+		count(a, activate(a, sender), AC_SIGSENT);
+	if (target > 0 && (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
+		count(a, activate(a, target), AC_SIGRECV);
+}
+
+static struct acct_proc *push_proc(struct acct_proc **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	return &(*v)[(*n)++];
+}
+
+static void copy_comm(char dst[16], const char *src, size_t len)
+{
+	size_t n = strnlen(src, len < 15 ? len : 15);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+		  const char *comm, size_t comm_len)
+{
+	struct acct_thread *t, *p;
+
+	if (child <= 0)
+		return;
+	p = parent > 0 ? acct_thread(a, parent) : NULL;
+	t = acct_thread(a, child);
+	/* A reused tid: whatever was known of the old thread is not this one's. */
+	t->exited = 0;
+	t->enter_nr = SC_EMPTY;
+	copy_comm(t->comm, comm, comm_len);
+	t->ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
+	if (clone_flags & ACCT_CLONE_THREAD) {
+		t->tgid = p ? p->tgid : 0;
+	} else {
+		struct acct_proc *np = push_proc(&a->born, &a->nborn, &a->cap_born);
+
+		t->tgid = child;
+		np->pid = child;
+		np->parent = parent;
+		memcpy(np->comm, t->comm, sizeof(np->comm));
+	}
+}
+
+void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len)
+{
+	struct acct_thread *t;
+	struct acct_proc *e;
+	const char *base = filename;
+	size_t i;
+
+	if (pid <= 0)
+		return;
+	if (old_pid != pid && old_pid > 0) {
+		/* A non-leader thread exec'd: it carries on as the leader's pid. */
+		struct acct_thread *o = acct_thread(a, old_pid);
+
+		if (!o->exited)
+			o->exited = 1;
+	}
+	t = acct_thread(a, pid);
+	t->tgid = pid;
+	t->exited = 0;
+	/* comm becomes the file's base name, as the kernel sets it. */
+	for (i = 0; i < len && filename[i]; i++)
+		if (filename[i] == '/')
+			base = filename + i + 1;
+	copy_comm(t->comm, base, len - (size_t)(base - filename));
+	e = push_proc(&a->execs, &a->nexecs, &a->cap_execs);
+	e->pid = pid;
+	e->parent = 0;
+	memcpy(e->comm, t->comm, sizeof(e->comm));
+}
+
+void acct_exit(struct acct *a, pid_t tid, bool group_dead)
+{
+	struct acct_thread *t;
+
+	if (tid <= 0)
+		return;
+	t = activate(a, tid);
+	t->exited = 1;
+	if (group_dead) {
+		if (a->ndead == a->cap_dead) {
+			a->cap_dead = a->cap_dead ? a->cap_dead * 2 : 64;
+			a->dead = xrealloc(a->dead, a->cap_dead * sizeof(*a->dead));
+		}
+		a->dead[a->ndead++] = tid;
+	}
+}
+
+void acct_lost(struct acct *a, long n)
+{
+	if (n < 0)
+		a->lost_unknown = true;
+	else
+		a->lost += (uint64_t)n;
+}
+
+void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid)
+{
+	(void)a;
+	t->tgid = tgid;
+}
+
+static void forget(struct acct *a, struct acct_thread *t)
+{
+	if (a->last == t)
+		a->last = NULL;
+	pidmap_del(&a->threads, t->tid);
+	thread_free(t);
+}
+
+void acct_end_interval(struct acct *a)
+{
+	struct acct_thread *t, *next, *doomed = NULL;
+	size_t i;
+
+	for (t = a->active; t; t = next) {
+		next = t->next;
+		t->active = false;
+		t->next = NULL;
+		t->idle = 0;
+		memset(t->n, 0, sizeof(t->n));
+		sc_table_clear(&t->sc);
+	}
+	a->active = NULL;
+	memset(a->total, 0, sizeof(a->total));
+	a->lost = 0;
+	a->lost_unknown = false;
+	a->nborn = a->ndead = a->nexecs = 0;
+	a->intervals++;
+
+	/* Deleting shifts slots, so collect first (on the now unused active links). */
+	for (i = 0; i < a->threads.cap; i++) {
+		if (!a->threads.slots[i].key)
+			continue;
+		t = a->threads.slots[i].val;
+		if (t->exited)
+			t->exited++;
+		else if (t->idle < UINT16_MAX)
+			t->idle++;
+		if (t->exited > 2 || (t->idle >= ACCT_IDLE_FORGET && t->enter_nr == SC_EMPTY)) {
+			t->next = doomed;
+			doomed = t;
+		}
+	}
+	for (t = doomed; t; t = next) {
+		next = t->next;
+		forget(a, t);
+	}
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_ACCT_H
+#define KTOP_ACCT_H
+
+/*
+ * collectors/acct: what the kernel events of one interval add up to, per thread.
+ * The event decoder (evdecode.h) calls the acct_* event functions, one per
+ * decoded event, with fixed-size arguments; they allocate only when a thread is
+ * seen for the first time or a table grows. Once per tick the ftrace collector
+ * walks the threads that had events (acct_first_active), adds them to the
+ * model's rows, and ends the interval (acct_end_interval). No I/O here.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../src/pidmap.h"
+#include "../src/sctable.h"
+
+enum acct_cnt {
+	AC_SYSCALLS,	/* system calls that ended (sys_exit) or never return */
+	AC_SYSERR,	/* of those, returned -errno */
+	AC_VCSW,	/* sched_switch away while blocked */
+	AC_IVCSW,	/* sched_switch away while runnable (preempted) */
+	AC_SIGRECV,	/* signals queued to it (signal_generate, delivered) */
+	AC_SIGSENT,	/* signals it generated from task context */
+	AC_NR
+};
+
+/* The kernel's TASK_REPORT_MAX: sched_switch's prev_state when preempted. */
+#define ACCT_STATE_PREEMPTED 0x100
+#define ACCT_CLONE_THREAD 0x00010000ull
+
+struct acct_thread {
+	pid_t tid;
+	pid_t tgid;		/* 0 until known */
+	pid_t ppid;		/* the forking thread's process (or tid); 0 = unknown */
+	uint64_t n[AC_NR];	/* this interval */
+	struct sc_table sc;	/* this interval, per syscall */
+	uint64_t enter_ts;	/* raw sys_enter time of the call in progress */
+	uint32_t enter_nr;	/* its number; SC_EMPTY = none seen */
+	bool active;		/* on the active list */
+	uint8_t exited;		/* ticks since its exit; 0 = alive */
+	uint16_t idle;		/* intervals without events */
+	char comm[16];		/* from task_newtask or exec; may be "" */
+	struct acct_thread *next;	/* active list */
+};
+
+/* A process that appeared (fork without CLONE_THREAD) or exec'd this interval. */
+struct acct_proc {
+	pid_t pid;
+	pid_t parent;		/* the tid that forked it; 0 for exec */
+	char comm[16];
+};
+
+struct acct {
+	struct pidmap threads;		/* tid -> struct acct_thread */
+	struct acct_thread *active;	/* threads with events this interval */
+	struct acct_thread *last;	/* the last looked up: most events repeat it */
+	uint64_t total[AC_NR];		/* every thread, this interval */
+	uint64_t lost;			/* events the kernel dropped, this interval */
+	bool lost_unknown;		/* a page said "missed events", count unknown */
+	uint64_t intervals;
+
+	struct acct_proc *born;		/* processes forked this interval */
+	size_t nborn, cap_born;
+	pid_t *dead;			/* tids whose exit ended their process */
+	size_t ndead, cap_dead;
+	struct acct_proc *execs;	/* processes that exec'd (comm changed) */
+	size_t nexecs, cap_execs;
+};
+
+void acct_init(struct acct *a);
+void acct_free(struct acct *a);
+
+/* The thread @tid, created (tgid unknown) on first sight. Never NULL. */
+struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid);
+static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
+{
+	if (a->last && a->last->tid == tid)
+		return a->last;
+	return acct_thread_slow(a, tid);
+}
+
+/* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
+void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
+void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);
+/* The entry of a syscall that never returns (exit, exit_group): one call. */
+void acct_sys_noreturn(struct acct *a, pid_t tid, long nr);
+void acct_switch(struct acct *a, pid_t prev, long prev_state);
+/* @sender is 0 when the signal came from interrupt context (no sending task). */
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int result);
+void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+		  const char *comm, size_t comm_len);
+void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len);
+void acct_exit(struct acct *a, pid_t tid, bool group_dead);
+/* @n events lost; n < 0: some, count unknown. */
+void acct_lost(struct acct *a, long n);
+
+/* Record that @tid belongs to @tgid (from /proc, when no event said so). */
+void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid);
+
+static inline struct acct_thread *acct_first_active(const struct acct *a)
+{
+	return a->active;
+}
+
+/*
+ * Start the next interval: counts and tables reset, lifecycle lists emptied,
+ * threads that exited two intervals ago forgotten (a CPU drained later may still
+ * hold events they wrote before exiting), and so are threads idle for
+ * ACCT_IDLE_FORGET intervals (an exit event may have been lost).
+ */
+#define ACCT_IDLE_FORGET 600
+void acct_end_interval(struct acct *a);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_EVDECODE_H
+#define KTOP_EVDECODE_H
+
+/*
+ * collectors/evdecode: kernel event records -> acct.h calls.
+ *
+ * The event catalog (ev_defs in evdecode.c) names each kind's tracepoint and the
+ * fields it reads. At start-up the formats of the kinds in use are parsed once
+ * (libtraceevent) and each field's offset and size kept; the per-event path then
+ * reads fixed offsets, checks every read against the record's size, allocates
+ * nothing and formats nothing. No I/O: the caller hands in format text and ring
+ * buffer pages, so the decoder is unit-tested and fuzzed with synthetic pages.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acct.h"
+
+enum ev_kind {
+	EV_SYS_EXIT,		/* raw_syscalls:sys_exit: every syscall that returns */
+	EV_SYS_ENTER,		/* raw_syscalls:sys_enter: only to time calls */
+	EV_EXIT,		/* syscalls:sys_enter_exit: never returns */
+	EV_EXIT_GROUP,		/* syscalls:sys_enter_exit_group: never returns */
+	EV_SWITCH,		/* sched:sched_switch */
+	EV_NEWTASK,		/* task:task_newtask: fork/clone, thread or process */
+	EV_EXEC,		/* sched:sched_process_exec */
+	EV_PEXIT,		/* sched:sched_process_exit */
+	EV_SIGNAL,		/* signal:signal_generate */
+	EV_NR
+};
+
+#define EV_MAX_FIELDS 4
+
+struct ev_field {
+	int offset, size;	/* size 0: the field is missing on this kernel */
+	bool is_signed, data_loc;
+};
+
+struct evdecode {
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	int page_size;			/* bytes of one ring-buffer sub-buffer */
+	int id[EV_NR];			/* the kernel's event id; -1 = not loaded */
+	struct ev_field f[EV_NR][EV_MAX_FIELDS];
+	int min_size[EV_NR];		/* records shorter than this are malformed */
+	uint8_t *kind_of;		/* event id -> enum ev_kind + 1; 0 = not ours */
+	int nkind_of;
+	uint64_t events, malformed;	/* records decoded and rejected, all time */
+};
+
+/* The catalog: which tracepoint an event kind is. */
+const char *ev_system(enum ev_kind k);
+const char *ev_name(enum ev_kind k);
+
+/*
+ * evdecode_init - set up from the ring buffer's page header description
+ * @header_page: the text of events/header_page
+ *
+ * Returns 0 or -errno; the caller frees with evdecode_free either way.
+ */
+int evdecode_init(struct evdecode *d, const char *header_page, size_t len);
+void evdecode_free(struct evdecode *d);
+
+/*
+ * evdecode_add - make kind @k decodable from its format file's text
+ *
+ * Returns 0, -EINVAL when the format lacks a field the kind cannot do without,
+ * or -ENOMEM.
+ */
+int evdecode_add(struct evdecode *d, enum ev_kind k, const char *format, size_t len);
+
+/*
+ * evdecode_page - decode one ring-buffer sub-buffer into @a
+ *
+ * Returns the number of our events decoded, or -EINVAL for a page whose header
+ * does not fit @len.
+ */
+int evdecode_page(struct evdecode *d, const void *page, size_t len, struct acct *a);
+
+#endif

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "ftrace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "acct.h"
+#include "evdecode.h"
+#include "procparse.h"
+#include "trace.h"
+#include "../src/util.h"
+
+/* Wake the reader when a CPU's buffer is this full (percent). */
+#define WAKE_PERCENT 20
+/* Pages one drain call reads from a CPU before the loop looks at keys and ticks. */
+#define DRAIN_BATCH 256
+
+struct ftrace {
+	struct trace *tr;
+	struct evdecode dec;
+	struct acct acct;
+	bool on, decoder_ready;
+	enum ev_kind kinds[EV_NR];	/* the kinds enabled, in config order */
+	size_t nkinds;
+	void *page;
+	int64_t only_uid;		/* non-root: only this user's tasks; -1 = all */
+	uint64_t lost_seen;		/* trace_lost at the last tick */
+	struct ftrace_stats st;
+	char status[160];
+};
+
+/* The default view's events: one per syscall (its exit), the rest are rare. */
+static const enum ev_kind default_kinds[] = {
+	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
+	EV_SIGNAL,
+};
+
+static int load_formats(struct ftrace *ft)
+{
+	char rel[128];
+	size_t len, i;
+	char *text;
+	int err;
+
+	text = trace_read_format("header_page", &len);
+	if (!text)
+		return -ENOENT;
+	err = evdecode_init(&ft->dec, text, len);
+	free(text);
+	ft->decoder_ready = true;
+	if (err)
+		return err;
+	/* Only the formats of the events in use: all of them would cost ~260 ms. */
+	for (i = 0; i < ft->nkinds; i++) {
+		enum ev_kind k = ft->kinds[i];
+
+		if (!trace_event_on(ft->tr, i))
+			continue;
+		snprintf(rel, sizeof(rel), "%s/%s/format", ev_system(k), ev_name(k));
+		text = trace_read_format(rel, &len);
+		if (!text)
+			return -ENOENT;
+		err = evdecode_add(&ft->dec, k, text, len);
+		free(text);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The kernel filters by thread id: a process is all of its threads now, and
+ * (event-fork) whatever they create later. Returns a malloc'ed list.
+ */
+static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
+{
+	size_t cap = npids + 16, i;
+	pid_t *v = xmalloc(cap * sizeof(*v));
+
+	*n = 0;
+	for (i = 0; i < npids; i++) {
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		d = opendir(path);
+		if (!d) {
+			v[(*n)++] = pids[i];
+			continue;
+		}
+		while ((de = readdir(d))) {
+			int tid = atoi(de->d_name);
+
+			if (tid <= 0)
+				continue;
+			if (*n == cap) {
+				cap *= 2;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[(*n)++] = tid;
+		}
+		closedir(d);
+	}
+	return v;
+}
+
+int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
+{
+	const char *events[EV_NR][2];
+	struct trace_config cfg = { 0 };
+	struct ftrace *ft = xcalloc(1, sizeof(*ft));
+	pid_t *tids = NULL;
+	char missing[128];
+	size_t i;
+	int err;
+
+	*out = ft;
+	acct_init(&ft->acct);
+	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
+	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
+		ft->kinds[ft->nkinds++] = default_kinds[i];
+	if (o->time_syscalls)
+		ft->kinds[ft->nkinds++] = EV_SYS_ENTER;
+	for (i = 0; i < ft->nkinds; i++) {
+		events[i][0] = ev_system(ft->kinds[i]);
+		events[i][1] = ev_name(ft->kinds[i]);
+	}
+	cfg.events = (const char *const (*)[2])events;
+	cfg.nevents = ft->nkinds;
+	cfg.buffer_kb = o->buffer_kb;
+	cfg.buffer_percent = WAKE_PERCENT;
+	if (o->pids) {
+		tids = threads_of(o->pids, o->npids, &cfg.npids);
+		cfg.pids = tids;
+		cfg.follow_forks = true;
+	}
+	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
+	free(tids);
+	if (err)
+		return err;
+	err = load_formats(ft);
+	if (err) {
+		snprintf(ft->status, sizeof(ft->status), "tracing off: cannot read event formats: %s",
+			 strerror(-err));
+		trace_close(ft->tr);
+		ft->tr = NULL;
+		return err;
+	}
+	if (missing[0])
+		snprintf(ft->status, sizeof(ft->status), "events missing here: %s", missing);
+	ft->page = xmalloc((size_t)trace_page_size(ft->tr));
+	ft->st.buffer_kb = trace_buffer_kb(ft->tr);
+	ft->on = true;
+	return 0;
+}
+
+void ftrace_stop(struct ftrace *ft)
+{
+	if (!ft)
+		return;
+	trace_close(ft->tr);
+	if (ft->decoder_ready)
+		evdecode_free(&ft->dec);
+	acct_free(&ft->acct);
+	free(ft->page);
+	free(ft);
+}
+
+bool ftrace_on(const struct ftrace *ft)
+{
+	return ft && ft->on;
+}
+
+uint32_t ftrace_event_counters(const struct ftrace *ft)
+{
+	if (!ftrace_on(ft))
+		return 0;
+	return (1u << CNT_SYSCALLS) | (1u << CNT_SYSERR) | (1u << CNT_VCSW) |
+	       (1u << CNT_IVCSW) | (1u << CNT_SIGRECV) | (1u << CNT_SIGSENT);
+}
+
+void ftrace_emergency_stop(void)
+{
+	trace_emergency_stop();
+}
+
+const char *ftrace_status(const struct ftrace *ft)
+{
+	return ft ? ft->status : "";
+}
+
+size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max)
+{
+	size_t n = 0;
+	int i;
+
+	if (!ftrace_on(ft))
+		return 0;
+	for (i = 0; i < trace_ncpus(ft->tr) && n < max; i++) {
+		int fd = trace_cpu_fd(ft->tr, i);
+
+		if (fd < 0)
+			continue;
+		pfd[n].fd = fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		n++;
+	}
+	return n;
+}
+
+/* Returns the pages read; stops at @max or when the CPU has nothing more. */
+static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
+{
+	size_t pages = 0;
+	int n;
+
+	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush)) > 0) {
+		if (evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct) < 0)
+			ft->st.malformed++;
+		pages++;
+	}
+	ft->st.pages += pages;
+	return pages;
+}
+
+void ftrace_drain(struct ftrace *ft, int fd)
+{
+	int i;
+
+	if (!ftrace_on(ft))
+		return;
+	for (i = 0; i < trace_ncpus(ft->tr); i++)
+		if (trace_cpu_fd(ft->tr, i) == fd)
+			read_cpu(ft, i, false, DRAIN_BATCH);
+}
+
+/*
+ * The process of a thread no event introduced (it existed before tracing
+ * started): /proc/TID/status says, once per thread.
+ */
+static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
+{
+	struct pid_status st;
+	char path[64], buf[2048];
+	ssize_t n;
+	int fd;
+
+	if (th->tgid)
+		return th->tgid;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)th->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.tgid <= 0)
+		return 0;
+	acct_set_tgid(&ft->acct, th, (pid_t)st.tgid);
+	return th->tgid;
+}
+
+static const enum counter cnt_of[AC_NR] = {
+	[AC_SYSCALLS] = CNT_SYSCALLS, [AC_SYSERR] = CNT_SYSERR, [AC_VCSW] = CNT_VCSW,
+	[AC_IVCSW] = CNT_IVCSW, [AC_SIGRECV] = CNT_SIGRECV, [AC_SIGSENT] = CNT_SIGSENT,
+};
+
+/*
+ * The row that @th's events add to: found, or created for a task /proc did not
+ * list (born and gone within the interval). NULL when it must not be shown.
+ */
+static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_thread *th,
+			   pid_t tgid)
+{
+	pid_t id = m->threads ? th->tid : tgid;
+	struct task *t = model_task_find(m, id);
+
+	if (m->focus && !model_is_focused(m, tgid))
+		return NULL;
+	if (!t) {
+		struct acct_thread *leader;
+
+		/* Nobody can say whose it was; a user sees only their own tasks. */
+		if (ft->only_uid >= 0)
+			return NULL;
+		t = model_task_sample(m, id, tgid, 0);
+		leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+		memcpy(t->comm, (leader && leader->comm[0] ? leader : th)->comm, sizeof(th->comm));
+		t->state = th->exited ? 'X' : '?';
+		t->ppid = (leader ? leader : th)->ppid;
+		t->exited = th->exited;
+	} else if (t->seen_tick != m->tick) {
+		/* /proc no longer has it: these were its last events. */
+		t->seen_tick = m->tick;
+		t->exited = true;
+		t->state = 'X';
+	}
+	if (ft->only_uid >= 0 && t->uid != ft->only_uid)
+		return NULL;
+	return t;
+}
+
+static void fold(struct ftrace *ft, struct model *m)
+{
+	struct acct_thread *th;
+	size_t i;
+	int c;
+
+	for (th = acct_first_active(&ft->acct); th; th = th->next) {
+		pid_t tgid = resolve_tgid(ft, th);
+		struct task *t;
+
+		if (!tgid) {
+			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
+			continue;
+		}
+		t = row_of(ft, m, th, tgid);
+		if (!t)
+			continue;
+		for (c = 0; c < AC_NR; c++) {
+			model_task_add_events(t, cnt_of[c], th->n[c]);
+			if (ft->only_uid >= 0)
+				m->ev_total[cnt_of[c]] += th->n[c];
+		}
+		sc_table_merge(&t->sc, &th->sc);
+	}
+	if (ft->only_uid < 0)
+		for (c = 0; c < AC_NR; c++)
+			m->ev_total[cnt_of[c]] = ft->acct.total[c];
+	/* Processes whose last thread exited: their row is their last one. */
+	for (i = 0; i < ft->acct.ndead; i++) {
+		struct acct_thread *d = pidmap_get(&ft->acct.threads, ft->acct.dead[i]);
+		struct task *t = d && d->tgid ? model_task_find(m, d->tgid) : NULL;
+
+		if (t && !m->threads) {
+			t->exited = true;
+			t->state = 'X';
+		}
+	}
+}
+
+void ftrace_collect(struct ftrace *ft, struct model *m)
+{
+	uint64_t lost;
+	int i;
+
+	if (!ftrace_on(ft))
+		return;
+	/* Everything written up to now, the partly filled pages too. */
+	/* Bounded: a writer that never pauses must not hold the tick forever. */
+	for (i = 0; i < trace_ncpus(ft->tr); i++)
+		read_cpu(ft, i, true, trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16);
+	lost = trace_lost(ft->tr);
+	m->lost_events = lost - ft->lost_seen;
+	if (ft->acct.lost > m->lost_events)
+		m->lost_events = ft->acct.lost;
+	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
+	ft->lost_seen = lost;
+	ft->st.lost += m->lost_events;
+	m->event_counters = ftrace_event_counters(ft);
+	fold(ft, m);
+	acct_end_interval(&ft->acct);
+}
+
+void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
+{
+	*st = ft->st;
+	if (ft->decoder_ready) {
+		st->events = ft->dec.events;
+		st->malformed += ft->dec.malformed;
+	}
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_FTRACE_H
+#define KTOP_FTRACE_H
+
+/*
+ * collectors/ftrace: per-task system calls, errors, context switches and signals
+ * counted from the kernel's ring buffers. It ties together ktop's instance
+ * (trace.h), the decoder (evdecode.h) and the per-thread sums (acct.h), and once
+ * per tick adds the interval's sums to the model's rows:
+ *
+ *   trace_read_page -> evdecode_page -> acct_* -> ftrace_collect -> model
+ *
+ * Without tracefs or permission it stays off and says why (ftrace_status); the
+ * rest of ktop runs as a /proc monitor.
+ */
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../src/model.h"
+
+struct ftrace;
+
+struct ftrace_opts {
+	bool time_syscalls;	/* also sys_enter, for time per call (costs an event) */
+	size_t buffer_kb;	/* per CPU; 0 = automatic */
+	const pid_t *pids;	/* only these processes (and children) in the kernel */
+	size_t npids;
+};
+
+struct ftrace_stats {
+	uint64_t events;	/* decoded, all time */
+	uint64_t pages;		/* ring-buffer pages read */
+	uint64_t malformed;	/* records the decoder rejected */
+	uint64_t lost;		/* dropped by the kernel, all time */
+	uint64_t unattributed;	/* events of threads whose process was not found */
+	size_t buffer_kb;
+};
+
+/*
+ * ftrace_start - start tracing, or explain why not
+ * @out: always set (to a collector that is off when tracing is not possible);
+ *       free with ftrace_stop
+ *
+ * Returns 0 when tracing runs, else -errno with ftrace_status saying why.
+ */
+int ftrace_start(const struct ftrace_opts *o, struct ftrace **out);
+/* Stop tracing and remove the instance. NULL is fine. */
+void ftrace_stop(struct ftrace *ft);
+
+bool ftrace_on(const struct ftrace *ft);
+/* The model counters (bit per enum counter) events supply; 0 when off. */
+uint32_t ftrace_event_counters(const struct ftrace *ft);
+/* From a fatal signal handler: remove the instance (async-signal-safe). */
+void ftrace_emergency_stop(void);
+/* Why tracing is off, or which events are missing; "" when all is well. */
+const char *ftrace_status(const struct ftrace *ft);
+
+/* The per-CPU descriptors to poll: up to @max, returns how many. */
+size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max);
+/* A descriptor of ftrace_pollfds was readable: decode what it holds. */
+void ftrace_drain(struct ftrace *ft, int fd);
+/* At a tick, between model_begin_tick and model_end_tick, after procfs_collect. */
+void ftrace_collect(struct ftrace *ft, struct model *m);
+
+void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st);
+
+#endif

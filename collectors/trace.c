@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "sysparse.h"
+#include "../src/util.h"
+
+#define INSTANCE_PREFIX "ktop-"
+#define MAX_CPUS 1024
+#define MAX_EVENTS 16
+
+struct trace_cpu {
+	int fd;			/* trace_pipe_raw, O_NONBLOCK; -1 if the CPU has none */
+	int stats_fd;		/* per_cpu/cpuN/stats, re-read with pread */
+	struct tracefs_cpu *tcpu;
+	uint64_t lost;		/* overrun + dropped, last read */
+};
+
+struct trace {
+	struct tracefs_instance *inst;
+	char name[32];
+	int ncpus;
+	struct trace_cpu *cpu;
+	int page_size;
+	size_t buffer_kb;
+	bool on[MAX_EVENTS];
+};
+
+/*
+ * What a fatal signal handler needs to undo the instance without calling into
+ * libtracefs or malloc: the paths, prepared at open, and the descriptors.
+ */
+static struct {
+	volatile sig_atomic_t armed;
+	char dir[PATH_MAX];
+	char tracing_on[PATH_MAX];
+	int fds[2 * MAX_CPUS];
+	int nfds;
+} emergency;
+
+static bool pid_is_ktop(pid_t pid)
+{
+	char path[64], comm[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	comm[n] = '\0';
+	return strcmp(comm, "ktop\n") == 0;
+}
+
+/* Remove instances of ktops that are gone; a live ktop's are left alone. */
+static void remove_stale(void)
+{
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+	size_t i;
+
+	if (!names)
+		return;
+	for (i = 0; names[i]; i++) {
+		pid_t pid = (pid_t)atoi(names[i] + strlen(INSTANCE_PREFIX));
+		struct tracefs_instance *inst;
+
+		if (pid != getpid() && pid_is_ktop(pid))
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst) {
+			tracefs_instance_file_write(inst, "tracing_on", "0");
+			tracefs_instance_destroy(inst);
+			tracefs_instance_free(inst);
+		}
+	}
+	tracefs_list_free(names);
+}
+
+/* Per-CPU buffer: enough for a syscall flood to wait out a slow reader. */
+static size_t pick_buffer_kb(int ncpus)
+{
+	struct sys_mem mem;
+	char buf[4096];
+	size_t kb = 8192;
+	ssize_t n;
+	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		/* At most 1/64 of the available memory for all buffers together. */
+		if (n > 0 && !parse_meminfo(buf, (size_t)n, &mem) && mem.has_available &&
+		    ncpus > 0 && mem.available / 64 / (uint64_t)ncpus < kb)
+			kb = (size_t)(mem.available / 64 / (uint64_t)ncpus);
+	}
+	return kb < 1024 ? 1024 : kb;
+}
+
+static int write_file(struct trace *t, const char *file, const char *val)
+{
+	if (tracefs_instance_file_write(t->inst, file, val) >= 0)
+		return 0;
+	return errno ? -errno : -EIO;
+}
+
+static int set_pids(struct trace *t, const struct trace_config *cfg)
+{
+	char buf[32];
+	size_t i;
+	int err;
+
+	/* ktop must not trace its own reads: it would never catch up. */
+	snprintf(buf, sizeof(buf), "%d", (int)getpid());
+	err = write_file(t, "set_event_notrace_pid", buf);
+	if (err || !cfg->pids)
+		return err;
+	for (i = 0; i < cfg->npids; i++) {
+		snprintf(buf, sizeof(buf), "%d", (int)cfg->pids[i]);
+		/* Appending: the first write replaces, the next ones add. */
+		if (i == 0)
+			err = write_file(t, "set_event_pid", buf);
+		else
+			err = tracefs_instance_file_append(t->inst, "set_event_pid", buf) < 0 ? -EIO : 0;
+		if (err)
+			return err;
+	}
+	if (cfg->follow_forks && tracefs_option_enable(t->inst, TRACEFS_OPTION_EVENT_FORK))
+		return -EIO;
+	return 0;
+}
+
+static int open_cpus(struct trace *t)
+{
+	char path[PATH_MAX], rel[64];
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	int i, opened = 0;
+
+	t->ncpus = conf > 0 && conf < MAX_CPUS ? (int)conf : MAX_CPUS;
+	t->cpu = xcalloc((size_t)t->ncpus, sizeof(*t->cpu));
+	for (i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpu[i];
+		char *p;
+
+		c->fd = c->stats_fd = -1;
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", i);
+		p = tracefs_instance_get_file(t->inst, rel);
+		if (!p)
+			continue;
+		snprintf(path, sizeof(path), "%s", p);
+		tracefs_put_tracing_file(p);
+		/* An offline or absent CPU has no buffer: skip it. */
+		c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->fd < 0)
+			continue;
+		c->tcpu = tracefs_cpu_alloc_fd(c->fd, t->page_size, true);
+		if (!c->tcpu) {
+			close(c->fd);
+			c->fd = -1;
+			return -ENOMEM;
+		}
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", i);
+		p = tracefs_instance_get_file(t->inst, rel);
+		if (p) {
+			c->stats_fd = open(p, O_RDONLY | O_CLOEXEC);
+			tracefs_put_tracing_file(p);
+		}
+		if (emergency.nfds + 2 <= (int)ARRAY_SIZE(emergency.fds)) {
+			emergency.fds[emergency.nfds++] = c->fd;
+			if (c->stats_fd >= 0)
+				emergency.fds[emergency.nfds++] = c->stats_fd;
+		}
+		opened++;
+	}
+	return opened ? 0 : -ENODEV;
+}
+
+static void arm_emergency(struct trace *t)
+{
+	char *p = tracefs_instance_get_dir(t->inst);
+
+	if (!p)
+		return;
+	snprintf(emergency.dir, sizeof(emergency.dir), "%s", p);
+	snprintf(emergency.tracing_on, sizeof(emergency.tracing_on), "%s/tracing_on", p);
+	tracefs_put_tracing_file(p);
+	emergency.armed = 1;
+}
+
+int trace_open(const struct trace_config *cfg, struct trace **out, char *why, size_t whylen,
+	       char *missing, size_t missinglen)
+{
+	const char *dir = NULL;
+	struct trace *t;
+	size_t i, used = 0;
+	int mounted, err, nenabled = 0;
+	char buf[32], path[PATH_MAX];
+
+	*out = NULL;
+	if (missing && missinglen)
+		missing[0] = '\0';
+	/* Root mounts tracefs where it belongs when nobody did. */
+	mounted = tracefs_tracing_dir_is_mounted(geteuid() == 0, &dir);
+	if (mounted < 0 || !dir || (mounted == 0 && geteuid() != 0)) {
+		snprintf(why, whylen, "tracing off: tracefs is not mounted (root mounts it)");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	if (access(path, W_OK)) {
+		snprintf(why, whylen, "tracing off: needs root or write access to %s", path);
+		return -EACCES;
+	}
+	if (cfg->nevents > MAX_EVENTS)
+		return -EINVAL;
+	remove_stale();
+
+	t = xcalloc(1, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d", (int)getpid());
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst) {
+		err = errno ? -errno : -EIO;
+		snprintf(why, whylen, "tracing off: cannot create a tracefs instance: %s", strerror(-err));
+		free(t);
+		return err;
+	}
+	arm_emergency(t);
+	/* A new instance records at once: off first, configure, start last. */
+	err = write_file(t, "tracing_on", "0");
+	if (err)
+		goto fail;
+	t->page_size = getpagesize();
+	t->buffer_kb = cfg->buffer_kb;
+	if (!t->buffer_kb) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		t->buffer_kb = pick_buffer_kb(n > 0 ? (int)n : 1);
+	}
+	if (tracefs_instance_set_buffer_size(t->inst, t->buffer_kb, -1) < 0) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	snprintf(buf, sizeof(buf), "%u", cfg->buffer_percent);
+	err = write_file(t, "buffer_percent", buf);
+	if (err)
+		goto fail;
+	err = set_pids(t, cfg);
+	if (err)
+		goto fail;
+	for (i = 0; i < cfg->nevents; i++) {
+		const char *sys = cfg->events[i][0], *ev = cfg->events[i][1];
+
+		if (tracefs_event_enable(t->inst, sys, ev) == 0) {
+			t->on[i] = true;
+			nenabled++;
+		} else if (missing && used + strlen(sys) + strlen(ev) + 3 < missinglen) {
+			used += (size_t)snprintf(missing + used, missinglen - used, "%s%s:%s",
+						 used ? " " : "", sys, ev);
+		}
+	}
+	if (!nenabled) {
+		err = -ENOENT;
+		snprintf(why, whylen, "tracing off: none of the events ktop uses exist here");
+		goto fail_quiet;
+	}
+	err = open_cpus(t);
+	if (err)
+		goto fail;
+	err = write_file(t, "tracing_on", "1");
+	if (err)
+		goto fail;
+	*out = t;
+	return 0;
+fail:
+	snprintf(why, whylen, "tracing off: cannot set up the trace instance: %s", strerror(-err));
+fail_quiet:
+	trace_close(t);
+	return err;
+}
+
+void trace_close(struct trace *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	if (t->inst)
+		tracefs_instance_file_write(t->inst, "tracing_on", "0");
+	for (i = 0; t->cpu && i < t->ncpus; i++) {
+		if (t->cpu[i].tcpu)
+			tracefs_cpu_free_fd(t->cpu[i].tcpu);
+		if (t->cpu[i].fd >= 0)
+			close(t->cpu[i].fd);
+		if (t->cpu[i].stats_fd >= 0)
+			close(t->cpu[i].stats_fd);
+	}
+	emergency.armed = 0;
+	emergency.nfds = 0;
+	if (t->inst) {
+		/* Removing the instance disables its events; open files would block it. */
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	free(t->cpu);
+	free(t);
+}
+
+void trace_emergency_stop(void)
+{
+	int i, fd;
+
+	if (!emergency.armed)
+		return;
+	emergency.armed = 0;
+	fd = open(emergency.tracing_on, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0) {
+			/* Nothing more to do from a signal handler: rmdir follows. */
+		}
+		close(fd);
+	}
+	for (i = 0; i < emergency.nfds; i++)
+		close(emergency.fds[i]);
+	rmdir(emergency.dir);
+}
+
+char *trace_read_format(const char *rel, size_t *len)
+{
+	char path[PATH_MAX];
+	int n = 0;
+	char *s;
+
+	snprintf(path, sizeof(path), "events/%s", rel);
+	s = tracefs_instance_file_read(NULL, path, &n);
+	*len = s && n > 0 ? (size_t)n : 0;
+	return s;
+}
+
+bool trace_event_on(const struct trace *t, size_t i)
+{
+	return i < MAX_EVENTS && t->on[i];
+}
+
+int trace_ncpus(const struct trace *t)
+{
+	return t->ncpus;
+}
+
+int trace_cpu_fd(const struct trace *t, int i)
+{
+	return t->cpu[i].fd;
+}
+
+int trace_page_size(const struct trace *t)
+{
+	return t->page_size;
+}
+
+int trace_read_page(struct trace *t, int i, void *page, bool flush)
+{
+	struct trace_cpu *c = &t->cpu[i];
+	int n;
+
+	if (!c->tcpu)
+		return 0;
+	/* Whole sub-buffers through the splice pipe first, then the partial one. */
+	n = tracefs_cpu_buffered_read(c->tcpu, page, true);
+	if (n <= 0 && flush)
+		n = tracefs_cpu_flush(c->tcpu, page);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR || !errno ? 0 : -errno;
+	return n;
+}
+
+static uint64_t stats_field(const char *buf, const char *key)
+{
+	const char *p = strstr(buf, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+uint64_t trace_lost(struct trace *t)
+{
+	uint64_t sum = 0;
+	char buf[512];
+	int i;
+
+	for (i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpu[i];
+		ssize_t n;
+
+		if (c->stats_fd < 0)
+			continue;
+		n = pread(c->stats_fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			c->lost = stats_field(buf, "overrun: ") + stats_field(buf, "dropped events: ");
+		}
+		sum += c->lost;
+	}
+	return sum;
+}
+
+size_t trace_buffer_kb(const struct trace *t)
+{
+	return t->buffer_kb;
+}
+
+const char *trace_instance_name(const struct trace *t)
+{
+	return t->name;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "sctable.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static uint32_t slot_of(uint32_t nr, uint32_t cap)
+{
+	/* Must agree with sc_table_get's inline first probe. */
+	return (nr * 2654435769u >> 16) & (cap - 1);
+}
+
+static struct sc_stat *probe(struct sc_stat *slots, uint32_t cap, uint32_t nr)
+{
+	uint32_t i = slot_of(nr, cap);
+
+	while (slots[i].nr != nr && slots[i].nr != SC_EMPTY)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static void alloc_slots(struct sc_table *t, uint32_t cap)
+{
+	uint32_t i;
+
+	t->slots = xmalloc(cap * sizeof(*t->slots));
+	for (i = 0; i < cap; i++)
+		t->slots[i].nr = SC_EMPTY;
+	t->cap = cap;
+}
+
+static void grow(struct sc_table *t)
+{
+	struct sc_stat *old = t->slots;
+	uint32_t oldcap = t->cap, i;
+
+	alloc_slots(t, oldcap ? oldcap * 2 : 16);
+	for (i = 0; i < oldcap; i++)
+		if (old[i].nr != SC_EMPTY)
+			*probe(t->slots, t->cap, old[i].nr) = old[i];
+	free(old);
+}
+
+struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr)
+{
+	struct sc_stat *s;
+
+	if (!t->cap)
+		grow(t);
+	s = probe(t->slots, t->cap, nr);
+	if (s->nr == nr)
+		return s;
+	/* Keep the load under 3/4 so probes stay short. */
+	if ((t->used + 1) * 4 > t->cap * 3) {
+		grow(t);
+		s = probe(t->slots, t->cap, nr);
+	}
+	memset(s, 0, sizeof(*s));
+	s->nr = nr;
+	t->used++;
+	return s;
+}
+
+const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr)
+{
+	const struct sc_stat *s;
+
+	if (!t->cap || nr == SC_EMPTY)
+		return NULL;
+	s = probe(t->slots, t->cap, nr);
+	return s->nr == nr ? s : NULL;
+}
+
+void sc_table_clear(struct sc_table *t)
+{
+	uint32_t i;
+
+	if (!t->used)
+		return;
+	for (i = 0; i < t->cap; i++)
+		t->slots[i].nr = SC_EMPTY;
+	t->used = 0;
+}
+
+void sc_table_free(struct sc_table *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->cap = t->used = 0;
+}
+
+void sc_table_merge(struct sc_table *dst, const struct sc_table *src)
+{
+	uint32_t i;
+
+	for (i = 0; i < src->cap; i++) {
+		const struct sc_stat *s = &src->slots[i];
+		struct sc_stat *d;
+
+		if (s->nr == SC_EMPTY)
+			continue;
+		d = sc_table_get(dst, s->nr);
+		d->calls += s->calls;
+		d->errors += s->errors;
+		d->time_ns += s->time_ns;
+		d->timed += s->timed;
+		if (s->max_ns > d->max_ns)
+			d->max_ns = s->max_ns;
+		if (s->top_errno)
+			d->top_errno = s->top_errno;
+	}
+}
+
+static int before(const struct sc_stat *a, const struct sc_stat *b)
+{
+	if (a->calls != b->calls)
+		return a->calls > b->calls;
+	return a->nr < b->nr;
+}
+
+const struct sc_stat *sc_table_top(const struct sc_table *t)
+{
+	const struct sc_stat *best = NULL;
+	uint32_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slots[i].nr != SC_EMPTY && (!best || before(&t->slots[i], best)))
+			best = &t->slots[i];
+	return best;
+}
+
+static int cmp_stat(const void *pa, const void *pb)
+{
+	const struct sc_stat *a = *(const struct sc_stat *const *)pa;
+	const struct sc_stat *b = *(const struct sc_stat *const *)pb;
+
+	return before(a, b) ? -1 : before(b, a) ? 1 : 0;
+}
+
+size_t sc_table_sorted(const struct sc_table *t, const struct sc_stat **out)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slots[i].nr != SC_EMPTY)
+			out[n++] = &t->slots[i];
+	qsort(out, n, sizeof(*out), cmp_stat);
+	return n;
+}
