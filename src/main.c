@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -305,6 +306,27 @@ static void setup_app(struct ktop *k)
 	}
 }
 
+/* KTOP_STATS=1: what the collectors did, for benchmarks (bench/). */
+static void print_stats(const struct ktop *k)
+{
+	struct procfs_stats ps;
+	struct ftrace_stats fs = { 0 };
+	struct rusage ru;
+
+	procfs_get_stats(k->procfs, &ps);
+	if (k->ftrace)
+		ftrace_get_stats(k->ftrace, &fs);
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
+		"lost=%llu malformed=%llu unattributed=%llu buffer_kb=%zu stat_reads=%lu scans=%lu\n",
+		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+		ru.ru_maxrss, ftrace_on(k->ftrace), (unsigned long long)fs.events,
+		(unsigned long long)fs.pages, (unsigned long long)fs.lost,
+		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed, fs.buffer_kb,
+		ps.stat_reads, ps.scans);
+}
+
 int main(int argc, char **argv)
 {
 	static struct ktop k;	/* large; zeroed */
@@ -367,6 +389,8 @@ int main(int argc, char **argv)
 	status = run(&k);
 out:
 	ui_stop();
+	if (getenv("KTOP_STATS"))
+		print_stats(&k);
 	ftrace_stop(k.ftrace);
 	procfs_free(k.procfs);
 	system_free(k.sys);
