@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of collectors/evdecode.c and collectors/acct.c: synthetic ring-buffer
+ * pages in the kernel's layout (page header, 4-byte record headers, payloads with
+ * the formats below, copied from a 6.18 kernel), decoded into per-thread counts.
+ * Also: hostile pages (random bytes, bad commit sizes, truncated records) must be
+ * rejected without reading outside the page (the ASan build checks that).
+ */
+#include <errno.h>
+#include <sys/syscall.h>
+
+#include "acct.h"
+#include "evdecode.h"
+#include "util.h"
+#include "test.h"
+
+#define COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+
+enum { ID_EXIT = 442, ID_SWITCH = 372, ID_NEWTASK = 205, ID_PEXIT = 369, ID_SIGNAL = 261,
+       ID_EXEC = 365, ID_EXIT_GROUP = 216, ID_ENTER = 443 };
+
+static const struct {
+	enum ev_kind kind;
+	const char *format;
+} formats[] = {
+	{ EV_SYS_EXIT, "name: sys_exit\nID: 442\nformat:\n" COMMON
+	  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
+	  "print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n" },
+	{ EV_SYS_ENTER, "name: sys_enter\nID: 443\nformat:\n" COMMON
+	  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	  "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n"
+	  "print fmt: \"NR %ld\", REC->id\n" },
+	{ EV_EXIT_GROUP, "name: sys_enter_exit_group\nID: 216\nformat:\n" COMMON
+	  "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int error_code;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	  "print fmt: \"error_code: 0x%08lx\", ((unsigned long)(REC->error_code))\n" },
+	{ EV_SWITCH, "name: sched_switch\nID: 372\nformat:\n" COMMON
+	  "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	  "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	  "print fmt: \"prev_pid=%d\", REC->prev_pid\n" },
+	{ EV_NEWTASK, "name: task_newtask\nID: 205\nformat:\n" COMMON
+	  "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	  "\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+	  "\tfield:u64 clone_flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:short oom_score_adj;\toffset:40;\tsize:2;\tsigned:1;\n\n"
+	  "print fmt: \"pid=%d\", REC->pid\n" },
+	{ EV_EXEC, "name: sched_process_exec\nID: 365\nformat:\n" COMMON
+	  "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	  "\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	  "print fmt: \"filename=%s\", __get_str(filename)\n" },
+	{ EV_PEXIT, "name: sched_process_exit\nID: 369\nformat:\n" COMMON
+	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	  "\tfield:bool group_dead;\toffset:32;\tsize:1;\tsigned:0;\n\n"
+	  "print fmt: \"pid=%d\", REC->pid\n" },
+	{ EV_SIGNAL, "name: signal_generate\nID: 261\nformat:\n" COMMON
+	  "\tfield:int sig;\toffset:8;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int errno;\toffset:12;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int code;\toffset:16;\tsize:4;\tsigned:1;\n"
+	  "\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n"
+	  "\tfield:pid_t pid;\toffset:36;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int group;\toffset:40;\tsize:4;\tsigned:1;\n"
+	  "\tfield:int result;\toffset:44;\tsize:4;\tsigned:1;\n\n"
+	  "print fmt: \"sig=%d\", REC->sig\n" },
+};
+
+#define PAGE 4096
+
+/* A page being written: records appended after the 16-byte header. */
+struct page {
+	uint8_t b[PAGE];
+	size_t len;	/* bytes of data after the header */
+};
+
+static void page_init(struct page *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+/* Append a record: 4-byte header (type_len = words, delta), payload padded to 4. */
+static uint8_t *page_add(struct page *p, size_t size, uint32_t delta)
+{
+	size_t words = (size + 3) / 4;
+	uint32_t hdr = (uint32_t)words | (delta << 5);
+	uint8_t *rec;
+	uint64_t commit;
+
+	memcpy(p->b + 16 + p->len, &hdr, 4);
+	rec = p->b + 16 + p->len + 4;
+	memset(rec, 0, words * 4);
+	p->len += 4 + words * 4;
+	commit = p->len;
+	memcpy(p->b + 8, &commit, 8);
+	return rec;
+}
+
+static uint8_t *rec_new(struct page *p, uint16_t id, int32_t pid, size_t size)
+{
+	uint8_t *r = page_add(p, size, 10);
+
+	memcpy(r, &id, 2);
+	memcpy(r + 4, &pid, 4);
+	return r;
+}
+
+static void put64(uint8_t *r, int off, int64_t v)
+{
+	memcpy(r + off, &v, 8);
+}
+
+static void put32(uint8_t *r, int off, int32_t v)
+{
+	memcpy(r + off, &v, 4);
+}
+
+static void add_exit(struct page *p, int32_t pid, long nr, long ret)
+{
+	uint8_t *r = rec_new(p, ID_EXIT, pid, 24);
+
+	put64(r, 8, nr);
+	put64(r, 16, ret);
+}
+
+static void add_switch(struct page *p, int32_t prev, long state)
+{
+	uint8_t *r = rec_new(p, ID_SWITCH, prev, 64);
+
+	put32(r, 24, prev);
+	put64(r, 32, state);
+}
+
+static void add_newtask(struct page *p, int32_t parent, int32_t child, uint64_t flags,
+			const char *comm)
+{
+	uint8_t *r = rec_new(p, ID_NEWTASK, parent, 44);
+
+	put32(r, 8, child);
+	memcpy(r + 12, comm, strlen(comm));
+	put64(r, 32, (int64_t)flags);
+}
+
+static void add_pexit(struct page *p, int32_t pid, bool group_dead)
+{
+	uint8_t *r = rec_new(p, ID_PEXIT, pid, 36);
+
+	put32(r, 24, pid);
+	r[32] = group_dead;
+}
+
+static void add_signal(struct page *p, int32_t sender, int32_t target, int result, bool irq)
+{
+	uint8_t *r = rec_new(p, ID_SIGNAL, sender, 48);
+
+	if (irq)
+		r[2] = 0x08;
+	put32(r, 8, 10);
+	put32(r, 36, target);
+	put32(r, 44, result);
+}
+
+static void add_exec(struct page *p, int32_t pid, int32_t old, const char *file)
+{
+	size_t n = strlen(file) + 1;
+	uint8_t *r = rec_new(p, ID_EXEC, pid, 20 + n);
+	uint32_t loc = (uint32_t)(20 | (n << 16));
+
+	memcpy(r + 8, &loc, 4);
+	put32(r, 12, pid);
+	put32(r, 16, old);
+	memcpy(r + 20, file, n);
+}
+
+static struct evdecode dec;
+static struct acct acct;
+
+static bool setup(void)
+{
+	size_t i;
+
+	acct_init(&acct);
+	if (!CHECK_EQ_I64(evdecode_init(&dec, header_page, sizeof(header_page) - 1), 0))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!CHECK_EQ_I64(evdecode_add(&dec, formats[i].kind, formats[i].format,
+					       strlen(formats[i].format)), 0))
+			return false;
+	return true;
+}
+
+static void teardown(void)
+{
+	evdecode_free(&dec);
+	acct_free(&acct);
+}
+
+static struct acct_thread *thr(pid_t tid)
+{
+	return pidmap_get(&acct.threads, tid);
+}
+
+static void test_syscalls_and_errors(void)
+{
+	struct page p;
+	struct acct_thread *t;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_exit(&p, 100, 0, 12);		/* read = 12 */
+	add_exit(&p, 100, 0, -11);		/* read = -EAGAIN */
+	add_exit(&p, 100, 257, -2);		/* openat = -ENOENT */
+	add_exit(&p, 100, 9, (long)0xffffffffff000000ull);	/* mmap: an address, no error */
+	add_exit(&p, 100, 56, 101);		/* clone in the parent */
+	add_exit(&p, 101, 56, 0);		/* ... and the child's return: not a call */
+	add_exit(&p, 100, -1, 0);		/* rt_sigreturn reports -1 */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 7);
+	t = thr(100);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 6);
+	CHECK_EQ_U64(t->n[AC_SYSERR], 2);
+	CHECK_EQ_U64(sc_table_find(&t->sc, 0)->calls, 2);
+	CHECK_EQ_U64(sc_table_find(&t->sc, 0)->errors, 1);
+	CHECK_EQ_U64(sc_table_find(&t->sc, 257)->top_errno, 2);
+	CHECK_EQ_U64(sc_table_find(&t->sc, 9)->errors, 0);
+	CHECK_EQ_U64(sc_table_find(&t->sc, 56)->calls, 1);
+	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_rt_sigreturn)->calls, 1);
+	CHECK(!thr(101) || thr(101)->n[AC_SYSCALLS] == 0);
+	CHECK_EQ_U64(acct.total[AC_SYSCALLS], 6);
+	acct_end_interval(&acct);
+	CHECK_EQ_U64(thr(100)->n[AC_SYSCALLS], 0);
+	CHECK_EQ_U64(thr(100)->sc.used, 0);
+	CHECK(acct_first_active(&acct) == NULL);
+out:
+	teardown();
+}
+
+static void test_switches(void)
+{
+	struct page p;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_switch(&p, 200, 0x1);	/* S: blocked */
+	add_switch(&p, 200, 0x2);	/* D */
+	add_switch(&p, 200, 0x80);	/* I */
+	add_switch(&p, 200, 0x100);	/* R+: preempted */
+	add_switch(&p, 200, 0);		/* R: schedule() while runnable */
+	add_switch(&p, 0, 0);		/* the idle task: nobody's */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 6);
+	CHECK_EQ_U64(thr(200)->n[AC_VCSW], 3);
+	CHECK_EQ_U64(thr(200)->n[AC_IVCSW], 2);
+	CHECK(thr(0) == NULL);
+	teardown();
+}
+
+static void test_lifecycle(void)
+{
+	struct page p;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_exit(&p, 300, 0, 1);		/* an old thread: process unknown */
+	add_newtask(&p, 300, 301, 0x00010000 | 0x100, "worker");	/* CLONE_THREAD */
+	add_newtask(&p, 300, 302, 0x11, "child");	/* a process */
+	add_exec(&p, 302, 302, "/usr/bin/very-long-program-name");
+	add_exit(&p, 302, 59, 0);		/* execve returns 0 in the new image */
+	add_pexit(&p, 302, true);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 6);
+	CHECK_EQ_I64(thr(300)->tgid, 0);
+	CHECK_EQ_I64(thr(301)->tgid, 0);	/* the parent's process is not known yet */
+	CHECK_EQ_I64(thr(302)->tgid, 302);
+	CHECK_EQ_I64(thr(302)->ppid, 300);
+	CHECK_STR(thr(302)->comm, "very-long-progr");
+	CHECK_EQ_U64(acct.nborn, 1);
+	CHECK_EQ_I64(acct.born[0].pid, 302);
+	CHECK_EQ_U64(acct.nexecs, 1);
+	CHECK_EQ_U64(acct.ndead, 1);
+	CHECK_EQ_I64(acct.dead[0], 302);
+	CHECK_EQ_U64(thr(302)->n[AC_SYSCALLS], 1);
+	/* Known parent: a new thread is in its process. */
+	acct_set_tgid(&acct, thr(300), 300);
+	page_init(&p);
+	add_newtask(&p, 300, 303, 0x00010000, "w2");
+	evdecode_page(&dec, p.b, PAGE, &acct);
+	CHECK_EQ_I64(thr(303)->tgid, 300);
+	/* An exited thread lives two more intervals (late events), then goes. */
+	acct_end_interval(&acct);
+	CHECK(thr(302) != NULL);
+	acct_end_interval(&acct);
+	CHECK(thr(302) == NULL);
+	CHECK(thr(300) != NULL);
+	teardown();
+}
+
+static void test_signals(void)
+{
+	struct page p;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_signal(&p, 400, 401, 0, false);	/* delivered */
+	add_signal(&p, 400, 401, 4, false);	/* queued, info lost */
+	add_signal(&p, 400, 401, 2, false);	/* already pending: merged */
+	add_signal(&p, 400, 401, 1, false);	/* ignored */
+	add_signal(&p, 999, 401, 0, true);	/* from an interrupt: 999 sent nothing */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 5);
+	CHECK_EQ_U64(thr(400)->n[AC_SIGSENT], 4);
+	CHECK_EQ_U64(thr(401)->n[AC_SIGRECV], 3);
+	CHECK(thr(999) == NULL || thr(999)->n[AC_SIGSENT] == 0);
+	teardown();
+}
+
+static void test_noreturn_and_timing(void)
+{
+	struct page p;
+	uint8_t *r;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	r = rec_new(&p, ID_ENTER, 500, 64);	/* sys_enter read */
+	put64(r, 8, 0);
+	add_exit(&p, 500, 0, 5);		/* 10 ns later (each record's delta) */
+	r = rec_new(&p, ID_EXIT_GROUP, 500, 24);
+	put32(r, 8, 231);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
+	CHECK_EQ_U64(thr(500)->n[AC_SYSCALLS], 2);
+	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 231)->calls, 1);
+	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 0)->timed, 1);
+	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 0)->time_ns, 10);
+	teardown();
+}
+
+static void test_missed_events(void)
+{
+	struct page p;
+	uint64_t commit, lost = 1234;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_exit(&p, 600, 0, 0);
+	/* RB_MISSED_EVENTS | RB_MISSED_STORED: the count follows the data. */
+	memcpy(p.b + 16 + p.len, &lost, 8);
+	commit = p.len | (1ull << 31) | (1ull << 30);
+	memcpy(p.b + 8, &commit, 8);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 1);
+	CHECK_EQ_U64(acct.lost, 1234);
+	/* Missed, count not stored. */
+	commit = p.len | (1ull << 31);
+	memcpy(p.b + 8, &commit, 8);
+	evdecode_page(&dec, p.b, PAGE, &acct);
+	CHECK(acct.lost_unknown);
+	teardown();
+}
+
+static void test_bad_formats(void)
+{
+	struct evdecode d;
+	static const char no_ret[] = "name: sys_exit\nID: 442\nformat:\n" COMMON
+		"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n\nprint fmt: \"x\"\n";
+	static const char outside[] = "name: sys_exit\nID: 442\nformat:\n" COMMON
+		"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield:long ret;\toffset:9000;\tsize:8;\tsigned:1;\n\nprint fmt: \"x\"\n";
+
+	if (!CHECK_EQ_I64(evdecode_init(&d, header_page, sizeof(header_page) - 1), 0))
+		return;
+	CHECK_EQ_I64(evdecode_add(&d, EV_SYS_EXIT, no_ret, sizeof(no_ret) - 1), -EINVAL);
+	evdecode_free(&d);
+	if (!CHECK_EQ_I64(evdecode_init(&d, header_page, sizeof(header_page) - 1), 0))
+		return;
+	CHECK_EQ_I64(evdecode_add(&d, EV_SYS_EXIT, outside, sizeof(outside) - 1), -EINVAL);
+	CHECK_EQ_I64(evdecode_add(&d, EV_SYS_EXIT, "garbage", 7), -EINVAL);
+	evdecode_free(&d);
+}
+
+static void test_hostile_pages(void)
+{
+	static struct page p;
+	uint32_t seed = 42;
+	uint64_t commit;
+	int i;
+
+	if (!setup())
+		return;
+	/* Commit larger than the page: refused. */
+	page_init(&p);
+	add_exit(&p, 700, 0, 0);
+	commit = PAGE;
+	memcpy(p.b + 8, &commit, 8);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), -EINVAL);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, 8, &acct), -EINVAL);
+	/* A record cut short by the page end, and one shorter than its format. */
+	page_init(&p);
+	add_exit(&p, 700, 0, 0);
+	{
+		uint8_t *r = rec_new(&p, ID_SWITCH, 700, 12);	/* needs 40 bytes */
+
+		(void)r;
+	}
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 1);
+	CHECK(dec.malformed >= 1);
+	/* Random pages with a plausible commit: anything but a crash or overread. */
+	for (i = 0; i < 20000; i++) {
+		uint32_t k;
+
+		for (k = 0; k < PAGE; k += 4) {
+			uint32_t v = test_rand(&seed);
+
+			/* Mostly our ids, so records get decoded, not skipped. */
+			if (k % 64 == 20)
+				v = (v & 0xffff0000u) | (uint32_t)(v % 3 ? ID_EXIT : ID_EXEC);
+			memcpy(p.b + k, &v, 4);
+		}
+		commit = test_rand(&seed) % (PAGE - 16) | ((uint64_t)(test_rand(&seed) & 3) << 30);
+		memcpy(p.b + 8, &commit, 8);
+		evdecode_page(&dec, p.b, PAGE, &acct);
+		if (i % 1000 == 0)
+			acct_end_interval(&acct);
+	}
+	CHECK(1);
+	teardown();
+}
+
+static const struct test tests[] = {
+	{ "sys_exit: calls, -errno errors, fork child returns, rt_sigreturn", test_syscalls_and_errors },
+	{ "sched_switch: blocked = voluntary, R and R+ = involuntary", test_switches },
+	{ "newtask/exec/exit: threads, processes, comm, late exits", test_lifecycle },
+	{ "signal_generate: queued results count, interrupts send nothing", test_signals },
+	{ "exit_group counted at entry; enter/exit pairs time a call", test_noreturn_and_timing },
+	{ "missed-event markers: stored count and unknown count", test_missed_events },
+	{ "formats missing a field or out of the page are refused", test_bad_formats },
+	{ "hostile pages: bad commit, short records, 20000 random pages", test_hostile_pages },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests of src/sctable.c: the sparse per-syscall table against a dense reference. */
+#include "sctable.h"
+#include "util.h"
+#include "test.h"
+
+static void test_get_creates_zeroed(void)
+{
+	struct sc_table t = { 0 };
+	struct sc_stat *s = sc_table_get(&t, 0);
+
+	CHECK_EQ_U64(s->nr, 0);
+	CHECK_EQ_U64(s->calls, 0);
+	s->calls = 5;
+	CHECK(sc_table_get(&t, 0) == s);
+	CHECK_EQ_U64(t.used, 1);
+	CHECK(sc_table_find(&t, 1) == NULL);
+	CHECK(sc_table_find(&t, SC_EMPTY) == NULL);
+	sc_table_free(&t);
+}
+
+static void test_against_reference(void)
+{
+	enum { N = 1024 };
+	static uint64_t ref[N];
+	struct sc_table t = { 0 };
+	const struct sc_stat *sorted[N];
+	uint32_t seed = 7, i;
+	size_t n, k;
+
+	for (i = 0; i < 200000; i++) {
+		/* Mostly small numbers, like real syscalls, some far apart. */
+		uint32_t nr = test_rand(&seed) % 8 ? test_rand(&seed) % 64 : test_rand(&seed) % N;
+
+		sc_table_get(&t, nr)->calls++;
+		ref[nr]++;
+	}
+	for (i = 0; i < N; i++) {
+		const struct sc_stat *s = sc_table_find(&t, i);
+
+		if (!CHECK_EQ_U64(s ? s->calls : 0, ref[i]))
+			break;
+	}
+	n = sc_table_sorted(&t, sorted);
+	CHECK_EQ_U64(n, t.used);
+	for (k = 1; k < n; k++)
+		CHECK(sorted[k - 1]->calls > sorted[k]->calls ||
+		      (sorted[k - 1]->calls == sorted[k]->calls && sorted[k - 1]->nr < sorted[k]->nr));
+	CHECK(sc_table_top(&t) == sorted[0]);
+	sc_table_free(&t);
+}
+
+static void test_merge_and_clear(void)
+{
+	struct sc_table a = { 0 }, b = { 0 };
+	struct sc_stat *s;
+
+	s = sc_table_get(&a, 3);
+	s->calls = 2;
+	s->errors = 1;
+	s->time_ns = 100;
+	s->timed = 2;
+	s->max_ns = 70;
+	s = sc_table_get(&b, 3);
+	s->calls = 1;
+	s->max_ns = 90;
+	s->top_errno = 2;
+	sc_table_get(&b, 500)->calls = 4;
+	sc_table_merge(&a, &b);
+	s = sc_table_get(&a, 3);
+	CHECK_EQ_U64(s->calls, 3);
+	CHECK_EQ_U64(s->errors, 1);
+	CHECK_EQ_U64(s->max_ns, 90);
+	CHECK_EQ_U64(s->top_errno, 2);
+	CHECK_EQ_U64(sc_table_top(&a)->nr, 500);
+	sc_table_clear(&a);
+	CHECK_EQ_U64(a.used, 0);
+	CHECK(sc_table_top(&a) == NULL);
+	CHECK(sc_table_find(&a, 3) == NULL);
+	/* Ties: the lower number first. */
+	sc_table_get(&a, 9)->calls = 1;
+	sc_table_get(&a, 4)->calls = 1;
+	CHECK_EQ_U64(sc_table_top(&a)->nr, 4);
+	sc_table_free(&a);
+	sc_table_free(&b);
+}
+
+static const struct test tests[] = {
+	{ "get creates a zeroed entry once", test_get_creates_zeroed },
+	{ "200k random calls agree with a dense array; sorted and top", test_against_reference },
+	{ "merge adds, keeps the max; clear keeps nothing", test_merge_and_clear },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
