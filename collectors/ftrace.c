@@ -30,6 +30,10 @@ struct ftrace {
 	void *page;
 	int64_t only_uid;		/* non-root: only this user's tasks; -1 = all */
 	uint64_t lost_seen;		/* trace_lost at the last tick */
+	uint64_t lost_interval;		/* lost in the interval that ftrace_read ended */
+	uint64_t reads;			/* ftrace_read calls */
+	pid_t *born;			/* the interval's new processes, for procfs */
+	size_t nborn_cap;
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -168,6 +172,7 @@ void ftrace_stop(struct ftrace *ft)
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
 	acct_free(&ft->acct);
+	free(ft->born);
 	free(ft->page);
 	free(ft);
 }
@@ -345,24 +350,43 @@ static void fold(struct ftrace *ft, struct model *m)
 	}
 }
 
+bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
+{
+	size_t max, i;
+	uint64_t lost;
+	int cpu;
+
+	*nborn = 0;
+	if (!ftrace_on(ft))
+		return false;
+	/* Bounded: a writer that never pauses must not hold the tick forever. */
+	max = trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16;
+	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++)
+		read_cpu(ft, cpu, true, max);
+	lost = trace_lost(ft->tr);
+	ft->lost_interval = lost - ft->lost_seen;
+	if (ft->acct.lost > ft->lost_interval)
+		ft->lost_interval = ft->acct.lost;
+	ft->lost_seen = lost;
+	ft->st.lost += ft->lost_interval;
+	if (ft->nborn_cap < ft->acct.nborn) {
+		ft->nborn_cap = ft->acct.nborn;
+		ft->born = xrealloc(ft->born, ft->nborn_cap * sizeof(*ft->born));
+	}
+	for (i = 0; i < ft->acct.nborn; i++)
+		ft->born[i] = ft->acct.born[i].pid;
+	*born = ft->born;
+	*nborn = ft->acct.nborn;
+	/* The first interval began before tracing did: only later ones are complete. */
+	return ft->reads++ > 0 && !ft->lost_interval && !ft->acct.lost_unknown;
+}
+
 void ftrace_collect(struct ftrace *ft, struct model *m)
 {
-	uint64_t lost;
-	int i;
-
 	if (!ftrace_on(ft))
 		return;
-	/* Everything written up to now, the partly filled pages too. */
-	/* Bounded: a writer that never pauses must not hold the tick forever. */
-	for (i = 0; i < trace_ncpus(ft->tr); i++)
-		read_cpu(ft, i, true, trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16);
-	lost = trace_lost(ft->tr);
-	m->lost_events = lost - ft->lost_seen;
-	if (ft->acct.lost > m->lost_events)
-		m->lost_events = ft->acct.lost;
+	m->lost_events = ft->lost_interval;
 	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
-	ft->lost_seen = lost;
-	ft->st.lost += m->lost_events;
 	m->event_counters = ftrace_event_counters(ft);
 	fold(ft, m);
 	acct_end_interval(&ft->acct);

@@ -63,7 +63,13 @@ const char *ftrace_status(const struct ftrace *ft);
 size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max);
 /* A descriptor of ftrace_pollfds was readable: decode what it holds. */
 void ftrace_drain(struct ftrace *ft, int fd);
-/* At a tick, between model_begin_tick and model_end_tick, after procfs_collect. */
+/*
+ * At a tick, first: read everything the kernel wrote up to now (the partly filled
+ * pages too). Returns true when the interval's events are complete (tracing ran
+ * through it and nothing was lost); then *born lists the processes forked in it.
+ */
+bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
+/* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
 void ftrace_collect(struct ftrace *ft, struct model *m);
 
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st);

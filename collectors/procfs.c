@@ -66,6 +66,9 @@ struct procfs {
 	uint64_t scan;
 	uint64_t last_pid;		/* /proc/loadavg's last pid at the last listing */
 	bool listed;			/* last_pid is valid */
+	pid_t *hint;			/* procfs_hint_born: new processes from events */
+	size_t nhint, hint_cap;
+	bool hint_valid;		/* for the next discover only */
 	char *dents;			/* getdents64 buffer */
 	char *buf;			/* read buffer */
 	size_t bufsz;
@@ -182,6 +185,7 @@ void procfs_free(struct procfs *pc)
 	free(pc->procs.v);
 	fdcache_free(&pc->fc);
 	users_free(pc->users);
+	free(pc->hint);
 	free(pc->focus);
 	free(pc->dents);
 	free(pc->buf);
@@ -274,6 +278,18 @@ static void seen_proc(struct procfs *pc, pid_t pid, void *arg)
 	e->seen_scan = pc->scan;
 }
 
+void procfs_hint_born(struct procfs *pc, const pid_t *pids, size_t n)
+{
+	if (n > pc->hint_cap) {
+		pc->hint_cap = n;
+		pc->hint = xrealloc(pc->hint, n * sizeof(*pc->hint));
+	}
+	if (n)
+		memcpy(pc->hint, pids, n * sizeof(*pids));
+	pc->nhint = n;
+	pc->hint_valid = true;
+}
+
 /*
  * Find the processes of this tick: the focus list, or a /proc scan. Returns true
  * when /proc was listed, false when the listing of last time still holds.
@@ -281,13 +297,27 @@ static void seen_proc(struct procfs *pc, pid_t pid, void *arg)
 static bool discover(struct procfs *pc, const struct model *m)
 {
 	const struct sys_load *l = &m->sys.load;
+	bool hinted = pc->hint_valid;
 	size_t i;
 
 	pc->scan++;
+	pc->hint_valid = false;
 	if (pc->focus) {
 		for (i = 0; i < pc->nfocus; i++)
 			seen_proc(pc, pc->focus[i], NULL);
 		return true;
+	}
+	/*
+	 * Fork events named every process created since the last tick: add them,
+	 * no listing. (Threads are listed per process as before.)
+	 */
+	if (pc->listed && hinted && !pc->threads) {
+		for (i = 0; i < pc->procs.n; i++)
+			pc->procs.v[i]->seen_scan = pc->scan;
+		for (i = 0; i < pc->nhint; i++)
+			seen_proc(pc, pc->hint[i], NULL);
+		pc->st.event_scans++;
+		return false;
 	}
 	/*
 	 * No pid was allocated since the last listing (the kernel's last_pid did

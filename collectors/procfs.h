@@ -27,7 +27,7 @@ struct procfs_need {
 };
 
 struct procfs_stats {
-	unsigned long scans, skipped_scans, stat_reads, status_reads, cmdline_reads;
+	unsigned long scans, skipped_scans, event_scans, stat_reads, status_reads, cmdline_reads;
 	unsigned long opens, evictions;
 	size_t nopen, budget;
 };
@@ -51,6 +51,13 @@ void procfs_set_threads(struct procfs *pc, bool threads);
  * The array is copied.
  */
 void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n);
+
+/*
+ * The processes created since the last tick, from fork events, when the events
+ * are complete (tracing ran the whole interval and lost nothing): the next
+ * procfs_collect adds them instead of listing /proc. The array is copied.
+ */
+void procfs_hint_born(struct procfs *pc, const pid_t *pids, size_t n);
 
 /* Read one tick's samples into @m (between model_begin_tick and model_end_tick). */
 void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need *need);

@@ -158,11 +158,11 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, b
 	case COL_CMDLINE:
 		return cmdline_text(t, buf, n, utf8);
 	case COL_TOPSC:
-		if (t->top_nr == SC_EMPTY)
+		if (t->top_nr == SC_EMPTY) {
 			snprintf(buf, n, "%s", "");
-		else
-			syscall_name(t->top_nr, buf, n);
-		return buf;
+			return buf;
+		}
+		return syscall_name(t->top_nr, buf, n);
 	default:
 		if (n)
 			buf[0] = '\0';

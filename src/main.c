@@ -88,8 +88,13 @@ static void collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
 	struct procfs_need need;
+	const pid_t *born;
+	size_t nborn;
 
 	collect_needs(k, &need);
+	/* Fork events say which processes are new: then /proc need not be listed. */
+	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
+		procfs_hint_born(k->procfs, born, nborn);
 	model_begin_tick(m, now_mono_ns(), now_wall_s());
 	system_collect(k->sys, m);
 	procfs_collect(k->procfs, m, &need);
@@ -318,13 +323,14 @@ static void print_stats(const struct ktop *k)
 		ftrace_get_stats(k->ftrace, &fs);
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
-		"lost=%llu malformed=%llu unattributed=%llu buffer_kb=%zu stat_reads=%lu scans=%lu\n",
+		"lost=%llu malformed=%llu unattributed=%llu buffer_kb=%zu stat_reads=%lu scans=%lu "
+		"event_scans=%lu\n",
 		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
 		ru.ru_maxrss, ftrace_on(k->ftrace), (unsigned long long)fs.events,
 		(unsigned long long)fs.pages, (unsigned long long)fs.lost,
 		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed, fs.buffer_kb,
-		ps.stat_reads, ps.scans);
+		ps.stat_reads, ps.scans, ps.event_scans);
 }
 
 int main(int argc, char **argv)

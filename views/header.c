@@ -81,6 +81,44 @@ static void cpu_meters(struct app *a, int *y, int w, int max_lines)
 	*y += (ncpu + 1 + per_line - 1) / per_line;
 }
 
+/* System-wide event rates, lost events (loud), or why there are none. */
+static void events_line(const struct model *m, int y, int w)
+{
+	char buf[256], r[3][16];
+	int x;
+
+	attrset(theme_attr(EL_LABEL));
+	put_text(y, 0, w, "Evnts");
+	attrset(theme_attr(EL_NORMAL));
+	if (!m->event_counters) {
+		attrset(theme_attr(EL_MESSAGE));
+		put_text(y, 6, w - 6, m->trace_status[0] ? m->trace_status : "tracing off");
+		attrset(theme_attr(EL_NORMAL));
+		return;
+	}
+	if (m->interval_s <= 0) {
+		put_text(y, 5, w - 5, " (from the next refresh)");
+		return;
+	}
+	fmt_rate(r[0], sizeof(r[0]), (double)m->ev_total[CNT_SYSCALLS] / m->interval_s);
+	fmt_rate(r[1], sizeof(r[1]), (double)m->ev_total[CNT_SYSERR] / m->interval_s);
+	fmt_rate(r[2], sizeof(r[2]), (double)m->ev_total[CNT_SIGRECV] / m->interval_s);
+	x = snprintf(buf, sizeof(buf), " syscalls %s/s  failed %s/s  signals %s/s", r[0], r[1], r[2]);
+	put_text(y, 5, w - 5, buf);
+	if (m->lost_events || m->lost_unknown) {
+		/* Counts may be short: say so where it cannot be missed. */
+		snprintf(buf, sizeof(buf), "  LOST %llu%s events", (unsigned long long)m->lost_events,
+			 m->lost_unknown ? "+" : "");
+		attrset(theme_attr(EL_MESSAGE) | A_BOLD);
+		put_text(y, 5 + x, w - 5 - x, buf);
+		attrset(theme_attr(EL_NORMAL));
+	} else if (m->trace_status[0]) {
+		attrset(theme_attr(EL_RATE_ZERO));
+		put_text(y, 5 + x + 2, w - 7 - x, m->trace_status);
+		attrset(theme_attr(EL_NORMAL));
+	}
+}
+
 int header_draw(struct app *a, int w, int max_lines)
 {
 	struct sys_summary s;
@@ -103,7 +141,7 @@ int header_draw(struct app *a, int w, int max_lines)
 	put_text(y, 4, w - 4, buf);
 	y++;
 
-	cpu_meters(a, &y, w, max_lines - 4 > 1 ? max_lines - 4 : 1);
+	cpu_meters(a, &y, w, max_lines - 5 > 1 ? max_lines - 5 : 1);
 
 	if (s.have_mem) {
 		fmt_mem(t1, sizeof(t1), s.mem_used_kb);
@@ -144,5 +182,7 @@ int header_draw(struct app *a, int w, int max_lines)
 	}
 	put_text(y, 5, w - 5, buf);
 	y++;
+	if (max_lines > y)
+		events_line(&a->model, y++, w);
 	return y;
 }

@@ -17,6 +17,14 @@ teardown() {
 	[ -z "$stderr" ]
 	local header
 	header=$(grep -E '^ +PID ' <<<"$output")
+	[[ "$header" =~ ^\ +PID\ +USER\ +S\ +CPU%\ +MEM%\ +RSS\ +SYSC/s\ +ERR/s\ +TOP-SYSCALL\ +MINFLT/s\ +MAJFLT/s\ +CSW/s\ +ICSW/s\ +THR\ +TIME\+\ +COMMAND$ ]]
+}
+
+@test "text: --no-trace: the header reads /proc/PID/stat columns only" {
+	run --separate-stderr timeout 10 "$KTOP" -b --no-trace -n 1
+	[ "$status" -eq 0 ]
+	local header
+	header=$(grep -E '^ +PID ' <<<"$output")
 	[[ "$header" =~ ^\ +PID\ +USER\ +S\ +CPU%\ +MEM%\ +RSS\ +MINFLT/s\ +MAJFLT/s\ +THR\ +TIME\+\ +COMMAND$ ]]
 }
 

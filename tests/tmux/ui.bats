@@ -186,6 +186,6 @@ start_ktop() {
 @test "tmux: 80x24 shows the columns the table needs" {
 	tmux -L "$S" resize-window -t t -x 80 -y 24
 	start_ktop
-	wait_for 'PID USER +S +CPU% +RSS MINFLT/s MAJFLT/s +CSW/s +ICSW/s COMMAND'
+	wait_for 'PID USER +S +CPU% +SYSC/s +ERR/s TOP-SYSCALL +CSW/s COMMAND'
 	keys q
 }
