@@ -372,6 +372,8 @@ int main(int argc, char **argv)
 		struct ftrace_opts fo = { .pids = k.opt.pids, .npids = k.opt.npids };
 
 		ftrace_start(&fo, &k.ftrace);
+		/* exit() from deep inside (out of memory) must not leave tracing behind. */
+		atexit(ftrace_emergency_stop);
 	}
 	setup_fatal_handlers();
 	setup_app(&k);
