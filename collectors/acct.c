@@ -195,8 +195,15 @@ void acct_signal(struct acct *a, pid_t sender, pid_t target, int result)
 {
 	if (sender > 0)
 		count(a, activate(a, sender), AC_SIGSENT);
-	if (target > 0 && (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
+	if (!a->recv_on_deliver && target > 0 &&
+	    (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
 		count(a, activate(a, target), AC_SIGRECV);
+}
+
+void acct_signal_deliver(struct acct *a, pid_t tid)
+{
+	if (a->recv_on_deliver && tid > 0)
+		count(a, activate(a, tid), AC_SIGRECV);
 }
 
 static struct acct_proc *push_proc(struct acct_proc **v, size_t *n, size_t *cap)
@@ -230,8 +237,12 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 	t->enter_nr = SC_EMPTY;
 	copy_comm(t->comm, comm, comm_len);
 	t->ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
+	t->creator = 0;
 	if (clone_flags & ACCT_CLONE_THREAD) {
 		t->tgid = p ? p->tgid : 0;
+		/* The creator's process is learnt later (from /proc); so is this one's. */
+		if (!t->tgid)
+			t->creator = parent;
 	} else {
 		struct acct_proc *np = push_proc(&a->born, &a->nborn, &a->cap_born);
 

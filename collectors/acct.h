@@ -36,6 +36,7 @@ struct acct_thread {
 	pid_t tid;
 	pid_t tgid;		/* 0 until known */
 	pid_t ppid;		/* the forking thread's process (or tid); 0 = unknown */
+	pid_t creator;		/* CLONE_THREAD: the tid that made it, while tgid is unknown */
 	uint64_t n[AC_NR];	/* this interval */
 	struct sc_table sc;	/* this interval, per syscall */
 	uint64_t enter_ts;	/* raw sys_enter time of the call in progress */
@@ -62,6 +63,12 @@ struct acct {
 	uint64_t lost;			/* events the kernel dropped, this interval */
 	bool lost_unknown;		/* a page said "missed events", count unknown */
 	uint64_t intervals;
+	/*
+	 * Count received signals at delivery (in the receiver) instead of at
+	 * generation (in the sender): with a kernel pid filter, a sender outside it
+	 * records nothing.
+	 */
+	bool recv_on_deliver;
 
 	struct acct_proc *born;		/* processes forked this interval */
 	size_t nborn, cap_born;
@@ -91,6 +98,8 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr);
 void acct_switch(struct acct *a, pid_t prev, long prev_state);
 /* @sender is 0 when the signal came from interrupt context (no sending task). */
 void acct_signal(struct acct *a, pid_t sender, pid_t target, int result);
+/* signal_deliver in @tid: received, when acct.recv_on_deliver says so. */
+void acct_signal_deliver(struct acct *a, pid_t tid);
 void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
 		  const char *comm, size_t comm_len);
 void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len);

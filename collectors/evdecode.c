@@ -26,6 +26,7 @@ static const struct ev_def {
 	[EV_EXEC]	= { "sched", "sched_process_exec", { "filename", "pid", "old_pid" }, 0 },
 	[EV_PEXIT]	= { "sched", "sched_process_exit", { "pid", "group_dead" }, 1u << 1 },
 	[EV_SIGNAL]	= { "signal", "signal_generate", { "pid", "result" }, 0 },
+	[EV_SIGDELIVER]	= { "signal", "signal_deliver", { "sig" }, 0 },
 };
 
 /* The fields every record starts with (include/linux/trace_events.h). */
@@ -241,6 +242,9 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	case EV_SIGNAL:
 		acct_signal(a, (rec[COMMON_FLAGS_OFF] & TRACE_FLAG_IRQ_CONTEXT) ? 0 : pid,
 			    (pid_t)get_num(rec, &f[0]), (int)get_num(rec, &f[1]));
+		break;
+	case EV_SIGDELIVER:
+		acct_signal_deliver(a, pid);
 		break;
 	case EV_NR:
 		break;

@@ -29,6 +29,7 @@ enum ev_kind {
 	EV_EXEC,		/* sched:sched_process_exec */
 	EV_PEXIT,		/* sched:sched_process_exit */
 	EV_SIGNAL,		/* signal:signal_generate */
+	EV_SIGDELIVER,		/* signal:signal_deliver: with a kernel pid filter */
 	EV_NR
 };
 

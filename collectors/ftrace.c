@@ -131,6 +131,10 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
 	if (o->time_syscalls)
 		ft->kinds[ft->nkinds++] = EV_SYS_ENTER;
+	if (o->pids) {
+		ft->kinds[ft->nkinds++] = EV_SIGDELIVER;
+		ft->acct.recv_on_deliver = true;
+	}
 	for (i = 0; i < ft->nkinds; i++) {
 		events[i][0] = ev_system(ft->kinds[i]);
 		events[i][1] = ev_name(ft->kinds[i]);
@@ -259,6 +263,16 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 
 	if (th->tgid)
 		return th->tgid;
+	/* A thread made by one whose process was not known: it is the creator's. */
+	if (th->creator) {
+		struct acct_thread *c = pidmap_get(&ft->acct.threads, th->creator);
+
+		th->creator = 0;
+		if (c && c != th && resolve_tgid(ft, c)) {
+			acct_set_tgid(&ft->acct, th, c->tgid);
+			return th->tgid;
+		}
+	}
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)th->tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
 
+#include "procparse.h"
 #include "sysparse.h"
 #include "../src/util.h"
 
@@ -48,44 +51,69 @@ static struct {
 	int nfds;
 } emergency;
 
-static bool pid_is_ktop(pid_t pid)
+/* A whole small /proc file into @buf (NUL-terminated); length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
 {
-	char path[64], comm[32];
 	ssize_t n;
-	int fd;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
-	n = read(fd, comm, sizeof(comm) - 1);
+		return -1;
+	n = read(fd, buf, size - 1);
 	close(fd);
-	if (n <= 0)
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/*
+ * Does the ktop that made an instance at @made (wall clock) still run? Its pid
+ * is in the instance's name. A process with that pid that started after the
+ * instance was made cannot have made it: the pid was reused after a SIGKILL.
+ * A live process that could be the maker is left alone, whatever its name.
+ */
+static bool maker_alive(pid_t pid, time_t made)
+{
+	char path[64], buf[4096];
+	struct pid_stat st;
+	const char *bt;
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	n = read_small(path, buf, sizeof(buf));
+	if (n <= 0 || parse_pid_stat(buf, (size_t)n, &st))
 		return false;
-	comm[n] = '\0';
-	return strcmp(comm, "ktop\n") == 0;
+	if (read_small("/proc/stat", buf, sizeof(buf)) <= 0 || !(bt = strstr(buf, "\nbtime ")) ||
+	    hz <= 0)
+		return true;	/* cannot tell: keep it */
+	return strtoll(bt + 7, NULL, 10) + (long long)(st.starttime / (uint64_t)hz) <= made + 1;
 }
 
 /* Remove instances of ktops that are gone; a live ktop's are left alone. */
 static void remove_stale(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9]+$");
+	/* libtracefs compiles a basic regex: no '+'. */
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
 	size_t i;
 
 	if (!names)
 		return;
 	for (i = 0; names[i]; i++) {
 		pid_t pid = (pid_t)atoi(names[i] + strlen(INSTANCE_PREFIX));
-		struct tracefs_instance *inst;
+		struct tracefs_instance *inst = tracefs_instance_alloc(NULL, names[i]);
+		char *dir = inst ? tracefs_instance_get_dir(inst) : NULL;
+		struct stat sb;
+		bool stale;
 
-		if (pid != getpid() && pid_is_ktop(pid))
-			continue;
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (inst) {
+		stale = dir && !stat(dir, &sb) &&
+			(pid == getpid() || !maker_alive(pid, sb.st_ctim.tv_sec));
+		tracefs_put_tracing_file(dir);
+		if (stale) {
 			tracefs_instance_file_write(inst, "tracing_on", "0");
 			tracefs_instance_destroy(inst);
-			tracefs_instance_free(inst);
 		}
+		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(names);
 }

@@ -115,6 +115,8 @@ static void text_events(struct batch *b, const struct model *m)
 	if (m->lost_events || m->lost_unknown)
 		fprintf(b->out, "; LOST %llu%s events: counts may be short",
 			(unsigned long long)m->lost_events, m->lost_unknown ? "+" : "");
+	if (m->trace_status[0])
+		fprintf(b->out, "; %s", m->trace_status);
 	fputc('\n', b->out);
 }
 

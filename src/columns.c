@@ -100,7 +100,7 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 		return t->processor >= 0;
 	case COL_LOST:
 		*out = (double)m->lost_events;
-		return m->event_counters != 0;
+		return m->event_counters != 0 && m->interval_s > 0;
 	case COL_MINFLT:
 	case COL_MAJFLT:
 	case COL_VCSW:

@@ -132,7 +132,11 @@ static void fatal_signal(int sig)
 
 static void setup_fatal_handlers(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	/* Crashes, and the signals whose default is to end a process without asking. */
+	static const int sigs[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP, SIGUSR1, SIGUSR2,
+		SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSTKFLT, SIGPWR,
+	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
@@ -367,6 +371,12 @@ int main(int argc, char **argv)
 	}
 	if (check_pids(&k))
 		goto out;
+	/*
+	 * Signals are blocked (and read from the signalfd) before tracing starts:
+	 * a Ctrl-C from now on ends the loop, which removes the instance.
+	 */
+	k.sigfd = setup_signals();
+	setup_fatal_handlers();
 	/* Before the first sample: counts start at the first tick's baseline. */
 	if (!k.opt.no_trace) {
 		struct ftrace_opts fo = { .pids = k.opt.pids, .npids = k.opt.npids };
@@ -375,7 +385,6 @@ int main(int argc, char **argv)
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */
 		atexit(ftrace_emergency_stop);
 	}
-	setup_fatal_handlers();
 	setup_app(&k);
 	procfs_set_threads(k.procfs, k.opt.threads);
 	if (k.opt.npids)
@@ -383,7 +392,6 @@ int main(int argc, char **argv)
 	if (k.opt.batch)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
 
-	k.sigfd = setup_signals();
 	k.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (k.sigfd < 0 || k.timerfd < 0 || arm_timer(k.timerfd, k.opt.delay_s, true)) {
 		fprintf(stderr, "ktop: cannot set up the main loop: %s\n", strerror(errno));
