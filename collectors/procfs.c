@@ -69,6 +69,7 @@ struct procfs {
 	pid_t *hint;			/* procfs_hint_born: new processes from events */
 	size_t nhint, hint_cap;
 	bool hint_valid;		/* for the next discover only */
+	bool ever_listed;		/* one complete listing was made */
 	char *dents;			/* getdents64 buffer */
 	char *buf;			/* read buffer */
 	size_t bufsz;
@@ -202,6 +203,7 @@ void procfs_set_threads(struct procfs *pc, bool threads)
 	/* The next scan is a first one: what it finds is not new, only unknown. */
 	pc->scan = 0;
 	pc->listed = false;
+	pc->ever_listed = false;
 }
 
 void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n)
@@ -311,7 +313,7 @@ static bool discover(struct procfs *pc, const struct model *m)
 	 * Fork events named every process created since the last tick: add them,
 	 * no listing. (Threads are listed per process as before.)
 	 */
-	if (pc->listed && hinted && !pc->threads) {
+	if (pc->ever_listed && hinted && !pc->threads) {
 		for (i = 0; i < pc->procs.n; i++)
 			pc->procs.v[i]->seen_scan = pc->scan;
 		for (i = 0; i < pc->nhint; i++)
@@ -337,6 +339,7 @@ static bool discover(struct procfs *pc, const struct model *m)
 	if (lseek(pc->fc.dirfd, 0, SEEK_SET) == 0) {
 		scan_pids(pc, pc->fc.dirfd, seen_proc, NULL);
 		pc->st.scans++;
+		pc->ever_listed = true;
 	}
 	/* Not listed any more: gone (a zombie is still listed until reaped). */
 	for (i = 0; i < pc->procs.n;) {

@@ -705,6 +705,47 @@ static void test_procfs_focus(void)
  * descriptors are closed and files reopened, and every process is still read
  * every tick, with fresh values.
  */
+/* Fork events name the new processes: they are read without listing /proc. */
+static void test_procfs_born_hint(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct procfs_stats st;
+	struct model m;
+	struct fp leader, thr, single;
+	struct fp born = { 300, 300, "born", 1, 1, 50, 0, 3000, 1, 10, 0, 0, 1, 0 };
+	struct fp hidden = { 400, 400, "hidden", 1, 1, 50, 0, 3000, 1, 10, 0, 0, 1, 0 };
+	pid_t new_pid = 300;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!open_collector(root, 64, &pc, &m))
+		return;
+	tick(pc, &m, 1, 0, 0);
+	CHECK_EQ_U64(m.ntasks, 2);
+	/* 300 was forked (the events say so); 400 appears with no event: not seen. */
+	write_proc(root, &born);
+	write_proc(root, &hidden);
+	procfs_hint_born(pc, &new_pid, 1);
+	tick(pc, &m, 2, 0, 0);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.event_scans, 1);
+	CHECK_EQ_U64(st.scans, 1);
+	t = model_task_find(&m, 300);
+	/* Born in the interval: its faults so far are all in it. */
+	if (CHECK(t))
+		CHECK(delta_is(t, CNT_MINFLT, 50));
+	CHECK(model_task_find(&m, 400) == NULL);
+	CHECK(model_task_find(&m, 100) != NULL);
+	/* Without a hint the listing is back (the fake has no loadavg last_pid). */
+	tick(pc, &m, 3, 0, 0);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.scans, 2);
+	CHECK(model_task_find(&m, 400) != NULL);
+	close_collector(root, pc, &m);
+}
+
 static void test_procfs_lru_budget(void)
 {
 	enum { NPROC = 10 };
@@ -778,6 +819,7 @@ static const struct test tests[] = {
 	{ "procfs_big_status", test_procfs_big_status },
 	{ "procfs_pid_reuse", test_procfs_pid_reuse },
 	{ "procfs_focus", test_procfs_focus },
+	{ "procfs_born_hint", test_procfs_born_hint },
 	{ "procfs_lru_budget", test_procfs_lru_budget },
 };
 
