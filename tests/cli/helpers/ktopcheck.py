@@ -10,6 +10,7 @@ import glob
 import json
 import math
 import os
+import re
 import sys
 
 COUNTERS = ("minflt", "majflt", "vcsw", "ivcsw")
@@ -304,6 +305,255 @@ def snap(pid):
     print(minflt, majflt, vcsw, ivcsw)
 
 
+# ---------------------------------------------------------------- tracing
+
+def csv_rows_sum(path, pid, cols):
+    """Sum of each of @cols over the rows of @pid after the first iteration, the
+    rows of a process born later included (an empty cell counts as an error)."""
+    header, iters = read_csv(path)
+    if len(iters) < 2:
+        fail("fewer than 2 iterations")
+    for c in cols:
+        if c not in header:
+            fail("no column %s in %r" % (c, header))
+    tot = [0] * len(cols)
+    nrows = 0
+    for i, it in enumerate(iters[1:], 2):
+        for r in rows_of(it, pid):
+            nrows += 1
+            for k, c in enumerate(cols):
+                if not is_uint(r[c]):
+                    fail("iteration %d: %s of %d is %r" % (i, c, pid, r[c]))
+                tot[k] += int(r[c])
+    if not nrows:
+        fail("no row for pid %d after the first iteration" % pid)
+    print(" ".join(str(v) for v in tot))
+
+
+def csv_last(path, pid, col):
+    """@col of the last row of @pid."""
+    header, iters = read_csv(path)
+    last = None
+    for it in iters:
+        for r in rows_of(it, pid):
+            last = r[col]
+    if last is None:
+        fail("no row for pid %d" % pid)
+    print(last)
+
+
+def csv_own_syscalls(path, pid):
+    """ktop's own row: syscalls 0 or empty in every iteration, while other
+    processes' are counted."""
+    header, iters = read_csv(path)
+    others = 0
+    for i, it in enumerate(iters, 1):
+        rows = rows_of(it, pid)
+        if len(rows) != 1:
+            fail("iteration %d: %d rows for ktop's pid %d" % (i, len(rows), pid))
+        for k in ("syscalls", "syscall_errors"):
+            if rows[0][k] not in ("", "0"):
+                fail("iteration %d: ktop counts itself: %s = %s" % (i, k, rows[0][k]))
+        if i > 1:
+            others += sum(int(r["syscalls"]) for r in it if is_uint(r["syscalls"]))
+    if not others:
+        fail("no process has any syscall counted: is tracing on?")
+    print(len(iters), others)
+
+
+def csv_children(path, ppid):
+    """The pids of the rows whose ppid is @ppid, once each, in order."""
+    header, iters = read_csv(path)
+    seen = []
+    for it in iters:
+        for r in it:
+            if r["ppid"] == str(ppid) and r["pid"] not in seen:
+                seen.append(r["pid"])
+    print(" ".join(seen))
+
+
+def read_sc_csv(path):
+    """ktop --syscalls --csv: ({pid: {syscall: [calls, errors, {errno names}]}},
+    {pid: ppid}, number of intervals)."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f, strict=True))
+    want = ["time", "interval_s", "pid", "ppid", "comm", "syscall", "subsystem", "calls",
+            "errors", "last_errno"]
+    if not rows or rows[0] != want:
+        fail("%s: header %r, expected %r" % (path, rows[:1], want))
+    per = {}
+    ppid = {}
+    times = set()
+    for n, r in enumerate(rows[1:], 2):
+        if len(r) != len(want):
+            fail("line %d has %d fields: %r" % (n, len(r), r))
+        d = dict(zip(want, r))
+        for k in ("pid", "ppid", "calls", "errors"):
+            if not is_uint(d[k]):
+                fail("line %d: %s %r is not a whole number" % (n, k, d[k]))
+        calls, errors = int(d["calls"]), int(d["errors"])
+        if calls == 0 or errors > calls:
+            fail("line %d: %d calls, %d errors" % (n, calls, errors))
+        if (errors > 0) != (d["last_errno"] != ""):
+            fail("line %d: errors %d but last_errno %r" % (n, errors, d["last_errno"]))
+        if d["interval_s"] == "":
+            fail("line %d: a row of the baseline" % n)
+        times.add(d["time"])
+        pid = int(d["pid"])
+        c = per.setdefault(pid, {}).setdefault(d["syscall"], [0, 0, set()])
+        c[0] += calls
+        c[1] += errors
+        if d["last_errno"]:
+            c[2].add(d["last_errno"])
+        ppid[pid] = int(d["ppid"])
+    return per, ppid, len(times)
+
+
+def sc_csv_get(path, pid, name):
+    """calls errors last_errno(s) of @name for @pid, summed over the intervals."""
+    per, _, _ = read_sc_csv(path)
+    c = per.get(pid, {}).get(name, [0, 0, set()])
+    print(c[0], c[1], ",".join(sorted(c[2])) or "-")
+
+
+def sc_csv_list(path, pid):
+    """Every syscall of @pid: NAME CALLS ERRORS, one a line."""
+    per, _, _ = read_sc_csv(path)
+    for name, c in sorted(per.get(pid, {}).items()):
+        print(name, c[0], c[1])
+
+
+STRACE_LINE = re.compile(r"^(\d+)\s+(.*)$")
+STRACE_START = re.compile(r"^([a-z_][a-z0-9_]*)\(")
+STRACE_RESUMED = re.compile(r"^<\.\.\. ([a-z_][a-z0-9_]*) resumed>")
+STRACE_RET = re.compile(r"^(.*)\)\s+= (-?\d+|\?|0x[0-9a-fA-F]+)(?:\s+(E[A-Z0-9_]+)\b)?")
+NORETURN = ("exit", "exit_group")
+
+
+def parse_strace(path):
+    """`strace -f -qq -o LOG` output, call for call: (root pid,
+    {pid: {syscall: [calls, errors]}}, {pid: {exit/exit_group: calls}}).
+
+    A call counts where it ends: `PID name(...) = RET` or `PID <... name resumed>
+    ...) = RET` (`PID name(... <unfinished ...>` only starts it). An error is a
+    return with an errno name: `-1 ENOENT (...)`, also `? ERESTARTSYS (...)` (the
+    kernel returned -512: it is restarted as a new call). `= ?` alone: the call
+    never returned (exit, exit_group, or the task died in it)."""
+    calls, noret, unfinished = {}, {}, {}
+    root = None
+    with open(path, errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            m = STRACE_LINE.match(line)
+            if not m:
+                fail("%s:%d: not a `strace -f` line: %r" % (path, n, line))
+            pid, rest = int(m.group(1)), m.group(2)
+            if root is None:
+                root = pid
+            if rest.startswith(("---", "+++")):
+                continue        # a signal delivered, an exit
+            if rest.endswith("<unfinished ...>"):
+                s = STRACE_START.match(rest)
+                if not s:
+                    fail("%s:%d: unfinished what? %r" % (path, n, line))
+                if pid in unfinished:
+                    fail("%s:%d: pid %d has two unfinished calls" % (path, n, pid))
+                unfinished[pid] = s.group(1)
+                continue
+            s = STRACE_RESUMED.match(rest)
+            if s:
+                name = s.group(1)
+                if unfinished.pop(pid, None) != name:
+                    fail("%s:%d: %s resumed but not started: %r" % (path, n, name, line))
+            else:
+                s = STRACE_START.match(rest)
+                if not s:
+                    fail("%s:%d: cannot parse %r" % (path, n, line))
+                name = s.group(1)
+            r = STRACE_RET.match(rest)
+            if not r:
+                fail("%s:%d: no return value in %r" % (path, n, line))
+            ret, err = r.group(2), r.group(3)
+            if ret == "?" and not err:
+                if name in NORETURN:
+                    d = noret.setdefault(pid, {})
+                    d[name] = d.get(name, 0) + 1
+                else:
+                    print("note: pid %d: %s never returned (line %d)" % (pid, name, n),
+                          file=sys.stderr)
+                continue
+            c = calls.setdefault(pid, {}).setdefault(name, [0, 0])
+            c[0] += 1
+            if err:
+                c[1] += 1
+    if root is None:
+        fail("%s: empty" % path)
+    if unfinished:
+        fail("%s: calls never resumed: %r" % (path, unfinished))
+    return root, calls, noret
+
+
+def strace_cmp(kpath, spath, max_surplus, min_pids, min_calls):
+    """ktop --syscalls --csv (system-wide, around the run) against strace -f."""
+    per, ppid, nint = read_sc_csv(kpath)
+    root, st, noret = parse_strace(spath)
+    bad = []
+    total_calls = total_errors = 0
+    surplus = {}
+    pids = sorted(set(st) | set(noret))
+    for pid in pids:
+        k = per.get(pid)
+        if k is None:
+            bad.append("pid %d (strace: %d calls) has no row in ktop's output"
+                       % (pid, sum(c[0] for c in st.get(pid, {}).values())))
+            continue
+        s = st.get(pid, {})
+        for name in sorted(set(s) | set(k)):
+            if name in NORETURN:
+                continue
+            kc, ke = k[name][:2] if name in k else (0, 0)
+            sc, se = s.get(name, (0, 0))
+            total_calls += sc
+            total_errors += se
+            if pid == root:
+                dc, de = kc - sc, ke - se
+                if dc < 0 or de < 0 or de > dc:
+                    bad.append("root %d %s: ktop %d calls %d errors, strace %d calls %d errors"
+                               % (pid, name, kc, ke, sc, se))
+                elif dc:
+                    surplus[name] = dc
+            elif (kc, ke) != (sc, se):
+                bad.append("pid %d %s: ktop %d calls %d errors, strace %d calls %d errors"
+                           % (pid, name, kc, ke, sc, se))
+        # exit and exit_group: strace logs the call (`= ?`); ktop counts it once.
+        for name in NORETURN:
+            kc = k[name][0] if name in k else 0
+            sc = noret.get(pid, {}).get(name, 0)
+            if kc != sc:
+                bad.append("pid %d %s: ktop %d, strace %d" % (pid, name, kc, sc))
+    # Every descendant of the root ktop saw (by its ppid column), strace saw too.
+    for pid in per:
+        p, seen = pid, set()
+        while p in ppid and p not in seen and p != root:
+            seen.add(p)
+            p = ppid[p]
+        if p == root and pid != root and pid not in pids:
+            bad.append("pid %d, a descendant of %d for ktop, is not in strace's log"
+                       % (pid, root))
+    if sum(surplus.values()) > max_surplus:
+        bad.append("root %d: ktop has %d calls more than strace, at most %d expected: %r"
+                   % (root, sum(surplus.values()), max_surplus, surplus))
+    print("strace: %d pids, %d calls, %d errors; root %d surplus %r; ktop intervals %d"
+          % (len(pids), total_calls, total_errors, root, surplus, nint))
+    if len(pids) < min_pids or total_calls < min_calls:
+        bad.append("the workload is smaller than expected: %d pids (>= %d), %d calls (>= %d)"
+                   % (len(pids), min_pids, total_calls, min_calls))
+    if bad:
+        for b in bad[:40]:
+            print("  " + b, file=sys.stderr)
+        fail("%d differences between ktop and strace" % len(bad))
+
+
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "csv-format":
@@ -331,6 +581,23 @@ def main():
         json_field(a[0], int(a[1]), a[2])
     elif cmd == "snap":
         snap(int(a[0]))
+    elif cmd == "csv-rows-sum":
+        # csv-rows-sum FILE PID COL[,COL...]: sums over the rows of PID, in order
+        csv_rows_sum(a[0], int(a[1]), a[2].split(","))
+    elif cmd == "csv-last":
+        csv_last(a[0], int(a[1]), a[2])
+    elif cmd == "csv-children":
+        csv_children(a[0], int(a[1]))
+    elif cmd == "csv-own-syscalls":
+        csv_own_syscalls(a[0], int(a[1]))
+    elif cmd == "sc-get":
+        # sc-get SYSCALLS-CSV PID NAME: "calls errors errno-names|-"
+        sc_csv_get(a[0], int(a[1]), a[2])
+    elif cmd == "sc-list":
+        sc_csv_list(a[0], int(a[1]))
+    elif cmd == "strace-cmp":
+        # strace-cmp SYSCALLS-CSV STRACE-LOG MAX-ROOT-SURPLUS MIN-PIDS MIN-CALLS
+        strace_cmp(a[0], a[1], int(a[2]), int(a[3]), int(a[4]))
     else:
         fail("unknown command " + cmd)
 

@@ -1,0 +1,602 @@
+#!/usr/bin/env bats
+# Tracing (root): ktop's system call, error, signal and context switch counts are
+# exact against independent sources (strace, /proc, workloads that make a known
+# number of each); its tracefs instance is removed however ktop ends; it does not
+# count itself; without root or with --no-trace it is a /proc monitor.
+#
+# The workloads of helpers/tracewl.c are set up and blocked in a known system
+# call before ktop's baseline; a byte on a FIFO releases them; they say "done"
+# and block again. ktop is stopped (SIGTERM, handled between ticks) once it has
+# written a tick that began after that: every event of the work is in its output.
+
+load helpers/common
+
+INST=/sys/kernel/tracing/instances
+TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
+
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/tracewl" "$TRACEWL_SRC" ||
+		echo "tracewl.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	TRACEWL="$BATS_FILE_TMPDIR/tracewl"
+	KTOPS="$BATS_TEST_TMPDIR/ktops"	# pids of the ktops started: their instances
+	MINE="$BATS_TEST_TMPDIR/instances"	# instances the test made itself
+	: >"$KTOPS"
+	: >"$MINE"
+}
+
+teardown() {
+	local p name
+	common_teardown
+	# a ktop killed (by the test or by the teardown) leaves its instance
+	while read -r p; do
+		[ -n "$p" ] && [ -d "$INST/ktop-$p" ] && rmdir "$INST/ktop-$p" 2>/dev/null
+	done <"$KTOPS"
+	while read -r name; do
+		[ -n "$name" ] && [ -d "$INST/$name" ] && rmdir "$INST/$name" 2>/dev/null
+	done <"$MINE"
+	[ -f "$BATS_TEST_TMPDIR/nobody-dir" ] && rm -rf "$(cat "$BATS_TEST_TMPDIR/nobody-dir")"
+	return 0
+}
+
+need_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
+	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+}
+
+need_tracewl() {
+	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+}
+
+# ---------------------------------------------------------------- ktop
+
+# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
+start_ktop() {
+	local out=$1
+	shift
+	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
+	echo "$KPID" >>"$KTOPS"
+}
+
+# wait_exit PID [SECONDS]: until PID (a child of this shell) has exited; reaps it
+# and sets ST to its exit status.
+wait_exit() {
+	local i n=$(( ${2:-10} * 20 )) line state
+	for ((i = 0; i < n; i++)); do
+		line=
+		{ read -r line <"/proc/$1/stat"; } 2>/dev/null || true
+		state=${line##*) }
+		state=${state%% *}
+		if [ -z "$line" ] || [ "$state" = Z ]; then
+			ST=0
+			wait "$1" || ST=$?
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "timed out waiting for $1 to exit" >&2
+	return 1
+}
+
+# stop_ktop [SIG]: SIGTERM (or SIG) to ktop; it must exit 0.
+stop_ktop() {
+	kill "-${1:-TERM}" "$KPID"
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
+}
+
+# wait_tick_after FILE T [SECONDS]: until FILE's last line is of a tick that
+# began (time column) after T (seconds since the epoch, date +%s.%N).
+wait_tick_after() {
+	local i n=$(( ${3:-10} * 20 )) last
+	for ((i = 0; i < n; i++)); do
+		last=$(tail -n 1 "$1" | cut -d, -f1)
+		# a line being written has a prefix of its time: never more than it
+		if [[ "$last" =~ ^[0-9]+\.[0-9]+$ ]] &&
+			awk -v a="$last" -v b="$2" 'BEGIN { exit !(a > b) }'; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "timed out waiting for a tick after $2 in $1 (last: $last)" >&2
+	return 1
+}
+
+# no_lost: the kernel dropped no event (KTOP_STATS line at exit), nothing malformed.
+no_lost() {
+	local stats
+	stats=$(grep '^ktop-stats: ' "$OUT.err") || { echo "no ktop-stats line: $(cat "$OUT.err")" >&2; return 1; }
+	echo "$stats" >&2
+	[[ "$stats" == *" tracing=1 "* ]] || { echo "tracing is off" >&2; return 1; }
+	[[ "$stats" == *" lost=0 "* ]] || { echo "the kernel dropped events: counts cannot be exact" >&2; return 1; }
+	[[ "$stats" == *" malformed=0 "* ]]
+}
+
+# ---------------------------------------------------------------- tracewl
+
+# start_tracewl MODE N: helpers/tracewl set up and blocked; WL=(its pids).
+start_tracewl() {
+	local d=$BATS_TEST_TMPDIR
+	mkfifo "$d/gate"
+	"$TRACEWL" "$d/ready" "$d/gate" "$@" >"$d/done" 2>"$d/tracewl.err" </dev/null 3>&- &
+	track $!
+	wait_for_file "$d/ready" 10 || { cat "$d/tracewl.err" >&2; return 1; }
+	read -r -a WL <"$d/ready"
+	track "${WL[@]}"
+}
+
+# wait_blocked PID SYSCALL [SECONDS]: until every thread of PID is switched out
+# in SYSCALL (/proc/TID/syscall says "running" for a task on a CPU): every call
+# it made before has returned.
+wait_blocked() {
+	local i n=$(( ${3:-5} * 20 )) nr t first ok
+	nr=$("$TRACEWL" nr "$2")
+	for ((i = 0; i < n; i++)); do
+		ok=1
+		for t in /proc/"$1"/task/*/syscall; do
+			first=
+			{ read -r first _ <"$t"; } 2>/dev/null || true
+			[ "$first" = "$nr" ] || { ok=0; break; }
+		done
+		[ "$ok" = 1 ] && return 0
+		sleep 0.05
+	done
+	echo "timed out: $1 is not blocked in $2: $(cat /proc/"$1"/task/*/syscall 2>&1)" >&2
+	return 1
+}
+
+release() {
+	printf g >"$BATS_TEST_TMPDIR/gate"	# one byte: one read(2) returns
+}
+
+wait_done() {
+	wait_for_file "$BATS_TEST_TMPDIR/done" 10 || { cat "$BATS_TEST_TMPDIR/tracewl.err" >&2; return 1; }
+}
+
+# finish_work SYSCALL: (ktop started, its baseline written) release the
+# workload, wait until it is done and every pid of WL is blocked again in
+# SYSCALL, then until ktop has written a tick that began after that; stop ktop.
+finish_work() {
+	local i
+	release
+	wait_done
+	for ((i = 0; i < ${#WL[@]}; i++)); do
+		wait_blocked "${WL[$i]}" "$1"
+	done
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	stop_ktop
+	no_lost
+}
+
+# ---------------------------------------------------------------- 1. strace
+
+# strace_truth SCRIPT...: ktop system-wide with --syscalls around
+# `strace -f sh -c SCRIPT`; then call for call, error for error, per pid.
+strace_truth() {
+	local log="$BATS_TEST_TMPDIR/strace.log" min_pids=$1 min_calls=$2
+	shift 2
+	command -v strace >/dev/null || skip "strace is not installed"
+	start_ktop "$OUT" -b --csv --syscalls -d 0.3
+	wait_for_lines "$OUT" 1 10	# the header: the baseline is taken
+	strace -f -qq -o "$log" "$@" </dev/null >"$BATS_TEST_TMPDIR/wl.out" 2>&1 3>&- ||
+		{ echo "workload failed: $(cat "$BATS_TEST_TMPDIR/wl.out")" >&2; return 1; }
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	stop_ktop
+	no_lost
+	check strace-cmp "$OUT" "$log" 10 "$min_pids" "$min_calls"
+}
+
+@test "strace: ls -laR of a tree, per pid and syscall: calls and errors equal" {
+	need_tracing
+	local t="$BATS_TEST_TMPDIR/tree" i j
+	for i in 1 2 3 4 5 6; do
+		mkdir -p "$t/d$i/sub"
+		for j in $(seq 1 15); do
+			echo "$i $j" >"$t/d$i/f$j"
+		done
+		ln -s "f1" "$t/d$i/link"
+		ln -s "/nonexistent-ktop-test" "$t/d$i/dangling"
+		mkfifo "$t/d$i/sub/fifo"
+	done
+	# two commands: sh forks both (and the children are compared exactly)
+	strace_truth 3 800 sh -c 'ls -laR "$1" >/dev/null; ls -la /nonexistent-ktop-test "$1"/d1/dangling/x 2>/dev/null; exit 0' sh "$t"
+}
+
+@test "strace: gcc (cc1, as, collect2, ld), per pid and syscall: calls and errors equal" {
+	need_tracing
+	command -v gcc >/dev/null || skip "gcc is not installed"
+	local d="$BATS_TEST_TMPDIR"
+	printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >"$d/prog.c"
+	strace_truth 5 2000 gcc -O1 -o "$d/prog" "$d/prog.c"
+	[ -x "$d/prog" ]
+}
+
+@test "strace: a bash script that forks, traps signals, fails calls, restarts a wait: equal" {
+	need_tracing
+	command -v bash >/dev/null || skip "bash is not installed"
+	strace_truth 8 200 bash -c '
+		n=0
+		trap "n=\$((n + 1))" USR1
+		kill -USR1 $$
+		ls /nonexistent-ktop-a 2>/dev/null
+		cat /nonexistent-ktop-b 2>/dev/null
+		( exit 3 )
+		for i in 1 2 3; do /bin/true; done
+		echo hello | tr a-z A-Z >/dev/null
+		x=$(cat /proc/self/stat)
+		# a wait4 the trapped USR1 interrupts: "= ? ERESTARTSYS", then again
+		sleep 0.2 &
+		s=$!
+		(sleep 0.05; kill -USR1 $$) &
+		wait $s || wait $s
+		wait
+		[ "$n" = 2 ] || exit 1
+		false || exit 0'
+}
+
+# ---------------------------------------------------------------- 2. signals
+
+@test "signals: 200 SIGUSR1 one after the other: sig_recv 200 for the child, sig_sent 200 for the sender" {
+	need_tracing
+	need_tracewl
+	start_tracewl signals 200
+	wait_blocked "${WL[0]}" read
+	wait_blocked "${WL[1]}" rt_sigsuspend
+	start_ktop "$OUT" -b --csv -d 0.3 -o pid,ppid,comm,sig_recv,sig_sent,syscalls
+	wait_for_lines "$OUT" 2 10
+	finish_work read
+	local p c
+	p=$(check csv-rows-sum "$OUT" "${WL[0]}" sig_sent,sig_recv)
+	c=$(check csv-rows-sum "$OUT" "${WL[1]}" sig_sent,sig_recv)
+	echo "sender sent,received: $p; child: $c" >&2
+	[ "$p" = "200 0" ]
+	[ "$c" = "0 200" ]
+}
+
+@test "signals, -p CHILD: signals from a process outside -p still count as received" {
+	need_tracing
+	need_tracewl
+	start_tracewl signals 50
+	wait_blocked "${WL[0]}" read
+	wait_blocked "${WL[1]}" rt_sigsuspend
+	start_ktop "$OUT" -b --csv -d 0.3 -p "${WL[1]}" -o pid,sig_recv,sig_sent
+	wait_for_lines "$OUT" 2 10
+	finish_work read
+	local c
+	c=$(check csv-rows-sum "$OUT" "${WL[1]}" sig_sent,sig_recv)
+	echo "child sent,received: $c" >&2
+	[ "$c" = "0 50" ]
+}
+
+# ---------------------------------------------------------------- 3. context switches
+
+# switches_exact PID...: per pid, ktop's vcsw and ivcsw sums equal the change in
+# /proc (summed over threads) from before the release to after the work;
+# and vcsw >= $MIN_VCSW.
+switches_exact() {
+	local p i before=() after ksum
+	for p in "$@"; do
+		before+=("$(check snap "$p")")
+	done
+	finish_work read
+	i=0
+	for p in "$@"; do
+		after=$(check snap "$p")
+		ksum=$(check csv-rows-sum "$OUT" "$p" vcsw,ivcsw)
+		local b=(${before[$i]}) a=($after) k=($ksum)
+		local dv=$(( a[2] - b[2] )) di=$(( a[3] - b[3] ))
+		echo "pid $p: ktop vcsw ${k[0]} ivcsw ${k[1]}; /proc vcsw $dv ivcsw $di" >&2
+		[ "${k[0]}" -eq "$dv" ] || return 1
+		[ "${k[1]}" -eq "$di" ] || return 1
+		(( k[0] >= MIN_VCSW )) || { echo "fewer than $MIN_VCSW voluntary switches" >&2; return 1; }
+		i=$((i + 1))
+	done
+}
+
+@test "context switches: 300 pipe round trips between two processes equal /proc, >= 300 each" {
+	need_tracing
+	need_tracewl
+	start_tracewl pingpong 300
+	wait_blocked "${WL[0]}" read
+	wait_blocked "${WL[1]}" read
+	start_ktop "$OUT" -b --csv -d 0.3 -p "${WL[0]},${WL[1]}" -o pid,vcsw,ivcsw,syscalls
+	wait_for_lines "$OUT" 3 10
+	MIN_VCSW=300
+	switches_exact "${WL[@]}"
+}
+
+@test "context switches: 300 round trips between two threads: the process's sum equals /proc" {
+	need_tracing
+	need_tracewl
+	start_tracewl pingpong-threads 300
+	wait_blocked "${WL[0]}" read
+	start_ktop "$OUT" -b --csv -d 0.3 -p "${WL[0]}" -o pid,threads,vcsw,ivcsw
+	wait_for_lines "$OUT" 2 10
+	MIN_VCSW=600
+	switches_exact "${WL[0]}"
+}
+
+# ---------------------------------------------------------------- 4. failed calls
+
+@test "errors, -p: 500 openat of a missing file: syscalls 502, syscall_errors 500, top openat" {
+	need_tracing
+	need_tracewl
+	start_tracewl fails 500
+	wait_blocked "${WL[0]}" read
+	start_ktop "$OUT" -b --csv -d 0.3 -p "${WL[0]}" -o pid,syscalls,syscall_errors,top_syscall
+	wait_for_lines "$OUT" 2 10
+	finish_work read
+	# read (the gate) + 500 openat + write ("done")
+	[ "$(check csv-rows-sum "$OUT" "${WL[0]}" syscalls,syscall_errors)" = "502 500" ]
+	# the interval of the work: openat the most frequent
+	grep -q "^[0-9.]*,[0-9.]*,${WL[0]},[0-9]*,[0-9]*,openat\$" "$OUT"
+}
+
+@test "errors, --syscalls: the openat row has 500 calls, 500 errors, ENOENT; read and write 1 each" {
+	need_tracing
+	need_tracewl
+	start_tracewl fails 500
+	wait_blocked "${WL[0]}" read
+	start_ktop "$OUT" -b --csv --syscalls -d 0.3
+	wait_for_lines "$OUT" 1 10
+	finish_work read
+	[ "$(check sc-get "$OUT" "${WL[0]}" openat)" = "500 500 ENOENT" ]
+	run check sc-list "$OUT" "${WL[0]}"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'openat 500 500\nread 1 0\nwrite 1 0')" ]
+}
+
+@test "errors: a short-lived child keeps its row, last state X: 301 calls, 300 errors" {
+	need_tracing
+	need_tracewl
+	start_tracewl fails-child 300
+	wait_blocked "${WL[0]}" read
+	start_ktop "$OUT" -b --csv -d 0.3 -o pid,ppid,comm,state,syscalls,syscall_errors
+	wait_for_lines "$OUT" 2 10
+	finish_work read
+	local kids
+	kids=$(check csv-children "$OUT" "${WL[0]}")
+	echo "children: $kids" >&2
+	[[ "$kids" =~ ^[0-9]+$ ]]
+	# the parent: read, fork, wait4, write
+	[ "$(check csv-rows-sum "$OUT" "${WL[0]}" syscalls,syscall_errors)" = "4 0" ]
+	# the child: 300 openat, exit_group
+	[ "$(check csv-rows-sum "$OUT" "$kids" syscalls,syscall_errors)" = "301 300" ]
+	[ "$(check csv-last "$OUT" "$kids" state)" = "X" ]
+}
+
+# ---------------------------------------------------------------- 5. clean-up
+
+# The instances, but those named after the pid of a program not ours (another
+# ktop, a benchmark of someone else's, which come and go as they please).
+instances() {
+	local name
+	for name in $(ls "$INST"); do
+		if [[ "$name" =~ -([0-9]+)$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
+			! grep -qx "$name" "$MINE"; then
+			continue
+		fi
+		echo "$name"
+	done | sort
+}
+
+# make_instance NAME: an instance of the test's, removed in teardown.
+make_instance() {
+	echo "$1" >>"$MINE"
+	mkdir "$INST/$1"
+}
+
+# cleanup_on HOW: ktop's instance exists while it runs and is gone after it
+# ends by HOW (-n, or a signal name); nothing else changes.
+cleanup_on() {
+	local before after
+	before=$(instances)
+	if [ "$1" = n ]; then
+		start_ktop "$OUT" -b --csv -d 0.2 -n 6 -o pid
+	else
+		start_ktop "$OUT" -b --csv -d 0.2 -o pid
+	fi
+	wait_for_lines "$OUT" 2 10
+	[ -d "$INST/ktop-$KPID" ] || { echo "$1: no instance ktop-$KPID while ktop runs" >&2; return 1; }
+	if [ "$1" = n ]; then
+		wait_exit "$KPID" 10
+		[ "$ST" -eq 0 ] || { echo "exit $ST" >&2; return 1; }
+	else
+		stop_ktop "$1"
+	fi
+	[ ! -e "$INST/ktop-$KPID" ] || { echo "$1: ktop-$KPID left behind" >&2; return 1; }
+	after=$(instances)
+	[ "$before" = "$after" ] || { echo "$1: instances before: $before; after: $after" >&2; return 1; }
+}
+
+@test "clean-up: the instance is removed after -n, SIGINT, SIGTERM, SIGHUP, SIGQUIT" {
+	need_tracing
+	make_instance ktoptest-other
+	local how
+	for how in n INT TERM HUP QUIT; do
+		cleanup_on "$how"
+	done
+	[ -d "$INST/ktoptest-other" ]
+}
+
+# killed_ktop: a ktop killed with SIGKILL, whose instance stays; KPID is its pid.
+killed_ktop() {
+	start_ktop "$OUT" -b --csv -d 0.2 -o pid
+	wait_for_lines "$OUT" 2 10
+	[ -d "$INST/ktop-$KPID" ] || { echo "no instance ktop-$KPID while ktop runs" >&2; return 1; }
+	kill -KILL "$KPID"
+	wait_exit "$KPID" 10
+	[ -d "$INST/ktop-$KPID" ] || { echo "SIGKILL: ktop-$KPID is gone" >&2; return 1; }
+}
+
+@test "clean-up: SIGKILL leaves the instance; the next ktop leaves other instances alone" {
+	need_tracing
+	make_instance ktoptest-other
+	make_instance ktop-notapid
+	make_instance ktop-12x
+	killed_ktop
+	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -o pid
+	[ "$status" -eq 0 ]
+	[ -d "$INST/ktoptest-other" ]
+	[ -d "$INST/ktop-notapid" ]
+	[ -d "$INST/ktop-12x" ]
+}
+
+@test "clean-up: the next ktop removes what a SIGKILLed ktop left, and ktop-PID of a dead PID" {
+	need_tracing
+	# a ktop-PID whose PID is not running
+	sh -c 'exit 0' </dev/null >/dev/null 2>&1 3>&- &
+	local dead=$!
+	wait "$dead"
+	make_instance "ktop-$dead"
+	make_instance ktoptest-other
+	killed_ktop
+	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -o pid
+	[ "$status" -eq 0 ]
+	[ ! -e "$INST/ktop-$KPID" ] || { echo "ktop-$KPID (SIGKILLed ktop) not removed" >&2; return 1; }
+	[ ! -e "$INST/ktop-$dead" ] || { echo "ktop-$dead (no such process) not removed" >&2; return 1; }
+	[ -d "$INST/ktoptest-other" ]
+}
+
+@test "clean-up: SIGTERM as soon as the instance exists (still setting up): removed, exit 0" {
+	need_tracing
+	local deadline
+	start_ktop "$OUT" -b --csv -d 0.2 -o pid
+	deadline=$(( ${EPOCHREALTIME/./} + 10000000 ))
+	until [ -d "$INST/ktop-$KPID" ]; do
+		(( ${EPOCHREALTIME/./} < deadline )) || { echo "no instance ktop-$KPID" >&2; return 1; }
+	done
+	stop_ktop TERM
+	[ ! -e "$INST/ktop-$KPID" ]
+}
+
+@test "clean-up: SIGUSR1 and SIGALRM (they end a process) remove the instance too" {
+	need_tracing
+	# Do not remove this skip before the bug is fixed: running this test crashed the kernel.
+	skip "BUG: the fatal-signal handler rmdirs the instance while libtracefs's splice pipes still hold ring-buffer pages; releasing them at exit is a use-after-free in the kernel (GPF in ring_buffer_free_read_page)"
+	local sig
+	for sig in USR1 ALRM; do
+		start_ktop "$OUT" -b --csv -d 0.2 -o pid
+		wait_for_lines "$OUT" 2 10
+		[ -d "$INST/ktop-$KPID" ]
+		kill "-$sig" "$KPID"
+		wait_exit "$KPID" 10
+		# it dies of the signal, after the clean-up
+		[ "$ST" -eq $(( 128 + $(kill -l "$sig") )) ] || { echo "SIG$sig: exit $ST" >&2; return 1; }
+		[ ! -e "$INST/ktop-$KPID" ] || { echo "SIG$sig: ktop-$KPID left behind" >&2; return 1; }
+	done
+}
+
+@test "clean-up: a second ktop leaves a running ktop's instance alone, which goes on counting" {
+	need_tracing
+	start_ktop "$OUT" -b --csv -d 0.2 -o pid,syscalls
+	local first=$KPID
+	wait_for_lines "$OUT" 2 10
+	run --separate-stderr timeout 20 "$KTOP" -b -n 2 -d 0.1
+	[ "$status" -eq 0 ]
+	[ -d "$INST/ktop-$first" ]
+	# after the second one ended, the first still counts syscalls
+	local t
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t"
+	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)"
+	stop_ktop
+	awk -F, -v t="$t" '$1 > t && $4 > 0 { found = 1 } END { exit !found }' "$OUT"
+	[ ! -e "$INST/ktop-$first" ]
+}
+
+# ---------------------------------------------------------------- 6. itself
+
+@test "ktop does not count itself: its own row has no syscalls" {
+	need_tracing
+	start_ktop "$OUT" -b --csv -d 0.2 -n 4 -o pid,comm,syscalls,syscall_errors
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ]
+	check csv-own-syscalls "$OUT" "$KPID"
+}
+
+# ---------------------------------------------------------------- 7. not root
+
+@test "not root: tracing off with the reason in the header; exit 0; no instance made" {
+	need_tracing
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	local group d
+	group=$(id -gn nobody)
+	# /work may be closed to nobody: a copy it can run
+	d=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	echo "$d" >"$BATS_TEST_TMPDIR/nobody-dir"
+	chmod 755 "$d"
+	cp "$KTOP" "$d/ktop"
+	chmod 755 "$d/ktop"
+	setpriv --reuid=nobody --regid="$group" --clear-groups "$d/ktop" -b -d 0.3 -n 4 \
+		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
+	echo "$KPID" >>"$KTOPS"
+	wait_for_lines "$OUT" 3 10
+	# setpriv execs ktop: the same pid
+	[ "$(cat "/proc/$KPID/comm")" = ktop ]
+	[ ! -e "$INST/ktop-$KPID" ]
+	wait_exit "$KPID" 10
+	rm -rf "$d"
+	[ "$ST" -eq 0 ] || { echo "exit $ST: $(cat "$OUT.err")" >&2; return 1; }
+	[ ! -e "$INST/ktop-$KPID" ]
+	[ ! -s "$OUT.err" ]
+	grep -E '^Events: tracing off: .{10,}' "$OUT"
+	[ "$(grep -c '^Events: tracing off: ' "$OUT")" -eq 4 ]
+	# the /proc columns only: no syscall column (root's has one: the control)
+	grep -q '^ *PID .*COMMAND' "$OUT"
+	! grep -q 'SYSC/s' "$OUT"
+	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -p 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *SYSC/s* ]]
+	[[ "$output" != *"tracing off"* ]]
+}
+
+# ---------------------------------------------------------------- 8. --no-trace
+
+@test "--no-trace: no syscall columns, no instance" {
+	need_tracing
+	start_ktop "$OUT" -b --csv --no-trace -d 0.2 -n 4
+	wait_for_lines "$OUT" 2 10
+	[ ! -e "$INST/ktop-$KPID" ]
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ]
+	local header
+	header=$(head -n 1 "$OUT")
+	echo "$header" >&2
+	[[ "$header" == time,interval_s,pid,* ]]
+	[[ ",$header," != *,syscalls,* ]]
+	[[ ",$header," != *,syscall_errors,* ]]
+	[[ ",$header," != *,top_syscall,* ]]
+	[[ ",$header," != *,sig_recv,* ]]
+	[[ ",$header," != *,sig_sent,* ]]
+	[[ ",$header," != *,lost_events,* ]]
+	grep -q 'tracing=0 ' "$OUT.err"
+}
+
+@test "--no-trace: the traced default has the syscall columns (the control)" {
+	need_tracing
+	run --separate-stderr timeout 20 "$KTOP" -b --csv -d 0.2 -n 1
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,lost_events ]]
+}
+
+@test "--syscalls with --no-trace, and --syscalls without -b: usage errors (exit 2)" {
+	run --separate-stderr "$KTOP" -b --csv --syscalls --no-trace -n 1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run --separate-stderr "$KTOP" --syscalls -n 1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run --separate-stderr "$KTOP" --no-trace --syscalls -b -n 1
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
