@@ -54,7 +54,7 @@ void ftrace_stop(struct ftrace *ft);
 bool ftrace_on(const struct ftrace *ft);
 /* The model counters (bit per enum counter) events supply; 0 when off. */
 uint32_t ftrace_event_counters(const struct ftrace *ft);
-/* From a fatal signal handler: remove the instance (async-signal-safe). */
+/* From a crash's signal handler: stop tracing (async-signal-safe); see trace.h. */
 void ftrace_emergency_stop(void);
 /* Why tracing is off, or which events are missing; "" when all is well. */
 const char *ftrace_status(const struct ftrace *ft);

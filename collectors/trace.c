@@ -39,16 +39,10 @@ struct trace {
 	bool on[MAX_EVENTS];
 };
 
-/*
- * What a fatal signal handler needs to undo the instance without calling into
- * libtracefs or malloc: the paths, prepared at open, and the descriptors.
- */
+/* What a fatal signal handler needs to stop tracing without libtracefs or malloc. */
 static struct {
 	volatile sig_atomic_t armed;
-	char dir[PATH_MAX];
 	char tracing_on[PATH_MAX];
-	int fds[2 * MAX_CPUS];
-	int nfds;
 } emergency;
 
 /* A whole small /proc file into @buf (NUL-terminated); length or -1. */
@@ -206,11 +200,6 @@ static int open_cpus(struct trace *t)
 			c->stats_fd = open(p, O_RDONLY | O_CLOEXEC);
 			tracefs_put_tracing_file(p);
 		}
-		if (emergency.nfds + 2 <= (int)ARRAY_SIZE(emergency.fds)) {
-			emergency.fds[emergency.nfds++] = c->fd;
-			if (c->stats_fd >= 0)
-				emergency.fds[emergency.nfds++] = c->stats_fd;
-		}
 		opened++;
 	}
 	return opened ? 0 : -ENODEV;
@@ -222,7 +211,6 @@ static void arm_emergency(struct trace *t)
 
 	if (!p)
 		return;
-	snprintf(emergency.dir, sizeof(emergency.dir), "%s", p);
 	snprintf(emergency.tracing_on, sizeof(emergency.tracing_on), "%s/tracing_on", p);
 	tracefs_put_tracing_file(p);
 	emergency.armed = 1;
@@ -339,7 +327,6 @@ void trace_close(struct trace *t)
 			close(t->cpu[i].stats_fd);
 	}
 	emergency.armed = 0;
-	emergency.nfds = 0;
 	if (t->inst) {
 		/* Removing the instance disables its events; open files would block it. */
 		tracefs_instance_destroy(t->inst);
@@ -351,7 +338,7 @@ void trace_close(struct trace *t)
 
 void trace_emergency_stop(void)
 {
-	int i, fd;
+	int fd;
 
 	if (!emergency.armed)
 		return;
@@ -359,13 +346,17 @@ void trace_emergency_stop(void)
 	fd = open(emergency.tracing_on, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		if (write(fd, "0", 1) < 0) {
-			/* Nothing more to do from a signal handler: rmdir follows. */
+			/* Nothing more can be done from here. */
 		}
 		close(fd);
 	}
-	for (i = 0; i < emergency.nfds; i++)
-		close(emergency.fds[i]);
-	rmdir(emergency.dir);
+	/*
+	 * No rmdir here. libtracefs's splice pipes may hold ring-buffer pages,
+	 * and this handler cannot close them: removing the instance first makes
+	 * the kernel free those pages twice when the process exits (seen on
+	 * 6.18: a GPF in ring_buffer_free_read_page and a corrupted page cache).
+	 * The instance stays, tracing off, until the next ktop removes it.
+	 */
 }
 
 char *trace_read_format(const char *rel, size_t *len)

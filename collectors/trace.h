@@ -5,9 +5,10 @@
 /*
  * collectors/trace: ktop's own tracefs instance, "ktop-<pid>", the only place
  * ktop writes in tracefs. Like rtla: created with tracing off, configured,
- * started last, destroyed on every exit path (trace_close, or
- * trace_emergency_stop from a fatal signal handler). Instances left by a ktop
- * that was killed are removed at the next start; nothing else is touched.
+ * started last, destroyed on every exit path (trace_close). A crash stops
+ * tracing from its signal handler (trace_emergency_stop) but leaves the
+ * instance; instances left by a ktop that crashed or was killed are removed at
+ * the next start; nothing else is touched.
  *
  * Reading: one non-blocking trace_pipe_raw descriptor per CPU, wrapped in a
  * tracefs_cpu and read with splice (tracefs_cpu_buffered_read) in whole
@@ -44,7 +45,10 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	       char *missing, size_t missinglen);
 /* Stop tracing, close every descriptor and remove the instance. NULL is fine. */
 void trace_close(struct trace *t);
-/* From a signal handler: stop and remove the instance, async-signal-safe calls only. */
+/*
+ * From a crash's signal handler: stop tracing, async-signal-safe calls only. The
+ * instance stays (see trace.c) for the next ktop to remove.
+ */
 void trace_emergency_stop(void);
 
 /* The text of a file under events/ (header_page, SYS/EVENT/format); malloc'ed. */

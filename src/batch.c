@@ -71,13 +71,15 @@ static size_t task_syscalls(const struct task *t, const struct sc_stat ***out)
 	return sc_table_sorted(&t->sc, *out);
 }
 
-static void text_syscalls(struct batch *b, const struct model *m)
+/* A writer of one (process, syscall) line of --syscalls output. */
+typedef void syscall_line_fn(struct batch *b, const struct model *m, const struct task *t,
+			     const char *comm, const struct sc_stat *s);
+
+/* Call @fn for each row's syscalls of the interval, most calls first. */
+static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn *fn)
 {
-	char name[32], err[32];
 	size_t i, k, n;
 
-	fprintf(b->out, "%7s %-15s %-20s %-15s %9s %9s %s\n", "PID", "COMMAND", "SYSCALL",
-		"SUBSYSTEM", "CALLS", "ERRORS", "LAST-ERRNO");
 	for (i = 0; i < m->nrows; i++) {
 		const struct task *t = m->rows[i];
 		const struct sc_stat **v;
@@ -86,13 +88,28 @@ static void text_syscalls(struct batch *b, const struct model *m)
 		n = task_syscalls(t, &v);
 		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), true);
 		for (k = 0; k < n; k++)
-			fprintf(b->out, "%7d %-15s %-20s %-15s %9llu %9llu %s\n", (int)t->pid, comm,
-				syscall_name(v[k]->nr, name, sizeof(name)),
-				subsystem_name(syscall_subsystem(v[k]->nr)),
-				(unsigned long long)v[k]->calls, (unsigned long long)v[k]->errors,
-				v[k]->errors ? errno_name((int)v[k]->top_errno, err, sizeof(err)) : "");
+			fn(b, m, t, comm, v[k]);
 		free(v);
 	}
+}
+
+static void text_syscall_line(struct batch *b, const struct model *m, const struct task *t,
+			      const char *comm, const struct sc_stat *s)
+{
+	char name[32], err[32];
+
+	(void)m;
+	fprintf(b->out, "%7d %-15s %-20s %-15s %9llu %9llu %s\n", (int)t->pid, comm,
+		syscall_name(s->nr, name, sizeof(name)), subsystem_name(syscall_subsystem(s->nr)),
+		(unsigned long long)s->calls, (unsigned long long)s->errors,
+		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
+}
+
+static void text_syscalls(struct batch *b, const struct model *m)
+{
+	fprintf(b->out, "%7s %-15s %-20s %-15s %9s %9s %s\n", "PID", "COMMAND", "SYSCALL",
+		"SUBSYSTEM", "CALLS", "ERRORS", "LAST-ERRNO");
+	each_syscall(b, m, text_syscall_line);
 	fputc('\n', b->out);
 }
 
@@ -208,37 +225,28 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void csv_syscall_line(struct batch *b, const struct model *m, const struct task *t,
+			     const char *comm, const struct sc_stat *s)
+{
+	char name[32], err[32];
+
+	fprintf(b->out, "%.6f,%.6f,%d,%d,", m->wall_s, m->interval_s, (int)t->pid, (int)t->ppid);
+	csv_string(b->out, comm);
+	fprintf(b->out, ",%s,%s,%llu,%llu,%s\n", syscall_name(s->nr, name, sizeof(name)),
+		subsystem_name(syscall_subsystem(s->nr)), (unsigned long long)s->calls,
+		(unsigned long long)s->errors,
+		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
+}
+
 /* --syscalls --csv: one row per process and syscall with calls in the interval. */
 static void csv_syscalls(struct batch *b, const struct model *m)
 {
-	char name[32], err[32];
-	size_t i, k, n;
-
 	if (!b->header_done) {
 		fputs("time,interval_s,pid,ppid,comm,syscall,subsystem,calls,errors,last_errno\n", b->out);
 		b->header_done = true;
 	}
-	if (m->interval_s <= 0)
-		return;
-	for (i = 0; i < m->nrows; i++) {
-		const struct task *t = m->rows[i];
-		const struct sc_stat **v;
-		char comm[PROC_COMM_MAX];
-
-		n = task_syscalls(t, &v);
-		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), true);
-		for (k = 0; k < n; k++) {
-			fprintf(b->out, "%.6f,%.6f,%d,%d,", m->wall_s, m->interval_s, (int)t->pid,
-				(int)t->ppid);
-			csv_string(b->out, comm);
-			fprintf(b->out, ",%s,%s,%llu,%llu,%s\n",
-				syscall_name(v[k]->nr, name, sizeof(name)),
-				subsystem_name(syscall_subsystem(v[k]->nr)),
-				(unsigned long long)v[k]->calls, (unsigned long long)v[k]->errors,
-				v[k]->errors ? errno_name((int)v[k]->top_errno, err, sizeof(err)) : "");
-		}
-		free(v);
-	}
+	if (m->interval_s > 0)
+		each_syscall(b, m, csv_syscall_line);
 }
 
 static void write_csv(struct batch *b, const struct model *m)

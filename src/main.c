@@ -107,13 +107,21 @@ static int setup_signals(void)
 {
 	sigset_t set;
 
-	/* Handled in the loop through a signalfd, never in a handler. */
+	/*
+	 * Handled in the loop through a signalfd, never in a handler: each ends
+	 * ktop through its one clean exit path (which removes the trace instance),
+	 * SIGWINCH excepted. That includes the signals whose default would end the
+	 * process silently (SIGUSR1, SIGALRM, ...).
+	 */
+	static const int sigs[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2, SIGALRM,
+		SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSTKFLT, SIGPWR,
+	};
+	size_t i;
+
 	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	sigaddset(&set, SIGWINCH);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaddset(&set, sigs[i]);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	/* A closed pipe is a write error (EPIPE) that the batch writer handles. */
@@ -123,7 +131,7 @@ static int setup_signals(void)
 
 static void fatal_signal(int sig)
 {
-	/* Restore the terminal and the kernel before dying; then die of the same signal. */
+	/* Restore the terminal, stop tracing; then die of the same signal. */
 	ftrace_emergency_stop();
 	ui_stop();
 	signal(sig, SIG_DFL);
@@ -132,11 +140,8 @@ static void fatal_signal(int sig)
 
 static void setup_fatal_handlers(void)
 {
-	/* Crashes, and the signals whose default is to end a process without asking. */
-	static const int sigs[] = {
-		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP, SIGUSR1, SIGUSR2,
-		SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSTKFLT, SIGPWR,
-	};
+	/* Crashes: nothing to do but stop and leave. */
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
