@@ -385,6 +385,12 @@ int main(int argc, char **argv)
 	/* Before the first sample: counts start at the first tick's baseline. */
 	if (!k.opt.no_trace) {
 		struct ftrace_opts fo = { .pids = k.opt.pids, .npids = k.opt.npids };
+		const char *kb = getenv("KTOP_BUFFER_KB");
+		unsigned long long v;
+
+		/* Per-CPU ring buffer size; small ones let tests see lost events. */
+		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
+			fo.buffer_kb = (size_t)v;
 
 		ftrace_start(&fo, &k.ftrace);
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */

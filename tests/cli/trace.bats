@@ -616,3 +616,29 @@ killed_ktop() {
 	[ "$status" -eq 2 ]
 	assert_one_line_error
 }
+
+@test "lost events: an overrun ring buffer is counted and shown, never hidden" {
+	need_tracing
+	# 8 KiB per CPU cannot hold a flood of millions of calls between two ticks.
+	KTOP_BUFFER_KB=8 start_ktop "$OUT" -b --csv -d 0.3 -o pid,syscalls,lost_events
+	wait_for_lines "$OUT" 2 10
+	dd if=/dev/zero of=/dev/null bs=1 count=1000000 2>/dev/null
+	local t
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t"
+	kill -TERM "$KPID"
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ]
+	local lost
+	lost=$(awk -F, 'NR > 1 && $5 != "" { if ($5 > m) m = $5 } END { print m + 0 }' "$OUT")
+	(( lost > 0 )) || { echo "no lost events in the CSV" >&2; return 1; }
+	grep -q ' lost=[1-9]' "$OUT.err"
+	# The text header says it where nobody can miss it.
+	KTOP_BUFFER_KB=8 start_ktop "$OUT.txt" -b -d 0.3
+	wait_for_lines "$OUT.txt" 5 10
+	dd if=/dev/zero of=/dev/null bs=1 count=1000000 2>/dev/null
+	sleep 0.7
+	kill -TERM "$KPID"
+	wait_exit "$KPID" 10
+	grep -q '^Events/s: .*LOST [0-9][0-9]* events: counts may be short' "$OUT.txt"
+}
