@@ -8,6 +8,8 @@
 # Ends with PASS/FAIL against the targets at the largest count: ktop CPU per
 # refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1.
 # Exit status 1 on FAIL, 2 on error (the idle processes are killed either way).
+# Then runs bench/trace.sh (the cost of tracing, see there): exit status 1 when
+# either part missed a target, else 2 when the tracing part could not run.
 #
 # Run from anywhere (make bench calls it as `sh bench/run.sh` after building
 # ./ktop). Needs: cc, strace, top (procps-ng). Knobs, for trying things out:
@@ -268,4 +270,21 @@ verdict=$(awk -v p="$max" -v ct="$CPU_TARGET" -v st="$SYS_TARGET" '$1 == p { c[$
 	}' "$T/summary")
 echo "$verdict"
 echo "bench time: $(($(date +%s) - start)) s"
-case $verdict in PASS*) exit 0 ;; *) exit 1 ;; esac
+case $verdict in PASS*) status=0 ;; *) status=1 ;; esac
+
+# Then the cost of tracing (bench/trace.sh), once the idle processes are gone.
+cleanup
+trap - EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+echo
+sh bench/trace.sh
+tstatus=$?
+# 1 when either failed a target, else 2 when the tracing part could not run.
+case $tstatus in
+0 | 1 | 2) ;;
+*) exit "$tstatus" ;;	# interrupted
+esac
+[ "$status" = 1 ] || [ "$tstatus" = 1 ] && exit 1
+exit "$tstatus"

@@ -1,0 +1,566 @@
+#!/bin/sh
+# bench/trace.sh - what tracing costs the traced: ktop against strace, perf
+# trace, bpftrace and bare ftrace, on a system-call flood on every CPU.
+#
+# Workloads (bench/flood.c, built into build/bench/flood): one process per CPU,
+# each pinned to its CPU, all started together, looping for BENCH_TSECS s:
+#   getppid  one getppid() per iteration (like `perf bench syscall basic`);
+#   open     open + read + close of a small file in /dev/shm (tmpfs);
+#   getppid1 the getppid loop in one process only, a CPU left for the tracer
+#            (ktop, bpftrace and ftrace with ktop's events; no target).
+# ns = CPU time per iteration (the sum of the loop times / all iterations).
+#
+# Each traced run comes between two untraced runs (untraced, traced, untraced,
+# traced, ...); ratio = traced ns / the mean of the two, median over the
+# repetitions. Before a run the script waits for other system-wide tracers
+# (a tracefs instance or a bpftrace/perf process that is not ours: another
+# ktop, a test suite) to end, and a run during which one appeared is done
+# again, up to 3 times. Tracers:
+#   ktop       ./ktop -b -d 1 >/dev/null, system-wide, default columns, KTOP_STATS=1,
+#              LC_ALL=C (as in bench/run.sh); a copy of ./ktop, so that a build
+#              during the run does not change what is measured
+#   bpftrace   tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }
+#   ftrace     our own tracefs instance, raw_syscalls sys_enter + sys_exit, no reader
+#   ftrace-exit  the same with sys_exit only (what ktop enables for syscalls)
+#   ftrace-ktop  the same with the events ktop enables, no reader: what ktop
+#                costs the traced before it reads anything
+#   perf       perf trace -s -- flood   (the flood only)
+#   strace     strace -c -f -- flood    (the flood only)
+# During ktop's runs: its CPU seconds, events decoded and lost (KTOP_STATS=1),
+# and the kernel's overrun + dropped counts of its instance, read before it
+# stops. Start-up: `ktop -b -n 1` with stdout on a pipe, the time to the first
+# byte, to the first process row and to the exit, median of BENCH_TFIRST runs.
+#
+# Ends with a PASS/FAIL line per target; exit status 0 when all pass, 1 when
+# one fails, 2 when the benchmark could not run (not root, no tracefs, no
+# strace or cc, ktop not built). bpftrace or perf missing (or not working on
+# this kernel) skips that tracer. Needs root. Takes about 3.5 minutes.
+#
+# Everything started here is killed by pid on exit, Ctrl-C or SIGTERM; our
+# tracefs instance is removed and so is the instance of any ktop started here.
+# Knobs:
+#   BENCH_TSECS=1        length of each flood run, seconds
+#   BENCH_TREPS=5        pairs per tracer and workload (median)
+#   BENCH_TSLOW_REPS=3   pairs for strace and perf trace (100x+ slower; the
+#                        ratio is not close to any target)
+#   BENCH_TFIRST=9       start-up runs (median)
+#   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop perf strace"
+#   BENCH_TQUIET=90      seconds in all to wait for other tracers to finish
+#   BENCH_KEEP=1         keep the raw logs (path printed at the end)
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+SECS=${BENCH_TSECS:-1}
+REPS=${BENCH_TREPS:-5}
+SLOW_REPS=${BENCH_TSLOW_REPS:-3}
+FIRST_REPS=${BENCH_TFIRST:-9}
+TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf strace"}
+WORKLOADS="getppid open getppid1"
+ONE_CPU_TOOLS="ktop bpftrace ftrace-ktop"	# the tracers measured on getppid1
+FLOOD_TARGET=3.0	# ktop ratio on the getppid flood; and no worse than bpftrace
+MIXED_TARGET=1.35	# ktop ratio on open/read/close
+EPS_TARGET=10000000	# events decoded per second of ktop CPU
+FIRST_TARGET=50		# ms to the first line on stdout
+CC=${CC:-cc}
+B=build/bench
+TRACEFS=/sys/kernel/tracing
+# The events ktop enables by default (collectors/ftrace.c, evdecode.c).
+KTOP_EVENTS="raw_syscalls/sys_exit syscalls/sys_enter_exit syscalls/sys_enter_exit_group
+sched/sched_switch task/task_newtask sched/sched_process_exec sched/sched_process_exit
+signal/signal_generate"
+BPF_PROG='BEGIN { printf("ready\n"); } tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }'
+
+T=""
+S=""
+PIDS=""		# processes started here and not reaped yet
+KTOPS=""	# pids of every ktop started here (their instances are ktop-PID)
+RAW=""		# our own tracefs instance, while it exists
+
+die() {
+	echo "trace bench: $*" >&2
+	exit 2
+}
+
+# The state letter of a process (empty when gone).
+pstate() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1; }
+alive() {
+	s=$(pstate "$1")
+	[ -n "$s" ] && [ "$s" != Z ] && [ "$s" != X ]
+}
+forget() { PIDS=$(echo " $PIDS " | sed "s/ $1 / /; s/^ *//; s/ *$//"); }
+
+# Stop a process of ours: SIGNAL, 2 s, then SIGKILL; reap it.
+stop_pid() {
+	kill "-$2" "$1" 2>/dev/null
+	i=0
+	while alive "$1" && [ "$i" -lt 100 ]; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	alive "$1" && kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	forget "$1"
+}
+
+# Remove a tracefs instance: stop it, disable its events, rmdir (retried: a
+# reader that is closing its files makes rmdir fail with EBUSY for a moment).
+remove_instance() {
+	d=$TRACEFS/instances/$1
+	[ -d "$d" ] || return 0
+	echo 0 >"$d/tracing_on" 2>/dev/null
+	echo 0 >"$d/events/enable" 2>/dev/null
+	i=0
+	while [ -d "$d" ] && ! rmdir "$d" 2>/dev/null && [ "$i" -lt 50 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ ! -d "$d" ]
+}
+
+# shellcheck disable=SC2317	# called by the EXIT trap
+cleanup() {
+	trap '' INT TERM HUP
+	# SIGTERM first: ktop removes its instance, flood reaps its processes,
+	# bpftrace detaches; SIGKILL after 2 s.
+	# strace and perf: their flood first, so they reap it and end by themselves.
+	for p in $PIDS; do
+		# shellcheck disable=SC2046
+		kill -TERM $(cat /proc/"$p"/task/*/children 2>/dev/null) 2>/dev/null
+	done
+	for p in $PIDS; do
+		i=0
+		while [ -n "$(cat /proc/"$p"/task/*/children 2>/dev/null)" ] && [ "$i" -lt 50 ]; do
+			sleep 0.02
+			i=$((i + 1))
+		done
+		stop_pid "$p" TERM
+	done
+	[ -n "$RAW" ] && remove_instance "$RAW"
+	for k in $KTOPS; do
+		remove_instance "ktop-$k" || echo "trace bench: could not remove instance ktop-$k" >&2
+	done
+	[ -n "$S" ] && rm -rf "$S"
+	if [ -n "$T" ]; then
+		if [ "${BENCH_KEEP:-0}" = 1 ]; then
+			echo "trace bench: raw logs kept in $T" >&2
+		else
+			rm -rf "$T"
+		fi
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- can it run? -------------------------------------------------------------
+[ "$(id -u)" = 0 ] || die "needs root (tracefs instances, system-wide tracing)"
+[ -d "$TRACEFS/instances" ] || die "tracefs is not mounted at $TRACEFS (mount -t tracefs nodev $TRACEFS)"
+[ -d "$TRACEFS/events/raw_syscalls/sys_exit" ] || die "no raw_syscalls events in $TRACEFS/events"
+[ -x ./ktop ] || die "./ktop is not built (make ktop)"
+command -v strace >/dev/null 2>&1 || die "strace not found (apt-get install strace)"
+command -v "$CC" >/dev/null 2>&1 || die "$CC not found"
+mkdir -p "$B" || die "cannot create $B"
+$CC -std=gnu11 -O2 -Wall -Wextra -o "$B/flood" bench/flood.c || die "cannot build $B/flood"
+T=$(mktemp -d /tmp/ktop-trace-bench.XXXXXX) || die "mktemp failed"
+S=$(mktemp -d /dev/shm/ktop-trace-bench.XXXXXX) || die "mktemp in /dev/shm failed"
+# A copy: another build of ./ktop during the run must not change what is measured.
+cp ./ktop "$T/ktop" || die "cannot copy ./ktop"
+KTOP=$T/ktop
+FLOOD=$B/flood
+NCPU=$(nproc)
+
+# Run a command of ours to the end in the background (so a signal is handled
+# at once), stdout to $1. Returns its exit status.
+run() {
+	out=$1
+	shift
+	"$@" >"$out" 2>>"$T/stderr" &
+	rp=$!
+	PIDS="$PIDS $rp"
+	wait "$rp"
+	rc=$?
+	forget "$rp"
+	return "$rc"
+}
+
+# Another tracer that may trace our flood: a tracefs instance that is not
+# ours (another ktop), a bpftrace or perf process (strace traces only its own
+# tracees). Prints their names, on one line.
+foreign() {
+	for d in "$TRACEFS"/instances/*; do
+		[ -d "$d" ] || continue
+		n=${d##*/}
+		[ "$n" = "$RAW" ] && continue
+		case " $PIDS " in *" ${n#ktop-} "*) continue ;; esac
+		echo "$n"
+	done
+	for d in /proc/[0-9]*; do
+		{ read -r c <"$d/comm"; } 2>/dev/null || continue
+		case $c in
+		bpftrace | perf)
+			case " $PIDS " in *" ${d#/proc/} "*) continue ;; esac
+			echo "$c:${d#/proc/}"
+			;;
+		esac
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+# Wait until no other tracer runs: at most 30 s at a time and QUIET_BUDGET s
+# in all, so that a busy machine makes the run longer but not endless.
+QUIET_BUDGET=${BENCH_TQUIET:-90}
+waited=0
+quiet_wait() {
+	i=0
+	while [ -n "$(foreign)" ] && [ "$i" -lt 120 ] && [ "$waited" -lt "$((QUIET_BUDGET * 4))" ]; do
+		sleep 0.25
+		i=$((i + 1))
+		waited=$((waited + 1))
+	done
+}
+
+# --- the tracers that work here ------------------------------------------------
+SKIPPED=""
+have() { case " $TOOLS " in *" $1 "*) return 0 ;; esac; return 1; }
+drop() {
+	SKIPPED="$SKIPPED $1 ($2);"
+	TOOLS=$(echo " $TOOLS " | sed "s/ $1 / /; s/^ *//; s/ *$//")
+}
+start_bpftrace() {	# -> $bp, or returns 1
+	: >"$T/bpf.out"
+	bpftrace -e "$BPF_PROG" >"$T/bpf.out" 2>>"$T/bpf.err" &
+	bp=$!
+	PIDS="$PIDS $bp"
+	i=0
+	while ! grep -q '^ready$' "$T/bpf.out" 2>/dev/null; do
+		alive "$bp" || { wait "$bp"; forget "$bp"; return 1; }
+		i=$((i + 1))
+		[ "$i" -lt 750 ] || { stop_pid "$bp" KILL; return 1; }
+		sleep 0.02
+	done
+	return 0
+}
+if have bpftrace; then
+	if ! command -v bpftrace >/dev/null 2>&1; then
+		drop bpftrace "not installed"
+	elif ! start_bpftrace; then
+		drop bpftrace "does not start here: $(grep -v RLIMIT_MEMLOCK "$T/bpf.err" | tail -1)"
+	else
+		stop_pid "$bp" TERM
+	fi
+fi
+if have perf; then
+	if ! command -v perf >/dev/null 2>&1; then
+		drop perf "not installed"
+	elif ! perf trace -s -o "$T/perf.check" -- true >/dev/null 2>>"$T/perf.err"; then
+		drop perf "perf trace does not work here: $(tail -1 "$T/perf.err")"
+	fi
+fi
+
+# --- one flood, traced or not ------------------------------------------------
+flood_args() {
+	case $1 in
+	getppid) echo "getppid $SECS" ;;
+	open) echo "open $SECS $S" ;;
+	getppid1) echo "getppid $SECS 1" ;;
+	esac
+}
+# ns of the last flood, from its output file $1; its iterations in $calls.
+parse_flood() {
+	ns=$(sed -n 's/^ns=\([0-9.]*\) .*/\1/p' "$1")
+	calls=$(sed -n 's/.* calls=\([0-9]*\) .*/\1/p' "$1")
+	[ -n "$ns" ] && [ -n "$calls" ]
+}
+# The syscall the workload repeats, by name and by number (for bpftrace's map).
+sc_name() { case $1 in getppid*) echo getppid ;; open) echo openat ;; esac; }
+sc_nr() {
+	sed -n "s/^[[:space:]]*\[\([0-9]*\)\] = \"$(sc_name "$1")\",/\1/p" build/gen/syscall_names.c 2>/dev/null | head -1
+}
+per_iter() { case $1 in getppid*) echo 1 ;; open) echo 3 ;; esac; }
+
+raw_on() {	# system/event ...
+	RAW=kbench-$$
+	d=$TRACEFS/instances/$RAW
+	mkdir "$d" || die "cannot create tracefs instance $d"
+	echo 0 >"$d/tracing_on" || die "cannot write $d/tracing_on"
+	for e in "$@"; do
+		echo 1 >"$d/events/$e/enable" || die "cannot enable $e"
+	done
+	echo 1 >"$d/tracing_on" || die "cannot write $d/tracing_on"
+}
+raw_off() {
+	remove_instance "$RAW" || die "cannot remove tracefs instance $RAW"
+	RAW=""
+}
+
+# traced TOOL WORKLOAD TAG: one traced flood; sets ns, calls, seen (or "-").
+traced() {
+	tool=$1
+	w=$2
+	tag=$3
+	out=$T/flood.$tag
+	seen=-
+	kline=""
+	# shellcheck disable=SC2046
+	case $tool in
+	ktop)
+		KTOP_STATS=1 LC_ALL=C "$KTOP" -b -d 1 >/dev/null 2>"$T/ktop.$tag" &
+		kp=$!
+		PIDS="$PIDS $kp"
+		KTOPS="$KTOPS $kp"
+		i=0
+		while [ "$(cat "$TRACEFS/instances/ktop-$kp/tracing_on" 2>/dev/null)" != 1 ]; do
+			alive "$kp" || die "ktop exited before tracing: $(cat "$T/ktop.$tag")"
+			i=$((i + 1))
+			[ "$i" -lt 250 ] || die "ktop (pid $kp, state $(pstate "$kp"), in $(cat "/proc/$kp/wchan" 2>/dev/null)) did not start tracing in 5 s"
+			sleep 0.02
+		done
+		sleep 0.3	# its first tick (the /proc scan) out of the way
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ktop failed"
+		sleep 1.1	# a tick reads what is left in the buffers
+		# The kernel's own count of what ktop's buffers lost.
+		klost=$(cat "$TRACEFS/instances/ktop-$kp/per_cpu"/cpu*/stats 2>/dev/null |
+			awk '/^overrun:/ || /^dropped events:/ { s += $NF } END { print s + 0 }')
+		stop_pid "$kp" TERM
+		[ -d "$TRACEFS/instances/ktop-$kp" ] && echo "trace bench: ktop left its instance ktop-$kp" >&2
+		remove_instance "ktop-$kp"
+		st=$(grep '^ktop-stats:' "$T/ktop.$tag") || die "no ktop-stats line from ktop: $(cat "$T/ktop.$tag")"
+		echo "$st" | grep -q ' tracing=1 ' || die "ktop ran without tracing: $(cat "$T/ktop.$tag")"
+		parse_flood "$out" || die "no result from flood $w"
+		ev=$(echo "$st" | sed -n 's/.* events=\([0-9]*\) .*/\1/p')
+		cpu=$(echo "$st" | sed -n 's/.* cpu_s=\([0-9.]*\) .*/\1/p')
+		lost=$(echo "$st" | sed -n 's/.* lost=\([0-9]*\) .*/\1/p')
+		kline="$w $cpu $ev $lost $klost $calls"
+		;;
+	bpftrace)
+		start_bpftrace || die "bpftrace did not start: $(tail -1 "$T/bpf.err")"
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under bpftrace failed"
+		stop_pid "$bp" TERM
+		nr=$(sc_nr "$w")
+		[ -n "$nr" ] && seen=$(sed -n 's/^@\[[0-9]*, \([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpf.out" |
+			awk -v nr="$nr" '$1 == nr { s += $2 } END { print s + 0 }')
+		;;
+	ftrace)
+		raw_on raw_syscalls/sys_enter raw_syscalls/sys_exit
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
+		raw_off
+		;;
+	ftrace-exit)
+		raw_on raw_syscalls/sys_exit
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
+		raw_off
+		;;
+	ftrace-ktop)
+		# shellcheck disable=SC2086
+		raw_on $KTOP_EVENTS
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
+		raw_off
+		;;
+	perf)
+		run "$out" perf trace -s -o "$T/perf.$tag" -- "$FLOOD" $(flood_args "$w") ||
+			die "perf trace -s flood $w failed"
+		seen=$(awk -v n="$(sc_name "$w")" '$1 == n { s += $2 } END { print s + 0 }' "$T/perf.$tag")
+		;;
+	strace)
+		run "$out" strace -c -f -o "$T/strace.$tag" -- "$FLOOD" $(flood_args "$w") ||
+			die "strace -c -f flood $w failed"
+		seen=$(awk -v n="$(sc_name "$w")" '$NF == n { print $4 }' "$T/strace.$tag")
+		;;
+	esac
+	parse_flood "$out" || die "no result from flood $w under $tool"
+	case $seen in -) ;; *) seen=$(awk "BEGIN { printf \"%.3f\", ${seen:-0} / $calls }") ;; esac
+	# ktop's seen is events / syscalls made (all its events, not one syscall's).
+	[ "$tool" = ktop ] && seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }")
+}
+
+untraced() {	# workload -> $ns
+	# shellcheck disable=SC2046
+	run "$T/flood.base" "$FLOOD" $(flood_args "$1") || die "flood $1 failed"
+	parse_flood "$T/flood.base" || die "no result from flood $1"
+}
+# One traced run between two untraced ones (the one before is the last one's
+# after, when nothing came between). Appends to $T/pairs:
+# "workload tool rep untraced-before traced untraced-after seen other-tracer".
+lastbase=""
+pair() {
+	tool=$1
+	w=$2
+	rep=$3
+	try=0
+	while :; do
+		f1=$(foreign)
+		if [ -n "$f1" ]; then
+			quiet_wait
+			lastbase=""
+			f1=$(foreign)
+		fi
+		if [ -n "$lastbase" ]; then
+			b1=$lastbase
+		else
+			untraced "$w"
+			b1=$ns
+		fi
+		traced "$tool" "$w" "$w.$tool.$rep.$try"
+		t=$ns
+		tseen=$seen
+		untraced "$w"
+		b2=$ns
+		lastbase=$b2
+		f2=$(foreign)
+		try=$((try + 1))
+		[ -z "$f1$f2" ] && break
+		lastbase=""
+		[ "$try" -lt 3 ] || break
+		echo "trace bench: another tracer ran ($f1 $f2), $tool $w again" >&2
+	done
+	[ -n "$f2" ] && lastbase=""
+	fl=0
+	[ -n "$f1$f2" ] && fl=1
+	[ -n "$kline" ] && echo "$kline" >>"$T/ktopstats"
+	echo "$w $tool $rep $b1 $t $b2 $tseen $fl" >>"$T/pairs"
+}
+
+label() {
+	case $1 in
+	ktop) echo "ktop -b -d 1" ;;
+	bpftrace) echo "bpftrace count()" ;;
+	ftrace) echo "ftrace enter+exit" ;;
+	ftrace-exit) echo "ftrace exit only" ;;
+	ftrace-ktop) echo "ftrace ktop's set" ;;
+	perf) echo "perf trace -s" ;;
+	strace) echo "strace -c -f" ;;
+	esac
+}
+
+# --- run ----------------------------------------------------------------------
+start=$(date +%s)
+rev=$(git rev-parse --short HEAD 2>/dev/null) &&
+	! git diff --quiet HEAD -- src collectors views Makefile 2>/dev/null && rev="$rev, modified"
+echo "ktop trace bench: $NCPU CPUs, $(uname -r), $("$KTOP" -V 2>/dev/null | head -1)${rev:+ ($rev)}"
+echo "tools: $(strace -V | head -1 | sed 's/ -- version//')$(command -v perf >/dev/null && echo ", $(perf --version)")$(command -v bpftrace >/dev/null && echo ", $(bpftrace --version)")"
+[ -n "$SKIPPED" ] && echo "skipped:$SKIPPED"
+echo "flood: $NCPU processes, one pinned per CPU, ${SECS} s a run; ns = CPU time per iteration"
+echo "       (getppid1: one process only, the other CPUs left to the tracer)"
+echo "ratio = traced ns / the mean of the untraced runs just before and after it:"
+echo "        median [min-max] of $REPS ($SLOW_REPS for perf, strace); untraced_ns and traced_ns are medians"
+echo "seen = the workload's syscall as counted by the tool / as made (ktop: all events decoded / syscalls made)"
+echo
+: >"$T/pairs"
+: >"$T/ktopstats"
+for w in $WORKLOADS; do
+	lastbase=""
+	rep=0
+	while [ "$rep" -lt "$REPS" ]; do
+		for tool in $TOOLS; do
+			case $tool in perf | strace) [ "$rep" -lt "$SLOW_REPS" ] || continue ;; esac
+			[ "$w" = getppid1 ] && case " $ONE_CPU_TOOLS " in *" $tool "*) ;; *) continue ;; esac
+			pair "$tool" "$w" "$rep"
+		done
+		rep=$((rep + 1))
+	done
+done
+
+# Start-up: ktop -b -n 1, stdout on a pipe.
+: >"$T/first"
+i=0
+while [ "$i" -lt "$FIRST_REPS" ]; do
+	run "$T/first.one" "$FLOOD" firstline -- env LC_ALL=C "$KTOP" -b -n 1 || die "flood firstline failed"
+	cat "$T/first.one" >>"$T/first"
+	i=$((i + 1))
+done
+grep -q 'status=0' "$T/first" || die "ktop -b -n 1 failed: $(cat "$T/first")"
+
+# --- report -------------------------------------------------------------------
+med() { sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+printf '%-8s %-18s %12s %12s %8s %15s %6s\n' workload tracer untraced_ns traced_ns ratio "[min-max]" seen
+: >"$T/ratios"
+for w in $WORKLOADS; do
+	for tool in $TOOLS; do
+		awk -v w="$w" -v t="$tool" '$1 == w && $2 == t' "$T/pairs" >"$T/sel"
+		[ -s "$T/sel" ] || continue
+		b=$(awk '{ print ($4 + $6) / 2 }' "$T/sel" | med)
+		tr=$(cut -d' ' -f5 "$T/sel" | med)
+		awk '{ print 2 * $5 / ($4 + $6) }' "$T/sel" | sort -g >"$T/r"
+		r=$(med <"$T/r")
+		lo=$(head -1 "$T/r")
+		hi=$(tail -1 "$T/r")
+		sn=$(awk '$7 != "-" { print $7 }' "$T/sel" | med)
+		[ "$sn" = nan ] && sn=-
+		nf=$(awk '$8 == 1' "$T/sel" | wc -l)
+		printf '%-8s %-18s %12.1f %12.1f %7.2fx %15s %6s%s\n' "$w" "$(label "$tool")" "$b" "$tr" "$r" \
+			"$(printf '[%.2f-%.2f]' "$lo" "$hi")" "$sn" "$([ "$nf" -gt 0 ] && echo " ($nf pairs with another tracer)")"
+		echo "$w $tool $r" >>"$T/ratios"
+	done
+done
+echo
+ratio_of() { awk -v w="$1" -v t="$2" '$1 == w && $2 == t { print $3 }' "$T/ratios"; }
+
+# ktop's own cost during the floods.
+if [ -s "$T/ktopstats" ]; then
+	echo "ktop's own cost: whole ktop runs (start, 0.3 s, the ${SECS} s flood, 1.1 s, SIGTERM), from KTOP_STATS=1;"
+	echo "medians, lost summed over all runs (ktop's count; the kernel's overrun + dropped of its instance)"
+	printf '%-8s %5s %8s %12s %15s %11s %13s\n' workload runs cpu_s events "events/cpu_s" "lost(ktop)" "lost(kernel)"
+fi
+: >"$T/ktopsum"
+for w in $WORKLOADS; do
+	awk -v w="$w" '$1 == w' "$T/ktopstats" >"$T/sel"
+	[ -s "$T/sel" ] || continue
+	cpu=$(cut -d' ' -f2 "$T/sel" | med)
+	ev=$(cut -d' ' -f3 "$T/sel" | med)
+	eps=$(awk '$2 > 0 { print $3 / $2 }' "$T/sel" | med)
+	lost=$(awk '{ s += $4 } END { print s + 0 }' "$T/sel")
+	klost=$(awk '{ s += $5 } END { print s + 0 }' "$T/sel")
+	n=$(wc -l <"$T/sel")
+	printf '%-8s %5d %8.3f %11.2fM %14.1fM %11d %13d\n' "$w" "$n" "$cpu" \
+		"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost"
+	echo "$w $cpu $ev $eps $lost $klost" >>"$T/ktopsum"
+done
+echo
+fm=$(sed -n 's/^first=\([0-9.-]*\) .*/\1/p' "$T/first" | med)
+rm_=$(sed -n 's/.* row=\([0-9.-]*\) .*/\1/p' "$T/first" | med)
+em=$(sed -n 's/.* exit=\([0-9.-]*\) .*/\1/p' "$T/first" | med)
+printf 'start-up, ktop -b -n 1 (median of %d): first line on stdout %.1f ms, first process row %.1f ms, exit %.1f ms\n' \
+	"$FIRST_REPS" "$fm" "$rm_" "$em"
+echo
+
+# --- verdict --------------------------------------------------------------------
+fails=0
+checks=0
+verdict() {	# ok(0/1) text
+	checks=$((checks + 1))
+	if [ "$1" = 1 ]; then
+		echo "PASS  $2"
+	else
+		echo "FAIL  $2"
+		fails=$((fails + 1))
+	fi
+}
+le() { awk "BEGIN { exit !($1 <= $2) }" && echo 1 || echo 0; }
+if have ktop; then
+	kr=$(ratio_of getppid ktop)
+	verdict "$(le "$kr" "$FLOOD_TARGET")" "getppid flood: ktop $(printf %.2f "$kr")x (target <= ${FLOOD_TARGET}x)"
+	br=$(ratio_of getppid bpftrace)
+	if [ -n "$br" ]; then
+		verdict "$(le "$kr" "$br")" "getppid flood: ktop $(printf %.2f "$kr")x, bpftrace $(printf %.2f "$br")x (target: ktop <= bpftrace)"
+	else
+		echo "SKIP  getppid flood: ktop against bpftrace (bpftrace not measured)"
+	fi
+	mr=$(ratio_of open ktop)
+	verdict "$(le "$mr" "$MIXED_TARGET")" "open/read/close: ktop $(printf %.2f "$mr")x (target <= ${MIXED_TARGET}x)"
+	tl=$(awk '{ s += $5 > $6 ? $5 : $6 } END { print s + 0 }' "$T/ktopsum")
+	verdict "$(le "$tl" 0)" "lost events during the floods: $tl (target 0, default settings)"
+	eps=$(awk '$1 == "getppid" { print $4 }' "$T/ktopsum")
+	verdict "$(le "$EPS_TARGET" "$eps")" "events per second of ktop CPU, getppid flood: $(awk "BEGIN { printf \"%.1f\", $eps / 1e6 }")M (target >= $((EPS_TARGET / 1000000))M)"
+fi
+verdict "$(le "$fm" "$FIRST_TARGET")" "first line of ktop -b -n 1 on stdout: $(printf %.1f "$fm") ms (target <= $FIRST_TARGET ms)"
+# None of our instances may be left.
+left=""
+for k in $KTOPS; do [ -d "$TRACEFS/instances/ktop-$k" ] && left="$left ktop-$k"; done
+[ -n "$left" ] && echo "trace bench: instances left behind:$left" >&2
+if [ "$fails" -eq 0 ]; then
+	echo "PASS: $checks of $checks tracing targets met"
+else
+	echo "FAIL: $fails of $checks tracing targets missed"
+fi
+echo "trace bench time: $(($(date +%s) - start)) s"
+[ "$fails" -eq 0 ] || exit 1
+exit 0
