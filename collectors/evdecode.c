@@ -158,7 +158,7 @@ int evdecode_add(struct evdecode *d, enum ev_kind k, const char *format, size_t 
 }
 
 /* A field as a signed or unsigned 64-bit number; 0 when the kernel lacks it. */
-static long long get_num(const uint8_t *rec, const struct ev_field *f)
+static inline long long get_num(const uint8_t *rec, const struct ev_field *f)
 {
 	union { int8_t s8; uint8_t u8; int16_t s16; uint16_t u16; int32_t s32; uint32_t u32;
 		int64_t s64; } v;
@@ -214,7 +214,16 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	memcpy(&pid, rec + COMMON_PID_OFF, sizeof(pid));
 	switch (k) {
 	case EV_SYS_EXIT:
-		acct_sys_exit(a, pid, (long)get_num(rec, &f[0]), (long)get_num(rec, &f[1]), ts);
+		/* One per syscall: the hot path. Both fields are longs everywhere. */
+		if (f[0].size == 8 && f[1].size == 8) {
+			int64_t nr, ret;
+
+			memcpy(&nr, rec + f[0].offset, 8);
+			memcpy(&ret, rec + f[1].offset, 8);
+			acct_sys_exit(a, pid, (long)nr, (long)ret, ts);
+		} else {
+			acct_sys_exit(a, pid, (long)get_num(rec, &f[0]), (long)get_num(rec, &f[1]), ts);
+		}
 		break;
 	case EV_SYS_ENTER:
 		acct_sys_enter(a, pid, (long)get_num(rec, &f[0]), ts);

@@ -21,6 +21,8 @@
 #define INSTANCE_PREFIX "ktop-"
 #define MAX_CPUS 1024
 #define MAX_EVENTS 16
+#define SUBBUF_KB 64
+#define SUBBUF_KB_STR "64"
 
 struct trace_cpu {
 	int fd;			/* trace_pipe_raw, O_NONBLOCK; -1 if the CPU has none */
@@ -258,6 +260,14 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	if (err)
 		goto fail;
 	t->page_size = getpagesize();
+	/*
+	 * Larger sub-buffers (Linux 6.8+): the reader swaps a page out of the
+	 * writer's ring once per sub-buffer, with interrupts off; at 4 KiB that
+	 * swap was a sixth of ktop's time in a syscall flood. Older kernels lack
+	 * the file and keep pages.
+	 */
+	if (write_file(t, "buffer_subbuf_size_kb", SUBBUF_KB_STR) == 0)
+		t->page_size = SUBBUF_KB * 1024;
 	t->buffer_kb = cfg->buffer_kb;
 	if (!t->buffer_kb) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
