@@ -260,20 +260,22 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	if (err)
 		goto fail;
 	t->page_size = getpagesize();
-	/*
-	 * Larger sub-buffers (Linux 6.8+): the reader swaps a page out of the
-	 * writer's ring once per sub-buffer, with interrupts off; at 4 KiB that
-	 * swap was a sixth of ktop's time in a syscall flood. Older kernels lack
-	 * the file and keep pages.
-	 */
-	if (write_file(t, "buffer_subbuf_size_kb", SUBBUF_KB_STR) == 0)
-		t->page_size = SUBBUF_KB * 1024;
 	t->buffer_kb = cfg->buffer_kb;
 	if (!t->buffer_kb) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 		t->buffer_kb = pick_buffer_kb(n > 0 ? (int)n : 1);
 	}
+	/*
+	 * Larger sub-buffers (Linux 6.8+): the reader swaps a page out of the
+	 * writer's ring once per sub-buffer, with interrupts off; at 4 KiB that
+	 * swap was a sixth of ktop's time in a syscall flood. Older kernels lack
+	 * the file and keep pages; so do small buffers (KTOP_BUFFER_KB), which
+	 * need many sub-buffers.
+	 */
+	if (t->buffer_kb >= 16 * SUBBUF_KB &&
+	    write_file(t, "buffer_subbuf_size_kb", SUBBUF_KB_STR) == 0)
+		t->page_size = SUBBUF_KB * 1024;
 	if (tracefs_instance_set_buffer_size(t->inst, t->buffer_kb, -1) < 0) {
 		err = -ENOMEM;
 		goto fail;
