@@ -32,7 +32,6 @@ void acct_free(struct acct *a)
 	pidmap_free(&a->threads);
 	free(a->born);
 	free(a->dead);
-	free(a->execs);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -206,13 +205,13 @@ void acct_signal_deliver(struct acct *a, pid_t tid)
 		count(a, activate(a, tid), AC_SIGRECV);
 }
 
-static struct acct_proc *push_proc(struct acct_proc **v, size_t *n, size_t *cap)
+static void push_pid(pid_t **v, size_t *n, size_t *cap, pid_t pid)
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
 		*v = xrealloc(*v, *cap * sizeof(**v));
 	}
-	return &(*v)[(*n)++];
+	(*v)[(*n)++] = pid;
 }
 
 static void copy_comm(char dst[16], const char *src, size_t len)
@@ -244,19 +243,14 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 		if (!t->tgid)
 			t->creator = parent;
 	} else {
-		struct acct_proc *np = push_proc(&a->born, &a->nborn, &a->cap_born);
-
 		t->tgid = child;
-		np->pid = child;
-		np->parent = parent;
-		memcpy(np->comm, t->comm, sizeof(np->comm));
+		push_pid(&a->born, &a->nborn, &a->cap_born, child);
 	}
 }
 
 void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len)
 {
 	struct acct_thread *t;
-	struct acct_proc *e;
 	const char *base = filename;
 	size_t i;
 
@@ -277,10 +271,6 @@ void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, s
 		if (filename[i] == '/')
 			base = filename + i + 1;
 	copy_comm(t->comm, base, len - (size_t)(base - filename));
-	e = push_proc(&a->execs, &a->nexecs, &a->cap_execs);
-	e->pid = pid;
-	e->parent = 0;
-	memcpy(e->comm, t->comm, sizeof(e->comm));
 }
 
 void acct_exit(struct acct *a, pid_t tid, bool group_dead)
@@ -291,13 +281,8 @@ void acct_exit(struct acct *a, pid_t tid, bool group_dead)
 		return;
 	t = activate(a, tid);
 	t->exited = 1;
-	if (group_dead) {
-		if (a->ndead == a->cap_dead) {
-			a->cap_dead = a->cap_dead ? a->cap_dead * 2 : 64;
-			a->dead = xrealloc(a->dead, a->cap_dead * sizeof(*a->dead));
-		}
-		a->dead[a->ndead++] = tid;
-	}
+	if (group_dead)
+		push_pid(&a->dead, &a->ndead, &a->cap_dead, tid);
 }
 
 void acct_lost(struct acct *a, long n)
@@ -339,8 +324,7 @@ void acct_end_interval(struct acct *a)
 	memset(a->total, 0, sizeof(a->total));
 	a->lost = 0;
 	a->lost_unknown = false;
-	a->nborn = a->ndead = a->nexecs = 0;
-	a->intervals++;
+	a->nborn = a->ndead = 0;
 
 	/* Deleting shifts slots, so collect first (on the now unused active links). */
 	for (i = 0; i < a->threads.cap; i++) {

@@ -48,13 +48,6 @@ struct acct_thread {
 	struct acct_thread *next;	/* active list */
 };
 
-/* A process that appeared (fork without CLONE_THREAD) or exec'd this interval. */
-struct acct_proc {
-	pid_t pid;
-	pid_t parent;		/* the tid that forked it; 0 for exec */
-	char comm[16];
-};
-
 struct acct {
 	struct pidmap threads;		/* tid -> struct acct_thread */
 	struct acct_thread *active;	/* threads with events this interval */
@@ -62,7 +55,6 @@ struct acct {
 	uint64_t total[AC_NR];		/* every thread, this interval */
 	uint64_t lost;			/* events the kernel dropped, this interval */
 	bool lost_unknown;		/* a page said "missed events", count unknown */
-	uint64_t intervals;
 	/*
 	 * Count received signals at delivery (in the receiver) instead of at
 	 * generation (in the sender): with a kernel pid filter, a sender outside it
@@ -70,12 +62,10 @@ struct acct {
 	 */
 	bool recv_on_deliver;
 
-	struct acct_proc *born;		/* processes forked this interval */
+	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
 	pid_t *dead;			/* tids whose exit ended their process */
 	size_t ndead, cap_dead;
-	struct acct_proc *execs;	/* processes that exec'd (comm changed) */
-	size_t nexecs, cap_execs;
 };
 
 void acct_init(struct acct *a);

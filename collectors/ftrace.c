@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,6 @@ struct ftrace {
 	uint64_t lost_seen;		/* trace_lost at the last tick */
 	uint64_t lost_interval;		/* lost in the interval that ftrace_read ended */
 	uint64_t reads;			/* ftrace_read calls */
-	pid_t *born;			/* the interval's new processes, for procfs */
-	size_t nborn_cap;
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -176,7 +173,6 @@ void ftrace_stop(struct ftrace *ft)
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
 	acct_free(&ft->acct);
-	free(ft->born);
 	free(ft->page);
 	free(ft);
 }
@@ -259,7 +255,6 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 	struct pid_status st;
 	char path[64], buf[2048];
 	ssize_t n;
-	int fd;
 
 	if (th->tgid)
 		return th->tgid;
@@ -274,11 +269,7 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 		}
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)th->tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = read_small_file(path, buf, sizeof(buf));
 	if (n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.tgid <= 0)
 		return 0;
 	acct_set_tgid(&ft->acct, th, (pid_t)st.tgid);
@@ -366,7 +357,7 @@ static void fold(struct ftrace *ft, struct model *m)
 
 bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 {
-	size_t max, i;
+	size_t max;
 	uint64_t lost;
 	int cpu;
 
@@ -383,13 +374,7 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 		ft->lost_interval = ft->acct.lost;
 	ft->lost_seen = lost;
 	ft->st.lost += ft->lost_interval;
-	if (ft->nborn_cap < ft->acct.nborn) {
-		ft->nborn_cap = ft->acct.nborn;
-		ft->born = xrealloc(ft->born, ft->nborn_cap * sizeof(*ft->born));
-	}
-	for (i = 0; i < ft->acct.nborn; i++)
-		ft->born[i] = ft->acct.born[i].pid;
-	*born = ft->born;
+	*born = ft->acct.born;
 	*nborn = ft->acct.nborn;
 	/* The first interval began before tracing did: only later ones are complete. */
 	return ft->reads++ > 0 && !ft->lost_interval && !ft->acct.lost_unknown;
@@ -401,7 +386,6 @@ void ftrace_collect(struct ftrace *ft, struct model *m)
 		return;
 	m->lost_events = ft->lost_interval;
 	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
-	m->event_counters = ftrace_event_counters(ft);
 	fold(ft, m);
 	acct_end_interval(&ft->acct);
 }

@@ -66,7 +66,8 @@ void ftrace_drain(struct ftrace *ft, int fd);
 /*
  * At a tick, first: read everything the kernel wrote up to now (the partly filled
  * pages too). Returns true when the interval's events are complete (tracing ran
- * through it and nothing was lost); then *born lists the processes forked in it.
+ * through it and nothing was lost); then *born lists the processes forked in it
+ * (ftrace's memory, valid until ftrace_collect).
  */
 bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
 /* Then, between model_begin_tick and model_end_tick, after procfs_collect. */

@@ -47,21 +47,6 @@ static struct {
 	char tracing_on[PATH_MAX];
 } emergency;
 
-/* A whole small /proc file into @buf (NUL-terminated); length or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
 /*
  * Does the ktop that made an instance at @made (wall clock) still run? Its pid
  * is in the instance's name. A process with that pid that started after the
@@ -77,10 +62,10 @@ static bool maker_alive(pid_t pid, time_t made)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	n = read_small(path, buf, sizeof(buf));
+	n = read_small_file(path, buf, sizeof(buf));
 	if (n <= 0 || parse_pid_stat(buf, (size_t)n, &st))
 		return false;
-	if (read_small("/proc/stat", buf, sizeof(buf)) <= 0 || !(bt = strstr(buf, "\nbtime ")) ||
+	if (read_small_file("/proc/stat", buf, sizeof(buf)) <= 0 || !(bt = strstr(buf, "\nbtime ")) ||
 	    hz <= 0)
 		return true;	/* cannot tell: keep it */
 	return strtoll(bt + 7, NULL, 10) + (long long)(st.starttime / (uint64_t)hz) <= made + 1;
@@ -120,17 +105,12 @@ static size_t pick_buffer_kb(int ncpus)
 	struct sys_mem mem;
 	char buf[4096];
 	size_t kb = 8192;
-	ssize_t n;
-	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+	ssize_t n = read_small_file("/proc/meminfo", buf, sizeof(buf));
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		/* At most 1/64 of the available memory for all buffers together. */
-		if (n > 0 && !parse_meminfo(buf, (size_t)n, &mem) && mem.has_available &&
-		    ncpus > 0 && mem.available / 64 / (uint64_t)ncpus < kb)
-			kb = (size_t)(mem.available / 64 / (uint64_t)ncpus);
-	}
+	/* At most 1/64 of the available memory for all buffers together. */
+	if (n > 0 && !parse_meminfo(buf, (size_t)n, &mem) && mem.has_available && ncpus > 0 &&
+	    mem.available / 64 / (uint64_t)ncpus < kb)
+		kb = (size_t)(mem.available / 64 / (uint64_t)ncpus);
 	return kb < 1024 ? 1024 : kb;
 }
 
@@ -451,9 +431,4 @@ uint64_t trace_lost(struct trace *t)
 size_t trace_buffer_kb(const struct trace *t)
 {
 	return t->buffer_kb;
-}
-
-const char *trace_instance_name(const struct trace *t)
-{
-	return t->name;
 }

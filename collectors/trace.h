@@ -69,6 +69,5 @@ int trace_read_page(struct trace *t, int i, void *page, bool flush);
 /* Events the kernel dropped or overwrote, all CPUs, since the start. */
 uint64_t trace_lost(struct trace *t);
 size_t trace_buffer_kb(const struct trace *t);
-const char *trace_instance_name(const struct trace *t);
 
 #endif

@@ -179,12 +179,6 @@ unsigned col_needs(const struct model *m, int c)
 	return needs;
 }
 
-bool col_is_event(int c)
-{
-	return c == COL_SYSC || c == COL_SYSERR || c == COL_TOPSC || c == COL_SIGRECV ||
-	       c == COL_SIGSENT || c == COL_LOST;
-}
-
 int col_by_key(const char *key)
 {
 	int i;

@@ -86,8 +86,6 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, b
  * from events when tracing runs, from status otherwise.
  */
 unsigned col_needs(const struct model *m, int c);
-/* Is @c counted from kernel events only (empty without tracing)? */
-bool col_is_event(int c);
 /* The column named @key (case-insensitive), or -1. */
 int col_by_key(const char *key);
 /* Compare two tasks by column @c, ascending; unknown values sort lowest. */

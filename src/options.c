@@ -33,7 +33,8 @@ void options_usage(FILE *f)
 	int i;
 
 	fputs("Usage: ktop [options]\n"
-	      "Live per-process kernel event rates: page faults, context switches, CPU, memory.\n"
+	      "Live per-process kernel event rates: system calls (as root), context switches,\n"
+	      "signals, page faults, CPU, memory.\n"
 	      "\n"
 	      "  -b, --batch            write text (or CSV/JSON) to stdout instead of the screen\n"
 	      "  -n, --iterations N     batch: stop after N iterations (default: until interrupted)\n"

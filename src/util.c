@@ -7,6 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+ssize_t read_small_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	if (!size)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
 
 uint64_t now_mono_ns(void)
 {

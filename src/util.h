@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define KTOP_VERSION "0.1.0"
 
@@ -24,6 +25,13 @@ char *xstrdup(const char *s);
  * Strict number parsing for the command line and prompts: the whole string must be
  * the number, no sign surprises, no trailing junk. Return 0 or -EINVAL/-ERANGE.
  */
+/*
+ * Read a small file whole, once (open, read, close), into @buf, NUL-terminated:
+ * for files read rarely. Persistent descriptors are for those read every tick.
+ * Returns the length or -1.
+ */
+ssize_t read_small_file(const char *path, char *buf, size_t size);
+
 int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 int parse_seconds(const char *s, double min, double max, double *out);
 
