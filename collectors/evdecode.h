@@ -42,7 +42,6 @@ struct ev_field {
 
 struct evdecode {
 	struct tep_handle *tep;
-	struct kbuffer *kbuf;
 	int page_size;			/* bytes of one ring-buffer sub-buffer */
 	int id[EV_NR];			/* the kernel's event id; -1 = not loaded */
 	struct ev_field f[EV_NR][EV_MAX_FIELDS];

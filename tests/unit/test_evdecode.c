@@ -375,6 +375,77 @@ static void test_missed_events(void)
 	teardown();
 }
 
+/* Append raw 32-bit words (record headers and payloads of any type). */
+static void page_words(struct page *p, const uint32_t *w, size_t n)
+{
+	uint64_t commit;
+
+	memcpy(p->b + 16 + p->len, w, n * 4);
+	p->len += n * 4;
+	commit = p->len;
+	memcpy(p->b + 8, &commit, 8);
+}
+
+/*
+ * The other record types of the ring buffer: a long record (type_len 0, its
+ * length in the next word), a time extend, an absolute time stamp, a
+ * discarded record (padding with a delta) and the padding that ends a page.
+ */
+static void test_record_types(void)
+{
+	struct page p;
+	uint8_t *r;
+	uint32_t w[20];
+	int64_t v;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	r = rec_new(&p, ID_ENTER, 800, 64);		/* t = 10 */
+	put64(r, 8, 0);
+	/* time extend: 2^27 * 3 + 5 ns */
+	w[0] = 30 | (5u << 5);
+	w[1] = 3;
+	page_words(&p, w, 2);
+	/* a discarded record, 20 bytes in all (its length word counts itself): its delta does not count */
+	w[0] = 29 | (1000u << 5);
+	w[1] = 16;
+	w[2] = w[3] = w[4] = 0xdeadbeef;
+	page_words(&p, w, 5);
+	/* sys_exit as a long record: type_len 0, length word = 4 + 24 bytes, delta 7 */
+	memset(w, 0, sizeof(w));
+	w[0] = 0 | (7u << 5);
+	w[1] = 4 + 24;
+	memcpy(&w[2], &(uint16_t){ ID_EXIT }, 2);
+	memcpy(&w[3], &(int32_t){ 800 }, 4);
+	v = 0;
+	memcpy(&w[4], &v, 8);	/* id: read */
+	v = 3;
+	memcpy(&w[6], &v, 8);	/* ret */
+	page_words(&p, w, 8);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
+	CHECK_EQ_U64(sc_table_find(&thr(800)->sc, 0)->calls, 1);
+	CHECK_EQ_U64(sc_table_find(&thr(800)->sc, 0)->time_ns, (3ull << 27) + 5 + 7);
+
+	/* An absolute time stamp resets the clock; padding with delta 0 ends the page. */
+	page_init(&p);
+	r = rec_new(&p, ID_ENTER, 801, 64);		/* t = page time 0 + 10 */
+	put64(r, 8, 1);
+	w[0] = 31 | (100u << 5);			/* t = (1 << 27) | 100 */
+	w[1] = 1;
+	page_words(&p, w, 2);
+	add_exit(&p, 801, 1, 0);			/* + 10 */
+	w[0] = 29;					/* end of the page's data */
+	w[1] = 0;
+	page_words(&p, w, 2);
+	add_exit(&p, 801, 1, 0);			/* past the end: never read */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
+	CHECK_EQ_U64(sc_table_find(&thr(801)->sc, 1)->calls, 1);
+	CHECK_EQ_U64(sc_table_find(&thr(801)->sc, 1)->time_ns, (1ull << 27) + 100 + 10 - 10);
+	CHECK_EQ_U64(dec.malformed, 0);
+	teardown();
+}
+
 static void test_bad_formats(void)
 {
 	struct evdecode d;
@@ -450,6 +521,7 @@ static const struct test tests[] = {
 	{ "signal_generate: queued results count, interrupts send nothing", test_signals },
 	{ "exit_group counted at entry; enter/exit pairs time a call", test_noreturn_and_timing },
 	{ "missed-event markers: stored count and unknown count", test_missed_events },
+	{ "long records, time extends, absolute stamps, discarded and end padding", test_record_types },
 	{ "formats missing a field or out of the page are refused", test_bad_formats },
 	{ "hostile pages: bad commit, short records, 20000 random pages", test_hostile_pages },
 };
