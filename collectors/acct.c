@@ -190,8 +190,10 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state)
 #define SIG_RESULT_DELIVERED 0
 #define SIG_RESULT_LOSE_INFO 4
 
-void acct_signal(struct acct *a, pid_t sender, pid_t target, int result)
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result)
 {
+	if (a->nsigs < ACCT_SIGS)
+		a->sigs[a->nsigs++] = (struct acct_sig){ sender, target, sig, result };
 	if (sender > 0)
 		count(a, activate(a, sender), AC_SIGSENT);
 	if (!a->recv_on_deliver && target > 0 &&
@@ -324,7 +326,7 @@ void acct_end_interval(struct acct *a)
 	memset(a->total, 0, sizeof(a->total));
 	a->lost = 0;
 	a->lost_unknown = false;
-	a->nborn = a->ndead = 0;
+	a->nborn = a->ndead = a->nsigs = 0;
 
 	/* Deleting shifts slots, so collect first (on the now unused active links). */
 	for (i = 0; i < a->threads.cap; i++) {

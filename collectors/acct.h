@@ -32,6 +32,8 @@ enum acct_cnt {
 #define ACCT_STATE_PREEMPTED 0x100
 #define ACCT_CLONE_THREAD 0x00010000ull
 
+#define ACCT_SIGS 256
+
 struct acct_thread {
 	pid_t tid;
 	pid_t tgid;		/* 0 until known */
@@ -66,6 +68,13 @@ struct acct {
 	size_t nborn, cap_born;
 	pid_t *dead;			/* tids whose exit ended their process */
 	size_t ndead, cap_dead;
+
+	/* Signals generated this interval, for the focus view's senders (bounded). */
+	struct acct_sig {
+		pid_t sender, target;
+		int sig, result;
+	} sigs[ACCT_SIGS];
+	size_t nsigs;
 };
 
 void acct_init(struct acct *a);
@@ -87,7 +96,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr);
 void acct_switch(struct acct *a, pid_t prev, long prev_state);
 /* @sender is 0 when the signal came from interrupt context (no sending task). */
-void acct_signal(struct acct *a, pid_t sender, pid_t target, int result);
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result);
 /* signal_deliver in @tid: received, when acct.recv_on_deliver says so. */
 void acct_signal_deliver(struct acct *a, pid_t tid);
 void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,

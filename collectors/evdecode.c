@@ -24,7 +24,7 @@ static const struct ev_def {
 	[EV_NEWTASK]	= { "task", "task_newtask", { "pid", "clone_flags", "comm" }, 0 },
 	[EV_EXEC]	= { "sched", "sched_process_exec", { "filename", "pid", "old_pid" }, 0 },
 	[EV_PEXIT]	= { "sched", "sched_process_exit", { "pid", "group_dead" }, 1u << 1 },
-	[EV_SIGNAL]	= { "signal", "signal_generate", { "pid", "result" }, 0 },
+	[EV_SIGNAL]	= { "signal", "signal_generate", { "pid", "result", "sig" }, 0 },
 	[EV_SIGDELIVER]	= { "signal", "signal_deliver", { "sig" }, 0 },
 };
 
@@ -261,7 +261,7 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 		break;
 	case EV_SIGNAL:
 		acct_signal(a, (rec[COMMON_FLAGS_OFF] & TRACE_FLAG_IRQ_CONTEXT) ? 0 : pid,
-			    (pid_t)get_num(rec, &f[0]), (int)get_num(rec, &f[1]));
+			    (pid_t)get_num(rec, &f[0]), (int)get_num(rec, &f[2]), (int)get_num(rec, &f[1]));
 		break;
 	case EV_SIGDELIVER:
 		acct_signal_deliver(a, pid);

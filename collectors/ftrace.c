@@ -380,6 +380,14 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	return ft->reads++ > 0 && !ft->lost_interval && !ft->acct.lost_unknown;
 }
 
+size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs)
+{
+	if (!ftrace_on(ft))
+		return 0;
+	*sigs = ft->acct.sigs;
+	return ft->acct.nsigs;
+}
+
 void ftrace_collect(struct ftrace *ft, struct model *m)
 {
 	if (!ftrace_on(ft))

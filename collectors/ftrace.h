@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "acct.h"
 #include "../src/model.h"
 
 struct ftrace;
@@ -70,6 +71,11 @@ void ftrace_drain(struct ftrace *ft, int fd);
  * (ftrace's memory, valid until ftrace_collect).
  */
 bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
+/*
+ * The signals generated in the interval ftrace_read ended (bounded, ACCT_SIGS):
+ * the focus view takes their senders. Valid until ftrace_collect.
+ */
+size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs);
 /* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
 void ftrace_collect(struct ftrace *ft, struct model *m);
 

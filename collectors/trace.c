@@ -34,6 +34,7 @@ struct trace_cpu {
 struct trace {
 	struct tracefs_instance *inst;
 	char name[32];
+	int slot;		/* emergency[] slot; -1 = none */
 	int ncpus;
 	struct trace_cpu *cpu;
 	int page_size;
@@ -41,11 +42,15 @@ struct trace {
 	bool on[MAX_EVENTS];
 };
 
-/* What a fatal signal handler needs to stop tracing without libtracefs or malloc. */
+/*
+ * What a fatal signal handler needs to stop tracing without libtracefs or
+ * malloc: one slot per instance (the main one and a focus view's).
+ */
+#define EMERGENCY_SLOTS 2
 static struct {
 	volatile sig_atomic_t armed;
 	char tracing_on[PATH_MAX];
-} emergency;
+} emergency[EMERGENCY_SLOTS];
 
 /*
  * Does the ktop that made an instance at @made (wall clock) still run? Its pid
@@ -71,11 +76,15 @@ static bool maker_alive(pid_t pid, time_t made)
 	return strtoll(bt + 7, NULL, 10) + (long long)(st.starttime / (uint64_t)hz) <= made + 1;
 }
 
-/* Remove instances of ktops that are gone; a live ktop's are left alone. */
-static void remove_stale(void)
+/*
+ * Remove instances of ktops that are gone; a live ktop's are left alone. Ours
+ * by pid are stale only when named @mine (a ktop before us had our pid): the
+ * focus view's instance is made while the main one runs.
+ */
+static void remove_stale(const char *mine)
 {
-	/* libtracefs compiles a basic regex: no '+'. */
-	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
+	/* libtracefs compiles a basic regex: no '+'. A focus view's ends in "-f". */
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*\\(-f\\)\\{0,1\\}$");
 	size_t i;
 
 	if (!names)
@@ -88,7 +97,8 @@ static void remove_stale(void)
 		bool stale;
 
 		stale = dir && !stat(dir, &sb) &&
-			(pid == getpid() || !maker_alive(pid, sb.st_ctim.tv_sec));
+			(pid == getpid() ? !strcmp(names[i], mine) :
+					   !maker_alive(pid, sb.st_ctim.tv_sec));
 		tracefs_put_tracing_file(dir);
 		if (stale) {
 			tracefs_instance_file_write(inst, "tracing_on", "0");
@@ -190,12 +200,19 @@ static int open_cpus(struct trace *t)
 static void arm_emergency(struct trace *t)
 {
 	char *p = tracefs_instance_get_dir(t->inst);
+	int i;
 
+	t->slot = -1;
 	if (!p)
 		return;
-	snprintf(emergency.tracing_on, sizeof(emergency.tracing_on), "%s/tracing_on", p);
+	for (i = 0; i < EMERGENCY_SLOTS && emergency[i].armed; i++)
+		;
+	if (i < EMERGENCY_SLOTS) {
+		snprintf(emergency[i].tracing_on, sizeof(emergency[i].tracing_on), "%s/tracing_on", p);
+		emergency[i].armed = 1;
+		t->slot = i;
+	}
 	tracefs_put_tracing_file(p);
-	emergency.armed = 1;
 }
 
 int trace_open(const struct trace_config *cfg, struct trace **out, char *why, size_t whylen,
@@ -223,10 +240,12 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	}
 	if (cfg->nevents > MAX_EVENTS)
 		return -EINVAL;
-	remove_stale();
-
 	t = xcalloc(1, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d", (int)getpid());
+	t->slot = -1;
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d%s", (int)getpid(),
+		 cfg->name_suffix ? cfg->name_suffix : "");
+	remove_stale(t->name);
+
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst) {
 		err = errno ? -errno : -EIO;
@@ -267,6 +286,11 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	err = set_pids(t, cfg);
 	if (err)
 		goto fail;
+	if (cfg->clock) {
+		err = write_file(t, "trace_clock", cfg->clock);
+		if (err)
+			goto fail;
+	}
 	for (i = 0; i < cfg->nevents; i++) {
 		const char *sys = cfg->events[i][0], *ev = cfg->events[i][1];
 
@@ -318,7 +342,8 @@ void trace_close(struct trace *t)
 		if (t->cpu[i].stats_fd >= 0)
 			close(t->cpu[i].stats_fd);
 	}
-	emergency.armed = 0;
+	if (t->slot >= 0)
+		emergency[t->slot].armed = 0;
 	if (t->inst) {
 		/* Removing the instance disables its events; open files would block it. */
 		tracefs_instance_destroy(t->inst);
@@ -330,13 +355,15 @@ void trace_close(struct trace *t)
 
 void trace_emergency_stop(void)
 {
-	int fd;
+	int fd, i;
 
-	if (!emergency.armed)
-		return;
-	emergency.armed = 0;
-	fd = open(emergency.tracing_on, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
+	for (i = 0; i < EMERGENCY_SLOTS; i++) {
+		if (!emergency[i].armed)
+			continue;
+		emergency[i].armed = 0;
+		fd = open(emergency[i].tracing_on, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
 		if (write(fd, "0", 1) < 0) {
 			/* Nothing more can be done from here. */
 		}

@@ -32,6 +32,13 @@ struct trace_config {
 	const pid_t *pids;	/* non-NULL: only these (and, with follow, children) */
 	size_t npids;
 	bool follow_forks;
+	/*
+	 * NULL: ktop's main instance "ktop-<pid>". A suffix names a second one,
+	 * "ktop-<pid><suffix>" (the focus view's "-f"): removed as stale like the
+	 * main one once its maker is gone.
+	 */
+	const char *name_suffix;
+	const char *clock;	/* trace_clock to select (e.g. "mono"); NULL = default */
 };
 
 /*

@@ -22,6 +22,8 @@ enum action {
 	ACT_COLLECT,	/* collect now (what is shown needs new data) */
 	ACT_DELAY,	/* the delay changed: re-arm the timer */
 	ACT_THREADS,	/* thread mode toggled: restart the collector */
+	ACT_FOCUS,	/* a process view opened on view_pid: focus its events */
+	ACT_UNFOCUS,	/* the process view of view_pid closed */
 	ACT_QUIT,
 };
 
@@ -44,6 +46,18 @@ struct app {
 	pid_t selected_pid;		/* keeps the selection on its process across sorts */
 	size_t top;			/* first row shown */
 	int table_rows;			/* rows the table had room for at the last draw */
+
+	/* The process view, its event list and snapshot (views/procview.c, ...). */
+	pid_t view_pid;			/* the process shown; 0 = none */
+	size_t pv_sel;			/* selected row of its syscall table */
+	bool pv_on_syscalls;		/* Enter opens the events of the selected syscall */
+	int ev_kind;			/* event list filter: enum kev_kind, -1 = all */
+	char ev_syscall[32];		/* ... and a syscall name, "" = all */
+	bool ev_paused;			/* the list stays where it is */
+	uint64_t ev_pause_end;		/* while paused: the events shown end here (seq) */
+	uint64_t ev_sel;		/* selected event (sequence number in the ring) */
+	bool ev_follow;			/* the selection follows the newest event */
+	int ev_rows;			/* rows the list had at the last draw */
 
 	const struct view *stack[VIEW_STACK_MAX];
 	int depth;

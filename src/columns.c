@@ -162,7 +162,9 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, b
 			snprintf(buf, n, "%s", "");
 			return buf;
 		}
-		return syscall_name(t->top_nr, buf, n);
+		/* Callers read @buf: a known name is a static string, copy it. */
+		snprintf(buf, n, "%s", syscall_name(t->top_nr, buf, n));
+		return buf;
 	default:
 		if (n)
 			buf[0] = '\0';

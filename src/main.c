@@ -20,6 +20,7 @@
 #include "options.h"
 #include "ui.h"
 #include "util.h"
+#include "../collectors/focus.h"
 #include "../collectors/ftrace.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
@@ -42,6 +43,7 @@ struct ktop {
 	struct procfs *procfs;
 	struct sysfiles *sys;
 	struct ftrace *ftrace;
+	struct focus *focus;		/* the focused processes' rich events */
 	struct batch batch;
 	int batch_cols[COL_NR];
 	int sigfd, timerfd;
@@ -95,6 +97,16 @@ static void collect(struct ktop *k)
 	/* Fork events say which processes are new: then /proc need not be listed. */
 	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
 		procfs_hint_born(k->procfs, born, nborn);
+	if (k->focus && m->nfprocs) {
+		const struct acct_sig *sigs;
+		size_t n = ftrace_signals(k->ftrace, &sigs), i;
+
+		focus_collect(k->focus, m);
+		/* Their senders: the focus instance runs only in the focused processes. */
+		for (i = 0; i < n; i++)
+			focus_signal_seen(k->focus, m, sigs[i].sender, sigs[i].target, sigs[i].sig,
+					  sigs[i].result);
+	}
 	model_begin_tick(m, now_mono_ns(), now_wall_s());
 	system_collect(k->sys, m);
 	procfs_collect(k->procfs, m, &need);
@@ -148,6 +160,21 @@ static void setup_fatal_handlers(void)
 		signal(sigs[i], fatal_signal);
 }
 
+/* Focus @pid's events (a process view opened): the rich events, if tracing can. */
+static void focus_open_view(struct ktop *k, pid_t pid)
+{
+	struct model *m = &k->app.model;
+
+	if (k->focus) {
+		focus_add(k->focus, m, pid, false);
+		return;
+	}
+	model_fproc_add(m, pid);
+	snprintf(m->focus_status, sizeof(m->focus_status), "events off: %.140s",
+		 k->opt.no_trace ? "--no-trace" : m->trace_status[0] ? m->trace_status :
+		 "tracing is not running");
+}
+
 /* Returns true when the loop should end. */
 static bool handle_action(struct ktop *k, enum action act)
 {
@@ -172,6 +199,16 @@ static bool handle_action(struct ktop *k, enum action act)
 		model_clear(&a->model);
 		procfs_set_threads(k->procfs, a->model.threads);
 		collect(k);
+		break;
+	case ACT_FOCUS:
+		focus_open_view(k, a->view_pid);
+		break;
+	case ACT_UNFOCUS:
+		if (k->focus)
+			focus_remove(k->focus, &a->model, a->view_pid);
+		else
+			model_fproc_remove(&a->model, a->view_pid);
+		a->view_pid = 0;
 		break;
 	default:
 		break;
@@ -235,18 +272,31 @@ static int run(struct ktop *k)
 
 	pfd[0] = (struct pollfd){ .fd = k->timerfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = k->sigfd, .events = POLLIN };
+	size_t nmain;
+	unsigned gen = 0;
+
 	pfd[2] = (struct pollfd){ .fd = k->opt.batch ? -1 : STDIN_FILENO, .events = POLLIN };
-	npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
+	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
+		/* A process view opened or closed the focus instance: its CPUs come and go. */
+		if (k->focus && focus_generation(k->focus) != gen) {
+			gen = focus_generation(k->focus);
+			npfd = nmain + focus_pollfds(k->focus, pfd + nmain, PFD_MAX - nmain);
+		}
 		if (poll(pfd, (nfds_t)npfd, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return 1;
 		}
 		/* A ring buffer is filling: decode it now, the tick sums it up. */
-		for (i = PFD_FIXED; i < npfd; i++)
+		for (i = PFD_FIXED; i < nmain; i++)
 			if (pfd[i].revents & POLLIN)
 				ftrace_drain(k->ftrace, pfd[i].fd);
+		for (i = nmain; i < npfd; i++)
+			if (pfd[i].revents & POLLIN) {
+				focus_drain(k->focus, &k->app.model, pfd[i].fd);
+				break;	/* one pass reads every CPU of the focus instance */
+			}
 		if (pfd[1].revents & POLLIN)
 			status = on_signal(k);
 		if (status < 0 && (pfd[0].revents & POLLIN))
@@ -295,6 +345,7 @@ static void setup_app(struct ktop *k)
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
 	a->stack[0] = &table_view;
 	a->depth = 1;
+	m->ring_events = k->opt.events;
 	m->threads = k->opt.threads;
 	if (k->opt.sort_col >= 0) {
 		m->sort_col = k->opt.sort_col;
@@ -392,11 +443,18 @@ int main(int argc, char **argv)
 		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
 			fo.buffer_kb = (size_t)v;
 
-		ftrace_start(&fo, &k.ftrace);
+		if (ftrace_start(&fo, &k.ftrace) == 0)
+			k.focus = focus_new();
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */
 		atexit(ftrace_emergency_stop);
 	}
 	setup_app(&k);
+	/* ktop -p PID: the view of that process, its events focused. */
+	if (!k.opt.batch && k.opt.npids == 1) {
+		k.app.view_pid = k.opt.pids[0];
+		app_push(&k.app, &procview_view);
+		focus_open_view(&k, k.opt.pids[0]);
+	}
 	procfs_set_threads(k.procfs, k.opt.threads);
 	if (k.opt.npids)
 		procfs_set_focus(k.procfs, k.opt.pids, k.opt.npids);
@@ -418,6 +476,7 @@ out:
 	ui_stop();
 	if (getenv("KTOP_STATS"))
 		print_stats(&k);
+	focus_free(k.focus);	/* its instance first: the main one outlives it */
 	ftrace_stop(k.ftrace);
 	procfs_free(k.procfs);
 	system_free(k.sys);

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "columns.h"
+#include "fproc.h"
 #include "util.h"
 
 /* How many ticks a row stays "wanted" after it was last shown (scrolling back). */
@@ -50,6 +51,9 @@ void model_clear(struct model *m)
 void model_free(struct model *m)
 {
 	model_clear(m);
+	while (m->nfprocs)
+		model_fproc_remove(m, m->fprocs[0]->pid);
+	free(m->fprocs);
 	free(m->tasks);
 	free(m->rows);
 	free(m->focus);
@@ -223,6 +227,41 @@ bool task_rate(const struct model *m, const struct task *t, enum counter c, doub
 	return true;
 }
 
+struct fproc *model_fproc_find(const struct model *m, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++)
+		if (m->fprocs[i]->pid == pid)
+			return m->fprocs[i];
+	return NULL;
+}
+
+struct fproc *model_fproc_add(struct model *m, pid_t pid)
+{
+	struct fproc *fp = model_fproc_find(m, pid);
+
+	if (fp)
+		return fp;
+	fp = fproc_new(pid, m->ring_events ? m->ring_events : 4096);
+	m->fprocs = xrealloc(m->fprocs, (m->nfprocs + 1) * sizeof(*m->fprocs));
+	m->fprocs[m->nfprocs++] = fp;
+	return fp;
+}
+
+void model_fproc_remove(struct model *m, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++) {
+		if (m->fprocs[i]->pid != pid)
+			continue;
+		fproc_free(m->fprocs[i]);
+		m->fprocs[i] = m->fprocs[--m->nfprocs];
+		return;
+	}
+}
+
 bool model_is_focused(const struct model *m, pid_t tgid)
 {
 	size_t i;
@@ -294,6 +333,8 @@ void model_end_tick(struct model *m)
 		task_compute(m, t);
 		i++;
 	}
+	for (i = 0; i < m->nfprocs; i++)
+		fproc_tick(m->fprocs[i], m);
 	model_refresh_rows(m);
 }
 

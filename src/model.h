@@ -116,6 +116,12 @@ struct model {
 	uint64_t lost_events;		/* dropped by the kernel this interval */
 	bool lost_unknown;		/* some dropped, how many unknown */
 	char trace_status[160];		/* why tracing is off, or what is missing */
+
+	/* Focused processes (process view, -p): src/fproc.h. */
+	struct fproc **fprocs;
+	size_t nfprocs;
+	size_t ring_events;		/* bound of each one's event ring (--events) */
+	char focus_status[160];		/* the focus instance: why off, what is missing */
 };
 
 void model_init(struct model *m, long hz, long page_kb);
@@ -159,6 +165,13 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out);
 /* Rate per second of @c; false when not known. */
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
 bool model_is_focused(const struct model *m, pid_t tgid);
+
+/* The focused process @pid, or NULL. */
+struct fproc *model_fproc_find(const struct model *m, pid_t pid);
+/* Focus @pid (its data starts empty); the existing one if already focused. */
+struct fproc *model_fproc_add(struct model *m, pid_t pid);
+/* Forget @pid's focus data. */
+void model_fproc_remove(struct model *m, pid_t pid);
 
 /* Re-apply filter and sort to rows; called by end_tick and when they change. */
 void model_refresh_rows(struct model *m);

@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-enum { OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS };
+enum { OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -23,6 +23,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
+	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -48,6 +49,8 @@ void options_usage(FILE *f)
 	      "      --syscalls         batch: per process, each system call's calls and errors\n"
 	      "                         in the interval (CSV: one row per process and syscall)\n"
 	      "      --no-trace         do not trace: a /proc monitor only (no syscall columns)\n"
+	      "      --events N         process view: the recent kernel events kept per focused\n"
+	      "                         process, with their snapshots (default 4096)\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
@@ -117,6 +120,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	memset(o, 0, sizeof(*o));
 	o->sort_col = -1;
 	o->format = OUT_TEXT;
+	o->events = 4096;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":bn:d:p:o:s:HhV", long_opts, NULL)) != -1) {
@@ -174,6 +178,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_SYSCALLS:
 			o->syscalls = true;
+			break;
+		case OPT_EVENTS:
+			if (parse_uint(optarg, 1u << 22, &v) || v < 16) {
+				snprintf(err, errsz, "--events: '%s' is not a number from 16 to %u", optarg,
+					 1u << 22);
+				return -EINVAL;
+			}
+			o->events = (size_t)v;
 			break;
 		case 'h':
 			o->show_help = true;

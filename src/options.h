@@ -25,6 +25,7 @@ struct options {
 	bool sort_asc;			/* -s with a leading '+': ascending */
 	bool no_trace;			/* --no-trace: /proc only */
 	bool syscalls;			/* --syscalls: per-syscall batch rows */
+	size_t events;			/* --events: per focused process, events kept */
 	bool show_help, show_version;
 };
 

@@ -364,8 +364,16 @@ const char *errno_name(int err, char *buf, size_t n)
 {
 	const char *name = NULL;
 
+	/* The kernel's own, which a trace sees before the restart logic hides them. */
+	static const char *const kernel_only[] = {
+		"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
+		"ERESTART_RESTARTBLOCK", "EPROBE_DEFER", "EOPENSTALE", "ENOPARAM",
+	};
+
 	if (err < 0 && err != INT_MIN)
 		err = -err;
+	if (err >= 512 && err < 512 + (int)ARRAY_SIZE(kernel_only))
+		return kernel_only[err - 512];
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
 	name = strerrorname_np(err);
 #endif

@@ -28,6 +28,11 @@ void footer_draw(struct app *a, int y, int w)
 		attrset(theme_attr(EL_NORMAL));
 		return;
 	}
+	if (a->stack[a->depth - 1]->hint) {
+		put_text(y, 0, w, a->stack[a->depth - 1]->hint);
+		attrset(theme_attr(EL_NORMAL));
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(footer_keys) && x < w; i++) {
 		attrset(theme_attr(EL_FOOTER_KEY));
 		put_text(y, x, w - x, footer_keys[i].key);

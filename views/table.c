@@ -312,6 +312,20 @@ static enum action k_cmdline(struct app *a)
 	return ACT_COLLECT;
 }
 
+/* The process view of the selected row's process; its events get focused. */
+static enum action k_open(struct app *a)
+{
+	const struct task *t;
+
+	if (a->selected >= a->model.nrows)
+		return ACT_NONE;
+	t = a->model.rows[a->selected];
+	a->view_pid = t->tgid ? t->tgid : t->pid;
+	a->pv_sel = 0;
+	app_push(a, &procview_view);
+	return ACT_FOCUS;
+}
+
 static enum action k_help(struct app *a)
 {
 	app_push(a, &help_view);
@@ -332,6 +346,7 @@ static enum action k_redraw(struct app *a)
 }
 
 const struct key_binding table_keys[] = {
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "the process view: its syscalls, rates, signals, events", k_open },
 	{ { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", k_down },
 	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp", "one page up", k_pgup },
@@ -378,4 +393,6 @@ const struct view table_view = {
 	.name = "table",
 	.draw = table_draw,
 	.key = table_key,
+	.keys = table_keys,
+	.nkeys = ARRAY_SIZE(table_keys),
 };

@@ -29,6 +29,7 @@ static const struct elem_style styles[EL_NR] = {
 	[EL_FOOTER_KEY] = { -1, -1, A_BOLD, A_BOLD },
 	[EL_FOOTER_TEXT] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
 	[EL_MESSAGE] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_REVERSE },
+	[EL_CHANGED] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE },
 };
 
 static attr_t attrs[EL_NR];

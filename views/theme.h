@@ -23,6 +23,7 @@ enum elem {
 	EL_FOOTER_KEY,
 	EL_FOOTER_TEXT,
 	EL_MESSAGE,		/* notices and errors */
+	EL_CHANGED,		/* a snapshot variable that changed since the previous one */
 	EL_NR
 };
 

@@ -12,6 +12,8 @@
 
 #include "../src/app.h"
 
+struct key_binding;
+
 struct view {
 	const char *name;
 	/* Draw into rows y0..y0+h-1, width w. */
@@ -19,6 +21,9 @@ struct view {
 	enum action (*key)(struct app *a, int ch);
 	bool fullscreen;	/* hides the header (help) */
 	bool overlay;		/* draws on the bottom line over the view below (prompt) */
+	const struct key_binding *keys;	/* what help lists for it */
+	size_t nkeys;
+	const char *hint;	/* the bottom line's keys; NULL = the table's */
 };
 
 /* A key of a view, in the table the handler and the help screen both read. */
@@ -32,6 +37,9 @@ struct key_binding {
 extern const struct view table_view;
 extern const struct view help_view;
 extern const struct view sort_view;
+extern const struct view procview_view;	/* a focused process */
+extern const struct view evlist_view;	/* its kernel events */
+extern const struct view snapshot_view;	/* one event and the variables at it */
 
 extern const struct key_binding table_keys[];
 extern const size_t table_nkeys;
@@ -50,6 +58,17 @@ void prompt_open(struct app *a, const char *label, const char *initial, prompt_d
 
 /* Look up @ch in @keys and run it; ACT_NONE if unbound. */
 enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t n, int ch);
+
+/* The event list's filter, stepping and times, shared with the snapshot view. */
+struct fproc;
+struct kev;
+struct model;
+bool evlist_match(const struct app *a, const struct kev *e);
+/* The matching event before (@dir < 0) or after @seq in the ring; false when none. */
+bool evlist_step(const struct app *a, const struct fproc *fp, uint64_t seq, int dir,
+		 uint64_t *out);
+/* Wall-clock "HH:MM:SS.uuuuuu" of a CLOCK_MONOTONIC event time. */
+void evlist_time(const struct model *m, uint64_t ts, char *buf, size_t n);
 
 /* Text in a width, cut (never wrapped) at the edge. */
 void put_text(int y, int x, int maxw, const char *s);

@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "evrich.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+
+#include "../src/syscalls.h"
+#include "../src/util.h"
+
+/*
+ * The tracepoint catalog: the fields each decodes, in the order decode() reads
+ * them. Optional ones (bit per field) may be missing on older kernels.
+ */
+static const struct rich_tp_def {
+	const char *system, *name;
+	const char *fields[EVRICH_MAX_FIELDS];
+	unsigned optional;
+} tp_defs[RT_NR] = {
+	[RT_SYS_ENTER]	= { "raw_syscalls", "sys_enter", { "id", "args" }, 0 },
+	[RT_SYS_EXIT]	= { "raw_syscalls", "sys_exit", { "id", "ret" }, 0 },
+	[RT_SWITCH]	= { "sched", "sched_switch",
+			    { "prev_comm", "prev_pid", "prev_state", "next_comm", "next_pid" }, 0 },
+	[RT_FAULT]	= { "exceptions", "page_fault_user", { "address", "ip", "error_code" }, 0 },
+	[RT_SIGGEN]	= { "signal", "signal_generate",
+			    { "sig", "errno", "code", "comm", "pid", "group", "result" }, 0 },
+	[RT_SIGDELIVER]	= { "signal", "signal_deliver",
+			    { "sig", "errno", "code", "sa_handler", "sa_flags" }, 0 },
+	[RT_NEWTASK]	= { "task", "task_newtask", { "pid", "clone_flags", "comm" }, 0 },
+	[RT_EXEC]	= { "sched", "sched_process_exec", { "filename", "pid", "old_pid" }, 0 },
+	[RT_EXIT]	= { "sched", "sched_process_exit", { "pid", "group_dead" }, 1u << 1 },
+};
+
+static char *render_syscall(const struct kev *e, char *buf, size_t n);
+static char *render_switch(const struct kev *e, char *buf, size_t n);
+static char *render_fault(const struct kev *e, char *buf, size_t n);
+static char *render_siggen(const struct kev *e, char *buf, size_t n);
+static char *render_sigdeliver(const struct kev *e, char *buf, size_t n);
+static char *render_fork(const struct kev *e, char *buf, size_t n);
+static char *render_exec(const struct kev *e, char *buf, size_t n);
+static char *render_exit(const struct kev *e, char *buf, size_t n);
+
+/* The kind catalog: what the event list calls each kind and how it shows it. */
+static const struct kev_def {
+	const char *name;
+	const char *source;	/* the tracepoints behind it */
+	char *(*render)(const struct kev *e, char *buf, size_t n);
+} kev_defs[KEV_NR] = {
+	[KEV_SYSCALL]	 = { "syscall", "raw_syscalls:sys_enter + sys_exit", render_syscall },
+	[KEV_SWITCH]	 = { "switch", "sched:sched_switch", render_switch },
+	[KEV_FAULT]	 = { "fault", "exceptions:page_fault_user", render_fault },
+	[KEV_SIGGEN]	 = { "signal", "signal:signal_generate", render_siggen },
+	[KEV_SIGDELIVER] = { "deliver", "signal:signal_deliver", render_sigdeliver },
+	[KEV_FORK]	 = { "fork", "task:task_newtask", render_fork },
+	[KEV_EXEC]	 = { "exec", "sched:sched_process_exec", render_exec },
+	[KEV_EXIT]	 = { "exit", "sched:sched_process_exit", render_exit },
+};
+
+#define COMMON_FLAGS_OFF 2
+#define COMMON_PID_OFF 4
+#define COMMON_SIZE 8
+#define TRACE_FLAG_IRQ_CONTEXT (0x08 | 0x10 | 0x40)
+#define PAGE_HDR_SIZE 16
+#define COMMIT_MASK ((1u << 27) - 1)
+
+const char *evrich_system(enum rich_tp t)
+{
+	return tp_defs[t].system;
+}
+
+const char *evrich_name(enum rich_tp t)
+{
+	return tp_defs[t].name;
+}
+
+const char *kev_kind_name(enum kev_kind k)
+{
+	return (unsigned)k < KEV_NR ? kev_defs[k].name : "?";
+}
+
+const char *kev_kind_source(enum kev_kind k)
+{
+	return (unsigned)k < KEV_NR ? kev_defs[k].source : "?";
+}
+
+int kev_kind_by_name(const char *name)
+{
+	size_t len = strlen(name);
+	int k, found = -1;
+
+	if (!len)
+		return -1;
+	for (k = 0; k < KEV_NR; k++) {
+		if (!strcmp(kev_defs[k].name, name))
+			return k;
+		if (!strncmp(kev_defs[k].name, name, len)) {
+			if (found >= 0)
+				return -1;	/* ambiguous */
+			found = k;
+		}
+	}
+	return found;
+}
+
+int evrich_init(struct evrich *d, const char *header_page, size_t len)
+{
+	char *buf;
+	int t;
+
+	memset(d, 0, sizeof(*d));
+	for (t = 0; t < RT_NR; t++)
+		d->id[t] = -1;
+	d->tep = tep_alloc();
+	if (!d->tep)
+		return -ENOMEM;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, header_page, len);
+	buf[len] = '\0';
+	if (tep_parse_header_page(d->tep, buf, (unsigned long)len, (int)sizeof(long))) {
+		free(buf);
+		return -EINVAL;
+	}
+	free(buf);
+	d->page_size = tep_get_sub_buffer_size(d->tep);
+	if (d->page_size <= PAGE_HDR_SIZE)
+		return -EINVAL;
+	/* The running kernel's buffers: its long size and byte order are ours. */
+	d->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	return d->kbuf ? 0 : -ENOMEM;
+}
+
+void evrich_free(struct evrich *d)
+{
+	if (d->kbuf)
+		kbuffer_free(d->kbuf);
+	if (d->tep)
+		tep_free(d->tep);
+	memset(d, 0, sizeof(*d));
+}
+
+int evrich_add(struct evrich *d, enum rich_tp t, const char *format, size_t len)
+{
+	const struct rich_tp_def *def = &tp_defs[t];
+	struct tep_event *ev;
+	char *buf;
+	int i, err, min = COMMON_SIZE;
+
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, format, len);
+	buf[len] = '\0';
+	err = tep_parse_event(d->tep, buf, len, def->system);
+	free(buf);
+	ev = tep_find_event_by_name(d->tep, def->system, def->name);
+	if (!ev)
+		return err == TEP_ERRNO__MEM_ALLOC_FAILED ? -ENOMEM : -EINVAL;
+	for (i = 0; i < EVRICH_MAX_FIELDS && def->fields[i]; i++) {
+		struct tep_format_field *f = tep_find_field(ev, def->fields[i]);
+		struct evrich_field *ef = &d->f[t][i];
+
+		memset(ef, 0, sizeof(*ef));
+		if (!f) {
+			if (def->optional & (1u << i))
+				continue;
+			return -EINVAL;
+		}
+		ef->offset = f->offset;
+		ef->size = f->size;
+		ef->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+		ef->data_loc = f->flags & TEP_FIELD_IS_DYNAMIC;
+		if (ef->offset < 0 || ef->size <= 0 || ef->offset + ef->size > d->page_size)
+			return -EINVAL;
+		if (ef->offset + ef->size > min)
+			min = ef->offset + ef->size;
+	}
+	if (ev->id < 0)
+		return -EINVAL;
+	d->id[t] = ev->id;
+	d->min_size[t] = min;
+	return 0;
+}
+
+static long long get_num(const uint8_t *rec, const struct evrich_field *f)
+{
+	union { int8_t s8; uint8_t u8; int16_t s16; uint16_t u16; int32_t s32; uint32_t u32;
+		int64_t s64; } v;
+
+	switch (f->size) {
+	case 1:
+		memcpy(&v.u8, rec + f->offset, 1);
+		return f->is_signed ? (long long)v.s8 : (long long)v.u8;
+	case 2:
+		memcpy(&v.u16, rec + f->offset, 2);
+		return f->is_signed ? (long long)v.s16 : (long long)v.u16;
+	case 4:
+		memcpy(&v.u32, rec + f->offset, 4);
+		return f->is_signed ? (long long)v.s32 : (long long)v.u32;
+	case 8:
+		memcpy(&v.s64, rec + f->offset, 8);
+		return v.s64;
+	default:
+		return 0;
+	}
+}
+
+/* A string field into @dst (NUL-terminated, cut to fit); "" when out of the record. */
+static void get_str(const uint8_t *rec, int size, const struct evrich_field *f, char *dst,
+		    size_t dstsz)
+{
+	const char *s = (const char *)rec + f->offset;
+	size_t len = (size_t)f->size;
+
+	if (f->data_loc) {
+		uint32_t loc;
+		unsigned off, n;
+
+		memcpy(&loc, rec + f->offset, 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (off > (unsigned)size || n > (unsigned)size - off) {
+			dst[0] = '\0';
+			return;
+		}
+		s = (const char *)rec + off;
+		len = n;
+	}
+	len = strnlen(s, len);
+	if (len >= dstsz)
+		len = dstsz - 1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+static void decode(struct evrich *d, enum rich_tp t, const uint8_t *rec, int size,
+		   struct evrich_rec *r)
+{
+	const struct evrich_field *f = d->f[t];
+	struct kev *e = &r->ev;
+	int i;
+
+	switch (t) {
+	case RT_SYS_ENTER:
+		e->kind = KEV_SYSCALL;
+		e->u.sc.nr = get_num(rec, &f[0]);
+		/* args is an array of longs: its size says how many fit. */
+		for (i = 0; i < KEV_SC_ARGS && (i + 1) * 8 <= f[1].size; i++)
+			memcpy(&e->u.sc.args[i], rec + f[1].offset + i * 8, 8);
+		break;
+	case RT_SYS_EXIT:
+		e->kind = KEV_SYSCALL;
+		e->u.sc.nr = get_num(rec, &f[0]);
+		e->u.sc.ret = get_num(rec, &f[1]);
+		break;
+	case RT_SWITCH:
+		e->kind = KEV_SWITCH;
+		get_str(rec, size, &f[0], e->u.sw.prev_comm, sizeof(e->u.sw.prev_comm));
+		e->u.sw.prev = (int32_t)get_num(rec, &f[1]);
+		e->u.sw.prev_state = get_num(rec, &f[2]);
+		get_str(rec, size, &f[3], e->u.sw.next_comm, sizeof(e->u.sw.next_comm));
+		e->u.sw.next = (int32_t)get_num(rec, &f[4]);
+		break;
+	case RT_FAULT:
+		e->kind = KEV_FAULT;
+		e->u.pf.address = (uint64_t)get_num(rec, &f[0]);
+		e->u.pf.ip = (uint64_t)get_num(rec, &f[1]);
+		e->u.pf.error_code = (uint64_t)get_num(rec, &f[2]);
+		break;
+	case RT_SIGGEN:
+		e->kind = KEV_SIGGEN;
+		e->u.sig.sig = (int32_t)get_num(rec, &f[0]);
+		e->u.sig.err = (int32_t)get_num(rec, &f[1]);
+		e->u.sig.code = (int32_t)get_num(rec, &f[2]);
+		get_str(rec, size, &f[3], e->u.sig.comm, sizeof(e->u.sig.comm));
+		e->u.sig.target = (int32_t)get_num(rec, &f[4]);
+		e->u.sig.group = (int32_t)get_num(rec, &f[5]);
+		e->u.sig.result = (int32_t)get_num(rec, &f[6]);
+		e->u.sig.sender = r->irq ? 0 : r->pid;
+		break;
+	case RT_SIGDELIVER:
+		e->kind = KEV_SIGDELIVER;
+		e->u.sig.sig = (int32_t)get_num(rec, &f[0]);
+		e->u.sig.err = (int32_t)get_num(rec, &f[1]);
+		e->u.sig.code = (int32_t)get_num(rec, &f[2]);
+		e->u.sig.handler = (uint64_t)get_num(rec, &f[3]);
+		e->u.sig.sa_flags = (uint64_t)get_num(rec, &f[4]);
+		e->u.sig.target = r->pid;
+		break;
+	case RT_NEWTASK:
+		e->kind = KEV_FORK;
+		e->u.fork.parent = r->pid;
+		e->u.fork.child = (int32_t)get_num(rec, &f[0]);
+		e->u.fork.clone_flags = (uint64_t)get_num(rec, &f[1]);
+		get_str(rec, size, &f[2], e->u.fork.comm, sizeof(e->u.fork.comm));
+		break;
+	case RT_EXEC:
+		e->kind = KEV_EXEC;
+		get_str(rec, size, &f[0], e->u.exec.file, sizeof(e->u.exec.file));
+		e->u.exec.pid = (int32_t)get_num(rec, &f[1]);
+		e->u.exec.old_pid = (int32_t)get_num(rec, &f[2]);
+		break;
+	case RT_EXIT:
+		e->kind = KEV_EXIT;
+		e->u.exit.pid = (int32_t)get_num(rec, &f[0]);
+		e->u.exit.group_dead = f[1].size ? get_num(rec, &f[1]) != 0 : -1;
+		break;
+	case RT_NR:
+		break;
+	}
+}
+
+static int tp_of(const struct evrich *d, uint16_t id)
+{
+	int t;
+
+	/* Nine kinds: a scan beats a table for the focus stream's rates. */
+	for (t = 0; t < RT_NR; t++)
+		if (d->id[t] == id)
+			return t;
+	return -1;
+}
+
+int evrich_cursor_init(struct evrich_cursor *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->kb = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	return c->kb ? 0 : -ENOMEM;
+}
+
+void evrich_cursor_free(struct evrich_cursor *c)
+{
+	if (c->kb)
+		kbuffer_free(c->kb);
+	memset(c, 0, sizeof(*c));
+}
+
+/* From the record kbuffer is on, the first of ours (a known tracepoint, whole). */
+static bool settle(struct evrich *d, struct evrich_cursor *c, const uint8_t *rec)
+{
+	const uint8_t *end = c->page + c->len;
+
+	for (; rec; rec = kbuffer_next_event(c->kb, &c->ts)) {
+		int size = kbuffer_event_size(c->kb), t;
+		uint16_t id;
+
+		if (rec < c->page || rec >= end || size < COMMON_SIZE || size > end - rec) {
+			d->malformed++;
+			break;
+		}
+		memcpy(&id, rec, sizeof(id));
+		t = tp_of(d, id);
+		if (t < 0)
+			continue;
+		if (size < d->min_size[t]) {
+			d->malformed++;
+			continue;
+		}
+		c->rec = rec;
+		c->size = size;
+		c->tp = t;
+		return true;
+	}
+	c->rec = NULL;
+	return false;
+}
+
+int evrich_cursor_load(struct evrich *d, struct evrich_cursor *c, const void *page, size_t len,
+		       long *missed)
+{
+	uint64_t commit;
+
+	*missed = 0;
+	c->rec = NULL;
+	if (len < PAGE_HDR_SIZE || (size_t)d->page_size < PAGE_HDR_SIZE)
+		return -EINVAL;
+	memcpy(&commit, (const uint8_t *)page + 8, sizeof(commit));
+	if ((commit & COMMIT_MASK) > len - PAGE_HDR_SIZE)
+		return -EINVAL;
+	if (kbuffer_load_subbuffer(c->kb, (void *)page) < 0)
+		return -EINVAL;
+	c->page = page;
+	c->len = len;
+	*missed = kbuffer_missed_events(c->kb);
+	settle(d, c, kbuffer_read_event(c->kb, &c->ts));
+	return 0;
+}
+
+bool evrich_cursor_next(struct evrich *d, struct evrich_cursor *c)
+{
+	if (!c->rec)
+		return false;
+	return settle(d, c, kbuffer_next_event(c->kb, &c->ts));
+}
+
+void evrich_cursor_decode(struct evrich *d, const struct evrich_cursor *c, struct evrich_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->tp = (enum rich_tp)c->tp;
+	r->ts = c->ts;
+	memcpy(&r->pid, c->rec + COMMON_PID_OFF, sizeof(r->pid));
+	r->irq = c->rec[COMMON_FLAGS_OFF] & TRACE_FLAG_IRQ_CONTEXT;
+	r->ev.ts = c->ts;
+	decode(d, r->tp, c->rec, c->size, r);
+	d->events++;
+}
+
+int evrich_page(struct evrich *d, const void *page, size_t len, evrich_fn fn, void *ctx,
+		long *missed)
+{
+	struct evrich_cursor c;
+	struct evrich_rec r;
+	int count = 0, err;
+
+	memset(&c, 0, sizeof(c));
+	c.kb = d->kbuf;
+	err = evrich_cursor_load(d, &c, page, len, missed);
+	if (err)
+		return err;
+	for (; c.rec; evrich_cursor_next(d, &c)) {
+		evrich_cursor_decode(d, &c, &r);
+		fn(ctx, &r);
+		count++;
+	}
+	return count;
+}
+
+/* Rendering. Small numbers read best in decimal, addresses and flags in hex. */
+static int put_num(char *buf, size_t n, uint64_t v)
+{
+	return snprintf(buf, n, v < 65536 ? "%" PRIu64 : "0x%" PRIx64, v);
+}
+
+char *kev_duration(uint64_t ns, char *buf, size_t n)
+{
+	if (ns < 1000000)
+		snprintf(buf, n, "%.1f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, n, "%.2f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, n, "%.3f s", (double)ns / 1e9);
+	return buf;
+}
+
+/* Appends with snprintf semantics: @len never passes @n - 1. */
+static size_t append(char *buf, size_t n, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t n, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (len + 1 >= n)
+		return len;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+	if (w < 0)
+		return len;
+	return len + (size_t)w >= n ? n - 1 : len + (size_t)w;
+}
+
+static char *render_syscall(const struct kev *e, char *buf, size_t n)
+{
+	char nb[SYSCALL_NAME_BUF], eb[ERRNO_NAME_BUF], num[24], d[24];
+	const char *name = syscall_name((unsigned)e->u.sc.nr, nb, sizeof(nb));
+	size_t len = 0;
+	int i;
+
+	len = append(buf, n, len, "%s(", name);
+	if (e->flags & KEVF_NO_ENTER) {
+		len = append(buf, n, len, "?");
+	} else {
+		for (i = 0; i < e->nargs && i < KEV_SC_ARGS; i++) {
+			put_num(num, sizeof(num), e->u.sc.args[i]);
+			len = append(buf, n, len, "%s%s", i ? ", " : "", num);
+		}
+	}
+	len = append(buf, n, len, ")");
+	if (e->flags & KEVF_NO_EXIT)
+		return (void)append(buf, n, len, " = ?"), buf;
+	if (e->u.sc.ret < 0 && e->u.sc.ret >= -4095) {
+		len = append(buf, n, len, " = %" PRId64 " %s", e->u.sc.ret,
+			     errno_name((int)e->u.sc.ret, eb, sizeof(eb)));
+	} else {
+		put_num(num, sizeof(num), (uint64_t)e->u.sc.ret);
+		len = append(buf, n, len, " = %s", num);
+	}
+	if (!(e->flags & KEVF_NO_ENTER))
+		append(buf, n, len, " <%s>", kev_duration(e->u.sc.dur_ns, d, sizeof(d)));
+	return buf;
+}
+
+const char *kev_switch_state(int64_t s, char *buf, size_t n)
+{
+	/* The kernel's TASK_REPORT bits, as sched_switch prints them. */
+	static const char letters[] = "SDTtXZPI";
+	size_t len = 0;
+	int i;
+
+	if (s & 0x100)
+		return "R+";	/* preempted: runnable when it left */
+	if (!(s & 0xff))
+		return "R";
+	for (i = 0; i < 8 && len + 2 < n; i++)
+		if (s & (1 << i)) {
+			if (len)
+				buf[len++] = '|';
+			buf[len++] = letters[i];
+		}
+	buf[len] = '\0';
+	return buf;
+}
+
+static char *render_switch(const struct kev *e, char *buf, size_t n)
+{
+	char st[24];
+
+	if (e->flags & KEVF_SWITCH_IN)
+		snprintf(buf, n, "switch in (from %d %.16s, which left %s)", e->u.sw.prev,
+			 e->u.sw.prev_comm, kev_switch_state(e->u.sw.prev_state, st, sizeof(st)));
+	else
+		snprintf(buf, n, "switch out %s -> %d %.16s",
+			 kev_switch_state(e->u.sw.prev_state, st, sizeof(st)), e->u.sw.next,
+			 e->u.sw.next_comm);
+	return buf;
+}
+
+char *kev_fault_text(uint64_t ec, char *buf, size_t n)
+{
+	/* x86 page-fault error code: P, W/R, U/S, RSVD, I/D, PK bits. */
+	snprintf(buf, n, "%s %s %s%s%s%s", ec & 2 ? "write" : "read", ec & 4 ? "user" : "kernel",
+		 ec & 1 ? "protection" : "not-present", ec & 16 ? " ifetch" : "",
+		 ec & 8 ? " reserved-bit" : "", ec & 32 ? " pkey" : "");
+	return buf;
+}
+
+static char *render_fault(const struct kev *e, char *buf, size_t n)
+{
+	char t[64];
+
+	snprintf(buf, n, "page fault %s at 0x%" PRIx64 " ip 0x%" PRIx64 " (error 0x%" PRIx64 ")",
+		 kev_fault_text(e->u.pf.error_code, t, sizeof(t)), e->u.pf.address, e->u.pf.ip,
+		 e->u.pf.error_code);
+	return buf;
+}
+
+const char *kev_signal_name(int sig, char *buf, size_t n)
+{
+	const char *s = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+	s = sigabbrev_np(sig);
+#endif
+	if (s) {
+		snprintf(buf, n, "SIG%s", s);
+		return buf;
+	}
+	if (sig >= 34 && sig <= 64)	/* SIGRTMIN as the kernel numbers it */
+		snprintf(buf, n, "SIGRT%d", sig - 34 + 2);
+	else
+		snprintf(buf, n, "SIG%d", sig);
+	return buf;
+}
+
+const char *kev_sig_result(int result)
+{
+	/* include/trace/events/signal.h: enum trace_signal_result */
+	static const char *const names[] = {
+		"delivered", "ignored", "already pending", "overflow", "lose info",
+	};
+
+	return result >= 0 && result < (int)ARRAY_SIZE(names) ? names[result] : "?";
+}
+
+static char *render_siggen(const struct kev *e, char *buf, size_t n)
+{
+	char sb[16];
+
+	snprintf(buf, n, "signal %s from %d to %d %.16s: %s",
+		 kev_signal_name(e->u.sig.sig, sb, sizeof(sb)), e->u.sig.sender, e->u.sig.target,
+		 e->u.sig.comm, kev_sig_result(e->u.sig.result));
+	return buf;
+}
+
+static const char *handler_text(uint64_t h)
+{
+	return h == 0 ? "default action" : h == 1 ? "ignored" : "handler";
+}
+
+static char *render_sigdeliver(const struct kev *e, char *buf, size_t n)
+{
+	char sb[16];
+	size_t len;
+
+	len = (size_t)snprintf(buf, n, "deliver %s (%s", kev_signal_name(e->u.sig.sig, sb, sizeof(sb)),
+			       handler_text(e->u.sig.handler));
+	if (len >= n)
+		return buf;
+	if (e->u.sig.sender > 0)
+		snprintf(buf + len, n - len, ", sent by %d %.16s)", e->u.sig.sender, e->u.sig.comm);
+	else
+		snprintf(buf + len, n - len, ")");
+	return buf;
+}
+
+static char *render_fork(const struct kev *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %d (%.16s) flags 0x%" PRIx64,
+		 e->u.fork.clone_flags & 0x00010000 ? "new thread" : "fork: child",
+		 e->u.fork.child, e->u.fork.comm, e->u.fork.clone_flags);
+	return buf;
+}
+
+static char *render_exec(const struct kev *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "exec %.64s", e->u.exec.file);
+	return buf;
+}
+
+static char *render_exit(const struct kev *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "exit of %d%s", e->u.exit.pid,
+		 e->u.exit.group_dead > 0 ? " (the last thread: the process is gone)" : "");
+	return buf;
+}
+
+char *kev_render(const struct kev *e, char *buf, size_t n)
+{
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	if (e->kind < KEV_NR)
+		kev_defs[e->kind].render(e, buf, n);
+	return buf;
+}
+
+bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t n)
+{
+	char t[64], sb[16], nb[SYSCALL_NAME_BUF], eb[ERRNO_NAME_BUF];
+
+	switch (e->kind) {
+	case KEV_SYSCALL: {
+		static const char *const an[KEV_SC_ARGS] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+		int na = (e->flags & KEVF_NO_ENTER) ? 1 : e->nargs;
+
+		if (i == 0) {
+			*name = "syscall";
+			snprintf(val, n, "%s (%" PRId64 ", %s)",
+				 syscall_name((unsigned)e->u.sc.nr, nb, sizeof(nb)), e->u.sc.nr,
+				 subsystem_name(syscall_subsystem((unsigned)e->u.sc.nr)));
+		} else if (i <= na && (e->flags & KEVF_NO_ENTER)) {
+			*name = "args";
+			snprintf(val, n, "not seen (no entry event)");
+		} else if (i <= na && i <= KEV_SC_ARGS) {
+			*name = an[i - 1];
+			snprintf(val, n, "0x%" PRIx64 " (%" PRIu64 ")", e->u.sc.args[i - 1],
+				 e->u.sc.args[i - 1]);
+		} else if (i == na + 1) {
+			*name = "return";
+			if (e->flags & KEVF_NO_EXIT)
+				snprintf(val, n, "? (never returned)");
+			else if (e->u.sc.ret < 0 && e->u.sc.ret >= -4095)
+				snprintf(val, n, "%" PRId64 " %s", e->u.sc.ret,
+					 errno_name((int)e->u.sc.ret, eb, sizeof(eb)));
+			else
+				snprintf(val, n, "%" PRId64 " (0x%" PRIx64 ")", e->u.sc.ret,
+					 (uint64_t)e->u.sc.ret);
+		} else if (i == na + 2 && !(e->flags & (KEVF_NO_ENTER | KEVF_NO_EXIT))) {
+			*name = "duration";
+			kev_duration(e->u.sc.dur_ns, val, n);
+		} else {
+			return false;
+		}
+		return true;
+	}
+	case KEV_SWITCH:
+		switch (i) {
+		case 0: *name = "direction"; snprintf(val, n, "%s", e->flags & KEVF_SWITCH_IN ? "in" : "out"); return true;
+		case 1: *name = "prev"; snprintf(val, n, "%d %.16s", e->u.sw.prev, e->u.sw.prev_comm); return true;
+		case 2: *name = "prev_state"; snprintf(val, n, "%s", kev_switch_state(e->u.sw.prev_state, t, sizeof(t))); return true;
+		case 3: *name = "next"; snprintf(val, n, "%d %.16s", e->u.sw.next, e->u.sw.next_comm); return true;
+		default: return false;
+		}
+	case KEV_FAULT:
+		switch (i) {
+		case 0: *name = "address"; snprintf(val, n, "0x%" PRIx64, e->u.pf.address); return true;
+		case 1: *name = "ip"; snprintf(val, n, "0x%" PRIx64, e->u.pf.ip); return true;
+		case 2: *name = "error_code"; snprintf(val, n, "0x%" PRIx64 " %s", e->u.pf.error_code, kev_fault_text(e->u.pf.error_code, t, sizeof(t))); return true;
+		default: return false;
+		}
+	case KEV_SIGGEN:
+	case KEV_SIGDELIVER:
+		switch (i) {
+		case 0: *name = "signal"; snprintf(val, n, "%s (%d)", kev_signal_name(e->u.sig.sig, sb, sizeof(sb)), e->u.sig.sig); return true;
+		case 1: *name = "sender"; if (e->u.sig.sender > 0) snprintf(val, n, "%d%s%.16s", e->u.sig.sender, e->kind == KEV_SIGDELIVER ? " " : "", e->kind == KEV_SIGDELIVER ? e->u.sig.comm : ""); else snprintf(val, n, "%s", e->kind == KEV_SIGGEN ? "interrupt context" : "not seen"); return true;
+		case 2: *name = "receiver"; snprintf(val, n, "%d%s%.16s", e->u.sig.target, e->kind == KEV_SIGGEN ? " " : "", e->kind == KEV_SIGGEN ? e->u.sig.comm : ""); return true;
+		case 3: *name = "si_code"; snprintf(val, n, "%d", e->u.sig.code); return true;
+		case 4:
+			*name = "result";
+			snprintf(val, n, "%s", e->kind == KEV_SIGGEN ? kev_sig_result(e->u.sig.result) : handler_text(e->u.sig.handler));
+			return true;
+		default: return false;
+		}
+	case KEV_FORK:
+		switch (i) {
+		case 0: *name = "parent"; snprintf(val, n, "%d", e->u.fork.parent); return true;
+		case 1: *name = "child"; snprintf(val, n, "%d %.16s", e->u.fork.child, e->u.fork.comm); return true;
+		case 2: *name = "clone_flags"; snprintf(val, n, "0x%" PRIx64 "%s", e->u.fork.clone_flags, e->u.fork.clone_flags & 0x00010000 ? " (thread)" : ""); return true;
+		default: return false;
+		}
+	case KEV_EXEC:
+		switch (i) {
+		case 0: *name = "filename"; snprintf(val, n, "%.64s", e->u.exec.file); return true;
+		case 1: *name = "pid"; snprintf(val, n, "%d (was %d)", e->u.exec.pid, e->u.exec.old_pid); return true;
+		default: return false;
+		}
+	case KEV_EXIT:
+		switch (i) {
+		case 0: *name = "pid"; snprintf(val, n, "%d", e->u.exit.pid); return true;
+		case 1: *name = "group_dead"; snprintf(val, n, "%s", e->u.exit.group_dead < 0 ? "not on this kernel" : e->u.exit.group_dead ? "yes" : "no"); return true;
+		default: return false;
+		}
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "focus.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "evrich.h"
+#include "procparse.h"
+#include "trace.h"
+#include "vars.h"
+#include "../src/fproc.h"
+#include "../src/pidmap.h"
+#include "../src/syscalls.h"
+#include "../src/util.h"
+
+/* Per CPU: small, the focused processes alone write here. */
+#define FOCUS_BUFFER_KB 4096
+#define FOCUS_WAKE_PERCENT 20
+/* Sub-buffers one drain reads per CPU before the loop looks at keys and ticks. */
+#define DRAIN_PAGES 64
+#define MAX_FOCUS 16
+#define NARGS_MAX 1024
+
+/* A thread of a focused process (or a descendant), as the focus stream knows it. */
+struct ftid {
+	pid_t tid;
+	pid_t owner;		/* the focused process it counts for; 0 = none (not kept) */
+	bool in_call;
+	uint16_t enter_cpu;
+	int64_t enter_nr;
+	uint64_t enter_ts;
+	uint64_t args[KEV_SC_ARGS];
+};
+
+struct fcpu {
+	struct evrich_cursor cur;
+	void *page;
+	bool loaded;		/* cur is on a page (it may have no record left) */
+};
+
+struct fpid {
+	pid_t pid;
+	bool with_descendants;
+	struct vars_proc vp;
+	bool had_events;	/* this read pass: sample its variables */
+};
+
+struct focus {
+	struct trace *tr;
+	struct evrich dec;
+	bool dec_ready;
+	struct fcpu *cpu;
+	int ncpus;
+	struct pidmap tids;		/* tid -> struct ftid */
+	struct fpid pids[MAX_FOCUS];
+	size_t npids;
+	unsigned gen;
+	int procfd;
+	struct vars_sys sys;
+	bool sys_open;
+	uint8_t nargs[NARGS_MAX];	/* syscall nr -> arguments + 1; 0 = not looked up */
+	uint64_t lost_seen;
+	struct model *m;		/* during a read pass */
+	int cur_cpu;
+};
+
+struct focus *focus_new(void)
+{
+	struct focus *f = xcalloc(1, sizeof(*f));
+
+	pidmap_init(&f->tids);
+	f->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	f->sys_open = f->procfd >= 0 && !vars_sys_open(&f->sys, f->procfd);
+	return f;
+}
+
+static void close_instance(struct focus *f)
+{
+	int i;
+
+	/* Readers closed before the instance goes (trace_close): see trace.h. */
+	trace_close(f->tr);
+	f->tr = NULL;
+	for (i = 0; f->cpu && i < f->ncpus; i++) {
+		evrich_cursor_free(&f->cpu[i].cur);
+		free(f->cpu[i].page);
+	}
+	free(f->cpu);
+	f->cpu = NULL;
+	f->ncpus = 0;
+	if (f->dec_ready)
+		evrich_free(&f->dec);
+	f->dec_ready = false;
+	f->lost_seen = 0;
+	f->gen++;
+}
+
+static void forget_tids(struct focus *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->tids.cap; i++)
+		if (f->tids.slots[i].key)
+			free(f->tids.slots[i].val);
+	pidmap_free(&f->tids);
+	pidmap_init(&f->tids);
+}
+
+void focus_free(struct focus *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	close_instance(f);
+	forget_tids(f);
+	pidmap_free(&f->tids);
+	for (i = 0; i < f->npids; i++)
+		vars_proc_close(&f->pids[i].vp);
+	if (f->sys_open)
+		vars_sys_close(&f->sys);
+	if (f->procfd >= 0)
+		close(f->procfd);
+	free(f);
+}
+
+static struct fpid *fpid_of(struct focus *f, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < f->npids; i++)
+		if (f->pids[i].pid == pid)
+			return &f->pids[i];
+	return NULL;
+}
+
+static struct ftid *add_tid(struct focus *f, pid_t tid, pid_t owner)
+{
+	struct ftid *t = pidmap_get(&f->tids, tid);
+
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		pidmap_put(&f->tids, tid, t);
+	}
+	t->owner = owner;
+	t->in_call = false;
+	return t;
+}
+
+/* The threads of @pid now; event-fork adds what they create later. */
+static void list_threads(struct focus *f, pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	add_tid(f, pid, pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int tid = atoi(de->d_name);
+
+		if (tid > 0)
+			add_tid(f, tid, pid);
+	}
+	closedir(d);
+}
+
+static int load_formats(struct focus *f)
+{
+	char rel[128];
+	size_t len;
+	char *text;
+	int err, t;
+
+	text = trace_read_format("header_page", &len);
+	if (!text)
+		return -ENOENT;
+	err = evrich_init(&f->dec, text, len);
+	free(text);
+	f->dec_ready = true;
+	if (err)
+		return err;
+	for (t = 0; t < RT_NR; t++) {
+		if (!trace_event_on(f->tr, (size_t)t))
+			continue;
+		snprintf(rel, sizeof(rel), "%s/%s/format", evrich_system(t), evrich_name(t));
+		text = trace_read_format(rel, &len);
+		if (!text)
+			return -ENOENT;
+		err = evrich_add(&f->dec, t, text, len);
+		free(text);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int open_instance(struct focus *f, struct model *m)
+{
+	const char *events[RT_NR][2];
+	struct trace_config cfg = { 0 };
+	pid_t *tids = NULL;
+	size_t i, n = 0;
+	char missing[128];
+	int err, t;
+
+	for (t = 0; t < RT_NR; t++) {
+		events[t][0] = evrich_system(t);
+		events[t][1] = evrich_name(t);
+	}
+	for (i = 0; i < f->tids.cap; i++) {
+		struct ftid *ft = f->tids.slots[i].val;
+
+		if (!f->tids.slots[i].key || !ft->owner)
+			continue;
+		tids = xrealloc(tids, (n + 1) * sizeof(*tids));
+		tids[n++] = ft->tid;
+	}
+	cfg.events = (const char *const (*)[2])events;
+	cfg.nevents = RT_NR;
+	cfg.buffer_kb = FOCUS_BUFFER_KB;
+	cfg.buffer_percent = FOCUS_WAKE_PERCENT;
+	cfg.pids = tids;
+	cfg.npids = n;
+	cfg.follow_forks = true;
+	cfg.name_suffix = "-f";
+	/* Event times on CLOCK_MONOTONIC: comparable with when /proc was read. */
+	cfg.clock = "mono";
+	err = trace_open(&cfg, &f->tr, m->focus_status, sizeof(m->focus_status), missing,
+			 sizeof(missing));
+	free(tids);
+	if (err)
+		return err;
+	err = load_formats(f);
+	if (err) {
+		snprintf(m->focus_status, sizeof(m->focus_status),
+			 "events off: cannot read event formats: %s", strerror(-err));
+		close_instance(f);
+		return err;
+	}
+	if (missing[0])
+		snprintf(m->focus_status, sizeof(m->focus_status), "not on this kernel: %.120s",
+			 missing);
+	else
+		m->focus_status[0] = '\0';
+	f->ncpus = trace_ncpus(f->tr);
+	f->cpu = xcalloc((size_t)f->ncpus, sizeof(*f->cpu));
+	for (t = 0; t < f->ncpus; t++) {
+		f->cpu[t].page = xmalloc((size_t)trace_page_size(f->tr));
+		if (evrich_cursor_init(&f->cpu[t].cur)) {
+			close_instance(f);
+			return -ENOMEM;
+		}
+	}
+	f->gen++;
+	return 0;
+}
+
+int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants)
+{
+	struct fpid *p = fpid_of(f, pid);
+	int err;
+
+	model_fproc_add(m, pid)->with_descendants = with_descendants;
+	if (p)
+		return f->tr ? 0 : -ENOENT;
+	if (f->npids == MAX_FOCUS) {
+		snprintf(m->focus_status, sizeof(m->focus_status), "events off: %d processes focused already",
+			 MAX_FOCUS);
+		return -ENOSPC;
+	}
+	p = &f->pids[f->npids++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->with_descendants = with_descendants;
+	if (f->procfd < 0 || vars_proc_open(&p->vp, f->procfd, pid))
+		for (err = 0; err < VS_NR; err++)
+			p->vp.fd[err] = -1;
+	list_threads(f, pid);
+	/* The kernel's pid list is set while the instance is off: make it anew. */
+	close_instance(f);
+	err = open_instance(f, m);
+	model_fproc_find(m, pid)->focused_ns = now_mono_ns();
+	return err;
+}
+
+void focus_remove(struct focus *f, struct model *m, pid_t pid)
+{
+	struct fpid *p = fpid_of(f, pid);
+	size_t i;
+
+	model_fproc_remove(m, pid);
+	if (!p)
+		return;
+	vars_proc_close(&p->vp);
+	*p = f->pids[--f->npids];
+	for (i = 0; i < f->tids.cap; i++) {
+		struct ftid *t = f->tids.slots[i].val;
+
+		if (f->tids.slots[i].key && t->owner == pid)
+			t->owner = 0;
+	}
+	close_instance(f);
+	if (f->npids) {
+		forget_tids(f);
+		for (i = 0; i < f->npids; i++)
+			list_threads(f, f->pids[i].pid);
+		open_instance(f, m);
+	} else {
+		forget_tids(f);
+		m->focus_status[0] = '\0';
+	}
+}
+
+unsigned focus_generation(const struct focus *f)
+{
+	return f->gen;
+}
+
+size_t focus_pollfds(const struct focus *f, struct pollfd *pfd, size_t max)
+{
+	size_t n = 0;
+	int i;
+
+	if (!f->tr)
+		return 0;
+	for (i = 0; i < trace_ncpus(f->tr) && n < max; i++) {
+		int fd = trace_cpu_fd(f->tr, i);
+
+		if (fd < 0)
+			continue;
+		pfd[n].fd = fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		n++;
+	}
+	return n;
+}
+
+/* The focused task @tid, learning its process from /proc once if no event said. */
+static struct ftid *tid_of(struct focus *f, pid_t tid)
+{
+	struct ftid *t = pidmap_get(&f->tids, tid);
+	struct pid_status st;
+	char path[64], buf[2048];
+	ssize_t n;
+
+	if (t || tid <= 0)
+		return t;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	n = read_small_file(path, buf, sizeof(buf));
+	if (n > 0 && !parse_pid_status(buf, (size_t)n, &st) && fpid_of(f, (pid_t)st.tgid))
+		return add_tid(f, tid, (pid_t)st.tgid);
+	/* Someone the kernel filter let in (a descendant): known, not kept. */
+	return add_tid(f, tid, 0);
+}
+
+static struct fproc *fproc_of(struct focus *f, const struct ftid *t)
+{
+	struct fpid *p;
+
+	if (!t || !t->owner)
+		return NULL;
+	p = fpid_of(f, t->owner);
+	if (p)
+		p->had_events = true;
+	return model_fproc_find(f->m, t->owner);
+}
+
+static void push(struct focus *f, struct fproc *fp, struct kev *e, pid_t tid)
+{
+	e->tid = tid;
+	e->cpu = (uint16_t)f->cur_cpu;
+	fproc_push_event(fp, e, f->m->tick + 1);
+}
+
+/* How many arguments syscall @nr takes: its syscalls:sys_enter_NAME format says. */
+static uint8_t nargs_of(struct focus *f, int64_t nr)
+{
+	char nb[SYSCALL_NAME_BUF], rel[128];
+	const char *name, *p;
+	size_t len;
+	char *text;
+	int n = 0;
+
+	if (nr < 0 || nr >= NARGS_MAX)
+		return KEV_SC_ARGS;
+	if (f->nargs[nr])
+		return (uint8_t)(f->nargs[nr] - 1);
+	name = syscall_name((unsigned)nr, nb, sizeof(nb));
+	snprintf(rel, sizeof(rel), "syscalls/sys_enter_%s/format", name);
+	text = trace_read_format(rel, &len);
+	if (!text) {
+		n = KEV_SC_ARGS;	/* no such event here: show them all */
+	} else {
+		/* The fields after __syscall_nr are the arguments. */
+		p = strstr(text, "__syscall_nr");
+		while (p && (p = strstr(p + 1, "field:")))
+			n++;
+		free(text);
+		if (n > KEV_SC_ARGS)
+			n = KEV_SC_ARGS;
+	}
+	f->nargs[nr] = (uint8_t)(n + 1);
+	return (uint8_t)n;
+}
+
+static bool is_child_return(int64_t nr, int64_t ret)
+{
+	if (ret != 0)
+		return false;
+	switch (nr) {
+#ifdef SYS_clone
+	case SYS_clone:
+#endif
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+#ifdef SYS_fork
+	case SYS_fork:
+#endif
+#ifdef SYS_vfork
+	case SYS_vfork:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec *r)
+{
+	struct fproc *fp;
+	struct kev e = r->ev;
+	bool paired;
+
+#ifdef SYS_rt_sigreturn
+	if (e.u.sc.nr == -1)	/* rt_sigreturn restored the interrupted context's -1 */
+		e.u.sc.nr = SYS_rt_sigreturn;
+#endif
+	paired = t->in_call && t->enter_nr == e.u.sc.nr && r->ts >= t->enter_ts;
+	t->in_call = false;
+	/* A new task's first return is its creator's call, counted there (as strace does). */
+	if (!paired && is_child_return(e.u.sc.nr, e.u.sc.ret))
+		return;
+	fp = fproc_of(f, t);
+	if (!fp)
+		return;
+	if (paired) {
+		memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
+		e.u.sc.dur_ns = r->ts - t->enter_ts;
+		e.nargs = nargs_of(f, e.u.sc.nr);
+	} else {
+		e.flags |= KEVF_NO_ENTER;
+	}
+	fproc_count_syscall(fp, e.u.sc.nr >= 0 && e.u.sc.nr < (int64_t)SC_EMPTY ? (uint32_t)e.u.sc.nr :
+			    SC_EMPTY - 1, e.u.sc.ret, paired, e.u.sc.dur_ns, true);
+	push(f, fp, &e, t->tid);
+}
+
+/* The call a task was in when it exited (exit, exit_group): it never returns. */
+static void unfinished_call(struct focus *f, struct ftid *t, struct fproc *fp, uint64_t ts)
+{
+	struct kev e;
+
+	if (!t->in_call)
+		return;
+	t->in_call = false;
+	memset(&e, 0, sizeof(e));
+	e.kind = KEV_SYSCALL;
+	e.flags = KEVF_NO_EXIT;
+	e.ts = ts;
+	e.u.sc.nr = t->enter_nr;
+	memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
+	e.nargs = nargs_of(f, t->enter_nr);
+	fproc_count_syscall(fp, t->enter_nr >= 0 && t->enter_nr < (int64_t)SC_EMPTY ?
+			    (uint32_t)t->enter_nr : SC_EMPTY - 1, 0, false, 0, false);
+	push(f, fp, &e, t->tid);
+}
+
+static void on_switch(struct focus *f, const struct evrich_rec *r)
+{
+	struct ftid *prev = pidmap_get(&f->tids, r->ev.u.sw.prev);
+	struct ftid *next = pidmap_get(&f->tids, r->ev.u.sw.next);
+	struct fproc *fp;
+	struct kev e = r->ev;
+
+	/* The last switch: an exact variable of every later event of the process. */
+	if ((fp = fproc_of(f, prev))) {
+		fp->last_out = r->ev.u.sw.prev;
+		fp->last_in = r->ev.u.sw.next;
+		push(f, fp, &e, prev->tid);
+	}
+	if ((fp = fproc_of(f, next))) {
+		fp->last_out = r->ev.u.sw.prev;
+		fp->last_in = r->ev.u.sw.next;
+		e.flags |= KEVF_SWITCH_IN;
+		push(f, fp, &e, next->tid);
+	}
+}
+
+static void copy_comm(char dst[16], const char *src)
+{
+	snprintf(dst, 16, "%.15s", src);
+}
+
+/* The panel's record of a signal that @fp received or sent to itself. */
+static struct fsig *sig_record(struct fproc *fp, const struct kev *e, int result)
+{
+	struct fsig *s = fproc_push_sig(fp);
+
+	s->ts = e->ts;
+	s->ts_exact = true;
+	s->sender = e->u.sig.sender;
+	s->target = e->u.sig.target;
+	s->sig = e->u.sig.sig;
+	s->result = result;
+	s->delivery = FSIG_PENDING;
+	return s;
+}
+
+/* A delivered signal: the oldest pending panel entry of that signal, or a new one. */
+static struct fsig *sig_delivered(struct fproc *fp, struct kev *e)
+{
+	uint64_t seq;
+	struct fsig *s = NULL;
+
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		struct fsig *c = evring_at(&fp->sigs, seq);
+
+		if (c->sig == e->u.sig.sig && c->delivery == FSIG_PENDING && c->result != 1) {
+			s = c;
+			break;
+		}
+	}
+	if (!s) {
+		s = sig_record(fp, e, -1);
+		s->sender = 0;
+	}
+	s->delivery = e->u.sig.handler == 0 ? FSIG_DEFAULT :
+		      e->u.sig.handler == 1 ? FSIG_IGNORED : FSIG_HANDLER;
+	if (!s->ts_exact) {	/* the generation was read first: its time is the delivery's */
+		s->ts = e->ts;
+		s->ts_exact = true;
+	}
+	if (s->sender > 0) {
+		e->u.sig.sender = s->sender;
+		copy_comm(e->u.sig.comm, s->sender_comm);
+	}
+	return s;
+}
+
+static void on_record(struct focus *f, const struct evrich_rec *r)
+{
+	struct ftid *t, *c;
+	struct fproc *fp, *tfp;
+	struct kev e = r->ev;
+	struct fsig *s;
+	int i;
+
+	switch (r->tp) {
+	case RT_SYS_ENTER:
+		t = tid_of(f, r->pid);
+		if (!t)
+			return;
+		t->in_call = true;
+		t->enter_nr = r->ev.u.sc.nr;
+		t->enter_ts = r->ts;
+		t->enter_cpu = (uint16_t)f->cur_cpu;
+		for (i = 0; i < KEV_SC_ARGS; i++)
+			t->args[i] = r->ev.u.sc.args[i];
+		break;
+	case RT_SYS_EXIT:
+		t = tid_of(f, r->pid);
+		if (t)
+			on_sys_exit(f, t, r);
+		break;
+	case RT_SWITCH:
+		on_switch(f, r);
+		break;
+	case RT_FAULT:
+		fp = fproc_of(f, tid_of(f, r->pid));
+		if (fp)
+			push(f, fp, &e, r->pid);
+		break;
+	case RT_SIGGEN:
+		/* Sent by a focused task: to itself, or to another. */
+		fp = fproc_of(f, tid_of(f, r->pid));
+		tfp = fproc_of(f, pidmap_get(&f->tids, e.u.sig.target));
+		if (fp)
+			push(f, fp, &e, r->pid);
+		if (tfp) {
+			s = sig_record(tfp, &e, e.u.sig.result);
+			if (fp)
+				memcpy(s->sender_comm, fp->comm, sizeof(s->sender_comm));
+			if (tfp != fp)
+				push(f, tfp, &e, e.u.sig.target);
+		}
+		break;
+	case RT_SIGDELIVER:
+		t = tid_of(f, r->pid);
+		fp = fproc_of(f, t);
+		if (!fp)
+			break;
+		s = sig_delivered(fp, &e);
+		fp->last_sig = (int16_t)e.u.sig.sig;
+		push(f, fp, &e, r->pid);
+		/* The sender may be learnt later (focus_signal_seen): it patches the event. */
+		s->ev_seq = fp->events.pushed;
+		break;
+	case RT_NEWTASK:
+		t = tid_of(f, r->pid);
+		fp = fproc_of(f, t);
+		if (!t)
+			break;
+		/* A thread is its creator's; a child, with descendants kept, too. */
+		c = add_tid(f, e.u.fork.child, 0);
+		if (fp && ((e.u.fork.clone_flags & 0x00010000) || fp->with_descendants))
+			c->owner = t->owner;
+		if (fp)
+			push(f, fp, &e, r->pid);
+		break;
+	case RT_EXEC:
+		t = tid_of(f, e.u.exec.pid);
+		if (e.u.exec.old_pid != e.u.exec.pid) {
+			struct ftid *o = pidmap_get(&f->tids, e.u.exec.old_pid);
+
+			if (o)
+				o->in_call = false;
+		}
+		fp = fproc_of(f, t);
+		if (fp)
+			push(f, fp, &e, e.u.exec.pid);
+		if (t)
+			t->in_call = false;	/* execve's return comes as the new program's */
+		break;
+	case RT_EXIT:
+		t = tid_of(f, e.u.exit.pid);
+		fp = fproc_of(f, t);
+		if (!fp)
+			break;
+		unfinished_call(f, t, fp, r->ts);
+		push(f, fp, &e, e.u.exit.pid);
+		break;
+	case RT_NR:
+		break;
+	}
+}
+
+/* Make CPU @i's cursor point at a record, reading its next sub-buffer if needed. */
+static bool refill(struct focus *f, int i, bool flush, size_t *pages)
+{
+	struct fcpu *c = &f->cpu[i];
+
+	while (!c->loaded || !c->cur.rec) {
+		long missed = 0;
+		int n;
+
+		if (*pages >= DRAIN_PAGES * (size_t)f->ncpus && !flush)
+			return false;
+		n = trace_read_page(f->tr, i, c->page, flush);
+		c->loaded = false;
+		if (n <= 0)
+			return false;
+		(*pages)++;
+		if (evrich_cursor_load(&f->dec, &c->cur, c->page, (size_t)n, &missed))
+			continue;
+		c->loaded = true;
+		if (missed) {
+			size_t k;
+
+			for (k = 0; k < f->m->nfprocs; k++) {
+				if (missed < 0)
+					f->m->fprocs[k]->lost_unknown = true;
+				else
+					f->m->fprocs[k]->lost += (uint64_t)missed;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * Merge the CPUs' records in time order: a task entering a call on one CPU may
+ * leave it on another. @flush (at a tick) reads the partly filled pages too, so
+ * everything written up to now is in; a drain reads whole pages only, and a
+ * CPU with none is taken as having nothing earlier (a rare misorder of
+ * microseconds when a task moves between CPUs mid-drain).
+ */
+static void read_all(struct focus *f, struct model *m, bool flush)
+{
+	size_t pages = 0, i;
+	int c;
+
+	if (!f->tr || !f->dec_ready)
+		return;
+	f->m = m;
+	for (i = 0; i < f->npids; i++)
+		f->pids[i].had_events = false;
+	for (;;) {
+		int best = -1;
+		struct evrich_rec r;
+
+		for (c = 0; c < f->ncpus; c++) {
+			if (!refill(f, c, flush, &pages))
+				continue;
+			if (best < 0 || f->cpu[c].cur.ts < f->cpu[best].cur.ts)
+				best = c;
+		}
+		if (best < 0)
+			break;
+		evrich_cursor_decode(&f->dec, &f->cpu[best].cur, &r);
+		f->cur_cpu = best;
+		on_record(f, &r);
+		evrich_cursor_next(&f->dec, &f->cpu[best].cur);
+	}
+	/* The variables, once per tick per process that had events, right after them. */
+	for (i = 0; i < f->npids; i++) {
+		struct fpid *p = &f->pids[i];
+		struct fproc *fp = model_fproc_find(m, p->pid);
+
+		if (!fp || !p->had_events || fp->sampled_tick == m->tick + 1)
+			continue;
+		vars_sample(&p->vp, &f->sys, now_mono_ns(), fproc_sample_slot(fp, m->tick + 1));
+	}
+}
+
+void focus_drain(struct focus *f, struct model *m, int fd)
+{
+	int i;
+
+	if (!f->tr)
+		return;
+	for (i = 0; i < f->ncpus; i++)
+		if (trace_cpu_fd(f->tr, i) == fd) {
+			read_all(f, m, false);
+			return;
+		}
+}
+
+void focus_collect(struct focus *f, struct model *m)
+{
+	uint64_t lost;
+	size_t i;
+
+	if (!f->tr)
+		return;
+	read_all(f, m, true);
+	lost = trace_lost(f->tr);
+	if (lost > f->lost_seen)
+		for (i = 0; i < m->nfprocs; i++)
+			m->fprocs[i]->lost += lost - f->lost_seen;
+	f->lost_seen = lost;
+}
+
+void focus_signal_seen(struct focus *f, struct model *m, pid_t sender, pid_t target, int sig,
+		       int result)
+{
+	struct ftid *t = pidmap_get(&f->tids, target);
+	struct fproc *fp = t && t->owner ? model_fproc_find(m, t->owner) : NULL;
+	struct task *st;
+	struct fsig *s;
+	struct kev *k;
+	uint64_t seq;
+
+	if (!fp)
+		return;
+	/* A focused sender's were recorded from the focus stream already. */
+	if (sender > 0 && (t = pidmap_get(&f->tids, sender)) && t->owner)
+		return;
+	/* Delivered before this was read: the panel entry is there, without a sender. */
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		s = evring_at(&fp->sigs, seq);
+		if (s->sig == sig && s->result < 0 && !s->sender) {
+			s->sender = sender;
+			s->result = result;
+			goto comm;
+		}
+	}
+	s = NULL;
+	s = fproc_push_sig(fp);
+	s->ts = now_mono_ns();
+	s->ts_exact = false;
+	s->sender = sender;
+	s->target = target;
+	s->sig = sig;
+	s->result = result;
+	s->delivery = FSIG_PENDING;
+comm:
+	st = sender > 0 ? model_task_find(m, sender) : NULL;
+	if (st) {
+		copy_comm(s->sender_comm, st->comm);
+	} else if (sender > 0) {
+		char path[64], buf[32];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)sender);
+		n = read_small_file(path, buf, sizeof(buf));
+		if (n > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			copy_comm(s->sender_comm, buf);
+		}
+	}
+	/* Its deliver event, already in the list, learns who sent it. */
+	if (s->ev_seq && (k = evring_at(&fp->events, s->ev_seq - 1)) && k->kind == KEV_SIGDELIVER) {
+		k->u.sig.sender = sender;
+		memcpy(k->u.sig.comm, s->sender_comm, sizeof(k->u.sig.comm));
+	}
+}

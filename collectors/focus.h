@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_FOCUS_H
+#define KTOP_FOCUS_H
+
+/*
+ * collectors/focus: the rich events of the focused processes (process view,
+ * -p) from a second tracefs instance, "ktop-<pid>-f". The kernel filters it
+ * (set_event_pid = the focused processes' threads, event-fork for what they
+ * create), so its cost follows what the focused processes do, not the rest of
+ * the system; the system-wide counting instance (collectors/ftrace.c) stays as
+ * it was. The instance is made when the first process is focused and removed
+ * when the last one is unfocused.
+ *
+ *   trace_read_page -> evrich_page -> pair, attribute -> fproc rings (model)
+ *                                   -> vars_sample, once per tick per process
+ */
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../src/model.h"
+
+struct focus;
+
+/* A collector with nothing focused (no instance yet). Free with focus_free. */
+struct focus *focus_new(void);
+/* Remove the instance if there is one. NULL is fine. */
+void focus_free(struct focus *f);
+
+/*
+ * focus_add - focus @pid: model_fproc_add, and the instance (re)made to
+ * include it. @with_descendants: children's events count as the process's.
+ *
+ * Returns 0, or -errno with m->focus_status saying why (the process view then
+ * shows the /proc side and the reason).
+ */
+int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants);
+/* Unfocus @pid and forget its data; the last one removes the instance. */
+void focus_remove(struct focus *f, struct model *m, pid_t pid);
+
+/* Changes whenever the descriptors to poll change (the main loop rebuilds its set). */
+unsigned focus_generation(const struct focus *f);
+size_t focus_pollfds(const struct focus *f, struct pollfd *pfd, size_t max);
+/* A descriptor of focus_pollfds was readable. */
+void focus_drain(struct focus *f, struct model *m, int fd);
+/* At a tick, before model_begin_tick: read all that is there, sample, count losses. */
+void focus_collect(struct focus *f, struct model *m);
+
+/*
+ * A signal the system-wide instance saw generated towards a focused process
+ * (the focus instance cannot: it runs in the sender). Adds the sender to the
+ * signals panel. @sender 0: from interrupt context.
+ */
+void focus_signal_seen(struct focus *f, struct model *m, pid_t sender, pid_t target,
+		       int sig, int result);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_VARS_H
+#define KTOP_VARS_H
+
+/*
+ * collectors/vars: the variables of a snapshot (the Ktrace thesis's "system
+ * state at an event"): the variable catalog, sampling, and what changed.
+ *
+ * Each variable is a row of the catalog (vars.c): name, unit, source, where in
+ * the source it is, how to render it. Two kinds of source, and the snapshot
+ * says which:
+ *  - exact: read from the event itself (the thread, the last switch's tasks,
+ *    the last signal): true at the event;
+ *  - sampled: read from /proc through descriptors kept open (pread at offset
+ *    0, like collectors/procfs.c), at most once per tick per process, when
+ *    ktop reads the events; each sample records when each file was read, so a
+ *    value is shown with the time it was true, not the event's.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "evrich.h"
+
+enum var_id {
+	/* process */
+	VAR_PID, VAR_TID, VAR_PPID, VAR_PGID, VAR_UID, VAR_STATE, VAR_MINFLT, VAR_MAJFLT,
+	VAR_VCSW, VAR_IVCSW, VAR_RSS, VAR_THREADS, VAR_SIGBLK,
+	/* system */
+	VAR_MEMFREE, VAR_MEMTOTAL, VAR_PGFAULT, VAR_PGPGIN, VAR_PGPGOUT, VAR_PSWPIN,
+	VAR_PSWPOUT, VAR_SW_OUT, VAR_SW_IN, VAR_LASTSIG,
+	VAR_NR
+};
+
+/* Where a variable's value comes from. */
+enum var_src {
+	VS_EVENT,	/* the event record (exact) */
+	VS_STAT,	/* /proc/PID/stat */
+	VS_STATUS,	/* /proc/PID/status */
+	VS_MEMINFO,	/* /proc/meminfo */
+	VS_VMSTAT,	/* /proc/vmstat */
+	VS_NR
+};
+
+/* One sampling of the /proc sources, shared by the events read with it. */
+struct var_sample {
+	uint64_t read_ns[VS_NR];	/* CLOCK_MONOTONIC when each was read; 0 = not read */
+	int64_t v[VAR_NR];
+	uint32_t have;			/* bit per var_id */
+};
+
+/* A snapshot: an event and the sample read with it. */
+struct var_snap {
+	int64_t v[VAR_NR];
+	uint32_t have;
+	uint64_t at_ns[VAR_NR];		/* when each value was true: the event's or the read's */
+};
+
+const char *var_name(enum var_id v);
+const char *var_unit(enum var_id v);
+enum var_src var_source(enum var_id v);
+/* "event", "/proc/PID/stat", ... */
+const char *var_source_name(enum var_src s);
+bool var_is_system(enum var_id v);
+/* The value as text ("12345 kB", "S", "SIGUSR1", "1234"). */
+char *var_format(enum var_id v, int64_t val, char *buf, size_t n);
+
+/* The /proc files of one process, opened once. */
+struct vars_proc {
+	pid_t pid;
+	int fd[VS_NR];		/* only the per-process sources; -1 = closed */
+};
+
+/* The system files, opened once for all processes. */
+struct vars_sys {
+	int fd[VS_NR];
+};
+
+/* Open the descriptors; returns 0 or -errno (the process is gone). */
+int vars_proc_open(struct vars_proc *p, int procdir_fd, pid_t pid);
+void vars_proc_close(struct vars_proc *p);
+int vars_sys_open(struct vars_sys *s, int procdir_fd);
+void vars_sys_close(struct vars_sys *s);
+
+/*
+ * vars_sample - read the sources now
+ * @now_ns: CLOCK_MONOTONIC after the reads: each source's read time
+ *
+ * A source that cannot be read leaves its variables out of @out->have. Returns
+ * 0, or -ESRCH when the process's files say it is gone.
+ */
+int vars_sample(struct vars_proc *p, struct vars_sys *s, uint64_t now_ns,
+		struct var_sample *out);
+
+/* Pure parsing of the sources (unit-tested): fill @out's variables of @src. */
+void vars_parse(enum var_src src, const char *buf, size_t len, struct var_sample *out);
+
+/* The snapshot at @e with the sample @s (NULL: only the exact variables). */
+void vars_snap(const struct kev *e, pid_t pid, const struct var_sample *s, struct var_snap *out);
+
+/*
+ * vars_changed - what changed from @prev to @cur ("only what changed")
+ *
+ * A bit per var_id that both snapshots have with different values. Variables
+ * only one of them has are not "changed": nothing is known about them.
+ */
+uint32_t vars_changed(const struct var_snap *prev, const struct var_snap *cur);
+
+#endif

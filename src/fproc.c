@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fproc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+/* Distinct (syscall, errno) pairs kept per process; past it, new pairs are not ranked. */
+#define FPROC_MAX_ERRS 256
+/* Variable samples kept: one per tick with events at most, so fewer than events. */
+#define SAMPLES_PER_EVENTS 4
+
+struct fproc *fproc_new(pid_t pid, size_t nevents)
+{
+	struct fproc *fp = xcalloc(1, sizeof(*fp));
+	size_t ns = nevents / SAMPLES_PER_EVENTS;
+
+	fp->pid = pid;
+	fp->uid = -1;
+	fp->last_out = fp->last_in = -1;	/* no switch seen yet */
+	evring_init(&fp->events, sizeof(struct kev), nevents);
+	evring_init(&fp->samples, sizeof(struct var_sample), ns < 64 ? 64 : ns);
+	evring_init(&fp->sigs, sizeof(struct fsig), FPROC_SIGS);
+	return fp;
+}
+
+void fproc_free(struct fproc *fp)
+{
+	if (!fp)
+		return;
+	free(fp->cmdline);
+	sc_table_free(&fp->sc_total);
+	sc_table_free(&fp->sc_last);
+	sc_table_free(&fp->sc_cur);
+	free(fp->errs);
+	evring_free(&fp->events);
+	evring_free(&fp->samples);
+	evring_free(&fp->sigs);
+	free(fp);
+}
+
+struct kev *fproc_push_event(struct fproc *fp, const struct kev *e, uint64_t tick)
+{
+	struct kev *k = evring_push(&fp->events);
+
+	*k = *e;
+	k->last_out = fp->last_out;
+	k->last_in = fp->last_in;
+	k->last_sig = fp->last_sig;
+	k->sample = fp->sampled_tick == tick && fp->samples.pushed ? fp->samples.pushed - 1 :
+								    fp->samples.pushed;
+	return k;
+}
+
+struct var_sample *fproc_sample_slot(struct fproc *fp, uint64_t tick)
+{
+	fp->sampled_tick = tick;
+	return evring_push(&fp->samples);
+}
+
+void fproc_count_syscall(struct fproc *fp, uint32_t nr, int64_t ret, bool timed, uint64_t ns,
+			 bool returned)
+{
+	struct sc_stat *s = sc_table_get(&fp->sc_cur, nr);
+	size_t i;
+
+	s->calls++;
+	fp->calls_total++;
+	if (timed) {
+		s->time_ns += ns;
+		s->timed++;
+		if (ns > s->max_ns)
+			s->max_ns = ns;
+	}
+	if (!returned || ret >= 0 || ret < -4095)
+		return;
+	s->errors++;
+	s->top_errno = (uint32_t)-ret;
+	fp->errors_total++;
+	for (i = 0; i < fp->nerrs; i++) {
+		if (fp->errs[i].nr == nr && fp->errs[i].err == (int)-ret) {
+			fp->errs[i].count++;
+			return;
+		}
+	}
+	if (fp->nerrs == FPROC_MAX_ERRS)
+		return;
+	if (fp->nerrs == fp->cap_errs) {
+		fp->cap_errs = fp->cap_errs ? fp->cap_errs * 2 : 8;
+		fp->errs = xrealloc(fp->errs, fp->cap_errs * sizeof(*fp->errs));
+	}
+	fp->errs[fp->nerrs++] = (struct fp_errno){ .nr = nr, .err = (int)-ret, .count = 1 };
+}
+
+int fproc_top_errno(const struct fproc *fp, uint32_t nr)
+{
+	const struct fp_errno *best = NULL;
+	size_t i;
+
+	for (i = 0; i < fp->nerrs; i++)
+		if (fp->errs[i].nr == nr && (!best || fp->errs[i].count > best->count))
+			best = &fp->errs[i];
+	if (best)
+		return best->err;
+	/* Pairs past the bound: the most recent is all that is known. */
+	{
+		const struct sc_stat *s = sc_table_find(&fp->sc_total, nr);
+
+		return s ? (int)s->top_errno : 0;
+	}
+}
+
+struct fsig *fproc_push_sig(struct fproc *fp)
+{
+	return evring_push(&fp->sigs);
+}
+
+static const enum counter rate_cnt[FR_NR] = {
+	[FR_SYSCALLS] = CNT_SYSCALLS, [FR_SYSERR] = CNT_SYSERR, [FR_MINFLT] = CNT_MINFLT,
+	[FR_MAJFLT] = CNT_MAJFLT, [FR_VCSW] = CNT_VCSW, [FR_IVCSW] = CNT_IVCSW,
+	[FR_SIGNALS] = CNT_SIGRECV,
+};
+
+static void copy_identity(struct fproc *fp, const struct task *t)
+{
+	memcpy(fp->comm, t->comm, sizeof(fp->comm));
+	if (t->cmdline && t->cmdline_len &&
+	    (!fp->cmdline || fp->cmdline_len != t->cmdline_len ||
+	     memcmp(fp->cmdline, t->cmdline, t->cmdline_len))) {
+		free(fp->cmdline);
+		fp->cmdline = xmalloc(t->cmdline_len);
+		memcpy(fp->cmdline, t->cmdline, t->cmdline_len);
+		fp->cmdline_len = t->cmdline_len;
+	}
+	if (t->user)
+		fp->user = t->user;
+	if (t->uid >= 0)
+		fp->uid = t->uid;
+	fp->state = t->state;
+	fp->ppid = t->ppid;
+	fp->pgid = t->pgid;
+	fp->sid = t->sid;
+	fp->threads = t->threads;
+	fp->have_identity = true;
+}
+
+void fproc_tick(struct fproc *fp, struct model *m)
+{
+	struct task *t = model_task_find(m, fp->pid);
+	struct sc_table tmp;
+	int r;
+
+	if (t && (m->threads ? t->tgid == fp->pid : true) && t->seen_tick == m->tick &&
+	    !t->exited) {
+		copy_identity(fp, t);
+		/* Its status (uid, switches) is read every tick while focused. */
+		t->want_until = m->tick + 1;
+	} else if (fp->have_identity || m->tick > 1) {
+		fp->exited = true;
+		fp->state = 'X';
+	}
+	for (r = 0; r < FR_NR; r++) {
+		double v;
+
+		fp->hist[r][fp->hist_pos] = t && task_rate(m, t, rate_cnt[r], &v) ? (float)v : NAN;
+	}
+	fp->hist_pos = (fp->hist_pos + 1) % FPROC_HIST;
+	if (fp->hist_n < FPROC_HIST)
+		fp->hist_n++;
+
+	/* The interval's syscalls become the last interval's; the table is reused. */
+	sc_table_merge(&fp->sc_total, &fp->sc_cur);
+	tmp = fp->sc_last;
+	fp->sc_last = fp->sc_cur;
+	fp->sc_cur = tmp;
+	sc_table_clear(&fp->sc_cur);
+	fp->sc_last_s = m->interval_s;
+}
+
+bool fproc_hist(const struct fproc *fp, enum fp_rate r, size_t back, double *out)
+{
+	float v;
+
+	if (back >= fp->hist_n)
+		return false;
+	v = fp->hist[r][(fp->hist_pos + FPROC_HIST - 1 - back) % FPROC_HIST];
+	if (isnan(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+size_t fproc_bytes(const struct fproc *fp)
+{
+	return sizeof(*fp) + evring_bytes(&fp->events) + evring_bytes(&fp->samples) +
+	       evring_bytes(&fp->sigs) +
+	       (fp->sc_total.cap + fp->sc_last.cap + fp->sc_cur.cap) * sizeof(struct sc_stat) +
+	       fp->cap_errs * sizeof(*fp->errs) + fp->cmdline_len;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_FPROC_H
+#define KTOP_FPROC_H
+
+/*
+ * A focused process: what the process view, the event list and the snapshots
+ * show, kept from the moment a view (or -p) focused it until the view closes,
+ * through its exit ("exited", the data kept). Part of the model: no I/O.
+ *
+ * The focus collector (collectors/focus.c) appends the process's kernel events
+ * (with their variable samples) and its per-syscall numbers from the focus
+ * tracefs instance; fproc_tick adds, once per tick, the identity and the rates
+ * the model has from /proc and the system-wide instance, and keeps their
+ * history. Batch writers (--summary) read the syscall table like the view does.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sctable.h"
+#include "../collectors/evring.h"
+#include "../collectors/evrich.h"
+#include "../collectors/procparse.h"
+#include "../collectors/vars.h"
+
+struct model;
+
+/* The rates the view graphs, each from the model's counter of the same name. */
+enum fp_rate {
+	FR_SYSCALLS, FR_SYSERR, FR_MINFLT, FR_MAJFLT, FR_VCSW, FR_IVCSW, FR_SIGNALS, FR_NR
+};
+
+/* Ticks of history per rate (6 minutes at the default 2 s). */
+#define FPROC_HIST 180
+#define FPROC_SIGS 64
+
+/* A signal the process received (or sent itself), for the signals panel. */
+struct fsig {
+	uint64_t ts;		/* CLOCK_MONOTONIC ns */
+	bool ts_exact;		/* from the event; false: when ktop read it */
+	pid_t sender;		/* 0 = not seen (interrupt context, or outside the filter) */
+	char sender_comm[16];
+	pid_t target;
+	int sig;
+	int result;		/* signal_generate's result; -1 = generation not seen */
+	uint8_t delivery;	/* enum fsig_delivery */
+	uint64_t ev_seq;	/* its deliver event in the ring, + 1; 0 = none */
+};
+
+enum fsig_delivery { FSIG_PENDING, FSIG_HANDLER, FSIG_DEFAULT, FSIG_IGNORED };
+
+/* Errors of one syscall with one errno: the top errno is the most frequent. */
+struct fp_errno {
+	uint32_t nr;
+	int err;
+	uint64_t count;
+};
+
+struct fproc {
+	pid_t pid;
+	bool exited;		/* gone from /proc or its last thread's exit seen */
+	bool with_descendants;	/* children's events count here too (-- CMD) */
+
+	/* Identity, from the model's row while the process lives. */
+	bool have_identity;
+	char comm[PROC_COMM_MAX];
+	char *cmdline;		/* owned; NUL-separated */
+	size_t cmdline_len;
+	const char *user;
+	int64_t uid;
+	char state;
+	pid_t ppid, pgid, sid;
+	uint64_t threads;
+
+	/* Rates per second, one value per tick; NaN = not known that tick. */
+	float hist[FR_NR][FPROC_HIST];
+	size_t hist_n, hist_pos;	/* values kept; where the next goes */
+
+	/* Syscalls from the focus instance: all since focused, the last interval. */
+	struct sc_table sc_total, sc_last, sc_cur;
+	double sc_last_s;		/* length of the last interval */
+	struct fp_errno *errs;
+	size_t nerrs, cap_errs;
+	uint64_t calls_total, errors_total;
+
+	/* Bounded rings: struct kev, struct var_sample, struct fsig. */
+	struct evring events, samples, sigs;
+	uint64_t sampled_tick;		/* the tick of the last sample; 0 = none */
+	uint64_t lost;			/* focus-instance events lost while focused */
+	bool lost_unknown;
+	uint64_t other_events;		/* of descendants, not kept (not with_descendants) */
+
+	/* What the next event carries as its exact variables (-1, 0: none yet). */
+	int32_t last_out, last_in;
+	int16_t last_sig;
+	uint64_t focused_ns;		/* when the focus began */
+};
+
+/* @nevents: the event ring's bound (--events). The fproc belongs to the caller. */
+struct fproc *fproc_new(pid_t pid, size_t nevents);
+void fproc_free(struct fproc *fp);
+
+/*
+ * fproc_push_event - append an event; returns the slot (owned by the ring)
+ * with the exact variables set and @e copied in. Its sample is the next one
+ * taken (fproc_sample_slot) unless one was taken this tick.
+ */
+struct kev *fproc_push_event(struct fproc *fp, const struct kev *e, uint64_t tick);
+/* Room for this tick's variable sample (zeroed); marks the tick sampled. */
+struct var_sample *fproc_sample_slot(struct fproc *fp, uint64_t tick);
+/* A system call that ended: the per-syscall numbers of this interval. */
+void fproc_count_syscall(struct fproc *fp, uint32_t nr, int64_t ret, bool timed, uint64_t ns,
+			 bool returned);
+/* The most frequent errno of syscall @nr, 0 when none. */
+int fproc_top_errno(const struct fproc *fp, uint32_t nr);
+/* A signal for the panel; returns its slot. */
+struct fsig *fproc_push_sig(struct fproc *fp);
+
+/* Once per tick after model_end_tick: identity, rates, history, interval swap. */
+void fproc_tick(struct fproc *fp, struct model *m);
+
+/* The rate @r @back ticks ago (0 = the last); false when not known. */
+bool fproc_hist(const struct fproc *fp, enum fp_rate r, size_t back, double *out);
+
+/* Bytes the rings and tables hold now (the memory report). */
+size_t fproc_bytes(const struct fproc *fp);
+
+#endif

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The process view: one focused process's identity, its rates with their
+ * history, its per-syscall table and subsystem shares, and its signals. Drawn
+ * from the model's fproc (src/fproc.h) alone.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "theme.h"
+#include "view.h"
+#include "../src/format.h"
+#include "../src/fproc.h"
+#include "../src/syscalls.h"
+#include "../src/util.h"
+
+static const char *const rate_label[FR_NR] = {
+	[FR_SYSCALLS] = "syscalls", [FR_SYSERR] = "failed", [FR_MINFLT] = "minflt",
+	[FR_MAJFLT] = "majflt", [FR_VCSW] = "vcsw", [FR_IVCSW] = "ivcsw",
+	[FR_SIGNALS] = "signals",
+};
+
+/* Eight heights: UTF-8 blocks, or ASCII where the locale is not UTF-8. */
+static const char *const blocks_utf8[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					    "\u2585", "\u2586", "\u2587", "\u2588" };
+static const char blocks_ascii[8] = { '_', '.', ',', ':', '-', '=', '+', '#' };
+
+static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate r, int y, int x,
+		      int w)
+{
+	double v, max = 0;
+	int i, n = w;
+
+	if ((size_t)n > fp->hist_n)
+		n = (int)fp->hist_n;
+	for (i = 0; i < n; i++)
+		if (fproc_hist(fp, r, (size_t)i, &v) && v > max)
+			max = v;
+	/* Oldest left, newest right, right-aligned in the space. */
+	for (i = 0; i < n; i++) {
+		int col = x + w - 1 - i, lvl;
+
+		if (!fproc_hist(fp, r, (size_t)i, &v)) {
+			mvaddch(y, col, ' ');
+			continue;
+		}
+		if (v <= 0) {
+			attrset(theme_attr(EL_RATE_ZERO));
+			mvaddch(y, col, a->utf8 ? ' ' : ' ');
+			attrset(theme_attr(EL_METER));
+			continue;
+		}
+		lvl = max > 0 ? (int)(v / max * 7.999) : 0;
+		if (lvl < 0)
+			lvl = 0;
+		if (lvl > 7)
+			lvl = 7;
+		if (a->utf8)
+			mvaddstr(y, col, blocks_utf8[lvl]);
+		else
+			mvaddch(y, col, (chtype)blocks_ascii[lvl]);
+	}
+}
+
+static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
+{
+	char line[512], cmd[256];
+
+	attrset(theme_attr(EL_TITLE));
+	snprintf(line, sizeof(line), "Process %d  %s%s", (int)fp->pid, fp->comm,
+		 fp->exited ? "  (exited: the numbers below are its last)" : "");
+	put_text(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	if (fp->have_identity) {
+		snprintf(line, sizeof(line), "ppid %d  pgid %d  sid %d  user %s  threads %llu  state %c",
+			 (int)fp->ppid, (int)fp->pgid, (int)fp->sid, fp->user ? fp->user : "?",
+			 (unsigned long long)fp->threads, fp->state ? fp->state : '?');
+	} else {
+		snprintf(line, sizeof(line), "not read from /proc yet");
+	}
+	put_text(y + 1, 0, w, line);
+	if (fp->cmdline)
+		sanitize_text(cmd, sizeof(cmd), fp->cmdline, fp->cmdline_len, a->utf8);
+	else
+		snprintf(cmd, sizeof(cmd), "[%s]", fp->comm);
+	snprintf(line, sizeof(line), "command: %s", cmd);
+	put_text(y + 2, 0, w, line);
+}
+
+static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
+{
+	char line[128], num[16];
+	int r, graph_x = 22, graph_w = w - graph_x - 1;
+	double v;
+
+	attrset(theme_attr(EL_TABLE_HEADER));
+	mvhline(y, 0, ' ', w);
+	snprintf(line, sizeof(line), "%-10s %9s  history, newest right (%zu of %d ticks, %.3g s each)",
+		 "RATE", "NOW/s", fp->hist_n, FPROC_HIST, a->delay_s);
+	put_text(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	for (r = 0; r < FR_NR; r++) {
+		if (fproc_hist(fp, r, 0, &v))
+			fmt_rate(num, sizeof(num), v);
+		else
+			snprintf(num, sizeof(num), "-");
+		snprintf(line, sizeof(line), "%-10s %9s", rate_label[r], num);
+		put_text(y + 1 + r, 0, w, line);
+		if (graph_w > 4) {
+			attrset(theme_attr(EL_METER));
+			sparkline(a, fp, r, y + 1 + r, graph_x, graph_w);
+			attrset(theme_attr(EL_NORMAL));
+		}
+	}
+	return 1 + FR_NR;
+}
+
+/* The syscalls sorted by calls since focused; @out holds sc_total.used. */
+static size_t sorted_syscalls(const struct fproc *fp, const struct sc_stat **out, size_t max)
+{
+	if (fp->sc_total.used > max)
+		return 0;
+	return sc_table_sorted(&fp->sc_total, out);
+}
+
+#define PV_MAX_SC 512
+
+static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, int w)
+{
+	static const struct sc_stat *rows[PV_MAX_SC];
+	char line[256], nb[SYSCALL_NAME_BUF], eb[ERRNO_NAME_BUF], rate[16], avg[16], max[16];
+	size_t n = sorted_syscalls(fp, rows, PV_MAX_SC), i, top;
+	int r;
+
+	attrset(theme_attr(EL_TABLE_HEADER));
+	mvhline(y, 0, ' ', w);
+	snprintf(line, sizeof(line), "%-18s %-13s %8s %9s %8s %-12s %10s %10s", "SYSCALL",
+		 "SUBSYSTEM", "CALLS/s", "CALLS", "ERRORS", "TOP ERRNO", "AVG", "MAX");
+	put_text(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	if (!n) {
+		attrset(theme_attr(EL_RATE_ZERO));
+		put_text(y + 1, 1, w - 1, a->model.focus_status[0] ? a->model.focus_status :
+			 "no system calls seen since the view opened");
+		attrset(theme_attr(EL_NORMAL));
+		return 2;
+	}
+	if (a->pv_sel >= n)
+		a->pv_sel = n - 1;
+	top = a->pv_sel >= (size_t)h - 1 ? a->pv_sel - (size_t)h + 2 : 0;
+	for (r = 1, i = top; r < h && i < n; r++, i++) {
+		const struct sc_stat *s = rows[i];
+		const struct sc_stat *last = sc_table_find(&fp->sc_last, s->nr);
+		int te = s->errors ? fproc_top_errno(fp, s->nr) : 0;
+
+		if (last && fp->sc_last_s > 0)
+			fmt_rate(rate, sizeof(rate), (double)last->calls / fp->sc_last_s);
+		else
+			snprintf(rate, sizeof(rate), "0");
+		if (s->timed) {
+			kev_duration(s->time_ns / s->timed, avg, sizeof(avg));
+			kev_duration(s->max_ns, max, sizeof(max));
+		} else {
+			snprintf(avg, sizeof(avg), "-");
+			snprintf(max, sizeof(max), "-");
+		}
+		snprintf(line, sizeof(line), "%-18.18s %-13.13s %8s %9llu %8llu %-12s %10s %10s",
+			 syscall_name(s->nr, nb, sizeof(nb)),
+			 subsystem_name(syscall_subsystem(s->nr)), rate,
+			 (unsigned long long)s->calls, (unsigned long long)s->errors,
+			 te ? errno_name(te, eb, sizeof(eb)) : "", avg, max);
+		if (i == a->pv_sel) {
+			attrset(theme_attr(EL_SELECTED));
+			mvhline(y + r, 0, ' ', w);
+		}
+		put_text(y + r, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+	}
+	return r;
+}
+
+static int draw_subsystems(struct app *a, const struct fproc *fp, int y, int h, int w)
+{
+	uint64_t calls[SUB_NR] = { 0 }, total = 0;
+	bool used[SUB_NR] = { false };
+	char line[160];
+	int r = 1, bar_w = w - 32, s;
+	uint32_t i;
+
+	for (i = 0; i < fp->sc_total.cap; i++) {
+		const struct sc_stat *st = &fp->sc_total.slots[i];
+
+		if (st->nr == SC_EMPTY)
+			continue;
+		calls[syscall_subsystem(st->nr)] += st->calls;
+		total += st->calls;
+	}
+	attrset(theme_attr(EL_LABEL));
+	put_text(y, 0, w, "Subsystems (share of the calls since the view opened)");
+	attrset(theme_attr(EL_NORMAL));
+	if (!total)
+		return 1;
+	/* Largest first. */
+	while (r < h) {
+		int best = -1, k;
+		double frac;
+
+		for (s = 0; s < SUB_NR; s++)
+			if (!used[s] && calls[s] && (best < 0 || calls[s] > calls[best]))
+				best = s;
+		if (best < 0)
+			break;
+		used[best] = true;
+		frac = (double)calls[best] / (double)total;
+		snprintf(line, sizeof(line), " %-13s %5.1f%% %9llu ", subsystem_name(best), frac * 100,
+			 (unsigned long long)calls[best]);
+		put_text(y + r, 0, w, line);
+		attrset(theme_attr(EL_METER));
+		for (k = 0; bar_w > 0 && k < (int)(frac * bar_w + 0.5); k++) {
+			if (a->utf8)
+				mvaddstr(y + r, 32 + k, "\u2588");
+			else
+				mvaddch(y + r, 32 + k, '#');
+		}
+		attrset(theme_attr(EL_NORMAL));
+		r++;
+	}
+	return r;
+}
+
+static const char *delivery_text(const struct fsig *s)
+{
+	static const char *const d[] = {
+		[FSIG_PENDING] = "pending", [FSIG_HANDLER] = "delivered: handler",
+		[FSIG_DEFAULT] = "delivered: default action", [FSIG_IGNORED] = "delivered: ignored",
+	};
+
+	if (s->result == 1)
+		return "ignored";
+	if (s->delivery == FSIG_PENDING && s->result >= 0 && s->result != 0 && s->result != 4)
+		return kev_sig_result(s->result);
+	return d[s->delivery];
+}
+
+static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int w)
+{
+	const struct model *m = &a->model;
+	char line[256], sb[16], when[32];
+	uint64_t seq, first;
+	int r = 1;
+
+	attrset(theme_attr(EL_LABEL));
+	snprintf(line, sizeof(line), "Signals (%llu kept)", (unsigned long long)evring_count(&fp->sigs));
+	put_text(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	if (!evring_count(&fp->sigs)) {
+		attrset(theme_attr(EL_RATE_ZERO));
+		put_text(y + 1, 1, w - 1, "none since the view opened");
+		attrset(theme_attr(EL_NORMAL));
+		return 2;
+	}
+	/* The newest that fit, oldest first. */
+	first = fp->sigs.pushed - (uint64_t)(h - 1) > fp->sigs.first && fp->sigs.pushed > (uint64_t)(h - 1) ?
+		fp->sigs.pushed - (uint64_t)(h - 1) : fp->sigs.first;
+	for (seq = first; seq < fp->sigs.pushed && r < h; seq++, r++) {
+		const struct fsig *s = evring_at(&fp->sigs, seq);
+		double ago = m->t_now > s->ts ? (double)(m->t_now - s->ts) / 1e9 : 0;
+		char sender[48];
+
+		snprintf(when, sizeof(when), "%s%.1f s ago", s->ts_exact ? "" : "~", ago);
+		if (s->sender > 0)
+			snprintf(sender, sizeof(sender), "%d %.16s", (int)s->sender,
+				 s->sender_comm[0] ? s->sender_comm : "?");
+		else
+			snprintf(sender, sizeof(sender), "%s", s->result >= 0 ? "interrupt/kernel" :
+				 "sender not seen");
+		snprintf(line, sizeof(line), " %-14s %-9s from %-24s to %-7d %s", when,
+			 kev_signal_name(s->sig, sb, sizeof(sb)), sender, (int)s->target,
+			 delivery_text(s));
+		put_text(y + r, 0, w, line);
+	}
+	return r;
+}
+
+static void procview_draw(struct app *a, int y0, int h, int w)
+{
+	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	int y = y0, end = y0 + h, sc_h, sub_h, sig_h;
+	char line[256];
+
+	if (!fp) {
+		put_text(y0, 0, w, "no process is focused");
+		return;
+	}
+	draw_identity(a, fp, y, w);
+	y += 3;
+	if (a->model.focus_status[0]) {
+		attrset(theme_attr(EL_MESSAGE));
+		put_text(y++, 0, w, a->model.focus_status);
+		attrset(theme_attr(EL_NORMAL));
+	}
+	if (fp->lost || fp->lost_unknown) {
+		attrset(theme_attr(EL_MESSAGE));
+		snprintf(line, sizeof(line), "events lost by the kernel while focused: %llu%s",
+			 (unsigned long long)fp->lost, fp->lost_unknown ? " or more" : "");
+		put_text(y++, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+	}
+	y += draw_rates(a, fp, y, w);
+	/* What is left: the syscall table gets most, then subsystems and signals. */
+	sub_h = 5;
+	sig_h = 5;
+	sc_h = end - y - sub_h - sig_h;
+	if (sc_h < 4) {
+		sig_h = 3;
+		sub_h = 3;
+		sc_h = end - y - sub_h - sig_h;
+	}
+	if (sc_h < 2)
+		return;
+	y += draw_syscalls(a, fp, y, sc_h, w);
+	if (y + sub_h <= end)
+		y += draw_subsystems(a, fp, y, sub_h, w);
+	if (y < end)
+		draw_signals(a, fp, y, end - y, w);
+}
+
+static enum action k_up(struct app *a)
+{
+	if (a->pv_sel)
+		a->pv_sel--;
+	return ACT_REDRAW;
+}
+
+static enum action k_down(struct app *a)
+{
+	a->pv_sel++;	/* clamped when drawn */
+	return ACT_REDRAW;
+}
+
+static void open_events(struct app *a, const char *syscall)
+{
+	a->ev_kind = syscall ? KEV_SYSCALL : -1;
+	snprintf(a->ev_syscall, sizeof(a->ev_syscall), "%s", syscall ? syscall : "");
+	a->ev_paused = false;
+	a->ev_follow = true;
+	app_push(a, &evlist_view);
+}
+
+static enum action k_events(struct app *a)
+{
+	open_events(a, NULL);
+	return ACT_REDRAW;
+}
+
+/* Enter on a syscall row: its events only. */
+static enum action k_syscall_events(struct app *a)
+{
+	static const struct sc_stat *rows[PV_MAX_SC];
+	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	char nb[SYSCALL_NAME_BUF];
+	size_t n;
+
+	if (!fp)
+		return ACT_NONE;
+	n = sorted_syscalls(fp, rows, PV_MAX_SC);
+	if (a->pv_sel >= n) {
+		open_events(a, NULL);
+		return ACT_REDRAW;
+	}
+	open_events(a, syscall_name(rows[a->pv_sel]->nr, nb, sizeof(nb)));
+	return ACT_REDRAW;
+}
+
+static enum action k_back(struct app *a)
+{
+	app_pop(a);
+	return ACT_UNFOCUS;
+}
+
+static enum action k_help(struct app *a)
+{
+	app_push(a, &help_view);
+	return ACT_REDRAW;
+}
+
+static enum action k_quit(struct app *a)
+{
+	(void)a;
+	return ACT_QUIT;
+}
+
+static const struct key_binding procview_keys[] = {
+	{ { KEY_UP, 'k' }, "Up k", "select the syscall above", k_up },
+	{ { KEY_DOWN, 'j' }, "Down j", "select the syscall below", k_down },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "the events of the selected syscall", k_syscall_events },
+	{ { 'e', 'l' }, "e l", "the event list: every kernel event of the process", k_events },
+	{ { 27, 'q', KEY_LEFT }, "Esc q", "back to the process table (the focus ends)", k_back },
+	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", k_help },
+	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", k_quit },
+};
+
+static enum action procview_key(struct app *a, int ch)
+{
+	return keys_dispatch(a, procview_keys, ARRAY_SIZE(procview_keys), ch);
+}
+
+const struct view procview_view = {
+	.name = "process",
+	.draw = procview_draw,
+	.key = procview_key,
+	.fullscreen = true,
+	.hint = "F1 Help  Up/Down select  Enter its events  e all events  Esc back  F10 quit",
+	.keys = procview_keys,
+	.nkeys = ARRAY_SIZE(procview_keys),
+};

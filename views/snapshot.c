@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The snapshot at one event (the Ktrace thesis's "system state at an event"):
+ * the event's fields, then the process and system variables, each with where
+ * its value came from and when it was true; the ones that changed since the
+ * process's previous event are highlighted ("only what changed").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "theme.h"
+#include "view.h"
+#include "../src/fproc.h"
+#include "../src/util.h"
+
+/* "exact (the event)" or "/proc/PID/stat, read 12.3 ms after the event". */
+static void when_text(const struct var_snap *s, int v, uint64_t ev_ts, char *buf, size_t n)
+{
+	char d[24];
+	enum var_src src = var_source(v);
+
+	if (src == VS_EVENT) {
+		snprintf(buf, n, "exact: from the events");
+		return;
+	}
+	if (s->at_ns[v] >= ev_ts)
+		snprintf(buf, n, "%s, read %s after", var_source_name(src),
+			 kev_duration(s->at_ns[v] - ev_ts, d, sizeof(d)));
+	else
+		snprintf(buf, n, "%s, read %s before", var_source_name(src),
+			 kev_duration(ev_ts - s->at_ns[v], d, sizeof(d)));
+}
+
+static int draw_vars(const struct var_snap *s, uint32_t changed, bool system, uint64_t ev_ts,
+		     int y, int end, int w)
+{
+	char line[256], val[64], when[96];
+	int v, r = 0;
+
+	for (v = 0; v < VAR_NR && y + r < end; v++) {
+		bool ch = changed & (1u << v);
+
+		if (var_is_system(v) != system)
+			continue;
+		if (s->have & (1u << v)) {
+			var_format(v, s->v[v], val, sizeof(val));
+			when_text(s, v, ev_ts, when, sizeof(when));
+		} else {
+			snprintf(val, sizeof(val), "-");
+			snprintf(when, sizeof(when), "not read (%s could not be read then)",
+				 var_source_name(var_source(v)));
+		}
+		snprintf(line, sizeof(line), " %c %-12s %-24s %s", ch ? '*' : ' ', var_name(v), val, when);
+		attrset(theme_attr(ch ? EL_CHANGED : EL_NORMAL));
+		put_text(y + r, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+		r++;
+	}
+	return r;
+}
+
+static void snapshot_draw(struct app *a, int y0, int h, int w)
+{
+	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct kev *e, *pe;
+	struct var_snap cur, prev;
+	uint32_t changed = 0;
+	char line[512], t[32], ev[320], val[160];
+	const char *name;
+	int y = y0, end = y0 + h, i;
+
+	e = fp ? evring_at(&fp->events, a->ev_sel) : NULL;
+	if (!e) {
+		put_text(y0, 0, w, "the event is no longer kept (the ring moved past it)");
+		return;
+	}
+	vars_snap(e, fp->pid, evring_at(&fp->samples, e->sample), &cur);
+	pe = a->ev_sel > fp->events.first ? evring_at(&fp->events, a->ev_sel - 1) : NULL;
+	if (pe) {
+		vars_snap(pe, fp->pid, evring_at(&fp->samples, pe->sample), &prev);
+		changed = vars_changed(&prev, &cur);
+	}
+	evlist_time(&a->model, e->ts, t, sizeof(t));
+	attrset(theme_attr(EL_TITLE));
+	snprintf(line, sizeof(line), "Snapshot at event #%llu of %d %s - %s cpu %u tid %d",
+		 (unsigned long long)a->ev_sel, (int)fp->pid, fp->comm, t, e->cpu, (int)e->tid);
+	put_text(y++, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	snprintf(line, sizeof(line), "%s  [%s]", kev_render(e, ev, sizeof(ev)),
+		 kev_kind_source(e->kind));
+	put_text(y++, 0, w, line);
+	for (i = 0; y < end && kev_field(e, i, &name, val, sizeof(val)); i++) {
+		snprintf(line, sizeof(line), "   %-12s %s", name, val);
+		put_text(y++, 0, w, line);
+	}
+	if (y >= end)
+		return;
+	attrset(theme_attr(EL_RATE_ZERO));
+	if (!pe)
+		put_text(y++, 0, w, "(the first event kept: nothing to compare with)");
+	else if (!evring_at(&fp->samples, e->sample))
+		put_text(y++, 0, w, "(the /proc sample of this event is no longer kept)");
+	else
+		put_text(y++, 0, w, "* = changed since the process's previous event");
+	attrset(theme_attr(EL_NORMAL));
+	if (y < end) {
+		attrset(theme_attr(EL_TABLE_HEADER));
+		mvhline(y, 0, ' ', w);
+		put_text(y++, 0, w, "   PROCESS      VALUE                    WHERE FROM, WHEN");
+		attrset(theme_attr(EL_NORMAL));
+	}
+	y += draw_vars(&cur, changed, false, e->ts, y, end, w);
+	if (y < end) {
+		attrset(theme_attr(EL_TABLE_HEADER));
+		mvhline(y, 0, ' ', w);
+		put_text(y++, 0, w, "   SYSTEM       VALUE                    WHERE FROM, WHEN");
+		attrset(theme_attr(EL_NORMAL));
+	}
+	draw_vars(&cur, changed, true, e->ts, y, end, w);
+}
+
+static enum action step(struct app *a, int dir)
+{
+	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	uint64_t s;
+
+	if (!fp || !evlist_step(a, fp, a->ev_sel, dir, &s))
+		return ACT_NONE;
+	a->ev_sel = s;
+	return ACT_REDRAW;
+}
+
+static enum action k_prev(struct app *a) { return step(a, -1); }
+static enum action k_next(struct app *a) { return step(a, 1); }
+
+static enum action k_back(struct app *a)
+{
+	app_pop(a);
+	return ACT_REDRAW;
+}
+
+static enum action k_help(struct app *a)
+{
+	app_push(a, &help_view);
+	return ACT_REDRAW;
+}
+
+static enum action k_quit(struct app *a)
+{
+	(void)a;
+	return ACT_QUIT;
+}
+
+static const struct key_binding snapshot_keys[] = {
+	{ { KEY_LEFT, 'p', 'h' }, "Left p", "the previous event (of the list's filter)", k_prev },
+	{ { KEY_RIGHT, 'n', 'l' }, "Right n", "the next event", k_next },
+	{ { 27, 'q', '\n', '\r' }, "Esc q", "back to the event list", k_back },
+	{ { '?', KEY_F(1) }, "? F1", "this help", k_help },
+	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", k_quit },
+};
+
+static enum action snapshot_key(struct app *a, int ch)
+{
+	return keys_dispatch(a, snapshot_keys, ARRAY_SIZE(snapshot_keys), ch);
+}
+
+const struct view snapshot_view = {
+	.name = "snapshot",
+	.draw = snapshot_draw,
+	.key = snapshot_key,
+	.fullscreen = true,
+	.hint = "F1 Help  Left/Right previous/next event  Esc back to the list  F10 quit",
+	.keys = snapshot_keys,
+	.nkeys = ARRAY_SIZE(snapshot_keys),
+};
