@@ -13,51 +13,47 @@
 #include "../src/fproc.h"
 #include "../src/util.h"
 
-/* "exact (the event)" or "/proc/PID/stat, read 12.3 ms after the event". */
+/* Where a value came from and when: "event (exact)" or "stat +12.3 ms" (read after it). */
 static void when_text(const struct var_snap *s, int v, uint64_t ev_ts, char *buf, size_t n)
 {
+	const char *src = var_source_name(var_source(v));
+	const char *slash = strrchr(src, '/');
 	char d[24];
-	enum var_src src = var_source(v);
 
-	if (src == VS_EVENT) {
-		snprintf(buf, n, "exact: from the events");
+	if (var_source(v) == VS_EVENT) {
+		snprintf(buf, n, "event (exact)");
+		return;
+	}
+	if (!(s->have & (1u << v))) {
+		snprintf(buf, n, "%s: not read", slash ? slash + 1 : src);
 		return;
 	}
 	if (s->at_ns[v] >= ev_ts)
-		snprintf(buf, n, "%s, read %s after", var_source_name(src),
+		snprintf(buf, n, "%s +%s", slash ? slash + 1 : src,
 			 kev_duration(s->at_ns[v] - ev_ts, d, sizeof(d)));
 	else
-		snprintf(buf, n, "%s, read %s before", var_source_name(src),
+		snprintf(buf, n, "%s -%s", slash ? slash + 1 : src,
 			 kev_duration(ev_ts - s->at_ns[v], d, sizeof(d)));
 }
 
-static int draw_vars(const struct var_snap *s, uint32_t changed, bool system, uint64_t ev_ts,
-		     int y, int end, int w)
+/* One variable in a cell of width @w at (@y, @x); changed ones stand out. */
+static void draw_var(const struct var_snap *s, int v, bool changed, uint64_t ev_ts, int y, int x,
+		     int w)
 {
-	char line[256], val[64], when[96];
-	int v, r = 0;
+	char line[160], val[64], when[64];
 
-	for (v = 0; v < VAR_NR && y + r < end; v++) {
-		bool ch = changed & (1u << v);
-
-		if (var_is_system(v) != system)
-			continue;
-		if (s->have & (1u << v)) {
-			var_format(v, s->v[v], val, sizeof(val));
-			when_text(s, v, ev_ts, when, sizeof(when));
-		} else {
-			snprintf(val, sizeof(val), "-");
-			snprintf(when, sizeof(when), "not read (%s could not be read then)",
-				 var_source_name(var_source(v)));
-		}
-		snprintf(line, sizeof(line), " %c %-12s %-24s %s", ch ? '*' : ' ', var_name(v), val, when);
-		attrset(theme_attr(ch ? EL_CHANGED : EL_NORMAL));
-		put_text(y + r, 0, w, line);
-		attrset(theme_attr(EL_NORMAL));
-		r++;
-	}
-	return r;
+	if (s->have & (1u << v))
+		var_format(v, s->v[v], val, sizeof(val));
+	else
+		snprintf(val, sizeof(val), "-");
+	when_text(s, v, ev_ts, when, sizeof(when));
+	snprintf(line, sizeof(line), "%c %-11s %-19s %s", changed ? '*' : ' ', var_name(v), val, when);
+	attrset(theme_attr(changed ? EL_CHANGED : EL_NORMAL));
+	put_text(y, x, w, line);
+	attrset(theme_attr(EL_NORMAL));
 }
+
+#define SNAP_TWO_COLUMNS 100
 
 static void snapshot_draw(struct app *a, int y0, int h, int w)
 {
@@ -67,7 +63,8 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	uint32_t changed = 0;
 	char line[512], t[32], ev[320], val[160];
 	const char *name;
-	int y = y0, end = y0 + h, i;
+	bool two = w >= SNAP_TWO_COLUMNS;
+	int y = y0, end = y0 + h, i, v, cw = two ? w / 2 : w, rows[2] = { 0, 0 };
 
 	e = fp ? evring_at(&fp->events, a->ev_sel) : NULL;
 	if (!e) {
@@ -89,10 +86,15 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	snprintf(line, sizeof(line), "%s  [%s]", kev_render(e, ev, sizeof(ev)),
 		 kev_kind_source(e->kind));
 	put_text(y++, 0, w, line);
+	/* The event's fields, two to a line when there is room. */
 	for (i = 0; y < end && kev_field(e, i, &name, val, sizeof(val)); i++) {
-		snprintf(line, sizeof(line), "   %-12s %s", name, val);
-		put_text(y++, 0, w, line);
+		snprintf(line, sizeof(line), "   %-11s %s", name, val);
+		put_text(y, two && (i & 1) ? cw : 0, cw, line);
+		if (!two || (i & 1))
+			y++;
 	}
+	if (two && (i & 1))
+		y++;
 	if (y >= end)
 		return;
 	attrset(theme_attr(EL_RATE_ZERO));
@@ -101,22 +103,32 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	else if (!evring_at(&fp->samples, e->sample))
 		put_text(y++, 0, w, "(the /proc sample of this event is no longer kept)");
 	else
-		put_text(y++, 0, w, "* = changed since the process's previous event");
+		put_text(y++, 0, w, "* = changed since the process's previous event;  "
+			 "+t = read from /proc that long after the event");
 	attrset(theme_attr(EL_NORMAL));
-	if (y < end) {
-		attrset(theme_attr(EL_TABLE_HEADER));
-		mvhline(y, 0, ' ', w);
-		put_text(y++, 0, w, "   PROCESS      VALUE                    WHERE FROM, WHEN");
-		attrset(theme_attr(EL_NORMAL));
+	if (y >= end)
+		return;
+	attrset(theme_attr(EL_TABLE_HEADER));
+	mvhline(y, 0, ' ', w);
+	put_text(y, 0, cw, "  PROCESS     VALUE               FROM, WHEN");
+	if (two)
+		put_text(y, cw, cw, "  SYSTEM      VALUE               FROM, WHEN");
+	attrset(theme_attr(EL_NORMAL));
+	y++;
+	/* Process variables on the left, system ones on the right (or after them). */
+	for (v = 0; v < VAR_NR; v++) {
+		int col = var_is_system(v) ? 1 : 0, row;
+
+		if (!two) {
+			row = rows[0]++;
+			if (y + row < end)
+				draw_var(&cur, v, changed & (1u << v), e->ts, y + row, 0, w);
+			continue;
+		}
+		row = rows[col]++;
+		if (y + row < end)
+			draw_var(&cur, v, changed & (1u << v), e->ts, y + row, col * cw, cw);
 	}
-	y += draw_vars(&cur, changed, false, e->ts, y, end, w);
-	if (y < end) {
-		attrset(theme_attr(EL_TABLE_HEADER));
-		mvhline(y, 0, ' ', w);
-		put_text(y++, 0, w, "   SYSTEM       VALUE                    WHERE FROM, WHEN");
-		attrset(theme_attr(EL_NORMAL));
-	}
-	draw_vars(&cur, changed, true, e->ts, y, end, w);
 }
 
 static enum action step(struct app *a, int dir)

@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# Terminal tests of the process view, the event list and the snapshots: the
+# real ktop in a tmux pane, walking table -> process -> events -> snapshot ->
+# back, on helpers/evwl.c, a workload whose events are known (an openat of a
+# missing file failing with ENOENT, getppid, nanosleep; SIGUSR1 from its child
+# "evwl-sender" every 300 ms).
+
+KTOP="$BATS_TEST_DIRNAME/../../ktop"
+S="ktop-views-$$"
+TRACEFS=/sys/kernel/tracing
+
+setup_file() {
+	cc="${CC:-cc}"
+	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/evwl" "$BATS_TEST_DIRNAME/helpers/evwl.c"
+}
+
+setup() {
+	[ "$(id -u)" = 0 ] && [ -d "$TRACEFS/instances" ] || skip "needs root and tracefs"
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 110 -y 34 "sh"
+	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+	"$BATS_FILE_TMPDIR/evwl" "$BATS_TEST_TMPDIR/pids" &
+	WL=$!
+	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/pids" ] && break; sleep 0.1; done
+	read -r P SENDER <"$BATS_TEST_TMPDIR/pids"
+}
+
+teardown() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	[ -n "${WL:-}" ] && kill "$WL" 2>/dev/null
+	[ -n "${SENDER:-}" ] && kill "$SENDER" 2>/dev/null
+	[ -n "${WL:-}" ] && wait "$WL" 2>/dev/null
+	return 0
+}
+
+screen() { tmux -L "$S" capture-pane -p -t t; }
+keys() { tmux -L "$S" send-keys -t t "$@"; }
+
+wait_for() {
+	for _ in $(seq 80); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for: $1" >&2
+	screen >&2
+	return 1
+}
+
+ktop_pid() {
+	pgrep -P "$(tmux -L "$S" display -p -t t '#{pane_pid}')" -x ktop
+}
+
+# The table, filtered to the workload, lowest pid (the parent) selected; Enter.
+open_parent_view() {
+	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
+	wait_for 'PID +USER'
+	# By its pid file: unique to the test (zombies of earlier runs have no command line).
+	keys /
+	tmux -L "$S" send-keys -t t -l "$BATS_TEST_TMPDIR/pids"
+	keys Enter
+	wait_for "^ +$P "
+	keys N
+	wait_for 'sort:pid\+'
+	keys Home Enter
+	wait_for "^Process $P +evwl"
+}
+
+@test "views: table -> process view -> events -> snapshot -> back, with known content" {
+	open_parent_view
+	# The syscall table: the failing openat with its errno, the signals with their sender.
+	wait_for 'openat +Filesystem +[0-9.k]+ +[0-9]+ +[0-9]+ ENOENT'
+	wait_for 'getppid +Process Mgmt\.'
+	wait_for "SIGUSR1 +from $SENDER evwl-sender +to $P +delivered: handler"
+	wait_for '^ Filesystem +[0-9.]+%'
+	# The focus instance is there while the view is open.
+	k=$(ktop_pid)
+	[ -d "$TRACEFS/instances/ktop-$k-f" ]
+
+	keys e
+	wait_for "^Events of $P evwl"
+	wait_for 'openat\(0xffffff9c, 0x[0-9a-f]+, 0, 0\) = -2 ENOENT <[0-9.]+ us>'
+	wait_for 'switch out S -> '
+	keys / o p e n a t Enter
+	wait_for 'filter: kind=syscall syscall=openat'
+	run sh -c "tmux -L $S capture-pane -p -t t | sed '1,3d;\$d' | grep -v '^ *\$' | grep -v openat"
+	[ -z "$output" ]
+
+	keys Enter
+	wait_for 'Snapshot at event #[0-9]+'
+	wait_for 'return +-2 ENOENT'
+	wait_for "tid +$P +event \\(exact\\)"
+	wait_for 'minflt +[0-9]+ +stat [+-][0-9.]+ [um]?s'
+	wait_for 'mem_total +[0-9]+ kB +meminfo [+-]'
+	wait_for 'switch_out +[0-9]+'
+	first=$(screen | sed -n 's/^Snapshot at event #\([0-9]*\).*/\1/p')
+	keys Left
+	wait_for "Snapshot at event #[0-9]+ "
+	sleep 0.3
+	second=$(screen | sed -n 's/^Snapshot at event #\([0-9]*\).*/\1/p')
+	[ "$second" -lt "$first" ]
+	# Still an openat: Left steps within the list's filter.
+	wait_for '^openat\('
+
+	keys Escape
+	wait_for "^Events of $P"
+	keys Escape
+	wait_for "^Process $P"
+	keys Escape
+	wait_for 'PID +USER'
+	# The view closed: its instance is gone, the main one stays.
+	for _ in $(seq 30); do [ -d "$TRACEFS/instances/ktop-$k-f" ] || break; sleep 0.1; done
+	[ ! -d "$TRACEFS/instances/ktop-$k-f" ]
+	[ -d "$TRACEFS/instances/ktop-$k" ]
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "views: a delivered signal names its sender; kind filter; pause" {
+	open_parent_view
+	keys e
+	wait_for "^Events of $P"
+	keys f d e l Enter
+	wait_for 'filter: kind=deliver'
+	wait_for "deliver SIGUSR1 \(handler, sent by $SENDER evwl-sender\)"
+	keys ' '
+	wait_for 'PAUSED'
+	n1=$(screen | grep -c 'deliver SIGUSR1')
+	sleep 1
+	n2=$(screen | grep -c 'deliver SIGUSR1')
+	[ "$n1" = "$n2" ]
+	keys ' '
+	wait_for ' live '
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "views: -p PID opens the process view; the process exits: 'exited', data kept" {
+	keys "clear; LC_ALL=C $KTOP -d 0.3 -p $P; echo KTOP-EXIT=\$?" Enter
+	wait_for "^Process $P +evwl"
+	wait_for 'openat +Filesystem'
+	wait_for '^nanosleep +Time'
+	k=$(ktop_pid)
+	[ -d "$TRACEFS/instances/ktop-$k-f" ]
+	# Not UTF-8: the history graphs are ASCII.
+	run sh -c "tmux -L $S capture-pane -p -t t | LC_ALL=C grep -c '[^ -~]'"
+	[ "$output" = 0 ]
+	kill "$SENDER" "$WL"
+	wait "$WL" 2>/dev/null || true
+	wait_for "^Process $P +evwl +\(exited"
+	wait_for 'openat +Filesystem'
+	keys Q
+	wait_for 'KTOP-EXIT=0'
+	[ ! -d "$TRACEFS/instances/ktop-$k-f" ]
+	[ ! -d "$TRACEFS/instances/ktop-$k" ]
+}
+
+@test "views: help lists the process view's keys" {
+	open_parent_view
+	keys '?'
+	wait_for 'process view keys'
+	wait_for 'the event list: every kernel event'
+	keys x
+	wait_for "^Process $P"
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+}
