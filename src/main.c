@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "batch.h"
+#include "fproc.h"
 #include "options.h"
 #include "ui.h"
 #include "util.h"
@@ -377,11 +378,20 @@ static void print_stats(const struct ktop *k)
 	struct procfs_stats ps;
 	struct ftrace_stats fs = { 0 };
 	struct rusage ru;
+	size_t focus_bytes = 0, i;
+	uint64_t focus_events = 0;
 
 	procfs_get_stats(k->procfs, &ps);
 	if (k->ftrace)
 		ftrace_get_stats(k->ftrace, &fs);
 	getrusage(RUSAGE_SELF, &ru);
+	/* The focused processes' rings and tables (--events bounds them). */
+	for (i = 0; i < k->app.model.nfprocs; i++) {
+		focus_bytes += fproc_bytes(k->app.model.fprocs[i]);
+		focus_events += k->app.model.fprocs[i]->events.pushed;
+	}
+	fprintf(stderr, "ktop-stats: focus_bytes=%zu focus_events=%llu\n", focus_bytes,
+		(unsigned long long)focus_events);
 	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
 		"lost=%llu malformed=%llu unattributed=%llu buffer_kb=%zu stat_reads=%lu scans=%lu "
 		"event_scans=%lu\n",

@@ -456,12 +456,14 @@ killed_ktop() {
 	local dead=$!
 	wait "$dead"
 	make_instance "ktop-$dead"
+	make_instance "ktop-$dead-f"	# a process view's focus instance
 	make_instance ktoptest-other
 	killed_ktop
 	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -o pid
 	[ "$status" -eq 0 ]
 	[ ! -e "$INST/ktop-$KPID" ] || { echo "ktop-$KPID (SIGKILLed ktop) not removed" >&2; return 1; }
 	[ ! -e "$INST/ktop-$dead" ] || { echo "ktop-$dead (no such process) not removed" >&2; return 1; }
+	[ ! -e "$INST/ktop-$dead-f" ] || { echo "ktop-$dead-f (no such process) not removed" >&2; return 1; }
 	[ -d "$INST/ktoptest-other" ]
 }
 

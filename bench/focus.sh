@@ -1,0 +1,95 @@
+#!/bin/sh
+# bench/focus.sh - what a process view costs: the focus instance (ktop-PID-f)
+# against a system-call flood in a process that is NOT focused, and the memory
+# of a focused process's rings. Root, tmux; not part of make check (it floods).
+#
+#   sh bench/focus.sh [ROUNDS]
+#
+# Each round runs, under a system-wide ktop (-d 1) in a tmux pane:
+#   none   getppid flood (bench/flood.c, one process) with no process view;
+#   view   the same with the process view of an idle workload open
+#          (tests/tmux/helpers/evwl.c: ~30 calls/s), so the focus instance is
+#          there and its filter must drop the flood's events.
+# Prints ns per getppid call for each, rounds alternating. Then the flood
+# itself is focused for 5 s and KTOP_STATS reports the bytes its rings hold
+# (focus_bytes) and the events it kept, with the default --events 4096.
+set -eu
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-3}
+SECS=3
+B=build/bench
+T=$(mktemp -d /tmp/ktop-focus.XXXXXX)
+S=ktop-focus-bench-$$
+mkdir -p "$B"
+cc -O2 -Wall -o "$B/flood" bench/flood.c
+cc -O2 -Wall -o "$B/evwl" tests/tmux/helpers/evwl.c
+[ -x ./ktop ] || { echo "build ktop first" >&2; exit 1; }
+
+cleanup() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	[ -n "${WL:-}" ] && kill "$WL" 2>/dev/null || true
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+keys() { tmux -L "$S" send-keys -t t "$@"; }
+wait_screen() {
+	for _ in $(seq 100); do
+		tmux -L "$S" capture-pane -p -t t | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for $1" >&2
+	exit 1
+}
+
+"$B/evwl" "$T/pids" &
+WL=$!
+sleep 0.5
+read -r P _ <"$T/pids"
+
+start_ktop() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 120 -y 40 "sh"
+	keys "KTOP_STATS=1 ./ktop -d 1 $* 2>$T/stats" Enter
+	wait_screen 'PID +USER|^Process'
+}
+
+open_view() {	# the process view of pid $1, from the table
+	keys /
+	tmux -L "$S" send-keys -t t -l "$2"
+	keys Enter
+	wait_screen "^ +$1 "
+	keys N Home Enter
+	wait_screen "^Process $1"
+}
+
+flood_ns() {
+	"$B/flood" getppid "$SECS" 1 | sed -n 's/.*ns=\([0-9.]*\).*/\1/p'
+}
+
+i=0
+while [ "$i" -lt "$ROUNDS" ]; do
+	start_ktop
+	sleep 2
+	none=$(flood_ns)
+	open_view "$P" "$T/pids"
+	sleep 2
+	view=$(flood_ns)
+	echo "round $i: getppid ns/call, not focused: no view $none, view open $view"
+	keys Q
+	sleep 0.5
+	i=$((i + 1))
+done
+
+# The rings of a focused flood: 5 s of getppid at full speed.
+"$B/flood" getppid 30 1 >/dev/null &
+FL=$!
+sleep 0.5
+FP=$(pgrep -P "$FL" | head -1)
+start_ktop -p "$FP"
+sleep 5
+kill -TERM "$(pgrep -P "$(tmux -L "$S" display -p -t t '#{pane_pid}')" -x ktop)"
+sleep 1
+kill "$FL" 2>/dev/null || true
+wait "$FL" 2>/dev/null || true
+grep ktop-stats "$T/stats"
