@@ -666,7 +666,12 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 		long missed = 0;
 		int n;
 
-		if (*pages >= DRAIN_PAGES * (size_t)f->ncpus && !flush)
+		/*
+		 * Bounded either way: a writer that never pauses must not hold the
+		 * loop (a tick reads at most a buffer's worth per CPU, a drain less).
+		 */
+		if (*pages >= (flush ? (size_t)FOCUS_BUFFER_KB * 1024 / (size_t)trace_page_size(f->tr) + 16 :
+				     DRAIN_PAGES) * (size_t)f->ncpus)
 			return false;
 		n = trace_read_page(f->tr, i, c->page, flush);
 		c->loaded = false;
