@@ -190,9 +190,25 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state)
 #define SIG_RESULT_DELIVERED 0
 #define SIG_RESULT_LOSE_INFO 4
 
+/* Is @tid a thread of a watched process? */
+static bool sig_watched(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t;
+	size_t i;
+
+	for (i = 0; i < a->nsig_watch; i++)
+		if (a->sig_watch[i] == tid)
+			return true;
+	t = a->nsig_watch ? pidmap_get(&a->threads, tid) : NULL;
+	for (i = 0; t && t->tgid && i < a->nsig_watch; i++)
+		if (a->sig_watch[i] == t->tgid)
+			return true;
+	return false;
+}
+
 void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result)
 {
-	if (a->nsigs < ACCT_SIGS)
+	if (a->nsigs < ACCT_SIGS && target > 0 && sig_watched(a, target))
 		a->sigs[a->nsigs++] = (struct acct_sig){ sender, target, sig, result };
 	if (sender > 0)
 		count(a, activate(a, sender), AC_SIGSENT);

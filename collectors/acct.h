@@ -33,6 +33,7 @@ enum acct_cnt {
 #define ACCT_CLONE_THREAD 0x00010000ull
 
 #define ACCT_SIGS 256
+#define ACCT_WATCH 16
 
 struct acct_thread {
 	pid_t tid;
@@ -69,12 +70,17 @@ struct acct {
 	pid_t *dead;			/* tids whose exit ended their process */
 	size_t ndead, cap_dead;
 
-	/* Signals generated this interval, for the focus view's senders (bounded). */
+	/*
+	 * Signals generated this interval towards the watched processes (the
+	 * focus view's: their senders), bounded.
+	 */
 	struct acct_sig {
 		pid_t sender, target;
 		int sig, result;
 	} sigs[ACCT_SIGS];
 	size_t nsigs;
+	pid_t sig_watch[ACCT_WATCH];	/* tgids; none = nothing recorded */
+	size_t nsig_watch;
 };
 
 void acct_init(struct acct *a);

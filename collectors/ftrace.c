@@ -388,6 +388,16 @@ size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs)
 	return ft->acct.nsigs;
 }
 
+void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n)
+{
+	if (!ftrace_on(ft))
+		return;
+	if (n > ACCT_WATCH)
+		n = ACCT_WATCH;
+	memcpy(ft->acct.sig_watch, pids, n * sizeof(*pids));
+	ft->acct.nsig_watch = n;
+}
+
 void ftrace_collect(struct ftrace *ft, struct model *m)
 {
 	if (!ftrace_on(ft))

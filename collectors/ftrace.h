@@ -76,6 +76,8 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
  * the focus view takes their senders. Valid until ftrace_collect.
  */
 size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs);
+/* The processes whose received signals ftrace_signals lists (at most ACCT_WATCH). */
+void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n);
 /* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
 void ftrace_collect(struct ftrace *ft, struct model *m);
 

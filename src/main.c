@@ -161,6 +161,18 @@ static void setup_fatal_handlers(void)
 		signal(sigs[i], fatal_signal);
 }
 
+/* The system-wide instance reports the signals sent to the focused processes. */
+static void watch_signals(struct ktop *k)
+{
+	const struct model *m = &k->app.model;
+	pid_t pids[ACCT_WATCH];
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nfprocs && n < ACCT_WATCH; i++)
+		pids[n++] = m->fprocs[i]->pid;
+	ftrace_watch_signals(k->ftrace, pids, n);
+}
+
 /* Focus @pid's events (a process view opened): the rich events, if tracing can. */
 static void focus_open_view(struct ktop *k, pid_t pid)
 {
@@ -168,6 +180,7 @@ static void focus_open_view(struct ktop *k, pid_t pid)
 
 	if (k->focus) {
 		focus_add(k->focus, m, pid, false);
+		watch_signals(k);
 		return;
 	}
 	model_fproc_add(m, pid);
@@ -209,6 +222,7 @@ static bool handle_action(struct ktop *k, enum action act)
 			focus_remove(k->focus, &a->model, a->view_pid);
 		else
 			model_fproc_remove(&a->model, a->view_pid);
+		watch_signals(k);
 		a->view_pid = 0;
 		break;
 	default:

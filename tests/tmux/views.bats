@@ -93,11 +93,14 @@ open_parent_view() {
 	wait_for 'mem_total +[0-9]+ kB +meminfo [+-]'
 	wait_for 'switch_out +[0-9]+'
 	first=$(screen | sed -n 's/^Snapshot at event #\([0-9]*\).*/\1/p')
+	[ -n "$first" ]
 	keys Left
-	wait_for "Snapshot at event #[0-9]+ "
-	sleep 0.3
-	second=$(screen | sed -n 's/^Snapshot at event #\([0-9]*\).*/\1/p')
-	[ "$second" -lt "$first" ]
+	for _ in $(seq 30); do
+		second=$(screen | sed -n 's/^Snapshot at event #\([0-9]*\).*/\1/p')
+		[ -n "$second" ] && [ "$second" -lt "$first" ] && break
+		sleep 0.1
+	done
+	[ "$second" -lt "$first" ] || { echo "Left: #$first -> #$second" >&2; screen >&2; false; }
 	# Still an openat: Left steps within the list's filter.
 	wait_for '^openat\('
 
