@@ -7,6 +7,8 @@
 
 #include <event-parse.h>
 
+#include "rbpage.h"
+
 /*
  * The event catalog. Fields marked optional may be missing on older kernels
  * (sched_process_exit's group_dead came in 6.16); the others are required.
@@ -28,30 +30,7 @@ static const struct ev_def {
 	[EV_SIGDELIVER]	= { "signal", "signal_deliver", { "sig" }, 0 },
 };
 
-/* The fields every record starts with (include/linux/trace_events.h). */
-#define COMMON_FLAGS_OFF 2
-#define COMMON_PID_OFF 4
-#define COMMON_SIZE 8
-/* common_flags bits of interrupt context: the current task did not send it. */
-#define TRACE_FLAG_IRQ_CONTEXT (0x08 | 0x10 | 0x40)	/* hardirq, softirq, NMI */
 
-/*
- * A ring-buffer sub-buffer (kernel/trace/ring_buffer.c): a u64 time stamp, the
- * commit word (bytes of records; the top bits flag events missed before this
- * page, and whether their count is stored after the records), then records.
- * Each record starts with a u32: type_len in the low 5 bits, a time delta in
- * the other 27.
- */
-#define PAGE_HDR_SIZE 16
-#define COMMIT_MASK ((1u << 27) - 1)
-#define MISSED_EVENTS (1ull << 31)
-#define MISSED_STORED (1ull << 30)
-#define TYPE_DATA_MAX 28	/* 1..28: the payload is type_len * 4 bytes */
-#define TYPE_PADDING 29		/* delta 0: nothing more on the page */
-#define TYPE_TIME_EXTEND 30	/* a delta too large for 27 bits */
-#define TYPE_TIME_STAMP 31	/* an absolute time stamp */
-#define TS_SHIFT 27
-#define TS_MSB (0xf8ull << 56)	/* bits an absolute time stamp lacks */
 
 const char *ev_system(enum ev_kind k)
 {
@@ -91,8 +70,7 @@ int evdecode_init(struct evdecode *d, const char *header_page, size_t len)
 	 * reading its own kernel's buffers (the commit word is a long): say so
 	 * rather than misread.
 	 */
-	if (d->page_size <= PAGE_HDR_SIZE || sizeof(long) != 8 ||
-	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+	if (d->page_size <= RBPAGE_HDR_SIZE || !rbpage_host_ok())
 		return -EINVAL;
 	return 0;
 }
@@ -127,7 +105,7 @@ int evdecode_add(struct evdecode *d, enum ev_kind k, const char *format, size_t 
 	const struct ev_def *def = &ev_defs[k];
 	struct tep_event *ev;
 	char *buf;
-	int i, err, min = COMMON_SIZE;
+	int i, err, min = RB_COMMON_SIZE;
 
 	buf = malloc(len + 1);
 	if (!buf)
@@ -222,7 +200,7 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	const char *s;
 	size_t n;
 
-	memcpy(&pid, rec + COMMON_PID_OFF, sizeof(pid));
+	memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
 	switch (k) {
 	case EV_SYS_EXIT:
 		/* One per syscall: the hot path. Both fields are longs everywhere. */
@@ -260,7 +238,7 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 		acct_exit(a, (pid_t)get_num(rec, &f[0]), f[1].size ? get_num(rec, &f[1]) != 0 : false);
 		break;
 	case EV_SIGNAL:
-		acct_signal(a, (rec[COMMON_FLAGS_OFF] & TRACE_FLAG_IRQ_CONTEXT) ? 0 : pid,
+		acct_signal(a, (rec[RB_COMMON_FLAGS_OFF] & RB_FLAG_IRQ_CONTEXT) ? 0 : pid,
 			    (pid_t)get_num(rec, &f[0]), (int)get_num(rec, &f[2]), (int)get_num(rec, &f[1]));
 		break;
 	case EV_SIGDELIVER:
@@ -271,97 +249,22 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	}
 }
 
-/* An absolute time stamp lacks the top bits: they come from the time before. */
-static uint64_t fix_abs_ts(uint64_t abs, uint64_t prev)
-{
-	if (prev & TS_MSB) {
-		abs |= prev & TS_MSB;
-		if (abs < prev)
-			abs += 1ull << 59;
-	}
-	return abs;
-}
-
-/*
- * The walk of kernel/trace/ring_buffer.c's reader (rb_event_length,
- * rb_update_read_stamp), by hand: twice as fast as kbuffer's per-record calls,
- * and bounded by the page at every step.
- */
 int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct *a)
 {
-	const uint8_t *data = (const uint8_t *)sub + PAGE_HDR_SIZE;
-	uint64_t commit, t;
-	unsigned off, len;
+	struct rbpage p;
+	const uint8_t *rec;
+	unsigned rsize;
+	long missed;
 	int count = 0;
 
-	/* Pages come from the kernel, but the decoder trusts nothing it reads. */
-	if (size < PAGE_HDR_SIZE)
+	if (rbpage_load(&p, sub, size, &missed))
 		return -EINVAL;
-	memcpy(&commit, (const uint8_t *)sub + 8, sizeof(commit));
-	len = (unsigned)(commit & COMMIT_MASK);
-	if (len > size - PAGE_HDR_SIZE)
-		return -EINVAL;
-	memcpy(&t, sub, sizeof(t));
-	if (commit & MISSED_EVENTS) {
-		int64_t n = -1;	/* lost, but how many is unknown */
-
-		if ((commit & MISSED_STORED) && len + 8 <= size - PAGE_HDR_SIZE)
-			memcpy(&n, data + len, sizeof(n));
-		acct_lost(a, (long)n);
-	}
-
-	for (off = 0; len - off >= 4;) {
-		uint32_t hdr, arr = 0, rsize;
-		const uint8_t *rec;
-		unsigned type;
+	if (missed)
+		acct_lost(a, missed);
+	while ((rec = rbpage_next(&p, &rsize))) {
 		uint16_t id;
 		int k;
 
-		memcpy(&hdr, data + off, 4);
-		type = hdr & 0x1f;
-		if (type > TYPE_DATA_MAX || type == 0) {
-			if (len - off < 8)
-				break;
-			memcpy(&arr, data + off + 4, 4);
-		}
-		if (type == TYPE_PADDING) {
-			/* Delta 0: the page ends here. Otherwise a discarded record. */
-			if ((hdr >> 5) == 0 || arr > len - off - 4)
-				break;
-			off += 4 + arr;
-			continue;
-		}
-		if (type == TYPE_TIME_EXTEND) {
-			t += ((uint64_t)arr << TS_SHIFT) + (hdr >> 5);
-			off += 8;
-			continue;
-		}
-		if (type == TYPE_TIME_STAMP) {
-			t = fix_abs_ts(((uint64_t)arr << TS_SHIFT) | (hdr >> 5), t);
-			off += 8;
-			continue;
-		}
-		t += hdr >> 5;
-		if (type) {
-			rec = data + off + 4;
-			rsize = type * 4;
-		} else {
-			rec = data + off + 8;
-			if (arr < 4 || arr - 4 > len - off - 8) {
-				d->malformed++;
-				break;
-			}
-			rsize = arr - 4;	/* arr counts itself */
-		}
-		if (rsize > len - (unsigned)(rec - data)) {
-			d->malformed++;
-			break;
-		}
-		off = (unsigned)(rec - data) + rsize;
-		if (rsize < COMMON_SIZE) {
-			d->malformed++;
-			continue;
-		}
 		memcpy(&id, rec, sizeof(id));
 		if (id >= d->nkind_of || !d->kind_of[id])
 			continue;
@@ -370,9 +273,10 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			d->malformed++;
 			continue;
 		}
-		decode(d, (enum ev_kind)k, rec, (int)rsize, t, a);
+		decode(d, (enum ev_kind)k, rec, (int)rsize, p.ts, a);
 		count++;
 	}
+	d->malformed += p.malformed;
 	d->events += (uint64_t)count;
 	return count;
 }

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
 #include "../src/syscalls.h"
 #include "../src/util.h"
@@ -62,12 +61,6 @@ static const struct kev_def {
 	[KEV_EXIT]	 = { "exit", "sched:sched_process_exit", render_exit },
 };
 
-#define COMMON_FLAGS_OFF 2
-#define COMMON_PID_OFF 4
-#define COMMON_SIZE 8
-#define TRACE_FLAG_IRQ_CONTEXT (0x08 | 0x10 | 0x40)
-#define PAGE_HDR_SIZE 16
-#define COMMIT_MASK ((1u << 27) - 1)
 
 const char *evrich_system(enum rich_tp t)
 {
@@ -130,17 +123,13 @@ int evrich_init(struct evrich *d, const char *header_page, size_t len)
 	}
 	free(buf);
 	d->page_size = tep_get_sub_buffer_size(d->tep);
-	if (d->page_size <= PAGE_HDR_SIZE)
+	if (d->page_size <= RBPAGE_HDR_SIZE || !rbpage_host_ok())
 		return -EINVAL;
-	/* The running kernel's buffers: its long size and byte order are ours. */
-	d->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
-	return d->kbuf ? 0 : -ENOMEM;
+	return 0;
 }
 
 void evrich_free(struct evrich *d)
 {
-	if (d->kbuf)
-		kbuffer_free(d->kbuf);
 	if (d->tep)
 		tep_free(d->tep);
 	memset(d, 0, sizeof(*d));
@@ -151,7 +140,7 @@ int evrich_add(struct evrich *d, enum rich_tp t, const char *format, size_t len)
 	const struct rich_tp_def *def = &tp_defs[t];
 	struct tep_event *ev;
 	char *buf;
-	int i, err, min = COMMON_SIZE;
+	int i, err, min = RB_COMMON_SIZE;
 
 	buf = malloc(len + 1);
 	if (!buf)
@@ -328,46 +317,31 @@ static int tp_of(const struct evrich *d, uint16_t id)
 	return -1;
 }
 
-int evrich_cursor_init(struct evrich_cursor *c)
+/* From where the walk is, the first record of ours (a known tracepoint, whole). */
+static bool settle(struct evrich *d, struct evrich_cursor *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->kb = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
-	return c->kb ? 0 : -ENOMEM;
-}
+	const uint8_t *rec;
+	unsigned size;
+	uint16_t id;
+	int t;
 
-void evrich_cursor_free(struct evrich_cursor *c)
-{
-	if (c->kb)
-		kbuffer_free(c->kb);
-	memset(c, 0, sizeof(*c));
-}
-
-/* From the record kbuffer is on, the first of ours (a known tracepoint, whole). */
-static bool settle(struct evrich *d, struct evrich_cursor *c, const uint8_t *rec)
-{
-	const uint8_t *end = c->page + c->len;
-
-	for (; rec; rec = kbuffer_next_event(c->kb, &c->ts)) {
-		int size = kbuffer_event_size(c->kb), t;
-		uint16_t id;
-
-		if (rec < c->page || rec >= end || size < COMMON_SIZE || size > end - rec) {
-			d->malformed++;
-			break;
-		}
+	while ((rec = rbpage_next(&c->page, &size))) {
 		memcpy(&id, rec, sizeof(id));
 		t = tp_of(d, id);
 		if (t < 0)
 			continue;
-		if (size < d->min_size[t]) {
+		if ((int)size < d->min_size[t]) {
 			d->malformed++;
 			continue;
 		}
 		c->rec = rec;
-		c->size = size;
+		c->size = (int)size;
 		c->tp = t;
+		c->ts = c->page.ts;
 		return true;
 	}
+	d->malformed += c->page.malformed;
+	c->page.malformed = 0;
 	c->rec = NULL;
 	return false;
 }
@@ -375,21 +349,10 @@ static bool settle(struct evrich *d, struct evrich_cursor *c, const uint8_t *rec
 int evrich_cursor_load(struct evrich *d, struct evrich_cursor *c, const void *page, size_t len,
 		       long *missed)
 {
-	uint64_t commit;
-
-	*missed = 0;
 	c->rec = NULL;
-	if (len < PAGE_HDR_SIZE || (size_t)d->page_size < PAGE_HDR_SIZE)
+	if (rbpage_load(&c->page, page, len, missed))
 		return -EINVAL;
-	memcpy(&commit, (const uint8_t *)page + 8, sizeof(commit));
-	if ((commit & COMMIT_MASK) > len - PAGE_HDR_SIZE)
-		return -EINVAL;
-	if (kbuffer_load_subbuffer(c->kb, (void *)page) < 0)
-		return -EINVAL;
-	c->page = page;
-	c->len = len;
-	*missed = kbuffer_missed_events(c->kb);
-	settle(d, c, kbuffer_read_event(c->kb, &c->ts));
+	settle(d, c);
 	return 0;
 }
 
@@ -397,7 +360,7 @@ bool evrich_cursor_next(struct evrich *d, struct evrich_cursor *c)
 {
 	if (!c->rec)
 		return false;
-	return settle(d, c, kbuffer_next_event(c->kb, &c->ts));
+	return settle(d, c);
 }
 
 void evrich_cursor_decode(struct evrich *d, const struct evrich_cursor *c, struct evrich_rec *r)
@@ -405,8 +368,8 @@ void evrich_cursor_decode(struct evrich *d, const struct evrich_cursor *c, struc
 	memset(r, 0, sizeof(*r));
 	r->tp = (enum rich_tp)c->tp;
 	r->ts = c->ts;
-	memcpy(&r->pid, c->rec + COMMON_PID_OFF, sizeof(r->pid));
-	r->irq = c->rec[COMMON_FLAGS_OFF] & TRACE_FLAG_IRQ_CONTEXT;
+	memcpy(&r->pid, c->rec + RB_COMMON_PID_OFF, sizeof(r->pid));
+	r->irq = c->rec[RB_COMMON_FLAGS_OFF] & RB_FLAG_IRQ_CONTEXT;
 	r->ev.ts = c->ts;
 	decode(d, r->tp, c->rec, c->size, r);
 	d->events++;
@@ -419,8 +382,6 @@ int evrich_page(struct evrich *d, const void *page, size_t len, evrich_fn fn, vo
 	struct evrich_rec r;
 	int count = 0, err;
 
-	memset(&c, 0, sizeof(c));
-	c.kb = d->kbuf;
 	err = evrich_cursor_load(d, &c, page, len, missed);
 	if (err)
 		return err;

@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "rbpage.h"
 #include <sys/types.h>
 
 /* The tracepoints the focus instance enables, in this order. */
@@ -117,7 +119,6 @@ struct evrich_field {
 
 struct evrich {
 	struct tep_handle *tep;
-	struct kbuffer *kbuf;		/* evrich_page's */
 	int page_size;
 	int id[RT_NR];			/* the kernel's event id; -1 = not loaded */
 	struct evrich_field f[RT_NR][EVRICH_MAX_FIELDS];
@@ -158,15 +159,12 @@ typedef void (*evrich_fn)(void *ctx, const struct evrich_rec *r);
  * and leaves it on another).
  */
 struct evrich_cursor {
-	struct kbuffer *kb;
-	const uint8_t *page, *rec;	/* rec: the current record of ours; NULL = none left */
-	size_t len;
+	struct rbpage page;
+	const uint8_t *rec;	/* the current record of ours; NULL = none left */
 	int size, tp;
-	unsigned long long ts;
+	uint64_t ts;
 };
 
-int evrich_cursor_init(struct evrich_cursor *c);
-void evrich_cursor_free(struct evrich_cursor *c);
 /*
  * Start on a sub-buffer (which must stay in place while the cursor is on it);
  * the cursor is on its first record of ours, if any. Returns 0 or -EINVAL;

@@ -87,10 +87,8 @@ static void close_instance(struct focus *f)
 	/* Readers closed before the instance goes (trace_close): see trace.h. */
 	trace_close(f->tr);
 	f->tr = NULL;
-	for (i = 0; f->cpu && i < f->ncpus; i++) {
-		evrich_cursor_free(&f->cpu[i].cur);
+	for (i = 0; f->cpu && i < f->ncpus; i++)
 		free(f->cpu[i].page);
-	}
 	free(f->cpu);
 	f->cpu = NULL;
 	f->ncpus = 0;
@@ -255,13 +253,8 @@ static int open_instance(struct focus *f, struct model *m)
 		m->focus_status[0] = '\0';
 	f->ncpus = trace_ncpus(f->tr);
 	f->cpu = xcalloc((size_t)f->ncpus, sizeof(*f->cpu));
-	for (t = 0; t < f->ncpus; t++) {
+	for (t = 0; t < f->ncpus; t++)
 		f->cpu[t].page = xmalloc((size_t)trace_page_size(f->tr));
-		if (evrich_cursor_init(&f->cpu[t].cur)) {
-			close_instance(f);
-			return -ENOMEM;
-		}
-	}
 	f->gen++;
 	return 0;
 }

@@ -273,8 +273,6 @@ static void test_cursor_merge(void)
 	put64(x, 8, SYS_getppid);
 	x = rec_new(&b, ID_EXIT, 5, 24, 80);	/* t=200 */
 	put64(x, 8, SYS_read);
-	CHECK_EQ_I64(evrich_cursor_init(&ca), 0);
-	CHECK_EQ_I64(evrich_cursor_init(&cb), 0);
 	CHECK_EQ_I64(evrich_cursor_load(&dec, &ca, a.b, PAGE, &missed), 0);
 	CHECK_EQ_I64(evrich_cursor_load(&dec, &cb, b.b, PAGE, &missed), 0);
 	while (ca.rec || cb.rec) {
@@ -290,8 +288,6 @@ static void test_cursor_merge(void)
 	CHECK_EQ_U64(order[1], 120);
 	CHECK_EQ_U64(order[2], 150);
 	CHECK_EQ_U64(order[3], 200);
-	evrich_cursor_free(&ca);
-	evrich_cursor_free(&cb);
 	evrich_free(&dec);
 }
 
