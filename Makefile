@@ -3,6 +3,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+DATADIR = $(PREFIX)/share/ktop
+THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -13,15 +15,16 @@ WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prot
 HARDEN = -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 $(WARN) -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE
+CPPFLAGS += -D_GNU_SOURCE -DKTOP_DATADIR='"$(DATADIR)"'
 LDFLAGS += -pie -Wl,-z,relro,-z,now
 
 B = build
 # Everything but the entry point and the terminal: what unit tests link.
 CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
 UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
-# Syscall number -> name array of the architecture $(CC) builds for, generated.
-GEN_SRC = $(B)/gen/syscall_names.c
+# Syscall number -> name array of the architecture $(CC) builds for, generated;
+# the default and mono themes compiled in.
+GEN_SRC = $(B)/gen/syscall_names.c $(B)/gen/themes.c
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(GEN_SRC:.c=.o)
 UI_OBJ = $(UI_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
@@ -47,11 +50,15 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
 
-$(GEN_SRC): tools/gen-syscalls.sh
+$(B)/gen/syscall_names.c: tools/gen-syscalls.sh
 	@mkdir -p $(dir $@)
 	sh tools/gen-syscalls.sh "$(CC)" $@
 
-$(GEN_SRC:.c=.o): $(GEN_SRC)
+$(B)/gen/themes.c: tools/gen-themes.sh themes/default.theme themes/mono.theme
+	@mkdir -p $(dir $@)
+	sh tools/gen-themes.sh $@ themes/default.theme themes/mono.theme
+
+$(GEN_SRC:.c=.o): $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) -Isrc -c -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
@@ -80,9 +87,12 @@ bench: deps
 install: ktop
 	install -D -m 0755 ktop $(DESTDIR)$(BINDIR)/ktop
 	install -D -m 0644 man/ktop.1 $(DESTDIR)$(MANDIR)/ktop.1
+	install -d $(DESTDIR)$(DATADIR)/themes
+	install -m 0644 $(THEMES) $(DESTDIR)$(DATADIR)/themes/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf $(B) ktop

@@ -14,6 +14,7 @@
 
 #include "model.h"
 #include "options.h"
+#include "themefile.h"
 
 enum action {
 	ACT_NONE,	/* nothing changed */
@@ -24,6 +25,10 @@ enum action {
 	ACT_THREADS,	/* thread mode toggled: restart the collector */
 	ACT_FOCUS,	/* a process view opened on view_pid: focus its events */
 	ACT_UNFOCUS,	/* the process view of view_pid closed */
+	ACT_THEME,	/* a->theme changed: load it */
+	ACT_SIGNAL,	/* send a->req.sig to a->req.pid, say how it went */
+	ACT_RENICE,	/* set the nice value of a->req.pid to a->req.nice */
+	ACT_SAVE,	/* write the settings file */
 	ACT_QUIT,
 };
 
@@ -64,6 +69,26 @@ struct app {
 
 	char message[160];		/* a one-line notice at the bottom */
 	uint64_t message_until;		/* monotonic ns */
+
+	/* Look and feel (issue 6). */
+	char theme[THEME_NAME_MAX + 192];	/* the theme asked for: a name or a file */
+	bool color;			/* colours allowed: NO_COLOR is not set */
+	bool ascii;			/* ASCII lines and graphs (no UTF-8 locale, --ascii) */
+	bool mouse;			/* mouse clicks wanted (no --no-mouse) */
+	bool follow;			/* the selection follows its process across refreshes */
+	bool tracing;			/* kernel events are counted */
+	char (*themes)[THEME_NAME_MAX];	/* the themes found at start, for Z and F2 */
+	size_t nthemes;
+	struct {			/* what ACT_SIGNAL / ACT_RENICE act on */
+		pid_t pid;
+		uint64_t starttime;
+		int sig, nice;
+	} req;
+	/* Where the table's column titles were drawn, for mouse clicks. */
+	int hdr_y, rows_y;
+	int hdr_x[COL_NR + 1];
+	int hdr_col[COL_NR];
+	size_t hdr_n;
 };
 
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

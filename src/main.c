@@ -19,6 +19,8 @@
 #include "batch.h"
 #include "fproc.h"
 #include "options.h"
+#include "procctl.h"
+#include "settings.h"
 #include "ui.h"
 #include "util.h"
 #include "../collectors/focus.h"
@@ -49,6 +51,9 @@ struct ktop {
 	int batch_cols[COL_NR];
 	int sigfd, timerfd;
 	long ticks;
+	char rc_path[4096];		/* the settings file; "" = none (no HOME) */
+	char rc_warn[512];		/* what was wrong in it, shown once the screen is up */
+	char themes[THEME_MAX][THEME_NAME_MAX];
 };
 
 static int arm_timer(int fd, double delay_s, bool now)
@@ -189,6 +194,62 @@ static void focus_open_view(struct ktop *k, pid_t pid)
 		 "tracing is not running");
 }
 
+static void act_signal(struct ktop *k)
+{
+	struct app *a = &k->app;
+	const char *name = sigabbrev_np(a->req.sig);
+	int ret = proc_signal(a->req.pid, a->req.starttime, a->req.sig);
+
+	if (ret == -ESRCH)
+		app_message(a, "SIG%s not sent: process %d is gone", name, (int)a->req.pid);
+	else if (ret)
+		app_message(a, "SIG%s to %d failed: %s", name, (int)a->req.pid, strerror(-ret));
+	else
+		app_message(a, "SIG%s sent to %d", name, (int)a->req.pid);
+	if (!ret && !a->paused)
+		collect(k);	/* show what it did at once */
+}
+
+static void act_renice(struct ktop *k)
+{
+	struct app *a = &k->app;
+	int ret = proc_renice(a->req.pid, a->req.starttime, a->req.nice);
+
+	if (ret == -ESRCH)
+		app_message(a, "process %d is gone", (int)a->req.pid);
+	else if (ret)
+		app_message(a, "nice %d for %d: %s%s", a->req.nice, (int)a->req.pid, strerror(-ret),
+			    ret == -EACCES || ret == -EPERM ? " (lowering nice needs root)" : "");
+	else
+		app_message(a, "%d now has nice %d", (int)a->req.pid, a->req.nice);
+	if (!ret && !a->paused)
+		collect(k);
+}
+
+/* The live view's settings as they are now, into the settings file. */
+static void save_settings(struct ktop *k)
+{
+	struct app *a = &k->app;
+	struct settings s;
+	char err[512];
+
+	memset(&s, 0, sizeof(s));
+	s.delay_s = a->delay_s;
+	snprintf(s.theme, sizeof(s.theme), "%s", a->theme);
+	s.sort_col = a->model.sort_col;
+	s.sort_asc = a->model.sort_dir == SORT_ASC;
+	memcpy(s.cols, a->cols, a->ncols * sizeof(a->cols[0]));
+	s.ncols = a->ncols;
+	s.tree = a->model.tree;
+	s.threads = a->model.threads;
+	if (!k->rc_path[0])
+		app_message(a, "not saved: neither XDG_CONFIG_HOME nor HOME is set");
+	else if (settings_save(k->rc_path, &s, err, sizeof(err)))
+		app_message(a, "not saved: %s", err);
+	else
+		app_message(a, "saved to %s", k->rc_path);
+}
+
 /* Returns true when the loop should end. */
 static bool handle_action(struct ktop *k, enum action act)
 {
@@ -224,6 +285,18 @@ static bool handle_action(struct ktop *k, enum action act)
 			model_fproc_remove(&a->model, a->view_pid);
 		watch_signals(k);
 		a->view_pid = 0;
+		break;
+	case ACT_THEME:
+		ui_theme(a);
+		break;
+	case ACT_SIGNAL:
+		act_signal(k);
+		break;
+	case ACT_RENICE:
+		act_renice(k);
+		break;
+	case ACT_SAVE:
+		save_settings(k);
 		break;
 	default:
 		break;
@@ -340,6 +413,70 @@ static int check_pids(struct ktop *k)
 	return 0;
 }
 
+static void default_columns(struct ktop *k)
+{
+	struct app *a = &k->app;
+
+	if (ftrace_on(k->ftrace)) {
+		memcpy(a->cols, table_traced, sizeof(table_traced));
+		a->ncols = ARRAY_SIZE(table_traced);
+	} else {
+		memcpy(a->cols, table_default, sizeof(table_default));
+		a->ncols = ARRAY_SIZE(table_default);
+	}
+	a->show_cmdline = true;
+}
+
+/* Columns that count kernel events, when tracing is off: nothing to show. */
+static bool column_useless(const struct ktop *k, int c)
+{
+	const struct column *col = &columns[c];
+
+	if (ftrace_on(k->ftrace))
+		return false;
+	return c == COL_TOPSC || c == COL_LOST ||
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR);
+}
+
+/*
+ * The settings file, under the command line: -d, -s, -H and --theme win. A
+ * bad setting was reported and left unset: its default stays.
+ */
+static void apply_settings(struct ktop *k)
+{
+	struct app *a = &k->app;
+	struct model *m = &a->model;
+	struct settings s;
+	size_t i;
+
+	if (settings_path(k->rc_path, sizeof(k->rc_path))) {
+		k->rc_path[0] = '\0';
+		return;
+	}
+	settings_load(k->rc_path, &s, k->rc_warn, sizeof(k->rc_warn));
+	if (s.have_delay && !k->opt.delay_set)
+		a->delay_s = s.delay_s;
+	if (s.have_theme && !k->opt.theme)
+		snprintf(a->theme, sizeof(a->theme), "%s", s.theme);
+	if (s.have_sort && k->opt.sort_col < 0) {
+		m->sort_col = s.sort_col;
+		m->sort_dir = s.sort_asc ? SORT_ASC : SORT_DESC;
+	}
+	if (s.ncols) {
+		a->ncols = 0;
+		for (i = 0; i < s.ncols; i++)
+			if (!column_useless(k, s.cols[i]))
+				a->cols[a->ncols++] = s.cols[i];
+		a->show_cmdline = a->cols[a->ncols - 1] == COL_CMDLINE;
+		if (a->ncols < 2)	/* only COMMAND left: the defaults are better */
+			default_columns(k);
+	}
+	if (s.have_tree)
+		m->tree = s.tree;
+	if (s.have_threads && !k->opt.threads)
+		m->threads = s.threads;
+}
+
 static void setup_app(struct ktop *k)
 {
 	struct app *a = &k->app;
@@ -349,15 +486,13 @@ static void setup_app(struct ktop *k)
 	a->opt = &k->opt;
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
-	if (ftrace_on(k->ftrace)) {
-		memcpy(a->cols, table_traced, sizeof(table_traced));
-		a->ncols = ARRAY_SIZE(table_traced);
+	default_columns(k);
+	if (ftrace_on(k->ftrace))
 		m->event_counters = ftrace_event_counters(k->ftrace);
-	} else {
-		memcpy(a->cols, table_default, sizeof(table_default));
-		a->ncols = ARRAY_SIZE(table_default);
-	}
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
+	a->tracing = ftrace_on(k->ftrace);
+	a->mouse = !k->opt.no_mouse;
+	snprintf(a->theme, sizeof(a->theme), "%s", k->opt.theme ? k->opt.theme : "default");
 	a->stack[0] = &table_view;
 	a->depth = 1;
 	m->ring_events = k->opt.events;
@@ -366,6 +501,8 @@ static void setup_app(struct ktop *k)
 		m->sort_col = k->opt.sort_col;
 		m->sort_dir = k->opt.sort_asc ? SORT_ASC : SORT_DESC;
 	}
+	if (!k->opt.batch)
+		apply_settings(k);
 	if (k->opt.npids) {
 		m->focus = xmalloc(k->opt.npids * sizeof(pid_t));
 		memcpy(m->focus, k->opt.pids, k->opt.npids * sizeof(pid_t));
@@ -479,21 +616,32 @@ int main(int argc, char **argv)
 		app_push(&k.app, &procview_view);
 		focus_open_view(&k, k.opt.pids[0]);
 	}
-	procfs_set_threads(k.procfs, k.opt.threads);
+	procfs_set_threads(k.procfs, k.app.model.threads);
 	if (k.opt.npids)
 		procfs_set_focus(k.procfs, k.opt.pids, k.opt.npids);
 	if (k.opt.batch)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
 
 	k.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (k.sigfd < 0 || k.timerfd < 0 || arm_timer(k.timerfd, k.opt.delay_s, true)) {
+	if (k.sigfd < 0 || k.timerfd < 0 || arm_timer(k.timerfd, k.app.delay_s, true)) {
 		fprintf(stderr, "ktop: cannot set up the main loop: %s\n", strerror(errno));
 		goto out;
 	}
 	if (!k.opt.batch) {
 		atexit(ui_stop);
+		k.app.themes = k.themes;
+		k.app.nthemes = theme_list(k.themes, THEME_MAX);
 		if (ui_start(&k.app))
 			goto out;
+		/* A bad settings line outranks a theme message: it is about every start. */
+		if (k.rc_warn[0]) {
+			char theme_msg[sizeof(k.app.message)];
+
+			snprintf(theme_msg, sizeof(theme_msg), "%s", k.app.message);
+			app_message(&k.app, "%s%s%.100s", k.rc_warn, theme_msg[0] ? "; " : "", theme_msg);
+		}
+		if (k.app.message[0])	/* about the files: longer than a notice */
+			k.app.message_until += 6000000000ull;
 	}
 	status = run(&k);
 out:

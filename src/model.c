@@ -57,6 +57,7 @@ void model_free(struct model *m)
 	free(m->tasks);
 	free(m->rows);
 	free(m->focus);
+	free(m->folded);
 	free(m->cpu_bufs[0]);
 	free(m->cpu_bufs[1]);
 	pidmap_free(&m->index);
@@ -390,6 +391,8 @@ void model_refresh_rows(struct model *m)
 	sort_model = m;
 	qsort(m->rows, m->nrows, sizeof(*m->rows), rows_cmp);
 	sort_model = NULL;
+	if (m->tree)
+		tree_order(m);
 }
 
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out)

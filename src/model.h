@@ -69,6 +69,14 @@ struct task {
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
+
+	/* Tree view (src/tree.c), set when rows are rebuilt with model.tree on. */
+	uint64_t tree_more;		/* bit d: its ancestor at depth d has a later sibling */
+	int tree_row;			/* its index in rows while the tree is built */
+	uint16_t tree_depth;		/* 0 = a root */
+	bool tree_last;			/* the last of its siblings */
+	bool tree_kids;			/* it has children among the rows */
+	bool tree_folded;		/* they are hidden (collapsed) */
 };
 
 /* System-wide sample: what the header shows. */
@@ -109,6 +117,9 @@ struct model {
 	bool threads;			/* rows are threads, not processes */
 	pid_t *focus;			/* -p: only these tgids; NULL = all */
 	size_t nfocus;
+	bool tree;			/* rows in tree order: children under their parent */
+	pid_t *folded;			/* tree: processes whose children are hidden */
+	size_t nfolded;
 
 	/* Kernel events (collectors/ftrace.c); all zero when tracing is off. */
 	uint32_t event_counters;	/* bit per enum counter that events supply */
@@ -175,6 +186,11 @@ void model_fproc_remove(struct model *m, pid_t pid);
 
 /* Re-apply filter and sort to rows; called by end_tick and when they change. */
 void model_refresh_rows(struct model *m);
+/* Put rows (sorted) in tree order; model_refresh_rows calls it when m->tree. */
+void tree_order(struct model *m);
+/* Tree: hide (@fold true) or show the children of @pid. Returns whether it changed. */
+bool model_fold(struct model *m, pid_t pid, bool fold);
+bool model_is_folded(const struct model *m, pid_t pid);
 
 /* System rates derived from two samples; false before the second sample. */
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out);

@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-enum { OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS };
+enum { OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII, OPT_NO_MOUSE };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -24,6 +24,9 @@ static const struct option long_opts[] = {
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -51,6 +54,10 @@ void options_usage(FILE *f)
 	      "      --no-trace         do not trace: a /proc monitor only (no syscall columns)\n"
 	      "      --events N         process view: the recent kernel events kept per focused\n"
 	      "                         process, with their snapshots (default 4096)\n"
+	      "      --theme NAME       live view: colours of theme NAME (default, light, mono,\n"
+	      "                         high-contrast, or a file); NO_COLOR forces mono\n"
+	      "      --ascii            live view: ASCII lines and graphs even in a UTF-8 locale\n"
+	      "      --no-mouse         live view: leave the mouse to the terminal\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
@@ -59,7 +66,8 @@ void options_usage(FILE *f)
 	      "empty. -n also ends the live view after N refreshes. Column keys:\n", f);
 	for (i = 0; i < COL_NR; i++)
 		fprintf(f, "  %-8s %s\n", columns[i].key, columns[i].doc);
-	fputs("\nKeys in the live view: press ? or F1 for the full list. See ktop(1).\n", f);
+	fputs("\nKeys in the live view: press ? or F1 for the full list. Settings: F2, saved in\n"
+	      "$XDG_CONFIG_HOME/ktop/ktoprc (default ~/.config/ktop/ktoprc). See ktop(1).\n", f);
 }
 
 static int add_pids(struct options *o, const char *arg, char *err, size_t errsz)
@@ -187,6 +195,15 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			}
 			o->events = (size_t)v;
 			break;
+		case OPT_THEME:
+			o->theme = optarg;
+			break;
+		case OPT_ASCII:
+			o->ascii = true;
+			break;
+		case OPT_NO_MOUSE:
+			o->no_mouse = true;
+			break;
 		case 'h':
 			o->show_help = true;
 			return 0;
@@ -220,6 +237,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		snprintf(err, errsz, "--syscalls counts kernel events: it cannot go with --no-trace");
 		return -EINVAL;
 	}
+	o->delay_set = have_delay;
 	if (!have_delay)
 		o->delay_s = o->batch ? 1.0 : 2.0;
 	return 0;

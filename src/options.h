@@ -26,6 +26,10 @@ struct options {
 	bool no_trace;			/* --no-trace: /proc only */
 	bool syscalls;			/* --syscalls: per-syscall batch rows */
 	size_t events;			/* --events: per focused process, events kept */
+	bool delay_set;			/* -d given: it beats the settings file */
+	const char *theme;		/* --theme; NULL = settings or default */
+	bool ascii;			/* --ascii: no UTF-8 line drawing */
+	bool no_mouse;			/* --no-mouse */
 	bool show_help, show_version;
 };
 

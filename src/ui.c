@@ -13,12 +13,23 @@
 #include "../views/view.h"
 
 static bool active;
+/*
+ * What was on screen at the last draw. The screen is erased only when that
+ * changes (another view, a resize): otherwise each view draws every line it owns
+ * in full and curses sends the terminal only the cells that differ.
+ */
+static const struct view *drawn_base, *drawn_top;
+static int drawn_lines, drawn_cols;
+static bool drawn_small;
 
 int ui_start(struct app *a)
 {
 	const char *nc = getenv("NO_COLOR");
 
-	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	/* NO_COLOR: any value but the empty string (no-color.org). */
+	a->color = !(nc && *nc);
+	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 && !a->opt->ascii;
+	a->ascii = !a->utf8;
 	if (!newterm(NULL, stdout, stdin)) {
 		fprintf(stderr, "ktop: cannot start the terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
@@ -32,8 +43,30 @@ int ui_start(struct app *a)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);	/* Esc answers at once; keys' escape sequences still parse */
 	curs_set(0);
-	theme_init(!(nc && *nc));
+	if (a->mouse) {
+		/* Clicks only: motion reports would cost bytes over SSH for nothing. */
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+			  BUTTON5_PRESSED, NULL);
+		mouseinterval(250);
+	}
+	ui_theme(a);
 	return 0;
+}
+
+int ui_theme(struct app *a)
+{
+	char err[512];
+	int ret;
+
+	if (!active)
+		return 0;
+	ret = theme_use(a->theme, a->color, err, sizeof(err));
+	if (ret)
+		app_message(a, "%s; theme %s used", err, theme_current());
+	else if (strcmp(theme_current(), a->theme) && a->color)
+		app_message(a, "theme %s (the terminal has no colours)", theme_current());
+	drawn_base = NULL;	/* everything in the new look */
+	return ret;
 }
 
 void ui_stop(void)
@@ -68,18 +101,27 @@ void ui_draw(struct app *a)
 {
 	const struct view *top = a->stack[a->depth - 1];
 	const struct view *base = top;
+	bool small = COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
 	int h, i;
 
 	if (!active)
 		return;
-	erase();
-	if (COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS) {
-		draw_too_small();
-		goto out;
-	}
 	for (i = a->depth - 1; i > 0 && a->stack[i]->overlay; i--)
 		;
 	base = a->stack[i];
+	if (base != drawn_base || top != drawn_top || LINES != drawn_lines || COLS != drawn_cols ||
+	    small != drawn_small) {
+		erase();
+		drawn_base = base;
+		drawn_top = top;
+		drawn_lines = LINES;
+		drawn_cols = COLS;
+		drawn_small = small;
+	}
+	if (small) {
+		draw_too_small();
+		goto out;
+	}
 	if (base->fullscreen) {
 		base->draw(a, 0, LINES - 1, COLS);
 	} else {
@@ -103,10 +145,33 @@ bool ui_next_key(int *ch)
 	return *ch != ERR;
 }
 
+static enum action ui_mouse(struct app *a)
+{
+	const struct view *v = a->stack[a->depth - 1];
+	MEVENT ev;
+	enum mouse_kind kind;
+
+	if (getmouse(&ev) != OK || !v->mouse)
+		return ACT_NONE;
+	if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+		kind = MOUSE_DOUBLE;
+	else if (ev.bstate & BUTTON1_CLICKED)
+		kind = MOUSE_CLICK;
+	else if (ev.bstate & BUTTON4_PRESSED)
+		kind = MOUSE_WHEEL_UP;
+	else if (ev.bstate & BUTTON5_PRESSED)
+		kind = MOUSE_WHEEL_DOWN;
+	else
+		return ACT_NONE;
+	return v->mouse(a, ev.y, ev.x, kind);
+}
+
 enum action ui_key(struct app *a, int ch)
 {
 	/* resizeterm() queues KEY_RESIZE: the resize itself was done on SIGWINCH. */
 	if (ch == KEY_RESIZE)
 		return ACT_REDRAW;
+	if (ch == KEY_MOUSE)
+		return ui_mouse(a);
 	return a->stack[a->depth - 1]->key(a, ch);
 }

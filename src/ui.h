@@ -17,6 +17,8 @@
 
 /* Start curses on the terminal; returns 0 or -1 (message printed). */
 int ui_start(struct app *a);
+/* Load and show theme a->theme; on error a message says why (file and line). */
+int ui_theme(struct app *a);
 /* Restore the terminal. Idempotent, safe from atexit and fatal-signal paths. */
 void ui_stop(void);
 /* The terminal changed size (SIGWINCH). */

@@ -5,7 +5,7 @@
 set -e
 build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev"
 test="bats tmux python3 valgrind strace procps"
-bench="procps strace bpftrace linux-perf"
+bench="procps strace bpftrace linux-perf htop"
 want="$build"
 for what in "$@"; do
 	case "$what" in

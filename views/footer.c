@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The bottom line: the main keys as in htop, or a notice, and the active filter/sort. */
+/*
+ * The bottom line: the function keys as in htop, or a notice, and the active
+ * filter and sort. A function key shows only when the view on top binds it: the
+ * bar is read from the same key table the view dispatches on.
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,15 +12,31 @@
 #include "../src/util.h"
 
 static const struct {
-	const char *key, *what;
-} footer_keys[] = {
-	{ "F1", "Help" }, { "F4", "Filter" }, { "F6", "Sort" }, { "H", "Threads" },
-	{ "d", "Delay" }, { "Spc", "Pause" }, { "q", "Quit" },
+	int key;
+	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop */
+} bar[] = {
+	{ KEY_F(1), "F1", "Help  " }, { KEY_F(2), "F2", "Setup " }, { KEY_F(3), "F3", "Search" },
+	{ KEY_F(4), "F4", "Filter" }, { KEY_F(5), "F5", "Tree  " }, { KEY_F(6), "F6", "SortBy" },
+	{ KEY_F(7), "F7", "Nice -" }, { KEY_F(8), "F8", "Nice +" }, { KEY_F(9), "F9", "Kill  " },
+	{ KEY_F(10), "F10", "Quit  " },
 };
+
+static bool bound(const struct view *v, int key)
+{
+	size_t i, k;
+
+	for (i = 0; i < v->nkeys; i++)
+		for (k = 0; k < ARRAY_SIZE(v->keys[i].keys) && v->keys[i].keys[k]; k++)
+			if (v->keys[i].keys[k] == key)
+				return true;
+	return false;
+}
 
 void footer_draw(struct app *a, int y, int w)
 {
-	char right[200];
+	const struct view *v = a->stack[a->depth - 1];
+	const struct model *m = &a->model;
+	char right[240], user[64] = "";
 	int x = 0;
 	size_t i;
 
@@ -24,6 +44,7 @@ void footer_draw(struct app *a, int y, int w)
 	mvhline(y, 0, ' ', w);
 	if (a->message[0] && now_mono_ns() < a->message_until) {
 		attrset(theme_attr(EL_MESSAGE));
+		mvhline(y, 0, ' ', w);
 		put_text(y, 0, w, a->message);
 		attrset(theme_attr(EL_NORMAL));
 		return;
@@ -33,17 +54,26 @@ void footer_draw(struct app *a, int y, int w)
 		attrset(theme_attr(EL_NORMAL));
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(footer_keys) && x < w; i++) {
+	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++) {
+		int len = (int)(strlen(bar[i].name) + strlen(bar[i].what));
+
+		if (!bound(v, bar[i].key))
+			continue;
+		if (x + len > w)
+			break;
 		attrset(theme_attr(EL_FOOTER_KEY));
-		put_text(y, x, w - x, footer_keys[i].key);
-		x += (int)strlen(footer_keys[i].key);
+		put_text(y, x, w - x, bar[i].name);
 		attrset(theme_attr(EL_FOOTER_TEXT));
-		put_text(y, x, w - x, footer_keys[i].what);
-		x += (int)strlen(footer_keys[i].what) + 1;
+		put_text(y, x + (int)strlen(bar[i].name), w - x - (int)strlen(bar[i].name),
+			 bar[i].what);
+		x += len;
 	}
-	snprintf(right, sizeof(right), "%s%s%s sort:%s%s", a->model.filter[0] ? "filter:" : "",
-		 a->model.filter, a->model.filter[0] ? " " : "",
-		 columns[a->model.sort_col].key, a->model.sort_dir == SORT_DESC ? "-" : "+");
+	if (m->filter_uid >= 0)
+		snprintf(user, sizeof(user), "user:%lld ", (long long)m->filter_uid);
+	snprintf(right, sizeof(right), "%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
+		 m->tree ? "tree " : "", user, m->filter[0] ? "filter:" : "", m->filter,
+		 m->filter[0] ? " " : "", columns[m->sort_col].key,
+		 m->sort_dir == SORT_DESC ? "-" : "+");
 	if ((int)strlen(right) < w - x)
 		put_text(y, w - (int)strlen(right), (int)strlen(right), right);
 	attrset(theme_attr(EL_NORMAL));

@@ -16,6 +16,13 @@ void put_text(int y, int x, int maxw, const char *s)
 		mvaddnstr(y, x, s, maxw);
 }
 
+/* Each line is drawn whole (the screen is not erased between refreshes). */
+static void blank(int y, int w)
+{
+	attrset(theme_attr(EL_NORMAL));
+	mvhline(y, 0, ' ', w);
+}
+
 /* "LBL[|||||     12.3%]": the text sits inside the bar at the right, as in htop. */
 static void meter(int y, int x, int w, const char *label, double frac, const char *text)
 {
@@ -61,6 +68,8 @@ static void cpu_meters(struct app *a, int *y, int w, int max_lines)
 	if (!ncpu)
 		per_line = 1;
 	mw = (w - (per_line - 1)) / per_line;
+	for (i = 0; i < (ncpu + 1 + per_line - 1) / per_line; i++)
+		blank(*y + i, w);
 	for (i = -1; i < ncpu; i++) {
 		const struct cpu_times *cur = i < 0 ? &m->sys.stat.total : &m->sys.stat.cpu[i];
 		const struct cpu_times *old = i < 0 ? &m->sys_prev.stat.total : &m->sys_prev.stat.cpu[i];
@@ -87,11 +96,12 @@ static void events_line(const struct model *m, int y, int w)
 	char buf[256], r[3][16];
 	int x;
 
+	blank(y, w);
 	attrset(theme_attr(EL_LABEL));
 	put_text(y, 0, w, "Evnts");
 	attrset(theme_attr(EL_NORMAL));
 	if (!m->event_counters) {
-		attrset(theme_attr(EL_MESSAGE));
+		attrset(theme_attr(EL_ERROR));
 		put_text(y, 6, w - 6, m->trace_status[0] ? m->trace_status : "tracing off");
 		attrset(theme_attr(EL_NORMAL));
 		return;
@@ -109,7 +119,7 @@ static void events_line(const struct model *m, int y, int w)
 		/* Counts may be short: say so where it cannot be missed. */
 		snprintf(buf, sizeof(buf), "  LOST %llu%s events", (unsigned long long)m->lost_events,
 			 m->lost_unknown ? "+" : "");
-		attrset(theme_attr(EL_MESSAGE) | A_BOLD);
+		attrset(theme_attr(EL_LOST));
 		put_text(y, 5 + x, w - 5 - x, buf);
 		attrset(theme_attr(EL_NORMAL));
 	} else if (m->trace_status[0]) {
@@ -132,6 +142,7 @@ int header_draw(struct app *a, int w, int max_lines)
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	fmt_uptime(t1, sizeof(t1), s.uptime_s);
 
+	blank(y, w);
 	attrset(theme_attr(EL_TITLE));
 	put_text(y, 0, w, "ktop");
 	attrset(theme_attr(EL_NORMAL));
@@ -144,6 +155,7 @@ int header_draw(struct app *a, int w, int max_lines)
 	cpu_meters(a, &y, w, max_lines - 5 > 1 ? max_lines - 5 : 1);
 
 	if (s.have_mem) {
+		blank(y, w);
 		fmt_mem(t1, sizeof(t1), s.mem_used_kb);
 		fmt_mem(t2, sizeof(t2), s.mem_total_kb);
 		snprintf(buf, sizeof(buf), "%s/%s", t1, t2);
@@ -156,6 +168,7 @@ int header_draw(struct app *a, int w, int max_lines)
 		y++;
 	}
 
+	blank(y, w);
 	attrset(theme_attr(EL_LABEL));
 	put_text(y, 0, w, "Tasks");
 	attrset(theme_attr(EL_NORMAL));
@@ -164,6 +177,7 @@ int header_draw(struct app *a, int w, int max_lines)
 	put_text(y, 5, w - 5, buf);
 	y++;
 
+	blank(y, w);
 	attrset(theme_attr(EL_LABEL));
 	put_text(y, 0, w, "Rates");
 	attrset(theme_attr(EL_NORMAL));

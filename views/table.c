@@ -1,27 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The process table: one row per process (or thread), the selection, sorting. */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "theme.h"
 #include "view.h"
 #include "../src/format.h"
 #include "../src/util.h"
 
-/* Where the selection is after rows were rebuilt: on the same pid if it is still there. */
+/*
+ * Where the selection is after rows were rebuilt. Following (F), or after the
+ * user changed the order (sort, filter, tree): on the same process. Otherwise,
+ * as in htop, on the same line while a refresh reorders the processes.
+ */
+static bool keep_pid;
+
 static void follow_selection(struct app *a)
 {
 	const struct model *m = &a->model;
 	size_t i;
 
-	if (a->selected_pid) {
+	if (a->selected_pid && (a->follow || keep_pid)) {
 		for (i = 0; i < m->nrows; i++) {
 			if (m->rows[i]->pid == a->selected_pid) {
 				a->selected = i;
+				keep_pid = false;
 				return;
 			}
 		}
+		if (a->follow) {
+			app_message(a, "the followed process %d is gone", (int)a->selected_pid);
+			a->follow = false;
+		}
 	}
+	keep_pid = false;
 	if (a->selected >= m->nrows)
 		a->selected = m->nrows ? m->nrows - 1 : 0;
 }
@@ -42,19 +57,29 @@ static void clamp_scroll(struct app *a, int h)
 	a->selected_pid = a->selected < rows ? a->model.rows[a->selected]->pid : 0;
 }
 
+/* Rates by level; thresholds per second (CPU: percent of one CPU). */
+static enum elem level(double v, double low, double mid)
+{
+	return v <= 0 ? EL_RATE_ZERO : v < low ? EL_RATE_LOW : v < mid ? EL_RATE_MID : EL_RATE_HIGH;
+}
+
 static enum elem cell_style(const struct model *m, const struct task *t, int c)
 {
 	double v;
 
 	if (c == COL_STATE)
 		return t->state == 'R' ? EL_STATE_RUN : t->state == 'D' ? EL_STATE_D : EL_NORMAL;
+	if (c == COL_LOST)
+		return col_num(m, t, c, &v) && v > 0 ? EL_LOST : EL_RATE_ZERO;
 	if (columns[c].type != CT_COUNTER && c != COL_CPU)
 		return EL_NORMAL;
-	if (!col_num(m, t, c, &v) || v == 0)
+	if (!col_num(m, t, c, &v) || v == 0 || (c != COL_CPU && m->interval_s <= 0))
 		return EL_RATE_ZERO;
+	if (c == COL_SYSERR)
+		return EL_ERROR;
 	if (c == COL_CPU)
-		return v >= 90 ? EL_RATE_HIGH : EL_NORMAL;
-	return m->interval_s > 0 && v / m->interval_s >= 1000 ? EL_RATE_HIGH : EL_NORMAL;
+		return level(v, 25, 75);
+	return level(v / m->interval_s, 100, 1000);
 }
 
 /* Dropped first when the terminal is narrow, so COMMAND keeps some room. */
@@ -94,11 +119,17 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y, 0, ' ', w);
+	a->hdr_y = y;
+	a->hdr_n = 0;
 	for (i = 0; i < ncols && x < w; i++) {
 		const struct column *c = &columns[cols[i]];
 		bool last = i + 1 == ncols;
 		char cell[64];
 		int cw = last ? w - x : c->width;
+
+		a->hdr_x[a->hdr_n] = x;
+		a->hdr_col[a->hdr_n++] = cols[i];
+		a->hdr_x[a->hdr_n] = last ? w : x + c->width + 1;
 
 		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", c->width, c->title);
 		if (cols[i] == a->model.sort_col)
@@ -110,6 +141,34 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 	attrset(theme_attr(EL_NORMAL));
 }
 
+/* The tree's lines before COMMAND; returns the cells used. */
+static int draw_tree(const struct app *a, const struct task *t, int y, int x, int w,
+		     bool selected)
+{
+	const struct glyphs *g = glyphs_get(a);
+	int used = 0, d;
+
+	if (!a->model.tree)
+		return 0;
+	if (!selected)
+		attrset(theme_attr(EL_TREE));
+	for (d = 1; d <= t->tree_depth && used + 3 <= w; d++, used += 3) {
+		const char *s;
+
+		if (d < t->tree_depth)
+			s = d < 64 && (t->tree_more >> d & 1) ? g->tree_vert : g->tree_blank;
+		else
+			s = t->tree_last ? g->tree_last : g->tree_branch;
+		mvaddstr(y, x + used, s);
+	}
+	if (t->tree_folded && used + 2 <= w) {
+		mvaddstr(y, x + used, g->folded);
+		mvaddstr(y, x + used + 1, " ");
+		used += 2;
+	}
+	return used;
+}
+
 static void draw_row(struct app *a, const int *cols, size_t ncols, const struct task *t,
 		     int y, int w, bool selected)
 {
@@ -117,23 +176,24 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 	int x = 0;
 	size_t i;
 
-	if (selected) {
-		attrset(theme_attr(EL_SELECTED));
-		mvhline(y, 0, ' ', w);
-	}
+	attrset(theme_attr(selected ? EL_SELECTED : EL_NORMAL));
+	/* One line, drawn whole: no erase of the screen is needed before it. */
+	mvhline(y, 0, ' ', w);
 	for (i = 0; i < ncols && x < w; i++) {
 		int c = cols[i];
 		const struct column *col = &columns[c];
 		bool last = i + 1 == ncols;
 		char padded[CMDLINE_TEXT_MAX + 16];
+		const char *text = fmt_cell(&a->model, t, c, cell, sizeof(cell), a->utf8);
 
-		fmt_cell(&a->model, t, c, cell, sizeof(cell), a->utf8);
 		if (last)
-			snprintf(padded, sizeof(padded), "%s", cell);
+			snprintf(padded, sizeof(padded), "%s", text);
 		else if (col->left)
-			snprintf(padded, sizeof(padded), "%-*.*s", col->width, col->width, cell);
+			snprintf(padded, sizeof(padded), "%-*.*s", col->width, col->width, text);
 		else
-			snprintf(padded, sizeof(padded), "%*s", col->width, cell);
+			snprintf(padded, sizeof(padded), "%*s", col->width, text);
+		if (last)
+			x += draw_tree(a, t, y, x, w - x, selected);
 		if (!selected)
 			attrset(theme_attr(cell_style(&a->model, t, c)));
 		/* Only the last column (COMMAND) is cut; the others keep their width. */
@@ -155,11 +215,15 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	clamp_scroll(a, rows);
 	ncols = fit_columns(a, w, cols);
 	draw_header_row(a, cols, ncols, y0, w);
+	a->rows_y = y0 + 1;
 	for (r = 0; r < rows && a->top + (size_t)r < m->nrows; r++) {
 		size_t idx = a->top + (size_t)r;
 
 		draw_row(a, cols, ncols, m->rows[idx], y0 + 1 + r, w, idx == a->selected);
 	}
+	attrset(theme_attr(EL_NORMAL));
+	for (; r < rows; r++)
+		mvhline(y0 + 1 + r, 0, ' ', w);
 	if (!m->nrows) {
 		attrset(theme_attr(EL_RATE_ZERO));
 		put_text(y0 + 1, 1, w - 1, m->filter[0] ? "no process matches the filter" :
@@ -193,6 +257,13 @@ static enum action k_pgdn(struct app *a) { return move_sel(a, a->table_rows > 1 
 static enum action k_home(struct app *a) { return move_sel(a, -(long)a->model.nrows); }
 static enum action k_end(struct app *a) { return move_sel(a, (long)a->model.nrows); }
 
+/* The user changed the order: the selection stays on its process. */
+static enum action reorder(enum action act)
+{
+	keep_pid = true;
+	return act;
+}
+
 static enum action sort_by(struct app *a, int col)
 {
 	if (a->model.sort_col == col) {
@@ -202,7 +273,7 @@ static enum action sort_by(struct app *a, int col)
 		a->model.sort_dir = columns[col].sort_default;
 	}
 	/* A column read only for visible rows must now be read for all. */
-	return columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT;
+	return reorder(columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_cpu(struct app *a) { return sort_by(a, COL_CPU); }
@@ -213,7 +284,7 @@ static enum action k_sort_time(struct app *a) { return sort_by(a, COL_TIME); }
 static enum action k_invert(struct app *a)
 {
 	a->model.sort_dir = a->model.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
-	return ACT_RESORT;
+	return reorder(ACT_RESORT);
 }
 
 static enum action sort_step(struct app *a, int step)
@@ -225,7 +296,7 @@ static enum action sort_step(struct app *a, int step)
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
 	a->model.sort_col = a->cols[i];
 	a->model.sort_dir = columns[a->cols[i]].sort_default;
-	return columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT;
+	return reorder(columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
@@ -248,7 +319,7 @@ static void filter_change(struct app *a, const char *text)
 static enum action filter_done(struct app *a, const char *text)
 {
 	snprintf(a->model.filter, sizeof(a->model.filter), "%s", text ? text : saved_filter);
-	return ACT_RESORT;
+	return reorder(ACT_RESORT);
 }
 
 static enum action k_filter(struct app *a)
@@ -263,7 +334,7 @@ static enum action k_clear_filter(struct app *a)
 	if (!a->model.filter[0])
 		return ACT_NONE;
 	a->model.filter[0] = '\0';
-	return ACT_RESORT;
+	return reorder(ACT_RESORT);
 }
 
 static enum action delay_done(struct app *a, const char *text)
@@ -326,6 +397,215 @@ static enum action k_open(struct app *a)
 	return ACT_FOCUS;
 }
 
+static const struct task *selected_task(const struct app *a)
+{
+	return a->selected < a->model.nrows ? a->model.rows[a->selected] : NULL;
+}
+
+static enum action k_tree(struct app *a)
+{
+	a->model.tree = !a->model.tree;
+	app_message(a, a->model.tree ? "tree view (- folds, + unfolds)" : "flat view");
+	return reorder(ACT_RESORT);
+}
+
+static enum action fold(struct app *a, bool on)
+{
+	const struct task *t = selected_task(a);
+
+	if (!a->model.tree || !t)
+		return ACT_NONE;
+	if (on && !t->tree_kids)
+		return ACT_NONE;
+	return model_fold(&a->model, t->pid, on) ? reorder(ACT_RESORT) : ACT_NONE;
+}
+
+static enum action k_fold(struct app *a) { return fold(a, true); }
+static enum action k_unfold(struct app *a) { return fold(a, false); }
+
+static enum action k_unfold_all(struct app *a)
+{
+	if (!a->model.tree || !a->model.nfolded)
+		return ACT_NONE;
+	a->model.nfolded = 0;
+	return reorder(ACT_RESORT);
+}
+
+static enum action k_follow(struct app *a)
+{
+	const struct task *t = selected_task(a);
+
+	if (!t)
+		return ACT_NONE;
+	a->follow = !a->follow;
+	if (a->follow)
+		app_message(a, "following %d (%s): F again to stop", (int)t->pid, t->comm);
+	else
+		app_message(a, "not following");
+	return ACT_REDRAW;
+}
+
+/* The users of the processes in the table: the u menu ("All users" first). */
+#define USERS_MAX 256
+static struct user_item {
+	char name[48];
+	int64_t uid;
+} users[USERS_MAX + 1];
+static const char *user_items[USERS_MAX + 1];
+static size_t nusers;
+
+static int cmp_user(const void *pa, const void *pb)
+{
+	return strcmp(((const struct user_item *)pa)->name, ((const struct user_item *)pb)->name);
+}
+
+static enum action user_pick(struct app *a, size_t i)
+{
+	a->model.filter_uid = users[i].uid;
+	if (i)
+		app_message(a, "only the processes of %s (u: another user)", users[i].name);
+	return reorder(ACT_RESORT);
+}
+
+static enum action k_user(struct app *a)
+{
+	const struct model *m = &a->model;
+	size_t i, k, cursor = 0;
+
+	snprintf(users[0].name, sizeof(users[0].name), "All users");
+	users[0].uid = -1;
+	nusers = 1;
+	for (i = 0; i < m->ntasks && nusers <= USERS_MAX; i++) {
+		const struct task *t = m->tasks[i];
+
+		if (t->uid < 0)
+			continue;
+		for (k = 1; k < nusers && users[k].uid != t->uid; k++)
+			;
+		if (k < nusers)
+			continue;
+		if (t->user)
+			sanitize_text(users[nusers].name, sizeof(users[0].name), t->user,
+				      strlen(t->user), a->utf8);
+		else
+			snprintf(users[nusers].name, sizeof(users[0].name), "%lld", (long long)t->uid);
+		users[nusers++].uid = t->uid;
+	}
+	qsort(users + 1, nusers - 1, sizeof(users[0]), cmp_user);
+	for (i = 0; i < nusers; i++) {
+		user_items[i] = users[i].name;
+		if (users[i].uid == m->filter_uid)
+			cursor = i;
+	}
+	menu_open(a, "Show the processes of (Enter: show, Esc: cancel)", user_items, nusers,
+		  cursor, user_pick);
+	return ACT_REDRAW;
+}
+
+/* The signals of the kill menu, the usual first. */
+static const struct {
+	int sig;
+	const char *item;
+} signals[] = {
+	{ SIGTERM, "15 SIGTERM  terminate (may be caught: the polite way)" },
+	{ SIGKILL, " 9 SIGKILL  kill (cannot be caught)" },
+	{ SIGHUP, " 1 SIGHUP   hang up (many daemons reload)" },
+	{ SIGINT, " 2 SIGINT   interrupt (Ctrl-C)" },
+	{ SIGQUIT, " 3 SIGQUIT  quit (core dump)" },
+	{ SIGUSR1, "10 SIGUSR1  user signal 1" },
+	{ SIGUSR2, "12 SIGUSR2  user signal 2" },
+	{ SIGSTOP, "19 SIGSTOP  stop (cannot be caught)" },
+	{ SIGCONT, "18 SIGCONT  continue a stopped process" },
+	{ SIGTSTP, "20 SIGTSTP  stop from the terminal (Ctrl-Z)" },
+	{ SIGALRM, "14 SIGALRM  alarm" },
+	{ SIGWINCH, "28 SIGWINCH window size changed" },
+};
+static const char *signal_items[ARRAY_SIZE(signals)];
+
+static enum action signal_pick(struct app *a, size_t i)
+{
+	a->req.sig = signals[i].sig;
+	return ACT_SIGNAL;
+}
+
+/* May this user signal or renice @t? Root may; others their own processes only. */
+static bool may_act_on(struct app *a, const struct task *t, const char *what)
+{
+	uid_t me = geteuid();
+
+	if (me == 0 || (t->uid >= 0 && (uid_t)t->uid == me))
+		return true;
+	app_message(a, "cannot %s %d: it belongs to %s, not to you", what, (int)t->pid,
+		    t->user ? t->user : "another user");
+	return false;
+}
+
+static void request(struct app *a, const struct task *t)
+{
+	a->req.pid = t->pid;
+	a->req.starttime = t->starttime;
+}
+
+static enum action k_kill(struct app *a)
+{
+	const struct task *t = selected_task(a);
+	char title[160];
+	size_t i;
+
+	if (!t || !may_act_on(a, t, "signal"))
+		return ACT_REDRAW;
+	request(a, t);
+	for (i = 0; i < ARRAY_SIZE(signals); i++)
+		signal_items[i] = signals[i].item;
+	snprintf(title, sizeof(title), "Send a signal to %d (%s)? Enter: send, Esc: cancel",
+		 (int)t->pid, t->comm);
+	menu_open(a, title, signal_items, ARRAY_SIZE(signals), 0, signal_pick);
+	return ACT_REDRAW;
+}
+
+static enum action renice(struct app *a, int step)
+{
+	const struct task *t = selected_task(a);
+	int nice;
+
+	if (!t || !may_act_on(a, t, "renice"))
+		return ACT_REDRAW;
+	nice = (int)t->nice + step;
+	if (nice < -20 || nice > 19) {
+		app_message(a, "nice stays from -20 to 19");
+		return ACT_REDRAW;
+	}
+	request(a, t);
+	a->req.nice = nice;
+	return ACT_RENICE;
+}
+
+static enum action k_nice_down(struct app *a) { return renice(a, -1); }
+static enum action k_nice_up(struct app *a) { return renice(a, 1); }
+
+static enum action k_setup(struct app *a)
+{
+	app_push(a, &setup_view);
+	return ACT_REDRAW;
+}
+
+static enum action k_theme(struct app *a)
+{
+	size_t i;
+
+	if (!a->color) {
+		app_message(a, "NO_COLOR is set: the mono theme only");
+		return ACT_REDRAW;
+	}
+	if (!a->nthemes)
+		return ACT_NONE;
+	for (i = 0; i < a->nthemes && strcmp(a->themes[i], a->theme); i++)
+		;
+	i = i < a->nthemes ? (i + 1) % a->nthemes : 0;
+	snprintf(a->theme, sizeof(a->theme), "%s", a->themes[i]);
+	return ACT_THEME;
+}
+
 static enum action k_help(struct app *a)
 {
 	app_push(a, &help_view);
@@ -347,26 +627,37 @@ static enum action k_redraw(struct app *a)
 
 const struct key_binding table_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "the process view: its syscalls, rates, signals, events", k_open },
-	{ { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
-	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", k_down },
-	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp", "one page up", k_pgup },
-	{ { KEY_NPAGE, 6 /* ^F */ }, "PgDn", "one page down", k_pgdn },
+	{ { KEY_UP }, "Up", "select the row above", k_up },
+	{ { KEY_DOWN }, "Down", "select the row below", k_down },
+	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp ^B", "one page up", k_pgup },
+	{ { KEY_NPAGE, 6 /* ^F */ }, "PgDn ^F", "one page down", k_pgdn },
 	{ { KEY_HOME, 'g' }, "Home g", "first row", k_home },
 	{ { KEY_END, 'G' }, "End G", "last row", k_end },
 	{ { 'P' }, "P", "sort by CPU%", k_sort_cpu },
 	{ { 'M' }, "M", "sort by memory (RSS)", k_sort_mem },
 	{ { 'N' }, "N", "sort by PID", k_sort_pid },
 	{ { 'T' }, "T", "sort by CPU time", k_sort_time },
-	{ { '<', ',' }, "<", "sort by the column to the left", k_sort_left },
-	{ { '>', '.' }, ">", "sort by the column to the right", k_sort_right },
+	{ { '<', ',' }, "< ,", "sort by the column to the left", k_sort_left },
+	{ { '>', '.' }, "> .", "sort by the column to the right", k_sort_right },
 	{ { 'I', 'R' }, "I R", "invert the sort order", k_invert },
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
 	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter by name or command line (Esc cancels)", k_filter },
 	{ { 27 /* Esc */, '\\' }, "Esc", "clear the filter", k_clear_filter },
+	{ { 'u' }, "u", "show one user's processes (menu)", k_user },
+	{ { 't', KEY_F(5) }, "t F5", "tree view on/off", k_tree },
+	{ { '-' }, "-", "tree: fold (hide the children of the selected process)", k_fold },
+	{ { '+', '=' }, "+ =", "tree: unfold the selected process", k_unfold },
+	{ { '*' }, "*", "tree: unfold all", k_unfold_all },
+	{ { 'F' }, "F", "follow the selected process as the rows move", k_follow },
+	{ { 'k', KEY_F(9) }, "k F9", "send a signal to the selected process (menu)", k_kill },
+	{ { KEY_F(7) }, "F7", "nice - 1: more CPU for the selected process (root)", k_nice_down },
+	{ { KEY_F(8) }, "F8", "nice + 1: less CPU for the selected process", k_nice_up },
 	{ { 'H' }, "H", "threads on/off (a row per thread)", k_threads },
 	{ { 'c' }, "c", "COMMAND: command line or name", k_cmdline },
 	{ { ' ' }, "Space", "pause/resume refreshing", k_pause },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
+	{ { 'Z' }, "Z", "next colour theme", k_theme },
+	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
 	{ { 12 /* ^L */ }, "^L", "redraw the screen", k_redraw },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", k_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", k_quit },
@@ -389,10 +680,36 @@ static enum action table_key(struct app *a, int ch)
 	return keys_dispatch(a, table_keys, table_nkeys, ch);
 }
 
+/* Click a title: sort by it; click a row: select it; double click: Enter. */
+static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind)
+{
+	size_t i;
+	long row;
+
+	if (kind == MOUSE_WHEEL_UP)
+		return move_sel(a, -3);
+	if (kind == MOUSE_WHEEL_DOWN)
+		return move_sel(a, 3);
+	if (y == a->hdr_y) {
+		for (i = 0; i < a->hdr_n; i++)
+			if (x >= a->hdr_x[i] && x < a->hdr_x[i + 1])
+				return sort_by(a, a->hdr_col[i]);
+		return ACT_NONE;
+	}
+	row = (long)a->top + (y - a->rows_y);
+	if (y < a->rows_y || y >= a->rows_y + a->table_rows || row >= (long)a->model.nrows)
+		return ACT_NONE;
+	move_sel(a, row - (long)a->selected);
+	if (kind == MOUSE_DOUBLE)
+		return keys_dispatch(a, table_keys, table_nkeys, '\n');
+	return ACT_REDRAW;
+}
+
 const struct view table_view = {
 	.name = "table",
 	.draw = table_draw,
 	.key = table_key,
+	.mouse = table_mouse,
 	.keys = table_keys,
 	.nkeys = ARRAY_SIZE(table_keys),
 };

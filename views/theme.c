@@ -1,57 +1,101 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Theme files (src/themefile.c parses them) turned into curses attributes: one
+ * colour pair per element, with the colours a terminal of 8, 16 or 256 colours
+ * can show. The only colours in C are those of the compiled-in default theme,
+ * which is themes/default.theme itself.
+ */
 #include "theme.h"
 
-/*
- * The built-in look: colours for dark terminals, and attributes alone for mono
- * (NO_COLOR, terminals without colour). Colour pairs use the terminal's default
- * background (-1) so ktop blends into the user's scheme.
- */
-struct elem_style {
-	short fg, bg;
-	attr_t color_attr;	/* with colours */
-	attr_t mono_attr;	/* without */
-};
-
-static const struct elem_style styles[EL_NR] = {
-	[EL_NORMAL] = { -1, -1, A_NORMAL, A_NORMAL },
-	[EL_TITLE] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
-	[EL_LABEL] = { COLOR_CYAN, -1, A_NORMAL, A_BOLD },
-	[EL_VALUE] = { -1, -1, A_BOLD, A_NORMAL },
-	[EL_METER] = { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
-	[EL_METER_HIGH] = { COLOR_RED, -1, A_BOLD, A_BOLD },
-	[EL_TABLE_HEADER] = { COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_REVERSE },
-	[EL_SORT_COL] = { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD | A_UNDERLINE },
-	[EL_SELECTED] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
-	[EL_RATE_ZERO] = { -1, -1, A_DIM, A_DIM },
-	[EL_RATE_HIGH] = { COLOR_RED, -1, A_BOLD, A_BOLD },
-	[EL_STATE_RUN] = { COLOR_GREEN, -1, A_BOLD, A_BOLD },
-	[EL_STATE_D] = { COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
-	[EL_FOOTER_KEY] = { -1, -1, A_BOLD, A_BOLD },
-	[EL_FOOTER_TEXT] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
-	[EL_MESSAGE] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_REVERSE },
-	[EL_CHANGED] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE },
-};
+#include <stdio.h>
+#include <string.h>
 
 static attr_t attrs[EL_NR];
+static char current[THEME_NAME_MAX];
+static bool colors_started, colors_ok, default_colors;
 
-void theme_init(bool color)
+static attr_t curses_attrs(unsigned bits)
 {
-	int i;
+	attr_t a = A_NORMAL;
 
-	if (color && has_colors() && start_color() == OK) {
-		use_default_colors();
-		for (i = 0; i < EL_NR; i++) {
-			if (styles[i].fg == -1 && styles[i].bg == -1) {
-				attrs[i] = styles[i].color_attr;
-				continue;
-			}
-			init_pair((short)(i + 1), styles[i].fg, styles[i].bg);
-			attrs[i] = COLOR_PAIR(i + 1) | styles[i].color_attr;
-		}
-		return;
+	if (bits & TA_BOLD)
+		a |= A_BOLD;
+	if (bits & TA_DIM)
+		a |= A_DIM;
+	if (bits & TA_REVERSE)
+		a |= A_REVERSE;
+	if (bits & TA_UNDERLINE)
+		a |= A_UNDERLINE;
+	if (bits & TA_STANDOUT)
+		a |= A_STANDOUT;
+	if (bits & TA_ITALIC)
+		a |= A_ITALIC;
+	return a;
+}
+
+static short term_color(struct theme_color c, bool fg)
+{
+	short v = theme_color_for(c, COLORS);
+
+	/* Without default colours, "default" is the classic white on black. */
+	if (v < 0 && !default_colors)
+		v = fg ? COLOR_WHITE : COLOR_BLACK;
+	return v;
+}
+
+static void apply(const struct theme_def *d, bool color)
+{
+	int e;
+
+	for (e = 0; e < EL_NR; e++) {
+		const struct theme_style *s = &d->st[e];
+		short fg, bg;
+
+		attrs[e] = curses_attrs(s->attrs);
+		if (!color)
+			continue;
+		fg = term_color(s->fg, true);
+		bg = term_color(s->bg, false);
+		if (fg < 0 && bg < 0)
+			continue;
+		if (e + 1 >= COLOR_PAIRS)
+			continue;	/* a terminal with very few pairs: attributes only */
+		init_pair((short)(e + 1), fg, bg);
+		attrs[e] |= COLOR_PAIR(e + 1);
 	}
-	for (i = 0; i < EL_NR; i++)
-		attrs[i] = styles[i].mono_attr;
+	bkgd(' ' | attrs[EL_NORMAL]);
+	snprintf(current, sizeof(current), "%s", d->name);
+}
+
+bool theme_has_color(void)
+{
+	return colors_ok;
+}
+
+int theme_use(const char *name, bool color, char *err, size_t errsz)
+{
+	struct theme_def d;
+	int ret;
+
+	if (color && !colors_started) {
+		colors_started = true;
+		colors_ok = has_colors() && start_color() == OK;
+		default_colors = colors_ok && use_default_colors() == OK;
+	}
+	color = color && colors_ok;
+	if (!color)
+		name = "mono";
+	ret = theme_load(name, &d, err, errsz);
+	if (ret)
+		theme_builtin(color ? "default" : "mono", &d);
+	apply(&d, color);
+	clearok(curscr, TRUE);
+	return ret;
+}
+
+const char *theme_current(void)
+{
+	return current;
 }
 
 attr_t theme_attr(enum elem e)

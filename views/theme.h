@@ -2,33 +2,30 @@
 #ifndef KTOP_THEME_H
 #define KTOP_THEME_H
 
+/*
+ * The look of each element of the screen (enum elem, src/themefile.h), from the
+ * theme files in themes/. Views ask theme_attr() for an element; no view names a
+ * colour.
+ */
+
 #include <curses.h>
 #include <stdbool.h>
+#include <stddef.h>
 
-/* Every element of the screen that has a look of its own. */
-enum elem {
-	EL_NORMAL,
-	EL_TITLE,		/* "ktop" and the clock */
-	EL_LABEL,		/* header labels: CPU, Mem, Swp */
-	EL_VALUE,		/* header values */
-	EL_METER,		/* meter bars */
-	EL_METER_HIGH,		/* a meter past 80% */
-	EL_TABLE_HEADER,
-	EL_SORT_COL,		/* the sort column's header cell */
-	EL_SELECTED,		/* the selected row */
-	EL_RATE_ZERO,		/* a rate of 0 or "-": dim */
-	EL_RATE_HIGH,		/* a rate that stands out */
-	EL_STATE_RUN,		/* state R */
-	EL_STATE_D,		/* state D: uninterruptible, worth a look */
-	EL_FOOTER_KEY,
-	EL_FOOTER_TEXT,
-	EL_MESSAGE,		/* notices and errors */
-	EL_CHANGED,		/* a snapshot variable that changed since the previous one */
-	EL_NR
-};
+#include "../src/themefile.h"
 
-/* Set up the attributes; @color false (NO_COLOR, no colour terminal) = mono. */
-void theme_init(bool color);
+/*
+ * theme_use - load theme @name and make it the look of the screen
+ *
+ * Without colours (@color false: NO_COLOR, or a terminal without them) the theme
+ * is "mono" whatever @name says. On error @err says which file and line, and the
+ * default theme is used. Returns 0 or -errno. Call after curses started.
+ */
+int theme_use(const char *name, bool color, char *err, size_t errsz);
+/* The name of the theme in use. */
+const char *theme_current(void);
+/* Can the terminal show colours at all (and NO_COLOR is not set)? */
+bool theme_has_color(void);
 attr_t theme_attr(enum elem e);
 
 #endif

@@ -12,20 +12,6 @@
 
 #include "../src/app.h"
 
-struct key_binding;
-
-struct view {
-	const char *name;
-	/* Draw into rows y0..y0+h-1, width w. */
-	void (*draw)(struct app *a, int y0, int h, int w);
-	enum action (*key)(struct app *a, int ch);
-	bool fullscreen;	/* hides the header (help) */
-	bool overlay;		/* draws on the bottom line over the view below (prompt) */
-	const struct key_binding *keys;	/* what help lists for it */
-	size_t nkeys;
-	const char *hint;	/* the bottom line's keys; NULL = the table's */
-};
-
 /* A key of a view, in the table the handler and the help screen both read. */
 struct key_binding {
 	int keys[4];		/* 0-terminated when fewer */
@@ -34,6 +20,34 @@ struct key_binding {
 	enum action (*fn)(struct app *a);
 };
 
+/* A mouse event, as ui.c hands it to a view. */
+enum mouse_kind { MOUSE_CLICK, MOUSE_DOUBLE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+
+struct view {
+	const char *name;
+	/* Draw into rows y0..y0+h-1, width w. */
+	void (*draw)(struct app *a, int y0, int h, int w);
+	enum action (*key)(struct app *a, int ch);
+	/* Optional: a click or wheel at screen cell (y, x). */
+	enum action (*mouse)(struct app *a, int y, int x, enum mouse_kind kind);
+	/* Optional: its key table, for the function-key bar. */
+	const struct key_binding *keys;
+	size_t nkeys;
+	bool fullscreen;	/* hides the header (help) */
+	bool overlay;		/* draws on the bottom line over the view below (prompt) */
+	const char *hint;	/* the bottom line's keys; NULL = the function-key bar */
+};
+
+/* Line-drawing and graph glyphs: UTF-8, or ASCII (no UTF-8 locale, --ascii). */
+struct glyphs {
+	const char *tree_branch, *tree_last, *tree_vert, *tree_blank;	/* 3 cells each */
+	const char *folded, *unfolded;	/* 1 cell: children hidden / shown */
+	const char *spark[8];		/* 1 cell each: graph levels, low to high */
+	const char *bar;		/* 1 cell: a full cell of a bar */
+	const char *hline;		/* 1 cell: a horizontal rule */
+};
+const struct glyphs *glyphs_get(const struct app *a);
+
 extern const struct view table_view;
 extern const struct view help_view;
 extern const struct view sort_view;
@@ -41,8 +55,23 @@ extern const struct view procview_view;	/* a focused process */
 extern const struct view evlist_view;	/* its kernel events */
 extern const struct view snapshot_view;	/* one event and the variables at it */
 
+extern const struct view setup_view;
+extern const struct view menu_view;
+
 extern const struct key_binding table_keys[];
 extern const size_t table_nkeys;
+extern const struct key_binding menu_keys[];
+extern const size_t menu_nkeys;
+extern const struct key_binding setup_keys[];
+extern const size_t setup_nkeys;
+
+/*
+ * A menu of @n items in the table's place (signals, users): Enter calls @pick
+ * with the index, Esc leaves. @items must live as long as the menu is open.
+ */
+typedef enum action (*menu_pick_fn)(struct app *a, size_t index);
+void menu_open(struct app *a, const char *title, const char *const *items, size_t n,
+	       size_t cursor, menu_pick_fn pick);
 
 /* The header (meters and system rates); returns how many lines it used. */
 int header_draw(struct app *a, int w, int max_lines);

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "procctl.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "../collectors/procparse.h"
+
+/* Is @pid still the process that started at @starttime? 0, or -ESRCH. */
+static int same_process(pid_t pid, uint64_t starttime)
+{
+	char path[64], buf[1024];
+	struct pid_stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	n = read_small_file(path, buf, sizeof(buf));
+	if (n <= 0 || parse_pid_stat(buf, (size_t)n, &st))
+		return -ESRCH;
+	return !starttime || st.starttime == starttime ? 0 : -ESRCH;
+}
+
+int proc_signal(pid_t pid, uint64_t starttime, int sig)
+{
+	int fd, ret;
+
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0) {
+		if (errno != ENOSYS && errno != EINVAL)
+			return -errno;
+		/*
+		 * Kernels before 5.3, or a thread (not a leader) in thread mode: the
+		 * start time check narrows the race only.
+		 */
+		ret = same_process(pid, starttime);
+		if (!ret && kill(pid, sig))
+			ret = -errno;
+		return ret;
+	}
+	/* The pidfd holds the process: if it is the one shown now, it is the one signalled. */
+	ret = same_process(pid, starttime);
+	if (!ret && syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int proc_renice(pid_t pid, uint64_t starttime, int nice)
+{
+	int ret = same_process(pid, starttime);
+
+	if (!ret && setpriority(PRIO_PROCESS, (id_t)pid, nice))
+		ret = -errno;
+	return ret;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A menu in the table's place: the signal to send, the user to show. */
+#include <stdio.h>
+
+#include "theme.h"
+#include "view.h"
+#include "../src/util.h"
+
+static struct {
+	char title[160];
+	const char *const *items;
+	size_t n, cursor, top;
+	menu_pick_fn pick;
+	int rows, y0;
+} mn;
+
+void menu_open(struct app *a, const char *title, const char *const *items, size_t n,
+	       size_t cursor, menu_pick_fn pick)
+{
+	snprintf(mn.title, sizeof(mn.title), "%s", title);
+	mn.items = items;
+	mn.n = n;
+	mn.cursor = cursor < n ? cursor : 0;
+	mn.top = 0;
+	mn.pick = pick;
+	app_push(a, &menu_view);
+}
+
+static void menu_draw(struct app *a, int y0, int h, int w)
+{
+	int r;
+
+	(void)a;
+	attrset(theme_attr(EL_DIALOG_TITLE));
+	mvhline(y0, 0, ' ', w);
+	put_text(y0, 0, w, mn.title);
+	mn.rows = h - 1 > 1 ? h - 1 : 1;
+	mn.y0 = y0 + 1;
+	if (mn.cursor < mn.top)
+		mn.top = mn.cursor;
+	if (mn.cursor >= mn.top + (size_t)mn.rows)
+		mn.top = mn.cursor - (size_t)mn.rows + 1;
+	for (r = 0; r < h - 1; r++) {
+		size_t i = mn.top + (size_t)r;
+
+		attrset(theme_attr(i == mn.cursor ? EL_SELECTED : EL_DIALOG));
+		mvhline(y0 + 1 + r, 0, ' ', w);
+		if (i < mn.n)
+			put_text(y0 + 1 + r, 1, w - 1, mn.items[i]);
+	}
+	attrset(theme_attr(EL_NORMAL));
+}
+
+static enum action menu_move(long d)
+{
+	long c = (long)mn.cursor + d;
+
+	if (c < 0)
+		c = 0;
+	if (c >= (long)mn.n)
+		c = (long)mn.n - 1;
+	mn.cursor = c < 0 ? 0 : (size_t)c;
+	return ACT_REDRAW;
+}
+
+static enum action m_up(struct app *a) { (void)a; return menu_move(-1); }
+static enum action m_down(struct app *a) { (void)a; return menu_move(1); }
+static enum action m_pgup(struct app *a) { (void)a; return menu_move(-(long)mn.rows); }
+static enum action m_pgdn(struct app *a) { (void)a; return menu_move(mn.rows); }
+static enum action m_home(struct app *a) { (void)a; return menu_move(-(long)mn.n); }
+static enum action m_end(struct app *a) { (void)a; return menu_move((long)mn.n); }
+
+static enum action m_pick(struct app *a)
+{
+	app_pop(a);
+	return mn.n ? mn.pick(a, mn.cursor) : ACT_REDRAW;
+}
+
+static enum action m_cancel(struct app *a)
+{
+	app_pop(a);
+	return ACT_REDRAW;
+}
+
+const struct key_binding menu_keys[] = {
+	{ { KEY_UP }, "Up", "the item above", m_up },
+	{ { KEY_DOWN }, "Down", "the item below", m_down },
+	{ { KEY_PPAGE }, "PgUp", "one page up", m_pgup },
+	{ { KEY_NPAGE }, "PgDn", "one page down", m_pgdn },
+	{ { KEY_HOME }, "Home", "first item", m_home },
+	{ { KEY_END }, "End", "last item", m_end },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "do it (send the signal, show the user)", m_pick },
+	{ { 27, 'q', KEY_F(10) }, "Esc q F10", "leave the menu, do nothing", m_cancel },
+};
+const size_t menu_nkeys = ARRAY_SIZE(menu_keys);
+
+static enum action menu_key(struct app *a, int ch)
+{
+	return keys_dispatch(a, menu_keys, menu_nkeys, ch);
+}
+
+static enum action menu_mouse(struct app *a, int y, int x, enum mouse_kind kind)
+{
+	long i = (long)mn.top + y - mn.y0;
+
+	(void)x;
+	if (kind == MOUSE_WHEEL_UP)
+		return menu_move(-3);
+	if (kind == MOUSE_WHEEL_DOWN)
+		return menu_move(3);
+	if (i < 0 || i >= (long)mn.n)
+		return ACT_NONE;
+	mn.cursor = (size_t)i;
+	return kind == MOUSE_DOUBLE ? m_pick(a) : ACT_REDRAW;
+}
+
+const struct view menu_view = {
+	.name = "menu",
+	.draw = menu_draw,
+	.key = menu_key,
+	.mouse = menu_mouse,
+	.keys = menu_keys,
+	.nkeys = ARRAY_SIZE(menu_keys),
+};

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The setup screen (F2): the settings of src/settings.h, changed live; s saves
+ * them to the settings file (the main loop writes it: views do no I/O).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "theme.h"
+#include "view.h"
+#include "../src/util.h"
+
+enum item { IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_COMMAND, IT_COLS };
+
+static const char *const item_names[IT_COLS] = {
+	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "COMMAND shows",
+};
+
+static const double delays[] = { 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60 };
+
+static int cursor, top_item;
+
+/* The column list: the visible ones in their order, then the others. */
+static size_t column_list(const struct app *a, int *out, bool *shown)
+{
+	bool in[COL_NR] = { false };
+	size_t i, n = 0;
+	int c;
+
+	for (i = 0; i + 1 < a->ncols; i++) {
+		in[a->cols[i]] = true;
+		out[n] = a->cols[i];
+		shown[n++] = true;
+	}
+	for (c = 0; c < COL_NR; c++) {
+		if (in[c] || c == COL_COMM || c == COL_CMDLINE)
+			continue;
+		out[n] = c;
+		shown[n++] = false;
+	}
+	return n;
+}
+
+static int nitems(const struct app *a)
+{
+	int cols[COL_NR];
+	bool shown[COL_NR];
+
+	return IT_COLS + (int)column_list(a, cols, shown);
+}
+
+static void item_text(const struct app *a, int i, char *buf, size_t n)
+{
+	const struct model *m = &a->model;
+
+	switch (i) {
+	case IT_DELAY: snprintf(buf, n, "%.2f s", a->delay_s); break;
+	case IT_THEME: snprintf(buf, n, "%.80s", a->theme); break;
+	case IT_SORT: snprintf(buf, n, "%s (%s)", columns[m->sort_col].title, columns[m->sort_col].key); break;
+	case IT_ORDER: snprintf(buf, n, "%s", m->sort_dir == SORT_DESC ? "descending" : "ascending"); break;
+	case IT_TREE: snprintf(buf, n, "%s", m->tree ? "yes" : "no"); break;
+	case IT_THREADS: snprintf(buf, n, "%s", m->threads ? "yes (a row per thread)" : "no"); break;
+	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
+	default: buf[0] = '\0'; break;
+	}
+}
+
+static void setup_draw(struct app *a, int y0, int h, int w)
+{
+	int cols[COL_NR], n, i, y, rows;
+	bool shown[COL_NR];
+	char line[256], val[96];
+	size_t nc = column_list(a, cols, shown);
+
+	n = IT_COLS + (int)nc;
+	attrset(theme_attr(EL_NORMAL));
+	for (y = y0; y < y0 + h; y++)
+		mvhline(y, 0, ' ', w);
+	attrset(theme_attr(EL_DIALOG_TITLE));
+	mvhline(y0, 0, ' ', w);
+	put_text(y0, 0, w, "Setup - Up/Down: pick  Left/Right: change  Space: show/hide  "
+		 "[ ]: move column  s: save  Esc: back");
+	attrset(theme_attr(EL_NORMAL));
+	rows = h - 2;
+	if (cursor >= n)
+		cursor = n - 1;
+	if (cursor < top_item)
+		top_item = cursor;
+	if (cursor >= top_item + rows)
+		top_item = cursor - rows + 1;
+	for (i = top_item, y = y0 + 2; i < n && y < y0 + h; i++, y++) {
+		if (i < IT_COLS) {
+			item_text(a, i, val, sizeof(val));
+			snprintf(line, sizeof(line), "  %-16s %s", item_names[i], val);
+		} else {
+			const struct column *c = &columns[cols[i - IT_COLS]];
+
+			snprintf(line, sizeof(line), "  %s %-10s %-15s %s", shown[i - IT_COLS] ? "[x]" : "[ ]",
+				 c->title, c->key, c->doc);
+		}
+		attrset(theme_attr(i == cursor ? EL_SELECTED : i < IT_COLS ? EL_DIALOG : EL_NORMAL));
+		mvhline(y, 0, ' ', w);
+		put_text(y, 0, w, line);
+	}
+	attrset(theme_attr(EL_NORMAL));
+}
+
+static enum action s_up(struct app *a)
+{
+	(void)a;
+	if (cursor > 0)
+		cursor--;
+	return ACT_REDRAW;
+}
+
+static enum action s_down(struct app *a)
+{
+	if (cursor + 1 < nitems(a))
+		cursor++;
+	return ACT_REDRAW;
+}
+
+static enum action step_delay(struct app *a, int dir)
+{
+	size_t i;
+
+	if (dir > 0) {
+		for (i = 0; i < ARRAY_SIZE(delays) && delays[i] <= a->delay_s + 1e-9; i++)
+			;
+		if (i == ARRAY_SIZE(delays))
+			return ACT_NONE;
+	} else {
+		for (i = ARRAY_SIZE(delays); i > 0 && delays[i - 1] >= a->delay_s - 1e-9; i--)
+			;
+		if (i == 0)
+			return ACT_NONE;
+		i--;
+	}
+	a->delay_s = delays[i];
+	return ACT_DELAY;
+}
+
+static enum action step_theme(struct app *a, int dir)
+{
+	size_t i;
+
+	if (!a->color) {
+		app_message(a, "NO_COLOR is set: the mono theme only");
+		return ACT_REDRAW;
+	}
+	if (!a->nthemes)
+		return ACT_NONE;
+	for (i = 0; i < a->nthemes && strcmp(a->themes[i], a->theme); i++)
+		;
+	if (i == a->nthemes)
+		i = 0;
+	else
+		i = (i + a->nthemes + (size_t)(dir > 0 ? 1 : a->nthemes - 1)) % a->nthemes;
+	snprintf(a->theme, sizeof(a->theme), "%s", a->themes[i]);
+	return ACT_THEME;
+}
+
+/* Show or hide column @c; COMMAND stays last, one column at least before it. */
+static enum action toggle_column(struct app *a, int c, bool shown)
+{
+	size_t i;
+
+	if (shown) {
+		if (a->ncols <= 2)
+			return ACT_NONE;
+		for (i = 0; i < a->ncols && a->cols[i] != c; i++)
+			;
+		memmove(a->cols + i, a->cols + i + 1, (a->ncols - i - 1) * sizeof(a->cols[0]));
+		a->ncols--;
+	} else {
+		a->cols[a->ncols] = a->cols[a->ncols - 1];
+		a->cols[a->ncols - 1] = c;
+		a->ncols++;
+	}
+	return ACT_COLLECT;
+}
+
+static enum action change(struct app *a, int dir)
+{
+	struct model *m = &a->model;
+	int cols[COL_NR];
+	bool shown[COL_NR];
+
+	switch (cursor) {
+	case IT_DELAY:
+		return step_delay(a, dir);
+	case IT_THEME:
+		return step_theme(a, dir);
+	case IT_SORT:
+		m->sort_col = (m->sort_col + COL_NR + dir) % COL_NR;
+		m->sort_dir = columns[m->sort_col].sort_default;
+		return ACT_COLLECT;
+	case IT_ORDER:
+		m->sort_dir = m->sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+		return ACT_RESORT;
+	case IT_TREE:
+		m->tree = !m->tree;
+		return ACT_RESORT;
+	case IT_THREADS:
+		m->threads = !m->threads;
+		return ACT_THREADS;
+	case IT_COMMAND:
+		a->show_cmdline = !a->show_cmdline;
+		a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;
+		return ACT_COLLECT;
+	default:
+		column_list(a, cols, shown);
+		return toggle_column(a, cols[cursor - IT_COLS], shown[cursor - IT_COLS]);
+	}
+}
+
+static enum action s_left(struct app *a) { return change(a, -1); }
+static enum action s_right(struct app *a) { return change(a, 1); }
+
+static enum action s_toggle(struct app *a)
+{
+	if (cursor == IT_DELAY || cursor == IT_THEME || cursor == IT_SORT)
+		return ACT_NONE;
+	return change(a, 1);
+}
+
+/* Move the column under the cursor one place earlier (@dir -1) or later. */
+static enum action move_column(struct app *a, int dir)
+{
+	size_t i = (size_t)(cursor - IT_COLS), j;
+	int tmp;
+
+	if (cursor < IT_COLS || i + 1 >= a->ncols)
+		return ACT_NONE;	/* not a shown column */
+	j = i + (size_t)dir;
+	if ((dir < 0 && i == 0) || j + 1 >= a->ncols)
+		return ACT_NONE;
+	tmp = a->cols[i];
+	a->cols[i] = a->cols[j];
+	a->cols[j] = tmp;
+	cursor += dir;
+	return ACT_REDRAW;
+}
+
+static enum action s_earlier(struct app *a) { return move_column(a, -1); }
+static enum action s_later(struct app *a) { return move_column(a, 1); }
+
+static enum action s_save(struct app *a)
+{
+	(void)a;
+	return ACT_SAVE;
+}
+
+static enum action s_back(struct app *a)
+{
+	app_pop(a);
+	return ACT_REDRAW;
+}
+
+const struct key_binding setup_keys[] = {
+	{ { KEY_UP }, "Up", "the setting above", s_up },
+	{ { KEY_DOWN }, "Down", "the setting below", s_down },
+	{ { KEY_LEFT, '-' }, "Left -", "previous value (delay, theme, sort column), or toggle", s_left },
+	{ { KEY_RIGHT, '+' }, "Right +", "next value, or toggle", s_right },
+	{ { ' ', '\n', '\r', KEY_ENTER }, "Space Enter", "toggle: yes/no, show/hide a column", s_toggle },
+	{ { '[' }, "[", "move the column earlier (left)", s_earlier },
+	{ { ']' }, "]", "move the column later (right)", s_later },
+	{ { 's' }, "s", "save the settings to the settings file", s_save },
+	{ { 27, 'q', KEY_F(10) }, "Esc q F10", "back to the table (changes stay, unsaved)", s_back },
+};
+const size_t setup_nkeys = ARRAY_SIZE(setup_keys);
+
+static enum action setup_key(struct app *a, int ch)
+{
+	return keys_dispatch(a, setup_keys, setup_nkeys, ch);
+}
+
+static enum action setup_mouse(struct app *a, int y, int x, enum mouse_kind kind)
+{
+	(void)x;
+	if (kind == MOUSE_WHEEL_UP)
+		return s_up(a);
+	if (kind == MOUSE_WHEEL_DOWN)
+		return s_down(a);
+	if (y < 2 || top_item + y - 2 >= nitems(a))
+		return ACT_NONE;
+	cursor = top_item + y - 2;
+	return kind == MOUSE_DOUBLE ? s_right(a) : ACT_REDRAW;
+}
+
+const struct view setup_view = {
+	.name = "setup",
+	.draw = setup_draw,
+	.key = setup_key,
+	.mouse = setup_mouse,
+	.keys = setup_keys,
+	.nkeys = ARRAY_SIZE(setup_keys),
+	.fullscreen = true,
+};
