@@ -39,7 +39,7 @@ section() {
 		[[ "$output" == *"ktop - top for kernel events"* ]]
 	fi
 	local s
-	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "BATCH OUTPUT" KEYS ENVIRONMENT \
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "BATCH OUTPUT" KEYS THEMES ENVIRONMENT \
 		"EXIT STATUS" FILES "SEE ALSO"; do
 		grep -qx "$s" "$RENDERED" || { echo "no section $s" >&2; return 1; }
 	done
@@ -100,25 +100,58 @@ for line in sys.stdin:
 	[ "$n" -ge 16 ]
 }
 
-@test "man: every key of the table view (views/table.c) is in KEYS" {
-	local src="$BATS_TEST_DIRNAME/../../views/table.c" labels label tok n=0
+@test "man: every key of every key table (views/*.c) is in KEYS" {
+	local src labels label tok n=0 toks
 	section KEYS >"$BATS_TEST_TMPDIR/keys.txt"
 	# { { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
-	labels=$(sed -n '/table_keys\[\] = {/,/^};/p' "$src" | sed -n 's/^[[:space:]]*{ {.*}, "\([^"]*\)", ".*/\1/p')
-	while read -r label; do
-		n=$((n + 1))
-		for tok in $label; do
-			# a key is a tag of the KEYS list: "Up, k", "PgUp, ^B", "<, ,"
-			grep -qE "^ +([^ ]+, )*$(sed 's/[][\.*^$?+(){}|/]/\\&/g' <<<"$tok")(,|\$| )" "$BATS_TEST_TMPDIR/keys.txt" ||
-				{ echo "key '$tok' (of '$label') is not a KEYS entry" >&2; return 1; }
-		done
-	done <<<"$labels"
-	[ "$n" -ge 20 ]
+	for src in "$BATS_TEST_DIRNAME"/../../views/*.c; do
+		labels=$(sed -n '/_keys\[\] = {/,/^};/p' "$src" | sed -n 's/^[[:space:]]*{ {.*}, "\([^"]*\)", ".*/\1/p')
+		[ -n "$labels" ] || continue
+		while read -r label; do
+			n=$((n + 1))
+			read -ra toks <<<"$label"
+			for tok in "${toks[@]}"; do
+				# a key is a tag of the KEYS list: "Up, k", "PgUp, ^B", "<, ,"
+				grep -qE "^ +([^ ]+, )*$(sed 's/[][\.*^$?+(){}|/]/\\&/g' <<<"$tok")(,|\$| )" "$BATS_TEST_TMPDIR/keys.txt" ||
+					{ echo "key '$tok' (of '$label' in $src) is not a KEYS entry" >&2; return 1; }
+			done
+		done <<<"$labels"
+	done
+	[ "$n" -ge 45 ]
 	# the sort menu, the help and the prompts
 	grep -q "sort menu" "$BATS_TEST_TMPDIR/keys.txt"
 	grep -q "Enter" "$BATS_TEST_TMPDIR/keys.txt"
 	grep -q "help" "$BATS_TEST_TMPDIR/keys.txt"
 	grep -q "prompt" "$BATS_TEST_TMPDIR/keys.txt"
+}
+
+@test "man: every theme element (src/themefile.c, themes/*.theme) and theme is in THEMES" {
+	local root="$BATS_TEST_DIRNAME/../.." e n=0 t
+	section THEMES >"$BATS_TEST_TMPDIR/themes.txt"
+	for e in $(sed -n 's/^\t\[EL_[A-Z_]*\] = { "\([a-z-]*\)".*/\1/p' "$root/src/themefile.c") \
+		$(awk '!/^#/ && NF { print $1 }' "$root"/themes/*.theme | sort -u); do
+		n=$((n + 1))
+		grep -qE "^ +$e( |\$)" "$BATS_TEST_TMPDIR/themes.txt" ||
+			{ echo "element $e is not in THEMES" >&2; return 1; }
+	done
+	[ "$n" -ge 60 ]
+	for t in "$root"/themes/*.theme; do
+		t=$(basename "$t" .theme)
+		grep -qE "^ +$t( |\$)" "$BATS_TEST_TMPDIR/themes.txt" ||
+			{ echo "theme $t is not in THEMES" >&2; return 1; }
+	done
+}
+
+@test "man: every setting of the settings file (src/settings.c) is in FILES" {
+	local k n=0
+	section FILES >"$BATS_TEST_TMPDIR/files.txt"
+	grep -q "ktoprc" "$BATS_TEST_TMPDIR/files.txt"
+	for k in $(grep -oE '!strcmp\(key, "[a-z]+"\)' "$BATS_TEST_DIRNAME/../../src/settings.c" | cut -d'"' -f2 | sort -u); do
+		n=$((n + 1))
+		grep -qE "^ +$k = " "$BATS_TEST_TMPDIR/files.txt" ||
+			{ echo "setting $k is not in FILES" >&2; return 1; }
+	done
+	[ "$n" -ge 6 ]
 }
 
 @test "man: the version in .TH is the binary's" {
@@ -132,7 +165,7 @@ for line in sys.stdin:
 	env=$(section ENVIRONMENT)
 	exit=$(section "EXIT STATUS")
 	see=$(section "SEE ALSO")
-	for k in NO_COLOR TERM LANG LC_ALL; do
+	for k in NO_COLOR TERM LANG LC_ALL XDG_CONFIG_HOME; do
 		grep -qw "$k" <<<"$env" || { echo "ENVIRONMENT lacks $k" >&2; return 1; }
 	done
 	for k in 0 1 2; do

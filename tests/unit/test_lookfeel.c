@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Theme files, the settings file and the tree order: the data behind the look. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "columns.h"
+#include "model.h"
+#include "settings.h"
+#include "themefile.h"
+#include "util.h"
+
+static const char *const shipped[] = { "default", "light", "mono", "high-contrast" };
+
+/* Every shipped theme parses and names every element (none falls back to normal). */
+static void test_shipped_themes(void)
+{
+	char path[128], err[256], text[16384];
+	size_t i;
+	int e;
+
+	for (i = 0; i < ARRAY_SIZE(shipped); i++) {
+		struct theme_def d;
+
+		snprintf(path, sizeof(path), "themes/%s.theme", shipped[i]);
+		if (!CHECK(theme_load(path, &d, err, sizeof(err)) == 0)) {
+			printf("# %s\n", err);
+			continue;
+		}
+		CHECK_STR(d.name, shipped[i]);
+		CHECK(read_small_file(path, text, sizeof(text)) > 0);
+		for (e = 0; e < EL_NR; e++) {
+			char needle[64];
+			const char *p = text;
+			bool found = false;
+
+			snprintf(needle, sizeof(needle), "\n%s ", theme_elem_name(e));
+			while ((p = strstr(p, needle))) {
+				found = true;
+				p++;
+			}
+			if (!CHECK(found))
+				printf("# %s lacks %s\n", path, theme_elem_name(e));
+		}
+	}
+}
+
+/* mono has no colour at all; the compiled-in default is themes/default.theme. */
+static void test_mono_and_builtin(void)
+{
+	struct theme_def mono, file, built;
+	char err[256];
+	int e;
+
+	CHECK(theme_load("themes/mono.theme", &mono, err, sizeof(err)) == 0);
+	for (e = 0; e < EL_NR; e++)
+		CHECK(mono.st[e].fg.c == -1 && mono.st[e].bg.c == -1);
+	CHECK(mono.st[EL_SELECTED].attrs & TA_REVERSE);
+	CHECK(theme_load("themes/default.theme", &file, err, sizeof(err)) == 0);
+	CHECK(theme_builtin("default", &built) == 0);
+	CHECK(memcmp(file.st, built.st, sizeof(file.st)) == 0);
+	CHECK(theme_builtin("light", &built) == -ENOENT);
+}
+
+static void test_theme_syntax(void)
+{
+	struct theme_def d = { .name = "t" };
+	char err[256];
+	int line;
+
+	CHECK(theme_parse("# c\n\nnormal default default\n"
+			  "selected black 153/cyan bold reverse # trailing\n"
+			  "  rate-mid\t214/yellow  default\n"
+			  "title bright-red 7\n", &d, &line, err, sizeof(err)) == 0);
+	CHECK_EQ_I64(d.st[EL_SELECTED].fg.c, 0);
+	CHECK_EQ_I64(d.st[EL_SELECTED].bg.c, 153);
+	CHECK_EQ_I64(d.st[EL_SELECTED].bg.fallback, 6);
+	CHECK(d.st[EL_SELECTED].attrs == (TA_BOLD | TA_REVERSE));
+	CHECK_EQ_I64(d.st[EL_RATE_MID].fg.c, 214);
+	CHECK_EQ_I64(d.st[EL_TITLE].fg.c, 9);
+	CHECK_EQ_I64(d.st[EL_TITLE].bg.c, 7);
+	/* not named: looks like normal */
+	CHECK_EQ_I64(d.st[EL_ERROR].fg.c, -1);
+	CHECK_EQ_I64(d.st[EL_ERROR].attrs, 0);
+
+	CHECK(theme_parse("normal default default\nbogus red blue\n", &d, &line, err,
+			  sizeof(err)) == -EINVAL);
+	CHECK_EQ_I64(line, 2);
+	CHECK(strstr(err, "bogus") != NULL);
+	CHECK(theme_parse("\n\n\ntitle pink default\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK_EQ_I64(line, 4);
+	CHECK(strstr(err, "pink") != NULL);
+	CHECK(theme_parse("title red default blinky\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "blinky") != NULL);
+	CHECK(theme_parse("title red\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(theme_parse("title red default\ntitle red default\n", &d, &line, err,
+			  sizeof(err)) == -EINVAL);
+	CHECK_EQ_I64(line, 2);
+	CHECK(theme_parse("title 256 default\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(theme_parse("title 12/300 default\n", &d, &line, err, sizeof(err)) == -EINVAL);
+}
+
+/* A file with an error: the message names the file and the line. */
+static void test_theme_file_error(void)
+{
+	char path[] = "/tmp/ktop-test-theme-XXXXXX", err[512];
+	struct theme_def d;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	if (!CHECK(fd >= 0))
+		return;
+	f = fdopen(fd, "w");
+	fputs("normal default default\n# fine\nselected black wrongcolour\n", f);
+	fclose(f);
+	CHECK(theme_load(path, &d, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, path) == err);
+	CHECK(strstr(err, ":3: ") != NULL);
+	CHECK(strstr(err, "wrongcolour") != NULL);
+	unlink(path);
+	CHECK(theme_load(path, &d, err, sizeof(err)) == -ENOENT);
+	CHECK(theme_load("no-such-theme", &d, err, sizeof(err)) == -ENOENT);
+	CHECK(theme_load("../etc", &d, err, sizeof(err)) == -ENOENT);	/* a path: not found */
+	CHECK(theme_load(".hidden", &d, err, sizeof(err)) == -EINVAL);
+}
+
+static void test_theme_colors(void)
+{
+	struct theme_color c;
+
+	c = (struct theme_color){ 214, 3 };
+	CHECK_EQ_I64(theme_color_for(c, 256), 214);
+	CHECK_EQ_I64(theme_color_for(c, 8), 3);
+	c = (struct theme_color){ 9, -1 };	/* bright-red */
+	CHECK_EQ_I64(theme_color_for(c, 16), 9);
+	CHECK_EQ_I64(theme_color_for(c, 8), 1);
+	c = (struct theme_color){ 196, -1 };	/* xterm red, no fallback */
+	CHECK_EQ_I64(theme_color_for(c, 8), 1);
+	c = (struct theme_color){ 250, -1 };	/* light grey */
+	CHECK_EQ_I64(theme_color_for(c, 8), 7);
+	c = (struct theme_color){ -1, -1 };
+	CHECK_EQ_I64(theme_color_for(c, 8), -1);
+	c = (struct theme_color){ 153, 14 };	/* fallback bright-cyan on 8 colours: cyan */
+	CHECK_EQ_I64(theme_color_for(c, 8), 6);
+}
+
+static void test_settings_parse(void)
+{
+	struct settings s;
+	char warn[256];
+
+	CHECK_EQ_I64(settings_parse("# ktop\n delay = 0.5\ntheme=light\nsort = +pid\n"
+				    "columns = pid, user,cpu_pct\ntree = yes\nthreads = off\n",
+				    &s, warn, sizeof(warn)), 0);
+	CHECK_STR(warn, "");
+	CHECK(s.have_delay && s.delay_s == 0.5);
+	CHECK(s.have_theme && !strcmp(s.theme, "light"));
+	CHECK(s.have_sort && s.sort_col == COL_PID && s.sort_asc);
+	/* COMMAND is added last */
+	CHECK_EQ_U64(s.ncols, 4);
+	CHECK(s.cols[0] == COL_PID && s.cols[2] == COL_CPU && s.cols[3] == COL_CMDLINE);
+	CHECK(s.have_tree && s.tree);
+	CHECK(s.have_threads && !s.threads);
+
+	/* bad lines: counted, the first reported, their settings unset, the rest kept */
+	CHECK_EQ_I64(settings_parse("delay = fast\ntheme = mono\ncolumns = pid,nosuch\n"
+				    "sort = -vcsw\ntree = maybe\nwhat = 1\nno equals sign\n"
+				    "columns = comm,pid\ndelay = 0.01\n", &s, warn, sizeof(warn)), 7);
+	CHECK(strncmp(warn, "1: ", 3) == 0);
+	CHECK(strstr(warn, "fast") != NULL);
+	CHECK(!s.have_delay && !s.have_tree && !s.ncols);
+	CHECK(s.have_theme && s.have_sort && s.sort_col == COL_VCSW && !s.sort_asc);
+}
+
+static void test_settings_roundtrip(void)
+{
+	char dir[] = "/tmp/ktop-test-rc-XXXXXX", path[256], err[256], warn[256];
+	struct settings s = { 0 }, r;
+
+	if (!CHECK(mkdtemp(dir)))
+		return;
+	snprintf(path, sizeof(path), "%s/a/b/ktoprc", dir);
+	s.delay_s = 1.5;
+	snprintf(s.theme, sizeof(s.theme), "high-contrast");
+	s.sort_col = COL_SYSC;
+	s.cols[0] = COL_PID;
+	s.cols[1] = COL_SYSC;
+	s.cols[2] = COL_COMM;
+	s.ncols = 3;
+	s.tree = true;
+	CHECK(settings_save(path, &s, err, sizeof(err)) == 0);
+	CHECK_EQ_I64(settings_load(path, &r, warn, sizeof(warn)), 0);
+	CHECK(r.have_delay && r.delay_s == 1.5);
+	CHECK_STR(r.theme, "high-contrast");
+	CHECK(r.sort_col == COL_SYSC && !r.sort_asc);
+	CHECK(r.ncols == 3 && r.cols[1] == COL_SYSC && r.cols[2] == COL_COMM);
+	CHECK(r.tree && !r.threads);
+	/* missing: no problem, nothing set */
+	snprintf(path, sizeof(path), "%s/none", dir);
+	CHECK_EQ_I64(settings_load(path, &r, warn, sizeof(warn)), 0);
+	CHECK(!r.have_delay && !r.ncols);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK(system(path) == 0);
+}
+
+static struct task *add(struct model *m, pid_t pid, pid_t ppid, double cpu)
+{
+	struct task *t = model_task_sample(m, pid, pid, (uint64_t)pid);
+
+	t->ppid = ppid;
+	t->cpu_pct = cpu;
+	t->have_cpu = true;
+	return t;
+}
+
+static void rows_pids(const struct model *m, char *buf, size_t n)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->nrows && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s%d:%u", i ? " " : "",
+					(int)m->rows[i]->pid, m->rows[i]->tree_depth);
+}
+
+static void test_tree_order(void)
+{
+	struct model m;
+	char got[256];
+
+	model_init(&m, 100, 4);
+	model_begin_tick(&m, 1000000000ull, 1);
+	add(&m, 1, 0, 0);
+	add(&m, 10, 1, 5);
+	add(&m, 11, 10, 50);
+	add(&m, 12, 10, 1);
+	add(&m, 20, 1, 60);
+	add(&m, 21, 20, 0);
+	add(&m, 30, 99, 2);	/* parent not there: a root */
+	add(&m, 2, 0, 0);
+	add(&m, 40, 2, 0);
+	m.sort_col = COL_CPU;
+	m.sort_dir = SORT_DESC;
+	m.tree = true;
+	model_refresh_rows(&m);
+	rows_pids(&m, got, sizeof(got));
+	/* roots by CPU then pid: 30 (2%), 1, 2; children by CPU */
+	CHECK_STR(got, "30:0 1:0 20:1 21:2 10:1 11:2 12:2 2:0 40:1");
+	CHECK(model_task_find(&m, 10)->tree_last);
+	CHECK(!model_task_find(&m, 20)->tree_last);
+	CHECK(!model_task_find(&m, 11)->tree_last && model_task_find(&m, 12)->tree_last);
+	/* a line at level 1 under 20 (10 follows it), none under 10 (the last) */
+	CHECK(model_task_find(&m, 21)->tree_more & (1u << 1));
+	CHECK(!(model_task_find(&m, 11)->tree_more & (1u << 1)));
+	/* fold 10: 11 and 12 hidden */
+	CHECK(model_fold(&m, 10, true));
+	model_refresh_rows(&m);
+	rows_pids(&m, got, sizeof(got));
+	CHECK_STR(got, "30:0 1:0 20:1 21:2 10:1 2:0 40:1");
+	CHECK(model_task_find(&m, 10)->tree_folded);
+	/* fold 1: everything under it, 10's children included, hidden */
+	CHECK(model_fold(&m, 1, true));
+	model_refresh_rows(&m);
+	rows_pids(&m, got, sizeof(got));
+	CHECK_STR(got, "30:0 1:0 2:0 40:1");
+	CHECK(model_fold(&m, 1, false) && model_fold(&m, 10, false));
+	CHECK(!model_fold(&m, 10, false));
+	/* a parent cycle (pid reuse): every row still shown once */
+	model_task_find(&m, 1)->ppid = 12;
+	model_refresh_rows(&m);
+	CHECK_EQ_U64(m.nrows, 9);
+	/* flat again */
+	m.tree = false;
+	model_refresh_rows(&m);
+	rows_pids(&m, got, sizeof(got));
+	CHECK(strncmp(got, "20:", 3) == 0);
+	model_free(&m);
+}
+
+/* A chain deeper than any stack would allow recursion for. */
+static void test_tree_deep_chain(void)
+{
+	struct model m;
+	pid_t p;
+
+	model_init(&m, 100, 4);
+	model_begin_tick(&m, 1000000000ull, 1);
+	for (p = 1; p <= 20000; p++)
+		add(&m, p, p - 1, 0);
+	m.sort_col = COL_PID;
+	m.sort_dir = SORT_ASC;
+	m.tree = true;
+	model_refresh_rows(&m);
+	CHECK_EQ_U64(m.nrows, 20000);
+	CHECK_EQ_I64(m.rows[19999]->pid, 20000);
+	CHECK_EQ_I64(m.rows[19999]->tree_depth, 19999);
+	model_free(&m);
+}
+
+static const struct test tests[] = {
+	{ "shipped themes parse and name every element", test_shipped_themes },
+	{ "mono has no colour; built-in default is the file", test_mono_and_builtin },
+	{ "theme syntax: colours, fallbacks, attributes, errors with lines", test_theme_syntax },
+	{ "theme file errors name the file and line", test_theme_file_error },
+	{ "theme colours on 8, 16 and 256 colour terminals", test_theme_colors },
+	{ "settings: parse, bad lines reported, others kept", test_settings_parse },
+	{ "settings: save and load again", test_settings_roundtrip },
+	{ "tree order, folding, cycles", test_tree_order },
+	{ "tree: a 20000-deep chain", test_tree_deep_chain },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
