@@ -8,8 +8,9 @@
 # Ends with PASS/FAIL against the targets at the largest count: ktop CPU per
 # refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1.
 # Exit status 1 on FAIL, 2 on error (the idle processes are killed either way).
-# Then runs bench/trace.sh (the cost of tracing, see there): exit status 1 when
-# either part missed a target, else 2 when the tracing part could not run.
+# Then runs bench/trace.sh (the cost of tracing, see there) and bench/tty.sh
+# (bytes per screen refresh against htop and top): exit status 1 when any part
+# missed a target, else 2 when the tracing part could not run.
 #
 # Run from anywhere (make bench calls it as `sh bench/run.sh` after building
 # ./ktop). Needs: cc, strace, top (procps-ng). Knobs, for trying things out:
@@ -275,7 +276,8 @@ echo "$verdict"
 echo "bench time: $(($(date +%s) - start)) s"
 case $verdict in PASS*) status=0 ;; *) status=1 ;; esac
 
-# Then the cost of tracing (bench/trace.sh), once the idle processes are gone.
+# Then the cost of tracing (bench/trace.sh), once the idle processes are gone,
+# and the bytes a refresh sends to the terminal (bench/tty.sh).
 cleanup
 trap - EXIT
 trap 'exit 130' INT
@@ -284,6 +286,13 @@ trap 'exit 129' HUP
 echo
 sh bench/trace.sh
 tstatus=$?
+echo
+sh bench/tty.sh
+case $? in
+1) status=1 ;;
+0 | 2) ;;
+*) exit 1 ;;
+esac
 # 1 when either failed a target, else 2 when the tracing part could not run.
 case $tstatus in
 0 | 1 | 2) ;;

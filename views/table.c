@@ -198,6 +198,13 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 			attrset(theme_attr(cell_style(&a->model, t, c)));
 		/* Only the last column (COMMAND) is cut; the others keep their width. */
 		put_text(y, x, w - x, padded);
+		/*
+		 * The space after a cell in the cell's own look: a run of cells of one
+		 * look (dim zeros) is then one run for the terminal, not one
+		 * attribute change per cell, which over SSH is most of a refresh.
+		 */
+		if (!last && x + col->width < w)
+			put_text(y, x + col->width, 1, " ");
 		x += col->width + 1;
 	}
 	attrset(theme_attr(EL_NORMAL));
