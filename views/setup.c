@@ -140,26 +140,6 @@ static enum action step_delay(struct app *a, int dir)
 	return ACT_DELAY;
 }
 
-static enum action step_theme(struct app *a, int dir)
-{
-	size_t i;
-
-	if (!a->color) {
-		app_message(a, "NO_COLOR is set: the mono theme only");
-		return ACT_REDRAW;
-	}
-	if (!a->nthemes)
-		return ACT_NONE;
-	for (i = 0; i < a->nthemes && strcmp(a->themes[i], a->theme); i++)
-		;
-	if (i == a->nthemes)
-		i = 0;
-	else
-		i = (i + a->nthemes + (size_t)(dir > 0 ? 1 : a->nthemes - 1)) % a->nthemes;
-	snprintf(a->theme, sizeof(a->theme), "%s", a->themes[i]);
-	return ACT_THEME;
-}
-
 /* Show or hide column @c; COMMAND stays last, one column at least before it. */
 static enum action toggle_column(struct app *a, int c, bool shown)
 {
@@ -190,7 +170,7 @@ static enum action change(struct app *a, int dir)
 	case IT_DELAY:
 		return step_delay(a, dir);
 	case IT_THEME:
-		return step_theme(a, dir);
+		return theme_step(a, dir);
 	case IT_SORT:
 		m->sort_col = (m->sort_col + COL_NR + dir) % COL_NR;
 		m->sort_dir = columns[m->sort_col].sort_default;

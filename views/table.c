@@ -596,7 +596,7 @@ static enum action k_setup(struct app *a)
 	return ACT_REDRAW;
 }
 
-static enum action k_theme(struct app *a)
+enum action theme_step(struct app *a, int dir)
 {
 	size_t i;
 
@@ -608,9 +608,17 @@ static enum action k_theme(struct app *a)
 		return ACT_NONE;
 	for (i = 0; i < a->nthemes && strcmp(a->themes[i], a->theme); i++)
 		;
-	i = i < a->nthemes ? (i + 1) % a->nthemes : 0;
+	if (i == a->nthemes)
+		i = 0;
+	else
+		i = (i + a->nthemes + (dir > 0 ? 1 : a->nthemes - 1)) % a->nthemes;
 	snprintf(a->theme, sizeof(a->theme), "%s", a->themes[i]);
 	return ACT_THEME;
+}
+
+static enum action k_theme(struct app *a)
+{
+	return theme_step(a, 1);
 }
 
 static enum action k_help(struct app *a)

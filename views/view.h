@@ -85,6 +85,9 @@ typedef void (*prompt_change_fn)(struct app *a, const char *text);
 void prompt_open(struct app *a, const char *label, const char *initial, prompt_done_fn done,
 		 prompt_change_fn change);
 
+/* The next (@dir 1) or previous (-1) theme in a->themes into a->theme: ACT_THEME. */
+enum action theme_step(struct app *a, int dir);
+
 /* Look up @ch in @keys and run it; ACT_NONE if unbound. */
 enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t n, int ch);
 

@@ -53,7 +53,7 @@ any_colour() { colours | grep -E $'\e\\[(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38;5|48;5)
 # The line of the table's column titles, with its escape sequences.
 title_line() { colours | grep -m1 'PID.*USER'; }
 
-@test "theme default: black on green titles, cyan selection, 256-colour rates" {
+@test "theme default: black on green titles, cyan selection" {
 	start "" --theme default
 	title_line | grep -qF $'\e[30m\e[42m'
 	colours | grep -qF $'\e[46m'
@@ -241,5 +241,28 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	keys F8
 	wait_for "$SLEEPER now has nice 1"
 	[ "$(awk '{print $19}' /proc/$SLEEPER/stat)" = 1 ]
+	quit
+}
+
+# A click of button 1 at screen line $1, column $2 (1-based), as xterm sends it
+# to ktop with TERM=xterm-256color: press and release, SGR encoding (1006).
+click() {
+	tmux -L "$S" send-keys -t t -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$2" "$1" "$2" "$1")"
+}
+
+@test "mouse: a click on a row selects it, a click on a title sorts by it" {
+	start "" -s +pid
+	local y pid
+	y=$(screen | grep -nE 'PID +USER' | cut -d: -f1)
+	pid=$(screen | sed -n "$((y + 3))p" | awk '{print $1}')
+	[ "$pid" -le 3 ]
+	click $((y + 3)) 10
+	sleep 0.5
+	keys k
+	wait_for "Send a signal to $pid "
+	keys Escape
+	sleep 1	# not a double click
+	click "$y" 10
+	wait_for 'sort:user\+'
 	quit
 }
