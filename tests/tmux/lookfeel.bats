@@ -25,7 +25,7 @@ colours() { tmux -L "$S" capture-pane -p -e -t t; }
 keys() { tmux -L "$S" send-keys -t t "$@"; }
 
 wait_for() {
-	for _ in $(seq 60); do
+	for _ in $(seq 150); do
 		screen | grep -Eq -- "$1" && return 0
 		sleep 0.1
 	done
@@ -146,18 +146,20 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 @test "tree view: children under their parent, fold and unfold" {
 	sh -c 'sleep 302 & sleep 302 & wait' &
 	TREE=$!
+	# No pattern below has "sleep 302" in it: a grep that has would match the
+	# filter and could be the first row when pids wrap.
 	start "" -s +pid
 	keys t / s l e e p ' ' 3 0 2 Enter
-	wait_for 'filter:sleep 302'
-	wait_for "^ *$TREE .*sh -c sleep 302"
-	wait_for '├─ sleep 302'
-	wait_for '└─ sleep 302'
+	wait_for 'filter:sleep 30[2]'
+	wait_for "^ *$TREE .*sh -c sleep 30[2]"
+	wait_for '├─ sleep 30[2]'
+	wait_for '└─ sleep 30[2]'
 	keys g -
-	wait_for "^ *$TREE .*\+ sh -c sleep 302"
-	run sh -c "tmux -L $S capture-pane -p -t t | grep -c '[├└]─ sleep 302'"
+	wait_for "^ *$TREE .*\+ sh -c sleep 30[2]"
+	run sh -c "tmux -L $S capture-pane -p -t t | grep -c '[├└]─ sleep 30[2]'"
 	[ "$output" = 0 ] || { screen >&2; false; }
 	keys +
-	wait_for '└─ sleep 302'
+	wait_for '└─ sleep 30[2]'
 	quit
 }
 
