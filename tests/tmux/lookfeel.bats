@@ -42,6 +42,15 @@ start() {
 	wait_for 'PID +USER'
 }
 
+# A background "sleep" has exec'ed (a loaded machine may be slow to).
+wait_sleep() {
+	for _ in $(seq 150); do
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = sleep ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 quit() {
 	keys q
 	wait_for 'KTOP-EXIT=0'
@@ -218,6 +227,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 @test "kill: k asks with a signal menu; Esc sends nothing, Enter sends SIGTERM" {
 	sleep 303 &
 	SLEEPER=$!
+	wait_sleep "$SLEEPER"
 	start "" -p "$SLEEPER"
 	wait_for "^ *$SLEEPER "
 	keys k
@@ -238,6 +248,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 @test "renice: F8 raises the nice value of the selected process" {
 	sleep 304 &
 	SLEEPER=$!
+	wait_sleep "$SLEEPER"
 	start "" -p "$SLEEPER"
 	wait_for "^ *$SLEEPER "
 	keys F8
