@@ -15,8 +15,9 @@
 static bool active;
 /*
  * What was on screen at the last draw. The screen is erased only when that
- * changes (another view, a resize): otherwise each view draws every line it owns
- * in full and curses sends the terminal only the cells that differ.
+ * changes (another view, a resize): otherwise the header and the views that say
+ * so (whole_lines) draw every line they own in full, and curses sends the
+ * terminal only the cells that differ. Other views get their area blanked first.
  */
 static const struct view *drawn_base, *drawn_top;
 static int drawn_lines, drawn_cols;
@@ -123,9 +124,15 @@ void ui_draw(struct app *a)
 		goto out;
 	}
 	if (base->fullscreen) {
+		if (!base->whole_lines)
+			erase();
 		base->draw(a, 0, LINES - 1, COLS);
 	} else {
 		h = header_draw(a, COLS, LINES / 3);
+		if (!base->whole_lines) {	/* its area blank first */
+			move(h, 0);
+			clrtobot();
+		}
 		base->draw(a, h, LINES - 1 - h, COLS);
 	}
 	if (top->overlay)

@@ -32,12 +32,35 @@ static bool bound(const struct view *v, int key)
 	return false;
 }
 
+/* The length of entry @i's text, padded to 6 as in htop or not. */
+static int what_len(size_t i, bool pad)
+{
+	int n = (int)strlen(bar[i].what);
+
+	while (!pad && n > 0 && bar[i].what[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+/* The bar's width with padding, or without it (then a space between entries). */
+static int bar_width(const struct view *v, bool pad)
+{
+	int x = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++)
+		if (bound(v, bar[i].key))
+			x += (int)strlen(bar[i].name) + what_len(i, pad) + !pad;
+	return x;
+}
+
 void footer_draw(struct app *a, int y, int w)
 {
 	const struct view *v = a->stack[a->depth - 1];
 	const struct model *m = &a->model;
 	char right[240], user[64] = "";
-	int x = 0;
+	int x = 0, rw;
+	bool pad;
 	size_t i;
 
 	attrset(theme_attr(EL_FOOTER_TEXT));
@@ -54,27 +77,32 @@ void footer_draw(struct app *a, int y, int w)
 		attrset(theme_attr(EL_NORMAL));
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++) {
-		int len = (int)(strlen(bar[i].name) + strlen(bar[i].what));
-
-		if (!bound(v, bar[i].key))
-			continue;
-		if (x + len > w)
-			break;
-		attrset(theme_attr(EL_FOOTER_KEY));
-		put_text(y, x, w - x, bar[i].name);
-		attrset(theme_attr(EL_FOOTER_TEXT));
-		put_text(y, x + (int)strlen(bar[i].name), w - x - (int)strlen(bar[i].name),
-			 bar[i].what);
-		x += len;
-	}
 	if (m->filter_uid >= 0)
 		snprintf(user, sizeof(user), "user:%lld ", (long long)m->filter_uid);
 	snprintf(right, sizeof(right), "%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
 		 m->tree ? "tree " : "", user, m->filter[0] ? "filter:" : "", m->filter,
 		 m->filter[0] ? " " : "", columns[m->sort_col].key,
 		 m->sort_dir == SORT_DESC ? "-" : "+");
-	if ((int)strlen(right) < w - x)
-		put_text(y, w - (int)strlen(right), (int)strlen(right), right);
+	rw = (int)strlen(right);
+	if (rw >= w)
+		rw = 0;
+	/* What is in effect always shows; the bar gives up its padding, then keys. */
+	pad = bar_width(v, true) <= w - rw - 1;
+	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++) {
+		int nl = (int)strlen(bar[i].name), len = nl + what_len(i, pad) + !pad;
+
+		if (!bound(v, bar[i].key))
+			continue;
+		if (x + len > w - rw - (rw > 0))
+			break;
+		attrset(theme_attr(EL_FOOTER_KEY));
+		put_text(y, x, w - x, bar[i].name);
+		attrset(theme_attr(EL_FOOTER_TEXT));
+		put_text(y, x + nl, what_len(i, pad), bar[i].what);
+		x += len;
+	}
+	attrset(theme_attr(EL_FOOTER_TEXT));
+	if (rw)
+		put_text(y, w - rw, rw, right);
 	attrset(theme_attr(EL_NORMAL));
 }

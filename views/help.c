@@ -111,4 +111,5 @@ const struct view help_view = {
 	.draw = help_draw,
 	.key = help_key,
 	.fullscreen = true,
+	.whole_lines = true,
 };

@@ -121,4 +121,5 @@ const struct view menu_view = {
 	.mouse = menu_mouse,
 	.keys = menu_keys,
 	.nkeys = ARRAY_SIZE(menu_keys),
+	.whole_lines = true,
 };

@@ -276,4 +276,5 @@ const struct view setup_view = {
 	.keys = setup_keys,
 	.nkeys = ARRAY_SIZE(setup_keys),
 	.fullscreen = true,
+	.whole_lines = true,
 };

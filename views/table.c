@@ -727,4 +727,5 @@ const struct view table_view = {
 	.mouse = table_mouse,
 	.keys = table_keys,
 	.nkeys = ARRAY_SIZE(table_keys),
+	.whole_lines = true,
 };

@@ -36,6 +36,11 @@ struct view {
 	bool fullscreen;	/* hides the header (help) */
 	bool overlay;		/* draws on the bottom line over the view below (prompt) */
 	const char *hint;	/* the bottom line's keys; NULL = the function-key bar */
+	/*
+	 * It draws every cell of its area each time, so the screen need not be
+	 * erased before (src/ui.c): curses then sends only what changed.
+	 */
+	bool whole_lines;
 };
 
 /* Line-drawing and graph glyphs: UTF-8, or ASCII (no UTF-8 locale, --ascii). */

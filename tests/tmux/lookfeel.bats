@@ -42,6 +42,15 @@ start() {
 	wait_for 'PID +USER'
 }
 
+# ktop -p PID: it opens the process view; Esc goes to the table of that process.
+start_p() {
+	keys "clear; env XDG_CONFIG_HOME='$CFG' TERM=xterm-256color LANG=C.UTF-8 $KTOP -d 0.3 --no-trace -p $1; echo KTOP-EXIT=\$?" Enter
+	wait_for "^Process $1 "
+	keys Escape
+	wait_for 'PID +USER'
+	wait_for "^ *$1 "
+}
+
 # A background "sleep" has exec'ed (a loaded machine may be slow to).
 wait_sleep() {
 	for _ in $(seq 150); do
@@ -206,9 +215,9 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	start ""
 	wait_for 'F1Help +F2Setup F3?.*F5Tree +F6SortByF7Nice -F8Nice \+F9Kill +F10Quit'
 	keys '?'
-	wait_for 'Process table'
-	keys Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
-	wait_for 'Setup screen \(F2\)'
+	wait_for 'Keys of the table view'
+	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+	wait_for 'Keys of the setup view'
 	keys x
 	wait_for 'PID +USER'
 	quit
@@ -228,8 +237,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	sleep 303 &
 	SLEEPER=$!
 	wait_sleep "$SLEEPER"
-	start "" -p "$SLEEPER"
-	wait_for "^ *$SLEEPER "
+	start_p "$SLEEPER"
 	keys k
 	wait_for "Send a signal to $SLEEPER \(sleep\)\?"
 	keys Escape
@@ -249,8 +257,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	sleep 304 &
 	SLEEPER=$!
 	wait_sleep "$SLEEPER"
-	start "" -p "$SLEEPER"
-	wait_for "^ *$SLEEPER "
+	start_p "$SLEEPER"
 	keys F8
 	wait_for "$SLEEPER now has nice 1"
 	[ "$(awk '{print $19}' /proc/$SLEEPER/stat)" = 1 ]
