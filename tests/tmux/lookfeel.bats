@@ -3,6 +3,8 @@
 # (capture-pane -e), NO_COLOR, 8 colours, ASCII, the settings file, the tree,
 # the menus, kill and renice of a process started here.
 
+load helpers/tmux
+
 KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-lf-$$"
 
@@ -20,19 +22,8 @@ teardown() {
 	[ -n "${TREE:-}" ] && pkill -P "$TREE" 2>/dev/null; [ -n "${TREE:-}" ] && kill "$TREE" 2>/dev/null || true
 }
 
-screen() { tmux -L "$S" capture-pane -p -t t; }
 colours() { tmux -L "$S" capture-pane -p -e -t t; }
-keys() { tmux -L "$S" send-keys -t t "$@"; }
 
-wait_for() {
-	for _ in $(seq 150); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "timed out waiting for: $1" >&2
-	screen >&2
-	return 1
-}
 
 # ktop with ENV (VAR=value ...) and ARGS; its settings in $CFG.
 start() {

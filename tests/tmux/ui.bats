@@ -2,6 +2,8 @@
 # Terminal tests: the real ktop in a tmux pane, driven with send-keys and read
 # back with capture-pane, as a person would use it.
 
+load helpers/tmux
+
 KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-test-$$"
 
@@ -17,19 +19,7 @@ teardown() {
 	[ -n "${SLEEPER:-}" ] && kill "$SLEEPER" 2>/dev/null || true
 }
 
-screen() { tmux -L "$S" capture-pane -p -t t; }
-keys() { tmux -L "$S" send-keys -t t "$@"; }
 
-# Wait until the screen shows a line matching $1 (grep -E), up to 5 s.
-wait_for() {
-	for _ in $(seq 50); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "timed out waiting for: $1" >&2
-	screen >&2
-	return 1
-}
 
 start_ktop() {
 	keys "clear; $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter

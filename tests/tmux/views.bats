@@ -5,6 +5,8 @@
 # missing file failing with ENOENT, getppid, nanosleep; SIGUSR1 from its child
 # "evwl-sender" every 300 ms).
 
+load helpers/tmux
+
 KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-views-$$"
 TRACEFS=/sys/kernel/tracing
@@ -33,18 +35,7 @@ teardown() {
 	return 0
 }
 
-screen() { tmux -L "$S" capture-pane -p -t t; }
-keys() { tmux -L "$S" send-keys -t t "$@"; }
 
-wait_for() {
-	for _ in $(seq 80); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "timed out waiting for: $1" >&2
-	screen >&2
-	return 1
-}
 
 ktop_pid() {
 	pgrep -P "$(tmux -L "$S" display -p -t t '#{pane_pid}')" -x ktop
