@@ -379,7 +379,7 @@ switches_exact() {
 instances() {
 	local name
 	for name in $(ls "$INST"); do
-		if [[ "$name" =~ -([0-9]+)$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
+		if [[ "$name" =~ -([0-9]+)(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
 			! grep -qx "$name" "$MINE"; then
 			continue
 		fi
@@ -418,12 +418,12 @@ cleanup_on() {
 
 @test "clean-up: the instance is removed after -n, SIGINT, SIGTERM, SIGHUP, SIGQUIT" {
 	need_tracing
-	make_instance ktoptest-other
+	make_instance ktoptest-other-$$x
 	local how
 	for how in n INT TERM HUP QUIT; do
 		cleanup_on "$how"
 	done
-	[ -d "$INST/ktoptest-other" ]
+	[ -d "$INST/ktoptest-other-$$x" ]
 }
 
 # killed_ktop: a ktop killed with SIGKILL, whose instance stays; KPID is its pid.
@@ -438,13 +438,13 @@ killed_ktop() {
 
 @test "clean-up: SIGKILL leaves the instance; the next ktop leaves other instances alone" {
 	need_tracing
-	make_instance ktoptest-other
+	make_instance ktoptest-other-$$x
 	make_instance ktop-notapid
 	make_instance ktop-12x
 	killed_ktop
 	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -o pid
 	[ "$status" -eq 0 ]
-	[ -d "$INST/ktoptest-other" ]
+	[ -d "$INST/ktoptest-other-$$x" ]
 	[ -d "$INST/ktop-notapid" ]
 	[ -d "$INST/ktop-12x" ]
 }
@@ -457,14 +457,14 @@ killed_ktop() {
 	wait "$dead"
 	make_instance "ktop-$dead"
 	make_instance "ktop-$dead-f"	# a process view's focus instance
-	make_instance ktoptest-other
+	make_instance ktoptest-other-$$x
 	killed_ktop
 	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -o pid
 	[ "$status" -eq 0 ]
 	[ ! -e "$INST/ktop-$KPID" ] || { echo "ktop-$KPID (SIGKILLed ktop) not removed" >&2; return 1; }
 	[ ! -e "$INST/ktop-$dead" ] || { echo "ktop-$dead (no such process) not removed" >&2; return 1; }
 	[ ! -e "$INST/ktop-$dead-f" ] || { echo "ktop-$dead-f (no such process) not removed" >&2; return 1; }
-	[ -d "$INST/ktoptest-other" ]
+	[ -d "$INST/ktoptest-other-$$x" ]
 }
 
 @test "clean-up: SIGTERM as soon as the instance exists (still setting up): removed, exit 0" {
