@@ -32,7 +32,17 @@ TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 ASAN_TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/asan/%)
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run check deps deps-test install uninstall clean bench unit
+# libFuzzer harnesses (tests/fuzz): clang, coverage + ASan + UBSan. The core is
+# compiled once for them (fuzzer-no-link); each harness links it with libFuzzer.
+FUZZ_CC ?= clang
+FUZZ_TARGETS = procparse sysparse evdecode text
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) -D_GNU_SOURCE -Isrc -Icollectors -Itests/unit
+FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/syscall_names.o
+FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+FUZZ_SECONDS ?= 300
+
+.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz
 
 all: ktop
 
@@ -71,12 +81,33 @@ $(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 
 unit: $(TESTS) $(ASAN_TESTS)
 
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+
+$(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
+# Kept: the harnesses share them.
+.SECONDARY: $(FUZZ_OBJ)
+
+fuzzers: $(FUZZERS)
+
+# The long run: FUZZ_SECONDS per harness; new inputs go to build/fuzz/corpus/.
+fuzz: deps-test
+	@$(MAKE) --no-print-directory fuzzers
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 run: deps
 	@$(MAKE) --no-print-directory ktop
 	./ktop
 
 check: deps-test
-	@$(MAKE) --no-print-directory ktop unit
+	@$(MAKE) --no-print-directory ktop unit fuzzers
 	@sh tests/run.sh
 
 bench: deps
