@@ -15,6 +15,7 @@ import sys
 
 COUNTERS = ("minflt", "majflt", "vcsw", "ivcsw")
 EVENT_COLS = ("cpu_pct",) + COUNTERS
+TRACE_COUNTS = ("syscalls", "syscall_errors", "sig_recv", "sig_sent", "lost_events")
 CSV_REQUIRED = ("time", "interval_s", "pid", "ppid", "user", "comm", "state", "cpu_pct",
                 "rss_kb", "minflt", "majflt", "vcsw", "ivcsw")
 SYSTEM_KEYS = ("uptime_s", "load", "tasks", "running", "sleeping", "disk", "stopped",
@@ -363,6 +364,34 @@ def csv_own_syscalls(path, pid):
     print(len(iters), others)
 
 
+def csv_sane(path, n_min):
+    """Well-formed whatever the processes did (churn): every line has the header's
+    fields, at least @n_min iterations, a pid once per iteration, pid 1 in each,
+    counts whole numbers or empty, state one character, comm not empty."""
+    header, iters = read_csv(path)
+    if len(iters) < n_min:
+        fail("%d iterations, at least %d expected" % (len(iters), n_min))
+    rows = 0
+    for i, it in enumerate(iters, 1):
+        pids = [r["pid"] for r in it]
+        if len(set(pids)) != len(pids):
+            fail("iteration %d: a pid is listed twice" % i)
+        if "1" not in pids:
+            fail("iteration %d: no row for pid 1" % i)
+        for r in it:
+            rows += 1
+            if not is_uint(r["pid"]) or int(r["pid"]) <= 0:
+                fail("iteration %d: pid %r" % (i, r["pid"]))
+            if "state" in r and len(r["state"]) != 1:
+                fail("iteration %d: state %r (pid %s)" % (i, r["state"], r["pid"]))
+            if "comm" in r and not r["comm"]:
+                fail("iteration %d: empty comm (pid %s)" % (i, r["pid"]))
+            for k in COUNTERS + TRACE_COUNTS:
+                if k in r and r[k] != "" and not is_uint(r[k]):
+                    fail("iteration %d: %s %r (pid %s)" % (i, k, r[k], r["pid"]))
+    print(len(iters), rows)
+
+
 def csv_children(path, ppid):
     """The pids of the rows whose ppid is @ppid, once each, in order."""
     header, iters = read_csv(path)
@@ -588,6 +617,8 @@ def main():
         csv_rows_sum(a[0], int(a[1]), a[2].split(","))
     elif cmd == "csv-last":
         csv_last(a[0], int(a[1]), a[2])
+    elif cmd == "csv-sane":
+        csv_sane(a[0], int(a[1]))
     elif cmd == "csv-children":
         csv_children(a[0], int(a[1]))
     elif cmd == "csv-own-syscalls":
