@@ -364,10 +364,10 @@ def csv_own_syscalls(path, pid):
     print(len(iters), others)
 
 
-def csv_sane(path, n_min):
+def csv_sane(path, n_min, must):
     """Well-formed whatever the processes did (churn): every line has the header's
-    fields, at least @n_min iterations, a pid once per iteration, pid 1 in each,
-    counts whole numbers or empty, state one character, comm not empty."""
+    fields, at least @n_min iterations, a pid once per iteration, the pids @must
+    in each, counts whole numbers or empty, state one character, comm not empty."""
     header, iters = read_csv(path)
     if len(iters) < n_min:
         fail("%d iterations, at least %d expected" % (len(iters), n_min))
@@ -376,8 +376,9 @@ def csv_sane(path, n_min):
         pids = [r["pid"] for r in it]
         if len(set(pids)) != len(pids):
             fail("iteration %d: a pid is listed twice" % i)
-        if "1" not in pids:
-            fail("iteration %d: no row for pid 1" % i)
+        for p in must:
+            if str(p) not in pids:
+                fail("iteration %d: no row for pid %s" % (i, p))
         for r in it:
             rows += 1
             if not is_uint(r["pid"]) or int(r["pid"]) <= 0:
@@ -618,7 +619,8 @@ def main():
     elif cmd == "csv-last":
         csv_last(a[0], int(a[1]), a[2])
     elif cmd == "csv-sane":
-        csv_sane(a[0], int(a[1]))
+        # csv-sane FILE MIN-ITERATIONS [PID...]: PIDs (default 1) in every one
+        csv_sane(a[0], int(a[1]), a[2:] or ["1"])
     elif cmd == "csv-children":
         csv_children(a[0], int(a[1]))
     elif cmd == "csv-own-syscalls":
