@@ -169,7 +169,7 @@ start_ktop() {
 
 @test "tmux: SIGTERM restores the terminal and exits cleanly" {
 	start_ktop
-	pkill -TERM -f "^$KTOP -d 0.3" || pkill -TERM -x ktop
+	kill -TERM "$(ktop_pid)"
 	wait_for 'KTOP-EXIT=0'
 }
 

@@ -15,3 +15,16 @@ wait_for() {
 	screen >&2
 	return 1
 }
+
+# The pid of the ktop that the pane's shell started: found by its parent, never
+# by name alone (other ktops run on this machine). Waits for it, up to 5 s.
+ktop_pid() {
+	local sh p
+	sh=$(tmux -L "$S" display -p -t t '#{pane_pid}')
+	for _ in $(seq 50); do
+		p=$(pgrep -P "$sh" -x ktop) && [ -n "$p" ] && { echo "$p"; return 0; }
+		sleep 0.1
+	done
+	echo "no ktop child of the pane's shell $sh" >&2
+	return 1
+}
