@@ -257,7 +257,12 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 		return -ENOENT;
 	}
 	snprintf(path, sizeof(path), "%s/instances", dir);
-	if (access(path, W_OK)) {
+	/* The effective ids (and capabilities) decide, as for the mkdir that follows. */
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS)) {
+		if (errno == EROFS) {
+			snprintf(why, whylen, "tracing off: tracefs is mounted read-only at %s", dir);
+			return -EROFS;
+		}
 		snprintf(why, whylen, "tracing off: needs root or write access to %s", path);
 		return -EACCES;
 	}
@@ -416,6 +421,17 @@ char *trace_read_format(const char *rel, size_t *len)
 bool trace_event_on(const struct trace *t, size_t i)
 {
 	return i < MAX_EVENTS && t->on[i];
+}
+
+void trace_event_off(struct trace *t, size_t i, const char *sys, const char *ev)
+{
+	char file[128];
+
+	if (i >= MAX_EVENTS || !t->on[i])
+		return;
+	snprintf(file, sizeof(file), "events/%s/%s/enable", sys, ev);
+	write_file(t, file, "0");
+	t->on[i] = false;
 }
 
 int trace_ncpus(const struct trace *t)
