@@ -570,12 +570,11 @@ static bool guard_std_fds(void)
 	bool out_open = fcntl(STDOUT_FILENO, F_GETFD) >= 0;
 	int fd;
 
-	while ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0 && fd <= STDERR_FILENO) {
-		/* The lowest free descriptor: one of 0-2. Keep it across exec (none). */
-		fcntl(fd, F_SETFD, 0);
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		/* open() returns the lowest free descriptor: this one. */
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) < 0)
+			break;
 	}
-	if (fd > STDERR_FILENO)
-		close(fd);
 	return out_open;
 }
 

@@ -107,12 +107,16 @@ no_controls() {
 	printf '%s\n' "$output" >"$OUT.json"
 	run check json-field "$OUT.json" "$CPID" cmdline
 	[ "$status" -eq 0 ]
-	"$PY" - "$CPID" <<'PY' <<<"$output"
+	printf '%s\n' "$output" >"$OUT.values"
+	"$PY" - "$CPID" "$OUT.values" <<'PY'
 import json, sys
 real = open("/proc/%s/cmdline" % sys.argv[1], "rb").read().replace(b"\0", b" ").decode()
-for line in sys.stdin:
+n = 0
+for line in open(sys.argv[2]):
+    n += 1
     v = json.loads(line)
     assert 4000 <= len(v) <= 4096 and real.startswith(v), (len(v), v[:40])
+assert n == 2, n
 PY
 	run timeout 10 "$KTOP" -b --csv -n 2 -d 0.2 -p "$CPID" -o pid,cmdline,comm
 	[ "$status" -eq 0 ]

@@ -192,3 +192,27 @@ end_by() {
 	echo "gone after $(( (${EPOCHREALTIME/./} - t0) / 1000 )) ms" >&2
 	[ ! -e "$INST/ktop-$KP" ]
 }
+
+@test "tmux: strace of a live session (filter typed as a shell command, every view): nothing executed, nothing written beyond the instance and the terminal" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	local log="$BATS_TEST_TMPDIR/st.log"
+	keys "clear; strace -f -y -qq -o $log -e trace=%file,%process,write,pwrite64,writev,pwritev,pwritev2 $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
+	wait_for 'PID +USER'
+	keys / '$(touch /tmp/ktop-pwned)' Enter
+	sleep 0.5
+	keys Escape
+	keys s
+	sleep 0.3
+	keys Escape
+	keys '?'
+	wait_for 'q'
+	keys q
+	keys H
+	sleep 0.5
+	keys H c d C-u 1 Enter
+	sleep 0.5
+	keys q
+	wait_for 'KTOP-EXIT=0'
+	[ ! -e /tmp/ktop-pwned ]
+	python3 "$BATS_TEST_DIRNAME/../cli/helpers/ktopcheck.py" strace-sandbox "$log" /dev/null
+}

@@ -586,6 +586,68 @@ def strace_cmp(kpath, spath, max_surplus, min_pids, min_calls):
         fail("%d differences between ktop and strace" % len(bad))
 
 
+def strace_sandbox(path, outputs):
+    """A strace -f -y log of one ktop run: it executed nothing (the one execve
+    that started it), made no process or thread, and changed nothing outside
+    its own tracefs instance: files opened for writing, directories made or
+    removed, writes, all there or to @outputs (its stdout, stderr, /dev/null);
+    removing stale ktop-<pid> instances and mounting tracefs are allowed."""
+    line_re = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+|\?)")
+    inst = "/sys/kernel/tracing/instances/"
+    me = None
+    bad, n = [], 0
+    for line in open(path, errors="replace"):
+        m = line_re.match(line)
+        if not m:
+            continue
+        pid, call, args, ret = m.group(1), m.group(2), m.group(3), m.group(4)
+        n += 1
+        if me is None:
+            me = pid
+            if call != "execve":
+                fail("the log does not start with ktop's execve: %r" % line)
+            continue
+        if ret.startswith("-"):
+            continue
+        own = inst + "ktop-" + me
+        quoted = re.findall(r'"([^"]*)"', args)
+        if pid != me:
+            bad.append("another process or thread ran: %s" % line.strip())
+        elif call in ("execve", "execveat", "fork", "vfork", "clone", "clone3"):
+            bad.append("ktop ran %s: %s" % (call, line.strip()))
+        elif call in ("open", "openat", "creat") and (
+                call == "creat" or re.search(r"O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)", args)):
+            target = quoted[0] if quoted else ""
+            if not (target.startswith(own + "/") or target in outputs):
+                bad.append("opened for writing: %s" % line.strip())
+        elif call in ("mkdir", "mkdirat"):
+            if quoted[-1] != own:
+                bad.append("made a directory: %s" % line.strip())
+        elif call in ("rmdir", "unlinkat") and "AT_REMOVEDIR" in args or call == "rmdir":
+            if not re.fullmatch(re.escape(inst) + r"ktop-\d+", quoted[-1]):
+                bad.append("removed a directory: %s" % line.strip())
+        elif call in ("unlink", "unlinkat", "rename", "renameat", "renameat2", "link",
+                      "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown",
+                      "fchownat", "lchown", "truncate", "mknod", "mknodat", "utimensat"):
+            bad.append("changed a file: %s" % line.strip())
+        elif call == "mount":
+            if not (len(quoted) >= 3 and quoted[1] == "/sys/kernel/tracing" and quoted[2] == "tracefs"):
+                bad.append("mounted: %s" % line.strip())
+        elif call in ("write", "pwrite64", "writev", "pwritev", "pwritev2"):
+            fdpath = re.match(r"\d+<([^>]*)>", args)
+            target = fdpath.group(1) if fdpath else ""
+            if not (target.startswith(own + "/") or target in outputs or
+                    target.startswith("/dev/pts/")):
+                bad.append("wrote: %s" % line.strip()[:160])
+    if n < 20:
+        fail("only %d system calls in %s: was it traced?" % (n, path))
+    if bad:
+        for b in bad[:20]:
+            print("  " + b, file=sys.stderr)
+        fail("%d system calls beyond ktop's instance and output" % len(bad))
+    print("%d system calls checked" % n)
+
+
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "csv-format":
@@ -630,6 +692,9 @@ def main():
         sc_csv_get(a[0], int(a[1]), a[2])
     elif cmd == "sc-list":
         sc_csv_list(a[0], int(a[1]))
+    elif cmd == "strace-sandbox":
+        # strace-sandbox LOG OUTPUT-PATH...: what ktop may write besides its instance
+        strace_sandbox(a[0], a[1:])
     elif cmd == "strace-cmp":
         # strace-cmp SYSCALLS-CSV STRACE-LOG MAX-ROOT-SURPLUS MIN-PIDS MIN-CALLS
         strace_cmp(a[0], a[1], int(a[2]), int(a[3]), int(a[4]))
