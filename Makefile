@@ -42,7 +42,7 @@ FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/syscall_names.o
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
 
-.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz
+.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz stress soak
 
 all: ktop
 
@@ -114,6 +114,20 @@ bench: deps
 	@sh tools/deps.sh bench
 	@$(MAKE) --no-print-directory ktop
 	@sh bench/run.sh
+
+# tests/stress (root): 60 s fork and thread storms, then 10,000 processes and
+# 50,000 threads; the 10-minute soak separately. Results: README, Reliability.
+stress: deps
+	@sh tools/deps.sh stress
+	@$(MAKE) --no-print-directory ktop
+	bash tests/stress/churn.sh fork 60
+	bash tests/stress/churn.sh thread 60
+	bash tests/stress/scale.sh
+
+soak: deps
+	@sh tools/deps.sh stress
+	@$(MAKE) --no-print-directory ktop
+	bash tests/stress/soak.sh 600
 
 install: ktop
 	install -D -m 0755 ktop $(DESTDIR)$(BINDIR)/ktop
