@@ -88,24 +88,9 @@ static void thr_free(struct procfs *pc, struct pthread_ctx *t)
 	free(t);
 }
 
-static void entry_free(struct procfs *pc, struct pentry *e)
+/* Close an entry's files and drop its threads. */
+static void entry_close(struct procfs *pc, struct pentry *e)
 {
-	size_t i;
-
-	pfile_close(&pc->fc, &e->stat);
-	pfile_close(&pc->fc, &e->status);
-	pfile_close(&pc->fc, &e->cmdline);
-	pfile_close(&pc->fc, &e->taskdir);
-	for (i = 0; i < e->nthr; i++)
-		thr_free(pc, e->thr[i]);
-	free(e->thr);
-	free(e);
-}
-
-/* Close an entry's files and drop what it knew of its threads: a new process. */
-static void entry_forget_files(struct procfs *pc, struct pentry *e)
-{
-	struct stat sb;
 	size_t i;
 
 	pfile_close(&pc->fc, &e->stat);
@@ -117,6 +102,20 @@ static void entry_forget_files(struct procfs *pc, struct pentry *e)
 	free(e->thr);
 	e->thr = NULL;
 	e->nthr = 0;
+}
+
+static void entry_free(struct procfs *pc, struct pentry *e)
+{
+	entry_close(pc, e);
+	free(e);
+}
+
+/* The pid is a new process's: forget what the entry knew of the old one. */
+static void entry_forget_files(struct procfs *pc, struct pentry *e)
+{
+	struct stat sb;
+
+	entry_close(pc, e);
 	e->acc_vcsw = e->acc_ivcsw = 0;
 	e->status_tick = 0;
 	e->uid = fstatat(pc->fc.dirfd, e->path, &sb, 0) == 0 ? (int64_t)sb.st_uid : -1;
