@@ -130,7 +130,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	struct trace_config cfg = { 0 };
 	struct ftrace *ft = xcalloc(1, sizeof(*ft));
 	pid_t *tids = NULL;
-	char missing[256];
+	char missing[128];
 	size_t i;
 	int err;
 
