@@ -127,18 +127,24 @@ colours_on_screen() {
 	assert_restored
 }
 
-@test "tmux: a name of escape sequences never reaches the terminal (pane title, screen)" {
+@test "tmux: a name of escape sequences never reaches the terminal (table and process view)" {
 	python3 -c 'import ctypes, time; ctypes.CDLL(None).prctl(15, b"\x1b]2;pwned\x07\x1b[2J", 0, 0, 0); time.sleep(60)' </dev/null >/dev/null 2>&1 &
 	NAMED=$!
 	sleep 0.3
 	local title
 	title=$(tmux -L "$S" display -p -t t '#{pane_title}')
-	keys "clear; $KTOP -d 0.3 -p $NAMED; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
-	keys c	# COMMAND shows the name (comm) instead of the command line
+	start_ktop
+	keys / ctypes Enter	# its command line; then COMMAND shows the name (comm)
+	keys c
 	wait_for "^ +$NAMED .*\\?\\]2;pwned\\?\\?\\[2"
 	[ "$(tmux -L "$S" display -p -t t '#{pane_title}')" = "$title" ]
-	keys q
+	# the process view of it: its name in the title line, never raw
+	keys Enter
+	wait_for "^Process $NAMED "
+	sleep 0.6
+	[ "$(tmux -L "$S" display -p -t t '#{pane_title}')" = "$title" ]
+	! tmux -L "$S" capture-pane -e -p -t t | grep -q pwned$'\a'
+	keys q q
 	wait_for 'KTOP-EXIT=0'
 }
 
