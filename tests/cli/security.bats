@@ -82,7 +82,15 @@ PY
 	local pids
 	pids=$(awk -F, 'NR > 1 { print $3 }' <<<"$output" | sort -u)
 	echo "pids with system calls: $pids" >&2
-	[ "$pids" = "$mine" ]
+	# the user's busy process, and no process of another user (other processes
+	# of nobody may come and go on this machine: the owner of each is checked)
+	grep -qx "$mine" <<<"$pids"
+	! grep -qx "$roots" <<<"$pids"
+	local p uid
+	for p in $pids; do
+		uid=$(awk '$1 == "Uid:" { print $3 }' "/proc/$p/status" 2>/dev/null) || continue
+		[ -z "$uid" ] || [ "$uid" = "$(id -u nobody)" ] || { echo "pid $p of uid $uid listed" >&2; return 1; }
+	done
 	[ -z "$(ls "$INST" | grep -E "^ktop-($mine|$roots)$")" ]
 }
 
