@@ -37,8 +37,8 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 FUZZ_CC ?= clang
 FUZZ_TARGETS = procparse sysparse evdecode text
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) -D_GNU_SOURCE -Isrc -Icollectors -Itests/unit
-FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/gen/syscall_names.o
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Isrc -Icollectors -Itests/unit
+FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
 
