@@ -342,7 +342,8 @@ switches_exact() {
 instances() {
 	local name
 	for name in $(ls "$INST"); do
-		if [[ "$name" =~ -([0-9]+)$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
+		# (a focus view's instance is ktop-PID-f)
+		if [[ "$name" =~ -([0-9]+)(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
 			! grep -qx "$name" "$MINE"; then
 			continue
 		fi

@@ -211,8 +211,13 @@ end_by() {
 	sleep 0.3
 	keys Escape
 	keys '?'
-	wait_for 'q'
+	wait_for 'Keys of the table view'
 	keys q
+	# the process view: the focus instance (ktop-PID-f) starts and stops
+	keys Enter
+	wait_for '^Process [0-9]+ '
+	sleep 1
+	keys Left
 	keys H
 	sleep 0.5
 	keys H c d C-u 1 Enter

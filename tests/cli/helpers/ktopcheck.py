@@ -589,9 +589,10 @@ def strace_cmp(kpath, spath, max_surplus, min_pids, min_calls):
 def strace_sandbox(path, outputs):
     """A strace -f -y log of one ktop run: it executed nothing (the one execve
     that started it), made no process or thread, and changed nothing outside
-    its own tracefs instance: files opened for writing, directories made or
-    removed, writes, all there or to @outputs (its stdout, stderr, /dev/null);
-    removing stale ktop-<pid> instances and mounting tracefs are allowed."""
+    its own tracefs instances (ktop-PID, and ktop-PID-f of a process view):
+    files opened for writing, directories made or removed, writes, all there or
+    to @outputs (its stdout, stderr, /dev/null); removing stale ktop-<pid>[-f]
+    instances and mounting tracefs are allowed."""
     line_re = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+|\?)")
     inst = "/sys/kernel/tracing/instances/"
     me = None
@@ -610,6 +611,7 @@ def strace_sandbox(path, outputs):
         if ret.startswith("-"):
             continue
         own = inst + "ktop-" + me
+        owns = (own + "/", own + "-f/")	# the main instance, a focus view's
         quoted = re.findall(r'"([^"]*)"', args)
         if pid != me:
             bad.append("another process or thread ran: %s" % line.strip())
@@ -618,13 +620,13 @@ def strace_sandbox(path, outputs):
         elif call in ("open", "openat", "creat") and (
                 call == "creat" or re.search(r"O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)", args)):
             target = quoted[0] if quoted else ""
-            if not (target.startswith(own + "/") or target in outputs):
+            if not (target.startswith(owns) or target in outputs):
                 bad.append("opened for writing: %s" % line.strip())
         elif call in ("mkdir", "mkdirat"):
-            if quoted[-1] != own:
+            if quoted[-1] not in (own, own + "-f"):
                 bad.append("made a directory: %s" % line.strip())
         elif call in ("rmdir", "unlinkat") and "AT_REMOVEDIR" in args or call == "rmdir":
-            if not re.fullmatch(re.escape(inst) + r"ktop-\d+", quoted[-1]):
+            if not re.fullmatch(re.escape(inst) + r"ktop-\d+(-f)?", quoted[-1]):
                 bad.append("removed a directory: %s" % line.strip())
         elif call in ("unlink", "unlinkat", "rename", "renameat", "renameat2", "link",
                       "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown",
@@ -636,7 +638,7 @@ def strace_sandbox(path, outputs):
         elif call in ("write", "pwrite64", "writev", "pwritev", "pwritev2"):
             fdpath = re.match(r"\d+<([^>]*)>", args)
             target = fdpath.group(1) if fdpath else ""
-            if not (target.startswith(own + "/") or target in outputs or
+            if not (target.startswith(owns) or target in outputs or
                     target.startswith("/dev/pts/")):
                 bad.append("wrote: %s" % line.strip()[:160])
     if n < 20:
