@@ -11,10 +11,7 @@ S="ktop-robust-$$"
 INST=/sys/kernel/tracing/instances
 
 setup() {
-	tmux -L "$S" kill-server 2>/dev/null || true
-	# A shell first: what ktop leaves on the terminal after it ends shows.
-	tmux -L "$S" new-session -d -s t -x 100 -y 30 "sh"
-	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+	shell_pane
 }
 
 teardown() {

@@ -28,3 +28,11 @@ ktop_pid() {
 	echo "no ktop child of the pane's shell $sh" >&2
 	return 1
 }
+
+# A new tmux server -L "$S" whose pane runs a shell, 100x30: what ktop leaves on
+# the terminal after it ends shows there.
+shell_pane() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 100 -y 30 "sh"
+	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+}
