@@ -32,7 +32,17 @@ TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 ASAN_TESTS = $(TEST_SRC:tests/unit/%.c=$(B)/asan/%)
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run check deps deps-test install uninstall clean bench unit
+# libFuzzer harnesses (tests/fuzz): clang, coverage + ASan + UBSan. The core is
+# compiled once for them (fuzzer-no-link); each harness links it with libFuzzer.
+FUZZ_CC ?= clang
+FUZZ_TARGETS = procparse sysparse evdecode text
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Isrc -Icollectors -Itests/unit
+FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
+FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+FUZZ_SECONDS ?= 300
+
+.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz stress soak
 
 all: ktop
 
@@ -71,18 +81,53 @@ $(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 
 unit: $(TESTS) $(ASAN_TESTS)
 
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+
+$(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
+# Kept: the harnesses share them.
+.SECONDARY: $(FUZZ_OBJ)
+
+fuzzers: $(FUZZERS)
+
+# The long run: FUZZ_SECONDS per harness; new inputs go to build/fuzz/corpus/.
+fuzz: deps-test
+	@$(MAKE) --no-print-directory fuzzers
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 run: deps
 	@$(MAKE) --no-print-directory ktop
 	./ktop
 
 check: deps-test
-	@$(MAKE) --no-print-directory ktop unit
+	@$(MAKE) --no-print-directory ktop unit fuzzers
 	@sh tests/run.sh
 
 bench: deps
 	@sh tools/deps.sh bench
 	@$(MAKE) --no-print-directory ktop
 	@sh bench/run.sh
+
+# tests/stress (root): 60 s fork and thread storms, then 10,000 processes and
+# 50,000 threads; the 10-minute soak separately. Results: README, Reliability.
+stress: deps
+	@sh tools/deps.sh stress
+	@$(MAKE) --no-print-directory ktop
+	bash tests/stress/churn.sh fork 60
+	bash tests/stress/churn.sh thread 60
+	bash tests/stress/scale.sh
+
+soak: deps
+	@sh tools/deps.sh stress
+	@$(MAKE) --no-print-directory ktop
+	bash tests/stress/soak.sh 600
 
 install: ktop
 	install -D -m 0755 ktop $(DESTDIR)$(BINDIR)/ktop

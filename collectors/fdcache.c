@@ -74,6 +74,9 @@ void fdcache_free(struct fdcache *fc)
 }
 
 static int pfile_open(struct fdcache *fc, struct pfile *pf, int flags, const char *fmt,
+		      va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int pfile_open(struct fdcache *fc, struct pfile *pf, int flags, const char *fmt,
 		      va_list ap)
 {
 	char path[128];

@@ -24,6 +24,7 @@ struct ftrace {
 	struct evdecode dec;
 	struct acct acct;
 	bool on, decoder_ready;
+	bool loaded[EV_NR];		/* the decoder knows the kind's format */
 	enum ev_kind kinds[EV_NR];	/* the kinds enabled, in config order */
 	size_t nkinds;
 	void *page;
@@ -41,12 +42,17 @@ static const enum ev_kind default_kinds[] = {
 	EV_SIGNAL,
 };
 
-static int load_formats(struct ftrace *ft)
+/*
+ * The decoder learns the formats of the events enabled. An event whose format
+ * cannot be read or parsed is disabled again and named in @missing, like an
+ * event this kernel lacks: the others still count.
+ */
+static int load_formats(struct ftrace *ft, char *missing, size_t missinglen)
 {
+	size_t len, i, used = strlen(missing);
 	char rel[128];
-	size_t len, i;
 	char *text;
-	int err;
+	int err, nloaded = 0;
 
 	text = trace_read_format("header_page", &len);
 	if (!text)
@@ -64,14 +70,21 @@ static int load_formats(struct ftrace *ft)
 			continue;
 		snprintf(rel, sizeof(rel), "%s/%s/format", ev_system(k), ev_name(k));
 		text = trace_read_format(rel, &len);
-		if (!text)
-			return -ENOENT;
-		err = evdecode_add(&ft->dec, k, text, len);
+		err = text ? evdecode_add(&ft->dec, k, text, len) : -ENOENT;
 		free(text);
-		if (err)
+		if (err == -ENOMEM)
 			return err;
+		if (!err) {
+			ft->loaded[k] = true;
+			nloaded++;
+			continue;
+		}
+		trace_event_off(ft->tr, i, ev_system(k), ev_name(k));
+		if (used + strlen(rel) + 2 < missinglen)
+			used += (size_t)snprintf(missing + used, missinglen - used, "%s%s:%s",
+						 used ? " " : "", ev_system(k), ev_name(k));
 	}
-	return 0;
+	return nloaded ? 0 : -ENOENT;
 }
 
 /*
@@ -149,7 +162,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	free(tids);
 	if (err)
 		return err;
-	err = load_formats(ft);
+	err = load_formats(ft, missing, sizeof(missing));
 	if (err) {
 		snprintf(ft->status, sizeof(ft->status), "tracing off: cannot read event formats: %s",
 			 strerror(-err));
@@ -186,8 +199,22 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 {
 	if (!ftrace_on(ft))
 		return 0;
-	return (1u << CNT_SYSCALLS) | (1u << CNT_SYSERR) | (1u << CNT_VCSW) |
-	       (1u << CNT_IVCSW) | (1u << CNT_SIGRECV) | (1u << CNT_SIGSENT);
+	/*
+	 * Only what the events enabled can count: without sched_switch the
+	 * context switches come from /proc; without the signal events the
+	 * signal columns are unknown, never 0.
+	 */
+	uint32_t c = 0;
+
+	if (ft->loaded[EV_SYS_EXIT])
+		c |= (1u << CNT_SYSCALLS) | (1u << CNT_SYSERR);
+	if (ft->loaded[EV_SWITCH])
+		c |= (1u << CNT_VCSW) | (1u << CNT_IVCSW);
+	if (ft->loaded[EV_SIGNAL])
+		c |= 1u << CNT_SIGSENT;
+	if (ft->acct.recv_on_deliver ? ft->loaded[EV_SIGDELIVER] : ft->loaded[EV_SIGNAL])
+		c |= 1u << CNT_SIGRECV;
+	return c;
 }
 
 void ftrace_emergency_stop(void)

@@ -88,7 +88,8 @@ static void thr_free(struct procfs *pc, struct pthread_ctx *t)
 	free(t);
 }
 
-static void entry_free(struct procfs *pc, struct pentry *e)
+/* Close an entry's files and drop its threads. */
+static void entry_close(struct procfs *pc, struct pentry *e)
 {
 	size_t i;
 
@@ -99,7 +100,25 @@ static void entry_free(struct procfs *pc, struct pentry *e)
 	for (i = 0; i < e->nthr; i++)
 		thr_free(pc, e->thr[i]);
 	free(e->thr);
+	e->thr = NULL;
+	e->nthr = 0;
+}
+
+static void entry_free(struct procfs *pc, struct pentry *e)
+{
+	entry_close(pc, e);
 	free(e);
+}
+
+/* The pid is a new process's: forget what the entry knew of the old one. */
+static void entry_forget_files(struct procfs *pc, struct pentry *e)
+{
+	struct stat sb;
+
+	entry_close(pc, e);
+	e->acc_vcsw = e->acc_ivcsw = 0;
+	e->status_tick = 0;
+	e->uid = fstatat(pc->fc.dirfd, e->path, &sb, 0) == 0 ? (int64_t)sb.st_uid : -1;
 }
 
 static void entries_del(struct procfs *pc, struct entries *es, struct pentry *e)
@@ -257,7 +276,8 @@ static int scan_pids(struct procfs *pc, int fd, void (*fn)(struct procfs *, pid_
 		if (n == 0)
 			return 0;
 		while (off < n) {
-			struct dirent64 *d = (struct dirent64 *)(pc->dents + off);
+			/* The kernel aligns every record (d_reclen) to 8 bytes. */
+			struct dirent64 *d = (struct dirent64 *)(void *)(pc->dents + off);
 			pid_t pid = name_pid(d->d_name);
 
 			if (pid)
@@ -598,10 +618,24 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
 	struct pid_stat st;
 	struct task *t;
 	unsigned wants;
+	bool was_open;
 	ssize_t n;
 
+	was_open = e->stat.fd >= 0;
 	n = pfile_read(&pc->fc, &e->stat, pc->buf, STAT_BUF, "%s/stat", e->path);
 	pc->st.stat_reads++;
+	if (n <= 0 && was_open) {
+		/*
+		 * The descriptors are bound to the process that was there when they
+		 * were opened, and fail once it is gone, even when a new process has
+		 * its pid already (reused within one refresh: a listing or a fork
+		 * event names it). Opened again, the files are the new process's.
+		 */
+		entry_forget_files(pc, e);
+		n = pfile_read(&pc->fc, &e->stat, pc->buf, STAT_BUF, "%s/stat", e->path);
+		if (n > 0)
+			e->born = !pc->focus;
+	}
 	if (n <= 0 || parse_pid_stat(pc->buf, (size_t)n, &st))
 		return false;
 	t = model_task_sample(m, e->pid, e->tgid, st.starttime);

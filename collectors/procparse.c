@@ -43,7 +43,8 @@ static int next_i64(struct cursor *c, int64_t *out)
 	}
 	if (next_u64(c, &v))
 		return -EINVAL;
-	*out = neg ? -(int64_t)v : (int64_t)v;
+	/* Negated unsigned: "-9223372036854775808" must not overflow a signed negation. */
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
 }
 

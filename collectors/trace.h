@@ -62,6 +62,8 @@ void trace_emergency_stop(void);
 char *trace_read_format(const char *rel, size_t *len);
 /* Was the event enabled (present on this kernel)? */
 bool trace_event_on(const struct trace *t, size_t i);
+/* Disable event @i (@sys:@ev) again: ktop cannot decode it (its format is unreadable). */
+void trace_event_off(struct trace *t, size_t i, const char *sys, const char *ev);
 
 int trace_ncpus(const struct trace *t);
 /* The descriptor to poll for CPU @i (readable: the buffer is partly full). */

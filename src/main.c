@@ -4,6 +4,7 @@
  * a signalfd and the terminal. Each tick: collect -> model -> draw or write.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -335,8 +336,13 @@ static int on_tick(struct ktop *k)
 	collect(k);
 	if (k->opt.batch) {
 		err = batch_write(&k->batch, &k->app.model);
-		if (err)
-			return err == -EPIPE ? 0 : 1;	/* the reader left: not an error */
+		if (err == -EPIPE)
+			return 0;	/* the reader left: not an error */
+		if (err) {
+			/* Closed stdout (EBADF), a full disk: say so once, and stop. */
+			fprintf(stderr, "ktop: cannot write the output: %s\n", strerror(-err));
+			return 1;
+		}
 		/* -p: every watched process has exited, nothing more to write. */
 		if (k->opt.pids && !k->app.model.ntasks)
 			return 0;
@@ -554,11 +560,31 @@ static void print_stats(const struct ktop *k)
 		ps.stat_reads, ps.scans, ps.event_scans);
 }
 
+/*
+ * Standard descriptors the caller closed get /dev/null, so that no file ktop
+ * opens later (a /proc directory, a tracefs control file) becomes its stdout or
+ * stderr. Returns false when stdout was closed: batch output has nowhere to go.
+ */
+static bool guard_std_fds(void)
+{
+	bool out_open = fcntl(STDOUT_FILENO, F_GETFD) >= 0;
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		/* open() returns the lowest free descriptor: this one. */
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) < 0)
+			break;
+	}
+	return out_open;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ktop k;	/* large; zeroed */
 	char err[256];
 	int status = 1, ret;
+
+	bool out_open = guard_std_fds();
 
 	setlocale(LC_ALL, "");
 	if (options_parse(argc, argv, &k.opt, err, sizeof(err))) {
@@ -572,6 +598,10 @@ int main(int argc, char **argv)
 	if (k.opt.show_version) {
 		printf("ktop %s\n", KTOP_VERSION);
 		return 0;
+	}
+	if (k.opt.batch && !out_open) {
+		fputs("ktop: stdout is closed: batch output has nowhere to go\n", stderr);
+		return 1;
 	}
 	if (!k.opt.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fputs("ktop: the live view needs a terminal on stdin and stdout; use -b for batch output\n",

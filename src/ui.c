@@ -23,6 +23,14 @@ static const struct view *drawn_base, *drawn_top;
 static int drawn_lines, drawn_cols;
 static bool drawn_small;
 
+static bool ui_can_address(void)
+{
+	char cup[] = "cup";	/* tigetstr takes a char *: no string literal */
+	const char *s = tigetstr(cup);
+
+	return s && s != (char *)-1;
+}
+
 int ui_start(struct app *a)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -37,6 +45,13 @@ int ui_start(struct app *a)
 		return -1;
 	}
 	active = true;
+	/* TERM=dumb and the like: a screen that cannot move the cursor cannot show a table. */
+	if (!ui_can_address()) {
+		ui_stop();
+		fprintf(stderr, "ktop: TERM=%s cannot move the cursor: use a terminal such as "
+			"xterm or vt100, or -b for batch output\n", getenv("TERM") ? getenv("TERM") : "");
+		return -1;
+	}
 	cbreak();
 	noecho();
 	nonl();
@@ -92,10 +107,25 @@ void ui_resize(void)
 static void draw_too_small(void)
 {
 	char msg[80];
+	const char *p;
+	int y = 0, n;
 
 	snprintf(msg, sizeof(msg), "terminal %dx%d is too small: ktop needs %dx%d", COLS, LINES,
 		 UI_MIN_COLS, UI_MIN_ROWS);
-	mvaddnstr(LINES / 2, 0, msg, COLS);
+	/* Word-wrapped: a 20x5 terminal must still read "too small". */
+	for (p = msg; *p && y < LINES; y++) {
+		n = (int)strlen(p);
+		if (n > COLS) {
+			for (n = COLS; n > 0 && p[n] != ' '; n--)
+				;
+			if (n == 0)
+				n = COLS;
+		}
+		mvaddnstr(y, 0, p, n);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
 }
 
 void ui_draw(struct app *a)

@@ -1,7 +1,8 @@
 #!/bin/sh
-# The whole test suite: unit tests (plain and under ASan+UBSan), CLI tests of the
-# real binary, terminal tests under tmux. Every level prints TAP; this script
-# counts the results and ends with one line "N passed, N failed".
+# The whole test suite: unit tests (plain and under ASan+UBSan), a short run of
+# the fuzz harnesses, CLI tests of the real binary, terminal tests under tmux.
+# Every level prints TAP; this script counts the results and ends with one line
+# "N passed, N failed".
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp /tmp/ktop-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
@@ -17,6 +18,10 @@ for t in build/tests/test_* build/asan/test_*; do
 	sed "s|^\(not \)\{0,1\}ok [0-9]* - |&$(basename "$(dirname "$t")")/$(basename "$t"): |" "$log.out" | tee -a "$log"
 done
 rm -f "$log.out"
+
+# A few seconds of each libFuzzer harness (make fuzz runs them for longer).
+echo "# fuzz: tests/fuzz"
+sh tests/fuzz/run.sh "${KTOP_FUZZ_SECONDS:-4}" | tee -a "$log"
 
 for suite in tests/cli tests/tmux; do
 	ls "$suite"/*.bats >/dev/null 2>&1 || continue

@@ -1,16 +1,28 @@
 #!/bin/sh
-# Install what ktop needs to build (and, with "test" or "bench", to test or measure)
-# on Debian/Ubuntu. As root: apt-get installs what is missing. Otherwise: print the
-# exact command and fail. Idempotent: nothing happens when all is there.
+# Install what ktop needs to build (and, with "test", "bench" or "stress", to test,
+# measure, or run tests/stress) on Debian/Ubuntu. As root: apt-get installs what
+# is missing. Otherwise: print the exact command and fail. Idempotent: nothing
+# happens when all is there.
 set -e
+
+# libFuzzer (tests/fuzz) is in clang's runtime package, named after the version
+# "clang" depends on (clang-14 -> libclang-rt-14-dev); older releases ship it in
+# libclang-common-N-dev, a dependency of clang itself.
+fuzzer_runtime() {
+	v=$(apt-cache depends clang 2>/dev/null | sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	[ -n "$v" ] && apt-cache show "libclang-rt-$v-dev" >/dev/null 2>&1 && echo "libclang-rt-$v-dev"
+	return 0
+}
 build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev"
-test="bats tmux python3 valgrind strace procps"
+test="bats tmux python3 valgrind strace procps clang"
 bench="procps strace bpftrace linux-perf htop"
+stress="stress-ng procps"
 want="$build"
 for what in "$@"; do
 	case "$what" in
-	test) want="$want $test" ;;
+	test) want="$want $test $(fuzzer_runtime)" ;;
 	bench) want="$want $bench" ;;
+	stress) want="$want $stress" ;;
 	esac
 done
 missing=""

@@ -77,3 +77,21 @@ signal_exit() {
 	[ "$(grep -c '^ktop - ' <<<"$output")" -eq 3 ]
 	(( (t1 - t0) / 1000000 >= 380 && (t1 - t0) / 1000000 < 3000 ))
 }
+
+@test "stdout closed: exit 1 at once with one line on stderr; a full disk (/dev/full): exit 1, one line" {
+	run --separate-stderr timeout 5 bash -c '"$1" -b -n 100 -d 0.1 >&-' _ "$KTOP"
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+	[[ "$stderr" == *"stdout is closed"* ]]
+	run --separate-stderr timeout 5 bash -c '"$1" -b --csv -n 100 -d 0.1 >/dev/full' _ "$KTOP"
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+	[[ "$stderr" == *"No space left on device"* ]]
+}
+
+@test "stdin and stderr closed: the output is written as usual, ktop exits 0" {
+	run timeout 10 bash -c '"$1" -b --csv -n 2 -d 0.1 -o pid,comm <&- 2>&-' _ "$KTOP"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "time,interval_s,pid,comm" ]
+	[ "${#lines[@]}" -gt 4 ]
+}

@@ -65,48 +65,11 @@ start_ktop() {
 	echo "$KPID" >>"$KTOPS"
 }
 
-# wait_exit PID [SECONDS]: until PID (a child of this shell) has exited; reaps it
-# and sets ST to its exit status.
-wait_exit() {
-	local i n=$(( ${2:-10} * 20 )) line state
-	for ((i = 0; i < n; i++)); do
-		line=
-		{ read -r line <"/proc/$1/stat"; } 2>/dev/null || true
-		state=${line##*) }
-		state=${state%% *}
-		if [ -z "$line" ] || [ "$state" = Z ]; then
-			ST=0
-			wait "$1" || ST=$?
-			return 0
-		fi
-		sleep 0.05
-	done
-	echo "timed out waiting for $1 to exit" >&2
-	return 1
-}
-
 # stop_ktop [SIG]: SIGTERM (or SIG) to ktop; it must exit 0.
 stop_ktop() {
 	kill "-${1:-TERM}" "$KPID"
 	wait_exit "$KPID" 10
 	[ "$ST" -eq 0 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
-}
-
-# wait_tick_after FILE T [SECONDS]: until FILE's last line is of a tick that
-# began (time column) after T (seconds since the epoch, date +%s.%N).
-wait_tick_after() {
-	local i n=$(( ${3:-10} * 20 )) last
-	for ((i = 0; i < n; i++)); do
-		last=$(tail -n 1 "$1" | cut -d, -f1)
-		# a line being written has a prefix of its time: never more than it
-		if [[ "$last" =~ ^[0-9]+\.[0-9]+$ ]] &&
-			awk -v a="$last" -v b="$2" 'BEGIN { exit !(a > b) }'; then
-			return 0
-		fi
-		sleep 0.05
-	done
-	echo "timed out waiting for a tick after $2 in $1 (last: $last)" >&2
-	return 1
 }
 
 # no_lost: the kernel dropped no event (KTOP_STATS line at exit), nothing malformed.
@@ -379,6 +342,7 @@ switches_exact() {
 instances() {
 	local name
 	for name in $(ls "$INST"); do
+		# (a focus view's instance is ktop-PID-f)
 		if [[ "$name" =~ -([0-9]+)(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
 			! grep -qx "$name" "$MINE"; then
 			continue

@@ -8,10 +8,7 @@ KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-test-$$"
 
 setup() {
-	tmux -L "$S" kill-server 2>/dev/null || true
-	# A shell first, so that what ktop leaves on the terminal after quitting shows.
-	tmux -L "$S" new-session -d -s t -x 100 -y 30 "sh"
-	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+	shell_pane
 }
 
 teardown() {
@@ -169,7 +166,7 @@ start_ktop() {
 
 @test "tmux: SIGTERM restores the terminal and exits cleanly" {
 	start_ktop
-	pkill -TERM -f "^$KTOP -d 0.3" || pkill -TERM -x ktop
+	kill -TERM "$(ktop_pid)"
 	wait_for 'KTOP-EXIT=0'
 }
 

@@ -37,10 +37,6 @@ teardown() {
 
 
 
-ktop_pid() {
-	pgrep -P "$(tmux -L "$S" display -p -t t '#{pane_pid}')" -x ktop
-}
-
 # The table, filtered to the workload, lowest pid (the parent) selected; Enter.
 open_parent_view() {
 	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter

@@ -279,6 +279,20 @@ static void test_stat_limits(void)
 	CHECK_EQ_I64(st.processor, -1);
 }
 
+/*
+ * The most negative 64-bit number in a signed field: its negation overflows a
+ * signed type (found by tests/fuzz; the ASan+UBSan build of this test catches it).
+ */
+static void test_stat_int64_min(void)
+{
+	static const char line[] =
+		"1 (a) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 -9223372036854775808 0 1 0 1 1 1 0\n";
+	struct pid_stat st;
+
+	CHECK_EQ_I64(parse_stat_exact(line, sizeof(line) - 1, &st), 0);
+	CHECK_EQ_I64(st.priority, INT64_MIN);
+}
+
 /* Kernels or files that stop early: rss is the last field ktop needs. */
 static void test_stat_missing_trailing_fields(void)
 {
@@ -634,6 +648,7 @@ static const struct test tests[] = {
 	{ "stat_invalid", test_stat_invalid },
 	{ "stat_empty_buffer", test_stat_empty_buffer },
 	{ "stat_limits", test_stat_limits },
+	{ "stat_int64_min", test_stat_int64_min },
 	{ "stat_missing_trailing_fields", test_stat_missing_trailing_fields },
 	{ "stat_truncated_every_length", test_stat_truncated_every_length },
 	{ "stat_cut_inside_rss", test_stat_cut_inside_rss },

@@ -110,3 +110,40 @@ assert_one_line_error() {
 		return 1
 	fi
 }
+
+# wait_exit PID [SECONDS]: until PID (a child of this shell) has exited; reaps it
+# and sets ST to its exit status.
+wait_exit() {
+	local i n=$(( ${2:-10} * 20 )) line state
+	for ((i = 0; i < n; i++)); do
+		line=
+		{ read -r line <"/proc/$1/stat"; } 2>/dev/null || true
+		state=${line##*) }
+		state=${state%% *}
+		if [ -z "$line" ] || [ "$state" = Z ]; then
+			ST=0
+			wait "$1" || ST=$?
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "timed out waiting for $1 to exit" >&2
+	return 1
+}
+
+# wait_tick_after FILE T [SECONDS]: until FILE's last line is of a tick that
+# began (time column) after T (seconds since the epoch, date +%s.%N).
+wait_tick_after() {
+	local i n=$(( ${3:-10} * 20 )) last
+	for ((i = 0; i < n; i++)); do
+		last=$(tail -n 1 "$1" | cut -d, -f1)
+		# a line being written has a prefix of its time: never more than it
+		if [[ "$last" =~ ^[0-9]+\.[0-9]+$ ]] &&
+			awk -v a="$last" -v b="$2" 'BEGIN { exit !(a > b) }'; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "timed out waiting for a tick after $2 in $1 (last: $last)" >&2
+	return 1
+}

@@ -15,6 +15,7 @@ import sys
 
 COUNTERS = ("minflt", "majflt", "vcsw", "ivcsw")
 EVENT_COLS = ("cpu_pct",) + COUNTERS
+TRACE_COUNTS = ("syscalls", "syscall_errors", "sig_recv", "sig_sent", "lost_events")
 CSV_REQUIRED = ("time", "interval_s", "pid", "ppid", "user", "comm", "state", "cpu_pct",
                 "rss_kb", "minflt", "majflt", "vcsw", "ivcsw")
 SYSTEM_KEYS = ("uptime_s", "load", "tasks", "running", "sleeping", "disk", "stopped",
@@ -363,6 +364,35 @@ def csv_own_syscalls(path, pid):
     print(len(iters), others)
 
 
+def csv_sane(path, n_min, must):
+    """Well-formed whatever the processes did (churn): every line has the header's
+    fields, at least @n_min iterations, a pid once per iteration, the pids @must
+    in each, counts whole numbers or empty, state one character, comm not empty."""
+    header, iters = read_csv(path)
+    if len(iters) < n_min:
+        fail("%d iterations, at least %d expected" % (len(iters), n_min))
+    rows = 0
+    for i, it in enumerate(iters, 1):
+        pids = [r["pid"] for r in it]
+        if len(set(pids)) != len(pids):
+            fail("iteration %d: a pid is listed twice" % i)
+        for p in must:
+            if str(p) not in pids:
+                fail("iteration %d: no row for pid %s" % (i, p))
+        for r in it:
+            rows += 1
+            if not is_uint(r["pid"]) or int(r["pid"]) <= 0:
+                fail("iteration %d: pid %r" % (i, r["pid"]))
+            if "state" in r and len(r["state"]) != 1:
+                fail("iteration %d: state %r (pid %s)" % (i, r["state"], r["pid"]))
+            if "comm" in r and not r["comm"]:
+                fail("iteration %d: empty comm (pid %s)" % (i, r["pid"]))
+            for k in COUNTERS + TRACE_COUNTS:
+                if k in r and r[k] != "" and not is_uint(r[k]):
+                    fail("iteration %d: %s %r (pid %s)" % (i, k, r[k], r["pid"]))
+    print(len(iters), rows)
+
+
 def csv_children(path, ppid):
     """The pids of the rows whose ppid is @ppid, once each, in order."""
     header, iters = read_csv(path)
@@ -556,6 +586,70 @@ def strace_cmp(kpath, spath, max_surplus, min_pids, min_calls):
         fail("%d differences between ktop and strace" % len(bad))
 
 
+def strace_sandbox(path, outputs):
+    """A strace -f -y log of one ktop run: it executed nothing (the one execve
+    that started it), made no process or thread, and changed nothing outside
+    its own tracefs instances (ktop-PID, and ktop-PID-f of a process view):
+    files opened for writing, directories made or removed, writes, all there or
+    to @outputs (its stdout, stderr, /dev/null); removing stale ktop-<pid>[-f]
+    instances and mounting tracefs are allowed."""
+    line_re = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+|\?)")
+    inst = "/sys/kernel/tracing/instances/"
+    me = None
+    bad, n = [], 0
+    for line in open(path, errors="replace"):
+        m = line_re.match(line)
+        if not m:
+            continue
+        pid, call, args, ret = m.group(1), m.group(2), m.group(3), m.group(4)
+        n += 1
+        if me is None:
+            me = pid
+            if call != "execve":
+                fail("the log does not start with ktop's execve: %r" % line)
+            continue
+        if ret.startswith("-"):
+            continue
+        own = inst + "ktop-" + me
+        owns = (own + "/", own + "-f/")	# the main instance, a focus view's
+        quoted = re.findall(r'"([^"]*)"', args)
+        if pid != me:
+            bad.append("another process or thread ran: %s" % line.strip())
+        elif call in ("execve", "execveat", "fork", "vfork", "clone", "clone3"):
+            bad.append("ktop ran %s: %s" % (call, line.strip()))
+        elif call in ("open", "openat", "creat") and (
+                call == "creat" or re.search(r"O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)", args)):
+            target = quoted[0] if quoted else ""
+            if not (target.startswith(owns) or target in outputs):
+                bad.append("opened for writing: %s" % line.strip())
+        elif call in ("mkdir", "mkdirat"):
+            if quoted[-1] not in (own, own + "-f"):
+                bad.append("made a directory: %s" % line.strip())
+        elif call in ("rmdir", "unlinkat") and "AT_REMOVEDIR" in args or call == "rmdir":
+            if not re.fullmatch(re.escape(inst) + r"ktop-\d+(-f)?", quoted[-1]):
+                bad.append("removed a directory: %s" % line.strip())
+        elif call in ("unlink", "unlinkat", "rename", "renameat", "renameat2", "link",
+                      "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown",
+                      "fchownat", "lchown", "truncate", "mknod", "mknodat", "utimensat"):
+            bad.append("changed a file: %s" % line.strip())
+        elif call == "mount":
+            if not (len(quoted) >= 3 and quoted[1] == "/sys/kernel/tracing" and quoted[2] == "tracefs"):
+                bad.append("mounted: %s" % line.strip())
+        elif call in ("write", "pwrite64", "writev", "pwritev", "pwritev2"):
+            fdpath = re.match(r"\d+<([^>]*)>", args)
+            target = fdpath.group(1) if fdpath else ""
+            if not (target.startswith(owns) or target in outputs or
+                    target.startswith("/dev/pts/")):
+                bad.append("wrote: %s" % line.strip()[:160])
+    if n < 20:
+        fail("only %d system calls in %s: was it traced?" % (n, path))
+    if bad:
+        for b in bad[:20]:
+            print("  " + b, file=sys.stderr)
+        fail("%d system calls beyond ktop's instance and output" % len(bad))
+    print("%d system calls checked" % n)
+
+
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "csv-format":
@@ -588,6 +682,9 @@ def main():
         csv_rows_sum(a[0], int(a[1]), a[2].split(","))
     elif cmd == "csv-last":
         csv_last(a[0], int(a[1]), a[2])
+    elif cmd == "csv-sane":
+        # csv-sane FILE MIN-ITERATIONS [PID...]: PIDs (default 1) in every one
+        csv_sane(a[0], int(a[1]), a[2:] or ["1"])
     elif cmd == "csv-children":
         csv_children(a[0], int(a[1]))
     elif cmd == "csv-own-syscalls":
@@ -597,6 +694,9 @@ def main():
         sc_csv_get(a[0], int(a[1]), a[2])
     elif cmd == "sc-list":
         sc_csv_list(a[0], int(a[1]))
+    elif cmd == "strace-sandbox":
+        # strace-sandbox LOG OUTPUT-PATH...: what ktop may write besides its instance
+        strace_sandbox(a[0], a[1:])
     elif cmd == "strace-cmp":
         # strace-cmp SYSCALLS-CSV STRACE-LOG MAX-ROOT-SURPLUS MIN-PIDS MIN-CALLS
         strace_cmp(a[0], a[1], int(a[2]), int(a[3]), int(a[4]))

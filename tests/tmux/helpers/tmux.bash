@@ -15,3 +15,24 @@ wait_for() {
 	screen >&2
 	return 1
 }
+
+# The pid of the ktop that the pane's shell started: found by its parent, never
+# by name alone (other ktops run on this machine). Waits for it, up to 5 s.
+ktop_pid() {
+	local sh p
+	sh=$(tmux -L "$S" display -p -t t '#{pane_pid}')
+	for _ in $(seq 50); do
+		p=$(pgrep -P "$sh" -x ktop) && [ -n "$p" ] && { echo "$p"; return 0; }
+		sleep 0.1
+	done
+	echo "no ktop child of the pane's shell $sh" >&2
+	return 1
+}
+
+# A new tmux server -L "$S" whose pane runs a shell, 100x30: what ktop leaves on
+# the terminal after it ends shows there.
+shell_pane() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 100 -y 30 "sh"
+	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+}

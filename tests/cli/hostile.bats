@@ -1,0 +1,179 @@
+#!/usr/bin/env bats
+# Hostile processes on a real kernel: a pid reused within one refresh, a command
+# line of 100 kB and one full of escapes, processes that exit between the /proc
+# listing and the read of their files. (Hostile names: names.bats.)
+
+load helpers/common
+
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/pidreuse" "$BATS_TEST_DIRNAME/helpers/pidreuse.c" ||
+		echo "pidreuse.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	PIDREUSE="$BATS_FILE_TMPDIR/pidreuse"
+}
+
+teardown() {
+	common_teardown
+	# a traced ktop killed by the teardown leaves its instance
+	[ -n "${KPID:-}" ] && rmdir "/sys/kernel/tracing/instances/ktop-$KPID" 2>/dev/null
+	return 0
+}
+
+# reuse_case ARGS...: ktop -b --csv ARGS, a process killed and its pid given to a
+# new one (another name) between two refreshes: the first refresh after it
+# shows the new process's name in that pid's row, and so does every later one.
+reuse_case() {
+	[ "$(id -u)" -eq 0 ] || skip "reusing a pid on purpose needs root (clone3 set_tid)"
+	[ -x "$PIDREUSE" ] || skip "helpers/pidreuse.c was not built"
+	local d=$BATS_TEST_TMPDIR pid t after
+	mkfifo "$d/gate"
+	"$PIDREUSE" "$d/ready" "$d/gate" >"$d/done" 2>"$d/err" </dev/null 3>&- &
+	track $!
+	wait_for_file "$d/ready" 5
+	pid=$(cat "$d/ready")
+	track "$pid"
+	"$KTOP" -b --csv -d 0.5 -o pid,comm,state "$@" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
+	# two ticks that show the old process: the second one is past the first listing
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	grep -q ",$pid,reuse-old," "$OUT" || { cat "$OUT" >&2; return 1; }
+	printf g >"$d/gate"
+	wait_for_file "$d/done" 5
+	t=$(date +%s.%N)
+	[ "$(cat "$d/done")" = "done $pid" ] || {
+		st=$(cat "$d/err")
+		[[ "$st" == *"clone3"* ]] && skip "the kernel would not reuse the pid: $st"
+		return 1
+	}
+	wait_tick_after "$OUT" "$t"
+	after=$(date +%s.%N)
+	wait_tick_after "$OUT" "$after"
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	kill -TERM "$KPID"
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
+	# every tick that began after the swap: one row for the pid, the new name
+	awk -F, -v t="$t" -v pid="$pid" '
+		NR > 1 && $1 > t { ticks[$1] = 1; if ($3 == pid) { rows[$1]++; if ($4 != "reuse-new") bad = bad " " $1 ":" $4 } }
+		END {
+			for (k in ticks) { n++; if (rows[k] != 1) { print "tick " k ": " rows[k] + 0 " rows for the pid" > "/dev/stderr"; err = 1 } }
+			if (bad) { print "old name after the swap:" bad > "/dev/stderr"; err = 1 }
+			if (n < 3) { print "only " n " ticks after the swap" > "/dev/stderr"; err = 1 }
+			exit err
+		}' "$OUT"
+}
+
+@test "pid reuse within one refresh: the new process gets the row at once (tracing)" {
+	reuse_case
+}
+
+@test "pid reuse within one refresh: the new process gets the row at once (--no-trace)" {
+	reuse_case --no-trace
+}
+
+# start_cmdline ARGS...: a python3 that sleeps, with ARGS after its script; CPID.
+start_cmdline() {
+	"$PY" -c 'import time; time.sleep(60)' "$@" </dev/null >/dev/null 2>&1 3>&- &
+	CPID=$!
+	track "$CPID"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		grep -qa time.sleep "/proc/$CPID/cmdline" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# no_controls FILE: no C0 control but newline, no DEL, no C1 control (UTF-8 or raw).
+no_controls() {
+	! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$1" || { echo "a control byte in $1" >&2; return 1; }
+	! LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$1" || { echo "a C1 control in $1" >&2; return 1; }
+}
+
+@test "a 100 kB command line: text, CSV and JSON stay whole; the first 4 KiB are shown" {
+	local big i
+	big=$(head -c 100000 /dev/zero | tr '\0' 'A')
+	start_cmdline "$big" "${big:0:10}"
+	[ "$(wc -c <"/proc/$CPID/cmdline")" -gt 100000 ]
+	run timeout 10 "$KTOP" -b --json -n 2 -d 0.2 -p "$CPID" -o pid,cmdline
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT.json"
+	run check json-field "$OUT.json" "$CPID" cmdline
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT.values"
+	"$PY" - "$CPID" "$OUT.values" <<'PY'
+import json, sys
+real = open("/proc/%s/cmdline" % sys.argv[1], "rb").read().replace(b"\0", b" ").decode()
+n = 0
+for line in open(sys.argv[2]):
+    n += 1
+    v = json.loads(line)
+    assert 4000 <= len(v) <= 4096 and real.startswith(v), (len(v), v[:40])
+assert n == 2, n
+PY
+	run timeout 10 "$KTOP" -b --csv -n 2 -d 0.2 -p "$CPID" -o pid,cmdline,comm
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT.csv"
+	check csv-sane "$OUT.csv" 2 "$CPID"
+	timeout 10 "$KTOP" -b -n 1 -p "$CPID" -o pid,cmdline >"$OUT.txt"
+	[ "$(sed -n '/^ *PID /,$p' "$OUT.txt" | wc -l)" -eq 3 ]
+	grep -q "^ *$CPID .*time.sleep(60) AAAA" "$OUT.txt"
+}
+
+@test "a command line of escapes, newlines, quotes and invalid UTF-8: never raw in text or CSV; JSON valid" {
+	start_cmdline $'\e]2;pwned\a' $'two\nlines' $'\e[2J\e[H' $'\xc2\x9b31m' $'\xff\xfe' 'a,"b"'
+	run timeout 10 "$KTOP" -b -n 1 -p "$CPID" -o pid,cmdline
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT.txt"
+	no_controls "$OUT.txt"
+	grep -q "time.sleep(60) ?]2;pwned? two?lines ?\[2J?\[H ??31m ?? a,\"b\"$" "$OUT.txt"
+	run timeout 10 "$KTOP" -b --csv -n 2 -d 0.2 -p "$CPID" -o pid,cmdline
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT.csv"
+	no_controls "$OUT.csv"
+	check csv-sane "$OUT.csv" 2 "$CPID"
+	run timeout 10 "$KTOP" -b --json -n 2 -d 0.2 -p "$CPID" -o pid,cmdline
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT.json"
+	no_controls "$OUT.json"
+	run check json-field "$OUT.json" "$CPID" cmdline
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *'\u001b]2;pwned\u0007 two\nlines \u001b[2J\u001b[H \ufffd\ufffd31m \ufffd\ufffd a,\"b\""' ]]
+}
+
+# churn_case ARGS...: ktop -b --csv -d 0.1 -n 15 ARGS while a few thousand
+# processes (each with a thread, under -H) start and exit: many are listed and
+# gone before their files are read. ktop ends normally; every line is whole.
+churn_case() {
+	"$PY" - <<'PY' </dev/null >/dev/null 2>&1 3>&- &
+import os, threading, time
+end = time.time() + 30
+while time.time() < end:
+    pid = os.fork()
+    if pid == 0:
+        t = threading.Thread(target=time.sleep, args=(0.001,))
+        t.start()
+        os._exit(0)
+    os.waitpid(pid, 0)
+PY
+	track $!
+	run --separate-stderr timeout 20 "$KTOP" -b --csv -d 0.1 -n 15 "$@"
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr" >&2; return 1; }
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" >"$OUT.csv"
+	check csv-sane "$OUT.csv" 15
+}
+
+@test "churn: processes that exit between the listing and the read (tracing, -H, --no-trace)" {
+	churn_case
+	churn_case -H
+	churn_case --no-trace
+	churn_case --no-trace -H
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# The kernel side in unusual states, on the real kernel (root): tracefs not
+# mounted, mounted read-only, an event ktop cannot decode, a CPU going offline
+# and online while tracing. The mount states are made in a private mount
+# namespace (unshare -m): the machine's own tracefs mount is never changed.
+# (Overrun ring buffers: trace.bats, "lost events".)
+
+load helpers/common
+
+INST=/sys/kernel/tracing/instances
+CPU1=/sys/devices/system/cpu/cpu1/online
+
+need_root_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	[ -d "$INST" ] || skip "tracefs is not available"
+	command -v unshare >/dev/null || skip "no unshare(1)"
+}
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	# whatever happened, the CPU is back online
+	[ -n "${OFFLINED:-}" ] && echo 1 >"$CPU1" 2>/dev/null
+	common_teardown
+	[ -n "${KPID:-}" ] && rmdir "$INST/ktop-$KPID" 2>/dev/null
+	[ -n "${NOBODY_DIR:-}" ] && rm -rf "$NOBODY_DIR"
+	return 0
+}
+
+# in_ns SCRIPT: sh -c SCRIPT in a private mount namespace, $1 = ktop.
+in_ns() {
+	unshare -m --propagation private sh -c "$1" _ "$KTOP"
+}
+
+@test "tracefs not mounted: root mounts it where it belongs and traces; exit 0" {
+	need_root_tracing
+	run --separate-stderr in_ns 'umount -l /sys/kernel/tracing && umount -l /sys/kernel/debug 2>/dev/null
+		grep -c " tracefs " /proc/self/mounts
+		"$1" -b -n 2 -d 0.3 -p 1 || exit $?
+		grep " tracefs " /proc/self/mounts'
+	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
+	[ "${lines[0]}" = 0 ]
+	[[ "$output" == *"Events/s: "*syscalls* ]]
+	[[ "$output" != *"tracing off"* ]]
+	[[ "${lines[-1]}" == *" /sys/kernel/tracing tracefs "* ]]
+}
+
+# nobody_ktop: a copy of ktop that user nobody can run; sets NOBODY_KTOP.
+nobody_ktop() {
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	NOBODY_DIR=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	chmod 755 "$NOBODY_DIR"
+	cp "$KTOP" "$NOBODY_DIR/ktop"
+	chmod 755 "$NOBODY_DIR/ktop"
+	NOBODY_KTOP="$NOBODY_DIR/ktop"
+}
+
+@test "tracefs not mounted, not root: /proc mode that says so, exit 0" {
+	need_root_tracing
+	nobody_ktop
+	run --separate-stderr unshare -m --propagation private sh -c '
+		umount -l /sys/kernel/tracing && umount -l /sys/kernel/debug 2>/dev/null
+		exec setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups "$1" -b -n 2 -d 0.2' _ "$NOBODY_KTOP"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(grep -c '^Events: tracing off: tracefs is not mounted' <<<"$output")" -eq 2 ]
+	grep -q '^ *PID .*COMMAND' <<<"$output"
+}
+
+@test "tracefs read-only: a clear message, /proc mode, no instance, exit 0" {
+	need_root_tracing
+	run --separate-stderr in_ns 'mount --bind /sys/kernel/tracing /sys/kernel/tracing &&
+		mount -o remount,bind,ro /sys/kernel/tracing && exec "$1" -b --json -n 2 -d 0.2'
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" >"$OUT.json"
+	check json-format "$OUT.json" 2 0.1 1
+	"$PY" - "$OUT.json" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    st = o["system"]["tracing"]
+    assert st == "tracing off: tracefs is mounted read-only at /sys/kernel/tracing", st
+    assert o["system"].get("syscalls") is None
+PY
+}
+
+@test "an event whose format cannot be read: named on screen, disabled, the other events count" {
+	need_root_tracing
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	# an empty directory over events/signal: signal_generate's format is unreadable
+	run --separate-stderr in_ns 'mount --bind "'"$BATS_TEST_TMPDIR/empty"'" /sys/kernel/tracing/events/signal &&
+		"$1" -b -n 2 -d 0.3 && "$1" -b --csv -n 2 -d 0.3 -o pid,syscalls,sig_recv,sig_sent,vcsw'
+	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
+	[ -z "$stderr" ]
+	grep -q '^Events/s: [0-9]* syscalls.*; events missing here: signal:signal_generate$' <<<"$output"
+	# CSV: syscalls and switches counted, the signal counts unknown (empty), never 0
+	grep '^[0-9.]*,[0-9.]*,[0-9]*,' <<<"$output" >"$OUT.csv"
+	awk -F, '$2 != "" { rows++; if ($5 != "" || $6 != "") bad++; if ($4 > 0) sc++; if ($7 != "") sw++ }
+		END { exit !(rows > 10 && !bad && sc > 0 && sw > 0) }' "$OUT.csv"
+}
+
+@test "a CPU goes offline and online while tracing: ktop goes on, counts what runs there after" {
+	need_root_tracing
+	[ -w "$CPU1" ] || skip "cpu1 cannot go offline here"
+	[ "$(cat "$CPU1")" = 1 ] || skip "cpu1 is offline"
+	command -v taskset >/dev/null || skip "no taskset"
+	KTOP_STATS=1 "$KTOP" -b --csv -d 0.3 -o pid,comm,syscalls,lost_events >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
+	wait_for_lines "$OUT" 2 10
+	OFFLINED=1
+	echo 0 >"$CPU1"
+	local t
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t"
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	echo 1 >"$CPU1"
+	OFFLINED=
+	# 3000 getppid calls on cpu1, after it came back
+	taskset -c 1 "$PY" -c 'import os; [os.getppid() for _ in range(3000)]' </dev/null 3>&- &
+	local w=$!
+	wait "$w"
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	kill -TERM "$KPID"
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ] || { echo "exit $ST: $(cat "$OUT.err")" >&2; return 1; }
+	[ ! -e "$INST/ktop-$KPID" ]
+	grep -q ' malformed=0 ' "$OUT.err"
+	# refreshes went on while cpu1 was offline
+	[ "$(awk -F, -v t="$t" 'NR > 1 && $1 > t { print $1 }' "$OUT" | sort -u | wc -l)" -ge 4 ]
+	local n
+	n=$(awk -F, -v p="$w" '$3 == p && $5 != "" { s += $5 } END { print s + 0 }' "$OUT")
+	echo "syscalls of the pinned process: $n" >&2
+	(( n >= 3000 ))
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer harness: the system-wide /proc parsers (stat, meminfo, vmstat,
+ * loadavg, uptime) on any bytes, each over an exact-size copy. /proc/stat gets
+ * a CPU array smaller than the CPUs an input may name: lines past it must be
+ * ignored, never written.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysparse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = malloc(size ? size : 1);
+	struct cpu_times *cpu = malloc(4 * sizeof(*cpu));
+	struct sys_stat st = { 0 };
+	struct sys_mem mem;
+	struct sys_vm vm;
+	struct sys_load load;
+	double up;
+
+	if (!buf || !cpu)
+		goto out;
+	if (size)
+		memcpy(buf, data, size);
+	st.cpu = cpu;
+	st.ncpu_max = 4;
+	if (parse_sys_stat(buf, size, &st) == 0 && (st.ncpu < 0 || st.ncpu > st.ncpu_max))
+		abort();
+	parse_meminfo(buf, size, &mem);
+	parse_vmstat(buf, size, &vm);
+	parse_loadavg(buf, size, &load);
+	parse_uptime(buf, size, &up);
+out:
+	free(cpu);
+	free(buf);
+	return 0;
+}
