@@ -32,6 +32,7 @@ void acct_free(struct acct *a)
 	pidmap_free(&a->threads);
 	free(a->born);
 	free(a->dead);
+	free(a->tv);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -73,15 +74,87 @@ static uint32_t sc_nr(long nr)
 	return nr >= 0 && nr < (long)SC_EMPTY ? (uint32_t)nr : SC_EMPTY - 1;
 }
 
+static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
+{
+	/* Older than an exit seen: its own exit went by untimed, it must not time a later call. */
+	if (ts < t->last_exit_ts)
+		return;
+	t->enter_nr = n;
+	t->enter_ts = ts;
+}
+
+static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint64_t ts)
+{
+	if (t->enter_nr == n && ts >= t->enter_ts) {
+		uint64_t d = ts - t->enter_ts;
+
+		s->time_ns += d;
+		s->timed++;
+		if (d > s->max_ns)
+			s->max_ns = d;
+	}
+	if (ts > t->last_exit_ts)
+		t->last_exit_ts = ts;
+	t->enter_nr = SC_EMPTY;
+}
+
+/* Records kept at most (16 MiB): past that, they are timed as they are. */
+#define TIMING_MAX (1u << 20)
+
+static void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
+{
+	if (a->ntv == a->cap_tv) {
+		if (a->cap_tv >= TIMING_MAX) {
+			acct_time_calls(a);
+		} else {
+			a->cap_tv = a->cap_tv ? a->cap_tv * 2 : 4096;
+			a->tv = xrealloc(a->tv, a->cap_tv * sizeof(*a->tv));
+		}
+	}
+	a->tv[a->ntv].ts = ts;
+	a->tv[a->ntv].tid = tid;
+	a->tv[a->ntv].nr = nr;
+	a->ntv++;
+}
+
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 {
-	struct acct_thread *t;
-
 	if (tid <= 0)
 		return;
-	t = acct_thread(a, tid);
-	t->enter_nr = sc_nr(nr);
-	t->enter_ts = ts;
+	if (a->order_times)
+		keep_timing(a, tid, sc_nr(nr), ts);
+	else
+		time_enter(acct_thread(a, tid), sc_nr(nr), ts);
+}
+
+static int timing_cmp(const void *pa, const void *pb)
+{
+	const struct acct_timing *x = pa, *y = pb;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* The same time stamp: the entry first (a call takes some time). */
+	return (x->tid < 0) - (y->tid < 0);
+}
+
+void acct_time_calls(struct acct *a)
+{
+	size_t i;
+
+	qsort(a->tv, a->ntv, sizeof(*a->tv), timing_cmp);
+	for (i = 0; i < a->ntv; i++) {
+		const struct acct_timing *r = &a->tv[i];
+		struct acct_thread *t;
+
+		if (r->tid > 0) {
+			time_enter(acct_thread(a, r->tid), r->nr, r->ts);
+		} else {
+			/* The exit was counted this interval: its entry is in the table. */
+			t = acct_thread(a, -r->tid);
+			time_exit(t, sc_table_get(&t->sc, r->nr), r->nr, r->ts);
+		}
+	}
+	a->ntv = 0;
 }
 
 /*
@@ -145,15 +218,10 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		s->top_errno = (uint32_t)-ret;
 		count(a, t, AC_SYSERR);
 	}
-	if (t->enter_nr == n && ts >= t->enter_ts) {
-		uint64_t d = ts - t->enter_ts;
-
-		s->time_ns += d;
-		s->timed++;
-		if (d > s->max_ns)
-			s->max_ns = d;
-	}
-	t->enter_nr = SC_EMPTY;
+	if (a->order_times)
+		keep_timing(a, -tid, n, ts);
+	else
+		time_exit(t, s, n, ts);
 }
 
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
@@ -252,6 +320,7 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 	/* A reused tid: whatever was known of the old thread is not this one's. */
 	t->exited = 0;
 	t->enter_nr = SC_EMPTY;
+	t->last_exit_ts = 0;
 	copy_comm(t->comm, comm, comm_len);
 	t->ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
 	t->creator = 0;
@@ -329,6 +398,10 @@ void acct_end_interval(struct acct *a)
 {
 	struct acct_thread *t, *next, *doomed = NULL;
 	size_t i;
+
+	/* What is not timed yet belongs to the tables about to be cleared. */
+	if (a->ntv)
+		acct_time_calls(a);
 
 	for (t = a->active; t; t = next) {
 		next = t->next;

@@ -44,11 +44,19 @@ struct acct_thread {
 	struct sc_table sc;	/* this interval, per syscall */
 	uint64_t enter_ts;	/* raw sys_enter time of the call in progress */
 	uint32_t enter_nr;	/* its number; SC_EMPTY = none seen */
+	uint64_t last_exit_ts;	/* the latest sys_exit timed or not: older entries are not pending */
 	bool active;		/* on the active list */
 	uint8_t exited;		/* ticks since its exit; 0 = alive */
 	uint16_t idle;		/* intervals without events */
 	char comm[16];		/* from task_newtask or exec; may be "" */
 	struct acct_thread *next;	/* active list */
+};
+
+/* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
+struct acct_timing {
+	uint64_t ts;
+	pid_t tid;
+	uint32_t nr;
 };
 
 struct acct {
@@ -64,6 +72,16 @@ struct acct {
 	 * records nothing.
 	 */
 	bool recv_on_deliver;
+	/*
+	 * Time calls in time order: each CPU's buffer is decoded in turn, so a
+	 * call that moved to another CPU (it blocked and woke up there, execve
+	 * balanced it) may have its exit decoded before its entry. Entries and
+	 * exits are kept, and acct_time_calls pairs them once every CPU is read.
+	 * Off: paired as decoded (one CPU, tests).
+	 */
+	bool order_times;
+	struct acct_timing *tv;
+	size_t ntv, cap_tv;
 
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
@@ -109,6 +127,12 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 		  const char *comm, size_t comm_len);
 void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len);
 void acct_exit(struct acct *a, pid_t tid, bool group_dead);
+/*
+ * With order_times, after every CPU's buffer is read up to now: the time of
+ * each call from its entry and exit, in time order, added to the interval's
+ * tables (before acct_first_active's sums are taken).
+ */
+void acct_time_calls(struct acct *a);
 /* @n events lost; n < 0: some, count unknown. */
 void acct_lost(struct acct *a, long n);
 

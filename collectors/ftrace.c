@@ -32,6 +32,8 @@ struct ftrace {
 	uint64_t lost_seen;		/* trace_lost at the last tick */
 	uint64_t lost_interval;		/* lost in the interval that ftrace_read ended */
 	uint64_t reads;			/* ftrace_read calls */
+	pid_t *added;			/* ftrace_follow: processes that joined the focus */
+	size_t nadded, cap_added;
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -89,9 +91,11 @@ static int load_formats(struct ftrace *ft, char *missing, size_t missinglen)
 
 /*
  * The kernel filters by thread id: a process is all of its threads now, and
- * (event-fork) whatever they create later. Returns a malloc'ed list.
+ * (event-fork) whatever they create later. Returns a malloc'ed list. Each
+ * thread's process is known from here on: a thread whose first event is its
+ * exit cannot be looked up in /proc any more.
  */
-static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
+static pid_t *threads_of(struct acct *a, const pid_t *pids, size_t npids, size_t *n)
 {
 	size_t cap = npids + 16, i;
 	pid_t *v = xmalloc(cap * sizeof(*v));
@@ -118,6 +122,7 @@ static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
 				v = xrealloc(v, cap * sizeof(*v));
 			}
 			v[(*n)++] = tid;
+			acct_set_tgid(a, acct_thread(a, tid), pids[i]);
 		}
 		closedir(d);
 	}
@@ -139,8 +144,10 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
-	if (o->time_syscalls)
+	if (o->time_syscalls) {
 		ft->kinds[ft->nkinds++] = EV_SYS_ENTER;
+		ft->acct.order_times = true;
+	}
 	if (o->pids) {
 		ft->kinds[ft->nkinds++] = EV_SIGDELIVER;
 		ft->acct.recv_on_deliver = true;
@@ -154,10 +161,16 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	cfg.buffer_kb = o->buffer_kb;
 	cfg.buffer_percent = WAKE_PERCENT;
 	if (o->pids) {
-		tids = threads_of(o->pids, o->npids, &cfg.npids);
+		tids = threads_of(&ft->acct, o->pids, o->npids, &cfg.npids);
 		cfg.pids = tids;
 		cfg.follow_forks = true;
 	}
+	/*
+	 * Timed calls pair an entry on one CPU with an exit on another: a clock
+	 * that agrees across CPUs (the default "local" need not).
+	 */
+	if (o->time_syscalls)
+		cfg.clock = "mono";
 	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
 	free(tids);
 	if (err)
@@ -187,6 +200,7 @@ void ftrace_stop(struct ftrace *ft)
 		evdecode_free(&ft->dec);
 	acct_free(&ft->acct);
 	free(ft->page);
+	free(ft->added);
 	free(ft);
 }
 
@@ -395,6 +409,8 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	max = trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16;
 	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++)
 		read_cpu(ft, cpu, true, max);
+	/* Every CPU is read up to now: entries and exits can be paired in order. */
+	acct_time_calls(&ft->acct);
 	lost = trace_lost(ft->tr);
 	ft->lost_interval = lost - ft->lost_seen;
 	if (ft->acct.lost > ft->lost_interval)
@@ -433,6 +449,59 @@ void ftrace_collect(struct ftrace *ft, struct model *m)
 	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
 	fold(ft, m);
 	acct_end_interval(&ft->acct);
+}
+
+/* The process of the thread that forked @c (its tgid), 0 if unknown. */
+static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c)
+{
+	struct acct_thread *p;
+
+	if (c->ppid <= 0)
+		return 0;
+	/* ppid is the forking thread's tid when its process was not known then. */
+	p = pidmap_get(&ft->acct.threads, c->ppid);
+	return p ? resolve_tgid(ft, p) : c->ppid;
+}
+
+/* Passes over one interval's forks: a chain longer than this is followed next time. */
+#define FOLLOW_PASSES 8
+
+size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
+{
+	struct acct *a = &ft->acct;
+	bool more = true;
+	size_t i;
+	int pass;
+
+	*added = NULL;
+	if (!ftrace_on(ft) || !m->focus || !m->focus_follow)
+		return 0;
+	ft->nadded = 0;
+	/*
+	 * Each CPU's events are in order, but a child forked on one CPU may be
+	 * decoded before its parent's own fork on another: repeat until stable.
+	 */
+	for (pass = 0; more && pass < FOLLOW_PASSES; pass++) {
+		more = false;
+		for (i = 0; i < a->nborn; i++) {
+			struct acct_thread *c = pidmap_get(&a->threads, a->born[i]);
+			pid_t parent;
+
+			if (!c || model_is_focused(m, c->tid))
+				continue;
+			parent = parent_of(ft, c);
+			if (!parent || !model_is_focused(m, parent) || !model_focus_add(m, c->tid))
+				continue;
+			if (ft->nadded == ft->cap_added) {
+				ft->cap_added = ft->cap_added ? ft->cap_added * 2 : 64;
+				ft->added = xrealloc(ft->added, ft->cap_added * sizeof(*ft->added));
+			}
+			ft->added[ft->nadded++] = c->tid;
+			more = true;
+		}
+	}
+	*added = ft->added;
+	return ft->nadded;
 }
 
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)

@@ -78,6 +78,12 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
 size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs);
 /* The processes whose received signals ftrace_signals lists (at most ACCT_WATCH). */
 void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n);
+/*
+ * After ftrace_read, with model.focus_follow: the processes forked by focused
+ * ones join the model's focus (model_focus_add). Returns how many joined; *added
+ * lists them (ftrace's memory, valid until the next call).
+ */
+size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
 /* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
 void ftrace_collect(struct ftrace *ft, struct model *m);
 

@@ -60,7 +60,7 @@ struct procfs {
 	struct users *users;
 	bool threads;
 	pid_t *focus;
-	size_t nfocus;
+	size_t nfocus, cap_focus;
 	struct entries procs;		/* by tgid */
 	struct entries tasks;		/* by tid, thread mode only */
 	uint64_t scan;
@@ -229,11 +229,36 @@ void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n)
 {
 	free(pc->focus);
 	pc->focus = NULL;
-	pc->nfocus = n;
+	pc->nfocus = pc->cap_focus = n;
 	pc->scan = 0;
 	if (n) {
 		pc->focus = xmalloc(n * sizeof(*pids));
 		memcpy(pc->focus, pids, n * sizeof(*pids));
+	}
+}
+
+void procfs_focus_add(struct procfs *pc, pid_t pid)
+{
+	if (!pc->focus || pid <= 0)
+		return;
+	if (pc->nfocus == pc->cap_focus) {
+		pc->cap_focus = pc->cap_focus * 2 + 16;
+		pc->focus = xrealloc(pc->focus, pc->cap_focus * sizeof(*pc->focus));
+	}
+	pc->focus[pc->nfocus++] = pid;
+}
+
+/* A focused process that could not be read has exited: stop looking for it. */
+static void focus_drop(struct procfs *pc, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < pc->nfocus; i++) {
+		if (pc->focus[i] == pid) {
+			memmove(pc->focus + i, pc->focus + i + 1, (pc->nfocus - i - 1) * sizeof(*pc->focus));
+			pc->nfocus--;
+			return;
+		}
 	}
 }
 
@@ -716,9 +741,13 @@ void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need
 	for (i = 0; i < es->n;) {
 		struct pentry *e = es->v[i];
 
-		if ((pc->threads && e->seen_scan != pc->scan) || !sample_entry(pc, e, m, need))
+		if (pc->threads && e->seen_scan != pc->scan) {
 			entries_del(pc, es, e);	/* the swap brings an unread entry to i */
-		else
+		} else if (!sample_entry(pc, e, m, need)) {
+			if (pc->focus && !pc->threads && !procfs_pid_exists(pc, e->pid))
+				focus_drop(pc, e->pid);
+			entries_del(pc, es, e);
+		} else
 			i++;
 	}
 }

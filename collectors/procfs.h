@@ -51,6 +51,12 @@ void procfs_set_threads(struct procfs *pc, bool threads);
  * The array is copied.
  */
 void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n);
+/*
+ * Add one process to the focus (a child of a focused one, from fork events).
+ * A focused process whose files cannot be read any more has exited: it leaves
+ * the focus (its pid, if reused, is not another process to watch).
+ */
+void procfs_focus_add(struct procfs *pc, pid_t pid);
 
 /*
  * The processes created since the last tick, from fork events, when the events

@@ -68,6 +68,7 @@ struct app {
 	int depth;
 
 	char message[160];		/* a one-line notice at the bottom */
+	char notice[160];		/* a lasting one (ktop -- CMD: runs, exited), under it */
 	uint64_t message_until;		/* monotonic ns */
 
 	/* Look and feel (issue 6). */

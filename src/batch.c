@@ -210,7 +210,7 @@ static bool raw_number(const struct model *m, const struct task *t, int c, char 
 	return true;
 }
 
-static void csv_string(FILE *f, const char *s)
+void batch_csv_string(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
@@ -231,7 +231,7 @@ static void csv_syscall_line(struct batch *b, const struct model *m, const struc
 	char name[32], err[32];
 
 	fprintf(b->out, "%.6f,%.6f,%d,%d,", m->wall_s, m->interval_s, (int)t->pid, (int)t->ppid);
-	csv_string(b->out, comm);
+	batch_csv_string(b->out, comm);
 	fprintf(b->out, ",%s,%s,%llu,%llu,%s\n", syscall_name(s->nr, name, sizeof(name)),
 		subsystem_name(syscall_subsystem(s->nr)), (unsigned long long)s->calls,
 		(unsigned long long)s->errors,
@@ -276,7 +276,7 @@ static void write_csv(struct batch *b, const struct model *m)
 
 			fputc(',', b->out);
 			if (columns[c].type == CT_STR || columns[c].type == CT_CHAR)
-				csv_string(b->out, col_text(t, c, buf, sizeof(buf), true));
+				batch_csv_string(b->out, col_text(t, c, buf, sizeof(buf), true));
 			else if (raw_number(m, t, c, buf, sizeof(buf)))
 				fputs(buf, b->out);
 		}
@@ -285,7 +285,7 @@ static void write_csv(struct batch *b, const struct model *m)
 }
 
 /* JSON string of untrusted bytes: controls escaped, invalid UTF-8 as U+FFFD. */
-static void json_string(FILE *f, const char *s, size_t n)
+void batch_json_string(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, len;
@@ -314,7 +314,7 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 
 	switch (c) {
 	case COL_COMM:
-		json_string(f, t->comm, strlen(t->comm));
+		batch_json_string(f, t->comm, strlen(t->comm));
 		break;
 	case COL_CMDLINE: {
 		size_t len = t->cmdline_len;
@@ -325,7 +325,7 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 			char name[PROC_COMM_MAX + 2];
 
 			snprintf(name, sizeof(name), t->cmdline ? "[%s]" : "%s", t->comm);
-			json_string(f, name, strlen(name));
+			batch_json_string(f, name, strlen(name));
 			break;
 		}
 		/* Arguments are NUL-separated: show them joined by spaces, like ps. */
@@ -333,19 +333,19 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 
 		for (size_t i = 0; i < len; i++)
 			copy[i] = t->cmdline[i] ? t->cmdline[i] : ' ';
-		json_string(f, copy, len);
+		batch_json_string(f, copy, len);
 		free(copy);
 		break;
 	}
 	case COL_USER:
 		if (t->user)
-			json_string(f, t->user, strlen(t->user));
+			batch_json_string(f, t->user, strlen(t->user));
 		else
 			fputs("null", f);
 		break;
 	default:
 		col_text(t, c, buf, sizeof(buf), true);
-		json_string(f, buf, strlen(buf));
+		batch_json_string(f, buf, strlen(buf));
 		break;
 	}
 }
@@ -375,7 +375,7 @@ static void json_events(FILE *f, const struct model *m)
 {
 	if (!m->event_counters) {
 		fputs(",\"tracing\":", f);
-		json_string(f, m->trace_status, strlen(m->trace_status));
+		batch_json_string(f, m->trace_status, strlen(m->trace_status));
 		return;
 	}
 	if (m->interval_s <= 0) {

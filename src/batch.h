@@ -27,6 +27,11 @@ void batch_default_columns(enum out_format fmt, bool traced, int *cols, size_t *
 /* The union of NEED_* flags of @cols. */
 unsigned batch_needs(const struct model *m, const int *cols, size_t ncols);
 
+/* @s as a CSV cell: quoted when it holds a comma, a quote or a line break. */
+void batch_csv_string(FILE *f, const char *s);
+/* @n bytes of untrusted text as a JSON string: controls escaped, bad UTF-8 as U+FFFD. */
+void batch_json_string(FILE *f, const char *s, size_t n);
+
 /* Write one iteration. Returns 0 or -errno of the failed write (EPIPE: reader gone). */
 int batch_write(struct batch *b, const struct model *m);
 

@@ -157,14 +157,14 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, b
 		return buf;
 	case COL_CMDLINE:
 		return cmdline_text(t, buf, n, utf8);
-	case COL_TOPSC:
-		if (t->top_nr == SC_EMPTY) {
-			snprintf(buf, n, "%s", "");
-			return buf;
-		}
-		/* Callers read @buf: a known name is a static string, copy it. */
-		snprintf(buf, n, "%s", syscall_name(t->top_nr, buf, n));
+	case COL_TOPSC: {
+		char tmp[SYSCALL_NAME_BUF];
+
+		/* Into @buf: callers print @buf, and a name is a static string. */
+		snprintf(buf, n, "%s", t->top_nr == SC_EMPTY ? "" :
+			 syscall_name(t->top_nr, tmp, sizeof(tmp)));
 		return buf;
+	}
 	default:
 		if (n)
 			buf[0] = '\0';

@@ -19,9 +19,11 @@
 #include "app.h"
 #include "batch.h"
 #include "fproc.h"
+#include "launch.h"
 #include "options.h"
 #include "procctl.h"
 #include "settings.h"
+#include "summary.h"
 #include "ui.h"
 #include "util.h"
 #include "../collectors/focus.h"
@@ -55,7 +57,34 @@ struct ktop {
 	char rc_path[4096];		/* the settings file; "" = none (no HOME) */
 	char rc_warn[512];		/* what was wrong in it, shown once the screen is up */
 	char themes[THEME_MAX][THEME_NAME_MAX];
+	FILE *out;			/* batch and summary output: stdout or --output */
+
+	/* -- CMD */
+	struct launch launch;
+	bool released;			/* CMD let go to its execve */
+	bool ending;			/* CMD exited: the next tick is the last */
+	bool final;			/* CMD exited: the numbers on screen are final */
+	int interrupts;			/* terminating signals (or q) while CMD ran */
+	int quits;			/* q pressed while CMD runs */
+	char error[256];		/* why CMD could not be executed */
+	int exit_code;			/* what ktop returns once CMD has ended */
+	uint64_t t_start;		/* monotonic ns: tracing armed (-p), CMD released */
+	const pid_t *watch;		/* -p's pids, or CMD's */
+	size_t nwatch;
+	struct ftrace_stats fstats;	/* the collector's, kept when it stops */
 };
+
+/* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
+static void stop_tracing(struct ktop *k)
+{
+	focus_free(k->focus);	/* its instance first: the main one outlives it */
+	k->focus = NULL;
+	if (!k->ftrace)
+		return;
+	ftrace_get_stats(k->ftrace, &k->fstats);
+	ftrace_stop(k->ftrace);
+	k->ftrace = NULL;
+}
 
 static int arm_timer(int fd, double delay_s, bool now)
 {
@@ -114,6 +143,10 @@ static void collect(struct ktop *k)
 			focus_signal_seen(k->focus, m, sigs[i].sender, sigs[i].target, sigs[i].sig,
 					  sigs[i].result);
 	}
+	/* -- CMD, --summary: what the watched processes fork is watched too. */
+	nborn = ftrace_follow(k->ftrace, m, &born);
+	while (nborn--)
+		procfs_focus_add(k->procfs, *born++);
 	model_begin_tick(m, now_mono_ns(), now_wall_s());
 	system_collect(k->sys, m);
 	procfs_collect(k->procfs, m, &need);
@@ -251,19 +284,78 @@ static void save_settings(struct ktop *k)
 		app_message(a, "saved to %s", k->rc_path);
 }
 
+static bool cmd_running(const struct ktop *k)
+{
+	return k->opt.cmd && !k->launch.exited;
+}
+
+static const char *cmd_name(const struct ktop *k)
+{
+	const char *s = strrchr(k->opt.cmd[0], '/');
+
+	return s && s[1] ? s + 1 : k->opt.cmd[0];
+}
+
+/* The live view's lasting line about CMD: running (with its last output line) or ended. */
+static void cmd_notice(struct ktop *k)
+{
+	struct app *a = &k->app;
+	char name[32], line[80], how[64];
+
+	if (!k->opt.cmd || k->opt.batch || k->opt.summary)
+		return;
+	sanitize_text(name, sizeof(name), cmd_name(k), strlen(cmd_name(k)), a->utf8);
+	if (k->launch.exited) {
+		launch_describe(k->launch.status, how, sizeof(how));
+		snprintf(a->notice, sizeof(a->notice), "%s %s; the numbers are final; q quits", name, how);
+		return;
+	}
+	sanitize_text(line, sizeof(line), k->launch.last_line, strlen(k->launch.last_line), a->utf8);
+	snprintf(a->notice, sizeof(a->notice), "%s runs, pid %d%s%s", name, (int)k->launch.pid,
+		 line[0] ? "; output (shown at exit): " : "", line);
+}
+
+/*
+ * q while CMD runs: the first asks, the second sends it SIGTERM (ktop ends
+ * with it), a third SIGKILL. Returns true to quit now.
+ */
+static bool quit_key(struct ktop *k)
+{
+	if (!cmd_running(k))
+		return true;
+	switch (++k->quits) {
+	case 1:
+		app_message(&k->app, "%s still runs: q again sends it SIGTERM, and ktop ends with it",
+			    cmd_name(k));
+		break;
+	case 2:
+		launch_signal(&k->launch, SIGTERM);
+		k->interrupts++;
+		app_message(&k->app, "SIGTERM sent to %s; ktop ends when it does (q: SIGKILL)",
+			    cmd_name(k));
+		break;
+	default:
+		launch_signal(&k->launch, SIGKILL);
+		break;
+	}
+	return false;
+}
+
 /* Returns true when the loop should end. */
 static bool handle_action(struct ktop *k, enum action act)
 {
 	struct app *a = &k->app;
 
+	if (act != ACT_QUIT && act != ACT_NONE && k->quits == 1)
+		k->quits = 0;	/* a q, then something else: the q is forgotten */
 	switch (act) {
 	case ACT_QUIT:
-		return true;
+		return quit_key(k);
 	case ACT_RESORT:
 		model_refresh_rows(&a->model);
 		break;
 	case ACT_COLLECT:
-		if (!a->paused)
+		if (!a->paused && !k->final)
 			collect(k);
 		else
 			model_refresh_rows(&a->model);
@@ -272,6 +364,12 @@ static bool handle_action(struct ktop *k, enum action act)
 		arm_timer(k->timerfd, a->delay_s, false);
 		break;
 	case ACT_THREADS:
+		if (k->final) {
+			/* Collecting again would replace the final numbers. */
+			a->model.threads = !a->model.threads;
+			app_message(a, "%s has exited: the numbers are final", cmd_name(k));
+			break;
+		}
 		model_clear(&a->model);
 		procfs_set_threads(k->procfs, a->model.threads);
 		collect(k);
@@ -307,6 +405,25 @@ static bool handle_action(struct ktop *k, enum action act)
 	return false;
 }
 
+/*
+ * A terminating signal while CMD runs. SIGINT and SIGQUIT come from the
+ * terminal to the whole foreground process group: CMD has its own, as under a
+ * shell. Others were sent to ktop alone: CMD gets SIGTERM (SIGHUP as is).
+ * ktop ends when CMD does; a second signal ends it at once (CMD is killed).
+ */
+static int cmd_interrupted(struct ktop *k, int sig)
+{
+	if (k->interrupts++)
+		return 128 + sig;
+	if (sig != SIGINT && sig != SIGQUIT)
+		launch_signal(&k->launch, sig == SIGHUP ? SIGHUP : SIGTERM);
+	if (!k->opt.batch && !k->opt.summary) {
+		app_message(&k->app, "waiting for %s to end (a second signal kills it)", cmd_name(k));
+		ui_draw(&k->app);
+	}
+	return -1;
+}
+
 /* Returns the exit status, or -1 to go on. */
 static int on_signal(struct ktop *k)
 {
@@ -318,10 +435,78 @@ static int on_signal(struct ktop *k)
 			ui_draw(&k->app);
 			continue;
 		}
+		if (cmd_running(k)) {
+			int st = cmd_interrupted(k, (int)si.ssi_signo);
+
+			if (st >= 0)
+				return st;
+			continue;
+		}
 		/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: leave cleanly. */
-		return 0;
+		return k->opt.cmd ? k->exit_code : 0;
 	}
 	return -1;
+}
+
+/* The first tick is the baseline: CMD starts after it, so its events all count. */
+static int release_cmd(struct ktop *k)
+{
+	int err;
+
+	k->released = true;
+	k->t_start = now_mono_ns();
+	err = launch_release(&k->launch, k->error, sizeof(k->error));
+	if (!err)
+		return -1;
+	/* The failed execve exited the child; its status says nothing more. */
+	launch_poll_exit(&k->launch);
+	return err == -ENOENT ? 127 : 126;
+}
+
+/*
+ * CMD has exited and its last events are counted: reap it. Batch and summary
+ * end here with its status; the live view keeps the final numbers until q
+ * (tracing stops), or ends now if Ctrl-C or q asked it to.
+ */
+static int cmd_ended(struct ktop *k)
+{
+	k->ending = false;
+	launch_read_output(&k->launch);
+	launch_reap(&k->launch);
+	if (k->opt.batch || k->opt.summary)
+		return k->exit_code;
+	k->final = true;
+	stop_tracing(k);
+	cmd_notice(k);
+	ui_draw(&k->app);
+	return k->interrupts ? k->exit_code : -1;
+}
+
+/*
+ * CMD's pidfd is readable: it has exited, and stays a zombie (/proc still
+ * describes it) while its last events are counted. The live view waits for
+ * the next tick, so the last interval has its usual length (and rates).
+ */
+static int on_cmd_exit(struct ktop *k)
+{
+	int err;
+
+	if (!launch_poll_exit(&k->launch))
+		return -1;
+	k->exit_code = launch_exit_code(k->launch.status);
+	if (!k->opt.batch && !k->opt.summary && !k->interrupts) {
+		k->ending = true;
+		return -1;
+	}
+	collect(k);
+	if (k->opt.batch) {
+		err = batch_write(&k->batch, &k->app.model);
+		if (err && err != -EPIPE) {
+			fprintf(stderr, "ktop: cannot write the output: %s\n", strerror(-err));
+			return 1;
+		}
+	}
+	return cmd_ended(k);
 }
 
 static int on_tick(struct ktop *k)
@@ -331,7 +516,7 @@ static int on_tick(struct ktop *k)
 
 	if (read(k->timerfd, &expirations, sizeof(expirations)) < 0)
 		return -1;
-	if (k->app.paused)
+	if (k->app.paused || k->final)
 		return -1;
 	collect(k);
 	if (k->opt.batch) {
@@ -343,19 +528,27 @@ static int on_tick(struct ktop *k)
 			fprintf(stderr, "ktop: cannot write the output: %s\n", strerror(-err));
 			return 1;
 		}
-		/* -p: every watched process has exited, nothing more to write. */
-		if (k->opt.pids && !k->app.model.ntasks)
-			return 0;
-	} else {
+	} else if (!k->opt.summary) {
+		cmd_notice(k);
 		ui_draw(&k->app);
 	}
+	if (k->ending)
+		return cmd_ended(k);
+	/* -p: every watched process has exited, nothing more to write. */
+	if (k->opt.pids && !k->app.model.ntasks && (k->opt.batch || k->opt.summary))
+		return 0;
+	if (k->opt.cmd && !k->released)
+		return release_cmd(k);
 	if (k->opt.iterations && k->ticks >= k->opt.iterations)
 		return 0;
 	return -1;
 }
 
-/* The main loop's descriptors: timer, signals, terminal, then one per traced CPU. */
-#define PFD_FIXED 3
+/*
+ * The main loop's descriptors: timer, signals, terminal, CMD's pidfd and its
+ * captured output, then one per traced CPU.
+ */
+#define PFD_FIXED 5
 #define PFD_MAX (PFD_FIXED + 1024)
 
 static int run(struct ktop *k)
@@ -363,13 +556,16 @@ static int run(struct ktop *k)
 	static struct pollfd pfd[PFD_MAX];
 	size_t npfd, i;
 	int status = -1, ch, nkeys;
+	bool live = !k->opt.batch && !k->opt.summary;
 
 	pfd[0] = (struct pollfd){ .fd = k->timerfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = k->sigfd, .events = POLLIN };
 	size_t nmain;
 	unsigned gen = 0;
 
-	pfd[2] = (struct pollfd){ .fd = k->opt.batch ? -1 : STDIN_FILENO, .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = live ? STDIN_FILENO : -1, .events = POLLIN };
+	pfd[3] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.pidfd : -1, .events = POLLIN };
+	pfd[4] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.out_fd : -1, .events = POLLIN };
 	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
 		/* A process view opened or closed the focus instance: its CPUs come and go. */
@@ -391,17 +587,26 @@ static int run(struct ktop *k)
 				focus_drain(k->focus, &k->app.model, pfd[i].fd);
 				break;	/* one pass reads every CPU of the focus instance */
 			}
+		/* CMD's output must be read, or CMD blocks writing it. */
+		if ((pfd[4].revents & (POLLIN | POLLHUP | POLLERR)) && !launch_read_output(&k->launch))
+			pfd[4].fd = -1;
 		if (pfd[1].revents & POLLIN)
 			status = on_signal(k);
 		if (status < 0 && (pfd[0].revents & POLLIN))
 			status = on_tick(k);
+		if (status < 0 && (pfd[3].revents & POLLIN)) {
+			status = on_cmd_exit(k);
+			pfd[3].fd = -1;
+		}
+		if (k->final)
+			nmain = npfd = PFD_FIXED;	/* tracing has stopped */
 		if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return 0;	/* the terminal went away */
 		/* Bounded: a flood of input must not starve the ticks. */
 		for (nkeys = 0; nkeys < 64 && status < 0 && (pfd[2].revents & POLLIN) &&
 		     ui_next_key(&ch); nkeys++)
 			if (handle_action(k, ui_key(&k->app, ch)))
-				status = 0;
+				status = k->opt.cmd ? k->exit_code : 0;
 	}
 	return status;
 }
@@ -507,15 +712,18 @@ static void setup_app(struct ktop *k)
 		m->sort_col = k->opt.sort_col;
 		m->sort_dir = k->opt.sort_asc ? SORT_ASC : SORT_DESC;
 	}
-	if (!k->opt.batch)
+	if (!k->opt.batch && !k->opt.summary)
 		apply_settings(k);
-	if (k->opt.npids) {
-		m->focus = xmalloc(k->opt.npids * sizeof(pid_t));
-		memcpy(m->focus, k->opt.pids, k->opt.npids * sizeof(pid_t));
-		m->nfocus = k->opt.npids;
+	if (k->nwatch) {
+		model_set_focus(m, k->watch, k->nwatch);
+		/* CMD's children are CMD's work; so are a process's under --summary, as with strace -f. */
+		m->focus_follow = k->opt.cmd || k->opt.summary;
+		/* The live view keeps the row of a named process that exits (state X). */
+		m->keep_exited = !k->opt.batch && !k->opt.summary;
+		m->sum_syscalls = k->opt.summary;
 	}
 	if (k->opt.batch) {
-		k->batch.out = stdout;
+		k->batch.out = k->out;
 		k->batch.fmt = k->opt.format;
 		k->batch.syscalls = k->opt.syscalls;
 		if (k->opt.ncols) {
@@ -533,14 +741,14 @@ static void setup_app(struct ktop *k)
 static void print_stats(const struct ktop *k)
 {
 	struct procfs_stats ps;
-	struct ftrace_stats fs = { 0 };
+	struct ftrace_stats fs = k->fstats;
 	struct rusage ru;
 	size_t focus_bytes = 0, i;
 	uint64_t focus_events = 0;
 
+	if (!k->procfs)
+		return;
 	procfs_get_stats(k->procfs, &ps);
-	if (k->ftrace)
-		ftrace_get_stats(k->ftrace, &fs);
 	getrusage(RUSAGE_SELF, &ru);
 	/* The focused processes' rings and tables (--events bounds them). */
 	for (i = 0; i < k->app.model.nfprocs; i++) {
@@ -554,7 +762,7 @@ static void print_stats(const struct ktop *k)
 		"event_scans=%lu\n",
 		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
-		ru.ru_maxrss, ftrace_on(k->ftrace), (unsigned long long)fs.events,
+		ru.ru_maxrss, k->app.model.event_counters != 0, (unsigned long long)fs.events,
 		(unsigned long long)fs.pages, (unsigned long long)fs.lost,
 		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed, fs.buffer_kb,
 		ps.stat_reads, ps.scans, ps.event_scans);
@@ -578,13 +786,91 @@ static bool guard_std_fds(void)
 	return out_open;
 }
 
+/* --output FILE, or stdout. Returns 0 or -1 (said why). */
+static int open_output(struct ktop *k)
+{
+	int fd;
+
+	k->out = stdout;
+	if (!k->opt.output)
+		return 0;
+	/* Close-on-exec: CMD must not inherit ktop's output file. */
+	fd = open(k->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	k->out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!k->out) {
+		fprintf(stderr, "ktop: cannot write %s: %s\n", k->opt.output, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		k->out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The named pids (-p) that are gone at the end, for the summary's notes. */
+static size_t exited_pids(struct ktop *k, pid_t *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < k->opt.npids; i++)
+		if (!procfs_pid_exists(k->procfs, k->opt.pids[i]))
+			out[n++] = k->opt.pids[i];
+	return n;
+}
+
+static int write_summary(struct ktop *k)
+{
+	struct model *m = &k->app.model;
+	struct summary_info si = {
+		.fmt = k->opt.format, .sort = k->opt.summary_sort, .asc = k->opt.summary_asc,
+		.cmd = k->opt.cmd, .pids = k->opt.pids, .npids = k->opt.npids,
+		.nprocs = m->nfocus, .lost = m->lost_total, .lost_unknown = m->lost_total_unknown,
+	};
+	pid_t *gone = xcalloc(k->opt.npids + 1, sizeof(*gone));
+	char how[64];
+	int err;
+
+	si.elapsed_s = k->t_start ? (double)(now_mono_ns() - k->t_start) / 1e9 : 0;
+	if (k->opt.cmd && k->launch.exited) {
+		launch_describe(k->launch.status, how, sizeof(how));
+		si.ended = how;
+		si.exit_code = launch_exit_code(k->launch.status);
+	}
+	si.exited = gone;
+	si.nexited = exited_pids(k, gone);
+	if (si.fmt != OUT_TEXT && (si.lost || si.lost_unknown))
+		fprintf(stderr, "ktop: LOST %llu%s events: the counts may be short\n",
+			(unsigned long long)si.lost, si.lost_unknown ? "+" : "");
+	err = summary_write(k->out, &m->sc_total, &si);
+	free(gone);
+	return err && err != -EPIPE ? -1 : 0;
+}
+
+/* -- CMD: start it, stopped before its execve. Returns 0 or the exit status. */
+static int start_cmd(struct ktop *k)
+{
+	static pid_t pid;
+	bool live = !k->opt.batch && !k->opt.summary;
+	int err;
+
+	err = launch_start(&k->launch, k->opt.cmd, live, k->error, sizeof(k->error));
+	if (err) {
+		fprintf(stderr, "ktop: %s\n", k->error);
+		return err == -ENOENT ? 127 : err == -EACCES || err == -EISDIR || err == -ENOTDIR ||
+		       err == -ENOEXEC ? 126 : 1;
+	}
+	pid = k->launch.pid;
+	k->watch = &pid;
+	k->nwatch = 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ktop k;	/* large; zeroed */
 	char err[256];
 	int status = 1, ret;
-
-	bool out_open = guard_std_fds();
+	bool live, out_open = guard_std_fds();
 
 	setlocale(LC_ALL, "");
 	if (options_parse(argc, argv, &k.opt, err, sizeof(err))) {
@@ -599,16 +885,29 @@ int main(int argc, char **argv)
 		printf("ktop %s\n", KTOP_VERSION);
 		return 0;
 	}
-	if (k.opt.batch && !out_open) {
+	live = !k.opt.batch && !k.opt.summary;
+	if (!live && !out_open && !k.opt.output) {
 		fputs("ktop: stdout is closed: batch output has nowhere to go\n", stderr);
 		return 1;
 	}
-	if (!k.opt.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+	if (live && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fputs("ktop: the live view needs a terminal on stdin and stdout; use -b for batch output\n",
 		      stderr);
 		return 1;
 	}
 	k.sigfd = k.timerfd = -1;
+	k.launch.pidfd = k.launch.out_fd = k.launch.err_fd = -1;
+	k.watch = k.opt.pids;
+	k.nwatch = k.opt.npids;
+	if (open_output(&k))
+		return 1;
+	/* Before signals are blocked and SIGPIPE ignored: CMD inherits neither. */
+	if (k.opt.cmd) {
+		status = start_cmd(&k);
+		if (status)
+			goto out;
+		status = 1;
+	}
 	ret = procfs_new("/proc", 0, &k.procfs);
 	if (!ret)
 		ret = system_new("/proc", &k.sys);
@@ -626,10 +925,12 @@ int main(int argc, char **argv)
 	setup_fatal_handlers();
 	/* Before the first sample: counts start at the first tick's baseline. */
 	if (!k.opt.no_trace) {
-		struct ftrace_opts fo = { .pids = k.opt.pids, .npids = k.opt.npids };
+		struct ftrace_opts fo = { .pids = k.watch, .npids = k.nwatch };
 		const char *kb = getenv("KTOP_BUFFER_KB");
 		unsigned long long v;
 
+		/* Time per call (sys_enter too) only when watching a few processes. */
+		fo.time_syscalls = k.nwatch > 0;
 		/* Per-CPU ring buffer size; small ones let tests see lost events. */
 		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
 			fo.buffer_kb = (size_t)v;
@@ -639,25 +940,31 @@ int main(int argc, char **argv)
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */
 		atexit(ftrace_emergency_stop);
 	}
+	if (k.opt.summary && !ftrace_on(k.ftrace)) {
+		fprintf(stderr, "ktop: --summary counts kernel events, but %s\n",
+			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
+		goto out;
+	}
+	k.t_start = now_mono_ns();
 	setup_app(&k);
 	/* ktop -p PID: the view of that process, its events focused. */
-	if (!k.opt.batch && k.opt.npids == 1) {
+	if (live && k.opt.npids == 1) {
 		k.app.view_pid = k.opt.pids[0];
 		app_push(&k.app, &procview_view);
 		focus_open_view(&k, k.opt.pids[0]);
 	}
 	procfs_set_threads(k.procfs, k.app.model.threads);
-	if (k.opt.npids)
-		procfs_set_focus(k.procfs, k.opt.pids, k.opt.npids);
-	if (k.opt.batch)
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
+	if (k.nwatch)
+		procfs_set_focus(k.procfs, k.watch, k.nwatch);
+	if (!live)
+		setvbuf(k.out, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
 
 	k.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (k.sigfd < 0 || k.timerfd < 0 || arm_timer(k.timerfd, k.app.delay_s, true)) {
 		fprintf(stderr, "ktop: cannot set up the main loop: %s\n", strerror(errno));
 		goto out;
 	}
-	if (!k.opt.batch) {
+	if (live) {
 		atexit(ui_stop);
 		k.app.themes = k.themes;
 		k.app.nthemes = theme_list(k.themes, THEME_MAX);
@@ -674,12 +981,28 @@ int main(int argc, char **argv)
 			k.app.message_until += 6000000000ull;
 	}
 	status = run(&k);
+	/* Tracing ends first: what CMD still does is not counted. */
+	stop_tracing(&k);
+	if (k.opt.summary && write_summary(&k))
+		status = 1;
 out:
 	ui_stop();
+	if (k.error[0] && k.opt.cmd && k.released)
+		fprintf(stderr, "ktop: %s\n", k.error);
+	stop_tracing(&k);
 	if (getenv("KTOP_STATS"))
 		print_stats(&k);
-	focus_free(k.focus);	/* its instance first: the main one outlives it */
-	ftrace_stop(k.ftrace);
+	/* The screen is the terminal's again: what CMD wrote meanwhile, at last. */
+	if (k.launch.tail_len) {
+		if (k.launch.dropped)
+			fprintf(stderr, "ktop: output of %s (its first %llu bytes were not kept):\n",
+				k.opt.cmd[0], k.launch.dropped);
+		else
+			fprintf(stderr, "ktop: output of %s:\n", k.opt.cmd[0]);
+		launch_write_output(&k.launch, STDOUT_FILENO);
+	}
+	/* ktop leaves nothing running behind it: a CMD still running is killed. */
+	launch_free(&k.launch);
 	procfs_free(k.procfs);
 	system_free(k.sys);
 	model_free(&k.app.model);
@@ -688,5 +1011,7 @@ out:
 		close(k.sigfd);
 	if (k.timerfd >= 0)
 		close(k.timerfd);
+	if (k.out && k.out != stdout && fclose(k.out))
+		status = status ? status : 1;
 	return status;
 }

@@ -27,6 +27,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	m->sys.stat.ncpu_max = SYS_MAX_CPUS;
 	m->sys_prev.stat.cpu = m->cpu_bufs[1];
 	m->sys_prev.stat.ncpu_max = SYS_MAX_CPUS;
+	pidmap_init(&m->focus_set);
 }
 
 static void task_free(struct task *t)
@@ -58,6 +59,8 @@ void model_free(struct model *m)
 	free(m->rows);
 	free(m->focus);
 	free(m->folded);
+	pidmap_free(&m->focus_set);
+	sc_table_free(&m->sc_total);
 	free(m->cpu_bufs[0]);
 	free(m->cpu_bufs[1]);
 	pidmap_free(&m->index);
@@ -84,6 +87,11 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	for (i = 0; i < m->ntasks; i++) {
 		struct task *t = m->tasks[i];
 
+		/* An exited named process keeps its last numbers (keep_exited). */
+		if (t->gone || (m->keep_exited && t->state == 'X' && model_is_pinned(m, t->tgid))) {
+			t->gone = true;
+			continue;
+		}
 		memcpy(t->prev, t->cnt, sizeof(t->prev));
 		t->have_prev = t->have;
 		t->have = 0;
@@ -265,14 +273,57 @@ void model_fproc_remove(struct model *m, pid_t pid)
 
 bool model_is_focused(const struct model *m, pid_t tgid)
 {
+	return !m->focus || pidmap_get(&m->focus_set, tgid) != NULL;
+}
+
+bool model_focus_add(struct model *m, pid_t tgid)
+{
+	if (tgid <= 0 || pidmap_get(&m->focus_set, tgid))
+		return false;
+	if (m->nfocus == m->cap_focus) {
+		m->cap_focus = m->cap_focus ? m->cap_focus * 2 : 16;
+		m->focus = xrealloc(m->focus, m->cap_focus * sizeof(*m->focus));
+	}
+	m->focus[m->nfocus++] = tgid;
+	/* The map holds no value, only the key: any non-NULL pointer says "in". */
+	pidmap_put(&m->focus_set, tgid, m);
+	return true;
+}
+
+void model_set_focus(struct model *m, const pid_t *pids, size_t n)
+{
 	size_t i;
 
-	if (!m->focus)
-		return true;
-	for (i = 0; i < m->nfocus; i++)
+	for (i = 0; i < n; i++)
+		model_focus_add(m, pids[i]);
+	m->npinned = m->nfocus;
+}
+
+bool model_is_pinned(const struct model *m, pid_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < m->npinned; i++)
 		if (m->focus[i] == tgid)
 			return true;
 	return false;
+}
+
+/*
+ * A focused process the collectors no longer see. A named one gets one last
+ * row in state X (its exit, even when no event told), then goes, or with
+ * keep_exited stays with its numbers frozen. Returns true to keep it.
+ */
+static bool keep_unseen(struct model *m, struct task *t)
+{
+	if (t->gone)
+		return true;
+	if (!m->focus || !model_is_pinned(m, t->tgid) || t->state == 'X')
+		return false;
+	t->state = 'X';
+	t->exited = true;
+	t->seen_tick = m->tick;
+	return true;
 }
 
 static void task_compute(struct model *m, struct task *t)
@@ -324,15 +375,24 @@ void model_end_tick(struct model *m)
 	while (i < m->ntasks) {
 		struct task *t = m->tasks[i];
 
-		if (t->seen_tick != m->tick) {
+		if (t->seen_tick != m->tick && !keep_unseen(m, t)) {
 			/* Gone: its last read failed or it was not listed any more. */
 			pidmap_del(&m->index, t->pid);
 			task_free(t);
 			m->tasks[i] = m->tasks[--m->ntasks];
 			continue;
 		}
-		task_compute(m, t);
 		i++;
+		if (t->seen_tick != m->tick)
+			continue;	/* kept as it was */
+		task_compute(m, t);
+		/* The first tick is the baseline: its events are not in any other count either. */
+		if (m->sum_syscalls && m->interval_s > 0 && model_is_focused(m, t->tgid))
+			sc_table_merge(&m->sc_total, &t->sc);
+	}
+	if (m->sum_syscalls && m->interval_s > 0) {
+		m->lost_total += m->lost_events;
+		m->lost_total_unknown |= m->lost_unknown;
 	}
 	for (i = 0; i < m->nfprocs; i++)
 		fproc_tick(m->fprocs[i], m);

@@ -64,6 +64,7 @@ struct task {
 	struct sc_table sc;		/* this interval's syscalls, from events */
 	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
 	bool exited;			/* its exit was seen: this is its last row */
+	bool gone;			/* exited and kept (model.keep_exited): numbers final */
 	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
 	bool have_cpu;
 
@@ -115,11 +116,25 @@ struct model {
 	char filter[128];		/* substring of comm or cmdline; "" = none */
 	int64_t filter_uid;		/* -1 = all users */
 	bool threads;			/* rows are threads, not processes */
-	pid_t *focus;			/* -p: only these tgids; NULL = all */
-	size_t nfocus;
 	bool tree;			/* rows in tree order: children under their parent */
 	pid_t *folded;			/* tree: processes whose children are hidden */
 	size_t nfolded;
+	/*
+	 * Focus (-p, -- CMD): only these processes (tgids); NULL = all. The
+	 * first npinned were named by the user; with focus_follow the processes
+	 * they fork join (model_focus_add), so the list grows.
+	 */
+	pid_t *focus;
+	size_t nfocus, cap_focus, npinned;
+	struct pidmap focus_set;	/* the same pids, for O(1) lookups */
+	bool focus_follow;
+	bool keep_exited;		/* a named process that exits keeps its row (state X) */
+
+	/* --summary: every focused task's syscalls, summed over the ticks. */
+	bool sum_syscalls;
+	struct sc_table sc_total;
+	uint64_t lost_total;		/* events lost over those ticks */
+	bool lost_total_unknown;
 
 	/* Kernel events (collectors/ftrace.c); all zero when tracing is off. */
 	uint32_t event_counters;	/* bit per enum counter that events supply */
@@ -176,6 +191,12 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out);
 /* Rate per second of @c; false when not known. */
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
 bool model_is_focused(const struct model *m, pid_t tgid);
+/* Focus on @pids (copied), the processes the user named. */
+void model_set_focus(struct model *m, const pid_t *pids, size_t n);
+/* Add a process to the focus (a child of a focused one). Returns false if known. */
+bool model_focus_add(struct model *m, pid_t tgid);
+/* Was @tgid named by the user (-p, the CMD of -- CMD)? */
+bool model_is_pinned(const struct model *m, pid_t tgid);
 
 /* The focused process @pid, or NULL. */
 struct fproc *model_fproc_find(const struct model *m, pid_t pid);

@@ -9,7 +9,10 @@
 
 #include "util.h"
 
-enum { OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII, OPT_NO_MOUSE };
+enum {
+	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
+	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT,
+};
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -27,6 +30,8 @@ static const struct option long_opts[] = {
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -37,6 +42,8 @@ void options_usage(FILE *f)
 	int i;
 
 	fputs("Usage: ktop [options]\n"
+	      "       ktop [options] -- CMD [ARGS...]\n"
+	      "       ktop --summary [--csv|--json] (-p PID[,PID...] | -- CMD [ARGS...])\n"
 	      "Live per-process kernel event rates: system calls (as root), context switches,\n"
 	      "signals, page faults, CPU, memory.\n"
 	      "\n"
@@ -58,6 +65,12 @@ void options_usage(FILE *f)
 	      "                         high-contrast, or a file); NO_COLOR forces mono\n"
 	      "      --ascii            live view: ASCII lines and graphs even in a UTF-8 locale\n"
 	      "      --no-mouse         live view: leave the mouse to the terminal\n"
+	      "      --summary          at exit, per system call: time, calls, errors, subsystem\n"
+	      "                         (like strace -c -f), then totals per subsystem; needs\n"
+	      "                         -- CMD or -p; -s time|calls|errors|avg|max|name orders it\n"
+	      "      --output FILE      batch and summary output to FILE instead of stdout\n"
+	      "  -- CMD [ARGS...]       run CMD traced from its first system call (its execve),\n"
+	      "                         with its children; end with it, with its exit status\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
@@ -119,10 +132,82 @@ static int set_columns(struct options *o, const char *arg, char *err, size_t err
 	return ret;
 }
 
+/* --summary's orders (-s), indexed by enum summary_sort. */
+static const char *const summary_keys[] = {
+	[SUM_TIME] = "time", [SUM_CALLS] = "calls", [SUM_ERRORS] = "errors",
+	[SUM_AVG] = "avg", [SUM_MAX] = "max", [SUM_NAME] = "name",
+};
+
+static int parse_sort(struct options *o, const char *arg, char *err, size_t errsz)
+{
+	const char *key = arg;
+	size_t i;
+
+	if (!arg)
+		return 0;
+	if (key[0] == '+' || key[0] == '-')
+		key++;
+	if (o->summary) {
+		for (i = 0; i < ARRAY_SIZE(summary_keys); i++) {
+			if (strcmp(key, summary_keys[i]))
+				continue;
+			o->summary_sort = (enum summary_sort)i;
+			/* Like strace -S: names A to Z, numbers largest first. */
+			o->summary_asc = arg[0] == '+' || (arg[0] != '-' && o->summary_sort == SUM_NAME);
+			return 0;
+		}
+		snprintf(err, errsz, "-s: '%s' is not a --summary order (time, calls, errors, avg, max, name)",
+			 key);
+		return -EINVAL;
+	}
+	o->sort_asc = arg[0] == '+';
+	o->sort_col = col_by_key(key);
+	if (o->sort_col < 0) {
+		snprintf(err, errsz, "-s: unknown column '%s' (see --help)", key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Options that do not go together, each with what to do instead. */
+static int check_modes(const struct options *o, char *err, size_t errsz)
+{
+	if (o->summary && !o->cmd && !o->npids) {
+		snprintf(err, errsz, "--summary needs a command (ktop --summary -- CMD [ARGS...]) or -p PID");
+		return -EINVAL;
+	}
+	if (o->cmd && o->npids) {
+		snprintf(err, errsz, "-p and -- CMD do not go together: ktop watches one or the other");
+		return -EINVAL;
+	}
+	if (o->cmd && o->iterations) {
+		snprintf(err, errsz, "-n does not go with -- CMD: ktop ends when CMD does");
+		return -EINVAL;
+	}
+	if (o->summary && o->batch) {
+		snprintf(err, errsz, "--summary and -b do not go together: the summary is one table at exit");
+		return -EINVAL;
+	}
+	if (o->summary && o->no_trace) {
+		snprintf(err, errsz, "--summary counts kernel events: it cannot go with --no-trace");
+		return -EINVAL;
+	}
+	if (o->summary && (o->ncols || o->threads || o->syscalls)) {
+		snprintf(err, errsz, "--summary has its own columns: -o, -H and --syscalls do not apply");
+		return -EINVAL;
+	}
+	if (o->output && !o->batch && !o->summary) {
+		snprintf(err, errsz, "--output is for -b and --summary (the live view is the terminal)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errsz)
 {
 	unsigned long long v;
 	bool have_delay = false;
+	const char *sort_arg = NULL;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -131,7 +216,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	o->events = 4096;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:o:s:HhV", long_opts, NULL)) != -1) {
+	/* '+': options end at the first other word, so CMD's own options stay its own. */
+	while ((c = getopt_long(argc, argv, "+:bn:d:p:o:s:HhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
@@ -159,19 +245,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			if (set_columns(o, optarg, err, errsz))
 				return -EINVAL;
 			break;
-		case 's': {
-			const char *key = optarg;
-
-			o->sort_asc = key[0] == '+';
-			if (key[0] == '+' || key[0] == '-')
-				key++;
-			o->sort_col = col_by_key(key);
-			if (o->sort_col < 0) {
-				snprintf(err, errsz, "-s: unknown column '%s' (see --help)", key);
-				return -EINVAL;
-			}
+		case 's':
+			/* A column, or a --summary order: known once every option is read. */
+			sort_arg = optarg;
 			break;
-		}
 		case 'H':
 			o->threads = true;
 			break;
@@ -204,6 +281,16 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_NO_MOUSE:
 			o->no_mouse = true;
 			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case OPT_OUTPUT:
+			if (!optarg[0]) {
+				snprintf(err, errsz, "--output needs a file name");
+				return -EINVAL;
+			}
+			o->output = optarg;
+			break;
 		case 'h':
 			o->show_help = true;
 			return 0;
@@ -221,12 +308,23 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errsz, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		if (optind == argc) {
+			snprintf(err, errsz, "-- needs a command to run");
+			return -EINVAL;
+		}
+		o->cmd = argv + optind;
+	} else if (optind < argc) {
+		snprintf(err, errsz, "unexpected argument '%s' (to run a command: ktop -- %s)",
+			 argv[optind], argv[optind]);
 		return -EINVAL;
 	}
-	if (o->format != OUT_TEXT && !o->batch) {
-		snprintf(err, errsz, "--csv and --json are batch formats: add -b");
+	if (parse_sort(o, sort_arg, err, errsz))
+		return -EINVAL;
+	if (check_modes(o, err, errsz))
+		return -EINVAL;
+	if (o->format != OUT_TEXT && !o->batch && !o->summary) {
+		snprintf(err, errsz, "--csv and --json are batch formats: add -b (or --summary)");
 		return -EINVAL;
 	}
 	if (o->syscalls && !o->batch) {

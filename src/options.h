@@ -11,6 +11,9 @@
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 
+/* --summary: the order of the per-syscall table (-s KEY). */
+enum summary_sort { SUM_TIME, SUM_CALLS, SUM_ERRORS, SUM_AVG, SUM_MAX, SUM_NAME };
+
 struct options {
 	bool batch;
 	long iterations;		/* -n; 0 = until interrupted */
@@ -30,6 +33,11 @@ struct options {
 	const char *theme;		/* --theme; NULL = settings or default */
 	bool ascii;			/* --ascii: no UTF-8 line drawing */
 	bool no_mouse;			/* --no-mouse */
+	bool summary;			/* --summary: one per-syscall table at exit */
+	enum summary_sort summary_sort;	/* -s in --summary mode */
+	bool summary_asc;		/* ... in ascending order */
+	const char *output;		/* --output FILE; NULL = stdout */
+	char **cmd;			/* -- CMD ARGS...: argv of the command to run */
 	bool show_help, show_version;
 };
 

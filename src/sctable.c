@@ -91,6 +91,18 @@ void sc_table_free(struct sc_table *t)
 	t->cap = t->used = 0;
 }
 
+void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)
+{
+	dst->calls += src->calls;
+	dst->errors += src->errors;
+	dst->time_ns += src->time_ns;
+	dst->timed += src->timed;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	if (src->top_errno)
+		dst->top_errno = src->top_errno;
+}
+
 void sc_table_merge(struct sc_table *dst, const struct sc_table *src)
 {
 	uint32_t i;
@@ -102,14 +114,7 @@ void sc_table_merge(struct sc_table *dst, const struct sc_table *src)
 		if (s->nr == SC_EMPTY)
 			continue;
 		d = sc_table_get(dst, s->nr);
-		d->calls += s->calls;
-		d->errors += s->errors;
-		d->time_ns += s->time_ns;
-		d->timed += s->timed;
-		if (s->max_ns > d->max_ns)
-			d->max_ns = s->max_ns;
-		if (s->top_errno)
-			d->top_errno = s->top_errno;
+		sc_stat_add(d, s);
 	}
 }
 

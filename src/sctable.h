@@ -47,6 +47,8 @@ const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr);
 /* Forget every entry, keep the memory (the next interval uses it again). */
 void sc_table_clear(struct sc_table *t);
 void sc_table_free(struct sc_table *t);
+/* Add @src's calls, errors and times to @dst (same syscall or a sum of several). */
+void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src);
 /* Add every entry of @src to @dst. */
 void sc_table_merge(struct sc_table *dst, const struct sc_table *src);
 /* The entry with most calls (ties: the lower number), or NULL when empty. */

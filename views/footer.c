@@ -86,8 +86,16 @@ void footer_draw(struct app *a, int y, int w)
 	rw = (int)strlen(right);
 	if (rw >= w)
 		rw = 0;
+	if (a->notice[0] && w - rw - 1 > 0) {
+		/* What became of CMD (ktop -- CMD) first; the keys that fit after it. */
+		int nw = (int)strlen(a->notice) < w - rw - 1 ? (int)strlen(a->notice) : w - rw - 1;
+
+		attrset(theme_attr(EL_MESSAGE));
+		put_text(y, 0, nw, a->notice);
+		x = nw + 2;
+	}
 	/* What is in effect always shows; the bar gives up its padding, then keys. */
-	pad = bar_width(v, true) <= w - rw - 1;
+	pad = bar_width(v, true) <= w - rw - 1 - x;
 	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++) {
 		int nl = (int)strlen(bar[i].name), len = nl + what_len(i, pad) + !pad;
 

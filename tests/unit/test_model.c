@@ -648,10 +648,7 @@ static void test_model_focus(void)
 	model_init(&m, 100, 4);
 	m.sort_col = COL_PID;
 	m.sort_dir = SORT_ASC;
-	m.focus = xmalloc(2 * sizeof(*m.focus));
-	m.focus[0] = 4;
-	m.focus[1] = 2;
-	m.nfocus = 2;
+	model_set_focus(&m, (const pid_t[]){ 4, 2 }, 2);
 	CHECK(model_is_focused(&m, 2));
 	CHECK(!model_is_focused(&m, 3));
 	tick_begin(&m, 1);
@@ -661,6 +658,92 @@ static void test_model_focus(void)
 	sample(&m, 4, 1, "d", 0, 0, 0);
 	model_end_tick(&m);
 	CHECK(rows_are(&m, want, ARRAY_SIZE(want)));
+	model_free(&m);
+}
+
+/* -- CMD: children join the focus; only the named ones are pinned. */
+static void test_model_focus_follow(void)
+{
+	struct model m;
+
+	model_init(&m, 100, 4);
+	CHECK(model_is_focused(&m, 9));		/* no focus: everything */
+	model_set_focus(&m, (const pid_t[]){ 10 }, 1);
+	CHECK(!model_is_focused(&m, 11));
+	CHECK(model_focus_add(&m, 11));
+	CHECK(!model_focus_add(&m, 11));	/* known already */
+	CHECK(model_is_focused(&m, 11));
+	CHECK(model_is_pinned(&m, 10));
+	CHECK(!model_is_pinned(&m, 11));
+	CHECK_EQ_U64(m.nfocus, 2);
+	model_free(&m);
+}
+
+/*
+ * A named process that exits: one last row in state X, then gone (batch), or
+ * kept with its numbers (keep_exited, the live view).
+ */
+static void test_model_focus_exit(void)
+{
+	struct model m;
+	struct task *t;
+	uint64_t d;
+	int keep;
+
+	for (keep = 0; keep <= 1; keep++) {
+		model_init(&m, 100, 4);
+		model_set_focus(&m, (const pid_t[]){ 5 }, 1);
+		m.keep_exited = keep;
+		tick_begin(&m, 1);
+		sample(&m, 5, 1, "w", 10, 0, 100);
+		model_end_tick(&m);
+		tick_begin(&m, 2);
+		sample(&m, 5, 1, "w", 20, 0, 130);
+		model_end_tick(&m);
+		/* gone from /proc, no event said so */
+		tick_begin(&m, 3);
+		model_end_tick(&m);
+		if (!CHECK_EQ_U64(m.nrows, 1))
+			break;
+		t = m.rows[0];
+		CHECK(t->state == 'X' && t->exited);
+		CHECK(!task_delta(t, CNT_MINFLT, &d));	/* not read: not known */
+		tick_begin(&m, 4);
+		model_end_tick(&m);
+		CHECK_EQ_U64(m.nrows, keep ? 1 : 0);
+		if (keep && m.nrows) {
+			tick_begin(&m, 5);
+			model_end_tick(&m);
+			CHECK(m.rows[0]->gone && m.rows[0]->state == 'X');
+		}
+		model_free(&m);
+	}
+}
+
+/* --summary: the focused tasks' syscalls, summed over the ticks with an interval. */
+static void test_model_sum_syscalls(void)
+{
+	struct model m;
+	struct task *t;
+	int i;
+
+	model_init(&m, 100, 4);
+	model_set_focus(&m, (const pid_t[]){ 7 }, 1);
+	m.sum_syscalls = true;
+	for (i = 1; i <= 3; i++) {
+		tick_begin(&m, i);
+		t = sample(&m, 7, 1, "s", 0, 0, 0);
+		sc_table_get(&t->sc, 1)->calls += 10;
+		sc_table_get(&t->sc, 2)->errors += (sc_table_get(&t->sc, 2)->calls += 2);
+		t = sample(&m, 8, 1, "other", 0, 0, 0);
+		sc_table_get(&t->sc, 1)->calls += 1000;
+		m.lost_events = 1;
+		model_end_tick(&m);
+	}
+	/* The first tick is the baseline, like every other count. */
+	CHECK_EQ_U64(sc_table_find(&m.sc_total, 1)->calls, 20);
+	CHECK_EQ_U64(sc_table_find(&m.sc_total, 2)->errors, 4);
+	CHECK_EQ_U64(m.lost_total, 2);
 	model_free(&m);
 }
 
@@ -1348,6 +1431,9 @@ static const struct test tests[] = {
 	{ "model_sort_unknown_counter", test_model_sort_unknown_counter },
 	{ "model_filter", test_model_filter },
 	{ "model_focus", test_model_focus },
+	{ "model_focus_follow", test_model_focus_follow },
+	{ "model_focus_exit", test_model_focus_exit },
+	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "model_want_rows", test_model_want_rows },
 	{ "sys_rate", test_sys_rate },
 	{ "sys_sample_swap", test_sys_sample_swap },

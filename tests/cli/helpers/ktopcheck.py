@@ -650,6 +650,184 @@ def strace_sandbox(path, outputs):
     print("%d system calls checked" % n)
 
 
+# ---------------------------------------------------------------- --summary
+
+SUMMARY_HEADER = ["kind", "syscall", "subsystem", "calls", "errors", "timed", "total_us",
+                  "avg_us", "max_us", "pct_time", "pct_calls", "last_errno"]
+
+
+def near(a, b, tol):
+    return abs(a - b) <= tol
+
+
+def summary_check_line(where, d):
+    for k in ("calls", "errors", "timed"):
+        if not is_uint(d[k]):
+            fail("%s: %s %r is not a whole number" % (where, k, d[k]))
+    calls, errors, timed = int(d["calls"]), int(d["errors"]), int(d["timed"])
+    if calls == 0 or errors > calls or timed > calls:
+        fail("%s: %d calls, %d errors, %d timed" % (where, calls, errors, timed))
+    total = float(d["total_us"])
+    if total < 0:
+        fail("%s: negative total_us" % where)
+    if (d["avg_us"] == "") != (timed == 0) or (d["max_us"] == "") != (timed == 0):
+        fail("%s: avg_us %r max_us %r with %d timed calls" % (where, d["avg_us"], d["max_us"], timed))
+    if timed:
+        avg, mx = float(d["avg_us"]), float(d["max_us"])
+        if not near(avg, total / timed, 0.002) or mx + 0.002 < avg or mx > total + 0.002:
+            fail("%s: avg_us %g, max_us %g, total_us %g over %d calls" % (where, avg, mx, total, timed))
+
+
+def read_summary_csv(path):
+    """ktop --summary --csv, checked for consistency: ({syscall: row}, total row,
+    {subsystem: row}). Rows are dicts of the header's keys."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f, strict=True))
+    if not rows or rows[0] != SUMMARY_HEADER:
+        fail("%s: header %r, expected %r" % (path, rows[:1], SUMMARY_HEADER))
+    sc, subs, total, stage = {}, {}, None, "syscall"
+    for n, r in enumerate(rows[1:], 2):
+        if len(r) != len(SUMMARY_HEADER):
+            fail("line %d has %d fields: %r" % (n, len(r), r))
+        d = dict(zip(SUMMARY_HEADER, r))
+        kind = d["kind"]
+        # the kinds come in order: syscall lines, one total, subsystem lines
+        if kind == "syscall" and stage == "syscall":
+            if not d["syscall"] or not d["subsystem"] or d["syscall"] in sc:
+                fail("line %d: syscall %r subsystem %r" % (n, d["syscall"], d["subsystem"]))
+            sc[d["syscall"]] = d
+        elif kind == "total" and stage == "syscall":
+            if d["syscall"] or d["subsystem"]:
+                fail("line %d: the total names a syscall or subsystem" % n)
+            total, stage = d, "subsystem"
+        elif kind == "subsystem" and stage == "subsystem":
+            if d["syscall"] or not d["subsystem"] or d["subsystem"] in subs:
+                fail("line %d: subsystem line %r" % (n, r))
+            subs[d["subsystem"]] = d
+        else:
+            fail("line %d: kind %r out of order" % (n, kind))
+        summary_check_line("line %d" % n, d)
+    if total is None:
+        fail("%s: no total line" % path)
+    for k in ("calls", "errors", "timed"):
+        if sum(int(d[k]) for d in sc.values()) != int(total[k]):
+            fail("the syscall lines' %s do not add up to the total's" % k)
+        if sum(int(d[k]) for d in subs.values()) != int(total[k]):
+            fail("the subsystem lines' %s do not add up to the total's" % k)
+    for name, sd in subs.items():
+        mine = [d for d in sc.values() if d["subsystem"] == name]
+        if sum(int(d["calls"]) for d in mine) != int(sd["calls"]):
+            fail("subsystem %s: its syscalls' calls do not add up" % name)
+    tol = 0.001 * (len(sc) + 1)
+    if not near(sum(float(d["total_us"]) for d in sc.values()), float(total["total_us"]), tol):
+        fail("the syscall lines' total_us do not add up to the total's")
+    if float(total["total_us"]) > 0:
+        p = sum(float(d["pct_time"]) for d in sc.values())
+        if not near(p, 100.0, 0.01 * len(sc) + 0.01):
+            fail("pct_time adds up to %g" % p)
+    # the order is strace's: most time first
+    times = [float(d["total_us"]) for d in sc.values()]
+    if times != sorted(times, reverse=True):
+        fail("the syscall lines are not sorted by time")
+    return sc, total, subs
+
+
+def parse_strace_c(path):
+    """The table of strace -c: {syscall: [calls, errors]} (exit_group and exit,
+    which never return, are not in it)."""
+    out, seen_total = {}, False
+    with open(path, errors="replace") as f:
+        for line in f:
+            t = line.split()
+            if not t or t[0].startswith(("%", "-")):
+                continue
+            if t[-1] == "total":
+                seen_total = True
+                continue
+            if len(t) not in (5, 6) or not t[3].isdigit():
+                continue        # the traced program's own lines, if any
+            out[t[-1]] = [int(t[3]), int(t[4]) if len(t) == 6 else 0]
+    if not seen_total:
+        fail("%s: no strace -c table" % path)
+    return out
+
+
+def summary_strace(kpath, spath, min_calls):
+    """ktop --summary --csv against strace -c -f of the same command: equal,
+    syscall for syscall, but exit and exit_group (strace -c leaves them out)."""
+    sc, total, _ = read_summary_csv(kpath)
+    st = parse_strace_c(spath)
+    bad, calls, errors = [], 0, 0
+    for name in sorted(set(sc) | set(st)):
+        if name in NORETURN:
+            continue
+        k = [int(sc[name]["calls"]), int(sc[name]["errors"])] if name in sc else [0, 0]
+        s = st.get(name, [0, 0])
+        calls += s[0]
+        errors += s[1]
+        if k != s:
+            bad.append("%s: ktop %d calls %d errors, strace %d calls %d errors"
+                       % (name, k[0], k[1], s[0], s[1]))
+    print("strace -c: %d syscalls, %d calls, %d errors" % (len(st), calls, errors))
+    if calls < min_calls:
+        bad.append("the workload is smaller than expected: %d calls (>= %d)" % (calls, min_calls))
+    if bad:
+        for b in bad[:40]:
+            print("  " + b, file=sys.stderr)
+        fail("%d differences between ktop --summary and strace -c -f" % len(bad))
+
+
+def summary_syscalls(kpath, spath):
+    """--summary against -b --syscalls --csv of the same command, all pids summed."""
+    sc, _, _ = read_summary_csv(kpath)
+    per, _, _ = read_sc_csv(spath)
+    sums = {}
+    for calls in per.values():
+        for name, c in calls.items():
+            d = sums.setdefault(name, [0, 0])
+            d[0] += c[0]
+            d[1] += c[1]
+    mine = {name: [int(d["calls"]), int(d["errors"])] for name, d in sc.items()}
+    if mine != sums:
+        diff = ["%s: summary %r, --syscalls %r" % (n, mine.get(n), sums.get(n))
+                for n in sorted(set(mine) | set(sums)) if mine.get(n) != sums.get(n)]
+        fail("--summary and --syscalls differ: " + "; ".join(diff[:20]))
+    print(sum(c[0] for c in mine.values()))
+
+
+def summary_get(path, name):
+    """calls errors timed avg_us max_us subsystem of one syscall (or "total")."""
+    sc, total, _ = read_summary_csv(path)
+    d = total if name == "total" else sc.get(name)
+    if d is None:
+        print("0 0 0 - - -")
+        return
+    print(d["calls"], d["errors"], d["timed"], d["avg_us"] or "-", d["max_us"] or "-",
+          (d["subsystem"] or "-").replace(" ", "_"))
+
+
+def summary_json(path):
+    """ktop --summary --json: one object, lines that add up; prints calls and exit_status."""
+    with open(path) as f:
+        text = f.read()
+    if text.count("\n") != 1:
+        fail("%s: not one line" % path)
+    o = json.loads(text)
+    for k in ("command", "elapsed_s", "processes", "lost_events", "syscalls", "total",
+              "subsystems"):
+        if k not in o:
+            fail("key %s missing" % k)
+    for k in ("calls", "errors", "timed"):
+        if sum(d[k] for d in o["syscalls"]) != o["total"][k]:
+            fail("syscalls' %s do not add up to the total" % k)
+        if sum(d[k] for d in o["subsystems"]) != o["total"][k]:
+            fail("subsystems' %s do not add up to the total" % k)
+    for d in o["syscalls"]:
+        if (d["avg_us"] is None) != (d["timed"] == 0):
+            fail("%s: avg_us %r with %d timed" % (d["syscall"], d["avg_us"], d["timed"]))
+    print(o["total"]["calls"], o.get("exit_status"))
+
+
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "csv-format":
@@ -700,6 +878,20 @@ def main():
     elif cmd == "strace-cmp":
         # strace-cmp SYSCALLS-CSV STRACE-LOG MAX-ROOT-SURPLUS MIN-PIDS MIN-CALLS
         strace_cmp(a[0], a[1], int(a[2]), int(a[3]), int(a[4]))
+    elif cmd == "summary-csv":
+        # summary-csv FILE: checks it; prints "calls errors" of the total
+        _, total, _ = read_summary_csv(a[0])
+        print(total["calls"], total["errors"])
+    elif cmd == "summary-strace":
+        # summary-strace SUMMARY-CSV STRACE-C-OUTPUT MIN-CALLS
+        summary_strace(a[0], a[1], int(a[2]))
+    elif cmd == "summary-syscalls":
+        # summary-syscalls SUMMARY-CSV SYSCALLS-CSV: prints the calls
+        summary_syscalls(a[0], a[1])
+    elif cmd == "summary-get":
+        summary_get(a[0], a[1])
+    elif cmd == "summary-json":
+        summary_json(a[0])
     else:
         fail("unknown command " + cmd)
 

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "summary.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "syscalls.h"
+#include "util.h"
+
+/* One line of either table: a system call, a subsystem, or the total. */
+struct line {
+	const char *name;
+	enum subsystem sub;
+	struct sc_stat s;	/* a syscall's, or the sum of several */
+};
+
+/* Average over the calls that have a time; false when none has. */
+static bool avg_ns(const struct line *l, double *out)
+{
+	if (!l->s.timed)
+		return false;
+	*out = (double)l->s.time_ns / (double)l->s.timed;
+	return true;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+struct order {
+	enum summary_sort key;
+	bool asc;
+};
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_line(const void *pa, const void *pb, void *arg)
+{
+	const struct line *a = pa, *b = pb;
+	const struct order *o = arg;
+	double x = 0, y = 0;
+	int r = 0;
+
+	switch (o->key) {
+	case SUM_TIME:
+		r = cmp_u64(a->s.time_ns, b->s.time_ns);
+		break;
+	case SUM_CALLS:
+		r = cmp_u64(a->s.calls, b->s.calls);
+		break;
+	case SUM_ERRORS:
+		r = cmp_u64(a->s.errors, b->s.errors);
+		break;
+	case SUM_AVG:
+		/* A line without a time sorts as the smallest. */
+		r = (avg_ns(a, &x) ? 1 : 0) - (avg_ns(b, &y) ? 1 : 0);
+		if (!r)
+			r = x < y ? -1 : x > y;
+		break;
+	case SUM_MAX:
+		r = cmp_u64(a->s.max_ns, b->s.max_ns);
+		break;
+	case SUM_NAME:
+		r = strcmp(a->name, b->name);
+		break;
+	}
+	if (!o->asc)
+		r = -r;
+	/* Ties: most calls first, then by name: the same input, the same order. */
+	if (!r)
+		r = -cmp_u64(a->s.calls, b->s.calls);
+	if (!r)
+		r = strcmp(a->name, b->name);
+	return r;
+}
+
+struct tables {
+	struct line *sc;		/* one per syscall */
+	size_t nsc;
+	struct line sub[SUB_NR];	/* one per subsystem, SUB_NR order until sorted */
+	size_t nsub;
+	struct line total;
+	char (*names)[SYSCALL_NAME_BUF];	/* storage of unknown syscalls' names */
+};
+
+static void build(const struct sc_table *t, const struct summary_info *si, struct tables *tb)
+{
+	struct order o = { si->sort, si->asc };
+	struct order by_time = { SUM_TIME, false };
+	uint32_t i;
+	size_t k;
+
+	memset(tb, 0, sizeof(*tb));
+	tb->sc = xcalloc(t->used ? t->used : 1, sizeof(*tb->sc));
+	tb->names = xcalloc(t->used ? t->used : 1, sizeof(*tb->names));
+	for (k = 0; k < SUB_NR; k++) {
+		tb->sub[k].sub = (enum subsystem)k;
+		tb->sub[k].name = subsystem_name((enum subsystem)k);
+	}
+	tb->total.name = "total";
+	for (i = 0; i < t->cap; i++) {
+		const struct sc_stat *s = &t->slots[i];
+		struct line *l;
+
+		if (s->nr == SC_EMPTY || !s->calls)
+			continue;
+		l = &tb->sc[tb->nsc];
+		l->s = *s;
+		l->name = syscall_name(s->nr, tb->names[tb->nsc], sizeof(tb->names[0]));
+		l->sub = syscall_subsystem(s->nr);
+		tb->nsc++;
+		sc_stat_add(&tb->sub[l->sub].s, s);
+		sc_stat_add(&tb->total.s, s);
+	}
+	qsort_r(tb->sc, tb->nsc, sizeof(*tb->sc), cmp_line, &o);
+	/* Subsystems: only those used, most time first. */
+	for (k = 0; k < SUB_NR; k++)
+		if (tb->sub[k].s.calls)
+			tb->sub[tb->nsub++] = tb->sub[k];
+	qsort_r(tb->sub, tb->nsub, sizeof(*tb->sub), cmp_line, &by_time);
+}
+
+static void tables_free(struct tables *tb)
+{
+	free(tb->sc);
+	free(tb->names);
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void text_dashes(FILE *f)
+{
+	fputs("------ ----------- ----------- ----------- --------- --------- ---------------------- ------------\n",
+	      f);
+}
+
+/* usecs/call and max usecs as strace shows usecs: whole microseconds. */
+static void text_times(FILE *f, const struct line *l)
+{
+	double a;
+
+	if (avg_ns(l, &a))
+		fprintf(f, " %11llu %11llu", (unsigned long long)(a / 1000),
+			(unsigned long long)(l->s.max_ns / 1000));
+	else
+		fprintf(f, " %11s %11s", "-", "-");
+}
+
+static void text_errors(FILE *f, uint64_t errors)
+{
+	if (errors)
+		fprintf(f, " %9llu", (unsigned long long)errors);
+	else
+		fprintf(f, " %9s", "");
+}
+
+static void text_syscalls(FILE *f, const struct tables *tb)
+{
+	size_t i;
+
+	fprintf(f, "%6s %11s %11s %11s %9s %9s %-22s %s\n", "% time", "seconds", "usecs/call",
+		"max usecs", "calls", "errors", "syscall", "subsystem");
+	text_dashes(f);
+	for (i = 0; i < tb->nsc; i++) {
+		const struct line *l = &tb->sc[i];
+
+		fprintf(f, "%6.2f %11.6f", pct(l->s.time_ns, tb->total.s.time_ns), (double)l->s.time_ns / 1e9);
+		text_times(f, l);
+		fprintf(f, " %9llu", (unsigned long long)l->s.calls);
+		text_errors(f, l->s.errors);
+		fprintf(f, " %-22s %s\n", l->name, subsystem_name(l->sub));
+	}
+	text_dashes(f);
+	fprintf(f, "%6.2f %11.6f", tb->total.s.calls ? 100.0 : 0.0, (double)tb->total.s.time_ns / 1e9);
+	text_times(f, &tb->total);
+	fprintf(f, " %9llu", (unsigned long long)tb->total.s.calls);
+	text_errors(f, tb->total.s.errors);
+	fputs(" total\n", f);
+}
+
+static void text_subsystems(FILE *f, const struct tables *tb)
+{
+	size_t i;
+
+	fprintf(f, "%-15s %9s %9s %11s %7s %7s\n", "subsystem", "calls", "errors", "seconds",
+		"% time", "% calls");
+	fputs("--------------- --------- --------- ----------- ------- -------\n", f);
+	for (i = 0; i < tb->nsub; i++) {
+		const struct line *l = &tb->sub[i];
+
+		fprintf(f, "%-15s %9llu", l->name, (unsigned long long)l->s.calls);
+		text_errors(f, l->s.errors);
+		fprintf(f, " %11.6f %7.2f %7.2f\n", (double)l->s.time_ns / 1e9,
+			pct(l->s.time_ns, tb->total.s.time_ns), pct(l->s.calls, tb->total.s.calls));
+	}
+}
+
+static void text_command(FILE *f, char *const *cmd)
+{
+	size_t i;
+
+	for (i = 0; cmd[i]; i++) {
+		char buf[256];
+
+		sanitize_text(buf, sizeof(buf), cmd[i], strlen(cmd[i]), true);
+		fprintf(f, "%s%s", i ? " " : "", buf);
+	}
+}
+
+static void write_text(FILE *f, const struct tables *tb, const struct summary_info *si)
+{
+	size_t i;
+
+	if (si->cmd) {
+		fputs("ktop: ", f);
+		text_command(f, si->cmd);
+		fprintf(f, ": %s", si->ended ? si->ended : "still running");
+	} else {
+		fputs("ktop: pid", f);
+		for (i = 0; i < si->npids; i++)
+			fprintf(f, "%s%d", i ? "," : " ", (int)si->pids[i]);
+	}
+	fprintf(f, "; %.3f s watched, %zu process%s\n", si->elapsed_s, si->nprocs,
+		si->nprocs == 1 ? "" : "es");
+	for (i = 0; i < si->nexited; i++)
+		fprintf(f, "ktop: pid %d exited while watched\n", (int)si->exited[i]);
+	if (si->lost || si->lost_unknown)
+		fprintf(f, "ktop: LOST %llu%s events: the counts may be short\n",
+			(unsigned long long)si->lost, si->lost_unknown ? "+" : "");
+	text_syscalls(f, tb);
+	if (tb->total.s.timed < tb->total.s.calls) {
+		uint64_t n = tb->total.s.calls - tb->total.s.timed;
+
+		fprintf(f, "(%llu call%s without a time: never returned, like exit_group, or began before tracing)\n",
+			(unsigned long long)n, n == 1 ? "" : "s");
+	}
+	fputc('\n', f);
+	text_subsystems(f, tb);
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+static void csv_line(FILE *f, const char *kind, const struct line *l, const struct tables *tb,
+		     const char *syscall, const char *sub)
+{
+	char err[ERRNO_NAME_BUF];
+	double a;
+
+	fprintf(f, "%s,%s,%s,%llu,%llu,%llu,%.3f,", kind, syscall, sub,
+		(unsigned long long)l->s.calls, (unsigned long long)l->s.errors,
+		(unsigned long long)l->s.timed, (double)l->s.time_ns / 1e3);
+	if (avg_ns(l, &a))
+		fprintf(f, "%.3f,%.3f", a / 1e3, (double)l->s.max_ns / 1e3);
+	else
+		fputc(',', f);
+	fprintf(f, ",%.2f,%.2f,%s\n", pct(l->s.time_ns, tb->total.s.time_ns),
+		pct(l->s.calls, tb->total.s.calls),
+		syscall[0] && l->s.top_errno ? errno_name((int)l->s.top_errno, err, sizeof(err)) : "");
+}
+
+static void write_csv(FILE *f, const struct tables *tb)
+{
+	size_t i;
+
+	fputs("kind,syscall,subsystem,calls,errors,timed,total_us,avg_us,max_us,pct_time,pct_calls,"
+	      "last_errno\n", f);
+	for (i = 0; i < tb->nsc; i++)
+		csv_line(f, "syscall", &tb->sc[i], tb, tb->sc[i].name, subsystem_name(tb->sc[i].sub));
+	csv_line(f, "total", &tb->total, tb, "", "");
+	for (i = 0; i < tb->nsub; i++)
+		csv_line(f, "subsystem", &tb->sub[i], tb, "", tb->sub[i].name);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_line(FILE *f, const struct line *l, const struct tables *tb, bool syscall)
+{
+	char err[ERRNO_NAME_BUF];
+	double a;
+
+	fputc('{', f);
+	if (syscall)
+		fprintf(f, "\"syscall\":\"%s\",", l->name);
+	if (l != &tb->total)
+		fprintf(f, "\"subsystem\":\"%s\",", subsystem_name(l->sub));
+	fprintf(f, "\"calls\":%llu,\"errors\":%llu,\"timed\":%llu,\"total_us\":%.3f,",
+		(unsigned long long)l->s.calls, (unsigned long long)l->s.errors,
+		(unsigned long long)l->s.timed, (double)l->s.time_ns / 1e3);
+	if (avg_ns(l, &a))
+		fprintf(f, "\"avg_us\":%.3f,\"max_us\":%.3f", a / 1e3, (double)l->s.max_ns / 1e3);
+	else
+		fputs("\"avg_us\":null,\"max_us\":null", f);
+	fprintf(f, ",\"pct_time\":%.2f,\"pct_calls\":%.2f", pct(l->s.time_ns, tb->total.s.time_ns),
+		pct(l->s.calls, tb->total.s.calls));
+	if (syscall && l->s.top_errno)
+		fprintf(f, ",\"last_errno\":\"%s\"", errno_name((int)l->s.top_errno, err, sizeof(err)));
+	fputc('}', f);
+}
+
+static void json_pids(FILE *f, const char *key, const pid_t *p, size_t n)
+{
+	size_t i;
+
+	fprintf(f, ",\"%s\":[", key);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%d", i ? "," : "", (int)p[i]);
+	fputc(']', f);
+}
+
+static void write_json(FILE *f, const struct tables *tb, const struct summary_info *si)
+{
+	size_t i;
+
+	fputc('{', f);
+	if (si->cmd) {
+		fputs("\"command\":[", f);
+		for (i = 0; si->cmd[i]; i++) {
+			if (i)
+				fputc(',', f);
+			batch_json_string(f, si->cmd[i], strlen(si->cmd[i]));
+		}
+		fputc(']', f);
+		if (si->ended)
+			fprintf(f, ",\"ended\":\"%s\",\"exit_status\":%d", si->ended, si->exit_code);
+		else
+			fputs(",\"ended\":null,\"exit_status\":null", f);
+	} else {
+		fputs("\"command\":null", f);
+		json_pids(f, "pids", si->pids, si->npids);
+		json_pids(f, "exited", si->exited, si->nexited);
+	}
+	fprintf(f, ",\"elapsed_s\":%.3f,\"processes\":%zu,\"lost_events\":%llu", si->elapsed_s,
+		si->nprocs, (unsigned long long)si->lost);
+	if (si->lost_unknown)
+		fputs(",\"lost_unknown\":true", f);
+	fputs(",\"syscalls\":[", f);
+	for (i = 0; i < tb->nsc; i++) {
+		if (i)
+			fputc(',', f);
+		json_line(f, &tb->sc[i], tb, true);
+	}
+	fputs("],\"total\":", f);
+	json_line(f, &tb->total, tb, false);
+	fputs(",\"subsystems\":[", f);
+	for (i = 0; i < tb->nsub; i++) {
+		if (i)
+			fputc(',', f);
+		json_line(f, &tb->sub[i], tb, false);
+	}
+	fputs("]}\n", f);
+}
+
+int summary_write(FILE *f, const struct sc_table *t, const struct summary_info *si)
+{
+	struct tables tb;
+
+	build(t, si, &tb);
+	switch (si->fmt) {
+	case OUT_CSV:
+		write_csv(f, &tb);
+		break;
+	case OUT_JSON:
+		write_json(f, &tb, si);
+		break;
+	default:
+		write_text(f, &tb, si);
+		break;
+	}
+	tables_free(&tb);
+	if (fflush(f) || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}

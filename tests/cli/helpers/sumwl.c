@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Workloads with a known number of each system call, for tests/cli/summary.bats
+ * (ktop --summary against strace -c -f). Every call is made with syscall(2) or
+ * a libc wrapper that makes exactly one, and nothing depends on timing.
+ *
+ *   sumwl mix              3 children (fork): each 50 getppid, 20 openat of a
+ *                          missing file, 10 write to /dev/null, _exit(child
+ *                          number); the parent reaps them and makes 30 failed
+ *                          access calls
+ *   sumwl sleep N MS       N clock_nanosleep of MS milliseconds
+ *   sumwl gate FIFO N      read one byte from FIFO, then N openat of a missing
+ *                          file, exit 0 (for -p: blocked until ktop watches)
+ *   sumwl threads T N      T threads, each N getppid; joined
+ *   sumwl exit CODE        exit with CODE
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MISSING "/nonexistent/ktop-sumwl"
+
+static void child(int i)
+{
+	int k, fd = (int)syscall(SYS_openat, AT_FDCWD, "/dev/null", O_WRONLY);
+
+	for (k = 0; k < 50; k++)
+		syscall(SYS_getppid);
+	for (k = 0; k < 20; k++)
+		syscall(SYS_openat, AT_FDCWD, MISSING, O_RDONLY);
+	for (k = 0; k < 10; k++)
+		syscall(SYS_write, fd, "x", 1);
+	syscall(SYS_exit_group, i);
+}
+
+static int mix(void)
+{
+	int i, st;
+
+	for (i = 1; i <= 3; i++) {
+		pid_t p = (pid_t)syscall(SYS_fork);
+
+		if (p == 0)
+			child(i);
+		if (p < 0)
+			return 1;
+		/* One at a time: the parent's calls do not depend on the children's timing. */
+		if (syscall(SYS_wait4, p, &st, 0, NULL) != p)
+			return 1;
+	}
+	for (i = 0; i < 30; i++)
+		syscall(SYS_access, MISSING, F_OK);
+	return 0;
+}
+
+static int nap(int n, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	int i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, NULL);
+	return 0;
+}
+
+static int gate(const char *fifo, int n)
+{
+	char c;
+	int i, fd = open(fifo, O_RDONLY);
+
+	if (fd < 0 || read(fd, &c, 1) != 1)
+		return 1;
+	for (i = 0; i < n; i++)
+		syscall(SYS_openat, AT_FDCWD, MISSING, O_RDONLY);
+	return 0;
+}
+
+static int per_thread;
+
+static void *worker(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < per_thread; i++)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
+static int threads(int t, int n)
+{
+	pthread_t th[64];
+	int i;
+
+	per_thread = n;
+	if (t > 64)
+		t = 64;
+	for (i = 0; i < t; i++)
+		if (pthread_create(&th[i], NULL, worker, NULL))
+			return 1;
+	for (i = 0; i < t; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(m, "mix"))
+		return mix();
+	if (!strcmp(m, "sleep") && argc == 4)
+		return nap(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(m, "gate") && argc == 4)
+		return gate(argv[2], atoi(argv[3]));
+	if (!strcmp(m, "threads") && argc == 4)
+		return threads(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(m, "exit") && argc == 3)
+		return atoi(argv[2]);
+	fprintf(stderr, "usage: sumwl mix | sleep N MS | gate FIFO N | threads T N | exit CODE\n");
+	return 2;
+}

@@ -1,0 +1,354 @@
+#!/usr/bin/env bats
+# ktop -- CMD and ktop --summary (root): CMD traced from its execve with its
+# children; the summary's calls and errors equal strace -c -f's, syscall for
+# syscall, and equal what -b --syscalls and the process table count; exit
+# statuses passed through like a shell's; Ctrl-C; the instance removed; times
+# plausible. Workloads: helpers/sumwl.c (known counts), ls, sh.
+
+load helpers/common
+
+INST=/sys/kernel/tracing/instances
+
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/sumwl" "$BATS_TEST_DIRNAME/helpers/sumwl.c" ||
+		echo "sumwl.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	SUMWL="$BATS_FILE_TMPDIR/sumwl"
+	KTOPS="$BATS_TEST_TMPDIR/ktops"
+	: >"$KTOPS"
+}
+
+teardown() {
+	local p
+	common_teardown
+	while read -r p; do
+		[ -n "$p" ] && [ -d "$INST/ktop-$p" ] && rmdir "$INST/ktop-$p" 2>/dev/null
+	done <"$KTOPS"
+	return 0
+}
+
+need_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: --summary counts kernel events"
+	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+	[ -x "$SUMWL" ] || skip "helpers/sumwl.c was not built (no C compiler?)"
+}
+
+need_strace() {
+	command -v strace >/dev/null || skip "strace is not installed"
+}
+
+# summary ARGS...: ktop --summary --csv ARGS into $OUT (CMD's output to
+# $OUT.cmd); ST is ktop's exit status; its instance must be gone afterwards.
+summary() {
+	ST=0
+	"$KTOP" --summary --csv --output "$OUT" "$@" >"$OUT.cmd" 2>"$OUT.err" </dev/null 3>&- || ST=$?
+	no_instance_left
+}
+
+# Instances of ktops that are gone: none may be left (other ktops may run).
+no_instance_left() {
+	local d p
+	for d in "$INST"/ktop-*; do
+		[ -d "$d" ] || continue
+		p=${d##*/ktop-}
+		p=${p%%-*}
+		[ -d "/proc/$p" ] && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = ktop ] && continue
+		echo "instance $d left behind" >&2
+		return 1
+	done
+}
+
+# strace_c ARGS...: strace -c -f of the command into $OUT.strace.
+strace_c() {
+	strace -c -f -o "$OUT.strace" "$@" >"$OUT.strace-cmd" 2>&1 </dev/null 3>&-
+}
+
+# ---------------------------------------------------------------- truth
+
+@test "summary vs strace -c -f: sumwl mix (3 forked children, failed calls): every syscall equal" {
+	need_tracing
+	need_strace
+	summary -- "$SUMWL" mix
+	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
+	strace_c "$SUMWL" mix
+	check summary-strace "$OUT" "$OUT.strace" 300
+	# the counts the workload makes, independently of strace
+	run check summary-get "$OUT" getppid
+	[ "${output%% *}" = 150 ]
+	run check summary-get "$OUT" access
+	[[ "$output" == "30 30 "* || "$output" == "31 31 "* ]]
+	run check summary-get "$OUT" exit_group
+	[[ "$output" == "4 0 0 - - Process_Mgmt." ]]	# counted, without a time
+	# every other call has its time, the ones that moved between CPUs too
+	local calls errors timed
+	read -r calls errors timed _ <<<"$(check summary-get "$OUT" total)"
+	[ "$timed" -eq $((calls - 4)) ] || { echo "$calls calls, $timed timed" >&2; return 1; }
+}
+
+@test "summary vs strace -c -f: a sh script (vfork, exec, pipes, failed opens, ls -la): equal" {
+	need_tracing
+	need_strace
+	local t="$BATS_TEST_TMPDIR/tree" i
+	for i in 1 2 3 4; do
+		mkdir -p "$t/d$i"
+		touch "$t/d$i/f1" "$t/d$i/f2"
+	done
+	local script="cd $t; ls -la d1 d2 >/dev/null; cat missing 2>/dev/null; for i in 1 2 3; do /bin/true; done; cat /etc/hostname >/dev/null; (exit 2) || :"
+	summary -- sh -c "$script"
+	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
+	strace_c sh -c "$script"
+	check summary-strace "$OUT" "$OUT.strace" 400
+	grep -q "^syscall,execve,Process Mgmt\.,7,0," "$OUT"	# sh, ls, 3 true, cat, cat
+}
+
+@test "summary vs strace -c -f: ls -laR of a tree: equal" {
+	need_tracing
+	need_strace
+	local t="$BATS_TEST_TMPDIR/tree" i j
+	for i in 1 2 3 4 5; do
+		for j in a b c; do
+			mkdir -p "$t/d$i/$j"
+			: >"$t/d$i/$j/file"
+		done
+	done
+	summary -- ls -laR "$t"
+	[ "$ST" -eq 0 ]
+	strace_c ls -laR "$t"
+	check summary-strace "$OUT" "$OUT.strace" 200
+}
+
+@test "summary = -b --syscalls summed = the process table's syscalls and syscall_errors" {
+	need_tracing
+	summary -- "$SUMWL" mix
+	[ "$ST" -eq 0 ]
+	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL" mix
+	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
+	printf '%s\n' "$output" >"$OUT.sc"
+	run check summary-syscalls "$OUT" "$OUT.sc"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	local calls=$output
+	run --separate-stderr "$KTOP" -b --csv -d 0.2 -o pid,ppid,syscalls,syscall_errors,comm -- "$SUMWL" mix
+	[ "$status" -eq 0 ]
+	# 4 processes: sumwl and its 3 children, and no other row (the focus)
+	local sum err rows
+	sum=$(awk -F, 'NR > 1 && $2 != "" { s += $5 } END { print s }' <<<"$output")
+	err=$(awk -F, 'NR > 1 && $2 != "" { s += $6 } END { print s }' <<<"$output")
+	rows=$(awk -F, 'NR > 1 { print $3 }' <<<"$output" | sort -u | wc -l)
+	[ "$sum" = "$calls" ] || { echo "table $sum, summary $calls" >&2; return 1; }
+	run check summary-get "$OUT" total
+	[ "$err" = "$(cut -d' ' -f2 <<<"$output")" ]
+	[ "$rows" -eq 4 ]
+}
+
+# ---------------------------------------------------------------- launch
+
+@test "launch: the exit status passes through: 0, 3, SIGTERM 143, in --summary and -b" {
+	need_tracing
+	summary -- "$SUMWL" exit 0
+	[ "$ST" -eq 0 ]
+	grep -q '^syscall,execve,' "$OUT"
+	summary -- "$SUMWL" exit 3
+	[ "$ST" -eq 3 ]
+	summary -- sh -c 'kill -TERM $$'
+	[ "$ST" -eq 143 ]
+	run "$KTOP" --summary -- sh -c 'kill -TERM $$'
+	[ "$status" -eq 143 ]
+	[[ "$output" == *"killed by SIGTERM"* ]]
+	run "$KTOP" --summary -- "$SUMWL" exit 3
+	[[ "${lines[0]}" == "ktop: "*"sumwl exit 3: exited with status 3; "*" 1 process" ]]
+	run "$KTOP" -b -d 0.2 -- "$SUMWL" exit 3
+	[ "$status" -eq 3 ]
+	run "$KTOP" -b --csv -d 0.2 -- sh -c 'kill -KILL $$'
+	[ "$status" -eq 137 ]
+	no_instance_left
+}
+
+@test "launch: not found 127, not executable 126, like a shell; nothing traced" {
+	run -127 --separate-stderr "$KTOP" --summary -- ktop-no-such-command-here
+	[ "$stderr" = "ktop: ktop-no-such-command-here: command not found" ]
+	[ -z "$output" ]
+	run -127 --separate-stderr "$KTOP" -b -- /nonexistent/cmd
+	[ "$status" -eq 127 ]
+	[ "$stderr" = "ktop: /nonexistent/cmd: No such file or directory" ]
+	: >"$BATS_TEST_TMPDIR/noexec"
+	run --separate-stderr "$KTOP" --summary -- "$BATS_TEST_TMPDIR/noexec"
+	[ "$status" -eq 126 ]
+	[ "$stderr" = "ktop: $BATS_TEST_TMPDIR/noexec: Permission denied" ]
+	run --separate-stderr "$KTOP" -b -- "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 126 ]
+	[[ "$stderr" == *"Is a directory" ]]
+}
+
+@test "launch: execve is the first call counted (nothing of ktop's fork), CMD's output left alone" {
+	need_tracing
+	need_strace
+	# /bin/true: a handful of calls; any call ktop's child made before the
+	# execve would show as a difference from strace
+	summary -- /bin/true
+	[ "$ST" -eq 0 ]
+	strace_c /bin/true
+	check summary-strace "$OUT" "$OUT.strace" 10
+	run check summary-get "$OUT" execve
+	[[ "$output" == "1 0 1 "* ]]
+	# CMD's output goes where it would; the summary to --output
+	summary -- sh -c 'echo cmd-says-hi; echo cmd-err >&2'
+	[ "$(cat "$OUT.cmd")" = cmd-says-hi ]
+	[ "$(cat "$OUT.err")" = cmd-err ]
+	head -n 1 "$OUT" | grep -q '^kind,syscall,'
+}
+
+@test "launch: children and threads followed: a script's forks, 4 threads' getppid" {
+	need_tracing
+	summary -- "$SUMWL" threads 4 250
+	[ "$ST" -eq 0 ]
+	run check summary-get "$OUT" getppid
+	[ "${output%% *}" = 1000 ]
+	run check summary-get "$OUT" clone3
+	[ "${output%% *}" = 4 ]
+	run "$KTOP" --summary -- sh -c "$SUMWL mix; $SUMWL exit 0"
+	# sh, sumwl mix and its 3 children, sumwl exit
+	[[ "${lines[0]}" == *", 6 processes" ]] || { echo "$output" >&2; return 1; }
+}
+
+@test "launch: SIGINT to the process group (Ctrl-C): CMD ends as in a shell, ktop after it, 130" {
+	need_tracing
+	# ktop leads a process group of its own, with CMD in it, as on a terminal;
+	# SIGINT not ignored, as it is for a background job of a script
+	"$PY" -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+os.setpgid(0, 0)
+os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- "$SUMWL" sleep 300 100 \
+		>/dev/null 2>"$OUT.err" </dev/null 3>&- &
+	local kpid=$!
+	track "$kpid"
+	echo "$kpid" >>"$KTOPS"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		pgrep -P "$kpid" -x sumwl >/dev/null && break
+		sleep 0.05
+	done
+	local child
+	child=$(pgrep -P "$kpid" -x sumwl) || { echo "CMD never ran" >&2; return 1; }
+	sleep 0.3
+	kill -INT -- "-$kpid"
+	ST=0
+	wait "$kpid" || ST=$?
+	[ "$ST" -eq 130 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
+	! kill -0 "$child" 2>/dev/null
+	[ ! -d "$INST/ktop-$kpid" ]
+	# the summary was written: clock_nanosleep calls that ended, one interrupted
+	check summary-csv "$OUT"
+	grep -q '^syscall,clock_nanosleep,Time,' "$OUT"
+}
+
+@test "launch: SIGTERM to ktop alone: CMD gets it too, ktop exits with CMD's 143, instance removed" {
+	need_tracing
+	"$KTOP" -b --csv -d 0.2 -- "$SUMWL" sleep 300 100 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	local kpid=$!
+	track "$kpid"
+	echo "$kpid" >>"$KTOPS"
+	wait_for_lines "$OUT" 2 10
+	kill -TERM "$kpid"
+	ST=0
+	wait "$kpid" || ST=$?
+	[ "$ST" -eq 143 ]
+	[ ! -d "$INST/ktop-$kpid" ]
+	# the last interval was written: the CSV ends with a whole line
+	[ -z "$(tail -c 1 "$OUT")" ]
+}
+
+# ---------------------------------------------------------------- time
+
+@test "time: 20 clock_nanosleep of 10 ms: about 10 ms per call, Time subsystem, most of the time" {
+	need_tracing
+	summary -- "$SUMWL" sleep 20 10
+	[ "$ST" -eq 0 ]
+	run check summary-get "$OUT" clock_nanosleep
+	local calls errors timed avg max sub
+	read -r calls errors timed avg max sub <<<"$output"
+	[ "$calls" = 20 ] && [ "$errors" = 0 ] && [ "$timed" = 20 ] || { echo "$output" >&2; cat "$OUT" >&2; return 1; }
+	[ "$sub" = Time ]
+	# never shorter than asked; a loaded machine may add a few ms, not 10
+	awk -v a="$avg" -v m="$max" 'BEGIN { exit !(a >= 10000 && a < 20000 && m >= a && m < 200000) }' ||
+		{ echo "avg $avg us, max $max us" >&2; return 1; }
+	grep -q '^subsystem,,Time,20,0,20,' "$OUT"
+	local pct
+	pct=$(awk -F, '$1 == "syscall" && $2 == "clock_nanosleep" { print $10 }' "$OUT")
+	awk -v p="$pct" 'BEGIN { exit !(p > 50) }'
+}
+
+# ---------------------------------------------------------------- -p
+
+@test "summary -p: a process that exits while watched: its calls, a note, exit 0" {
+	need_tracing
+	local fifo="$BATS_TEST_TMPDIR/gate"
+	mkfifo "$fifo"
+	"$SUMWL" gate "$fifo" 500 </dev/null >/dev/null 2>&1 3>&- &
+	local wl=$!
+	track "$wl"
+	"$KTOP" --summary --output "$OUT" -p "$wl" 2>"$OUT.err" </dev/null 3>&- &
+	local kpid=$!
+	track "$kpid"
+	echo "$kpid" >>"$KTOPS"
+	# tracing runs once the instance says so
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat "$INST/ktop-$kpid/tracing_on" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	sleep 0.2
+	printf g >"$fifo"
+	ST=0
+	wait "$kpid" || ST=$?
+	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
+	grep -q "^ktop: pid $wl exited while watched" "$OUT"
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +501 +500 openat +Filesystem$' "$OUT" ||
+		{ cat "$OUT" >&2; return 1; }
+	[ ! -d "$INST/ktop-$kpid" ]
+}
+
+@test "summary -p -n 2: ends after 2 intervals; --json adds up" {
+	need_tracing
+	start_sleeps 1
+	run --separate-stderr timeout 10 "$KTOP" --summary --json -n 2 -d 0.2 -p "${SLEEP_PIDS[0]}"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT"
+	check summary-json "$OUT"
+	[[ "$output" == *'"command":null,"pids":['"${SLEEP_PIDS[0]}"'],"exited":[]'* ]]
+}
+
+@test "--summary --json -- CMD: command, status, totals that add up" {
+	need_tracing
+	run --separate-stderr "$KTOP" --summary --json -- "$SUMWL" mix
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$OUT"
+	run check summary-json "$OUT"
+	[ "$status" -eq 0 ]
+	[ "$output" = "312 0" ] || [ "${output#* }" = 0 ]
+	grep -q '"ended":"exited with status 0","exit_status":0' "$OUT"
+}
+
+# ---------------------------------------------------------------- usage
+
+@test "usage: --summary alone, with -b, with --no-trace, -n with CMD, -p with CMD, -- alone: exit 2" {
+	local args
+	for args in "--summary" "--summary -b -- true" "--summary --no-trace -- true" \
+		"-b -n 2 -- true" "-p 1 -- true" "--" "--summary -s bogus -- true" \
+		"--output /dev/null" "--csv -- true"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$KTOP" $args
+		[ "$status" -eq 2 ] || { echo "$args: exit $status" >&2; return 1; }
+		assert_one_line_error || { echo "for: $args" >&2; return 1; }
+	done
+	run --separate-stderr "$KTOP" --summary
+	[[ "$stderr" == *"--summary needs a command"*"-p PID"* ]]
+	run --separate-stderr "$KTOP" --summary --output /nonexistent/dir/f -- true
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "ktop: cannot write /nonexistent/dir/f: "* ]]
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * collectors/acct: the time of each system call from its sys_enter and
+ * sys_exit. The per-CPU buffers are decoded one after the other, so a call
+ * that moved to another CPU may have its exit decoded before its entry:
+ * with order_times, acct_time_calls pairs them in time order.
+ */
+#include "test.h"
+
+#include <sys/syscall.h>
+
+#include "../../collectors/acct.h"
+#include "../../src/util.h"
+
+#define TID 700
+
+static const struct sc_stat *stat_of(struct acct *a, long nr)
+{
+	return sc_table_find(&acct_thread(a, TID)->sc, (uint32_t)nr);
+}
+
+static void check_read(struct acct *a, uint64_t calls, uint64_t timed, uint64_t time_ns,
+		       uint64_t max_ns)
+{
+	const struct sc_stat *s = stat_of(a, SYS_read);
+
+	if (!CHECK(s))
+		return;
+	CHECK_EQ_U64(s->calls, calls);
+	CHECK_EQ_U64(s->timed, timed);
+	CHECK_EQ_U64(s->time_ns, time_ns);
+	CHECK_EQ_U64(s->max_ns, max_ns);
+}
+
+static void test_in_order(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_sys_exit(&a, TID, SYS_read, 5, 150);
+	acct_sys_enter(&a, TID, SYS_read, 200);
+	acct_sys_exit(&a, TID, SYS_read, 5, 230);
+	check_read(&a, 2, 2, 80, 50);
+	acct_free(&a);
+}
+
+/* Two reads in a pipe ping-pong: each entered on CPU 1, returned on CPU 0. */
+static void decode_bouncing(struct acct *a)
+{
+	/* CPU 0's buffer first: both exits. */
+	acct_sys_exit(a, TID, SYS_read, 1, 200);
+	acct_sys_exit(a, TID, SYS_read, 1, 400);
+	/* Then CPU 1's: both entries. */
+	acct_sys_enter(a, TID, SYS_read, 100);
+	acct_sys_enter(a, TID, SYS_read, 350);
+}
+
+static void test_ordered(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	decode_bouncing(&a);
+	/* Counted at once, timed once every CPU was read. */
+	check_read(&a, 2, 0, 0, 0);
+	acct_time_calls(&a);
+	check_read(&a, 2, 2, 100 + 50, 100);
+	acct_free(&a);
+}
+
+static void test_unordered_never_wrong(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	/* Paired as decoded, the same events give no time rather than a wrong one. */
+	decode_bouncing(&a);
+	acct_sys_exit(&a, TID, SYS_read, 1, 500);	/* no entry: 350 is older than 400 */
+	check_read(&a, 3, 0, 0, 0);
+	acct_free(&a);
+}
+
+static void test_begun_before_tracing(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_exit(&a, TID, SYS_read, 5, 1000);	/* entered before tracing began */
+	acct_sys_enter(&a, TID, SYS_read, 1100);	/* a later call */
+	acct_sys_exit(&a, TID, SYS_read, 5, 1150);
+	acct_time_calls(&a);
+	check_read(&a, 2, 1, 50, 50);
+	acct_free(&a);
+}
+
+static void test_across_reads(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	/* The entry read at one tick, the exit at the next. */
+	acct_sys_enter(&a, TID, SYS_read, 3000);
+	acct_time_calls(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 3400);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 400, 400);
+	/* An entry older than an exit already timed: never pending. */
+	acct_sys_enter(&a, TID, SYS_read, 3200);
+	acct_time_calls(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 3600);
+	acct_time_calls(&a);
+	check_read(&a, 2, 1, 400, 400);
+	acct_free(&a);
+}
+
+static void test_interval_end(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_enter(&a, TID, SYS_read, 2000);
+	acct_sys_exit(&a, TID, SYS_read, 5, 2070);
+	/* Not timed yet when the interval ends: timed into its tables first. */
+	acct_end_interval(&a);
+	CHECK(stat_of(&a, SYS_read) == NULL);
+	CHECK_EQ_U64(a.ntv, 0);
+	/* exit_group: counted, never timed. */
+	acct_sys_enter(&a, TID, SYS_exit_group, 2100);
+	acct_sys_noreturn(&a, TID, SYS_exit_group);
+	acct_time_calls(&a);
+	if (CHECK(stat_of(&a, SYS_exit_group))) {
+		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
+		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
+	}
+	acct_free(&a);
+}
+
+static const struct test tests[] = {
+	{ "acct: enter then exit: timed", test_in_order },
+	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
+	{ "acct: paired as decoded: out of order gives no time, never a wrong one",
+	  test_unordered_never_wrong },
+	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
+	{ "acct: an entry and its exit read at different ticks", test_across_reads },
+	{ "acct: the interval's calls are timed before its tables go", test_interval_end },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
