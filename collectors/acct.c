@@ -276,10 +276,18 @@ static bool sig_watched(struct acct *a, pid_t tid)
 
 void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result)
 {
-	if (a->nsigs < ACCT_SIGS && target > 0 && sig_watched(a, target))
-		a->sigs[a->nsigs++] = (struct acct_sig){ sender, target, sig, result };
-	if (sender > 0)
-		count(a, activate(a, sender), AC_SIGSENT);
+	struct acct_thread *t = sender > 0 ? activate(a, sender) : NULL;
+
+	if (a->nsigs < ACCT_SIGS && target > 0 && sig_watched(a, target)) {
+		struct acct_sig *s = &a->sigs[a->nsigs++];
+
+		*s = (struct acct_sig){ sender, target, sig, result, "" };
+		/* Senders are often short-lived (a child's SIGCHLD): keep the name now. */
+		if (t)
+			memcpy(s->comm, t->comm, sizeof(s->comm));
+	}
+	if (t)
+		count(a, t, AC_SIGSENT);
 	if (!a->recv_on_deliver && target > 0 &&
 	    (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
 		count(a, activate(a, target), AC_SIGRECV);

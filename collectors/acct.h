@@ -95,6 +95,7 @@ struct acct {
 	struct acct_sig {
 		pid_t sender, target;
 		int sig, result;
+		char comm[16];	/* the sender's, as events told it; may be "" */
 	} sigs[ACCT_SIGS];
 	size_t nsigs;
 	pid_t sig_watch[ACCT_WATCH];	/* tgids; none = nothing recorded */

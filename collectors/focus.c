@@ -531,7 +531,9 @@ static struct fsig *sig_delivered(struct fproc *fp, struct kev *e)
 	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
 		struct fsig *c = evring_at(&fp->sigs, seq);
 
-		if (c->sig == e->u.sig.sig && c->delivery == FSIG_PENDING && c->result != 1) {
+		/* Only queued ones are delivered: not ignored (1), merged (2), overflow (3). */
+		if (c->sig == e->u.sig.sig && c->delivery == FSIG_PENDING &&
+		    (c->result < 0 || c->result == 0 || c->result == 4)) {
 			s = c;
 			break;
 		}
@@ -761,9 +763,10 @@ void focus_collect(struct focus *f, struct model *m)
 	f->lost_seen = lost;
 }
 
-void focus_signal_seen(struct focus *f, struct model *m, pid_t sender, pid_t target, int sig,
-		       int result)
+void focus_signal_seen(struct focus *f, struct model *m, const struct acct_sig *as)
 {
+	pid_t sender = as->sender, target = as->target;
+	int sig = as->sig, result = as->result;
 	struct ftid *t = pidmap_get(&f->tids, target);
 	struct fproc *fp = t && t->owner ? model_fproc_find(m, t->owner) : NULL;
 	struct task *st;
@@ -776,12 +779,24 @@ void focus_signal_seen(struct focus *f, struct model *m, pid_t sender, pid_t tar
 	/* A focused sender's were recorded from the focus stream already. */
 	if (sender > 0 && (t = pidmap_get(&f->tids, sender)) && t->owner)
 		return;
-	/* Delivered before this was read: the panel entry is there, without a sender. */
 	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
 		s = evring_at(&fp->sigs, seq);
+		/*
+		 * A child of a focused process is in the focus instance's pid
+		 * filter (event-fork) without being focused itself: its
+		 * signal_generate is there already, with the exact time.
+		 */
+		if (s->sig == sig && s->sender == sender && s->ts_exact && !s->sys_seen) {
+			s->sys_seen = true;
+			if (s->sender_comm[0])
+				return;
+			goto comm;
+		}
+		/* Delivered before this was read: the panel entry is there, without a sender. */
 		if (s->sig == sig && s->result < 0 && !s->sender) {
 			s->sender = sender;
 			s->result = result;
+			s->sys_seen = true;
 			goto comm;
 		}
 	}
@@ -794,9 +809,12 @@ void focus_signal_seen(struct focus *f, struct model *m, pid_t sender, pid_t tar
 	s->sig = sig;
 	s->result = result;
 	s->delivery = FSIG_PENDING;
+	s->sys_seen = true;
 comm:
 	st = sender > 0 ? model_task_find(m, sender) : NULL;
-	if (st) {
+	if (as->comm[0]) {
+		copy_comm(s->sender_comm, as->comm);
+	} else if (st) {
 		copy_comm(s->sender_comm, st->comm);
 	} else if (sender > 0) {
 		char path[64], buf[32];

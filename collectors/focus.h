@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "acct.h"
 #include "../src/model.h"
 
 struct focus;
@@ -51,9 +52,8 @@ void focus_collect(struct focus *f, struct model *m);
 /*
  * A signal the system-wide instance saw generated towards a focused process
  * (the focus instance cannot: it runs in the sender). Adds the sender to the
- * signals panel. @sender 0: from interrupt context.
+ * signals panel. @as->sender 0: from interrupt context.
  */
-void focus_signal_seen(struct focus *f, struct model *m, pid_t sender, pid_t target,
-		       int sig, int result);
+void focus_signal_seen(struct focus *f, struct model *m, const struct acct_sig *as);
 
 #endif

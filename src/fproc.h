@@ -45,6 +45,7 @@ struct fsig {
 	int sig;
 	int result;		/* signal_generate's result; -1 = generation not seen */
 	uint8_t delivery;	/* enum fsig_delivery */
+	bool sys_seen;		/* the system-wide instance reported it too */
 	uint64_t ev_seq;	/* its deliver event in the ring, + 1; 0 = none */
 };
 

@@ -140,8 +140,7 @@ static void collect(struct ktop *k)
 		focus_collect(k->focus, m);
 		/* Their senders: the focus instance runs only in the focused processes. */
 		for (i = 0; i < n; i++)
-			focus_signal_seen(k->focus, m, sigs[i].sender, sigs[i].target, sigs[i].sig,
-					  sigs[i].result);
+			focus_signal_seen(k->focus, m, &sigs[i]);
 	}
 	/* -- CMD, --summary: what the watched processes fork is watched too. */
 	nborn = ftrace_follow(k->ftrace, m, &born);

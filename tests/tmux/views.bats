@@ -154,3 +154,20 @@ open_parent_view() {
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 }
+
+@test "views: a child's SIGCHLD shows once, with the child's name, delivered" {
+	# The children are in the focus instance's pid filter (event-fork) and in
+	# the system-wide instance: one signal, one line.
+	bash -c 'while :; do /bin/true; sleep 0.2; done' &
+	L=$!
+	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 -p $L; echo KTOP-EXIT=\$?" Enter
+	wait_for "^Process $L +bash"
+	wait_for "SIGCHLD +from [0-9]+ true +to $L +delivered: handler"
+	wait_for "SIGCHLD +from [0-9]+ sleep +to $L +delivered: handler"
+	sleep 1
+	kill "$L"
+	dup=$(screen | grep -oE "SIGCHLD +from [0-9]+" | sort | uniq -d | wc -l)
+	[ "$dup" = 0 ]
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+}
