@@ -162,7 +162,7 @@ void acct_time_calls(struct acct *a)
  * family call returning 0; that is the parent's call, counted once in the
  * parent (strace counts it so).
  */
-static bool is_child_return(long nr, long ret)
+bool acct_child_return(long nr, long ret)
 {
 	if (ret != 0)
 		return false;
@@ -190,7 +190,7 @@ static bool is_child_return(long nr, long ret)
  * syscall number is -1: sys_exit then reports -1. Nothing else returns with -1
  * but a call ptrace or seccomp skipped, which is rare enough to count alike.
  */
-static long real_nr(long nr)
+long acct_real_nr(long nr)
 {
 #ifdef SYS_rt_sigreturn
 	if (nr == -1)
@@ -205,9 +205,9 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 	struct sc_stat *s;
 	uint32_t n;
 
-	if (tid <= 0 || is_child_return(nr, ret))
+	if (tid <= 0 || acct_child_return(nr, ret))
 		return;
-	nr = real_nr(nr);
+	nr = acct_real_nr(nr);
 	n = sc_nr(nr);
 	t = activate(a, tid);
 	s = sc_table_get(&t->sc, n);

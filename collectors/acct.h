@@ -114,6 +114,14 @@ static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 	return acct_thread_slow(a, tid);
 }
 
+/*
+ * A fork-family call returning 0: a new task leaving the kernel for the first
+ * time. That is its creator's call, counted once there (strace counts it so).
+ */
+bool acct_child_return(long nr, long ret);
+/* The call sys_exit reports as @nr (rt_sigreturn reports the restored -1). */
+long acct_real_nr(long nr);
+
 /* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);

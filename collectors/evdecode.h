@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "acct.h"
+#include "evformat.h"
 
 enum ev_kind {
 	EV_SYS_EXIT,		/* raw_syscalls:sys_exit: every syscall that returns */
@@ -34,11 +35,6 @@ enum ev_kind {
 };
 
 #define EV_MAX_FIELDS 4
-
-struct ev_field {
-	int offset, size;	/* size 0: the field is missing on this kernel */
-	bool is_signed, data_loc;
-};
 
 struct evdecode {
 	struct tep_handle *tep;

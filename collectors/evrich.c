@@ -103,29 +103,12 @@ int kev_kind_by_name(const char *name)
 
 int evrich_init(struct evrich *d, const char *header_page, size_t len)
 {
-	char *buf;
 	int t;
 
 	memset(d, 0, sizeof(*d));
 	for (t = 0; t < RT_NR; t++)
 		d->id[t] = -1;
-	d->tep = tep_alloc();
-	if (!d->tep)
-		return -ENOMEM;
-	buf = malloc(len + 1);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, header_page, len);
-	buf[len] = '\0';
-	if (tep_parse_header_page(d->tep, buf, (unsigned long)len, (int)sizeof(long))) {
-		free(buf);
-		return -EINVAL;
-	}
-	free(buf);
-	d->page_size = tep_get_sub_buffer_size(d->tep);
-	if (d->page_size <= RBPAGE_HDR_SIZE || !rbpage_host_ok())
-		return -EINVAL;
-	return 0;
+	return evformat_init(&d->tep, &d->page_size, header_page, len);
 }
 
 void evrich_free(struct evrich *d)
@@ -138,89 +121,27 @@ void evrich_free(struct evrich *d)
 int evrich_add(struct evrich *d, enum rich_tp t, const char *format, size_t len)
 {
 	const struct rich_tp_def *def = &tp_defs[t];
-	struct tep_event *ev;
-	char *buf;
-	int i, err, min = RB_COMMON_SIZE;
+	int id, min;
 
-	buf = malloc(len + 1);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, format, len);
-	buf[len] = '\0';
-	err = tep_parse_event(d->tep, buf, len, def->system);
-	free(buf);
-	ev = tep_find_event_by_name(d->tep, def->system, def->name);
-	if (!ev)
-		return err == TEP_ERRNO__MEM_ALLOC_FAILED ? -ENOMEM : -EINVAL;
-	for (i = 0; i < EVRICH_MAX_FIELDS && def->fields[i]; i++) {
-		struct tep_format_field *f = tep_find_field(ev, def->fields[i]);
-		struct evrich_field *ef = &d->f[t][i];
-
-		memset(ef, 0, sizeof(*ef));
-		if (!f) {
-			if (def->optional & (1u << i))
-				continue;
-			return -EINVAL;
-		}
-		ef->offset = f->offset;
-		ef->size = f->size;
-		ef->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
-		ef->data_loc = f->flags & TEP_FIELD_IS_DYNAMIC;
-		if (ef->offset < 0 || ef->size <= 0 || ef->offset + ef->size > d->page_size)
-			return -EINVAL;
-		if (ef->offset + ef->size > min)
-			min = ef->offset + ef->size;
-	}
-	if (ev->id < 0)
-		return -EINVAL;
-	d->id[t] = ev->id;
+	id = evformat_add(d->tep, d->page_size, def->system, def->name, format, len, def->fields,
+			  EVRICH_MAX_FIELDS, def->optional, d->f[t], &min);
+	if (id < 0)
+		return id;
+	d->id[t] = id;
 	d->min_size[t] = min;
 	return 0;
 }
 
-static long long get_num(const uint8_t *rec, const struct evrich_field *f)
-{
-	union { int8_t s8; uint8_t u8; int16_t s16; uint16_t u16; int32_t s32; uint32_t u32;
-		int64_t s64; } v;
-
-	switch (f->size) {
-	case 1:
-		memcpy(&v.u8, rec + f->offset, 1);
-		return f->is_signed ? (long long)v.s8 : (long long)v.u8;
-	case 2:
-		memcpy(&v.u16, rec + f->offset, 2);
-		return f->is_signed ? (long long)v.s16 : (long long)v.u16;
-	case 4:
-		memcpy(&v.u32, rec + f->offset, 4);
-		return f->is_signed ? (long long)v.s32 : (long long)v.u32;
-	case 8:
-		memcpy(&v.s64, rec + f->offset, 8);
-		return v.s64;
-	default:
-		return 0;
-	}
-}
-
 /* A string field into @dst (NUL-terminated, cut to fit); "" when out of the record. */
-static void get_str(const uint8_t *rec, int size, const struct evrich_field *f, char *dst,
+static void get_str(const uint8_t *rec, int size, const struct ev_field *f, char *dst,
 		    size_t dstsz)
 {
-	const char *s = (const char *)rec + f->offset;
-	size_t len = (size_t)f->size;
+	size_t len;
+	const char *s = ev_str(rec, size, f, &len);
 
-	if (f->data_loc) {
-		uint32_t loc;
-		unsigned off, n;
-
-		memcpy(&loc, rec + f->offset, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (off > (unsigned)size || n > (unsigned)size - off) {
-			dst[0] = '\0';
-			return;
-		}
-		s = (const char *)rec + off;
-		len = n;
+	if (!s) {
+		dst[0] = '\0';
+		return;
 	}
 	len = strnlen(s, len);
 	if (len >= dstsz)
@@ -232,74 +153,74 @@ static void get_str(const uint8_t *rec, int size, const struct evrich_field *f, 
 static void decode(struct evrich *d, enum rich_tp t, const uint8_t *rec, int size,
 		   struct evrich_rec *r)
 {
-	const struct evrich_field *f = d->f[t];
+	const struct ev_field *f = d->f[t];
 	struct kev *e = &r->ev;
 	int i;
 
 	switch (t) {
 	case RT_SYS_ENTER:
 		e->kind = KEV_SYSCALL;
-		e->u.sc.nr = get_num(rec, &f[0]);
+		e->u.sc.nr = ev_num(rec, &f[0]);
 		/* args is an array of longs: its size says how many fit. */
 		for (i = 0; i < KEV_SC_ARGS && (i + 1) * 8 <= f[1].size; i++)
 			memcpy(&e->u.sc.args[i], rec + f[1].offset + i * 8, 8);
 		break;
 	case RT_SYS_EXIT:
 		e->kind = KEV_SYSCALL;
-		e->u.sc.nr = get_num(rec, &f[0]);
-		e->u.sc.ret = get_num(rec, &f[1]);
+		e->u.sc.nr = ev_num(rec, &f[0]);
+		e->u.sc.ret = ev_num(rec, &f[1]);
 		break;
 	case RT_SWITCH:
 		e->kind = KEV_SWITCH;
 		get_str(rec, size, &f[0], e->u.sw.prev_comm, sizeof(e->u.sw.prev_comm));
-		e->u.sw.prev = (int32_t)get_num(rec, &f[1]);
-		e->u.sw.prev_state = get_num(rec, &f[2]);
+		e->u.sw.prev = (int32_t)ev_num(rec, &f[1]);
+		e->u.sw.prev_state = ev_num(rec, &f[2]);
 		get_str(rec, size, &f[3], e->u.sw.next_comm, sizeof(e->u.sw.next_comm));
-		e->u.sw.next = (int32_t)get_num(rec, &f[4]);
+		e->u.sw.next = (int32_t)ev_num(rec, &f[4]);
 		break;
 	case RT_FAULT:
 		e->kind = KEV_FAULT;
-		e->u.pf.address = (uint64_t)get_num(rec, &f[0]);
-		e->u.pf.ip = (uint64_t)get_num(rec, &f[1]);
-		e->u.pf.error_code = (uint64_t)get_num(rec, &f[2]);
+		e->u.pf.address = (uint64_t)ev_num(rec, &f[0]);
+		e->u.pf.ip = (uint64_t)ev_num(rec, &f[1]);
+		e->u.pf.error_code = (uint64_t)ev_num(rec, &f[2]);
 		break;
 	case RT_SIGGEN:
 		e->kind = KEV_SIGGEN;
-		e->u.sig.sig = (int32_t)get_num(rec, &f[0]);
-		e->u.sig.err = (int32_t)get_num(rec, &f[1]);
-		e->u.sig.code = (int32_t)get_num(rec, &f[2]);
+		e->u.sig.sig = (int32_t)ev_num(rec, &f[0]);
+		e->u.sig.err = (int32_t)ev_num(rec, &f[1]);
+		e->u.sig.code = (int32_t)ev_num(rec, &f[2]);
 		get_str(rec, size, &f[3], e->u.sig.comm, sizeof(e->u.sig.comm));
-		e->u.sig.target = (int32_t)get_num(rec, &f[4]);
-		e->u.sig.group = (int32_t)get_num(rec, &f[5]);
-		e->u.sig.result = (int32_t)get_num(rec, &f[6]);
+		e->u.sig.target = (int32_t)ev_num(rec, &f[4]);
+		e->u.sig.group = (int32_t)ev_num(rec, &f[5]);
+		e->u.sig.result = (int32_t)ev_num(rec, &f[6]);
 		e->u.sig.sender = r->irq ? 0 : r->pid;
 		break;
 	case RT_SIGDELIVER:
 		e->kind = KEV_SIGDELIVER;
-		e->u.sig.sig = (int32_t)get_num(rec, &f[0]);
-		e->u.sig.err = (int32_t)get_num(rec, &f[1]);
-		e->u.sig.code = (int32_t)get_num(rec, &f[2]);
-		e->u.sig.handler = (uint64_t)get_num(rec, &f[3]);
-		e->u.sig.sa_flags = (uint64_t)get_num(rec, &f[4]);
+		e->u.sig.sig = (int32_t)ev_num(rec, &f[0]);
+		e->u.sig.err = (int32_t)ev_num(rec, &f[1]);
+		e->u.sig.code = (int32_t)ev_num(rec, &f[2]);
+		e->u.sig.handler = (uint64_t)ev_num(rec, &f[3]);
+		e->u.sig.sa_flags = (uint64_t)ev_num(rec, &f[4]);
 		e->u.sig.target = r->pid;
 		break;
 	case RT_NEWTASK:
 		e->kind = KEV_FORK;
 		e->u.fork.parent = r->pid;
-		e->u.fork.child = (int32_t)get_num(rec, &f[0]);
-		e->u.fork.clone_flags = (uint64_t)get_num(rec, &f[1]);
+		e->u.fork.child = (int32_t)ev_num(rec, &f[0]);
+		e->u.fork.clone_flags = (uint64_t)ev_num(rec, &f[1]);
 		get_str(rec, size, &f[2], e->u.fork.comm, sizeof(e->u.fork.comm));
 		break;
 	case RT_EXEC:
 		e->kind = KEV_EXEC;
 		get_str(rec, size, &f[0], e->u.exec.file, sizeof(e->u.exec.file));
-		e->u.exec.pid = (int32_t)get_num(rec, &f[1]);
-		e->u.exec.old_pid = (int32_t)get_num(rec, &f[2]);
+		e->u.exec.pid = (int32_t)ev_num(rec, &f[1]);
+		e->u.exec.old_pid = (int32_t)ev_num(rec, &f[2]);
 		break;
 	case RT_EXIT:
 		e->kind = KEV_EXIT;
-		e->u.exit.pid = (int32_t)get_num(rec, &f[0]);
-		e->u.exit.group_dead = f[1].size ? get_num(rec, &f[1]) != 0 : -1;
+		e->u.exit.pid = (int32_t)ev_num(rec, &f[0]);
+		e->u.exit.group_dead = f[1].size ? ev_num(rec, &f[1]) != 0 : -1;
 		break;
 	case RT_NR:
 		break;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evformat.h"
 #include "rbpage.h"
 #include <sys/types.h>
 
@@ -112,16 +113,11 @@ struct kev {
 
 #define EVRICH_MAX_FIELDS 7
 
-struct evrich_field {
-	int offset, size;	/* size 0: missing on this kernel */
-	bool is_signed, data_loc;
-};
-
 struct evrich {
 	struct tep_handle *tep;
 	int page_size;
 	int id[RT_NR];			/* the kernel's event id; -1 = not loaded */
-	struct evrich_field f[RT_NR][EVRICH_MAX_FIELDS];
+	struct ev_field f[RT_NR][EVRICH_MAX_FIELDS];
 	int min_size[RT_NR];
 	uint64_t events, malformed;
 };

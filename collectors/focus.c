@@ -322,22 +322,7 @@ unsigned focus_generation(const struct focus *f)
 
 size_t focus_pollfds(const struct focus *f, struct pollfd *pfd, size_t max)
 {
-	size_t n = 0;
-	int i;
-
-	if (!f->tr)
-		return 0;
-	for (i = 0; i < trace_ncpus(f->tr) && n < max; i++) {
-		int fd = trace_cpu_fd(f->tr, i);
-
-		if (fd < 0)
-			continue;
-		pfd[n].fd = fd;
-		pfd[n].events = POLLIN;
-		pfd[n].revents = 0;
-		n++;
-	}
-	return n;
+	return f->tr ? trace_pollfds(f->tr, pfd, max) : 0;
 }
 
 /* The focused task @tid, learning its process from /proc once if no event said. */
@@ -408,43 +393,17 @@ static uint8_t nargs_of(struct focus *f, int64_t nr)
 	return (uint8_t)n;
 }
 
-static bool is_child_return(int64_t nr, int64_t ret)
-{
-	if (ret != 0)
-		return false;
-	switch (nr) {
-#ifdef SYS_clone
-	case SYS_clone:
-#endif
-#ifdef SYS_clone3
-	case SYS_clone3:
-#endif
-#ifdef SYS_fork
-	case SYS_fork:
-#endif
-#ifdef SYS_vfork
-	case SYS_vfork:
-#endif
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec *r)
 {
 	struct fproc *fp;
 	struct kev e = r->ev;
 	bool paired;
 
-#ifdef SYS_rt_sigreturn
-	if (e.u.sc.nr == -1)	/* rt_sigreturn restored the interrupted context's -1 */
-		e.u.sc.nr = SYS_rt_sigreturn;
-#endif
+	e.u.sc.nr = acct_real_nr((long)e.u.sc.nr);
 	paired = t->in_call && t->enter_nr == e.u.sc.nr && r->ts >= t->enter_ts;
 	t->in_call = false;
 	/* A new task's first return is its creator's call, counted there (as strace does). */
-	if (!paired && is_child_return(e.u.sc.nr, e.u.sc.ret))
+	if (!paired && acct_child_return((long)e.u.sc.nr, (long)e.u.sc.ret))
 		return;
 	fp = fproc_of(f, t);
 	if (!fp)

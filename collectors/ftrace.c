@@ -243,22 +243,7 @@ const char *ftrace_status(const struct ftrace *ft)
 
 size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max)
 {
-	size_t n = 0;
-	int i;
-
-	if (!ftrace_on(ft))
-		return 0;
-	for (i = 0; i < trace_ncpus(ft->tr) && n < max; i++) {
-		int fd = trace_cpu_fd(ft->tr, i);
-
-		if (fd < 0)
-			continue;
-		pfd[n].fd = fd;
-		pfd[n].events = POLLIN;
-		pfd[n].revents = 0;
-		n++;
-	}
-	return n;
+	return ftrace_on(ft) ? trace_pollfds(ft->tr, pfd, max) : 0;
 }
 
 /* Returns the pages read; stops at @max or when the CPU has nothing more. */

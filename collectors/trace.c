@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,6 +443,22 @@ int trace_ncpus(const struct trace *t)
 int trace_cpu_fd(const struct trace *t, int i)
 {
 	return t->cpu[i].fd;
+}
+
+size_t trace_pollfds(const struct trace *t, struct pollfd *pfd, size_t max)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < t->ncpus && n < max; i++) {
+		if (t->cpu[i].fd < 0)
+			continue;
+		pfd[n].fd = t->cpu[i].fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		n++;
+	}
+	return n;
 }
 
 int trace_page_size(const struct trace *t)

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct pollfd;
+
 struct trace;
 
 struct trace_config {
@@ -68,6 +70,8 @@ void trace_event_off(struct trace *t, size_t i, const char *sys, const char *ev)
 int trace_ncpus(const struct trace *t);
 /* The descriptor to poll for CPU @i (readable: the buffer is partly full). */
 int trace_cpu_fd(const struct trace *t, int i);
+/* Fill @pfd with the CPUs' descriptors (POLLIN); returns how many, at most @max. */
+size_t trace_pollfds(const struct trace *t, struct pollfd *pfd, size_t max);
 int trace_page_size(const struct trace *t);
 /*
  * Read the next sub-buffer of CPU @i into @page (trace_page_size bytes).
