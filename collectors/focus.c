@@ -259,11 +259,42 @@ static int open_instance(struct focus *f, struct model *m)
 	return 0;
 }
 
+int focus_may_see(pid_t pid, char *why, size_t len)
+{
+	uid_t me = geteuid();
+	struct pid_status st;
+	char path[64], buf[2048];
+	ssize_t n;
+
+	if (me == 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	n = read_small_file(path, buf, sizeof(buf));
+	if (n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.uid < 0) {
+		snprintf(why, len, "process %d: its owner cannot be read: not focused", (int)pid);
+		return n < 0 ? (int)n : -ESRCH;
+	}
+	if (st.uid != (int64_t)me) {
+		snprintf(why, len, "process %d is uid %lld's, not yours: only root sees its events",
+			 (int)pid, (long long)st.uid);
+		return -EPERM;
+	}
+	return 0;
+}
+
 int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants)
 {
 	struct fpid *p = fpid_of(f, pid);
+	char why[sizeof(m->focus_status)];
 	int err;
 
+	/* The Ktrace rule: a user other than root sees their own processes' events only. */
+	err = p ? 0 : focus_may_see(pid, why, sizeof(why));
+	if (err) {
+		if (!f->npids)	/* else the status is the focused ones' */
+			memcpy(m->focus_status, why, sizeof(why));
+		return err;
+	}
 	model_fproc_add(m, pid)->with_descendants = with_descendants;
 	if (p)
 		return f->tr ? 0 : -ENOENT;

@@ -35,8 +35,16 @@ void focus_free(struct focus *f);
  * include it. @with_descendants: children's events count as the process's.
  *
  * Returns 0, or -errno with m->focus_status saying why (the process view then
- * shows the /proc side and the reason).
+ * shows the /proc side and the reason). -EPERM: @pid is another user's and
+ * ktop is not root (focus_may_see); nothing was added.
  */
+/*
+ * focus_may_see - may this user see @pid's events? Root may see all; another
+ * user only the processes whose effective uid is theirs (the rule the
+ * system-wide counts follow too). Returns 0, or -EPERM (another user's) or
+ * -errno (its owner could not be read) with the reason in @why.
+ */
+int focus_may_see(pid_t pid, char *why, size_t len);
 int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants);
 /* Unfocus @pid and forget its data; the last one removes the instance. */
 void focus_remove(struct focus *f, struct model *m, pid_t pid);

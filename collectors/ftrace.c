@@ -231,6 +231,11 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 	return c;
 }
 
+int64_t ftrace_only_uid(const struct ftrace *ft)
+{
+	return ft->only_uid;
+}
+
 void ftrace_emergency_stop(void)
 {
 	trace_emergency_stop();

@@ -55,6 +55,8 @@ void ftrace_stop(struct ftrace *ft);
 bool ftrace_on(const struct ftrace *ft);
 /* The model counters (bit per enum counter) events supply; 0 when off. */
 uint32_t ftrace_event_counters(const struct ftrace *ft);
+/* Not root: the uid whose tasks alone are counted (the others' stay unknown); -1 = all. */
+int64_t ftrace_only_uid(const struct ftrace *ft);
 /* From a crash's signal handler: stop tracing (async-signal-safe); see trace.h. */
 void ftrace_emergency_stop(void);
 /* Why tracing is off, or which events are missing; "" when all is well. */

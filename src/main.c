@@ -211,20 +211,32 @@ static void watch_signals(struct ktop *k)
 	ftrace_watch_signals(k->ftrace, pids, n);
 }
 
-/* Focus @pid's events (a process view opened): the rich events, if tracing can. */
-static void focus_open_view(struct ktop *k, pid_t pid)
+/*
+ * Focus @pid's events (a process view opened): the rich events, if tracing
+ * can. Returns false when refused: @pid is another user's and ktop is not
+ * root (the reason is on the bottom line); its view is not opened.
+ */
+static bool focus_open_view(struct ktop *k, pid_t pid)
 {
 	struct model *m = &k->app.model;
+	char why[160];
 
 	if (k->focus) {
-		focus_add(k->focus, m, pid, false);
+		/* focus_add checks too, and adds nothing when it refuses. */
+		snprintf(why, sizeof(why), "process %d: not focused", (int)pid);
+		if (focus_may_see(pid, why, sizeof(why)) ||
+		    (focus_add(k->focus, m, pid, false) && !model_fproc_find(m, pid))) {
+			app_message(&k->app, "%s", why);
+			return false;
+		}
 		watch_signals(k);
-		return;
+		return true;
 	}
 	model_fproc_add(m, pid);
 	snprintf(m->focus_status, sizeof(m->focus_status), "events off: %.140s",
 		 k->opt.no_trace ? "--no-trace" : m->trace_status[0] ? m->trace_status :
 		 "tracing is not running");
+	return true;
 }
 
 static void act_signal(struct ktop *k)
@@ -374,7 +386,10 @@ static bool handle_action(struct ktop *k, enum action act)
 		collect(k);
 		break;
 	case ACT_FOCUS:
-		focus_open_view(k, a->view_pid);
+		if (!focus_open_view(k, a->view_pid)) {
+			app_pop(a);
+			a->view_pid = 0;
+		}
 		break;
 	case ACT_UNFOCUS:
 		if (k->focus)
@@ -697,8 +712,10 @@ static void setup_app(struct ktop *k)
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
 	default_columns(k);
-	if (ftrace_on(k->ftrace))
+	if (ftrace_on(k->ftrace)) {
 		m->event_counters = ftrace_event_counters(k->ftrace);
+		m->events_uid = ftrace_only_uid(k->ftrace);
+	}
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
 	a->tracing = ftrace_on(k->ftrace);
 	a->mouse = !k->opt.no_mouse;
@@ -944,13 +961,21 @@ int main(int argc, char **argv)
 			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
 		goto out;
 	}
+	/* A summary of another user's process would be all zeros: say why not. */
+	for (size_t i = 0; k.opt.summary && i < k.opt.npids; i++) {
+		char why[160];
+
+		if (focus_may_see(k.opt.pids[i], why, sizeof(why))) {
+			fprintf(stderr, "ktop: --summary: %s\n", why);
+			goto out;
+		}
+	}
 	k.t_start = now_mono_ns();
 	setup_app(&k);
 	/* ktop -p PID: the view of that process, its events focused. */
-	if (live && k.opt.npids == 1) {
+	if (live && k.opt.npids == 1 && focus_open_view(&k, k.opt.pids[0])) {
 		k.app.view_pid = k.opt.pids[0];
 		app_push(&k.app, &procview_view);
-		focus_open_view(&k, k.opt.pids[0]);
 	}
 	procfs_set_threads(k.procfs, k.app.model.threads);
 	if (k.nwatch)

@@ -21,6 +21,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	m->sort_col = COL_CPU;
 	m->sort_dir = SORT_DESC;
 	m->filter_uid = -1;
+	m->events_uid = -1;
 	m->cpu_bufs[0] = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
 	m->cpu_bufs[1] = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
 	m->sys.stat.cpu = m->cpu_bufs[0];
@@ -338,8 +339,9 @@ static void task_compute(struct model *m, struct task *t)
 			/*
 			 * Tracing ran through the whole interval (it starts before the
 			 * first tick), so a task without events had none: 0 is exact.
+			 * Another user's task (ktop not root) was not counted: unknown.
 			 */
-			if (m->interval_s > 0) {
+			if (m->interval_s > 0 && (m->events_uid < 0 || t->uid == m->events_uid)) {
 				t->delta[c] = t->ev[c];
 				t->have_delta |= 1u << c;
 			}

@@ -138,6 +138,7 @@ struct model {
 
 	/* Kernel events (collectors/ftrace.c); all zero when tracing is off. */
 	uint32_t event_counters;	/* bit per enum counter that events supply */
+	int64_t events_uid;		/* not root: only this uid's tasks are counted; -1 = all */
 	uint64_t ev_total[CNT_NR];	/* the whole system, this interval */
 	uint64_t lost_events;		/* dropped by the kernel this interval */
 	bool lost_unknown;		/* some dropped, how many unknown */

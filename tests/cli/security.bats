@@ -94,6 +94,31 @@ PY
 	[ -z "$(ls "$INST" | grep -E "^ktop-($mine|$roots)$")" ]
 }
 
+@test "not root, with access to tracefs: -p of another user's process: its events unknown, --summary refused" {
+	need_root
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	command -v setpriv >/dev/null || skip "no setpriv"
+	NOBODY_DIR=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	chmod 755 "$NOBODY_DIR"
+	cp "$KTOP" "$NOBODY_DIR/ktop"
+	local as_nobody="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $NOBODY_DIR/ktop"
+	busy root
+	local roots=$BUSY
+	sleep 0.3
+	# Its row is there (what /proc shows anyone), its event columns empty: not 0, unknown.
+	run --separate-stderr timeout 20 $as_nobody -b --csv -n 3 -d 0.4 -p "$roots" -o pid,user,syscalls,syscall_errors,sig_recv,sig_sent
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >&2
+	[ "${#lines[@]}" -eq 4 ]
+	local l
+	for l in "${lines[@]:1}"; do
+		[[ "$l" =~ ^[0-9.]+,[0-9.]*,$roots,root,,,,$ ]] || { echo "bad line: $l" >&2; return 1; }
+	done
+	run --separate-stderr timeout 20 $as_nobody --summary -n 2 -d 0.4 -p "$roots"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$stderr" = "ktop: --summary: process $roots is uid 0's, not yours: only root sees its events" ]
+}
+
 # sandbox_run LOG ARGS...: ktop ARGS under strace -f -y, output in $OUT.
 sandbox_run() {
 	local log=$1

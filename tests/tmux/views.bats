@@ -171,3 +171,45 @@ open_parent_view() {
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 }
+
+@test "views: not root with tracefs access: another user's process is not focused, one's own is" {
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	command -v setpriv >/dev/null || skip "no setpriv"
+	# As in cli/security.bats: nobody, CAP_DAC_OVERRIDE standing in for a tracing group.
+	local dir nb own k
+	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	chmod 755 "$dir"
+	cp "$KTOP" "$dir/ktop"
+	nb="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
+	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups sleep "100.$$" </dev/null >/dev/null 2>&1 &
+	own=$!
+	# -p of root's workload: the table, the refusal on the bottom line, no focus instance.
+	keys "clear; LANG=C.UTF-8 $nb -d 0.3 -p $P; echo KTOP-EXIT=\$?" Enter
+	wait_for "process $P is uid 0's, not yours: only root sees its events"
+	wait_for "^ +$P +root"
+	k=$(ktop_pid)
+	! screen | grep -q "^Process $P"
+	# Enter on its row: refused again.
+	keys Enter
+	sleep 0.5
+	wait_for "process $P is uid 0's, not yours"
+	! screen | grep -q "^Process $P"
+	[ ! -d "$TRACEFS/instances/ktop-$k-f" ]
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+	# The user's own process: its view, its events focused.
+	keys "clear; LANG=C.UTF-8 $nb -d 0.3; echo KTOP-EXIT=\$?" Enter
+	wait_for 'PID +USER'
+	keys /
+	tmux -L "$S" send-keys -t t -l "100.$$"
+	keys Enter
+	wait_for "^ +$own +nobody"
+	k=$(ktop_pid)
+	keys Enter
+	wait_for "^Process $own +sleep"
+	[ -d "$TRACEFS/instances/ktop-$k-f" ]
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+	kill "$own"
+	rm -rf "$dir"
+}
