@@ -85,7 +85,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
 	uint64_t seqs[512], seq, end;
 	int rows = h - 3, n = 0, r, i;
-	char line[512], t[32], ev[320], filt[96];
+	char line[512], t[32], ev[320], clean[320], filt[96];
 
 	if (!fp) {
 		put_text(y0, 0, w, "no process is focused");
@@ -97,7 +97,8 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	filter_text(a, filt, sizeof(filt));
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Events of %d %s%s - filter: %s - %s - %llu kept of %llu seen",
-		 (int)fp->pid, fp->comm, fp->exited ? " (exited)" : "", filt,
+		 (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
+		 fp->exited ? " (exited)" : "", filt,
 		 a->ev_paused ? "PAUSED" : "live", (unsigned long long)evring_count(&fp->events),
 		 (unsigned long long)fp->events.pushed);
 	put_text(y0, 0, w, line);
@@ -164,7 +165,8 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 
 		evlist_time(&a->model, e->ts, t, sizeof(t));
 		kev_render(e, ev, sizeof(ev));
-		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid, ev);
+		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid,
+			 view_clean(a, clean, sizeof(clean), ev));
 		if (seqs[r] == a->ev_sel) {
 			attrset(theme_attr(EL_SELECTED));
 			mvhline(y, 0, ' ', w);

@@ -7,6 +7,7 @@
 #include "theme.h"
 #include "view.h"
 #include "../src/format.h"
+#include "../src/util.h"
 
 #define METER_MIN_W 16
 
@@ -14,6 +15,12 @@ void put_text(int y, int x, int maxw, const char *s)
 {
 	if (maxw > 0)
 		mvaddnstr(y, x, s, maxw);
+}
+
+const char *view_clean(const struct app *a, char *buf, size_t n, const char *s)
+{
+	sanitize_text(buf, n, s, strlen(s), a->utf8);
+	return buf;
 }
 
 /* Each line is drawn whole (the screen is not erased between refreshes). */

@@ -64,16 +64,18 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 
 static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 {
-	char line[512], cmd[256];
+	char line[512], cmd[256], comm[64], user[64];
 
+	view_clean(a, comm, sizeof(comm), fp->comm);
 	attrset(theme_attr(EL_TITLE));
-	snprintf(line, sizeof(line), "Process %d  %s%s", (int)fp->pid, fp->comm,
+	snprintf(line, sizeof(line), "Process %d  %s%s", (int)fp->pid, comm,
 		 fp->exited ? "  (exited: the numbers below are its last)" : "");
 	put_text(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	if (fp->have_identity) {
 		snprintf(line, sizeof(line), "ppid %d  pgid %d  sid %d  user %s  threads %llu  state %c",
-			 (int)fp->ppid, (int)fp->pgid, (int)fp->sid, fp->user ? fp->user : "?",
+			 (int)fp->ppid, (int)fp->pgid, (int)fp->sid,
+			 fp->user ? view_clean(a, user, sizeof(user), fp->user) : "?",
 			 (unsigned long long)fp->threads, fp->state ? fp->state : '?');
 	} else {
 		snprintf(line, sizeof(line), "not read from /proc yet");
@@ -82,7 +84,7 @@ static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 	if (fp->cmdline)
 		sanitize_text(cmd, sizeof(cmd), fp->cmdline, fp->cmdline_len, a->utf8);
 	else
-		snprintf(cmd, sizeof(cmd), "[%s]", fp->comm);
+		snprintf(cmd, sizeof(cmd), "[%s]", comm);
 	snprintf(line, sizeof(line), "command: %s", cmd);
 	put_text(y + 2, 0, w, line);
 }
@@ -265,12 +267,12 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 	for (seq = first; seq < fp->sigs.pushed && r < h; seq++, r++) {
 		const struct fsig *s = evring_at(&fp->sigs, seq);
 		double ago = m->t_now > s->ts ? (double)(m->t_now - s->ts) / 1e9 : 0;
-		char sender[48];
+		char sender[48], comm[64];
 
 		snprintf(when, sizeof(when), "%s%.1f s ago", s->ts_exact ? "" : "~", ago);
 		if (s->sender > 0)
 			snprintf(sender, sizeof(sender), "%d %.16s", (int)s->sender,
-				 s->sender_comm[0] ? s->sender_comm : "?");
+				 s->sender_comm[0] ? view_clean(a, comm, sizeof(comm), s->sender_comm) : "?");
 		else
 			snprintf(sender, sizeof(sender), "%s", s->result >= 0 ? "interrupt/kernel" :
 				 "sender not seen");

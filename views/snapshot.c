@@ -61,7 +61,7 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	const struct kev *e, *pe;
 	struct var_snap cur, prev;
 	uint32_t changed = 0;
-	char line[512], t[32], ev[320], val[160];
+	char line[512], t[32], ev[320], val[160], clean[320];
 	const char *name;
 	bool two = w >= SNAP_TWO_COLUMNS;
 	int y = y0, end = y0 + h, i, v, cw = two ? w / 2 : w, rows[2] = { 0, 0 };
@@ -80,15 +80,17 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	evlist_time(&a->model, e->ts, t, sizeof(t));
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Snapshot at event #%llu of %d %s - %s cpu %u tid %d",
-		 (unsigned long long)a->ev_sel, (int)fp->pid, fp->comm, t, e->cpu, (int)e->tid);
+		 (unsigned long long)a->ev_sel, (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
+		 t, e->cpu, (int)e->tid);
 	put_text(y++, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
-	snprintf(line, sizeof(line), "%s  [%s]", kev_render(e, ev, sizeof(ev)),
+	kev_render(e, ev, sizeof(ev));
+	snprintf(line, sizeof(line), "%s  [%s]", view_clean(a, clean, sizeof(clean), ev),
 		 kev_kind_source(e->kind));
 	put_text(y++, 0, w, line);
 	/* The event's fields, two to a line when there is room. */
 	for (i = 0; y < end && kev_field(e, i, &name, val, sizeof(val)); i++) {
-		snprintf(line, sizeof(line), "   %-11s %s", name, val);
+		snprintf(line, sizeof(line), "   %-11s %s", name, view_clean(a, clean, sizeof(clean), val));
 		put_text(y, two && (i & 1) ? cw : 0, cw, line);
 		if (!two || (i & 1))
 			y++;

@@ -109,5 +109,10 @@ void evlist_time(const struct model *m, uint64_t ts, char *buf, size_t n);
 
 /* Text in a width, cut (never wrapped) at the edge. */
 void put_text(int y, int x, int maxw, const char *s);
+/*
+ * @s, text of a process or the kernel (a name, a file name, an event), as the
+ * terminal may show it: controls, C1 and invalid UTF-8 as '?'. Returns @buf.
+ */
+const char *view_clean(const struct app *a, char *buf, size_t n, const char *s);
 
 #endif

@@ -213,3 +213,27 @@ open_parent_view() {
 	kill "$own"
 	rm -rf "$dir"
 }
+
+@test "views: C1 and invalid UTF-8 in a name and an exec's file name are never raw (process view, events, snapshot)" {
+	local link="$BATS_TEST_TMPDIR/h"$'\xc2\x9b'"x"$'\xff'"y" x scr
+	ln -s /bin/sleep "$link"
+	# Focused first, then it execs the link: comm and the exec event's file name are hostile.
+	python3 -c 'import os, sys, time; time.sleep(1.5); os.execv(sys.argv[1], [sys.argv[1], "30"])' "$link" &
+	x=$!
+	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 -p $x; echo KTOP-EXIT=\$?" Enter
+	wait_for "^Process $x +h\\?+x\\?y"
+	keys e f
+	tmux -L "$S" send-keys -t t -l exec
+	keys Enter
+	wait_for "exec .*/h\\?+x\\?y"
+	scr=$(tmux -L "$S" capture-pane -p -t t)
+	keys Enter
+	wait_for "filename +.*/h\\?+x\\?y"
+	wait_for "^Snapshot at event #[0-9]+ of $x h\\?+x\\?y"
+	scr+=$(tmux -L "$S" capture-pane -p -t t)
+	kill "$x"
+	# Nothing on the screen but what sanitize_text lets through: no C1, no invalid byte.
+	! LC_ALL=C grep -q $'\xc2\x9b\\|\xff' <<<"$scr"
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+}
