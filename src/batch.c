@@ -113,6 +113,23 @@ static void text_syscalls(struct batch *b, const struct model *m)
 	fputc('\n', b->out);
 }
 
+/* A system-wide rate; "-" when no event counts it (the event is missing here). */
+static void text_total(struct batch *b, const struct model *m, enum counter c, const char *what)
+{
+	if (model_counts_events(m, c))
+		fprintf(b->out, " %.0f%s", (double)m->ev_total[c] / m->interval_s, what);
+	else
+		fprintf(b->out, " -%s", what);
+}
+
+static void json_total(FILE *f, const struct model *m, enum counter c, const char *key)
+{
+	if (model_counts_events(m, c))
+		fprintf(f, ",\"%s\":%llu", key, (unsigned long long)m->ev_total[c]);
+	else
+		fprintf(f, ",\"%s\":null", key);
+}
+
 /* The header's event line; tracing's status when it is off. */
 static void text_events(struct batch *b, const struct model *m)
 {
@@ -125,10 +142,10 @@ static void text_events(struct batch *b, const struct model *m)
 		fputs("Events/s: - (first interval)\n", b->out);
 		return;
 	}
-	fprintf(b->out, "Events/s: %.0f syscalls, %.0f failed, %.0f signals",
-		(double)m->ev_total[CNT_SYSCALLS] / m->interval_s,
-		(double)m->ev_total[CNT_SYSERR] / m->interval_s,
-		(double)m->ev_total[CNT_SIGRECV] / m->interval_s);
+	fputs("Events/s:", b->out);
+	text_total(b, m, CNT_SYSCALLS, " syscalls,");
+	text_total(b, m, CNT_SYSERR, " failed,");
+	text_total(b, m, CNT_SIGRECV, " signals");
 	if (m->lost_events || m->lost_unknown)
 		fprintf(b->out, "; LOST %llu%s events: counts may be short",
 			(unsigned long long)m->lost_events, m->lost_unknown ? "+" : "");
@@ -383,10 +400,10 @@ static void json_events(FILE *f, const struct model *m)
 		      f);
 		return;
 	}
-	fprintf(f, ",\"syscalls\":%llu,\"syscall_errors\":%llu,\"signals\":%llu,\"lost_events\":%llu",
-		(unsigned long long)m->ev_total[CNT_SYSCALLS],
-		(unsigned long long)m->ev_total[CNT_SYSERR],
-		(unsigned long long)m->ev_total[CNT_SIGRECV], (unsigned long long)m->lost_events);
+	json_total(f, m, CNT_SYSCALLS, "syscalls");
+	json_total(f, m, CNT_SYSERR, "syscall_errors");
+	json_total(f, m, CNT_SIGRECV, "signals");
+	fprintf(f, ",\"lost_events\":%llu", (unsigned long long)m->lost_events);
 	if (m->lost_unknown)
 		fputs(",\"lost_unknown\":true", f);
 }

@@ -100,8 +100,9 @@ static void cpu_meters(struct app *a, int *y, int w, int max_lines)
 /* System-wide event rates, lost events (loud), or why there are none. */
 static void events_line(const struct model *m, int y, int w)
 {
-	char buf[256], r[3][16];
-	int x;
+	static const enum counter shown[3] = { CNT_SYSCALLS, CNT_SYSERR, CNT_SIGRECV };
+	char buf[256], r[3][20];
+	int x, i;
 
 	blank(y, w);
 	attrset(theme_attr(EL_LABEL));
@@ -117,10 +118,15 @@ static void events_line(const struct model *m, int y, int w)
 		put_text(y, 5, w - 5, " (from the next refresh)");
 		return;
 	}
-	fmt_rate(r[0], sizeof(r[0]), (double)m->ev_total[CNT_SYSCALLS] / m->interval_s);
-	fmt_rate(r[1], sizeof(r[1]), (double)m->ev_total[CNT_SYSERR] / m->interval_s);
-	fmt_rate(r[2], sizeof(r[2]), (double)m->ev_total[CNT_SIGRECV] / m->interval_s);
-	x = snprintf(buf, sizeof(buf), " syscalls %s/s  failed %s/s  signals %s/s", r[0], r[1], r[2]);
+	for (i = 0; i < 3; i++) {
+		if (model_counts_events(m, shown[i])) {
+			fmt_rate(r[i], sizeof(r[i]) - 2, (double)m->ev_total[shown[i]] / m->interval_s);
+			strcat(r[i], "/s");
+		} else {
+			snprintf(r[i], sizeof(r[i]), "-");	/* its event is missing here */
+		}
+	}
+	x = snprintf(buf, sizeof(buf), " syscalls %s  failed %s  signals %s", r[0], r[1], r[2]);
 	put_text(y, 5, w - 5, buf);
 	if (m->lost_events || m->lost_unknown) {
 		/* Counts may be short: say so where it cannot be missed. */
