@@ -80,6 +80,18 @@ static void filter_text(const struct app *a, char *buf, size_t n)
 		snprintf(buf, n, "none");
 }
 
+enum elem evlist_elem(const struct kev *e)
+{
+	static const enum elem of[KEV_NR] = {
+		[KEV_SYSCALL] = EL_EVENT_SYSCALL, [KEV_SWITCH] = EL_EVENT_SWITCH,
+		[KEV_FAULT] = EL_EVENT_FAULT, [KEV_SIGGEN] = EL_EVENT_SIGNAL,
+		[KEV_SIGDELIVER] = EL_EVENT_SIGNAL, [KEV_FORK] = EL_EVENT_PROCESS,
+		[KEV_EXEC] = EL_EVENT_PROCESS, [KEV_EXIT] = EL_EVENT_PROCESS,
+	};
+
+	return e->kind < KEV_NR ? of[e->kind] : EL_NORMAL;
+}
+
 static void evlist_draw(struct app *a, int y0, int h, int w)
 {
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
@@ -88,7 +100,8 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	char line[512], t[32], ev[320], clean[320], filt[96];
 
 	if (!fp) {
-		put_text(y0, 0, w, "no process is focused");
+		put_line(y0, 0, w, "no process is focused");
+		blank_lines(y0 + 1, y0 + h, w);
 		return;
 	}
 	if (rows > (int)ARRAY_SIZE(seqs))
@@ -101,7 +114,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		 fp->exited ? " (exited)" : "", filt,
 		 a->ev_paused ? "PAUSED" : "live", (unsigned long long)evring_count(&fp->events),
 		 (unsigned long long)fp->events.pushed);
-	put_text(y0, 0, w, line);
+	put_line(y0, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	if (a->model.focus_status[0] || fp->lost || fp->lost_unknown) {
 		attrset(theme_attr(EL_MESSAGE));
@@ -110,12 +123,13 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		else
 			snprintf(line, sizeof(line), "the kernel dropped %llu%s events while focused",
 				 (unsigned long long)fp->lost, fp->lost_unknown ? " or more" : "");
-		put_text(y0 + 1, 0, w, line);
+		put_line(y0 + 1, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
+	} else {
+		put_line(y0 + 1, 0, w, "");
 	}
 	attrset(theme_attr(EL_TABLE_HEADER));
-	mvhline(y0 + 2, 0, ' ', w);
-	put_text(y0 + 2, 0, w, "TIME             CPU     TID  EVENT");
+	put_line(y0 + 2, 0, w, "TIME             CPU     TID  EVENT");
 	attrset(theme_attr(EL_NORMAL));
 
 	end = list_end(a, fp);
@@ -153,11 +167,13 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	}
 	if (!n) {
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y0 + 3, 1, w - 1, evring_count(&fp->events) ? "no event matches the filter" :
-			 "no events yet");
-		attrset(theme_attr(EL_NORMAL));
+		put_line(y0 + 3, 0, w, evring_count(&fp->events) ? " no event matches the filter" :
+			 " no events yet");
+		blank_lines(y0 + 4, y0 + h, w);
 		return;
 	}
+	/* Whole lines: the rows above a short list are blank. */
+	blank_lines(y0 + 3, y0 + 3 + rows - n, w);
 	/* Newest at the bottom: a short list sits at the bottom of the space. */
 	for (r = 0; r < n; r++) {
 		const struct kev *e = evring_at(&fp->events, seqs[r]);
@@ -167,13 +183,11 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		kev_render(e, ev, sizeof(ev));
 		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid,
 			 view_clean(a, clean, sizeof(clean), ev));
-		if (seqs[r] == a->ev_sel) {
-			attrset(theme_attr(EL_SELECTED));
-			mvhline(y, 0, ' ', w);
-		}
-		put_text(y, 0, w, line);
+		attrset(theme_attr(seqs[r] == a->ev_sel ? EL_SELECTED : evlist_elem(e)));
+		put_line(y, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
+	blank_lines(y0 + 3 + rows, y0 + h, w);
 }
 
 static enum action ev_move(struct app *a, int steps)
@@ -320,6 +334,7 @@ static enum action evlist_key(struct app *a, int ch)
 
 const struct view evlist_view = {
 	.name = "event list",
+	.whole_lines = true,
 	.draw = evlist_draw,
 	.key = evlist_key,
 	.fullscreen = true,

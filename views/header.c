@@ -17,6 +17,26 @@ void put_text(int y, int x, int maxw, const char *s)
 		mvaddnstr(y, x, s, maxw);
 }
 
+void put_line(int y, int x, int w, const char *s)
+{
+	int cy, cx;
+
+	if (w <= 0)
+		return;
+	mvaddnstr(y, x, s, w);
+	getyx(stdscr, cy, cx);
+	/* Past the right edge the cursor moved to the next line: nothing to pad. */
+	if (cy == y && cx < x + w)
+		mvhline(y, cx, ' ', x + w - cx);
+}
+
+void blank_lines(int y, int end, int w)
+{
+	attrset(theme_attr(EL_NORMAL));
+	for (; y < end; y++)
+		mvhline(y, 0, ' ', w);
+}
+
 const char *view_clean(const struct app *a, char *buf, size_t n, const char *s)
 {
 	sanitize_text(buf, n, s, strlen(s), a->utf8);

@@ -40,14 +40,9 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 	for (i = 0; i < n; i++) {
 		int col = x + w - 1 - i, lvl;
 
-		if (!fproc_hist(fp, r, (size_t)i, &v)) {
+		if (!fproc_hist(fp, r, (size_t)i, &v) || v <= 0) {
+			attrset(theme_attr(EL_NORMAL));
 			mvaddch(y, col, ' ');
-			continue;
-		}
-		if (v <= 0) {
-			attrset(theme_attr(EL_RATE_ZERO));
-			mvaddch(y, col, a->utf8 ? ' ' : ' ');
-			attrset(theme_attr(EL_METER));
 			continue;
 		}
 		lvl = max > 0 ? (int)(v / max * 7.999) : 0;
@@ -55,6 +50,8 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 			lvl = 0;
 		if (lvl > 7)
 			lvl = 7;
+		/* The top quarter of the scale stands out (graph-high). */
+		attrset(theme_attr(lvl >= 6 ? EL_GRAPH_HIGH : EL_GRAPH));
 		if (a->utf8)
 			mvaddstr(y, col, blocks_utf8[lvl]);
 		else
@@ -70,7 +67,7 @@ static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Process %d  %s%s", (int)fp->pid, comm,
 		 fp->exited ? "  (exited: the numbers below are its last)" : "");
-	put_text(y, 0, w, line);
+	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	if (fp->have_identity) {
 		snprintf(line, sizeof(line), "ppid %d  pgid %d  sid %d  user %s  threads %llu  state %c",
@@ -80,13 +77,13 @@ static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 	} else {
 		snprintf(line, sizeof(line), "not read from /proc yet");
 	}
-	put_text(y + 1, 0, w, line);
+	put_line(y + 1, 0, w, line);
 	if (fp->cmdline)
 		sanitize_text(cmd, sizeof(cmd), fp->cmdline, fp->cmdline_len, a->utf8);
 	else
 		snprintf(cmd, sizeof(cmd), "[%s]", comm);
 	snprintf(line, sizeof(line), "command: %s", cmd);
-	put_text(y + 2, 0, w, line);
+	put_line(y + 2, 0, w, line);
 }
 
 static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
@@ -96,10 +93,9 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	double v;
 
 	attrset(theme_attr(EL_TABLE_HEADER));
-	mvhline(y, 0, ' ', w);
 	snprintf(line, sizeof(line), "%-10s %9s  history, newest right (%zu of %d ticks, %.3g s each)",
 		 "RATE", "NOW/s", fp->hist_n, FPROC_HIST, a->delay_s);
-	put_text(y, 0, w, line);
+	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	for (r = 0; r < FR_NR; r++) {
 		if (fproc_hist(fp, r, 0, &v))
@@ -107,9 +103,8 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 		else
 			snprintf(num, sizeof(num), "-");
 		snprintf(line, sizeof(line), "%-10s %9s", rate_label[r], num);
-		put_text(y + 1 + r, 0, w, line);
+		put_line(y + 1 + r, 0, w, line);
 		if (graph_w > 4) {
-			attrset(theme_attr(EL_METER));
 			sparkline(a, fp, r, y + 1 + r, graph_x, graph_w);
 			attrset(theme_attr(EL_NORMAL));
 		}
@@ -135,15 +130,15 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 	int r;
 
 	attrset(theme_attr(EL_TABLE_HEADER));
-	mvhline(y, 0, ' ', w);
 	snprintf(line, sizeof(line), "%-18s %-13s %8s %9s %8s %-12s %10s %10s", "SYSCALL",
 		 "SUBSYSTEM", "CALLS/s", "CALLS", "ERRORS", "TOP ERRNO", "AVG", "MAX");
-	put_text(y, 0, w, line);
+	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	if (!n) {
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y + 1, 1, w - 1, a->model.focus_status[0] ? a->model.focus_status :
+		snprintf(line, sizeof(line), " %s", a->model.focus_status[0] ? a->model.focus_status :
 			 "no system calls seen since the view opened");
+		put_line(y + 1, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 		return 2;
 	}
@@ -171,11 +166,8 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 			 subsystem_name(syscall_subsystem(s->nr)), rate,
 			 (unsigned long long)s->calls, (unsigned long long)s->errors,
 			 te ? errno_name(te, eb, sizeof(eb)) : "", avg, max);
-		if (i == a->pv_sel) {
-			attrset(theme_attr(EL_SELECTED));
-			mvhline(y + r, 0, ' ', w);
-		}
-		put_text(y + r, 0, w, line);
+		attrset(theme_attr(i == a->pv_sel ? EL_SELECTED : EL_NORMAL));
+		put_line(y + r, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
 	return r;
@@ -198,7 +190,7 @@ static int draw_subsystems(struct app *a, const struct fproc *fp, int y, int h, 
 		total += st->calls;
 	}
 	attrset(theme_attr(EL_LABEL));
-	put_text(y, 0, w, "Subsystems (share of the calls since the view opened)");
+	put_line(y, 0, w, "Subsystems (share of the calls since the view opened)");
 	attrset(theme_attr(EL_NORMAL));
 	if (!total)
 		return 1;
@@ -216,8 +208,8 @@ static int draw_subsystems(struct app *a, const struct fproc *fp, int y, int h, 
 		frac = (double)calls[best] / (double)total;
 		snprintf(line, sizeof(line), " %-13s %5.1f%% %9llu ", subsystem_name(best), frac * 100,
 			 (unsigned long long)calls[best]);
-		put_text(y + r, 0, w, line);
-		attrset(theme_attr(EL_METER));
+		put_line(y + r, 0, w, line);
+		attrset(theme_attr(EL_GRAPH));
 		for (k = 0; bar_w > 0 && k < (int)(frac * bar_w + 0.5); k++) {
 			if (a->utf8)
 				mvaddstr(y + r, 32 + k, "\u2588");
@@ -253,11 +245,13 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 
 	attrset(theme_attr(EL_LABEL));
 	snprintf(line, sizeof(line), "Signals (%llu kept)", (unsigned long long)evring_count(&fp->sigs));
-	put_text(y, 0, w, line);
+	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	if (!evring_count(&fp->sigs)) {
+		if (h < 2)
+			return 1;
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y + 1, 1, w - 1, "none since the view opened");
+		put_line(y + 1, 0, w, " none since the view opened");
 		attrset(theme_attr(EL_NORMAL));
 		return 2;
 	}
@@ -279,7 +273,7 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 		snprintf(line, sizeof(line), " %-14s %-9s from %-24s to %-7d %s", when,
 			 kev_signal_name(s->sig, sb, sizeof(sb)), sender, (int)s->target,
 			 delivery_text(s));
-		put_text(y + r, 0, w, line);
+		put_line(y + r, 0, w, line);
 	}
 	return r;
 }
@@ -291,21 +285,22 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 	char line[256];
 
 	if (!fp) {
-		put_text(y0, 0, w, "no process is focused");
+		put_line(y0, 0, w, "no process is focused");
+		blank_lines(y0 + 1, end, w);
 		return;
 	}
 	draw_identity(a, fp, y, w);
 	y += 3;
 	if (a->model.focus_status[0]) {
 		attrset(theme_attr(EL_MESSAGE));
-		put_text(y++, 0, w, a->model.focus_status);
+		put_line(y++, 0, w, a->model.focus_status);
 		attrset(theme_attr(EL_NORMAL));
 	}
 	if (fp->lost || fp->lost_unknown) {
 		attrset(theme_attr(EL_MESSAGE));
 		snprintf(line, sizeof(line), "events lost by the kernel while focused: %llu%s",
 			 (unsigned long long)fp->lost, fp->lost_unknown ? " or more" : "");
-		put_text(y++, 0, w, line);
+		put_line(y++, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
 	y += draw_rates(a, fp, y, w);
@@ -318,13 +313,15 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 		sub_h = 3;
 		sc_h = end - y - sub_h - sig_h;
 	}
-	if (sc_h < 2)
-		return;
-	y += draw_syscalls(a, fp, y, sc_h, w);
-	if (y + sub_h <= end)
-		y += draw_subsystems(a, fp, y, sub_h, w);
-	if (y < end)
-		draw_signals(a, fp, y, end - y, w);
+	if (sc_h >= 2) {
+		y += draw_syscalls(a, fp, y, sc_h, w);
+		if (y + sub_h <= end)
+			y += draw_subsystems(a, fp, y, sub_h, w);
+		if (y < end)
+			y += draw_signals(a, fp, y, end - y, w);
+	}
+	/* Whole lines: what is left of the area is blanked here, not by ui.c. */
+	blank_lines(y, end, w);
 }
 
 static enum action k_up(struct app *a)
@@ -412,6 +409,7 @@ const struct view procview_view = {
 	.draw = procview_draw,
 	.key = procview_key,
 	.fullscreen = true,
+	.whole_lines = true,
 	.hint = "F1 Help  Up/Down select  Enter its events  e all events  Esc back  F10 quit",
 	.keys = procview_keys,
 	.nkeys = ARRAY_SIZE(procview_keys),

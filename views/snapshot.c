@@ -49,7 +49,7 @@ static void draw_var(const struct var_snap *s, int v, bool changed, uint64_t ev_
 	when_text(s, v, ev_ts, when, sizeof(when));
 	snprintf(line, sizeof(line), "%c %-11s %-19s %s", changed ? '*' : ' ', var_name(v), val, when);
 	attrset(theme_attr(changed ? EL_CHANGED : EL_NORMAL));
-	put_text(y, x, w, line);
+	put_line(y, x, w, line);
 	attrset(theme_attr(EL_NORMAL));
 }
 
@@ -68,7 +68,8 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 
 	e = fp ? evring_at(&fp->events, a->ev_sel) : NULL;
 	if (!e) {
-		put_text(y0, 0, w, "the event is no longer kept (the ring moved past it)");
+		put_line(y0, 0, w, "the event is no longer kept (the ring moved past it)");
+		blank_lines(y0 + 1, end, w);
 		return;
 	}
 	vars_snap(e, fp->pid, evring_at(&fp->samples, e->sample), &cur);
@@ -82,16 +83,18 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	snprintf(line, sizeof(line), "Snapshot at event #%llu of %d %s - %s cpu %u tid %d",
 		 (unsigned long long)a->ev_sel, (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
 		 t, e->cpu, (int)e->tid);
-	put_text(y++, 0, w, line);
-	attrset(theme_attr(EL_NORMAL));
+	put_line(y++, 0, w, line);
+	attrset(theme_attr(evlist_elem(e)));
 	kev_render(e, ev, sizeof(ev));
 	snprintf(line, sizeof(line), "%s  [%s]", view_clean(a, clean, sizeof(clean), ev),
 		 kev_kind_source(e->kind));
-	put_text(y++, 0, w, line);
+	put_line(y++, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
 	/* The event's fields, two to a line when there is room. */
 	for (i = 0; y < end && kev_field(e, i, &name, val, sizeof(val)); i++) {
 		snprintf(line, sizeof(line), "   %-11s %s", name, view_clean(a, clean, sizeof(clean), val));
-		put_text(y, two && (i & 1) ? cw : 0, cw, line);
+		/* The right half's line: the left half is written first, whole. */
+		put_line(y, two && (i & 1) ? cw : 0, two && !(i & 1) ? w : cw, line);
 		if (!two || (i & 1))
 			y++;
 	}
@@ -101,22 +104,23 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 		return;
 	attrset(theme_attr(EL_RATE_ZERO));
 	if (!pe)
-		put_text(y++, 0, w, "(the first event kept: nothing to compare with)");
+		put_line(y++, 0, w, "(the first event kept: nothing to compare with)");
 	else if (!evring_at(&fp->samples, e->sample))
-		put_text(y++, 0, w, "(the /proc sample of this event is no longer kept)");
+		put_line(y++, 0, w, "(the /proc sample of this event is no longer kept)");
 	else
-		put_text(y++, 0, w, "* = changed since the process's previous event;  "
+		put_line(y++, 0, w, "* = changed since the process's previous event;  "
 			 "+t = read from /proc that long after the event");
 	attrset(theme_attr(EL_NORMAL));
 	if (y >= end)
 		return;
 	attrset(theme_attr(EL_TABLE_HEADER));
-	mvhline(y, 0, ' ', w);
-	put_text(y, 0, cw, "  PROCESS     VALUE               FROM, WHEN");
+	put_line(y, 0, w, "  PROCESS     VALUE               FROM, WHEN");
 	if (two)
-		put_text(y, cw, cw, "  SYSTEM      VALUE               FROM, WHEN");
+		put_line(y, cw, w - cw, "  SYSTEM      VALUE               FROM, WHEN");
 	attrset(theme_attr(EL_NORMAL));
 	y++;
+	/* Whole lines: the columns' cells are blank first (their lengths differ). */
+	blank_lines(y, end, w);
 	/* Process variables on the left, system ones on the right (or after them). */
 	for (v = 0; v < VAR_NR; v++) {
 		int col = var_is_system(v) ? 1 : 0, row;
@@ -183,6 +187,7 @@ const struct view snapshot_view = {
 	.draw = snapshot_draw,
 	.key = snapshot_key,
 	.fullscreen = true,
+	.whole_lines = true,
 	.hint = "F1 Help  Left/Right previous/next event  Esc back to the list  F10 quit",
 	.keys = snapshot_keys,
 	.nkeys = ARRAY_SIZE(snapshot_keys),

@@ -104,11 +104,20 @@ bool evlist_match(const struct app *a, const struct kev *e);
 /* The matching event before (@dir < 0) or after @seq in the ring; false when none. */
 bool evlist_step(const struct app *a, const struct fproc *fp, uint64_t seq, int dir,
 		 uint64_t *out);
+/* The theme's element of an event's kind: event-syscall, -switch, -fault, -signal, -process. */
+enum elem evlist_elem(const struct kev *e);
 /* Wall-clock "HH:MM:SS.uuuuuu" of a CLOCK_MONOTONIC event time. */
 void evlist_time(const struct model *m, uint64_t ts, char *buf, size_t n);
 
 /* Text in a width, cut (never wrapped) at the edge. */
 void put_text(int y, int x, int maxw, const char *s);
+/*
+ * put_line - @s at (@y, @x), cut at @w cells and padded with blanks up to them,
+ * in the current attributes: a whole line, for views with whole_lines.
+ */
+void put_line(int y, int x, int w, const char *s);
+/* Lines @y up to @end blank: what a whole-lines view leaves unused of its area. */
+void blank_lines(int y, int end, int w);
 /*
  * @s, text of a process or the kernel (a name, a file name, an event), as the
  * terminal may show it: controls, C1 and invalid UTF-8 as '?'. Returns @buf.
