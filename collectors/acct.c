@@ -366,6 +366,7 @@ void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, s
 		if (filename[i] == '/')
 			base = filename + i + 1;
 	copy_comm(t->comm, base, len - (size_t)(base - filename));
+	t->renamed = true;
 }
 
 void acct_exit(struct acct *a, pid_t tid, bool group_dead)
@@ -430,6 +431,7 @@ void acct_end_interval(struct acct *a)
 		if (!a->threads.slots[i].key)
 			continue;
 		t = a->threads.slots[i].val;
+		t->renamed = false;
 		if (t->exited)
 			t->exited++;
 		else if (t->idle < UINT16_MAX)

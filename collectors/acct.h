@@ -49,6 +49,7 @@ struct acct_thread {
 	uint8_t exited;		/* ticks since its exit; 0 = alive */
 	uint16_t idle;		/* intervals without events */
 	char comm[16];		/* from task_newtask or exec; may be "" */
+	bool renamed;		/* exec'd this interval: comm is the name it ended it with */
 	struct acct_thread *next;	/* active list */
 };
 

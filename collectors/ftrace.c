@@ -337,10 +337,15 @@ static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_threa
 		t->ppid = (leader ? leader : th)->ppid;
 		t->exited = th->exited;
 	} else if (t->seen_tick != m->tick) {
+		struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+
 		/* /proc no longer has it: these were its last events. */
 		t->seen_tick = m->tick;
 		t->exited = true;
 		t->state = 'X';
+		/* It exec'd after /proc last read it: its last name is the exec's. */
+		if (leader && leader->renamed && leader->comm[0])
+			memcpy(t->comm, leader->comm, sizeof(leader->comm));
 	}
 	if (ft->only_uid >= 0 && t->uid != ft->only_uid)
 		return NULL;

@@ -608,3 +608,26 @@ killed_ktop() {
 	wait_exit "$KPID" 10
 	grep -q '^Events/s: .*LOST [0-9][0-9]* events: counts may be short' "$OUT.txt"
 }
+
+@test "a process listed under its parent's name that execs and exits between refreshes: its last row has the new name" {
+	need_tracing
+	mkfifo "$BATS_TEST_TMPDIR/go"
+	# A bash child (comm bash) waits; once ktop has listed it, it execs python3
+	# (2000 getppid calls) and exits well within one refresh.
+	bash -c 'read -r x <"$1"; exec "$2" -c "import os; [os.getppid() for _ in range(2000)]"' \
+		_ "$BATS_TEST_TMPDIR/go" "$PY" </dev/null 3>&- &
+	local p=$!
+	track "$p"
+	"$KTOP" -b --csv -d 0.5 -n 8 -o pid,comm,syscalls >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	local k=$!
+	track "$k"
+	wait_for_lines "$OUT" 2 10
+	wait_tick_after "$OUT" "$(date +%s.%N)"
+	grep -q "^[0-9.]*,[0-9.]*,$p,bash," "$OUT"
+	echo go >"$BATS_TEST_TMPDIR/go"
+	wait "$p" || true
+	wait "$k"
+	grep ",$p," "$OUT" >&2
+	# its last row: the new name, and the calls it made under it
+	grep ",$p," "$OUT" | tail -n 1 | awk -F, '{ exit !($4 == "python3" && $5 >= 2000) }'
+}
