@@ -1,91 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of collectors/evrich.c: the focus view's rich events decoded from
- * synthetic ring-buffer pages (formats copied from a 6.18 kernel), merged in
+ * synthetic ring-buffer pages (the 6.18 formats of evformats.h), merged in
  * time order through cursors, and rendered as the event list shows them.
  * Hostile pages must be rejected without reading outside them (ASan build).
  */
 #include <errno.h>
 #include <sys/syscall.h>
 
+#include "evformats.h"
 #include "evrich.h"
 #include "util.h"
 #include "test.h"
 
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-enum { ID_ENTER = 443, ID_EXIT = 442, ID_SWITCH = 372, ID_FAULT = 190, ID_SIGGEN = 261,
-       ID_SIGDEL = 260, ID_NEWTASK = 205, ID_EXEC = 365, ID_PEXIT = 369 };
-
+/* The focus decoder's tracepoints, with the formats shared with test_evdecode.c. */
 static const struct {
 	enum rich_tp tp;
 	const char *format;
-} formats[] = {
-	{ RT_SYS_ENTER, "name: sys_enter\nID: 443\nformat:\n" COMMON
-	  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
-	  "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n"
-	  "print fmt: \"NR %ld\", REC->id\n" },
-	{ RT_SYS_EXIT, "name: sys_exit\nID: 442\nformat:\n" COMMON
-	  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
-	  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
-	  "print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n" },
-	{ RT_SWITCH, "name: sched_switch\nID: 372\nformat:\n" COMMON
-	  "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	  "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	  "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	  "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	  "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"prev_pid=%d\", REC->prev_pid\n" },
-	{ RT_FAULT, "name: page_fault_user\nID: 190\nformat:\n" COMMON
-	  "\tfield:unsigned long address;\toffset:8;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long error_code;\toffset:24;\tsize:8;\tsigned:0;\n\n"
-	  "print fmt: \"address=%ps\", (void *)REC->address\n" },
-	{ RT_SIGGEN, "name: signal_generate\nID: 261\nformat:\n" COMMON
-	  "\tfield:int sig;\toffset:8;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int errno;\toffset:12;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int code;\toffset:16;\tsize:4;\tsigned:1;\n"
-	  "\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n"
-	  "\tfield:pid_t pid;\toffset:36;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int group;\toffset:40;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int result;\toffset:44;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"sig=%d\", REC->sig\n" },
-	{ RT_SIGDELIVER, "name: signal_deliver\nID: 260\nformat:\n" COMMON
-	  "\tfield:int sig;\toffset:8;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int errno;\toffset:12;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int code;\toffset:16;\tsize:4;\tsigned:1;\n"
-	  "\tfield:unsigned long sa_handler;\toffset:24;\tsize:8;\tsigned:0;\n"
-	  "\tfield:unsigned long sa_flags;\toffset:32;\tsize:8;\tsigned:0;\n\n"
-	  "print fmt: \"sig=%d\", REC->sig\n" },
-	{ RT_NEWTASK, "name: task_newtask\nID: 205\nformat:\n" COMMON
-	  "\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
-	  "\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
-	  "\tfield:u64 clone_flags;\toffset:32;\tsize:8;\tsigned:0;\n"
-	  "\tfield:short oom_score_adj;\toffset:40;\tsize:2;\tsigned:1;\n\n"
-	  "print fmt: \"pid=%d\", REC->pid\n" },
-	{ RT_EXEC, "name: sched_process_exec\nID: 365\nformat:\n" COMMON
-	  "\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
-	  "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
-	  "\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n\n"
-	  "print fmt: \"filename=%s\", __get_str(filename)\n" },
-	{ RT_EXIT, "name: sched_process_exit\nID: 369\nformat:\n" COMMON
-	  "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	  "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	  "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	  "\tfield:bool group_dead;\toffset:32;\tsize:1;\tsigned:0;\n\n"
-	  "print fmt: \"pid=%d\", REC->pid\n" },
+} rich_formats[] = {
+	{ RT_SYS_ENTER, FMT_SYS_ENTER },
+	{ RT_SYS_EXIT, FMT_SYS_EXIT },
+	{ RT_SWITCH, FMT_SWITCH },
+	{ RT_FAULT, FMT_FAULT },
+	{ RT_SIGGEN, FMT_SIGNAL },
+	{ RT_SIGDELIVER, FMT_SIGDELIVER },
+	{ RT_NEWTASK, FMT_NEWTASK },
+	{ RT_EXEC, FMT_EXEC },
+	{ RT_EXIT, FMT_PEXIT },
 };
 
 #define PAGE 4096
@@ -131,9 +72,9 @@ static bool setup(void)
 
 	if (!CHECK_EQ_I64(evrich_init(&dec, header_page, strlen(header_page)), 0))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!CHECK_EQ_I64(evrich_add(&dec, formats[i].tp, formats[i].format,
-					     strlen(formats[i].format)), 0))
+	for (i = 0; i < ARRAY_SIZE(rich_formats); i++)
+		if (!CHECK_EQ_I64(evrich_add(&dec, rich_formats[i].tp, rich_formats[i].format,
+					     strlen(rich_formats[i].format)), 0))
 			return false;
 	return true;
 }
@@ -205,7 +146,7 @@ static void test_other_records(void)
 	put64(r, 8, 0x7f0000001000);
 	put64(r, 16, 0x401000);
 	put64(r, 24, 6);	/* write, user, not present */
-	r = rec_new(&p, ID_SIGGEN, 99, 48, 1);
+	r = rec_new(&p, ID_SIGNAL, 99, 48, 1);
 	r[2] = 0;		/* task context */
 	put32(r, 8, 10);
 	memcpy(r + 20, "evwl", 5);
@@ -360,7 +301,7 @@ static void test_hostile_pages(void)
 	CHECK_EQ_I64(decode(&p), -EINVAL);
 	/* A record shorter than its format says: skipped, counted. */
 	page_init(&p, 0);
-	rec_new(&p, ID_SIGGEN, 1, 12, 1);
+	rec_new(&p, ID_SIGNAL, 1, 12, 1);
 	CHECK_EQ_I64(decode(&p), 0);
 	CHECK(dec.malformed > 0);
 	/* Random bytes after a plausible header: no crash, no read outside. */
