@@ -25,6 +25,20 @@ need_root() {
 	[ -d "$INST" ] || skip "tracefs is not available"
 }
 
+# Access to tracefs as a tracing group would give it, without changing the
+# permissions of this machine's tracefs: user nobody with CAP_DAC_OVERRIDE.
+# AS_NOBODY runs a copy of ktop (in NOBODY_DIR, which nobody can read) so.
+nobody_ktop() {
+	need_root
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	command -v setpriv >/dev/null || skip "no setpriv"
+	NOBODY_DIR=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	chmod 755 "$NOBODY_DIR"
+	cp "$KTOP" "$NOBODY_DIR/ktop"
+	chmod 755 "$NOBODY_DIR/ktop"
+	AS_NOBODY="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $NOBODY_DIR/ktop"
+}
+
 # busy USER: a python3 of USER making getppid calls for 20 s; BUSY is its pid.
 busy() {
 	setpriv --reuid="$1" --regid="$(id -gn "$1")" --clear-groups /usr/bin/python3 -c '
@@ -38,16 +52,8 @@ while time.time() < end:
 }
 
 @test "not root, with access to tracefs: the user's own processes' events only, rows, totals, --syscalls" {
-	need_root
-	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	command -v setpriv >/dev/null || skip "no setpriv"
-	# Access to tracefs as a tracing group would give it, without changing the
-	# permissions of this machine's tracefs: user nobody with CAP_DAC_OVERRIDE.
-	NOBODY_DIR=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
-	chmod 755 "$NOBODY_DIR"
-	cp "$KTOP" "$NOBODY_DIR/ktop"
-	chmod 755 "$NOBODY_DIR/ktop"
-	local as_nobody="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $NOBODY_DIR/ktop"
+	nobody_ktop
+	local as_nobody=$AS_NOBODY
 	busy nobody
 	local mine=$BUSY
 	busy root
@@ -95,13 +101,8 @@ PY
 }
 
 @test "not root, with access to tracefs: -p of another user's process: its events unknown, --summary refused" {
-	need_root
-	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	command -v setpriv >/dev/null || skip "no setpriv"
-	NOBODY_DIR=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
-	chmod 755 "$NOBODY_DIR"
-	cp "$KTOP" "$NOBODY_DIR/ktop"
-	local as_nobody="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $NOBODY_DIR/ktop"
+	nobody_ktop
+	local as_nobody=$AS_NOBODY
 	busy root
 	local roots=$BUSY
 	sleep 0.3
