@@ -79,7 +79,13 @@ assert_restored() {
 	done
 	resize 120 40
 	wait_for 'PID +USER'
-	# the footer is on the last line of the new size
+	# The footer comes to the last line of the new size once ktop has read the
+	# last SIGWINCH (on a loaded machine that can take a moment; until then
+	# tmux shows its own reflow of the previous frame).
+	for ((i = 0; i < 50; i++)); do
+		[ "$(screen | sed -n 40p | grep -c 'Help')" -eq 1 ] && break
+		sleep 0.1
+	done
 	[ "$(screen | sed -n 40p | grep -c 'Help')" -eq 1 ] || { screen >&2; return 1; }
 	keys q
 	wait_for 'KTOP-EXIT=0'
