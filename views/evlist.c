@@ -292,24 +292,6 @@ static enum action k_snapshot(struct app *a)
 	return ACT_REDRAW;
 }
 
-static enum action k_back(struct app *a)
-{
-	app_pop(a);
-	return ACT_REDRAW;
-}
-
-static enum action k_help(struct app *a)
-{
-	app_push(a, &help_view);
-	return ACT_REDRAW;
-}
-
-static enum action k_quit(struct app *a)
-{
-	(void)a;
-	return ACT_QUIT;
-}
-
 static const struct key_binding evlist_keys[] = {
 	{ { KEY_UP, 'k' }, "Up k", "select the event above (stops following)", k_up },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the event below", k_down },
@@ -322,9 +304,9 @@ static const struct key_binding evlist_keys[] = {
 	{ { 'f', 'K' }, "f", "filter by kind (syscall, switch, fault, signal, ...)", k_kind },
 	{ { '/', 's' }, "/ s", "filter by syscall name", k_syscall },
 	{ { 'c' }, "c", "clear the filters", k_clear },
-	{ { 27, 'q', KEY_LEFT }, "Esc q", "back to the process view", k_back },
-	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", k_help },
-	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", k_quit },
+	{ { 27, 'q', KEY_LEFT }, "Esc q", "back to the process view", key_back },
+	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
+	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };
 
 static enum action evlist_key(struct app *a, int ch)

@@ -377,26 +377,14 @@ static enum action k_back(struct app *a)
 	return ACT_UNFOCUS;
 }
 
-static enum action k_help(struct app *a)
-{
-	app_push(a, &help_view);
-	return ACT_REDRAW;
-}
-
-static enum action k_quit(struct app *a)
-{
-	(void)a;
-	return ACT_QUIT;
-}
-
 static const struct key_binding procview_keys[] = {
 	{ { KEY_UP, 'k' }, "Up k", "select the syscall above", k_up },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the syscall below", k_down },
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "the events of the selected syscall", k_syscall_events },
 	{ { 'e', 'l' }, "e l", "the event list: every kernel event of the process", k_events },
 	{ { 27, 'q', KEY_LEFT }, "Esc q", "back to the process table (the focus ends)", k_back },
-	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", k_help },
-	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", k_quit },
+	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
+	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };
 
 static enum action procview_key(struct app *a, int ch)

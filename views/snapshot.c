@@ -151,30 +151,12 @@ static enum action step(struct app *a, int dir)
 static enum action k_prev(struct app *a) { return step(a, -1); }
 static enum action k_next(struct app *a) { return step(a, 1); }
 
-static enum action k_back(struct app *a)
-{
-	app_pop(a);
-	return ACT_REDRAW;
-}
-
-static enum action k_help(struct app *a)
-{
-	app_push(a, &help_view);
-	return ACT_REDRAW;
-}
-
-static enum action k_quit(struct app *a)
-{
-	(void)a;
-	return ACT_QUIT;
-}
-
 static const struct key_binding snapshot_keys[] = {
 	{ { KEY_LEFT, 'p', 'h' }, "Left p", "the previous event (of the list's filter)", k_prev },
 	{ { KEY_RIGHT, 'n', 'l' }, "Right n", "the next event", k_next },
-	{ { 27, 'q', '\n', '\r' }, "Esc q", "back to the event list", k_back },
-	{ { '?', KEY_F(1) }, "? F1", "this help", k_help },
-	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", k_quit },
+	{ { 27, 'q', '\n', '\r' }, "Esc q", "back to the event list", key_back },
+	{ { '?', KEY_F(1) }, "? F1", "this help", key_help },
+	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };
 
 static enum action snapshot_key(struct app *a, int ch)

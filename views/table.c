@@ -621,18 +621,6 @@ static enum action k_theme(struct app *a)
 	return theme_step(a, 1);
 }
 
-static enum action k_help(struct app *a)
-{
-	app_push(a, &help_view);
-	return ACT_REDRAW;
-}
-
-static enum action k_quit(struct app *a)
-{
-	(void)a;
-	return ACT_QUIT;
-}
-
 static enum action k_redraw(struct app *a)
 {
 	(void)a;
@@ -674,10 +662,28 @@ const struct key_binding table_keys[] = {
 	{ { 'Z' }, "Z", "next colour theme", k_theme },
 	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
 	{ { 12 /* ^L */ }, "^L", "redraw the screen", k_redraw },
-	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", k_help },
-	{ { 'q', KEY_F(10) }, "q F10", "quit", k_quit },
+	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
+	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
 };
 const size_t table_nkeys = ARRAY_SIZE(table_keys);
+
+enum action key_help(struct app *a)
+{
+	app_push(a, &help_view);
+	return ACT_REDRAW;
+}
+
+enum action key_back(struct app *a)
+{
+	app_pop(a);
+	return ACT_REDRAW;
+}
+
+enum action key_quit(struct app *a)
+{
+	(void)a;
+	return ACT_QUIT;
+}
 
 enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t n, int ch)
 {

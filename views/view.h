@@ -95,6 +95,10 @@ enum action theme_step(struct app *a, int dir);
 
 /* Look up @ch in @keys and run it; ACT_NONE if unbound. */
 enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t n, int ch);
+/* Key handlers every view shares: help, back to the view below, quit. */
+enum action key_help(struct app *a);
+enum action key_back(struct app *a);
+enum action key_quit(struct app *a);
 
 /* The event list's filter, stepping and times, shared with the snapshot view. */
 struct fproc;
