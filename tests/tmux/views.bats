@@ -71,6 +71,12 @@ open_parent_view() {
 	wait_for 'filter: kind=syscall syscall=openat'
 	run sh -c "tmux -L $S capture-pane -p -t t | sed '1,3d;\$d' | grep -v '^ *\$' | grep -v openat"
 	[ -z "$output" ]
+	# Two of them at least, so that Left has one to step back to.
+	for _ in $(seq 50); do
+		[ "$(screen | grep -c 'openat(')" -ge 2 ] && break
+		sleep 0.1
+	done
+	[ "$(screen | grep -c 'openat(')" -ge 2 ]
 
 	keys Enter
 	wait_for 'Snapshot at event #[0-9]+'
