@@ -205,10 +205,13 @@ static enum action ui_mouse(struct app *a)
 
 enum action ui_key(struct app *a, int ch)
 {
+	const struct view *v;
+
 	/* resizeterm() queues KEY_RESIZE: the resize itself was done on SIGWINCH. */
 	if (ch == KEY_RESIZE)
 		return ACT_REDRAW;
 	if (ch == KEY_MOUSE)
 		return ui_mouse(a);
-	return a->stack[a->depth - 1]->key(a, ch);
+	v = a->stack[a->depth - 1];
+	return v->key ? v->key(a, ch) : keys_dispatch(a, v->keys, v->nkeys, ch);
 }

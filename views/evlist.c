@@ -309,16 +309,10 @@ static const struct key_binding evlist_keys[] = {
 	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };
 
-static enum action evlist_key(struct app *a, int ch)
-{
-	return keys_dispatch(a, evlist_keys, ARRAY_SIZE(evlist_keys), ch);
-}
-
 const struct view evlist_view = {
 	.name = "event list",
 	.whole_lines = true,
 	.draw = evlist_draw,
-	.key = evlist_key,
 	.fullscreen = true,
 	.hint = "F1 Help  Enter snapshot  Space pause  f kind  / syscall  c clear  End follow  Esc back",
 	.keys = evlist_keys,

@@ -82,7 +82,7 @@ static enum action m_cancel(struct app *a)
 	return ACT_REDRAW;
 }
 
-const struct key_binding menu_keys[] = {
+static const struct key_binding menu_keys[] = {
 	{ { KEY_UP }, "Up", "the item above", m_up },
 	{ { KEY_DOWN }, "Down", "the item below", m_down },
 	{ { KEY_PPAGE }, "PgUp", "one page up", m_pgup },
@@ -92,12 +92,6 @@ const struct key_binding menu_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "do it (send the signal, show the user)", m_pick },
 	{ { 27, 'q', KEY_F(10) }, "Esc q F10", "leave the menu, do nothing", m_cancel },
 };
-const size_t menu_nkeys = ARRAY_SIZE(menu_keys);
-
-static enum action menu_key(struct app *a, int ch)
-{
-	return keys_dispatch(a, menu_keys, menu_nkeys, ch);
-}
 
 static enum action menu_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
@@ -117,7 +111,6 @@ static enum action menu_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 const struct view menu_view = {
 	.name = "menu",
 	.draw = menu_draw,
-	.key = menu_key,
 	.mouse = menu_mouse,
 	.keys = menu_keys,
 	.nkeys = ARRAY_SIZE(menu_keys),

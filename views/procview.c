@@ -387,15 +387,9 @@ static const struct key_binding procview_keys[] = {
 	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };
 
-static enum action procview_key(struct app *a, int ch)
-{
-	return keys_dispatch(a, procview_keys, ARRAY_SIZE(procview_keys), ch);
-}
-
 const struct view procview_view = {
 	.name = "process",
 	.draw = procview_draw,
-	.key = procview_key,
 	.fullscreen = true,
 	.whole_lines = true,
 	.hint = "F1 Help  Up/Down select  Enter its events  e all events  Esc back  F10 quit",

@@ -237,7 +237,7 @@ static enum action s_back(struct app *a)
 	return ACT_REDRAW;
 }
 
-const struct key_binding setup_keys[] = {
+static const struct key_binding setup_keys[] = {
 	{ { KEY_UP }, "Up", "the setting above", s_up },
 	{ { KEY_DOWN }, "Down", "the setting below", s_down },
 	{ { KEY_LEFT, '-' }, "Left -", "previous value (delay, theme, sort column), or toggle", s_left },
@@ -248,12 +248,6 @@ const struct key_binding setup_keys[] = {
 	{ { 's' }, "s", "save the settings to the settings file", s_save },
 	{ { 27, 'q', KEY_F(10) }, "Esc q F10", "back to the table (changes stay, unsaved)", s_back },
 };
-const size_t setup_nkeys = ARRAY_SIZE(setup_keys);
-
-static enum action setup_key(struct app *a, int ch)
-{
-	return keys_dispatch(a, setup_keys, setup_nkeys, ch);
-}
 
 static enum action setup_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
@@ -271,7 +265,6 @@ static enum action setup_mouse(struct app *a, int y, int x, enum mouse_kind kind
 const struct view setup_view = {
 	.name = "setup",
 	.draw = setup_draw,
-	.key = setup_key,
 	.mouse = setup_mouse,
 	.keys = setup_keys,
 	.nkeys = ARRAY_SIZE(setup_keys),

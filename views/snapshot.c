@@ -159,15 +159,9 @@ static const struct key_binding snapshot_keys[] = {
 	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };
 
-static enum action snapshot_key(struct app *a, int ch)
-{
-	return keys_dispatch(a, snapshot_keys, ARRAY_SIZE(snapshot_keys), ch);
-}
-
 const struct view snapshot_view = {
 	.name = "snapshot",
 	.draw = snapshot_draw,
-	.key = snapshot_key,
 	.fullscreen = true,
 	.whole_lines = true,
 	.hint = "F1 Help  Left/Right previous/next event  Esc back to the list  F10 quit",

@@ -628,7 +628,7 @@ static enum action k_redraw(struct app *a)
 	return ACT_REDRAW;
 }
 
-const struct key_binding table_keys[] = {
+static const struct key_binding table_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "the process view: its syscalls, rates, signals, events", k_open },
 	{ { KEY_UP }, "Up", "select the row above", k_up },
 	{ { KEY_DOWN }, "Down", "select the row below", k_down },
@@ -665,7 +665,6 @@ const struct key_binding table_keys[] = {
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
 };
-const size_t table_nkeys = ARRAY_SIZE(table_keys);
 
 enum action key_help(struct app *a)
 {
@@ -696,11 +695,6 @@ enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t 
 	return ACT_NONE;
 }
 
-static enum action table_key(struct app *a, int ch)
-{
-	return keys_dispatch(a, table_keys, table_nkeys, ch);
-}
-
 /* Click a title: sort by it; click a row: select it; double click: Enter. */
 static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
@@ -722,14 +716,13 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 		return ACT_NONE;
 	move_sel(a, row - (long)a->selected);
 	if (kind == MOUSE_DOUBLE)
-		return keys_dispatch(a, table_keys, table_nkeys, '\n');
+		return keys_dispatch(a, table_keys, ARRAY_SIZE(table_keys), '\n');
 	return ACT_REDRAW;
 }
 
 const struct view table_view = {
 	.name = "table",
 	.draw = table_draw,
-	.key = table_key,
 	.mouse = table_mouse,
 	.keys = table_keys,
 	.nkeys = ARRAY_SIZE(table_keys),

@@ -27,10 +27,11 @@ struct view {
 	const char *name;
 	/* Draw into rows y0..y0+h-1, width w. */
 	void (*draw)(struct app *a, int y0, int h, int w);
+	/* Optional: keys the table below cannot express (NULL: the table answers). */
 	enum action (*key)(struct app *a, int ch);
 	/* Optional: a click or wheel at screen cell (y, x). */
 	enum action (*mouse)(struct app *a, int y, int x, enum mouse_kind kind);
-	/* Optional: its key table, for the function-key bar. */
+	/* Its key table: what the keys do, and what help and the function-key bar list. */
 	const struct key_binding *keys;
 	size_t nkeys;
 	bool fullscreen;	/* hides the header (help) */
@@ -62,13 +63,6 @@ extern const struct view snapshot_view;	/* one event and the variables at it */
 
 extern const struct view setup_view;
 extern const struct view menu_view;
-
-extern const struct key_binding table_keys[];
-extern const size_t table_nkeys;
-extern const struct key_binding menu_keys[];
-extern const size_t menu_nkeys;
-extern const struct key_binding setup_keys[];
-extern const size_t setup_nkeys;
 
 /*
  * A menu of @n items in the table's place (signals, users): Enter calls @pick
