@@ -21,6 +21,9 @@
 #   BENCH_SLONG=13           long run under strace (counts do not vary; top is
 #                            slow under strace, this keeps the run < 5 min)
 #   BENCH_KEEP=1             keep the raw logs (path printed at the end)
+#   BENCH_BASE=PATH          another ktop binary (an older build) measured side
+#                            by side as "ktop-base", with the ratio ktop/ktop-base
+#                            (also passed to bench/trace.sh)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -139,6 +142,13 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 # The tools: tool_argv TOOL N prints the command line for N iterations. top gets
 # its default configuration (an empty HOME) and 512 columns so no line is cut.
 TOOLS="top ktop ktopcsv"
+BASE=${BENCH_BASE:-}
+if [ -n "$BASE" ]; then
+	[ -x "$BASE" ] || die "BENCH_BASE=$BASE is not an executable"
+	cp "$BASE" "$T/ktop-base" || die "cannot copy $BASE"
+	BASE=$T/ktop-base
+	TOOLS="$TOOLS ktopbase"
+fi
 tool_argv() {
 	case $1 in
 	top) echo "env HOME=$T/home XDG_CONFIG_HOME=$T/home LC_ALL=C top -b -d $DELAY -n $2 -w 512" ;;
@@ -147,6 +157,7 @@ tool_argv() {
 	# the events of strace's own ptrace calls, a feedback loop of strace's.
 	ktop) echo "env LC_ALL=C $KTOP -b --no-trace -d $DELAY -n $2" ;;
 	ktopcsv) echo "env LC_ALL=C $KTOP -b --no-trace --csv -d $DELAY -n $2" ;;
+	ktopbase) echo "env LC_ALL=C $BASE -b --no-trace -d $DELAY -n $2" ;;
 	esac
 }
 
@@ -158,7 +169,7 @@ check_frames() {
 		die "$tool -n 2 failed"
 	case $tool in
 	top) frames=$(grep -c '^top - ' "$T/frames.$tool") ;;
-	ktop) frames=$(grep -c '^ktop - ' "$T/frames.$tool") ;;
+	ktop | ktopbase) frames=$(grep -c '^ktop - ' "$T/frames.$tool") ;;
 	ktopcsv) frames=$(awk -F, 'NR > 1 { print $1 }' "$T/frames.$tool" | sort -u | wc -l) ;;
 	esac
 	rows=$(wc -l <"$T/frames.$tool")
@@ -181,7 +192,7 @@ measure_sys() {	# tool n -> sets $calls, the total syscall count
 
 iters=$((LONG - SHORT))
 siters=$((SLONG - SHORT))
-label() { case $1 in ktopcsv) echo "ktop --csv" ;; *) echo "$1" ;; esac; }
+label() { case $1 in ktopcsv) echo "ktop --csv" ;; ktopbase) echo "ktop-base" ;; *) echo "$1" ;; esac; }
 start=$(date +%s)
 echo "ktop bench: $(nproc) CPUs, $(uname -r), $(top -V | head -1), ktop $($KTOP -V 2>/dev/null | head -1)"
 echo "per refresh = (run of -n LONG minus run of -n $SHORT) / (LONG - $SHORT), -d $DELAY, stdout to /dev/null"
@@ -254,6 +265,8 @@ for procs in $PROCS; do
 		END {
 			printf "ratio ktop/top:        cpu %.2f, syscalls %.2f\n", c["ktop"] / c["top"], s["ktop"] / s["top"]
 			printf "ratio ktop --csv/top:  cpu %.2f, syscalls %.2f\n", c["ktopcsv"] / c["top"], s["ktopcsv"] / s["top"]
+			if (c["ktopbase"] > 0)
+				printf "ratio ktop/ktop-base:  cpu %.2f, syscalls %.2f\n", c["ktop"] / c["ktopbase"], s["ktop"] / s["ktopbase"]
 		}' "$T/summary"
 	awk -v p="$procs" '$1 == p { r[$2] = $6 } END {
 			printf "peak RSS (ru_maxrss): top %d KiB, ktop %d KiB, ktop --csv %d KiB\n", r["top"], r["ktop"], r["ktopcsv"] }' "$T/summary"
@@ -284,7 +297,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 echo
-sh bench/trace.sh
+BENCH_BASE=${BENCH_BASE:-} sh bench/trace.sh
 tstatus=$?
 echo
 sh bench/tty.sh

@@ -47,6 +47,8 @@
 #   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop perf strace"
 #   BENCH_TQUIET=90      seconds in all to wait for other tracers to finish
 #   BENCH_KEEP=1         keep the raw logs (path printed at the end)
+#   BENCH_BASE=PATH      another ktop binary (an older build), measured side by
+#                        side as the tracer "ktop-base" (same command line)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -56,7 +58,7 @@ SLOW_REPS=${BENCH_TSLOW_REPS:-3}
 FIRST_REPS=${BENCH_TFIRST:-9}
 TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf strace"}
 WORKLOADS="getppid open getppid1"
-ONE_CPU_TOOLS="ktop bpftrace ftrace-ktop"	# the tracers measured on getppid1
+ONE_CPU_TOOLS="ktop ktop-base bpftrace ftrace-ktop"	# the tracers measured on getppid1
 FLOOD_TARGET=3.0	# ktop ratio on the getppid flood; and no worse than bpftrace
 MIXED_TARGET=1.35	# ktop ratio on open/read/close
 EPS_TARGET=10000000	# events decoded per second of ktop CPU
@@ -73,7 +75,7 @@ BPF_PROG='BEGIN { printf("ready\n"); } tracepoint:raw_syscalls:sys_enter { @[pid
 T=""
 S=""
 PIDS=""		# processes started here and not reaped yet
-KTOPS=""	# pids of every ktop started here (their instances are ktop-PID)
+KTOPS=""	# pids of every ktop started here (their instances are ktop-PID[-...])
 RAW=""		# our own tracefs instance, while it exists
 
 die() {
@@ -117,6 +119,14 @@ remove_instance() {
 	[ ! -d "$d" ]
 }
 
+# The tracefs instances of ktop PID (named ktop-PID, or ktop-PID-START by newer
+# builds), one name a line.
+instances_of() {
+	for d in "$TRACEFS/instances/ktop-$1" "$TRACEFS/instances/ktop-$1"-*; do
+		[ -d "$d" ] && echo "${d##*/}"
+	done
+}
+
 # shellcheck disable=SC2317	# called by the EXIT trap
 cleanup() {
 	trap '' INT TERM HUP
@@ -137,7 +147,9 @@ cleanup() {
 	done
 	[ -n "$RAW" ] && remove_instance "$RAW"
 	for k in $KTOPS; do
-		remove_instance "ktop-$k" || echo "trace bench: could not remove instance ktop-$k" >&2
+		for n in $(instances_of "$k"); do
+			remove_instance "$n" || echo "trace bench: could not remove instance $n" >&2
+		done
 	done
 	[ -n "$S" ] && rm -rf "$S"
 	if [ -n "$T" ]; then
@@ -167,6 +179,17 @@ S=$(mktemp -d /dev/shm/ktop-trace-bench.XXXXXX) || die "mktemp in /dev/shm faile
 # A copy: another build of ./ktop during the run must not change what is measured.
 cp ./ktop "$T/ktop" || die "cannot copy ./ktop"
 KTOP=$T/ktop
+KTOP_BASE=""
+if [ -n "${BENCH_BASE:-}" ]; then
+	[ -x "$BENCH_BASE" ] || die "BENCH_BASE=$BENCH_BASE is not an executable"
+	cp "$BENCH_BASE" "$T/ktop-base" || die "cannot copy $BENCH_BASE"
+	KTOP_BASE=$T/ktop-base
+	case " $TOOLS " in
+	*" ktop-base "*) ;;
+	*" ktop "*) TOOLS=$(echo " $TOOLS " | sed 's/ ktop / ktop ktop-base /; s/^ *//; s/ *$//') ;;
+	*) TOOLS="ktop-base $TOOLS" ;;
+	esac
+fi
 FLOOD=$B/flood
 NCPU=$(nproc)
 
@@ -192,7 +215,8 @@ foreign() {
 		[ -d "$d" ] || continue
 		n=${d##*/}
 		[ "$n" = "$RAW" ] && continue
-		case " $PIDS " in *" ${n#ktop-} "*) continue ;; esac
+		p=${n#ktop-}
+		case " $PIDS " in *" ${p%%-*} "*) continue ;; esac
 		echo "$n"
 	done
 	for d in /proc/[0-9]*; do
@@ -302,13 +326,17 @@ traced() {
 	kline=""
 	# shellcheck disable=SC2046
 	case $tool in
-	ktop)
-		KTOP_STATS=1 LC_ALL=C "$KTOP" -b -d 1 >/dev/null 2>"$T/ktop.$tag" &
+	ktop | ktop-base)
+		bin=$KTOP
+		[ "$tool" = ktop-base ] && bin=$KTOP_BASE
+		KTOP_STATS=1 LC_ALL=C "$bin" -b -d 1 >/dev/null 2>"$T/ktop.$tag" &
 		kp=$!
 		PIDS="$PIDS $kp"
 		KTOPS="$KTOPS $kp"
 		i=0
-		while [ "$(cat "$TRACEFS/instances/ktop-$kp/tracing_on" 2>/dev/null)" != 1 ]; do
+		inst=""
+		while [ -z "$inst" ] || [ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" != 1 ]; do
+			inst=$(instances_of "$kp" | head -n 1)
 			alive "$kp" || die "ktop exited before tracing: $(cat "$T/ktop.$tag")"
 			i=$((i + 1))
 			[ "$i" -lt 250 ] || die "ktop (pid $kp, state $(pstate "$kp"), in $(cat "/proc/$kp/wchan" 2>/dev/null)) did not start tracing in 5 s"
@@ -318,18 +346,19 @@ traced() {
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ktop failed"
 		sleep 1.1	# a tick reads what is left in the buffers
 		# The kernel's own count of what ktop's buffers lost.
-		klost=$(cat "$TRACEFS/instances/ktop-$kp/per_cpu"/cpu*/stats 2>/dev/null |
+		klost=$(cat "$TRACEFS/instances/$inst/per_cpu"/cpu*/stats 2>/dev/null |
 			awk '/^overrun:/ || /^dropped events:/ { s += $NF } END { print s + 0 }')
 		stop_pid "$kp" TERM
-		[ -d "$TRACEFS/instances/ktop-$kp" ] && echo "trace bench: ktop left its instance ktop-$kp" >&2
-		remove_instance "ktop-$kp"
+		[ -d "$TRACEFS/instances/$inst" ] && echo "trace bench: ktop left its instance $inst" >&2
+		remove_instance "$inst"
 		st=$(grep '^ktop-stats:' "$T/ktop.$tag") || die "no ktop-stats line from ktop: $(cat "$T/ktop.$tag")"
 		echo "$st" | grep -q ' tracing=1 ' || die "ktop ran without tracing: $(cat "$T/ktop.$tag")"
 		parse_flood "$out" || die "no result from flood $w"
 		ev=$(echo "$st" | sed -n 's/.* events=\([0-9]*\) .*/\1/p')
 		cpu=$(echo "$st" | sed -n 's/.* cpu_s=\([0-9.]*\) .*/\1/p')
 		lost=$(echo "$st" | sed -n 's/.* lost=\([0-9]*\) .*/\1/p')
-		kline="$w $cpu $ev $lost $klost $calls"
+		# ktop's own cost is summed for this build only.
+		[ "$tool" = ktop ] && kline="$w $cpu $ev $lost $klost $calls"
 		;;
 	bpftrace)
 		start_bpftrace || die "bpftrace did not start: $(tail -1 "$T/bpf.err")"
@@ -369,7 +398,7 @@ traced() {
 	parse_flood "$out" || die "no result from flood $w under $tool"
 	case $seen in -) ;; *) seen=$(awk "BEGIN { printf \"%.3f\", ${seen:-0} / $calls }") ;; esac
 	# ktop's seen is events / syscalls made (all its events, not one syscall's).
-	[ "$tool" = ktop ] && seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }")
+	case $tool in ktop | ktop-base) seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }") ;; esac
 }
 
 untraced() {	# workload -> $ns
@@ -422,6 +451,7 @@ pair() {
 label() {
 	case $1 in
 	ktop) echo "ktop -b -d 1" ;;
+	ktop-base) echo "ktop-base -b -d 1" ;;
 	bpftrace) echo "bpftrace count()" ;;
 	ftrace) echo "ftrace enter+exit" ;;
 	ftrace-exit) echo "ftrace exit only" ;;
@@ -551,11 +581,21 @@ if have ktop; then
 	eps=$(awk '$1 == "getppid" { print $4 }' "$T/ktopsum")
 	verdict "$(le "$EPS_TARGET" "$eps")" "events per second of ktop CPU, getppid flood: $(awk "BEGIN { printf \"%.1f\", $eps / 1e6 }")M (target >= $((EPS_TARGET / 1000000))M)"
 fi
+# An older build measured side by side: information, not a target.
+if have ktop && have ktop-base; then
+	for w in getppid open getppid1; do
+		kr=$(ratio_of "$w" ktop)
+		br=$(ratio_of "$w" ktop-base)
+		[ -n "$kr" ] && [ -n "$br" ] &&
+			echo "INFO  $w: ktop $(printf %.2f "$kr")x, ktop-base $(printf %.2f "$br")x (ratio $(awk "BEGIN { printf \"%.3f\", $kr / $br }"))"
+	done
+fi
 verdict "$(le "$fm" "$FIRST_TARGET")" "first line of ktop -b -n 1 on stdout: $(printf %.1f "$fm") ms (target <= $FIRST_TARGET ms)"
 # None of our instances may be left.
 left=""
-for k in $KTOPS; do [ -d "$TRACEFS/instances/ktop-$k" ] && left="$left ktop-$k"; done
-[ -n "$left" ] && echo "trace bench: instances left behind:$left" >&2
+for k in $KTOPS; do left="$left $(instances_of "$k" | tr '\n' ' ')"; done
+left=$(echo "$left" | tr -s ' ' | sed 's/^ *//; s/ *$//')
+[ -n "$left" ] && echo "trace bench: instances left behind: $left" >&2
 if [ "$fails" -eq 0 ]; then
 	echo "PASS: $checks of $checks tracing targets met"
 else
