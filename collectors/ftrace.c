@@ -9,11 +9,14 @@
 #include <unistd.h>
 
 #include "acct.h"
+#include "creds.h"
 #include "evdecode.h"
 #include "procparse.h"
 #include "trace.h"
 #include "../src/util.h"
 
+/* Passes over one interval's forks: a chain longer than this is followed next time. */
+#define FOLLOW_PASSES 8
 /* Wake the reader when a CPU's buffer is this full (percent). */
 #define WAKE_PERCENT 20
 /* Pages one drain call reads from a CPU before the loop looks at keys and ticks. */
@@ -34,6 +37,11 @@ struct ftrace {
 	uint64_t reads;			/* ftrace_read calls */
 	pid_t *added;			/* ftrace_follow: processes that joined the focus */
 	size_t nadded, cap_added;
+	pid_t *cred_ids;		/* ftrace_cred_changes */
+	size_t ncred_ids, cap_cred_ids;
+	struct ftrace_priv *priv;	/* ftrace_privileged */
+	size_t npriv, cap_priv;
+	struct pidmap noted;		/* watched processes no longer reported (priv) */
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -141,6 +149,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 
 	*out = ft;
 	acct_init(&ft->acct);
+	pidmap_init(&ft->noted);
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
@@ -199,8 +208,11 @@ void ftrace_stop(struct ftrace *ft)
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
 	acct_free(&ft->acct);
+	pidmap_free(&ft->noted);
 	free(ft->page);
 	free(ft->added);
+	free(ft->cred_ids);
+	free(ft->priv);
 	free(ft);
 }
 
@@ -338,7 +350,14 @@ static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_threa
 		t->exited = th->exited;
 	} else if (t->seen_tick != m->tick) {
 		struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+		struct acct_thread *proc = pidmap_get(&ft->acct.threads, tgid);
 
+		/*
+		 * It exec'd and was gone before /proc could say whose it was
+		 * then: the program may have been a setuid one. Not root: hidden.
+		 */
+		if (ft->only_uid >= 0 && proc && proc->renamed)
+			return NULL;
 		/* /proc no longer has it: these were its last events. */
 		t->seen_tick = m->tick;
 		t->exited = true;
@@ -352,12 +371,143 @@ static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_threa
 	return t;
 }
 
+static void push_id(pid_t **v, size_t *n, size_t *cap, pid_t id)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = id;
+}
+
+size_t ftrace_cred_changes(struct ftrace *ft, bool threads, const pid_t **ids)
+{
+	const struct acct *a = &ft->acct;
+	struct acct_thread *th;
+	size_t i;
+
+	ft->ncred_ids = 0;
+	*ids = ft->cred_ids;
+	if (!ftrace_on(ft))
+		return 0;
+	/* An exec leaves one thread, with the process's pid. */
+	for (i = 0; i < a->nexecs; i++)
+		push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, a->execs[i].pid);
+	for (th = acct_first_active(a); th; th = th->next) {
+		pid_t id = threads ? th->tid : resolve_tgid(ft, th);
+
+		if (th->cred_call && id)
+			push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, id);
+	}
+	*ids = ft->cred_ids;
+	return ft->ncred_ids;
+}
+
+/* @t's process stops being reported: it gained privileges (@from 0) or descends from @from. */
+static void note_privileged(struct ftrace *ft, struct model *m, pid_t pid, pid_t from,
+			    const char *comm)
+{
+	struct ftrace_priv *p;
+
+	if (pidmap_get(&ft->noted, pid))
+		return;
+	pidmap_put(&ft->noted, pid, ft);
+	if (ft->npriv == ft->cap_priv) {
+		ft->cap_priv = ft->cap_priv ? ft->cap_priv * 2 : 8;
+		ft->priv = xrealloc(ft->priv, ft->cap_priv * sizeof(*ft->priv));
+	}
+	p = &ft->priv[ft->npriv++];
+	p->pid = pid;
+	p->from = from;
+	p->pinned = !model_focus_remove(m, pid) && model_is_pinned(m, pid);
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+}
+
+static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c);
+
+/*
+ * Not root, at the end of an interval in which credentials may have changed
+ * (the owners of those tasks were read again since: procfs_recheck_owners).
+ *
+ * - A process that exec'd and is another user's now (a setuid program, or one
+ *   the exec made non-dumpable: setgid, file capabilities) is like any other
+ *   user's: row_of leaves it out, its row's events are unknown from this
+ *   interval on. A watched one is noted (ftrace_privileged).
+ * - One that is still the user's, but ran a program on the way that is not
+ *   ordinary (a setuid program that exec'd one of the user's in the same
+ *   interval, or a name that cannot be looked up): what ran in between was
+ *   not the user's, the interval is withheld.
+ * - One that exec'd and is gone before /proc said whose it was: row_of.
+ * - A task whose set*id, setgroups or capset call succeeded: before it, it was
+ *   another user's (a root process becoming the user's: a login, cron, su's
+ *   child) or, rarely, the user's choosing among their own ids: the interval
+ *   is withheld either way.
+ *
+ * An interval's counts cannot be split at the exec: the events before it in
+ * that interval, the user's own, go with the rest.
+ */
+static void judge_creds(struct ftrace *ft, struct model *m)
+{
+	const struct acct *a = &ft->acct;
+	struct acct_thread *th;
+	bool more = true;
+	size_t i;
+	int pass;
+
+	for (i = 0; i < a->nexecs; i++) {
+		const struct acct_exec *x = &a->execs[i];
+		struct task *t = model_task_find(m, x->pid);
+
+		if (!t || t->seen_tick != m->tick || t->ev_withheld || !model_is_focused(m, x->pid))
+			continue;
+		if (t->uid != ft->only_uid) {
+			if (m->focus)
+				note_privileged(ft, m, x->pid, 0, t->comm);
+		} else if (x->cut || !creds_exec_ordinary(x->pid, x->file, sizeof(x->file),
+						     (uid_t)ft->only_uid, getegid())) {
+			t->ev_withheld = true;
+		}
+	}
+	for (th = acct_first_active(a); th; th = th->next) {
+		struct task *t;
+
+		if (!th->cred_call)
+			continue;
+		t = model_task_find(m, m->threads ? th->tid : resolve_tgid(ft, th));
+		if (t)
+			t->ev_withheld = true;
+	}
+	/* What they forked this interval joined the focus already: it goes with them. */
+	for (pass = 0; ft->npriv && more && pass < FOLLOW_PASSES; pass++) {
+		more = false;
+		for (i = m->npinned; i < m->nfocus; i++) {
+			struct acct_thread *c = pidmap_get(&a->threads, m->focus[i]);
+			pid_t parent = c ? parent_of(ft, c) : 0;
+
+			if (parent && pidmap_get(&ft->noted, parent) && !pidmap_get(&ft->noted, c->tid)) {
+				note_privileged(ft, m, c->tid, parent, c->comm);
+				more = true;
+				i--;	/* the last one took its place */
+			}
+		}
+	}
+}
+
+size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out)
+{
+	*out = ft->priv;
+	return ftrace_on(ft) ? ft->npriv : 0;
+}
+
 static void fold(struct ftrace *ft, struct model *m)
 {
 	struct acct_thread *th;
 	size_t i;
 	int c;
 
+	ft->npriv = 0;
+	if (ft->only_uid >= 0)
+		judge_creds(ft, m);
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {
 		pid_t tgid = resolve_tgid(ft, th);
 		struct task *t;
@@ -367,7 +517,7 @@ static void fold(struct ftrace *ft, struct model *m)
 			continue;
 		}
 		t = row_of(ft, m, th, tgid);
-		if (!t)
+		if (!t || t->ev_withheld)
 			continue;
 		for (c = 0; c < AC_NR; c++) {
 			model_task_add_events(t, cnt_of[c], th->n[c]);
@@ -388,6 +538,9 @@ static void fold(struct ftrace *ft, struct model *m)
 			t->exited = true;
 			t->state = 'X';
 		}
+		/* Its pid, reused, is another process. */
+		if (d && d->tgid)
+			pidmap_del(&ft->noted, d->tgid);
 	}
 }
 
@@ -458,9 +611,6 @@ static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c)
 	return p ? resolve_tgid(ft, p) : c->ppid;
 }
 
-/* Passes over one interval's forks: a chain longer than this is followed next time. */
-#define FOLLOW_PASSES 8
-
 size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 {
 	struct acct *a = &ft->acct;
@@ -485,13 +635,11 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 			if (!c || model_is_focused(m, c->tid))
 				continue;
 			parent = parent_of(ft, c);
-			if (!parent || !model_is_focused(m, parent) || !model_focus_add(m, c->tid))
+			/* Not what a process that gained privileges forks (judge_creds). */
+			if (!parent || !model_is_focused(m, parent) || pidmap_get(&ft->noted, parent) ||
+			    !model_focus_add(m, c->tid))
 				continue;
-			if (ft->nadded == ft->cap_added) {
-				ft->cap_added = ft->cap_added ? ft->cap_added * 2 : 64;
-				ft->added = xrealloc(ft->added, ft->cap_added * sizeof(*ft->added));
-			}
-			ft->added[ft->nadded++] = c->tid;
+			push_id(&ft->added, &ft->nadded, &ft->cap_added, c->tid);
 			more = true;
 		}
 	}
