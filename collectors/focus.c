@@ -271,9 +271,11 @@ int focus_may_see(pid_t pid, char *why, size_t len)
 
 	if (me == 0)
 		return 0;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	owner = creds_owner(AT_FDCWD, path);
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	n = read_small_file(path, buf, sizeof(buf));
-	if (n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.uid < 0) {
+	if (owner < 0 || n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.uid < 0) {
 		snprintf(why, len, "process %d: its owner cannot be read: not focused", (int)pid);
 		return n < 0 ? (int)n : -ESRCH;
 	}
@@ -283,12 +285,6 @@ int focus_may_see(pid_t pid, char *why, size_t len)
 		return -EPERM;
 	}
 	/* Its effective uid is yours, but the kernel's owner (the counts' rule) may not be. */
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	owner = creds_owner(AT_FDCWD, path);
-	if (owner < 0) {
-		snprintf(why, len, "process %d: its owner cannot be read: not focused", (int)pid);
-		return -ESRCH;
-	}
 	if (owner != (int64_t)me) {
 		snprintf(why, len, "process %d changed credentials (setgid, capabilities, a setuid "
 			 "program): only root sees its events", (int)pid);

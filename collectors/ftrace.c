@@ -394,9 +394,9 @@ size_t ftrace_cred_changes(struct ftrace *ft, bool threads, const pid_t **ids)
 	for (i = 0; i < a->nexecs; i++)
 		push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, a->execs[i].pid);
 	for (th = acct_first_active(a); th; th = th->next) {
-		pid_t id = threads ? th->tid : resolve_tgid(ft, th);
+		pid_t id = th->cred_call ? threads ? th->tid : resolve_tgid(ft, th) : 0;
 
-		if (th->cred_call && id)
+		if (id)
 			push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, id);
 	}
 	*ids = ft->cred_ids;

@@ -178,16 +178,23 @@ open_parent_view() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "views: not root with tracefs access: another user's process is not focused, one's own is" {
+# As in cli/security.bats: nobody, CAP_DAC_OVERRIDE standing in for a tracing
+# group. Sets dir (a copy of ktop in it), as (runs a command as nobody) and nb
+# (nobody's ktop); the caller declares them local and removes dir.
+nobody_ktop() {
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
 	command -v setpriv >/dev/null || skip "no setpriv"
-	# As in cli/security.bats: nobody, CAP_DAC_OVERRIDE standing in for a tracing group.
-	local dir nb own k
 	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
 	chmod 755 "$dir"
 	cp "$KTOP" "$dir/ktop"
-	nb="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
-	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups sleep "100.$$" </dev/null >/dev/null 2>&1 &
+	as="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups"
+	nb="$as --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
+}
+
+@test "views: not root with tracefs access: another user's process is not focused, one's own is" {
+	local dir nb own k as
+	nobody_ktop
+	$as sleep "100.$$" </dev/null >/dev/null 2>&1 &
 	own=$!
 	# -p of root's workload: the table, the refusal on the bottom line, no focus instance.
 	keys "clear; LANG=C.UTF-8 $nb -d 0.3 -p $P; echo KTOP-EXIT=\$?" Enter
@@ -278,14 +285,8 @@ while time.time() < end:
 }
 
 @test "views: not root: one's own process executes a setuid program: its events end there, and the view says so" {
-	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	command -v setpriv >/dev/null || skip "no setpriv"
 	local dir nb own as
-	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
-	chmod 755 "$dir"
-	cp "$KTOP" "$dir/ktop"
-	as="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups"
-	nb="$as --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
+	nobody_ktop
 	# The setuid-root program of cli/security.bats: reads /etc/shadow, sched_yield each pass.
 	"${CC:-cc}" -O2 -Wall -o "$dir/shadowloop" "$BATS_TEST_DIRNAME/../cli/helpers/shadowloop.c"
 	chmod 4755 "$dir/shadowloop"
