@@ -382,14 +382,15 @@ static void push_id(pid_t **v, size_t *n, size_t *cap, pid_t id)
 
 size_t ftrace_cred_changes(struct ftrace *ft, bool threads, const pid_t **ids)
 {
-	const struct acct *a = &ft->acct;
+	const struct acct *a;
 	struct acct_thread *th;
 	size_t i;
 
-	ft->ncred_ids = 0;
-	*ids = ft->cred_ids;
+	*ids = NULL;
 	if (!ftrace_on(ft))
 		return 0;
+	a = &ft->acct;
+	ft->ncred_ids = 0;
 	/* An exec leaves one thread, with the process's pid. */
 	for (i = 0; i < a->nexecs; i++)
 		push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, a->execs[i].pid);
@@ -495,8 +496,10 @@ static void judge_creds(struct ftrace *ft, struct model *m)
 
 size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out)
 {
+	if (!ftrace_on(ft))
+		return 0;
 	*out = ft->priv;
-	return ftrace_on(ft) ? ft->npriv : 0;
+	return ft->npriv;
 }
 
 static void fold(struct ftrace *ft, struct model *m)
