@@ -39,6 +39,8 @@ struct ftrace {
 	size_t nadded, cap_added;
 	pid_t *cred_ids;		/* ftrace_cred_changes */
 	size_t ncred_ids, cap_cred_ids;
+	int64_t *exec_owner;		/* per acct.execs: its owner before (-1: a new task) */
+	size_t nexec_owner, cap_exec_owner;
 	struct ftrace_priv *priv;	/* ftrace_privileged */
 	size_t npriv, cap_priv;
 	struct pidmap noted;		/* watched processes no longer reported (priv) */
@@ -212,6 +214,7 @@ void ftrace_stop(struct ftrace *ft)
 	free(ft->page);
 	free(ft->added);
 	free(ft->cred_ids);
+	free(ft->exec_owner);
 	free(ft->priv);
 	free(ft);
 }
@@ -380,7 +383,7 @@ static void push_id(pid_t **v, size_t *n, size_t *cap, pid_t id)
 	(*v)[(*n)++] = id;
 }
 
-size_t ftrace_cred_changes(struct ftrace *ft, bool threads, const pid_t **ids)
+size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids)
 {
 	const struct acct *a;
 	struct acct_thread *th;
@@ -390,12 +393,22 @@ size_t ftrace_cred_changes(struct ftrace *ft, bool threads, const pid_t **ids)
 	if (!ftrace_on(ft))
 		return 0;
 	a = &ft->acct;
-	ft->ncred_ids = 0;
-	/* An exec leaves one thread, with the process's pid. */
-	for (i = 0; i < a->nexecs; i++)
+	ft->ncred_ids = ft->nexec_owner = 0;
+	if (a->nexecs > ft->cap_exec_owner) {
+		ft->cap_exec_owner = a->nexecs;
+		ft->exec_owner = xrealloc(ft->exec_owner, a->nexecs * sizeof(*ft->exec_owner));
+	}
+	for (i = 0; i < a->nexecs; i++) {
+		const struct task *t = model_task_find(m, a->execs[i].pid);
+
+		/* Whose it was: the model still has the last tick's owner. */
+		ft->exec_owner[i] = t ? t->uid : -1;
+		ft->nexec_owner = i + 1;
+		/* An exec leaves one thread, with the process's pid. */
 		push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, a->execs[i].pid);
+	}
 	for (th = acct_first_active(a); th; th = th->next) {
-		pid_t id = th->cred_call ? threads ? th->tid : resolve_tgid(ft, th) : 0;
+		pid_t id = th->cred_call ? m->threads ? th->tid : resolve_tgid(ft, th) : 0;
 
 		if (id)
 			push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, id);
@@ -458,11 +471,17 @@ static void judge_creds(struct ftrace *ft, struct model *m)
 	for (i = 0; i < a->nexecs; i++) {
 		const struct acct_exec *x = &a->execs[i];
 		struct task *t = model_task_find(m, x->pid);
+		int64_t before = i < ft->nexec_owner ? ft->exec_owner[i] : -1;
 
 		if (!t || t->seen_tick != m->tick || t->ev_withheld || !model_is_focused(m, x->pid))
 			continue;
 		if (t->uid != ft->only_uid) {
-			if (m->focus)
+			/*
+			 * Gained, if it was the user's: a watched process is, unless
+			 * -p named another user's; a new one was forked by a
+			 * watched one (followed), the user's.
+			 */
+			if (m->focus && (before < 0 || before == ft->only_uid))
 				note_privileged(ft, m, x->pid, 0, t->comm);
 		} else if (x->cut || !creds_exec_ordinary(x->pid, x->file, sizeof(x->file),
 						     (uid_t)ft->only_uid, getegid())) {
@@ -599,6 +618,7 @@ void ftrace_collect(struct ftrace *ft, struct model *m)
 	m->lost_events = ft->lost_interval;
 	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
 	fold(ft, m);
+	ft->nexec_owner = 0;
 	acct_end_interval(&ft->acct);
 }
 

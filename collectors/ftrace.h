@@ -89,12 +89,13 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
 /*
  * After ftrace_read: the tasks whose credentials may have changed in the
  * interval (an exec; a set*id, setgroups or capset call that succeeded), as
- * row ids (tids with @threads, else processes). Their owners must be read
- * again (procfs_recheck_owners) before procfs_collect and ftrace_collect, which
+ * row ids (tids in thread mode, else processes), with the owners @m has for
+ * them still (before model_begin_tick). Their owners must be read again
+ * (procfs_recheck_owners) before procfs_collect and ftrace_collect, which
  * decides from them what a user other than root may see. Returns how many;
  * *ids is ftrace's memory, valid until ftrace_collect.
  */
-size_t ftrace_cred_changes(struct ftrace *ft, bool threads, const pid_t **ids);
+size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
 /* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
 void ftrace_collect(struct ftrace *ft, struct model *m);
 

@@ -165,7 +165,7 @@ static void collect(struct ktop *k)
 	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
 		procfs_hint_born(k->procfs, born, nborn);
 	/* Whose the tasks are whose credentials changed, before their events count. */
-	nids = ftrace_cred_changes(k->ftrace, m->threads, &ids);
+	nids = ftrace_cred_changes(k->ftrace, m, &ids);
 	procfs_recheck_owners(k->procfs, ids, nids);
 	if (k->focus && m->nfprocs) {
 		const struct acct_sig *sigs;
