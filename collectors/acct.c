@@ -32,6 +32,7 @@ void acct_free(struct acct *a)
 	pidmap_free(&a->threads);
 	free(a->born);
 	free(a->dead);
+	free(a->execs);
 	free(a->tv);
 	memset(a, 0, sizeof(*a));
 }
@@ -199,6 +200,49 @@ long acct_real_nr(long nr)
 	return nr;
 }
 
+/*
+ * Each returns 0 when it changed something (setfsuid and setfsgid return the
+ * old id: 0 when root switched to another, the case that matters, see ftrace.c).
+ */
+bool acct_cred_call(long nr)
+{
+	switch (nr) {
+#ifdef SYS_setuid
+	case SYS_setuid:
+#endif
+#ifdef SYS_setgid
+	case SYS_setgid:
+#endif
+#ifdef SYS_setreuid
+	case SYS_setreuid:
+#endif
+#ifdef SYS_setregid
+	case SYS_setregid:
+#endif
+#ifdef SYS_setresuid
+	case SYS_setresuid:
+#endif
+#ifdef SYS_setresgid
+	case SYS_setresgid:
+#endif
+#ifdef SYS_setfsuid
+	case SYS_setfsuid:
+#endif
+#ifdef SYS_setfsgid
+	case SYS_setfsgid:
+#endif
+#ifdef SYS_setgroups
+	case SYS_setgroups:
+#endif
+#ifdef SYS_capset
+	case SYS_capset:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 {
 	struct acct_thread *t;
@@ -217,6 +261,8 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		s->errors++;
 		s->top_errno = (uint32_t)-ret;
 		count(a, t, AC_SYSERR);
+	} else if (ret == 0 && acct_cred_call(nr)) {
+		t->cred_call = true;
 	}
 	if (a->order_times)
 		keep_timing(a, -tid, n, ts);
@@ -345,6 +391,7 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 
 void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len)
 {
+	struct acct_exec *x;
 	struct acct_thread *t;
 	const char *base = filename;
 	size_t i;
@@ -367,6 +414,18 @@ void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, s
 			base = filename + i + 1;
 	copy_comm(t->comm, base, len - (size_t)(base - filename));
 	t->renamed = true;
+
+	if (a->nexecs == a->cap_execs) {
+		a->cap_execs = a->cap_execs ? a->cap_execs * 2 : 16;
+		a->execs = xrealloc(a->execs, a->cap_execs * sizeof(*a->execs));
+	}
+	x = &a->execs[a->nexecs++];
+	x->pid = pid;
+	len = strnlen(filename, len);
+	x->cut = len >= sizeof(x->file);
+	len = x->cut ? 0 : len;
+	memcpy(x->file, filename, len);
+	x->file[len] = '\0';
 }
 
 void acct_exit(struct acct *a, pid_t tid, bool group_dead)
@@ -424,7 +483,7 @@ void acct_end_interval(struct acct *a)
 	memset(a->total, 0, sizeof(a->total));
 	a->lost = 0;
 	a->lost_unknown = false;
-	a->nborn = a->ndead = a->nsigs = 0;
+	a->nborn = a->ndead = a->nsigs = a->nexecs = 0;
 
 	/* Deleting shifts slots, so collect first (on the now unused active links). */
 	for (i = 0; i < a->threads.cap; i++) {
@@ -432,6 +491,7 @@ void acct_end_interval(struct acct *a)
 			continue;
 		t = a->threads.slots[i].val;
 		t->renamed = false;
+		t->cred_call = false;
 		if (t->exited)
 			t->exited++;
 		else if (t->idle < UINT16_MAX)

@@ -50,7 +50,19 @@ struct acct_thread {
 	uint16_t idle;		/* intervals without events */
 	char comm[16];		/* from task_newtask or exec; may be "" */
 	bool renamed;		/* exec'd this interval: comm is the name it ended it with */
+	bool cred_call;		/* a call that changes credentials succeeded this interval */
 	struct acct_thread *next;	/* active list */
+};
+
+/*
+ * An exec of the interval: the process and the file as execve was given it,
+ * for the collector to tell whether the program ran with other credentials.
+ */
+#define ACCT_EXEC_FILE 256
+struct acct_exec {
+	pid_t pid;
+	bool cut;			/* the name was longer than file[]: not known */
+	char file[ACCT_EXEC_FILE];
 };
 
 /* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
@@ -88,6 +100,8 @@ struct acct {
 	size_t nborn, cap_born;
 	pid_t *dead;			/* tids whose exit ended their process */
 	size_t ndead, cap_dead;
+	struct acct_exec *execs;	/* the interval's execs, in the order decoded */
+	size_t nexecs, cap_execs;
 
 	/*
 	 * Signals generated this interval towards the watched processes (the
@@ -122,6 +136,8 @@ static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 bool acct_child_return(long nr, long ret);
 /* The call sys_exit reports as @nr (rt_sigreturn reports the restored -1). */
 long acct_real_nr(long nr);
+/* A call that changes the caller's credentials when it succeeds (set*id, setgroups, capset)? */
+bool acct_cred_call(long nr);
 
 /* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);

@@ -214,6 +214,9 @@ static void decode(struct evrich *d, enum rich_tp t, const uint8_t *rec, int siz
 	case RT_EXEC:
 		e->kind = KEV_EXEC;
 		get_str(rec, size, &f[0], e->u.exec.file, sizeof(e->u.exec.file));
+		r->file = ev_str(rec, size, &f[0], &r->file_len);
+		if (!r->file)
+			r->file_len = 0;
 		e->u.exec.pid = (int32_t)ev_num(rec, &f[1]);
 		e->u.exec.old_pid = (int32_t)ev_num(rec, &f[2]);
 		break;

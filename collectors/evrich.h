@@ -145,6 +145,9 @@ struct evrich_rec {
 	int32_t pid;		/* common_pid: the task it ran in */
 	bool irq;		/* written from interrupt context (no sending task) */
 	struct kev ev;		/* kind and fields filled; tid, cpu, exact vars not yet */
+	/* RT_EXEC: the whole file name (ev has 63 bytes), in the page: valid while it is. */
+	const char *file;
+	size_t file_len;
 };
 
 typedef void (*evrich_fn)(void *ctx, const struct evrich_rec *r);

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "creds.h"
 #include "evrich.h"
 #include "procparse.h"
 #include "trace.h"
@@ -47,6 +48,7 @@ struct fcpu {
 struct fpid {
 	pid_t pid;
 	bool with_descendants;
+	bool privileged;	/* an exec made it another user's: its events end there */
 	struct vars_proc vp;
 	bool had_events;	/* this read pass: sample its variables */
 };
@@ -264,19 +266,28 @@ int focus_may_see(pid_t pid, char *why, size_t len)
 	uid_t me = geteuid();
 	struct pid_status st;
 	char path[64], buf[2048];
+	int64_t owner;
 	ssize_t n;
 
 	if (me == 0)
 		return 0;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	owner = creds_owner(AT_FDCWD, path);
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	n = read_small_file(path, buf, sizeof(buf));
-	if (n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.uid < 0) {
+	if (owner < 0 || n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.uid < 0) {
 		snprintf(why, len, "process %d: its owner cannot be read: not focused", (int)pid);
 		return n < 0 ? (int)n : -ESRCH;
 	}
 	if (st.uid != (int64_t)me) {
 		snprintf(why, len, "process %d is uid %lld's, not yours: only root sees its events",
 			 (int)pid, (long long)st.uid);
+		return -EPERM;
+	}
+	/* Its effective uid is yours, but the kernel's owner (the counts' rule) may not be. */
+	if (owner != (int64_t)me) {
+		snprintf(why, len, "process %d changed credentials (setgid, capabilities, a setuid "
+			 "program): only root sees its events", (int)pid);
 		return -EPERM;
 	}
 	return 0;
@@ -362,13 +373,15 @@ static struct ftid *tid_of(struct focus *f, pid_t tid)
 	struct ftid *t = pidmap_get(&f->tids, tid);
 	struct pid_status st;
 	char path[64], buf[2048];
+	struct fpid *p;
 	ssize_t n;
 
 	if (t || tid <= 0)
 		return t;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
 	n = read_small_file(path, buf, sizeof(buf));
-	if (n > 0 && !parse_pid_status(buf, (size_t)n, &st) && fpid_of(f, (pid_t)st.tgid))
+	if (n > 0 && !parse_pid_status(buf, (size_t)n, &st) && (p = fpid_of(f, (pid_t)st.tgid)) &&
+	    !p->privileged)
 		return add_tid(f, tid, (pid_t)st.tgid);
 	/* Someone the kernel filter let in (a descendant): known, not kept. */
 	return add_tid(f, tid, 0);
@@ -545,6 +558,54 @@ static struct fsig *sig_delivered(struct fproc *fp, struct kev *e)
 	return s;
 }
 
+/*
+ * Not root: did this exec of a kept process make it another user's (creds.h)?
+ * Asked when the record is read, up to a tick later: its owner then, and the
+ * file it ran (a setuid program that exec'd one of the user's since leaves
+ * the user as the owner).
+ */
+static bool exec_gains(struct focus *f, const struct evrich_rec *r)
+{
+	pid_t pid = r->ev.u.exec.pid;
+	uid_t me = geteuid();
+	char rel[32];
+
+	if (me == 0)
+		return false;
+	snprintf(rel, sizeof(rel), f->procfd >= 0 ? "%d" : "/proc/%d", (int)pid);
+	return creds_owner(f->procfd >= 0 ? f->procfd : AT_FDCWD, rel) != (int64_t)me ||
+	       !creds_exec_ordinary(pid, r->file ? r->file : "", r->file_len, me, getegid());
+}
+
+/*
+ * The exec of @t made it another user's: its events end before that exec
+ * (and so do a focused process's descendants' kept with it). A descendant
+ * alone is let go; the focused process itself ends its view's events, whose
+ * status line says why. What /proc shows anyone stays.
+ */
+static void disown(struct focus *f, struct ftid *t, const struct evrich_rec *r)
+{
+	struct fpid *p = fpid_of(f, t->owner);
+	char file[48];
+	size_t i;
+
+	if (!p || t->tid != p->pid) {
+		t->owner = 0;
+		return;
+	}
+	p->privileged = true;
+	for (i = 0; i < f->tids.cap; i++) {
+		struct ftid *o = f->tids.slots[i].val;
+
+		if (f->tids.slots[i].key && o->owner == p->pid)
+			o->owner = 0;
+	}
+	sanitize_text(file, sizeof(file), r->ev.u.exec.file, strlen(r->ev.u.exec.file), false);
+	snprintf(f->m->focus_status, sizeof(f->m->focus_status),
+		 "process %d gained privileges (exec %s): its events after that are not shown",
+		 (int)p->pid, file);
+}
+
 static void on_record(struct focus *f, const struct evrich_rec *r)
 {
 	struct ftid *t, *c;
@@ -623,6 +684,8 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 			if (o)
 				o->in_call = false;
 		}
+		if (t && t->owner && exec_gains(f, r))
+			disown(f, t, r);
 		fp = fproc_of(f, t);
 		if (fp)
 			push(f, fp, &e, e.u.exec.pid);
@@ -719,7 +782,7 @@ static void read_all(struct focus *f, struct model *m, bool flush)
 		struct fpid *p = &f->pids[i];
 		struct fproc *fp = model_fproc_find(m, p->pid);
 
-		if (!fp || !p->had_events || fp->sampled_tick == m->tick + 1)
+		if (!fp || !p->had_events || p->privileged || fp->sampled_tick == m->tick + 1)
 			continue;
 		vars_sample(&p->vp, &f->sys, now_mono_ns(), fproc_sample_slot(fp, m->tick + 1));
 	}

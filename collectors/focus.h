@@ -40,9 +40,12 @@ void focus_free(struct focus *f);
  */
 /*
  * focus_may_see - may this user see @pid's events? Root may see all; another
- * user only the processes whose effective uid is theirs (the rule the
- * system-wide counts follow too). Returns 0, or -EPERM (another user's) or
- * -errno (its owner could not be read) with the reason in @why.
+ * user only the processes that are theirs: their effective uid, and the owner
+ * the kernel gives them (not theirs when an exec changed credentials,
+ * creds.h; the rule the system-wide counts follow too). Returns 0, or -EPERM
+ * (another user's) or -errno (its owner could not be read) with the reason in
+ * @why. A focused process that becomes another user's by an exec later has
+ * no event kept from that exec on, and m->focus_status says so.
  */
 int focus_may_see(pid_t pid, char *why, size_t len);
 int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants);

@@ -9,11 +9,14 @@
 #include <unistd.h>
 
 #include "acct.h"
+#include "creds.h"
 #include "evdecode.h"
 #include "procparse.h"
 #include "trace.h"
 #include "../src/util.h"
 
+/* Passes over one interval's forks: a chain longer than this is followed next time. */
+#define FOLLOW_PASSES 8
 /* Wake the reader when a CPU's buffer is this full (percent). */
 #define WAKE_PERCENT 20
 /* Pages one drain call reads from a CPU before the loop looks at keys and ticks. */
@@ -34,6 +37,13 @@ struct ftrace {
 	uint64_t reads;			/* ftrace_read calls */
 	pid_t *added;			/* ftrace_follow: processes that joined the focus */
 	size_t nadded, cap_added;
+	pid_t *cred_ids;		/* ftrace_cred_changes */
+	size_t ncred_ids, cap_cred_ids;
+	int64_t *exec_owner;		/* per acct.execs: its owner before (-1: a new task) */
+	size_t nexec_owner, cap_exec_owner;
+	struct ftrace_priv *priv;	/* ftrace_privileged */
+	size_t npriv, cap_priv;
+	struct pidmap noted;		/* watched processes no longer reported (priv) */
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -141,6 +151,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 
 	*out = ft;
 	acct_init(&ft->acct);
+	pidmap_init(&ft->noted);
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
@@ -199,8 +210,12 @@ void ftrace_stop(struct ftrace *ft)
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
 	acct_free(&ft->acct);
+	pidmap_free(&ft->noted);
 	free(ft->page);
 	free(ft->added);
+	free(ft->cred_ids);
+	free(ft->exec_owner);
+	free(ft->priv);
 	free(ft);
 }
 
@@ -338,7 +353,14 @@ static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_threa
 		t->exited = th->exited;
 	} else if (t->seen_tick != m->tick) {
 		struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+		struct acct_thread *proc = pidmap_get(&ft->acct.threads, tgid);
 
+		/*
+		 * It exec'd and was gone before /proc could say whose it was
+		 * then: the program may have been a setuid one. Not root: hidden.
+		 */
+		if (ft->only_uid >= 0 && proc && proc->renamed)
+			return NULL;
 		/* /proc no longer has it: these were its last events. */
 		t->seen_tick = m->tick;
 		t->exited = true;
@@ -352,12 +374,162 @@ static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_threa
 	return t;
 }
 
+static void push_id(pid_t **v, size_t *n, size_t *cap, pid_t id)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = id;
+}
+
+size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids)
+{
+	const struct acct *a;
+	struct acct_thread *th;
+	size_t i;
+
+	*ids = NULL;
+	if (!ftrace_on(ft))
+		return 0;
+	a = &ft->acct;
+	ft->ncred_ids = ft->nexec_owner = 0;
+	if (a->nexecs > ft->cap_exec_owner) {
+		ft->cap_exec_owner = a->nexecs;
+		ft->exec_owner = xrealloc(ft->exec_owner, a->nexecs * sizeof(*ft->exec_owner));
+	}
+	for (i = 0; i < a->nexecs; i++) {
+		const struct task *t = model_task_find(m, a->execs[i].pid);
+
+		/* Whose it was: the model still has the last tick's owner. */
+		ft->exec_owner[i] = t ? t->uid : -1;
+		ft->nexec_owner = i + 1;
+		/* An exec leaves one thread, with the process's pid. */
+		push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, a->execs[i].pid);
+	}
+	for (th = acct_first_active(a); th; th = th->next) {
+		pid_t id = th->cred_call ? m->threads ? th->tid : resolve_tgid(ft, th) : 0;
+
+		if (id)
+			push_id(&ft->cred_ids, &ft->ncred_ids, &ft->cap_cred_ids, id);
+	}
+	*ids = ft->cred_ids;
+	return ft->ncred_ids;
+}
+
+/* @t's process stops being reported: it gained privileges (@from 0) or descends from @from. */
+static void note_privileged(struct ftrace *ft, struct model *m, pid_t pid, pid_t from,
+			    const char *comm)
+{
+	struct ftrace_priv *p;
+
+	if (pidmap_get(&ft->noted, pid))
+		return;
+	pidmap_put(&ft->noted, pid, ft);
+	if (ft->npriv == ft->cap_priv) {
+		ft->cap_priv = ft->cap_priv ? ft->cap_priv * 2 : 8;
+		ft->priv = xrealloc(ft->priv, ft->cap_priv * sizeof(*ft->priv));
+	}
+	p = &ft->priv[ft->npriv++];
+	p->pid = pid;
+	p->from = from;
+	p->pinned = !model_focus_remove(m, pid) && model_is_pinned(m, pid);
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+}
+
+static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c);
+
+/*
+ * Not root, at the end of an interval in which credentials may have changed
+ * (the owners of those tasks were read again since: procfs_recheck_owners).
+ *
+ * - A process that exec'd and is another user's now (a setuid program, or one
+ *   the exec made non-dumpable: setgid, file capabilities) is like any other
+ *   user's: row_of leaves it out, its row's events are unknown from this
+ *   interval on. A watched one is noted (ftrace_privileged).
+ * - One that is still the user's, but ran a program on the way that is not
+ *   ordinary (a setuid program that exec'd one of the user's in the same
+ *   interval, or a name that cannot be looked up): what ran in between was
+ *   not the user's, the interval is withheld.
+ * - One that exec'd and is gone before /proc said whose it was: row_of.
+ * - A task whose set*id, setgroups or capset call succeeded: before it, it was
+ *   another user's (a root process becoming the user's: a login, cron, su's
+ *   child) or, rarely, the user's choosing among their own ids: the interval
+ *   is withheld either way.
+ *
+ * An interval's counts cannot be split at the exec: the events before it in
+ * that interval, the user's own, go with the rest.
+ */
+static void judge_creds(struct ftrace *ft, struct model *m)
+{
+	const struct acct *a = &ft->acct;
+	struct acct_thread *th;
+	bool more = true;
+	size_t i;
+	int pass;
+
+	for (i = 0; i < a->nexecs; i++) {
+		const struct acct_exec *x = &a->execs[i];
+		struct task *t = model_task_find(m, x->pid);
+		int64_t before = i < ft->nexec_owner ? ft->exec_owner[i] : -1;
+
+		if (!t || t->seen_tick != m->tick || t->ev_withheld || !model_is_focused(m, x->pid))
+			continue;
+		if (t->uid != ft->only_uid) {
+			/*
+			 * Gained, if it was the user's: a watched process is, unless
+			 * -p named another user's; a new one was forked by a
+			 * watched one (followed), the user's.
+			 */
+			if (m->focus && (before < 0 || before == ft->only_uid))
+				note_privileged(ft, m, x->pid, 0, t->comm);
+		} else if (x->cut || !creds_exec_ordinary(x->pid, x->file, sizeof(x->file),
+						     (uid_t)ft->only_uid, getegid())) {
+			t->ev_withheld = true;
+		}
+	}
+	for (th = acct_first_active(a); th; th = th->next) {
+		struct task *t;
+
+		if (!th->cred_call)
+			continue;
+		t = model_task_find(m, m->threads ? th->tid : resolve_tgid(ft, th));
+		if (t)
+			t->ev_withheld = true;
+	}
+	/* What they forked this interval joined the focus already: it goes with them. */
+	for (pass = 0; ft->npriv && more && pass < FOLLOW_PASSES; pass++) {
+		more = false;
+		for (i = m->npinned; i < m->nfocus; i++) {
+			struct acct_thread *c = pidmap_get(&a->threads, m->focus[i]);
+			pid_t parent = c ? parent_of(ft, c) : 0;
+
+			if (parent && pidmap_get(&ft->noted, parent) && !pidmap_get(&ft->noted, c->tid)) {
+				note_privileged(ft, m, c->tid, parent, c->comm);
+				more = true;
+				i--;	/* the last one took its place */
+			}
+		}
+	}
+}
+
+size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out)
+{
+	if (!ftrace_on(ft))
+		return 0;
+	*out = ft->priv;
+	return ft->npriv;
+}
+
 static void fold(struct ftrace *ft, struct model *m)
 {
 	struct acct_thread *th;
 	size_t i;
 	int c;
 
+	ft->npriv = 0;
+	if (ft->only_uid >= 0)
+		judge_creds(ft, m);
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {
 		pid_t tgid = resolve_tgid(ft, th);
 		struct task *t;
@@ -367,7 +539,7 @@ static void fold(struct ftrace *ft, struct model *m)
 			continue;
 		}
 		t = row_of(ft, m, th, tgid);
-		if (!t)
+		if (!t || t->ev_withheld)
 			continue;
 		for (c = 0; c < AC_NR; c++) {
 			model_task_add_events(t, cnt_of[c], th->n[c]);
@@ -388,6 +560,9 @@ static void fold(struct ftrace *ft, struct model *m)
 			t->exited = true;
 			t->state = 'X';
 		}
+		/* Its pid, reused, is another process. */
+		if (d && d->tgid)
+			pidmap_del(&ft->noted, d->tgid);
 	}
 }
 
@@ -443,6 +618,7 @@ void ftrace_collect(struct ftrace *ft, struct model *m)
 	m->lost_events = ft->lost_interval;
 	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
 	fold(ft, m);
+	ft->nexec_owner = 0;
 	acct_end_interval(&ft->acct);
 }
 
@@ -457,9 +633,6 @@ static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c)
 	p = pidmap_get(&ft->acct.threads, c->ppid);
 	return p ? resolve_tgid(ft, p) : c->ppid;
 }
-
-/* Passes over one interval's forks: a chain longer than this is followed next time. */
-#define FOLLOW_PASSES 8
 
 size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 {
@@ -485,13 +658,11 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 			if (!c || model_is_focused(m, c->tid))
 				continue;
 			parent = parent_of(ft, c);
-			if (!parent || !model_is_focused(m, parent) || !model_focus_add(m, c->tid))
+			/* Not what a process that gained privileges forks (judge_creds). */
+			if (!parent || !model_is_focused(m, parent) || pidmap_get(&ft->noted, parent) ||
+			    !model_focus_add(m, c->tid))
 				continue;
-			if (ft->nadded == ft->cap_added) {
-				ft->cap_added = ft->cap_added ? ft->cap_added * 2 : 64;
-				ft->added = xrealloc(ft->added, ft->cap_added * sizeof(*ft->added));
-			}
-			ft->added[ft->nadded++] = c->tid;
+			push_id(&ft->added, &ft->nadded, &ft->cap_added, c->tid);
 			more = true;
 		}
 	}

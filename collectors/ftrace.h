@@ -86,8 +86,34 @@ void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n);
  * lists them (ftrace's memory, valid until the next call).
  */
 size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
+/*
+ * After ftrace_read: the tasks whose credentials may have changed in the
+ * interval (an exec; a set*id, setgroups or capset call that succeeded), as
+ * row ids (tids in thread mode, else processes), with the owners @m has for
+ * them still (before model_begin_tick). Their owners must be read again
+ * (procfs_recheck_owners) before procfs_collect and ftrace_collect, which
+ * decides from them what a user other than root may see. Returns how many;
+ * *ids is ftrace's memory, valid until ftrace_collect.
+ */
+size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
 /* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
 void ftrace_collect(struct ftrace *ft, struct model *m);
+
+/*
+ * A watched process (-p, -- CMD) that stopped being reported at the last
+ * ftrace_collect: not root, it gained privileges (an exec made it another
+ * user's), or it descends from one that did. A followed one has left the
+ * model's focus; a pinned one stays (its row, its events unknown) and what it
+ * forks is not followed.
+ */
+struct ftrace_priv {
+	pid_t pid;
+	pid_t from;		/* 0: it gained them; else the process it descends from */
+	bool pinned;
+	char comm[16];		/* the program it runs now; may be "" */
+};
+/* Those of the last ftrace_collect; *out is ftrace's memory, valid until the next one. */
+size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out);
 
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st);
 

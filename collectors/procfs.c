@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "creds.h"
 #include "fdcache.h"
 #include "procparse.h"
 #include "users.h"
@@ -113,12 +114,10 @@ static void entry_free(struct procfs *pc, struct pentry *e)
 /* The pid is a new process's: forget what the entry knew of the old one. */
 static void entry_forget_files(struct procfs *pc, struct pentry *e)
 {
-	struct stat sb;
-
 	entry_close(pc, e);
 	e->acc_vcsw = e->acc_ivcsw = 0;
 	e->status_tick = 0;
-	e->uid = fstatat(pc->fc.dirfd, e->path, &sb, 0) == 0 ? (int64_t)sb.st_uid : -1;
+	e->uid = creds_owner(pc->fc.dirfd, e->path);
 }
 
 static void entries_del(struct procfs *pc, struct entries *es, struct pentry *e)
@@ -139,7 +138,6 @@ static struct pentry *entries_add(struct procfs *pc, struct entries *es, pid_t p
 				  pid_t tgid, bool is_thread)
 {
 	struct pentry *e = xcalloc(1, sizeof(*e));
-	struct stat sb;
 
 	e->pid = pid;
 	e->tgid = tgid;
@@ -155,9 +153,10 @@ static struct pentry *entries_add(struct procfs *pc, struct entries *es, pid_t p
 	/*
 	 * The directory's owner is the effective uid (root for non-dumpable
 	 * tasks, as ps shows them); status, when read, gives the exact one.
-	 * One fstatat per new task, none per tick.
+	 * One fstatat per new task, none per tick: again only when its
+	 * credentials may have changed (procfs_recheck_owners).
 	 */
-	e->uid = fstatat(pc->fc.dirfd, e->path, &sb, 0) == 0 ? (int64_t)sb.st_uid : -1;
+	e->uid = creds_owner(pc->fc.dirfd, e->path);
 	if (es->n == es->cap) {
 		es->cap = es->cap ? es->cap * 2 : 256;
 		es->v = xrealloc(es->v, es->cap * sizeof(*es->v));
@@ -260,6 +259,31 @@ static void focus_drop(struct procfs *pc, pid_t pid)
 			return;
 		}
 	}
+}
+
+void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n)
+{
+	struct entries *es = pc->threads ? &pc->tasks : &pc->procs;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct pentry *e = pidmap_get(&es->map, ids[i]);
+
+		if (e)
+			e->uid = creds_owner(pc->fc.dirfd, e->path);
+	}
+}
+
+void procfs_focus_remove(struct procfs *pc, pid_t pid)
+{
+	struct pentry *e = pidmap_get(&pc->procs.map, pid);
+
+	if (!pc->focus)
+		return;
+	focus_drop(pc, pid);
+	/* Its threads go at the next collect, with no process to list them. */
+	if (e)
+		entries_del(pc, &pc->procs, e);
 }
 
 bool procfs_pid_exists(const struct procfs *pc, pid_t pid)

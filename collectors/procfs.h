@@ -57,6 +57,8 @@ void procfs_set_focus(struct procfs *pc, const pid_t *pids, size_t n);
  * the focus (its pid, if reused, is not another process to watch).
  */
 void procfs_focus_add(struct procfs *pc, pid_t pid);
+/* Stop reading a process of the focus (it is not watched any more). */
+void procfs_focus_remove(struct procfs *pc, pid_t pid);
 
 /*
  * The processes created since the last tick, from fork events, when the events
@@ -64,6 +66,13 @@ void procfs_focus_add(struct procfs *pc, pid_t pid);
  * procfs_collect adds them instead of listing /proc. The array is copied.
  */
 void procfs_hint_born(struct procfs *pc, const pid_t *pids, size_t n);
+
+/*
+ * The tasks (tids in thread mode, else processes) whose credentials may have
+ * changed since the last tick (an exec, a set*id call: ftrace_cred_changes):
+ * their owner is read again, for the next procfs_collect to give the model.
+ */
+void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n);
 
 /* Read one tick's samples into @m (between model_begin_tick and model_end_tick). */
 void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need *need);

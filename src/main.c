@@ -71,6 +71,8 @@ struct ktop {
 	uint64_t t_start;		/* monotonic ns: tracing armed (-p), CMD released */
 	const pid_t *watch;		/* -p's pids, or CMD's */
 	size_t nwatch;
+	struct summary_priv *priv;	/* watched processes that gained privileges */
+	size_t npriv;
 	struct ftrace_stats fstats;	/* the collector's, kept when it stops */
 };
 
@@ -122,17 +124,49 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 		need->all |= NEED_CMDLINE;
 }
 
+/*
+ * Watched processes that gained privileges (ktop not root): they are not
+ * reported any more (ftrace_privileged); say so, in the summary at the end.
+ */
+static void report_privileged(struct ktop *k)
+{
+	const struct ftrace_priv *p;
+	size_t n = ftrace_privileged(k->ftrace, &p), i;
+	char name[64];
+
+	for (i = 0; i < n; i++) {
+		if (!p[i].pinned)
+			procfs_focus_remove(k->procfs, p[i].pid);
+		if (p[i].from)
+			continue;
+		k->priv = xrealloc(k->priv, (k->npriv + 1) * sizeof(*k->priv));
+		k->priv[k->npriv].pid = p[i].pid;
+		memcpy(k->priv[k->npriv++].comm, p[i].comm, sizeof(p[i].comm));
+		sanitize_text(name, sizeof(name), p[i].comm, strnlen(p[i].comm, sizeof(p[i].comm)),
+			      k->opt.batch || k->app.utf8);
+		if (k->opt.batch)
+			fprintf(stderr, "ktop: pid %d (%s) gained privileges: no longer reported\n",
+				(int)p[i].pid, name);
+		else if (!k->opt.summary)
+			app_message(&k->app, "pid %d (%s) gained privileges: no longer reported",
+				    (int)p[i].pid, name);
+	}
+}
+
 static void collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
 	struct procfs_need need;
-	const pid_t *born;
-	size_t nborn;
+	const pid_t *born, *ids;
+	size_t nborn, nids;
 
 	collect_needs(k, &need);
 	/* Fork events say which processes are new: then /proc need not be listed. */
 	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
 		procfs_hint_born(k->procfs, born, nborn);
+	/* Whose the tasks are whose credentials changed, before their events count. */
+	nids = ftrace_cred_changes(k->ftrace, m, &ids);
+	procfs_recheck_owners(k->procfs, ids, nids);
 	if (k->focus && m->nfprocs) {
 		const struct acct_sig *sigs;
 		size_t n = ftrace_signals(k->ftrace, &sigs), i;
@@ -150,6 +184,7 @@ static void collect(struct ktop *k)
 	system_collect(k->sys, m);
 	procfs_collect(k->procfs, m, &need);
 	ftrace_collect(k->ftrace, m);
+	report_privileged(k);
 	model_end_tick(m);
 	k->ticks++;
 }
@@ -841,6 +876,7 @@ static int write_summary(struct ktop *k)
 		.fmt = k->opt.format, .sort = k->opt.summary_sort, .asc = k->opt.summary_asc,
 		.cmd = k->opt.cmd, .pids = k->opt.pids, .npids = k->opt.npids,
 		.nprocs = m->nfocus, .lost = m->lost_total, .lost_unknown = m->lost_total_unknown,
+		.priv = k->priv, .npriv = k->npriv,
 	};
 	pid_t *gone = xcalloc(k->opt.npids + 1, sizeof(*gone));
 	char how[64];
@@ -857,6 +893,8 @@ static int write_summary(struct ktop *k)
 	if (si.fmt != OUT_TEXT && (si.lost || si.lost_unknown))
 		fprintf(stderr, "ktop: LOST %llu%s events: the counts may be short\n",
 			(unsigned long long)si.lost, si.lost_unknown ? "+" : "");
+	if (si.fmt != OUT_TEXT)
+		summary_write_priv(stderr, &si);
 	err = summary_write(k->out, &m->sc_total, &si);
 	free(gone);
 	return err && err != -EPIPE ? -1 : 0;
@@ -1031,6 +1069,7 @@ out:
 	system_free(k.sys);
 	model_free(&k.app.model);
 	options_free(&k.opt);
+	free(k.priv);
 	if (k.sigfd >= 0)
 		close(k.sigfd);
 	if (k.timerfd >= 0)

@@ -97,6 +97,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		t->have_prev = t->have;
 		t->have = 0;
 		memset(t->ev, 0, sizeof(t->ev));
+		t->ev_withheld = false;
 		sc_table_clear(&t->sc);
 		t->exited = false;
 	}
@@ -291,6 +292,22 @@ bool model_focus_add(struct model *m, pid_t tgid)
 	return true;
 }
 
+bool model_focus_remove(struct model *m, pid_t tgid)
+{
+	size_t i;
+
+	if (!pidmap_get(&m->focus_set, tgid))
+		return false;
+	for (i = m->npinned; i < m->nfocus; i++) {
+		if (m->focus[i] != tgid)
+			continue;
+		m->focus[i] = m->focus[--m->nfocus];
+		pidmap_del(&m->focus_set, tgid);
+		return true;
+	}
+	return false;
+}
+
 void model_set_focus(struct model *m, const pid_t *pids, size_t n)
 {
 	size_t i;
@@ -339,9 +356,11 @@ static void task_compute(struct model *m, struct task *t)
 			/*
 			 * Tracing ran through the whole interval (it starts before the
 			 * first tick), so a task without events had none: 0 is exact.
-			 * Another user's task (ktop not root) was not counted: unknown.
+			 * Another user's task (ktop not root) was not counted: unknown;
+			 * so are the events of one whose credentials changed.
 			 */
-			if (m->interval_s > 0 && (m->events_uid < 0 || t->uid == m->events_uid)) {
+			if (m->interval_s > 0 && !t->ev_withheld &&
+			    (m->events_uid < 0 || t->uid == m->events_uid)) {
 				t->delta[c] = t->ev[c];
 				t->have_delta |= 1u << c;
 			}

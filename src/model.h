@@ -61,6 +61,11 @@ struct task {
 	uint64_t delta[CNT_NR];		/* count within the interval, when known */
 	uint32_t have_delta;
 	uint64_t ev[CNT_NR];		/* counted from events this interval */
+	/*
+	 * Not root: this interval's events are not shown (unknown), its
+	 * credentials changed within it (collectors/ftrace.c says why).
+	 */
+	bool ev_withheld;
 	struct sc_table sc;		/* this interval's syscalls, from events */
 	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
 	bool exited;			/* its exit was seen: this is its last row */
@@ -196,6 +201,11 @@ bool model_is_focused(const struct model *m, pid_t tgid);
 void model_set_focus(struct model *m, const pid_t *pids, size_t n);
 /* Add a process to the focus (a child of a focused one). Returns false if known. */
 bool model_focus_add(struct model *m, pid_t tgid);
+/*
+ * Take a followed process out of the focus (its rows are not shown any more).
+ * A pinned one stays: returns false then, or when @tgid is not focused.
+ */
+bool model_focus_remove(struct model *m, pid_t tgid);
 /* Was @tgid named by the user (-p, the CMD of -- CMD)? */
 bool model_is_pinned(const struct model *m, pid_t tgid);
 

@@ -213,6 +213,20 @@ static void text_command(FILE *f, char *const *cmd)
 	}
 }
 
+void summary_write_priv(FILE *f, const struct summary_info *si)
+{
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < si->npriv; i++) {
+		const struct summary_priv *p = &si->priv[i];
+
+		sanitize_text(name, sizeof(name), p->comm, strnlen(p->comm, sizeof(p->comm)), true);
+		fprintf(f, "ktop: pid %d (%s) gained privileges: its calls are not counted from the "
+			"refresh before that exec on\n", (int)p->pid, name);
+	}
+}
+
 static void write_text(FILE *f, const struct tables *tb, const struct summary_info *si)
 {
 	size_t i;
@@ -230,6 +244,7 @@ static void write_text(FILE *f, const struct tables *tb, const struct summary_in
 		si->nprocs == 1 ? "" : "es");
 	for (i = 0; i < si->nexited; i++)
 		fprintf(f, "ktop: pid %d exited while watched\n", (int)si->exited[i]);
+	summary_write_priv(f, si);
 	if (si->lost || si->lost_unknown)
 		fprintf(f, "ktop: LOST %llu%s events: the counts may be short\n",
 			(unsigned long long)si->lost, si->lost_unknown ? "+" : "");
@@ -335,6 +350,10 @@ static void write_json(FILE *f, const struct tables *tb, const struct summary_in
 		json_pids(f, "pids", si->pids, si->npids);
 		json_pids(f, "exited", si->exited, si->nexited);
 	}
+	fputs(",\"privileged\":[", f);
+	for (i = 0; i < si->npriv; i++)
+		fprintf(f, "%s%d", i ? "," : "", (int)si->priv[i].pid);
+	fputc(']', f);
 	fprintf(f, ",\"elapsed_s\":%.3f,\"processes\":%zu,\"lost_events\":%llu", si->elapsed_s,
 		si->nprocs, (unsigned long long)si->lost);
 	if (si->lost_unknown)

@@ -17,6 +17,12 @@
 #include "options.h"
 #include "sctable.h"
 
+/* A watched process that gained privileges (ktop not root): not counted since. */
+struct summary_priv {
+	pid_t pid;
+	char comm[16];			/* the program it ran then; raw, may be "" */
+};
+
 struct summary_info {
 	enum out_format fmt;
 	enum summary_sort sort;
@@ -32,6 +38,8 @@ struct summary_info {
 	size_t nprocs;			/* processes watched (named and followed) */
 	uint64_t lost;			/* events the kernel lost: counts may be short */
 	bool lost_unknown;
+	const struct summary_priv *priv;
+	size_t npriv;
 };
 
 /*
@@ -40,5 +48,10 @@ struct summary_info {
  * Returns 0, or -errno when writing failed.
  */
 int summary_write(FILE *f, const struct sc_table *t, const struct summary_info *si);
+/*
+ * One line per process that gained privileges: the text summary has them; with
+ * CSV and JSON the caller writes them to stderr.
+ */
+void summary_write_priv(FILE *f, const struct summary_info *si);
 
 #endif

@@ -120,6 +120,106 @@ PY
 	[ "$stderr" = "ktop: --summary: process $roots is uid 0's, not yours: only root sees its events" ]
 }
 
+# A python3 that makes getppid calls for ARGV[1] seconds, then executes ARGV[2:].
+PRE_EXEC='import os, sys, time
+end = time.time() + float(sys.argv[1])
+while time.time() < end:
+    [os.getppid() for _ in range(200)]
+    time.sleep(0.01)
+os.execv(sys.argv[2], sys.argv[2:])'
+
+# After nobody_ktop: SHADOW, a setuid-root helpers/shadowloop.c in NOBODY_DIR,
+# checked to gain root's privileges when nobody runs it (no nosuid mount, no
+# no_new_privs): it reads /etc/shadow in a loop, with a sched_yield per pass.
+setuid_prog() {
+	local cc="${CC:-cc}"
+	command -v "$cc" >/dev/null || skip "no C compiler for helpers/shadowloop.c"
+	"$cc" -O2 -Wall -o "$NOBODY_DIR/shadowloop" "$HELPERS/shadowloop.c"
+	chown root:root "$NOBODY_DIR/shadowloop"
+	chmod 4755 "$NOBODY_DIR/shadowloop"
+	SHADOW=$NOBODY_DIR/shadowloop
+	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups "$SHADOW" 0 ||
+		skip "a setuid program does not gain privileges here (nosuid, no_new_privs?)"
+}
+
+# Lines of --syscalls CSV FILE for pid P: the python's getppid ones there, none
+# of the setuid program (its sched_yield). The name may be the program's
+# already: /proc read after the exec, its events read at the next tick.
+user_part_only() {
+	awk -F, -v p="$2" '$3 == p && $6 == "getppid" && $8 > 0 { mine++ }
+		$3 == p && $6 == "sched_yield" { print "privileged: " $0; bad++ }
+		END { exit bad || !mine }' "$1"
+}
+
+@test "not root: a process that executes a setuid program: none of its calls listed from that exec on (--syscalls, -p)" {
+	nobody_ktop
+	setuid_prog
+	local as_nobody=$AS_NOBODY p kp
+	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups \
+		/usr/bin/python3 -c "$PRE_EXEC" 1.2 "$SHADOW" 2.8 </dev/null >/dev/null 2>&1 3>&- &
+	p=$!
+	track "$p"
+	# The whole system and -p of that process, at once.
+	$as_nobody -b --csv --syscalls -n 11 -d 0.4 -p "$p" >"$OUT.p" 2>"$OUT.perr" </dev/null 3>&- &
+	kp=$!
+	track "$kp"
+	run --separate-stderr timeout 20 $as_nobody -b --csv --syscalls -n 11 -d 0.4
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "exit $status: $stderr" >&2; return 1; }
+	printf '%s\n' "$output" >"$OUT.all"
+	wait "$kp"
+	# It ran with root's privileges: every open of /etc/shadow succeeded.
+	wait "$p"
+	user_part_only "$OUT.all" "$p"
+	user_part_only "$OUT.p" "$p"
+	# The row of -p stays (what /proc shows anyone), labelled with its new owner.
+	grep -qx "ktop: pid $p (shadowloop) gained privileges: no longer reported" "$OUT.perr"
+}
+
+@test "not root: --summary -- CMD that executes a setuid program: the privileged part is not counted, and said" {
+	nobody_ktop
+	setuid_prog
+	local as_nobody=$AS_NOBODY
+	run --separate-stderr timeout 20 $as_nobody --summary -d 0.3 -- \
+		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
+	# CMD's status: 0, every open of /etc/shadow succeeded.
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "exit $status: $stderr" >&2; return 1; }
+	printf '%s\n' "$output" >&2
+	grep -Eq '^ktop: pid [0-9]+ \(shadowloop\) gained privileges: its calls are not counted from the refresh before that exec on$' <<<"$output"
+	grep -Eq ' [1-9][0-9]+ +getppid +Process Mgmt\.' <<<"$output"
+	! grep -q sched_yield <<<"$output"
+	# CSV: the note on stderr.
+	run --separate-stderr timeout 20 $as_nobody --summary --csv -d 0.3 -- \
+		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
+	[ "$status" -eq 0 ]
+	grep -Eq '^syscall,getppid,' <<<"$output"
+	! grep -q sched_yield <<<"$output"
+	[[ "$stderr" =~ ^ktop:\ pid\ [0-9]+\ \(shadowloop\)\ gained\ privileges ]]
+}
+
+@test "not root: a followed child of -- CMD that executes a setuid program stops being reported, and says so" {
+	nobody_ktop
+	setuid_prog
+	local as_nobody=$AS_NOBODY child
+	# sh forks the python (a command that is not its last); the python executes the program.
+	run --separate-stderr timeout 20 $as_nobody -b --csv --syscalls -d 0.3 -- \
+		/bin/sh -c '"$@"; exit $?' sh /usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr" >&2; return 1; }
+	printf '%s\n' "$output" >"$OUT"
+	[[ "$stderr" =~ ^ktop:\ pid\ ([0-9]+)\ \(shadowloop\)\ gained\ privileges:\ no\ longer\ reported$ ]]
+	child=${BASH_REMATCH[1]}
+	# Its python part is there, then nothing of it.
+	user_part_only "$OUT" "$child"
+	# Rows: never as root's, its new owner (it left the focus).
+	run --separate-stderr timeout 20 $as_nobody -b --csv -d 0.3 -o pid,user,syscalls -- \
+		/bin/sh -c '"$@"; exit $?' sh /usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ ^ktop:\ pid\ ([0-9]+)\ \(shadowloop\) ]]
+	child=${BASH_REMATCH[1]}
+	awk -F, -v c="$child" '$3 == c && $4 == "nobody" && $5 > 100 { n++ }
+		$3 == c && $4 != "nobody" { print "privileged: " $0; bad = 1 }
+		END { exit bad || !n }' <<<"$output"
+}
+
 # sandbox_run LOG ARGS...: ktop ARGS under strace -f -y, output in $OUT.
 sandbox_run() {
 	local log=$1

@@ -178,16 +178,23 @@ open_parent_view() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "views: not root with tracefs access: another user's process is not focused, one's own is" {
+# As in cli/security.bats: nobody, CAP_DAC_OVERRIDE standing in for a tracing
+# group. Sets dir (a copy of ktop in it), as (runs a command as nobody) and nb
+# (nobody's ktop); the caller declares them local and removes dir.
+nobody_ktop() {
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
 	command -v setpriv >/dev/null || skip "no setpriv"
-	# As in cli/security.bats: nobody, CAP_DAC_OVERRIDE standing in for a tracing group.
-	local dir nb own k
 	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
 	chmod 755 "$dir"
 	cp "$KTOP" "$dir/ktop"
-	nb="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
-	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups sleep "100.$$" </dev/null >/dev/null 2>&1 &
+	as="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups"
+	nb="$as --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
+}
+
+@test "views: not root with tracefs access: another user's process is not focused, one's own is" {
+	local dir nb own k as
+	nobody_ktop
+	$as sleep "100.$$" </dev/null >/dev/null 2>&1 &
 	own=$!
 	# -p of root's workload: the table, the refusal on the bottom line, no focus instance.
 	keys "clear; LANG=C.UTF-8 $nb -d 0.3 -p $P; echo KTOP-EXIT=\$?" Enter
@@ -275,4 +282,36 @@ while time.time() < end:
 	kill "$q"
 	echo "$out" >&2
 	awk '$1 == "pv" { found = 1; ok = $2 >= 3 && $3 + 0 < 230 } END { exit !(found && ok) }' <<<"$out"
+}
+
+@test "views: not root: one's own process executes a setuid program: its events end there, and the view says so" {
+	local dir nb own as
+	nobody_ktop
+	# The setuid-root program of cli/security.bats: reads /etc/shadow, sched_yield each pass.
+	"${CC:-cc}" -O2 -Wall -o "$dir/shadowloop" "$BATS_TEST_DIRNAME/../cli/helpers/shadowloop.c"
+	chmod 4755 "$dir/shadowloop"
+	$as "$dir/shadowloop" 0 || { rm -rf "$dir"; skip "a setuid program does not gain privileges here"; }
+	# nobody's python: getppid calls for 2.5 s, then it executes the program.
+	$as /usr/bin/python3 -c 'import os, sys, time
+end = time.time() + 2.5
+while time.time() < end:
+    [os.getppid() for _ in range(50)]
+    time.sleep(0.02)
+os.execv(sys.argv[1], [sys.argv[1], "8"])' "$dir/shadowloop" </dev/null >/dev/null 2>&1 &
+	own=$!
+	keys "clear; LANG=C.UTF-8 $nb -d 0.3 -p $own; echo KTOP-EXIT=\$?" Enter
+	wait_for "^Process $own +python3"
+	keys e
+	wait_for "^Events of $own"
+	wait_for '^[0-9:.]+ +[0-9]+ +[0-9]+ +getppid\(\) = '
+	wait_for "process $own gained privileges \(exec .*shadowloop\): its events after that are not shown"
+	# What the program does (openat, read, sched_yield) would be the newest lines by now.
+	sleep 1
+	! screen | grep -Eq '^[0-9:.]+ +[0-9]+ +[0-9]+ +(sched_yield|exec |openat)' || { screen >&2; false; }
+	screen | grep -Eq 'getppid\(\) = '
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+	kill "$own"
+	wait "$own" 2>/dev/null || true
+	rm -rf "$dir"
 }

@@ -32,6 +32,11 @@ struct test {
 
 /* Failed checks in the running test; only the first few are printed. */
 static unsigned test_failures_;
+/* Why the running test could not run (TEST_SKIP); NULL = it ran. */
+static const char *test_skipped_;
+
+/* The test cannot run here (say why): TAP "ok N - name # SKIP why", never a pass of it. */
+#define TEST_SKIP(why) ((void)(test_skipped_ = (why)))
 enum { TEST_MAX_REPORTS_ = 20 };
 
 static inline bool test_report_(const char *file, int line)
@@ -166,10 +171,13 @@ static inline int run_tests(const struct test *t, size_t n)
 	printf("1..%zu\n", n);
 	for (i = 0; i < n; i++) {
 		test_failures_ = 0;
+		test_skipped_ = NULL;
 		t[i].fn();
 		if (test_failures_) {
 			failed++;
 			printf("not ok %zu - %s\n", i + 1, t[i].name);
+		} else if (test_skipped_) {
+			printf("ok %zu - %s # SKIP %s\n", i + 1, t[i].name, test_skipped_);
 		} else {
 			printf("ok %zu - %s\n", i + 1, t[i].name);
 		}

@@ -140,6 +140,56 @@ static void test_interval_end(void)
 	acct_free(&a);
 }
 
+/* Execs are kept with their file names for the collector to judge, one interval. */
+static void test_exec_records(void)
+{
+	char longname[400];
+	struct acct a;
+
+	acct_init(&a);
+	acct_exec(&a, TID, TID, "/usr/bin/su", 11);
+	/* A non-leader thread exec'd: the process's pid carries on. */
+	acct_exec(&a, TID, TID + 1, "./prog\0junk", 11);
+	memset(longname, 'x', sizeof(longname));
+	longname[0] = '/';
+	acct_exec(&a, TID + 5, TID + 5, longname, sizeof(longname));
+	if (CHECK_EQ_U64(a.nexecs, 3)) {
+		CHECK_EQ_I64(a.execs[0].pid, TID);
+		CHECK_STR(a.execs[0].file, "/usr/bin/su");
+		CHECK(!a.execs[0].cut);
+		CHECK_EQ_I64(a.execs[1].pid, TID);
+		CHECK_STR(a.execs[1].file, "./prog");
+		CHECK(a.execs[2].cut);
+		CHECK_STR(a.execs[2].file, "");
+	}
+	CHECK(acct_thread(&a, TID)->renamed);
+	acct_end_interval(&a);
+	CHECK_EQ_U64(a.nexecs, 0);
+	CHECK(!acct_thread(&a, TID)->renamed);
+	acct_free(&a);
+}
+
+/* A set*id, setgroups or capset call that succeeded marks its thread for the interval. */
+static void test_cred_calls(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_getuid, 1000, 10);
+	acct_sys_exit(&a, TID, SYS_setresuid, -1 /* -EPERM */, 20);
+	CHECK(!acct_thread(&a, TID)->cred_call);
+	acct_sys_exit(&a, TID, SYS_setresuid, 0, 30);
+	CHECK(acct_thread(&a, TID)->cred_call);
+	acct_sys_exit(&a, TID + 1, SYS_capset, 0, 40);
+	CHECK(acct_thread(&a, TID + 1)->cred_call);
+	CHECK(acct_cred_call(SYS_setuid) && acct_cred_call(SYS_setgroups) &&
+	      acct_cred_call(SYS_setfsuid) && !acct_cred_call(SYS_getppid) && !acct_cred_call(-1));
+	acct_end_interval(&a);
+	CHECK(!acct_thread(&a, TID)->cred_call);
+	CHECK(!acct_thread(&a, TID + 1)->cred_call);
+	acct_free(&a);
+}
+
 static const struct test tests[] = {
 	{ "acct: enter then exit: timed", test_in_order },
 	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
@@ -148,6 +198,9 @@ static const struct test tests[] = {
 	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
 	{ "acct: an entry and its exit read at different ticks", test_across_reads },
 	{ "acct: the interval's calls are timed before its tables go", test_interval_end },
+	{ "acct: the interval's execs, with their file names, cut ones marked", test_exec_records },
+	{ "acct: a credential call that succeeded marks its thread for the interval",
+	  test_cred_calls },
 };
 
 int main(void)

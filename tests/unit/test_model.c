@@ -679,6 +679,63 @@ static void test_model_focus_follow(void)
 	model_free(&m);
 }
 
+/* A followed process taken out of the focus; the named ones stay. */
+static void test_model_focus_remove(void)
+{
+	struct model m;
+
+	model_init(&m, 100, 4);
+	model_set_focus(&m, (const pid_t[]){ 10, 20 }, 2);
+	CHECK(model_focus_add(&m, 11));
+	CHECK(model_focus_add(&m, 12));
+	CHECK(model_focus_add(&m, 13));
+	CHECK(model_focus_remove(&m, 11));
+	CHECK(!model_is_focused(&m, 11));
+	CHECK(!model_focus_remove(&m, 11));	/* not focused any more */
+	CHECK(!model_focus_remove(&m, 10));	/* pinned */
+	CHECK(!model_focus_remove(&m, 99));
+	CHECK(model_is_focused(&m, 10) && model_is_pinned(&m, 10));
+	CHECK(model_is_focused(&m, 20) && model_is_pinned(&m, 20));
+	CHECK(model_is_focused(&m, 12) && model_is_focused(&m, 13));
+	CHECK_EQ_U64(m.nfocus, 4);
+	CHECK(model_focus_add(&m, 11));		/* may come back (a reused pid) */
+	model_free(&m);
+}
+
+/*
+ * Not root: an interval whose events are withheld (credentials changed in it)
+ * has no count, like another user's, and the next interval counts again.
+ */
+static void test_model_events_withheld(void)
+{
+	struct model m;
+	struct task *t;
+	uint64_t d;
+	int i;
+
+	model_init(&m, 100, 4);
+	m.event_counters = 1u << CNT_SYSCALLS;
+	m.events_uid = 1000;
+	for (i = 1; i <= 3; i++) {
+		tick_begin(&m, i);
+		t = sample(&m, 7, 1, "w", 0, 0, 0);
+		t->uid = 1000;
+		model_task_add_events(t, CNT_SYSCALLS, 5);
+		/* Set in one interval only: the next tick starts without it. */
+		if (i == 2)
+			t->ev_withheld = true;
+		model_end_tick(&m);
+		t = model_task_find(&m, 7);
+		if (!CHECK(t))
+			break;
+		if (i == 2)
+			CHECK(!task_delta(t, CNT_SYSCALLS, &d));
+		else if (i == 3)
+			CHECK(task_delta(t, CNT_SYSCALLS, &d) && d == 5);
+	}
+	model_free(&m);
+}
+
 /*
  * A named process that exits: one last row in state X, then gone (batch), or
  * kept with its numbers (keep_exited, the live view).
@@ -1433,6 +1490,9 @@ static const struct test tests[] = {
 	{ "model_focus", test_model_focus },
 	{ "model_focus_follow", test_model_focus_follow },
 	{ "model_focus_exit", test_model_focus_exit },
+	{ "model_focus_remove: a followed process leaves, a named one stays",
+	  test_model_focus_remove },
+	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "model_want_rows", test_model_want_rows },
 	{ "sys_rate", test_sys_rate },

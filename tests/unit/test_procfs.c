@@ -694,6 +694,14 @@ static void test_procfs_focus(void)
 	CHECK(model_task_find(&m, 100) == NULL);
 	tick(pc, &m, 2, NEED_STATUS, 0);
 	CHECK_EQ_U64(m.ntasks, 1);
+	/* A followed one joins, then leaves (it is not watched any more): not read. */
+	procfs_focus_add(pc, 100);
+	tick(pc, &m, 2.5, NEED_STATUS, 0);
+	CHECK(model_task_find(&m, 100) != NULL);
+	procfs_focus_remove(pc, 100);
+	tick(pc, &m, 2.7, NEED_STATUS, 0);
+	CHECK(model_task_find(&m, 100) == NULL);
+	CHECK_EQ_U64(m.ntasks, 1);
 	procfs_set_focus(pc, NULL, 0);
 	tick(pc, &m, 3, NEED_STATUS, 0);
 	CHECK_EQ_U64(m.ntasks, 2);
@@ -705,6 +713,46 @@ static void test_procfs_focus(void)
  * descriptors are closed and files reopened, and every process is still read
  * every tick, with fresh values.
  */
+/*
+ * The owner is read when a task is first seen, then only when its credentials
+ * may have changed (an exec, a set*id call): procfs_recheck_owners.
+ */
+static void test_procfs_recheck_owner(void)
+{
+	char root[64], path[128];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single;
+	const pid_t ids[] = { 200, 999 };
+	struct task *t;
+
+	if (geteuid() != 0) {
+		TEST_SKIP("giving a file to another user needs root");
+		return;
+	}
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!open_collector(root, 64, &pc, &m))
+		return;
+	tick(pc, &m, 1, 0, 0);
+	snprintf(path, sizeof(path), "%s/200", root);
+	CHECK(chown(path, 4343, (gid_t)-1) == 0);
+	/* Not asked: the owner read at first sight stays. */
+	tick(pc, &m, 2, 0, 0);
+	t = model_task_find(&m, 200);
+	if (CHECK(t))
+		CHECK_EQ_I64(t->uid, (int64_t)geteuid());
+	procfs_recheck_owners(pc, ids, ARRAY_SIZE(ids));
+	tick(pc, &m, 3, 0, 0);
+	t = model_task_find(&m, 200);
+	if (CHECK(t))
+		CHECK_EQ_I64(t->uid, 4343);
+	t = model_task_find(&m, 100);
+	if (CHECK(t))
+		CHECK_EQ_I64(t->uid, (int64_t)geteuid());
+	close_collector(root, pc, &m);
+}
+
 /* Fork events name the new processes: they are read without listing /proc. */
 static void test_procfs_born_hint(void)
 {
@@ -820,6 +868,8 @@ static const struct test tests[] = {
 	{ "procfs_pid_reuse", test_procfs_pid_reuse },
 	{ "procfs_focus", test_procfs_focus },
 	{ "procfs_born_hint", test_procfs_born_hint },
+	{ "procfs_recheck_owner: read again when credentials may have changed",
+	  test_procfs_recheck_owner },
 	{ "procfs_lru_budget", test_procfs_lru_budget },
 };
 
