@@ -897,7 +897,11 @@ static int write_summary(struct ktop *k)
 		summary_write_priv(stderr, &si);
 	err = summary_write(k->out, &m->sc_total, &si);
 	free(gone);
-	return err && err != -EPIPE ? -1 : 0;
+	if (!err || err == -EPIPE)
+		return 0;
+	/* A full disk, /dev/full, a closed stdout: as batch mode does, say why. */
+	fprintf(stderr, "ktop: cannot write the summary: %s\n", strerror(-err));
+	return -1;
 }
 
 /* -- CMD: start it, stopped before its execve. Returns 0 or the exit status. */

@@ -351,3 +351,18 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == "ktop: cannot write /nonexistent/dir/f: "* ]]
 }
+
+@test "--summary to a full disk (/dev/full, --output /dev/full): exit 1 with one line on stderr saying why" {
+	need_tracing
+	local fmt
+	for fmt in "" --csv --json; do
+		run --separate-stderr timeout 20 bash -c '"$1" --summary $2 -- true >/dev/full' _ "$KTOP" "$fmt"
+		[ "$status" -eq 1 ]
+		assert_one_line_error
+		[[ "$stderr" == *"cannot write the summary: No space left on device"* ]]
+	done
+	run --separate-stderr timeout 20 "$KTOP" --summary --output /dev/full -- true
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+	[[ "$stderr" == *"No space left on device"* ]]
+}
