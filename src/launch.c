@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,10 +85,17 @@ static int resolve(const char *name, char **path)
 }
 
 /* In the child, between fork and execve: async-signal-safe calls only. */
-static void child(const struct launch *l, int null_fd, int out_w, int err_w)
+static void child(const struct launch *l, pid_t parent, int null_fd, int out_w, int err_w)
 {
 	int e;
 
+	/*
+	 * ktop killed (SIGKILL: no clean-up of its own) must not leave CMD stopped
+	 * forever, or running on untraced: it dies with ktop. The parent may have
+	 * died before the prctl: then nobody would send it.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(126);
 	if (null_fd >= 0 && (dup2(null_fd, STDIN_FILENO) < 0 || dup2(out_w, STDOUT_FILENO) < 0 ||
 			     dup2(out_w, STDERR_FILENO) < 0))
 		goto fail;
@@ -117,6 +125,7 @@ int launch_start(struct launch *l, char *const argv[], bool capture, char *err, 
 {
 	int errp[2] = { -1, -1 }, outp[2] = { -1, -1 }, null_fd = -1, e;
 	siginfo_t si;
+	pid_t self;
 
 	memset(l, 0, sizeof(*l));
 	l->pidfd = l->out_fd = l->err_fd = -1;
@@ -133,13 +142,14 @@ int launch_start(struct launch *l, char *const argv[], bool capture, char *err, 
 		l->tail = xmalloc(LAUNCH_TAIL);
 	}
 	fflush(NULL);	/* nothing buffered is written twice */
+	self = getpid();
 	l->pid = fork();
 	if (l->pid < 0) {
 		l->pid = 0;
 		goto sys_fail;
 	}
 	if (l->pid == 0)
-		child(l, null_fd, outp[1], errp[1]);
+		child(l, self, null_fd, outp[1], errp[1]);
 	close_fd(&errp[1]);
 	close_fd(&outp[1]);
 	close_fd(&null_fd);

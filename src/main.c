@@ -57,6 +57,8 @@ struct ktop {
 	char rc_path[4096];		/* the settings file; "" = none (no HOME) */
 	char rc_warn[512];		/* what was wrong in it, shown once the screen is up */
 	char themes[THEME_MAX][THEME_NAME_MAX];
+	size_t nthemes;
+	struct settings rc;		/* the settings file as read at start (read_files) */
 	FILE *out;			/* batch and summary output: stdout or --output */
 
 	/* -- CMD */
@@ -709,11 +711,9 @@ static void apply_settings(struct ktop *k)
 	struct settings s;
 	size_t i;
 
-	if (settings_path(k->rc_path, sizeof(k->rc_path))) {
-		k->rc_path[0] = '\0';
+	if (!k->rc_path[0])
 		return;
-	}
-	settings_load(k->rc_path, &s, k->rc_warn, sizeof(k->rc_warn));
+	s = k->rc;
 	if (s.have_delay && !k->opt.delay_set)
 		a->delay_s = s.delay_s;
 	if (s.have_theme && !k->opt.theme)
@@ -735,6 +735,26 @@ static void apply_settings(struct ktop *k)
 		m->tree = s.tree;
 	if (s.have_threads && !k->opt.threads)
 		m->threads = s.threads;
+}
+
+/*
+ * The live view's files, read first: before CMD is forked and before tracing
+ * starts, so that a file that blocks (a FIFO is refused, but a hung NFS home
+ * can still hang open()) holds up nothing that needs cleaning up, and Ctrl-C
+ * still ends ktop (signals are not blocked yet).
+ */
+static void read_files(struct ktop *k)
+{
+	const char *theme = k->opt.theme ? k->opt.theme : "default";
+
+	if (settings_path(k->rc_path, sizeof(k->rc_path)))
+		k->rc_path[0] = '\0';
+	else
+		settings_load(k->rc_path, &k->rc, k->rc_warn, sizeof(k->rc_warn));
+	if (!k->opt.theme && k->rc.have_theme)
+		theme = k->rc.theme;
+	k->nthemes = theme_list(k->themes, THEME_MAX);
+	theme_preload(theme);
 }
 
 static void setup_app(struct ktop *k)
@@ -959,6 +979,8 @@ int main(int argc, char **argv)
 	k.nwatch = k.opt.npids;
 	if (open_output(&k))
 		return 1;
+	if (live)
+		read_files(&k);
 	/* Before signals are blocked and SIGPIPE ignored: CMD inherits neither. */
 	if (k.opt.cmd) {
 		status = start_cmd(&k);
@@ -1033,7 +1055,7 @@ int main(int argc, char **argv)
 	if (live) {
 		atexit(ui_stop);
 		k.app.themes = k.themes;
-		k.app.nthemes = theme_list(k.themes, THEME_MAX);
+		k.app.nthemes = k.nthemes;
 		if (ui_start(&k.app))
 			goto out;
 		/* A bad settings line outranks a theme message: it is about every start. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conffile.h"
 #include "util.h"
 
 int settings_path(char *buf, size_t n)
@@ -93,8 +94,13 @@ static int parse_setting(const char *key, char *v, struct settings *s, char *why
 		}
 		s->have_delay = true;
 	} else if (!strcmp(key, "theme")) {
-		if (!*v || strlen(v) >= sizeof(s->theme)) {
+		if (!*v || strlen(v) >= THEME_NAME_MAX) {
 			snprintf(why, n, "theme needs a name");
+			return -EINVAL;
+		}
+		/* A name found in the theme directories, never a file anywhere (/etc/shadow). */
+		if (strchr(v, '/') || has_control(v)) {
+			snprintf(why, n, "theme must be a theme's name, not a path");
 			return -EINVAL;
 		}
 		snprintf(s->theme, sizeof(s->theme), "%s", v);
@@ -186,11 +192,13 @@ int settings_load(const char *path, struct settings *s, char *warn, size_t warns
 
 	memset(s, 0, sizeof(*s));
 	warn[0] = '\0';
-	n = read_small_file(path, text, sizeof(text));
+	n = conf_read(path, text, sizeof(text), 1, warn, warnsz);
 	if (n < 0) {
-		if (errno == ENOENT)
+		if (n == -ENOENT) {
+			warn[0] = '\0';
 			return 0;
-		snprintf(warn, warnsz, "%s: %s", path, strerror(errno));
+		}
+		snprintf(warn + strlen(warn), warnsz - strlen(warn), ": defaults used");
 		return 1;
 	}
 	bad = settings_parse(text, s, first, sizeof(first));
@@ -227,8 +235,7 @@ static int make_parent(const char *path)
 
 int settings_save(const char *path, const struct settings *s, char *err, size_t errsz)
 {
-	char tmp[4200];
-	FILE *f;
+	char text[4096], *p = text, *end = text + sizeof(text);
 	size_t i;
 	int ret;
 
@@ -237,35 +244,20 @@ int settings_save(const char *path, const struct settings *s, char *err, size_t 
 		snprintf(err, errsz, "cannot create the directory of %s: %s", path, strerror(-ret));
 		return ret;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errsz, "%s: %s", tmp, strerror(errno));
-		return ret;
-	}
-	fprintf(f, "# ktop settings, written by the setup screen (F2). See ktop(1), FILES.\n");
-	fprintf(f, "delay = %g\n", s->delay_s);
-	fprintf(f, "theme = %s\n", s->theme);
-	fprintf(f, "sort = %c%s\n", s->sort_asc ? '+' : '-', columns[s->sort_col].key);
-	fprintf(f, "columns = ");
+	p += snprintf(p, (size_t)(end - p),
+		      "# ktop settings, written by the setup screen (F2). See ktop(1), FILES.\n"
+		      "delay = %g\n", s->delay_s);
+	/*
+	 * Only a theme's name, as the file may hold (a --theme path is the command
+	 * line's); never a control character: a newline would add lines.
+	 */
+	if (*s->theme && !has_control(s->theme) && !strchr(s->theme, '/'))
+		p += snprintf(p, (size_t)(end - p), "theme = %s\n", s->theme);
+	p += snprintf(p, (size_t)(end - p), "sort = %c%s\ncolumns = ", s->sort_asc ? '+' : '-',
+		      columns[s->sort_col].key);
 	for (i = 0; i < s->ncols; i++)
-		fprintf(f, "%s%s", i ? "," : "", columns[s->cols[i]].key);
-	fprintf(f, "\ntree = %s\n", s->tree ? "yes" : "no");
-	fprintf(f, "threads = %s\n", s->threads ? "yes" : "no");
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		ret = -errno;
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, errsz, "%s: %s", tmp, strerror(-ret));
-		return ret;
-	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		ret = -errno;
-		unlink(tmp);
-		snprintf(err, errsz, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+		p += snprintf(p, (size_t)(end - p), "%s%s", i ? "," : "", columns[s->cols[i]].key);
+	p += snprintf(p, (size_t)(end - p), "\ntree = %s\nthreads = %s\n", s->tree ? "yes" : "no",
+		      s->threads ? "yes" : "no");
+	return conf_write(path, text, (size_t)(p - text), err, errsz);
 }

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "conffile.h"
 #include "util.h"
 
 #ifndef KTOP_DATADIR
@@ -274,8 +275,9 @@ static size_t theme_dirs(char dirs[][PATH_MAX], size_t max)
 	return nd;
 }
 
-static int read_theme_file(const char *path, const char *name, struct theme_def *out, char *err,
-			   size_t errsz)
+/* @strict: a file of the theme directories (owner and mode checked), not a --theme path. */
+static int read_theme_file(const char *path, const char *name, bool strict, struct theme_def *out,
+			   char *err, size_t errsz)
 {
 	static char text[64 * 1024];
 	char msg[160];
@@ -283,12 +285,9 @@ static int read_theme_file(const char *path, const char *name, struct theme_def 
 	ssize_t n;
 	int line, ret;
 
-	n = read_small_file(path, text, sizeof(text));
-	if (n < 0) {
-		ret = -errno;
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return ret;
-	}
+	n = conf_read(path, text, sizeof(text), strict, err, errsz);
+	if (n < 0)
+		return (int)n;
 	snprintf(d.name, sizeof(d.name), "%s", name);
 	ret = theme_parse(text, &d, &line, msg, sizeof(msg));
 	if (ret) {
@@ -301,13 +300,15 @@ static int read_theme_file(const char *path, const char *name, struct theme_def 
 
 static bool valid_name(const char *name)
 {
-	return *name && strlen(name) < THEME_NAME_MAX && !strchr(name, '/') && name[0] != '.';
+	return *name && strlen(name) < THEME_NAME_MAX && !strchr(name, '/') && name[0] != '.' &&
+	       !has_control(name);
 }
 
-int theme_load(const char *name, struct theme_def *out, char *err, size_t errsz)
+static int load_theme(const char *name, struct theme_def *out, char *err, size_t errsz)
 {
 	char dirs[4][PATH_MAX], path[PATH_MAX + THEME_NAME_MAX + 8];
 	size_t nd, i;
+	int ret;
 
 	if (strchr(name, '/')) {
 		const char *base = strrchr(name, '/') + 1;
@@ -318,7 +319,7 @@ int theme_load(const char *name, struct theme_def *out, char *err, size_t errsz)
 		dot = strstr(stem, ".theme");
 		if (dot)
 			*dot = '\0';
-		return read_theme_file(name, stem, out, err, errsz);
+		return read_theme_file(name, stem, false, out, err, errsz);
 	}
 	if (!valid_name(name)) {
 		snprintf(err, errsz, "'%.60s' is not a theme name", name);
@@ -327,8 +328,9 @@ int theme_load(const char *name, struct theme_def *out, char *err, size_t errsz)
 	nd = theme_dirs(dirs, ARRAY_SIZE(dirs));
 	for (i = 0; i < nd; i++) {
 		snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name);
-		if (access(path, R_OK) == 0)
-			return read_theme_file(path, name, out, err, errsz);
+		ret = read_theme_file(path, name, true, out, err, errsz);
+		if (ret != -ENOENT)
+			return ret;
 	}
 	/* Compiled in: ktop looks right without its files too. */
 	if (!theme_builtin(name, out))
@@ -336,6 +338,35 @@ int theme_load(const char *name, struct theme_def *out, char *err, size_t errsz)
 	snprintf(err, errsz, "no theme '%.60s' (looked in %s and %s)", name, dirs[0],
 		 nd > 1 ? dirs[nd - 1] : "nowhere else");
 	return -ENOENT;
+}
+
+/* Read before tracing starts (theme_preload), used once by the first theme_load. */
+static struct {
+	bool have;
+	int ret;
+	char name[THEME_NAME_MAX + 192];
+	char err[256];
+	struct theme_def def;
+} pre;
+
+void theme_preload(const char *name)
+{
+	snprintf(pre.name, sizeof(pre.name), "%s", name);
+	pre.ret = load_theme(name, &pre.def, pre.err, sizeof(pre.err));
+	pre.have = true;
+}
+
+int theme_load(const char *name, struct theme_def *out, char *err, size_t errsz)
+{
+	if (pre.have && !strcmp(name, pre.name)) {
+		pre.have = false;
+		if (pre.ret)
+			snprintf(err, errsz, "%s", pre.err);
+		else
+			*out = pre.def;
+		return pre.ret;
+	}
+	return load_theme(name, out, err, errsz);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -363,7 +394,8 @@ size_t theme_list(char names[][THEME_NAME_MAX], size_t max)
 			size_t len = strlen(de->d_name);
 
 			if (len <= 6 || len - 6 >= THEME_NAME_MAX ||
-			    strcmp(de->d_name + len - 6, ".theme") || de->d_name[0] == '.')
+			    strcmp(de->d_name + len - 6, ".theme") || de->d_name[0] == '.' ||
+			    has_control(de->d_name))
 				continue;
 			snprintf(names[n], THEME_NAME_MAX, "%.*s", (int)(len - 6), de->d_name);
 			n++;

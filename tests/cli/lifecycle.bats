@@ -95,3 +95,25 @@ signal_exit() {
 	[ "${lines[0]}" = "time,interval_s,pid,comm" ]
 	[ "${#lines[@]}" -gt 4 ]
 }
+
+@test "-- CMD: ktop killed by SIGKILL takes CMD with it (PR_SET_PDEATHSIG), stopped or running" {
+	local kp child i
+	"$KTOP" -b --no-trace -d 5 -- sleep 100 >/dev/null 2>&1 &
+	kp=$!
+	for i in $(seq 50); do
+		child=$(pgrep -P "$kp" -x sleep) && break
+		sleep 0.1
+	done
+	[ -n "$child" ]
+	kill -KILL "$kp"
+	wait "$kp" 2>/dev/null || true
+	for i in $(seq 50); do
+		[ -d "/proc/$child" ] || break
+		sleep 0.1
+	done
+	if [ -d "/proc/$child" ]; then
+		kill -KILL "$child" 2>/dev/null
+		echo "CMD (pid $child) outlived ktop" >&2
+		return 1
+	fi
+}
