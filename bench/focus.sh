@@ -23,7 +23,9 @@ S=ktop-focus-bench-$$
 mkdir -p "$B"
 cc -O2 -Wall -o "$B/flood" bench/flood.c
 cc -O2 -Wall -o "$B/evwl" tests/tmux/helpers/evwl.c
-[ -x ./ktop ] || { echo "build ktop first" >&2; exit 1; }
+# KTOP_BIN: another build to measure (the view's cost before and after a change).
+KTOP_BIN=${KTOP_BIN:-./ktop}
+[ -x "$KTOP_BIN" ] || { echo "build ktop first" >&2; exit 1; }
 
 cleanup() {
 	tmux -L "$S" kill-server 2>/dev/null || true
@@ -51,7 +53,7 @@ start_ktop() {
 	tmux -L "$S" kill-server 2>/dev/null || true
 	sleep 0.3	# a new server right after kill-server can lose the race
 	tmux -L "$S" new-session -d -s t -x 120 -y 40 "sh"
-	keys "KTOP_STATS=1 ./ktop -d 1 $* 2>$T/stats" Enter
+	keys "KTOP_STATS=1 $KTOP_BIN -d 1 $* 2>$T/stats" Enter
 	wait_screen 'PID +USER|^Process'
 }
 
@@ -87,14 +89,30 @@ while [ "$i" -lt "$ROUNDS" ]; do
 	i=$((i + 1))
 done
 
-# The rings of a focused flood: 5 s of getppid at full speed.
+# The rings of a focused flood: 5 s of getppid at full speed. Meanwhile, for 3
+# s, what the view costs ktop: its CPU (utime+stime from /proc/PID/stat) and
+# its splice calls (perf stat of syscalls:sys_enter_splice: counted in the
+# kernel, nothing read by perf).
 "$B/flood" getppid 30 1 >/dev/null &
 FL=$!
 sleep 0.5
 FP=$(pgrep -P "$FL" | head -1)
 start_ktop -p "$FP"
-sleep 5
-kill -TERM "$(pgrep -P "$(tmux -L "$S" display -p -t t '#{pane_pid}')" -x ktop)"
+sleep 1
+KP=$(pgrep -P "$(tmux -L "$S" display -p -t t '#{pane_pid}')" -x "$(basename "$KTOP_BIN")")
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+c0=$(cpu_ticks "$KP")
+if command -v perf >/dev/null 2>&1; then
+	perf stat -x, -e syscalls:sys_enter_splice -p "$KP" -- sleep 3 2>"$T/perf" || true
+	splices=$(awk -F, '/sys_enter_splice/ { print $1 }' "$T/perf")
+else
+	sleep 3
+	splices="? (no perf)"
+fi
+c1=$(cpu_ticks "$KP")
+echo "focused flood, 3 s: ktop CPU $(awk "BEGIN { printf \"%.0f\", ($c1 - $c0) * 100 / $(getconf CLK_TCK) / 3 }")% of one CPU, $splices splice calls"
+sleep 1
+kill -TERM "$KP"
 sleep 1
 kill "$FL" 2>/dev/null || true
 wait "$FL" 2>/dev/null || true

@@ -43,6 +43,12 @@ struct fcpu {
 	struct evrich_cursor cur;
 	void *page;
 	bool loaded;		/* cur is on a page (it may have no record left) */
+	/*
+	 * This read pass found nothing more to read here: not asked again until
+	 * the next pass. Without it, an idle CPU was asked (a splice, EAGAIN)
+	 * once for every record a busy CPU gave.
+	 */
+	bool drained;
 };
 
 struct fpid {
@@ -714,6 +720,9 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 		long missed = 0;
 		int n;
 
+		if (c->drained)
+			return false;
+
 		/*
 		 * Bounded either way: a writer that never pauses must not hold the
 		 * loop (a tick reads at most a buffer's worth per CPU, a drain less).
@@ -723,8 +732,10 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 			return false;
 		n = trace_read_page(f->tr, i, c->page, flush);
 		c->loaded = false;
-		if (n <= 0)
+		if (n <= 0) {
+			c->drained = true;
 			return false;
+		}
 		(*pages)++;
 		if (evrich_cursor_load(&f->dec, &c->cur, c->page, (size_t)n, &missed))
 			continue;
@@ -760,6 +771,8 @@ static void read_all(struct focus *f, struct model *m, bool flush)
 	f->m = m;
 	for (i = 0; i < f->npids; i++)
 		f->pids[i].had_events = false;
+	for (c = 0; c < f->ncpus; c++)
+		f->cpu[c].drained = false;
 	for (;;) {
 		int best = -1;
 		struct evrich_rec r;
