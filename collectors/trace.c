@@ -34,7 +34,7 @@ struct trace_cpu {
 
 struct trace {
 	struct tracefs_instance *inst;
-	char name[32];
+	char name[64];
 	int slot;		/* emergency[] slot; -1 = none */
 	int ncpus;
 	struct trace_cpu *cpu;
@@ -53,41 +53,71 @@ static struct {
 	char tracing_on[PATH_MAX];
 } emergency[EMERGENCY_SLOTS];
 
-/*
- * Does the ktop that made an instance at @made (wall clock) still run? Its pid
- * is in the instance's name. A process with that pid that started after the
- * instance was made cannot have made it: the pid was reused after a SIGKILL.
- * A live process that could be the maker is left alone, whatever its name.
- */
-static bool maker_alive(pid_t pid, time_t made)
+/* The start time of process @pid, in clock ticks since boot; false if there is none. */
+static bool start_of(pid_t pid, uint64_t *start)
 {
 	char path[64], buf[4096];
 	struct pid_stat st;
-	const char *bt;
-	long hz = sysconf(_SC_CLK_TCK);
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	n = read_small_file(path, buf, sizeof(buf));
 	if (n <= 0 || parse_pid_stat(buf, (size_t)n, &st))
 		return false;
-	if (read_small_file("/proc/stat", buf, sizeof(buf)) <= 0 || !(bt = strstr(buf, "\nbtime ")) ||
-	    hz <= 0)
-		return true;	/* cannot tell: keep it */
-	return strtoll(bt + 7, NULL, 10) + (long long)(st.starttime / (uint64_t)hz) <= made + 1;
+	*start = st.starttime;
+	return true;
 }
 
-/* Instance names "ktop-<digits>" and "ktop-<digits>-f" (a focus view's), collected. */
+int trace_parse_name(const char *name, pid_t *pid, uint64_t *start, bool *focus)
+{
+	const char *p = name + strlen(INSTANCE_PREFIX);
+	char *end;
+	unsigned long long v;
+
+	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) || !(*p >= '1' && *p <= '9'))
+		return -1;
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (errno || v > INT32_MAX)
+		return -1;
+	*pid = (pid_t)v;
+	*start = 0;
+	*focus = false;
+	if (*end == '-' && end[1] >= '0' && end[1] <= '9') {
+		p = end + 1;
+		v = strtoull(p, &end, 10);
+		if (errno)
+			return -1;
+		*start = v;
+	}
+	if (!strcmp(end, "-f"))
+		*focus = true;
+	else if (*end)
+		return -1;
+	return *start ? 0 : 1;
+}
+
+bool trace_maker_alive(int format, uint64_t start, bool exists, uint64_t now_start)
+{
+	/* ktop-PID-START: the same pid with the same boot-relative start is the maker. */
+	if (format == 0)
+		return exists && now_start == start;
+	/*
+	 * ktop-PID, an older ktop's: no start time to compare with. Gone only
+	 * when no process has the pid; one that has it may be the maker.
+	 */
+	return exists;
+}
+
+/* Instance names ktop-PID-START[-f] (and older ktops' ktop-PID[-f]), collected. */
 static int collect_ours(const char *name, void *arg)
 {
 	char ***names = arg, **n;
-	const char *p = name + strlen(INSTANCE_PREFIX);
-	size_t digits;
+	uint64_t start;
+	pid_t pid;
+	bool focus;
 
-	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-		return 0;
-	digits = strspn(p, "0123456789");
-	if (!digits || (p[digits] && strcmp(p + digits, "-f")))
+	if (trace_parse_name(name, &pid, &start, &focus) < 0)
 		return 0;
 	n = tracefs_list_add(*names, name);
 	if (n)
@@ -96,11 +126,12 @@ static int collect_ours(const char *name, void *arg)
 }
 
 /*
- * Remove instances of ktops that are gone; a live ktop's are left alone. Ours
- * by pid are stale only when named @mine (a ktop before us had our pid): the
- * focus view's instance is made while the main one runs.
+ * Remove instances of ktops that are gone; a live ktop's are left alone, and
+ * our own are never touched here (a name in use is refused by trace_open).
+ * Liveness comes from the pid and start time in the name, both relative to
+ * boot: a clock step or a VM resume cannot make a running ktop look dead.
  */
-static void remove_stale(const char *mine)
+static void remove_stale(void)
 {
 	/*
 	 * Listed with a plain walk: tracefs_instances(regex) of libtracefs 1.6
@@ -114,23 +145,56 @@ static void remove_stale(const char *mine)
 		return;
 	}
 	for (i = 0; names[i]; i++) {
-		pid_t pid = (pid_t)atoi(names[i] + strlen(INSTANCE_PREFIX));
-		struct tracefs_instance *inst = tracefs_instance_alloc(NULL, names[i]);
-		char *dir = inst ? tracefs_instance_get_dir(inst) : NULL;
-		struct stat sb;
-		bool stale;
+		uint64_t start, now_start = 0;
+		struct tracefs_instance *inst;
+		bool focus, exists;
+		pid_t pid;
+		int format = trace_parse_name(names[i], &pid, &start, &focus);
 
-		stale = dir && !stat(dir, &sb) &&
-			(pid == getpid() ? !strcmp(names[i], mine) :
-					   !maker_alive(pid, sb.st_ctim.tv_sec));
-		tracefs_put_tracing_file(dir);
-		if (stale) {
-			tracefs_instance_file_write(inst, "tracing_on", "0");
-			tracefs_instance_destroy(inst);
-		}
+		exists = start_of(pid, &now_start);
+		if (pid == getpid() || trace_maker_alive(format, start, exists, now_start))
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		tracefs_instance_file_write(inst, "tracing_on", "0");
+		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(names);
+}
+
+/* The kernel's initial pid namespace: a fixed inode number (PROC_PID_INIT_INO). */
+#define PID_NS_INIT_INO 0xEFFFFFFCull
+
+/*
+ * Events carry the kernel's global pids (those of the initial pid namespace),
+ * and set_event_pid and set_event_notrace_pid take them too. Inside another
+ * pid namespace (unshare -p, a container) /proc and getpid() give other
+ * numbers: nothing could be matched (ktop's own pid, 1 there, is the host's
+ * init). So: trace only in the initial namespace, and only with a /proc of it
+ * (NSpid: one entry, our own pid).
+ */
+static bool pids_mappable(char *why, size_t whylen)
+{
+	char buf[4096], *ns;
+	struct stat st;
+	ssize_t n;
+
+	if (stat("/proc/self/ns/pid", &st) == 0 && st.st_ino != PID_NS_INIT_INO)
+		goto other;
+	n = read_small_file("/proc/self/status", buf, sizeof(buf));
+	if (n <= 0 || !(ns = strstr(buf, "\nNSpid:")))
+		return true;	/* a kernel without pid namespaces */
+	ns += 7;
+	while (*ns == ' ' || *ns == '\t')
+		ns++;
+	if (strtol(ns, &ns, 10) == (long)getpid() && *ns == '\n')
+		return true;
+other:
+	snprintf(why, whylen, "tracing off: ktop runs in a pid namespace (a container?): "
+		 "the kernel's event pids are not its pids");
+	return false;
 }
 
 /* Per-CPU buffer: enough for a syscall flood to wait out a slow reader. */
@@ -247,6 +311,7 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	size_t i, used = 0;
 	int mounted, err, nenabled = 0;
 	char buf[32], path[PATH_MAX];
+	uint64_t self_start;
 
 	*out = NULL;
 	if (missing && missinglen)
@@ -269,16 +334,25 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	}
 	if (cfg->nevents > MAX_EVENTS)
 		return -EINVAL;
+	if (!pids_mappable(why, whylen))
+		return -EXDEV;
+	if (!start_of(getpid(), &self_start)) {
+		snprintf(why, whylen, "tracing off: cannot read /proc/self/stat");
+		return -EIO;
+	}
 	t = xcalloc(1, sizeof(*t));
 	t->slot = -1;
-	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d%s", (int)getpid(),
-		 cfg->name_suffix ? cfg->name_suffix : "");
-	remove_stale(t->name);
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d-%llu%s", (int)getpid(),
+		 (unsigned long long)self_start, cfg->name_suffix ? cfg->name_suffix : "");
+	remove_stale();
 
 	t->inst = tracefs_instance_create(t->name);
-	if (!t->inst) {
-		err = errno ? -errno : -EIO;
-		snprintf(why, whylen, "tracing off: cannot create a tracefs instance: %s", strerror(-err));
+	if (!t->inst || !tracefs_instance_is_new(t->inst)) {
+		/* Somebody made it already: never configure, and never remove, theirs. */
+		err = !t->inst ? (errno ? -errno : -EIO) : -EEXIST;
+		snprintf(why, whylen, "tracing off: cannot create tracefs instance %s: %s", t->name,
+			 strerror(-err));
+		tracefs_instance_free(t->inst);
 		free(t);
 		return err;
 	}

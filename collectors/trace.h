@@ -35,13 +35,28 @@ struct trace_config {
 	size_t npids;
 	bool follow_forks;
 	/*
-	 * NULL: ktop's main instance "ktop-<pid>". A suffix names a second one,
-	 * "ktop-<pid><suffix>" (the focus view's "-f"): removed as stale like the
-	 * main one once its maker is gone.
+	 * NULL: ktop's main instance "ktop-<pid>-<start>" (<start>: ktop's start
+	 * time in clock ticks since boot, /proc/PID/stat field 22). A suffix
+	 * names a second one, "ktop-<pid>-<start><suffix>" (the focus view's
+	 * "-f"): removed as stale like the main one once its maker is gone.
 	 */
 	const char *name_suffix;
 	const char *clock;	/* trace_clock to select (e.g. "mono"); NULL = default */
 };
+
+/*
+ * trace_parse_name - read an instance name of ktop's
+ * Returns 0 for ktop-PID-START[-f], 1 for an older ktop's ktop-PID[-f] (@start
+ * 0), -1 for a name that is not ktop's.
+ */
+int trace_parse_name(const char *name, pid_t *pid, uint64_t *start, bool *focus);
+
+/*
+ * trace_maker_alive - may the ktop that made an instance still run?
+ * @format: trace_parse_name's result; @exists: a process has the pid now,
+ * started at @now_start. Boot-relative times only: no clock step fools it.
+ */
+bool trace_maker_alive(int format, uint64_t start, bool exists, uint64_t now_start);
 
 /*
  * trace_open - create, configure and start ktop's instance

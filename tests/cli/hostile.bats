@@ -20,7 +20,7 @@ setup() {
 teardown() {
 	common_teardown
 	# a traced ktop killed by the teardown leaves its instance
-	[ -n "${KPID:-}" ] && rmdir "/sys/kernel/tracing/instances/ktop-$KPID" 2>/dev/null
+	[ -n "${KPID:-}" ] && rmdir "$(inst_dir $KPID)" 2>/dev/null
 	return 0
 }
 

@@ -24,7 +24,7 @@ teardown() {
 	# whatever happened, the CPU is back online
 	[ -n "${OFFLINED:-}" ] && echo 1 >"$CPU1" 2>/dev/null
 	common_teardown
-	[ -n "${KPID:-}" ] && rmdir "$INST/ktop-$KPID" 2>/dev/null
+	[ -n "${KPID:-}" ] && rmdir "$(inst_dir $KPID)" 2>/dev/null
 	[ -n "${NOBODY_DIR:-}" ] && rm -rf "$NOBODY_DIR"
 	return 0
 }
@@ -134,7 +134,7 @@ assert s["signals"] is None and s["syscalls"] > 0 and s["syscall_errors"] is not
 	kill -TERM "$KPID"
 	wait_exit "$KPID" 10
 	[ "$ST" -eq 0 ] || { echo "exit $ST: $(cat "$OUT.err")" >&2; return 1; }
-	[ ! -e "$INST/ktop-$KPID" ]
+	[ ! -e "$(inst_dir $KPID)" ]
 	grep -q ' malformed=0 ' "$OUT.err"
 	# refreshes went on while cpu1 was offline
 	[ "$(awk -F, -v t="$t" 'NR > 1 && $1 > t { print $1 }' "$OUT" | sort -u | wc -l)" -ge 4 ]
@@ -142,4 +142,44 @@ assert s["signals"] is None and s["syscalls"] > 0 and s["syscall_errors"] is not
 	n=$(awk -F, -v p="$w" '$3 == p && $5 != "" { s += $5 } END { print s + 0 }' "$OUT")
 	echo "syscalls of the pinned process: $n" >&2
 	(( n >= 3000 ))
+}
+
+@test "pid namespace (unshare -fp --mount-proc): a /proc monitor that says why; no instance made, none left after SIGKILL" {
+	need_root_tracing
+	run --separate-stderr timeout 20 unshare -fp --mount-proc "$KTOP" -b -n 2 -d 0.2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Events: tracing off: ktop runs in a pid namespace"* ]]
+	# Its pid there is 1: an instance would be ktop-1-*, and the host's init
+	# would be the pid it keeps out of its events.
+	! compgen -G "$INST/ktop-1-*" >/dev/null
+	! [ -e "$INST/ktop-1" ]
+	# SIGKILLed inside the namespace: it never traced, so nothing traces on.
+	unshare -fp --mount-proc "$KTOP" -b -d 0.2 >/dev/null 2>&1 3>&- &
+	local up=$! kp i
+	for i in $(seq 50); do kp=$(pgrep -P "$up" -x ktop) && break; sleep 0.1; done
+	[ -n "$kp" ]
+	sleep 0.5
+	kill -KILL "$kp"
+	wait "$up" 2>/dev/null || true
+	! compgen -G "$INST/ktop-1-*" >/dev/null
+	! [ -e "$INST/ktop-1" ]
+}
+
+@test "an instance directory that exists already (same pid and start time) is never reused or removed" {
+	need_root_tracing
+	# bash makes ktop's instance name before exec'ing ktop: same pid, same start time.
+	run --separate-stderr timeout 20 bash -c '
+		s=$(sed "s/.*) //" /proc/$$/stat | cut -d" " -f20)
+		mkdir "'"$INST"'/ktop-$$-$s" && echo "ktop-$$-$s" >&2
+		exec "$1" -b -n 1 -d 0.2' _ "$KTOP"
+	local name
+	name=$(printf '%s\n' "$stderr" | grep -m1 '^ktop-')
+	[ -n "$name" ]
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Events: tracing off: cannot create tracefs instance $name: File exists"* ]]
+	# Untouched: still there, still as mkdir made it (tracing on, no event enabled).
+	[ -d "$INST/$name" ]
+	[ "$(cat "$INST/$name/tracing_on")" = 1 ]
+	[ -z "$(cat "$INST/$name/set_event")" ]
+	rmdir "$INST/$name"
 }

@@ -27,7 +27,7 @@ teardown() {
 	local p
 	common_teardown
 	while read -r p; do
-		[ -n "$p" ] && [ -d "$INST/ktop-$p" ] && rmdir "$INST/ktop-$p" 2>/dev/null
+		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
 	done <"$KTOPS"
 	return 0
 }
@@ -58,7 +58,7 @@ summary() {
 # ktops, of other tests running at the same time, are not this test's business.)
 no_instance_left() {
 	local d
-	for d in "$INST/ktop-$1" "$INST/ktop-$1-f"; do
+	for d in "$(inst_dir $1)" "$(inst_dir $1 -f)"; do
 		[ ! -e "$d" ] || { echo "instance $d left behind" >&2; return 1; }
 	done
 }
@@ -240,7 +240,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	wait "$kpid" || ST=$?
 	[ "$ST" -eq 130 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
 	! kill -0 "$child" 2>/dev/null
-	[ ! -d "$INST/ktop-$kpid" ]
+	[ ! -d "$(inst_dir $kpid)" ]
 	# the summary was written: clock_nanosleep calls that ended, one interrupted
 	check summary-csv "$OUT"
 	grep -q '^syscall,clock_nanosleep,Time,' "$OUT"
@@ -257,7 +257,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	ST=0
 	wait "$kpid" || ST=$?
 	[ "$ST" -eq 143 ]
-	[ ! -d "$INST/ktop-$kpid" ]
+	[ ! -d "$(inst_dir $kpid)" ]
 	# the last interval was written: the CSV ends with a whole line
 	[ -z "$(tail -c 1 "$OUT")" ]
 }
@@ -298,7 +298,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	# tracing runs once the instance says so
 	local i
 	for ((i = 0; i < 100; i++)); do
-		[ "$(cat "$INST/ktop-$kpid/tracing_on" 2>/dev/null)" = 1 ] && break
+		[ "$(cat "$(inst_dir $kpid)/tracing_on" 2>/dev/null)" = 1 ] && break
 		sleep 0.05
 	done
 	sleep 0.2
@@ -309,7 +309,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	grep -q "^ktop: pid $wl exited while watched" "$OUT"
 	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +501 +500 openat +Filesystem$' "$OUT" ||
 		{ cat "$OUT" >&2; return 1; }
-	[ ! -d "$INST/ktop-$kpid" ]
+	[ ! -d "$(inst_dir $kpid)" ]
 }
 
 @test "summary -p -n 2: ends after 2 intervals; --json adds up" {

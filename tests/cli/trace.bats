@@ -35,7 +35,7 @@ teardown() {
 	common_teardown
 	# a ktop killed (by the test or by the teardown) leaves its instance
 	while read -r p; do
-		[ -n "$p" ] && [ -d "$INST/ktop-$p" ] && rmdir "$INST/ktop-$p" 2>/dev/null
+		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
 	done <"$KTOPS"
 	while read -r name; do
 		[ -n "$name" ] && [ -d "$INST/$name" ] && rmdir "$INST/$name" 2>/dev/null
@@ -368,14 +368,14 @@ cleanup_on() {
 		start_ktop "$OUT" -b --csv -d 0.2 -o pid
 	fi
 	wait_for_lines "$OUT" 2 10
-	[ -d "$INST/ktop-$KPID" ] || { echo "$1: no instance ktop-$KPID while ktop runs" >&2; return 1; }
+	[ -d "$(inst_dir $KPID)" ] || { echo "$1: no instance ktop-$KPID while ktop runs" >&2; return 1; }
 	if [ "$1" = n ]; then
 		wait_exit "$KPID" 10
 		[ "$ST" -eq 0 ] || { echo "exit $ST" >&2; return 1; }
 	else
 		stop_ktop "$1"
 	fi
-	[ ! -e "$INST/ktop-$KPID" ] || { echo "$1: ktop-$KPID left behind" >&2; return 1; }
+	[ ! -e "$(inst_dir $KPID)" ] || { echo "$1: ktop-$KPID left behind" >&2; return 1; }
 	after=$(instances)
 	[ "$before" = "$after" ] || { echo "$1: instances before: $before; after: $after" >&2; return 1; }
 }
@@ -394,10 +394,10 @@ cleanup_on() {
 killed_ktop() {
 	start_ktop "$OUT" -b --csv -d 0.2 -o pid
 	wait_for_lines "$OUT" 2 10
-	[ -d "$INST/ktop-$KPID" ] || { echo "no instance ktop-$KPID while ktop runs" >&2; return 1; }
+	[ -d "$(inst_dir $KPID)" ] || { echo "no instance ktop-$KPID while ktop runs" >&2; return 1; }
 	kill -KILL "$KPID"
 	wait_exit "$KPID" 10
-	[ -d "$INST/ktop-$KPID" ] || { echo "SIGKILL: ktop-$KPID is gone" >&2; return 1; }
+	[ -d "$(inst_dir $KPID)" ] || { echo "SIGKILL: ktop-$KPID is gone" >&2; return 1; }
 }
 
 @test "clean-up: SIGKILL leaves the instance; the next ktop leaves other instances alone" {
@@ -419,15 +419,19 @@ killed_ktop() {
 	sh -c 'exit 0' </dev/null >/dev/null 2>&1 3>&- &
 	local dead=$!
 	wait "$dead"
-	make_instance "ktop-$dead"
-	make_instance "ktop-$dead-f"	# a process view's focus instance
+	make_instance "ktop-$dead-4242"
+	make_instance "ktop-$dead-4242-f"	# a process view's focus instance
+	make_instance "ktop-$dead"		# an older ktop's name, without its start time
+	make_instance "ktop-$dead-f"
 	make_instance ktoptest-other-$$x
 	killed_ktop
 	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -o pid
 	[ "$status" -eq 0 ]
-	[ ! -e "$INST/ktop-$KPID" ] || { echo "ktop-$KPID (SIGKILLed ktop) not removed" >&2; return 1; }
-	[ ! -e "$INST/ktop-$dead" ] || { echo "ktop-$dead (no such process) not removed" >&2; return 1; }
-	[ ! -e "$INST/ktop-$dead-f" ] || { echo "ktop-$dead-f (no such process) not removed" >&2; return 1; }
+	[ ! -e "$(inst_dir $KPID)" ] || { echo "ktop-$KPID (SIGKILLed ktop) not removed" >&2; return 1; }
+	local n
+	for n in "ktop-$dead-4242" "ktop-$dead-4242-f" "ktop-$dead" "ktop-$dead-f"; do
+		[ ! -e "$INST/$n" ] || { echo "$n (no such process) not removed" >&2; return 1; }
+	done
 	[ -d "$INST/ktoptest-other-$$x" ]
 }
 
@@ -436,11 +440,11 @@ killed_ktop() {
 	local deadline
 	start_ktop "$OUT" -b --csv -d 0.2 -o pid
 	deadline=$(( ${EPOCHREALTIME/./} + 10000000 ))
-	until [ -d "$INST/ktop-$KPID" ]; do
+	until [ -d "$(inst_dir $KPID)" ]; do
 		(( ${EPOCHREALTIME/./} < deadline )) || { echo "no instance ktop-$KPID" >&2; return 1; }
 	done
 	stop_ktop TERM
-	[ ! -e "$INST/ktop-$KPID" ]
+	[ ! -e "$(inst_dir $KPID)" ]
 }
 
 @test "clean-up: SIGUSR1 and SIGALRM (they end a process) remove the instance too" {
@@ -449,12 +453,12 @@ killed_ktop() {
 	for sig in USR1 ALRM; do
 		start_ktop "$OUT" -b --csv -d 0.2 -o pid
 		wait_for_lines "$OUT" 2 10
-		[ -d "$INST/ktop-$KPID" ]
+		[ -d "$(inst_dir $KPID)" ]
 		kill "-$sig" "$KPID"
 		wait_exit "$KPID" 10
 		# read from the signalfd like SIGTERM: the clean path, exit 0
 		[ "$ST" -eq 0 ] || { echo "SIG$sig: exit $ST" >&2; return 1; }
-		[ ! -e "$INST/ktop-$KPID" ] || { echo "SIG$sig: ktop-$KPID left behind" >&2; return 1; }
+		[ ! -e "$(inst_dir $KPID)" ] || { echo "SIG$sig: ktop-$KPID left behind" >&2; return 1; }
 	done
 }
 
@@ -463,17 +467,17 @@ killed_ktop() {
 	start_ktop "$OUT" -b --csv -d 0.2 -o pid
 	wait_for_lines "$OUT" 2 10
 	local dead=$KPID
-	[ "$(cat "$INST/ktop-$dead/tracing_on")" = 1 ]
+	[ "$(cat "$(inst_dir $dead)/tracing_on")" = 1 ]
 	kill -SEGV "$dead"
 	wait_exit "$dead" 10
 	[ "$ST" -eq $((128 + 11)) ] || { echo "exit $ST" >&2; return 1; }
 	# The handler cannot close libtracefs's splice pipes, so it must not rmdir
 	# (the kernel would free their pages twice): tracing off, instance kept.
-	[ -d "$INST/ktop-$dead" ]
-	[ "$(cat "$INST/ktop-$dead/tracing_on")" = 0 ]
+	[ -d "$(inst_dir $dead)" ]
+	[ "$(cat "$(inst_dir $dead)/tracing_on")" = 0 ]
 	run --separate-stderr timeout 20 "$KTOP" -b -n 1
 	[ "$status" -eq 0 ]
-	[ ! -e "$INST/ktop-$dead" ]
+	[ ! -e "$(inst_dir $dead)" ]
 }
 
 @test "clean-up: a second ktop leaves a running ktop's instance alone, which goes on counting" {
@@ -483,7 +487,7 @@ killed_ktop() {
 	wait_for_lines "$OUT" 2 10
 	run --separate-stderr timeout 20 "$KTOP" -b -n 2 -d 0.1
 	[ "$status" -eq 0 ]
-	[ -d "$INST/ktop-$first" ]
+	[ -d "$(inst_dir $first)" ]
 	# after the second one ended, the first still counts syscalls
 	local t
 	t=$(date +%s.%N)
@@ -491,7 +495,7 @@ killed_ktop() {
 	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)"
 	stop_ktop
 	awk -F, -v t="$t" '$1 > t && $4 > 0 { found = 1 } END { exit !found }' "$OUT"
-	[ ! -e "$INST/ktop-$first" ]
+	[ ! -e "$(inst_dir $first)" ]
 }
 
 # ---------------------------------------------------------------- 6. itself
@@ -525,11 +529,11 @@ killed_ktop() {
 	wait_for_lines "$OUT" 3 10
 	# setpriv execs ktop: the same pid
 	[ "$(cat "/proc/$KPID/comm")" = ktop ]
-	[ ! -e "$INST/ktop-$KPID" ]
+	[ ! -e "$(inst_dir $KPID)" ]
 	wait_exit "$KPID" 10
 	rm -rf "$d"
 	[ "$ST" -eq 0 ] || { echo "exit $ST: $(cat "$OUT.err")" >&2; return 1; }
-	[ ! -e "$INST/ktop-$KPID" ]
+	[ ! -e "$(inst_dir $KPID)" ]
 	[ ! -s "$OUT.err" ]
 	grep -E '^Events: tracing off: .{10,}' "$OUT"
 	[ "$(grep -c '^Events: tracing off: ' "$OUT")" -eq 4 ]
@@ -548,7 +552,7 @@ killed_ktop() {
 	need_tracing
 	start_ktop "$OUT" -b --csv --no-trace -d 0.2 -n 4
 	wait_for_lines "$OUT" 2 10
-	[ ! -e "$INST/ktop-$KPID" ]
+	[ ! -e "$(inst_dir $KPID)" ]
 	wait_exit "$KPID" 10
 	[ "$ST" -eq 0 ]
 	local header

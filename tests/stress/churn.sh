@@ -59,6 +59,6 @@ ok=1
 awk -v g="$maxgap" 'BEGIN { exit !(g <= 1.5) }' || { echo "FAIL: a refresh came ${maxgap}s after the previous one" >&2; ok=0; }
 (( fd1 <= fd0 && stale1 == 0 )) || { echo "FAIL: descriptors $fd0 -> $fd1, of gone processes $stale1" >&2; ok=0; }
 [ "$rc" = 0 ] || { echo "FAIL: ktop exit $rc: $(cat "$out.err")" >&2; ok=0; }
-[ ! -e "$INST/ktop-$KP" ] || { echo "FAIL: instance ktop-$KP left" >&2; ok=0; }
+[ ! -e "$(inst_dir $KP)" ] || { echo "FAIL: instance ktop-$KP left" >&2; ok=0; }
 rm -f "$out" "$out.err"
 [ "$ok" = 1 ]

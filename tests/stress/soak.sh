@@ -55,6 +55,6 @@ awk -v g="$maxgap" 'BEGIN { exit !(g <= 1.5) }' || { echo "FAIL: a refresh came 
 (( rss1 <= rss_warm * 5 / 4 + 4096 )) || { echo "FAIL: RSS grew $rss_warm -> $rss1 kB" >&2; ok=0; }
 (( fd1 <= fd0 && stale1 == 0 )) || { echo "FAIL: descriptors $fd0 -> $fd1, of gone processes $stale1" >&2; ok=0; }
 [ "$RC" = 0 ] || { echo "FAIL: ktop exit $RC" >&2; ok=0; }
-[ ! -e "$INST/ktop-$KP" ] || { echo "FAIL: instance ktop-$KP left" >&2; ok=0; }
+[ ! -e "$(inst_dir $KP)" ] || { echo "FAIL: instance ktop-$KP left" >&2; ok=0; }
 rm -f "$out" "$out.err"
 [ "$ok" = 1 ]

@@ -55,7 +55,7 @@ run_ktop() {
 	local kpid
 	kpid=$(screen | sed -n 's/^KTOP-PID=\([0-9]*\)$/\1/p')
 	[ -n "$kpid" ]
-	[ ! -e "$INST/ktop-$kpid" ] && [ ! -e "$INST/ktop-$kpid-f" ]
+	[ ! -e "$(inst_dir $kpid)" ] && [ ! -e "$(inst_dir $kpid -f)" ]
 }
 
 @test "launch: q while CMD runs asks first; q again sends it SIGTERM (143)" {

@@ -18,7 +18,7 @@ teardown() {
 	tmux -L "$S" kill-server 2>/dev/null || true
 	[ -n "${NAMED:-}" ] && kill "$NAMED" 2>/dev/null
 	# a crash leaves its instance (stopped) for the next ktop: the test removes it
-	[ -n "${KP:-}" ] && rmdir "$INST/ktop-$KP" 2>/dev/null
+	[ -n "${KP:-}" ] && rmdir "$(inst_dir $KP)" 2>/dev/null
 	return 0
 }
 
@@ -160,7 +160,7 @@ end_by() {
 	kill "-$1" "$KP"
 	wait_for 'KTOP-EXIT=0'
 	(( ${EPOCHREALTIME/./} - t0 < 1500000 )) || { echo "SIG$1: ktop took more than 1.5 s" >&2; return 1; }
-	[ ! -e "$INST/ktop-$KP" ] || { echo "SIG$1: instance ktop-$KP left" >&2; return 1; }
+	[ ! -e "$(inst_dir $KP)" ] || { echo "SIG$1: instance ktop-$KP left" >&2; return 1; }
 	assert_restored
 }
 
@@ -182,8 +182,8 @@ end_by() {
 		assert_restored
 		# tracing stopped; the instance stays for the next ktop (see trace.bats)
 		# (another ktop on this machine may be removing it already)
-		[ "$(cat "$INST/ktop-$KP/tracing_on" 2>/dev/null)" != 1 ]
-		rmdir "$INST/ktop-$KP" 2>/dev/null || true
+		[ "$(cat "$(inst_dir $KP)/tracing_on" 2>/dev/null)" != 1 ]
+		rmdir "$(inst_dir $KP)" 2>/dev/null || true
 	done
 }
 
@@ -199,7 +199,7 @@ end_by() {
 	done
 	exited "$KP" || { echo "ktop $KP still runs 1 s after the hangup" >&2; return 1; }
 	echo "gone after $(( (${EPOCHREALTIME/./} - t0) / 1000 )) ms" >&2
-	[ ! -e "$INST/ktop-$KP" ]
+	[ ! -e "$(inst_dir $KP)" ]
 }
 
 @test "tmux: strace of a live session (filter typed as a shell command, every view): nothing executed, nothing written beyond the instance and the terminal" {

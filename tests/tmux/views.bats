@@ -61,7 +61,7 @@ open_parent_view() {
 	wait_for '^ Filesystem +[0-9.]+%'
 	# The focus instance is there while the view is open.
 	k=$(ktop_pid)
-	[ -d "$TRACEFS/instances/ktop-$k-f" ]
+	[ -d "$(inst_dir $k -f)" ]
 
 	keys e
 	wait_for "^Events of $P evwl"
@@ -104,9 +104,9 @@ open_parent_view() {
 	keys Escape
 	wait_for 'PID +USER'
 	# The view closed: its instance is gone, the main one stays.
-	for _ in $(seq 30); do [ -d "$TRACEFS/instances/ktop-$k-f" ] || break; sleep 0.1; done
-	[ ! -d "$TRACEFS/instances/ktop-$k-f" ]
-	[ -d "$TRACEFS/instances/ktop-$k" ]
+	for _ in $(seq 30); do [ -d "$(inst_dir $k -f)" ] || break; sleep 0.1; done
+	[ ! -d "$(inst_dir $k -f)" ]
+	[ -d "$(inst_dir $k)" ]
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
@@ -136,7 +136,7 @@ open_parent_view() {
 	wait_for 'openat +Filesystem'
 	wait_for '^nanosleep +Time'
 	k=$(ktop_pid)
-	[ -d "$TRACEFS/instances/ktop-$k-f" ]
+	[ -d "$(inst_dir $k -f)" ]
 	# Not UTF-8: the history graphs are ASCII.
 	run sh -c "tmux -L $S capture-pane -p -t t | LC_ALL=C grep -c '[^ -~]'"
 	[ "$output" = 0 ]
@@ -146,8 +146,8 @@ open_parent_view() {
 	wait_for 'openat +Filesystem'
 	keys Q
 	wait_for 'KTOP-EXIT=0'
-	[ ! -d "$TRACEFS/instances/ktop-$k-f" ]
-	[ ! -d "$TRACEFS/instances/ktop-$k" ]
+	[ ! -d "$(inst_dir $k -f)" ]
+	[ ! -d "$(inst_dir $k)" ]
 }
 
 @test "views: help lists the process view's keys" {
@@ -207,7 +207,7 @@ nobody_ktop() {
 	sleep 0.5
 	wait_for "process $P is uid 0's, not yours"
 	! screen | grep -q "^Process $P"
-	[ ! -d "$TRACEFS/instances/ktop-$k-f" ]
+	[ ! -d "$(inst_dir $k -f)" ]
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 	# The user's own process: its view, its events focused.
@@ -220,7 +220,7 @@ nobody_ktop() {
 	k=$(ktop_pid)
 	keys Enter
 	wait_for "^Process $own +sleep"
-	[ -d "$TRACEFS/instances/ktop-$k-f" ]
+	[ -d "$(inst_dir $k -f)" ]
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 	kill "$own"

@@ -589,9 +589,10 @@ def strace_cmp(kpath, spath, max_surplus, min_pids, min_calls):
 def strace_sandbox(path, outputs):
     """A strace -f -y log of one ktop run: it executed nothing (the one execve
     that started it), made no process or thread, and changed nothing outside
-    its own tracefs instances (ktop-PID, and ktop-PID-f of a process view):
+    its own tracefs instances (ktop-PID-START, and ktop-PID-START-f of a
+    process view):
     files opened for writing, directories made or removed, writes, all there or
-    to @outputs (its stdout, stderr, /dev/null); removing stale ktop-<pid>[-f]
+    to @outputs (its stdout, stderr, /dev/null); removing stale ktop-<pid>[-<start>][-f]
     instances and mounting tracefs are allowed."""
     line_re = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+|\?)")
     inst = "/sys/kernel/tracing/instances/"
@@ -610,8 +611,12 @@ def strace_sandbox(path, outputs):
             continue
         if ret.startswith("-"):
             continue
-        own = inst + "ktop-" + me
-        owns = (own + "/", own + "-f/")	# the main instance, a focus view's
+        # the main instance, a focus view's
+        own = re.compile(re.escape(inst) + r"ktop-" + me + r"-\d+(-f)?")
+
+        def owns(path):
+            m = own.match(path)
+            return bool(m) and path[m.end():].startswith("/")
         quoted = re.findall(r'"([^"]*)"', args)
         if pid != me:
             bad.append("another process or thread ran: %s" % line.strip())
@@ -620,13 +625,13 @@ def strace_sandbox(path, outputs):
         elif call in ("open", "openat", "creat") and (
                 call == "creat" or re.search(r"O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)", args)):
             target = quoted[0] if quoted else ""
-            if not (target.startswith(owns) or target in outputs):
+            if not (owns(target) or target in outputs):
                 bad.append("opened for writing: %s" % line.strip())
         elif call in ("mkdir", "mkdirat"):
-            if quoted[-1] not in (own, own + "-f"):
+            if not own.fullmatch(quoted[-1]):
                 bad.append("made a directory: %s" % line.strip())
         elif call in ("rmdir", "unlinkat") and "AT_REMOVEDIR" in args or call == "rmdir":
-            if not re.fullmatch(re.escape(inst) + r"ktop-\d+(-f)?", quoted[-1]):
+            if not re.fullmatch(re.escape(inst) + r"ktop-\d+(-\d+)?(-f)?", quoted[-1]):
                 bad.append("removed a directory: %s" % line.strip())
         elif call in ("unlink", "unlinkat", "rename", "renameat", "renameat2", "link",
                       "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown",
@@ -638,7 +643,7 @@ def strace_sandbox(path, outputs):
         elif call in ("write", "pwrite64", "writev", "pwritev", "pwritev2"):
             fdpath = re.match(r"\d+<([^>]*)>", args)
             target = fdpath.group(1) if fdpath else ""
-            if not (target.startswith(owns) or target in outputs or
+            if not (owns(target) or target in outputs or
                     target.startswith("/dev/pts/")):
                 bad.append("wrote: %s" % line.strip()[:160])
     if n < 20:
