@@ -462,6 +462,13 @@ static void forget(struct acct *a, struct acct_thread *t)
 	thread_free(t);
 }
 
+void acct_carry(struct acct *a, struct acct_thread *t)
+{
+	(void)a;
+	if (t->active)
+		t->carry = true;
+}
+
 void acct_end_interval(struct acct *a)
 {
 	struct acct_thread *t, *next, *doomed = NULL;
@@ -471,15 +478,21 @@ void acct_end_interval(struct acct *a)
 	if (a->ntv)
 		acct_time_calls(a);
 
-	for (t = a->active; t; t = next) {
+	for (t = a->active, a->active = NULL; t; t = next) {
 		next = t->next;
+		t->idle = 0;
+		if (t->carry) {
+			/* Still active, counts kept: folded with the next interval's. */
+			t->carry = false;
+			t->next = a->active;
+			a->active = t;
+			continue;
+		}
 		t->active = false;
 		t->next = NULL;
-		t->idle = 0;
 		memset(t->n, 0, sizeof(t->n));
 		sc_table_clear(&t->sc);
 	}
-	a->active = NULL;
 	memset(a->total, 0, sizeof(a->total));
 	a->lost = 0;
 	a->lost_unknown = false;

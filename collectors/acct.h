@@ -46,6 +46,7 @@ struct acct_thread {
 	uint32_t enter_nr;	/* its number; SC_EMPTY = none seen */
 	uint64_t last_exit_ts;	/* the latest sys_exit timed or not: older entries are not pending */
 	bool active;		/* on the active list */
+	bool carry;		/* its counts go on into the next interval (acct_carry) */
 	uint8_t exited;		/* ticks since its exit; 0 = alive */
 	uint16_t idle;		/* intervals without events */
 	char comm[16];		/* from task_newtask or exec; may be "" */
@@ -169,6 +170,12 @@ static inline struct acct_thread *acct_first_active(const struct acct *a)
 {
 	return a->active;
 }
+
+/*
+ * Keep @t's counts of this interval for the next one (its process could not be
+ * looked up in time): acct_end_interval leaves them, and @t active.
+ */
+void acct_carry(struct acct *a, struct acct_thread *t);
 
 /*
  * Start the next interval: counts and tables reset, lifecycle lists emptied,

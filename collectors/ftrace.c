@@ -21,11 +21,15 @@
 #define WAKE_PERCENT 20
 /* Pages one drain call reads from a CPU before the loop looks at keys and ticks. */
 #define DRAIN_BATCH 256
+/* /proc/TID/status reads a tick for threads of unknown processes (resolve_tgid). */
+#define RESOLVE_PER_TICK 256
 
 struct ftrace {
 	struct trace *tr;
 	struct evdecode dec;
 	struct acct acct;
+	unsigned resolve_budget;	/* status reads left this tick */
+	bool deferred;			/* the last resolve_tgid ran out of them */
 	bool on, decoder_ready;
 	bool loaded[EV_NR];		/* the decoder knows the kind's format */
 	enum ev_kind kinds[EV_NR];	/* the kinds enabled, in config order */
@@ -151,6 +155,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 
 	*out = ft;
 	acct_init(&ft->acct);
+	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
@@ -293,8 +298,37 @@ void ftrace_drain(struct ftrace *ft, int fd)
 }
 
 /*
+ * The threads of process @tgid that acct knows without their process: all of
+ * them at once, from one listing of /proc/TGID/task. A process of 10,000
+ * threads that were there before tracing started costs one status read and
+ * one listing, not 10,000 status reads in one tick.
+ */
+static void adopt_siblings(struct ftrace *ft, pid_t tgid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct acct_thread *t;
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0 || !(t = pidmap_get(&ft->acct.threads, (pid_t)tid)) || t->tgid)
+			continue;
+		acct_set_tgid(&ft->acct, t, tgid);
+	}
+	closedir(d);
+}
+
+/*
  * The process of a thread no event introduced (it existed before tracing
- * started): /proc/TID/status says, once per thread.
+ * started): /proc/TID/status says, once per process (adopt_siblings). At most
+ * RESOLVE_PER_TICK reads a tick: a thread left for the next tick keeps its
+ * counts (acct_carry), so a tick never waits on thousands of reads.
  */
 static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 {
@@ -314,11 +348,18 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 			return th->tgid;
 		}
 	}
+	if (!ft->resolve_budget) {
+		ft->deferred = true;
+		return 0;
+	}
+	ft->resolve_budget--;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)th->tid);
 	n = read_small_file(path, buf, sizeof(buf));
 	if (n <= 0 || parse_pid_status(buf, (size_t)n, &st) || st.tgid <= 0)
 		return 0;
 	acct_set_tgid(&ft->acct, th, (pid_t)st.tgid);
+	if (st.tgid != th->tid)
+		adopt_siblings(ft, (pid_t)st.tgid);
 	return th->tgid;
 }
 
@@ -528,12 +569,21 @@ static void fold(struct ftrace *ft, struct model *m)
 	int c;
 
 	ft->npriv = 0;
+	ft->resolve_budget = RESOLVE_PER_TICK;
 	if (ft->only_uid >= 0)
 		judge_creds(ft, m);
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {
-		pid_t tgid = resolve_tgid(ft, th);
+		pid_t tgid;
 		struct task *t;
 
+		ft->deferred = false;
+		tgid = resolve_tgid(ft, th);
+		if (!tgid && ft->deferred) {
+			/* Not looked up this tick: its counts wait for the next one. */
+			acct_carry(&ft->acct, th);
+			ft->st.carried += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
+			continue;
+		}
 		if (!tgid) {
 			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
 			continue;

@@ -38,6 +38,7 @@ struct ftrace_stats {
 	uint64_t malformed;	/* records the decoder rejected */
 	uint64_t lost;		/* dropped by the kernel, all time */
 	uint64_t unattributed;	/* events of threads whose process was not found */
+	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
 	size_t buffer_kb;
 };
 

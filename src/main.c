@@ -829,13 +829,14 @@ static void print_stats(const struct ktop *k)
 	fprintf(stderr, "ktop-stats: focus_bytes=%zu focus_events=%llu\n", focus_bytes,
 		(unsigned long long)focus_events);
 	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
-		"lost=%llu malformed=%llu unattributed=%llu buffer_kb=%zu stat_reads=%lu scans=%lu "
+		"lost=%llu malformed=%llu unattributed=%llu carried=%llu buffer_kb=%zu stat_reads=%lu scans=%lu "
 		"event_scans=%lu\n",
 		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
 		ru.ru_maxrss, k->app.model.event_counters != 0, (unsigned long long)fs.events,
 		(unsigned long long)fs.pages, (unsigned long long)fs.lost,
-		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed, fs.buffer_kb,
+		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed,
+		(unsigned long long)fs.carried, fs.buffer_kb,
 		ps.stat_reads, ps.scans, ps.event_scans);
 }
 

@@ -31,6 +31,7 @@ setup() {
 }
 
 teardown() {
+	if [ -n "${WAKER:-}" ]; then kill "$WAKER" 2>/dev/null || true; fi
 	local p name
 	common_teardown
 	# a ktop killed (by the test or by the teardown) leaves its instance
@@ -634,4 +635,28 @@ killed_ktop() {
 	grep ",$p," "$OUT" >&2
 	# its last row: the new name, and the calls it made under it
 	grep ",$p," "$OUT" | tail -n 1 | awk -F, '{ exit !($4 == "python3" && $5 >= 2000) }'
+}
+
+@test "a process of 3,000 threads that existed before tracing: its process is looked up once, not once a thread" {
+	need_tracing
+	local cc wpid n
+	cc=$(command -v cc || command -v gcc) || skip "no C compiler"
+	"$cc" -O2 -Wall -pthread -o "$BATS_TEST_TMPDIR/waker" "$BATS_TEST_DIRNAME/helpers/waker.c"
+	"$BATS_TEST_TMPDIR/waker" 3000 "$BATS_TEST_TMPDIR/wpid" 3>&- &
+	WAKER=$!
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/wpid" ] && break; sleep 0.1; done
+	wpid=$(cat "$BATS_TEST_TMPDIR/wpid")
+	# Every /proc/TID/status ktop opens, counted by strace (only openat is traced).
+	run --separate-stderr timeout 60 strace -f -qq -e trace=openat -o "$BATS_TEST_TMPDIR/st" \
+		"$KTOP" -b --csv -d 0.5 -n 4 -o pid,syscalls
+	kill "$WAKER" 2>/dev/null || true
+	wait "$WAKER" 2>/dev/null || true
+	[ "$status" -eq 0 ]
+	n=$(grep -cE '"/proc/[0-9]+/status"' "$BATS_TEST_TMPDIR/st" || true)
+	echo "status opens: $n" >&2
+	# Before: one per thread of the waker (3,000). Now one per process whose
+	# threads had events, and a listing of its tasks.
+	[ "$n" -lt 300 ]
+	# Its threads' calls are the process's row.
+	awk -F, -v p="$wpid" 'NR > 2 && $3 == p && $4 > 1000 { ok = 1 } END { exit !ok }' <<<"$output"
 }

@@ -190,7 +190,36 @@ static void test_cred_calls(void)
 	acct_free(&a);
 }
 
+/* A thread whose process was not looked up in time keeps its counts for the next interval. */
+static void test_carry(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_read, 1, 100);
+	acct_sys_exit(&a, TID, SYS_read, -2, 200);
+	t = acct_first_active(&a);
+	CHECK(t && t->tid == TID);
+	acct_carry(&a, t);
+	acct_end_interval(&a);
+	/* Still active, with both calls, and the system-wide totals restart. */
+	CHECK(acct_first_active(&a) == t);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 2);
+	CHECK_EQ_U64(t->n[AC_SYSERR], 1);
+	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_read)->calls, 2);
+	CHECK_EQ_U64(a.total[AC_SYSCALLS], 0);
+	acct_sys_exit(&a, TID, SYS_read, 1, 300);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 3);
+	acct_end_interval(&a);
+	/* Not carried again: cleared like any other. */
+	CHECK(acct_first_active(&a) == NULL);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 0);
+	acct_free(&a);
+}
+
 static const struct test tests[] = {
+	{ "carry: counts kept, still active, for one more interval", test_carry },
 	{ "acct: enter then exit: timed", test_in_order },
 	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
 	{ "acct: paired as decoded: out of order gives no time, never a wrong one",
