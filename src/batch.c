@@ -86,7 +86,8 @@ static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn
 		char comm[PROC_COMM_MAX];
 
 		n = task_syscalls(t, &v);
-		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), true);
+		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm),
+			      b->fmt == OUT_CSV ? TEXT_DATA : TEXT_UTF8);
 		for (k = 0; k < n; k++)
 			fn(b, m, t, comm, v[k]);
 		free(v);
@@ -96,10 +97,11 @@ static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn
 static void text_syscall_line(struct batch *b, const struct model *m, const struct task *t,
 			      const char *comm, const struct sc_stat *s)
 {
-	char name[32], err[32];
+	char name[32], err[32], padded[PROC_COMM_MAX * 4];
 
 	(void)m;
-	fprintf(b->out, "%7d %-15s %-20s %-15s %9llu %9llu %s\n", (int)t->pid, comm,
+	fprintf(b->out, "%7d %s %-20s %-15s %9llu %9llu %s\n", (int)t->pid,
+		text_pad(padded, sizeof(padded), comm, 15),
 		syscall_name(s->nr, name, sizeof(name)), subsystem_name(syscall_subsystem(s->nr)),
 		(unsigned long long)s->calls, (unsigned long long)s->errors,
 		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
@@ -293,7 +295,7 @@ static void write_csv(struct batch *b, const struct model *m)
 
 			fputc(',', b->out);
 			if (columns[c].type == CT_STR || columns[c].type == CT_CHAR)
-				batch_csv_string(b->out, col_text(t, c, buf, sizeof(buf), true));
+				batch_csv_string(b->out, col_text(t, c, buf, sizeof(buf), TEXT_DATA));
 			else if (raw_number(m, t, c, buf, sizeof(buf)))
 				fputs(buf, b->out);
 		}
@@ -315,7 +317,16 @@ void batch_json_string(FILE *f, const char *s, size_t n)
 		} else if (u[i] < 0x20 || u[i] == 0x7f) {
 			fprintf(f, "\\u%04x", u[i++]);
 		} else if ((len = utf8_seq_len(u + i, n - i)) > 0) {
-			fwrite(u + i, 1, len, f);
+			unsigned cp = utf8_cp(u + i, len);
+
+			/* Kept, but visible to whoever reads the JSON as text. */
+			if (!cp_invisible(cp))
+				fwrite(u + i, 1, len, f);
+			else if (cp < 0x10000)
+				fprintf(f, "\\u%04x", cp);
+			else
+				fprintf(f, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+					0xdc00 + ((cp - 0x10000) & 0x3ff));
 			i += len;
 		} else {
 			fputs("\\ufffd", f);	/* one per invalid byte */

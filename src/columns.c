@@ -118,7 +118,7 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	}
 }
 
-static const char *cmdline_text(const struct task *t, char *buf, size_t n, bool utf8)
+static const char *cmdline_text(const struct task *t, char *buf, size_t n, int utf8)
 {
 	size_t len = t->cmdline_len;
 
@@ -138,7 +138,7 @@ static const char *cmdline_text(const struct task *t, char *buf, size_t n, bool 
 	return buf;
 }
 
-const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, bool utf8)
+const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
 {
 	switch (c) {
 	case COL_USER:

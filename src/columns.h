@@ -80,7 +80,7 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
  * Text of a string-like column (user, state, comm, cmdline), sanitized for a
  * terminal or a file. Returns @buf.
  */
-const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, bool utf8);
+const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8);
 /*
  * What column @c needs read beyond stat this session: context switches come
  * from events when tracing runs, from status otherwise.

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 /*
  * Numbers are formatted with integer arithmetic: a text batch at 5,000
  * processes formats 50,000 cells per refresh, and printf's floating point was a
@@ -171,13 +173,20 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 static size_t put_cell(char *buf, size_t n, size_t off, const char *text, int width,
 		       bool left, bool last)
 {
-	size_t len = strlen(text), w = width > 0 ? (size_t)width : 0, pad;
+	size_t len = strlen(text), w = width > 0 ? (size_t)width : 0, pad, tw;
 
 	if (off + 1 >= n)
 		return off;
-	if (left && !last && len > w)
-		len = w;	/* text columns keep their width; COMMAND (last) does not */
-	pad = len < w && !(last && left) ? w - len : 0;
+	/*
+	 * By display width, not bytes (a CJK name is 2 cells a character, a
+	 * combining mark none), cut at a character boundary: text columns keep
+	 * their width; COMMAND (last) does not.
+	 */
+	if (left && !last)
+		len = text_fit(text, len, w, &tw);
+	else
+		tw = text_width(text, len);
+	pad = tw < w && !(last && left) ? w - tw : 0;
 	if (off + pad + len + 2 > n)
 		return off;
 	if (!left) {

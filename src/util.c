@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
+#include <locale.h>
+#include <stdint.h>
+#include <wchar.h>
 #include <unistd.h>
 
 ssize_t read_small_file(const char *path, char *buf, size_t size)
@@ -159,7 +162,114 @@ size_t utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, bool utf8)
+unsigned utf8_cp(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	unsigned cp = s[0] & lead[len < 5 ? len : 1];
+	size_t i;
+
+	for (i = 1; i < len; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	return cp;
+}
+
+bool cp_invisible(unsigned cp)
+{
+	/* Ranges of Cf (Unicode 15), U+2028/U+2029, sorted. */
+	static const unsigned r[][2] = {
+		{ 0x00ad, 0x00ad }, { 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd },
+		{ 0x070f, 0x070f }, { 0x0890, 0x0891 }, { 0x08e2, 0x08e2 }, { 0x180e, 0x180e },
+		{ 0x200b, 0x200f }, { 0x2028, 0x202e }, { 0x2060, 0x2064 }, { 0x2066, 0x206f },
+		{ 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+		{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+		{ 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f },
+	};
+	size_t i;
+
+	if (cp < 0xad)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(r) && cp >= r[i][0]; i++)
+		if (cp <= r[i][1])
+			return true;
+	return false;
+}
+
+/*
+ * wcwidth() of @cp in a UTF-8 locale whatever the user's (LANG=C with UTF-8
+ * names still has them): C.UTF-8's table, for this thread, for the call only.
+ */
+static int cp_width(unsigned cp)
+{
+	static locale_t utf8_loc;
+	static bool tried;
+	locale_t old;
+	int w;
+
+	if (cp < 0x7f)
+		return 1;
+	if (!tried) {
+		tried = true;
+		utf8_loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	}
+	if (!utf8_loc)
+		return 1;	/* no table: one cell, as most terminals do */
+	old = uselocale(utf8_loc);
+	w = wcwidth((wchar_t)cp);
+	uselocale(old);
+	return w < 0 ? 1 : w;
+}
+
+size_t text_fit(const char *s, size_t n, size_t maxw, size_t *w)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, width = 0, len;
+	int cw;
+
+	while (i < n && u[i]) {
+		len = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, n - i);
+		if (!len)
+			len = 1;
+		cw = len == 1 ? 1 : cp_width(utf8_cp(u + i, len));
+		if (width + (size_t)cw > maxw)
+			break;
+		width += (size_t)cw;
+		i += len;
+	}
+	/* Combining marks (width 0) after the last character go with it. */
+	while (i < n && u[i] >= 0x80 && (len = utf8_seq_len(u + i, n - i)) &&
+	       cp_width(utf8_cp(u + i, len)) == 0)
+		i += len;
+	*w = width;
+	return i;
+}
+
+size_t text_width(const char *s, size_t n)
+{
+	size_t w;
+
+	text_fit(s, n, SIZE_MAX, &w);
+	return w;
+}
+
+const char *text_pad(char *dst, size_t dstsz, const char *s, size_t width)
+{
+	size_t w, len, pad;
+
+	if (!dstsz)
+		return dst;
+	len = text_fit(s, strlen(s), width, &w);
+	pad = width - w;
+	if (len + pad + 1 > dstsz) {	/* cannot fit: blanks, never a cut character */
+		len = 0;
+		pad = width < dstsz ? width : dstsz - 1;
+	}
+	memcpy(dst, s, len);
+	memset(dst + len, ' ', pad);
+	dst[len + pad] = '\0';
+	return dst;
+}
+
+size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, int utf8)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t i = 0, o = 0, len;
@@ -180,6 +290,9 @@ size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, bool ut
 		len = utf8_seq_len(s + i, n - i);
 		if (len == 1) {
 			dst[o++] = (char)s[i++];
+		} else if (len && utf8 == TEXT_UTF8 && cp_invisible(utf8_cp(s + i, len))) {
+			dst[o++] = '?';	/* a bidi control or a zero-width character */
+			i += len;
 		} else if (len && utf8 && o + len < dstsz) {
 			memcpy(dst + o, s + i, len);
 			o += len;

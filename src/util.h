@@ -39,12 +39,36 @@ int parse_seconds(const char *s, double min, double max, double *out);
  * Copy @n bytes of untrusted text (a process name, a command line) into @dst so
  * that it is safe to print on a terminal: control bytes become '?', NUL bytes (the
  * cmdline argument separator) become spaces, and invalid UTF-8 becomes '?'.
- * Valid multi-byte UTF-8 is kept when @utf8 is true. Always NUL-terminates.
+ * Valid multi-byte UTF-8 is kept when @utf8 is not 0 (TEXT_UTF8, TEXT_DATA).
+ * Always NUL-terminates.
  * Returns the length written.
  */
 /* Length of the valid, printable UTF-8 sequence at @s (at most @n bytes), or 0. */
 size_t utf8_seq_len(const unsigned char *s, size_t n);
+/* The code point of the valid sequence of @len bytes at @s (utf8_seq_len's). */
+unsigned utf8_cp(const unsigned char *s, size_t len);
+/*
+ * Code points that change how text around them shows without being seen:
+ * bidirectional controls (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069, which
+ * can show a name reversed), Unicode's format characters (general category Cf:
+ * U+00AD, zero-width U+200B-U+200D, U+2060-U+2064, U+FEFF, ...) and the line
+ * and paragraph separators U+2028/U+2029. Shown as '?' like controls.
+ */
+bool cp_invisible(unsigned cp);
 
-size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, bool utf8);
+/* sanitize_text's @utf8: */
+#define TEXT_UTF8 1	/* valid UTF-8 kept, invisible code points as '?' (screens, text) */
+#define TEXT_DATA 2	/* valid UTF-8 kept whole (CSV: the bytes, for programs) */
+size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, int utf8);
+
+/* Display width (terminal cells) of sanitized text: wide CJK 2, combining marks 0. */
+size_t text_width(const char *s, size_t n);
+/*
+ * The longest prefix of sanitized @s (@n bytes) that fits in @maxw cells, cut at
+ * a character boundary: its length in bytes; its width in *@w.
+ */
+size_t text_fit(const char *s, size_t n, size_t maxw, size_t *w);
+/* @s cut or padded with spaces to exactly @width cells, into @dst. */
+const char *text_pad(char *dst, size_t dstsz, const char *s, size_t width);
 
 #endif

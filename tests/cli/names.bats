@@ -70,3 +70,46 @@ name_case() {
 	name_case '\xff"ab' '"?\"ab"' '"\ufffd\"ab"'
 	name_case '\xf0\\abc' '"?\\abc"' '"\ufffd\\abc"'
 }
+
+@test "names: CJK, emoji, combining marks, a ZWJ, a bidi override: text columns line up by display width, invisible ones are '?', CSV keeps the bytes" {
+	local n pids=() list
+	# 日本語の名 (15 bytes, 10 cells), three emoji (6 cells), éée with combining
+	# acute accents (3 cells), a<ZWJ>b<ZWJ>c, x<RLO>abc (would show reversed).
+	for n in '\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe5\x90\x8d' \
+		'\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80' 'e\xcc\x81e\xcc\x81e\xcc\x81' \
+		'a\xe2\x80\x8db\xe2\x80\x8dc' 'x\xe2\x80\xaeabc'; do
+		start_workload name "$n"
+		pids+=("$WL_PID")
+	done
+	list=$(IFS=,; echo "${pids[*]}")
+	LANG=C.UTF-8 timeout 10 "$KTOP" -b -n 1 -p "$list" -o comm,pid,user >"$OUT.txt"
+	# Every line of the table ends its PID column at the same display column.
+	"$PY" - "$OUT.txt" <<'PY'
+import sys, unicodedata
+def width(s):
+    w = 0
+    for ch in s:
+        if unicodedata.combining(ch) or unicodedata.category(ch) == "Cf":
+            continue
+        w += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return w
+text = open(sys.argv[1], encoding="utf-8").read()	# strict: valid UTF-8
+rows = text.split("\n\n", 1)[1].strip("\n").split("\n")
+ends = set()
+for r in rows:
+    if any(unicodedata.category(ch) == "Cf" for ch in r):
+        sys.exit("an invisible code point reached the text: %r" % r)
+    head = r.split("PID")[0] + "PID" if r.startswith("COMMAND") else r[: r.index(r.split()[-2]) + len(r.split()[-2])]
+    ends.add(width(head))
+if len(ends) != 1:
+    sys.exit("PID ends at display columns %s:\n%s" % (sorted(ends), "\n".join(rows)))
+PY
+	grep -q 'a?b?c' "$OUT.txt"
+	grep -q 'x?abc' "$OUT.txt"
+	# CSV: the bytes, for programs.
+	LANG=C.UTF-8 timeout 10 "$KTOP" -b --csv -n 1 -p "$list" -o pid,comm >"$OUT.csv"
+	grep -q $'x\xe2\x80\xaeabc' "$OUT.csv"
+	# -o cmdline cut to its column: valid UTF-8, at a character boundary.
+	LANG=C.UTF-8 timeout 10 "$KTOP" -b -n 1 -p "$list" -o cmdline,pid >"$OUT.cmd"
+	"$PY" -c 'import sys; open(sys.argv[1], encoding="utf-8").read()' "$OUT.cmd"
+}

@@ -16,7 +16,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const char *out, size_t len, bool utf8)
+static void check(const char *out, size_t len, int utf8)
 {
 	const unsigned char *u = (const unsigned char *)out;
 	size_t i = 0, n;
@@ -36,7 +36,17 @@ static void check(const char *out, size_t len, bool utf8)
 		n = utf8_seq_len(u + i, len - i);
 		if (n < 2)
 			abort();
+		/* On a screen or in text, no bidi control or zero-width character. */
+		if (utf8 == TEXT_UTF8 && cp_invisible(utf8_cp(u + i, n)))
+			abort();
 		i += n;
+	}
+	/* A cut by display width: at a character boundary, never wider than asked. */
+	for (size_t want = 0; want < 12; want += 5) {
+		size_t w, cut = text_fit(out, len, want, &w);
+
+		if (cut > len || w > want || (cut < len && u[cut] >= 0x80 && !utf8_seq_len(u + cut, len - cut)))
+			abort();
 	}
 }
 
@@ -52,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	if (size)
 		memcpy(src, data, size);
-	for (utf8 = 0; utf8 <= 1; utf8++) {
+	for (utf8 = 0; utf8 <= TEXT_DATA; utf8++) {
 		len = sanitize_text(dst, dstsz, src, size, utf8);
 		if (len >= dstsz)
 			abort();
