@@ -70,6 +70,7 @@ machine=$(awk '
 table=
 abis=
 if [ -n "$tables" ] && [ -n "$machine" ] && [ -f "$tables/abis" ]; then
+	# shellcheck disable=SC2046 # the words of the machine's line
 	set -- $(awk -v m="$machine" '$1 == m { $1 = ""; print; exit }' "$tables/abis")
 	if [ $# -ge 2 ]; then
 		table=$tables/$1

@@ -115,9 +115,11 @@ table() {
 table x86_64.tbl arch/x86/entry/syscalls/syscall_64.tbl
 table generic.tbl scripts/syscall.tbl
 
-# abis_of FILE: the words of its "syscall_abis_64 +=" lines, commas split.
+# abis_of FILE: the words of its "syscall_abis_64 +=" lines, commas split,
+# on one line with single spaces.
 abis_of() {
-	sed -n 's/^[ \t]*syscall_abis_64[ \t]*+=//p' "$1" | tr ',' ' ' | tr -s ' \t\n' ' '
+	sed -n 's/^[ \t]*syscall_abis_64[ \t]*+=//p' "$1" | tr ',' ' ' |
+		awk '{ for (i = 1; i <= NF; i++) printf "%s%s", (n++ ? " " : ""), $i }'
 }
 
 base=$(abis_of "$tree/scripts/Makefile.asm-headers")
@@ -142,7 +144,8 @@ base=$(abis_of "$tree/scripts/Makefile.asm-headers")
 			cmp -s "$tree/$own" "$tree/scripts/syscall.tbl" ||
 				die "$arch uses $own, which is not scripts/syscall.tbl: add it to this script"
 		fi
-		printf '%s\tgeneric.tbl\t%s\n' "${m%:*}" "$(echo $base $(abis_of "$mk"))"
+		extra=$(abis_of "$mk")
+		printf '%s\tgeneric.tbl\t%s\n' "${m%:*}" "$base${extra:+ $extra}"
 	done
 } >"$tmp/abis"
 
