@@ -22,7 +22,8 @@ B = build
 # Everything but the entry point and the terminal: what unit tests link.
 CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
 UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
-# Syscall number -> name array of the architecture $(CC) builds for, generated;
+# Syscall number -> name array of the architecture $(CC) builds for, generated
+# from its headers and data/syscalls;
 # the default and mono themes compiled in.
 GEN_SRC = $(B)/gen/syscall_names.c $(B)/gen/themes.c
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(GEN_SRC:.c=.o)
@@ -60,9 +61,13 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
 
-$(B)/gen/syscall_names.c: tools/gen-syscalls.sh
+# The kernel's own syscall tables (data/syscalls/README.md) name what the
+# build host's headers are too old to know.
+SYSCALL_TABLES = data/syscalls/abis $(wildcard data/syscalls/*.tbl)
+
+$(B)/gen/syscall_names.c: tools/gen-syscalls.sh $(SYSCALL_TABLES)
 	@mkdir -p $(dir $@)
-	sh tools/gen-syscalls.sh "$(CC)" $@
+	sh tools/gen-syscalls.sh "$(CC)" $@ data/syscalls
 
 $(B)/gen/themes.c: tools/gen-themes.sh themes/default.theme themes/mono.theme
 	@mkdir -p $(dir $@)

@@ -79,9 +79,12 @@ struct syscall_class {
  *  - wait4 (kernel/exit.c): Process Mgmt.; the guide's tables say Time.
  * Calls that were removed from the kernel keep the place of their old source.
  *
- * The names are those of x86_64 (asm/unistd_64.h) and of asm-generic/unistd.h,
- * which aarch64, riscv and other new architectures use, 64 and 32 bit, up to
- * Linux 6.19 (listns). Names this architecture lacks are just not looked up.
+ * The names are those of x86_64 (syscall_64.tbl) and of the generic table
+ * (scripts/syscall.tbl, once asm-generic/unistd.h), which aarch64, riscv and
+ * other new architectures use, 64 and 32 bit, up to Linux 7.0
+ * (rseq_slice_yield): every name data/syscalls gives a machine needs a row
+ * here (tests/unit/test_syscalls.c checks). Names this architecture lacks are
+ * just not looked up.
  */
 static const struct syscall_class syscall_table[] = {
 	/* fs/read_write.c */
@@ -201,7 +204,8 @@ static const struct syscall_class syscall_table[] = {
 	{ "set_thread_area", SUB_PROC }, { "get_thread_area", SUB_PROC },
 	{ "iopl", SUB_PROC }, { "ioperm", SUB_PROC },
 
-	/* kernel/sched/, kernel/rseq.c, kernel/sys.c (nice, getcpu) */
+	/* kernel/sched/, kernel/rseq.c (rseq, rseq_slice_yield), kernel/sys.c
+	 * (nice, getcpu) */
 	{ "sched_setparam", SUB_SCHED }, { "sched_getparam", SUB_SCHED },
 	{ "sched_setscheduler", SUB_SCHED }, { "sched_getscheduler", SUB_SCHED },
 	{ "sched_get_priority_max", SUB_SCHED }, { "sched_get_priority_min", SUB_SCHED },
@@ -209,6 +213,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "sched_yield", SUB_SCHED }, { "sched_setaffinity", SUB_SCHED },
 	{ "sched_getaffinity", SUB_SCHED }, { "sched_setattr", SUB_SCHED },
 	{ "sched_getattr", SUB_SCHED }, { "membarrier", SUB_SCHED }, { "rseq", SUB_SCHED },
+	{ "rseq_slice_yield", SUB_SCHED },
 	{ "getpriority", SUB_SCHED }, { "setpriority", SUB_SCHED }, { "getcpu", SUB_SCHED },
 
 	/* kernel/signal.c, arch/x86/kernel/signal.c (rt_sigreturn) */
@@ -353,6 +358,16 @@ enum subsystem syscall_subsystem(unsigned nr)
 	if (!sub_by_nr)
 		syscalls_init();
 	return nr < syscall_names_count ? (enum subsystem)sub_by_nr[nr] : SUB_OTHER;
+}
+
+enum subsystem syscall_subsystem_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(syscall_table); i++)
+		if (strcmp(syscall_table[i].name, name) == 0)
+			return (enum subsystem)syscall_table[i].sub;
+	return SUB_OTHER;
 }
 
 const char *subsystem_name(enum subsystem sub)

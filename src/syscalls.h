@@ -41,8 +41,10 @@ enum { SYSCALL_NAME_BUF = 24, ERRNO_NAME_BUF = 16 };
 
 /*
  * The system call names of the architecture ktop is built for, indexed by
- * number, NULL for unused numbers. Generated at build time from the compiler's
- * <asm/unistd.h> by tools/gen-syscalls.sh (build/gen/syscall_names.c).
+ * number, NULL for unused numbers. Generated at build time by
+ * tools/gen-syscalls.sh (build/gen/syscall_names.c) from the compiler's
+ * <asm/unistd.h> and the kernel's own table for this machine in
+ * data/syscalls, each number named by the newer of the two.
  */
 extern const char *const syscall_names[];
 extern const unsigned syscall_names_count;
@@ -75,6 +77,15 @@ const char *syscall_name(unsigned nr, char *buf, size_t n);
  * Return: the subsystem, SUB_OTHER for an unknown number. O(1).
  */
 enum subsystem syscall_subsystem(unsigned nr);
+
+/**
+ * syscall_subsystem_by_name() - the kernel subsystem of a system call name
+ * @name: the name, as in syscall_names[] ("openat")
+ *
+ * Whatever the architecture ktop is built for: the table is the same for all.
+ * Return: the subsystem, SUB_OTHER for a name the table lacks. O(table size).
+ */
+enum subsystem syscall_subsystem_by_name(const char *name);
 
 /**
  * subsystem_name() - display name of a subsystem

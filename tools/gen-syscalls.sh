@@ -1,45 +1,86 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Usage: sh tools/gen-syscalls.sh CC OUTFILE
+# Usage: sh tools/gen-syscalls.sh CC OUTFILE [TABLEDIR]
 #
 # Writes OUTFILE, a C file defining
 #
 #	const char *const syscall_names[];	/* indexed by number, NULL for holes */
 #	const unsigned syscall_names_count;
 #
-# for the architecture CC compiles for. Nothing is typed by hand: the compiler
-# preprocesses <asm/unistd.h> with -E -dM and every object-like macro
-# __NR_<name> (name in lower case, digits and '_') whose value is an integer
-# gives one entry. Values are evaluated a little beyond plain integers so that
-# other layouts work too:
+# for the architecture CC compiles for. Nothing is typed by hand. The names
+# come from two sources, and each number gets the newer one's:
+#
+# 1. The compiler's <asm/unistd.h>, preprocessed with -E -dM: every
+#    object-like macro __NR_<name> (name in lower case, digits and '_') whose
+#    value is an integer gives one entry. Values are evaluated a little beyond
+#    plain integers so that other layouts work too:
 #
 #	#define __NR_read 0				x86_64 (asm/unistd_64.h)
 #	#define __NR3264_fcntl 25			asm-generic (aarch64, riscv...):
 #	#define __NR_fcntl __NR3264_fcntl		  aliases are resolved
 #	#define __NR_read (__NR_Linux + 3)		mips, arm: "BASE + N" sums
 #
-# A value that uses __X32_SYSCALL_BIT (the x32 ABI) or anything else this
-# script cannot evaluate is skipped, as are the non-syscall macros
-# __NR_syscalls and __NR_arch_specific_syscall and numbers above 65535.
+#    A value that uses __X32_SYSCALL_BIT (the x32 ABI) or anything else this
+#    script cannot evaluate is skipped, as are the non-syscall macros
+#    __NR_syscalls and __NR_arch_specific_syscall and numbers above 65535.
+#    The headers' version is <linux/version.h>'s LINUX_VERSION_CODE.
+#
+# 2. The kernel's own table for this machine in TABLEDIR (data/syscalls, see
+#    its README.md; tools/refresh-syscall-tables.sh writes it): TABLEDIR/abis
+#    names the table and the ABI column values of its rows (x86_64: common
+#    64), the table's "# linux X.Y.Z" line its version. The machine is told by
+#    the compiler's predefined macros, so "gcc -m32" is not x86_64.
+#
+# A number one source lacks gets the other's name: a table newer than the
+# build host's headers names the calls they lack (uretprobe on a host with
+# 6.1 headers). Where both name a number differently, the newer source wins
+# (the table on a tie); each such number is listed in a comment of OUTFILE.
+# Without TABLEDIR or a table for this machine the headers are used alone.
 # CC may carry flags that select the architecture ("gcc -m32"); it is split
 # into words on purpose.
 set -eu
 
-if [ $# -ne 2 ]; then
-	echo "usage: sh $0 CC OUTFILE" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "usage: sh $0 CC OUTFILE [TABLEDIR]" >&2
 	exit 2
 fi
 cc=$1
 out=$2
+tables=${3:-}
 tmp=$out.tmp.$$
 trap 'rm -f "$tmp" "$tmp.defs"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # shellcheck disable=SC2086 # CC is a command line
-printf '#include <asm/unistd.h>\n' | $cc -E -dM -x c - >"$tmp.defs"
+printf '#include <asm/unistd.h>\n#if __has_include(<linux/version.h>)\n#include <linux/version.h>\n#endif\n' |
+	$cc -E -dM -x c - >"$tmp.defs"
 
-awk -v cc="$cc" '
+# The machine, by the same compiler's predefined macros (now in $tmp.defs),
+# and its table and ABIs from TABLEDIR/abis: "<machine> <table> <abi>...".
+machine=$(awk '
+	$1 == "#define" { def[$2] = $3 }
+	END {
+		lp64 = !("__ILP32__" in def)
+		if (("__x86_64__" in def) && lp64) print "x86_64"
+		else if (("__aarch64__" in def) && lp64) print "aarch64"
+		else if (def["__riscv_xlen"] == "64") print "riscv64"
+		else if (("__loongarch__" in def) && def["__loongarch_grlen"] == "64") print "loongarch64"
+	}' "$tmp.defs")
+table=
+abis=
+if [ -n "$tables" ] && [ -n "$machine" ] && [ -f "$tables/abis" ]; then
+	# shellcheck disable=SC2046 # the words of the machine's line
+	set -- $(awk -v m="$machine" '$1 == m { $1 = ""; print; exit }' "$tables/abis")
+	if [ $# -ge 2 ]; then
+		table=$tables/$1
+		shift
+		abis="$*"
+		[ -f "$table" ] || { echo "gen-syscalls.sh: $table: no such file" >&2; exit 1; }
+	fi
+fi
+
+awk -v cc="$cc" -v table="$table" -v abis="$abis" '
 # The integer value of an expression "A", "(A)" or "(A + B + ...)" where each
 # term is a decimal, octal or hex literal or a macro with such a value;
 # -1 when it is anything else.
@@ -88,14 +129,43 @@ function oct(s,    i, v) {
 	return v
 }
 
+# The kernel version X.Y.Z as LINUX_VERSION_CODE computes it.
+function kversion(v,    p) {
+	split(v, p, ".")
+	return p[1] * 65536 + p[2] * 256 + (p[3] > 255 ? 255 : p[3])
+}
+
+function vstring(code) {
+	return int(code / 65536) "." int(code / 256) % 256 "." code % 256
+}
+
+FILENAME == table {
+	if ($1 == "#" && $2 == "linux")
+		tver = kversion($3)
+	if ($0 ~ /^[ \t]*(#|$)/ || !($2 in abi))
+		next
+	if (($1 in tname) && tname[$1] != $3) {
+		print "gen-syscalls.sh: " table ": " $1 " is both " tname[$1] " and " $3 | "cat 1>&2"
+		exit 1
+	}
+	tname[$1] = $3
+	next
+}
+
 $1 == "#define" && NF >= 3 && $2 !~ /\(/ {
 	v = $0
 	sub(/^#define[ \t]+[^ \t]+[ \t]+/, "", v)
 	def[$2] = v
 }
 
+BEGIN {
+	n = split(abis, a, " ")
+	for (i = 1; i <= n; i++)
+		abi[a[i]] = 1
+}
+
 END {
-	max = -1
+	hver = ("LINUX_VERSION_CODE" in def) ? value(def["LINUX_VERSION_CODE"], 0) : 0
 	for (m in def) {
 		if (m !~ /^__NR_[a-z0-9_]+$/ || m == "__NR_syscalls" || m == "__NR_arch_specific_syscall")
 			continue
@@ -105,17 +175,42 @@ END {
 		name = substr(m, 6)
 		# Two names for one number: keep one, the same one whatever the
 		# order of the macros.
-		if ((nr in names) && names[nr] < name)
+		if ((nr in hname) && hname[nr] < name)
 			continue
-		names[nr] = name
-		if (nr > max)
-			max = nr
+		hname[nr] = name
+	}
+	max = -1
+	for (nr in hname) {
+		names[nr] = hname[nr]
+		if (nr + 0 > max)
+			max = nr + 0
+	}
+	ndis = 0
+	for (nr in tname) {
+		if ((nr in hname) && hname[nr] != tname[nr]) {
+			dis[++ndis] = sprintf("%d: <asm/unistd.h> (%s) %s, table (%s) %s: %s", nr,
+					      vstring(hver), hname[nr], vstring(tver), tname[nr],
+					      hver > tver ? "the headers are newer" : "the table is as new or newer")
+			if (hver > tver)
+				continue
+		}
+		names[nr] = tname[nr]
+		if (nr + 0 > max)
+			max = nr + 0
 	}
 	if (max < 0) {
-		print "gen-syscalls.sh: no __NR_ numbers in <asm/unistd.h> of " cc | "cat 1>&2"
+		print "gen-syscalls.sh: no __NR_ numbers in <asm/unistd.h> of " cc " and no table" | "cat 1>&2"
 		exit 1
 	}
-	print "/* Generated by tools/gen-syscalls.sh from <asm/unistd.h> of " cc ". Do not edit. */"
+	printf "/* Generated by tools/gen-syscalls.sh from <asm/unistd.h> of %s", cc
+	if (hver)
+		printf " (Linux %s)", vstring(hver)
+	if (table != "")
+		printf "\n * and %s (Linux %s, ABIs %s)", table, vstring(tver), abis
+	print ". Do not edit."
+	for (i = 1; i <= ndis; i++)
+		print " * Names differ, the newer kept: " dis[i]
+	print " */"
 	print "#include \"syscalls.h\""
 	print ""
 	print "const char *const syscall_names[] = {"
@@ -126,6 +221,6 @@ END {
 	print ""
 	print "const unsigned syscall_names_count = sizeof(syscall_names) / sizeof(syscall_names[0]);"
 }
-' "$tmp.defs" >"$tmp"
+' "$tmp.defs" ${table:+"$table"} >"$tmp"
 
 mv "$tmp" "$out"

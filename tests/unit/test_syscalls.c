@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of src/syscalls.c: the generated number → name array
- * (build/gen/syscall_names.c) against <asm/unistd.h> and x86_64's known
- * numbers, the subsystem of common calls, full coverage of this architecture's
- * calls by the subsystem table, and errno names.
+ * (build/gen/syscall_names.c) against <asm/unistd.h>, x86_64's known numbers
+ * and the kernel's own tables shipped in data/syscalls (read here, from the
+ * source tree: run from its top, as tests/run.sh does), the subsystem of
+ * common calls, full coverage of this architecture's calls and of every
+ * shipped table's by the subsystem table, and errno names.
  */
 #include <asm/unistd.h>
 #include <errno.h>
+#include <linux/version.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "syscalls.h"
@@ -62,9 +66,16 @@ static void test_names_x86_64(void)
 	CHECK_STR(syscall_name(231, buf, sizeof(buf)), "exit_group");
 	CHECK_STR(syscall_name(257, buf, sizeof(buf)), "openat");
 	CHECK_STR(syscall_name(424, buf, sizeof(buf)), "pidfd_send_signal");
-	/* The hole between rseq and pidfd_send_signal. */
+	/* Added after the Linux 6.1 headers of Debian 12: from data/syscalls. */
+	CHECK_STR(syscall_name(335, buf, sizeof(buf)), "uretprobe");
+	CHECK_STR(syscall_name(336, buf, sizeof(buf)), "uprobe");
+	CHECK_STR(syscall_name(458, buf, sizeof(buf)), "listmount");
+	CHECK_STR(syscall_name(462, buf, sizeof(buf)), "mseal");
+	CHECK_STR(syscall_name(468, buf, sizeof(buf)), "file_getattr");
+	CHECK_STR(syscall_name(471, buf, sizeof(buf)), "rseq_slice_yield");
+	/* The hole between uprobe and pidfd_send_signal. */
 	CHECK_STR(syscall_name(400, buf, sizeof(buf)), "syscall_400");
-	CHECK(syscall_names_count >= 451);
+	CHECK(syscall_names_count >= 472);
 #else
 	printf("# not x86_64: the literal numbers are not checked\n");
 #endif
@@ -184,6 +195,169 @@ static void test_full_coverage(void)
 	CHECK(other <= ARRAY_SIZE(unclassified));
 }
 
+/* ------------------------------------------------ the shipped tables */
+
+#define TABLE_DIR "data/syscalls"
+
+/* This machine as data/syscalls/abis names it; NULL if it has no table. */
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define THIS_MACHINE "x86_64"
+#elif defined(__aarch64__) && !defined(__ILP32__)
+#define THIS_MACHINE "aarch64"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define THIS_MACHINE "riscv64"
+#elif defined(__loongarch__) && __loongarch_grlen == 64
+#define THIS_MACHINE "loongarch64"
+#else
+#define THIS_MACHINE NULL
+#endif
+
+/* A parsed table of data/syscalls, the rows of one machine's ABIs. */
+struct tbl_row {
+	unsigned nr;
+	char name[64];
+};
+
+struct tbl {
+	unsigned version;		/* KERNEL_VERSION() of its "# linux" line */
+	size_t n;
+	struct tbl_row rows[1024];
+};
+
+/* Is word @w one of the space-separated words of @list? */
+static bool has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = list; (p = strstr(p, w)); p++)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* Reads TABLE_DIR/@file's rows whose ABI is one of @abis into @t. */
+static bool read_table(const char *file, const char *abis, struct tbl *t)
+{
+	char path[256], line[256], abi[64];
+	unsigned a, b, c;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", TABLE_DIR, file);
+	f = fopen(path, "r");
+	if (!CHECK(f)) {
+		printf("# %s: cannot open (run from the top of the source tree)\n", path);
+		return false;
+	}
+	t->n = 0;
+	t->version = 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct tbl_row *r = &t->rows[t->n];
+
+		if (sscanf(line, "# linux %u.%u.%u", &a, &b, &c) == 3)
+			t->version = KERNEL_VERSION(a, b, c > 255 ? 255 : c);
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (!CHECK(sscanf(line, "%u %63s %63s", &r->nr, abi, r->name) == 3)) {
+			printf("# %s: bad row: %s", path, line);
+			continue;
+		}
+		if (has_word(abis, abi) && CHECK(t->n + 1 < ARRAY_SIZE(t->rows)))
+			t->n++;
+	}
+	fclose(f);
+	CHECK(t->version >= KERNEL_VERSION(6, 11, 0));
+	return true;
+}
+
+/*
+ * The rows this machine's table gives it: each number has a name, the
+ * table's one unless the headers ktop was built with are newer (what
+ * tools/gen-syscalls.sh keeps), and a subsystem.
+ */
+static void check_this_machine(const struct tbl *t)
+{
+	char buf[SYSCALL_NAME_BUF];
+	unsigned bad = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct tbl_row *r = &t->rows[i];
+		const char *name = syscall_name(r->nr, buf, sizeof(buf));
+		bool sub_ok = syscall_subsystem(r->nr) != SUB_OTHER || is_unclassified(r->name);
+		bool name_ok = r->nr < syscall_names_count && syscall_names[r->nr] &&
+			       (strcmp(name, r->name) == 0 || LINUX_VERSION_CODE > t->version);
+
+		if (!name_ok || !sub_ok) {
+			printf("# %u: table %s, ktop %s, subsystem %s\n", r->nr, r->name, name,
+			       subsystem_name(syscall_subsystem(r->nr)));
+			bad++;
+		}
+	}
+	printf("# %s: %zu numbers of the shipped table checked\n", THIS_MACHINE, t->n);
+	CHECK(t->n >= 300);
+	CHECK_EQ_U64(bad, 0);
+}
+
+/*
+ * Every name any shipped table gives any machine has a subsystem in
+ * src/syscalls.c, whatever machine runs the test; and this machine's numbers
+ * are all named as its table says.
+ */
+static void test_shipped_tables(void)
+{
+	static struct tbl t;
+	char line[256], machine[32], file[64], abis[160];
+	unsigned machines = 0, mine = 0;
+	FILE *f = fopen(TABLE_DIR "/abis", "r");
+
+	if (!CHECK(f)) {
+		printf("# %s/abis: cannot open (run from the top of the source tree)\n", TABLE_DIR);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t i;
+		int off = 0;
+
+		if (line[0] == '#' || sscanf(line, "%31s %63s %n", machine, file, &off) < 2 || !off)
+			continue;
+		snprintf(abis, sizeof(abis), "%s", line + off);
+		abis[strcspn(abis, "\n")] = '\0';
+		if (!read_table(file, abis, &t))
+			continue;
+		machines++;
+		for (i = 0; i < t.n; i++)
+			if ((syscall_subsystem_by_name(t.rows[i].name) == SUB_OTHER) !=
+			    is_unclassified(t.rows[i].name)) {
+				printf("# %s %u %s: no subsystem in src/syscalls.c's table\n",
+				       machine, t.rows[i].nr, t.rows[i].name);
+				CHECK(!"subsystem table out of date");
+			}
+		if (THIS_MACHINE && strcmp(machine, THIS_MACHINE) == 0) {
+			check_this_machine(&t);
+			mine++;
+		}
+	}
+	fclose(f);
+	CHECK(machines >= 4);
+	if (THIS_MACHINE)
+		CHECK_EQ_U64(mine, 1);
+	else
+		printf("# no shipped table for this machine: names from the headers alone\n");
+}
+
+static void test_subsystem_by_name(void)
+{
+	CHECK_EQ_U64(syscall_subsystem_by_name("listmount"), SUB_FS);
+	CHECK_EQ_U64(syscall_subsystem_by_name("mseal"), SUB_MM);
+	CHECK_EQ_U64(syscall_subsystem_by_name("uretprobe"), SUB_PERF);
+	CHECK_EQ_U64(syscall_subsystem_by_name("rseq_slice_yield"), SUB_SCHED);
+	CHECK_EQ_U64(syscall_subsystem_by_name("listns"), SUB_PROC);
+	CHECK_EQ_U64(syscall_subsystem_by_name("tuxcall"), SUB_OTHER);
+	CHECK_EQ_U64(syscall_subsystem_by_name("no_such_call"), SUB_OTHER);
+	CHECK_EQ_U64(syscall_subsystem_by_name(""), SUB_OTHER);
+}
+
 static void test_subsystem_names(void)
 {
 	unsigned i, j;
@@ -230,6 +404,8 @@ static const struct test tests[] = {
 	{ "names_unknown", test_names_unknown },
 	{ "subsystems", test_subsystems },
 	{ "full_coverage", test_full_coverage },
+	{ "shipped_tables", test_shipped_tables },
+	{ "subsystem_by_name", test_subsystem_by_name },
 	{ "subsystem_names", test_subsystem_names },
 	{ "init_idempotent", test_init_idempotent },
 	{ "errno_names", test_errno_names },

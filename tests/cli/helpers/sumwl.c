@@ -13,6 +13,10 @@
  *                          file, exit 0 (for -p: blocked until ktop watches)
  *   sumwl threads T N      T threads, each N getppid; joined
  *   sumwl exit CODE        exit with CODE
+ *   sumwl listmount N      N listmount calls with a NULL request: each fails
+ *                          at once (EFAULT; ENOSYS before Linux 6.8). A call
+ *                          newer than Debian 12's headers; exits 3 where its
+ *                          number is not known here
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +86,33 @@ static int gate(const char *fifo, int n)
 	return 0;
 }
 
+/*
+ * listmount's number: the C library's, or the one of the kernel's tables
+ * (data/syscalls: 458 in x86_64.tbl and in generic.tbl, which aarch64,
+ * riscv64 and loongarch64 use).
+ */
+#if defined(SYS_listmount)
+#define NR_LISTMOUNT SYS_listmount
+#elif (defined(__x86_64__) && !defined(__ILP32__)) || defined(__aarch64__) || \
+	(defined(__riscv) && __riscv_xlen == 64) || defined(__loongarch64)
+#define NR_LISTMOUNT 458
+#endif
+
+static int listmount(int n)
+{
+#ifdef NR_LISTMOUNT
+	int i;
+
+	for (i = 0; i < n; i++)
+		syscall(NR_LISTMOUNT, NULL, NULL, 0, 0);
+	return 0;
+#else
+	(void)n;
+	fprintf(stderr, "sumwl: listmount's number is not known for this architecture\n");
+	return 3;
+#endif
+}
+
 static int per_thread;
 
 static void *worker(void *arg)
@@ -124,6 +155,9 @@ int main(int argc, char **argv)
 		return threads(atoi(argv[2]), atoi(argv[3]));
 	if (!strcmp(m, "exit") && argc == 3)
 		return atoi(argv[2]);
-	fprintf(stderr, "usage: sumwl mix | sleep N MS | gate FIFO N | threads T N | exit CODE\n");
+	if (!strcmp(m, "listmount") && argc == 3)
+		return listmount(atoi(argv[2]));
+	fprintf(stderr, "usage: sumwl mix | sleep N MS | gate FIFO N | threads T N | exit CODE |"
+		" listmount N\n");
 	return 2;
 }
