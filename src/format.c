@@ -184,8 +184,10 @@ static size_t put_cell(char *buf, size_t n, size_t off, const char *text, int wi
 	 */
 	if (left && !last)
 		len = text_fit(text, len, w, &tw);
-	else
+	else if (left)
 		tw = text_width(text, len);
+	else
+		tw = len;	/* right-aligned: numbers, ASCII */
 	pad = tw < w && !(last && left) ? w - tw : 0;
 	if (off + pad + len + 2 > n)
 		return off;
