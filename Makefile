@@ -19,8 +19,11 @@ CPPFLAGS += -D_GNU_SOURCE -DKTOP_DATADIR='"$(DATADIR)"'
 LDFLAGS += -pie -Wl,-z,relro,-z,now
 
 B = build
+# The layout (README, Layout; tools/check-layout.sh enforces it): collectors/
+# are sources, model/ is pure, views/ and outputs/ are sinks, src/ wires them.
 # Everything but the entry point and the terminal: what unit tests link.
-CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
+CORE_SRC = $(wildcard model/*.c) $(wildcard collectors/*.c) $(wildcard outputs/*.c) \
+	   $(filter-out src/main.c src/ui.c,$(wildcard src/*.c))
 UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
 # Syscall number -> name array of the architecture $(CC) builds for, generated
 # from its headers and data/syscalls;
@@ -38,7 +41,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 FUZZ_CC ?= clang
 FUZZ_TARGETS = procparse sysparse evdecode text
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Isrc -Icollectors -Itests/unit
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Imodel -Icollectors -Itests/unit
 FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
@@ -74,15 +77,15 @@ $(B)/gen/themes.c: tools/gen-themes.sh themes/default.theme themes/mono.theme
 	sh tools/gen-themes.sh $@ themes/default.theme themes/mono.theme
 
 $(GEN_SRC:.c=.o): $(B)/gen/%.o: $(B)/gen/%.c
-	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) -Isrc -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) -Imodel -c -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 $(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 unit: $(TESTS) $(ASAN_TESTS)
 

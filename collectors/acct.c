@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "../src/util.h"
+#include "../model/util.h"
 
 /* The largest errno the kernel returns: -4095..-1 are errors, as in strace. */
 #define MAX_ERRNO 4095

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../src/pidmap.h"
-#include "../src/sctable.h"
+#include "../model/pidmap.h"
+#include "../model/sctable.h"
 
 enum acct_cnt {
 	AC_SYSCALLS,	/* system calls that ended (sys_exit) or never return */

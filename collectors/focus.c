@@ -10,15 +10,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sysio.h"
 #include "creds.h"
 #include "evrich.h"
 #include "procparse.h"
 #include "trace.h"
-#include "vars.h"
-#include "../src/fproc.h"
-#include "../src/pidmap.h"
-#include "../src/syscalls.h"
-#include "../src/util.h"
+#include "varsread.h"
+#include "../model/fproc.h"
+#include "../model/pidmap.h"
+#include "../model/syscalls.h"
+#include "../model/util.h"
 
 /* Per CPU: small, the focused processes alone write here. */
 #define FOCUS_BUFFER_KB 4096

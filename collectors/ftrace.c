@@ -8,12 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sysio.h"
 #include "acct.h"
 #include "creds.h"
 #include "evdecode.h"
 #include "procparse.h"
 #include "trace.h"
-#include "../src/util.h"
+#include "../model/util.h"
 
 /* Passes over one interval's forks: a chain longer than this is followed next time. */
 #define FOLLOW_PASSES 8

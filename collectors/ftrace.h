@@ -21,7 +21,7 @@
 #include <sys/types.h>
 
 #include "acct.h"
-#include "../src/model.h"
+#include "../model/model.h"
 
 struct ftrace;
 

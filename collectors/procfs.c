@@ -14,9 +14,9 @@
 #include "fdcache.h"
 #include "procparse.h"
 #include "users.h"
-#include "../src/columns.h"
-#include "../src/pidmap.h"
-#include "../src/util.h"
+#include "../model/columns.h"
+#include "../model/pidmap.h"
+#include "../model/util.h"
 
 #define STAT_BUF	4096
 #define STATUS_BUF	8192

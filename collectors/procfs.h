@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../src/model.h"
+#include "../model/model.h"
 
 struct procfs;
 

@@ -8,7 +8,7 @@
  * opened once and re-read with pread (like procps's meminfo).
  */
 
-#include "../src/model.h"
+#include "../model/model.h"
 
 struct sysfiles;
 

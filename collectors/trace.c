@@ -15,9 +15,10 @@
 
 #include <tracefs.h>
 
+#include "sysio.h"
 #include "procparse.h"
 #include "sysparse.h"
-#include "../src/util.h"
+#include "../model/util.h"
 
 #define INSTANCE_PREFIX "ktop-"
 #define MAX_CPUS 1024

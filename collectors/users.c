@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/pidmap.h"
-#include "../src/util.h"
+#include "../model/pidmap.h"
+#include "../model/util.h"
 
 struct users {
 	struct pidmap names;	/* uid + 1 -> name (the map reserves key 0) */

@@ -16,16 +16,17 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "batch.h"
-#include "fproc.h"
+#include "../collectors/sysio.h"
+#include "../views/app.h"
+#include "../outputs/batch.h"
+#include "../model/fproc.h"
 #include "launch.h"
 #include "options.h"
 #include "procctl.h"
 #include "settings.h"
-#include "summary.h"
+#include "../outputs/summary.h"
 #include "ui.h"
-#include "util.h"
+#include "../model/util.h"
 #include "../collectors/focus.h"
 #include "../collectors/ftrace.h"
 #include "../collectors/procfs.h"
@@ -763,7 +764,6 @@ static void setup_app(struct ktop *k)
 	struct model *m = &a->model;
 
 	model_init(m, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE) / 1024);
-	a->opt = &k->opt;
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
 	default_columns(k);
@@ -774,6 +774,7 @@ static void setup_app(struct ktop *k)
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
 	a->tracing = ftrace_on(k->ftrace);
 	a->mouse = !k->opt.no_mouse;
+	a->ascii = k->opt.ascii;
 	snprintf(a->theme, sizeof(a->theme), "%s", k->opt.theme ? k->opt.theme : "default");
 	a->stack[0] = &table_view;
 	a->depth = 1;

@@ -7,12 +7,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "columns.h"
-
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
-
-/* --summary: the order of the per-syscall table (-s KEY). */
-enum summary_sort { SUM_TIME, SUM_CALLS, SUM_ERRORS, SUM_AVG, SUM_MAX, SUM_NAME };
+#include "../model/columns.h"
+#include "../outputs/batch.h"
+#include "../outputs/summary.h"
 
 struct options {
 	bool batch;

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "columns.h"
+#include "../model/columns.h"
 #include "themefile.h"
 
 struct settings {

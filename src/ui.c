@@ -9,6 +9,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "themefile.h"
+#include "../collectors/sysio.h"
 #include "../views/theme.h"
 #include "../views/view.h"
 
@@ -37,7 +39,7 @@ int ui_start(struct app *a)
 
 	/* NO_COLOR: any value but the empty string (no-color.org). */
 	a->color = !(nc && *nc);
-	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 && !a->opt->ascii;
+	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 && !a->ascii;	/* --ascii */
 	a->ascii = !a->utf8;
 	if (!newterm(NULL, stdout, stdin)) {
 		fprintf(stderr, "ktop: cannot start the terminal (TERM=%s)\n",
@@ -72,11 +74,18 @@ int ui_start(struct app *a)
 int ui_theme(struct app *a)
 {
 	char err[512];
+	struct theme_def d;
+	bool color;
 	int ret;
 
 	if (!active)
 		return 0;
-	ret = theme_use(a->theme, a->color, err, sizeof(err));
+	/* Without colours the theme is "mono" whatever a->theme says. */
+	color = theme_colors(a->color);
+	ret = theme_load(color ? a->theme : "mono", &d, err, sizeof(err));
+	if (ret)
+		theme_builtin(color ? "default" : "mono", &d);
+	theme_apply(&d, color);
 	if (ret)
 		app_message(a, "%s; theme %s used", err, theme_current());
 	else if (strcmp(theme_current(), a->theme) && a->color)
@@ -137,6 +146,10 @@ void ui_draw(struct app *a)
 
 	if (!active)
 		return;
+	/* Views read the clock from here: they make no system calls of their own. */
+	a->now_ns = now_mono_ns();
+	if (a->message[0] && !a->message_until)
+		a->message_until = a->now_ns + MESSAGE_NS;
 	for (i = a->depth - 1; i > 0 && a->stack[i]->overlay; i--)
 		;
 	base = a->stack[i];
@@ -213,5 +226,6 @@ enum action ui_key(struct app *a, int ch)
 	if (ch == KEY_MOUSE)
 		return ui_mouse(a);
 	v = a->stack[a->depth - 1];
+	a->now_ns = now_mono_ns();
 	return v->key ? v->key(a, ch) : keys_dispatch(a, v->keys, v->nkeys, ch);
 }

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "app.h"
+#include "../views/app.h"
 
 #define UI_MIN_COLS 40
 #define UI_MIN_ROWS 10

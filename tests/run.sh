@@ -8,6 +8,14 @@ log=$(mktemp /tmp/ktop-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
 status=0
 
+# The layout's directions (collectors, views, outputs -> model; model pure).
+echo "# layout: tools/check-layout.sh"
+if sh tools/check-layout.sh >"$log.out" 2>&1; then
+	echo "ok - layout: the include directions hold, no I/O in model/" | tee -a "$log"
+else
+	sed 's/^/# /' "$log.out"
+	echo "not ok - layout: tools/check-layout.sh" | tee -a "$log"
+fi
 
 for t in build/tests/test_* build/asan/test_*; do
 	[ -x "$t" ] || continue

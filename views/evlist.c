@@ -10,9 +10,9 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../src/fproc.h"
-#include "../src/syscalls.h"
-#include "../src/util.h"
+#include "../model/fproc.h"
+#include "../model/syscalls.h"
+#include "../model/util.h"
 
 bool evlist_match(const struct app *a, const struct kev *e)
 {

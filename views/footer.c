@@ -9,7 +9,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../src/util.h"
+#include "../model/util.h"
 
 static const struct {
 	int key;
@@ -65,7 +65,7 @@ void footer_draw(struct app *a, int y, int w)
 
 	attrset(theme_attr(EL_FOOTER_TEXT));
 	mvhline(y, 0, ' ', w);
-	if (a->message[0] && now_mono_ns() < a->message_until) {
+	if (a->message[0] && a->now_ns < a->message_until) {
 		attrset(theme_attr(EL_MESSAGE));
 		mvhline(y, 0, ' ', w);
 		put_text(y, 0, w, a->message);

@@ -6,8 +6,8 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../src/format.h"
-#include "../src/util.h"
+#include "../model/format.h"
+#include "../model/util.h"
 
 #define METER_MIN_W 16
 

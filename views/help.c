@@ -8,7 +8,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../src/util.h"
+#include "../model/util.h"
 
 /* Every view with a key table, in the order help shows them. */
 static const struct view *const views[] = {

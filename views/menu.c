@@ -4,7 +4,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../src/util.h"
+#include "../model/util.h"
 
 static struct {
 	char title[160];

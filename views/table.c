@@ -8,8 +8,8 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../src/format.h"
-#include "../src/util.h"
+#include "../model/format.h"
+#include "../model/util.h"
 
 /*
  * Where the selection is after rows were rebuilt. Following (F), or after the

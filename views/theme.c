@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Theme files (src/themefile.c parses them) turned into curses attributes: one
+ * Theme files (model/themedef.c parses them, src/themefile.c reads them) turned into curses attributes: one
  * colour pair per element, with the colours a terminal of 8, 16 or 256 colours
  * can show. The only colours in C are those of the compiled-in default theme,
  * which is themes/default.theme itself.
@@ -72,25 +72,20 @@ bool theme_has_color(void)
 	return colors_ok;
 }
 
-int theme_use(const char *name, bool color, char *err, size_t errsz)
+bool theme_colors(bool color)
 {
-	struct theme_def d;
-	int ret;
-
 	if (color && !colors_started) {
 		colors_started = true;
 		colors_ok = has_colors() && start_color() == OK;
 		default_colors = colors_ok && use_default_colors() == OK;
 	}
-	color = color && colors_ok;
-	if (!color)
-		name = "mono";
-	ret = theme_load(name, &d, err, errsz);
-	if (ret)
-		theme_builtin(color ? "default" : "mono", &d);
-	apply(&d, color);
+	return color && colors_ok;
+}
+
+void theme_apply(const struct theme_def *d, bool color)
+{
+	apply(d, color);
 	clearok(curscr, TRUE);
-	return ret;
 }
 
 const char *theme_current(void)

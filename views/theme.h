@@ -3,7 +3,7 @@
 #define KTOP_THEME_H
 
 /*
- * The look of each element of the screen (enum elem, src/themefile.h), from the
+ * The look of each element of the screen (enum elem, model/themedef.h), from the
  * theme files in themes/. Views ask theme_attr() for an element; no view names a
  * colour.
  */
@@ -12,16 +12,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../src/themefile.h"
+#include "../model/themedef.h"
 
 /*
- * theme_use - load theme @name and make it the look of the screen
+ * theme_colors - may the screen use colours?
  *
- * Without colours (@color false: NO_COLOR, or a terminal without them) the theme
- * is "mono" whatever @name says. On error @err says which file and line, and the
- * default theme is used. Returns 0 or -errno. Call after curses started.
+ * @color false (NO_COLOR) or a terminal without colours: no. Starts curses'
+ * colours the first time it says yes. Call after curses started.
  */
-int theme_use(const char *name, bool color, char *err, size_t errsz);
+bool theme_colors(bool color);
+/* Make @d (src/themefile.c read it) the look of the screen, with or without colours. */
+void theme_apply(const struct theme_def *d, bool color);
 /* The name of the theme in use. */
 const char *theme_current(void);
 /* Can the terminal show colours at all (and NO_COLOR is not set)? */

@@ -10,7 +10,7 @@
 
 #include <curses.h>
 
-#include "../src/app.h"
+#include "app.h"
 
 /* A key of a view, in the table the handler and the help screen both read. */
 struct key_binding {

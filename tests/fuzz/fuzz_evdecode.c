@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acct.h"
-#include "evdecode.h"
+#include "../../collectors/acct.h"
+#include "../../collectors/evdecode.h"
 #include "evformats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,7 +10,7 @@
  * on such a kernel.
  */
 
-#include "evdecode.h"
+#include "../../collectors/evdecode.h"
 
 #define COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \

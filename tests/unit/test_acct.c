@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 
 #include "../../collectors/acct.h"
-#include "../../src/util.h"
+#include "../../model/util.h"
 
 #define TID 700
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../../collectors/creds.h"
-#include "../../src/util.h"
+#include "../../model/util.h"
 
 static char dir[64];
 

@@ -9,9 +9,9 @@
 #include <errno.h>
 #include <sys/syscall.h>
 
-#include "acct.h"
-#include "evdecode.h"
-#include "util.h"
+#include "../../collectors/acct.h"
+#include "../../collectors/evdecode.h"
+#include "../../model/util.h"
 #include "test.h"
 #include "evformats.h"
 

@@ -9,8 +9,8 @@
 #include <sys/syscall.h>
 
 #include "evformats.h"
-#include "evrich.h"
-#include "util.h"
+#include "../../collectors/evrich.h"
+#include "../../model/util.h"
 #include "test.h"
 
 /* The focus decoder's tracepoints, with the formats shared with test_evdecode.c. */

@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "columns.h"
-#include "model.h"
-#include "settings.h"
-#include "themefile.h"
-#include "util.h"
+#include "../../model/columns.h"
+#include "../../model/model.h"
+#include "../../src/settings.h"
+#include "../../src/themefile.h"
+#include "../../model/themedef.h"
+#include "../../model/util.h"
+#include "../../collectors/sysio.h"
 
 static const char *const shipped[] = { "default", "light", "mono", "high-contrast" };
 

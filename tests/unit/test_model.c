@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the model (src/model.c: counts within the interval, rates,
+ * Unit tests of the model (model/model.c: counts within the interval, rates,
  * pid reuse, removal, sorting, filtering) with synthetic samples, and of its
- * helpers: src/util.c (sanitize_text, parse_uint, parse_seconds) and
- * src/pidmap.c (against a reference array).
+ * helpers: model/util.c (sanitize_text, parse_uint, parse_seconds) and
+ * model/pidmap.c (against a reference array).
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "columns.h"
-#include "model.h"
-#include "pidmap.h"
-#include "util.h"
+#include "../../model/columns.h"
+#include "../../model/model.h"
+#include "../../model/pidmap.h"
+#include "../../model/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

@@ -20,11 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "columns.h"
-#include "fdcache.h"
-#include "model.h"
-#include "procfs.h"
-#include "util.h"
+#include "../../model/columns.h"
+#include "../../collectors/fdcache.h"
+#include "../../model/model.h"
+#include "../../collectors/procfs.h"
+#include "../../model/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "procparse.h"
-#include "util.h"
+#include "../../collectors/procparse.h"
+#include "../../model/util.h"
 #include "test.h"
 
 /*

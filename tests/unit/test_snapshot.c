@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the snapshot data: collectors/vars.c (the variable catalog,
+ * Unit tests of the snapshot data: model/vars.c (the variable catalog,
  * parsing of the sampled /proc files, snapshots, "only what changed"),
- * collectors/evring.c (bounded rings) and src/fproc.c (a focused process's
+ * model/evring.c (bounded rings) and model/fproc.c (a focused process's
  * events, samples and syscall table).
  */
 #include <math.h>
 #include <sys/syscall.h>
 
-#include "evring.h"
-#include "fproc.h"
-#include "model.h"
-#include "vars.h"
-#include "util.h"
+#include "../../model/evring.h"
+#include "../../model/fproc.h"
+#include "../../model/model.h"
+#include "../../collectors/varsread.h"
+#include "../../model/util.h"
 #include "test.h"
 
 static const char stat_text[] =

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of src/syscalls.c: the generated number → name array
+ * Unit tests of model/syscalls.c: the generated number → name array
  * (build/gen/syscall_names.c) against <asm/unistd.h>, x86_64's known numbers
  * and the kernel's own tables shipped in data/syscalls (read here, from the
  * source tree: run from its top, as tests/run.sh does), the subsystem of
@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "syscalls.h"
-#include "util.h"
+#include "../../model/syscalls.h"
+#include "../../model/util.h"
 #include "test.h"
 
 /*
  * The names the table leaves in SUB_OTHER on purpose: reserved numbers that
- * never had an implementation in mainline Linux (see src/syscalls.c).
+ * never had an implementation in mainline Linux (see model/syscalls.c).
  */
 static const char *const unclassified[] = {
 	"afs_syscall", "getpmsg", "putpmsg", "security", "tuxcall", "vserver",
@@ -184,7 +184,7 @@ static void test_full_coverage(void)
 		is_other = syscall_subsystem(nr) == SUB_OTHER;
 		if (is_other != is_unclassified(name)) {
 			printf("# %s (%u): %s\n", name, nr,
-			       is_other ? "no subsystem in src/syscalls.c's table"
+			       is_other ? "no subsystem in model/syscalls.c's table"
 					: "listed as unclassifiable but has a subsystem");
 			CHECK(!"subsystem table out of date");
 		}
@@ -301,7 +301,7 @@ static void check_this_machine(const struct tbl *t)
 
 /*
  * Every name any shipped table gives any machine has a subsystem in
- * src/syscalls.c, whatever machine runs the test; and this machine's numbers
+ * model/syscalls.c, whatever machine runs the test; and this machine's numbers
  * are all named as its table says.
  */
 static void test_shipped_tables(void)
@@ -329,7 +329,7 @@ static void test_shipped_tables(void)
 		for (i = 0; i < t.n; i++)
 			if ((syscall_subsystem_by_name(t.rows[i].name) == SUB_OTHER) !=
 			    is_unclassified(t.rows[i].name)) {
-				printf("# %s %u %s: no subsystem in src/syscalls.c's table\n",
+				printf("# %s %u %s: no subsystem in model/syscalls.c's table\n",
 				       machine, t.rows[i].nr, t.rows[i].name);
 				CHECK(!"subsystem table out of date");
 			}

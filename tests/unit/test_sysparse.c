@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysparse.h"
-#include "util.h"
+#include "../../collectors/sysparse.h"
+#include "../../model/util.h"
 #include "test.h"
 
 #define NCPU_MAX 8

@@ -6,8 +6,8 @@
  * at that time exists. Nothing here reads a wall clock, so no clock step (NTP,
  * a VM resumed) can make a running ktop look dead.
  */
-#include "trace.h"
-#include "util.h"
+#include "../../collectors/trace.h"
+#include "../../model/util.h"
 #include "test.h"
 
 static void test_parse_names(void)

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "options.h"
-#include "themefile.h"
+#include "../model/model.h"
+#include "../model/columns.h"
+#include "../model/themedef.h"
 
 enum action {
 	ACT_NONE,	/* nothing changed */
@@ -38,7 +38,6 @@ struct view;
 
 struct app {
 	struct model model;
-	const struct options *opt;
 	double delay_s;
 	bool paused;
 	bool utf8;			/* the locale is UTF-8: keep UTF-8 text */
@@ -69,7 +68,8 @@ struct app {
 
 	char message[160];		/* a one-line notice at the bottom */
 	char notice[160];		/* a lasting one (ktop -- CMD: runs, exited), under it */
-	uint64_t message_until;		/* monotonic ns */
+	uint64_t message_until;		/* monotonic ns; 0: from the next draw */
+	uint64_t now_ns;		/* monotonic ns of this draw or key (src/ui.c sets it) */
 
 	/* Look and feel (issue 6). */
 	char theme[THEME_NAME_MAX + 192];	/* the theme asked for: a name or a file */
@@ -91,6 +91,9 @@ struct app {
 	int hdr_col[COL_NR];
 	size_t hdr_n;
 };
+
+/* How long a message stays on the bottom line. */
+#define MESSAGE_NS (4ull * 1000000000ull)
 
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void app_push(struct app *a, const struct view *v);

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "evrich.h"
+#include "kev.h"
 
 enum var_id {
 	/* process */
@@ -67,35 +67,16 @@ bool var_is_system(enum var_id v);
 /* The value as text ("12345 kB", "S", "SIGUSR1", "1234"). */
 char *var_format(enum var_id v, int64_t val, char *buf, size_t n);
 
-/* The /proc files of one process, opened once. */
-struct vars_proc {
-	pid_t pid;
-	int fd[VS_NR];		/* only the per-process sources; -1 = closed */
-};
-
-/* The system files, opened once for all processes. */
-struct vars_sys {
-	int fd[VS_NR];
-};
-
-/* Open the descriptors; returns 0 or -errno (the process is gone). */
-int vars_proc_open(struct vars_proc *p, int procdir_fd, pid_t pid);
-void vars_proc_close(struct vars_proc *p);
-int vars_sys_open(struct vars_sys *s, int procdir_fd);
-void vars_sys_close(struct vars_sys *s);
-
 /*
- * vars_sample - read the sources now
- * @now_ns: CLOCK_MONOTONIC after the reads: each source's read time
+ * vars_take - the catalog's variables of source @src from its parsed reading
+ * @parsed: a struct pid_stat, pid_status, sys_mem or sys_vm (model/procdata.h)
  *
- * A source that cannot be read leaves its variables out of @out->have. Returns
- * 0, or -ESRCH when the process's files say it is gone.
+ * Sets the values and their @out->have bits; variables with a key (var_key)
+ * are the reader's to find.
  */
-int vars_sample(struct vars_proc *p, struct vars_sys *s, uint64_t now_ns,
-		struct var_sample *out);
-
-/* Pure parsing of the sources (unit-tested): fill @out's variables of @src. */
-void vars_parse(enum var_src src, const char *buf, size_t len, struct var_sample *out);
+void vars_take(enum var_src src, const void *parsed, struct var_sample *out);
+/* The line key of a variable no parser reads ("SigBlk:"), or NULL. */
+const char *var_key(enum var_id v);
 
 /* The snapshot at @e with the sample @s (NULL: only the exact variables). */
 void vars_snap(const struct kev *e, pid_t pid, const struct var_sample *s, struct var_snap *out);

@@ -19,10 +19,10 @@
 #include <sys/types.h>
 
 #include "sctable.h"
-#include "../collectors/evring.h"
-#include "../collectors/evrich.h"
-#include "../collectors/procparse.h"
-#include "../collectors/vars.h"
+#include "evring.h"
+#include "kev.h"
+#include "procdata.h"
+#include "vars.h"
 
 struct model;
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "format.h"
-#include "syscalls.h"
-#include "util.h"
+#include "../model/format.h"
+#include "../model/syscalls.h"
+#include "../model/util.h"
 
 /*
  * The text default reads only /proc/PID/stat (one pread per process per tick):

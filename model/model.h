@@ -15,8 +15,7 @@
 
 #include "pidmap.h"
 #include "sctable.h"
-#include "../collectors/procparse.h"
-#include "../collectors/sysparse.h"
+#include "procdata.h"
 
 /*
  * Monotonic per-task counters. Each is read from one source (see columns.c for
@@ -76,7 +75,7 @@ struct task {
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
 
-	/* Tree view (src/tree.c), set when rows are rebuilt with model.tree on. */
+	/* Tree view (model/tree.c), set when rows are rebuilt with model.tree on. */
 	uint64_t tree_more;		/* bit d: its ancestor at depth d has a later sibling */
 	int tree_row;			/* its index in rows while the tree is built */
 	uint16_t tree_depth;		/* 0 = a root */
@@ -149,7 +148,7 @@ struct model {
 	bool lost_unknown;		/* some dropped, how many unknown */
 	char trace_status[160];		/* why tracing is off, or what is missing */
 
-	/* Focused processes (process view, -p): src/fproc.h. */
+	/* Focused processes (process view, -p): model/fproc.h. */
 	struct fproc **fprocs;
 	size_t nfprocs;
 	size_t ring_events;		/* bound of each one's event ring (--events) */

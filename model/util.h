@@ -11,11 +11,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Monotonic time in nanoseconds: every interval and rate is measured on it. */
-uint64_t now_mono_ns(void);
-/* Wall-clock time in seconds with fraction, for batch timestamps. */
-double now_wall_s(void);
-
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -25,13 +20,6 @@ char *xstrdup(const char *s);
  * Strict number parsing for the command line and prompts: the whole string must be
  * the number, no sign surprises, no trailing junk. Return 0 or -EINVAL/-ERANGE.
  */
-/*
- * Read a small file whole, once (open, read, close), into @buf, NUL-terminated:
- * for files read rarely. Persistent descriptors are for those read every tick.
- * Returns the length or -1.
- */
-ssize_t read_small_file(const char *path, char *buf, size_t size);
-
 int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 int parse_seconds(const char *s, double min, double max, double *out);
 

@@ -14,10 +14,13 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "options.h"
-#include "sctable.h"
+#include "batch.h"
+#include "../model/sctable.h"
 
 /* A watched process that gained privileges (ktop not root): not counted since. */
+/* --summary: the order of the per-syscall table (-s KEY). */
+enum summary_sort { SUM_TIME, SUM_CALLS, SUM_ERRORS, SUM_AVG, SUM_MAX, SUM_NAME };
+
 struct summary_priv {
 	pid_t pid;
 	char comm[16];			/* the program it ran then; raw, may be "" */

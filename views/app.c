@@ -4,9 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "util.h"
-
-#define MESSAGE_NS (4ull * 1000000000ull)
+#include "../model/util.h"
 
 void app_message(struct app *a, const char *fmt, ...)
 {
@@ -15,7 +13,7 @@ void app_message(struct app *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(a->message, sizeof(a->message), fmt, ap);
 	va_end(ap);
-	a->message_until = now_mono_ns() + MESSAGE_NS;
+	a->message_until = 0;	/* shown from the next draw on (ui_draw) */
 }
 
 void app_push(struct app *a, const struct view *v)

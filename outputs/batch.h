@@ -10,8 +10,9 @@
 
 #include <stdio.h>
 
-#include "model.h"
-#include "options.h"
+#include "../model/model.h"
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 struct batch {
 	FILE *out;

@@ -12,7 +12,7 @@
 
 /*
  * The kernel subsystem a system call belongs to, named as in the kernel's
- * Documentation/admin-guide/workload-tracing.rst. src/syscalls.c documents the
+ * Documentation/admin-guide/workload-tracing.rst. model/syscalls.c documents the
  * rule that places each call.
  */
 enum subsystem {
