@@ -49,6 +49,7 @@ struct ftrace {
 	struct ftrace_priv *priv;	/* ftrace_privileged */
 	size_t npriv, cap_priv;
 	struct pidmap noted;		/* watched processes no longer reported (priv) */
+	struct pidmap withheld;		/* rows withheld this tick (judge_creds) */
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -158,6 +159,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	acct_init(&ft->acct);
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
+	pidmap_init(&ft->withheld);
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
@@ -217,6 +219,7 @@ void ftrace_stop(struct ftrace *ft)
 		evdecode_free(&ft->dec);
 	acct_free(&ft->acct);
 	pidmap_free(&ft->noted);
+	pidmap_free(&ft->withheld);
 	free(ft->page);
 	free(ft->added);
 	free(ft->cred_ids);
@@ -370,50 +373,42 @@ static const enum counter cnt_of[AC_NR] = {
 };
 
 /*
- * The row that @th's events add to: found, or created for a task /proc did not
- * list (born and gone within the interval). NULL when it must not be shown.
+ * The row that @th's events add to, into @s: one /proc did not list (born and
+ * gone within the interval) is made from the events, one /proc listed before
+ * but not now is gone (model_apply says so). Returns NULL when it must not be
+ * shown: outside the focus, or not the user's.
  */
-static struct task *row_of(struct ftrace *ft, struct model *m, struct acct_thread *th,
-			   pid_t tgid)
+static struct row_events *add_row(struct ftrace *ft, const struct model *m, struct sample *s,
+				  struct acct_thread *th, pid_t tgid)
 {
 	pid_t id = m->threads ? th->tid : tgid;
-	struct task *t = model_task_find(m, id);
+	const struct task *t = model_task_find(m, id);
+	struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	struct row_events *e;
 
 	if (m->focus && !model_is_focused(m, tgid))
 		return NULL;
-	if (!t) {
-		struct acct_thread *leader;
-
-		/* Nobody can say whose it was; a user sees only their own tasks. */
-		if (ft->only_uid >= 0)
-			return NULL;
-		t = model_task_sample(m, id, tgid, 0);
-		leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
-		memcpy(t->comm, (leader && leader->comm[0] ? leader : th)->comm, sizeof(th->comm));
-		t->state = th->exited ? 'X' : '?';
-		t->ppid = (leader ? leader : th)->ppid;
-		t->exited = th->exited;
-	} else if (t->seen_tick != m->tick) {
-		struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	if (ft->only_uid >= 0) {
 		struct acct_thread *proc = pidmap_get(&ft->acct.threads, tgid);
 
+		/* Nobody can say whose it was; a user sees only their own tasks. */
+		if (!t || t->uid != ft->only_uid)
+			return NULL;
 		/*
 		 * It exec'd and was gone before /proc could say whose it was
-		 * then: the program may have been a setuid one. Not root: hidden.
+		 * then: the program may have been a setuid one. Hidden.
 		 */
-		if (ft->only_uid >= 0 && proc && proc->renamed)
+		if (t->seen_tick != m->tick && proc && proc->renamed)
 			return NULL;
-		/* /proc no longer has it: these were its last events. */
-		t->seen_tick = m->tick;
-		t->exited = true;
-		t->state = 'X';
-		/* It exec'd after /proc last read it: its last name is the exec's. */
-		if (leader && leader->renamed && leader->comm[0])
-			memcpy(t->comm, leader->comm, sizeof(leader->comm));
 	}
-	if (ft->only_uid >= 0 && t->uid != ft->only_uid)
-		return NULL;
-	return t;
+	e = sample_add_row(s);
+	e->id = id;
+	e->tgid = tgid;
+	memcpy(e->comm, (leader && leader->comm[0] ? leader : th)->comm, sizeof(e->comm));
+	e->renamed = leader && leader->renamed && leader->comm[0];
+	e->ppid = (leader ? leader : th)->ppid;
+	e->exited = th->exited;
+	return e;
 }
 
 static void push_id(pid_t **v, size_t *n, size_t *cap, pid_t id)
@@ -460,8 +455,8 @@ size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t
 }
 
 /* @t's process stops being reported: it gained privileges (@from 0) or descends from @from. */
-static void note_privileged(struct ftrace *ft, struct model *m, pid_t pid, pid_t from,
-			    const char *comm)
+static void note_privileged(struct ftrace *ft, const struct model *m, struct sample *s, pid_t pid,
+			    pid_t from, const char *comm)
 {
 	struct ftrace_priv *p;
 
@@ -475,7 +470,10 @@ static void note_privileged(struct ftrace *ft, struct model *m, pid_t pid, pid_t
 	p = &ft->priv[ft->npriv++];
 	p->pid = pid;
 	p->from = from;
-	p->pinned = !model_focus_remove(m, pid) && model_is_pinned(m, pid);
+	/* A followed one leaves the focus; one the user named stays, its events unknown. */
+	p->pinned = model_is_pinned(m, pid);
+	if (!p->pinned)
+		sample_add_unfocus(s, pid);
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 }
 
@@ -502,7 +500,15 @@ static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c);
  * An interval's counts cannot be split at the exec: the events before it in
  * that interval, the user's own, go with the rest.
  */
-static void judge_creds(struct ftrace *ft, struct model *m)
+static void withhold(struct ftrace *ft, struct sample *s, pid_t id)
+{
+	if (pidmap_get(&ft->withheld, id))
+		return;
+	pidmap_put(&ft->withheld, id, ft);
+	sample_add_withheld(s, id);
+}
+
+static void judge_creds(struct ftrace *ft, const struct model *m, struct sample *s)
 {
 	const struct acct *a = &ft->acct;
 	struct acct_thread *th;
@@ -512,10 +518,11 @@ static void judge_creds(struct ftrace *ft, struct model *m)
 
 	for (i = 0; i < a->nexecs; i++) {
 		const struct acct_exec *x = &a->execs[i];
-		struct task *t = model_task_find(m, x->pid);
+		const struct task *t = model_task_find(m, x->pid);
 		int64_t before = i < ft->nexec_owner ? ft->exec_owner[i] : -1;
 
-		if (!t || t->seen_tick != m->tick || t->ev_withheld || !model_is_focused(m, x->pid))
+		if (!t || t->seen_tick != m->tick || pidmap_get(&ft->withheld, x->pid) ||
+		    !model_is_focused(m, x->pid))
 			continue;
 		if (t->uid != ft->only_uid) {
 			/*
@@ -524,20 +531,20 @@ static void judge_creds(struct ftrace *ft, struct model *m)
 			 * watched one (followed), the user's.
 			 */
 			if (m->focus && (before < 0 || before == ft->only_uid))
-				note_privileged(ft, m, x->pid, 0, t->comm);
+				note_privileged(ft, m, s, x->pid, 0, t->comm);
 		} else if (x->cut || !creds_exec_ordinary(x->pid, x->file, sizeof(x->file),
 						     (uid_t)ft->only_uid, getegid())) {
-			t->ev_withheld = true;
+			withhold(ft, s, x->pid);
 		}
 	}
 	for (th = acct_first_active(a); th; th = th->next) {
-		struct task *t;
+		pid_t id;
 
 		if (!th->cred_call)
 			continue;
-		t = model_task_find(m, m->threads ? th->tid : resolve_tgid(ft, th));
-		if (t)
-			t->ev_withheld = true;
+		id = m->threads ? th->tid : resolve_tgid(ft, th);
+		if (id && model_task_find(m, id))
+			withhold(ft, s, id);
 	}
 	/* What they forked this interval joined the focus already: it goes with them. */
 	for (pass = 0; ft->npriv && more && pass < FOLLOW_PASSES; pass++) {
@@ -547,9 +554,8 @@ static void judge_creds(struct ftrace *ft, struct model *m)
 			pid_t parent = c ? parent_of(ft, c) : 0;
 
 			if (parent && pidmap_get(&ft->noted, parent) && !pidmap_get(&ft->noted, c->tid)) {
-				note_privileged(ft, m, c->tid, parent, c->comm);
+				note_privileged(ft, m, s, c->tid, parent, c->comm);
 				more = true;
-				i--;	/* the last one took its place */
 			}
 		}
 	}
@@ -563,7 +569,7 @@ size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out
 	return ft->npriv;
 }
 
-static void fold(struct ftrace *ft, struct model *m)
+static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 {
 	struct acct_thread *th;
 	size_t i;
@@ -571,11 +577,12 @@ static void fold(struct ftrace *ft, struct model *m)
 
 	ft->npriv = 0;
 	ft->resolve_budget = RESOLVE_PER_TICK;
+	pidmap_clear(&ft->withheld);
 	if (ft->only_uid >= 0)
-		judge_creds(ft, m);
+		judge_creds(ft, m, s);
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {
+		struct row_events *e;
 		pid_t tgid;
-		struct task *t;
 
 		ft->deferred = false;
 		tgid = resolve_tgid(ft, th);
@@ -589,31 +596,29 @@ static void fold(struct ftrace *ft, struct model *m)
 			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
 			continue;
 		}
-		t = row_of(ft, m, th, tgid);
-		if (!t || t->ev_withheld)
+		e = add_row(ft, m, s, th, tgid);
+		if (!e)
 			continue;
+		/* A withheld row's are unknown (model_apply drops them): not in the totals either. */
 		for (c = 0; c < AC_NR; c++) {
-			model_task_add_events(t, cnt_of[c], th->n[c]);
-			if (ft->only_uid >= 0)
-				m->ev_total[cnt_of[c]] += th->n[c];
+			e->n[cnt_of[c]] = th->n[c];
+			if (ft->only_uid >= 0 && !pidmap_get(&ft->withheld, e->id))
+				s->ev_total[cnt_of[c]] += th->n[c];
 		}
-		sc_table_merge(&t->sc, &th->sc);
+		e->sc = &th->sc;
 	}
 	if (ft->only_uid < 0)
 		for (c = 0; c < AC_NR; c++)
-			m->ev_total[cnt_of[c]] = ft->acct.total[c];
+			s->ev_total[cnt_of[c]] = ft->acct.total[c];
 	/* Processes whose last thread exited: their row is their last one. */
 	for (i = 0; i < ft->acct.ndead; i++) {
 		struct acct_thread *d = pidmap_get(&ft->acct.threads, ft->acct.dead[i]);
-		struct task *t = d && d->tgid ? model_task_find(m, d->tgid) : NULL;
 
-		if (t && !m->threads) {
-			t->exited = true;
-			t->state = 'X';
-		}
-		/* Its pid, reused, is another process. */
-		if (d && d->tgid)
+		if (d && d->tgid) {
+			sample_add_exit(s, d->tgid);
+			/* Its pid, reused, is another process. */
 			pidmap_del(&ft->noted, d->tgid);
+		}
 	}
 }
 
@@ -662,15 +667,21 @@ void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n)
 	ft->acct.nsig_watch = n;
 }
 
-void ftrace_collect(struct ftrace *ft, struct model *m)
+void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s)
 {
 	if (!ftrace_on(ft))
 		return;
-	m->lost_events = ft->lost_interval;
-	m->lost_unknown = ft->acct.lost_unknown && !m->lost_events;
-	fold(ft, m);
+	s->have_totals = true;
+	s->lost = ft->lost_interval;
+	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
+	fold(ft, m, s);
 	ft->nexec_owner = 0;
-	acct_end_interval(&ft->acct);
+}
+
+void ftrace_end_interval(struct ftrace *ft)
+{
+	if (ftrace_on(ft))
+		acct_end_interval(&ft->acct);
 }
 
 /* The process of the thread that forked @c (its tgid), 0 if unknown. */

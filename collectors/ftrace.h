@@ -97,8 +97,16 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
  * *ids is ftrace's memory, valid until ftrace_collect.
  */
 size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
-/* Then, between model_begin_tick and model_end_tick, after procfs_collect. */
-void ftrace_collect(struct ftrace *ft, struct model *m);
+/*
+ * ftrace_collect - the interval's events, per row, into @s
+ * @m: the model with this tick's /proc readings applied (procfs_collect); read only
+ *
+ * The rows' per-syscall tables in @s are ftrace's: model_apply @s, then
+ * ftrace_end_interval, before anything reads the rings again.
+ */
+void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s);
+/* The interval is applied: its counts start again from zero. */
+void ftrace_end_interval(struct ftrace *ft);
 
 /*
  * A watched process (-p, -- CMD) that stopped being reported at the last

@@ -519,7 +519,7 @@ static int list_tids(struct procfs *pc, struct pentry *e, struct tid_list *l)
  * what it gained, a new one adds all it has (it was born in the interval).
  * What a thread did between the last read and its exit is lost; ftrace counts it.
  */
-static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
+static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading *r,
 			const struct model *m)
 {
 	bool continuous = e->status_tick && e->status_tick + 1 == m->tick;
@@ -539,7 +539,7 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 	if (st.vcsw < 0 || st.ivcsw < 0)
 		return -ENOTSUP;	/* a kernel without these lines */
 
-	if (t->threads <= 1 && e->nthr <= 1) {
+	if (r->stat.num_threads <= 1 && e->nthr <= 1) {
 		/*
 		 * One thread, the leader: no task/ listing needed. It is still kept
 		 * in e->thr so that, when the process starts threads, its count is
@@ -633,12 +633,15 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task *t,
 	free(tids.v);
 done:
 	e->status_tick = m->tick;
-	model_task_set_counter(t, CNT_VCSW, e->acc_vcsw);
-	model_task_set_counter(t, CNT_IVCSW, e->acc_ivcsw);
+	r->have_csw = true;
+	r->vcsw = e->acc_vcsw;
+	r->ivcsw = e->acc_ivcsw;
 	return 0;
 }
 
-static void sample_cmdline(struct procfs *pc, struct pentry *e, struct task *t)
+/* @t: the model's task of this process (the same one), NULL if none. */
+static void sample_cmdline(struct procfs *pc, struct pentry *e, const struct task *t,
+			   struct task_reading *r)
 {
 	ssize_t n;
 
@@ -648,24 +651,25 @@ static void sample_cmdline(struct procfs *pc, struct pentry *e, struct task *t)
 	if (n < 0)
 		return;
 	/* Unchanged (the usual case): keep the copy the model has. */
-	if (t->cmdline && t->cmdline_len == (size_t)n && !memcmp(t->cmdline, pc->buf, (size_t)n))
+	if (t && t->cmdline && t->cmdline_len == (size_t)n && !memcmp(t->cmdline, pc->buf, (size_t)n))
 		return;
 	char *copy = xmalloc((size_t)n + 1);
 
 	memcpy(copy, pc->buf, (size_t)n);
 	copy[n] = '\0';
-	model_task_set_cmdline(t, copy, (size_t)n);
+	r->cmdline = copy;
+	r->cmdline_len = (size_t)n;
 }
 
 /*
- * Read one task's files into the model. Returns false when the task is gone
- * (its stat cannot be read) so the caller drops the entry.
+ * Read one task's files into a reading of @s. Returns false when the task is
+ * gone (its stat cannot be read) so the caller drops the entry.
  */
-static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
-			 const struct procfs_need *need)
+static bool sample_entry(struct procfs *pc, struct pentry *e, const struct model *m,
+			 const struct procfs_need *need, struct sample *s)
 {
-	struct pid_stat st;
-	struct task *t;
+	struct task_reading *r;
+	const struct task *t;
 	unsigned wants;
 	bool was_open;
 	ssize_t n;
@@ -685,18 +689,24 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
 		if (n > 0)
 			e->born = !pc->focus;
 	}
-	if (n <= 0 || parse_pid_stat(pc->buf, (size_t)n, &st))
+	r = sample_add_task(s);
+	if (n <= 0 || parse_pid_stat(pc->buf, (size_t)n, &r->stat)) {
+		s->ntasks--;
 		return false;
-	t = model_task_sample(m, e->pid, e->tgid, st.starttime);
-	if (e->born) {
-		model_task_born(t);
-		e->born = false;
 	}
-	model_task_set_stat(m, t, &st);
+	r->pid = e->pid;
+	r->tgid = e->tgid;
+	r->born = e->born;
+	e->born = false;
 
+	/* What the views want of it follows the pid (a reused one too). */
+	t = model_task_find(m, e->pid);
 	wants = need->all;
-	if (model_task_wants_status(m, t))
+	if (t && model_task_wants_status(m, t))
 		wants |= need->wanted;
+	/* The model's copy of its command line is this process's only if it is the same one. */
+	if (t && t->starttime && t->starttime != r->stat.starttime)
+		t = NULL;
 	if (wants & NEED_STATUS) {
 		if (e->is_thread) {
 			struct pid_status ps;
@@ -705,18 +715,19 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, struct model *m,
 				if (ps.uid >= 0)
 					e->uid = ps.uid;
 				if (ps.vcsw >= 0 && ps.ivcsw >= 0) {
-					model_task_set_counter(t, CNT_VCSW, (uint64_t)ps.vcsw);
-					model_task_set_counter(t, CNT_IVCSW, (uint64_t)ps.ivcsw);
+					r->have_csw = true;
+					r->vcsw = (uint64_t)ps.vcsw;
+					r->ivcsw = (uint64_t)ps.ivcsw;
 				}
 			}
 		} else {
-			sample_ctxsw(pc, e, t, m);
+			sample_ctxsw(pc, e, r, m);
 		}
 	}
 	if (wants & NEED_CMDLINE)
-		sample_cmdline(pc, e, t);
-	t->uid = e->uid;
-	t->user = users_name(pc->users, e->uid);
+		sample_cmdline(pc, e, t, r);
+	r->uid = e->uid;
+	r->user = users_name(pc->users, e->uid);
 	return true;
 }
 
@@ -747,7 +758,8 @@ static void discover_threads(struct procfs *pc, struct pentry *p)
 	free(tids.v);
 }
 
-void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need *need)
+void procfs_collect(struct procfs *pc, const struct model *m, const struct procfs_need *need,
+		    struct sample *s)
 {
 	struct entries *es = pc->threads ? &pc->tasks : &pc->procs;
 	size_t i;
@@ -767,7 +779,7 @@ void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need
 
 		if (pc->threads && e->seen_scan != pc->scan) {
 			entries_del(pc, es, e);	/* the swap brings an unread entry to i */
-		} else if (!sample_entry(pc, e, m, need)) {
+		} else if (!sample_entry(pc, e, m, need, s)) {
 			if (pc->focus && !pc->threads && !procfs_pid_exists(pc, e->pid))
 				focus_drop(pc, e->pid);
 			entries_del(pc, es, e);

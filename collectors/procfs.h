@@ -74,8 +74,15 @@ void procfs_hint_born(struct procfs *pc, const pid_t *pids, size_t n);
  */
 void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n);
 
-/* Read one tick's samples into @m (between model_begin_tick and model_end_tick). */
-void procfs_collect(struct procfs *pc, struct model *m, const struct procfs_need *need);
+/*
+ * procfs_collect - one tick's readings of every task, into @s
+ * @m: the model as applied so far this tick (the system's last_pid, the
+ *     tasks the views want status of); read only
+ *
+ * Call after the tick began (the system sample applied), then model_apply @s.
+ */
+void procfs_collect(struct procfs *pc, const struct model *m, const struct procfs_need *need,
+		    struct sample *s);
 
 void procfs_get_stats(const struct procfs *pc, struct procfs_stats *st);
 

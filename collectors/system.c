@@ -73,10 +73,13 @@ static ssize_t read_whole(struct sysfiles *s, enum sysfile f)
 	}
 }
 
-void system_collect(struct sysfiles *s, struct model *m)
+void system_collect(struct sysfiles *s, struct sample *out)
 {
-	struct sys_sample *x = &m->sys;
+	struct sys_sample *x = &out->sys;
 	ssize_t n;
+
+	out->have_sys = true;
+	x->have_stat = x->have_mem = x->have_vm = x->have_load = x->have_uptime = false;
 
 	if ((n = read_whole(s, SF_STAT)) > 0)
 		x->have_stat = parse_sys_stat(s->buf, (size_t)n, &x->stat) == 0;

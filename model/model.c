@@ -327,6 +327,109 @@ bool model_is_pinned(const struct model *m, pid_t tgid)
 	return false;
 }
 
+/* The system files' readings; @in's CPU array is copied into the model's own. */
+static void apply_sys(struct model *m, const struct sys_sample *in)
+{
+	struct cpu_times *cpu = m->sys.stat.cpu;
+	int n = in->stat.ncpu < SYS_MAX_CPUS ? in->stat.ncpu : SYS_MAX_CPUS;
+
+	m->sys = *in;
+	m->sys.stat.cpu = cpu;
+	m->sys.stat.ncpu_max = SYS_MAX_CPUS;
+	if (n > 0 && in->stat.cpu)
+		memcpy(cpu, in->stat.cpu, (size_t)n * sizeof(*cpu));
+}
+
+static void apply_reading(struct model *m, struct task_reading *r)
+{
+	struct task *t = model_task_sample(m, r->pid, r->tgid, r->stat.starttime);
+
+	if (r->born)
+		model_task_born(t);
+	model_task_set_stat(m, t, &r->stat);
+	if (r->have_csw) {
+		model_task_set_counter(t, CNT_VCSW, r->vcsw);
+		model_task_set_counter(t, CNT_IVCSW, r->ivcsw);
+	}
+	if (r->cmdline) {
+		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
+		r->cmdline = NULL;
+	}
+	t->uid = r->uid;
+	t->user = r->user;
+}
+
+/*
+ * A row's events. A row /proc did not list is made from what the events say
+ * (born and gone within the interval); one /proc listed before but not now
+ * is gone, and these were its last events.
+ */
+static void apply_row(struct model *m, const struct row_events *e)
+{
+	struct task *t = model_task_find(m, e->id);
+	int c;
+
+	if (!t) {
+		t = model_task_sample(m, e->id, e->tgid, 0);
+		memcpy(t->comm, e->comm, sizeof(e->comm));
+		t->state = e->exited ? 'X' : '?';
+		t->ppid = e->ppid;
+		t->exited = e->exited;
+	} else if (t->seen_tick != m->tick) {
+		t->seen_tick = m->tick;
+		t->exited = true;
+		t->state = 'X';
+		/* It exec'd after /proc last read it: its last name is the exec's. */
+		if (e->renamed && e->comm[0])
+			memcpy(t->comm, e->comm, sizeof(e->comm));
+	}
+	if (t->ev_withheld)
+		return;
+	for (c = 0; c < CNT_NR; c++)
+		if (e->n[c])
+			model_task_add_events(t, c, e->n[c]);
+	if (e->sc)
+		sc_table_merge(&t->sc, e->sc);
+}
+
+void model_apply(struct model *m, struct sample *s)
+{
+	size_t i;
+
+	if (s->begin)
+		model_begin_tick(m, s->mono_ns, s->wall_s);
+	if (s->have_sys)
+		apply_sys(m, &s->sys);
+	for (i = 0; i < s->ntasks; i++)
+		apply_reading(m, &s->tasks[i]);
+	for (i = 0; i < s->nwithheld; i++) {
+		struct task *t = model_task_find(m, s->withheld[i]);
+
+		if (t)
+			t->ev_withheld = true;
+	}
+	for (i = 0; i < s->nrows; i++)
+		apply_row(m, &s->rows[i]);
+	for (i = 0; i < s->nexits; i++) {
+		struct task *t = model_task_find(m, s->exits[i]);
+
+		if (t && !m->threads) {
+			t->exited = true;
+			t->state = 'X';
+		}
+	}
+	for (i = 0; i < s->nunfocus; i++)
+		model_focus_remove(m, s->unfocus[i]);
+	if (s->have_totals) {
+		memcpy(m->ev_total, s->ev_total, sizeof(m->ev_total));
+		m->lost_events = s->lost;
+		m->lost_unknown = s->lost_unknown;
+	}
+	if (s->end)
+		model_end_tick(m);
+	sample_reset(s);
+}
+
 /*
  * A focused process the collectors no longer see. A named one gets one last
  * row in state X (its exit, even when no event told), then goes, or with

@@ -16,26 +16,8 @@
 #include "pidmap.h"
 #include "sctable.h"
 #include "procdata.h"
+#include "sample.h"
 
-/*
- * Monotonic per-task counters. Each is read from one source (see columns.c for
- * which) and turned into a count within the interval when it was read in two
- * consecutive ticks.
- */
-enum counter {
-	CNT_UTIME,	/* /proc/PID/stat, clock ticks */
-	CNT_STIME,	/* /proc/PID/stat, clock ticks */
-	CNT_MINFLT,	/* /proc/PID/stat */
-	CNT_MAJFLT,	/* /proc/PID/stat */
-	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads; or events */
-	CNT_IVCSW,	/* likewise */
-	/* Counted from kernel events only (collectors/ftrace.c): */
-	CNT_SYSCALLS,	/* raw_syscalls:sys_exit, plus exit/exit_group entries */
-	CNT_SYSERR,	/* those that returned -errno */
-	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
-	CNT_SIGSENT,	/* signal:signal_generate from it */
-	CNT_NR
-};
 
 struct task {
 	pid_t pid;		/* the tid in thread mode */
@@ -84,15 +66,6 @@ struct task {
 	bool tree_folded;		/* they are hidden (collapsed) */
 };
 
-/* System-wide sample: what the header shows. */
-struct sys_sample {
-	struct sys_stat stat;
-	struct sys_mem mem;
-	struct sys_vm vm;
-	struct sys_load load;
-	double uptime_s;
-	bool have_stat, have_mem, have_vm, have_load, have_uptime;
-};
 
 enum sort_dir { SORT_ASC, SORT_DESC };
 
@@ -160,7 +133,18 @@ void model_free(struct model *m);
 /* Drop every task (thread mode toggled): rates restart from the next tick. */
 void model_clear(struct model *m);
 
-/* A collection round: begin, collectors add samples, end computes rates. */
+/*
+ * model_apply - apply what a source read (model/sample.h), in the sample's order
+ *
+ * The one way sources change the model. Empties @s (sample_reset): what it
+ * owned that the model took (command lines) is the model's now.
+ */
+void model_apply(struct model *m, struct sample *s);
+
+/*
+ * The primitives model_apply is made of (unit tests use them directly). A
+ * tick: begin, the readings, end computes counts and rates.
+ */
 void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s);
 void model_end_tick(struct model *m);
 

@@ -2,6 +2,7 @@
 #include "pidmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -16,6 +17,13 @@ void pidmap_init(struct pidmap *m)
 	m->cap = 256;
 	m->n = 0;
 	m->slots = xcalloc(m->cap, sizeof(*m->slots));
+}
+
+void pidmap_clear(struct pidmap *m)
+{
+	if (m->n)
+		memset(m->slots, 0, m->cap * sizeof(*m->slots));
+	m->n = 0;
 }
 
 void pidmap_free(struct pidmap *m)

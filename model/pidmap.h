@@ -19,6 +19,8 @@ struct pidmap {
 };
 
 void pidmap_init(struct pidmap *m);
+/* Empty it, keeping its memory. */
+void pidmap_clear(struct pidmap *m);
 void pidmap_free(struct pidmap *m);
 void *pidmap_get(const struct pidmap *m, pid_t key);
 void pidmap_put(struct pidmap *m, pid_t key, void *val);

@@ -9,6 +9,7 @@
  * fills the same types from its rows.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -74,6 +75,16 @@ struct sys_load {
 	uint64_t running, threads;
 	uint64_t last_pid;	/* the pid allocated last: moves on every fork and clone */
 	int has_last_pid;
+};
+
+/* The system files' readings: what the header shows. */
+struct sys_sample {
+	struct sys_stat stat;
+	struct sys_mem mem;
+	struct sys_vm vm;
+	struct sys_load load;
+	double uptime_s;
+	bool have_stat, have_mem, have_vm, have_load, have_uptime;
 };
 
 #endif

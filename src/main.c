@@ -51,6 +51,7 @@ struct ktop {
 	struct sysfiles *sys;
 	struct ftrace *ftrace;
 	struct focus *focus;		/* the focused processes' rich events */
+	struct sample sample;		/* what each source read, for the model to apply */
 	struct batch batch;
 	int batch_cols[COL_NR];
 	int sigfd, timerfd;
@@ -159,6 +160,7 @@ static void report_privileged(struct ktop *k)
 static void collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
+	struct sample *s = &k->sample;
 	struct procfs_need need;
 	const pid_t *born, *ids;
 	size_t nborn, nids;
@@ -183,12 +185,19 @@ static void collect(struct ktop *k)
 	nborn = ftrace_follow(k->ftrace, m, &born);
 	while (nborn--)
 		procfs_focus_add(k->procfs, *born++);
-	model_begin_tick(m, now_mono_ns(), now_wall_s());
-	system_collect(k->sys, m);
-	procfs_collect(k->procfs, m, &need);
-	ftrace_collect(k->ftrace, m);
+	/* Each source fills the sample and the model applies it, in turn. */
+	s->begin = true;
+	s->mono_ns = now_mono_ns();
+	s->wall_s = now_wall_s();
+	system_collect(k->sys, s);
+	model_apply(m, s);
+	procfs_collect(k->procfs, m, &need, s);
+	model_apply(m, s);
+	ftrace_collect(k->ftrace, m, s);
 	report_privileged(k);
-	model_end_tick(m);
+	s->end = true;
+	model_apply(m, s);
+	ftrace_end_interval(k->ftrace);
 	k->ticks++;
 }
 
@@ -764,6 +773,7 @@ static void setup_app(struct ktop *k)
 	struct model *m = &a->model;
 
 	model_init(m, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE) / 1024);
+	sample_init(&k->sample);
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
 	default_columns(k);
@@ -1096,6 +1106,7 @@ out:
 	procfs_free(k.procfs);
 	system_free(k.sys);
 	model_free(&k.app.model);
+	sample_free(&k.sample);
 	options_free(&k.opt);
 	free(k.priv);
 	if (k.sigfd >= 0)

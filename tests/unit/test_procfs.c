@@ -178,10 +178,18 @@ static void write_thread(const char *root, const struct fp *t)
 static void tick(struct procfs *pc, struct model *m, double at_s, unsigned all, unsigned wanted)
 {
 	struct procfs_need need = { all, wanted };
+	struct sample s;
 
-	model_begin_tick(m, (uint64_t)(at_s * (double)SEC), 1700000000.0 + at_s);
-	procfs_collect(pc, m, &need);
-	model_end_tick(m);
+	/* As the main loop does: the source fills a sample, the model applies it. */
+	sample_init(&s);
+	s.begin = true;
+	s.mono_ns = (uint64_t)(at_s * (double)SEC);
+	s.wall_s = 1700000000.0 + at_s;
+	model_apply(m, &s);
+	procfs_collect(pc, m, &need, &s);
+	s.end = true;
+	model_apply(m, &s);
+	sample_free(&s);
 }
 
 static bool delta_is(const struct task *t, enum counter c, uint64_t want)

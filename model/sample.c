@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "sample.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void sample_init(struct sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu = xcalloc(SYS_MAX_CPUS, sizeof(*s->cpu));
+	s->sys.stat.cpu = s->cpu;
+	s->sys.stat.ncpu_max = SYS_MAX_CPUS;
+}
+
+void sample_free(struct sample *s)
+{
+	sample_reset(s);
+	free(s->cpu);
+	free(s->tasks);
+	free(s->rows);
+	free(s->withheld);
+	free(s->exits);
+	free(s->unfocus);
+	memset(s, 0, sizeof(*s));
+}
+
+void sample_reset(struct sample *s)
+{
+	size_t i;
+
+	/* Command lines not handed over are the sample's. */
+	for (i = 0; i < s->ntasks; i++)
+		free(s->tasks[i].cmdline);
+	s->begin = s->end = false;
+	s->have_sys = s->have_totals = false;
+	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = 0;
+	memset(s->ev_total, 0, sizeof(s->ev_total));
+	s->lost = 0;
+	s->lost_unknown = false;
+}
+
+/* Grow @v (of @size-byte elements) to hold one more; returns the new element, zeroed. */
+static void *grow(void **v, size_t *n, size_t *cap, size_t size)
+{
+	char *e;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * size);
+	}
+	e = (char *)*v + (*n)++ * size;
+	memset(e, 0, size);
+	return e;
+}
+
+struct task_reading *sample_add_task(struct sample *s)
+{
+	struct task_reading *r = grow((void **)&s->tasks, &s->ntasks, &s->cap_tasks, sizeof(*r));
+
+	r->uid = -1;
+	return r;
+}
+
+struct row_events *sample_add_row(struct sample *s)
+{
+	return grow((void **)&s->rows, &s->nrows, &s->cap_rows, sizeof(struct row_events));
+}
+
+void sample_add_withheld(struct sample *s, pid_t id)
+{
+	*(pid_t *)grow((void **)&s->withheld, &s->nwithheld, &s->cap_withheld, sizeof(pid_t)) = id;
+}
+
+void sample_add_exit(struct sample *s, pid_t tgid)
+{
+	*(pid_t *)grow((void **)&s->exits, &s->nexits, &s->cap_exits, sizeof(pid_t)) = tgid;
+}
+
+void sample_add_unfocus(struct sample *s, pid_t tgid)
+{
+	*(pid_t *)grow((void **)&s->unfocus, &s->nunfocus, &s->cap_unfocus, sizeof(pid_t)) = tgid;
+}

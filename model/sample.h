@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_SAMPLE_H
+#define KTOP_SAMPLE_H
+
+/*
+ * model/sample: the one interface between a source and the model.
+ *
+ * A source fills a sample with what it read (the processes' /proc readings,
+ * the interval's event counts per row, the system files, lost events, the
+ * time) and the model applies it (model_apply, model.h): sources never write
+ * the model's data themselves, they get it const. The live loop is
+ *
+ *	system, procfs, ftrace each: fill a sample -> model_apply
+ *	-> views, outputs (sinks read the model)
+ *
+ * and a replayed recording is one more source filling the same samples. A
+ * source may read the model (what the views want, which tasks it has) to
+ * decide what to read; several sources apply in turn within one tick, each
+ * seeing what the previous ones applied (procfs the system's last_pid, ftrace
+ * the rows procfs made).
+ *
+ * Entries are applied in this order: the tick's start (begin), the system
+ * sample, task readings, withheld rows, event rows, exits, unfocused
+ * processes, totals, the tick's end (end). A sample owns its arrays and is
+ * reused from tick to tick: no allocation in the steady state.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "procdata.h"
+#include "sctable.h"
+
+/*
+ * Monotonic per-task counters. Each is read from one source (see columns.c for
+ * which) and turned into a count within the interval when it was read in two
+ * consecutive ticks.
+ */
+enum counter {
+	CNT_UTIME,	/* /proc/PID/stat, clock ticks */
+	CNT_STIME,	/* /proc/PID/stat, clock ticks */
+	CNT_MINFLT,	/* /proc/PID/stat */
+	CNT_MAJFLT,	/* /proc/PID/stat */
+	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads; or events */
+	CNT_IVCSW,	/* likewise */
+	/* Counted from kernel events only (collectors/ftrace.c): */
+	CNT_SYSCALLS,	/* raw_syscalls:sys_exit, plus exit/exit_group entries */
+	CNT_SYSERR,	/* those that returned -errno */
+	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
+	CNT_SIGSENT,	/* signal:signal_generate from it */
+	CNT_NR
+};
+
+/* One task's /proc reading (collectors/procfs.c). */
+struct task_reading {
+	pid_t pid, tgid;		/* pid: the tid in thread mode */
+	bool born;			/* it did not exist at the previous tick: counts are totals */
+	struct pid_stat stat;		/* stat.starttime: with pid, its identity */
+	bool have_csw;			/* vcsw/ivcsw read (status, summed over threads) */
+	uint64_t vcsw, ivcsw;
+	int64_t uid;			/* -1 unknown */
+	const char *user;		/* interned by the source, lives as long as it */
+	char *cmdline;			/* malloc'ed, passed to the model; NULL: unchanged or not read */
+	size_t cmdline_len;
+};
+
+/*
+ * One row's kernel events of the interval (collectors/ftrace.c). A row the
+ * model does not have (born and gone between two /proc reads) is made from
+ * @comm, @ppid and @exited; one that /proc did not read this tick is gone, its
+ * events were its last.
+ */
+struct row_events {
+	pid_t id, tgid;			/* id: the row (tgid, or the tid in thread mode) */
+	uint64_t n[CNT_NR];	/* indexed by enum counter; event counters only */
+	const struct sc_table *sc;	/* per syscall; the source's, valid until applied */
+	char comm[16];			/* its name by the events: the exec's when @renamed */
+	bool renamed;			/* it exec'd after /proc last read it */
+	pid_t ppid;
+	bool exited;
+};
+
+struct sample {
+	/* The tick: begin starts one at @mono_ns, end computes its counts and rates. */
+	bool begin, end;
+	uint64_t mono_ns;		/* CLOCK_MONOTONIC: intervals and rates */
+	double wall_s;			/* wall clock: what the outputs print */
+
+	bool have_sys;
+	struct sys_sample sys;		/* sys.stat.cpu points into @cpu */
+	struct cpu_times *cpu;		/* SYS_MAX_CPUS entries, owned */
+
+	struct task_reading *tasks;
+	size_t ntasks, cap_tasks;
+	struct row_events *rows;
+	size_t nrows, cap_rows;
+	/* Rows whose interval is withheld (not root: credentials changed in it). */
+	pid_t *withheld;
+	size_t nwithheld, cap_withheld;
+	/* Processes whose last thread exited: their row is their last one. */
+	pid_t *exits;
+	size_t nexits, cap_exits;
+	/* Followed processes that stop being reported (they gained privileges). */
+	pid_t *unfocus;
+	size_t nunfocus, cap_unfocus;
+
+	/* The whole system's event counts and what the kernel dropped, this interval. */
+	bool have_totals;
+	uint64_t ev_total[CNT_NR];
+	uint64_t lost;
+	bool lost_unknown;		/* some dropped, how many unknown */
+};
+
+void sample_init(struct sample *s);
+void sample_free(struct sample *s);
+/* Empty it for the next source (model_apply does this after applying). */
+void sample_reset(struct sample *s);
+
+/* A new entry at the end of its list, zeroed; the sample owns it. */
+struct task_reading *sample_add_task(struct sample *s);
+struct row_events *sample_add_row(struct sample *s);
+void sample_add_withheld(struct sample *s, pid_t id);
+void sample_add_exit(struct sample *s, pid_t tgid);
+void sample_add_unfocus(struct sample *s, pid_t tgid);
+
+#endif
