@@ -20,7 +20,8 @@ LDFLAGS += -pie -Wl,-z,relro,-z,now
 
 B = build
 # Everything but the entry point and the terminal: what unit tests link.
-CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
+CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c) \
+	   $(wildcard model/*.c)
 UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
 # Syscall number -> name array of the architecture $(CC) builds for, generated
 # from its headers and data/syscalls;
