@@ -8,7 +8,7 @@ THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw libtracefs libtraceevent
+PKGS = ncursesw libtracefs libtraceevent libmicrohttpd
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
@@ -20,7 +20,8 @@ LDFLAGS += -pie -Wl,-z,relro,-z,now
 
 B = build
 # Everything but the entry point and the terminal: what unit tests link.
-CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c)
+CORE_SRC = $(filter-out src/main.c src/ui.c,$(wildcard src/*.c)) $(wildcard collectors/*.c) \
+	   $(wildcard outputs/*.c)
 UI_SRC = src/ui.c src/main.c $(wildcard views/*.c)
 # Syscall number -> name array of the architecture $(CC) builds for, generated
 # from its headers and data/syscalls;
@@ -38,7 +39,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 FUZZ_CC ?= clang
 FUZZ_TARGETS = procparse sysparse evdecode text
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Isrc -Icollectors -Itests/unit
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Isrc -Icollectors -Ioutputs -Itests/unit
 FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
@@ -78,13 +79,20 @@ $(GEN_SRC:.c=.o): $(B)/gen/%.o: $(B)/gen/%.c
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 $(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Isrc -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
-unit: $(TESTS) $(ASAN_TESTS)
+# Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
+HELPERS = $(B)/tests/helpers/promsample
+
+$(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
+unit: $(TESTS) $(ASAN_TESTS) $(HELPERS)
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
