@@ -8,7 +8,7 @@ THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw libtracefs libtraceevent
+PKGS = ncursesw libtracefs libtraceevent libmicrohttpd
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
@@ -41,7 +41,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 FUZZ_CC ?= clang
 FUZZ_TARGETS = procparse sysparse evdecode text tsparse
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Imodel -Icollectors -Itests/unit
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Imodel -Icollectors -Ioutputs -Itests/unit
 FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
@@ -81,13 +81,20 @@ $(GEN_SRC:.c=.o): $(B)/gen/%.o: $(B)/gen/%.c
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 $(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
-unit: $(TESTS) $(ASAN_TESTS)
+# Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
+HELPERS = $(B)/tests/helpers/promsample
+
+$(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
+unit: $(TESTS) $(ASAN_TESTS) $(HELPERS)
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)

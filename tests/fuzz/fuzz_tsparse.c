@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tsparse.h"
+#include "../../collectors/tsparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procparse.h"
-#include "taskstats.h"
+#include "../../collectors/procparse.h"
+#include "../../collectors/taskstats.h"
 #include "test.h"
 
 /* Sanitized forks are 5 times slower: a storm that does not overrun the buffer. */

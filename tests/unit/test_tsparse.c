@@ -13,7 +13,7 @@
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
 
-#include "tsparse.h"
+#include "../../collectors/tsparse.h"
 #include "test.h"
 
 #define FAMILY 31

@@ -1,0 +1,948 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "promtext.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- buffer ---- */
+
+static bool buf_reserve(struct prom_buf *b, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (b->nomem)
+		return false;
+	if (b->len + more + 1 <= b->cap)
+		return true;
+	if (more > SIZE_MAX / 4 - b->len) {
+		b->nomem = true;
+		return false;
+	}
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	p = realloc(b->data, cap);
+	if (!p) {
+		b->nomem = true;
+		return false;
+	}
+	b->data = p;
+	b->cap = cap;
+	return true;
+}
+
+static void buf_put(struct prom_buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static void buf_puts(struct prom_buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+static void buf_putc(struct prom_buf *b, char c)
+{
+	buf_put(b, &c, 1);
+}
+
+void prom_buf_reset(struct prom_buf *b)
+{
+	b->len = 0;
+	b->nomem = false;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+void prom_buf_free(struct prom_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- text: UTF-8 and escaping ---- */
+
+/*
+ * Length of the valid UTF-8 sequence at @s (RFC 3629), at most @n bytes, with
+ * its code point in @cp; 0 when @s does not start one.
+ */
+static size_t utf8_valid(const unsigned char *s, size_t n, unsigned *cp)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		*cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		*cp = c & 0x0f;
+		if (c == 0xe0)
+			lo = 0xa0;	/* overlong */
+		else if (c == 0xed)
+			hi = 0x9f;	/* surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		*cp = c & 0x07;
+		if (c == 0xf0)
+			lo = 0x90;	/* overlong */
+		else if (c == 0xf4)
+			hi = 0x8f;	/* past U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		unsigned d = s[i];
+
+		if (d < (i == 1 ? lo : 0x80) || d > (i == 1 ? hi : 0xbf))
+			return 0;
+		*cp = *cp << 6 | (d & 0x3f);
+	}
+	return len;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+
+/*
+ * Append @n bytes of @s as valid UTF-8 without control characters, escaping
+ * backslash and newline, and double quote when @quote (label values, and HELP
+ * in OpenMetrics, whose grammar has no bare quote in an escaped string).
+ */
+static void put_escaped(struct prom_buf *b, const char *s, size_t n, bool quote)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	const unsigned char *run = p;	/* bytes copied as they are, in one go */
+	unsigned cp;
+	size_t k;
+
+	while (p < end) {
+		const char *rep;
+
+		k = utf8_valid(p, (size_t)(end - p), &cp);
+		if (k && cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp <= 0x9f) && cp != '\\' &&
+		    !(quote && cp == '"')) {
+			p += k;
+			continue;
+		}
+		if (!k) {
+			rep = REPLACEMENT;
+			k = 1;
+		} else if (cp == '\\') {
+			rep = "\\\\";
+		} else if (cp == '"') {
+			rep = "\\\"";
+		} else if (cp == '\n') {
+			rep = "\\n";
+		} else {
+			rep = REPLACEMENT;
+		}
+		buf_put(b, (const char *)run, (size_t)(p - run));
+		buf_puts(b, rep);
+		p += k;
+		run = p;
+	}
+	buf_put(b, (const char *)run, (size_t)(p - run));
+}
+
+int prom_put_label_value(struct prom_buf *out, const char *s, size_t len)
+{
+	put_escaped(out, s, len, true);
+	return out->nomem ? -ENOMEM : 0;
+}
+
+/* ---- numbers ---- */
+
+static void put_u64(struct prom_buf *b, uint64_t v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_put(b, tmp + i, sizeof(tmp) - i);
+}
+
+int prom_put_u64(struct prom_buf *out, uint64_t v)
+{
+	put_u64(out, v);
+	return out->nomem ? -ENOMEM : 0;
+}
+
+/*
+ * The "C" locale: ktop runs under setlocale(LC_ALL, ""), and a decimal comma
+ * would make every fractional value unreadable to Prometheus.
+ */
+static locale_t c_locale(void)
+{
+	static locale_t loc;
+
+	if (!loc)
+		loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return loc;
+}
+
+static void put_double(struct prom_buf *b, double v)
+{
+	char tmp[40];
+	locale_t loc, old = (locale_t)0;
+	int prec;
+
+	if (isnan(v)) {
+		buf_puts(b, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		buf_puts(b, v > 0 ? "+Inf" : "-Inf");
+		return;
+	}
+	/* Integers (counts kept as doubles) exactly, without an exponent. */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {	/* 2^53 */
+		if (v < 0) {
+			buf_putc(b, '-');
+			v = -v;
+		}
+		put_u64(b, (uint64_t)v);
+		return;
+	}
+	loc = c_locale();
+	if (loc)
+		old = uselocale(loc);
+	/* The shortest of 15, 16, 17 digits that reads back to the same double. */
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(tmp, sizeof(tmp), "%.17g", v);
+	if (loc)
+		uselocale(old);
+	/* Without a "C" locale object (no memory): never a decimal comma. */
+	for (char *c = tmp; *c; c++)
+		if (*c == ',')
+			*c = '.';
+	buf_puts(b, tmp);
+}
+
+int prom_put_double(struct prom_buf *out, double v)
+{
+	put_double(out, v);
+	return out->nomem ? -ENOMEM : 0;
+}
+
+/* ---- key tables ---- */
+
+union pval {
+	uint64_t u;
+	double d;
+};
+
+/*
+ * A table of keys (label sets, as their escaped label values each followed by
+ * a NUL) with a value each, in insertion order, with a hash index.
+ */
+struct kent {
+	uint64_t hash;
+	size_t off, len;	/* in the table's arena */
+	union pval v;
+	int where;		/* WHERE_OWN, WHERE_OTHER (WHERE_ADMITTED while placing) */
+};
+
+struct keytab {
+	struct kent *e;
+	size_t n, cap;
+	char *arena;
+	size_t alen, acap;
+	uint32_t *slot;		/* 0: empty, else index + 1 */
+	size_t nslot;		/* 0 or a power of two, >= 2 * n */
+};
+
+enum { WHERE_OWN, WHERE_OTHER, WHERE_ADMITTED };
+
+static uint64_t hash_bytes(const char *s, size_t n, uint64_t seed)
+{
+	uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ull);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h;
+}
+
+static void keytab_clear(struct keytab *t)
+{
+	t->n = 0;
+	t->alen = 0;
+	if (t->nslot)
+		memset(t->slot, 0, t->nslot * sizeof(*t->slot));
+}
+
+static void keytab_free(struct keytab *t)
+{
+	free(t->e);
+	free(t->arena);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+static const char *keytab_key(const struct keytab *t, const struct kent *e)
+{
+	return t->arena + e->off;
+}
+
+/* The entry of key @k (@n bytes, hash @h), or NULL. */
+static struct kent *keytab_find(const struct keytab *t, const char *k, size_t n, uint64_t h)
+{
+	size_t mask = t->nslot - 1, i;
+	uint32_t s;
+
+	if (!t->nslot)
+		return NULL;
+	for (i = h & mask; (s = t->slot[i]); i = (i + 1) & mask) {
+		struct kent *e = &t->e[s - 1];
+
+		if (e->hash == h && e->len == n && !memcmp(keytab_key(t, e), k, n))
+			return e;
+	}
+	return NULL;
+}
+
+static int keytab_rehash(struct keytab *t, size_t nslot)
+{
+	uint32_t *slot = calloc(nslot, sizeof(*slot));
+	size_t i, j;
+
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		for (j = t->e[i].hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
+			;
+		slot[j] = (uint32_t)(i + 1);
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = nslot;
+	return 0;
+}
+
+/*
+ * Add key @k (not in the table) with value @v. Returns the entry (valid until
+ * the next add) or NULL on ENOMEM.
+ */
+static struct kent *keytab_add(struct keytab *t, const char *k, size_t n, uint64_t h,
+			       union pval v)
+{
+	struct kent *e;
+	size_t i, mask;
+
+	if (t->n >= UINT32_MAX - 1)
+		return NULL;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+
+		e = realloc(t->e, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		t->e = e;
+		t->cap = cap;
+	}
+	if (2 * (t->n + 1) > t->nslot && keytab_rehash(t, t->nslot ? t->nslot * 2 : 128))
+		return NULL;
+	if (t->alen + n > t->acap || !t->arena) {
+		size_t acap = t->acap ? t->acap : 1024;
+		char *a;
+
+		while (acap < t->alen + n)
+			acap *= 2;
+		a = realloc(t->arena, acap);
+		if (!a)
+			return NULL;
+		t->arena = a;
+		t->acap = acap;
+	}
+	if (n)
+		memcpy(t->arena + t->alen, k, n);
+	e = &t->e[t->n];
+	e->hash = h;
+	e->off = t->alen;
+	e->len = n;
+	e->v = v;
+	e->where = WHERE_OWN;
+	t->alen += n;
+	mask = t->nslot - 1;
+	for (i = h & mask; t->slot[i]; i = (i + 1) & mask)
+		;
+	t->slot[i] = (uint32_t)(t->n + 1);
+	t->n++;
+	return e;
+}
+
+/* ---- families ---- */
+
+struct prom_family {
+	char *name, *unit, *help;
+	enum prom_type type;
+	enum prom_value vtype;
+	char **labels;
+	size_t nlabels;
+	size_t max_series;
+	uint64_t seed;
+
+	struct keytab scrape;		/* this scrape's label sets and values */
+	struct prom_buf key;		/* the key being built by an add */
+	char *other_key;		/* the overflow label set's key */
+	size_t other_len;
+	uint64_t other_hash;
+
+	struct keytab admitted;		/* counters: label sets with a series of their own */
+	struct keytab prev_other;	/* counters: the overflow's members at the last write */
+	struct keytab spare;		/* counters: the next prev_other, memory kept */
+	union pval other_total;		/* counters: the overflow series' value */
+	bool other_written;		/* counters: the overflow series exists */
+	size_t dropped;
+	uint64_t invalid;
+
+	/* scratch of a write: the candidates to sort */
+	struct cand {
+		union pval v;
+		size_t i;
+	} *cand;
+	size_t ncand_cap;
+};
+
+static int set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static bool valid_name(const char *s, bool colon)
+{
+	const char *p;
+
+	if (!s || !*s)
+		return false;
+	for (p = s; *p; p++) {
+		char c = *p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+		    (colon && c == ':') || (p > s && c >= '0' && c <= '9'))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static int check_def(const struct prom_family_def *d, char *err, size_t errlen)
+{
+	size_t i, j;
+
+	if (!valid_name(d->name, true))
+		return set_err(err, errlen, "metric name '%s' is not [a-zA-Z_:][a-zA-Z0-9_:]*",
+			       d->name ? d->name : "(null)");
+	if (d->type == PROM_COUNTER && ends_with(d->name, "_total"))
+		return set_err(err, errlen, "counter '%s': name it without _total", d->name);
+	if (d->unit && *d->unit) {
+		size_t n = strlen(d->name), k = strlen(d->unit);
+
+		if (!valid_name(d->unit, false) || k + 1 >= n ||
+		    strcmp(d->name + n - k, d->unit) || d->name[n - k - 1] != '_')
+			return set_err(err, errlen, "metric '%s': unit '%s' must end its name",
+				       d->name, d->unit);
+	}
+	if (d->nlabels && !d->labels)
+		return set_err(err, errlen, "metric '%s': no label names", d->name);
+	for (i = 0; i < d->nlabels; i++) {
+		if (!valid_name(d->labels[i], false) || !strncmp(d->labels[i], "__", 2))
+			return set_err(err, errlen, "metric '%s': bad label name '%s'", d->name,
+				       d->labels[i] ? d->labels[i] : "(null)");
+		for (j = 0; j < i; j++)
+			if (!strcmp(d->labels[i], d->labels[j]))
+				return set_err(err, errlen, "metric '%s': label '%s' twice",
+					       d->name, d->labels[i]);
+	}
+	return 0;
+}
+
+static char *dup_or_null(const char *s, bool *fail)
+{
+	char *d;
+
+	if (!s || !*s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*fail = true;
+	return d;
+}
+
+struct prom_family *prom_family_new(const struct prom_family_def *def, char *err, size_t errlen)
+{
+	struct prom_family *f;
+	bool fail = false;
+	size_t i;
+
+	if (check_def(def, err, errlen))
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		goto nomem;
+	f->type = def->type;
+	f->vtype = def->value;
+	f->nlabels = def->nlabels;
+	f->max_series = def->nlabels ? def->max_series : 0;
+	/* Not a secret: it spreads label sets that a user's process names chose. */
+	f->seed = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15ull;
+	f->name = dup_or_null(def->name, &fail);
+	f->unit = dup_or_null(def->unit, &fail);
+	f->help = dup_or_null(def->help, &fail);
+	if (f->nlabels) {
+		f->labels = calloc(f->nlabels, sizeof(*f->labels));
+		if (!f->labels)
+			goto nomem;
+		for (i = 0; i < f->nlabels; i++)
+			f->labels[i] = dup_or_null(def->labels[i], &fail);
+	}
+	/* "other" per label, each followed by its NUL, as an added key would be. */
+	f->other_len = f->nlabels * sizeof("other");
+	f->other_key = malloc(f->other_len + 1);
+	if (fail || !f->other_key)
+		goto nomem;
+	for (i = 0; i < f->nlabels; i++)
+		memcpy(f->other_key + i * sizeof("other"), "other", sizeof("other"));
+	f->other_hash = hash_bytes(f->other_key, f->other_len, f->seed);
+	return f;
+nomem:
+	prom_family_free(f);
+	set_err(err, errlen, "metric '%s': out of memory", def->name);
+	return NULL;
+}
+
+void prom_family_free(struct prom_family *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	free(f->name);
+	free(f->unit);
+	free(f->help);
+	for (i = 0; f->labels && i < f->nlabels; i++)
+		free(f->labels[i]);
+	free(f->labels);
+	free(f->other_key);
+	keytab_free(&f->scrape);
+	keytab_free(&f->admitted);
+	keytab_free(&f->prev_other);
+	keytab_free(&f->spare);
+	prom_buf_free(&f->key);
+	free(f->cand);
+	free(f);
+}
+
+void prom_family_begin(struct prom_family *f)
+{
+	keytab_clear(&f->scrape);
+}
+
+static union pval val_add(const struct prom_family *f, union pval a, union pval b)
+{
+	if (f->vtype == PROM_DOUBLE)
+		a.d += b.d;
+	else
+		a.u = a.u > UINT64_MAX - b.u ? UINT64_MAX : a.u + b.u;
+	return a;
+}
+
+static int add_sample(struct prom_family *f, const char *const *values, union pval v)
+{
+	const char *key;
+	struct kent *e;
+	uint64_t h;
+	size_t i;
+
+	prom_buf_reset(&f->key);
+	for (i = 0; i < f->nlabels; i++) {
+		const char *s = values[i] ? values[i] : "";
+
+		put_escaped(&f->key, s, strlen(s), true);
+		buf_put(&f->key, "", 1);	/* the NUL: escaped values have none */
+	}
+	if (f->key.nomem)
+		return -ENOMEM;
+	key = f->key.data ? f->key.data : "";	/* no label: no byte written */
+	h = hash_bytes(key, f->key.len, f->seed);
+	e = keytab_find(&f->scrape, key, f->key.len, h);
+	if (e) {
+		e->v = val_add(f, e->v, v);
+		return 0;
+	}
+	return keytab_add(&f->scrape, key, f->key.len, h, v) ? 0 : -ENOMEM;
+}
+
+int prom_family_add_u64(struct prom_family *f, const char *const *values, uint64_t v)
+{
+	union pval p;
+
+	if (f->vtype == PROM_DOUBLE)
+		p.d = (double)v;
+	else
+		p.u = v;
+	return add_sample(f, values, p);
+}
+
+int prom_family_add_double(struct prom_family *f, const char *const *values, double v)
+{
+	union pval p;
+
+	if (f->type == PROM_COUNTER && (isnan(v) || v < 0)) {
+		f->invalid++;
+		return 0;
+	}
+	if (f->vtype == PROM_DOUBLE)
+		p.d = v;
+	else if (isnan(v) || v <= 0)
+		p.u = 0;
+	else if (v >= 18446744073709551616.0)	/* 2^64 */
+		p.u = UINT64_MAX;
+	else
+		p.u = (uint64_t)v;
+	return add_sample(f, values, p);
+}
+
+size_t prom_family_dropped(const struct prom_family *f)
+{
+	return f->dropped;
+}
+
+uint64_t prom_family_invalid(const struct prom_family *f)
+{
+	return f->invalid;
+}
+
+/* Whether @e is the overflow's own label set (all values "other"). */
+static bool is_other_key(const struct prom_family *f, const struct kent *e)
+{
+	return e->hash == f->other_hash && e->len == f->other_len &&
+	       !memcmp(f->scrape.arena + e->off, f->other_key, e->len);
+}
+
+/* Descending by value (NaN last), then by first offer: a stable order. */
+static int cand_cmp_u64(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->v.u != y->v.u)
+		return x->v.u > y->v.u ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int cand_cmp_double(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	bool xn = isnan(x->v.d), yn = isnan(y->v.d);
+
+	if (xn != yn)
+		return xn ? 1 : -1;
+	if (!xn && x->v.d != y->v.d)
+		return x->v.d > y->v.d ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Of the candidates (entries marked WHERE_OWN for now), keep the @keep largest
+ * and mark the others WHERE_OTHER. Returns 0 or -ENOMEM.
+ */
+static int keep_largest(struct prom_family *f, size_t ncand, size_t keep)
+{
+	struct keytab *t = &f->scrape;
+	size_t i, n = 0;
+
+	if (ncand <= keep)
+		return 0;
+	if (ncand > f->ncand_cap) {
+		struct cand *c = realloc(f->cand, ncand * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		f->cand = c;
+		f->ncand_cap = ncand;
+	}
+	for (i = 0; i < t->n && n < ncand; i++)
+		if (t->e[i].where == WHERE_OWN)
+			f->cand[n++] = (struct cand){ t->e[i].v, i };
+	qsort(f->cand, n, sizeof(*f->cand),
+	      f->vtype == PROM_DOUBLE ? cand_cmp_double : cand_cmp_u64);
+	for (i = keep; i < n; i++)
+		t->e[f->cand[i].i].where = WHERE_OTHER;
+	return 0;
+}
+
+/*
+ * Counters: the sticky rule (promtext.h). Marks each entry, admits newcomers
+ * while slots are left, and advances the overflow counter by its members'
+ * increases. Returns 0 or -ENOMEM.
+ */
+static int place_counters(struct prom_family *f, union pval *other)
+{
+	struct keytab *t = &f->scrape, *next = &f->spare, swap;
+	size_t i, newcomers = 0, left = f->max_series - f->admitted.n;
+	bool any = false;
+	int r = 0;
+
+	for (i = 0; i < t->n; i++) {
+		struct kent *e = &t->e[i];
+		const char *k = keytab_key(t, e);
+
+		if (is_other_key(f, e))
+			e->where = WHERE_OTHER;
+		else if (keytab_find(&f->admitted, k, e->len, e->hash))
+			e->where = WHERE_ADMITTED;
+		else if (left)
+			e->where = WHERE_OWN, newcomers++;
+		else
+			e->where = WHERE_OTHER;
+	}
+	/* The newcomers (WHERE_OWN for now) compete for the slots left. */
+	if (newcomers)
+		r = keep_largest(f, newcomers, left);
+	for (i = 0; i < t->n; i++) {
+		struct kent *e = &t->e[i];
+
+		if (e->where == WHERE_ADMITTED)
+			e->where = WHERE_OWN;
+		else if (e->where == WHERE_OWN && !r &&
+			 !keytab_add(&f->admitted, keytab_key(t, e), e->len, e->hash, e->v))
+			r = -ENOMEM;
+	}
+	if (r)
+		return r;
+	/* The overflow: its members' increases since the last write. */
+	keytab_clear(next);
+	for (i = 0; i < t->n; i++) {
+		struct kent *e = &t->e[i], *p;
+		const char *k = keytab_key(t, e);
+		union pval inc = e->v;
+
+		if (e->where != WHERE_OTHER)
+			continue;
+		any = true;
+		p = keytab_find(&f->prev_other, k, e->len, e->hash);
+		if (p && f->vtype == PROM_DOUBLE && e->v.d >= p->v.d)
+			inc.d = e->v.d - p->v.d;
+		else if (p && f->vtype == PROM_U64 && e->v.u >= p->v.u)
+			inc.u = e->v.u - p->v.u;
+		/* A failed add only makes the next write count this member whole. */
+		if (!keytab_add(next, k, e->len, e->hash, e->v))
+			r = -ENOMEM;
+		f->other_total = val_add(f, f->other_total, inc);
+	}
+	swap = f->prev_other;
+	f->prev_other = *next;
+	*next = swap;
+	if (any)
+		f->other_written = true;
+	*other = f->other_total;
+	return r;
+}
+
+/* Gauges: the largest max_series of this scrape. */
+static int place_gauges(struct prom_family *f, union pval *other, bool *any)
+{
+	struct keytab *t = &f->scrape;
+	size_t i, ncand = 0;
+	int r;
+
+	for (i = 0; i < t->n; i++) {
+		struct kent *e = &t->e[i];
+
+		if (is_other_key(f, e)) {
+			e->where = WHERE_OTHER;
+		} else {
+			e->where = WHERE_OWN;
+			ncand++;
+		}
+	}
+	r = keep_largest(f, ncand, f->max_series);
+	if (r)
+		return r;
+	memset(other, 0, sizeof(*other));
+	for (i = 0; i < t->n; i++) {
+		if (t->e[i].where != WHERE_OTHER)
+			continue;
+		*other = val_add(f, *other, t->e[i].v);
+		*any = true;
+	}
+	return 0;
+}
+
+/* The sample's name: counters end in _total in both formats. */
+static void put_sample_name(const struct prom_family *f, struct prom_buf *b)
+{
+	buf_puts(b, f->name);
+	if (f->type == PROM_COUNTER)
+		buf_puts(b, "_total");
+}
+
+static void put_value(const struct prom_family *f, struct prom_buf *b, union pval v)
+{
+	if (f->vtype == PROM_DOUBLE)
+		put_double(b, v.d);
+	else
+		put_u64(b, v.u);
+}
+
+/* One sample line; @key is the escaped values, each followed by a NUL. */
+static void put_sample(const struct prom_family *f, struct prom_buf *b, const char *key,
+		       union pval v)
+{
+	size_t i;
+
+	put_sample_name(f, b);
+	if (f->nlabels) {
+		buf_putc(b, '{');
+		for (i = 0; i < f->nlabels; i++) {
+			size_t n = strlen(key);
+
+			if (i)
+				buf_putc(b, ',');
+			buf_puts(b, f->labels[i]);
+			buf_puts(b, "=\"");
+			buf_put(b, key, n);
+			buf_putc(b, '"');
+			key += n + 1;
+		}
+		buf_putc(b, '}');
+	}
+	buf_putc(b, ' ');
+	put_value(f, b, v);
+	buf_putc(b, '\n');
+}
+
+static void put_meta(const struct prom_family *f, struct prom_buf *b, enum prom_format fmt)
+{
+	const char *type = f->type == PROM_COUNTER ? "counter" : "gauge";
+
+	/*
+	 * OpenMetrics names the family ("ktop_syscalls", samples _total); the text
+	 * format names the samples ("ktop_syscalls_total") in HELP and TYPE.
+	 */
+	if (fmt == PROM_FMT_OPENMETRICS) {
+		buf_puts(b, "# TYPE ");
+		buf_puts(b, f->name);
+		buf_putc(b, ' ');
+		buf_puts(b, type);
+		buf_putc(b, '\n');
+		if (f->unit) {
+			buf_puts(b, "# UNIT ");
+			buf_puts(b, f->name);
+			buf_putc(b, ' ');
+			buf_puts(b, f->unit);
+			buf_putc(b, '\n');
+		}
+		if (f->help) {
+			buf_puts(b, "# HELP ");
+			buf_puts(b, f->name);
+			buf_putc(b, ' ');
+			put_escaped(b, f->help, strlen(f->help), true);
+			buf_putc(b, '\n');
+		}
+		return;
+	}
+	if (f->help) {
+		buf_puts(b, "# HELP ");
+		put_sample_name(f, b);
+		buf_putc(b, ' ');
+		/* The text format knows only \\ and \n in HELP; a \" would be an error. */
+		put_escaped(b, f->help, strlen(f->help), false);
+		buf_putc(b, '\n');
+	}
+	buf_puts(b, "# TYPE ");
+	put_sample_name(f, b);
+	buf_putc(b, ' ');
+	buf_puts(b, type);
+	buf_putc(b, '\n');
+}
+
+int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_format fmt)
+{
+	struct keytab *t = &f->scrape;
+	union pval other = { 0 };
+	bool write_other = false;
+	size_t i;
+	int r = 0;
+
+	f->dropped = 0;
+	if (f->max_series && f->type == PROM_COUNTER) {
+		r = place_counters(f, &other);
+		write_other = f->other_written;
+	} else if (f->max_series) {
+		r = place_gauges(f, &other, &write_other);
+	} else {
+		for (i = 0; i < t->n; i++)
+			t->e[i].where = WHERE_OWN;
+	}
+	if (r) {
+		out->nomem = true;
+		return r;
+	}
+	put_meta(f, out, fmt);
+	for (i = 0; i < t->n; i++) {
+		const struct kent *e = &t->e[i];
+
+		if (e->where == WHERE_OWN) {
+			put_sample(f, out, keytab_key(t, e), e->v);
+		} else if (!is_other_key(f, e)) {
+			f->dropped++;
+		}
+	}
+	if (write_other)
+		put_sample(f, out, f->other_key, other);
+	return out->nomem ? -ENOMEM : 0;
+}
+
+int prom_write_eof(struct prom_buf *out, enum prom_format fmt)
+{
+	if (fmt == PROM_FMT_OPENMETRICS)
+		buf_puts(out, "# EOF\n");
+	return out->nomem ? -ENOMEM : 0;
+}

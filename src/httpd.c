@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "httpd.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+enum {
+	DEF_CONN_LIMIT = 64,
+	DEF_PER_IP_LIMIT = 8,
+	DEF_TIMEOUT_S = 10,
+	DEF_CONN_MEMORY = 16 * 1024,
+	LISTEN_BACKLOG = 128,
+};
+#define DEF_MAX_INFLIGHT ((size_t)64 << 20)
+
+/* A rendered body, shared by the connections that send it. */
+struct body {
+	struct httpd *h;
+	size_t len;
+	char data[];
+};
+
+struct httpd {
+	struct MHD_Daemon *d;
+	httpd_render_fn render;
+	void *ctx;
+	unsigned port;
+	size_t max_inflight;
+	/* This model state's rendered responses, one per format; NULL: not yet. */
+	struct MHD_Response *cache[2];
+	/* Fixed answers. */
+	struct MHD_Response *r_index, *r_404, *r_405, *r_413, *r_500, *r_503;
+	struct httpd_stats st;
+	char lastlog[160];	/* libmicrohttpd's last message, never printed */
+};
+
+static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/* ---- --listen ---- */
+
+static int parse_port(const char *s, unsigned *port)
+{
+	unsigned v = 0;
+	const char *p;
+
+	if (!*s || strlen(s) > 5)
+		return -EINVAL;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (v > 65535)
+		return -EINVAL;
+	*port = v;
+	return 0;
+}
+
+int httpd_parse_listen(const char *spec, struct sockaddr_storage *addr, socklen_t *addrlen,
+		       char *err, size_t errlen)
+{
+	char host[INET6_ADDRSTRLEN + 8];
+	const char *port_s, *colon;
+	unsigned port;
+	size_t n;
+
+	memset(addr, 0, sizeof(*addr));
+	if (!spec || !*spec)
+		return set_err(err, errlen, -EINVAL, "--listen: empty address; use [ADDR:]PORT");
+	if (spec[0] == '[') {
+		const char *close = strchr(spec, ']');
+		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)addr;
+
+		if (!close || close[1] != ':')
+			return set_err(err, errlen, -EINVAL,
+				       "--listen '%s': an IPv6 address is written [ADDR]:PORT",
+				       spec);
+		n = (size_t)(close - spec - 1);
+		if (n >= sizeof(host))
+			goto bad_addr;
+		memcpy(host, spec + 1, n);
+		host[n] = '\0';
+		port_s = close + 2;
+		if (inet_pton(AF_INET6, host, &a6->sin6_addr) != 1)
+			goto bad_addr;
+		if (parse_port(port_s, &port))
+			goto bad_port;
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((uint16_t)port);
+		*addrlen = sizeof(*a6);
+		return 0;
+	}
+	colon = strrchr(spec, ':');
+	if (colon && memchr(spec, ':', (size_t)(colon - spec)))
+		return set_err(err, errlen, -EINVAL,
+			       "--listen '%s': an IPv6 address is written [ADDR]:PORT", spec);
+	port_s = colon ? colon + 1 : spec;
+	n = colon ? (size_t)(colon - spec) : 0;
+	if (n >= sizeof(host))
+		goto bad_addr;
+	memcpy(host, spec, n);
+	host[n] = '\0';
+	{
+		struct sockaddr_in *a4 = (struct sockaddr_in *)addr;
+
+		/* The default is this host only: all interfaces must be asked for. */
+		if (!n)
+			strcpy(host, "127.0.0.1");
+		if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
+			goto bad_addr;
+		if (parse_port(port_s, &port))
+			goto bad_port;
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons((uint16_t)port);
+		*addrlen = sizeof(*a4);
+	}
+	return 0;
+bad_addr:
+	return set_err(err, errlen, -EINVAL,
+		       "--listen '%s': not a numeric IPv4 address or [IPv6] address", spec);
+bad_port:
+	return set_err(err, errlen, -EINVAL, "--listen '%s': the port must be 0-65535", spec);
+}
+
+/* ---- content negotiation ---- */
+
+/* RFC 9110 qvalue: "0" ["." 0*3DIGIT] / "1" ["." 0*3"0"], in thousandths; -1: bad. */
+static int parse_q(const char *s, size_t n)
+{
+	int v, scale = 100;
+	size_t i;
+
+	if (!n || (s[0] != '0' && s[0] != '1'))
+		return -1;
+	v = (s[0] - '0') * 1000;
+	if (n == 1)
+		return v;
+	if (s[1] != '.' || n > 5)
+		return -1;
+	for (i = 2; i < n; i++, scale /= 10) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v += (s[i] - '0') * scale;
+	}
+	return v > 1000 ? -1 : v;
+}
+
+static bool token_is(const char *s, size_t n, const char *t)
+{
+	return strlen(t) == n && !strncasecmp(s, t, n);
+}
+
+static size_t trim(const char **s, size_t n)
+{
+	while (n && (**s == ' ' || **s == '\t'))
+		(*s)++, n--;
+	while (n && ((*s)[n - 1] == ' ' || (*s)[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/*
+ * OpenMetrics when the client accepts it (application/openmetrics-text with no
+ * version or 1.0.0, or application/...) with a q at least that of the text
+ * format (text/plain with no version or 0.0.4, text/..., a wildcard): what
+ * Prometheus asks for. Anything else, and no header, is the text format.
+ */
+enum httpd_format httpd_negotiate(const char *accept)
+{
+	int om = 0, text = 0;
+	const char *p = accept;
+
+	if (!p)
+		return HTTPD_TEXT;
+	while (*p) {
+		const char *end = strchr(p, ','), *semi, *type = p;
+		size_t tlen, len;
+		bool version_ok = true;
+		int q = 1000, *slot = NULL;
+
+		if (!end)
+			end = p + strlen(p);
+		len = (size_t)(end - p);
+		semi = memchr(p, ';', len);
+		tlen = trim(&type, (size_t)((semi ? semi : end) - p));
+		/* Parameters: q and version; others are ignored. */
+		while (semi && semi < end) {
+			const char *par = semi + 1, *eq, *val;
+			size_t plen, nlen, vlen;
+
+			semi = memchr(par, ';', (size_t)(end - par));
+			plen = (size_t)((semi ? semi : end) - par);
+			eq = memchr(par, '=', plen);
+			if (!eq)
+				continue;
+			val = eq + 1;
+			vlen = trim(&val, plen - (size_t)(eq + 1 - par));
+			nlen = trim(&par, (size_t)(eq - par));
+			if (vlen >= 2 && val[0] == '"' && val[vlen - 1] == '"')
+				val++, vlen -= 2;
+			if (token_is(par, nlen, "q")) {
+				q = parse_q(val, vlen);
+				if (q < 0)
+					q = 1000;
+			} else if (token_is(par, nlen, "version")) {
+				version_ok = false;
+				if (token_is(type, tlen, "application/openmetrics-text"))
+					version_ok = token_is(val, vlen, "1.0.0");
+				else if (token_is(type, tlen, "text/plain"))
+					version_ok = token_is(val, vlen, "0.0.4");
+			}
+		}
+		if (token_is(type, tlen, "application/openmetrics-text") ||
+		    token_is(type, tlen, "application/*"))
+			slot = &om;
+		else if (token_is(type, tlen, "text/plain") || token_is(type, tlen, "text/*") ||
+			 token_is(type, tlen, "*/*"))
+			slot = &text;
+		if (slot && version_ok && q > *slot)
+			*slot = q;
+		p = *end ? end + 1 : end;
+	}
+	return om > 0 && om >= text ? HTTPD_OPENMETRICS : HTTPD_TEXT;
+}
+
+/* ---- requests ---- */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void body_free(void *cls)
+{
+	struct body *b = cls;
+
+	b->h->st.inflight -= b->len;
+	free(b);
+}
+
+/* This model state's response in @fmt, rendered now if needed; NULL: see *@status. */
+static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format fmt,
+					    unsigned *status)
+{
+	struct MHD_Response *r;
+	const char *data = NULL;
+	size_t len = 0;
+	struct body *b;
+
+	if (h->cache[fmt])
+		return h->cache[fmt];
+	/*
+	 * Slow readers still hold older bodies: past the budget, refuse rather
+	 * than grow (but always serve one, however big).
+	 */
+	if (h->st.inflight && h->st.inflight >= h->max_inflight) {
+		*status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		return NULL;
+	}
+	h->st.renders++;
+	if (h->render(h->ctx, fmt, &data, &len) || (!data && len)) {
+		h->st.render_errors++;
+		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		return NULL;
+	}
+	if (h->st.inflight && len > h->max_inflight - h->st.inflight) {
+		*status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		return NULL;
+	}
+	b = malloc(sizeof(*b) + len + 1);
+	if (!b) {
+		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		return NULL;
+	}
+	b->h = h;
+	b->len = len;
+	if (len)
+		memcpy(b->data, data, len);
+	r = MHD_create_response_from_buffer_with_free_callback_cls(len, b->data, body_free, b);
+	if (!r) {
+		free(b);
+		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		return NULL;
+	}
+	h->st.inflight += len;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				fmt == HTTPD_OPENMETRICS ?
+				"application/openmetrics-text; version=1.0.0; charset=utf-8" :
+				"text/plain; version=0.0.4; charset=utf-8");
+	h->cache[fmt] = r;
+	return r;
+}
+
+static enum MHD_Result answer(struct httpd *h, struct MHD_Connection *c, unsigned status,
+			      struct MHD_Response *r)
+{
+	h->st.requests++;
+	switch (status) {
+	case MHD_HTTP_NOT_FOUND:
+		h->st.not_found++;
+		break;
+	case MHD_HTTP_METHOD_NOT_ALLOWED:
+		h->st.not_allowed++;
+		break;
+	case MHD_HTTP_CONTENT_TOO_LARGE:
+		h->st.refused++;
+		break;
+	case MHD_HTTP_SERVICE_UNAVAILABLE:
+		h->st.busy++;
+		break;
+	}
+	return MHD_queue_response(c, status, r);
+}
+
+static bool has_body(struct MHD_Connection *c)
+{
+	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						     MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	if (MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return true;
+	return cl && strspn(cl, "0") != strlen(cl);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_data_size,
+				  void **con_cls)
+{
+	struct httpd *h = cls;
+	struct MHD_Response *r;
+	unsigned status = MHD_HTTP_OK;
+	enum httpd_format fmt;
+	double t0;
+
+	(void)version;
+	(void)upload_data;
+	/*
+	 * First call, on the headers: refuse here what has or may have a body
+	 * (an answer queued now makes libmicrohttpd discard the rest and close
+	 * the connection: no body is ever read). The rest is answered at the
+	 * second call, once the request is complete, so the connection can be
+	 * kept alive for the next scrape.
+	 */
+	if (!*con_cls) {
+		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+			return answer(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, h->r_405);
+		if (has_body(c))
+			return answer(h, c, MHD_HTTP_CONTENT_TOO_LARGE, h->r_413);
+		*con_cls = h;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		/* Not announced by the headers, so not possible: drop it all the same. */
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (!strcmp(url, "/"))
+		return answer(h, c, MHD_HTTP_OK, h->r_index);
+	if (strcmp(url, "/metrics"))
+		return answer(h, c, MHD_HTTP_NOT_FOUND, h->r_404);
+	t0 = now_s();
+	fmt = httpd_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							  MHD_HTTP_HEADER_ACCEPT));
+	r = scrape_response(h, fmt, &status);
+	if (!r)
+		return answer(h, c, status,
+			      status == MHD_HTTP_SERVICE_UNAVAILABLE ? h->r_503 : h->r_500);
+	h->st.scrapes++;
+	h->st.last_scrape_s = now_s() - t0;
+	h->st.scrape_s_total += h->st.last_scrape_s;
+	return answer(h, c, MHD_HTTP_OK, r);
+}
+
+static void on_log(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+	struct httpd *h = cls;
+	size_t n;
+
+	vsnprintf(h->lastlog, sizeof(h->lastlog), fmt, ap);
+	n = strlen(h->lastlog);
+	while (n && h->lastlog[n - 1] == '\n')
+		h->lastlog[--n] = '\0';
+}
+
+/* ---- the daemon ---- */
+
+static struct MHD_Response *fixed(const char *text, const char *type)
+{
+	struct MHD_Response *r;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	if (r)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	return r;
+}
+
+static int make_fixed(struct httpd *h)
+{
+	static const char plain[] = "text/plain; charset=utf-8";
+
+	h->r_index = fixed("<html><head><title>ktop</title></head><body>\n"
+			   "<h1>ktop exporter</h1>\n<p><a href=\"/metrics\">Metrics</a></p>\n"
+			   "</body></html>\n", "text/html; charset=utf-8");
+	h->r_404 = fixed("404 Not Found: ktop serves /metrics\n", plain);
+	h->r_405 = fixed("405 Method Not Allowed: GET or HEAD\n", plain);
+	h->r_413 = fixed("413 Content Too Large: no request body is read\n", plain);
+	h->r_500 = fixed("500 Internal Server Error: the metrics could not be rendered\n", plain);
+	h->r_503 = fixed("503 Service Unavailable: too many responses in flight\n", plain);
+	if (!h->r_index || !h->r_404 || !h->r_405 || !h->r_413 || !h->r_500 || !h->r_503)
+		return -ENOMEM;
+	if (MHD_add_response_header(h->r_405, MHD_HTTP_HEADER_ALLOW, "GET, HEAD") != MHD_YES ||
+	    MHD_add_response_header(h->r_503, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES)
+		return -ENOMEM;
+	return 0;
+}
+
+static void free_fixed(struct httpd *h)
+{
+	struct MHD_Response **r[] = { &h->r_index, &h->r_404, &h->r_405,
+				      &h->r_413, &h->r_500, &h->r_503 };
+	size_t i;
+
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (*r[i])
+			MHD_destroy_response(*r[i]);
+		*r[i] = NULL;
+	}
+}
+
+/* The socket, bound and listening, or a negative errno with the reason in @err. */
+static int listen_on(const char *spec, unsigned *port, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss, got;
+	socklen_t len, glen = sizeof(got);
+	int fd, one = 1, zero = 0, r;
+
+	r = httpd_parse_listen(spec, &ss, &len, err, errlen);
+	if (r)
+		return r;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		r = -errno;
+		return set_err(err, errlen, r, "--listen '%s': socket: %s", spec, strerror(-r));
+	}
+	/* A restarted ktop can take its port back from connections in TIME_WAIT. */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* [::] is every address, IPv4 ones too, whatever net.ipv6.bindv6only says. */
+	if (ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&ss)->sin6_addr))
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, LISTEN_BACKLOG)) {
+		r = -errno;
+		close(fd);
+		return set_err(err, errlen, r, "cannot listen on %s: %s", spec, strerror(-r));
+	}
+	if (getsockname(fd, (struct sockaddr *)&got, &glen) == 0)
+		*port = ntohs(got.ss_family == AF_INET6 ?
+			      ((struct sockaddr_in6 *)&got)->sin6_port :
+			      ((struct sockaddr_in *)&got)->sin_port);
+	return fd;
+}
+
+int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_fn render,
+		void *ctx, struct httpd **out, char *err, size_t errlen)
+{
+	struct httpd_limits l = lim ? *lim : (struct httpd_limits){ 0 };
+	struct httpd *h;
+	int fd, r;
+
+	*out = NULL;
+	if (!l.conn_limit)
+		l.conn_limit = DEF_CONN_LIMIT;
+	if (!l.per_ip_limit)
+		l.per_ip_limit = DEF_PER_IP_LIMIT;
+	if (!l.timeout_s)
+		l.timeout_s = DEF_TIMEOUT_S;
+	if (!l.conn_memory)
+		l.conn_memory = DEF_CONN_MEMORY;
+	if (!l.max_inflight)
+		l.max_inflight = DEF_MAX_INFLIGHT;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return set_err(err, errlen, -ENOMEM, "--listen: out of memory");
+	h->render = render;
+	h->ctx = ctx;
+	h->max_inflight = l.max_inflight;
+	if (make_fixed(h)) {
+		free_fixed(h);
+		free(h);
+		return set_err(err, errlen, -ENOMEM, "--listen: out of memory");
+	}
+	fd = listen_on(spec, &h->port, err, errlen);
+	if (fd < 0) {
+		free_fixed(h);
+		free(h);
+		return fd;
+	}
+	h->d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, h,
+				MHD_OPTION_EXTERNAL_LOGGER, on_log, h,
+				MHD_OPTION_LISTEN_SOCKET, fd,
+				MHD_OPTION_CONNECTION_LIMIT, l.conn_limit,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, l.per_ip_limit,
+				MHD_OPTION_CONNECTION_TIMEOUT, l.timeout_s,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, l.conn_memory,
+				MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (size_t)1024,
+				MHD_OPTION_END);
+	if (!h->d) {
+		r = -EIO;
+		set_err(err, errlen, r, "--listen '%s': libmicrohttpd did not start%s%s", spec,
+			h->lastlog[0] ? ": " : "", h->lastlog);
+		/*
+		 * It closes the socket on some failures and not on others; single
+		 * threaded, nothing can have taken the number since.
+		 */
+		if (fcntl(fd, F_GETFD) != -1)
+			close(fd);
+		free_fixed(h);
+		free(h);
+		return r;
+	}
+	*out = h;
+	return 0;
+}
+
+int httpd_fd(const struct httpd *h)
+{
+	const union MHD_DaemonInfo *i = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
+
+	return i ? i->epoll_fd : -1;
+}
+
+int httpd_timeout_ms(struct httpd *h)
+{
+	MHD_UNSIGNED_LONG_LONG t;
+
+	if (MHD_get_timeout(h->d, &t) != MHD_YES)
+		return -1;
+	return t > INT_MAX ? INT_MAX : (int)t;
+}
+
+static unsigned connections(const struct httpd *h)
+{
+	const union MHD_DaemonInfo *i =
+		MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+
+	return i ? i->num_connections : 0;
+}
+
+void httpd_run(struct httpd *h)
+{
+	unsigned before = connections(h);
+
+	MHD_run(h->d);
+	/*
+	 * At the connection limit the listening socket leaves the epoll set, and
+	 * comes back only at the start of a run: run again once connections
+	 * closed, or clients waiting in the backlog would wait for the next
+	 * timeout.
+	 */
+	if (connections(h) < before)
+		MHD_run(h->d);
+}
+
+void httpd_invalidate(struct httpd *h)
+{
+	size_t i;
+
+	/* Connections still sending a body keep it until they are done. */
+	for (i = 0; i < 2; i++) {
+		if (h->cache[i])
+			MHD_destroy_response(h->cache[i]);
+		h->cache[i] = NULL;
+	}
+}
+
+unsigned httpd_port(const struct httpd *h)
+{
+	return h->port;
+}
+
+void httpd_get_stats(const struct httpd *h, struct httpd_stats *st)
+{
+	*st = h->st;
+	st->connections = connections(h);
+}
+
+void httpd_stop(struct httpd *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);
+	httpd_invalidate(h);
+	free_fixed(h);
+	free(h);
+}
