@@ -1078,7 +1078,7 @@ int main(int argc, char **argv)
 			app_message(&k.app, "%s%s%.100s", k.rc_warn, theme_msg[0] ? "; " : "", theme_msg);
 		}
 		if (k.app.message[0])	/* about the files: longer than a notice */
-			k.app.message_until += 6000000000ull;
+			k.app.message_ns += 6000000000ull;
 	}
 	status = run(&k);
 	/* Tracing ends first: what CMD still does is not counted. */

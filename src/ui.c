@@ -149,7 +149,7 @@ void ui_draw(struct app *a)
 	/* Views read the clock from here: they make no system calls of their own. */
 	a->now_ns = now_mono_ns();
 	if (a->message[0] && !a->message_until)
-		a->message_until = a->now_ns + MESSAGE_NS;
+		a->message_until = a->now_ns + a->message_ns;
 	for (i = a->depth - 1; i > 0 && a->stack[i]->overlay; i--)
 		;
 	base = a->stack[i];

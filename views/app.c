@@ -14,6 +14,7 @@ void app_message(struct app *a, const char *fmt, ...)
 	vsnprintf(a->message, sizeof(a->message), fmt, ap);
 	va_end(ap);
 	a->message_until = 0;	/* shown from the next draw on (ui_draw) */
+	a->message_ns = MESSAGE_NS;
 }
 
 void app_push(struct app *a, const struct view *v)

@@ -69,6 +69,7 @@ struct app {
 	char message[160];		/* a one-line notice at the bottom */
 	char notice[160];		/* a lasting one (ktop -- CMD: runs, exited), under it */
 	uint64_t message_until;		/* monotonic ns; 0: from the next draw */
+	uint64_t message_ns;		/* how long it stays from then */
 	uint64_t now_ns;		/* monotonic ns of this draw or key (src/ui.c sets it) */
 
 	/* Look and feel (issue 6). */
