@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_KTOP_H
+#define KTOP_KTOP_H
+
+/*
+ * The program's state, shared by the files of src/: main.c (the loop and the
+ * modes), sources.c (collecting a tick), live.c (the live view's actions),
+ * cmd.c (-- CMD), modes.c (--output, --summary).
+ */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "launch.h"
+#include "options.h"
+#include "settings.h"
+#include "../collectors/ftrace.h"
+#include "../model/sample.h"
+#include "../outputs/batch.h"
+#include "../outputs/summary.h"
+#include "../views/app.h"
+
+/* A mode: where each tick's model goes, and what happens at the end (main.c). */
+struct ktop;
+struct mode {
+	const char *name;
+	bool screen;			/* the live view: the terminal is ktop's */
+	int (*tick)(struct ktop *k);	/* after a tick: -1 goes on, else the exit status */
+	int (*end)(struct ktop *k);	/* after the loop, tracing stopped: 0, or 1 failed */
+};
+extern const struct mode mode_live, mode_batch, mode_summary;
+
+struct ktop {
+	const struct mode *mode;
+	struct app app;
+	struct options opt;
+	struct procfs *procfs;
+	struct sysfiles *sys;
+	struct ftrace *ftrace;
+	struct focus *focus;		/* the focused processes' rich events */
+	struct sample sample;		/* what each source read, for the model to apply */
+	struct batch batch;
+	int batch_cols[COL_NR];
+	int sigfd, timerfd;
+	long ticks;
+	char rc_path[4096];		/* the settings file; "" = none (no HOME) */
+	char rc_warn[512];		/* what was wrong in it, shown once the screen is up */
+	char themes[THEME_MAX][THEME_NAME_MAX];
+	size_t nthemes;
+	struct settings rc;		/* the settings file as read at start (read_files) */
+	FILE *out;			/* batch and summary output: stdout or --output */
+
+	/* -- CMD */
+	struct launch launch;
+	bool released;			/* CMD let go to its execve */
+	bool ending;			/* CMD exited: the next tick is the last */
+	bool final;			/* CMD exited: the numbers on screen are final */
+	int interrupts;			/* terminating signals (or q) while CMD ran */
+	int quits;			/* q pressed while CMD runs */
+	char error[256];		/* why CMD could not be executed */
+	int exit_code;			/* what ktop returns once CMD has ended */
+	uint64_t t_start;		/* monotonic ns: tracing armed (-p), CMD released */
+	const pid_t *watch;		/* -p's pids, or CMD's */
+	size_t nwatch;
+	struct summary_priv *priv;	/* watched processes that gained privileges */
+	size_t npriv;
+	struct ftrace_stats fstats;	/* the collector's, kept when it stops */
+};
+
+/* src/main.c */
+/* (Re)arm the tick timer: every @delay_s, the first at once when @now. */
+int arm_timer(int fd, double delay_s, bool now);
+
+/* src/sources.c */
+void stop_tracing(struct ktop *k);
+void collect(struct ktop *k);
+void watch_signals(struct ktop *k);
+bool focus_open_view(struct ktop *k, pid_t pid);
+int check_pids(struct ktop *k);
+void print_stats(const struct ktop *k);
+
+/* src/cmd.c */
+bool cmd_running(const struct ktop *k);
+const char *cmd_name(const struct ktop *k);
+void cmd_notice(struct ktop *k);
+bool quit_key(struct ktop *k);
+int cmd_interrupted(struct ktop *k, int sig);
+int release_cmd(struct ktop *k);
+int cmd_ended(struct ktop *k);
+int on_cmd_exit(struct ktop *k);
+int start_cmd(struct ktop *k);
+
+/* src/live.c */
+bool handle_action(struct ktop *k, enum action act);
+void default_columns(struct ktop *k);
+bool column_useless(const struct ktop *k, int c);
+void apply_settings(struct ktop *k);
+void read_files(struct ktop *k);
+
+/* src/modes.c */
+int open_output(struct ktop *k);
+int write_summary(struct ktop *k);
+
+#endif

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The live view's wiring: what the views' actions do (collect, focus,
+ * signal, renice, save), its columns and its settings file.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "procctl.h"
+#include "ui.h"
+#include "../model/util.h"
+#include "../collectors/focus.h"
+#include "../collectors/procfs.h"
+#include "ktop.h"
+
+/* Interactive table columns; COMMAND (comm or cmdline) last. */
+static const int table_default[] = {
+	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
+	COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
+};
+/* With tracing: the syscall columns first, they are what ktop is for. */
+static const int table_traced[] = {
+	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_SYSC, COL_SYSERR, COL_TOPSC,
+	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV, COL_THREADS, COL_CMDLINE,
+};
+
+static void act_signal(struct ktop *k)
+{
+	struct app *a = &k->app;
+	const char *name = sigabbrev_np(a->req.sig);
+	int ret = proc_signal(a->req.pid, a->req.starttime, a->req.sig);
+
+	if (ret == -ESRCH)
+		app_message(a, "SIG%s not sent: process %d is gone", name, (int)a->req.pid);
+	else if (ret)
+		app_message(a, "SIG%s to %d failed: %s", name, (int)a->req.pid, strerror(-ret));
+	else
+		app_message(a, "SIG%s sent to %d", name, (int)a->req.pid);
+	if (!ret && !a->paused)
+		collect(k);	/* show what it did at once */
+}
+
+static void act_renice(struct ktop *k)
+{
+	struct app *a = &k->app;
+	int ret = proc_renice(a->req.pid, a->req.starttime, a->req.nice);
+
+	if (ret == -ESRCH)
+		app_message(a, "process %d is gone", (int)a->req.pid);
+	else if (ret)
+		app_message(a, "nice %d for %d: %s%s", a->req.nice, (int)a->req.pid, strerror(-ret),
+			    ret == -EACCES || ret == -EPERM ? " (lowering nice needs root)" : "");
+	else
+		app_message(a, "%d now has nice %d", (int)a->req.pid, a->req.nice);
+	if (!ret && !a->paused)
+		collect(k);
+}
+
+/* The live view's settings as they are now, into the settings file. */
+static void save_settings(struct ktop *k)
+{
+	struct app *a = &k->app;
+	struct settings s;
+	char err[512];
+
+	memset(&s, 0, sizeof(s));
+	s.delay_s = a->delay_s;
+	snprintf(s.theme, sizeof(s.theme), "%s", a->theme);
+	s.sort_col = a->model.sort_col;
+	s.sort_asc = a->model.sort_dir == SORT_ASC;
+	memcpy(s.cols, a->cols, a->ncols * sizeof(a->cols[0]));
+	s.ncols = a->ncols;
+	s.tree = a->model.tree;
+	s.threads = a->model.threads;
+	if (!k->rc_path[0])
+		app_message(a, "not saved: neither XDG_CONFIG_HOME nor HOME is set");
+	else if (settings_save(k->rc_path, &s, err, sizeof(err)))
+		app_message(a, "not saved: %s", err);
+	else
+		app_message(a, "saved to %s", k->rc_path);
+}
+
+/* Returns true when the loop should end. */
+bool handle_action(struct ktop *k, enum action act)
+{
+	struct app *a = &k->app;
+
+	if (act != ACT_QUIT && act != ACT_NONE && k->quits == 1)
+		k->quits = 0;	/* a q, then something else: the q is forgotten */
+	switch (act) {
+	case ACT_QUIT:
+		return quit_key(k);
+	case ACT_RESORT:
+		model_refresh_rows(&a->model);
+		break;
+	case ACT_COLLECT:
+		if (!a->paused && !k->final)
+			collect(k);
+		else
+			model_refresh_rows(&a->model);
+		break;
+	case ACT_DELAY:
+		arm_timer(k->timerfd, a->delay_s, false);
+		break;
+	case ACT_THREADS:
+		if (k->final) {
+			/* Collecting again would replace the final numbers. */
+			a->model.threads = !a->model.threads;
+			app_message(a, "%s has exited: the numbers are final", cmd_name(k));
+			break;
+		}
+		model_clear(&a->model);
+		procfs_set_threads(k->procfs, a->model.threads);
+		collect(k);
+		break;
+	case ACT_FOCUS:
+		if (!focus_open_view(k, a->view_pid)) {
+			app_pop(a);
+			a->view_pid = 0;
+		}
+		break;
+	case ACT_UNFOCUS:
+		if (k->focus)
+			focus_remove(k->focus, &a->model, a->view_pid);
+		else
+			model_fproc_remove(&a->model, a->view_pid);
+		watch_signals(k);
+		a->view_pid = 0;
+		break;
+	case ACT_THEME:
+		ui_theme(a);
+		break;
+	case ACT_SIGNAL:
+		act_signal(k);
+		break;
+	case ACT_RENICE:
+		act_renice(k);
+		break;
+	case ACT_SAVE:
+		save_settings(k);
+		break;
+	default:
+		break;
+	}
+	if (act != ACT_NONE)
+		ui_draw(a);
+	return false;
+}
+
+void default_columns(struct ktop *k)
+{
+	struct app *a = &k->app;
+
+	if (ftrace_on(k->ftrace)) {
+		memcpy(a->cols, table_traced, sizeof(table_traced));
+		a->ncols = ARRAY_SIZE(table_traced);
+	} else {
+		memcpy(a->cols, table_default, sizeof(table_default));
+		a->ncols = ARRAY_SIZE(table_default);
+	}
+	a->show_cmdline = true;
+}
+
+/* Columns that count kernel events, when tracing is off: nothing to show. */
+bool column_useless(const struct ktop *k, int c)
+{
+	const struct column *col = &columns[c];
+
+	if (ftrace_on(k->ftrace))
+		return false;
+	return c == COL_TOPSC || c == COL_LOST ||
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR);
+}
+
+/*
+ * The settings file, under the command line: -d, -s, -H and --theme win. A
+ * bad setting was reported and left unset: its default stays.
+ */
+void apply_settings(struct ktop *k)
+{
+	struct app *a = &k->app;
+	struct model *m = &a->model;
+	struct settings s;
+	size_t i;
+
+	if (!k->rc_path[0])
+		return;
+	s = k->rc;
+	if (s.have_delay && !k->opt.delay_set)
+		a->delay_s = s.delay_s;
+	if (s.have_theme && !k->opt.theme)
+		snprintf(a->theme, sizeof(a->theme), "%s", s.theme);
+	if (s.have_sort && k->opt.sort_col < 0) {
+		m->sort_col = s.sort_col;
+		m->sort_dir = s.sort_asc ? SORT_ASC : SORT_DESC;
+	}
+	if (s.ncols) {
+		a->ncols = 0;
+		for (i = 0; i < s.ncols; i++)
+			if (!column_useless(k, s.cols[i]))
+				a->cols[a->ncols++] = s.cols[i];
+		a->show_cmdline = a->cols[a->ncols - 1] == COL_CMDLINE;
+		if (a->ncols < 2)	/* only COMMAND left: the defaults are better */
+			default_columns(k);
+	}
+	if (s.have_tree)
+		m->tree = s.tree;
+	if (s.have_threads && !k->opt.threads)
+		m->threads = s.threads;
+}
+
+/*
+ * The live view's files, read first: before CMD is forked and before tracing
+ * starts, so that a file that blocks (a FIFO is refused, but a hung NFS home
+ * can still hang open()) holds up nothing that needs cleaning up, and Ctrl-C
+ * still ends ktop (signals are not blocked yet).
+ */
+void read_files(struct ktop *k)
+{
+	const char *theme = k->opt.theme ? k->opt.theme : "default";
+
+	if (settings_path(k->rc_path, sizeof(k->rc_path)))
+		k->rc_path[0] = '\0';
+	else
+		settings_load(k->rc_path, &k->rc, k->rc_warn, sizeof(k->rc_warn));
+	if (!k->opt.theme && k->rc.have_theme)
+		theme = k->rc.theme;
+	k->nthemes = theme_list(k->themes, THEME_MAX);
+	theme_preload(theme);
+}

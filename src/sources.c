@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The sources of the live loop: tracing started and stopped, one tick's
+ * collection (each source fills the sample, the model applies it), the
+ * focus of a process view, KTOP_STATS.
+ */
+#include <string.h>
+#include <sys/resource.h>
+
+#include "../collectors/sysio.h"
+#include "../model/fproc.h"
+#include "../model/util.h"
+#include "../collectors/focus.h"
+#include "../collectors/procfs.h"
+#include "../collectors/system.h"
+#include "ktop.h"
+
+/* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
+void stop_tracing(struct ktop *k)
+{
+	focus_free(k->focus);	/* its instance first: the main one outlives it */
+	k->focus = NULL;
+	if (!k->ftrace)
+		return;
+	ftrace_get_stats(k->ftrace, &k->fstats);
+	ftrace_stop(k->ftrace);
+	k->ftrace = NULL;
+}
+
+/* What must be read beyond stat this tick, from what is shown or written. */
+static void collect_needs(const struct ktop *k, struct procfs_need *need)
+{
+	const struct model *m = &k->app.model;
+
+	need->all = 0;
+	need->wanted = 0;
+	if (k->opt.batch) {
+		need->all = batch_needs(m, k->batch.cols, k->batch.ncols);
+	} else {
+		size_t i;
+
+		for (i = 0; i < k->app.ncols; i++)
+			need->wanted |= col_needs(m, k->app.cols[i]);
+	}
+	/* Sorting or filtering by a value means reading it for every task. */
+	need->all |= col_needs(m, m->sort_col);
+	if (m->filter[0])
+		need->all |= NEED_CMDLINE;
+}
+
+/*
+ * Watched processes that gained privileges (ktop not root): they are not
+ * reported any more (ftrace_privileged); say so, in the summary at the end.
+ */
+static void report_privileged(struct ktop *k)
+{
+	const struct ftrace_priv *p;
+	size_t n = ftrace_privileged(k->ftrace, &p), i;
+	char name[64];
+
+	for (i = 0; i < n; i++) {
+		if (!p[i].pinned)
+			procfs_focus_remove(k->procfs, p[i].pid);
+		if (p[i].from)
+			continue;
+		k->priv = xrealloc(k->priv, (k->npriv + 1) * sizeof(*k->priv));
+		k->priv[k->npriv].pid = p[i].pid;
+		memcpy(k->priv[k->npriv++].comm, p[i].comm, sizeof(p[i].comm));
+		sanitize_text(name, sizeof(name), p[i].comm, strnlen(p[i].comm, sizeof(p[i].comm)),
+			      k->opt.batch || k->app.utf8);
+		if (k->opt.batch)
+			fprintf(stderr, "ktop: pid %d (%s) gained privileges: no longer reported\n",
+				(int)p[i].pid, name);
+		else if (!k->opt.summary)
+			app_message(&k->app, "pid %d (%s) gained privileges: no longer reported",
+				    (int)p[i].pid, name);
+	}
+}
+
+void collect(struct ktop *k)
+{
+	struct model *m = &k->app.model;
+	struct sample *s = &k->sample;
+	struct procfs_need need;
+	const pid_t *born, *ids;
+	size_t nborn, nids;
+
+	collect_needs(k, &need);
+	/* Fork events say which processes are new: then /proc need not be listed. */
+	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
+		procfs_hint_born(k->procfs, born, nborn);
+	/* Whose the tasks are whose credentials changed, before their events count. */
+	nids = ftrace_cred_changes(k->ftrace, m, &ids);
+	procfs_recheck_owners(k->procfs, ids, nids);
+	if (k->focus && m->nfprocs) {
+		const struct acct_sig *sigs;
+		size_t n = ftrace_signals(k->ftrace, &sigs), i;
+
+		focus_collect(k->focus, m);
+		/* Their senders: the focus instance runs only in the focused processes. */
+		for (i = 0; i < n; i++)
+			focus_signal_seen(k->focus, m, &sigs[i]);
+	}
+	/* -- CMD, --summary: what the watched processes fork is watched too. */
+	nborn = ftrace_follow(k->ftrace, m, &born);
+	while (nborn--)
+		procfs_focus_add(k->procfs, *born++);
+	/* Each source fills the sample and the model applies it, in turn. */
+	s->begin = true;
+	s->mono_ns = now_mono_ns();
+	s->wall_s = now_wall_s();
+	system_collect(k->sys, s);
+	model_apply(m, s);
+	procfs_collect(k->procfs, m, &need, s);
+	model_apply(m, s);
+	ftrace_collect(k->ftrace, m, s);
+	report_privileged(k);
+	s->end = true;
+	model_apply(m, s);
+	ftrace_end_interval(k->ftrace);
+	k->ticks++;
+}
+
+/* The system-wide instance reports the signals sent to the focused processes. */
+void watch_signals(struct ktop *k)
+{
+	const struct model *m = &k->app.model;
+	pid_t pids[ACCT_WATCH];
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nfprocs && n < ACCT_WATCH; i++)
+		pids[n++] = m->fprocs[i]->pid;
+	ftrace_watch_signals(k->ftrace, pids, n);
+}
+
+/*
+ * Focus @pid's events (a process view opened): the rich events, if tracing
+ * can. Returns false when refused: @pid is another user's and ktop is not
+ * root (the reason is on the bottom line); its view is not opened.
+ */
+bool focus_open_view(struct ktop *k, pid_t pid)
+{
+	struct model *m = &k->app.model;
+	char why[160];
+
+	if (k->focus) {
+		/* focus_add checks too, and adds nothing when it refuses. */
+		snprintf(why, sizeof(why), "process %d: not focused", (int)pid);
+		if (focus_may_see(pid, why, sizeof(why)) ||
+		    (focus_add(k->focus, m, pid, false) && !model_fproc_find(m, pid))) {
+			app_message(&k->app, "%s", why);
+			return false;
+		}
+		watch_signals(k);
+		return true;
+	}
+	model_fproc_add(m, pid);
+	snprintf(m->focus_status, sizeof(m->focus_status), "events off: %.140s",
+		 k->opt.no_trace ? "--no-trace" : m->trace_status[0] ? m->trace_status :
+		 "tracing is not running");
+	return true;
+}
+
+int check_pids(struct ktop *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->opt.npids; i++) {
+		if (!procfs_pid_exists(k->procfs, k->opt.pids[i])) {
+			fprintf(stderr, "ktop: no process with pid %d\n", (int)k->opt.pids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* KTOP_STATS=1: what the collectors did, for benchmarks (bench/). */
+void print_stats(const struct ktop *k)
+{
+	struct procfs_stats ps;
+	struct ftrace_stats fs = k->fstats;
+	struct rusage ru;
+	size_t focus_bytes = 0, i;
+	uint64_t focus_events = 0;
+
+	if (!k->procfs)
+		return;
+	procfs_get_stats(k->procfs, &ps);
+	getrusage(RUSAGE_SELF, &ru);
+	/* The focused processes' rings and tables (--events bounds them). */
+	for (i = 0; i < k->app.model.nfprocs; i++) {
+		focus_bytes += fproc_bytes(k->app.model.fprocs[i]);
+		focus_events += k->app.model.fprocs[i]->events.pushed;
+	}
+	fprintf(stderr, "ktop-stats: focus_bytes=%zu focus_events=%llu\n", focus_bytes,
+		(unsigned long long)focus_events);
+	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
+		"lost=%llu malformed=%llu unattributed=%llu carried=%llu buffer_kb=%zu stat_reads=%lu scans=%lu "
+		"event_scans=%lu\n",
+		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+		ru.ru_maxrss, k->app.model.event_counters != 0, (unsigned long long)fs.events,
+		(unsigned long long)fs.pages, (unsigned long long)fs.lost,
+		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed,
+		(unsigned long long)fs.carried, fs.buffer_kb,
+		ps.stat_reads, ps.scans, ps.event_scans);
+}
