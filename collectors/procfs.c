@@ -10,12 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroupfs.h"
 #include "creds.h"
 #include "fdcache.h"
 #include "procparse.h"
 #include "users.h"
 #include "../model/columns.h"
 #include "../model/pidmap.h"
+#include "../model/strpool.h"
 #include "../model/util.h"
 
 #define STAT_BUF	4096
@@ -40,6 +42,7 @@ struct pentry {
 	uint64_t seen_scan;		/* last scan that listed it */
 	uint64_t tids_scan;		/* thread mode: last scan that listed its tids */
 	int64_t uid;			/* owner of its /proc directory */
+	const char *cgroup;		/* its cgroup path (pc->cgroups); NULL: to be read */
 	char path[40];			/* "PID" or "PID/task/TID", relative to /proc */
 	struct pfile stat, status, cmdline, taskdir;
 
@@ -59,6 +62,7 @@ struct entries {
 struct procfs {
 	struct fdcache fc;
 	struct users *users;
+	struct strpool cgroups;		/* the cgroup paths seen: one copy each */
 	bool threads;
 	pid_t *focus;
 	size_t nfocus, cap_focus;
@@ -183,6 +187,7 @@ int procfs_new(const char *procdir, size_t fd_budget, struct procfs **out)
 		return err;
 	}
 	pc->users = users_new();
+	strpool_init(&pc->cgroups);
 	entries_init(&pc->procs);
 	entries_init(&pc->tasks);
 	pc->dents = xmalloc(DENTS_BUF);
@@ -204,6 +209,7 @@ void procfs_free(struct procfs *pc)
 	free(pc->procs.v);
 	fdcache_free(&pc->fc);
 	users_free(pc->users);
+	strpool_free(&pc->cgroups);
 	free(pc->hint);
 	free(pc->focus);
 	free(pc->dents);
@@ -269,9 +275,30 @@ void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n)
 	for (i = 0; i < n; i++) {
 		struct pentry *e = pidmap_get(&es->map, ids[i]);
 
-		if (e)
+		if (e) {
 			e->uid = creds_owner(pc->fc.dirfd, e->path);
+			/* An exec: runc, systemd and podman move a process before theirs. */
+			e->cgroup = NULL;
+		}
 	}
+}
+
+/*
+ * Its cgroup, read once a process life: a process moves between cgroups
+ * (almost) only before it execs, and an exec reads it again
+ * (procfs_recheck_owners), as does a new name when no events tell of execs.
+ */
+static void sample_cgroup(struct procfs *pc, struct pentry *e, struct task_reading *r)
+{
+	char path[CGROUP_PATH_MAX];
+
+	if (!e->cgroup) {
+		if (cgroup_read(pc->fc.dirfd, e->path, path, sizeof(path)) < 0)
+			return;
+		pc->st.cgroup_reads++;
+		e->cgroup = strpool_get(&pc->cgroups, path);
+	}
+	r->cgroup = e->cgroup;
 }
 
 void procfs_focus_remove(struct procfs *pc, pid_t pid)
@@ -726,6 +753,12 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, const struct model
 	}
 	if (wants & NEED_CMDLINE)
 		sample_cmdline(pc, e, t, r);
+	if (wants & NEED_CGROUP) {
+		/* Without events, a new name is the sign of an exec. */
+		if (t && t->cgroup && strcmp(t->comm, r->stat.comm))
+			e->cgroup = NULL;
+		sample_cgroup(pc, e, r);
+	}
 	r->uid = e->uid;
 	r->user = users_name(pc->users, e->uid);
 	return true;

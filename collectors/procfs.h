@@ -28,6 +28,7 @@ struct procfs_need {
 
 struct procfs_stats {
 	unsigned long scans, skipped_scans, event_scans, stat_reads, status_reads, cmdline_reads;
+	unsigned long cgroup_reads;
 	unsigned long opens, evictions;
 	size_t nopen, budget;
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cgroup.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -61,6 +62,12 @@ const struct column columns[COL_NR] = {
 			  "number of threads, stat field 20" },
 	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
 			"CPU it last ran on, stat field 39" },
+	[COL_CGROUP] = { "cgroup", "CGROUP", 24, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
+			 "cgroup path: /proc/PID/cgroup, the v2 line (else name=systemd, pids, ...)" },
+	[COL_UNIT] = { "unit", "UNIT", 20, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
+		       "systemd unit of the cgroup: its innermost .service or .scope, else .slice" },
+	[COL_CONTAINER] = { "container", "CONTAINER", 19, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
+			    "container of the cgroup, RUNTIME:ID (12 hex digits); empty on the host" },
 	[COL_COMM] = { "comm", "COMMAND", 15, true, CT_STR, 0, -1, SORT_ASC,
 		       "command name, stat field 2" },
 	[COL_CMDLINE] = { "cmdline", "COMMAND", 15, true, CT_STR, NEED_CMDLINE, -1, SORT_ASC,
@@ -138,6 +145,25 @@ static const char *cmdline_text(const struct task *t, char *buf, size_t n, int u
 	return buf;
 }
 
+/* The cgroup columns: derived from the path when shown, not stored. */
+static const char *cgroup_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
+{
+	char raw[CGROUP_KEY_MAX];
+	struct cgroup_container ct;
+
+	raw[0] = '\0';
+	if (!t->cgroup)
+		snprintf(raw, sizeof(raw), "?");	/* not read (yet) */
+	else if (c == COL_CGROUP)
+		snprintf(raw, sizeof(raw), "%s", t->cgroup);
+	else if (c == COL_UNIT)
+		cgroup_unit(t->cgroup, raw, sizeof(raw));
+	else if (cgroup_container(t->cgroup, &ct) != CGROUP_RT_NONE)
+		snprintf(raw, sizeof(raw), "%s:%s", cgroup_runtime_name(ct.runtime), ct.id);
+	sanitize_text(buf, n, raw, strlen(raw), utf8);
+	return buf;
+}
+
 const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
 {
 	switch (c) {
@@ -157,6 +183,10 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 		return buf;
 	case COL_CMDLINE:
 		return cmdline_text(t, buf, n, utf8);
+	case COL_CGROUP:
+	case COL_UNIT:
+	case COL_CONTAINER:
+		return cgroup_text(t, c, buf, n, utf8);
 	case COL_TOPSC: {
 		char tmp[SYSCALL_NAME_BUF];
 

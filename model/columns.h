@@ -38,6 +38,9 @@ enum col_id {
 	COL_LOST,
 	COL_THREADS,
 	COL_CPUID,
+	COL_CGROUP,
+	COL_UNIT,
+	COL_CONTAINER,
 	COL_COMM,
 	COL_CMDLINE,
 	COL_NR
@@ -56,6 +59,7 @@ enum col_type {
 /* What a column needs read beyond /proc/PID/stat. */
 #define NEED_STATUS	0x1u
 #define NEED_CMDLINE	0x2u
+#define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
 
 /* Longest text of a cell: a command line as read (4 KiB) once sanitized. */
 #define CMDLINE_TEXT_MAX 4200

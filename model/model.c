@@ -357,6 +357,8 @@ static void apply_reading(struct model *m, struct task_reading *r)
 	}
 	t->uid = r->uid;
 	t->user = r->user;
+	if (r->cgroup)
+		t->cgroup = r->cgroup;
 }
 
 /*

@@ -27,6 +27,7 @@ struct task {
 	char *cmdline;		/* raw, NUL-separated; NULL until read; owned */
 	size_t cmdline_len;
 	const char *user;	/* interned by the collector; NULL if unknown */
+	const char *cgroup;	/* its cgroup path, interned by the source; NULL: not read */
 	int64_t uid;		/* -1 if unknown */
 	char state;
 	pid_t ppid, pgid, sid;

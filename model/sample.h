@@ -62,6 +62,7 @@ struct task_reading {
 	uint64_t vcsw, ivcsw;
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
+	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */
 	char *cmdline;			/* malloc'ed, passed to the model; NULL: unchanged or not read */
 	size_t cmdline_len;
 };

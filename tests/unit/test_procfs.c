@@ -627,6 +627,59 @@ static void test_procfs_needs(void)
 	close_collector(root, pc, &m);
 }
 
+/* The cgroup: read once a process life, again after an exec; one copy per path. */
+static void test_procfs_cgroup(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct procfs_stats st;
+	struct model m;
+	struct fp leader, thr, single;
+	const pid_t exec_ids[] = { 200 };
+	const struct task *a, *b;
+	static const char web2[] = "1:name=systemd:/\n0::/system.slice/web.service\n";
+	static const char web[] = "0::/system.slice/web.service\n";
+	static const char docker[] = "0::/system.slice/docker-0123456789abcdef0123456789abcdef"
+				     "0123456789abcdef0123456789abcdef.scope\n";
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	write_file(root, "100/cgroup", web2, sizeof(web2) - 1);
+	write_file(root, "200/cgroup", web, sizeof(web) - 1);
+	if (!open_collector(root, 64, &pc, &m))
+		return;
+	/* Not asked: not read, and shown as not known. */
+	tick(pc, &m, 1, 0, 0);
+	a = model_task_find(&m, 100);
+	if (CHECK(a))
+		CHECK(a->cgroup == NULL);
+	tick(pc, &m, 2, NEED_CGROUP, 0);
+	tick(pc, &m, 3, NEED_CGROUP, 0);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.cgroup_reads, 2);
+	a = model_task_find(&m, 100);
+	b = model_task_find(&m, 200);
+	if (CHECK(a && b && a->cgroup && b->cgroup)) {
+		CHECK_STR(a->cgroup, "/system.slice/web.service");
+		CHECK(a->cgroup == b->cgroup);
+	}
+	/* It moved and exec'd: read again, the other one not. */
+	write_file(root, "200/cgroup", docker, sizeof(docker) - 1);
+	procfs_recheck_owners(pc, exec_ids, ARRAY_SIZE(exec_ids));
+	tick(pc, &m, 4, NEED_CGROUP, 0);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.cgroup_reads, 3);
+	b = model_task_find(&m, 200);
+	if (CHECK(b && b->cgroup)) {
+		char buf[128];
+
+		CHECK_STR(col_text(b, COL_CONTAINER, buf, sizeof(buf), 0), "docker:0123456789ab");
+		CHECK_STR(col_text(b, COL_UNIT, buf, sizeof(buf), 0),
+			     "docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope");
+	}
+	close_collector(root, pc, &m);
+}
+
 /* A status file larger than the read buffer is read whole. */
 static void test_procfs_big_status(void)
 {
@@ -866,6 +919,7 @@ static void test_procfs_lru_budget(void)
 }
 
 static const struct test tests[] = {
+	{ "procfs_cgroup", test_procfs_cgroup },
 	{ "procfs_new_errors", test_procfs_new_errors },
 	{ "procfs_basic", test_procfs_basic },
 	{ "procfs_threads_come_and_go", test_procfs_threads_come_and_go },
