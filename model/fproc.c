@@ -180,6 +180,40 @@ void fproc_tick(struct fproc *fp, struct model *m)
 	fp->sc_last_s = m->interval_s;
 }
 
+bool fproc_snapshot(const struct fproc *fp, uint64_t seq, struct fsnap *snap)
+{
+	const struct kev *e = evring_at(&fp->events, seq), *pe;
+	const struct var_sample *s, *ps = NULL;
+	struct var_snap prev;
+
+	if (!e) {
+		snap->valid = false;
+		return false;
+	}
+	s = evring_at(&fp->samples, e->sample);
+	pe = seq > fp->events.first ? evring_at(&fp->events, seq - 1) : NULL;
+	if (pe)
+		ps = evring_at(&fp->samples, pe->sample);
+	/* A kept event or sample never changes: what is kept says whether this one did. */
+	if (snap->valid && snap->pid == fp->pid && snap->seq == seq && snap->ts == e->ts &&
+	    snap->have_sample == !!s && snap->have_prev == !!pe && snap->have_prev_sample == !!ps)
+		return true;
+	snap->valid = true;
+	snap->pid = fp->pid;
+	snap->seq = seq;
+	snap->ts = e->ts;
+	snap->have_sample = s;
+	snap->have_prev = pe;
+	snap->have_prev_sample = ps;
+	vars_snap(e, fp->pid, s, &snap->vars);
+	snap->changed = 0;
+	if (pe) {
+		vars_snap(pe, fp->pid, ps, &prev);
+		snap->changed = vars_changed(&prev, &snap->vars);
+	}
+	return true;
+}
+
 bool fproc_hist(const struct fproc *fp, enum fp_rate r, size_t back, double *out)
 {
 	float v;

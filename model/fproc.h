@@ -121,6 +121,32 @@ struct fsig *fproc_push_sig(struct fproc *fp);
 /* Once per tick after model_end_tick: identity, rates, history, interval swap. */
 void fproc_tick(struct fproc *fp, struct model *m);
 
+/*
+ * The snapshot at one kept event, with what changed since the process's
+ * previous event ("only what changed"): what the snapshot view shows.
+ */
+struct fsnap {
+	bool valid;		/* computed (fproc_snapshot fills the rest) */
+	pid_t pid;		/* the process */
+	uint64_t seq;		/* the event (sequence number in the ring) */
+	uint64_t ts;		/* its time stamp: with pid and seq, which event */
+	struct var_snap vars;	/* its variables */
+	uint32_t changed;	/* bit per var_id: changed since the previous event */
+	bool have_prev;		/* the previous event is kept: changed says something */
+	bool have_sample;	/* its /proc sample is kept */
+	bool have_prev_sample;	/* the previous event's is */
+};
+
+/*
+ * fproc_snapshot - the snapshot at event @seq of @fp into @snap
+ *
+ * @snap is the caller's (a view's state): it is computed once, and again
+ * only when it is about another event or when the samples kept of the event
+ * and of the one before it changed (a sample is taken after its events, and
+ * rings drop the oldest). Returns false when the event is no longer kept.
+ */
+bool fproc_snapshot(const struct fproc *fp, uint64_t seq, struct fsnap *snap);
+
 /* The rate @r @back ticks ago (0 = the last); false when not known. */
 bool fproc_hist(const struct fproc *fp, enum fp_rate r, size_t back, double *out);
 

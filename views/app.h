@@ -14,6 +14,7 @@
 
 #include "../model/model.h"
 #include "../model/columns.h"
+#include "../model/fproc.h"
 #include "../model/themedef.h"
 
 enum action {
@@ -62,6 +63,7 @@ struct app {
 	uint64_t ev_sel;		/* selected event (sequence number in the ring) */
 	bool ev_follow;			/* the selection follows the newest event */
 	int ev_rows;			/* rows the list had at the last draw */
+	struct fsnap snap;		/* the snapshot view's event (model/fproc.c computes it) */
 
 	const struct view *stack[VIEW_STACK_MAX];
 	int depth;

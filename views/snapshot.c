@@ -58,25 +58,18 @@ static void draw_var(const struct var_snap *s, int v, bool changed, uint64_t ev_
 static void snapshot_draw(struct app *a, int y0, int h, int w)
 {
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
-	const struct kev *e, *pe;
-	struct var_snap cur, prev;
-	uint32_t changed = 0;
+	const struct fsnap *sn = &a->snap;
+	const struct kev *e;
 	char line[512], t[32], ev[320], val[160], clean[320];
 	const char *name;
 	bool two = w >= SNAP_TWO_COLUMNS;
 	int y = y0, end = y0 + h, i, v, cw = two ? w / 2 : w, rows[2] = { 0, 0 };
 
 	e = fp ? evring_at(&fp->events, a->ev_sel) : NULL;
-	if (!e) {
+	if (!e || !fproc_snapshot(fp, a->ev_sel, &a->snap)) {
 		put_line(y0, 0, w, "the event is no longer kept (the ring moved past it)");
 		blank_lines(y0 + 1, end, w);
 		return;
-	}
-	vars_snap(e, fp->pid, evring_at(&fp->samples, e->sample), &cur);
-	pe = a->ev_sel > fp->events.first ? evring_at(&fp->events, a->ev_sel - 1) : NULL;
-	if (pe) {
-		vars_snap(pe, fp->pid, evring_at(&fp->samples, pe->sample), &prev);
-		changed = vars_changed(&prev, &cur);
 	}
 	evlist_time(&a->model, e->ts, t, sizeof(t));
 	attrset(theme_attr(EL_TITLE));
@@ -103,9 +96,9 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	if (y >= end)
 		return;
 	attrset(theme_attr(EL_RATE_ZERO));
-	if (!pe)
+	if (!sn->have_prev)
 		put_line(y++, 0, w, "(the first event kept: nothing to compare with)");
-	else if (!evring_at(&fp->samples, e->sample))
+	else if (!sn->have_sample)
 		put_line(y++, 0, w, "(the /proc sample of this event is no longer kept)");
 	else
 		put_line(y++, 0, w, "* = changed since the process's previous event;  "
@@ -128,12 +121,12 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 		if (!two) {
 			row = rows[0]++;
 			if (y + row < end)
-				draw_var(&cur, v, changed & (1u << v), e->ts, y + row, 0, w);
+				draw_var(&sn->vars, v, sn->changed & (1u << v), e->ts, y + row, 0, w);
 			continue;
 		}
 		row = rows[col]++;
 		if (y + row < end)
-			draw_var(&cur, v, changed & (1u << v), e->ts, y + row, col * cw, cw);
+			draw_var(&sn->vars, v, sn->changed & (1u << v), e->ts, y + row, col * cw, cw);
 	}
 }
 

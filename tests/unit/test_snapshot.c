@@ -115,6 +115,48 @@ static void test_snap_and_changes(void)
 	CHECK_EQ_U64(vars_changed(&a, &b), (1u << VAR_TID) | (1u << VAR_LASTSIG));
 }
 
+/* The snapshot view's data: computed once, again when its samples arrive or go. */
+static void test_fproc_snapshot(void)
+{
+	struct fproc *fp = fproc_new(4242, 64);
+	struct fsnap sn = { 0 };
+	struct var_sample *vs;
+	struct kev e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = 900;
+	e.tid = 4242;
+	fproc_push_event(fp, &e, 1);
+	CHECK(fproc_snapshot(fp, 0, &sn));
+	/* Its sample is taken after it: not yet. */
+	CHECK(sn.valid && sn.seq == 0 && !sn.have_prev && !sn.have_sample);
+	CHECK(!(sn.vars.have & (1u << VAR_MINFLT)));
+	sample(fproc_sample_slot(fp, 1), 1000);
+	CHECK(fproc_snapshot(fp, 0, &sn));
+	CHECK(sn.have_sample && (sn.vars.have & (1u << VAR_MINFLT)));
+	CHECK_EQ_U64(sn.changed, 0);
+
+	e.ts = 1900;
+	e.tid = 4243;
+	fproc_push_event(fp, &e, 2);
+	vs = fproc_sample_slot(fp, 2);
+	sample(vs, 2000);
+	vs->v[VAR_MINFLT] = 140;
+	CHECK(fproc_snapshot(fp, 1, &sn));
+	CHECK(sn.have_prev && sn.have_sample && sn.have_prev_sample);
+	CHECK_EQ_U64(sn.changed, (1u << VAR_TID) | (1u << VAR_MINFLT));
+	/* Nothing kept changed: the stored result is returned as it is. */
+	sn.changed = 0;
+	CHECK(fproc_snapshot(fp, 1, &sn));
+	CHECK_EQ_U64(sn.changed, 0);
+	/* Another event: computed again. */
+	CHECK(fproc_snapshot(fp, 0, &sn));
+	CHECK(sn.seq == 0 && !sn.have_prev);
+	CHECK(!fproc_snapshot(fp, 7, &sn));	/* never pushed */
+	CHECK(!sn.valid);
+	fproc_free(fp);
+}
+
 static void test_ring(void)
 {
 	struct evring r;
@@ -245,6 +287,7 @@ static void test_fproc_tick(void)
 static const struct test tests[] = {
 	{ "vars: /proc sources parsed into the catalog's variables", test_parse },
 	{ "vars: exact and sampled values, what changed", test_snap_and_changes },
+	{ "fproc: the snapshot at an event, computed once", test_fproc_snapshot },
 	{ "evring: grows to its bound, then drops the oldest", test_ring },
 	{ "fproc: events refer to their sample; syscall table, top errno", test_fproc },
 	{ "fproc: identity, rate history, interval tables; exited keeps the data", test_fproc_tick },
