@@ -37,25 +37,4 @@ void fmt_header(char *buf, size_t n, const int *cols, size_t ncols);
 void fmt_row(const struct model *m, const struct task *t, const int *cols, size_t ncols,
 	     char *buf, size_t n, bool utf8);
 
-/* What the header says about the system, computed once per tick for every writer. */
-struct sys_summary {
-	double uptime_s;
-	bool have_uptime;
-	double load[3];
-	bool have_load;
-	unsigned long tasks, running, sleeping, disk, stopped, zombie, idle;
-	double cpu_pct;			/* all CPUs, 0..100 */
-	bool have_cpu;
-	int ncpu;
-	double mem_total_kb, mem_used_kb, mem_avail_kb, swap_total_kb, swap_used_kb;
-	bool have_mem;
-	/* per second; valid with have_rates */
-	double ctxt, intr, forks, minflt, majflt;
-	/* the same as counts within the interval, for CSV and JSON */
-	uint64_t n_ctxt, n_intr, n_forks, n_minflt, n_majflt;
-	bool have_rates;
-};
-
-void sys_summarize(const struct model *m, struct sys_summary *s);
-
 #endif

@@ -28,6 +28,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	m->sys.stat.ncpu_max = SYS_MAX_CPUS;
 	m->sys_prev.stat.cpu = m->cpu_bufs[1];
 	m->sys_prev.stat.ncpu_max = SYS_MAX_CPUS;
+	m->sum.cpu_busy = xcalloc(SYS_MAX_CPUS, sizeof(*m->sum.cpu_busy));
 	pidmap_init(&m->focus_set);
 }
 
@@ -64,6 +65,7 @@ void model_free(struct model *m)
 	sc_table_free(&m->sc_total);
 	free(m->cpu_bufs[0]);
 	free(m->cpu_bufs[1]);
+	free(m->sum.cpu_busy);
 	pidmap_free(&m->index);
 }
 
@@ -494,6 +496,73 @@ static void task_compute(struct model *m, struct task *t)
 	}
 }
 
+/* What the header and the batch writers say about the system; once per tick. */
+static void sys_summarize(const struct model *m, struct sys_summary *s)
+{
+	const struct sys_sample *x = &m->sys, *p = &m->sys_prev;
+	double *busy = s->cpu_busy;
+	size_t i;
+	int c;
+
+	memset(s, 0, sizeof(*s));
+	s->cpu_busy = busy;
+	s->have_uptime = x->have_uptime;
+	s->uptime_s = x->uptime_s;
+	s->have_load = x->have_load;
+	memcpy(s->load, x->load.avg, sizeof(s->load));
+
+	for (i = 0; i < m->ntasks; i++) {
+		const struct task *t = m->tasks[i];
+
+		if (!model_is_focused(m, t->tgid))
+			continue;
+		s->tasks++;
+		switch (t->state) {
+		case 'R': s->running++; break;
+		case 'S': s->sleeping++; break;
+		case 'D': s->disk++; break;
+		case 'T': case 't': s->stopped++; break;
+		case 'Z': case 'X': s->zombie++; break;
+		case 'I': s->idle++; break;
+		default: break;
+		}
+	}
+	s->ncpu = x->have_stat ? x->stat.ncpu : 0;
+	if (x->have_stat && p->have_stat)
+		s->have_cpu = cpu_busy_pct(&x->stat.total, &p->stat.total, &s->cpu_pct);
+	for (c = 0; c < x->stat.ncpu && c < SYS_MAX_CPUS; c++)
+		if (!x->have_stat || !p->have_stat ||
+		    !cpu_busy_pct(&x->stat.cpu[c], &p->stat.cpu[c], &busy[c]))
+			busy[c] = -1;
+	if (x->have_mem) {
+		s->have_mem = true;
+		s->mem_total_kb = (double)x->mem.total;
+		s->mem_avail_kb = (double)x->mem.available;
+		s->mem_used_kb = (double)(x->mem.total - (x->mem.available < x->mem.total ?
+							   x->mem.available : x->mem.total));
+		s->swap_total_kb = (double)x->mem.swap_total;
+		s->swap_used_kb = (double)(x->mem.swap_total - (x->mem.swap_free < x->mem.swap_total ?
+								 x->mem.swap_free : x->mem.swap_total));
+	}
+	if (x->have_stat && p->have_stat && x->have_vm && p->have_vm) {
+		uint64_t minc = x->vm.pgfault - x->vm.pgmajfault;
+		uint64_t minp = p->vm.pgfault - p->vm.pgmajfault;
+
+		s->have_rates = sys_rate(m, x->stat.ctxt, p->stat.ctxt, &s->ctxt) &&
+				sys_rate(m, x->stat.intr, p->stat.intr, &s->intr) &&
+				sys_rate(m, x->stat.forks, p->stat.forks, &s->forks) &&
+				sys_rate(m, minc, minp, &s->minflt) &&
+				sys_rate(m, x->vm.pgmajfault, p->vm.pgmajfault, &s->majflt);
+		if (s->have_rates) {
+			s->n_ctxt = x->stat.ctxt - p->stat.ctxt;
+			s->n_intr = x->stat.intr - p->stat.intr;
+			s->n_forks = x->stat.forks - p->stat.forks;
+			s->n_minflt = minc - minp;
+			s->n_majflt = x->vm.pgmajfault - p->vm.pgmajfault;
+		}
+	}
+}
+
 void model_end_tick(struct model *m)
 {
 	size_t i = 0;
@@ -522,6 +591,7 @@ void model_end_tick(struct model *m)
 	}
 	for (i = 0; i < m->nfprocs; i++)
 		fproc_tick(m->fprocs[i], m);
+	sys_summarize(m, &m->sum);
 	model_refresh_rows(m);
 }
 

@@ -68,6 +68,26 @@ struct task {
 };
 
 
+/* What the header says about the system, computed once per tick (model_end_tick). */
+struct sys_summary {
+	double uptime_s;
+	bool have_uptime;
+	double load[3];
+	bool have_load;
+	unsigned long tasks, running, sleeping, disk, stopped, zombie, idle;
+	double cpu_pct;			/* all CPUs, 0..100 */
+	bool have_cpu;
+	int ncpu;
+	double *cpu_busy;		/* each CPU's (ncpu): 0..100, < 0 = not known; model-owned */
+	double mem_total_kb, mem_used_kb, mem_avail_kb, swap_total_kb, swap_used_kb;
+	bool have_mem;
+	/* per second; valid with have_rates */
+	double ctxt, intr, forks, minflt, majflt;
+	/* the same as counts within the interval, for CSV and JSON */
+	uint64_t n_ctxt, n_intr, n_forks, n_minflt, n_majflt;
+	bool have_rates;
+};
+
 enum sort_dir { SORT_ASC, SORT_DESC };
 
 struct model {
@@ -85,6 +105,7 @@ struct model {
 
 	struct sys_sample sys, sys_prev;
 	struct cpu_times *cpu_bufs[2];	/* storage behind sys{,_prev}.stat.cpu */
+	struct sys_summary sum;		/* sys and the tasks, summed up at the end of the tick */
 
 	long hz;			/* clock ticks per second (sysconf) */
 	long page_kb;

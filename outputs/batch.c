@@ -158,36 +158,35 @@ static void text_events(struct batch *b, const struct model *m)
 
 static void write_text(struct batch *b, const struct model *m)
 {
-	struct sys_summary s;
+	const struct sys_summary *s = &m->sum;
 	char line[4096], a[32], c[32], d[32];
 	time_t now = (time_t)m->wall_s;
 	struct tm tm;
 	size_t i;
 
-	sys_summarize(m, &s);
 	localtime_r(&now, &tm);
 	strftime(a, sizeof(a), "%H:%M:%S", &tm);
-	fmt_uptime(c, sizeof(c), s.uptime_s);
+	fmt_uptime(c, sizeof(c), s->uptime_s);
 	fprintf(b->out, "ktop - %s up %s, load average: %.2f, %.2f, %.2f\n", a, c,
-		s.load[0], s.load[1], s.load[2]);
+		s->load[0], s->load[1], s->load[2]);
 	fprintf(b->out, "Tasks: %lu total, %lu running, %lu sleeping, %lu disk, %lu stopped, %lu zombie, %lu idle\n",
-		s.tasks, s.running, s.sleeping, s.disk, s.stopped, s.zombie, s.idle);
-	if (s.have_cpu)
-		fprintf(b->out, "CPU: %.1f%% busy, %d CPUs\n", s.cpu_pct, s.ncpu);
+		s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle);
+	if (s->have_cpu)
+		fprintf(b->out, "CPU: %.1f%% busy, %d CPUs\n", s->cpu_pct, s->ncpu);
 	else
-		fprintf(b->out, "CPU: - busy, %d CPUs\n", s.ncpu);
-	if (s.have_mem) {
-		fmt_mem(a, sizeof(a), s.mem_used_kb);
-		fmt_mem(c, sizeof(c), s.mem_total_kb);
-		fmt_mem(d, sizeof(d), s.mem_avail_kb);
+		fprintf(b->out, "CPU: - busy, %d CPUs\n", s->ncpu);
+	if (s->have_mem) {
+		fmt_mem(a, sizeof(a), s->mem_used_kb);
+		fmt_mem(c, sizeof(c), s->mem_total_kb);
+		fmt_mem(d, sizeof(d), s->mem_avail_kb);
 		fprintf(b->out, "Mem: %s used of %s, %s available", a, c, d);
-		fmt_mem(a, sizeof(a), s.swap_used_kb);
-		fmt_mem(c, sizeof(c), s.swap_total_kb);
+		fmt_mem(a, sizeof(a), s->swap_used_kb);
+		fmt_mem(c, sizeof(c), s->swap_total_kb);
 		fprintf(b->out, "; Swap: %s used of %s\n", a, c);
 	}
-	if (s.have_rates)
+	if (s->have_rates)
 		fprintf(b->out, "Rates/s: %.0f ctxsw, %.0f intr, %.0f forks, %.0f minflt, %.0f majflt\n",
-			s.ctxt, s.intr, s.forks, s.minflt, s.majflt);
+			s->ctxt, s->intr, s->forks, s->minflt, s->majflt);
 	else
 		fputs("Rates/s: - (first interval)\n", b->out);
 	text_events(b, m);
@@ -421,36 +420,35 @@ static void json_events(FILE *f, const struct model *m)
 
 static void write_json(struct batch *b, const struct model *m)
 {
-	struct sys_summary s;
+	const struct sys_summary *s = &m->sum;
 	char buf[64];
 	size_t i, k;
 
-	sys_summarize(m, &s);
 	fprintf(b->out, "{\"time\":%.6f,\"interval_s\":", m->wall_s);
 	if (m->interval_s > 0)
 		fprintf(b->out, "%.6f", m->interval_s);
 	else
 		fputs("null", b->out);
 	fprintf(b->out, ",\"system\":{\"uptime_s\":%.2f,\"load\":[%.2f,%.2f,%.2f]",
-		s.uptime_s, s.load[0], s.load[1], s.load[2]);
+		s->uptime_s, s->load[0], s->load[1], s->load[2]);
 	fprintf(b->out, ",\"tasks\":%lu,\"running\":%lu,\"sleeping\":%lu,\"disk\":%lu,"
 		"\"stopped\":%lu,\"zombie\":%lu,\"idle\":%lu,\"ncpu\":%d",
-		s.tasks, s.running, s.sleeping, s.disk, s.stopped, s.zombie, s.idle, s.ncpu);
-	if (s.have_cpu)
-		fprintf(b->out, ",\"cpu_pct\":%.1f", s.cpu_pct);
+		s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle, s->ncpu);
+	if (s->have_cpu)
+		fprintf(b->out, ",\"cpu_pct\":%.1f", s->cpu_pct);
 	else
 		fputs(",\"cpu_pct\":null", b->out);
-	if (s.have_mem)
+	if (s->have_mem)
 		fprintf(b->out, ",\"mem_total_kb\":%.0f,\"mem_used_kb\":%.0f,\"mem_avail_kb\":%.0f,"
 			"\"swap_total_kb\":%.0f,\"swap_used_kb\":%.0f",
-			s.mem_total_kb, s.mem_used_kb, s.mem_avail_kb, s.swap_total_kb,
-			s.swap_used_kb);
-	if (s.have_rates)
+			s->mem_total_kb, s->mem_used_kb, s->mem_avail_kb, s->swap_total_kb,
+			s->swap_used_kb);
+	if (s->have_rates)
 		fprintf(b->out, ",\"ctxt\":%llu,\"intr\":%llu,\"forks\":%llu,\"minflt\":%llu,"
 			"\"majflt\":%llu",
-			(unsigned long long)s.n_ctxt, (unsigned long long)s.n_intr,
-			(unsigned long long)s.n_forks, (unsigned long long)s.n_minflt,
-			(unsigned long long)s.n_majflt);
+			(unsigned long long)s->n_ctxt, (unsigned long long)s->n_intr,
+			(unsigned long long)s->n_forks, (unsigned long long)s->n_minflt,
+			(unsigned long long)s->n_majflt);
 	else
 		fputs(",\"ctxt\":null,\"intr\":null,\"forks\":null,\"minflt\":null,\"majflt\":null",
 		      b->out);

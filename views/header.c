@@ -99,14 +99,14 @@ static void cpu_meters(struct app *a, int *y, int w, int max_lines)
 		blank(*y + i, w);
 	for (i = -1; i < ncpu; i++) {
 		const struct cpu_times *cur = i < 0 ? &m->sys.stat.total : &m->sys.stat.cpu[i];
-		const struct cpu_times *old = i < 0 ? &m->sys_prev.stat.total : &m->sys_prev.stat.cpu[i];
 		int slot = i + 1;
 
 		if (i < 0)
 			snprintf(label, sizeof(label), "CPU");
 		else
 			snprintf(label, sizeof(label), "%3d", i);
-		if (m->sys.have_stat && m->sys_prev.have_stat && cpu_busy_pct(cur, old, &pct))
+		pct = i < 0 ? (m->sum.have_cpu ? m->sum.cpu_pct : -1) : m->sum.cpu_busy[i];
+		if (pct >= 0)
 			snprintf(text, sizeof(text), "%.1f%%", pct);
 		else if (i >= 0 && !cur->present)
 			snprintf(text, sizeof(text), "off"), pct = 0;
@@ -164,40 +164,39 @@ static void events_line(const struct model *m, int y, int w)
 
 int header_draw(struct app *a, int w, int max_lines)
 {
-	struct sys_summary s;
+	const struct sys_summary *s = &a->model.sum;
 	char buf[256], t1[32], t2[32], clock[16];
 	time_t now = (time_t)a->model.wall_s;
 	struct tm tm;
 	int y = 0, half = (w - 1) / 2;
 
-	sys_summarize(&a->model, &s);
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	fmt_uptime(t1, sizeof(t1), s.uptime_s);
+	fmt_uptime(t1, sizeof(t1), s->uptime_s);
 
 	blank(y, w);
 	attrset(theme_attr(EL_TITLE));
 	put_text(y, 0, w, "ktop");
 	attrset(theme_attr(EL_NORMAL));
 	snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s", clock, t1,
-		 s.load[0], s.load[1], s.load[2], a->paused ? "PAUSED" : "",
+		 s->load[0], s->load[1], s->load[2], a->paused ? "PAUSED" : "",
 		 a->model.threads ? " threads" : "");
 	put_text(y, 4, w - 4, buf);
 	y++;
 
 	cpu_meters(a, &y, w, max_lines - 5 > 1 ? max_lines - 5 : 1);
 
-	if (s.have_mem) {
+	if (s->have_mem) {
 		blank(y, w);
-		fmt_mem(t1, sizeof(t1), s.mem_used_kb);
-		fmt_mem(t2, sizeof(t2), s.mem_total_kb);
+		fmt_mem(t1, sizeof(t1), s->mem_used_kb);
+		fmt_mem(t2, sizeof(t2), s->mem_total_kb);
 		snprintf(buf, sizeof(buf), "%s/%s", t1, t2);
-		meter(y, 0, half, "Mem", s.mem_total_kb ? s.mem_used_kb / s.mem_total_kb : 0, buf);
-		fmt_mem(t1, sizeof(t1), s.swap_used_kb);
-		fmt_mem(t2, sizeof(t2), s.swap_total_kb);
+		meter(y, 0, half, "Mem", s->mem_total_kb ? s->mem_used_kb / s->mem_total_kb : 0, buf);
+		fmt_mem(t1, sizeof(t1), s->swap_used_kb);
+		fmt_mem(t2, sizeof(t2), s->swap_total_kb);
 		snprintf(buf, sizeof(buf), "%s/%s", t1, t2);
 		meter(y, half + 1, w - half - 1, "Swp",
-		      s.swap_total_kb ? s.swap_used_kb / s.swap_total_kb : 0, buf);
+		      s->swap_total_kb ? s->swap_used_kb / s->swap_total_kb : 0, buf);
 		y++;
 	}
 
@@ -206,7 +205,7 @@ int header_draw(struct app *a, int w, int max_lines)
 	put_text(y, 0, w, "Tasks");
 	attrset(theme_attr(EL_NORMAL));
 	snprintf(buf, sizeof(buf), " %lu, %lu run, %lu sleep, %lu D, %lu stop, %lu zombie, %lu idle",
-		 s.tasks, s.running, s.sleeping, s.disk, s.stopped, s.zombie, s.idle);
+		 s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle);
 	put_text(y, 5, w - 5, buf);
 	y++;
 
@@ -214,14 +213,14 @@ int header_draw(struct app *a, int w, int max_lines)
 	attrset(theme_attr(EL_LABEL));
 	put_text(y, 0, w, "Rates");
 	attrset(theme_attr(EL_NORMAL));
-	if (s.have_rates) {
+	if (s->have_rates) {
 		char r[5][16];
 
-		fmt_rate(r[0], sizeof(r[0]), s.ctxt);
-		fmt_rate(r[1], sizeof(r[1]), s.intr);
-		fmt_rate(r[2], sizeof(r[2]), s.forks);
-		fmt_rate(r[3], sizeof(r[3]), s.minflt);
-		fmt_rate(r[4], sizeof(r[4]), s.majflt);
+		fmt_rate(r[0], sizeof(r[0]), s->ctxt);
+		fmt_rate(r[1], sizeof(r[1]), s->intr);
+		fmt_rate(r[2], sizeof(r[2]), s->forks);
+		fmt_rate(r[3], sizeof(r[3]), s->minflt);
+		fmt_rate(r[4], sizeof(r[4]), s->majflt);
 		snprintf(buf, sizeof(buf), " ctxsw %s/s  intr %s/s  forks %s/s  minflt %s/s  majflt %s/s",
 			 r[0], r[1], r[2], r[3], r[4]);
 	} else {

@@ -945,6 +945,78 @@ static struct cpu_times cpu(uint64_t user, uint64_t sys, uint64_t idle, uint64_t
 	return c;
 }
 
+/*
+ * The header's numbers (m->sum) are computed at the end of each tick: task
+ * states of the focused processes, CPU busy (all and each), memory, rates.
+ */
+static void test_model_sys_summary(void)
+{
+	struct model m;
+	const struct sys_summary *s = &m.sum;
+	static const char states[] = "RSDZtIX";
+	size_t i;
+
+	model_init(&m, 100, 4);
+	CHECK_EQ_U64(s->tasks, 0);
+	CHECK(!s->have_cpu && !s->have_mem && !s->have_rates);
+	tick_begin(&m, 1);
+	for (i = 0; states[i]; i++)
+		model_task_sample(&m, (pid_t)(i + 1), (pid_t)(i + 1), 1)->state = states[i];
+	model_task_sample(&m, 99, 99, 1)->state = 'R';
+	model_set_focus(&m, (const pid_t[]){ 1, 2, 3, 4, 5, 6, 7 }, 7);
+	m.sys.have_stat = m.sys.have_mem = m.sys.have_vm = true;
+	m.sys.stat.ncpu = 2;
+	m.sys.stat.total = cpu(100, 100, 1000, 0);
+	m.sys.stat.cpu[0] = cpu(50, 50, 500, 0);
+	m.sys.stat.cpu[1] = cpu(50, 50, 500, 0);
+	m.sys.stat.ctxt = 1000;
+	m.sys.vm.pgfault = 500;
+	m.sys.vm.pgmajfault = 10;
+	m.sys.mem.total = 1000;
+	m.sys.mem.available = 400;
+	m.sys.mem.swap_total = 100;
+	m.sys.mem.swap_free = 100;
+	model_end_tick(&m);
+	/* 99 is not focused: not counted. */
+	CHECK_EQ_U64(s->tasks, 7);
+	CHECK(s->running == 1 && s->sleeping == 1 && s->disk == 1 && s->stopped == 1);
+	CHECK(s->zombie == 2 && s->idle == 1);
+	CHECK(s->have_mem);
+	CHECK_NEAR(s->mem_used_kb, 600, 1e-9);
+	CHECK_NEAR(s->swap_used_kb, 0, 1e-9);
+	CHECK_EQ_I64(s->ncpu, 2);
+	CHECK(!s->have_cpu && !s->have_rates);	/* one sample: no interval */
+	CHECK(s->cpu_busy[0] < 0 && s->cpu_busy[1] < 0);
+
+	tick_begin(&m, 3);
+	for (i = 0; states[i]; i++)
+		model_task_sample(&m, (pid_t)(i + 1), (pid_t)(i + 1), 1)->state = states[i];
+	model_task_sample(&m, 1, 1, 1)->state = 'S';
+	m.sys.have_stat = m.sys.have_vm = true;
+	m.sys.stat.ncpu = 2;
+	m.sys.stat.total = cpu(150, 150, 1100, 0);	/* 100 of 200 busy */
+	m.sys.stat.cpu[0] = cpu(100, 50, 550, 0);	/* 50 of 100 */
+	m.sys.stat.cpu[1] = cpu(50, 50, 500, 0);	/* no time passed: unknown */
+	m.sys.stat.ctxt = 1100;
+	m.sys.vm.pgfault = 700;
+	m.sys.vm.pgmajfault = 30;
+	model_end_tick(&m);
+	CHECK_EQ_U64(s->tasks, 7);
+	CHECK(s->running == 0 && s->sleeping == 2);
+	CHECK(!s->have_mem);
+	CHECK(s->have_cpu);
+	CHECK_NEAR(s->cpu_pct, 50.0, 1e-9);
+	CHECK_NEAR(s->cpu_busy[0], 50.0, 1e-9);
+	CHECK(s->cpu_busy[1] < 0);
+	CHECK(s->have_rates);
+	CHECK_NEAR(s->ctxt, 50.0, 1e-9);
+	CHECK_EQ_U64(s->n_ctxt, 100);
+	CHECK_EQ_U64(s->n_minflt, 180);
+	CHECK_EQ_U64(s->n_majflt, 20);
+	CHECK_NEAR(s->majflt, 10.0, 1e-9);
+	model_free(&m);
+}
+
 static void test_cpu_busy_pct(void)
 {
 	struct cpu_times prev = cpu(100, 100, 1000, 10), cur;
@@ -1498,6 +1570,7 @@ static const struct test tests[] = {
 	{ "sys_rate", test_sys_rate },
 	{ "sys_sample_swap", test_sys_sample_swap },
 	{ "cpu_busy_pct", test_cpu_busy_pct },
+	{ "model: the header's numbers, once per tick", test_model_sys_summary },
 	{ "sanitize_basic", test_sanitize_basic },
 	{ "sanitize_utf8", test_sanitize_utf8 },
 	{ "sanitize_c1", test_sanitize_c1 },
