@@ -64,6 +64,8 @@ enum col_type {
 /* Longest text of a cell: a command line as read (4 KiB) once sanitized. */
 #define CMDLINE_TEXT_MAX 4200
 
+enum sort_dir { SORT_ASC, SORT_DESC };
+
 struct column {
 	const char *key;	/* CSV/JSON/-o name, stable: "minflt" */
 	const char *title;	/* screen header: "MINFLT/s" */

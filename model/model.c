@@ -3,9 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "columns.h"
 #include "fproc.h"
 #include "util.h"
 
@@ -18,9 +16,6 @@ void model_init(struct model *m, long hz, long page_kb)
 	pidmap_init(&m->index);
 	m->hz = hz > 0 ? hz : 100;
 	m->page_kb = page_kb > 0 ? page_kb : 4;
-	m->sort_col = COL_CPU;
-	m->sort_dir = SORT_DESC;
-	m->filter_uid = -1;
 	m->events_uid = -1;
 	m->cpu_bufs[0] = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
 	m->cpu_bufs[1] = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
@@ -48,7 +43,6 @@ void model_clear(struct model *m)
 		task_free(m->tasks[i]);
 	}
 	m->ntasks = 0;
-	m->nrows = 0;
 }
 
 void model_free(struct model *m)
@@ -58,9 +52,7 @@ void model_free(struct model *m)
 		model_fproc_remove(m, m->fprocs[0]->pid);
 	free(m->fprocs);
 	free(m->tasks);
-	free(m->rows);
 	free(m->focus);
-	free(m->folded);
 	pidmap_free(&m->focus_set);
 	sc_table_free(&m->sc_total);
 	free(m->cpu_bufs[0]);
@@ -146,7 +138,6 @@ struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t 
 		if (m->ntasks == m->cap) {
 			m->cap = m->cap ? m->cap * 2 : 256;
 			m->tasks = xrealloc(m->tasks, m->cap * sizeof(*m->tasks));
-			m->rows = xrealloc(m->rows, m->cap * sizeof(*m->rows));
 		}
 		m->tasks[m->ntasks++] = t;
 		pidmap_put(&m->index, pid, t);
@@ -214,12 +205,13 @@ bool model_task_wants_status(const struct model *m, const struct task *t)
 	return t->want_until >= m->tick;
 }
 
-void model_want_rows(struct model *m, size_t first, size_t count)
+void model_want_task(struct model *m, const struct task *t)
 {
-	size_t i;
+	/* The model's own (writable) task: @t came through a const view of it. */
+	struct task *mt = pidmap_get(&m->index, t->pid);
 
-	for (i = first; i < first + count && i < m->nrows; i++)
-		m->rows[i]->want_until = m->tick + WANT_TICKS;
+	if (mt == t)
+		mt->want_until = m->tick + WANT_TICKS;
 }
 
 bool task_delta(const struct task *t, enum counter c, uint64_t *out)
@@ -592,63 +584,6 @@ void model_end_tick(struct model *m)
 	for (i = 0; i < m->nfprocs; i++)
 		fproc_tick(m->fprocs[i], m);
 	sys_summarize(m, &m->sum);
-	model_refresh_rows(m);
-}
-
-static bool task_matches(const struct model *m, const struct task *t)
-{
-	if (m->focus && !model_is_focused(m, t->tgid))
-		return false;
-	if (m->filter_uid >= 0 && t->uid != m->filter_uid)
-		return false;
-	if (!m->filter[0])
-		return true;
-	if (strcasestr(t->comm, m->filter))
-		return true;
-	if (t->cmdline && t->cmdline_len) {
-		/* The command line is NUL-separated; match it as the shell shows it. */
-		char buf[512];
-		size_t n = t->cmdline_len < sizeof(buf) - 1 ? t->cmdline_len : sizeof(buf) - 1;
-		size_t k;
-
-		for (k = 0; k < n; k++)
-			buf[k] = t->cmdline[k] ? t->cmdline[k] : ' ';
-		buf[n] = '\0';
-		return strcasestr(buf, m->filter) != NULL;
-	}
-	return false;
-}
-
-/* qsort has no context argument; sorting happens on the one main thread. */
-static const struct model *sort_model;
-
-static int rows_cmp(const void *pa, const void *pb)
-{
-	const struct task *a = *(struct task *const *)pa, *b = *(struct task *const *)pb;
-	int r = col_compare(sort_model, a, b, sort_model->sort_col);
-
-	if (sort_model->sort_dir == SORT_DESC)
-		r = -r;
-	if (!r)	/* a total order keeps rows from jumping between refreshes */
-		r = a->pid < b->pid ? -1 : a->pid > b->pid;
-	return r;
-}
-
-void model_refresh_rows(struct model *m)
-{
-	size_t i;
-
-	m->nrows = 0;
-	for (i = 0; i < m->ntasks; i++)
-		if (task_matches(m, m->tasks[i]))
-			m->rows[m->nrows++] = m->tasks[i];
-	if (!m->nrows)
-		return;
-	sort_model = m;
-	qsort(m->rows, m->nrows, sizeof(*m->rows), rows_cmp);
-	sort_model = NULL;
-	if (m->tree)
-		tree_order(m);
 }
 
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out)

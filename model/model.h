@@ -57,14 +57,6 @@ struct task {
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
-
-	/* Tree view (model/tree.c), set when rows are rebuilt with model.tree on. */
-	uint64_t tree_more;		/* bit d: its ancestor at depth d has a later sibling */
-	int tree_row;			/* its index in rows while the tree is built */
-	uint16_t tree_depth;		/* 0 = a root */
-	bool tree_last;			/* the last of its siblings */
-	bool tree_kids;			/* it has children among the rows */
-	bool tree_folded;		/* they are hidden (collapsed) */
 };
 
 
@@ -88,15 +80,10 @@ struct sys_summary {
 	bool have_rates;
 };
 
-enum sort_dir { SORT_ASC, SORT_DESC };
-
 struct model {
 	struct task **tasks;		/* every live task, unordered */
 	size_t ntasks, cap;
 	struct pidmap index;		/* pid -> task */
-
-	struct task **rows;		/* filtered and sorted: what views show */
-	size_t nrows;
 
 	uint64_t tick;			/* 1 for the first sample */
 	uint64_t t_now, t_prev;		/* monotonic ns of this and the last tick */
@@ -110,14 +97,7 @@ struct model {
 	long hz;			/* clock ticks per second (sysconf) */
 	long page_kb;
 
-	int sort_col;			/* enum col_id */
-	enum sort_dir sort_dir;
-	char filter[128];		/* substring of comm or cmdline; "" = none */
-	int64_t filter_uid;		/* -1 = all users */
-	bool threads;			/* rows are threads, not processes */
-	bool tree;			/* rows in tree order: children under their parent */
-	pid_t *folded;			/* tree: processes whose children are hidden */
-	size_t nfolded;
+	bool threads;			/* tasks are threads, not processes */
 	/*
 	 * Focus (-p, -- CMD): only these processes (tgids); NULL = all. The
 	 * first npinned were named by the user; with focus_follow the processes
@@ -194,8 +174,11 @@ void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
 
 /* Does any view or writer need @t's status this tick? */
 bool model_task_wants_status(const struct model *m, const struct task *t);
-/* Views call this for the rows they show, so the next ticks read their status. */
-void model_want_rows(struct model *m, size_t first, size_t count);
+/*
+ * Views call this for the tasks they show (rowset_want), so the next ticks
+ * read their status.
+ */
+void model_want_task(struct model *m, const struct task *t);
 
 /* Count of @c within the interval; false when not known (first tick, not read). */
 bool task_delta(const struct task *t, enum counter c, uint64_t *out);
@@ -220,14 +203,6 @@ struct fproc *model_fproc_find(const struct model *m, pid_t pid);
 struct fproc *model_fproc_add(struct model *m, pid_t pid);
 /* Forget @pid's focus data. */
 void model_fproc_remove(struct model *m, pid_t pid);
-
-/* Re-apply filter and sort to rows; called by end_tick and when they change. */
-void model_refresh_rows(struct model *m);
-/* Put rows (sorted) in tree order; model_refresh_rows calls it when m->tree. */
-void tree_order(struct model *m);
-/* Tree: hide (@fold true) or show the children of @pid. Returns whether it changed. */
-bool model_fold(struct model *m, pid_t pid, bool fold);
-bool model_is_folded(const struct model *m, pid_t pid);
 
 /* System rates derived from two samples; false before the second sample. */
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out);

@@ -80,8 +80,8 @@ static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn
 {
 	size_t i, k, n;
 
-	for (i = 0; i < m->nrows; i++) {
-		const struct task *t = m->rows[i];
+	for (i = 0; i < b->rows.nrows; i++) {
+		const struct task *t = b->rows.rows[i].task;
 		const struct sc_stat **v;
 		char comm[PROC_COMM_MAX];
 
@@ -194,8 +194,8 @@ static void write_text(struct batch *b, const struct model *m)
 	fmt_header(line, sizeof(line), b->cols, b->ncols);
 	fputs(line, b->out);
 	fputc('\n', b->out);
-	for (i = 0; i < m->nrows; i++) {
-		fmt_row(m, m->rows[i], b->cols, b->ncols, line, sizeof(line), true);
+	for (i = 0; i < b->rows.nrows; i++) {
+		fmt_row(m, b->rows.rows[i].task, b->cols, b->ncols, line, sizeof(line), true);
 		fputs(line, b->out);
 		fputc('\n', b->out);
 	}
@@ -283,8 +283,8 @@ static void write_csv(struct batch *b, const struct model *m)
 		fputc('\n', b->out);
 		b->header_done = true;
 	}
-	for (i = 0; i < m->nrows; i++) {
-		const struct task *t = m->rows[i];
+	for (i = 0; i < b->rows.nrows; i++) {
+		const struct task *t = b->rows.rows[i].task;
 
 		fprintf(b->out, "%.6f,", m->wall_s);
 		if (m->interval_s > 0)
@@ -454,8 +454,8 @@ static void write_json(struct batch *b, const struct model *m)
 		      b->out);
 	json_events(b->out, m);
 	fputs("},\"processes\":[", b->out);
-	for (i = 0; i < m->nrows; i++) {
-		const struct task *t = m->rows[i];
+	for (i = 0; i < b->rows.nrows; i++) {
+		const struct task *t = b->rows.rows[i].task;
 
 		fputs(i ? ",{" : "{", b->out);
 		for (k = 0; k < b->ncols; k++) {
@@ -478,6 +478,7 @@ static void write_json(struct batch *b, const struct model *m)
 
 int batch_write(struct batch *b, const struct model *m)
 {
+	rowset_refresh(&b->rows, m);
 	switch (b->fmt) {
 	case OUT_CSV:
 		write_csv(b, m);

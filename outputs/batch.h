@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../model/model.h"
+#include "../model/rows.h"
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 
@@ -21,6 +22,7 @@ struct batch {
 	size_t ncols;
 	bool syscalls;		/* --syscalls: each process's syscalls too */
 	bool header_done;
+	struct rowset rows;	/* the rows written (sort: -s); batch_write refreshes them */
 };
 
 /* Default columns of each format (when -o is not given). */
@@ -33,7 +35,10 @@ void batch_csv_string(FILE *f, const char *s);
 /* @n bytes of untrusted text as a JSON string: controls escaped, bad UTF-8 as U+FFFD. */
 void batch_json_string(FILE *f, const char *s, size_t n);
 
-/* Write one iteration. Returns 0 or -errno of the failed write (EPIPE: reader gone). */
+/*
+ * Write one iteration: b->rows, refreshed from @m first. Returns 0 or -errno of
+ * the failed write (EPIPE: reader gone).
+ */
 int batch_write(struct batch *b, const struct model *m);
 
 #endif

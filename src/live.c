@@ -66,11 +66,11 @@ static void save_settings(struct ktop *k)
 	memset(&s, 0, sizeof(s));
 	s.delay_s = a->delay_s;
 	snprintf(s.theme, sizeof(s.theme), "%s", a->theme);
-	s.sort_col = a->model.sort_col;
-	s.sort_asc = a->model.sort_dir == SORT_ASC;
+	s.sort_col = a->rows.sort_col;
+	s.sort_asc = a->rows.sort_dir == SORT_ASC;
 	memcpy(s.cols, a->cols, a->ncols * sizeof(a->cols[0]));
 	s.ncols = a->ncols;
-	s.tree = a->model.tree;
+	s.tree = a->rows.tree;
 	s.threads = a->model.threads;
 	if (!k->rc_path[0])
 		app_message(a, "not saved: neither XDG_CONFIG_HOME nor HOME is set");
@@ -91,13 +91,13 @@ bool handle_action(struct ktop *k, enum action act)
 	case ACT_QUIT:
 		return quit_key(k);
 	case ACT_RESORT:
-		model_refresh_rows(&a->model);
+		rowset_refresh(&a->rows, &a->model);
 		break;
 	case ACT_COLLECT:
 		if (!a->paused && !k->final)
 			collect(k);
 		else
-			model_refresh_rows(&a->model);
+			rowset_refresh(&a->rows, &a->model);
 		break;
 	case ACT_DELAY:
 		arm_timer(k->timerfd, a->delay_s, false);
@@ -191,8 +191,8 @@ void apply_settings(struct ktop *k)
 	if (s.have_theme && !k->opt.theme)
 		snprintf(a->theme, sizeof(a->theme), "%s", s.theme);
 	if (s.have_sort && k->opt.sort_col < 0) {
-		m->sort_col = s.sort_col;
-		m->sort_dir = s.sort_asc ? SORT_ASC : SORT_DESC;
+		a->rows.sort_col = s.sort_col;
+		a->rows.sort_dir = s.sort_asc ? SORT_ASC : SORT_DESC;
 	}
 	if (s.ncols) {
 		a->ncols = 0;
@@ -204,7 +204,7 @@ void apply_settings(struct ktop *k)
 			default_columns(k);
 	}
 	if (s.have_tree)
-		m->tree = s.tree;
+		a->rows.tree = s.tree;
 	if (s.have_threads && !k->opt.threads)
 		m->threads = s.threads;
 }

@@ -234,9 +234,12 @@ static void setup_app(struct ktop *k)
 {
 	struct app *a = &k->app;
 	struct model *m = &a->model;
+	struct rowset *rs = k->opt.batch ? &k->batch.rows : &a->rows;
 
 	model_init(m, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE) / 1024);
 	sample_init(&k->sample);
+	rowset_init(&a->rows);
+	rowset_init(&k->batch.rows);
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
 	default_columns(k);
@@ -254,8 +257,8 @@ static void setup_app(struct ktop *k)
 	m->ring_events = k->opt.events;
 	m->threads = k->opt.threads;
 	if (k->opt.sort_col >= 0) {
-		m->sort_col = k->opt.sort_col;
-		m->sort_dir = k->opt.sort_asc ? SORT_ASC : SORT_DESC;
+		rs->sort_col = k->opt.sort_col;
+		rs->sort_dir = k->opt.sort_asc ? SORT_ASC : SORT_DESC;
 	}
 	if (!k->opt.batch && !k->opt.summary)
 		apply_settings(k);
@@ -451,6 +454,8 @@ out:
 	launch_free(&k.launch);
 	procfs_free(k.procfs);
 	system_free(k.sys);
+	rowset_free(&k.app.rows);
+	rowset_free(&k.batch.rows);
 	model_free(&k.app.model);
 	sample_free(&k.sample);
 	options_free(&k.opt);

@@ -31,6 +31,7 @@ void stop_tracing(struct ktop *k)
 static void collect_needs(const struct ktop *k, struct procfs_need *need)
 {
 	const struct model *m = &k->app.model;
+	const struct rowset *rs = k->opt.batch ? &k->batch.rows : &k->app.rows;
 
 	need->all = 0;
 	need->wanted = 0;
@@ -43,8 +44,8 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 			need->wanted |= col_needs(m, k->app.cols[i]);
 	}
 	/* Sorting or filtering by a value means reading it for every task. */
-	need->all |= col_needs(m, m->sort_col);
-	if (m->filter[0])
+	need->all |= col_needs(m, rs->sort_col);
+	if (rs->filter[0])
 		need->all |= NEED_CMDLINE;
 }
 
@@ -118,6 +119,9 @@ void collect(struct ktop *k)
 	s->end = true;
 	model_apply(m, s);
 	ftrace_end_interval(k->ftrace);
+	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
+	if (k->mode->screen)
+		rowset_refresh(&k->app.rows, m);
 	k->ticks++;
 }
 

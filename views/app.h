@@ -15,12 +15,13 @@
 #include "../model/model.h"
 #include "../model/columns.h"
 #include "../model/fproc.h"
+#include "../model/rows.h"
 #include "../model/themedef.h"
 
 enum action {
 	ACT_NONE,	/* nothing changed */
 	ACT_REDRAW,	/* draw again */
-	ACT_RESORT,	/* filter or sort changed: rebuild rows, draw */
+	ACT_RESORT,	/* filter or sort changed: rebuild a->rows, draw */
 	ACT_COLLECT,	/* collect now (what is shown needs new data) */
 	ACT_DELAY,	/* the delay changed: re-arm the timer */
 	ACT_THREADS,	/* thread mode toggled: restart the collector */
@@ -39,6 +40,7 @@ struct view;
 
 struct app {
 	struct model model;
+	struct rowset rows;		/* the table's: sort, filter, tree; refreshed each tick */
 	double delay_s;
 	bool paused;
 	bool utf8;			/* the locale is UTF-8: keep UTF-8 text */

@@ -57,7 +57,7 @@ static int bar_width(const struct view *v, bool pad)
 void footer_draw(struct app *a, int y, int w)
 {
 	const struct view *v = a->stack[a->depth - 1];
-	const struct model *m = &a->model;
+	const struct rowset *rs = &a->rows;
 	char right[240], user[64] = "";
 	int x = 0, rw;
 	bool pad;
@@ -77,12 +77,12 @@ void footer_draw(struct app *a, int y, int w)
 		attrset(theme_attr(EL_NORMAL));
 		return;
 	}
-	if (m->filter_uid >= 0)
-		snprintf(user, sizeof(user), "user:%lld ", (long long)m->filter_uid);
+	if (rs->filter_uid >= 0)
+		snprintf(user, sizeof(user), "user:%lld ", (long long)rs->filter_uid);
 	snprintf(right, sizeof(right), "%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
-		 m->tree ? "tree " : "", user, m->filter[0] ? "filter:" : "", m->filter,
-		 m->filter[0] ? " " : "", columns[m->sort_col].key,
-		 m->sort_dir == SORT_DESC ? "-" : "+");
+		 rs->tree ? "tree " : "", user, rs->filter[0] ? "filter:" : "", rs->filter,
+		 rs->filter[0] ? " " : "", columns[rs->sort_col].key,
+		 rs->sort_dir == SORT_DESC ? "-" : "+");
 	rw = (int)strlen(right);
 	if (rw >= w)
 		rw = 0;

@@ -51,15 +51,15 @@ static int nitems(const struct app *a)
 
 static void item_text(const struct app *a, int i, char *buf, size_t n)
 {
-	const struct model *m = &a->model;
+	const struct rowset *rs = &a->rows;
 
 	switch (i) {
 	case IT_DELAY: snprintf(buf, n, "%.2f s", a->delay_s); break;
 	case IT_THEME: snprintf(buf, n, "%.80s", a->theme); break;
-	case IT_SORT: snprintf(buf, n, "%s (%s)", columns[m->sort_col].title, columns[m->sort_col].key); break;
-	case IT_ORDER: snprintf(buf, n, "%s", m->sort_dir == SORT_DESC ? "descending" : "ascending"); break;
-	case IT_TREE: snprintf(buf, n, "%s", m->tree ? "yes" : "no"); break;
-	case IT_THREADS: snprintf(buf, n, "%s", m->threads ? "yes (a row per thread)" : "no"); break;
+	case IT_SORT: snprintf(buf, n, "%s (%s)", columns[rs->sort_col].title, columns[rs->sort_col].key); break;
+	case IT_ORDER: snprintf(buf, n, "%s", rs->sort_dir == SORT_DESC ? "descending" : "ascending"); break;
+	case IT_TREE: snprintf(buf, n, "%s", rs->tree ? "yes" : "no"); break;
+	case IT_THREADS: snprintf(buf, n, "%s", a->model.threads ? "yes (a row per thread)" : "no"); break;
 	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
 	default: buf[0] = '\0'; break;
 	}
@@ -162,7 +162,7 @@ static enum action toggle_column(struct app *a, int c, bool shown)
 
 static enum action change(struct app *a, int dir)
 {
-	struct model *m = &a->model;
+	struct rowset *rs = &a->rows;
 	int cols[COL_NR];
 	bool shown[COL_NR];
 
@@ -172,17 +172,17 @@ static enum action change(struct app *a, int dir)
 	case IT_THEME:
 		return theme_step(a, dir);
 	case IT_SORT:
-		m->sort_col = (m->sort_col + COL_NR + dir) % COL_NR;
-		m->sort_dir = columns[m->sort_col].sort_default;
+		rs->sort_col = (rs->sort_col + COL_NR + dir) % COL_NR;
+		rs->sort_dir = columns[rs->sort_col].sort_default;
 		return ACT_COLLECT;
 	case IT_ORDER:
-		m->sort_dir = m->sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+		rs->sort_dir = rs->sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
 		return ACT_RESORT;
 	case IT_TREE:
-		m->tree = !m->tree;
+		rs->tree = !rs->tree;
 		return ACT_RESORT;
 	case IT_THREADS:
-		m->threads = !m->threads;
+		a->model.threads = !a->model.threads;
 		return ACT_THREADS;
 	case IT_COMMAND:
 		a->show_cmdline = !a->show_cmdline;

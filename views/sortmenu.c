@@ -13,14 +13,14 @@ static void sort_draw(struct app *a, int y0, int h, int w)
 	int i, first;
 
 	if (cursor < 0)
-		cursor = a->model.sort_col;
+		cursor = a->rows.sort_col;
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y0, 0, ' ', w);
 	put_text(y0, 0, w, "Sort by (Enter: sort, Esc: cancel)");
 	attrset(theme_attr(EL_NORMAL));
 	first = cursor >= h - 1 ? cursor - (h - 2) : 0;
 	for (i = first; i < COL_NR && y0 + 1 + i - first < y0 + h; i++) {
-		snprintf(line, sizeof(line), "%c %-9s %-8s %s", i == a->model.sort_col ? '*' : ' ',
+		snprintf(line, sizeof(line), "%c %-9s %-8s %s", i == a->rows.sort_col ? '*' : ' ',
 			 columns[i].title, columns[i].key, columns[i].doc);
 		attrset(theme_attr(i == cursor ? EL_SELECTED : EL_NORMAL));
 		mvhline(y0 + 1 + i - first, 0, ' ', w);
@@ -51,11 +51,11 @@ static enum action sort_key(struct app *a, int ch)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		if (a->model.sort_col == cursor)
-			a->model.sort_dir = a->model.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+		if (a->rows.sort_col == cursor)
+			a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
 		else
-			a->model.sort_dir = columns[cursor].sort_default;
-		a->model.sort_col = cursor;
+			a->rows.sort_dir = columns[cursor].sort_default;
+		a->rows.sort_col = cursor;
 		cursor = -1;
 		app_pop(a);
 		return ACT_COLLECT;

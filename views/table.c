@@ -20,12 +20,12 @@ static bool keep_pid;
 
 static void follow_selection(struct app *a)
 {
-	const struct model *m = &a->model;
+	const struct rowset *rs = &a->rows;
 	size_t i;
 
 	if (a->selected_pid && (a->follow || keep_pid)) {
-		for (i = 0; i < m->nrows; i++) {
-			if (m->rows[i]->pid == a->selected_pid) {
+		for (i = 0; i < rs->nrows; i++) {
+			if (rs->rows[i].task->pid == a->selected_pid) {
 				a->selected = i;
 				keep_pid = false;
 				return;
@@ -37,13 +37,13 @@ static void follow_selection(struct app *a)
 		}
 	}
 	keep_pid = false;
-	if (a->selected >= m->nrows)
-		a->selected = m->nrows ? m->nrows - 1 : 0;
+	if (a->selected >= rs->nrows)
+		a->selected = rs->nrows ? rs->nrows - 1 : 0;
 }
 
 static void clamp_scroll(struct app *a, int h)
 {
-	size_t rows = a->model.nrows;
+	size_t rows = a->rows.nrows;
 
 	follow_selection(a);
 	if (h < 1)
@@ -54,7 +54,7 @@ static void clamp_scroll(struct app *a, int h)
 		a->top = a->selected - (size_t)h + 1;
 	if (a->top + (size_t)h > rows)
 		a->top = rows > (size_t)h ? rows - (size_t)h : 0;
-	a->selected_pid = a->selected < rows ? a->model.rows[a->selected]->pid : 0;
+	a->selected_pid = a->selected < rows ? a->rows.rows[a->selected].task->pid : 0;
 }
 
 /* Rates by level; thresholds per second (CPU: percent of one CPU). */
@@ -132,7 +132,7 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 		a->hdr_x[a->hdr_n] = last ? w : x + c->width + 1;
 
 		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", c->width, c->title);
-		if (cols[i] == a->model.sort_col)
+		if (cols[i] == a->rows.sort_col)
 			attrset(theme_attr(EL_SORT_COL));
 		put_text(y, x, cw < w - x ? cw : w - x, cell);
 		attrset(theme_attr(EL_TABLE_HEADER));
@@ -142,26 +142,26 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 }
 
 /* The tree's lines before COMMAND; returns the cells used. */
-static int draw_tree(const struct app *a, const struct task *t, int y, int x, int w,
+static int draw_tree(const struct app *a, const struct row *r, int y, int x, int w,
 		     bool selected)
 {
 	const struct glyphs *g = glyphs_get(a);
 	int used = 0, d;
 
-	if (!a->model.tree)
+	if (!a->rows.tree)
 		return 0;
 	if (!selected)
 		attrset(theme_attr(EL_TREE));
-	for (d = 1; d <= t->tree_depth && used + 3 <= w; d++, used += 3) {
+	for (d = 1; d <= r->depth && used + 3 <= w; d++, used += 3) {
 		const char *s;
 
-		if (d < t->tree_depth)
-			s = d < 64 && (t->tree_more >> d & 1) ? g->tree_vert : g->tree_blank;
+		if (d < r->depth)
+			s = d < 64 && (r->more >> d & 1) ? g->tree_vert : g->tree_blank;
 		else
-			s = t->tree_last ? g->tree_last : g->tree_branch;
+			s = r->last ? g->tree_last : g->tree_branch;
 		mvaddstr(y, x + used, s);
 	}
-	if (t->tree_folded && used + 2 <= w) {
+	if (r->folded && used + 2 <= w) {
 		mvaddstr(y, x + used, g->folded);
 		mvaddstr(y, x + used + 1, " ");
 		used += 2;
@@ -169,9 +169,10 @@ static int draw_tree(const struct app *a, const struct task *t, int y, int x, in
 	return used;
 }
 
-static void draw_row(struct app *a, const int *cols, size_t ncols, const struct task *t,
+static void draw_row(struct app *a, const int *cols, size_t ncols, const struct row *row,
 		     int y, int w, bool selected)
 {
+	const struct task *t = row->task;
 	char cell[CMDLINE_TEXT_MAX];
 	int x = 0;
 	size_t i;
@@ -193,7 +194,7 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		else
 			snprintf(padded, sizeof(padded), "%*s", col->width, text);
 		if (last)
-			x += draw_tree(a, t, y, x, w - x, selected);
+			x += draw_tree(a, row, y, x, w - x, selected);
 		if (!selected)
 			attrset(theme_attr(cell_style(&a->model, t, c)));
 		/* Only the last column (COMMAND) is cut; the others keep their width. */
@@ -212,7 +213,7 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 
 static void table_draw(struct app *a, int y0, int h, int w)
 {
-	struct model *m = &a->model;
+	const struct rowset *rs = &a->rows;
 	int rows = h - 1, r, cols[COL_NR];
 	size_t ncols;
 
@@ -223,27 +224,27 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	ncols = fit_columns(a, w, cols);
 	draw_header_row(a, cols, ncols, y0, w);
 	a->rows_y = y0 + 1;
-	for (r = 0; r < rows && a->top + (size_t)r < m->nrows; r++) {
+	for (r = 0; r < rows && a->top + (size_t)r < rs->nrows; r++) {
 		size_t idx = a->top + (size_t)r;
 
-		draw_row(a, cols, ncols, m->rows[idx], y0 + 1 + r, w, idx == a->selected);
+		draw_row(a, cols, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == a->selected);
 	}
 	attrset(theme_attr(EL_NORMAL));
 	for (; r < rows; r++)
 		mvhline(y0 + 1 + r, 0, ' ', w);
-	if (!m->nrows) {
+	if (!rs->nrows) {
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y0 + 1, 1, w - 1, m->filter[0] ? "no process matches the filter" :
-			 m->focus ? "the watched processes have exited" : "no processes");
+		put_text(y0 + 1, 1, w - 1, rs->filter[0] ? "no process matches the filter" :
+			 a->model.focus ? "the watched processes have exited" : "no processes");
 		attrset(theme_attr(EL_NORMAL));
 	}
 	/* Ask the collector for these rows' status (context switches) and command lines. */
-	model_want_rows(m, a->top, (size_t)rows);
+	rowset_want(rs, &a->model, a->top, (size_t)rows);
 }
 
 static enum action move_sel(struct app *a, long delta)
 {
-	size_t n = a->model.nrows;
+	size_t n = a->rows.nrows;
 	long s = (long)a->selected + delta;
 
 	if (!n)
@@ -253,7 +254,7 @@ static enum action move_sel(struct app *a, long delta)
 	if (s >= (long)n)
 		s = (long)n - 1;
 	a->selected = (size_t)s;
-	a->selected_pid = a->model.rows[a->selected]->pid;
+	a->selected_pid = a->rows.rows[a->selected].task->pid;
 	return ACT_REDRAW;
 }
 
@@ -261,8 +262,8 @@ static enum action k_up(struct app *a) { return move_sel(a, -1); }
 static enum action k_down(struct app *a) { return move_sel(a, 1); }
 static enum action k_pgup(struct app *a) { return move_sel(a, -(long)(a->table_rows > 1 ? a->table_rows - 1 : 1)); }
 static enum action k_pgdn(struct app *a) { return move_sel(a, a->table_rows > 1 ? a->table_rows - 1 : 1); }
-static enum action k_home(struct app *a) { return move_sel(a, -(long)a->model.nrows); }
-static enum action k_end(struct app *a) { return move_sel(a, (long)a->model.nrows); }
+static enum action k_home(struct app *a) { return move_sel(a, -(long)a->rows.nrows); }
+static enum action k_end(struct app *a) { return move_sel(a, (long)a->rows.nrows); }
 
 /* The user changed the order: the selection stays on its process. */
 static enum action reorder(enum action act)
@@ -273,11 +274,11 @@ static enum action reorder(enum action act)
 
 static enum action sort_by(struct app *a, int col)
 {
-	if (a->model.sort_col == col) {
-		a->model.sort_dir = a->model.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+	if (a->rows.sort_col == col) {
+		a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
 	} else {
-		a->model.sort_col = col;
-		a->model.sort_dir = columns[col].sort_default;
+		a->rows.sort_col = col;
+		a->rows.sort_dir = columns[col].sort_default;
 	}
 	/* A column read only for visible rows must now be read for all. */
 	return reorder(columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
@@ -290,7 +291,7 @@ static enum action k_sort_time(struct app *a) { return sort_by(a, COL_TIME); }
 
 static enum action k_invert(struct app *a)
 {
-	a->model.sort_dir = a->model.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+	a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
 	return reorder(ACT_RESORT);
 }
 
@@ -298,11 +299,11 @@ static enum action sort_step(struct app *a, int step)
 {
 	size_t i, n = a->ncols;
 
-	for (i = 0; i < n && a->cols[i] != a->model.sort_col; i++)
+	for (i = 0; i < n && a->cols[i] != a->rows.sort_col; i++)
 		;
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
-	a->model.sort_col = a->cols[i];
-	a->model.sort_dir = columns[a->cols[i]].sort_default;
+	a->rows.sort_col = a->cols[i];
+	a->rows.sort_dir = columns[a->cols[i]].sort_default;
 	return reorder(columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
@@ -315,32 +316,32 @@ static enum action k_sort_menu(struct app *a)
 	return ACT_REDRAW;
 }
 
-static char saved_filter[sizeof(((struct model *)0)->filter)];
+static char saved_filter[sizeof(((struct rowset *)0)->filter)];
 
 static void filter_change(struct app *a, const char *text)
 {
-	snprintf(a->model.filter, sizeof(a->model.filter), "%s", text);
-	model_refresh_rows(&a->model);
+	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text);
+	rowset_refresh(&a->rows, &a->model);
 }
 
 static enum action filter_done(struct app *a, const char *text)
 {
-	snprintf(a->model.filter, sizeof(a->model.filter), "%s", text ? text : saved_filter);
+	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : saved_filter);
 	return reorder(ACT_RESORT);
 }
 
 static enum action k_filter(struct app *a)
 {
-	memcpy(saved_filter, a->model.filter, sizeof(saved_filter));
-	prompt_open(a, "Filter: ", a->model.filter, filter_done, filter_change);
+	memcpy(saved_filter, a->rows.filter, sizeof(saved_filter));
+	prompt_open(a, "Filter: ", a->rows.filter, filter_done, filter_change);
 	return ACT_REDRAW;
 }
 
 static enum action k_clear_filter(struct app *a)
 {
-	if (!a->model.filter[0])
+	if (!a->rows.filter[0])
 		return ACT_NONE;
-	a->model.filter[0] = '\0';
+	a->rows.filter[0] = '\0';
 	return reorder(ACT_RESORT);
 }
 
@@ -385,8 +386,8 @@ static enum action k_cmdline(struct app *a)
 {
 	a->show_cmdline = !a->show_cmdline;
 	a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;
-	if (a->model.sort_col == COL_CMDLINE || a->model.sort_col == COL_COMM)
-		a->model.sort_col = a->cols[a->ncols - 1];
+	if (a->rows.sort_col == COL_CMDLINE || a->rows.sort_col == COL_COMM)
+		a->rows.sort_col = a->cols[a->ncols - 1];
 	return ACT_COLLECT;
 }
 
@@ -395,36 +396,43 @@ static enum action k_open(struct app *a)
 {
 	const struct task *t;
 
-	if (a->selected >= a->model.nrows)
+	if (a->selected >= a->rows.nrows)
 		return ACT_NONE;
-	t = a->model.rows[a->selected];
+	t = a->rows.rows[a->selected].task;
 	a->view_pid = t->tgid ? t->tgid : t->pid;
 	a->pv_sel = 0;
 	app_push(a, &procview_view);
 	return ACT_FOCUS;
 }
 
+static const struct row *selected_row(const struct app *a)
+{
+	return a->selected < a->rows.nrows ? &a->rows.rows[a->selected] : NULL;
+}
+
 static const struct task *selected_task(const struct app *a)
 {
-	return a->selected < a->model.nrows ? a->model.rows[a->selected] : NULL;
+	const struct row *r = selected_row(a);
+
+	return r ? r->task : NULL;
 }
 
 static enum action k_tree(struct app *a)
 {
-	a->model.tree = !a->model.tree;
-	app_message(a, a->model.tree ? "tree view (- folds, + unfolds)" : "flat view");
+	a->rows.tree = !a->rows.tree;
+	app_message(a, a->rows.tree ? "tree view (- folds, + unfolds)" : "flat view");
 	return reorder(ACT_RESORT);
 }
 
 static enum action fold(struct app *a, bool on)
 {
-	const struct task *t = selected_task(a);
+	const struct row *r = selected_row(a);
 
-	if (!a->model.tree || !t)
+	if (!a->rows.tree || !r)
 		return ACT_NONE;
-	if (on && !t->tree_kids)
+	if (on && !r->kids)
 		return ACT_NONE;
-	return model_fold(&a->model, t->pid, on) ? reorder(ACT_RESORT) : ACT_NONE;
+	return rowset_fold(&a->rows, r->task->pid, on) ? reorder(ACT_RESORT) : ACT_NONE;
 }
 
 static enum action k_fold(struct app *a) { return fold(a, true); }
@@ -432,9 +440,8 @@ static enum action k_unfold(struct app *a) { return fold(a, false); }
 
 static enum action k_unfold_all(struct app *a)
 {
-	if (!a->model.tree || !a->model.nfolded)
+	if (!a->rows.tree || !rowset_unfold_all(&a->rows))
 		return ACT_NONE;
-	a->model.nfolded = 0;
 	return reorder(ACT_RESORT);
 }
 
@@ -468,7 +475,7 @@ static int cmp_user(const void *pa, const void *pb)
 
 static enum action user_pick(struct app *a, size_t i)
 {
-	a->model.filter_uid = users[i].uid;
+	a->rows.filter_uid = users[i].uid;
 	if (i)
 		app_message(a, "only the processes of %s (u: another user)", users[i].name);
 	return reorder(ACT_RESORT);
@@ -501,7 +508,7 @@ static enum action k_user(struct app *a)
 	qsort(users + 1, nusers - 1, sizeof(users[0]), cmp_user);
 	for (i = 0; i < nusers; i++) {
 		user_items[i] = users[i].name;
-		if (users[i].uid == m->filter_uid)
+		if (users[i].uid == a->rows.filter_uid)
 			cursor = i;
 	}
 	menu_open(a, "Show the processes of (Enter: show, Esc: cancel)", user_items, nusers,
@@ -712,7 +719,7 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 		return ACT_NONE;
 	}
 	row = (long)a->top + (y - a->rows_y);
-	if (y < a->rows_y || y >= a->rows_y + a->table_rows || row >= (long)a->model.nrows)
+	if (y < a->rows_y || y >= a->rows_y + a->table_rows || row >= (long)a->rows.nrows)
 		return ACT_NONE;
 	move_sel(a, row - (long)a->selected);
 	if (kind == MOUSE_DOUBLE)

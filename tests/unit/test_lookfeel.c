@@ -9,6 +9,7 @@
 #include "test.h"
 #include "../../model/columns.h"
 #include "../../model/model.h"
+#include "../../model/rows.h"
 #include "../../src/settings.h"
 #include "../../src/themefile.h"
 #include "../../model/themedef.h"
@@ -218,22 +219,37 @@ static struct task *add(struct model *m, pid_t pid, pid_t ppid, double cpu)
 	return t;
 }
 
-static void rows_pids(const struct model *m, char *buf, size_t n)
+static void rows_pids(const struct rowset *rs, char *buf, size_t n)
 {
 	size_t i, off = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < m->nrows && off < n; i++)
+	for (i = 0; i < rs->nrows && off < n; i++)
 		off += (size_t)snprintf(buf + off, n - off, "%s%d:%u", i ? " " : "",
-					(int)m->rows[i]->pid, m->rows[i]->tree_depth);
+					(int)rs->rows[i].task->pid, rs->rows[i].depth);
+}
+
+/* The row of @pid; a static blank one (no tree flags) when it is not shown. */
+static const struct row *row_of(const struct rowset *rs, pid_t pid)
+{
+	static const struct row none;
+	size_t i;
+
+	for (i = 0; i < rs->nrows; i++)
+		if (rs->rows[i].task->pid == pid)
+			return &rs->rows[i];
+	CHECK(!"the pid has a row");
+	return &none;
 }
 
 static void test_tree_order(void)
 {
 	struct model m;
+	struct rowset rs;
 	char got[256];
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	model_begin_tick(&m, 1000000000ull, 1);
 	add(&m, 1, 0, 0);
 	add(&m, 10, 1, 5);
@@ -244,41 +260,48 @@ static void test_tree_order(void)
 	add(&m, 30, 99, 2);	/* parent not there: a root */
 	add(&m, 2, 0, 0);
 	add(&m, 40, 2, 0);
-	m.sort_col = COL_CPU;
-	m.sort_dir = SORT_DESC;
-	m.tree = true;
-	model_refresh_rows(&m);
-	rows_pids(&m, got, sizeof(got));
+	rs.sort_col = COL_CPU;
+	rs.sort_dir = SORT_DESC;
+	rs.tree = true;
+	rowset_refresh(&rs, &m);
+	rows_pids(&rs, got, sizeof(got));
 	/* roots by CPU then pid: 30 (2%), 1, 2; children by CPU */
 	CHECK_STR(got, "30:0 1:0 20:1 21:2 10:1 11:2 12:2 2:0 40:1");
-	CHECK(model_task_find(&m, 10)->tree_last);
-	CHECK(!model_task_find(&m, 20)->tree_last);
-	CHECK(!model_task_find(&m, 11)->tree_last && model_task_find(&m, 12)->tree_last);
+	CHECK(row_of(&rs, 10)->last);
+	CHECK(!row_of(&rs, 20)->last);
+	CHECK(!row_of(&rs, 11)->last && row_of(&rs, 12)->last);
+	CHECK(row_of(&rs, 10)->kids && !row_of(&rs, 10)->folded && !row_of(&rs, 11)->kids);
 	/* a line at level 1 under 20 (10 follows it), none under 10 (the last) */
-	CHECK(model_task_find(&m, 21)->tree_more & (1u << 1));
-	CHECK(!(model_task_find(&m, 11)->tree_more & (1u << 1)));
+	CHECK(row_of(&rs, 21)->more & (1u << 1));
+	CHECK(!(row_of(&rs, 11)->more & (1u << 1)));
 	/* fold 10: 11 and 12 hidden */
-	CHECK(model_fold(&m, 10, true));
-	model_refresh_rows(&m);
-	rows_pids(&m, got, sizeof(got));
+	CHECK(rowset_fold(&rs, 10, true));
+	CHECK(rowset_is_folded(&rs, 10) && !rowset_is_folded(&rs, 1));
+	rowset_refresh(&rs, &m);
+	rows_pids(&rs, got, sizeof(got));
 	CHECK_STR(got, "30:0 1:0 20:1 21:2 10:1 2:0 40:1");
-	CHECK(model_task_find(&m, 10)->tree_folded);
+	CHECK(row_of(&rs, 10)->folded);
 	/* fold 1: everything under it, 10's children included, hidden */
-	CHECK(model_fold(&m, 1, true));
-	model_refresh_rows(&m);
-	rows_pids(&m, got, sizeof(got));
+	CHECK(rowset_fold(&rs, 1, true));
+	rowset_refresh(&rs, &m);
+	rows_pids(&rs, got, sizeof(got));
 	CHECK_STR(got, "30:0 1:0 2:0 40:1");
-	CHECK(model_fold(&m, 1, false) && model_fold(&m, 10, false));
-	CHECK(!model_fold(&m, 10, false));
+	CHECK(rowset_fold(&rs, 1, false) && rowset_fold(&rs, 10, false));
+	CHECK(!rowset_fold(&rs, 10, false));
+	/* unfold all */
+	CHECK(rowset_fold(&rs, 20, true) && rowset_fold(&rs, 2, true));
+	CHECK(rowset_unfold_all(&rs));
+	CHECK(!rowset_unfold_all(&rs) && !rowset_is_folded(&rs, 20));
 	/* a parent cycle (pid reuse): every row still shown once */
 	model_task_find(&m, 1)->ppid = 12;
-	model_refresh_rows(&m);
-	CHECK_EQ_U64(m.nrows, 9);
+	rowset_refresh(&rs, &m);
+	CHECK_EQ_U64(rs.nrows, 9);
 	/* flat again */
-	m.tree = false;
-	model_refresh_rows(&m);
-	rows_pids(&m, got, sizeof(got));
+	rs.tree = false;
+	rowset_refresh(&rs, &m);
+	rows_pids(&rs, got, sizeof(got));
 	CHECK(strncmp(got, "20:", 3) == 0);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -286,19 +309,23 @@ static void test_tree_order(void)
 static void test_tree_deep_chain(void)
 {
 	struct model m;
+	struct rowset rs;
 	pid_t p;
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	model_begin_tick(&m, 1000000000ull, 1);
 	for (p = 1; p <= 20000; p++)
 		add(&m, p, p - 1, 0);
-	m.sort_col = COL_PID;
-	m.sort_dir = SORT_ASC;
-	m.tree = true;
-	model_refresh_rows(&m);
-	CHECK_EQ_U64(m.nrows, 20000);
-	CHECK_EQ_I64(m.rows[19999]->pid, 20000);
-	CHECK_EQ_I64(m.rows[19999]->tree_depth, 19999);
+	rs.sort_col = COL_PID;
+	rs.sort_dir = SORT_ASC;
+	rs.tree = true;
+	rowset_refresh(&rs, &m);
+	if (CHECK_EQ_U64(rs.nrows, 20000)) {
+		CHECK_EQ_I64(rs.rows[19999].task->pid, 20000);
+		CHECK_EQ_I64(rs.rows[19999].depth, 19999);
+	}
+	rowset_free(&rs);
 	model_free(&m);
 }
 

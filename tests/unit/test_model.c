@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the model (model/model.c: counts within the interval, rates,
- * pid reuse, removal, sorting, filtering) with synthetic samples, and of its
- * helpers: model/util.c (sanitize_text, parse_uint, parse_seconds) and
+ * pid reuse, removal, the header's numbers; model/rows.c: sorting, filtering)
+ * with synthetic samples, and of its helpers: model/util.c (sanitize_text, parse_uint, parse_seconds) and
  * model/pidmap.c (against a reference array).
  */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include "../../model/columns.h"
 #include "../../model/model.h"
 #include "../../model/pidmap.h"
+#include "../../model/rows.h"
 #include "../../model/util.h"
 #include "test.h"
 
@@ -24,6 +25,13 @@
 static void tick_begin(struct model *m, double at_s)
 {
 	model_begin_tick(m, (uint64_t)(at_s * (double)SEC), 1700000000.0 + at_s);
+}
+
+/* The end of a tick, and the rows of a view refreshed as the main loop does. */
+static void end_tick(struct model *m, struct rowset *rs)
+{
+	model_end_tick(m);
+	rowset_refresh(rs, m);
 }
 
 static struct pid_stat mkstat(pid_t pid, const char *comm, uint64_t utime, uint64_t stime,
@@ -67,16 +75,18 @@ static struct task *sample(struct model *m, pid_t pid, uint64_t starttime, const
 static void test_model_first_tick(void)
 {
 	struct model m;
+	struct rowset rs;
 	struct task *t;
 	uint64_t d;
 	double r, v;
 	int c;
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	tick_begin(&m, 10);
 	t = sample(&m, 42, 1000, "first", 500, 100, 7000);
 	model_task_set_counter(t, CNT_VCSW, 3);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 
 	CHECK_EQ_U64(m.tick, 1);
 	CHECK_NEAR(m.interval_s, 0, 0);
@@ -93,7 +103,8 @@ static void test_model_first_tick(void)
 	/* The values read are known: TIME+ needs one sample only. */
 	CHECK(col_num(&m, t, COL_TIME, &v));
 	CHECK_NEAR(v, 6.0, 1e-9);
-	CHECK_EQ_U64(m.nrows, 1);
+	CHECK_EQ_U64(rs.nrows, 1);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -260,24 +271,26 @@ static void test_model_counter_gap(void)
 static void test_model_pid_reuse(void)
 {
 	struct model m;
+	struct rowset rs;
 	struct task *t;
 	uint64_t d;
 	double v;
 	char *cmd = xstrdup("old-cmd");
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	tick_begin(&m, 1);
 	t = sample(&m, 300, 1000, "old", 5000, 100, 90000);
 	model_task_set_counter(t, CNT_VCSW, 777);
 	model_task_set_cmdline(t, cmd, strlen(cmd) + 1);
 	t->uid = 1000;
-	model_end_tick(&m);
-	model_want_rows(&m, 0, 1);
+	end_tick(&m, &rs);
+	rowset_want(&rs, &m, 0, 1);
 
 	tick_begin(&m, 2);
 	t = sample(&m, 300, 2000, "new", 10, 0, 50);
 	model_task_set_counter(t, CNT_VCSW, 3);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 1);
 	CHECK(model_task_find(&m, 300) == t);
 	CHECK_EQ_U64(t->starttime, 2000);
@@ -300,10 +313,11 @@ static void test_model_pid_reuse(void)
 
 	tick_begin(&m, 3);
 	t = sample(&m, 300, 2000, "new", 20, 0, 60);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK(t->have_cpu);
 	CHECK_NEAR(t->cpu_pct, 10.0, 1e-9);
 	CHECK(task_delta(t, CNT_MINFLT, &d) && d == 10);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -311,46 +325,49 @@ static void test_model_pid_reuse(void)
 static void test_model_removal(void)
 {
 	struct model m;
+	struct rowset rs;
 	struct task *t;
 	uint64_t d;
 	size_t i;
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	tick_begin(&m, 1);
 	sample(&m, 10, 1, "a", 0, 0, 0);
 	sample(&m, 20, 1, "b", 0, 0, 0);
 	sample(&m, 30, 1, "c", 0, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 3);
-	CHECK_EQ_U64(m.nrows, 3);
+	CHECK_EQ_U64(rs.nrows, 3);
 
 	tick_begin(&m, 2);
 	sample(&m, 10, 1, "a", 1, 0, 0);
 	sample(&m, 30, 1, "c", 1, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 2);
-	CHECK_EQ_U64(m.nrows, 2);
+	CHECK_EQ_U64(rs.nrows, 2);
 	CHECK(model_task_find(&m, 20) == NULL);
 	CHECK(model_task_find(&m, 10) != NULL);
 	CHECK(model_task_find(&m, 30) != NULL);
-	for (i = 0; i < m.nrows; i++)
-		CHECK(m.rows[i]->pid != 20);
+	for (i = 0; i < rs.nrows; i++)
+		CHECK(rs.rows[i].task->pid != 20);
 
 	/* Back again: a new task without history. */
 	tick_begin(&m, 3);
 	sample(&m, 10, 1, "a", 2, 0, 0);
 	sample(&m, 30, 1, "c", 2, 0, 0);
 	t = sample(&m, 20, 1, "b", 5, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 3);
 	CHECK(!task_delta(t, CNT_UTIME, &d));
 
 	/* Nothing sampled: everything goes. */
 	tick_begin(&m, 4);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 0);
-	CHECK_EQ_U64(m.nrows, 0);
+	CHECK_EQ_U64(rs.nrows, 0);
 	CHECK(model_task_find(&m, 10) == NULL);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -358,24 +375,26 @@ static void test_model_removal(void)
 static void test_model_many_tasks(void)
 {
 	struct model m;
+	struct rowset rs;
 	pid_t pid;
 	uint64_t d;
 	bool ok = true;
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	tick_begin(&m, 1);
 	for (pid = 1; pid <= 2000; pid++)
 		sample(&m, pid, (uint64_t)pid, "many", (uint64_t)pid, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 2000);
-	CHECK_EQ_U64(m.nrows, 2000);
+	CHECK_EQ_U64(rs.nrows, 2000);
 
 	tick_begin(&m, 2);
 	for (pid = 2; pid <= 2000; pid += 2)
 		sample(&m, pid, (uint64_t)pid, "many", (uint64_t)pid + 3, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 1000);
-	CHECK_EQ_U64(m.nrows, 1000);
+	CHECK_EQ_U64(rs.nrows, 1000);
 	for (pid = 1; pid <= 2000; pid++) {
 		struct task *t = model_task_find(&m, pid);
 
@@ -388,8 +407,10 @@ static void test_model_many_tasks(void)
 	CHECK(ok);
 	model_clear(&m);
 	CHECK_EQ_U64(m.ntasks, 0);
-	CHECK_EQ_U64(m.nrows, 0);
+	rowset_refresh(&rs, &m);
+	CHECK_EQ_U64(rs.nrows, 0);
 	CHECK(model_task_find(&m, 2) == NULL);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -428,17 +449,17 @@ static void test_model_counter_backwards(void)
 	model_free(&m);
 }
 
-static bool rows_are(const struct model *m, const pid_t *want, size_t n)
+static bool rows_are(const struct rowset *rs, const pid_t *want, size_t n)
 {
 	size_t i;
-	bool ok = m->nrows == n;
+	bool ok = rs->nrows == n;
 
 	for (i = 0; ok && i < n; i++)
-		ok = m->rows[i]->pid == want[i];
+		ok = rs->rows[i].task->pid == want[i];
 	if (!ok) {
 		printf("# rows:");
-		for (i = 0; i < m->nrows; i++)
-			printf(" %d", (int)m->rows[i]->pid);
+		for (i = 0; i < rs->nrows; i++)
+			printf(" %d", (int)rs->rows[i].task->pid);
 		printf("\n# want:");
 		for (i = 0; i < n; i++)
 			printf(" %d", (int)want[i]);
@@ -459,17 +480,19 @@ static void test_model_sort(void)
 	static const pid_t by_pid_desc[] = { 6, 5, 4, 3, 2, 1 };
 	static const pid_t by_comm[] = { 3, 1, 5, 2, 6, 4 };
 	struct model m;
+	struct rowset rs;
 
 	model_init(&m, 100, 4);
-	CHECK_EQ_I64(m.sort_col, COL_CPU);
-	CHECK_EQ_I64(m.sort_dir, SORT_DESC);
+	rowset_init(&rs);
+	CHECK_EQ_I64(rs.sort_col, COL_CPU);
+	CHECK_EQ_I64(rs.sort_dir, SORT_DESC);
 	tick_begin(&m, 1);
 	sample(&m, 5, 1, "d", 0, 0, 0);
 	sample(&m, 4, 1, "z", 0, 0, 0);
 	sample(&m, 3, 1, "a", 0, 0, 0);
 	sample(&m, 2, 1, "e", 0, 0, 0);
 	sample(&m, 1, 1, "b", 0, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 
 	tick_begin(&m, 2);
 	sample(&m, 3, 1, "a", 10, 0, 0);
@@ -478,28 +501,28 @@ static void test_model_sort(void)
 	sample(&m, 5, 1, "d", 25, 25, 0);
 	sample(&m, 4, 1, "z", 0, 0, 0);
 	sample(&m, 2, 1, "e", 50, 0, 0);
-	model_end_tick(&m);
-	CHECK(rows_are(&m, desc, ARRAY_SIZE(desc)));
+	end_tick(&m, &rs);
+	CHECK(rows_are(&rs, desc, ARRAY_SIZE(desc)));
 
-	m.sort_dir = SORT_ASC;
-	model_refresh_rows(&m);
-	CHECK(rows_are(&m, asc, ARRAY_SIZE(asc)));
+	rs.sort_dir = SORT_ASC;
+	rowset_refresh(&rs, &m);
+	CHECK(rows_are(&rs, asc, ARRAY_SIZE(asc)));
 
-	m.sort_col = COL_PID;
-	model_refresh_rows(&m);
-	CHECK(rows_are(&m, by_pid, ARRAY_SIZE(by_pid)));
-	m.sort_dir = SORT_DESC;
-	model_refresh_rows(&m);
-	CHECK(rows_are(&m, by_pid_desc, ARRAY_SIZE(by_pid_desc)));
+	rs.sort_col = COL_PID;
+	rowset_refresh(&rs, &m);
+	CHECK(rows_are(&rs, by_pid, ARRAY_SIZE(by_pid)));
+	rs.sort_dir = SORT_DESC;
+	rowset_refresh(&rs, &m);
+	CHECK(rows_are(&rs, by_pid_desc, ARRAY_SIZE(by_pid_desc)));
 
-	m.sort_col = COL_COMM;
-	m.sort_dir = SORT_ASC;
-	model_refresh_rows(&m);
-	CHECK(rows_are(&m, by_comm, ARRAY_SIZE(by_comm)));
+	rs.sort_col = COL_COMM;
+	rs.sort_dir = SORT_ASC;
+	rowset_refresh(&rs, &m);
+	CHECK(rows_are(&rs, by_comm, ARRAY_SIZE(by_comm)));
 
 	/* Sorting keeps going at the next tick. */
-	m.sort_col = COL_CPU;
-	m.sort_dir = SORT_DESC;
+	rs.sort_col = COL_CPU;
+	rs.sort_dir = SORT_DESC;
 	tick_begin(&m, 3);
 	sample(&m, 1, 1, "b", 10, 0, 0);
 	sample(&m, 2, 1, "e", 50, 0, 0);
@@ -507,12 +530,13 @@ static void test_model_sort(void)
 	sample(&m, 4, 1, "z", 0, 0, 0);
 	sample(&m, 5, 1, "d", 25, 25, 0);
 	sample(&m, 6, 1, "f", 95, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	{
 		static const pid_t next[] = { 6, 1, 2, 3, 4, 5 };
 
-		CHECK(rows_are(&m, next, ARRAY_SIZE(next)));
+		CHECK(rows_are(&rs, next, ARRAY_SIZE(next)));
 	}
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -522,10 +546,12 @@ static void test_model_sort_unknown_counter(void)
 	static const pid_t desc[] = { 3, 1, 2, 4 };
 	static const pid_t asc[] = { 2, 4, 1, 3 };
 	struct model m;
+	struct rowset rs;
 	struct task *t;
 
 	model_init(&m, 100, 4);
-	m.sort_col = COL_VCSW;
+	rowset_init(&rs);
+	rs.sort_col = COL_VCSW;
 	tick_begin(&m, 1);
 	t = sample(&m, 1, 1, "x", 0, 0, 0);
 	model_task_set_counter(t, CNT_VCSW, 10);
@@ -533,7 +559,7 @@ static void test_model_sort_unknown_counter(void)
 	t = sample(&m, 3, 1, "x", 0, 0, 0);
 	model_task_set_counter(t, CNT_VCSW, 10);
 	sample(&m, 4, 1, "x", 0, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	tick_begin(&m, 2);
 	t = sample(&m, 1, 1, "x", 0, 0, 0);
 	model_task_set_counter(t, CNT_VCSW, 15);	/* 5 */
@@ -541,11 +567,12 @@ static void test_model_sort_unknown_counter(void)
 	t = sample(&m, 3, 1, "x", 0, 0, 0);
 	model_task_set_counter(t, CNT_VCSW, 30);	/* 20 */
 	sample(&m, 4, 1, "x", 0, 0, 0);			/* unknown */
-	model_end_tick(&m);
-	CHECK(rows_are(&m, desc, ARRAY_SIZE(desc)));
-	m.sort_dir = SORT_ASC;
-	model_refresh_rows(&m);
-	CHECK(rows_are(&m, asc, ARRAY_SIZE(asc)));
+	end_tick(&m, &rs);
+	CHECK(rows_are(&rs, desc, ARRAY_SIZE(desc)));
+	rs.sort_dir = SORT_ASC;
+	rowset_refresh(&rs, &m);
+	CHECK(rows_are(&rs, asc, ARRAY_SIZE(asc)));
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -557,10 +584,10 @@ static void set_cmdline(struct task *t, const char *s, size_t len)
 	model_task_set_cmdline(t, c, len);
 }
 
-static void set_filter(struct model *m, const char *f)
+static void set_filter(struct rowset *rs, const struct model *m, const char *f)
 {
-	snprintf(m->filter, sizeof(m->filter), "%s", f);
-	model_refresh_rows(m);
+	snprintf(rs->filter, sizeof(rs->filter), "%s", f);
+	rowset_refresh(rs, m);
 }
 
 /* Case-insensitive substring of comm or of the command line (NUL = space). */
@@ -573,11 +600,13 @@ static void test_model_filter(void)
 	static const pid_t none[] = { 0 };
 	static const pid_t uid1000[] = { 2, 3 };
 	struct model m;
+	struct rowset rs;
 	struct task *t;
 
 	model_init(&m, 100, 4);
-	m.sort_col = COL_PID;
-	m.sort_dir = SORT_ASC;
+	rowset_init(&rs);
+	rs.sort_col = COL_PID;
+	rs.sort_dir = SORT_ASC;
 	tick_begin(&m, 1);
 	t = sample(&m, 1, 1, "FooBar", 0, 0, 0);
 	t->uid = 0;
@@ -588,54 +617,55 @@ static void test_model_filter(void)
 	t->uid = 1000;
 	set_cmdline(t, py, sizeof(py) - 1);
 	t = sample(&m, 4, 1, "kworker/0:1", 0, 0, 0);	/* no command line */
-	model_end_tick(&m);
-	CHECK(rows_are(&m, all, ARRAY_SIZE(all)));
+	end_tick(&m, &rs);
+	CHECK(rows_are(&rs, all, ARRAY_SIZE(all)));
 
-	set_filter(&m, "foo");
-	CHECK(rows_are(&m, foo, ARRAY_SIZE(foo)));
-	set_filter(&m, "BAR");
-	CHECK(rows_are(&m, foo, ARRAY_SIZE(foo)));
-	set_filter(&m, "oob");
-	CHECK(rows_are(&m, foo, ARRAY_SIZE(foo)));
+	set_filter(&rs, &m, "foo");
+	CHECK(rows_are(&rs, foo, ARRAY_SIZE(foo)));
+	set_filter(&rs, &m, "BAR");
+	CHECK(rows_are(&rs, foo, ARRAY_SIZE(foo)));
+	set_filter(&rs, &m, "oob");
+	CHECK(rows_are(&rs, foo, ARRAY_SIZE(foo)));
 	/* Only in the command line, across its NUL separators. */
-	set_filter(&m, "myscript.py --VERB");
-	CHECK(rows_are(&m, python, ARRAY_SIZE(python)));
-	set_filter(&m, "PYTHON3 MYSCRIPT");
-	CHECK(rows_are(&m, python, ARRAY_SIZE(python)));
-	set_filter(&m, "/usr/bin/");
-	CHECK(rows_are(&m, python, ARRAY_SIZE(python)));
-	set_filter(&m, "zzz");
-	CHECK(rows_are(&m, none, 0));
+	set_filter(&rs, &m, "myscript.py --VERB");
+	CHECK(rows_are(&rs, python, ARRAY_SIZE(python)));
+	set_filter(&rs, &m, "PYTHON3 MYSCRIPT");
+	CHECK(rows_are(&rs, python, ARRAY_SIZE(python)));
+	set_filter(&rs, &m, "/usr/bin/");
+	CHECK(rows_are(&rs, python, ARRAY_SIZE(python)));
+	set_filter(&rs, &m, "zzz");
+	CHECK(rows_are(&rs, none, 0));
 	/* The trailing NUL is a space too, but nothing follows it. */
-	set_filter(&m, "--verbose");
-	CHECK(rows_are(&m, python, ARRAY_SIZE(python)));
-	set_filter(&m, "");
-	CHECK(rows_are(&m, all, ARRAY_SIZE(all)));
+	set_filter(&rs, &m, "--verbose");
+	CHECK(rows_are(&rs, python, ARRAY_SIZE(python)));
+	set_filter(&rs, &m, "");
+	CHECK(rows_are(&rs, all, ARRAY_SIZE(all)));
 
 	/* The user filter, alone and with the text filter. */
-	m.filter_uid = 1000;
-	set_filter(&m, "");
-	CHECK(rows_are(&m, uid1000, ARRAY_SIZE(uid1000)));
-	set_filter(&m, "bash");
-	CHECK(rows_are(&m, uid1000, 1));
-	set_filter(&m, "foo");
-	CHECK(rows_are(&m, none, 0));
-	m.filter_uid = -1;
+	rs.filter_uid = 1000;
+	set_filter(&rs, &m, "");
+	CHECK(rows_are(&rs, uid1000, ARRAY_SIZE(uid1000)));
+	set_filter(&rs, &m, "bash");
+	CHECK(rows_are(&rs, uid1000, 1));
+	set_filter(&rs, &m, "foo");
+	CHECK(rows_are(&rs, none, 0));
+	rs.filter_uid = -1;
 
 	/* The filter holds at the next tick. */
-	snprintf(m.filter, sizeof(m.filter), "%s", "KWORKER");
+	snprintf(rs.filter, sizeof(rs.filter), "%s", "KWORKER");
 	tick_begin(&m, 2);
 	sample(&m, 1, 1, "FooBar", 0, 0, 0);
 	sample(&m, 2, 1, "bash", 0, 0, 0);
 	sample(&m, 3, 1, "python3", 0, 0, 0);
 	sample(&m, 4, 1, "kworker/0:1", 0, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	{
 		static const pid_t kw[] = { 4 };
 
-		CHECK(rows_are(&m, kw, ARRAY_SIZE(kw)));
+		CHECK(rows_are(&rs, kw, ARRAY_SIZE(kw)));
 	}
 	CHECK_EQ_U64(m.ntasks, 4);	/* filtered out is not removed */
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -644,10 +674,12 @@ static void test_model_focus(void)
 {
 	static const pid_t want[] = { 2, 4 };
 	struct model m;
+	struct rowset rs;
 
 	model_init(&m, 100, 4);
-	m.sort_col = COL_PID;
-	m.sort_dir = SORT_ASC;
+	rowset_init(&rs);
+	rs.sort_col = COL_PID;
+	rs.sort_dir = SORT_ASC;
 	model_set_focus(&m, (const pid_t[]){ 4, 2 }, 2);
 	CHECK(model_is_focused(&m, 2));
 	CHECK(!model_is_focused(&m, 3));
@@ -656,8 +688,9 @@ static void test_model_focus(void)
 	sample(&m, 2, 1, "b", 0, 0, 0);
 	sample(&m, 3, 1, "c", 0, 0, 0);
 	sample(&m, 4, 1, "d", 0, 0, 0);
-	model_end_tick(&m);
-	CHECK(rows_are(&m, want, ARRAY_SIZE(want)));
+	end_tick(&m, &rs);
+	CHECK(rows_are(&rs, want, ARRAY_SIZE(want)));
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -743,36 +776,39 @@ static void test_model_events_withheld(void)
 static void test_model_focus_exit(void)
 {
 	struct model m;
-	struct task *t;
+	struct rowset rs;
+	const struct task *t;
 	uint64_t d;
 	int keep;
 
 	for (keep = 0; keep <= 1; keep++) {
 		model_init(&m, 100, 4);
+		rowset_init(&rs);
 		model_set_focus(&m, (const pid_t[]){ 5 }, 1);
 		m.keep_exited = keep;
 		tick_begin(&m, 1);
 		sample(&m, 5, 1, "w", 10, 0, 100);
-		model_end_tick(&m);
+		end_tick(&m, &rs);
 		tick_begin(&m, 2);
 		sample(&m, 5, 1, "w", 20, 0, 130);
-		model_end_tick(&m);
+		end_tick(&m, &rs);
 		/* gone from /proc, no event said so */
 		tick_begin(&m, 3);
-		model_end_tick(&m);
-		if (!CHECK_EQ_U64(m.nrows, 1))
+		end_tick(&m, &rs);
+		if (!CHECK_EQ_U64(rs.nrows, 1))
 			break;
-		t = m.rows[0];
+		t = rs.rows[0].task;
 		CHECK(t->state == 'X' && t->exited);
 		CHECK(!task_delta(t, CNT_MINFLT, &d));	/* not read: not known */
 		tick_begin(&m, 4);
-		model_end_tick(&m);
-		CHECK_EQ_U64(m.nrows, keep ? 1 : 0);
-		if (keep && m.nrows) {
+		end_tick(&m, &rs);
+		CHECK_EQ_U64(rs.nrows, keep ? 1 : 0);
+		if (keep && rs.nrows) {
 			tick_begin(&m, 5);
-			model_end_tick(&m);
-			CHECK(m.rows[0]->gone && m.rows[0]->state == 'X');
+			end_tick(&m, &rs);
+			CHECK(rs.rows[0].task->gone && rs.rows[0].task->state == 'X');
 		}
+		rowset_free(&rs);
 		model_free(&m);
 	}
 }
@@ -804,35 +840,37 @@ static void test_model_sum_syscalls(void)
 	model_free(&m);
 }
 
-static void test_model_want_rows(void)
+static void test_rowset_want(void)
 {
 	struct model m;
+	struct rowset rs;
 	struct task *a, *b, *c, *d;
 	int tick;
 
 	model_init(&m, 100, 4);
-	m.sort_col = COL_PID;
-	m.sort_dir = SORT_ASC;
+	rowset_init(&rs);
+	rs.sort_col = COL_PID;
+	rs.sort_dir = SORT_ASC;
 	tick_begin(&m, 1);
 	a = sample(&m, 1, 1, "a", 0, 0, 0);
 	b = sample(&m, 2, 1, "b", 0, 0, 0);
 	c = sample(&m, 3, 1, "c", 0, 0, 0);
 	d = sample(&m, 4, 1, "d", 0, 0, 0);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK(!model_task_wants_status(&m, a));
 	CHECK(!model_task_wants_status(&m, b));
 
 	/* The view shows rows 1 and 2 (pids 2 and 3). */
-	model_want_rows(&m, 1, 2);
+	rowset_want(&rs, &m, 1, 2);
 	CHECK(!model_task_wants_status(&m, a));
 	CHECK(model_task_wants_status(&m, b));
 	CHECK(model_task_wants_status(&m, c));
 	CHECK(!model_task_wants_status(&m, d));
 
 	/* Past the end: clipped, no crash. */
-	model_want_rows(&m, 3, 100);
+	rowset_want(&rs, &m, 3, 100);
 	CHECK(model_task_wants_status(&m, d));
-	model_want_rows(&m, 10, 5);
+	rowset_want(&rs, &m, 10, 5);
 
 	/* Still wanted for some ticks after it was last shown (scrolling back). */
 	for (tick = 2; tick <= 11; tick++) {
@@ -844,13 +882,14 @@ static void test_model_want_rows(void)
 		if (!CHECK(model_task_wants_status(&m, b)))
 			printf("#   at tick %d\n", tick);
 		CHECK(!model_task_wants_status(&m, a));
-		model_end_tick(&m);
+		end_tick(&m, &rs);
 	}
 	tick_begin(&m, 12);
 	sample(&m, 1, 1, "a", 0, 0, 0);
 	sample(&m, 2, 1, "b", 0, 0, 0);
 	CHECK(!model_task_wants_status(&m, b));
-	model_end_tick(&m);
+	end_tick(&m, &rs);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -862,16 +901,19 @@ static void test_model_want_rows(void)
 static void test_model_empty_tick(void)
 {
 	struct model m;
+	struct rowset rs;
 
 	model_init(&m, 100, 4);
+	rowset_init(&rs);
 	tick_begin(&m, 1);
-	model_end_tick(&m);
+	end_tick(&m, &rs);
 	CHECK_EQ_U64(m.ntasks, 0);
-	CHECK_EQ_U64(m.nrows, 0);
-	m.filter[0] = 'x';
-	model_refresh_rows(&m);
-	CHECK_EQ_U64(m.nrows, 0);
-	model_want_rows(&m, 0, 10);
+	CHECK_EQ_U64(rs.nrows, 0);
+	rs.filter[0] = 'x';
+	rowset_refresh(&rs, &m);
+	CHECK_EQ_U64(rs.nrows, 0);
+	rowset_want(&rs, &m, 0, 10);
+	rowset_free(&rs);
 	model_free(&m);
 }
 
@@ -1489,6 +1531,12 @@ static void test_pidmap_basic(void)
 	CHECK(pidmap_del(&m, 1) == NULL);
 	CHECK(pidmap_get(&m, 1) == NULL);
 	CHECK_EQ_U64(m.n, 1);
+	/* Cleared: empty, the table kept, usable again. */
+	pidmap_clear(&m);
+	CHECK_EQ_U64(m.n, 0);
+	CHECK(m.slots != NULL && pidmap_get(&m, 0x7fffffff) == NULL);
+	pidmap_put(&m, 2, &a);
+	CHECK(pidmap_get(&m, 2) == &a);
 	pidmap_free(&m);
 	CHECK(m.slots == NULL);
 }
@@ -1566,7 +1614,7 @@ static const struct test tests[] = {
 	  test_model_focus_remove },
 	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
-	{ "model_want_rows", test_model_want_rows },
+	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },
 	{ "sys_sample_swap", test_sys_sample_swap },
 	{ "cpu_busy_pct", test_cpu_busy_pct },

@@ -23,6 +23,7 @@
 #include "../../model/columns.h"
 #include "../../collectors/fdcache.h"
 #include "../../model/model.h"
+#include "../../model/rows.h"
 #include "../../collectors/procfs.h"
 #include "../../model/util.h"
 #include "test.h"
@@ -564,6 +565,7 @@ static void test_procfs_needs(void)
 	struct procfs *pc = NULL;
 	struct procfs_stats st;
 	struct model m;
+	struct rowset rs;
 	struct fp leader, thr, single;
 	struct task *t;
 
@@ -573,8 +575,9 @@ static void test_procfs_needs(void)
 	write_file(root, "200/cmdline", "", 0);	/* kernel threads and zombies */
 	if (!open_collector(root, 64, &pc, &m))
 		return;
-	m.sort_col = COL_PID;
-	m.sort_dir = SORT_ASC;
+	rowset_init(&rs);
+	rs.sort_col = COL_PID;
+	rs.sort_dir = SORT_ASC;
 
 	/* Stat only: no status, so the uid is the directory's owner. */
 	tick(pc, &m, 1, 0, NEED_STATUS | NEED_CMDLINE);
@@ -591,7 +594,8 @@ static void test_procfs_needs(void)
 	}
 
 	/* The view shows row 0 (pid 100): from the next tick it is read. */
-	model_want_rows(&m, 0, 1);
+	rowset_refresh(&rs, &m);
+	rowset_want(&rs, &m, 0, 1);
 	tick(pc, &m, 2, 0, NEED_STATUS | NEED_CMDLINE);
 	procfs_get_stats(pc, &st);
 	CHECK(st.status_reads >= 1);
@@ -612,10 +616,10 @@ static void test_procfs_needs(void)
 	}
 
 	/* Filtering on the command line read. */
-	snprintf(m.filter, sizeof(m.filter), "%s", "MULTI --fl");
-	model_refresh_rows(&m);
-	CHECK_EQ_U64(m.nrows, 1);
-	m.filter[0] = '\0';
+	snprintf(rs.filter, sizeof(rs.filter), "%s", "MULTI --fl");
+	rowset_refresh(&rs, &m);
+	CHECK_EQ_U64(rs.nrows, 1);
+	rs.filter[0] = '\0';
 
 	/* For every task: the empty command line of 200 is read as empty. */
 	tick(pc, &m, 3, NEED_STATUS | NEED_CMDLINE, 0);
@@ -624,6 +628,7 @@ static void test_procfs_needs(void)
 		CHECK(t->have & (1u << CNT_VCSW));
 		CHECK_EQ_U64(t->cmdline_len, 0);
 	}
+	rowset_free(&rs);
 	close_collector(root, pc, &m);
 }
 
