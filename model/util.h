@@ -20,6 +20,13 @@ char *xstrdup(const char *s);
  * Strict number parsing for the command line and prompts: the whole string must be
  * the number, no sign surprises, no trailing junk. Return 0 or -EINVAL/-ERANGE.
  */
+/*
+ * Write the message of an error into @err (@errlen bytes; NULL or 0: none),
+ * for callers that report one line; returns @ret, the error (-errno).
+ */
+int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 int parse_seconds(const char *s, double min, double max, double *out);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "promtext.h"
+#include "../model/util.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -433,21 +434,6 @@ struct prom_family {
 	size_t ncand_cap;
 };
 
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 static bool valid_name(const char *s, bool colon)
 {
 	const char *p;
@@ -477,27 +463,27 @@ static int check_def(const struct prom_family_def *d, char *err, size_t errlen)
 	size_t i, j;
 
 	if (!valid_name(d->name, true))
-		return set_err(err, errlen, "metric name '%s' is not [a-zA-Z_:][a-zA-Z0-9_:]*",
+		return err_set(err, errlen, -EINVAL, "metric name '%s' is not [a-zA-Z_:][a-zA-Z0-9_:]*",
 			       d->name ? d->name : "(null)");
 	if (d->type == PROM_COUNTER && ends_with(d->name, "_total"))
-		return set_err(err, errlen, "counter '%s': name it without _total", d->name);
+		return err_set(err, errlen, -EINVAL, "counter '%s': name it without _total", d->name);
 	if (d->unit && *d->unit) {
 		size_t n = strlen(d->name), k = strlen(d->unit);
 
 		if (!valid_name(d->unit, false) || k + 1 >= n ||
 		    strcmp(d->name + n - k, d->unit) || d->name[n - k - 1] != '_')
-			return set_err(err, errlen, "metric '%s': unit '%s' must end its name",
+			return err_set(err, errlen, -EINVAL, "metric '%s': unit '%s' must end its name",
 				       d->name, d->unit);
 	}
 	if (d->nlabels && !d->labels)
-		return set_err(err, errlen, "metric '%s': no label names", d->name);
+		return err_set(err, errlen, -EINVAL, "metric '%s': no label names", d->name);
 	for (i = 0; i < d->nlabels; i++) {
 		if (!valid_name(d->labels[i], false) || !strncmp(d->labels[i], "__", 2))
-			return set_err(err, errlen, "metric '%s': bad label name '%s'", d->name,
+			return err_set(err, errlen, -EINVAL, "metric '%s': bad label name '%s'", d->name,
 				       d->labels[i] ? d->labels[i] : "(null)");
 		for (j = 0; j < i; j++)
 			if (!strcmp(d->labels[i], d->labels[j]))
-				return set_err(err, errlen, "metric '%s': label '%s' twice",
+				return err_set(err, errlen, -EINVAL, "metric '%s': label '%s' twice",
 					       d->name, d->labels[i]);
 	}
 	return 0;
@@ -553,7 +539,7 @@ struct prom_family *prom_family_new(const struct prom_family_def *def, char *err
 	return f;
 nomem:
 	prom_family_free(f);
-	set_err(err, errlen, "metric '%s': out of memory", def->name);
+	err_set(err, errlen, -EINVAL, "metric '%s': out of memory", def->name);
 	return NULL;
 }
 

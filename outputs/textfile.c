@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "textfile.h"
+#include "../model/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,21 +18,6 @@ struct textfile {
 	char *dir;	/* for messages */
 	uint64_t seq;	/* makes each temporary name new */
 };
-
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /*
  * A new file in the directory, mode 0644: ".ktop.prom.PID.N.tmp". O_EXCL makes
@@ -92,7 +78,7 @@ int textfile_write(struct textfile *tf, const void *data, size_t len, bool sync,
 	fd = create_temp(tf, name, sizeof(name));
 	if (fd < 0) {
 		r = -errno;
-		return set_err(err, errlen, r, "--textfile %s: cannot create a file: %s", tf->dir,
+		return err_set(err, errlen, r, "--textfile %s: cannot create a file: %s", tf->dir,
 			       strerror(-r));
 	}
 	what = "write";
@@ -112,7 +98,7 @@ int textfile_write(struct textfile *tf, const void *data, size_t len, bool sync,
 	}
 	if (r) {
 		unlinkat(tf->dirfd, name, 0);
-		return set_err(err, errlen, r, "--textfile %s: %s of %s: %s", tf->dir, what,
+		return err_set(err, errlen, r, "--textfile %s: %s of %s: %s", tf->dir, what,
 			       TEXTFILE_NAME, strerror(-r));
 	}
 	if (sync)
@@ -127,21 +113,21 @@ struct textfile *textfile_open(const char *dir, char *err, size_t errlen)
 	int fd, e;
 
 	if (!dir || !*dir) {
-		set_err(err, errlen, 0, "--textfile: empty directory name");
+		err_set(err, errlen, 0, "--textfile: empty directory name");
 		errno = EINVAL;
 		return NULL;
 	}
 	tf = calloc(1, sizeof(*tf));
 	if (!tf || !(tf->dir = strdup(dir))) {
 		free(tf);
-		set_err(err, errlen, 0, "--textfile %s: out of memory", dir);
+		err_set(err, errlen, 0, "--textfile %s: out of memory", dir);
 		errno = ENOMEM;
 		return NULL;
 	}
 	tf->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tf->dirfd < 0) {
 		e = errno;
-		set_err(err, errlen, 0, "--textfile %s: %s", dir,
+		err_set(err, errlen, 0, "--textfile %s: %s", dir,
 			e == ENOTDIR ? "not a directory" : strerror(e));
 		goto fail;
 	}
@@ -149,7 +135,7 @@ struct textfile *textfile_open(const char *dir, char *err, size_t errlen)
 	fd = create_temp(tf, name, sizeof(name));
 	if (fd < 0) {
 		e = errno;
-		set_err(err, errlen, 0, "--textfile %s: cannot create a file: %s", dir,
+		err_set(err, errlen, 0, "--textfile %s: cannot create a file: %s", dir,
 			strerror(e));
 		goto fail;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "httpd.h"
+#include "../model/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,21 +47,6 @@ struct httpd {
 	char lastlog[160];	/* libmicrohttpd's last message, never printed */
 };
 
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_err(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 /* ---- --listen ---- */
 
 static int parse_port(const char *s, unsigned *port)
@@ -91,13 +77,13 @@ int httpd_parse_listen(const char *spec, struct sockaddr_storage *addr, socklen_
 
 	memset(addr, 0, sizeof(*addr));
 	if (!spec || !*spec)
-		return set_err(err, errlen, -EINVAL, "--listen: empty address; use [ADDR:]PORT");
+		return err_set(err, errlen, -EINVAL, "--listen: empty address; use [ADDR:]PORT");
 	if (spec[0] == '[') {
 		const char *close = strchr(spec, ']');
 		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)addr;
 
 		if (!close || close[1] != ':')
-			return set_err(err, errlen, -EINVAL,
+			return err_set(err, errlen, -EINVAL,
 				       "--listen '%s': an IPv6 address is written [ADDR]:PORT",
 				       spec);
 		n = (size_t)(close - spec - 1);
@@ -117,7 +103,7 @@ int httpd_parse_listen(const char *spec, struct sockaddr_storage *addr, socklen_
 	}
 	colon = strrchr(spec, ':');
 	if (colon && memchr(spec, ':', (size_t)(colon - spec)))
-		return set_err(err, errlen, -EINVAL,
+		return err_set(err, errlen, -EINVAL,
 			       "--listen '%s': an IPv6 address is written [ADDR]:PORT", spec);
 	port_s = colon ? colon + 1 : spec;
 	n = colon ? (size_t)(colon - spec) : 0;
@@ -141,10 +127,10 @@ int httpd_parse_listen(const char *spec, struct sockaddr_storage *addr, socklen_
 	}
 	return 0;
 bad_addr:
-	return set_err(err, errlen, -EINVAL,
+	return err_set(err, errlen, -EINVAL,
 		       "--listen '%s': not a numeric IPv4 address or [IPv6] address", spec);
 bad_port:
-	return set_err(err, errlen, -EINVAL, "--listen '%s': the port must be 0-65535", spec);
+	return err_set(err, errlen, -EINVAL, "--listen '%s': the port must be 0-65535", spec);
 }
 
 /* ---- content negotiation ---- */
@@ -471,7 +457,7 @@ static int listen_on(const char *spec, unsigned *port, char *err, size_t errlen)
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		r = -errno;
-		return set_err(err, errlen, r, "--listen '%s': socket: %s", spec, strerror(-r));
+		return err_set(err, errlen, r, "--listen '%s': socket: %s", spec, strerror(-r));
 	}
 	/* A restarted ktop can take its port back from connections in TIME_WAIT. */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -482,7 +468,7 @@ static int listen_on(const char *spec, unsigned *port, char *err, size_t errlen)
 	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, LISTEN_BACKLOG)) {
 		r = -errno;
 		close(fd);
-		return set_err(err, errlen, r, "cannot listen on %s: %s", spec, strerror(-r));
+		return err_set(err, errlen, r, "cannot listen on %s: %s", spec, strerror(-r));
 	}
 	if (getsockname(fd, (struct sockaddr *)&got, &glen) == 0)
 		*port = ntohs(got.ss_family == AF_INET6 ?
@@ -511,14 +497,14 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 		l.max_inflight = DEF_MAX_INFLIGHT;
 	h = calloc(1, sizeof(*h));
 	if (!h)
-		return set_err(err, errlen, -ENOMEM, "--listen: out of memory");
+		return err_set(err, errlen, -ENOMEM, "--listen: out of memory");
 	h->render = render;
 	h->ctx = ctx;
 	h->max_inflight = l.max_inflight;
 	if (make_fixed(h)) {
 		free_fixed(h);
 		free(h);
-		return set_err(err, errlen, -ENOMEM, "--listen: out of memory");
+		return err_set(err, errlen, -ENOMEM, "--listen: out of memory");
 	}
 	fd = listen_on(spec, &h->port, err, errlen);
 	if (fd < 0) {
@@ -537,7 +523,7 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 				MHD_OPTION_END);
 	if (!h->d) {
 		r = -EIO;
-		set_err(err, errlen, r, "--listen '%s': libmicrohttpd did not start%s%s", spec,
+		err_set(err, errlen, r, "--listen '%s': libmicrohttpd did not start%s%s", spec,
 			h->lastlog[0] ? ": " : "", h->lastlog);
 		/*
 		 * It closes the socket on some failures and not on others; single
