@@ -19,6 +19,7 @@ void acct_init(struct acct *a)
 static void thread_free(struct acct_thread *t)
 {
 	sc_table_free(&t->sc);
+	sc_table_free(&t->err);
 	free(t);
 }
 
@@ -260,6 +261,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 	if (ret < 0 && ret >= -MAX_ERRNO) {
 		s->errors++;
 		s->top_errno = (uint32_t)-ret;
+		sc_table_get(&t->err, sc_err_key(n, (uint32_t)-ret))->errors++;
 		count(a, t, AC_SYSERR);
 	} else if (ret == 0 && acct_cred_call(nr)) {
 		t->cred_call = true;
@@ -492,6 +494,7 @@ void acct_end_interval(struct acct *a)
 		t->next = NULL;
 		memset(t->n, 0, sizeof(t->n));
 		sc_table_clear(&t->sc);
+		sc_table_clear(&t->err);
 	}
 	memset(a->total, 0, sizeof(a->total));
 	a->lost = 0;

@@ -42,6 +42,7 @@ struct acct_thread {
 	pid_t creator;		/* CLONE_THREAD: the tid that made it, while tgid is unknown */
 	uint64_t n[AC_NR];	/* this interval */
 	struct sc_table sc;	/* this interval, per syscall */
+	struct sc_table err;	/* this interval, per syscall and errno (sc_err_key) */
 	uint64_t enter_ts;	/* raw sys_enter time of the call in progress */
 	uint32_t enter_nr;	/* its number; SC_EMPTY = none seen */
 	uint64_t last_exit_ts;	/* the latest sys_exit timed or not: older entries are not pending */

@@ -606,6 +606,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 				s->ev_total[cnt_of[c]] += th->n[c];
 		}
 		e->sc = &th->sc;
+		e->err = &th->err;
 	}
 	if (ft->only_uid < 0)
 		for (c = 0; c < AC_NR; c++)

@@ -31,6 +31,7 @@ static void task_free(struct task *t)
 {
 	free(t->cmdline);
 	sc_table_free(&t->sc);
+	sc_table_free(&t->err);
 	free(t);
 }
 
@@ -93,6 +94,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		memset(t->ev, 0, sizeof(t->ev));
 		t->ev_withheld = false;
 		sc_table_clear(&t->sc);
+		sc_table_clear(&t->err);
 		t->exited = false;
 	}
 	memset(m->ev_total, 0, sizeof(m->ev_total));
@@ -102,13 +104,15 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 
 static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
 {
-	struct sc_table sc = t->sc;
+	struct sc_table sc = t->sc, err = t->err;
 
 	free(t->cmdline);
-	/* The table's memory is kept for the new task; its entries are not. */
+	/* The tables' memory is kept for the new task; their entries are not. */
 	sc_table_clear(&sc);
+	sc_table_clear(&err);
 	memset(t, 0, sizeof(*t));
 	t->sc = sc;
+	t->err = err;
 	t->top_nr = SC_EMPTY;
 	t->pid = pid;
 	t->tgid = tgid;
@@ -386,6 +390,8 @@ static void apply_row(struct model *m, const struct row_events *e)
 			model_task_add_events(t, c, e->n[c]);
 	if (e->sc)
 		sc_table_merge(&t->sc, e->sc);
+	if (e->err)
+		sc_table_merge(&t->err, e->err);
 }
 
 void model_apply(struct model *m, struct sample *s)

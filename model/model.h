@@ -49,6 +49,7 @@ struct task {
 	 */
 	bool ev_withheld;
 	struct sc_table sc;		/* this interval's syscalls, from events */
+	struct sc_table err;		/* this interval's errors by syscall and errno (sc_err_key) */
 	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
 	bool exited;			/* its exit was seen: this is its last row */
 	bool gone;			/* exited and kept (model.keep_exited): numbers final */

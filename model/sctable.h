@@ -42,6 +42,29 @@ static inline struct sc_stat *sc_table_get(struct sc_table *t, uint32_t nr)
 	return sc_table_slow_get(t, nr);
 }
 
+/*
+ * Errors by errno: an sc_table keyed by sc_err_key(nr, errno) whose entries
+ * count, in @errors, the calls of system call @nr that returned -errno. The
+ * kernel's errors are 1..4095 (12 bits); numbers from SC_ERR_NR_MAX up (no
+ * system call has one: they all fail with ENOSYS) share the key of
+ * SC_EMPTY - 1, as they share that slot in a call table.
+ */
+#define SC_ERR_NR_MAX 0xffffeu
+static inline uint32_t sc_err_key(uint32_t nr, uint32_t err)
+{
+	return (nr < SC_ERR_NR_MAX ? nr : SC_ERR_NR_MAX) << 12 | (err & 0xfffu);
+}
+
+static inline uint32_t sc_err_nr(uint32_t key)
+{
+	return key >> 12 == SC_ERR_NR_MAX ? SC_EMPTY - 1 : key >> 12;
+}
+
+static inline uint32_t sc_err_errno(uint32_t key)
+{
+	return key & 0xfffu;
+}
+
 /* The entry of @nr, or NULL. */
 const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr);
 /* Forget every entry, keep the memory (the next interval uses it again). */

@@ -218,7 +218,47 @@ static void test_carry(void)
 	acct_free(&a);
 }
 
+/* Errors are counted per syscall and errno: top_errno keeps only the latest. */
+static void test_errno_table(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_openat, -2 /* ENOENT */, 10);
+	acct_sys_exit(&a, TID, SYS_openat, -2, 20);
+	acct_sys_exit(&a, TID, SYS_openat, -13 /* EACCES */, 30);
+	acct_sys_exit(&a, TID, SYS_openat, 3, 40);
+	acct_sys_exit(&a, TID, SYS_read, -2, 50);
+	acct_sys_exit(&a, TID, 0x7fffffffL, -38 /* ENOSYS */, 60);
+	acct_sys_exit(&a, TID, 0x100000L, -38, 70);
+	t = acct_thread(&a, TID);
+	CHECK_EQ_U64(t->err.used, 4);
+	s = sc_table_find(&t->err, sc_err_key(SYS_openat, 2));
+	CHECK(s && s->errors == 2);
+	s = sc_table_find(&t->err, sc_err_key(SYS_openat, 13));
+	CHECK(s && s->errors == 1);
+	s = sc_table_find(&t->err, sc_err_key(SYS_read, 2));
+	CHECK(s && s->errors == 1);
+	/* Numbers no kernel has share one key, decoded as the call table's shared slot. */
+	s = sc_table_find(&t->err, sc_err_key(SC_EMPTY - 1, 38));
+	if (CHECK(s)) {
+		CHECK_EQ_U64(s->errors, 2);
+		CHECK_EQ_U64(sc_err_nr(s->nr), SC_EMPTY - 1);
+		CHECK_EQ_U64(sc_err_errno(s->nr), 38);
+	}
+	CHECK_EQ_U64(sc_err_nr(sc_err_key(SYS_openat, 4095)), SYS_openat);
+	CHECK_EQ_U64(sc_err_errno(sc_err_key(SYS_openat, 4095)), 4095);
+	CHECK(sc_err_key(SC_EMPTY - 1, 4095) != SC_EMPTY);
+	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_openat)->errors, 3);
+	acct_end_interval(&a);
+	CHECK_EQ_U64(t->err.used, 0);
+	acct_free(&a);
+}
+
 static const struct test tests[] = {
+	{ "acct: errors by syscall and errno, cleared with the interval", test_errno_table },
 	{ "carry: counts kept, still active, for one more interval", test_carry },
 	{ "acct: enter then exit: timed", test_in_order },
 	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
