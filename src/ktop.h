@@ -17,6 +17,7 @@
 #include "../collectors/ftrace.h"
 #include "../model/sample.h"
 #include "../outputs/batch.h"
+#include "../outputs/promtext.h"
 #include "../outputs/summary.h"
 #include "../views/app.h"
 
@@ -28,7 +29,7 @@ struct mode {
 	int (*tick)(struct ktop *k);	/* after a tick: -1 goes on, else the exit status */
 	int (*end)(struct ktop *k);	/* after the loop, tracing stopped: 0, or 1 failed */
 };
-extern const struct mode mode_live, mode_batch, mode_summary;
+extern const struct mode mode_live, mode_batch, mode_summary, mode_exporter;
 
 struct ktop {
 	const struct mode *mode;
@@ -65,6 +66,14 @@ struct ktop {
 	struct summary_priv *priv;	/* watched processes that gained privileges */
 	size_t npriv;
 	struct ftrace_stats fstats;	/* the collector's, kept when it stops */
+	bool traced;			/* tracing ran (its counters exist) */
+
+	/* The exporter (--listen, --textfile): a sink beside the mode's own. */
+	struct metrics *metrics;
+	struct httpd *httpd;
+	struct textfile *textfile;
+	struct prom_buf prom;		/* the last rendering */
+	bool textfile_failing;		/* said once, until a write works again */
 };
 
 /* src/main.c */
@@ -96,6 +105,11 @@ void default_columns(struct ktop *k);
 bool column_useless(const struct ktop *k, int c);
 void apply_settings(struct ktop *k);
 void read_files(struct ktop *k);
+
+/* src/exporter.c */
+int exporter_start(struct ktop *k);
+void exporter_tick(struct ktop *k);
+void exporter_stop(struct ktop *k);
 
 /* src/modes.c */
 int open_output(struct ktop *k);

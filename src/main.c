@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ktop: top for kernel events. The one main loop: poll() over the tick timer,
- * a signalfd and the terminal. Each tick: collect -> model -> draw or write.
+ * a signalfd, the terminal, the trace buffers and the exporter's HTTP server.
+ * Each tick: collect -> model -> draw or write, and the exporter's counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "httpd.h"
 #include "ktop.h"
 
 int arm_timer(int fd, double delay_s, bool now)
@@ -138,6 +140,8 @@ static int summary_end(struct ktop *k)
 const struct mode mode_live = { "live", true, live_tick, NULL };
 const struct mode mode_batch = { "batch", false, batch_tick, NULL };
 const struct mode mode_summary = { "summary", false, NULL, summary_end };
+/* ktop -b --listen: the exporter (exporter.c) is its only sink; nothing on stdout. */
+const struct mode mode_exporter = { "exporter", false, NULL, NULL };
 
 static int on_tick(struct ktop *k)
 {
@@ -149,6 +153,7 @@ static int on_tick(struct ktop *k)
 	if (k->app.paused || k->final)
 		return -1;
 	collect(k);
+	exporter_tick(k);
 	if (k->mode->tick && (st = k->mode->tick(k)) >= 0)
 		return st;
 	if (k->ending)
@@ -165,9 +170,9 @@ static int on_tick(struct ktop *k)
 
 /*
  * The main loop's descriptors: timer, signals, terminal, CMD's pidfd and its
- * captured output, then one per traced CPU.
+ * captured output, the HTTP server's (epoll) fd, then one per traced CPU.
  */
-#define PFD_FIXED 5
+#define PFD_FIXED 6
 #define PFD_MAX (PFD_FIXED + 1024)
 
 static int run(struct ktop *k)
@@ -185,6 +190,7 @@ static int run(struct ktop *k)
 	pfd[2] = (struct pollfd){ .fd = live ? STDIN_FILENO : -1, .events = POLLIN };
 	pfd[3] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.pidfd : -1, .events = POLLIN };
 	pfd[4] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.out_fd : -1, .events = POLLIN };
+	pfd[5] = (struct pollfd){ .fd = k->httpd ? httpd_fd(k->httpd) : -1, .events = POLLIN };
 	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
 		/* A process view opened or closed the focus instance: its CPUs come and go. */
@@ -192,7 +198,13 @@ static int run(struct ktop *k)
 			gen = focus_generation(k->focus);
 			npfd = nmain + focus_pollfds(k->focus, pfd + nmain, PFD_MAX - nmain);
 		}
-		if (poll(pfd, (nfds_t)npfd, -1) < 0) {
+		/* The server's timeouts (an idle connection to close) bound the wait. */
+		int r = poll(pfd, (nfds_t)npfd, k->httpd ? httpd_timeout_ms(k->httpd) : -1);
+
+		/* Never blocks; what it answers comes from the last tick's counters. */
+		if (k->httpd)
+			httpd_run(k->httpd);
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return 1;
@@ -323,9 +335,10 @@ int main(int argc, char **argv)
 		printf("ktop %s\n", KTOP_VERSION);
 		return 0;
 	}
-	k.mode = k.opt.summary ? &mode_summary : k.opt.batch ? &mode_batch : &mode_live;
+	k.mode = k.opt.summary ? &mode_summary : options_exporter_only(&k.opt) ? &mode_exporter :
+		 k.opt.batch ? &mode_batch : &mode_live;
 	live = k.mode->screen;
-	if (!live && !out_open && !k.opt.output) {
+	if (!live && k.mode != &mode_exporter && !out_open && !k.opt.output) {
 		fputs("ktop: stdout is closed: batch output has nowhere to go\n", stderr);
 		return 1;
 	}
@@ -338,8 +351,16 @@ int main(int argc, char **argv)
 	k.launch.pidfd = k.launch.out_fd = k.launch.err_fd = -1;
 	k.watch = k.opt.pids;
 	k.nwatch = k.opt.npids;
-	if (open_output(&k))
+	/* A port that cannot be served: said before anything starts (tracing, CMD, the output). */
+	ret = exporter_start(&k);
+	if (ret) {
+		exporter_stop(&k);
+		return ret;
+	}
+	if (open_output(&k)) {
+		exporter_stop(&k);
 		return 1;
+	}
 	if (live)
 		read_files(&k);
 	/* Before signals are blocked and SIGPIPE ignored: CMD inherits neither. */
@@ -376,8 +397,10 @@ int main(int argc, char **argv)
 		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
 			fo.buffer_kb = (size_t)v;
 
-		if (ftrace_start(&fo, &k.ftrace) == 0)
+		if (ftrace_start(&fo, &k.ftrace) == 0) {
 			k.focus = focus_new();
+			k.traced = true;
+		}
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */
 		atexit(ftrace_emergency_stop);
 	}
@@ -450,6 +473,7 @@ out:
 			fprintf(stderr, "ktop: output of %s:\n", k.opt.cmd[0]);
 		launch_write_output(&k.launch, STDOUT_FILENO);
 	}
+	exporter_stop(&k);
 	/* ktop leaves nothing running behind it: a CMD still running is killed. */
 	launch_free(&k.launch);
 	procfs_free(k.procfs);

@@ -8,10 +8,13 @@
 #include <string.h>
 
 #include "../model/util.h"
+#include "../outputs/metrics.h"
+#include "httpd.h"
 
 enum {
 	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
-	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT,
+	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT, OPT_LISTEN, OPT_TEXTFILE, OPT_GROUP_BY,
+	OPT_MAX_SERIES,
 };
 
 static const struct option long_opts[] = {
@@ -32,6 +35,10 @@ static const struct option long_opts[] = {
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "metrics-group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "metrics-max-series", required_argument, NULL, OPT_MAX_SERIES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -69,6 +76,15 @@ void options_usage(FILE *f)
 	      "                         (like strace -c -f), then totals per subsystem; needs\n"
 	      "                         -- CMD or -p; -s time|calls|errors|avg|max|name orders it\n"
 	      "      --output FILE      batch and summary output to FILE instead of stdout\n"
+	      "      --listen [ADDR:]PORT  serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+	      "                         in any mode (ADDR default 127.0.0.1; 0.0.0.0 for all);\n"
+	      "                         ktop -b --listen PORT alone writes nothing to stdout\n"
+	      "      --textfile DIR     write the same metrics to DIR/ktop.prom at each refresh\n"
+	      "                         (atomically, for node_exporter's textfile collector)\n"
+	      "      --metrics-group-by KEY  group the metrics by comm, user, unit, container\n"
+	      "                         or cgroup (default comm)\n"
+	      "      --metrics-max-series N  series per metric and groups kept, the rest summed\n"
+	      "                         into \"other\" (default 4000)\n"
 	      "  -- CMD [ARGS...]       run CMD traced from its first system call (its execve),\n"
 	      "                         with its children; end with it, with its exit status\n"
 	      "  -h, --help             show this help and exit\n"
@@ -196,6 +212,10 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 		snprintf(err, errsz, "--summary has its own columns: -o, -H and --syscalls do not apply");
 		return -EINVAL;
 	}
+	if (o->metrics_opts && !o->listen && !o->textfile) {
+		snprintf(err, errsz, "--metrics-group-by and --metrics-max-series are for --listen and --textfile");
+		return -EINVAL;
+	}
 	if (o->output && !o->batch && !o->summary) {
 		snprintf(err, errsz, "--output is for -b and --summary (the live view is the terminal)");
 		return -EINVAL;
@@ -291,6 +311,41 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			}
 			o->output = optarg;
 			break;
+		case OPT_LISTEN: {
+			struct sockaddr_storage ss;
+			socklen_t len;
+
+			/* A bad address is a usage error (exit 2); a busy port is found at start. */
+			if (httpd_parse_listen(optarg, &ss, &len, err, errsz))
+				return -EINVAL;
+			o->listen = optarg;
+			break;
+		}
+		case OPT_TEXTFILE:
+			if (!optarg[0]) {
+				snprintf(err, errsz, "--textfile needs a directory");
+				return -EINVAL;
+			}
+			o->textfile = optarg;
+			break;
+		case OPT_GROUP_BY:
+			if (cgroup_group_by_parse(optarg, &o->metrics_by)) {
+				snprintf(err, errsz,
+					 "--metrics-group-by: '%s' is not comm, user, unit, container or cgroup",
+					 optarg);
+				return -EINVAL;
+			}
+			o->metrics_opts = true;
+			break;
+		case OPT_MAX_SERIES:
+			if (parse_uint(optarg, 1000000, &v) || v == 0) {
+				snprintf(err, errsz, "--metrics-max-series: '%s' is not a number from 1 to 1000000",
+					 optarg);
+				return -EINVAL;
+			}
+			o->metrics_max_series = (size_t)v;
+			o->metrics_opts = true;
+			break;
 		case 'h':
 			o->show_help = true;
 			return 0;
@@ -339,6 +394,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (!have_delay)
 		o->delay_s = o->batch ? 1.0 : 2.0;
 	return 0;
+}
+
+bool options_exporter_only(const struct options *o)
+{
+	return o->batch && (o->listen || o->textfile) && o->format == OUT_TEXT && !o->ncols &&
+	       !o->syscalls && !o->output;
 }
 
 void options_free(struct options *o)

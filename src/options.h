@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "../model/cgroup.h"
 #include "../model/columns.h"
 #include "../outputs/batch.h"
 #include "../outputs/summary.h"
@@ -35,6 +36,11 @@ struct options {
 	bool summary_asc;		/* ... in ascending order */
 	const char *output;		/* --output FILE; NULL = stdout */
 	char **cmd;			/* -- CMD ARGS...: argv of the command to run */
+	const char *listen;		/* --listen [ADDR:]PORT: serve /metrics; NULL = no */
+	const char *textfile;		/* --textfile DIR: DIR/ktop.prom each tick; NULL = no */
+	enum cgroup_group_by metrics_by;	/* --metrics-group-by (default comm) */
+	size_t metrics_max_series;	/* --metrics-max-series; 0 = the default */
+	bool metrics_opts;		/* either of those two given */
 	bool show_help, show_version;
 };
 
@@ -47,6 +53,11 @@ struct options {
  */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errsz);
 void options_free(struct options *o);
+/*
+ * -b with --listen or --textfile and no batch output asked for (--csv, --json,
+ * -o, --syscalls, --output): a headless exporter, nothing on stdout.
+ */
+bool options_exporter_only(const struct options *o);
 /* The --help text. */
 void options_usage(FILE *f);
 

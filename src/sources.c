@@ -13,6 +13,7 @@
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
+#include "../outputs/metrics.h"
 #include "ktop.h"
 
 /* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
@@ -33,10 +34,13 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 	const struct model *m = &k->app.model;
 	const struct rowset *rs = k->opt.batch ? &k->batch.rows : &k->app.rows;
 
-	need->all = 0;
+	need->all = k->metrics ? metrics_needs(k->metrics, m) : 0;
 	need->wanted = 0;
+	/* The headless exporter shows nothing: it reads what its groups need. */
+	if (k->mode == &mode_exporter)
+		return;
 	if (k->opt.batch) {
-		need->all = batch_needs(m, k->batch.cols, k->batch.ncols);
+		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
 	} else {
 		size_t i;
 

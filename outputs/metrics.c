@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "metrics.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/columns.h"
+#include "../model/syscalls.h"
+
+/* A group's counters, for the life of ktop. */
+enum mg_cnt {
+	MG_VCSW, MG_IVCSW, MG_MINFLT, MG_MAJFLT, MG_SIGSENT, MG_SIGRECV, MG_UTIME, MG_STIME,
+	MG_NR
+};
+
+static const enum counter mg_counter[MG_NR] = {
+	[MG_VCSW] = CNT_VCSW, [MG_IVCSW] = CNT_IVCSW, [MG_MINFLT] = CNT_MINFLT,
+	[MG_MAJFLT] = CNT_MAJFLT, [MG_SIGSENT] = CNT_SIGSENT, [MG_SIGRECV] = CNT_SIGRECV,
+	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
+};
+
+struct mgroup {
+	char *key;
+	uint64_t hash;
+	uint64_t n[MG_NR];
+	struct sc_table sc;	/* calls and errors per syscall */
+	struct sc_table err;	/* errors per syscall and errno (sc_err_key) */
+	uint64_t procs;		/* processes alive at the end of tick procs_tick */
+	uint64_t procs_tick;
+};
+
+/* The families, in the order they are written. */
+enum fam {
+	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_PROCS,
+	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN,
+	F_EVENTS, F_TICKS, F_SCRAPES, F_SCRAPE_S, F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
+	F_NR
+};
+
+/* A pointer (an interned user name or cgroup path) -> its group. */
+struct pslot {
+	const void *p;
+	struct mgroup *g;
+};
+
+/* Bounded count of distinct group keys folded into "other". */
+#define FOLDED_MAX 65536
+
+struct metrics {
+	enum cgroup_group_by by;
+	size_t max_groups;
+	struct prom_family *fam[F_NR];
+
+	struct mgroup **groups;		/* in the order made */
+	size_t ngroups, cap_groups;
+	struct mgroup **tab;		/* open addressing by key; NULL = free */
+	size_t tab_cap;
+	struct mgroup *other;		/* made when the first group is folded */
+
+	struct pslot *ptab;		/* by user or a cgroup key: pointer -> group */
+	size_t ptab_cap, ptab_used;
+
+	uint64_t *folded;		/* hashes of the keys folded into other; 0 = free */
+	size_t nfolded;
+
+	long hz;
+	uint64_t ticks, lost, lost_unknown;
+};
+
+/* ---- groups ---- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+static int tab_grow(struct metrics *mx)
+{
+	size_t cap = mx->tab_cap ? mx->tab_cap * 2 : 64, i;
+	struct mgroup **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < mx->ngroups; i++) {
+		size_t j = mx->groups[i]->hash & (cap - 1);
+
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = mx->groups[i];
+	}
+	free(mx->tab);
+	mx->tab = t;
+	mx->tab_cap = cap;
+	return 0;
+}
+
+static struct mgroup *group_find(const struct metrics *mx, const char *key, uint64_t h)
+{
+	size_t j;
+
+	if (!mx->tab_cap)
+		return NULL;
+	for (j = h & (mx->tab_cap - 1); mx->tab[j]; j = (j + 1) & (mx->tab_cap - 1))
+		if (mx->tab[j]->hash == h && !strcmp(mx->tab[j]->key, key))
+			return mx->tab[j];
+	return NULL;
+}
+
+static struct mgroup *group_add(struct metrics *mx, const char *key, uint64_t h)
+{
+	struct mgroup *g;
+	size_t j;
+
+	if ((mx->ngroups + 1) * 2 > mx->tab_cap && tab_grow(mx))
+		return NULL;
+	if (mx->ngroups == mx->cap_groups) {
+		size_t cap = mx->cap_groups ? mx->cap_groups * 2 : 64;
+		struct mgroup **v = realloc(mx->groups, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		mx->groups = v;
+		mx->cap_groups = cap;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g || !(g->key = strdup(key))) {
+		free(g);
+		return NULL;
+	}
+	g->hash = h;
+	mx->groups[mx->ngroups++] = g;
+	for (j = h & (mx->tab_cap - 1); mx->tab[j]; j = (j + 1) & (mx->tab_cap - 1))
+		;
+	mx->tab[j] = g;
+	return g;
+}
+
+/* Remember that @h's group was folded into other (counted once, up to FOLDED_MAX). */
+static void note_folded(struct metrics *mx, uint64_t h)
+{
+	size_t cap = 2 * FOLDED_MAX, j;
+
+	if (!mx->folded && !(mx->folded = calloc(cap, sizeof(*mx->folded))))
+		return;
+	for (j = h & (cap - 1); mx->folded[j]; j = (j + 1) & (cap - 1))
+		if (mx->folded[j] == h)
+			return;
+	if (mx->nfolded < FOLDED_MAX) {
+		mx->folded[j] = h;
+		mx->nfolded++;
+	}
+}
+
+/* The group of @key: found, made, or (the table full) the group "other". */
+static struct mgroup *group_get(struct metrics *mx, const char *key)
+{
+	uint64_t h = hash_str(key);
+	struct mgroup *g = group_find(mx, key, h);
+
+	if (g)
+		return g;
+	/* "other" is the overflow's own name: it never takes a slot of the cap. */
+	if (mx->ngroups - (mx->other != NULL) < mx->max_groups && strcmp(key, "other"))
+		return group_add(mx, key, h);
+	if (strcmp(key, "other"))
+		note_folded(mx, h);
+	if (!mx->other)
+		mx->other = group_add(mx, "other", hash_str("other"));
+	return mx->other;
+}
+
+/* The pointer @p's group, from the cache or made with @key_of. */
+static struct mgroup *group_by_ptr(struct metrics *mx, const struct task *t, const void *p)
+{
+	char key[CGROUP_KEY_MAX];
+	struct mgroup *g;
+	size_t j;
+
+	if (mx->ptab_cap) {
+		uintptr_t h = (uintptr_t)p * 0x9e3779b97f4a7c15ull >> 16;
+
+		for (j = h & (mx->ptab_cap - 1); mx->ptab[j].g; j = (j + 1) & (mx->ptab_cap - 1))
+			if (mx->ptab[j].p == p)
+				return mx->ptab[j].g;
+	}
+	cgroup_group_key(mx->by, t->comm, t->user, t->cgroup, key, sizeof(key));
+	g = group_get(mx, key);
+	if (!g)
+		return NULL;
+	if ((mx->ptab_used + 1) * 2 > mx->ptab_cap) {
+		size_t cap = mx->ptab_cap ? mx->ptab_cap * 2 : 64, i;
+		struct pslot *nt = calloc(cap, sizeof(*nt));
+
+		if (!nt)
+			return g;	/* not cached: looked up again next time */
+		for (i = 0; i < mx->ptab_cap; i++) {
+			uintptr_t h;
+
+			if (!mx->ptab[i].g)
+				continue;
+			h = (uintptr_t)mx->ptab[i].p * 0x9e3779b97f4a7c15ull >> 16;
+			for (j = h & (cap - 1); nt[j].g; j = (j + 1) & (cap - 1))
+				;
+			nt[j] = mx->ptab[i];
+		}
+		free(mx->ptab);
+		mx->ptab = nt;
+		mx->ptab_cap = cap;
+	}
+	{
+		uintptr_t h = (uintptr_t)p * 0x9e3779b97f4a7c15ull >> 16;
+
+		for (j = h & (mx->ptab_cap - 1); mx->ptab[j].g; j = (j + 1) & (mx->ptab_cap - 1))
+			;
+		mx->ptab[j] = (struct pslot){ p, g };
+		mx->ptab_used++;
+	}
+	return g;
+}
+
+static struct mgroup *task_group(struct metrics *mx, const struct task *t)
+{
+	char key[CGROUP_KEY_MAX];
+
+	switch (mx->by) {
+	case CGROUP_BY_USER:
+		/* User names and cgroup paths are interned: one key per pointer. */
+		return group_by_ptr(mx, t, t->user);
+	case CGROUP_BY_CGROUP:
+	case CGROUP_BY_UNIT:
+	case CGROUP_BY_CONTAINER:
+		return group_by_ptr(mx, t, t->cgroup);
+	default:
+		cgroup_group_key(mx->by, t->comm, t->user, t->cgroup, key, sizeof(key));
+		return group_get(mx, key);
+	}
+}
+
+/* ---- the tick ---- */
+
+unsigned metrics_needs(const struct metrics *mx, const struct model *m)
+{
+	unsigned need = 0;
+
+	if (mx->by == CGROUP_BY_CGROUP || mx->by == CGROUP_BY_UNIT ||
+	    mx->by == CGROUP_BY_CONTAINER)
+		need |= NEED_CGROUP;
+	if (!model_counts_events(m, CNT_VCSW) || !model_counts_events(m, CNT_IVCSW))
+		need |= NEED_STATUS;
+	return need;
+}
+
+void metrics_tick(struct metrics *mx, const struct model *m)
+{
+	size_t i;
+	int c;
+
+	mx->hz = m->hz;
+	mx->ticks++;
+	/* The first tick is the baseline: nothing was counted in it. */
+	if (m->interval_s > 0) {
+		mx->lost += m->lost_events;
+		mx->lost_unknown += m->lost_unknown;
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		const struct task *t = m->tasks[i];
+		struct mgroup *g;
+		uint64_t d;
+
+		/* Not read this tick: gone, or kept on screen with its last numbers. */
+		if (t->seen_tick != m->tick)
+			continue;
+		g = task_group(mx, t);
+		if (!g)
+			continue;	/* out of memory: this tick's counts of it are lost */
+		if (t->state != 'X' && (!m->threads || t->pid == t->tgid)) {
+			if (g->procs_tick != m->tick) {
+				g->procs_tick = m->tick;
+				g->procs = 0;
+			}
+			g->procs++;
+		}
+		if (m->interval_s <= 0)
+			continue;
+		for (c = 0; c < MG_NR; c++)
+			if (task_delta(t, mg_counter[c], &d))
+				g->n[c] += d;
+		/* The tables are the events': known when the syscall count is. */
+		if (task_delta(t, CNT_SYSCALLS, &d)) {
+			sc_table_merge(&g->sc, &t->sc);
+			sc_table_merge(&g->err, &t->err);
+		}
+	}
+	/* Groups with no process this tick have none. */
+	for (i = 0; i < mx->ngroups; i++)
+		if (mx->groups[i]->procs_tick != m->tick)
+			mx->groups[i]->procs = 0;
+}
+
+size_t metrics_ngroups(const struct metrics *mx)
+{
+	return mx->ngroups;
+}
+
+/* ---- families ---- */
+
+static const char *const no_labels[] = { NULL };
+
+struct fam_def {
+	const char *name;
+	enum prom_type type;
+	enum prom_value value;
+	const char *unit;
+	const char *help;
+	bool grouped;		/* the group's label first */
+	const char *labels[2];	/* then these */
+	bool capped;		/* max_series applies */
+};
+
+static const struct fam_def fam_defs[F_NR] = {
+	[F_SYSCALLS] = { "ktop_syscalls", PROM_COUNTER, PROM_U64, NULL,
+		"System calls that ended (raw_syscalls:sys_exit; exit and exit_group at their entry), by group and system call.",
+		true, { "syscall" }, true },
+	[F_ERRORS] = { "ktop_syscall_errors", PROM_COUNTER, PROM_U64, NULL,
+		"System calls that returned an error, by group, system call and errno.",
+		true, { "syscall", "errno" }, true },
+	[F_CSW] = { "ktop_context_switches", PROM_COUNTER, PROM_U64, NULL,
+		"Context switches, by group and kind: voluntary (it blocked) or involuntary (it was preempted).",
+		true, { "kind" }, true },
+	[F_FAULTS] = { "ktop_page_faults", PROM_COUNTER, PROM_U64, NULL,
+		"Page faults, by group and kind: minor (no I/O) or major (read from disk).",
+		true, { "kind" }, true },
+	[F_SIGNALS] = { "ktop_signals", PROM_COUNTER, PROM_U64, NULL,
+		"Signals, by group and direction: sent (generated by a task of the group) or received (queued to one).",
+		true, { "direction" }, true },
+	[F_CPU] = { "ktop_cpu_seconds", PROM_COUNTER, PROM_DOUBLE, "seconds",
+		"CPU time, by group and mode (user, system).", true, { "mode" }, true },
+	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
+		"Processes alive at the last refresh, by group.", true, { NULL }, true },
+	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
+		"System calls of the whole system (the processes ktop watches), by kernel subsystem.",
+		false, { "subsystem" }, true },
+	[F_SUB_ERRORS] = { "ktop_subsystem_syscall_errors", PROM_COUNTER, PROM_U64, NULL,
+		"System calls that returned an error, by kernel subsystem.", false,
+		{ "subsystem" }, true },
+	[F_LOST] = { "ktop_lost_events", PROM_COUNTER, PROM_U64, NULL,
+		"Kernel events dropped before ktop read them (ring buffer overruns): the event counters may be short by this much.",
+		false, { NULL }, false },
+	[F_LOST_UNKNOWN] = { "ktop_lost_events_unknown_intervals", PROM_COUNTER, PROM_U64, NULL,
+		"Refresh intervals in which the kernel reported dropped events without a count.",
+		false, { NULL }, false },
+	[F_EVENTS] = { "ktop_events_decoded", PROM_COUNTER, PROM_U64, NULL,
+		"Kernel events ktop decoded from its trace instance.", false, { NULL }, false },
+	[F_TICKS] = { "ktop_refreshes", PROM_COUNTER, PROM_U64, NULL,
+		"Refreshes (ticks) done: the counters move at each.", false, { NULL }, false },
+	[F_SCRAPES] = { "ktop_scrapes", PROM_COUNTER, PROM_U64, NULL,
+		"Requests of /metrics answered.", false, { NULL }, false },
+	[F_SCRAPE_S] = { "ktop_scrape_duration_seconds", PROM_GAUGE, PROM_DOUBLE, "seconds",
+		"Time ktop took to answer the previous request of /metrics (rendering and copying it).",
+		false, { NULL }, false },
+	[F_TRACING] = { "ktop_tracing", PROM_GAUGE, PROM_U64, NULL,
+		"1 when ktop counts kernel events, else 0; reason: why not, or what is missing.",
+		false, { "reason" }, false },
+	[F_DROPPED_GROUPS] = { "ktop_metrics_dropped_groups", PROM_GAUGE, PROM_U64, NULL,
+		"Group names whose processes are counted in the group \"other\": ktop keeps at most --metrics-max-series groups.",
+		false, { NULL }, false },
+	[F_DROPPED] = { "ktop_metrics_dropped_series", PROM_GAUGE, PROM_U64, NULL,
+		"Label sets summed into the \"other\" series of a family at this scrape (its series cap, --metrics-max-series).",
+		false, { "family" }, false },
+};
+
+struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errlen)
+{
+	struct metrics *mx = calloc(1, sizeof(*mx));
+	size_t max = o->max_series ? o->max_series : METRICS_MAX_SERIES_DEFAULT;
+	int i;
+
+	if (!mx) {
+		snprintf(err, errlen, "metrics: out of memory");
+		return NULL;
+	}
+	mx->by = o->by;
+	mx->max_groups = max;
+	mx->hz = 100;
+	for (i = 0; i < F_NR; i++) {
+		const struct fam_def *d = &fam_defs[i];
+		const char *labels[3];
+		size_t n = 0, j;
+		struct prom_family_def pd = {
+			.name = d->name, .type = d->type, .value = d->value, .unit = d->unit,
+			.help = d->help, .labels = labels, .max_series = d->capped ? max : 0,
+		};
+
+		if (d->grouped)
+			labels[n++] = cgroup_group_by_name(o->by);
+		for (j = 0; j < 2 && d->labels[j]; j++)
+			labels[n++] = d->labels[j];
+		pd.nlabels = n;
+		if (!n)
+			pd.labels = no_labels;
+		mx->fam[i] = prom_family_new(&pd, err, errlen);
+		if (!mx->fam[i]) {
+			metrics_free(mx);
+			return NULL;
+		}
+	}
+	syscalls_init();
+	return mx;
+}
+
+void metrics_free(struct metrics *mx)
+{
+	size_t i;
+
+	if (!mx)
+		return;
+	for (i = 0; i < F_NR; i++)
+		prom_family_free(mx->fam[i]);
+	for (i = 0; i < mx->ngroups; i++) {
+		sc_table_free(&mx->groups[i]->sc);
+		sc_table_free(&mx->groups[i]->err);
+		free(mx->groups[i]->key);
+		free(mx->groups[i]);
+	}
+	free(mx->groups);
+	free(mx->tab);
+	free(mx->ptab);
+	free(mx->folded);
+	free(mx);
+}
+
+/* ---- a scrape ---- */
+
+static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_calls,
+		      uint64_t *sub_errs)
+{
+	static const char *const kinds[][2] = {
+		[MG_VCSW] = { "voluntary" }, [MG_IVCSW] = { "involuntary" },
+		[MG_MINFLT] = { "minor" }, [MG_MAJFLT] = { "major" },
+		[MG_SIGSENT] = { "sent" }, [MG_SIGRECV] = { "received" },
+		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
+	};
+	static const enum fam fam_of[MG_NR] = {
+		[MG_VCSW] = F_CSW, [MG_IVCSW] = F_CSW, [MG_MINFLT] = F_FAULTS,
+		[MG_MAJFLT] = F_FAULTS, [MG_SIGSENT] = F_SIGNALS, [MG_SIGRECV] = F_SIGNALS,
+		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
+	};
+	char nbuf[SYSCALL_NAME_BUF], ebuf[ERRNO_NAME_BUF];
+	const char *v[3] = { g->key };
+	uint32_t i;
+	int c;
+
+	for (c = 0; c < MG_NR; c++) {
+		v[1] = kinds[c][0];
+		if (fam_of[c] == F_CPU)
+			prom_family_add_double(mx->fam[F_CPU], v, (double)g->n[c] / (double)mx->hz);
+		else
+			prom_family_add_u64(mx->fam[fam_of[c]], v, g->n[c]);
+	}
+	prom_family_add_u64(mx->fam[F_PROCS], v, g->procs);
+	for (i = 0; i < g->sc.cap; i++) {
+		const struct sc_stat *s = &g->sc.slots[i];
+		enum subsystem sub;
+
+		if (s->nr == SC_EMPTY)
+			continue;
+		v[1] = syscall_name(s->nr, nbuf, sizeof(nbuf));
+		prom_family_add_u64(mx->fam[F_SYSCALLS], v, s->calls);
+		sub = syscall_subsystem(s->nr);
+		sub_calls[sub] += s->calls;
+		sub_errs[sub] += s->errors;
+	}
+	for (i = 0; i < g->err.cap; i++) {
+		const struct sc_stat *s = &g->err.slots[i];
+
+		if (s->nr == SC_EMPTY)
+			continue;
+		v[1] = syscall_name(sc_err_nr(s->nr), nbuf, sizeof(nbuf));
+		v[2] = errno_name((int)sc_err_errno(s->nr), ebuf, sizeof(ebuf));
+		prom_family_add_u64(mx->fam[F_ERRORS], v, s->errors);
+	}
+}
+
+int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom_format fmt,
+		   struct prom_buf *out)
+{
+	uint64_t sub_calls[SUB_NR] = { 0 }, sub_errs[SUB_NR] = { 0 };
+	size_t i;
+	int f;
+
+	prom_buf_reset(out);
+	for (f = 0; f < F_NR; f++)
+		prom_family_begin(mx->fam[f]);
+	for (i = 0; i < mx->ngroups; i++)
+		add_group(mx, mx->groups[i], sub_calls, sub_errs);
+	/* Every subsystem, zeros included, once tracing counts: each is a counter from the start. */
+	for (f = 0; f < SUB_NR && h->have_events; f++) {
+		const char *v[1] = { subsystem_name((enum subsystem)f) };
+
+		prom_family_add_u64(mx->fam[F_SUB_CALLS], v, sub_calls[f]);
+		prom_family_add_u64(mx->fam[F_SUB_ERRORS], v, sub_errs[f]);
+	}
+	if (h->have_events) {
+		prom_family_add_u64(mx->fam[F_LOST], NULL, mx->lost);
+		prom_family_add_u64(mx->fam[F_LOST_UNKNOWN], NULL, mx->lost_unknown);
+		prom_family_add_u64(mx->fam[F_EVENTS], NULL, h->events);
+	}
+	prom_family_add_u64(mx->fam[F_TICKS], NULL, mx->ticks);
+	if (h->have_http) {
+		prom_family_add_u64(mx->fam[F_SCRAPES], NULL, h->scrapes);
+		prom_family_add_double(mx->fam[F_SCRAPE_S], NULL, h->last_scrape_s);
+	}
+	prom_family_add_u64(mx->fam[F_TRACING], (const char *[]){ h->reason ? h->reason : "" },
+			    h->tracing);
+	prom_family_add_u64(mx->fam[F_DROPPED_GROUPS], NULL, mx->nfolded);
+	for (f = 0; f < F_DROPPED; f++) {
+		prom_family_write(mx->fam[f], out, fmt);
+		/* Written first: its cap applied, what it summed is known. */
+		prom_family_add_u64(mx->fam[F_DROPPED], (const char *[]){ fam_defs[f].name },
+				    prom_family_dropped(mx->fam[f]));
+	}
+	prom_family_write(mx->fam[F_DROPPED], out, fmt);
+	prom_write_eof(out, fmt);
+	return out->nomem ? -ENOMEM : 0;
+}

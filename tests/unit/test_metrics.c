@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * outputs/metrics: the exporter's per-group counters, fed with synthetic
+ * samples through model_apply as the live loop does, read back from the
+ * rendered text. A process that is born and exits between two scrapes still
+ * counts; a group whose processes are all gone keeps its counters; the group
+ * cap folds later groups into "other" and says how many.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "../../model/columns.h"
+#include "../../model/model.h"
+#include "../../model/sample.h"
+#include "../../model/util.h"
+#include "../../outputs/metrics.h"
+#include "test.h"
+
+#define SEC 1000000000ull
+#define ENOENT_ 2
+#define EACCES_ 13
+
+/* Events supply these counters, as when tracing runs. */
+#define EV_COUNTERS ((1u << CNT_SYSCALLS) | (1u << CNT_SYSERR) | (1u << CNT_SIGRECV) | \
+		     (1u << CNT_SIGSENT) | (1u << CNT_VCSW) | (1u << CNT_IVCSW))
+
+struct fixture {
+	struct model m;
+	struct sample s;
+	struct metrics *mx;
+	struct prom_buf out;
+	double t;
+};
+
+static void fx_init(struct fixture *f, enum cgroup_group_by by, size_t max_series)
+{
+	struct metrics_opts o = { .by = by, .max_series = max_series };
+	char err[128];
+
+	memset(f, 0, sizeof(*f));
+	model_init(&f->m, 100, 4);
+	f->m.event_counters = EV_COUNTERS;
+	sample_init(&f->s);
+	f->mx = metrics_new(&o, err, sizeof(err));
+	f->t = 10;
+	if (!f->mx)
+		printf("# metrics_new: %s\n", err);
+}
+
+static void fx_free(struct fixture *f)
+{
+	metrics_free(f->mx);
+	prom_buf_free(&f->out);
+	sample_free(&f->s);
+	model_free(&f->m);
+}
+
+/* A /proc reading of @pid in this tick's sample. */
+static struct task_reading *reading(struct fixture *f, pid_t pid, const char *comm,
+				    uint64_t utime, uint64_t minflt)
+{
+	struct task_reading *r = sample_add_task(&f->s);
+
+	r->pid = r->tgid = pid;
+	r->stat.pid = pid;
+	snprintf(r->stat.comm, sizeof(r->stat.comm), "%s", comm);
+	r->stat.state = 'S';
+	r->stat.ppid = 1;
+	r->stat.num_threads = 1;
+	r->stat.starttime = 1000 + (uint64_t)pid;
+	r->stat.utime = utime;
+	r->stat.minflt = minflt;
+	r->uid = 0;
+	return r;
+}
+
+/* One row of events: @calls of @nr, @errs of them failing with @err. */
+static struct row_events *events(struct fixture *f, pid_t pid, const char *comm, bool exited,
+				 struct sc_table *sc, struct sc_table *et, uint32_t nr,
+				 uint64_t calls, uint64_t errs, uint32_t err)
+{
+	struct row_events *e = sample_add_row(&f->s);
+
+	e->id = e->tgid = pid;
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	e->ppid = 1;
+	e->exited = exited;
+	e->n[CNT_SYSCALLS] = calls;
+	e->n[CNT_SYSERR] = errs;
+	sc_table_clear(sc);
+	sc_table_clear(et);
+	if (calls) {
+		sc_table_get(sc, nr)->calls = calls;
+		sc_table_get(sc, nr)->errors = errs;
+	}
+	if (errs)
+		sc_table_get(et, sc_err_key(nr, err))->errors = errs;
+	e->sc = sc;
+	e->err = et;
+	return e;
+}
+
+static void tick_start(struct fixture *f)
+{
+	f->s.begin = true;
+	f->s.mono_ns = (uint64_t)(f->t * (double)SEC);
+	f->s.wall_s = 1700000000.0 + f->t;
+	f->t += 1;
+}
+
+static void tick_end(struct fixture *f)
+{
+	f->s.end = true;
+	model_apply(&f->m, &f->s);
+	metrics_tick(f->mx, &f->m);
+}
+
+static void render(struct fixture *f)
+{
+	struct metrics_health h = { .tracing = true, .reason = "", .have_events = true };
+
+	CHECK_EQ_I64(metrics_render(f->mx, &h, PROM_FMT_TEXT, &f->out), 0);
+}
+
+/* The value of the sample line that starts with @series; NAN when absent. */
+static double value(const struct fixture *f, const char *series)
+{
+	size_t n = strlen(series);
+	const char *p = f->out.data;
+
+	while (p && *p) {
+		if (!strncmp(p, series, n) && p[n] == ' ')
+			return strtod(p + n + 1, NULL);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NAN;
+}
+
+/* The sum of the samples whose line starts with @prefix. */
+static double sum(const struct fixture *f, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = f->out.data, *sp;
+	double v = 0;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n) && (sp = strchr(p, ' ')))
+			v += strtod(sp + 1, NULL);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return v;
+}
+
+#define CHECK_VAL(f, series, v) CHECK_NEAR(value(f, series), (double)(v), 1e-9)
+
+static void test_exited_between_scrapes(void)
+{
+	struct sc_table sc = { 0 }, et = { 0 }, sc2 = { 0 }, et2 = { 0 };
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	/* Tick 1: the baseline. Its events are nobody's count. */
+	tick_start(&f);
+	reading(&f, 100, "worker", 10, 500);
+	events(&f, 100, "worker", false, &sc, &et, SYS_openat, 99, 99, ENOENT_);
+	tick_end(&f);
+	render(&f);
+	CHECK(isnan(value(&f, "ktop_syscalls_total{comm=\"worker\",syscall=\"openat\"}")));
+	CHECK_VAL(&f, "ktop_processes{comm=\"worker\"}", 1);
+
+	/* Tick 2: 100 works; 101 is born, fails 4 openat and exits, all within it. */
+	tick_start(&f);
+	reading(&f, 100, "worker", 35, 520);
+	events(&f, 100, "worker", false, &sc, &et, SYS_openat, 5, 3, ENOENT_);
+	events(&f, 101, "worker", true, &sc2, &et2, SYS_openat, 7, 4, EACCES_);
+	f.s.rows[0].n[CNT_SIGSENT] = 2;
+	f.s.rows[1].n[CNT_SIGRECV] = 2;
+	f.s.rows[1].n[CNT_VCSW] = 6;
+	tick_end(&f);
+	/* Tick 3: nothing new; 101 is gone from the model. */
+	tick_start(&f);
+	reading(&f, 100, "worker", 35, 520);
+	tick_end(&f);
+	CHECK(model_task_find(&f.m, 101) == NULL);
+	render(&f);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"worker\",syscall=\"openat\"}", 12);
+	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"worker\",syscall=\"openat\",errno=\"ENOENT\"}", 3);
+	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"worker\",syscall=\"openat\",errno=\"EACCES\"}", 4);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"sent\"}", 2);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"received\"}", 2);
+	CHECK_VAL(&f, "ktop_context_switches_total{comm=\"worker\",kind=\"voluntary\"}", 6);
+	CHECK_VAL(&f, "ktop_context_switches_total{comm=\"worker\",kind=\"involuntary\"}", 0);
+	/* /proc counters: 100's deltas (25 ticks of 100 Hz, 20 faults). */
+	CHECK_VAL(&f, "ktop_cpu_seconds_total{comm=\"worker\",mode=\"user\"}", 0.25);
+	CHECK_VAL(&f, "ktop_page_faults_total{comm=\"worker\",kind=\"minor\"}", 20);
+	CHECK_VAL(&f, "ktop_processes{comm=\"worker\"}", 1);
+	CHECK_VAL(&f, "ktop_subsystem_syscalls_total{subsystem=\"Filesystem\"}", 12);
+	CHECK_VAL(&f, "ktop_subsystem_syscall_errors_total{subsystem=\"Filesystem\"}", 7);
+
+	/* Tick 4: 100 exits with its last events; tick 5: nobody is left. */
+	tick_start(&f);
+	events(&f, 100, "worker", true, &sc, &et, SYS_openat, 1, 1, ENOENT_);
+	tick_end(&f);
+	tick_start(&f);
+	tick_end(&f);
+	render(&f);
+	CHECK_EQ_U64(f.m.ntasks, 0);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"worker\",syscall=\"openat\"}", 13);
+	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"worker\",syscall=\"openat\",errno=\"ENOENT\"}", 4);
+	CHECK_VAL(&f, "ktop_processes{comm=\"worker\"}", 0);
+	CHECK_VAL(&f, "ktop_refreshes_total", 5);
+	sc_table_free(&sc);
+	sc_table_free(&et);
+	sc_table_free(&sc2);
+	sc_table_free(&et2);
+	fx_free(&f);
+}
+
+/* A born process's /proc counters are its totals: all of them are in the interval. */
+static void test_born_counts_whole(void)
+{
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	reading(&f, 100, "old", 10, 500);
+	tick_end(&f);
+	tick_start(&f);
+	reading(&f, 100, "old", 10, 500);
+	reading(&f, 200, "new", 3, 40)->born = true;
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_page_faults_total{comm=\"new\",kind=\"minor\"}", 40);
+	CHECK_VAL(&f, "ktop_cpu_seconds_total{comm=\"new\",mode=\"user\"}", 0.03);
+	CHECK_VAL(&f, "ktop_page_faults_total{comm=\"old\",kind=\"minor\"}", 0);
+	fx_free(&f);
+}
+
+/* Groups past the cap count in "other", said by ktop_metrics_dropped_groups. */
+static void test_group_cap(void)
+{
+	static const char *const names[] = { "a", "b", "c", "d", "c" };
+	struct sc_table sc = { 0 }, et = { 0 };
+	struct fixture f;
+	size_t i;
+
+	fx_init(&f, CGROUP_BY_COMM, 2);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	tick_end(&f);
+	tick_start(&f);
+	for (i = 0; i < 5; i++) {
+		events(&f, (pid_t)(300 + i), names[i], true, &sc, &et, SYS_read, 10 + i, 0, 0);
+		model_apply(&f.m, &f.s);	/* the row's tables are the fixture's: one at a time */
+	}
+	tick_end(&f);
+	render(&f);
+	/* a, b and other: c and d (twice) in other. */
+	CHECK_EQ_U64(metrics_ngroups(f.mx), 3);
+	CHECK_VAL(&f, "ktop_metrics_dropped_groups", 2);
+	/*
+	 * The family's own cap (2 series) keeps the largest label sets: the
+	 * other group's (39) and b's (11); a's goes to the overflow series.
+	 * Nothing is lost: the samples add up to every call.
+	 */
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"read\"}", 12 + 13 + 14);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"b\",syscall=\"read\"}", 11);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"other\"}", 10);
+	CHECK_NEAR(sum(&f, "ktop_syscalls_total{"), 10 + 11 + 12 + 13 + 14, 0);
+	CHECK_VAL(&f, "ktop_metrics_dropped_series{family=\"ktop_syscalls\"}", 1);
+	/* Later groups stay in other; a, b keep their series (sticky). */
+	tick_start(&f);
+	events(&f, 400, "e", true, &sc, &et, SYS_read, 1000, 0, 0);
+	model_apply(&f.m, &f.s);
+	events(&f, 401, "a", true, &sc, &et, SYS_read, 1, 0, 0);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_metrics_dropped_groups", 3);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"read\"}", 39 + 1000);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"other\"}", 11);
+	CHECK_NEAR(sum(&f, "ktop_syscalls_total{"), 60 + 1001, 0);
+	sc_table_free(&sc);
+	sc_table_free(&et);
+	fx_free(&f);
+}
+
+/* Grouped by systemd unit: from the cgroup path, asked of /proc for every task. */
+static void test_by_unit(void)
+{
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_UNIT, 0);
+	if (!CHECK(f.mx))
+		return;
+	CHECK(metrics_needs(f.mx, &f.m) & NEED_CGROUP);
+	CHECK(!(metrics_needs(f.mx, &f.m) & NEED_STATUS));
+	f.m.event_counters = 0;
+	CHECK(metrics_needs(f.mx, &f.m) & NEED_STATUS);
+	tick_start(&f);
+	reading(&f, 10, "nginx", 0, 100)->cgroup = "/system.slice/nginx.service";
+	reading(&f, 11, "nginx", 0, 100)->cgroup = "/system.slice/nginx.service";
+	reading(&f, 12, "bash", 0, 100)->cgroup = "/user.slice/user-0.slice/session-1.scope";
+	reading(&f, 13, "odd", 0, 100);	/* its cgroup not read: "?" */
+	tick_end(&f);
+	tick_start(&f);
+	reading(&f, 10, "nginx", 0, 101);
+	reading(&f, 11, "nginx", 0, 105);
+	reading(&f, 12, "bash", 0, 100);
+	reading(&f, 13, "odd", 0, 100);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_processes{unit=\"nginx.service\"}", 2);
+	CHECK_VAL(&f, "ktop_processes{unit=\"session-1.scope\"}", 1);
+	CHECK_VAL(&f, "ktop_processes{unit=\"?\"}", 1);
+	CHECK_VAL(&f, "ktop_page_faults_total{unit=\"nginx.service\",kind=\"minor\"}", 6);
+	fx_free(&f);
+}
+
+/* Both formats are whole expositions; the text one has no UNIT or EOF. */
+static void test_formats(void)
+{
+	struct metrics_health h = { .tracing = false, .reason = "no \"tracefs\"\n" };
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	reading(&f, 1, "init", 0, 0);
+	tick_end(&f);
+	CHECK_EQ_I64(metrics_render(f.mx, &h, PROM_FMT_OPENMETRICS, &f.out), 0);
+	CHECK(strstr(f.out.data, "# UNIT ktop_cpu_seconds seconds\n") != NULL);
+	CHECK(strstr(f.out.data, "ktop_tracing{reason=\"no \\\"tracefs\\\"\\n\"} 0\n") != NULL);
+	CHECK(f.out.len > 6 && !strcmp(f.out.data + f.out.len - 6, "# EOF\n"));
+	/* Tracing never ran: no subsystem or event samples, only their metadata. */
+	CHECK(strstr(f.out.data, "ktop_subsystem_syscalls_total{") == NULL);
+	CHECK_EQ_I64(metrics_render(f.mx, &h, PROM_FMT_TEXT, &f.out), 0);
+	CHECK(strstr(f.out.data, "# UNIT") == NULL && strstr(f.out.data, "# EOF") == NULL);
+	CHECK(strstr(f.out.data, "# TYPE ktop_cpu_seconds_total counter\n") != NULL);
+	fx_free(&f);
+}
+
+static const struct test tests[] = {
+	{ "metrics: a process born and gone between scrapes counts; counters outlive the group's processes",
+	  test_exited_between_scrapes },
+	{ "metrics: a process born in the interval counts its whole /proc counters",
+	  test_born_counts_whole },
+	{ "metrics: groups past --metrics-max-series count in other, and are counted",
+	  test_group_cap },
+	{ "metrics: grouped by unit from the cgroup path; needs cgroup (and status untraced)",
+	  test_by_unit },
+	{ "metrics: OpenMetrics and text expositions", test_formats },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
