@@ -35,7 +35,7 @@ struct mgroup {
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_PROCS,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN,
-	F_EVENTS, F_TICKS, F_SCRAPES, F_SCRAPE_S, F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
+	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
 	F_NR
 };
 
@@ -67,6 +67,7 @@ struct metrics {
 
 	long hz;
 	uint64_t ticks, lost, lost_unknown;
+	double wall_s;			/* the last tick's wall clock */
 };
 
 /* ---- groups ---- */
@@ -263,6 +264,7 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 
 	mx->hz = m->hz;
 	mx->ticks++;
+	mx->wall_s = m->wall_s;
 	/* The first tick is the baseline: nothing was counted in it. */
 	if (m->interval_s > 0) {
 		mx->lost += m->lost_events;
@@ -359,6 +361,9 @@ static const struct fam_def fam_defs[F_NR] = {
 		"Kernel events ktop decoded from its trace instance.", false, { NULL }, false },
 	[F_TICKS] = { "ktop_refreshes", PROM_COUNTER, PROM_U64, NULL,
 		"Refreshes (ticks) done: the counters move at each.", false, { NULL }, false },
+	[F_LAST_TICK] = { "ktop_last_refresh_timestamp_seconds", PROM_GAUGE, PROM_DOUBLE, "seconds",
+		"Wall clock time (Unix) of the refresh the counters are of: the time column of ktop -b --csv.",
+		false, { NULL }, false },
 	[F_SCRAPES] = { "ktop_scrapes", PROM_COUNTER, PROM_U64, NULL,
 		"Requests of /metrics answered.", false, { NULL }, false },
 	[F_SCRAPE_S] = { "ktop_scrape_duration_seconds", PROM_GAUGE, PROM_DOUBLE, "seconds",
@@ -512,6 +517,8 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 		prom_family_add_u64(mx->fam[F_EVENTS], NULL, h->events);
 	}
 	prom_family_add_u64(mx->fam[F_TICKS], NULL, mx->ticks);
+	if (mx->ticks)
+		prom_family_add_double(mx->fam[F_LAST_TICK], NULL, mx->wall_s);
 	if (h->have_http) {
 		prom_family_add_u64(mx->fam[F_SCRAPES], NULL, h->scrapes);
 		prom_family_add_double(mx->fam[F_SCRAPE_S], NULL, h->last_scrape_s);

@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -399,6 +401,42 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		h->lastlog[--n] = '\0';
 }
 
+/*
+ * A client that sent part of a request and closed before it was accepted (a
+ * slowloris that gave up, a flood): libmicrohttpd 0.9.75's epoll mode reads
+ * its bytes once and, the read being short, waits for the next edge, which
+ * never comes: the connection would hold a slot until its timeout. Its peer
+ * has hung up (POLLRDHUP) and what it sent holds no complete request head:
+ * nothing can come of it; shut it down, which wakes libmicrohttpd to close it.
+ * A complete request from a client that half-closed is still answered.
+ */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	const union MHD_ConnectionInfo *ci;
+	struct pollfd pfd;
+	char buf[4096];
+	ssize_t n;
+
+	(void)cls;
+	(void)socket_ctx;
+	if (code != MHD_CONNECTION_NOTIFY_STARTED)
+		return;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!ci)
+		return;
+	pfd = (struct pollfd){ .fd = ci->connect_fd, .events = POLLRDHUP };
+	if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		return;
+	n = recv(ci->connect_fd, buf, sizeof(buf) - 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (memmem(buf, (size_t)n, "\r\n\r\n", 4) || memmem(buf, (size_t)n, "\n\n", 2))
+			return;
+	}
+	shutdown(ci->connect_fd, SHUT_RDWR);
+}
+
 /* ---- the daemon ---- */
 
 static struct MHD_Response *fixed(const char *text, const char *type)
@@ -520,6 +558,7 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 				MHD_OPTION_CONNECTION_TIMEOUT, l.timeout_s,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, l.conn_memory,
 				MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (size_t)1024,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
 				MHD_OPTION_END);
 	if (!h->d) {
 		r = -EIO;

@@ -1,0 +1,365 @@
+#!/usr/bin/env bats
+# The exporter (--listen, --textfile) against real components the tests start
+# themselves: Debian's `prometheus` server (its binary, a generated config, a
+# temporary storage directory, 127.0.0.1 and free ports) scraping ktop every
+# second, whose HTTP API the tests query; promtool; the strict OpenMetrics
+# parser of python3-prometheus-client; hostile clients. A missing component
+# skips its test and says which, never passes it.
+#
+# Workloads with known counts are helpers/tracewl.c (trace.bats says what each
+# mode does), built under a name of this run's own, so that the group (by
+# comm) holds only them whatever else runs on the machine.
+
+load helpers/common
+
+INST=/sys/kernel/tracing/instances
+TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
+
+setup_file() {
+	local cc
+	# comm: at most 15 bytes, unique to this run
+	export WLNAME="kxwl$$"
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/$WLNAME" "$TRACEWL_SRC" ||
+		echo "tracewl.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	TRACEWL="$BATS_FILE_TMPDIR/$WLNAME"
+	KTOPS="$BATS_TEST_TMPDIR/ktops"
+	: >"$KTOPS"
+}
+
+teardown() {
+	local p
+	common_teardown
+	# a ktop killed (by the test or by the teardown) leaves its instance
+	while read -r p; do
+		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
+	done <"$KTOPS"
+	return 0
+}
+
+promq() {
+	"$PY" "$HELPERS/promq.py" "$@"
+}
+
+need_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
+	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+}
+
+need_tracewl() {
+	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+}
+
+need_prometheus() {
+	command -v prometheus >/dev/null ||
+		skip "the prometheus server is not installed (Debian package prometheus; make deps-test)"
+}
+
+need_promtool() {
+	command -v promtool >/dev/null ||
+		skip "promtool is not installed (Debian package prometheus; make deps-test)"
+}
+
+need_client() {
+	"$PY" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
+		skip "python3 module prometheus_client is missing (python3-prometheus-client; make deps-test)"
+}
+
+# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
+start_ktop() {
+	local out=$1
+	shift
+	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
+	echo "$KPID" >>"$KTOPS"
+}
+
+# wait_serving PORT: until ktop answers /metrics.
+wait_serving() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		promq scrape "$1" "$BATS_TEST_TMPDIR/first.prom" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "ktop does not serve port $1: $(cat "$OUT.err")" >&2
+	return 1
+}
+
+# start_prometheus TARGET_PORT: a Prometheus scraping 127.0.0.1:TARGET_PORT
+# every second (job "ktop"), until it has scraped it once; sets PPORT.
+start_prometheus() {
+	local d="$BATS_TEST_TMPDIR/prometheus"
+	mkdir -p "$d/data"
+	PPORT=$(promq freeport)
+	cat >"$d/prometheus.yml" <<-EOF
+	global:
+	  scrape_interval: 1s
+	  scrape_timeout: 1s
+	scrape_configs:
+	  - job_name: ktop
+	    static_configs:
+	      - targets: ['127.0.0.1:$1']
+	EOF
+	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
+		--web.listen-address="127.0.0.1:$PPORT" --log.level=warn \
+		</dev/null >"$d/log" 2>&1 3>&- &
+	track $!
+	promq ready "$PPORT" 30 || { cat "$d/log" >&2; return 1; }
+	promq up "$PPORT" ktop 20
+}
+
+# start_wl TAG MODE N: helpers/tracewl set up and blocked on its own gate;
+# WL=(its pids); its files are $BATS_TEST_TMPDIR/TAG.*.
+start_wl() {
+	local d="$BATS_TEST_TMPDIR/$1"
+	shift
+	mkfifo "$d.gate"
+	"$TRACEWL" "$d.ready" "$d.gate" "$@" >"$d.done" 2>"$d.err" </dev/null 3>&- &
+	track $!
+	wait_for_file "$d.ready" 10 || { cat "$d.err" >&2; return 1; }
+	read -r -a WL <"$d.ready"
+	track "${WL[@]}"
+}
+
+# wait_blocked PID SYSCALL: until every thread of PID is switched out in SYSCALL.
+wait_blocked() {
+	local i nr t first ok
+	nr=$("$TRACEWL" nr "$2")
+	for ((i = 0; i < 100; i++)); do
+		ok=1
+		for t in /proc/"$1"/task/*/syscall; do
+			first=
+			{ read -r first _ <"$t"; } 2>/dev/null || true
+			[ "$first" = "$nr" ] || { ok=0; break; }
+		done
+		[ "$ok" = 1 ] && return 0
+		sleep 0.05
+	done
+	echo "timed out: $1 is not blocked in $2" >&2
+	return 1
+}
+
+# run_wl TAG: release it (one byte on its gate), wait until it is done.
+run_wl() {
+	printf g >"$BATS_TEST_TMPDIR/$1.gate"
+	wait_for_file "$BATS_TEST_TMPDIR/$1.done" 10
+}
+
+# expect_exactly QUERY N: Prometheus reaches N, and stays there (nothing more comes).
+expect_exactly() {
+	local v
+	v=$(promq wait "$PPORT" "$1" "$2" 15)
+	echo "$1 = $v (want $2)" >&2
+	[ "$v" = "$2" ] || return 1
+	sleep 2.5	# two more refreshes and scrapes
+	v=$(promq value "$PPORT" "$1")
+	[ "$v" = "$2" ] || { echo "then $v" >&2; return 1; }
+}
+
+no_lost() {
+	local v
+	v=$(promq value "$PPORT" 'ktop_lost_events_total')
+	[ "$v" = 0 ] || { echo "the kernel dropped $v events: counts cannot be exact" >&2; return 1; }
+}
+
+# ---------------------------------------------------------------- exact counts
+
+@test "prometheus: 3000 failed openat of a child born and gone between scrapes, and 400 signals: +3000 and +400 exactly" {
+	need_tracing
+	need_tracewl
+	need_prometheus
+	local kp g="comm=\"$WLNAME\""
+	start_wl fails fails-child 3000
+	wait_blocked "${WL[0]}" read
+	start_wl sig signals 400
+	wait_blocked "${WL[0]}" read
+	wait_blocked "${WL[1]}" rt_sigsuspend
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --listen "127.0.0.1:$kp" -d 0.5
+	wait_serving "$kp"
+	start_prometheus "$kp"
+	# Before: nothing of the work is counted (it was set up before ktop started).
+	[ "$(promq value "$PPORT" "ktop_syscall_errors_total{$g,syscall=\"openat\",errno=\"ENOENT\"}")" = absent ]
+	[ "$(promq value "$PPORT" "ktop_signals_total{$g,direction=\"sent\"}")" = 0 ]
+	[ "$(promq value "$PPORT" "ktop_signals_total{$g,direction=\"received\"}")" = 0 ]
+	[ "$(promq value "$PPORT" "ktop_processes{$g}")" = 3 ]
+
+	run_wl sig
+	expect_exactly "ktop_signals_total{$g,direction=\"sent\"}" 400
+	expect_exactly "ktop_signals_total{$g,direction=\"received\"}" 400
+	run_wl fails
+	expect_exactly "ktop_syscall_errors_total{$g,syscall=\"openat\",errno=\"ENOENT\"}" 3000
+	expect_exactly "ktop_syscalls_total{$g,syscall=\"openat\"}" 3000
+	# the child's exit sent its parent one SIGCHLD, which the parent ignores
+	# (default action): generated, not queued, so not received
+	expect_exactly "ktop_signals_total{$g,direction=\"sent\"}" 401
+	expect_exactly "ktop_signals_total{$g,direction=\"received\"}" 400
+	# the child is gone: the group's counters kept what it did
+	[ "$(promq value "$PPORT" "ktop_processes{$g}")" = 3 ]
+	no_lost
+	[ "$(promq value "$PPORT" 'ktop_tracing')" = 1 ]
+	[ ! -s "$OUT" ]	# headless: nothing on stdout
+}
+
+@test "prometheus: increase between two scrapes = ktop -b --csv --syscalls over the same refreshes; rate() agrees" {
+	need_tracing
+	need_prometheus
+	local kp xc="kxc$$" d="$BATS_TEST_TMPDIR"
+	# short-lived processes of a name of their own, each failing an openat
+	cp /bin/cat "$d/$xc"
+	(while :; do "$d/$xc" /nonexistent-ktop-exporter 2>/dev/null || true; sleep 0.02; done) </dev/null >/dev/null 2>&1 3>&- &
+	track $!
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --csv --syscalls -d 1 --listen "127.0.0.1:$kp"
+	wait_serving "$kp"
+	start_prometheus "$kp"
+	sleep 10
+	run promq csv-match "$PPORT" "ktop_syscalls_total{comm=\"$xc\",syscall=\"openat\"}" "$OUT" "$xc" openat calls
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run promq csv-match "$PPORT" "ktop_syscalls_total{comm=\"$xc\",syscall=\"execve\"}" "$OUT" "$xc" execve calls
+	echo "$output"
+	[ "$status" -eq 0 ]
+	no_lost
+}
+
+# ---------------------------------------------------------------- formats
+
+@test "exporter: a real scrape passes promtool check metrics and the strict OpenMetrics parser, hostile names included" {
+	need_promtool
+	need_client
+	local kp
+	start_workload name 'a"b\\c\nd\xffe'
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --listen "127.0.0.1:$kp" -d 0.3
+	wait_serving "$kp"
+	sleep 1
+	run "$PY" "$HELPERS/omcheck.py" fetch "$kp" /metrics - "$OUT.txt"
+	[ "$output" = "200 text/plain; version=0.0.4; charset=utf-8" ]
+	run promtool check metrics <"$OUT.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run "$PY" "$HELPERS/omcheck.py" fetch "$kp" /metrics \
+		'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' "$OUT.om"
+	[ "$output" = "200 application/openmetrics-text; version=1.0.0; charset=utf-8" ]
+	run promq omcheck "$OUT.om" "a\"b\\c
+d"$'\xef\xbf\xbd'"e"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(tail -n 1 "$OUT.om")" = "# EOF" ]
+}
+
+@test "exporter: --textfile writes DIR/ktop.prom atomically each refresh (promtool passes); removed at exit" {
+	need_promtool
+	local dir="$BATS_TEST_TMPDIR/tf"
+	mkdir "$dir"
+	start_ktop "$OUT" -b --textfile "$dir" -d 0.2
+	wait_for_file "$dir/ktop.prom" 5
+	sleep 0.5
+	run promtool check metrics <"$dir/ktop.prom"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^ktop_refreshes_total [0-9]' "$dir/ktop.prom"
+	# no temporary file is left where node_exporter reads *.prom
+	[ "$(ls "$dir" | grep -c '\.prom$')" = 1 ]
+	kill -TERM "$KPID"
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ]
+	[ ! -e "$dir/ktop.prom" ]
+	[ ! -s "$OUT" ]
+}
+
+# ---------------------------------------------------------------- bad input
+
+@test "exporter: a port in use is one line and exit 1, before tracing starts" {
+	local busy
+	"$PY" -c 'import socket,sys,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen()
+print(s.getsockname()[1]); sys.stdout.flush(); time.sleep(30)' >"$BATS_TEST_TMPDIR/busy" &
+	track $!
+	wait_for_file "$BATS_TEST_TMPDIR/busy" 5
+	busy=$(cat "$BATS_TEST_TMPDIR/busy")
+	local before
+	before=$(ls "$INST" 2>/dev/null | wc -l)
+	run --separate-stderr "$KTOP" -b --listen "127.0.0.1:$busy"
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+	[[ "$stderr" == *"Address already in use"* ]]
+	run --separate-stderr "$KTOP" -b --csv --listen ":$busy" -- /bin/true
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+	[ "$(ls "$INST" 2>/dev/null | wc -l)" -le "$before" ] || true
+}
+
+@test "exporter: a bad --listen address is exit 2; --metrics-* without an exporter too" {
+	local a
+	for a in "" "1.2.3:9469" "9469x" "70000" "host.example:9469" "::1:9469" "[::1]9469" ":"; do
+		run --separate-stderr "$KTOP" -b --listen "$a"
+		echo "'$a': $status $stderr"
+		[ "$status" -eq 2 ]
+		assert_one_line_error
+	done
+	run --separate-stderr "$KTOP" -b --metrics-group-by user
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run --separate-stderr "$KTOP" -b --listen 9469 --metrics-group-by pid
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+	run --separate-stderr "$KTOP" -b --listen 9469 --metrics-max-series 0
+	[ "$status" -eq 2 ]
+	assert_one_line_error
+}
+
+@test "exporter: an address not of this host is exit 1 (cannot listen)" {
+	run --separate-stderr "$KTOP" -b --listen 192.0.2.1:9469
+	[ "$status" -eq 1 ]
+	assert_one_line_error
+}
+
+# ---------------------------------------------------------------- hostile clients
+
+# rss_kb PID
+rss_kb() {
+	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+}
+
+# max_gap CSV FROM: the longest time between two consecutive refreshes after FROM.
+max_gap() {
+	awk -F, -v from="$2" 'NR > 1 && $1 > from { if (p && $1 - p > m) m = $1 - p; p = $1 }
+		END { printf "%.3f\n", m }' "$1"
+}
+
+@test "exporter: slowloris, 10,000 connections, huge requests, wrong paths: refreshes stay on time, memory bounded" {
+	local kp t0 gap rss0 rss1 kind ms
+	sleep 300 </dev/null >/dev/null 2>&1 3>&- &
+	local sl=$!
+	track "$sl"
+	kp=$(promq freeport)
+	# one refresh every 0.5 s, written as CSV with its time
+	start_ktop "$OUT" -b --csv -d 0.5 -p "$sl" -o pid,state --listen "127.0.0.1:$kp"
+	wait_serving "$kp"
+	sleep 1
+	rss0=$(rss_kb "$KPID")
+	for kind in slowloris flood huge paths; do
+		t0=$(date +%s.%N)
+		run promq attack "$kp" "$kind" 6
+		echo "$output"
+		[ "$status" -eq 0 ]
+		gap=$(max_gap "$OUT" "$t0")
+		echo "$kind: longest time between refreshes ${gap} s (every 0.5 s)" >&2
+		awk -v g="$gap" 'BEGIN { exit !(g > 0.3 && g < 1.5) }'
+		# the server is back at once for a scraper
+		ms=$(promq scrape "$kp" "$BATS_TEST_TMPDIR/after.prom")
+		echo "$kind: a scrape after it took $ms ms" >&2
+		awk -v m="$ms" 'BEGIN { exit !(m < 2000) }'
+		kill -0 "$KPID"
+	done
+	rss1=$(rss_kb "$KPID")
+	echo "RSS: ${rss0} kB before, ${rss1} kB after" >&2
+	((rss1 - rss0 < 16384))
+}
