@@ -4,6 +4,8 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 DATADIR = $(PREFIX)/share/ktop
+# systemd reads units from /usr/local/lib/systemd/system too.
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
@@ -152,9 +154,14 @@ install: ktop
 	install -D -m 0644 man/ktop.1 $(DESTDIR)$(MANDIR)/ktop.1
 	install -d $(DESTDIR)$(DATADIR)/themes
 	install -m 0644 $(THEMES) $(DESTDIR)$(DATADIR)/themes/
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-exporter.service \
+		>$(DESTDIR)$(UNITDIR)/ktop-exporter.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-exporter.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
+	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
