@@ -9,8 +9,9 @@
 # refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1.
 # Exit status 1 on FAIL, 2 on error (the idle processes are killed either way).
 # Then runs bench/trace.sh (the cost of tracing, see there) and bench/tty.sh
-# (bytes per screen refresh against htop and top): exit status 1 when any part
-# missed a target, else 2 when the tracing part could not run.
+# (bytes per screen refresh against htop and top), then bench/exporter.sh (the
+# exporter against prometheus-process-exporter, see there): exit status 1 when
+# any part missed a target, else 2 when the tracing or exporter part could not run.
 #
 # Run from anywhere (make bench calls it as `sh bench/run.sh` after building
 # ./ktop). Needs: cc, strace, top (procps-ng). Knobs, for trying things out:
@@ -304,6 +305,14 @@ sh bench/tty.sh
 case $? in
 1) status=1 ;;
 0 | 2) ;;
+*) exit 1 ;;
+esac
+echo
+sh bench/exporter.sh
+case $? in
+0) ;;
+1) status=1 ;;
+2) [ "$tstatus" = 0 ] && tstatus=2 ;;
 *) exit 1 ;;
 esac
 # 1 when either failed a target, else 2 when the tracing part could not run.

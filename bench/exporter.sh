@@ -1,0 +1,283 @@
+#!/bin/sh
+# bench/exporter.sh - the exporter's own cost: `ktop -b --listen` against
+# Debian's prometheus-process-exporter (grouping by comm), both scraped every
+# 5 s by the same Prometheus for the same minutes, at 1000 and 5000 idle
+# processes; then the latency of ktop's /metrics at the largest count.
+#
+# For each process count (bench/idle.c makes them, as bench/run.sh does):
+#  - ktop -b --listen (refreshing every BENCH_DELAY s, the scrape interval by
+#    default: an exporter needs no faster refresh; tracing on as root) and
+#    prometheus-process-exporter (the Debian package's defaults, a config that
+#    groups every process by its name, {{.Comm}}) start; one Prometheus scrapes
+#    both every BENCH_SCRAPE s;
+#  - after BENCH_WARM s, each one's CPU time (utime+stime of /proc/PID/stat)
+#    and RSS are taken, again BENCH_SECONDS later: CPU seconds per minute, RSS
+#    at the end, peak RSS (VmHWM); Prometheus's own scrape_duration_seconds of
+#    each job over the window (p50, p99, max) and the series per scrape.
+# Then, at the largest count only (the CPU window is over), a probe scrapes
+# ktop BENCH_PROBES times, one every 0.1 s (each at a random phase of ktop's
+# refresh, so a request that arrives while ktop collects waits for it), with
+# Prometheus's Accept header: p50, p99, max.
+# Ends with PASS/FAIL at the largest count: ktop's CPU <= 0.25 x
+# process-exporter's, and ktop's scrape latency p99 <= 20 ms (the probe's and
+# Prometheus's). Exit 0 PASS, 1 FAIL, 2 when it could not run.
+#
+# Needs root (ktop traces as root), cc, python3, prometheus and
+# prometheus-process-exporter (tools/deps.sh bench). Knobs:
+#   BENCH_PROCS="1000 5000" BENCH_SECONDS=180 BENCH_WARM=20 BENCH_SCRAPE=5
+#   BENCH_DELAY=$BENCH_SCRAPE BENCH_PROBES=600 BENCH_KEEP=1 (keep the logs)
+# A tiny run to check it works: BENCH_PROCS="50 100" BENCH_SECONDS=10 BENCH_WARM=4
+#   BENCH_SCRAPE=1 BENCH_PROBES=50 sh bench/exporter.sh
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+PROCS=${BENCH_PROCS:-"1000 5000"}
+SECONDS_=${BENCH_SECONDS:-180}
+WARM=${BENCH_WARM:-20}
+SCRAPE=${BENCH_SCRAPE:-5}
+DELAY=${BENCH_DELAY:-$SCRAPE}
+PROBES=${BENCH_PROBES:-600}
+CPU_TARGET=0.25
+P99_TARGET_MS=20
+CC=${CC:-cc}
+B=build/bench
+KTOP=./ktop
+PE=prometheus-process-exporter
+
+die() {
+	echo "bench: $*" >&2
+	exit 2
+}
+
+[ -x "$KTOP" ] || die "./ktop is not built (make ktop)"
+[ "$(id -u)" = 0 ] || die "needs root: ktop counts kernel events as root"
+command -v python3 >/dev/null 2>&1 || die "python3 not found"
+command -v prometheus >/dev/null 2>&1 || die "prometheus not found (apt-get install prometheus)"
+command -v "$PE" >/dev/null 2>&1 || die "$PE not found (apt-get install prometheus-process-exporter)"
+mkdir -p "$B" || die "cannot create $B"
+$CC -std=gnu11 -O2 -Wall -Wextra -o "$B/idle" bench/idle.c || die "cannot build $B/idle"
+
+max=0
+for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
+need=$(($(find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l) + max + 500))
+[ "$(cat /proc/sys/kernel/pid_max)" -ge "$need" ] || die "kernel.pid_max < $need needed"
+[ "$(cat /proc/sys/kernel/threads-max)" -ge "$need" ] || die "kernel.threads-max < $need needed"
+
+T=$(mktemp -d /tmp/ktop-bench-exporter.XXXXXX) || die "mktemp failed"
+IDLE_PARENTS=""
+PIDS=""		# ktop, the exporter, Prometheus: killed by pid at the end
+HZ=$(getconf CLK_TCK)
+
+# The idle processes as bench/run.sh kills them: the listed pids that are
+# still children of the helper, then the helper.
+cleanup() {
+	trap '' INT TERM
+	for p in $PIDS; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	PIDS=""
+	for ip in $IDLE_PARENTS; do
+		par=${ip%%:*}
+		file=${ip#*:}
+		if [ -r "/proc/$par/cmdline" ] && tr '\0' ' ' <"/proc/$par/cmdline" | grep -q "bench/idle "; then
+			if [ -f "$file" ]; then
+				kids=$(awk -v par="$par" '{
+					f = "/proc/" $1 "/stat"; line = ""
+					if ((getline line < f) > 0) {
+						sub(/.*\) /, "", line); split(line, a, " ")
+						if (a[2] == par) print $1
+					}
+					close(f)
+				}' "$file")
+				# shellcheck disable=SC2086
+				[ -n "$kids" ] && kill -KILL $kids 2>/dev/null
+			fi
+			kill -TERM "$par" 2>/dev/null
+			wait "$par" 2>/dev/null
+		fi
+	done
+	IDLE_PARENTS=""
+	if [ "${BENCH_KEEP:-0}" = 1 ]; then
+		echo "bench: logs kept in $T" >&2
+	else
+		rm -rf "$T"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+idle_count=0
+spawn_to() {
+	more=$(($1 - idle_count))
+	[ "$more" -gt 0 ] || return 0
+	file="$T/idle.$1.pids"
+	"$B/idle" "$more" "$file" &
+	par=$!
+	IDLE_PARENTS="$IDLE_PARENTS $par:$file"
+	i=0
+	while [ ! -f "$file" ]; do
+		kill -0 "$par" 2>/dev/null || die "idle helper failed to start $more processes"
+		i=$((i + 1))
+		[ "$i" -lt 1200 ] || die "idle helper did not report its processes in 60 s"
+		sleep 0.05
+	done
+	idle_count=$1
+	sleep 0.5
+}
+
+# The Python side: free ports, Prometheus's API, the latency probe.
+cat >"$T/h.py" <<'EOF'
+import json, random, socket, sys, time, urllib.parse, urllib.request
+
+def q(port, query, at=None):
+    p = {"query": query}
+    if at:
+        p["time"] = "%.3f" % at
+    u = f"http://127.0.0.1:{port}/api/v1/query?" + urllib.parse.urlencode(p)
+    with urllib.request.urlopen(u, timeout=20) as r:
+        return json.loads(r.read())["data"]["result"]
+
+cmd = sys.argv[1]
+if cmd == "port":
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()
+elif cmd == "ready":		# PORT JOB... : until every job was scraped up
+    port, jobs = sys.argv[2], sys.argv[3:]
+    end = time.time() + 90
+    while time.time() < end:
+        try:
+            if all(any(float(r["value"][1]) == 1 for r in q(port, f'up{{job="{j}"}}')) for j in jobs):
+                sys.exit(0)
+        except OSError:
+            pass
+        time.sleep(0.5)
+    sys.exit(1)
+elif cmd == "scrapes":		# PORT JOB WINDOW_S: p50 p99 max of scrape_duration_seconds (ms), series, scrapes
+    port, job, w = sys.argv[2], sys.argv[3], int(float(sys.argv[4]))
+    r = q(port, f'scrape_duration_seconds{{job="{job}"}}[{w}s]')
+    v = sorted(float(x[1]) * 1000 for x in r[0]["values"]) if r else []
+    s = q(port, f'scrape_samples_scraped{{job="{job}"}}')
+    up = q(port, f'min_over_time(up{{job="{job}"}}[{w}s])')
+    pct = lambda p: v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
+    print("%.1f %.1f %.1f %s %d %s" % (pct(0.5), pct(0.99), v[-1] if v else float("nan"),
+          s[0]["value"][1] if s else "0", len(v), up[0]["value"][1] if up else "0"))
+elif cmd == "probe":		# PORT N: ktop's /metrics N times, one every 0.1 s (random phase)
+    port, n = sys.argv[2], int(sys.argv[3])
+    acc = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+    lat, size = [], 0
+    for i in range(n):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/metrics", headers={"Accept": acc})
+        t0 = time.monotonic()
+        with urllib.request.urlopen(req, timeout=30) as r:
+            size = len(r.read())
+        lat.append((time.monotonic() - t0) * 1000)
+        time.sleep(0.05 + random.random() * 0.1)
+    lat.sort()
+    pct = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))]
+    print("%.1f %.1f %.1f %d" % (pct(0.5), pct(0.99), lat[-1], size))
+EOF
+py() { python3 "$T/h.py" "$@"; }
+
+# utime+stime (s) of PID, and its RSS and peak RSS (MB)
+cpu_s() { awk -v hz="$HZ" '{ sub(/.*\) /, ""); split($0, a, " "); printf "%.2f\n", (a[12] + a[13]) / hz }' "/proc/$1/stat"; }
+rss_mb() { awk -v k="$2" '$1 == k ":" { printf "%.1f\n", $2 / 1024 }' "/proc/$1/status"; }
+
+cat >"$T/pe.yml" <<'EOF'
+process_names:
+  - name: "{{.Comm}}"
+    cmdline:
+      - '.+'
+EOF
+
+echo "exporter bench: $(nproc) CPUs, $(uname -r), ktop $($KTOP -V | cut -d' ' -f2), $($PE -version 2>&1 | head -1)"
+echo "both scraped every ${SCRAPE}s by one Prometheus ($(prometheus --version 2>&1 | head -1 | cut -d' ' -f3)); ktop -b --listen -d $DELAY (tracing); $PE -config.path (group by comm; package defaults: -threads -gather-smaps)"
+echo "CPU and RSS over ${SECONDS_}s after ${WARM}s of warm-up; scrape ms from Prometheus's scrape_duration_seconds"
+printf '\n%6s %-17s %10s %6s %8s %8s %8s %8s %8s %8s %6s\n' procs exporter "cpu s/min" "cpu%" "rss MB" "peak MB" "p50 ms" "p99 ms" "max ms" series up
+start=$(date +%s)
+: >"$T/summary"
+for n in $PROCS; do
+	spawn_to "$n"
+	kp=$(py port)
+	pp=$(py port)
+	prp=$(py port)
+	"$KTOP" -b --listen "127.0.0.1:$kp" -d "$DELAY" >/dev/null 2>"$T/ktop.$n.err" &
+	kpid=$!
+	"$PE" -config.path "$T/pe.yml" -web.listen-address "127.0.0.1:$pp" >"$T/pe.$n.log" 2>&1 &
+	ppid=$!
+	mkdir -p "$T/prom.$n"
+	cat >"$T/prom.$n.yml" <<-EOF
+	global:
+	  scrape_interval: ${SCRAPE}s
+	  scrape_timeout: ${SCRAPE}s
+	scrape_configs:
+	  - job_name: ktop
+	    static_configs: [{targets: ['127.0.0.1:$kp']}]
+	  - job_name: process-exporter
+	    static_configs: [{targets: ['127.0.0.1:$pp']}]
+	EOF
+	prometheus --config.file="$T/prom.$n.yml" --storage.tsdb.path="$T/prom.$n" \
+		--web.listen-address="127.0.0.1:$prp" --log.level=warn >"$T/prom.$n.log" 2>&1 &
+	prpid=$!
+	PIDS="$kpid $ppid $prpid"
+	py ready "$prp" ktop process-exporter ||
+		die "Prometheus did not scrape both exporters (logs: ktop $(cat "$T/ktop.$n.err"); $(tail -3 "$T/pe.$n.log"))"
+	sleep "$WARM"
+	k0=$(cpu_s "$kpid")
+	p0=$(cpu_s "$ppid")
+	sleep "$SECONDS_"
+	kill -0 "$kpid" 2>/dev/null || die "ktop exited: $(cat "$T/ktop.$n.err")"
+	kill -0 "$ppid" 2>/dev/null || die "$PE exited: $(tail -n 3 "$T/pe.$n.log")"
+	k1=$(cpu_s "$kpid")
+	p1=$(cpu_s "$ppid")
+	for tool in ktop process-exporter; do
+		case $tool in
+		ktop) pid=$kpid c=$(awk -v a="$k0" -v b="$k1" 'BEGIN { print b - a }') ;;
+		*) pid=$ppid c=$(awk -v a="$p0" -v b="$p1" 'BEGIN { print b - a }') ;;
+		esac
+		s=$(py scrapes "$prp" "$tool" "$SECONDS_")
+		line=$(awk -v n="$n" -v t="$tool" -v c="$c" -v w="$SECONDS_" -v r="$(rss_mb "$pid" VmRSS)" \
+			-v h="$(rss_mb "$pid" VmHWM)" -v s="$s" 'BEGIN {
+			split(s, a, " ")
+			printf "%6d %-17s %10.3f %6.2f %8.1f %8.1f %8.1f %8.1f %8.1f %8d %6s\n",
+				n, t, c * 60 / w, c * 100 / w, r, h, a[1], a[2], a[3], a[4], a[6] == 1 ? "yes" : "NO"
+		}')
+		echo "$line"
+		echo "$line" >>"$T/summary"
+	done
+	# The latency probe, at the largest count only, after the CPU window.
+	if [ "$n" = "$max" ]; then
+		kill -TERM "$ppid" 2>/dev/null
+		wait "$ppid" 2>/dev/null
+		probe=$(py probe "$kp" "$PROBES") || die "the probe of ktop's /metrics failed"
+		echo "$probe" >"$T/probe"
+	fi
+	for p in $PIDS; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	PIDS=""
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep -q "^ktop-$kpid-" &&
+		echo "bench: ktop $kpid left its tracefs instance" >&2
+done
+read -r pp50 pp99 pmax psize <"$T/probe"
+echo
+echo "probe at $max processes: $PROBES scrapes of ktop's /metrics ($psize bytes, OpenMetrics), one every 0.1 s: p50 $pp50 ms, p99 $pp99 ms, max $pmax ms"
+verdict=$(awk -v n="$max" -v ct="$CPU_TARGET" -v lt="$P99_TARGET_MS" -v pp99="$pp99" '
+	$1 == n && $2 == "ktop" { k = $3; kp99 = $8 }
+	$1 == n && $2 == "process-exporter" { p = $3 }
+	END {
+		r = p > 0 ? k / p : 1e9
+		ok = r <= ct && pp99 <= lt && kp99 <= lt
+		printf "%s at %d processes: ktop CPU %.3f / process-exporter %.3f = %.3fx (target <= %.2fx: %s); ktop scrape p99 probe %.1f ms, Prometheus %.1f ms (target <= %d ms: %s)",
+			ok ? "PASS" : "FAIL", n, k, p, r, ct, r <= ct ? "ok" : "missed", pp99, kp99, lt,
+			pp99 <= lt && kp99 <= lt ? "ok" : "missed"
+	}' "$T/summary")
+echo "$verdict"
+echo "bench time: $(($(date +%s) - start)) s"
+case $verdict in PASS*) exit 0 ;; *) exit 1 ;; esac
