@@ -35,6 +35,8 @@ void acct_free(struct acct *a)
 	free(a->dead);
 	free(a->execs);
 	free(a->tv);
+	free(a->flows);
+	free(a->flow_idx);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -322,9 +324,39 @@ static bool sig_watched(struct acct *a, pid_t tid)
 	return false;
 }
 
+#define FLOW_SLOTS (2 * ACCT_FLOWS)
+
+static void flow_count(struct acct *a, pid_t sender, pid_t target, int sig, int result)
+{
+	uint32_t h = ((uint32_t)sender * 2654435761u) ^ ((uint32_t)target * 40503u) ^
+		     ((uint32_t)sig << 8) ^ (uint32_t)result;
+	uint32_t i = (h ^ h >> 15) & (FLOW_SLOTS - 1);
+	struct acct_flow *f;
+
+	if (!a->flows) {
+		a->flows = xcalloc(FLOW_SLOTS, sizeof(*a->flows));
+		a->flow_idx = xcalloc(ACCT_FLOWS, sizeof(*a->flow_idx));
+	}
+	for (f = &a->flows[i]; f->n; f = &a->flows[i]) {
+		if (f->sender == sender && f->target == target && f->sig == sig && f->result == result) {
+			f->n++;
+			return;
+		}
+		i = (i + 1) & (FLOW_SLOTS - 1);
+	}
+	if (a->nflows == ACCT_FLOWS) {
+		a->flows_over++;
+		return;
+	}
+	*f = (struct acct_flow){ sender, target, sig, result, 1 };
+	a->flow_idx[a->nflows++] = (uint16_t)i;
+}
+
 void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result)
 {
 	struct acct_thread *t = sender > 0 ? activate(a, sender) : NULL;
+
+	flow_count(a, sender > 0 ? sender : 0, target, sig, result);
 
 	if (a->nsigs < ACCT_SIGS && target > 0 && sig_watched(a, target)) {
 		struct acct_sig *s = &a->sigs[a->nsigs++];
@@ -500,6 +532,10 @@ void acct_end_interval(struct acct *a)
 	a->lost = 0;
 	a->lost_unknown = false;
 	a->nborn = a->ndead = a->nsigs = a->nexecs = 0;
+	for (i = 0; i < a->nflows; i++)
+		a->flows[a->flow_idx[i]].n = 0;
+	a->nflows = 0;
+	a->flows_over = 0;
 
 	/* Deleting shifts slots, so collect first (on the now unused active links). */
 	for (i = 0; i < a->threads.cap; i++) {

@@ -34,6 +34,20 @@ enum acct_cnt {
 
 #define ACCT_SIGS 256
 #define ACCT_WATCH 16
+/* Distinct signal flows kept an interval; the signals of more are counted apart. */
+#define ACCT_FLOWS 1024
+
+/*
+ * The signals of one interval from one sender to one target, of one signal
+ * and one result (signal_generate's), system-wide: the Signals view's rows.
+ * Threads as the events name them; the collector finds their processes.
+ */
+struct acct_flow {
+	pid_t sender;		/* 0: no sending task (interrupt context, the kernel) */
+	pid_t target;
+	int sig, result;
+	uint64_t n;		/* 0 = free slot */
+};
 
 struct acct_thread {
 	pid_t tid;
@@ -117,6 +131,16 @@ struct acct {
 	size_t nsigs;
 	pid_t sig_watch[ACCT_WATCH];	/* tgids; none = nothing recorded */
 	size_t nsig_watch;
+
+	/*
+	 * Every signal of the interval, per flow (open addressing over
+	 * 2 * ACCT_FLOWS slots, allocated at the first signal); flow_idx lists
+	 * the slots in use. Past ACCT_FLOWS flows, flows_over counts them.
+	 */
+	struct acct_flow *flows;
+	uint16_t *flow_idx;
+	size_t nflows;
+	uint64_t flows_over;
 };
 
 void acct_init(struct acct *a);

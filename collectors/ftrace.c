@@ -569,6 +569,76 @@ size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out
 	return ft->npriv;
 }
 
+/* The process of thread @tid, and what the events call it; the tid itself when not known. */
+static pid_t flow_end(struct ftrace *ft, pid_t tid, char comm[16])
+{
+	struct acct_thread *th = tid > 0 ? pidmap_get(&ft->acct.threads, tid) : NULL;
+	struct acct_thread *leader;
+	pid_t tgid;
+
+	comm[0] = '\0';
+	if (!th)
+		return tid;
+	tgid = resolve_tgid(ft, th);
+	if (!tgid)
+		tgid = tid;
+	leader = pidmap_get(&ft->acct.threads, tgid);
+	memcpy(comm, (leader && leader->comm[0] ? leader : th)->comm, 16);
+	return tgid;
+}
+
+/* May the rows of process @tgid be shown (focus, and not root: the user's own)? */
+static bool flow_visible(const struct ftrace *ft, const struct model *m, pid_t tgid)
+{
+	const struct task *t;
+
+	if (tgid <= 0)
+		return false;
+	if (m->focus && !model_is_focused(m, tgid))
+		return false;
+	if (ft->only_uid < 0)
+		return true;
+	t = model_task_find(m, tgid);
+	return t && t->uid == ft->only_uid;
+}
+
+/*
+ * The interval's signals per (sender, receiver, signal, result), as
+ * processes: a flow is shown when either end's rows are (a user sees the
+ * signals their processes send and receive).
+ */
+static void add_flows(struct ftrace *ft, const struct model *m, struct sample *s)
+{
+	const struct acct *a = &ft->acct;
+	size_t i;
+
+	for (i = 0; i < a->nflows; i++) {
+		const struct acct_flow *f = &a->flows[a->flow_idx[i]];
+		struct sig_flow *o;
+		char sc[16], rc[16];
+		pid_t sender = flow_end(ft, f->sender, sc);
+		pid_t receiver = flow_end(ft, f->target, rc);
+
+		if (!flow_visible(ft, m, sender) && !flow_visible(ft, m, receiver))
+			continue;
+		o = sample_add_flow(s);
+		o->sender = sender;
+		o->receiver = receiver;
+		o->sig = f->sig;
+		o->result = f->result;
+		o->n = f->n;
+		memcpy(o->sender_comm, sc, sizeof(sc));
+		memcpy(o->receiver_comm, rc, sizeof(rc));
+	}
+	/* Past the bound: counted, on the other row (root only: whose is not known). */
+	if (a->flows_over && ft->only_uid < 0 && !m->focus) {
+		struct sig_flow *o = sample_add_flow(s);
+
+		o->sender = o->receiver = -1;
+		o->n = a->flows_over;
+	}
+}
+
 static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 {
 	struct acct_thread *th;
@@ -611,6 +681,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 	if (ft->only_uid < 0)
 		for (c = 0; c < AC_NR; c++)
 			s->ev_total[cnt_of[c]] = ft->acct.total[c];
+	add_flows(ft, m, s);
 	/* Processes whose last thread exited: their row is their last one. */
 	for (i = 0; i < ft->acct.ndead; i++) {
 		struct acct_thread *d = pidmap_get(&ft->acct.threads, ft->acct.dead[i]);

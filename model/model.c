@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,8 @@ void model_init(struct model *m, long hz, long page_kb)
 	m->sys_prev.stat.ncpu_max = SYS_MAX_CPUS;
 	m->sum.cpu_busy = xcalloc(SYS_MAX_CPUS, sizeof(*m->sum.cpu_busy));
 	pidmap_init(&m->focus_set);
+	sysagg_init(&m->agg);
+	sigflows_init(&m->sigflows);
 }
 
 static void task_free(struct task *t)
@@ -56,6 +59,8 @@ void model_free(struct model *m)
 	free(m->focus);
 	pidmap_free(&m->focus_set);
 	sc_table_free(&m->sc_total);
+	sysagg_free(&m->agg);
+	sigflows_free(&m->sigflows);
 	free(m->cpu_bufs[0]);
 	free(m->cpu_bufs[1]);
 	free(m->sum.cpu_busy);
@@ -100,6 +105,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	memset(m->ev_total, 0, sizeof(m->ev_total));
 	m->lost_events = 0;
 	m->lost_unknown = false;
+	sigflows_begin(&m->sigflows);
 }
 
 static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
@@ -394,6 +400,25 @@ static void apply_row(struct model *m, const struct row_events *e)
 		sc_table_merge(&t->err, e->err);
 }
 
+/*
+ * A signal flow of the interval. The baseline interval's are not counted,
+ * like every event count. The names are the rows' (the process table's),
+ * else what the events knew.
+ */
+static void apply_flow(struct model *m, const struct sig_flow *f)
+{
+	struct sig_flow named = *f;
+	const struct task *t;
+
+	if (m->interval_s <= 0)
+		return;
+	if (named.sender > 0 && (t = model_task_find(m, named.sender)) && t->comm[0])
+		snprintf(named.sender_comm, sizeof(named.sender_comm), "%.15s", t->comm);
+	if (named.receiver > 0 && (t = model_task_find(m, named.receiver)) && t->comm[0])
+		snprintf(named.receiver_comm, sizeof(named.receiver_comm), "%.15s", t->comm);
+	sigflows_add(&m->sigflows, &named);
+}
+
 void model_apply(struct model *m, struct sample *s)
 {
 	size_t i;
@@ -422,6 +447,8 @@ void model_apply(struct model *m, struct sample *s)
 	}
 	for (i = 0; i < s->nunfocus; i++)
 		model_focus_remove(m, s->unfocus[i]);
+	for (i = 0; i < s->nflows; i++)
+		apply_flow(m, &s->flows[i]);
 	if (s->have_totals) {
 		memcpy(m->ev_total, s->ev_total, sizeof(m->ev_total));
 		m->lost_events = s->lost;
@@ -590,6 +617,8 @@ void model_end_tick(struct model *m)
 	for (i = 0; i < m->nfprocs; i++)
 		fproc_tick(m->fprocs[i], m);
 	sys_summarize(m, &m->sum);
+	if (m->aggregate)
+		sysagg_update(&m->agg, m);
 }
 
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out)

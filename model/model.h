@@ -17,6 +17,8 @@
 #include "sctable.h"
 #include "procdata.h"
 #include "sample.h"
+#include "sigflow.h"
+#include "sysagg.h"
 
 
 struct task {
@@ -123,6 +125,15 @@ struct model {
 	uint64_t lost_events;		/* dropped by the kernel this interval */
 	bool lost_unknown;		/* some dropped, how many unknown */
 	char trace_status[160];		/* why tracing is off, or what is missing */
+
+	/*
+	 * The whole system's syscalls, errors and subsystems (model/sysagg.h),
+	 * summed at each tick's end when @aggregate (a view or writer shows
+	 * them), and who signals whom (model/sigflow.h), always.
+	 */
+	bool aggregate;
+	struct sysagg agg;
+	struct sigflows sigflows;
 
 	/* Focused processes (process view, -p): model/fproc.h. */
 	struct fproc **fprocs;

@@ -23,6 +23,7 @@ void sample_free(struct sample *s)
 	free(s->withheld);
 	free(s->exits);
 	free(s->unfocus);
+	free(s->flows);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -36,6 +37,7 @@ void sample_reset(struct sample *s)
 	s->begin = s->end = false;
 	s->have_sys = s->have_totals = false;
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = 0;
+	s->nflows = 0;
 	memset(s->ev_total, 0, sizeof(s->ev_total));
 	s->lost = 0;
 	s->lost_unknown = false;
@@ -81,4 +83,9 @@ void sample_add_exit(struct sample *s, pid_t tgid)
 void sample_add_unfocus(struct sample *s, pid_t tgid)
 {
 	*(pid_t *)grow((void **)&s->unfocus, &s->nunfocus, &s->cap_unfocus, sizeof(pid_t)) = tgid;
+}
+
+struct sig_flow *sample_add_flow(struct sample *s)
+{
+	return grow((void **)&s->flows, &s->nflows, &s->cap_flows, sizeof(struct sig_flow));
 }

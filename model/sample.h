@@ -21,8 +21,8 @@
  *
  * Entries are applied in this order: the tick's start (begin), the system
  * sample, task readings, withheld rows, event rows, exits, unfocused
- * processes, totals, the tick's end (end). A sample owns its arrays and is
- * reused from tick to tick: no allocation in the steady state.
+ * processes, signal flows, totals, the tick's end (end). A sample owns its
+ * arrays and is reused from tick to tick: no allocation in the steady state.
  */
 
 #include <stdbool.h>
@@ -84,6 +84,20 @@ struct row_events {
 	bool exited;
 };
 
+/*
+ * Signals of the interval from one process to another, of one signal and one
+ * result of signal:signal_generate (collectors/ftrace.c): the Signals view.
+ */
+struct sig_flow {
+	pid_t sender;			/* its process; 0: the kernel (no sending task) */
+	pid_t receiver;			/* the target's process */
+	int sig;			/* 0 with sender = receiver = -1: signals of flows not kept */
+	int result;			/* enum sig_result (model/sigflow.h) */
+	uint64_t n;
+	char sender_comm[16];		/* as the events knew them; may be "" */
+	char receiver_comm[16];
+};
+
 struct sample {
 	/* The tick: begin starts one at @mono_ns, end computes its counts and rates. */
 	bool begin, end;
@@ -108,6 +122,10 @@ struct sample {
 	pid_t *unfocus;
 	size_t nunfocus, cap_unfocus;
 
+	/* Signals, per flow (the whole system's, as far as the rows are shown). */
+	struct sig_flow *flows;
+	size_t nflows, cap_flows;
+
 	/* The whole system's event counts and what the kernel dropped, this interval. */
 	bool have_totals;
 	uint64_t ev_total[CNT_NR];
@@ -126,5 +144,6 @@ struct row_events *sample_add_row(struct sample *s);
 void sample_add_withheld(struct sample *s, pid_t id);
 void sample_add_exit(struct sample *s, pid_t tgid);
 void sample_add_unfocus(struct sample *s, pid_t tgid);
+struct sig_flow *sample_add_flow(struct sample *s);
 
 #endif

@@ -156,13 +156,13 @@ static void text_events(struct batch *b, const struct model *m)
 	fputc('\n', b->out);
 }
 
-static void write_text(struct batch *b, const struct model *m)
+/* The text header: time, load, tasks, CPU, memory, rates, events; a blank line. */
+static void text_header(struct batch *b, const struct model *m)
 {
 	const struct sys_summary *s = &m->sum;
-	char line[4096], a[32], c[32], d[32];
+	char a[32], c[32], d[32];
 	time_t now = (time_t)m->wall_s;
 	struct tm tm;
-	size_t i;
 
 	localtime_r(&now, &tm);
 	strftime(a, sizeof(a), "%H:%M:%S", &tm);
@@ -191,6 +191,14 @@ static void write_text(struct batch *b, const struct model *m)
 		fputs("Rates/s: - (first interval)\n", b->out);
 	text_events(b, m);
 	fputc('\n', b->out);
+}
+
+static void write_text(struct batch *b, const struct model *m)
+{
+	char line[4096];
+	size_t i;
+
+	text_header(b, m);
 	fmt_header(line, sizeof(line), b->cols, b->ncols);
 	fputs(line, b->out);
 	fputc('\n', b->out);
@@ -418,11 +426,10 @@ static void json_events(FILE *f, const struct model *m)
 		fputs(",\"lost_unknown\":true", f);
 }
 
-static void write_json(struct batch *b, const struct model *m)
+/* {"time":...,"interval_s":...,"system":{...}: the start of an interval's object. */
+static void json_head(struct batch *b, const struct model *m)
 {
 	const struct sys_summary *s = &m->sum;
-	char buf[64];
-	size_t i, k;
 
 	fprintf(b->out, "{\"time\":%.6f,\"interval_s\":", m->wall_s);
 	if (m->interval_s > 0)
@@ -453,7 +460,16 @@ static void write_json(struct batch *b, const struct model *m)
 		fputs(",\"ctxt\":null,\"intr\":null,\"forks\":null,\"minflt\":null,\"majflt\":null",
 		      b->out);
 	json_events(b->out, m);
-	fputs("},\"processes\":[", b->out);
+	fputc('}', b->out);
+}
+
+static void write_json(struct batch *b, const struct model *m)
+{
+	char buf[64];
+	size_t i, k;
+
+	json_head(b, m);
+	fputs(",\"processes\":[", b->out);
 	for (i = 0; i < b->rows.nrows; i++) {
 		const struct task *t = b->rows.rows[i].task;
 
@@ -476,8 +492,199 @@ static void write_json(struct batch *b, const struct model *m)
 	fputs("]}\n", b->out);
 }
 
+/*
+ * --view: one system-wide table (model/aggview.h). Counts within the
+ * interval in CSV and JSON, per second in text, as for the processes; the
+ * screen's history graph is not written.
+ */
+void batch_init_view(struct batch *b, enum view_kind view, enum cgroup_group_by by, int sort,
+		     bool asc)
+{
+	size_t n;
+
+	b->view = view;
+	groups_init(&b->groups, by);
+	aggview_init(&b->av, view == VIEW_PROCESSES ? VIEW_SYSCALLS : view);
+	view_columns(b->av.kind, &n);
+	if (sort >= 0 && (size_t)sort < n) {
+		b->av.sort = sort;
+		b->av.dir = asc ? SORT_ASC : SORT_DESC;
+	}
+}
+
+void batch_free(struct batch *b)
+{
+	aggview_free(&b->av);
+	groups_free(&b->groups);
+}
+
+/* The columns a file gets: all but the screen's graph. */
+static bool written(const struct av_col *c)
+{
+	return c->type != AV_GRAPH;
+}
+
+static void view_text(struct batch *b, const struct model *m)
+{
+	const struct aggview *v = &b->av;
+	size_t n, i, r;
+	const struct av_col *c = view_columns(v->kind, &n);
+	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 64];
+	size_t last = 0;
+
+	text_header(b, m);
+	for (i = 0; i < n; i++)
+		if (written(&c[i]))
+			last = i;
+	if (v->kind == VIEW_GROUPS)
+		fprintf(b->out, "Groups by %s\n", cgroup_group_by_name(b->groups.by));
+	for (i = 0; i < n; i++) {
+		if (!written(&c[i]))
+			continue;
+		if (i == last)
+			fprintf(b->out, "%s", c[i].title);
+		else
+			fprintf(b->out, c[i].left ? "%-*s " : "%*s ", c[i].width, c[i].title);
+	}
+	fputc('\n', b->out);
+	for (r = 0; r < v->n; r++) {
+		for (i = 0; i < n; i++) {
+			double d;
+			const char *t = cell;
+
+			if (!written(&c[i]))
+				continue;
+			if (c[i].type == AV_STR) {
+				aggview_text(v, r, (int)i, cell, sizeof(cell), TEXT_UTF8);
+			} else if (!aggview_num(v, r, (int)i, &d)) {
+				t = "-";
+			} else if (c[i].type == AV_COUNT) {
+				if (m->interval_s > 0)
+					fmt_rate(cell, sizeof(cell), d / m->interval_s);
+				else
+					t = "-";
+			} else if (c[i].type == AV_KB) {
+				fmt_kb(cell, sizeof(cell), d);
+			} else if (c[i].type == AV_TIME) {
+				fmt_cputime(cell, sizeof(cell), d);
+			} else {
+				snprintf(cell, sizeof(cell), c[i].type == AV_PCT ? "%.1f" : "%.0f", d);
+			}
+			if (i == last)
+				fputs(t, b->out);
+			else if (c[i].left)
+				fprintf(b->out, "%s ", text_pad(padded, sizeof(padded), t, (size_t)c[i].width));
+			else
+				fprintf(b->out, "%*s ", c[i].width, t);
+		}
+		fputc('\n', b->out);
+	}
+	fputc('\n', b->out);
+}
+
+/* A cell as CSV or JSON: raw numbers; unknown is empty (CSV) or null (JSON). */
+static void data_cell(struct batch *b, const struct model *m, const struct av_col *c, int col,
+		      size_t r)
+{
+	const struct aggview *v = &b->av;
+	char cell[CGROUP_KEY_MAX * 4];
+	double d;
+
+	if (c->type == AV_STR) {
+		aggview_text(v, r, col, cell, sizeof(cell), TEXT_DATA);
+		if (b->fmt == OUT_CSV)
+			batch_csv_string(b->out, cell);
+		else
+			batch_json_string(b->out, cell, strlen(cell));
+		return;
+	}
+	if (aggview_num(v, r, col, &d) && (c->type != AV_COUNT || m->interval_s > 0))
+		fprintf(b->out, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" : "%.0f", d);
+	else if (b->fmt == OUT_JSON)
+		fputs("null", b->out);
+}
+
+static void view_csv(struct batch *b, const struct model *m)
+{
+	const struct aggview *v = &b->av;
+	size_t n, i, r;
+	const struct av_col *c = view_columns(v->kind, &n);
+
+	if (!b->header_done) {
+		fputs("time,interval_s", b->out);
+		for (i = 0; i < n; i++)
+			if (written(&c[i]))
+				fprintf(b->out, ",%s", c[i].key);
+		fputc('\n', b->out);
+		b->header_done = true;
+	}
+	for (r = 0; r < v->n; r++) {
+		fprintf(b->out, "%.6f,", m->wall_s);
+		if (m->interval_s > 0)
+			fprintf(b->out, "%.6f", m->interval_s);
+		for (i = 0; i < n; i++) {
+			if (!written(&c[i]))
+				continue;
+			fputc(',', b->out);
+			data_cell(b, m, &c[i], (int)i, r);
+		}
+		fputc('\n', b->out);
+	}
+}
+
+static void view_json(struct batch *b, const struct model *m)
+{
+	const struct aggview *v = &b->av;
+	size_t n, i, r;
+	const struct av_col *c = view_columns(v->kind, &n);
+
+	json_head(b, m);
+	fprintf(b->out, ",\"view\":\"%s\"", view_name(v->kind));
+	if (v->kind == VIEW_GROUPS)
+		fprintf(b->out, ",\"group_by\":\"%s\"", cgroup_group_by_name(b->groups.by));
+	fputs(",\"rows\":[", b->out);
+	for (r = 0; r < v->n; r++) {
+		bool first = true;
+
+		fputs(r ? ",{" : "{", b->out);
+		for (i = 0; i < n; i++) {
+			if (!written(&c[i]))
+				continue;
+			fprintf(b->out, "%s\"%s\":", first ? "" : ",", c[i].key);
+			first = false;
+			data_cell(b, m, &c[i], (int)i, r);
+		}
+		fputc('}', b->out);
+	}
+	fputs("]}\n", b->out);
+}
+
+static void write_view(struct batch *b, const struct model *m)
+{
+	if (b->view == VIEW_GROUPS)
+		groups_update(&b->groups, m);
+	aggview_refresh(&b->av, m, &b->groups);
+	switch (b->fmt) {
+	case OUT_CSV:
+		view_csv(b, m);
+		break;
+	case OUT_JSON:
+		view_json(b, m);
+		break;
+	default:
+		view_text(b, m);
+		break;
+	}
+}
+
 int batch_write(struct batch *b, const struct model *m)
 {
+	if (b->view != VIEW_PROCESSES) {
+		write_view(b, m);
+		if (fflush(b->out) || ferror(b->out))
+			return errno ? -errno : -EIO;
+		return 0;
+	}
 	rowset_refresh(&b->rows, m);
 	switch (b->fmt) {
 	case OUT_CSV:

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "../model/aggview.h"
+#include "../model/groups.h"
 #include "../model/model.h"
 #include "../model/rows.h"
 
@@ -23,7 +25,20 @@ struct batch {
 	bool syscalls;		/* --syscalls: each process's syscalls too */
 	bool header_done;
 	struct rowset rows;	/* the rows written (sort: -s); batch_write refreshes them */
+	/*
+	 * --view: a system-wide table instead of the processes (the model must
+	 * aggregate: model.aggregate), its rows in @av; the groups view's groups
+	 * (--group-by) in @groups. batch_init_view sets them up.
+	 */
+	enum view_kind view;
+	struct aggview av;
+	struct groups groups;
 };
+
+/* Write view @view (@by: the groups view's key; @sort a column or -1, @asc its order). */
+void batch_init_view(struct batch *b, enum view_kind view, enum cgroup_group_by by, int sort,
+		     bool asc);
+void batch_free(struct batch *b);
 
 /* Default columns of each format (when -o is not given). */
 void batch_default_columns(enum out_format fmt, bool traced, int *cols, size_t *ncols);

@@ -294,6 +294,9 @@ static void setup_app(struct ktop *k)
 					      &k->batch.ncols);
 		}
 		k->batch.cols = k->batch_cols;
+		batch_init_view(&k->batch, k->opt.view, k->opt.group_by, k->opt.view_sort,
+				k->opt.sort_asc);
+		m->aggregate = k->opt.view != VIEW_PROCESSES;
 	}
 }
 
@@ -418,6 +421,11 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* A view of kernel events without them: its columns stay empty, say why once. */
+	if (k.opt.batch && view_traced(k.opt.view) && !ftrace_on(k.ftrace))
+		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
+			view_name(k.opt.view), k.opt.no_trace ? "--no-trace is given" :
+			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
 	k.t_start = now_mono_ns();
 	setup_app(&k);
 	/* ktop -p PID: the view of that process, its events focused. */
@@ -481,6 +489,7 @@ out:
 	rowset_free(&k.app.rows);
 	rowset_free(&k.batch.rows);
 	model_free(&k.app.model);
+	batch_free(&k.batch);
 	sample_free(&k.sample);
 	options_free(&k.opt);
 	free(k.priv);

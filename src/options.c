@@ -14,7 +14,7 @@
 enum {
 	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
 	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT, OPT_LISTEN, OPT_TEXTFILE, OPT_GROUP_BY,
-	OPT_MAX_SERIES,
+	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +39,8 @@ static const struct option long_opts[] = {
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "metrics-group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "metrics-max-series", required_argument, NULL, OPT_MAX_SERIES },
+	{ "view", required_argument, NULL, OPT_VIEW },
+	{ "group-by", required_argument, NULL, OPT_VIEW_GROUP_BY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -85,6 +87,11 @@ void options_usage(FILE *f)
 	      "                         or cgroup (default comm)\n"
 	      "      --metrics-max-series N  series per metric and groups kept, the rest summed\n"
 	      "                         into \"other\" (default 4000)\n"
+	      "      --view VIEW        processes (default), syscalls, errors, subsystems,\n"
+	      "                         signals or groups: what batch writes, what the live\n"
+	      "                         view shows first (system-wide tables, see ktop(1))\n"
+	      "      --group-by KEY     the groups view's groups: comm, user, cgroup, unit\n"
+	      "                         (systemd) or container (default comm)\n"
 	      "  -- CMD [ARGS...]       run CMD traced from its first system call (its execve),\n"
 	      "                         with its children; end with it, with its exit status\n"
 	      "  -h, --help             show this help and exit\n"
@@ -177,6 +184,18 @@ static int parse_sort(struct options *o, const char *arg, char *err, size_t errs
 		return -EINVAL;
 	}
 	o->sort_asc = arg[0] == '+';
+	if (o->view != VIEW_PROCESSES) {
+		size_t n;
+		const struct av_col *c = view_columns(o->view, &n);
+
+		o->view_sort = view_col_by_key(o->view, key);
+		if (o->view_sort < 0 || c[o->view_sort].type == AV_GRAPH) {
+			snprintf(err, errsz, "-s: the %s view has no column '%s' (see ktop(1), BATCH OUTPUT)",
+				 view_name(o->view), key);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	o->sort_col = col_by_key(key);
 	if (o->sort_col < 0) {
 		snprintf(err, errsz, "-s: unknown column '%s' (see --help)", key);
@@ -212,6 +231,15 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 		snprintf(err, errsz, "--summary has its own columns: -o, -H and --syscalls do not apply");
 		return -EINVAL;
 	}
+	if (o->view != VIEW_PROCESSES && (o->summary || o->syscalls || o->ncols)) {
+		snprintf(err, errsz, "--view %s has its own columns: -o, --syscalls and --summary do not apply",
+			 view_name(o->view));
+		return -EINVAL;
+	}
+	if (o->group_by_set && o->batch && o->view != VIEW_GROUPS) {
+		snprintf(err, errsz, "--group-by is for the groups view: add --view groups");
+		return -EINVAL;
+	}
 	if (o->metrics_opts && !o->listen && !o->textfile) {
 		snprintf(err, errsz, "--metrics-group-by and --metrics-max-series are for --listen and --textfile");
 		return -EINVAL;
@@ -232,6 +260,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 
 	memset(o, 0, sizeof(*o));
 	o->sort_col = -1;
+	o->view_sort = -1;
 	o->format = OUT_TEXT;
 	o->events = 4096;
 	opterr = 0;
@@ -345,6 +374,22 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			}
 			o->metrics_max_series = (size_t)v;
 			o->metrics_opts = true;
+			break;
+		case OPT_VIEW:
+			if (view_parse(optarg, &o->view)) {
+				snprintf(err, errsz, "--view: '%s' is not a view (processes, syscalls, errors, "
+					 "subsystems, signals, groups)", optarg);
+				return -EINVAL;
+			}
+			o->view_set = true;
+			break;
+		case OPT_VIEW_GROUP_BY:
+			if (cgroup_group_by_parse(optarg, &o->group_by)) {
+				snprintf(err, errsz, "--group-by: '%s' is not a key (comm, user, cgroup, unit, "
+					 "container)", optarg);
+				return -EINVAL;
+			}
+			o->group_by_set = true;
 			break;
 		case 'h':
 			o->show_help = true;

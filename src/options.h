@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "../model/aggview.h"
 #include "../model/cgroup.h"
 #include "../model/columns.h"
 #include "../outputs/batch.h"
@@ -35,6 +36,11 @@ struct options {
 	enum summary_sort summary_sort;	/* -s in --summary mode */
 	bool summary_asc;		/* ... in ascending order */
 	const char *output;		/* --output FILE; NULL = stdout */
+	enum view_kind view;		/* --view: what batch writes, what the screen shows first */
+	bool view_set;
+	enum cgroup_group_by group_by;	/* --group-by (the groups view) */
+	bool group_by_set;
+	int view_sort;			/* -s with a --view other than processes: its column; -1 */
 	char **cmd;			/* -- CMD ARGS...: argv of the command to run */
 	const char *listen;		/* --listen [ADDR:]PORT: serve /metrics; NULL = no */
 	const char *textfile;		/* --textfile DIR: DIR/ktop.prom each tick; NULL = no */

@@ -39,7 +39,14 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 	/* The headless exporter shows nothing: it reads what its groups need. */
 	if (k->mode == &mode_exporter)
 		return;
-	if (k->opt.batch) {
+	if (k->opt.batch && k->batch.view == VIEW_GROUPS) {
+		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
+		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
+			need->all |= NEED_CGROUP;
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
+	} else if (k->opt.batch && k->batch.view != VIEW_PROCESSES) {
+		/* The system views are sums of events: nothing more to read. */
+	} else if (k->opt.batch) {
 		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
 	} else {
 		size_t i;

@@ -833,6 +833,77 @@ def summary_json(path):
     print(o["total"]["calls"], o.get("exit_status"))
 
 
+# ---------------------------------------------------------------- --view
+
+def view_rows(path, conds):
+    """The rows of a --view CSV after the baseline whose KEY=VAL @conds hold."""
+    header, iters = read_csv(path)
+    want = dict(c.split("=", 1) for c in conds)
+    for k in want:
+        if k not in header:
+            fail("no column %s in %r" % (k, header))
+    out = []
+    for it in iters:
+        for r in it:
+            if r["interval_s"] == "":
+                continue
+            if all(r[k] == v for k, v in want.items()):
+                out.append(r)
+    return header, iters, out
+
+
+def view_sum(path, cols, conds):
+    """Sum of each of @cols over the matching rows (an empty cell fails)."""
+    header, _, rows = view_rows(path, conds)
+    tot = [0] * len(cols)
+    for r in rows:
+        for k, c in enumerate(cols):
+            if c not in header:
+                fail("no column %s in %r" % (c, header))
+            if not is_uint(r[c]):
+                fail("%s is %r in %r" % (c, r[c], r))
+            tot[k] += int(r[c])
+    print(" ".join(str(v) for v in tot))
+
+
+def view_last(path, col, conds):
+    """@col of the last matching row (a total since start), "-" if none."""
+    _, _, rows = view_rows(path, conds)
+    print(rows[-1][col] if rows else "-")
+
+
+def view_vs_syscalls(vpath, spath):
+    """The syscalls view's calls and errors, summed over the intervals, equal
+    the --syscalls rows summed over the processes and intervals, syscall by
+    syscall; and each interval's calls_total is the running sum."""
+    _, _, rows = view_rows(vpath, [])
+    per, _, _ = read_sc_csv(spath)
+    view = {}
+    running = {}
+    for r in rows:
+        c = view.setdefault(r["syscall"], [0, 0])
+        c[0] += int(r["calls"])
+        c[1] += int(r["errors"])
+        running[r["syscall"]] = running.get(r["syscall"], 0) + int(r["calls"])
+        if int(r["calls_total"]) != running[r["syscall"]]:
+            fail("%s: calls_total %s, the intervals sum to %d" %
+                 (r["syscall"], r["calls_total"], running[r["syscall"]]))
+    procs = {}
+    for pid, scs in per.items():
+        for name, c in scs.items():
+            p = procs.setdefault(name, [0, 0])
+            p[0] += c[0]
+            p[1] += c[1]
+    view = {k: v for k, v in view.items() if v != [0, 0]}
+    if view != procs:
+        for k in sorted(set(view) | set(procs)):
+            if view.get(k) != procs.get(k):
+                print("%s: view %r, processes %r" % (k, view.get(k), procs.get(k)),
+                      file=sys.stderr)
+        fail("the syscalls view and the processes' --syscalls differ")
+    print(len(view), sum(v[0] for v in view.values()))
+
+
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "csv-format":
@@ -877,6 +948,15 @@ def main():
         sc_csv_get(a[0], int(a[1]), a[2])
     elif cmd == "sc-list":
         sc_csv_list(a[0], int(a[1]))
+    elif cmd == "view-sum":
+        # view-sum VIEW-CSV COL[,COL...] [KEY=VAL...]: sums after the baseline
+        view_sum(a[0], a[1].split(","), a[2:])
+    elif cmd == "view-last":
+        # view-last VIEW-CSV COL [KEY=VAL...]: the last matching row's COL
+        view_last(a[0], a[1], a[2:])
+    elif cmd == "view-vs-syscalls":
+        # view-vs-syscalls SYSCALLS-VIEW-CSV SYSCALLS-CSV
+        view_vs_syscalls(a[0], a[1])
     elif cmd == "strace-sandbox":
         # strace-sandbox LOG OUTPUT-PATH...: what ktop may write besides its instance
         strace_sandbox(a[0], a[1:])

@@ -29,6 +29,13 @@
  *                   a task that is not running): each side makes at least N
  *                   voluntary switches. READY: P C.
  *   pingpong-threads N   the same between two threads of one process. READY: P.
+ *   mix N M K       the signals mode's P and C, P doing more after the gate:
+ *                   P: read(GATE), N x openat(missing file) = ENOENT, M x getppid,
+ *                   K x (kill(C, SIGUSR1), read(ack)), write(done): read K + 1,
+ *                   openat N (N ENOENT), getppid M, kill K, write 1.
+ *                   C: K x (rt_sigsuspend = ERESTARTNOHAND, rt_sigreturn = EINTR
+ *                   (the interrupted call's, restored), write): 3K calls, 2K errors.
+ *                   K SIGUSR1 from P to C, delivered. READY: P C.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -112,7 +119,16 @@ static void on_usr1(int sig)
 	got++;
 }
 
-static void signals(const char *readyp, long n)
+static void getppids(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+/* The signals mode, P making @nopen failed opens and @nppid getppid calls first. */
+static void signals_mix(const char *readyp, long n, long nopen, long nppid)
 {
 	int ack[2];
 	char text[64];
@@ -148,12 +164,19 @@ static void signals(const char *readyp, long n)
 	snprintf(text, sizeof(text), "%d %d\n", (int)getpid(), (int)c);
 	ready(readyp, text);
 	read1(gate_fd);
+	failing_opens(nopen);
+	getppids(nppid);
 	for (i = 0; i < n; i++) {
 		if (syscall(SYS_kill, c, SIGUSR1))
 			die("kill");
 		read1(ack[0]);
 	}
 	done_and_block();
+}
+
+static void signals(const char *readyp, long n)
+{
+	signals_mix(readyp, n, 0, 0);
 }
 
 /* ---------------------------------------------------------------- ping-pong */
@@ -278,6 +301,8 @@ static void print_nrs(int argc, char **argv)
 	static const struct { const char *name; long nr; } t[] = {
 		{ "read", SYS_read }, { "rt_sigsuspend", SYS_rt_sigsuspend },
 		{ "wait4", SYS_wait4 }, { "openat", SYS_openat },
+		{ "getppid", SYS_getppid }, { "kill", SYS_kill }, { "write", SYS_write },
+		{ "rt_sigreturn", SYS_rt_sigreturn },
 	};
 	int i;
 	size_t k;
@@ -345,6 +370,8 @@ int main(int argc, char **argv)
 		done_and_block();
 	} else if (!strcmp(mode, "signals")) {
 		signals(readyp, n);
+	} else if (!strcmp(mode, "mix") && argc == 7) {
+		signals_mix(readyp, atol(argv[6]), n, atol(argv[5]));
 	} else if (!strcmp(mode, "pingpong")) {
 		pingpong(readyp, n, false);
 	} else if (!strcmp(mode, "pingpong-threads")) {

@@ -1,0 +1,282 @@
+#!/usr/bin/env bats
+# The system-wide views in batch (--view, --group-by): bad values, tracing
+# off, the formats; and exactness (root): a workload with known counts (N
+# failed openat of a missing file, M getppid, K SIGUSR1 from one process to
+# another, in a cgroup made for it) watched by one ktop per view at once:
+# every view's rows equal the known counts, and the syscalls view equals the
+# processes' own --syscalls rows summed.
+
+load helpers/common
+
+INST=/sys/kernel/tracing/instances
+N=300 M=500 K=40
+
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/tracewl" "$BATS_TEST_DIRNAME/helpers/tracewl.c" ||
+		echo "tracewl.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	TRACEWL="$BATS_FILE_TMPDIR/tracewl"
+	KTOPS="$BATS_TEST_TMPDIR/ktops"
+	: >"$KTOPS"
+	CG=
+}
+
+teardown() {
+	local p
+	common_teardown
+	while read -r p; do
+		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
+	done <"$KTOPS"
+	# the workload is killed: its cgroups are empty and can go
+	if [ -n "$CG" ]; then
+		[ -d "$CG/moved" ] && rmdir "$CG/moved" 2>/dev/null
+		[ -d "$CG" ] && rmdir "$CG" 2>/dev/null
+	fi
+	return 0
+}
+
+need_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
+	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+}
+
+# make_cgroup: a cgroup v2 of the test's own (hybrid: under unified), CG its path.
+make_cgroup() {
+	local root
+	if [ -f /sys/fs/cgroup/unified/cgroup.procs ]; then
+		root=/sys/fs/cgroup/unified
+	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+		root=/sys/fs/cgroup
+	else
+		skip "no cgroup v2 hierarchy"
+	fi
+	CG="$root/ktoptest-$$-$BATS_TEST_NUMBER.service"
+	mkdir "$CG" || skip "cannot make a cgroup under $root"
+	CGNAME=${CG#"$root"}
+}
+
+# start_ktop OUT ARGS...: one more ktop in the background; its pid in KPIDS.
+start_ktop() {
+	local out=$1
+	shift
+	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	track $!
+	echo $! >>"$KTOPS"
+	KPIDS+=($!)
+	OUTS+=("$out")
+}
+
+# wait_blocked PID SYSCALL: until every thread of PID is switched out in SYSCALL.
+wait_blocked() {
+	local i nr t first ok
+	nr=$("$TRACEWL" nr "$2")
+	for ((i = 0; i < 200; i++)); do
+		ok=1
+		for t in /proc/"$1"/task/*/syscall; do
+			first=
+			{ read -r first _ <"$t"; } 2>/dev/null || true
+			[ "$first" = "$nr" ] || { ok=0; break; }
+		done
+		[ "$ok" = 1 ] && return 0
+		sleep 0.05
+	done
+	echo "timed out: $1 is not blocked in $2" >&2
+	return 1
+}
+
+# The mix workload in cgroup CG, set up and blocked: WL=(P C).
+start_mix() {
+	local d=$BATS_TEST_TMPDIR
+	mkfifo "$d/gate"
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+		"$TRACEWL" "$d/ready" "$d/gate" mix "$N" "$M" "$K" >"$d/done" 2>"$d/tracewl.err" </dev/null 3>&- &
+	track $!
+	wait_for_file "$d/ready" 10 || { cat "$d/tracewl.err" >&2; return 1; }
+	read -r -a WL <"$d/ready"
+	track "${WL[@]}"
+	wait_blocked "${WL[0]}" read
+	wait_blocked "${WL[1]}" rt_sigsuspend
+}
+
+# Every ktop has written its baseline; release the work, wait until it is
+# done and blocked again, and for a tick of every ktop after that; stop them,
+# each must exit 0 and have lost no event.
+run_work() {
+	local i o t stats
+	for o in "${OUTS[@]}"; do
+		wait_for_lines "$o" 1 10
+	done
+	sleep 0.4	# a tick after the header: the processes are rows of every ktop
+	printf g >"$BATS_TEST_TMPDIR/gate"
+	wait_for_file "$BATS_TEST_TMPDIR/done" 10 || { cat "$BATS_TEST_TMPDIR/tracewl.err" >&2; return 1; }
+	wait_blocked "${WL[0]}" read
+	wait_blocked "${WL[1]}" read
+	t=$(date +%s.%N)
+	for o in "${OUTS[@]}"; do
+		wait_tick_after "$o" "$t"
+	done
+	for ((i = 0; i < ${#KPIDS[@]}; i++)); do
+		kill -TERM "${KPIDS[$i]}"
+		wait_exit "${KPIDS[$i]}" 10
+		[ "$ST" -eq 0 ] || { echo "ktop ${OUTS[$i]} exit $ST: $(cat "${OUTS[$i]}.err")" >&2; return 1; }
+		stats=$(grep '^ktop-stats: ' "${OUTS[$i]}.err")
+		[[ "$stats" == *" tracing=1 "* && "$stats" == *" lost=0 "* ]] ||
+			{ echo "${OUTS[$i]}: $stats" >&2; return 1; }
+	done
+}
+
+# ---------------------------------------------------------------- options
+
+@test "--view and --group-by: an unknown value is one line and exit 2" {
+	run --separate-stderr "$KTOP" -b -n 1 --view nosuch
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "ktop: --view: 'nosuch' is not a view"* ]]
+	run --separate-stderr "$KTOP" -b -n 1 --view groups --group-by nosuch
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "ktop: --group-by: 'nosuch' is not a key"* ]]
+	run --separate-stderr "$KTOP" -b -n 1 --view syscalls -s nosuch
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "ktop: -s: the syscalls view has no column 'nosuch'"* ]]
+	run --separate-stderr "$KTOP" -b -n 1 --view errors -o pid
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$KTOP" -b -n 1 --group-by unit
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "--view without tracing: the header, no rows, one line on stderr, exit 0" {
+	local v
+	for v in syscalls errors subsystems signals; do
+		run --separate-stderr timeout 10 "$KTOP" -b --csv -n 2 -d 0.1 --no-trace --view "$v"
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "${lines[0]}" == time,interval_s,* ]]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == "ktop: the $v view counts kernel events, but --no-trace is given"* ]]
+	done
+	# groups are /proc numbers too: rows, and nothing said
+	run --separate-stderr timeout 10 "$KTOP" -b --csv -n 2 -d 0.1 --no-trace --view groups --group-by user
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "${lines[0]}" == time,interval_s,group,procs,cpu_pct,* ]]
+	[[ "$output" == *",root,"* ]]
+}
+
+@test "--view groups: every process is in one group; procs sum to the rows of -b" {
+	run --separate-stderr timeout 10 "$KTOP" -b --json -n 2 -d 0.2 --no-trace --view groups
+	[ "$status" -eq 0 ]
+	"$PY" -c 'import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 2, lines
+for line in lines:
+    o = json.loads(line)
+    assert o["view"] == "groups" and o["group_by"] == "comm", o.keys()
+    keys = [r["group"] for r in o["rows"]]
+    assert len(keys) == len(set(keys)), "a group twice"
+    assert sum(r["procs"] for r in o["rows"]) >= o["system"]["tasks"] - 50
+' <<<"$output"
+}
+
+@test "--view: text has the view's titles, JSON its rows" {
+	need_tracing
+	run --separate-stderr timeout 10 "$KTOP" -b -n 2 -d 0.2 --view subsystems
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"SUBSYSTEM     "*"CALLS/s"*"SHARE%"* ]]
+	[[ "$output" == *"Filesystem"* ]]
+	run --separate-stderr timeout 10 "$KTOP" -b --json -n 2 -d 0.2 --view syscalls
+	[ "$status" -eq 0 ]
+	"$PY" -c 'import json, sys
+o = [json.loads(l) for l in sys.stdin.read().splitlines()][-1]
+assert o["view"] == "syscalls"
+assert o["rows"], "no syscall in an interval of the whole system"
+for r in o["rows"]:
+    assert r["calls_total"] >= r["calls"] >= r["errors"] >= 0, r
+assert abs(sum(r["share_pct"] for r in o["rows"]) - 100) < 1, "shares"
+' <<<"$output"
+}
+
+# ---------------------------------------------------------------- exactness
+
+@test "exact: syscalls, errors, subsystems, signals and groups rows equal the workload's counts" {
+	need_tracing
+	make_cgroup
+	start_mix
+	local d=$BATS_TEST_TMPDIR pids="${WL[0]},${WL[1]}" v
+	KPIDS=()
+	OUTS=()
+	for v in syscalls errors subsystems signals; do
+		start_ktop "$d/$v.csv" -b --csv -d 0.3 -p "$pids" --view "$v"
+	done
+	start_ktop "$d/cgroup.csv" -b --csv -d 0.3 -p "$pids" --view groups --group-by cgroup
+	start_ktop "$d/unit.csv" -b --csv -d 0.3 -p "$pids" --view groups --group-by unit
+	start_ktop "$d/procs.csv" -b --csv -d 0.3 -p "$pids" --syscalls
+	run_work
+
+	local P=${WL[0]} C=${WL[1]} got
+	# Syscalls: P's calls, C's calls (kill K from P, the rest below)
+	got=$(check view-sum "$d/syscalls.csv" calls,errors syscall=openat)
+	[ "$got" = "$N $N" ] || { echo "openat: $got" >&2; return 1; }
+	got=$(check view-sum "$d/syscalls.csv" calls,errors,procs syscall=getppid)
+	[ "$got" = "$M 0 1" ] || { echo "getppid: $got" >&2; return 1; }
+	got=$(check view-sum "$d/syscalls.csv" calls,errors syscall=kill)
+	[ "$got" = "$K 0" ] || { echo "kill: $got" >&2; return 1; }
+	got=$(check view-sum "$d/syscalls.csv" calls syscall=read)
+	[ "$got" = "$((K + 1))" ] || { echo "read: $got" >&2; return 1; }
+	got=$(check view-sum "$d/syscalls.csv" calls,errors syscall=rt_sigsuspend)
+	[ "$got" = "$K $K" ] || { echo "rt_sigsuspend: $got" >&2; return 1; }
+	got=$(check view-sum "$d/syscalls.csv" calls syscall=rt_sigreturn)
+	[ "$got" = "$K" ]
+	got=$(check view-sum "$d/syscalls.csv" calls syscall=write)
+	[ "$got" = "$((K + 1))" ]
+	[ "$(check view-last "$d/syscalls.csv" calls_total syscall=openat)" = "$N" ]
+	[ "$(check view-last "$d/syscalls.csv" top_errno syscall=openat)" = ENOENT ]
+	# the per-syscall sums equal the processes' own --syscalls, summed
+	got=$(check view-vs-syscalls "$d/syscalls.csv" "$d/procs.csv")
+	echo "syscalls view = processes' --syscalls: $got" >&2
+	[ "$got" = "7 $((N + M + 5 * K + 2))" ]
+
+	# Errors: one row per (syscall, errno)
+	got=$(check view-sum "$d/errors.csv" errors,procs syscall=openat errno=ENOENT)
+	[ "$got" = "$N 1" ] || { echo "openat ENOENT: $got" >&2; return 1; }
+	# the restart of sigsuspend, seen before the kernel makes it EINTR; and
+	# rt_sigreturn returns the interrupted call's EINTR (strace shows both so)
+	got=$(check view-sum "$d/errors.csv" errors syscall=rt_sigsuspend errno=ERESTARTNOHAND)
+	[ "$got" = "$K" ]
+	got=$(check view-sum "$d/errors.csv" errors syscall=rt_sigreturn errno=EINTR)
+	[ "$got" = "$K" ]
+	got=$(check view-sum "$d/errors.csv" errors)
+	[ "$got" = "$((N + 2 * K))" ] || { echo "errors: $got" >&2; cat "$d/errors.csv" >&2; return 1; }
+	[ "$(check view-last "$d/errors.csv" errors_total syscall=openat errno=ENOENT)" = "$N" ]
+
+	# Subsystems: Filesystem has openat, read, write; Process getppid; Signal the rest
+	got=$(check view-sum "$d/subsystems.csv" calls,errors subsystem=Filesystem)
+	[ "$got" = "$((N + 2 * K + 2)) $N" ] || { echo "Filesystem: $got" >&2; return 1; }
+	got=$(check view-sum "$d/subsystems.csv" calls "subsystem=Process Mgmt.")
+	[ "$got" = "$M" ] || { echo "Process Mgmt.: $got" >&2; return 1; }
+	got=$(check view-sum "$d/subsystems.csv" calls,errors subsystem=Signal)
+	[ "$got" = "$((3 * K)) $((2 * K))" ] || { echo "Signal: $got" >&2; return 1; }
+	got=$(check view-sum "$d/subsystems.csv" calls)
+	[ "$got" = "$((N + M + 5 * K + 2))" ]
+
+	# Signals: K SIGUSR1 from P to C, delivered; nothing else
+	got=$(check view-sum "$d/signals.csv" count sender_pid="$P" receiver_pid="$C" signal=SIGUSR1 result=delivered)
+	[ "$got" = "$K" ] || { echo "P -> C: $got" >&2; return 1; }
+	[ "$(check view-sum "$d/signals.csv" count)" = "$K" ]
+	[ "$(check view-last "$d/signals.csv" total sender_pid="$P")" = "$K" ]
+
+	# Groups: the cgroup made for the work holds both processes and all their counts
+	got=$(check view-sum "$d/cgroup.csv" syscalls,syscall_errors,sig_sent,sig_recv group="$CGNAME")
+	[ "$got" = "$((N + M + 5 * K + 2)) $((N + 2 * K)) $K $K" ] || { echo "cgroup $CGNAME: $got" >&2; return 1; }
+	[ "$(check view-last "$d/cgroup.csv" procs group="$CGNAME")" = 2 ]
+	[ "$(check view-last "$d/cgroup.csv" syscalls_total group="$CGNAME")" = "$((N + M + 5 * K + 2))" ]
+	got=$(check view-sum "$d/unit.csv" syscalls group="${CGNAME#/}")
+	[ "$got" = "$((N + M + 5 * K + 2))" ] || { echo "unit ${CGNAME#/}: $got" >&2; return 1; }
+}
