@@ -110,7 +110,8 @@ static void build_rows(struct sysagg *g)
 			r->top_errno = sc_table_top_errno(&g->now, t->nr, NULL);
 		}
 	}
-	qsort(g->sc, g->nsc, sizeof(*g->sc), cmp_sc);
+	if (g->nsc)
+		qsort(g->sc, g->nsc, sizeof(*g->sc), cmp_sc);
 
 	pairs = scratch_for(g, &g->total, &max);
 	n = sc_table_errnos(&g->total, pairs, max);
@@ -129,7 +130,8 @@ static void build_rows(struct sysagg *g)
 		r->procs = 0;
 	}
 	g->nerr = n;
-	qsort(g->err, g->nerr, sizeof(*g->err), cmp_err);
+	if (n)
+		qsort(g->err, g->nerr, sizeof(*g->err), cmp_err);
 }
 
 /* The rows, pairs and subsystems @t made calls of: one more process each. */
