@@ -233,3 +233,46 @@ void fmt_row(const struct model *m, const struct task *t, const int *cols, size_
 		off = put_cell(buf, n, off, cell, c->width, c->left, i + 1 == ncols);
 	}
 }
+
+const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+			int utf8)
+{
+	size_t ncols;
+	const struct av_col *c = view_columns(v->kind, &ncols);
+	double d;
+
+	if (n)
+		buf[0] = '\0';
+	if (col < 0 || (size_t)col >= ncols || c[col].type == AV_GRAPH)
+		return buf;
+	c += col;
+	if (c->type == AV_STR)
+		return aggview_text(v, row, col, buf, n, utf8);
+	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d))) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	switch (c->type) {
+	case AV_COUNT:
+		fmt_rate(buf, n, d);
+		break;
+	case AV_TOTAL:
+		snprintf(buf, n, "%.0f", d);
+		if (strlen(buf) > (size_t)c->width)
+			fmt_rate(buf, n, d);
+		break;
+	case AV_PCT:
+		put_fixed(buf, n, d, d < 999.95, 0);
+		break;
+	case AV_KB:
+		fmt_kb(buf, n, d);
+		break;
+	case AV_TIME:
+		fmt_cputime(buf, n, d);
+		break;
+	default:
+		snprintf(buf, n, "%.0f", d);
+		break;
+	}
+	return buf;
+}

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "aggview.h"
 #include "columns.h"
 #include "model.h"
 
@@ -30,6 +31,14 @@ void fmt_uptime(char *buf, size_t n, double s);
  */
 const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		     char *buf, size_t n, bool utf8);
+
+/*
+ * The screen text of cell (@row, @col) of a system-wide view, as fmt_cell:
+ * counts of the interval per second, totals whole (compact when wider than
+ * the column), "-" when not known; "" for the graph column (drawn apart).
+ */
+const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+			int utf8);
 
 /* Header line of a column list, each cell padded to the column's width. */
 void fmt_header(char *buf, size_t n, const int *cols, size_t ncols);

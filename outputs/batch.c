@@ -549,27 +549,11 @@ static void view_text(struct batch *b, const struct model *m)
 	fputc('\n', b->out);
 	for (r = 0; r < v->n; r++) {
 		for (i = 0; i < n; i++) {
-			double d;
-			const char *t = cell;
+			const char *t;
 
 			if (!written(&c[i]))
 				continue;
-			if (c[i].type == AV_STR) {
-				aggview_text(v, r, (int)i, cell, sizeof(cell), TEXT_UTF8);
-			} else if (!aggview_num(v, r, (int)i, &d)) {
-				t = "-";
-			} else if (c[i].type == AV_COUNT) {
-				if (m->interval_s > 0)
-					fmt_rate(cell, sizeof(cell), d / m->interval_s);
-				else
-					t = "-";
-			} else if (c[i].type == AV_KB) {
-				fmt_kb(cell, sizeof(cell), d);
-			} else if (c[i].type == AV_TIME) {
-				fmt_cputime(cell, sizeof(cell), d);
-			} else {
-				snprintf(cell, sizeof(cell), c[i].type == AV_PCT ? "%.1f" : "%.0f", d);
-			}
+			t = fmt_av_cell(v, r, (int)i, cell, sizeof(cell), TEXT_UTF8);
 			if (i == last)
 				fputs(t, b->out);
 			else if (c[i].left)

@@ -71,6 +71,8 @@ static void save_settings(struct ktop *k)
 	memcpy(s.cols, a->cols, a->ncols * sizeof(a->cols[0]));
 	s.ncols = a->ncols;
 	s.tree = a->rows.tree;
+	s.view = a->view;
+	s.group_by = a->groups.by;
 	s.threads = a->model.threads;
 	if (!k->rc_path[0])
 		app_message(a, "not saved: neither XDG_CONFIG_HOME nor HOME is set");
@@ -205,6 +207,10 @@ void apply_settings(struct ktop *k)
 	}
 	if (s.have_tree)
 		a->rows.tree = s.tree;
+	if (s.have_view && !k->opt.view_set)
+		a->view = s.view;
+	if (s.have_group_by && !k->opt.group_by_set)
+		groups_set_by(&a->groups, s.group_by);
 	if (s.have_threads && !k->opt.threads)
 		m->threads = s.threads;
 }

@@ -272,8 +272,15 @@ static void setup_app(struct ktop *k)
 		rs->sort_col = k->opt.sort_col;
 		rs->sort_dir = k->opt.sort_asc ? SORT_ASC : SORT_DESC;
 	}
+	sysview_init(a, k->opt.view, k->opt.group_by);
 	if (!k->opt.batch && !k->opt.summary)
 		apply_settings(k);
+	if (k->mode->screen) {
+		/* Any view may be picked at any time: the sums are kept from the start. */
+		m->aggregate = true;
+		if (a->view != VIEW_PROCESSES)
+			sysview_switch(a, a->view);
+	}
 	if (k->nwatch) {
 		model_set_focus(m, k->watch, k->nwatch);
 		/* CMD's children are CMD's work; so are a process's under --summary, as with strace -f. */
@@ -487,6 +494,7 @@ out:
 	procfs_free(k.procfs);
 	system_free(k.sys);
 	rowset_free(&k.app.rows);
+	sysview_free(&k.app);
 	rowset_free(&k.batch.rows);
 	model_free(&k.app.model);
 	batch_free(&k.batch);

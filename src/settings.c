@@ -127,6 +127,18 @@ static int parse_setting(const char *key, char *v, struct settings *s, char *why
 			return -EINVAL;
 		}
 		*(key[1] == 'r' ? &s->have_tree : &s->have_threads) = true;
+	} else if (!strcmp(key, "view")) {
+		if (view_parse(v, &s->view)) {
+			snprintf(why, n, "view: '%.40s' is not a view", v);
+			return -EINVAL;
+		}
+		s->have_view = true;
+	} else if (!strcmp(key, "group_by")) {
+		if (cgroup_group_by_parse(v, &s->group_by)) {
+			snprintf(why, n, "group_by: '%.40s' is not comm, user, cgroup, unit or container", v);
+			return -EINVAL;
+		}
+		s->have_group_by = true;
 	} else {
 		snprintf(why, n, "unknown setting '%.40s'", key);
 		return -EINVAL;
@@ -259,5 +271,7 @@ int settings_save(const char *path, const struct settings *s, char *err, size_t 
 		p += snprintf(p, (size_t)(end - p), "%s%s", i ? "," : "", columns[s->cols[i]].key);
 	p += snprintf(p, (size_t)(end - p), "\ntree = %s\nthreads = %s\n", s->tree ? "yes" : "no",
 		      s->threads ? "yes" : "no");
+	p += snprintf(p, (size_t)(end - p), "view = %s\ngroup_by = %s\n", view_name(s->view),
+		      cgroup_group_by_name(s->group_by));
 	return conf_write(path, text, (size_t)(p - text), err, errsz);
 }

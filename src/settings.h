@@ -12,6 +12,8 @@
  *	columns = pid,user,...  the table's columns in order; COMMAND last
  *	tree = no               tree view
  *	threads = no            a row per thread
+ *	view = processes        the view shown at start (--view's words)
+ *	group_by = comm         the groups view's key (--group-by's words)
  *
  * A bad line is reported and that setting keeps its default: a settings file
  * never stops ktop from starting. The command line beats the file.
@@ -20,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../model/aggview.h"
+#include "../model/cgroup.h"
 #include "../model/columns.h"
 #include "themefile.h"
 
@@ -31,8 +35,10 @@ struct settings {
 	int cols[COL_NR];
 	size_t ncols;
 	bool tree, threads;
+	enum view_kind view;
+	enum cgroup_group_by group_by;
 	/* which of the above the file set */
-	bool have_delay, have_theme, have_sort, have_tree, have_threads;
+	bool have_delay, have_theme, have_sort, have_tree, have_threads, have_view, have_group_by;
 };
 
 /* The file's path in @buf; -ENOENT when neither XDG_CONFIG_HOME nor HOME is set. */

@@ -14,6 +14,7 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../outputs/metrics.h"
+#include "../views/view.h"
 #include "ktop.h"
 
 /* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
@@ -53,6 +54,11 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 
 		for (i = 0; i < k->app.ncols; i++)
 			need->wanted |= col_needs(m, k->app.cols[i]);
+		/* Groups by a cgroup are summed each tick: every row's cgroup. */
+		if (k->app.groups.by >= CGROUP_BY_CGROUP)
+			need->all |= NEED_CGROUP;
+		if (k->app.view == VIEW_GROUPS)
+			need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
 	}
 	/* Sorting or filtering by a value means reading it for every task. */
 	need->all |= col_needs(m, rs->sort_col);
@@ -131,8 +137,10 @@ void collect(struct ktop *k)
 	model_apply(m, s);
 	ftrace_end_interval(k->ftrace);
 	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
-	if (k->mode->screen)
+	if (k->mode->screen) {
 		rowset_refresh(&k->app.rows, m);
+		sysview_refresh_all(&k->app);
+	}
 	k->ticks++;
 }
 

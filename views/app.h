@@ -13,7 +13,9 @@
 #include <stdint.h>
 
 #include "../model/model.h"
+#include "../model/aggview.h"
 #include "../model/columns.h"
+#include "../model/groups.h"
 #include "../model/fproc.h"
 #include "../model/rows.h"
 #include "../model/themedef.h"
@@ -37,6 +39,24 @@ enum action {
 struct view;
 
 #define VIEW_STACK_MAX 8
+
+/*
+ * The system-wide views' screens (views/sysview.c): the five a user picks,
+ * and the two a row of one opens (a subsystem's syscalls, the processes
+ * behind a row). Each keeps its rows' order, filter and selection.
+ */
+enum sv_id {
+	SV_SYSCALLS, SV_ERRORS, SV_SUBSYSTEMS, SV_SIGNALS, SV_GROUPS,
+	SV_SUB_SYSCALLS,	/* the syscalls of one subsystem */
+	SV_CALLERS,		/* the processes behind a row */
+	SV_NR
+};
+
+struct sv_state {
+	struct aggview av;	/* its rows: refreshed each tick and when its order changes */
+	size_t sel, top;	/* the selected row, the first shown */
+	int rows;		/* rows it had room for at the last draw */
+};
 
 struct app {
 	struct model model;
@@ -69,6 +89,11 @@ struct app {
 
 	const struct view *stack[VIEW_STACK_MAX];
 	int depth;
+
+	/* The system-wide views; the view at the bottom of the stack is the one picked. */
+	enum view_kind view;		/* what the view keys picked last (settings: view) */
+	struct sv_state sv[SV_NR];
+	struct groups groups;		/* the groups view's (settings: group_by) */
 
 	char message[160];		/* a one-line notice at the bottom */
 	char notice[160];		/* a lasting one (ktop -- CMD: runs, exited), under it */

@@ -15,10 +15,13 @@ static const struct {
 	int key;
 	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop */
 } bar[] = {
-	{ KEY_F(1), "F1", "Help  " }, { KEY_F(2), "F2", "Setup " }, { KEY_F(3), "F3", "Search" },
+	{ KEY_F(1), "F1", "Help  " }, { KEY_F(2), "F2", "Setup " }, { KEY_F(3), "F3", "Views " },
 	{ KEY_F(4), "F4", "Filter" }, { KEY_F(5), "F5", "Tree  " }, { KEY_F(6), "F6", "SortBy" },
 	{ KEY_F(7), "F7", "Nice -" }, { KEY_F(8), "F8", "Nice +" }, { KEY_F(9), "F9", "Kill  " },
 	{ KEY_F(10), "F10", "Quit  " },
+	/* The views by number, where the terminal is wide enough. */
+	{ '1', "1", "Procs " }, { '2', "2", "Sysc  " }, { '3', "3", "Errors" },
+	{ '4', "4", "Subsys" }, { '5', "5", "Signal" }, { '6', "6", "Groups" },
 };
 
 static bool bound(const struct view *v, int key)
@@ -79,10 +82,12 @@ void footer_draw(struct app *a, int y, int w)
 	}
 	if (rs->filter_uid >= 0)
 		snprintf(user, sizeof(user), "user:%lld ", (long long)rs->filter_uid);
-	snprintf(right, sizeof(right), "%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
-		 rs->tree ? "tree " : "", user, rs->filter[0] ? "filter:" : "", rs->filter,
-		 rs->filter[0] ? " " : "", columns[rs->sort_col].key,
-		 rs->sort_dir == SORT_DESC ? "-" : "+");
+	/* A system view's own order and filter; else the process table's. */
+	if (!sysview_status(a, right, sizeof(right)))
+		snprintf(right, sizeof(right), "%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
+			 rs->tree ? "tree " : "", user, rs->filter[0] ? "filter:" : "", rs->filter,
+			 rs->filter[0] ? " " : "", columns[rs->sort_col].key,
+			 rs->sort_dir == SORT_DESC ? "-" : "+");
 	rw = (int)strlen(right);
 	if (rw >= w)
 		rw = 0;

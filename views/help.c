@@ -12,7 +12,8 @@
 
 /* Every view with a key table, in the order help shows them. */
 static const struct view *const views[] = {
-	&table_view, &procview_view, &evlist_view, &snapshot_view, &menu_view, &setup_view,
+	&table_view, &sys_views[SV_SYSCALLS], &procview_view, &evlist_view, &snapshot_view,
+	&menu_view, &setup_view,
 };
 
 static int help_scroll;
@@ -24,8 +25,9 @@ static size_t help_order(const struct view *under, const struct view **out)
 
 	if (under->keys)
 		out[n++] = under;
+	/* The system views share one table: listed once. */
 	for (i = 0; i < ARRAY_SIZE(views); i++)
-		if (views[i] != under && views[i]->keys)
+		if (views[i] != under && views[i]->keys && views[i]->keys != under->keys)
 			out[n++] = views[i];
 	return n;
 }

@@ -10,10 +10,14 @@
 #include "view.h"
 #include "../model/util.h"
 
-enum item { IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_COMMAND, IT_COLS };
+enum item {
+	IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_COMMAND, IT_VIEW, IT_GROUP_BY,
+	IT_COLS
+};
 
 static const char *const item_names[IT_COLS] = {
-	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "COMMAND shows",
+	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "COMMAND shows", "View",
+	"Groups by",
 };
 
 static const double delays[] = { 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60 };
@@ -61,6 +65,8 @@ static void item_text(const struct app *a, int i, char *buf, size_t n)
 	case IT_TREE: snprintf(buf, n, "%s", rs->tree ? "yes" : "no"); break;
 	case IT_THREADS: snprintf(buf, n, "%s", a->model.threads ? "yes (a row per thread)" : "no"); break;
 	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
+	case IT_VIEW: snprintf(buf, n, "%s (shown when setup closes)", view_title(a->view)); break;
+	case IT_GROUP_BY: snprintf(buf, n, "%s", cgroup_group_by_name(a->groups.by)); break;
 	default: buf[0] = '\0'; break;
 	}
 }
@@ -188,6 +194,14 @@ static enum action change(struct app *a, int dir)
 		a->show_cmdline = !a->show_cmdline;
 		a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;
 		return ACT_COLLECT;
+	case IT_VIEW:
+		a->view = (enum view_kind)((a->view + VIEW_NAMED + dir) % VIEW_NAMED);
+		return ACT_REDRAW;
+	case IT_GROUP_BY:
+		groups_set_by(&a->groups, (enum cgroup_group_by)((a->groups.by + CGROUP_BY__COUNT + dir) %
+								 CGROUP_BY__COUNT));
+		/* By a cgroup: the processes' cgroups are read from the next tick on. */
+		return ACT_COLLECT;
 	default:
 		column_list(a, cols, shown);
 		return toggle_column(a, cols[cursor - IT_COLS], shown[cursor - IT_COLS]);
@@ -234,6 +248,9 @@ static enum action s_save(struct app *a)
 static enum action s_back(struct app *a)
 {
 	app_pop(a);
+	/* The view picked here, shown now. */
+	if (a->view != VIEW_PROCESSES || a->stack[0] != &table_view)
+		return sysview_switch(a, a->view);
 	return ACT_REDRAW;
 }
 

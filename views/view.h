@@ -64,6 +64,27 @@ extern const struct view snapshot_view;	/* one event and the variables at it */
 extern const struct view setup_view;
 extern const struct view menu_view;
 
+/* The system-wide views (views/sysview.c), indexed by enum sv_id (app.h). */
+extern const struct view sys_views[SV_NR];
+/* Their state: the rows of each, the groups by @by; @view is the one picked first. */
+void sysview_init(struct app *a, enum view_kind view, enum cgroup_group_by by);
+void sysview_free(struct app *a);
+/* After each tick: the groups summed again, the rows of the views on the stack rebuilt. */
+void sysview_refresh_all(struct app *a);
+/* Show view @k at the bottom of the stack (what was over it closes). */
+enum action sysview_switch(struct app *a, enum view_kind k);
+/* The bottom line's right side (filter, sort) when a system view is on top. */
+bool sysview_status(const struct app *a, char *buf, size_t n);
+/* The view keys every picked view binds: the next one, a menu, each one by number. */
+enum action key_view_next(struct app *a);
+enum action key_view_menu(struct app *a);
+enum action key_view_1(struct app *a);
+enum action key_view_2(struct app *a);
+enum action key_view_3(struct app *a);
+enum action key_view_4(struct app *a);
+enum action key_view_5(struct app *a);
+enum action key_view_6(struct app *a);
+
 /*
  * A menu of @n items in the table's place (signals, users): Enter calls @pick
  * with the index, Esc leaves. @items must live as long as the menu is open.

@@ -176,6 +176,10 @@ static void test_settings_parse(void)
 	CHECK(strstr(warn, "fast") != NULL);
 	CHECK(!s.have_delay && !s.have_tree && !s.ncols);
 	CHECK(s.have_theme && s.have_sort && s.sort_col == COL_VCSW && !s.sort_asc);
+	CHECK_EQ_I64(settings_parse("view = signals\ngroup_by = unit\n", &s, warn, sizeof(warn)), 0);
+	CHECK(s.have_view && s.view == VIEW_SIGNALS && s.have_group_by && s.group_by == CGROUP_BY_UNIT);
+	CHECK_EQ_I64(settings_parse("view = callers\ngroup_by = pid\n", &s, warn, sizeof(warn)), 2);
+	CHECK(!s.have_view && !s.have_group_by);
 }
 
 static void test_settings_roundtrip(void)
@@ -194,6 +198,8 @@ static void test_settings_roundtrip(void)
 	s.cols[2] = COL_COMM;
 	s.ncols = 3;
 	s.tree = true;
+	s.view = VIEW_ERRORS;
+	s.group_by = CGROUP_BY_CONTAINER;
 	CHECK(settings_save(path, &s, err, sizeof(err)) == 0);
 	CHECK_EQ_I64(settings_load(path, &r, warn, sizeof(warn)), 0);
 	CHECK(r.have_delay && r.delay_s == 1.5);
@@ -201,6 +207,8 @@ static void test_settings_roundtrip(void)
 	CHECK(r.sort_col == COL_SYSC && !r.sort_asc);
 	CHECK(r.ncols == 3 && r.cols[1] == COL_SYSC && r.cols[2] == COL_COMM);
 	CHECK(r.tree && !r.threads);
+	CHECK(r.have_view && r.view == VIEW_ERRORS);
+	CHECK(r.have_group_by && r.group_by == CGROUP_BY_CONTAINER);
 	/* missing: no problem, nothing set */
 	snprintf(path, sizeof(path), "%s/none", dir);
 	CHECK_EQ_I64(settings_load(path, &r, warn, sizeof(warn)), 0);

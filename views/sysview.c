@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The system-wide views: Syscalls, Errors, Subsystems, Signals, Groups, and
+ * what Enter opens from a row of one (a subsystem's syscalls, the processes
+ * behind a row). Each is a table of model/aggview.h's: the same look and
+ * keys as the process table, its rows refreshed each tick
+ * (sysview_refresh_all) and when its order or filter changes. The view keys
+ * (1-6, v, F3) switch the view picked, at the bottom of the stack.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "theme.h"
+#include "view.h"
+#include "../model/format.h"
+#include "../model/sigflow.h"
+#include "../model/syscalls.h"
+#include "../model/sysagg.h"
+#include "../model/util.h"
+
+static const enum view_kind sv_kind[SV_NR] = {
+	[SV_SYSCALLS] = VIEW_SYSCALLS, [SV_ERRORS] = VIEW_ERRORS,
+	[SV_SUBSYSTEMS] = VIEW_SUBSYSTEMS, [SV_SIGNALS] = VIEW_SIGNALS,
+	[SV_GROUPS] = VIEW_GROUPS, [SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
+	[SV_CALLERS] = VIEW_CALLERS,
+};
+
+/* The screen of system view @id; -1 when @v is not one. */
+static int sv_of(const struct view *v)
+{
+	int i;
+
+	for (i = 0; i < SV_NR; i++)
+		if (v == &sys_views[i])
+			return i;
+	return -1;
+}
+
+static struct sv_state *top_state(struct app *a, int *id)
+{
+	int i = sv_of(a->stack[a->depth - 1]);
+
+	if (id)
+		*id = i;
+	return i >= 0 ? &a->sv[i] : NULL;
+}
+
+void sysview_init(struct app *a, enum view_kind view, enum cgroup_group_by by)
+{
+	int i;
+
+	for (i = 0; i < SV_NR; i++)
+		aggview_init(&a->sv[i].av, sv_kind[i]);
+	groups_init(&a->groups, by);
+	a->view = view;
+}
+
+void sysview_free(struct app *a)
+{
+	int i;
+
+	for (i = 0; i < SV_NR; i++)
+		aggview_free(&a->sv[i].av);
+	groups_free(&a->groups);
+}
+
+static void sv_refresh(struct app *a, int id)
+{
+	struct sv_state *s = &a->sv[id];
+
+	aggview_refresh(&s->av, &a->model, &a->groups);
+	if (s->sel >= s->av.n)
+		s->sel = s->av.n ? s->av.n - 1 : 0;
+}
+
+void sysview_refresh_all(struct app *a)
+{
+	int i;
+
+	/* Every tick, shown or not: its totals since first seen are counted so. */
+	groups_update(&a->groups, &a->model);
+	for (i = 0; i < a->depth; i++)
+		if (sv_of(a->stack[i]) >= 0)
+			sv_refresh(a, sv_of(a->stack[i]));
+}
+
+/* ---- the view switcher ---------------------------------------------------- */
+
+static const struct view *base_of(enum view_kind k)
+{
+	switch (k) {
+	case VIEW_SYSCALLS: return &sys_views[SV_SYSCALLS];
+	case VIEW_ERRORS: return &sys_views[SV_ERRORS];
+	case VIEW_SUBSYSTEMS: return &sys_views[SV_SUBSYSTEMS];
+	case VIEW_SIGNALS: return &sys_views[SV_SIGNALS];
+	case VIEW_GROUPS: return &sys_views[SV_GROUPS];
+	default: return &table_view;
+	}
+}
+
+/* What was on top of the picked view closes; a process view's focus with it. */
+enum action sysview_switch(struct app *a, enum view_kind k)
+{
+	bool had_process = false;
+	int i, id;
+
+	for (i = 1; i < a->depth; i++)
+		had_process |= a->stack[i] == &procview_view;
+	a->view = k;
+	a->stack[0] = base_of(k);
+	a->depth = 1;
+	id = sv_of(a->stack[0]);
+	if (id >= 0)
+		sv_refresh(a, id);
+	/* The process table needs its rows' status read: collect now. */
+	return had_process ? ACT_UNFOCUS : k == VIEW_PROCESSES ? ACT_COLLECT : ACT_REDRAW;
+}
+
+enum action key_view_next(struct app *a)
+{
+	return sysview_switch(a, (enum view_kind)((a->view + 1) % VIEW_NAMED));
+}
+
+static const char *view_items[VIEW_NAMED];
+static char view_text[VIEW_NAMED][64];
+
+static enum action view_pick(struct app *a, size_t i)
+{
+	return sysview_switch(a, (enum view_kind)i);
+}
+
+enum action key_view_menu(struct app *a)
+{
+	static const char *const what[VIEW_NAMED] = {
+		[VIEW_PROCESSES] = "one row per process (the table)",
+		[VIEW_SYSCALLS] = "the whole system's system calls",
+		[VIEW_ERRORS] = "failed calls per (syscall, errno)",
+		[VIEW_SUBSYSTEMS] = "kernel subsystems",
+		[VIEW_SIGNALS] = "who signals whom",
+		[VIEW_GROUPS] = "processes summed per command, user, cgroup, unit, container",
+	};
+	int i;
+
+	for (i = 0; i < VIEW_NAMED; i++) {
+		snprintf(view_text[i], sizeof(view_text[i]), "%d %-11s %s", i + 1,
+			 view_title((enum view_kind)i), what[i]);
+		view_items[i] = view_text[i];
+	}
+	menu_open(a, "Views (Enter: show, Esc: cancel)", view_items, VIEW_NAMED, (size_t)a->view,
+		  view_pick);
+	return ACT_REDRAW;
+}
+
+enum action key_view_1(struct app *a) { return sysview_switch(a, VIEW_PROCESSES); }
+enum action key_view_2(struct app *a) { return sysview_switch(a, VIEW_SYSCALLS); }
+enum action key_view_3(struct app *a) { return sysview_switch(a, VIEW_ERRORS); }
+enum action key_view_4(struct app *a) { return sysview_switch(a, VIEW_SUBSYSTEMS); }
+enum action key_view_5(struct app *a) { return sysview_switch(a, VIEW_SIGNALS); }
+enum action key_view_6(struct app *a) { return sysview_switch(a, VIEW_GROUPS); }
+
+/* ---- drawing ------------------------------------------------------------------ */
+
+/* The tabs of the views a user picks, the one shown marked; then what it is. */
+static void draw_title(struct app *a, int id, int y, int w)
+{
+	const struct sv_state *s = &a->sv[id];
+	const struct model *m = &a->model;
+	char line[512], name[SYSCALL_NAME_BUF], err[ERRNO_NAME_BUF], key[CGROUP_KEY_MAX];
+	int x = 0, i;
+
+	attrset(theme_attr(EL_NORMAL));
+	mvhline(y, 0, ' ', w);
+	if (id == SV_SUB_SYSCALLS || id == SV_CALLERS) {
+		const struct av_drill *d = &s->av.drill;
+
+		if (id == SV_SUB_SYSCALLS)
+			snprintf(line, sizeof(line), "Syscalls of %s", subsystem_name((enum subsystem)s->av.sub));
+		else if (d->from == VIEW_SYSCALLS)
+			snprintf(line, sizeof(line), "Processes making %s",
+				 syscall_name(d->nr, name, sizeof(name)));
+		else if (d->from == VIEW_ERRORS)
+			snprintf(line, sizeof(line), "Processes whose %s failed with %s",
+				 syscall_name(d->nr, name, sizeof(name)),
+				 errno_name((int)d->err, err, sizeof(err)));
+		else
+			snprintf(line, sizeof(line), "Processes of %s %s", cgroup_group_by_name(d->by),
+				 view_clean(a, key, sizeof(key), d->key));
+		attrset(theme_attr(EL_LABEL));
+		put_text(y, 0, w, line);
+		x = (int)strlen(line) + 2;
+		attrset(theme_attr(EL_RATE_ZERO));
+		put_text(y, x, w - x, "(Enter: process view, Esc: back)");
+		attrset(theme_attr(EL_NORMAL));
+		return;
+	}
+	for (i = 0; i < VIEW_NAMED && x < w; i++) {
+		snprintf(line, sizeof(line), " %d %s ", i + 1, view_title((enum view_kind)i));
+		attrset(theme_attr(i == (int)sv_kind[id] ? EL_SELECTED : EL_FOOTER_TEXT));
+		put_text(y, x, w - x, line);
+		x += (int)strlen(line) + 1;
+	}
+	attrset(theme_attr(EL_RATE_ZERO));
+	if (id == SV_GROUPS)
+		snprintf(line, sizeof(line), " by %s (b: another key)", cgroup_group_by_name(a->groups.by));
+	else if (m->focus)
+		snprintf(line, sizeof(line), " the watched processes");
+	else if (m->events_uid >= 0)
+		snprintf(line, sizeof(line), " your processes only (not root)");
+	else
+		line[0] = '\0';
+	if (x < w)
+		put_text(y, x, w - x, line);
+	attrset(theme_attr(EL_NORMAL));
+}
+
+/* The columns that fit in @w: the first ones, the graph taking what is left. */
+static size_t fit(const struct av_col *c, size_t n, int w, int *width)
+{
+	size_t i, k = 0;
+	int x = 0;
+
+	for (i = 0; i < n; i++) {
+		int cw = c[i].type == AV_GRAPH ? w - x : c[i].width;
+
+		if (c[i].type == AV_GRAPH && cw < 8)
+			break;
+		if (x + cw > w && k)
+			break;
+		width[k++] = cw;
+		x += cw + 1;
+	}
+	return k;
+}
+
+static void draw_graph(const struct app *a, const struct sysagg *g, enum subsystem sub, int y,
+		       int x, int w)
+{
+	const struct glyphs *gl = glyphs_get(a);
+	double v, max = 0;
+	int i, n = w < (int)g->hist_n ? w : (int)g->hist_n;
+
+	for (i = 0; i < n; i++)
+		if (sysagg_hist(g, sub, (size_t)i, &v) && v > max)
+			max = v;
+	for (i = 0; i < n; i++) {
+		int lvl;
+
+		if (!sysagg_hist(g, sub, (size_t)i, &v) || v <= 0)
+			continue;
+		lvl = max > 0 ? (int)(v / max * 7.999) : 0;
+		lvl = lvl < 0 ? 0 : lvl > 7 ? 7 : lvl;
+		attrset(theme_attr(lvl >= 6 ? EL_GRAPH_HIGH : EL_GRAPH));
+		mvaddstr(y, x + w - 1 - i, gl->spark[lvl]);
+	}
+}
+
+static enum elem cell_style(const struct aggview *v, size_t row, int col, const struct av_col *c)
+{
+	double d;
+
+	if (c->type != AV_COUNT)
+		return c->type == AV_STR && col > 0 && !strcmp(c->key, "errno") ? EL_ERROR : EL_NORMAL;
+	if (!aggview_num(v, row, col, &d) || !aggview_rate(v, d, &d) || d <= 0)
+		return EL_RATE_ZERO;
+	if (!strcmp(c->key, "errors") || !strcmp(c->key, "syscall_errors"))
+		return EL_ERROR;
+	return d < 100 ? EL_RATE_LOW : d < 1000 ? EL_RATE_MID : EL_RATE_HIGH;
+}
+
+static void draw_rows(struct app *a, int id, int y0, int h, int w)
+{
+	struct sv_state *s = &a->sv[id];
+	const struct aggview *v = &s->av;
+	size_t n, k, r, i;
+	const struct av_col *c = view_columns(v->kind, &n);
+	int width[32], x;
+	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 16];
+
+	k = fit(c, n < 32 ? n : 32, w, width);
+	/* The titles, the sort column marked. */
+	attrset(theme_attr(EL_TABLE_HEADER));
+	mvhline(y0, 0, ' ', w);
+	a->hdr_y = y0;
+	a->hdr_n = 0;
+	for (i = 0, x = 0; i < k; i++) {
+		const char *title = c[i].title;
+
+		if (id == SV_GROUPS && i == 0)
+			title = cgroup_group_by_name(a->groups.by);
+		snprintf(padded, sizeof(padded), c[i].left ? "%-*s" : "%*s", width[i], title);
+		if (id == SV_GROUPS && i == 0)
+			for (char *p = padded; *p; p++)
+				*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+		a->hdr_x[a->hdr_n] = x;
+		a->hdr_col[a->hdr_n++] = (int)i;
+		attrset(theme_attr((int)i == v->sort ? EL_SORT_COL : EL_TABLE_HEADER));
+		put_text(y0, x, w - x, padded);
+		x += width[i] + 1;
+		a->hdr_x[a->hdr_n] = x;
+	}
+	attrset(theme_attr(EL_NORMAL));
+	s->rows = h - 1 > 1 ? h - 1 : 1;
+	if (s->sel < s->top)
+		s->top = s->sel;
+	if (s->sel >= s->top + (size_t)s->rows)
+		s->top = s->sel - (size_t)s->rows + 1;
+	if (s->top + (size_t)s->rows > v->n)
+		s->top = v->n > (size_t)s->rows ? v->n - (size_t)s->rows : 0;
+	a->rows_y = y0 + 1;
+	a->table_rows = s->rows;
+	for (r = 0; (int)r < h - 1; r++) {
+		size_t row = s->top + r;
+		bool sel = row == s->sel;
+		int y = y0 + 1 + (int)r;
+
+		attrset(theme_attr(sel ? EL_SELECTED : EL_NORMAL));
+		mvhline(y, 0, ' ', w);
+		if (row >= v->n)
+			continue;
+		for (i = 0, x = 0; i < k; i++) {
+			const char *t;
+
+			if (c[i].type == AV_GRAPH) {
+				struct av_row_id rid;
+
+				if (aggview_row_id(v, row, &rid) && rid.sub >= 0)
+					draw_graph(a, &a->model.agg, (enum subsystem)rid.sub, y, x, width[i]);
+				continue;
+			}
+			t = fmt_av_cell(v, row, (int)i, cell, sizeof(cell), a->utf8);
+			if (c[i].left)
+				text_pad(padded, sizeof(padded), t, (size_t)width[i]);
+			else
+				snprintf(padded, sizeof(padded), "%*s", width[i], t);
+			if (!sel)
+				attrset(theme_attr(cell_style(v, row, (int)i, &c[i])));
+			put_text(y, x, w - x, padded);
+			x += width[i] + 1;
+		}
+	}
+	attrset(theme_attr(EL_NORMAL));
+}
+
+/* Why a view is empty: tracing, the baseline, the filter. */
+static void draw_empty(struct app *a, int id, int y, int w)
+{
+	const struct model *m = &a->model;
+	const struct sv_state *s = &a->sv[id];
+	char line[256];
+
+	if (s->av.n)
+		return;
+	if (view_traced(sv_kind[id]) && !a->tracing)
+		snprintf(line, sizeof(line), "The %s view counts kernel events: %s", view_title(sv_kind[id]),
+			 m->trace_status[0] ? m->trace_status : "tracing is off");
+	else if (s->av.filter[0])
+		snprintf(line, sizeof(line), "no row matches the filter");
+	else if (m->interval_s <= 0)
+		snprintf(line, sizeof(line), "counting: the first numbers come at the next refresh");
+	else
+		snprintf(line, sizeof(line), "nothing seen since ktop started");
+	attrset(theme_attr(EL_RATE_ZERO));
+	put_text(y, 1, w - 1, line);
+	attrset(theme_attr(EL_NORMAL));
+}
+
+static void sys_draw(struct app *a, int y0, int h, int w)
+{
+	int id = sv_of(a->stack[a->depth - 1]);
+	int i;
+
+	/* Drawn under an overlay (a prompt): the view below it. */
+	for (i = a->depth - 1; id < 0 && i >= 0; i--)
+		id = sv_of(a->stack[i]);
+	if (id < 0 || h < 3)
+		return;
+	draw_title(a, id, y0, w);
+	draw_rows(a, id, y0 + 1, h - 1, w);
+	draw_empty(a, id, y0 + 2, w);
+}
+
+/* ---- keys ------------------------------------------------------------------------ */
+
+static enum action sel_move(struct app *a, long d)
+{
+	struct sv_state *s = top_state(a, NULL);
+	long n, t;
+
+	if (!s || !s->av.n)
+		return ACT_NONE;
+	n = (long)s->av.n;
+	t = (long)s->sel + d;
+	s->sel = (size_t)(t < 0 ? 0 : t >= n ? n - 1 : t);
+	return ACT_REDRAW;
+}
+
+static long page(const struct app *a)
+{
+	const struct sv_state *s = &a->sv[sv_of(a->stack[a->depth - 1])];
+
+	return s->rows > 1 ? s->rows - 1 : 1;
+}
+
+static enum action k_up(struct app *a) { return sel_move(a, -1); }
+static enum action k_down(struct app *a) { return sel_move(a, 1); }
+static enum action k_pgup(struct app *a) { return sel_move(a, -page(a)); }
+static enum action k_pgdn(struct app *a) { return sel_move(a, page(a)); }
+static enum action k_home(struct app *a) { return sel_move(a, -(1l << 30)); }
+static enum action k_end(struct app *a) { return sel_move(a, 1l << 30); }
+
+/* The order changed: the rows again, the selection on the first one. */
+static enum action reordered(struct app *a)
+{
+	int id;
+	struct sv_state *s = top_state(a, &id);
+
+	sv_refresh(a, id);
+	s->sel = s->top = 0;
+	return ACT_REDRAW;
+}
+
+static enum action sort_by(struct app *a, int col)
+{
+	struct sv_state *s = top_state(a, NULL);
+	size_t n;
+	const struct av_col *c = view_columns(s->av.kind, &n);
+
+	if (col < 0 || (size_t)col >= n || c[col].type == AV_GRAPH)
+		return ACT_NONE;
+	if (s->av.sort == col) {
+		s->av.dir = s->av.dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+	} else {
+		s->av.sort = col;
+		s->av.dir = c[col].sort_default;
+	}
+	return reordered(a);
+}
+
+static enum action sort_step(struct app *a, int step)
+{
+	struct sv_state *s = top_state(a, NULL);
+	size_t n;
+	const struct av_col *c = view_columns(s->av.kind, &n);
+	int col = s->av.sort;
+
+	do
+		col = (col + (int)n + step) % (int)n;
+	while (c[col].type == AV_GRAPH);
+	s->av.sort = col;
+	s->av.dir = c[col].sort_default;
+	return reordered(a);
+}
+
+static enum action k_left(struct app *a) { return sort_step(a, -1); }
+static enum action k_right(struct app *a) { return sort_step(a, 1); }
+
+static enum action k_invert(struct app *a)
+{
+	struct sv_state *s = top_state(a, NULL);
+
+	s->av.dir = s->av.dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+	return reordered(a);
+}
+
+static const char *sort_items[32];
+static char sort_text[32][96];
+
+static enum action sort_pick(struct app *a, size_t i)
+{
+	return sort_by(a, (int)i);
+}
+
+static enum action k_sort_menu(struct app *a)
+{
+	struct sv_state *s = top_state(a, NULL);
+	size_t n, i, k = 0;
+	const struct av_col *c = view_columns(s->av.kind, &n);
+
+	for (i = 0; i < n && i < 32; i++, k++) {
+		snprintf(sort_text[i], sizeof(sort_text[i]), "%c %-15s %s", (int)i == s->av.sort ? '*' : ' ',
+			 c[i].title, c[i].key);
+		sort_items[i] = sort_text[i];
+	}
+	menu_open(a, "Sort by (Enter: sort, again: the other way; Esc: cancel)", sort_items, k,
+		  (size_t)s->av.sort, sort_pick);
+	return ACT_REDRAW;
+}
+
+static char saved_filter[128];
+static int filter_id;
+
+static void filter_change(struct app *a, const char *text)
+{
+	struct sv_state *s = &a->sv[filter_id];
+
+	snprintf(s->av.filter, sizeof(s->av.filter), "%s", text);
+	sv_refresh(a, filter_id);
+}
+
+static enum action filter_done(struct app *a, const char *text)
+{
+	struct sv_state *s = &a->sv[filter_id];
+
+	snprintf(s->av.filter, sizeof(s->av.filter), "%s", text ? text : saved_filter);
+	sv_refresh(a, filter_id);
+	s->sel = s->top = 0;
+	return ACT_REDRAW;
+}
+
+static enum action k_filter(struct app *a)
+{
+	struct sv_state *s = top_state(a, &filter_id);
+
+	memcpy(saved_filter, s->av.filter, sizeof(saved_filter));
+	prompt_open(a, "Filter: ", s->av.filter, filter_done, filter_change);
+	return ACT_REDRAW;
+}
+
+/* Back to the view this one was opened from; from a view picked, the process table. */
+static enum action k_back(struct app *a)
+{
+	if (a->depth > 1) {
+		app_pop(a);
+		return ACT_REDRAW;
+	}
+	return sysview_switch(a, VIEW_PROCESSES);
+}
+
+/* Esc: the filter first, as in the process table; then back. */
+static enum action k_esc(struct app *a)
+{
+	int id;
+	struct sv_state *s = top_state(a, &id);
+
+	if (s->av.filter[0]) {
+		s->av.filter[0] = '\0';
+		return reordered(a);
+	}
+	return k_back(a);
+}
+
+static enum action open_callers(struct app *a, const struct av_drill *d)
+{
+	struct sv_state *s = &a->sv[SV_CALLERS];
+
+	s->av.drill = *d;
+	s->av.filter[0] = '\0';
+	s->sel = s->top = 0;
+	app_push(a, &sys_views[SV_CALLERS]);
+	sv_refresh(a, SV_CALLERS);
+	return ACT_REDRAW;
+}
+
+static enum action open_process(struct app *a, pid_t pid)
+{
+	if (pid <= 0) {
+		app_message(a, "no process to show: the signals came from the kernel");
+		return ACT_REDRAW;
+	}
+	a->view_pid = pid;
+	a->pv_sel = 0;
+	app_push(a, &procview_view);
+	return ACT_FOCUS;
+}
+
+static enum action k_enter(struct app *a)
+{
+	int id;
+	struct sv_state *s = top_state(a, &id);
+	struct av_row_id rid;
+	struct av_drill d = { 0 };
+	const struct task *t;
+
+	if (!aggview_row_id(&s->av, s->sel, &rid))
+		return ACT_NONE;
+	switch (id) {
+	case SV_SYSCALLS:
+	case SV_SUB_SYSCALLS:
+		d.from = VIEW_SYSCALLS;
+		d.nr = rid.nr;
+		return open_callers(a, &d);
+	case SV_ERRORS:
+		d.from = VIEW_ERRORS;
+		d.nr = rid.nr;
+		d.err = rid.err;
+		return open_callers(a, &d);
+	case SV_SUBSYSTEMS:
+		a->sv[SV_SUB_SYSCALLS].av.sub = rid.sub;
+		a->sv[SV_SUB_SYSCALLS].sel = a->sv[SV_SUB_SYSCALLS].top = 0;
+		app_push(a, &sys_views[SV_SUB_SYSCALLS]);
+		sv_refresh(a, SV_SUB_SYSCALLS);
+		return ACT_REDRAW;
+	case SV_SIGNALS:
+		return open_process(a, rid.receiver);
+	case SV_GROUPS:
+		d.from = VIEW_GROUPS;
+		d.by = a->groups.by;
+		snprintf(d.key, sizeof(d.key), "%s", rid.key);
+		return open_callers(a, &d);
+	case SV_CALLERS:
+		t = aggview_task(&s->av, s->sel);
+		return t ? open_process(a, t->tgid ? t->tgid : t->pid) : ACT_NONE;
+	default:
+		return ACT_NONE;
+	}
+}
+
+static const char *by_items[CGROUP_BY__COUNT];
+
+static enum action by_pick(struct app *a, size_t i)
+{
+	groups_set_by(&a->groups, (enum cgroup_group_by)i);
+	a->groups.tick = 0;
+	groups_update(&a->groups, &a->model);
+	app_message(a, "groups by %s: totals count from now on", cgroup_group_by_name(a->groups.by));
+	/* By a cgroup: every process's cgroup is read from the next tick on. */
+	sv_refresh(a, SV_GROUPS);
+	a->sv[SV_GROUPS].sel = a->sv[SV_GROUPS].top = 0;
+	return ACT_COLLECT;
+}
+
+static enum action k_group_by(struct app *a)
+{
+	int id, i;
+
+	top_state(a, &id);
+	if (id != SV_GROUPS)
+		return ACT_NONE;
+	for (i = 0; i < CGROUP_BY__COUNT; i++)
+		by_items[i] = cgroup_group_by_name((enum cgroup_group_by)i);
+	menu_open(a, "Group by (Enter: group, Esc: cancel)", by_items, CGROUP_BY__COUNT,
+		  (size_t)a->groups.by, by_pick);
+	return ACT_REDRAW;
+}
+
+static enum action k_pause(struct app *a)
+{
+	a->paused = !a->paused;
+	return a->paused ? ACT_REDRAW : ACT_COLLECT;
+}
+
+static const struct key_binding sys_keys[] = {
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's process view", k_enter },
+	{ { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
+	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", k_down },
+	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp ^B", "one page up", k_pgup },
+	{ { KEY_NPAGE, 6 /* ^F */ }, "PgDn ^F", "one page down", k_pgdn },
+	{ { KEY_HOME, 'g' }, "Home g", "first row", k_home },
+	{ { KEY_END, 'G' }, "End G", "last row", k_end },
+	{ { KEY_LEFT }, "Left", "back to the view this one was opened from (the process table)", k_back },
+	{ { 27 /* Esc */ }, "Esc", "clear the filter; without one, back as Left", k_esc },
+	{ { '<', ',' }, "< ,", "sort by the column to the left", k_left },
+	{ { '>', '.' }, "> .", "sort by the column to the right", k_right },
+	{ { 'I', 'R' }, "I R", "invert the sort order", k_invert },
+	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
+	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter: the rows whose text holds it (Esc cancels)", k_filter },
+	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu)", k_group_by },
+	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups", key_view_next },
+	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
+	{ { '1' }, "1", "the Processes view (the process table)", key_view_1 },
+	{ { '2' }, "2", "the Syscalls view", key_view_2 },
+	{ { '3' }, "3", "the Errors view: failed calls per (syscall, errno)", key_view_3 },
+	{ { '4' }, "4", "the Subsystems view", key_view_4 },
+	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
+	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
+	{ { ' ' }, "Space", "pause/resume refreshing", k_pause },
+	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
+	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
+};
+
+/* Click a title: sort by it; a row: select it; double click: Enter. */
+static enum action sys_mouse(struct app *a, int y, int x, enum mouse_kind kind)
+{
+	struct sv_state *s = top_state(a, NULL);
+	size_t i;
+	long row;
+
+	if (!s)
+		return ACT_NONE;
+	if (kind == MOUSE_WHEEL_UP)
+		return sel_move(a, -3);
+	if (kind == MOUSE_WHEEL_DOWN)
+		return sel_move(a, 3);
+	if (y == a->hdr_y) {
+		for (i = 0; i < a->hdr_n; i++)
+			if (x >= a->hdr_x[i] && x < a->hdr_x[i + 1])
+				return sort_by(a, a->hdr_col[i]);
+		return ACT_NONE;
+	}
+	row = (long)s->top + (y - a->rows_y);
+	if (y < a->rows_y || row >= (long)s->av.n)
+		return ACT_NONE;
+	s->sel = (size_t)row;
+	return kind == MOUSE_DOUBLE ? k_enter(a) : ACT_REDRAW;
+}
+
+#define SYS_VIEW(nm) { .name = nm, .draw = sys_draw, .mouse = sys_mouse, .keys = sys_keys, \
+		       .nkeys = ARRAY_SIZE(sys_keys), .whole_lines = true }
+
+const struct view sys_views[SV_NR] = {
+	[SV_SYSCALLS] = SYS_VIEW("syscalls"),
+	[SV_ERRORS] = SYS_VIEW("errors"),
+	[SV_SUBSYSTEMS] = SYS_VIEW("subsystems"),
+	[SV_SIGNALS] = SYS_VIEW("signals"),
+	[SV_GROUPS] = SYS_VIEW("groups"),
+	[SV_SUB_SYSCALLS] = SYS_VIEW("subsystem's syscalls"),
+	[SV_CALLERS] = SYS_VIEW("processes behind a row"),
+};
+
+bool sysview_status(const struct app *a, char *buf, size_t n)
+{
+	int id = sv_of(a->stack[a->depth - 1]);
+	const struct sv_state *s;
+	size_t nc;
+	const struct av_col *c;
+
+	if (id < 0)
+		return false;
+	s = &a->sv[id];
+	c = view_columns(s->av.kind, &nc);
+	snprintf(buf, n, "%s%s%ssort:%s%s", s->av.filter[0] ? "filter:" : "", s->av.filter,
+		 s->av.filter[0] ? " " : "", c[s->av.sort].key, s->av.dir == SORT_DESC ? "-" : "+");
+	return true;
+}
