@@ -14,14 +14,16 @@
 static const struct {
 	int key;
 	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop */
+	bool extra;			/* shown in the room the function keys leave */
 } bar[] = {
-	{ KEY_F(1), "F1", "Help  " }, { KEY_F(2), "F2", "Setup " }, { KEY_F(3), "F3", "Views " },
-	{ KEY_F(4), "F4", "Filter" }, { KEY_F(5), "F5", "Tree  " }, { KEY_F(6), "F6", "SortBy" },
-	{ KEY_F(7), "F7", "Nice -" }, { KEY_F(8), "F8", "Nice +" }, { KEY_F(9), "F9", "Kill  " },
-	{ KEY_F(10), "F10", "Quit  " },
+	{ KEY_F(1), "F1", "Help  ", false }, { KEY_F(2), "F2", "Setup ", false },
+	{ KEY_F(3), "F3", "Views ", false }, { KEY_F(4), "F4", "Filter", false },
+	{ KEY_F(5), "F5", "Tree  ", false }, { KEY_F(6), "F6", "SortBy", false },
+	{ KEY_F(7), "F7", "Nice -", false }, { KEY_F(8), "F8", "Nice +", false },
+	{ KEY_F(9), "F9", "Kill  ", false }, { KEY_F(10), "F10", "Quit  ", false },
 	/* The views by number, where the terminal is wide enough. */
-	{ '1', "1", "Procs " }, { '2', "2", "Sysc  " }, { '3', "3", "Errors" },
-	{ '4', "4", "Subsys" }, { '5', "5", "Signal" }, { '6', "6", "Groups" },
+	{ '1', "1", "Procs ", true }, { '2', "2", "Sysc  ", true }, { '3', "3", "Errors", true },
+	{ '4', "4", "Subsys", true }, { '5', "5", "Signal", true }, { '6', "6", "Groups", true },
 };
 
 static bool bound(const struct view *v, int key)
@@ -45,14 +47,17 @@ static int what_len(size_t i, bool pad)
 	return n;
 }
 
-/* The bar's width with padding, or without it (then a space between entries). */
+/*
+ * The function keys' width with padding, or without it (then a space between
+ * entries); the extra entries take what room is left.
+ */
 static int bar_width(const struct view *v, bool pad)
 {
 	int x = 0;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++)
-		if (bound(v, bar[i].key))
+		if (!bar[i].extra && bound(v, bar[i].key))
 			x += (int)strlen(bar[i].name) + what_len(i, pad) + !pad;
 	return x;
 }
