@@ -35,6 +35,7 @@ void acct_free(struct acct *a)
 	free(a->dead);
 	free(a->execs);
 	free(a->tv);
+	free(a->moved);
 	free(a->flows);
 	free(a->flow_idx);
 	memset(a, 0, sizeof(*a));
@@ -474,6 +475,14 @@ void acct_exit(struct acct *a, pid_t tid, bool group_dead)
 		push_pid(&a->dead, &a->ndead, &a->cap_dead, tid);
 }
 
+void acct_cgroup_attach(struct acct *a, pid_t tid)
+{
+	/* The same task again (another hierarchy, hybrid layouts): once is enough. */
+	if (tid <= 0 || (a->nmoved && a->moved[a->nmoved - 1] == tid))
+		return;
+	push_pid(&a->moved, &a->nmoved, &a->cap_moved, tid);
+}
+
 void acct_lost(struct acct *a, long n)
 {
 	if (n < 0)
@@ -531,7 +540,7 @@ void acct_end_interval(struct acct *a)
 	memset(a->total, 0, sizeof(a->total));
 	a->lost = 0;
 	a->lost_unknown = false;
-	a->nborn = a->ndead = a->nsigs = a->nexecs = 0;
+	a->nborn = a->ndead = a->nsigs = a->nexecs = a->nmoved = 0;
 	for (i = 0; i < a->nflows; i++)
 		a->flows[a->flow_idx[i]].n = 0;
 	a->nflows = 0;

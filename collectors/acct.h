@@ -118,6 +118,9 @@ struct acct {
 	size_t ndead, cap_dead;
 	struct acct_exec *execs;	/* the interval's execs, in the order decoded */
 	size_t nexecs, cap_execs;
+	/* Tasks moved to another cgroup this interval (once per thread and hierarchy). */
+	pid_t *moved;
+	size_t nmoved, cap_moved;
 
 	/*
 	 * Signals generated this interval towards the watched processes (the
@@ -179,6 +182,8 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 		  const char *comm, size_t comm_len);
 void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len);
 void acct_exit(struct acct *a, pid_t tid, bool group_dead);
+/* cgroup_attach_task: @tid moved to another cgroup (its cgroup is read again). */
+void acct_cgroup_attach(struct acct *a, pid_t tid);
 /*
  * With order_times, after every CPU's buffer is read up to now: the time of
  * each call from its entry and exit, in time order, added to the interval's

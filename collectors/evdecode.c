@@ -28,6 +28,7 @@ static const struct ev_def {
 	[EV_PEXIT]	= { "sched", "sched_process_exit", { "pid", "group_dead" }, 1u << 1 },
 	[EV_SIGNAL]	= { "signal", "signal_generate", { "pid", "result", "sig" }, 0 },
 	[EV_SIGDELIVER]	= { "signal", "signal_deliver", { "sig" }, 0 },
+	[EV_CGATTACH]	= { "cgroup", "cgroup_attach_task", { "pid" }, 0 },
 };
 
 
@@ -145,6 +146,9 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 		break;
 	case EV_SIGDELIVER:
 		acct_signal_deliver(a, pid);
+		break;
+	case EV_CGATTACH:
+		acct_cgroup_attach(a, (pid_t)ev_num(rec, &f[0]));
 		break;
 	case EV_NR:
 		break;

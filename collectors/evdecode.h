@@ -31,6 +31,7 @@ enum ev_kind {
 	EV_PEXIT,		/* sched:sched_process_exit */
 	EV_SIGNAL,		/* signal:signal_generate */
 	EV_SIGDELIVER,		/* signal:signal_deliver: with a kernel pid filter */
+	EV_CGATTACH,		/* cgroup:cgroup_attach_task: a task moved to another cgroup */
 	EV_NR
 };
 

@@ -44,6 +44,8 @@ struct ftrace {
 	size_t nadded, cap_added;
 	pid_t *cred_ids;		/* ftrace_cred_changes */
 	size_t ncred_ids, cap_cred_ids;
+	pid_t *moved_ids;		/* ftrace_cgroup_moves */
+	size_t nmoved_ids, cap_moved_ids;
 	int64_t *exec_owner;		/* per acct.execs: its owner before (-1: a new task) */
 	size_t nexec_owner, cap_exec_owner;
 	struct ftrace_priv *priv;	/* ftrace_privileged */
@@ -57,7 +59,7 @@ struct ftrace {
 /* The default view's events: one per syscall (its exit), the rest are rare. */
 static const enum ev_kind default_kinds[] = {
 	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
-	EV_SIGNAL,
+	EV_SIGNAL, EV_CGATTACH,
 };
 
 /*
@@ -223,6 +225,7 @@ void ftrace_stop(struct ftrace *ft)
 	free(ft->page);
 	free(ft->added);
 	free(ft->cred_ids);
+	free(ft->moved_ids);
 	free(ft->exec_owner);
 	free(ft->priv);
 	free(ft);
@@ -452,6 +455,34 @@ size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t
 	}
 	*ids = ft->cred_ids;
 	return ft->ncred_ids;
+}
+
+size_t ftrace_cgroup_moves(struct ftrace *ft, const struct model *m, const pid_t **ids)
+{
+	const struct acct *a;
+	size_t i;
+
+	*ids = NULL;
+	if (!ftrace_on(ft))
+		return 0;
+	a = &ft->acct;
+	ft->nmoved_ids = 0;
+	for (i = 0; i < a->nmoved; i++) {
+		pid_t id = a->moved[i];
+
+		/* A process moves as a whole on cgroup v2: its leader's event names it. */
+		if (!m->threads) {
+			const struct acct_thread *t = pidmap_get(&a->threads, id);
+
+			if (t && t->tgid)
+				id = t->tgid;
+		}
+		if (ft->nmoved_ids && ft->moved_ids[ft->nmoved_ids - 1] == id)
+			continue;
+		push_id(&ft->moved_ids, &ft->nmoved_ids, &ft->cap_moved_ids, id);
+	}
+	*ids = ft->moved_ids;
+	return ft->nmoved_ids;
 }
 
 /* @t's process stops being reported: it gained privileges (@from 0) or descends from @from. */

@@ -98,6 +98,12 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
  */
 size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
 /*
+ * After ftrace_read: the rows (tids in thread mode, else processes) moved to
+ * another cgroup in the interval (cgroup:cgroup_attach_task), for
+ * procfs_recheck_cgroups. *ids is ftrace's memory, valid until the next call.
+ */
+size_t ftrace_cgroup_moves(struct ftrace *ft, const struct model *m, const pid_t **ids);
+/*
  * ftrace_collect - the interval's events, per row, into @s
  * @m: the model with this tick's /proc readings applied (procfs_collect); read only
  *

@@ -283,10 +283,24 @@ void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n)
 	}
 }
 
+void procfs_recheck_cgroups(struct procfs *pc, const pid_t *ids, size_t n)
+{
+	struct entries *es = pc->threads ? &pc->tasks : &pc->procs;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct pentry *e = pidmap_get(&es->map, ids[i]);
+
+		if (e)
+			e->cgroup = NULL;
+	}
+}
+
 /*
  * Its cgroup, read once a process life: a process moves between cgroups
  * (almost) only before it execs, and an exec reads it again
- * (procfs_recheck_owners), as does a new name when no events tell of execs.
+ * (procfs_recheck_owners), as does a new name when no events tell of execs,
+ * and a move the events saw (procfs_recheck_cgroups).
  */
 static void sample_cgroup(struct procfs *pc, struct pentry *e, struct task_reading *r)
 {

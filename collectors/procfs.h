@@ -74,6 +74,11 @@ void procfs_hint_born(struct procfs *pc, const pid_t *pids, size_t n);
  * their owner is read again, for the next procfs_collect to give the model.
  */
 void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n);
+/*
+ * The tasks (as above) moved to another cgroup without an exec since the
+ * last tick (ftrace_cgroup_moves): their cgroup is read again when wanted.
+ */
+void procfs_recheck_cgroups(struct procfs *pc, const pid_t *ids, size_t n);
 
 /*
  * procfs_collect - one tick's readings of every task, into @s

@@ -110,6 +110,9 @@ void collect(struct ktop *k)
 	/* Whose the tasks are whose credentials changed, before their events count. */
 	nids = ftrace_cred_changes(k->ftrace, m, &ids);
 	procfs_recheck_owners(k->procfs, ids, nids);
+	/* A process moved to another cgroup (no exec): its cgroup is read again. */
+	nids = ftrace_cgroup_moves(k->ftrace, m, &ids);
+	procfs_recheck_cgroups(k->procfs, ids, nids);
 	if (k->focus && m->nfprocs) {
 		const struct acct_sig *sigs;
 		size_t n = ftrace_signals(k->ftrace, &sigs), i;

@@ -283,3 +283,29 @@ assert abs(sum(r["share_pct"] for r in o["rows"]) - 100) < 1, "shares"
 	got=$(check view-sum "$d/unit.csv" syscalls group="${CGNAME#/}")
 	[ "$got" = "$((N + M + 5 * K + 2))" ] || { echo "unit ${CGNAME#/}: $got" >&2; return 1; }
 }
+
+@test "groups: a process moved to another cgroup without an exec is in its new group (cgroup_attach_task)" {
+	need_tracing
+	make_cgroup
+	start_mix
+	local d=$BATS_TEST_TMPDIR t
+	KPIDS=()
+	OUTS=()
+	# the whole system: with -p the kernel would keep only the watched
+	# processes' events, and the move is the event of the shell that writes
+	start_ktop "$d/cgroup.csv" -b --csv -d 0.3 --view groups --group-by cgroup
+	wait_for_lines "$d/cgroup.csv" 2 10
+	wait_tick_after "$d/cgroup.csv" "$(date +%s.%N)"
+	[ "$(check view-last "$d/cgroup.csv" procs group="$CGNAME")" = 2 ]
+	# P moves; C stays; neither execs
+	mkdir "$CG/moved"
+	echo "${WL[0]}" >"$CG/moved/cgroup.procs"
+	t=$(date +%s.%N)
+	wait_tick_after "$d/cgroup.csv" "$t"
+	sleep 0.7
+	kill -TERM "${KPIDS[0]}"
+	wait_exit "${KPIDS[0]}" 10
+	[ "$ST" -eq 0 ]
+	[ "$(check view-last "$d/cgroup.csv" procs group="$CGNAME/moved")" = 1 ]
+	[ "$(check view-last "$d/cgroup.csv" procs group="$CGNAME")" = 1 ]
+}
