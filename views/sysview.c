@@ -112,8 +112,7 @@ enum action sysview_switch(struct app *a, enum view_kind k)
 	id = sv_of(a->stack[0]);
 	if (id >= 0)
 		sv_refresh(a, id);
-	/* The process table needs its rows' status read: collect now. */
-	return had_process ? ACT_UNFOCUS : k == VIEW_PROCESSES ? ACT_COLLECT : ACT_REDRAW;
+	return had_process ? ACT_UNFOCUS : k == VIEW_PROCESSES ? ACT_RESORT : ACT_REDRAW;
 }
 
 enum action key_view_next(struct app *a)
