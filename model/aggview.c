@@ -284,7 +284,8 @@ bool aggview_drill_match(const struct model *m, const struct av_drill *d, const 
 		s = sysagg_counts(m, t) ? sc_table_find(&t->sc, d->nr) : NULL;
 		return s && s->calls;
 	case VIEW_ERRORS:
-		return sysagg_counts(m, t) && sc_table_errno_count(&t->sc, d->nr, d->err);
+		s = sysagg_counts(m, t) ? sc_table_find(&t->err, sc_err_key(d->nr, d->err)) : NULL;
+		return s && s->errors;
 	case VIEW_GROUPS:
 		if (!groups_counts(m, t))
 			return false;
@@ -311,13 +312,12 @@ static bool callers_num(const struct aggview *v, const struct task *t, int col, 
 	}
 	if (!task_delta(t, CNT_SYSCALLS, &d))
 		return false;
-	s = sc_table_find(&t->sc, v->drill.nr);
-	if (col == 4)
-		*out = s ? (double)s->calls : 0;
-	else if (v->drill.from == VIEW_ERRORS)
-		*out = (double)sc_table_errno_count(&t->sc, v->drill.nr, v->drill.err);
+	/* An error's processes: their failures with that errno, from their error tables. */
+	if (col == 5 && v->drill.from == VIEW_ERRORS)
+		s = sc_table_find(&t->err, sc_err_key(v->drill.nr, v->drill.err));
 	else
-		*out = s ? (double)s->errors : 0;
+		s = sc_table_find(&t->sc, v->drill.nr);
+	*out = !s ? 0 : col == 4 ? (double)s->calls : (double)s->errors;
 	return true;
 }
 

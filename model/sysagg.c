@@ -17,9 +17,10 @@ void sysagg_free(struct sysagg *g)
 {
 	sc_table_free(&g->now);
 	sc_table_free(&g->total);
+	sc_table_free(&g->err_now);
+	sc_table_free(&g->err_total);
 	free(g->sc);
 	free(g->err);
-	free(g->scratch);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -66,24 +67,37 @@ const struct sysagg_err *sysagg_find_err(const struct sysagg *g, uint32_t nr, ui
 	return g->nerr ? bsearch(&key, g->err, g->nerr, sizeof(key), cmp_err) : NULL;
 }
 
-/* Room in the scratch array for every pair of @t (its side table and its runs). */
-static struct sc_err *scratch_for(struct sysagg *g, const struct sc_table *t, size_t *max)
+/* The errno @nr failed with most in @err (sc_err_key table; ties: the lower errno), 0 = none. */
+static void top_errnos(struct sysagg *g, const struct sc_table *err, bool total)
 {
-	size_t need = (size_t)t->errs_used + t->used + 1;
+	uint64_t *best = xcalloc(g->nsc ? g->nsc : 1, sizeof(*best));
+	uint32_t i;
 
-	if (need > g->cap_scratch) {
-		g->cap_scratch = need * 2;
-		g->scratch = xrealloc(g->scratch, g->cap_scratch * sizeof(*g->scratch));
+	for (i = 0; i < err->cap; i++) {
+		const struct sc_stat *e = &err->slots[i];
+		struct sysagg_sc *r;
+		uint32_t *top;
+		size_t k;
+
+		if (e->nr == SC_EMPTY || !e->errors)
+			continue;
+		r = (struct sysagg_sc *)sysagg_find_sc(g, sc_err_nr(e->nr));
+		if (!r)
+			continue;
+		k = (size_t)(r - g->sc);
+		top = total ? &r->top_errno_total : &r->top_errno;
+		if (e->errors > best[k] || (e->errors == best[k] && sc_err_errno(e->nr) < *top)) {
+			best[k] = e->errors;
+			*top = sc_err_errno(e->nr);
+		}
 	}
-	*max = need;
-	return g->scratch;
+	free(best);
 }
 
 /* The rows of every syscall and pair seen since the first interval, with this interval's counts. */
 static void build_rows(struct sysagg *g)
 {
-	size_t i, k, n, max;
-	struct sc_err *pairs;
+	size_t i, n = 0;
 
 	if (g->total.used > g->cap_sc) {
 		g->cap_sc = g->total.used * 2;
@@ -103,30 +117,33 @@ static void build_rows(struct sysagg *g)
 		r->sub = syscall_subsystem(t->nr);
 		r->calls_total = t->calls;
 		r->errors_total = t->errors;
-		r->top_errno_total = sc_table_top_errno(&g->total, t->nr, NULL);
 		if (now) {
 			r->calls = now->calls;
 			r->errors = now->errors;
-			r->top_errno = sc_table_top_errno(&g->now, t->nr, NULL);
 		}
 	}
 	if (g->nsc)
 		qsort(g->sc, g->nsc, sizeof(*g->sc), cmp_sc);
+	top_errnos(g, &g->err_now, false);
+	top_errnos(g, &g->err_total, true);
 
-	pairs = scratch_for(g, &g->total, &max);
-	n = sc_table_errnos(&g->total, pairs, max);
-	if (n > g->cap_err) {
-		g->cap_err = n * 2;
+	if (g->err_total.used > g->cap_err) {
+		g->cap_err = g->err_total.used * 2;
 		g->err = xrealloc(g->err, g->cap_err * sizeof(*g->err));
 	}
-	for (k = 0; k < n; k++) {
-		struct sysagg_err *r = &g->err[k];
+	for (i = 0; i < g->err_total.cap; i++) {
+		const struct sc_stat *t = &g->err_total.slots[i], *now;
+		struct sysagg_err *r;
 
-		r->nr = pairs[k].nr;
-		r->err = pairs[k].err;
+		if (t->nr == SC_EMPTY)
+			continue;
+		now = sc_table_find(&g->err_now, t->nr);
+		r = &g->err[n++];
+		r->nr = sc_err_nr(t->nr);
+		r->err = sc_err_errno(t->nr);
 		r->sub = syscall_subsystem(r->nr);
-		r->total = pairs[k].n;
-		r->n = sc_table_errno_count(&g->now, r->nr, r->err);
+		r->total = t->errors;
+		r->n = now ? now->errors : 0;
 		r->procs = 0;
 	}
 	g->nerr = n;
@@ -135,15 +152,13 @@ static void build_rows(struct sysagg *g)
 }
 
 /* The rows, pairs and subsystems @t made calls of: one more process each. */
-static void count_procs(struct sysagg *g, const struct sc_table *sc)
+static void count_procs(struct sysagg *g, const struct task *t)
 {
 	uint32_t subs = 0, i;
-	size_t k, n, max;
-	struct sc_err *pairs;
 	int s;
 
-	for (i = 0; i < sc->cap; i++) {
-		const struct sc_stat *st = &sc->slots[i];
+	for (i = 0; i < t->sc.cap; i++) {
+		const struct sc_stat *st = &t->sc.slots[i];
 		struct sysagg_sc *r;
 
 		if (st->nr == SC_EMPTY || !st->calls)
@@ -156,14 +171,14 @@ static void count_procs(struct sysagg *g, const struct sc_table *sc)
 	for (s = 0; s < SUB_NR; s++)
 		if (subs & (1u << s))
 			g->sub[s].procs++;
-	if (!sc->errs_used && !sc->used)
-		return;
-	pairs = scratch_for(g, sc, &max);
-	n = sc_table_errnos(sc, pairs, max);
-	for (k = 0; k < n; k++) {
-		struct sysagg_err *r = (struct sysagg_err *)sysagg_find_err(g, pairs[k].nr, pairs[k].err);
+	for (i = 0; i < t->err.cap; i++) {
+		const struct sc_stat *e = &t->err.slots[i];
+		struct sysagg_err *r;
 
-		if (r && pairs[k].n)
+		if (e->nr == SC_EMPTY || !e->errors)
+			continue;
+		r = (struct sysagg_err *)sysagg_find_err(g, sc_err_nr(e->nr), sc_err_errno(e->nr));
+		if (r)
 			r->procs++;
 	}
 }
@@ -219,6 +234,7 @@ void sysagg_update(struct sysagg *g, const struct model *m)
 	g->valid = m->interval_s > 0 && model_counts_events(m, CNT_SYSCALLS);
 	g->rows = 0;
 	sc_table_clear(&g->now);
+	sc_table_clear(&g->err_now);
 	for (s = 0; s < SUB_NR; s++)
 		g->sub[s].procs = 0;
 	if (g->valid) {
@@ -228,15 +244,17 @@ void sysagg_update(struct sysagg *g, const struct model *m)
 			if (!sysagg_counts(m, t))
 				continue;
 			sc_table_merge(&g->now, &t->sc);
+			sc_table_merge(&g->err_now, &t->err);
 			g->rows++;
 		}
 		sc_table_merge(&g->total, &g->now);
+		sc_table_merge(&g->err_total, &g->err_now);
 	}
 	build_rows(g);
 	if (g->valid)
 		for (i = 0; i < m->ntasks; i++)
 			if (sysagg_counts(m, m->tasks[i]))
-				count_procs(g, &m->tasks[i]->sc);
+				count_procs(g, m->tasks[i]);
 	sum_subsystems(g);
 	/* A graph has a point per interval: none for the baseline. */
 	if (m->interval_s > 0)

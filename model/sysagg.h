@@ -36,7 +36,7 @@ struct sysagg_sc {
 	uint32_t procs;				/* rows (processes, threads) that made it */
 };
 
-/* One (system call, errno) pair. */
+/* One (system call, errno) pair: the rows' error tables (task.err) summed. */
 struct sysagg_err {
 	uint32_t nr, err;
 	enum subsystem sub;
@@ -56,6 +56,7 @@ struct sysagg {
 	uint64_t tick;			/* the model's tick it was computed for */
 	bool valid;			/* the interval's counts are known (not the baseline) */
 	struct sc_table now, total;	/* per syscall: the interval's, since the first */
+	struct sc_table err_now, err_total;	/* per (syscall, errno): sc_err_key */
 	struct sysagg_sc *sc;		/* every syscall seen since the first interval, by number */
 	size_t nsc, cap_sc;
 	struct sysagg_err *err;		/* every pair seen, by (number, errno) */
@@ -65,8 +66,6 @@ struct sysagg {
 	uint64_t calls, errors;		/* the interval's, every row */
 	uint64_t calls_total, errors_total;
 	uint32_t rows;			/* rows whose calls are counted */
-	struct sc_err *scratch;		/* a row's pairs while they are counted */
-	size_t cap_scratch;
 };
 
 void sysagg_init(struct sysagg *g);

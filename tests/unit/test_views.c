@@ -2,8 +2,6 @@
 /*
  * Unit tests of the system-wide views' model code, with synthetic samples
  * applied as the sources apply them (model_apply):
- * - model/sctable.c: failures per (syscall, errno), the per-event run and
- *   the side table, against a reference;
  * - model/sysagg.c: each syscall's, pair's and subsystem's counts are the
  *   sums of the rows' (the rows of processes that exited in the interval
  *   included), the totals the sums of the intervals, the baseline excluded;
@@ -34,64 +32,6 @@
 /* x86_64-independent: the tests name calls by number, their names do not matter. */
 enum { NR_READ = 0, NR_OPENAT = 257, NR_GETPPID = 110, NR_FUTEX = 202 };
 
-/* ---- sctable: errno counts ------------------------------------------------ */
-
-static void test_errno_runs_against_reference(void)
-{
-	enum { NRS = 8, ERRS = 6 };
-	static uint64_t ref[NRS][ERRS + 1];
-	struct sc_table t = { 0 }, merged = { 0 };
-	struct sc_err pairs[NRS * (ERRS + 1) + NRS];
-	uint32_t seed = 11, i, nr, e;
-	uint64_t sum = 0, n;
-	size_t k, np;
-
-	for (i = 0; i < 100000; i++) {
-		struct sc_stat *s;
-
-		nr = test_rand(&seed) % NRS;
-		/* Runs of one errno, as a loop failing alike makes them, with changes. */
-		e = test_rand(&seed) % 4 ? (nr % ERRS) + 1 : test_rand(&seed) % ERRS + 1;
-		s = sc_table_get(&t, nr);
-		s->calls++;
-		sc_table_fail(&t, s, e);
-		ref[nr][e]++;
-	}
-	for (nr = 0; nr < NRS; nr++) {
-		uint64_t best = 0;
-		uint32_t beste = 0;
-
-		for (e = 1; e <= ERRS; e++) {
-			if (!CHECK_EQ_U64(sc_table_errno_count(&t, nr, e), ref[nr][e]))
-				return;
-			if (ref[nr][e] > best)
-				best = ref[nr][e], beste = e;
-		}
-		CHECK_EQ_U64(sc_table_top_errno(&t, nr, &n), beste);
-		CHECK_EQ_U64(n, best);
-		CHECK_EQ_U64(sc_table_find(&t, nr)->errors, sc_table_find(&t, nr)->calls);
-	}
-	/* Every pair once, runs included; the same through a merge (no runs there). */
-	np = sc_table_errnos(&t, pairs, sizeof(pairs) / sizeof(pairs[0]));
-	for (k = 0; k < np; k++) {
-		CHECK_EQ_U64(pairs[k].n, ref[pairs[k].nr][pairs[k].err]);
-		sum += pairs[k].n;
-	}
-	CHECK_EQ_U64(sum, 100000);
-	sc_table_merge(&merged, &t);
-	sc_table_merge(&merged, &t);
-	for (nr = 0; nr < NRS; nr++) {
-		CHECK_EQ_U64(sc_table_find(&merged, nr)->err_run, 0);
-		for (e = 1; e <= ERRS; e++)
-			CHECK_EQ_U64(sc_table_errno_count(&merged, nr, e), 2 * ref[nr][e]);
-	}
-	sc_table_clear(&t);
-	CHECK_EQ_U64(sc_table_errno_count(&t, 0, 1), 0);
-	CHECK_EQ_U64(sc_table_errnos(&t, pairs, 4), 0);
-	sc_table_free(&t);
-	sc_table_free(&merged);
-}
-
 /* ---- a synthetic system ----------------------------------------------------- */
 
 /* One process of the synthetic system, and what it does this interval. */
@@ -103,6 +43,7 @@ struct fake {
 	bool exited;		/* its exit is seen this interval */
 	uint64_t utime, minflt, rss;
 	struct sc_table sc;	/* the interval's calls, as acct counts them */
+	struct sc_table err;	/* and failures per (syscall, errno): sc_err_key */
 	uint64_t sig_sent, sig_recv;
 };
 
@@ -123,14 +64,17 @@ static struct pid_stat mkstat(const struct fake *f)
 	return st;
 }
 
+/* @n calls of @nr, @nerr of them failing with @err, as acct_sys_exit counts them. */
 static void calls(struct fake *f, uint32_t nr, uint64_t n, uint32_t err, uint64_t nerr)
 {
 	struct sc_stat *s = sc_table_get(&f->sc, nr);
-	uint64_t i;
 
 	s->calls += n;
-	for (i = 0; i < nerr; i++)
-		sc_table_fail(&f->sc, s, err);
+	if (!nerr)
+		return;
+	s->errors += nerr;
+	s->top_errno = err;
+	sc_table_get(&f->err, sc_err_key(nr, err))->errors += nerr;
 }
 
 /* One tick: the /proc readings, the events (rows, flows), the end; the fakes' tables emptied. */
@@ -177,6 +121,7 @@ static void tick(struct model *m, struct sample *s, double at, struct fake *f, s
 		e->n[CNT_SIGSENT] = f[i].sig_sent;
 		e->n[CNT_SIGRECV] = f[i].sig_recv;
 		e->sc = &f[i].sc;
+		e->err = &f[i].err;
 	}
 	for (k = 0; k < nflows; k++)
 		*sample_add_flow(s) = flows[k];
@@ -184,6 +129,7 @@ static void tick(struct model *m, struct sample *s, double at, struct fake *f, s
 	model_apply(m, s);
 	for (i = 0; i < n; i++) {
 		sc_table_clear(&f[i].sc);
+		sc_table_clear(&f[i].err);
 		f[i].sig_sent = f[i].sig_recv = 0;
 	}
 }
@@ -201,8 +147,10 @@ static void teardown(struct model *m, struct sample *s, struct fake *f, size_t n
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sc_table_free(&f[i].sc);
+		sc_table_free(&f[i].err);
+	}
 	sample_free(s);
 	model_free(m);
 }
@@ -660,7 +608,6 @@ static void test_aggview(void)
 }
 
 static const struct test tests[] = {
-	{ "errno runs against reference", test_errno_runs_against_reference },
 	{ "sysagg sums of the rows", test_sysagg_sums },
 	{ "groups: rows sum to the group", test_groups },
 	{ "signal flows and their bound", test_sigflows },
