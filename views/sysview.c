@@ -188,7 +188,8 @@ static void draw_title(struct app *a, int id, int y, int w)
 		put_text(y, 0, w, line);
 		x = (int)strlen(line) + 2;
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y, x, w - x, "(Enter: process view, Esc: back)");
+		put_text(y, x, w - x, id == SV_SUB_SYSCALLS ? "(Enter: its processes, Esc: back)" :
+			 "(Enter: process view, Esc: back)");
 		attrset(theme_attr(EL_NORMAL));
 		return;
 	}
