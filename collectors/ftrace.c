@@ -33,6 +33,7 @@ struct ftrace {
 	bool deferred;			/* the last resolve_tgid ran out of them */
 	bool on, decoder_ready;
 	bool loaded[EV_NR];		/* the decoder knows the kind's format */
+	bool group_dead_known;		/* sched_process_exit says which exit ends a process */
 	enum ev_kind kinds[EV_NR];	/* the kinds enabled, in config order */
 	size_t nkinds;
 	void *page;
@@ -206,6 +207,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	}
 	if (missing[0])
 		snprintf(ft->status, sizeof(ft->status), "events missing here: %s", missing);
+	ft->group_dead_known = ft->loaded[EV_PEXIT] && ft->dec.f[EV_PEXIT][1].size;
 	ft->page = xmalloc((size_t)trace_page_size(ft->tr));
 	ft->st.buffer_kb = trace_buffer_kb(ft->tr);
 	ft->on = true;
@@ -410,7 +412,12 @@ static struct row_events *add_row(struct ftrace *ft, const struct model *m, stru
 	memcpy(e->comm, (leader && leader->comm[0] ? leader : th)->comm, sizeof(e->comm));
 	e->renamed = leader && leader->renamed && leader->comm[0];
 	e->ppid = (leader ? leader : th)->ppid;
-	e->exited = th->exited;
+	/*
+	 * A thread's exit ends a thread row; a process's ends with its last
+	 * thread (acct.dead, from group_dead). A kernel without that field
+	 * (before 6.16): the leader's exit, most often the last.
+	 */
+	e->exited = th->exited && (m->threads || (!ft->group_dead_known && th->tid == tgid));
 	return e;
 }
 

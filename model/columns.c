@@ -29,7 +29,7 @@ const struct column columns[COL_NR] = {
 	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
 		       "nice value, stat field 19" },
 	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
-		      "CPU use in the interval, 100 = one CPU: stat utime+stime" },
+		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
 	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
 		      "resident memory as a share of MemTotal" },
 	[COL_RSS] = { "rss_kb", "RSS", 6, false, CT_KB, 0, -1, SORT_DESC,
@@ -37,7 +37,7 @@ const struct column columns[COL_NR] = {
 	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "virtual memory size in KiB, stat field 23" },
 	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
-		       "CPU time since start in seconds, stat utime+stime" },
+		       "CPU time since start in seconds, stat utime+stime; a dead one's exit record" },
 	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
 			 "minor page faults, all threads, stat field 10" },
 	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
@@ -58,6 +58,8 @@ const struct column columns[COL_NR] = {
 			  "signals it sent (from task context): signal:signal_generate" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
+	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
+			     "exit records (taskstats) the kernel dropped in the interval, whole system" },
 	[COL_THREADS] = { "threads", "THR", 4, false, CT_INT, 0, -1, SORT_DESC,
 			  "number of threads, stat field 20" },
 	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
@@ -97,9 +99,9 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_RSS: *out = (double)t->rss_kb; return true;
 	case COL_VSZ: *out = (double)t->vsize_kb; return true;
 	case COL_TIME:
-		if (!(t->have & (1u << CNT_UTIME)))
+		if (!(t->have & (1u << CNT_CPU)))
 			return false;
-		*out = (double)(t->cnt[CNT_UTIME] + t->cnt[CNT_STIME]) / (double)m->hz;
+		*out = (double)t->cnt[CNT_CPU] / 1e9;
 		return true;
 	case COL_THREADS: *out = (double)t->threads; return true;
 	case COL_CPUID:
@@ -108,6 +110,9 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_LOST:
 		*out = (double)m->lost_events;
 		return m->event_counters != 0 && m->interval_s > 0;
+	case COL_LOST_EXITS:
+		*out = (double)m->exits_lost;
+		return m->exit_records && m->interval_s > 0;
 	case COL_MINFLT:
 	case COL_MAJFLT:
 	case COL_VCSW:

@@ -101,11 +101,14 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		sc_table_clear(&t->sc);
 		sc_table_clear(&t->err);
 		t->exited = false;
+		t->final = false;
 	}
 	memset(m->ev_total, 0, sizeof(m->ev_total));
 	m->lost_events = 0;
 	m->lost_unknown = false;
 	sigflows_begin(&m->sigflows);
+	m->exits_lost = 0;
+	m->exits_lost_unknown = false;
 }
 
 static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
@@ -183,6 +186,12 @@ void model_task_born(struct task *t)
 	t->have_prev = ~0u;
 }
 
+/* Clock ticks in nanoseconds (exact for the usual 100 Hz, 250, 1000). */
+static uint64_t ticks_to_ns(uint64_t ticks, long hz)
+{
+	return ticks / (uint64_t)hz * 1000000000u + ticks % (uint64_t)hz * 1000000000u / (uint64_t)hz;
+}
+
 void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat *st)
 {
 	memcpy(t->comm, st->comm, sizeof(t->comm));
@@ -199,6 +208,7 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->processor = st->processor;
 	model_task_set_counter(t, CNT_UTIME, st->utime);
 	model_task_set_counter(t, CNT_STIME, st->stime);
+	model_task_set_counter(t, CNT_CPU, ticks_to_ns(st->utime + st->stime, m->hz));
 	model_task_set_counter(t, CNT_MINFLT, st->minflt);
 	model_task_set_counter(t, CNT_MAJFLT, st->majflt);
 }
@@ -382,6 +392,12 @@ static void apply_row(struct model *m, const struct row_events *e)
 		t->ppid = e->ppid;
 		t->exited = e->exited;
 	} else if (t->seen_tick != m->tick) {
+		/*
+		 * Its last row was shown at an earlier tick: what it did after its
+		 * exit event (its final switch) is in the totals, not a row again.
+		 */
+		if (t->gone || t->state == 'X')
+			return;
 		t->seen_tick = m->tick;
 		t->exited = true;
 		t->state = 'X';
@@ -419,6 +435,43 @@ static void apply_flow(struct model *m, const struct sig_flow *f)
 	sigflows_add(&m->sigflows, &named);
 }
 
+/*
+ * A dead task's final reading (its exit record). A task /proc read at the
+ * previous tick counts the record less that reading; one born within the
+ * interval counts it all; one without a reading that was older (ktop never
+ * read it) shows its totals (cpu_s) but no count of the interval.
+ */
+static void apply_final(struct model *m, const struct task_final *f)
+{
+	struct task *t = model_task_find(m, f->id);
+	int c;
+
+	if (!t) {
+		t = model_task_sample(m, f->id, f->tgid, 0);
+		t->ppid = f->ppid;
+	} else if (t->gone || (t->state == 'X' && t->seen_tick != m->tick)) {
+		return;	/* its last row was shown already: never twice */
+	}
+	t->seen_tick = m->tick;
+	t->exited = true;
+	t->state = 'X';
+	/* Its last name (an exec, a prctl); a longer kernel thread name it begins is kept. */
+	if (f->comm[0] && strncmp(t->comm, f->comm, strlen(f->comm)))
+		memcpy(t->comm, f->comm, strnlen(f->comm, sizeof(f->comm) - 1) + 1);
+	if (t->uid < 0 && f->uid >= 0) {
+		t->uid = f->uid;
+		t->user = f->user;
+	}
+	if (!f->have)
+		return;
+	if (f->born && !(t->have_prev & (1u << CNT_CPU)))
+		model_task_born(t);
+	for (c = 0; c < CNT_NR; c++)
+		if (f->have & (1u << c))
+			model_task_set_counter(t, c, f->cnt[c]);
+	t->final = true;
+}
+
 void model_apply(struct model *m, struct sample *s)
 {
 	size_t i;
@@ -447,6 +500,12 @@ void model_apply(struct model *m, struct sample *s)
 	}
 	for (i = 0; i < s->nunfocus; i++)
 		model_focus_remove(m, s->unfocus[i]);
+	for (i = 0; i < s->nfinals; i++)
+		apply_final(m, &s->finals[i]);
+	if (s->have_exit_totals) {
+		m->exits_lost = s->exits_lost;
+		m->exits_lost_unknown = s->exits_lost_unknown;
+	}
 	for (i = 0; i < s->nflows; i++)
 		apply_flow(m, &s->flows[i]);
 	if (s->have_totals) {
@@ -504,19 +563,18 @@ static void task_compute(struct model *m, struct task *t)
 		 * Counters only grow; a smaller value means the source changed under
 		 * us (the threads summed are not the same ones): no count this time.
 		 */
-		if (t->cnt[c] < t->prev[c])
+		if (t->cnt[c] < t->prev[c] && !t->final)
 			continue;
-		t->delta[c] = t->cnt[c] - t->prev[c];
+		t->delta[c] = t->cnt[c] > t->prev[c] ? t->cnt[c] - t->prev[c] : 0;
 		t->have_delta |= 1u << c;
 	}
 	top = sc_table_top(&t->sc);
 	t->top_nr = top ? top->nr : SC_EMPTY;
 	t->have_cpu = false;
-	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_UTIME)) &&
-	    (t->have_delta & (1u << CNT_STIME))) {
-		double ticks = (double)(t->delta[CNT_UTIME] + t->delta[CNT_STIME]);
-
-		t->cpu_pct = ticks * 100.0 / ((double)m->hz * m->interval_s);
+	/* One of /proc's utime or stime going back is a source that changed: no CPU then. */
+	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_CPU)) &&
+	    (t->final || ((t->have_delta & (1u << CNT_UTIME)) && (t->have_delta & (1u << CNT_STIME))))) {
+		t->cpu_pct = (double)t->delta[CNT_CPU] * 100.0 / (m->interval_s * 1e9);
 		t->have_cpu = true;
 	}
 }

@@ -54,6 +54,12 @@ struct task {
 	struct sc_table err;		/* this interval's errors by syscall and errno (sc_err_key) */
 	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
 	bool exited;			/* its exit was seen: this is its last row */
+	/*
+	 * Its counters are its exit record's (task_final): one below the last
+	 * /proc reading is that reading's rounding (a tick of CPU, the
+	 * switches after the record), a count of 0, not an unknown one.
+	 */
+	bool final;
 	bool gone;			/* exited and kept (model.keep_exited): numbers final */
 	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
 	bool have_cpu;
@@ -134,6 +140,12 @@ struct model {
 	bool aggregate;
 	struct sysagg agg;
 	struct sigflows sigflows;
+
+	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
+	bool exit_records;		/* listening */
+	uint64_t exits_lost;		/* records the kernel dropped this interval */
+	bool exits_lost_unknown;	/* some dropped, how many unknown */
+	char exits_status[160];		/* why not listening; "" when it is */
 
 	/* Focused processes (process view, -p): model/fproc.h. */
 	struct fproc **fprocs;

@@ -24,6 +24,7 @@ void sample_free(struct sample *s)
 	free(s->exits);
 	free(s->unfocus);
 	free(s->flows);
+	free(s->finals);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -36,8 +37,10 @@ void sample_reset(struct sample *s)
 		free(s->tasks[i].cmdline);
 	s->begin = s->end = false;
 	s->have_sys = s->have_totals = false;
-	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = 0;
+	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;
 	s->nflows = 0;
+	s->have_exit_totals = s->exits_lost_unknown = false;
+	s->exits_lost = 0;
 	memset(s->ev_total, 0, sizeof(s->ev_total));
 	s->lost = 0;
 	s->lost_unknown = false;
@@ -88,4 +91,12 @@ void sample_add_unfocus(struct sample *s, pid_t tgid)
 struct sig_flow *sample_add_flow(struct sample *s)
 {
 	return grow((void **)&s->flows, &s->nflows, &s->cap_flows, sizeof(struct sig_flow));
+}
+
+struct task_final *sample_add_final(struct sample *s)
+{
+	struct task_final *f = grow((void **)&s->finals, &s->nfinals, &s->cap_finals, sizeof(*f));
+
+	f->uid = -1;
+	return f;
 }

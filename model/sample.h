@@ -21,8 +21,9 @@
  *
  * Entries are applied in this order: the tick's start (begin), the system
  * sample, task readings, withheld rows, event rows, exits, unfocused
- * processes, signal flows, totals, the tick's end (end). A sample owns its
- * arrays and is reused from tick to tick: no allocation in the steady state.
+ * processes, final readings, signal flows, totals, the tick's end (end). A
+ * sample owns its arrays and is reused from tick to tick: no allocation in the
+ * steady state.
  */
 
 #include <stdbool.h>
@@ -45,6 +46,11 @@ enum counter {
 	CNT_MAJFLT,	/* /proc/PID/stat */
 	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads; or events */
 	CNT_IVCSW,	/* likewise */
+	/*
+	 * CPU time in nanoseconds: /proc/PID/stat utime + stime (clock ticks,
+	 * converted), or a dead task's exit record (its scheduler runtime).
+	 */
+	CNT_CPU,
 	/* Counted from kernel events only (collectors/ftrace.c): */
 	CNT_SYSCALLS,	/* raw_syscalls:sys_exit, plus exit/exit_group entries */
 	CNT_SYSERR,	/* those that returned -errno */
@@ -98,6 +104,26 @@ struct sig_flow {
 	char receiver_comm[16];
 };
 
+/*
+ * A dead task's final reading: the kernel's record of its exit
+ * (collectors/exits.c, from taskstats). Its counters are its life's totals;
+ * the model turns them into the interval's counts against the task's last
+ * /proc reading, or takes them whole for a task born in the interval.
+ * Applied only to a task that is dead this tick (its /proc read failed, or an
+ * exit event said so), or to none: it then makes the task's row.
+ */
+struct task_final {
+	pid_t id, tgid;			/* id: the row (tgid, or the tid in thread mode) */
+	pid_t ppid;
+	/* It started after the previous tick: a row without a reading then counts it all. */
+	bool born;
+	uint32_t have;			/* bit per enum counter set in @cnt */
+	uint64_t cnt[CNT_NR];		/* totals at exit (CPU, faults, switches) */
+	int64_t uid;			/* the REAL uid (the record has no other); -1 unknown */
+	const char *user;		/* interned by the source, lives as long as it */
+	char comm[16];			/* its name at exit (after exec and prctl) */
+};
+
 struct sample {
 	/* The tick: begin starts one at @mono_ns, end computes its counts and rates. */
 	bool begin, end;
@@ -121,6 +147,13 @@ struct sample {
 	/* Followed processes that stop being reported (they gained privileges). */
 	pid_t *unfocus;
 	size_t nunfocus, cap_unfocus;
+	/* Dead tasks' final readings (exit records). */
+	struct task_final *finals;
+	size_t nfinals, cap_finals;
+	/* Exit records the kernel dropped this interval (taskstats' receive queue full). */
+	bool have_exit_totals;
+	uint64_t exits_lost;
+	bool exits_lost_unknown;	/* some dropped, how many unknown */
 
 	/* Signals, per flow (the whole system's, as far as the rows are shown). */
 	struct sig_flow *flows;
@@ -145,5 +178,6 @@ void sample_add_withheld(struct sample *s, pid_t id);
 void sample_add_exit(struct sample *s, pid_t tgid);
 void sample_add_unfocus(struct sample *s, pid_t tgid);
 struct sig_flow *sample_add_flow(struct sample *s);
+struct task_final *sample_add_final(struct sample *s);
 
 #endif

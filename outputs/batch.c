@@ -21,7 +21,7 @@ static const int text_default[] = {
 static const int data_default[] = {
 	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
 	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
-	COL_IVCSW,
+	COL_IVCSW, COL_LOST_EXITS,
 };
 
 /* Counted from events: no /proc reads, so they cost the text default nothing. */
@@ -33,6 +33,7 @@ static const int data_traced[] = {
 	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
 	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
 	COL_IVCSW, COL_SYSC, COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_LOST,
+	COL_LOST_EXITS,
 };
 
 void batch_default_columns(enum out_format fmt, bool traced, int *cols, size_t *ncols)
@@ -156,6 +157,18 @@ static void text_events(struct batch *b, const struct model *m)
 	fputc('\n', b->out);
 }
 
+/* Dead processes' exit records: lost ones (their rows' numbers are missing), or why none. */
+static void text_exits(struct batch *b, const struct model *m)
+{
+	if (!m->exit_records) {
+		if (m->exits_status[0])
+			fprintf(b->out, "Exits: %s\n", m->exits_status);
+	} else if (m->exits_lost || m->exits_lost_unknown) {
+		fprintf(b->out, "Exits: LOST %llu%s exit records: dead processes' numbers may be missing\n",
+			(unsigned long long)m->exits_lost, m->exits_lost_unknown ? "+" : "");
+	}
+}
+
 /* The text header: time, load, tasks, CPU, memory, rates, events; a blank line. */
 static void text_header(struct batch *b, const struct model *m)
 {
@@ -190,6 +203,7 @@ static void text_header(struct batch *b, const struct model *m)
 	else
 		fputs("Rates/s: - (first interval)\n", b->out);
 	text_events(b, m);
+	text_exits(b, m);
 	fputc('\n', b->out);
 }
 
@@ -426,6 +440,22 @@ static void json_events(FILE *f, const struct model *m)
 		fputs(",\"lost_unknown\":true", f);
 }
 
+static void json_exits(FILE *f, const struct model *m)
+{
+	if (!m->exit_records) {
+		fputs(",\"exit_records\":", f);
+		batch_json_string(f, m->exits_status, strlen(m->exits_status));
+		return;
+	}
+	if (m->interval_s <= 0) {
+		fputs(",\"lost_exits\":null", f);
+		return;
+	}
+	fprintf(f, ",\"lost_exits\":%llu", (unsigned long long)m->exits_lost);
+	if (m->exits_lost_unknown)
+		fputs(",\"lost_exits_unknown\":true", f);
+}
+
 /* {"time":...,"interval_s":...,"system":{...}: the start of an interval's object. */
 static void json_head(struct batch *b, const struct model *m)
 {
@@ -460,6 +490,7 @@ static void json_head(struct batch *b, const struct model *m)
 		fputs(",\"ctxt\":null,\"intr\":null,\"forks\":null,\"minflt\":null,\"majflt\":null",
 		      b->out);
 	json_events(b->out, m);
+	json_exits(b->out, m);
 	fputc('}', b->out);
 }
 

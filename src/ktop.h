@@ -39,6 +39,7 @@ struct ktop {
 	struct sysfiles *sys;
 	struct ftrace *ftrace;
 	struct focus *focus;		/* the focused processes' rich events */
+	struct exits *exits;		/* dead tasks' exit records (taskstats) */
 	struct sample sample;		/* what each source read, for the model to apply */
 	struct batch batch;
 	int batch_cols[COL_NR];

@@ -168,6 +168,8 @@ bool column_useless(const struct ktop *k, int c)
 {
 	const struct column *col = &columns[c];
 
+	if (c == COL_LOST_EXITS)
+		return !k->app.model.exit_records;
 	if (ftrace_on(k->ftrace))
 		return false;
 	return c == COL_TOPSC || c == COL_LOST ||

@@ -16,6 +16,7 @@
 #include "../collectors/sysio.h"
 #include "ui.h"
 #include "../model/util.h"
+#include "../collectors/exits.h"
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
@@ -170,9 +171,10 @@ static int on_tick(struct ktop *k)
 
 /*
  * The main loop's descriptors: timer, signals, terminal, CMD's pidfd and its
- * captured output, the HTTP server's (epoll) fd, then one per traced CPU.
+ * captured output, the HTTP server's (epoll) fd, the exit records' socket, then
+ * one per traced CPU.
  */
-#define PFD_FIXED 6
+#define PFD_FIXED 7
 #define PFD_MAX (PFD_FIXED + 1024)
 
 static int run(struct ktop *k)
@@ -191,6 +193,7 @@ static int run(struct ktop *k)
 	pfd[3] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.pidfd : -1, .events = POLLIN };
 	pfd[4] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.out_fd : -1, .events = POLLIN };
 	pfd[5] = (struct pollfd){ .fd = k->httpd ? httpd_fd(k->httpd) : -1, .events = POLLIN };
+	pfd[6] = (struct pollfd){ .fd = exits_fd(k->exits), .events = POLLIN };
 	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
 		/* A process view opened or closed the focus instance: its CPUs come and go. */
@@ -209,6 +212,9 @@ static int run(struct ktop *k)
 				continue;
 			return 1;
 		}
+		/* Exit records are queued: read them before the socket's queue overflows. */
+		if (pfd[6].revents & POLLIN)
+			exits_drain(k->exits);
 		/* A ring buffer is filling: decode it now, the tick sums it up. */
 		for (i = PFD_FIXED; i < nmain; i++)
 			if (pfd[i].revents & POLLIN)
@@ -229,8 +235,10 @@ static int run(struct ktop *k)
 			status = on_cmd_exit(k);
 			pfd[3].fd = -1;
 		}
-		if (k->final)
+		if (k->final) {
 			nmain = npfd = PFD_FIXED;	/* tracing has stopped */
+			pfd[6].fd = -1;
+		}
 		if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return 0;	/* the terminal went away */
 		/* Bounded: a flood of input must not starve the ticks. */
@@ -260,6 +268,8 @@ static void setup_app(struct ktop *k)
 		m->events_uid = ftrace_only_uid(k->ftrace);
 	}
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
+	m->exit_records = exits_on(k->exits);
+	snprintf(m->exits_status, sizeof(m->exits_status), "%s", exits_status(k->exits));
 	a->tracing = ftrace_on(k->ftrace);
 	a->mouse = !k->opt.no_mouse;
 	a->ascii = k->opt.ascii;
@@ -414,6 +424,20 @@ int main(int argc, char **argv)
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */
 		atexit(ftrace_emergency_stop);
 	}
+	/*
+	 * Dead tasks' final numbers, traced or not; --summary counts only
+	 * system calls. Before the first sample: every exit from then on.
+	 */
+	k.exits = exits_new(sysconf(_SC_CLK_TCK));
+	if (!k.opt.summary) {
+		const char *kb = getenv("KTOP_EXITS_KB");
+		unsigned long long v = 0;
+
+		/* A small receive buffer lets tests see lost exit records. */
+		if (!kb || parse_uint(kb, 1 << 22, &v) || v < 1)
+			v = 0;
+		exits_listen(k.exits, (size_t)v * 1024);
+	}
 	if (k.opt.summary && !ftrace_on(k.ftrace)) {
 		fprintf(stderr, "ktop: --summary counts kernel events, but %s\n",
 			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
@@ -498,6 +522,7 @@ out:
 	rowset_free(&k.batch.rows);
 	model_free(&k.app.model);
 	batch_free(&k.batch);
+	exits_free(k.exits);	/* after the model: its rows name its users */
 	sample_free(&k.sample);
 	options_free(&k.opt);
 	free(k.priv);

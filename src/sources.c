@@ -10,6 +10,7 @@
 #include "../collectors/sysio.h"
 #include "../model/fproc.h"
 #include "../model/util.h"
+#include "../collectors/exits.h"
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
@@ -136,9 +137,12 @@ void collect(struct ktop *k)
 	model_apply(m, s);
 	ftrace_collect(k->ftrace, m, s);
 	report_privileged(k);
-	s->end = true;
 	model_apply(m, s);
 	ftrace_end_interval(k->ftrace);
+	/* Last: the deaths /proc and the events told of have their records queued. */
+	exits_collect(k->exits, m, s);
+	s->end = true;
+	model_apply(m, s);
 	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
 	if (k->mode->screen) {
 		rowset_refresh(&k->app.rows, m);
@@ -205,6 +209,7 @@ void print_stats(const struct ktop *k)
 {
 	struct procfs_stats ps;
 	struct ftrace_stats fs = k->fstats;
+	struct exits_stats xs;
 	struct rusage ru;
 	size_t focus_bytes = 0, i;
 	uint64_t focus_events = 0;
@@ -220,6 +225,11 @@ void print_stats(const struct ktop *k)
 	}
 	fprintf(stderr, "ktop-stats: focus_bytes=%zu focus_events=%llu\n", focus_bytes,
 		(unsigned long long)focus_events);
+	exits_get_stats(k->exits, &xs);
+	fprintf(stderr, "ktop-stats: exit_records=%llu exit_rows=%llu exit_unmatched=%llu "
+		"exit_partial=%llu exit_lost=%llu\n", (unsigned long long)xs.records,
+		(unsigned long long)xs.rows, (unsigned long long)xs.unmatched,
+		(unsigned long long)xs.partial, (unsigned long long)xs.lost);
 	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
 		"lost=%llu malformed=%llu unattributed=%llu carried=%llu buffer_kb=%zu stat_reads=%lu scans=%lu "
 		"event_scans=%lu\n",

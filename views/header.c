@@ -117,6 +117,27 @@ static void cpu_meters(struct app *a, int *y, int w, int max_lines)
 	*y += (ncpu + 1 + per_line - 1) / per_line;
 }
 
+/* After the event line's text at @x: lost exit records (loud), or why there are none. */
+static void exits_note(const struct model *m, int y, int x, int w)
+{
+	char buf[200];
+
+	if (x >= w)
+		return;
+	if (m->exits_lost || m->exits_lost_unknown) {
+		snprintf(buf, sizeof(buf), "  LOST %llu%s exits", (unsigned long long)m->exits_lost,
+			 m->exits_lost_unknown ? "+" : "");
+		attrset(theme_attr(EL_LOST));
+	} else if (!m->exit_records && m->exits_status[0]) {
+		snprintf(buf, sizeof(buf), "; %s", m->exits_status);
+		attrset(theme_attr(EL_RATE_ZERO));
+	} else {
+		return;
+	}
+	put_text(y, x, w - x, buf);
+	attrset(theme_attr(EL_NORMAL));
+}
+
 /* System-wide event rates, lost events (loud), or why there are none. */
 static void events_line(const struct model *m, int y, int w)
 {
@@ -129,9 +150,12 @@ static void events_line(const struct model *m, int y, int w)
 	put_text(y, 0, w, "Evnts");
 	attrset(theme_attr(EL_NORMAL));
 	if (!m->event_counters) {
+		const char *why = m->trace_status[0] ? m->trace_status : "tracing off";
+
 		attrset(theme_attr(EL_ERROR));
-		put_text(y, 6, w - 6, m->trace_status[0] ? m->trace_status : "tracing off");
+		put_text(y, 6, w - 6, why);
 		attrset(theme_attr(EL_NORMAL));
+		exits_note(m, y, 6 + (int)strlen(why), w);
 		return;
 	}
 	if (m->interval_s <= 0) {
@@ -146,20 +170,23 @@ static void events_line(const struct model *m, int y, int w)
 			snprintf(r[i], sizeof(r[i]), "-");	/* its event is missing here */
 		}
 	}
-	x = snprintf(buf, sizeof(buf), " syscalls %s  failed %s  signals %s", r[0], r[1], r[2]);
+	x = 5 + snprintf(buf, sizeof(buf), " syscalls %s  failed %s  signals %s", r[0], r[1], r[2]);
 	put_text(y, 5, w - 5, buf);
 	if (m->lost_events || m->lost_unknown) {
 		/* Counts may be short: say so where it cannot be missed. */
-		snprintf(buf, sizeof(buf), "  LOST %llu%s events", (unsigned long long)m->lost_events,
-			 m->lost_unknown ? "+" : "");
+		i = snprintf(buf, sizeof(buf), "  LOST %llu%s events", (unsigned long long)m->lost_events,
+			     m->lost_unknown ? "+" : "");
 		attrset(theme_attr(EL_LOST));
-		put_text(y, 5 + x, w - 5 - x, buf);
+		put_text(y, x, w - x, buf);
 		attrset(theme_attr(EL_NORMAL));
+		x += i;
 	} else if (m->trace_status[0]) {
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y, 5 + x + 2, w - 7 - x, m->trace_status);
+		put_text(y, x + 2, w - 2 - x, m->trace_status);
 		attrset(theme_attr(EL_NORMAL));
+		x += 2 + (int)strlen(m->trace_status);
 	}
+	exits_note(m, y, x, w);
 }
 
 int header_draw(struct app *a, int w, int max_lines)

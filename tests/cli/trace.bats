@@ -573,7 +573,7 @@ killed_ktop() {
 	need_tracing
 	run --separate-stderr timeout 20 "$KTOP" -b --csv -d 0.2 -n 1
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == *,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,lost_events ]]
+	[[ "${lines[0]}" == *,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,lost_events,lost_exits ]]
 }
 
 @test "--syscalls with --no-trace, and --syscalls without -b: usage errors (exit 2)" {

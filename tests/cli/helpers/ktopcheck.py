@@ -145,6 +145,56 @@ def csv_sum(path, pid, col, by_tgid=False):
     print(total)
 
 
+def csv_exits(path, report, comm, user):
+    """Short-lived processes (helpers/burn.c) against their own getrusage.
+
+    @report has a line "pid cpu_us minflt majflt" per process. Each must have
+    one row in state X, named @comm, of @user, whose cpu_s is its CPU time
+    within a tick; over its rows (the intervals it lived in) minflt and majflt
+    add up to its own counts exactly and cpu_pct to its CPU time within a tick.
+    """
+    header, iters = read_csv(path)
+    rows = {}
+    for it in iters:
+        for r in it:
+            rows.setdefault(r["pid"], []).append(r)
+    n, cpu_k, cpu_r, flt_k, flt_r = 0, 0.0, 0.0, 0, 0
+    with open(report) as f:
+        for line in f:
+            pid, cpu_us, minflt, majflt = line.split()
+            cpu = int(cpu_us) / 1e6
+            mine = rows.get(pid)
+            if not mine:
+                fail("pid %s: no row (it used %.3f s, %s faults)" % (pid, cpu, minflt))
+            xs = [r for r in mine if r["state"] == "X"]
+            if len(xs) != 1:
+                fail("pid %s: %d rows in state X: %r" % (pid, len(xs), mine))
+            x = xs[0]
+            if x["comm"] != comm or x["user"] != user:
+                fail("pid %s: comm %r user %r, not %r %r" % (pid, x["comm"], x["user"], comm, user))
+            if x["cpu_s"] == "" or abs(float(x["cpu_s"]) - cpu) > 0.0151:
+                fail("pid %s: cpu_s %r, its own %.6f s" % (pid, x["cpu_s"], cpu))
+            for col, want in (("minflt", int(minflt)), ("majflt", int(majflt))):
+                vals = [r[col] for r in mine]
+                if not all(is_uint(v) for v in vals) or sum(int(v) for v in vals) != want:
+                    fail("pid %s: %s %r, its own %d" % (pid, col, vals, want))
+            pct = [r["cpu_pct"] for r in mine]
+            if any(v == "" for v in pct):
+                fail("pid %s: cpu_pct %r" % (pid, pct))
+            used = sum(float(r["cpu_pct"]) / 100 * float(r["interval_s"]) for r in mine)
+            if abs(used - cpu) > 0.0101 + 0.0005 * len(mine):
+                fail("pid %s: cpu_pct over its rows %.4f s, its own %.6f s: %r" % (pid, used, cpu, pct))
+            n += 1
+            cpu_k += float(x["cpu_s"])
+            cpu_r += cpu
+            flt_k += sum(int(r["minflt"]) for r in mine)
+            flt_r += int(minflt)
+    if not n:
+        fail("no process reported")
+    print("%d processes: cpu_s ktop %.2f, getrusage %.3f; minflt ktop %d, getrusage %d"
+          % (n, cpu_k, cpu_r, flt_k, flt_r))
+
+
 def csv_pids(path, pids, only, nonempty):
     header, iters = read_csv(path)
     want = set(str(p) for p in pids)
@@ -912,6 +962,8 @@ def main():
         csv_sum(a[0], int(a[1]), a[2])
     elif cmd == "csv-sum-tgid":
         csv_sum(a[0], int(a[1]), a[2], by_tgid=True)
+    elif cmd == "csv-exits":
+        csv_exits(a[0], a[1], a[2], a[3])
     elif cmd == "csv-pids":
         # csv-pids FILE only|any COL1,COL2|- PID...
         csv_pids(a[0], [int(p) for p in a[3:]], a[1] == "only",

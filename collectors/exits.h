@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_EXITS_H
+#define KTOP_EXITS_H
+
+/*
+ * collectors/exits: dead tasks' final numbers, from the kernel's exit records
+ * (taskstats.h, tsparse.h), as final readings of the sample (task_final):
+ *
+ *   taskstats socket -> ts_drain (at POLLIN and each tick) -> records
+ *   -> per row: matched to the model's task, summed over a process's threads
+ *   -> task_final -> model_apply
+ *
+ * A task that lived and died between two ticks gets a row (state X) with its
+ * CPU time, faults, switches and (real) user; one that /proc read at the
+ * previous tick and that died since counts its record less that reading.
+ *
+ * When: at a tick, after /proc was read and the trace events applied. The
+ * kernel queues a task's record before its exit event and long before its
+ * /proc files fail (it is reaped later still), so whatever death the model
+ * knows of this tick has its record queued already: drained then, it is
+ * never a tick late. A record may come early (a zombie /proc still reads,
+ * an exit event on a CPU not read yet): it waits, matched to nothing, until
+ * its task's row is dead, at most EXITS_WAIT_TICKS ticks.
+ *
+ * A process's row (not threads mode) sums its threads' records; the last
+ * one (group_dead) ends it. When a multi-threaded process started before
+ * ktop listened, or records were dropped during its life, the sum is not its
+ * whole: its row gets no counters (unknown, never short).
+ *
+ * ktop's own records (a child whose exec failed) are skipped; so are those
+ * of processes outside the focus (-p, -- CMD).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tsparse.h"
+#include "../model/model.h"
+
+#define EXITS_WAIT_TICKS 3
+
+struct exits;
+
+struct exits_stats {
+	uint64_t records;	/* read */
+	uint64_t rows;		/* final readings given to the model */
+	uint64_t unmatched;	/* waited EXITS_WAIT_TICKS for a dead row in vain, or another process's pid */
+	uint64_t partial;	/* processes whose threads' sum is not whole: counters left unknown */
+	uint64_t lost;		/* dropped by the kernel */
+};
+
+/*
+ * exits_new - the collector, not listening yet
+ * @hz: clock ticks per second (the /proc start times the records are matched to)
+ */
+struct exits *exits_new(long hz);
+void exits_free(struct exits *x);
+
+/*
+ * exits_listen - open the taskstats listener
+ * @rcvbuf: its receive buffer, bytes; 0 = TS_RCVBUF_DEFAULT
+ *
+ * Returns 0, or -errno with exits_status saying why in one line ("exit
+ * records off: taskstats: needs root (CAP_NET_ADMIN)").
+ */
+int exits_listen(struct exits *x, size_t rcvbuf);
+bool exits_on(const struct exits *x);
+/* Why there are no exit records; "" when listening. */
+const char *exits_status(const struct exits *x);
+/* The descriptor for poll() (POLLIN: records queued); -1 when off. */
+int exits_fd(const struct exits *x);
+/* POLLIN: read the queued records (bounded), keeping them for the tick. */
+void exits_drain(struct exits *x);
+/* Records as if read from the socket (tests; a replayed recording). */
+void exits_feed(struct exits *x, const struct ts_exit *v, size_t n);
+
+/*
+ * exits_collect - the dead tasks' final readings, into @s
+ * @m: the model with this tick's /proc readings and events applied; read only
+ *
+ * Drains the socket first. Sets the sample's lost exit records of the interval.
+ */
+void exits_collect(struct exits *x, const struct model *m, struct sample *s);
+
+void exits_get_stats(const struct exits *x, struct exits_stats *st);
+
+#endif

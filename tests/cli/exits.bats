@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# Dead processes, exact: the kernel's exit records (taskstats) give the rows of
+# processes that die between two refreshes their CPU time, faults and user.
+# helpers/burn.c starts 20 processes a second that each burn a known CPU time
+# and touch known pages, and report their own getrusage as they end; ktop's
+# rows must say the same (helpers/ktopcheck.py csv-exits).
+
+load helpers/common
+
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/burn" "$BATS_TEST_DIRNAME/helpers/burn.c" ||
+		echo "burn.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	[ "$(id -u)" -eq 0 ] || skip "exit records need root (CAP_NET_ADMIN)"
+	# Another user must run it: a directory of its own, readable by all.
+	DIR=$(mktemp -d /tmp/ktop-burn.XXXXXX)
+	chmod 777 "$DIR"
+	cp "$BATS_FILE_TMPDIR/burn" "$DIR/burn"
+	ln "$DIR/burn" "$DIR/burnone"
+}
+
+teardown() {
+	common_teardown
+	[ -n "$DIR" ] && rm -rf "$DIR"
+}
+
+# burn_rows USER N EVERY_MS MS PAGES THREADS KTOP-ARGS...: ktop's CSV of the
+# interval the loop runs in ($OUT), the processes' own report ($DIR/report).
+burn_rows() {
+	local user=$1 n=$2 every=$3 ms=$4 pages=$5 threads=$6 kpid st=0
+	shift 6
+	timeout 30 "$KTOP" -b --csv -d 0.5 -n 10 -o pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw \
+		"$@" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	# the header and the first sample: the processes come after it, and
+	# after the time it began listening (known within 0.1 s, exits.h)
+	wait_for_lines "$OUT" 2 10
+	sleep 0.3
+	setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups \
+		"$DIR/burn" loop "$n" "$every" "$DIR/burnone" "$ms" "$pages" "$DIR/report" "$threads"
+	wait "$kpid" || st=$?
+	[ "$st" -eq 0 ] || { echo "ktop exit $st: $(cat "$OUT.err")" >&2; return 1; }
+	[ "$(wc -l <"$DIR/report")" -eq "$n" ] || { echo "$(wc -l <"$DIR/report") reports of $n" >&2; return 1; }
+}
+
+@test "exits: 40 processes of 30 ms and 500 pages, 20 a second: every X row exact (traced)" {
+	burn_rows root 40 50 30 500 0
+	run check csv-exits "$OUT" "$DIR/report" burnone root
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "exits: another user's, without tracing: user, CPU and faults exact, switches known" {
+	burn_rows nobody 40 50 30 500 0 --no-trace
+	run check csv-exits "$OUT" "$DIR/report" burnone nobody
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+	# without tracing the switches come from the record (or /proc): never unknown
+	! awk -F, 'NR > 1 && $5 == "burnone" && $11 == "" { bad = 1 } END { exit !bad }' "$OUT"
+}
+
+@test "exits: processes of 4 threads: the threads' records summed" {
+	burn_rows root 12 100 20 300 3
+	run check csv-exits "$OUT" "$DIR/report" burnone root
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "exits: records the kernel dropped are counted and said (text, CSV, JSON)" {
+	local kpid i fmt flag
+	for fmt in text csv json; do
+		flag=--$fmt
+		[ "$fmt" = text ] && flag=-b
+		# a receive buffer of 1 KiB holds 2 records; ktop stopped, 60 exits overflow it
+		# not under timeout: the pid stopped must be ktop's (-n ends it)
+		KTOP_EXITS_KB=1 "$KTOP" -b "$flag" -d 0.5 -n 4 \
+			-o pid,comm,state,cpu_s,lost_exits >"$OUT.$fmt" 2>"$OUT.err" </dev/null 3>&- &
+		kpid=$!
+		track "$kpid"
+		# listening since before the first sample
+		wait_for_file "$OUT.$fmt" 10
+		kill -STOP "$kpid"
+		for ((i = 0; i < 60; i++)); do /bin/true; done
+		kill -CONT "$kpid"
+		wait "$kpid"
+	done
+	grep -qE '^Exits: LOST [0-9]+ exit records: dead processes' "$OUT.text"
+	awk -F, 'NR > 1 && $7 > 0 { found = 1 } END { exit !found }' "$OUT.csv"
+	"$PY" -c 'import json, sys
+lost = [json.loads(l)["system"].get("lost_exits") for l in open(sys.argv[1])]
+assert any(v for v in lost if v), lost' "$OUT.json"
+}
+
+@test "exits: not root, no records: the header says why, the columns stay empty" {
+	run setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$KTOP" -b -n 1 --no-trace
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Exits: exit records off: taskstats: needs root (CAP_NET_ADMIN)"* ]]
+	run setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$KTOP" -b --json -n 1 --no-trace
+	[ "$status" -eq 0 ]
+	"$PY" -c 'import json, sys
+d = json.loads(sys.stdin.readline())
+assert d["system"]["exit_records"] == "exit records off: taskstats: needs root (CAP_NET_ADMIN)", d["system"]
+assert all(p["lost_exits"] is None for p in d["processes"])' <<<"$output"
+}

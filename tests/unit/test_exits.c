@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of collectors/exits.c and the model's final readings (model.c,
+ * apply_final): synthetic exit records (struct ts_exit, as tsparse makes them)
+ * fed to the collector between ticks of a model, as src/sources.c runs them:
+ * a task born and dead within the interval, one /proc read before it died,
+ * a record that comes while /proc still reads its task (a zombie), a process
+ * of several threads, a reused pid, ktop's own records, threads mode, focus,
+ * and the rule that a dead row is shown once.
+ */
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../collectors/exits.h"
+#include "../../model/columns.h"
+#include "../../model/model.h"
+#include "../../model/util.h"
+#include "test.h"
+
+#define SEC 1000000000ull
+#define MS 1000000ull
+
+static struct model m;
+static struct sample s;
+static struct exits *x;
+
+static void setup(void)
+{
+	model_init(&m, 100, 4);
+	sample_init(&s);
+	x = exits_new(100);
+}
+
+static void teardown(void)
+{
+	model_free(&m);
+	sample_free(&s);
+	exits_free(x);
+}
+
+/* A tick @at_s seconds in: its /proc readings are added by the caller between begin and end. */
+static void tick_begin(double at_s)
+{
+	s.begin = true;
+	s.mono_ns = (uint64_t)(at_s * (double)SEC);
+	s.wall_s = 1700000000.0 + at_s;
+	model_apply(&m, &s);
+}
+
+static void reading(pid_t pid, uint64_t starttime, char state, uint64_t ticks, uint64_t minflt)
+{
+	struct task_reading *r = sample_add_task(&s);
+
+	r->pid = r->tgid = pid;
+	r->stat.pid = pid;
+	snprintf(r->stat.comm, sizeof(r->stat.comm), "reader");
+	r->stat.state = state;
+	r->stat.ppid = 1;
+	r->stat.num_threads = 1;
+	r->stat.starttime = starttime;
+	r->stat.utime = ticks;
+	r->stat.minflt = minflt;
+	r->uid = 1000;
+	r->user = "alice";
+}
+
+/* The rest of a tick: readings applied, then the exit records, then its end. */
+static void tick_end(void)
+{
+	model_apply(&m, &s);
+	exits_collect(x, &m, &s);
+	s.end = true;
+	model_apply(&m, &s);
+}
+
+/* The boot clock now, ns: records are read "now", their tasks started @etime_ms before. */
+static uint64_t boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
+}
+
+static struct ts_exit rec(pid_t tid, pid_t tgid, bool group_dead, uint64_t run_ms, uint64_t minflt,
+			  const char *comm)
+{
+	struct ts_exit e;
+
+	memset(&e, 0, sizeof(e));
+	e.tid = tid;
+	e.tgid = tgid;
+	e.ppid = 1;
+	e.uid = 0;
+	e.group_dead = group_dead;
+	e.run_ns = run_ms * MS;
+	e.utime_us = run_ms * 1000;
+	e.minflt = minflt;
+	e.majflt = 1;
+	e.nvcsw = 3;
+	e.nivcsw = 2;
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	e.exit_lo_ns = e.exit_hi_ns = boot_ns();
+	e.etime_us = 20000;
+	return e;
+}
+
+/* Its start as /proc/PID/stat says it (clock ticks after boot). */
+static uint64_t start_of(const struct ts_exit *e)
+{
+	uint64_t lo = 0, hi = 0;
+
+	ts_start_window(e, 100, &lo, &hi);
+	return lo;
+}
+
+static double col(const struct task *t, enum col_id c)
+{
+	double v = -1;
+
+	if (!col_num(&m, t, c, &v))
+		return -1;
+	return v;
+}
+
+static void test_born_and_dead(void)
+{
+	struct ts_exit e = rec(500, 500, true, 30, 574, "burnone");
+	struct task *t;
+	char buf[64];
+
+	setup();
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 500);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_STR(t->comm, "burnone");
+	CHECK_EQ_I64(t->uid, 0);
+	CHECK_STR(col_text(t, COL_USER, buf, sizeof(buf), 1), "root");
+	CHECK_NEAR(col(t, COL_TIME), 0.030, 1e-9);
+	CHECK_NEAR(col(t, COL_CPU), 3.0, 1e-9);	/* 30 ms of 1 s */
+	CHECK_NEAR(col(t, COL_MINFLT), 574, 0);
+	CHECK_NEAR(col(t, COL_MAJFLT), 1, 0);
+	CHECK_NEAR(col(t, COL_VCSW), 3, 0);	/* not traced: the record's */
+	{
+		uint64_t d = 99;
+
+		/* Split as /proc splits it: all user time here, 3 clock ticks. */
+		CHECK(task_delta(t, CNT_UTIME, &d) && d == 3);
+		CHECK(task_delta(t, CNT_STIME, &d) && d == 0);
+	}
+	CHECK(m.ntasks == 1 && m.tasks[0] == t);
+	/* Its row was its last: gone at the next tick. */
+	tick_begin(3);
+	tick_end();
+	CHECK(!model_task_find(&m, 500));
+out:
+	teardown();
+}
+
+static void test_alive_then_dead(void)
+{
+	struct ts_exit e = rec(600, 600, true, 150, 130, "worker");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;	/* 5 s old: /proc read it */
+	tick_begin(1);
+	reading(600, start_of(&e), 'R', 5, 90);
+	tick_end();
+	tick_begin(2);
+	reading(600, start_of(&e), 'R', 10, 100);	/* 100 ms, 100 faults so far */
+	tick_end();
+	tick_begin(3);			/* its read failed: gone, its record came */
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 600);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_STR(t->comm, "worker");	/* the name at exit */
+	CHECK_STR(t->user, "alice");	/* /proc's effective user stays */
+	CHECK_NEAR(col(t, COL_TIME), 0.150, 1e-9);
+	CHECK_NEAR(col(t, COL_CPU), 5.0, 1e-9);	/* the last 50 ms of the last second */
+	CHECK_NEAR(col(t, COL_MINFLT), 30, 0);	/* not the 130 again */
+out:
+	teardown();
+}
+
+static void test_early_record(void)
+{
+	struct ts_exit e = rec(700, 700, true, 100, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(700, start_of(&e), 'R', 5, 50);
+	tick_end();
+	/* It exited; /proc still reads its zombie (final numbers), its record is queued. */
+	tick_begin(2);
+	reading(700, start_of(&e), 'Z', 10, 100);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 700);
+	CHECK(t && t->state == 'Z' && !t->exited);
+	CHECK_NEAR(col(t, COL_MINFLT), 50, 0);
+	/* Reaped: the record is its last row, with what is left (nothing). */
+	tick_begin(3);
+	tick_end();
+	t = model_task_find(&m, 700);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
+	CHECK_NEAR(col(t, COL_CPU), 0, 0);
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+out:
+	teardown();
+}
+
+/* A record whose row stays alive (the pid lived on: an exec from a thread) is dropped. */
+static void test_record_waits_bounded(void)
+{
+	struct ts_exit e = rec(750, 750, true, 100, 100, "lives");
+	struct exits_stats st;
+	int i;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(750, start_of(&e), 'R', 5, 50);
+	exits_feed(x, &e, 1);
+	tick_end();
+	for (i = 0; i < EXITS_WAIT_TICKS + 1; i++) {
+		tick_begin(2 + i);
+		reading(750, start_of(&e), 'R', 5, 50);
+		tick_end();
+	}
+	exits_get_stats(x, &st);
+	CHECK_EQ_U64(st.unmatched, 1);
+	/* Its death later has no record: the row just goes, as without taskstats. */
+	tick_begin(10);
+	tick_end();
+	CHECK(!model_task_find(&m, 750));
+	teardown();
+}
+
+static void test_threads_summed(void)
+{
+	struct ts_exit v[4];
+	struct task *t;
+
+	setup();
+	v[0] = rec(801, 800, false, 10, 5, "pool");
+	v[1] = rec(802, 800, false, 12, 6, "pool");
+	v[2] = rec(800, 800, true, 20, 50, "pool");
+	v[3] = rec(0, 800, false, 0, 0, "");
+	v[3].group = true;	/* the group record: delay accounting only */
+	v[3].run_ns = 42 * MS;
+	v[3].minflt = 999;
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, v, 2);
+	tick_end();
+	CHECK(!model_task_find(&m, 801) && !model_task_find(&m, 800));	/* threads: no row */
+	tick_begin(3);
+	exits_feed(x, v + 2, 2);
+	tick_end();
+	t = model_task_find(&m, 800);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.042, 1e-9);
+	CHECK_NEAR(col(t, COL_MINFLT), 61, 0);
+	CHECK_NEAR(col(t, COL_MAJFLT), 3, 0);
+out:
+	teardown();
+}
+
+/* Its start unknown (no leader record, no row): threads may have died unheard. */
+static void test_threads_partial(void)
+{
+	struct ts_exit v[3];
+	struct exits_stats st;
+	struct task *t;
+
+	setup();
+	v[0] = rec(851, 850, false, 10, 5, "old");
+	v[1] = rec(852, 850, true, 20, 50, "old");	/* the leader exited long ago */
+	v[2] = rec(0, 850, false, 0, 0, "");
+	v[2].group = true;
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, v, 3);
+	tick_end();
+	t = model_task_find(&m, 850);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_STR(t->comm, "old");
+	CHECK_EQ_I64(col(t, COL_TIME), -1);	/* unknown, not short */
+	CHECK_EQ_I64(col(t, COL_MINFLT), -1);
+	exits_get_stats(x, &st);
+	CHECK_EQ_U64(st.partial, 1);
+out:
+	teardown();
+}
+
+static void test_reused_pid_and_self(void)
+{
+	struct ts_exit v[2];
+	struct task *t;
+
+	setup();
+	v[0] = rec(900, 900, true, 10, 10, "old");	/* started 20 ms ago */
+	v[1] = rec(getpid(), getpid(), true, 10, 10, "ktop");
+	tick_begin(1);
+	reading(900, 5, 'S', 1, 1);	/* another process has the pid: started at boot */
+	tick_end();
+	tick_begin(2);
+	reading(900, 5, 'S', 1, 1);
+	exits_feed(x, v, 2);
+	tick_end();
+	t = model_task_find(&m, 900);
+	CHECK(t && t->state == 'S' && !t->exited);
+	CHECK_STR(t->comm, "reader");
+	CHECK(!model_task_find(&m, getpid()));
+	teardown();
+}
+
+static void test_threads_mode(void)
+{
+	struct ts_exit v[3];
+	struct task *t;
+
+	setup();
+	m.threads = true;
+	v[0] = rec(951, 950, false, 10, 5, "w1");
+	v[1] = rec(950, 950, true, 20, 50, "main");
+	v[2] = rec(0, 950, false, 0, 0, "");
+	v[2].group = true;
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, v, 3);
+	tick_end();
+	t = model_task_find(&m, 951);
+	CHECK(t && t->state == 'X' && t->tgid == 950);
+	CHECK_NEAR(col(t, COL_TIME), 0.010, 1e-9);
+	t = model_task_find(&m, 950);
+	CHECK(t && t->state == 'X');
+	CHECK_NEAR(col(t, COL_MINFLT), 50, 0);
+	teardown();
+}
+
+static void test_focus(void)
+{
+	struct ts_exit v[2];
+	pid_t pid = 1000;
+
+	setup();
+	model_set_focus(&m, &pid, 1);
+	v[0] = rec(1000, 1000, true, 10, 10, "mine");
+	v[1] = rec(1001, 1001, true, 10, 10, "other");
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, v, 2);
+	tick_end();
+	CHECK(model_task_find(&m, 1000) != NULL);
+	CHECK(!model_task_find(&m, 1001));
+	CHECK_EQ_U64(m.ntasks, 1);
+	teardown();
+}
+
+/*
+ * An exit event showed its last row; neither a record nor events that come a
+ * tick later show it again (it would be a second row X, of 0 calls).
+ */
+static void test_shown_once(void)
+{
+	struct ts_exit e = rec(1100, 1100, true, 10, 10, "late");
+	struct row_events *r;
+	struct task *t;
+
+	setup();
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	r = sample_add_row(&s);
+	r->id = r->tgid = 1100;
+	r->exited = true;
+	snprintf(r->comm, sizeof(r->comm), "late");
+	tick_end();
+	t = model_task_find(&m, 1100);
+	CHECK(t && t->state == 'X');
+	tick_begin(3);
+	exits_feed(x, &e, 1);
+	/* Its final context switch, after its exit event, read a tick later. */
+	r = sample_add_row(&s);
+	r->id = r->tgid = 1100;
+	r->n[CNT_VCSW] = 1;
+	r->exited = true;
+	tick_end();
+	t = model_task_find(&m, 1100);
+	CHECK(!t || t->seen_tick != m.tick);
+	tick_begin(4);
+	tick_end();
+	CHECK(!model_task_find(&m, 1100));
+	teardown();
+}
+
+static const struct test tests[] = {
+	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
+	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
+	{ "a record before its row is dead waits (zombie)", test_early_record },
+	{ "a record whose row lives on is dropped after a few ticks", test_record_waits_bounded },
+	{ "a process of threads: the sum of its thread records", test_threads_summed },
+	{ "threads unheard: counters unknown, not short", test_threads_partial },
+	{ "a reused pid and ktop's own records", test_reused_pid_and_self },
+	{ "threads mode: a row per thread", test_threads_mode },
+	{ "focus: only the focused processes", test_focus },
+	{ "a dead row is shown once", test_shown_once },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
