@@ -38,6 +38,8 @@ void acct_free(struct acct *a)
 	free(a->moved);
 	free(a->flows);
 	free(a->flow_idx);
+	free(a->lv);
+	free(a->life_str);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -397,58 +399,86 @@ static void copy_comm(char dst[16], const char *src, size_t len)
 	dst[n] = '\0';
 }
 
-void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
-		  const char *comm, size_t comm_len)
+/*
+ * Is an event at @ts older than what is known of @t? Then it changes only what
+ * is still unknown: it was read late (its CPU was read before it was written,
+ * another's after a later one was), or it is of a task that had the tid before.
+ */
+static bool life_stale(struct acct_thread *t, uint64_t ts)
+{
+	if (ts < t->life_ts)
+		return true;
+	t->life_ts = ts;
+	return false;
+}
+
+static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+			 const char *comm, size_t comm_len, uint64_t ts)
 {
 	struct acct_thread *t, *p;
+	pid_t ppid, tgid = 0;
 
-	if (child <= 0)
-		return;
 	p = parent > 0 ? acct_thread(a, parent) : NULL;
 	t = acct_thread(a, child);
+	ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
+	if (clone_flags & ACCT_CLONE_THREAD)
+		tgid = p ? p->tgid : 0;
+	else
+		tgid = child;
+	if (!(clone_flags & ACCT_CLONE_THREAD))
+		push_pid(&a->born, &a->nborn, &a->cap_born, child);
+	if (life_stale(t, ts)) {
+		/* Its exec or exit came first: they stay, its parent is learnt. */
+		if (!t->ppid)
+			t->ppid = ppid;
+		if (!t->tgid && tgid)
+			t->tgid = tgid;
+		if (!t->tgid && (clone_flags & ACCT_CLONE_THREAD))
+			t->creator = parent;
+		if (!t->comm[0])
+			copy_comm(t->comm, comm, comm_len);
+		return;
+	}
 	/* A reused tid: whatever was known of the old thread is not this one's. */
 	t->exited = 0;
 	t->enter_nr = SC_EMPTY;
 	t->last_exit_ts = 0;
 	copy_comm(t->comm, comm, comm_len);
-	t->ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
+	t->ppid = ppid;
 	t->creator = 0;
-	if (clone_flags & ACCT_CLONE_THREAD) {
-		t->tgid = p ? p->tgid : 0;
-		/* The creator's process is learnt later (from /proc); so is this one's. */
-		if (!t->tgid)
-			t->creator = parent;
-	} else {
-		t->tgid = child;
-		push_pid(&a->born, &a->nborn, &a->cap_born, child);
-	}
+	t->tgid = tgid;
+	/* The creator's process is learnt later (from /proc); so is this one's. */
+	if (!t->tgid && (clone_flags & ACCT_CLONE_THREAD))
+		t->creator = parent;
 }
 
-void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len)
+static void life_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
+		      uint64_t ts)
 {
 	struct acct_exec *x;
 	struct acct_thread *t;
 	const char *base = filename;
 	size_t i;
 
-	if (pid <= 0)
-		return;
 	if (old_pid != pid && old_pid > 0) {
 		/* A non-leader thread exec'd: it carries on as the leader's pid. */
 		struct acct_thread *o = acct_thread(a, old_pid);
 
-		if (!o->exited)
+		if (!o->exited && !life_stale(o, ts))
 			o->exited = 1;
 	}
 	t = acct_thread(a, pid);
 	t->tgid = pid;
-	t->exited = 0;
-	/* comm becomes the file's base name, as the kernel sets it. */
-	for (i = 0; i < len && filename[i]; i++)
-		if (filename[i] == '/')
-			base = filename + i + 1;
-	copy_comm(t->comm, base, len - (size_t)(base - filename));
 	t->renamed = true;
+	if (!life_stale(t, ts)) {
+		t->exited = 0;
+		/* comm becomes the file's base name, as the kernel sets it. */
+		for (i = 0; i < len && filename[i]; i++)
+			if (filename[i] == '/')
+				base = filename + i + 1;
+		copy_comm(t->comm, base, len - (size_t)(base - filename));
+		t->named = true;
+	}
 
 	if (a->nexecs == a->cap_execs) {
 		a->cap_execs = a->cap_execs ? a->cap_execs * 2 : 16;
@@ -463,13 +493,23 @@ void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, s
 	x->file[len] = '\0';
 }
 
-void acct_exit(struct acct *a, pid_t tid, bool group_dead)
+static void life_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts)
 {
-	struct acct_thread *t;
+	struct acct_thread *t = acct_thread(a, pid);
 
-	if (tid <= 0)
+	if (life_stale(t, ts))
 		return;
-	t = activate(a, tid);
+	copy_comm(t->comm, comm, comm_len);
+	t->named = true;
+}
+
+static void life_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
+{
+	struct acct_thread *t = activate(a, tid);
+
+	/* Older than its fork: a task that had the tid before, gone already. */
+	if (life_stale(t, ts))
+		return;
 	t->exited = 1;
 	if (group_dead)
 		push_pid(&a->dead, &a->ndead, &a->cap_dead, tid);
@@ -481,6 +521,137 @@ void acct_cgroup_attach(struct acct *a, pid_t tid)
 	if (tid <= 0 || (a->nmoved && a->moved[a->nmoved - 1] == tid))
 		return;
 	push_pid(&a->moved, &a->nmoved, &a->cap_moved, tid);
+}
+
+/* Keep an event for acct_order_life; @file (an exec's) is copied. */
+static struct acct_life *keep_life(struct acct *a, uint8_t kind, pid_t pid, uint64_t ts,
+				   const char *file, size_t file_len)
+{
+	struct acct_life *l;
+
+	if (a->nlv == a->cap_lv) {
+		a->cap_lv = a->cap_lv ? a->cap_lv * 2 : 256;
+		a->lv = xrealloc(a->lv, a->cap_lv * sizeof(*a->lv));
+	}
+	l = &a->lv[a->nlv++];
+	memset(l, 0, sizeof(*l));
+	l->kind = kind;
+	l->pid = pid;
+	l->ts = ts;
+	l->seq = a->life_seq++;
+	if (file) {
+		file_len = strnlen(file, file_len);
+		if (file_len > ACCT_EXEC_FILE)
+			file_len = ACCT_EXEC_FILE;	/* acct_exec's "cut" all the same */
+		if (a->nlife_str + file_len > a->cap_life_str) {
+			a->cap_life_str = (a->nlife_str + file_len) * 2 + 4096;
+			a->life_str = xrealloc(a->life_str, a->cap_life_str);
+		}
+		memcpy(a->life_str + a->nlife_str, file, file_len);
+		l->file_off = (uint32_t)a->nlife_str;
+		l->file_len = (uint32_t)file_len;
+		a->nlife_str += file_len;
+	}
+	return l;
+}
+
+void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+		  const char *comm, size_t comm_len, uint64_t ts)
+{
+	struct acct_life *l;
+
+	if (child <= 0)
+		return;
+	if (!a->order_life) {
+		life_newtask(a, parent, child, clone_flags, comm, comm_len, ts);
+		return;
+	}
+	l = keep_life(a, AL_NEWTASK, child, ts, NULL, 0);
+	l->other = parent;
+	l->clone_flags = clone_flags;
+	copy_comm(l->comm, comm, comm_len);
+}
+
+void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
+	       uint64_t ts)
+{
+	if (pid <= 0)
+		return;
+	if (!a->order_life)
+		life_exec(a, pid, old_pid, filename, len, ts);
+	else
+		keep_life(a, AL_EXEC, pid, ts, filename, len)->other = old_pid;
+}
+
+void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts)
+{
+	if (pid <= 0)
+		return;
+	if (!a->order_life)
+		life_rename(a, pid, comm, comm_len, ts);
+	else
+		copy_comm(keep_life(a, AL_RENAME, pid, ts, NULL, 0)->comm, comm, comm_len);
+}
+
+void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
+{
+	if (tid <= 0)
+		return;
+	if (!a->order_life) {
+		life_exit(a, tid, group_dead, ts);
+		return;
+	}
+	keep_life(a, AL_EXIT, tid, ts, NULL, 0)->group_dead = group_dead;
+	/* Its counts go to its row this interval, whenever the exit is applied. */
+	activate(a, tid);
+}
+
+static int life_cmp(const void *pa, const void *pb)
+{
+	const struct acct_life *x = pa, *y = pb;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void acct_order_life(struct acct *a)
+{
+	size_t i;
+
+	/* Each CPU's events are in order already: the sort merges a few runs. */
+	qsort(a->lv, a->nlv, sizeof(*a->lv), life_cmp);
+	for (i = 0; i < a->nlv; i++) {
+		const struct acct_life *l = &a->lv[i];
+
+		switch (l->kind) {
+		case AL_NEWTASK:
+			life_newtask(a, l->other, l->pid, l->clone_flags, l->comm, sizeof(l->comm),
+				     l->ts);
+			break;
+		case AL_EXEC:
+			life_exec(a, l->pid, l->other, a->life_str + l->file_off, l->file_len, l->ts);
+			break;
+		case AL_RENAME:
+			life_rename(a, l->pid, l->comm, sizeof(l->comm), l->ts);
+			break;
+		case AL_EXIT:
+			life_exit(a, l->pid, l->group_dead, l->ts);
+			break;
+		}
+	}
+	a->nlv = a->nlife_str = 0;
+	a->life_seq = 0;
+	/* Senders named by the events now: one forked this interval had no name when decoded. */
+	for (i = 0; i < a->nsigs; i++) {
+		struct acct_thread *t;
+
+		if (a->sigs[i].comm[0] || a->sigs[i].sender <= 0)
+			continue;
+		t = pidmap_get(&a->threads, a->sigs[i].sender);
+		if (t)
+			memcpy(a->sigs[i].comm, t->comm, sizeof(t->comm));
+	}
 }
 
 void acct_lost(struct acct *a, long n)
@@ -520,6 +691,8 @@ void acct_end_interval(struct acct *a)
 	/* What is not timed yet belongs to the tables about to be cleared. */
 	if (a->ntv)
 		acct_time_calls(a);
+	if (a->nlv)
+		acct_order_life(a);
 
 	for (t = a->active, a->active = NULL; t; t = next) {
 		next = t->next;
@@ -552,6 +725,7 @@ void acct_end_interval(struct acct *a)
 			continue;
 		t = a->threads.slots[i].val;
 		t->renamed = false;
+		t->named = false;
 		t->cred_call = false;
 		if (t->exited)
 			t->exited++;

@@ -64,8 +64,14 @@ struct acct_thread {
 	bool carry;		/* its counts go on into the next interval (acct_carry) */
 	uint8_t exited;		/* ticks since its exit; 0 = alive */
 	uint16_t idle;		/* intervals without events */
-	char comm[16];		/* from task_newtask or exec; may be "" */
+	/*
+	 * The time of the latest lifecycle event applied to it (fork, exec,
+	 * rename, exit): an older one, read late, does not undo what it says.
+	 */
+	uint64_t life_ts;
+	char comm[16];		/* from task_newtask, exec or task_rename; may be "" */
 	bool renamed;		/* exec'd this interval: comm is the name it ended it with */
+	bool named;		/* its name changed this interval (exec, prctl): comm is the last */
 	bool cred_call;		/* a call that changes credentials succeeded this interval */
 	struct acct_thread *next;	/* active list */
 };
@@ -79,6 +85,23 @@ struct acct_exec {
 	pid_t pid;
 	bool cut;			/* the name was longer than file[]: not known */
 	char file[ACCT_EXEC_FILE];
+};
+
+/*
+ * A lifecycle event (fork, exec, rename, exit) kept until every CPU's buffer
+ * is read, then applied in time order (acct_order_life).
+ */
+enum acct_life_kind { AL_NEWTASK, AL_EXEC, AL_RENAME, AL_EXIT };
+struct acct_life {
+	uint64_t ts;
+	uint64_t clone_flags;		/* newtask */
+	uint32_t seq;			/* decode order: equal times keep it */
+	pid_t pid;			/* the task it is about (the child of a newtask) */
+	pid_t other;			/* newtask: the parent; exec: old_pid */
+	uint32_t file_off, file_len;	/* exec: its filename in acct.life_str */
+	uint8_t kind;			/* enum acct_life_kind */
+	bool group_dead;		/* exit */
+	char comm[16];			/* newtask, rename */
 };
 
 /* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
@@ -111,6 +134,22 @@ struct acct {
 	bool order_times;
 	struct acct_timing *tv;
 	size_t ntv, cap_tv;
+	/*
+	 * Apply lifecycle events in time order: each CPU's buffer is decoded in
+	 * turn, so a child's exec or exit (on its CPU) may be decoded before its
+	 * fork (on its parent's): applied as decoded, the fork would rename it
+	 * back to its parent's name and undo its exit. They are few (the
+	 * counting events are not kept): kept with their times, merged into
+	 * one order by acct_order_life once every CPU is read. Off: applied as
+	 * decoded (one CPU, tests); either way an event older than the last one
+	 * applied to its task changes only what that one left unknown.
+	 */
+	bool order_life;
+	struct acct_life *lv;
+	size_t nlv, cap_lv;
+	char *life_str;			/* the kept execs' filenames */
+	size_t nlife_str, cap_life_str;
+	uint32_t life_seq;
 
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
@@ -178,10 +217,20 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state);
 void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result);
 /* signal_deliver in @tid: received, when acct.recv_on_deliver says so. */
 void acct_signal_deliver(struct acct *a, pid_t tid);
+/* Lifecycle events, with their ring buffer time @ts (see order_life). */
 void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
-		  const char *comm, size_t comm_len);
-void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len);
-void acct_exit(struct acct *a, pid_t tid, bool group_dead);
+		  const char *comm, size_t comm_len, uint64_t ts);
+void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
+	       uint64_t ts);
+/* task_rename: @pid's name is @comm now (prctl PR_SET_NAME, /proc/PID/comm, exec). */
+void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts);
+void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts);
+/*
+ * With order_life, after every CPU's buffer is read up to now: the kept
+ * lifecycle events applied in time order (before the born, dead and exec
+ * lists, the names and the exits are looked at).
+ */
+void acct_order_life(struct acct *a);
 /* cgroup_attach_task: @tid moved to another cgroup (its cgroup is read again). */
 void acct_cgroup_attach(struct acct *a, pid_t tid);
 /*

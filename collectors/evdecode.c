@@ -29,6 +29,8 @@ static const struct ev_def {
 	[EV_SIGNAL]	= { "signal", "signal_generate", { "pid", "result", "sig" }, 0 },
 	[EV_SIGDELIVER]	= { "signal", "signal_deliver", { "sig" }, 0 },
 	[EV_CGATTACH]	= { "cgroup", "cgroup_attach_task", { "pid" }, 0 },
+	/* Its pid may go (it is always the writer's, but for /proc/PID/comm): common_pid then. */
+	[EV_RENAME]	= { "task", "task_rename", { "newcomm", "pid" }, 1u << 1 },
 };
 
 
@@ -130,15 +132,20 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	case EV_NEWTASK:
 		s = ev_str(rec, size, &f[2], &n);
 		acct_newtask(a, pid, (pid_t)ev_num(rec, &f[0]), (uint64_t)ev_num(rec, &f[1]),
-			     s ? s : "", s ? n : 0);
+			     s ? s : "", s ? n : 0, ts);
 		break;
 	case EV_EXEC:
 		s = ev_str(rec, size, &f[0], &n);
 		acct_exec(a, (pid_t)ev_num(rec, &f[1]), (pid_t)ev_num(rec, &f[2]),
-			  s ? s : "", s ? n : 0);
+			  s ? s : "", s ? n : 0, ts);
 		break;
 	case EV_PEXIT:
-		acct_exit(a, (pid_t)ev_num(rec, &f[0]), f[1].size ? ev_num(rec, &f[1]) != 0 : false);
+		acct_exit(a, (pid_t)ev_num(rec, &f[0]), f[1].size ? ev_num(rec, &f[1]) != 0 : false, ts);
+		break;
+	case EV_RENAME:
+		s = ev_str(rec, size, &f[0], &n);
+		if (s)
+			acct_rename(a, f[1].size ? (pid_t)ev_num(rec, &f[1]) : pid, s, n, ts);
 		break;
 	case EV_SIGNAL:
 		acct_signal(a, (rec[RB_COMMON_FLAGS_OFF] & RB_FLAG_IRQ_CONTEXT) ? 0 : pid,

@@ -32,6 +32,7 @@ enum ev_kind {
 	EV_SIGNAL,		/* signal:signal_generate */
 	EV_SIGDELIVER,		/* signal:signal_deliver: with a kernel pid filter */
 	EV_CGATTACH,		/* cgroup:cgroup_attach_task: a task moved to another cgroup */
+	EV_RENAME,		/* task:task_rename: prctl(PR_SET_NAME), /proc/PID/comm, exec */
 	EV_NR
 };
 

@@ -119,6 +119,11 @@ int exits_listen(struct exits *x, size_t rcvbuf)
 	return 0;
 }
 
+void exits_off(struct exits *x, const char *why)
+{
+	snprintf(x->status, sizeof(x->status), "%s", why);
+}
+
 bool exits_on(const struct exits *x)
 {
 	return x && x->ts;

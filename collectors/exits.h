@@ -65,6 +65,8 @@ void exits_free(struct exits *x);
  * records off: taskstats: needs root (CAP_NET_ADMIN)").
  */
 int exits_listen(struct exits *x, size_t rcvbuf);
+/* Not listening, for the reason @why (the header's words). */
+void exits_off(struct exits *x, const char *why);
 bool exits_on(const struct exits *x);
 /* Why there are no exit records; "" when listening. */
 const char *exits_status(const struct exits *x);

@@ -60,7 +60,7 @@ struct ftrace {
 /* The default view's events: one per syscall (its exit), the rest are rare. */
 static const enum ev_kind default_kinds[] = {
 	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
-	EV_SIGNAL, EV_CGATTACH,
+	EV_SIGNAL, EV_CGATTACH, EV_RENAME,
 };
 
 /*
@@ -160,6 +160,8 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 
 	*out = ft;
 	acct_init(&ft->acct);
+	/* Each CPU is read in turn: forks, execs, renames and exits are merged by time. */
+	ft->acct.order_life = true;
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
 	pidmap_init(&ft->withheld);
@@ -410,7 +412,7 @@ static struct row_events *add_row(struct ftrace *ft, const struct model *m, stru
 	e->id = id;
 	e->tgid = tgid;
 	memcpy(e->comm, (leader && leader->comm[0] ? leader : th)->comm, sizeof(e->comm));
-	e->renamed = leader && leader->renamed && leader->comm[0];
+	e->renamed = leader && leader->named && leader->comm[0];
 	e->ppid = (leader ? leader : th)->ppid;
 	/*
 	 * A thread's exit ends a thread row; a process's ends with its last
@@ -745,7 +747,8 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	max = trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16;
 	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++)
 		read_cpu(ft, cpu, true, max);
-	/* Every CPU is read up to now: entries and exits can be paired in order. */
+	/* Every CPU is read up to now: lifecycle events merged, entries and exits paired in order. */
+	acct_order_life(&ft->acct);
 	acct_time_calls(&ft->acct);
 	lost = trace_lost(ft->tr);
 	ft->lost_interval = lost - ft->lost_seen;

@@ -401,7 +401,7 @@ static void apply_row(struct model *m, const struct row_events *e)
 		t->seen_tick = m->tick;
 		t->exited = true;
 		t->state = 'X';
-		/* It exec'd after /proc last read it: its last name is the exec's. */
+		/* It exec'd (or renamed itself) after /proc last read it: that name is its last. */
 		if (e->renamed && e->comm[0])
 			memcpy(t->comm, e->comm, sizeof(e->comm));
 	}

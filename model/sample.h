@@ -84,8 +84,8 @@ struct row_events {
 	uint64_t n[CNT_NR];	/* indexed by enum counter; event counters only */
 	const struct sc_table *sc;	/* per syscall; the source's, valid until applied */
 	const struct sc_table *err;	/* per syscall and errno (sc_err_key); likewise */
-	char comm[16];			/* its name by the events: the exec's when @renamed */
-	bool renamed;			/* it exec'd after /proc last read it */
+	char comm[16];			/* its name by the events: the last one when @renamed */
+	bool renamed;			/* it exec'd or was renamed after /proc last read it */
 	pid_t ppid;
 	bool exited;
 };

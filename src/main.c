@@ -433,10 +433,11 @@ int main(int argc, char **argv)
 		const char *kb = getenv("KTOP_EXITS_KB");
 		unsigned long long v = 0;
 
-		/* A small receive buffer lets tests see lost exit records. */
-		if (!kb || parse_uint(kb, 1 << 22, &v) || v < 1)
-			v = 0;
-		exits_listen(k.exits, (size_t)v * 1024);
+		/* A small receive buffer lets tests see lost exit records; 0, the events alone. */
+		if (kb && !parse_uint(kb, 1 << 22, &v) && !v)
+			exits_off(k.exits, "exit records off: KTOP_EXITS_KB=0");
+		else
+			exits_listen(k.exits, (size_t)v * 1024);
 	}
 	if (k.opt.summary && !ftrace_on(k.ftrace)) {
 		fprintf(stderr, "ktop: --summary counts kernel events, but %s\n",

@@ -80,6 +80,12 @@
 	"\tfield:unsigned long sa_handler;\toffset:24;\tsize:8;\tsigned:0;\n" \
 	"\tfield:unsigned long sa_flags;\toffset:32;\tsize:8;\tsigned:0;\n\n" \
 	"print fmt: \"sig=%d\", REC->sig\n"
+#define FMT_RENAME "name: task_rename\nID: 204\nformat:\n" COMMON \
+	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n" \
+	"\tfield:char oldcomm[16];\toffset:12;\tsize:16;\tsigned:0;\n" \
+	"\tfield:char newcomm[16];\toffset:28;\tsize:16;\tsigned:0;\n" \
+	"\tfield:short oom_score_adj;\toffset:44;\tsize:2;\tsigned:1;\n\n" \
+	"print fmt: \"pid=%d\", REC->pid\n"
 #define FMT_FAULT "name: page_fault_user\nID: 190\nformat:\n" COMMON \
 	"\tfield:unsigned long address;\toffset:8;\tsize:8;\tsigned:0;\n" \
 	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n" \
@@ -87,7 +93,8 @@
 	"print fmt: \"address=%ps\", (void *)REC->address\n"
 
 enum { ID_EXIT = 442, ID_SWITCH = 372, ID_NEWTASK = 205, ID_PEXIT = 369, ID_SIGNAL = 261,
-       ID_EXEC = 365, ID_EXIT_GROUP = 216, ID_ENTER = 443, ID_SIGDEL = 260, ID_FAULT = 190 };
+       ID_EXEC = 365, ID_EXIT_GROUP = 216, ID_ENTER = 443, ID_SIGDEL = 260, ID_FAULT = 190,
+       ID_RENAME = 204 };
 
 static const char header_page[] = FMT_HEADER_PAGE;
 
@@ -104,6 +111,7 @@ static const struct ev_format {
 	{ EV_EXEC, FMT_EXEC },
 	{ EV_PEXIT, FMT_PEXIT },
 	{ EV_SIGNAL, FMT_SIGNAL },
+	{ EV_RENAME, FMT_RENAME },
 };
 
 #endif

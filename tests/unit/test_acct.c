@@ -147,12 +147,12 @@ static void test_exec_records(void)
 	struct acct a;
 
 	acct_init(&a);
-	acct_exec(&a, TID, TID, "/usr/bin/su", 11);
+	acct_exec(&a, TID, TID, "/usr/bin/su", 11, 1);
 	/* A non-leader thread exec'd: the process's pid carries on. */
-	acct_exec(&a, TID, TID + 1, "./prog\0junk", 11);
+	acct_exec(&a, TID, TID + 1, "./prog\0junk", 11, 2);
 	memset(longname, 'x', sizeof(longname));
 	longname[0] = '/';
-	acct_exec(&a, TID + 5, TID + 5, longname, sizeof(longname));
+	acct_exec(&a, TID + 5, TID + 5, longname, sizeof(longname), 3);
 	if (CHECK_EQ_U64(a.nexecs, 3)) {
 		CHECK_EQ_I64(a.execs[0].pid, TID);
 		CHECK_STR(a.execs[0].file, "/usr/bin/su");

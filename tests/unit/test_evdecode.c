@@ -28,6 +28,13 @@ static void page_init(struct page *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* A page whose first record is at @ts (ns; each record is 10 ns after the one before). */
+static void page_at(struct page *p, uint64_t ts)
+{
+	page_init(p);
+	memcpy(p->b, &ts, 8);
+}
+
 /* Append a record: 4-byte header (type_len = words, delta), payload padded to 4. */
 static uint8_t *page_add(struct page *p, size_t size, uint32_t delta)
 {
@@ -119,6 +126,14 @@ static void add_exec(struct page *p, int32_t pid, int32_t old, const char *file)
 	put32(r, 12, pid);
 	put32(r, 16, old);
 	memcpy(r + 20, file, n);
+}
+
+static void add_rename(struct page *p, int32_t writer, int32_t pid, const char *comm)
+{
+	uint8_t *r = rec_new(p, ID_RENAME, writer, 46);
+
+	put32(r, 8, pid);
+	memcpy(r + 28, comm, strlen(comm));
 }
 
 static struct evdecode dec;
@@ -447,10 +462,128 @@ static void test_hostile_pages(void)
 	teardown();
 }
 
+/*
+ * Two CPUs whose events interleave: "sh" (700) forks 701 on CPU 0; 701 runs
+ * on CPU 1, execs true, renames itself (prctl) and exits. CPU 1's page is
+ * decoded first, as a tick reads the CPUs in turn: applied as decoded, the
+ * fork, read last, would name the child "sh" again and undo its exit.
+ */
+static void pages_two_cpus(struct page *cpu0, struct page *cpu1)
+{
+	page_at(cpu0, 1000);
+	add_exit(cpu0, 700, 0, 1);			/* 1000: sh reads */
+	add_newtask(cpu0, 700, 701, 0x11, "sh");	/* 1010: fork */
+	add_exit(cpu0, 700, 56, 701);			/* 1020: clone returns in sh */
+	add_exit(cpu0, 700, 61, 701);			/* 1030: wait4 */
+	page_at(cpu1, 1015);
+	add_exec(cpu1, 701, 701, "/usr/bin/true");	/* 1015: exec, 5 ns after the fork */
+	add_exit(cpu1, 701, 59, 0);			/* 1025 */
+	add_rename(cpu1, 701, 701, "worker");		/* 1035: prctl(PR_SET_NAME) */
+	add_pexit(cpu1, 701, true);			/* 1045 */
+}
+
+static void test_lifecycle_time_order(void)
+{
+	struct page cpu0, cpu1;
+	struct acct_thread *t;
+
+	pages_two_cpus(&cpu0, &cpu1);
+	/*
+	 * Applied as decoded (acct.order_life off: one CPU, tests), each task's
+	 * event times still keep the fork, read last, from undoing the rest.
+	 */
+	if (!setup())
+		return;
+	CHECK_EQ_I64(evdecode_page(&dec, cpu1.b, PAGE, &acct), 4);
+	CHECK_EQ_I64(evdecode_page(&dec, cpu0.b, PAGE, &acct), 4);
+	t = thr(701);
+	CHECK(t && !strcmp(t->comm, "worker") && t->exited);	/* the times guard it */
+	teardown();
+
+	if (!setup())
+		return;
+	acct.order_life = true;
+	CHECK_EQ_I64(evdecode_page(&dec, cpu1.b, PAGE, &acct), 4);
+	CHECK_EQ_I64(evdecode_page(&dec, cpu0.b, PAGE, &acct), 4);
+	/* Kept until every CPU is read: nothing applied yet but the counts. */
+	CHECK_EQ_U64(acct.nborn, 0);
+	CHECK_EQ_U64(thr(701)->n[AC_SYSCALLS], 1);
+	acct_order_life(&acct);
+	t = thr(701);
+	if (!CHECK(t))
+		goto out;
+	CHECK_STR(t->comm, "worker");
+	CHECK(t->named && t->renamed);
+	CHECK_EQ_I64(t->exited, 1);
+	CHECK_EQ_I64(t->tgid, 701);
+	CHECK_EQ_I64(t->ppid, 700);
+	CHECK(t->active);
+	CHECK_EQ_U64(acct.nborn, 1);
+	CHECK_EQ_U64(acct.ndead, 1);
+	CHECK_EQ_U64(acct.nexecs, 1);
+	CHECK_STR(acct.execs[0].file, "/usr/bin/true");
+	CHECK_EQ_U64(thr(700)->n[AC_SYSCALLS], 3);
+out:
+	teardown();
+}
+
+/*
+ * A tick read CPU 1 after the child's exec and exit, CPU 0 before the fork
+ * was written: the fork comes a tick late, and must not undo them.
+ */
+static void test_lifecycle_late_fork(void)
+{
+	struct page cpu0, cpu1;
+	struct acct_thread *t;
+
+	pages_two_cpus(&cpu0, &cpu1);
+	if (!setup())
+		return;
+	acct.order_life = true;
+	evdecode_page(&dec, cpu1.b, PAGE, &acct);
+	acct_order_life(&acct);
+	CHECK_STR(thr(701)->comm, "worker");
+	CHECK_EQ_I64(thr(701)->ppid, 0);	/* not known yet */
+	acct_end_interval(&acct);
+	evdecode_page(&dec, cpu0.b, PAGE, &acct);
+	acct_order_life(&acct);
+	t = thr(701);
+	if (!CHECK(t))
+		goto out;
+	CHECK_STR(t->comm, "worker");
+	CHECK(t->exited > 0);
+	CHECK_EQ_I64(t->ppid, 700);		/* what the fork alone knew */
+	CHECK_EQ_U64(acct.nborn, 1);
+out:
+	teardown();
+}
+
+/* task_rename names the task of its pid field (a /proc/PID/comm write), else the writer. */
+static void test_rename(void)
+{
+	struct page p;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_rename(&p, 800, 801, "other-thread");
+	add_rename(&p, 800, 800, "a-name-longer-than-15");
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
+	CHECK_STR(thr(801)->comm, "other-thread");
+	CHECK_STR(thr(800)->comm, "a-name-longer-t");
+	CHECK(thr(800)->named && !thr(800)->renamed);	/* named, not exec'd */
+	acct_end_interval(&acct);
+	CHECK(!thr(800)->named);
+	teardown();
+}
+
 static const struct test tests[] = {
 	{ "sys_exit: calls, -errno errors, fork child returns, rt_sigreturn", test_syscalls_and_errors },
 	{ "sched_switch: blocked = voluntary, R and R+ = involuntary", test_switches },
 	{ "newtask/exec/exit: threads, processes, comm, late exits", test_lifecycle },
+	{ "two CPUs interleaved: fork, exec, rename, exit applied in time order", test_lifecycle_time_order },
+	{ "a fork read a tick after its child's exec and exit undoes neither", test_lifecycle_late_fork },
+	{ "task_rename: the pid field's task, 15 bytes", test_rename },
 	{ "signal_generate: queued results count, interrupts send nothing", test_signals },
 	{ "exit_group counted at entry; enter/exit pairs time a call", test_noreturn_and_timing },
 	{ "missed-event markers: stored count and unknown count", test_missed_events },

@@ -14,6 +14,9 @@
  *                             EVERY_MS ms (PROG: this program under another
  *                             name, so that its children's comm is PROG's),
  *                             reaping each; exit 0 if every child exited 0
+ *   burn name NAME            rename itself NAME (prctl PR_SET_NAME), make a
+ *                             few calls, exit: a short-lived process whose
+ *                             last name is not its program's
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -124,6 +128,11 @@ static int loop(long n, long every_ms, char **prog_args)
 
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "name")) {
+		if (prctl(PR_SET_NAME, argv[2], 0, 0, 0))
+			return 1;
+		return getppid() > 0 && getpid() > 0 ? 0 : 1;
+	}
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "one"))
 		return one(atol(argv[2]), atol(argv[3]), argv[4], argc == 6 ? atol(argv[5]) : 0);
 	if ((argc == 8 || argc == 9) && !strcmp(argv[1], "loop")) {
@@ -133,6 +142,6 @@ int main(int argc, char **argv)
 		return loop(atol(argv[2]), atol(argv[3]), args);
 	}
 	fprintf(stderr, "usage: burn one MS PAGES OUT [THREADS] | "
-		"burn loop N EVERY_MS PROG MS PAGES OUT [THREADS]\n");
+		"burn loop N EVERY_MS PROG MS PAGES OUT [THREADS] | burn name NAME\n");
 	return 2;
 }

@@ -454,6 +454,38 @@ def csv_children(path, ppid):
     print(" ".join(seen))
 
 
+def csv_dead_children(path, n, name):
+    """A loop's children: each has one row X, named @name (its last name).
+
+    The loop is the parent most X rows have; @n of its children must have
+    died, each shown once (never again with 0 calls) and by its own name (not
+    the loop's, which a fork applied after the child's exec would give it).
+    """
+    header, iters = read_csv(path)
+    xs = [r for it in iters for r in it if r["state"] == "X"]
+    per_pid = {}
+    for r in xs:
+        per_pid.setdefault(r["pid"], []).append(r)
+    again = [p for p, rows in per_pid.items() if len(rows) > 1]
+    if again:
+        fail("%d pids with more than one row X, e.g. %r" % (len(again), per_pid[again[0]]))
+    ppids = {}
+    for r in xs:
+        ppids[r["ppid"]] = ppids.get(r["ppid"], 0) + 1
+    loop = max(ppids, key=ppids.get)
+    kids = [r for r in xs if r["ppid"] == loop]
+    wrong = [r for r in kids if r["comm"] != name]
+    names = {}
+    for r in wrong:
+        names[r["comm"]] = names.get(r["comm"], 0) + 1
+    if wrong:
+        fail("%d of %d children of %s not named %s: %r, e.g. %r"
+             % (len(wrong), len(kids), loop, name, names, wrong[0]))
+    if len(kids) != n:
+        fail("%d children of %s in state X, not %d" % (len(kids), loop, n))
+    print("%d children of %s, each one row X named %s" % (len(kids), loop, name))
+
+
 def read_sc_csv(path):
     """ktop --syscalls --csv: ({pid: {syscall: [calls, errors, {errno names}]}},
     {pid: ppid}, number of intervals)."""
@@ -962,6 +994,8 @@ def main():
         csv_sum(a[0], int(a[1]), a[2])
     elif cmd == "csv-sum-tgid":
         csv_sum(a[0], int(a[1]), a[2], by_tgid=True)
+    elif cmd == "csv-dead-children":
+        csv_dead_children(a[0], int(a[1]), a[2])
     elif cmd == "csv-exits":
         csv_exits(a[0], a[1], a[2], a[3])
     elif cmd == "csv-pids":
