@@ -43,6 +43,8 @@ struct exits {
 	size_t npend, cap_pend;
 	struct pidmap sums;		/* tgid -> struct tsum */
 	uint64_t ticks;			/* exits_collect calls */
+	uint64_t begin_ticks;		/* this tick's exits_begin, clock ticks after boot */
+	uint64_t prev_begin_ticks;	/* the previous tick's; 0 = none */
 	uint64_t listen_ticks;		/* when listening began, clock ticks after boot */
 	uint64_t last_drop_ticks;	/* when drops were last found; 0 = never */
 	uint64_t drops_seen;		/* the listener's drop count at the last look */
@@ -375,9 +377,18 @@ static bool row_alive(const struct model *m, const struct task *t)
 	return t->seen_tick == m->tick && !t->exited && !t->gone;
 }
 
+void exits_begin(struct exits *x)
+{
+	if (!x)
+		return;
+	x->prev_begin_ticks = x->begin_ticks;
+	x->begin_ticks = ns_to_ticks(clock_ns(CLOCK_BOOTTIME), x->hz);
+}
+
 void exits_collect(struct exits *x, const struct model *m, struct sample *s)
 {
-	uint64_t boundary = 0;
+	/* Started after the previous tick began (clock ticks: at most one early), or not. */
+	uint64_t boundary = x ? x->prev_begin_ticks : 0;
 	size_t i, keep = 0;
 
 	if (!x)
@@ -386,12 +397,6 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s)
 	if (exits_on(x))
 		drain(x, DRAIN_ROUNDS);
 	take_records(x, m);
-	/* The previous tick, as a start time (boot clock ticks): born after it or not. */
-	if (m->t_prev) {
-		uint64_t boot = clock_ns(CLOCK_BOOTTIME), mono = clock_ns(CLOCK_MONOTONIC);
-
-		boundary = ns_to_ticks(m->t_prev + (boot > mono ? boot - mono : 0), x->hz);
-	}
 	for (i = 0; i < x->npend; i++) {
 		struct pending *p = &x->pend[i];
 		const struct task *t = model_task_find(m, p->f.id);

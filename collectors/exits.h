@@ -78,6 +78,14 @@ void exits_drain(struct exits *x);
 void exits_feed(struct exits *x, const struct ts_exit *v, size_t n);
 
 /*
+ * A tick begins, before any source reads (the fork events, /proc): a task
+ * that started before it and lives is read this tick, so one whose record
+ * says it started before the previous tick's beginning and that has no
+ * reading of then was missed, and its counts cannot all be this interval's.
+ */
+void exits_begin(struct exits *x);
+
+/*
  * exits_collect - the dead tasks' final readings, into @s
  * @m: the model with this tick's /proc readings and events applied; read only
  *

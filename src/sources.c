@@ -105,6 +105,7 @@ void collect(struct ktop *k)
 	size_t nborn, nids;
 
 	collect_needs(k, &need);
+	exits_begin(k->exits);
 	/* Fork events say which processes are new: then /proc need not be listed. */
 	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
 		procfs_hint_born(k->procfs, born, nborn);

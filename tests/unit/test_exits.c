@@ -42,6 +42,7 @@ static void teardown(void)
 /* A tick @at_s seconds in: its /proc readings are added by the caller between begin and end. */
 static void tick_begin(double at_s)
 {
+	exits_begin(x);
 	s.begin = true;
 	s.mono_ns = (uint64_t)(at_s * (double)SEC);
 	s.wall_s = 1700000000.0 + at_s;
@@ -74,7 +75,7 @@ static void tick_end(void)
 	model_apply(&m, &s);
 }
 
-/* The boot clock now, ns: records are read "now", their tasks started @etime_ms before. */
+/* The boot clock now, ns. */
 static uint64_t boot_ns(void)
 {
 	struct timespec ts;
@@ -101,7 +102,8 @@ static struct ts_exit rec(pid_t tid, pid_t tgid, bool group_dead, uint64_t run_m
 	e.nvcsw = 3;
 	e.nivcsw = 2;
 	snprintf(e.comm, sizeof(e.comm), "%s", comm);
-	e.exit_lo_ns = e.exit_hi_ns = boot_ns();
+	/* Read a second from now: the ticks of a test come at once, before it. */
+	e.exit_lo_ns = e.exit_hi_ns = boot_ns() + SEC;
 	e.etime_us = 20000;
 	return e;
 }
@@ -160,6 +162,33 @@ static void test_born_and_dead(void)
 	tick_begin(3);
 	tick_end();
 	CHECK(!model_task_find(&m, 500));
+out:
+	teardown();
+}
+
+/*
+ * Started long before the previous tick, never read (outside what /proc was
+ * asked for): its totals are known, its counts of this interval are not.
+ */
+static void test_never_read(void)
+{
+	struct ts_exit e = rec(550, 550, true, 30, 574, "unseen");
+	struct task *t;
+
+	setup();
+	e.etime_us = 60 * 1000000ull;
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 550);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.030, 1e-9);
+	CHECK_EQ_I64(col(t, COL_CPU), -1);
+	CHECK_EQ_I64(col(t, COL_MINFLT), -1);
 out:
 	teardown();
 }
@@ -421,6 +450,7 @@ static void test_shown_once(void)
 
 static const struct test tests[] = {
 	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
+	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
 	{ "a record before its row is dead waits (zombie)", test_early_record },
 	{ "a record whose row lives on is dropped after a few ticks", test_record_waits_bounded },
