@@ -267,7 +267,8 @@ static void setup_app(struct ktop *k)
 		m->event_counters = ftrace_event_counters(k->ftrace);
 		m->events_uid = ftrace_only_uid(k->ftrace);
 	}
-	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ftrace_status(k->ftrace));
+	snprintf(m->trace_status, sizeof(m->trace_status), "%s",
+		 k->opt.no_trace ? "tracing off: --no-trace" : ftrace_status(k->ftrace));
 	m->exit_records = exits_on(k->exits);
 	snprintf(m->exits_status, sizeof(m->exits_status), "%s", exits_status(k->exits));
 	a->tracing = ftrace_on(k->ftrace);
@@ -460,6 +461,13 @@ int main(int argc, char **argv)
 			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
 	k.t_start = now_mono_ns();
 	setup_app(&k);
+	/*
+	 * Every batch format says once, on stderr, that its event columns are
+	 * missing and why (the header's words): a CSV reader sees no header.
+	 */
+	if (k.opt.batch && !ftrace_on(k.ftrace))
+		fprintf(stderr, "ktop: %s\n", k.app.model.trace_status[0] ? k.app.model.trace_status :
+			"tracing off");
 	/* ktop -p PID: the view of that process, its events focused. */
 	if (live && k.opt.npids == 1 && focus_open_view(&k, k.opt.pids[0])) {
 		k.app.view_pid = k.opt.pids[0];

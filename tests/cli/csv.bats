@@ -22,8 +22,9 @@ teardown() { common_teardown; }
 }
 
 @test "CSV: --no-trace: the default columns are the /proc ones" {
-	run timeout 10 "$KTOP" -b --csv --no-trace -n 1 -p 1
+	run --separate-stderr timeout 10 "$KTOP" -b --csv --no-trace -n 1 -p 1
 	[ "$status" -eq 0 ]
+	[ "$stderr" = "ktop: tracing off: --no-trace" ]
 	[ "${lines[0]}" = "time,interval_s,pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,lost_exits" ]
 }
 

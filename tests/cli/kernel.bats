@@ -57,6 +57,41 @@ nobody_ktop() {
 	NOBODY_KTOP="$NOBODY_DIR/ktop"
 }
 
+@test "batch without tracing: every format says so once on stderr, in the header's words; exit 0" {
+	need_root_tracing
+	nobody_ktop
+	local fmt flag who words
+	for fmt in text csv json; do
+		flag=--$fmt
+		[ "$fmt" = text ] && flag=-b
+		for who in root nobody; do
+			if [ "$who" = root ]; then
+				run --separate-stderr timeout 20 "$KTOP" -b "$flag" -n 3 -d 0.2 --no-trace
+			else
+				run --separate-stderr timeout 20 setpriv --reuid=nobody --regid="$(id -gn nobody)" \
+					--clear-groups "$NOBODY_KTOP" -b "$flag" -n 3 -d 0.2
+			fi
+			echo "$fmt, $who: $stderr" >&2
+			[ "$status" -eq 0 ]
+			[ "$(wc -l <<<"$stderr")" -eq 1 ]
+			[[ "$stderr" == "ktop: tracing off: "?* ]]
+			words=${stderr#ktop: }
+			case $fmt in
+			text)
+				[ "$(grep -Fxc "Events: $words" <<<"$output")" -eq 3 ] ;;
+			json)
+				"$PY" -c 'import json, sys
+words = sys.argv[1]
+for line in sys.stdin:
+    assert json.loads(line)["system"]["tracing"] == words, line' "$words" <<<"$output" ;;
+			csv)
+				# no place for it in the file: stderr alone says it
+				[[ "${lines[0]}" == time,interval_s,* ]] ;;
+			esac
+		done
+	done
+}
+
 @test "tracefs not mounted, not root: /proc mode that says so, exit 0" {
 	need_root_tracing
 	nobody_ktop
@@ -64,7 +99,7 @@ nobody_ktop() {
 		umount -l /sys/kernel/tracing && umount -l /sys/kernel/debug 2>/dev/null
 		exec setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups "$1" -b -n 2 -d 0.2' _ "$NOBODY_KTOP"
 	[ "$status" -eq 0 ]
-	[ -z "$stderr" ]
+	[[ "$stderr" == "ktop: tracing off: tracefs is not mounted"* ]]
 	[ "$(grep -c '^Events: tracing off: tracefs is not mounted' <<<"$output")" -eq 2 ]
 	grep -q '^ *PID .*COMMAND' <<<"$output"
 }
@@ -74,7 +109,7 @@ nobody_ktop() {
 	run --separate-stderr in_ns 'mount --bind /sys/kernel/tracing /sys/kernel/tracing &&
 		mount -o remount,bind,ro /sys/kernel/tracing && exec "$1" -b --json -n 2 -d 0.2'
 	[ "$status" -eq 0 ]
-	[ -z "$stderr" ]
+	[ "$stderr" = "ktop: tracing off: tracefs is mounted read-only at /sys/kernel/tracing" ]
 	printf '%s\n' "$output" >"$OUT.json"
 	check json-format "$OUT.json" 2 0.1 1
 	"$PY" - "$OUT.json" <<'PY'
@@ -149,6 +184,7 @@ assert s["signals"] is None and s["syscalls"] > 0 and s["syscall_errors"] is not
 	run --separate-stderr timeout 20 unshare -fp --mount-proc "$KTOP" -b -n 2 -d 0.2
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Events: tracing off: ktop runs in a pid namespace"* ]]
+	[[ "$stderr" == "ktop: tracing off: ktop runs in a pid namespace"* ]]
 	# Its pid there is 1: an instance would be ktop-1-*, and the host's init
 	# would be the pid it keeps out of its events.
 	! compgen -G "$INST/ktop-1-*" >/dev/null

@@ -535,9 +535,11 @@ killed_ktop() {
 	rm -rf "$d"
 	[ "$ST" -eq 0 ] || { echo "exit $ST: $(cat "$OUT.err")" >&2; return 1; }
 	[ ! -e "$(inst_dir $KPID)" ]
-	[ ! -s "$OUT.err" ]
+	# said once on stderr too, in the header's words
+	[ "$(wc -l <"$OUT.err")" -eq 1 ]
 	grep -E '^Events: tracing off: .{10,}' "$OUT"
 	[ "$(grep -c '^Events: tracing off: ' "$OUT")" -eq 4 ]
+	[ "$(cat "$OUT.err")" = "ktop: $(grep -m1 '^Events: tracing off: ' "$OUT" | cut -d' ' -f2-)" ]
 	# the /proc columns only: no syscall column (root's has one: the control)
 	grep -q '^ *PID .*COMMAND' "$OUT"
 	! grep -q 'SYSC/s' "$OUT"
