@@ -22,7 +22,7 @@
 #include "../model/util.h"
 
 /* Per CPU: small, the focused processes alone write here. */
-#define FOCUS_BUFFER_KB 4096
+#define FOCUS_BUFFER_KB_DEFAULT 4096
 #define FOCUS_WAKE_PERCENT 20
 /* Sub-buffers one drain reads per CPU before the loop looks at keys and ticks. */
 #define DRAIN_PAGES 64
@@ -75,14 +75,16 @@ struct focus {
 	bool sys_open;
 	uint8_t nargs[NARGS_MAX];	/* syscall nr -> arguments + 1; 0 = not looked up */
 	uint64_t lost_seen;
+	size_t buffer_kb;		/* per CPU */
 	struct model *m;		/* during a read pass */
 	int cur_cpu;
 };
 
-struct focus *focus_new(void)
+struct focus *focus_new(size_t buffer_kb)
 {
 	struct focus *f = xcalloc(1, sizeof(*f));
 
+	f->buffer_kb = buffer_kb ? buffer_kb : FOCUS_BUFFER_KB_DEFAULT;
 	pidmap_init(&f->tids);
 	f->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	f->sys_open = f->procfd >= 0 && !vars_sys_open(&f->sys, f->procfd);
@@ -235,7 +237,7 @@ static int open_instance(struct focus *f, struct model *m)
 	}
 	cfg.events = (const char *const (*)[2])events;
 	cfg.nevents = RT_NR;
-	cfg.buffer_kb = FOCUS_BUFFER_KB;
+	cfg.buffer_kb = f->buffer_kb;
 	cfg.buffer_percent = FOCUS_WAKE_PERCENT;
 	cfg.pids = tids;
 	cfg.npids = n;
@@ -728,7 +730,7 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 		 * Bounded either way: a writer that never pauses must not hold the
 		 * loop (a tick reads at most a buffer's worth per CPU, a drain less).
 		 */
-		if (*pages >= (flush ? (size_t)FOCUS_BUFFER_KB * 1024 / (size_t)trace_page_size(f->tr) + 16 :
+		if (*pages >= (flush ? f->buffer_kb * 1024 / (size_t)trace_page_size(f->tr) + 16 :
 				     DRAIN_PAGES) * (size_t)f->ncpus)
 			return false;
 		n = trace_read_page(f->tr, i, c->page, flush);
@@ -744,6 +746,13 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 		if (missed) {
 			size_t k;
 
+			/*
+			 * An entry before the loss and an exit after it may be of
+			 * two calls: no call in progress is timed across it.
+			 */
+			for (k = 0; k < f->tids.cap; k++)
+				if (f->tids.slots[k].key)
+					((struct ftid *)f->tids.slots[k].val)->in_call = false;
 			for (k = 0; k < f->m->nfprocs; k++) {
 				if (missed < 0)
 					f->m->fprocs[k]->lost_unknown = true;

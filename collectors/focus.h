@@ -25,8 +25,11 @@
 
 struct focus;
 
-/* A collector with nothing focused (no instance yet). Free with focus_free. */
-struct focus *focus_new(void);
+/*
+ * A collector with nothing focused (no instance yet). Free with focus_free.
+ * @buffer_kb: its instance's buffer per CPU; 0 = 4 MiB.
+ */
+struct focus *focus_new(size_t buffer_kb);
 /* Remove the instance if there is one. NULL is fine. */
 void focus_free(struct focus *f);
 

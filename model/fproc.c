@@ -35,6 +35,7 @@ void fproc_free(struct fproc *fp)
 	sc_table_free(&fp->sc_total);
 	sc_table_free(&fp->sc_last);
 	sc_table_free(&fp->sc_cur);
+	sc_table_free(&fp->times);
 	free(fp->errs);
 	evring_free(&fp->events);
 	evring_free(&fp->samples);
@@ -64,7 +65,7 @@ struct var_sample *fproc_sample_slot(struct fproc *fp, uint64_t tick)
 void fproc_count_syscall(struct fproc *fp, uint32_t nr, int64_t ret, bool timed, uint64_t ns,
 			 bool returned)
 {
-	struct sc_stat *s = sc_table_get(&fp->sc_cur, nr);
+	struct sc_stat *s = sc_table_get(&fp->times, nr);
 	size_t i;
 
 	s->calls++;
@@ -105,7 +106,7 @@ int fproc_top_errno(const struct fproc *fp, uint32_t nr)
 			best = &fp->errs[i];
 	if (best)
 		return best->err;
-	/* Pairs past the bound: the most recent is all that is known. */
+	/* Pairs past the bound, or events lost: the most recent is all that is known. */
 	{
 		const struct sc_stat *s = sc_table_find(&fp->sc_total, nr);
 
@@ -147,6 +148,44 @@ static void copy_identity(struct fproc *fp, const struct task *t)
 	fp->have_identity = true;
 }
 
+/* Add @t's calls and errors of this interval to the interval's table. */
+static void take_calls(struct fproc *fp, const struct task *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->sc.cap; i++) {
+		const struct sc_stat *s = &t->sc.slots[i];
+		struct sc_stat *d;
+
+		if (s->nr == SC_EMPTY)
+			continue;
+		d = sc_table_get(&fp->sc_cur, s->nr);
+		d->calls += s->calls;
+		d->errors += s->errors;
+		if (s->errors)
+			d->top_errno = s->top_errno;
+	}
+}
+
+/* The process's rows of this interval: its own, or (threads mode) its threads'. */
+static void take_rows(struct fproc *fp, const struct model *m)
+{
+	const struct task *t;
+	size_t i;
+
+	if (!m->threads) {
+		t = model_task_find(m, fp->pid);
+		if (t && t->seen_tick == m->tick && !t->gone)
+			take_calls(fp, t);
+		return;
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		t = m->tasks[i];
+		if (t->tgid == fp->pid && t->seen_tick == m->tick && !t->gone)
+			take_calls(fp, t);
+	}
+}
+
 void fproc_tick(struct fproc *fp, struct model *m)
 {
 	struct task *t = model_task_find(m, fp->pid);
@@ -172,6 +211,9 @@ void fproc_tick(struct fproc *fp, struct model *m)
 		fp->hist_n++;
 
 	/* The interval's syscalls become the last interval's; the table is reused. */
+	take_rows(fp, m);
+	fp->sys_lost += m->lost_events;
+	fp->sys_lost_unknown |= m->lost_unknown;
 	sc_table_merge(&fp->sc_total, &fp->sc_cur);
 	tmp = fp->sc_last;
 	fp->sc_last = fp->sc_cur;
@@ -231,6 +273,7 @@ size_t fproc_bytes(const struct fproc *fp)
 {
 	return sizeof(*fp) + evring_bytes(&fp->events) + evring_bytes(&fp->samples) +
 	       evring_bytes(&fp->sigs) +
-	       (fp->sc_total.cap + fp->sc_last.cap + fp->sc_cur.cap) * sizeof(struct sc_stat) +
+	       (fp->sc_total.cap + fp->sc_last.cap + fp->sc_cur.cap + fp->times.cap) *
+	       sizeof(struct sc_stat) +
 	       fp->cap_errs * sizeof(*fp->errs) + fp->cmdline_len;
 }

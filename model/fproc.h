@@ -8,10 +8,13 @@
  * through its exit ("exited", the data kept). Part of the model: no I/O.
  *
  * The focus collector (collectors/focus.c) appends the process's kernel events
- * (with their variable samples) and its per-syscall numbers from the focus
- * tracefs instance; fproc_tick adds, once per tick, the identity and the rates
- * the model has from /proc and the system-wide instance, and keeps their
- * history. Batch writers (--summary) read the syscall table like the view does.
+ * (with their variable samples) and the times of its system calls from the
+ * focus tracefs instance; fproc_tick adds, once per tick, the identity, the
+ * rates and the per-syscall calls and errors the model has from /proc and
+ * the system-wide instance (its rows' tables: the counting path, which loses
+ * nothing at default settings), and keeps their history. When the focus
+ * instance drops events (a flood), the event list and the times lack them
+ * (lost says how many); the calls and errors do not.
  */
 
 #include <stdbool.h>
@@ -78,9 +81,21 @@ struct fproc {
 	float hist[FR_NR][FPROC_HIST];
 	size_t hist_n, hist_pos;	/* values kept; where the next goes */
 
-	/* Syscalls from the focus instance: all since focused, the last interval. */
+	/*
+	 * Calls and errors per syscall, from its rows (the system-wide counting
+	 * path): all since focused (from the interval it was focused in), and
+	 * the last interval. sc_cur is unused between ticks.
+	 */
 	struct sc_table sc_total, sc_last, sc_cur;
 	double sc_last_s;		/* length of the last interval */
+	uint64_t sys_lost;		/* system-wide events lost in those intervals */
+	bool sys_lost_unknown;
+	/*
+	 * From the focus instance's events, since focused: per syscall the calls
+	 * it saw (calls), their errors and times (time_ns, timed, max_ns); the
+	 * errnos ranked; its totals. Short of the above when it lost events.
+	 */
+	struct sc_table times;
 	struct fp_errno *errs;
 	size_t nerrs, cap_errs;
 	uint64_t calls_total, errors_total;
@@ -110,7 +125,7 @@ void fproc_free(struct fproc *fp);
 struct kev *fproc_push_event(struct fproc *fp, const struct kev *e, uint64_t tick);
 /* Room for this tick's variable sample (zeroed); marks the tick sampled. */
 struct var_sample *fproc_sample_slot(struct fproc *fp, uint64_t tick);
-/* A system call that ended: the per-syscall numbers of this interval. */
+/* A system call the focus instance saw end: its time, its errno (fp->times, errs). */
 void fproc_count_syscall(struct fproc *fp, uint32_t nr, int64_t ret, bool timed, uint64_t ns,
 			 bool returned);
 /* The most frequent errno of syscall @nr, 0 when none. */
@@ -118,7 +133,11 @@ int fproc_top_errno(const struct fproc *fp, uint32_t nr);
 /* A signal for the panel; returns its slot. */
 struct fsig *fproc_push_sig(struct fproc *fp);
 
-/* Once per tick after model_end_tick: identity, rates, history, interval swap. */
+/*
+ * Once per tick, by model_end_tick: identity, rates, history, and the calls
+ * and errors of the process's rows this interval (every thread's, threads
+ * mode), into the tables.
+ */
 void fproc_tick(struct fproc *fp, struct model *m);
 
 /*

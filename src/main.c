@@ -419,7 +419,11 @@ int main(int argc, char **argv)
 			fo.buffer_kb = (size_t)v;
 
 		if (ftrace_start(&fo, &k.ftrace) == 0) {
-			k.focus = focus_new();
+			/* The process view's buffer; small ones let tests see its losses. */
+			kb = getenv("KTOP_FOCUS_KB");
+			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
+				v = 0;
+			k.focus = focus_new((size_t)v);
 			k.traced = true;
 		}
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */

@@ -112,7 +112,11 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	return 1 + FR_NR;
 }
 
-/* The syscalls sorted by calls since focused; @out holds sc_total.used. */
+/*
+ * The syscalls sorted by calls since focused; @out holds sc_total.used. Calls
+ * and errors are the counting path's (exact); times are of the calls the
+ * focus instance kept, marked partial ('~') when it lost some.
+ */
 static size_t sorted_syscalls(const struct fproc *fp, const struct sc_stat **out, size_t max)
 {
 	if (fp->sc_total.used > max)
@@ -129,9 +133,12 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 	size_t n = sorted_syscalls(fp, rows, PV_MAX_SC), i, top;
 	int r;
 
+	bool partial = fp->lost || fp->lost_unknown;
+
 	attrset(theme_attr(EL_TABLE_HEADER));
 	snprintf(line, sizeof(line), "%-18s %-13s %8s %9s %8s %-12s %10s %10s", "SYSCALL",
-		 "SUBSYSTEM", "CALLS/s", "CALLS", "ERRORS", "TOP ERRNO", "AVG", "MAX");
+		 "SUBSYSTEM", "CALLS/s", "CALLS", "ERRORS", "TOP ERRNO", partial ? "~AVG" : "AVG",
+		 partial ? "~MAX" : "MAX");
 	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	if (!n) {
@@ -148,15 +155,16 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 	for (r = 1, i = top; r < h && i < n; r++, i++) {
 		const struct sc_stat *s = rows[i];
 		const struct sc_stat *last = sc_table_find(&fp->sc_last, s->nr);
+		const struct sc_stat *tm = sc_table_find(&fp->times, s->nr);
 		int te = s->errors ? fproc_top_errno(fp, s->nr) : 0;
 
 		if (last && fp->sc_last_s > 0)
 			fmt_rate(rate, sizeof(rate), (double)last->calls / fp->sc_last_s);
 		else
 			snprintf(rate, sizeof(rate), "0");
-		if (s->timed) {
-			kev_duration(s->time_ns / s->timed, avg, sizeof(avg));
-			kev_duration(s->max_ns, max, sizeof(max));
+		if (tm && tm->timed) {
+			kev_duration(tm->time_ns / tm->timed, avg, sizeof(avg));
+			kev_duration(tm->max_ns, max, sizeof(max));
 		} else {
 			snprintf(avg, sizeof(avg), "-");
 			snprintf(max, sizeof(max), "-");
@@ -296,10 +304,21 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 		put_line(y++, 0, w, a->model.focus_status);
 		attrset(theme_attr(EL_NORMAL));
 	}
+	/* The event list's losses: its events and the times (~) only, not the counts. */
 	if (fp->lost || fp->lost_unknown) {
 		attrset(theme_attr(EL_MESSAGE));
-		snprintf(line, sizeof(line), "events lost by the kernel while focused: %llu%s",
-			 (unsigned long long)fp->lost, fp->lost_unknown ? " or more" : "");
+		snprintf(line, sizeof(line), "event list: LOST %llu%s events while focused; ~times of "
+			 "the calls it kept, calls and errors exact",
+			 (unsigned long long)fp->lost, fp->lost_unknown ? "+" : "");
+		put_line(y++, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+	}
+	/* The counting path's: then the counts of those intervals may be short. */
+	if (fp->sys_lost || fp->sys_lost_unknown) {
+		attrset(theme_attr(EL_LOST));
+		snprintf(line, sizeof(line), "counts: LOST %llu%s events system-wide while focused: "
+			 "calls and errors may be short", (unsigned long long)fp->sys_lost,
+			 fp->sys_lost_unknown ? "+" : "");
 		put_line(y++, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}

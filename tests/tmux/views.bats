@@ -3,7 +3,8 @@
 # real ktop in a tmux pane, walking table -> process -> events -> snapshot ->
 # back, on helpers/evwl.c, a workload whose events are known (an openat of a
 # missing file failing with ENOENT, getppid, nanosleep; SIGUSR1 from its child
-# "evwl-sender" every 300 ms).
+# "evwl-sender" every 300 ms), and on helpers/floodwl.c, a getppid flood that
+# counts its own calls.
 
 load helpers/tmux
 
@@ -14,6 +15,7 @@ TRACEFS=/sys/kernel/tracing
 setup_file() {
 	cc="${CC:-cc}"
 	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/evwl" "$BATS_TEST_DIRNAME/helpers/evwl.c"
+	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/floodwl" "$BATS_TEST_DIRNAME/helpers/floodwl.c"
 }
 
 setup() {
@@ -32,6 +34,8 @@ teardown() {
 	[ -n "${WL:-}" ] && kill "$WL" 2>/dev/null
 	[ -n "${SENDER:-}" ] && kill "$SENDER" 2>/dev/null
 	[ -n "${WL:-}" ] && wait "$WL" 2>/dev/null
+	[ -n "${FL:-}" ] && kill "$FL" 2>/dev/null
+	[ -n "${FL:-}" ] && wait "$FL" 2>/dev/null
 	return 0
 }
 
@@ -148,6 +152,32 @@ open_parent_view() {
 	wait_for 'KTOP-EXIT=0'
 	[ ! -d "$(inst_dir $k -f)" ]
 	[ ! -d "$(inst_dir $k)" ]
+}
+
+@test "views: a getppid flood on one CPU: its calls as it counts them; LOST for the event list only" {
+	local n
+	"$BATS_FILE_TMPDIR/floodwl" "$BATS_TEST_TMPDIR/flood" 2 &
+	FL=$!
+	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/flood" ] && break; sleep 0.1; done
+	# The view's instance small (64 KiB a CPU): the flood overflows it, not the counting one.
+	keys "clear; KTOP_FOCUS_KB=64 LANG=C.UTF-8 $KTOP -d 0.5 -p $FL; echo KTOP-EXIT=\$?" Enter
+	wait_for "^Process $FL +floodwl"
+	kill -USR1 "$FL"
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/flood.count" ] && break; sleep 0.1; done
+	n=$(cat "$BATS_TEST_TMPDIR/flood.count")
+	echo "the flood's own count: $n" >&2
+	[ "$n" -gt 100000 ]
+	# CALLS, then ERRORS: the counting path's, exact
+	wait_for "^getppid +Process Mgmt\. +[0-9.kMG]+ +$n +0 "
+	# the event list lost events, and says so; its times are marked partial
+	wait_for '^event list: LOST [1-9][0-9]*\+? events while focused'
+	wait_for '~AVG +~MAX'
+	! screen | grep -q '^counts: LOST'
+	keys e
+	wait_for "^Events of $FL floodwl"
+	wait_for 'the kernel dropped [1-9][0-9]* events while focused'
+	keys F10
+	wait_for 'KTOP-EXIT=0'
 }
 
 @test "views: help lists the process view's keys" {

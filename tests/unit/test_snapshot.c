@@ -229,7 +229,7 @@ static void test_fproc(void)
 	CHECK_EQ_U64(fp->calls_total, 8);
 	CHECK_EQ_U64(fp->errors_total, 6);
 	{
-		const struct sc_stat *st = sc_table_find(&fp->sc_cur, SYS_openat);
+		const struct sc_stat *st = sc_table_find(&fp->times, SYS_openat);
 
 		if (CHECK(st)) {
 			CHECK_EQ_U64(st->calls, 7);
@@ -264,7 +264,14 @@ static void test_fproc_tick(void)
 		memcpy(st.comm, "prog", 5);
 		t = model_task_sample(&m, 4242, 4242, 7);
 		model_task_set_stat(&m, t, &st);
-		fproc_count_syscall(fp, SYS_getppid, 1, false, 0, true);
+		/* The counting path counted 1000 calls and an error; the focus instance saw one. */
+		sc_table_get(&t->sc, SYS_getppid)->calls += 1000;
+		sc_table_get(&t->sc, SYS_openat)->calls++;
+		sc_table_get(&t->sc, SYS_openat)->errors++;
+		sc_table_get(&t->sc, SYS_openat)->top_errno = 2;
+		fproc_count_syscall(fp, SYS_getppid, 1, true, 500, true);
+		if (tick == 2)
+			m.lost_events = 7;
 		model_end_tick(&m);
 	}
 	CHECK_STR(fp->comm, "prog");
@@ -272,15 +279,48 @@ static void test_fproc_tick(void)
 	CHECK_EQ_U64(fp->hist_n, 3);
 	CHECK(fproc_hist(fp, FR_MINFLT, 0, &v) && fabs(v - 10) < 1e-9);
 	CHECK(!fproc_hist(fp, FR_MINFLT, 2, &v));	/* the first tick has no rate */
-	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 3);
-	CHECK_EQ_U64(sc_table_find(&fp->sc_last, SYS_getppid)->calls, 1);
+	/* Calls and errors: the rows' (the counting path); times: the focus instance's. */
+	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 3000);
+	CHECK_EQ_U64(sc_table_find(&fp->sc_last, SYS_getppid)->calls, 1000);
+	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_openat)->errors, 3);
+	CHECK_EQ_I64(fproc_top_errno(fp, SYS_openat), 2);
+	CHECK_EQ_U64(sc_table_find(&fp->times, SYS_getppid)->calls, 3);
+	CHECK_EQ_U64(sc_table_find(&fp->times, SYS_getppid)->time_ns, 1500);
+	CHECK_EQ_U64(fp->sys_lost, 7);
 	/* Gone from /proc: exited, the data kept. */
 	model_begin_tick(&m, 4000000000ull, 4);
 	model_end_tick(&m);
 	CHECK(fp->exited);
-	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 3);
+	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 3000);
 	model_fproc_remove(&m, 4242);
 	CHECK(model_fproc_find(&m, 4242) == NULL);
+	model_free(&m);
+}
+
+/* Threads mode: the process's calls are its threads' rows', and no other's. */
+static void test_fproc_threads(void)
+{
+	struct model m;
+	struct fproc *fp;
+	struct pid_stat st;
+	pid_t tids[3] = { 4242, 4243, 5000 };
+	int i;
+
+	model_init(&m, 100, 4);
+	m.threads = true;
+	fp = model_fproc_add(&m, 4242);
+	model_begin_tick(&m, 1000000000ull, 1);
+	for (i = 0; i < 3; i++) {
+		struct task *t = model_task_sample(&m, tids[i], i < 2 ? 4242 : 5000, 7);
+
+		memset(&st, 0, sizeof(st));
+		st.pid = tids[i];
+		st.state = 'R';
+		model_task_set_stat(&m, t, &st);
+		sc_table_get(&t->sc, SYS_getppid)->calls += 10 * (uint64_t)(i + 1);
+	}
+	model_end_tick(&m);
+	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 30);
 	model_free(&m);
 }
 
@@ -291,6 +331,7 @@ static const struct test tests[] = {
 	{ "evring: grows to its bound, then drops the oldest", test_ring },
 	{ "fproc: events refer to their sample; syscall table, top errno", test_fproc },
 	{ "fproc: identity, rate history, interval tables; exited keeps the data", test_fproc_tick },
+	{ "fproc: threads mode sums the process's threads", test_fproc_threads },
 };
 
 int main(void)
