@@ -393,10 +393,13 @@ static void apply_row(struct model *m, const struct row_events *e)
 		t->exited = e->exited;
 	} else if (t->seen_tick != m->tick) {
 		/*
-		 * Its last row was shown at an earlier tick: what it did after its
-		 * exit event (its final switch) is in the totals, not a row again.
+		 * Its last row was shown at an earlier tick. Its final switch, after
+		 * its exit event, is in the totals, not a row again (of 0 calls).
+		 * Calls or signals are its own, read late (their CPU was read before
+		 * they were written, its exit's after): a row again, with them.
 		 */
-		if (t->gone || t->state == 'X')
+		if (t->gone || (t->state == 'X' && !e->n[CNT_SYSCALLS] && !e->n[CNT_SIGRECV] &&
+				!e->n[CNT_SIGSENT]))
 			return;
 		t->seen_tick = m->tick;
 		t->exited = true;

@@ -458,18 +458,18 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	/* A view of kernel events without them: its columns stay empty, say why once. */
-	if (k.opt.batch && view_traced(k.opt.view) && !ftrace_on(k.ftrace))
-		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
-			view_name(k.opt.view), k.opt.no_trace ? "--no-trace is given" :
-			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
 	k.t_start = now_mono_ns();
 	setup_app(&k);
 	/*
 	 * Every batch format says once, on stderr, that its event columns are
-	 * missing and why (the header's words): a CSV reader sees no header.
+	 * missing and why (the header's words): a CSV reader sees no header. A
+	 * view of kernel events says it of its columns, in one line too.
 	 */
-	if (k.opt.batch && !ftrace_on(k.ftrace))
+	if (k.mode == &mode_batch && view_traced(k.opt.view) && !ftrace_on(k.ftrace))
+		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
+			view_name(k.opt.view), k.opt.no_trace ? "--no-trace is given" :
+			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
+	else if (k.mode == &mode_batch && !ftrace_on(k.ftrace))
 		fprintf(stderr, "ktop: %s\n", k.app.model.trace_status[0] ? k.app.model.trace_status :
 			"tracing off");
 	/* ktop -p PID: the view of that process, its events focused. */

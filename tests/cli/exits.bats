@@ -35,7 +35,7 @@ teardown() {
 burn_rows() {
 	local user=$1 n=$2 every=$3 ms=$4 pages=$5 threads=$6 kpid st=0
 	shift 6
-	timeout 30 "$KTOP" -b --csv -d 0.5 -n 10 -o pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw \
+	timeout 30 "$KTOP" -b --csv -d 0.5 -n 10 -o pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw,syscalls \
 		"$@" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kpid=$!
 	track "$kpid"

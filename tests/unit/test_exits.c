@@ -448,6 +448,41 @@ static void test_shown_once(void)
 	teardown();
 }
 
+/*
+ * Calls read a tick after the exit event (their CPU read before they were
+ * written, the exit's after) are the process's: its row again, with them.
+ */
+static void test_late_calls(void)
+{
+	struct row_events *r;
+	struct task *t;
+	uint64_t d;
+
+	setup();
+	m.event_counters = (1u << CNT_SYSCALLS) | (1u << CNT_VCSW);
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	r = sample_add_row(&s);
+	r->id = r->tgid = 1200;
+	r->exited = true;
+	r->n[CNT_SYSCALLS] = 5;
+	tick_end();
+	tick_begin(3);
+	r = sample_add_row(&s);
+	r->id = r->tgid = 1200;
+	r->n[CNT_SYSCALLS] = 2;
+	r->n[CNT_VCSW] = 1;
+	tick_end();
+	t = model_task_find(&m, 1200);
+	if (!CHECK(t))
+		goto out;
+	CHECK(t->seen_tick == m.tick && t->state == 'X');
+	CHECK(task_delta(t, CNT_SYSCALLS, &d) && d == 2);
+out:
+	teardown();
+}
+
 static const struct test tests[] = {
 	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
 	{ "started before the previous tick, never read: totals only", test_never_read },
@@ -460,6 +495,7 @@ static const struct test tests[] = {
 	{ "threads mode: a row per thread", test_threads_mode },
 	{ "focus: only the focused processes", test_focus },
 	{ "a dead row is shown once", test_shown_once },
+	{ "calls read a tick late: the dead row again, with them", test_late_calls },
 };
 
 int main(void)
