@@ -10,7 +10,7 @@ THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw libtracefs libtraceevent libmicrohttpd
+PKGS = ncursesw libtracefs libtraceevent libmicrohttpd sqlite3
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
@@ -44,7 +44,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 # libFuzzer harnesses (tests/fuzz): clang, coverage + ASan + UBSan. The core is
 # compiled once for them (fuzzer-no-link); each harness links it with libFuzzer.
 FUZZ_CC ?= clang
-FUZZ_TARGETS = procparse sysparse evdecode text tsparse
+FUZZ_TARGETS = procparse sysparse evdecode text tsparse replay
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Imodel -Icollectors -Ioutputs -Itests/unit
 FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
@@ -101,6 +101,11 @@ $(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
 
 unit: $(TESTS) $(ASAN_TESTS) $(HELPERS)
 
+# bench/record.sh's generator of long recordings (linked with the core).
+$(B)/bench/recgen: bench/recgen.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
@@ -132,7 +137,7 @@ check: deps-test
 
 bench: deps
 	@sh tools/deps.sh bench
-	@$(MAKE) --no-print-directory ktop
+	@$(MAKE) --no-print-directory ktop $(B)/bench/recgen
 	@sh bench/run.sh
 
 # tests/stress (root): 60 s fork and thread storms, then 10,000 processes and
@@ -158,10 +163,13 @@ install: ktop
 	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-exporter.service \
 		>$(DESTDIR)$(UNITDIR)/ktop-exporter.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-exporter.service
+	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-record.service \
+		>$(DESTDIR)$(UNITDIR)/ktop-record.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-record.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
-	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service
+	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-record.service
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

@@ -12,6 +12,8 @@
 # (bytes per screen refresh against htop and top), then bench/exporter.sh (the
 # exporter against prometheus-process-exporter, see there): exit status 1 when
 # any part missed a target, else 2 when the tracing or exporter part could not run.
+# Last, bench/record.sh: what recording costs against atop -w, how fast a
+# replay starts and jumps (1 when it missed a target, 2 when it could not run).
 #
 # Run from anywhere (make bench calls it as `sh bench/run.sh` after building
 # ./ktop). Needs: cc, strace, top (procps-ng). Knobs, for trying things out:
@@ -309,6 +311,15 @@ case $? in
 esac
 echo
 sh bench/exporter.sh
+case $? in
+0) ;;
+1) status=1 ;;
+2) [ "$tstatus" = 0 ] && tstatus=2 ;;
+*) exit 1 ;;
+esac
+# What recording costs and how fast a replay starts (bench/record.sh).
+echo
+sh bench/record.sh
 case $? in
 0) ;;
 1) status=1 ;;

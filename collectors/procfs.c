@@ -765,7 +765,8 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, const struct model
 			sample_ctxsw(pc, e, r, m);
 		}
 	}
-	if (wants & NEED_CMDLINE)
+	if ((wants & NEED_CMDLINE) ||
+	    ((need->first & NEED_CMDLINE) && (!t || !t->cmdline || strcmp(t->comm, r->stat.comm))))
 		sample_cmdline(pc, e, t, r);
 	if (wants & NEED_CGROUP) {
 		/* Without events, a new name is the sign of an exec. */

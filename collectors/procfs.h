@@ -24,6 +24,11 @@ struct procfs;
 struct procfs_need {
 	unsigned all;		/* for every task */
 	unsigned wanted;	/* for tasks the model marks as wanted (visible) */
+	/*
+	 * Once a process life, and again after an exec (a new name): what the
+	 * model has none of yet (NEED_CMDLINE: a recording's identities).
+	 */
+	unsigned first;
 };
 
 struct procfs_stats {

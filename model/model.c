@@ -49,9 +49,41 @@ void model_clear(struct model *m)
 	m->ntasks = 0;
 }
 
+void model_restart(struct model *m)
+{
+	model_clear(m);
+	m->tick = 0;
+	m->t_now = m->t_prev = 0;
+	m->interval_s = 0;
+	m->sys.have_stat = m->sys.have_mem = m->sys.have_vm = false;
+	m->sys.have_load = m->sys.have_uptime = false;
+	m->sys_prev.have_stat = m->sys_prev.have_mem = m->sys_prev.have_vm = false;
+	m->sys_prev.have_load = m->sys_prev.have_uptime = false;
+}
+
+void model_set_session(struct model *m, const struct sample_session *ss)
+{
+	if (ss->restart)
+		model_restart(m);
+	else if (ss->clear || ss->threads != m->threads)
+		model_clear(m);
+	m->hz = ss->hz > 0 ? ss->hz : 100;
+	m->page_kb = ss->page_kb > 0 ? ss->page_kb : 4;
+	m->threads = ss->threads;
+	m->event_counters = ss->event_counters;
+	m->events_uid = ss->events_uid;
+	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ss->trace_status);
+	m->exit_records = ss->exit_records;
+	snprintf(m->exits_status, sizeof(m->exits_status), "%s", ss->exits_status);
+	/* The recording's -p, unless this replay names its own. */
+	if (ss->npins && !m->focus)
+		model_set_focus(m, ss->pins, ss->npins);
+}
+
 void model_free(struct model *m)
 {
 	model_clear(m);
+	free(m->tick_exits);
 	while (m->nfprocs)
 		model_fproc_remove(m, m->fprocs[0]->pid);
 	free(m->fprocs);
@@ -102,7 +134,9 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		sc_table_clear(&t->err);
 		t->exited = false;
 		t->final = false;
+		t->applied = 0;
 	}
+	m->ntick_exits = 0;
 	memset(m->ev_total, 0, sizeof(m->ev_total));
 	m->lost_events = 0;
 	m->lost_unknown = false;
@@ -358,6 +392,7 @@ static void apply_reading(struct model *m, struct task_reading *r)
 {
 	struct task *t = model_task_sample(m, r->pid, r->tgid, r->stat.starttime);
 
+	t->applied |= APPLIED_READ;
 	if (r->born)
 		model_task_born(t);
 	model_task_set_stat(m, t, &r->stat);
@@ -408,6 +443,7 @@ static void apply_row(struct model *m, const struct row_events *e)
 		if (e->renamed && e->comm[0])
 			memcpy(t->comm, e->comm, sizeof(e->comm));
 	}
+	t->applied |= APPLIED_ROW;
 	if (t->ev_withheld)
 		return;
 	for (c = 0; c < CNT_NR; c++)
@@ -455,6 +491,7 @@ static void apply_final(struct model *m, const struct task_final *f)
 	} else if (t->gone || (t->state == 'X' && t->seen_tick != m->tick)) {
 		return;	/* its last row was shown already: never twice */
 	}
+	t->applied |= APPLIED_FINAL;
 	t->seen_tick = m->tick;
 	t->exited = true;
 	t->state = 'X';
@@ -479,6 +516,8 @@ void model_apply(struct model *m, struct sample *s)
 {
 	size_t i;
 
+	if (s->have_session)
+		model_set_session(m, &s->session);
 	if (s->begin)
 		model_begin_tick(m, s->mono_ns, s->wall_s);
 	if (s->have_sys)
@@ -499,6 +538,13 @@ void model_apply(struct model *m, struct sample *s)
 		if (t && !m->threads) {
 			t->exited = true;
 			t->state = 'X';
+			t->applied |= APPLIED_EXIT;
+			if (m->ntick_exits == m->cap_tick_exits) {
+				m->cap_tick_exits = m->cap_tick_exits ? m->cap_tick_exits * 2 : 16;
+				m->tick_exits = xrealloc(m->tick_exits,
+							 m->cap_tick_exits * sizeof(*m->tick_exits));
+			}
+			m->tick_exits[m->ntick_exits++] = t->pid;
 		}
 	}
 	for (i = 0; i < s->nunfocus; i++)

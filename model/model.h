@@ -65,6 +65,11 @@ struct task {
 	bool have_cpu;
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
+	/*
+	 * What this tick's samples said of it (APPLIED_*): a recorder
+	 * (outputs/record.c) stores the same, for a replay to say it again.
+	 */
+	uint8_t applied;
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
 };
 
@@ -88,6 +93,11 @@ struct sys_summary {
 	uint64_t n_ctxt, n_intr, n_forks, n_minflt, n_majflt;
 	bool have_rates;
 };
+
+#define APPLIED_READ	0x1u	/* a /proc reading */
+#define APPLIED_ROW	0x2u	/* a row of kernel events */
+#define APPLIED_EXIT	0x4u	/* its process's exit */
+#define APPLIED_FINAL	0x8u	/* its final reading (an exit record) */
 
 struct model {
 	struct task **tasks;		/* every live task, unordered */
@@ -140,6 +150,12 @@ struct model {
 	bool aggregate;
 	struct sysagg agg;
 	struct sigflows sigflows;
+	/*
+	 * The exits this tick applied to a task, also to tasks it then dropped:
+	 * a recorder cannot see those any more, and a replay must say them.
+	 */
+	pid_t *tick_exits;
+	size_t ntick_exits, cap_tick_exits;
 
 	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
 	bool exit_records;		/* listening */
@@ -158,6 +174,10 @@ void model_init(struct model *m, long hz, long page_kb);
 void model_free(struct model *m);
 /* Drop every task (thread mode toggled): rates restart from the next tick. */
 void model_clear(struct model *m);
+/* Drop every task and the system sample: the next tick is a first one (no rates). */
+void model_restart(struct model *m);
+/* A recording's session (sample.h): the host's units, row mode and tracing then. */
+void model_set_session(struct model *m, const struct sample_session *ss);
 
 /*
  * model_apply - apply what a source read (model/sample.h), in the sample's order

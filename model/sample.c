@@ -35,6 +35,7 @@ void sample_reset(struct sample *s)
 	/* Command lines not handed over are the sample's. */
 	for (i = 0; i < s->ntasks; i++)
 		free(s->tasks[i].cmdline);
+	s->have_session = false;
 	s->begin = s->end = false;
 	s->have_sys = s->have_totals = false;
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;

@@ -19,11 +19,11 @@
  * seeing what the previous ones applied (procfs the system's last_pid, ftrace
  * the rows procfs made).
  *
- * Entries are applied in this order: the tick's start (begin), the system
- * sample, task readings, withheld rows, event rows, exits, unfocused
- * processes, final readings, signal flows, totals, the tick's end (end). A
- * sample owns its arrays and is reused from tick to tick: no allocation in the
- * steady state.
+ * Entries are applied in this order: a recording's session, the tick's
+ * start (begin), the system sample, task readings, withheld rows, event
+ * rows, exits, unfocused processes, final readings, signal flows, totals,
+ * the tick's end (end). A sample owns its arrays and is reused from tick to
+ * tick: no allocation in the steady state.
  */
 
 #include <stdbool.h>
@@ -124,7 +124,31 @@ struct task_final {
 	char comm[16];			/* its name at exit (after exec and prctl) */
 };
 
+/*
+ * What the model is told of the session a replayed recording was made in
+ * (collectors/replay.c): the recording host's clock ticks and page size, its
+ * row mode, and the state of tracing then. Live sources never set it: the
+ * model has these from the running system (src/main.c).
+ */
+struct sample_session {
+	bool restart;			/* the model starts over: the next tick is a first one */
+	bool clear;			/* its tasks are dropped (the row mode changed) */
+	long hz, page_kb;
+	bool threads;
+	uint32_t event_counters;	/* bit per enum counter that events supplied */
+	int64_t events_uid;
+	char trace_status[160];
+	const pid_t *pins;		/* -p of the recording: the focus; NULL = none */
+	size_t npins;
+	bool exit_records;		/* exit records were listened to */
+	char exits_status[160];		/* why not */
+};
+
 struct sample {
+	/* Applied first, before the tick begins: a recording's session. */
+	bool have_session;
+	struct sample_session session;
+
 	/* The tick: begin starts one at @mono_ns, end computes its counts and rates. */
 	bool begin, end;
 	uint64_t mono_ns;		/* CLOCK_MONOTONIC: intervals and rates */

@@ -252,8 +252,9 @@ static void write_text(FILE *f, const struct tables *tb, const struct summary_in
 	if (tb->total.s.timed < tb->total.s.calls) {
 		uint64_t n = tb->total.s.calls - tb->total.s.timed;
 
-		fprintf(f, "(%llu call%s without a time: never returned, like exit_group, or began before tracing)\n",
-			(unsigned long long)n, n == 1 ? "" : "s");
+		fprintf(f, "(%llu call%s without a time: %s)\n", (unsigned long long)n, n == 1 ? "" : "s",
+			si->untimed ? si->untimed :
+				      "never returned, like exit_group, or began before tracing");
 	}
 	fputc('\n', f);
 	text_subsystems(f, tb);

@@ -43,6 +43,7 @@ struct summary_info {
 	bool lost_unknown;
 	const struct summary_priv *priv;
 	size_t npriv;
+	const char *untimed;		/* why calls have no time; NULL: the live reasons */
 };
 
 /*

@@ -15,9 +15,11 @@
 #include "options.h"
 #include "settings.h"
 #include "../collectors/ftrace.h"
+#include "../collectors/replay.h"
 #include "../model/sample.h"
 #include "../outputs/batch.h"
 #include "../outputs/promtext.h"
+#include "../outputs/record.h"
 #include "../outputs/summary.h"
 #include "../views/app.h"
 
@@ -29,7 +31,7 @@ struct mode {
 	int (*tick)(struct ktop *k);	/* after a tick: -1 goes on, else the exit status */
 	int (*end)(struct ktop *k);	/* after the loop, tracing stopped: 0, or 1 failed */
 };
-extern const struct mode mode_live, mode_batch, mode_summary, mode_exporter;
+extern const struct mode mode_live, mode_batch, mode_summary, mode_exporter, mode_record;
 
 struct ktop {
 	const struct mode *mode;
@@ -75,6 +77,19 @@ struct ktop {
 	struct textfile *textfile;
 	struct prom_buf prom;		/* the last rendering */
 	bool textfile_failing;		/* said once, until a write works again */
+
+	/* -w: the recorder, a sink after each tick; NULL when not (or no longer) recording. */
+	struct record *rec;
+	struct record_stats rec_stats;	/* kept when it stops, for KTOP_STATS */
+	bool rec_failed;		/* it stopped: a full disk, an I/O error */
+	uint64_t rec_cpu_ns;		/* CPU time spent recording (KTOP_STATS) */
+	/* -r: the source instead of the live system's. */
+	struct replay *replay;
+	double replay_end;		/* --end, seconds since 1970; 0 = the file's end */
+	bool replay_at_end;		/* no next interval (yet): a growing file may have more */
+	bool replay_past_end;		/* --end reached */
+	double replay_elapsed;		/* seconds of the intervals shown (--summary) */
+	char replay_err[320];		/* the file is damaged: why (exit 1) */
 };
 
 /* src/main.c */
@@ -83,7 +98,15 @@ int arm_timer(int fd, double delay_s, bool now);
 
 /* src/sources.c */
 void stop_tracing(struct ktop *k);
-void collect(struct ktop *k);
+/* Are kernel events counted (the live system's tracing, or the recording's)? */
+bool events_counted(const struct ktop *k);
+/* One tick of the sources (the replay's next interval); false when none was applied. */
+bool collect(struct ktop *k);
+/* -r: open the recording, --begin; -1 (said why) on failure. */
+int replay_start(struct ktop *k);
+/* -r, the live view's keys: one interval back (-1) or on (1), or the time typed. */
+void replay_step(struct ktop *k, int dir);
+void replay_jump(struct ktop *k, const char *when);
 void watch_signals(struct ktop *k);
 bool focus_open_view(struct ktop *k, pid_t pid);
 int check_pids(struct ktop *k);

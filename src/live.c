@@ -89,14 +89,41 @@ bool handle_action(struct ktop *k, enum action act)
 
 	if (act != ACT_QUIT && act != ACT_NONE && k->quits == 1)
 		k->quits = 0;	/* a q, then something else: the q is forgotten */
+	/* A recording: no process to signal or renice, its rows are as recorded. */
+	if (k->replay && (act == ACT_SIGNAL || act == ACT_RENICE || act == ACT_THREADS)) {
+		if (act == ACT_THREADS)
+			a->model.threads = !a->model.threads;
+		if (act == ACT_THREADS)
+			app_message(a, "a recording keeps its rows: one per %s",
+				    a->model.threads ? "thread" : "process");
+		else
+			app_message(a, "a recording: no live process to act on");
+		act = ACT_REDRAW;
+	}
 	switch (act) {
 	case ACT_QUIT:
 		return quit_key(k);
+	case ACT_REPLAY_BACK:
+	case ACT_REPLAY_FWD:
+		if (k->replay)
+			replay_step(k, act == ACT_REPLAY_BACK ? -1 : 1);
+		a->replay_end = k->replay_at_end;
+		if (k->replay_err[0])
+			return true;
+		break;
+	case ACT_REPLAY_JUMP:
+		if (k->replay)
+			replay_jump(k, a->jump_to);
+		a->replay_end = k->replay_at_end;
+		if (k->replay_err[0])
+			return true;
+		break;
 	case ACT_RESORT:
 		rowset_refresh(&a->rows, &a->model);
 		break;
 	case ACT_COLLECT:
-		if (!a->paused && !k->final)
+		/* A replay has every number already: the next interval waits for its tick. */
+		if (!a->paused && !k->final && !k->replay)
 			collect(k);
 		else
 			rowset_refresh(&a->rows, &a->model);
@@ -153,7 +180,7 @@ void default_columns(struct ktop *k)
 {
 	struct app *a = &k->app;
 
-	if (ftrace_on(k->ftrace)) {
+	if (events_counted(k)) {
 		memcpy(a->cols, table_traced, sizeof(table_traced));
 		a->ncols = ARRAY_SIZE(table_traced);
 	} else {
@@ -170,7 +197,7 @@ bool column_useless(const struct ktop *k, int c)
 
 	if (c == COL_LOST_EXITS)
 		return !k->app.model.exit_records;
-	if (ftrace_on(k->ftrace))
+	if (events_counted(k))
 		return false;
 	return c == COL_TOPSC || c == COL_LOST ||
 	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR);

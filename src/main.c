@@ -143,20 +143,33 @@ const struct mode mode_batch = { "batch", false, batch_tick, NULL };
 const struct mode mode_summary = { "summary", false, NULL, summary_end };
 /* ktop -b --listen: the exporter (exporter.c) is its only sink; nothing on stdout. */
 const struct mode mode_exporter = { "exporter", false, NULL, NULL };
+/* -b -w FILE with no output asked for: the recorder is the only sink. */
+const struct mode mode_record = { "record", false, NULL, NULL };
 
-static int on_tick(struct ktop *k)
+/* A tick: the sources, then the mode's sink. -1 goes on, else the exit status. */
+static int tick(struct ktop *k)
 {
-	uint64_t expirations;
 	int st;
 
-	if (read(k->timerfd, &expirations, sizeof(expirations)) < 0)
-		return -1;
 	if (k->app.paused || k->final)
 		return -1;
-	collect(k);
+	if (!collect(k)) {
+		/* A replay with no next interval: damaged, done, or waiting for more. */
+		if (k->replay_err[0])
+			return 1;
+		if (k->mode->screen) {
+			k->app.replay_end = true;
+			ui_draw(&k->app);
+			return -1;
+		}
+		return k->opt.follow && !k->replay_past_end ? -1 : 0;
+	}
+	k->app.replay_end = false;
 	exporter_tick(k);
 	if (k->mode->tick && (st = k->mode->tick(k)) >= 0)
 		return st;
+	if (k->rec_failed && k->mode == &mode_record)
+		return 1;	/* recording was all it did */
 	if (k->ending)
 		return cmd_ended(k);
 	/* -p: every watched process has exited, nothing more to write. */
@@ -167,6 +180,15 @@ static int on_tick(struct ktop *k)
 	if (k->opt.iterations && k->ticks >= k->opt.iterations)
 		return 0;
 	return -1;
+}
+
+static int on_tick(struct ktop *k)
+{
+	uint64_t expirations;
+
+	if (read(k->timerfd, &expirations, sizeof(expirations)) < 0)
+		return -1;
+	return tick(k);
 }
 
 /*
@@ -196,13 +218,16 @@ static int run(struct ktop *k)
 	pfd[6] = (struct pollfd){ .fd = exits_fd(k->exits), .events = POLLIN };
 	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
+		/* Batch replay runs as fast as it can: a tick each time round, signals still heard. */
+		bool free_run = k->replay && !live && !k->replay_at_end;
+
 		/* A process view opened or closed the focus instance: its CPUs come and go. */
 		if (k->focus && focus_generation(k->focus) != gen) {
 			gen = focus_generation(k->focus);
 			npfd = nmain + focus_pollfds(k->focus, pfd + nmain, PFD_MAX - nmain);
 		}
 		/* The server's timeouts (an idle connection to close) bound the wait. */
-		int r = poll(pfd, (nfds_t)npfd, k->httpd ? httpd_timeout_ms(k->httpd) : -1);
+		int r = poll(pfd, (nfds_t)npfd, free_run ? 0 : k->httpd ? httpd_timeout_ms(k->httpd) : -1);
 
 		/* Never blocks; what it answers comes from the last tick's counters. */
 		if (k->httpd)
@@ -231,6 +256,8 @@ static int run(struct ktop *k)
 			status = on_signal(k);
 		if (status < 0 && (pfd[0].revents & POLLIN))
 			status = on_tick(k);
+		else if (status < 0 && free_run)
+			status = tick(k);
 		if (status < 0 && (pfd[3].revents & POLLIN)) {
 			status = on_cmd_exit(k);
 			pfd[3].fd = -1;
@@ -271,7 +298,9 @@ static void setup_app(struct ktop *k)
 		 k->opt.no_trace ? "tracing off: --no-trace" : ftrace_status(k->ftrace));
 	m->exit_records = exits_on(k->exits);
 	snprintf(m->exits_status, sizeof(m->exits_status), "%s", exits_status(k->exits));
-	a->tracing = ftrace_on(k->ftrace);
+	a->tracing = events_counted(k);
+	a->replay = k->replay != NULL;
+	a->recording = k->opt.write ? 1 : 0;
 	a->mouse = !k->opt.no_mouse;
 	a->ascii = k->opt.ascii;
 	snprintf(a->theme, sizeof(a->theme), "%s", k->opt.theme ? k->opt.theme : "default");
@@ -292,6 +321,8 @@ static void setup_app(struct ktop *k)
 		if (a->view != VIEW_PROCESSES)
 			sysview_switch(a, a->view);
 	}
+	if (k->replay)
+		m->threads = replay_first_session(k->replay)->threads;
 	if (k->nwatch) {
 		model_set_focus(m, k->watch, k->nwatch);
 		/* CMD's children are CMD's work; so are a process's under --summary, as with strace -f. */
@@ -300,6 +331,9 @@ static void setup_app(struct ktop *k)
 		m->keep_exited = !k->opt.batch && !k->opt.summary;
 		m->sum_syscalls = k->opt.summary;
 	}
+	/* The recording's units, rows and tracing; its -p unless this replay has its own. */
+	if (k->replay)
+		model_set_session(m, replay_first_session(k->replay));
 	if (k->opt.batch) {
 		k->batch.out = k->out;
 		k->batch.fmt = k->opt.format;
@@ -308,7 +342,7 @@ static void setup_app(struct ktop *k)
 			memcpy(k->batch_cols, k->opt.cols, k->opt.ncols * sizeof(int));
 			k->batch.ncols = k->opt.ncols;
 		} else {
-			batch_default_columns(k->opt.format, ftrace_on(k->ftrace), k->batch_cols,
+			batch_default_columns(k->opt.format, events_counted(k), k->batch_cols,
 					      &k->batch.ncols);
 		}
 		k->batch.cols = k->batch_cols;
@@ -316,6 +350,84 @@ static void setup_app(struct ktop *k)
 				k->opt.sort_asc);
 		m->aggregate = k->opt.view != VIEW_PROCESSES;
 	}
+}
+
+/*
+ * The live system's sources: /proc, then tracing, with signals blocked
+ * before it starts. Returns 0, or -1 (said why).
+ */
+static int start_sources(struct ktop *k)
+{
+	int ret;
+
+	ret = procfs_new("/proc", 0, &k->procfs);
+	if (!ret)
+		ret = system_new("/proc", &k->sys);
+	if (ret) {
+		fprintf(stderr, "ktop: cannot read /proc: %s\n", strerror(-ret));
+		return -1;
+	}
+	if (check_pids(k))
+		return -1;
+	/*
+	 * Signals are blocked (and read from the signalfd) before tracing starts:
+	 * a Ctrl-C from now on ends the loop, which removes the instance.
+	 */
+	k->sigfd = setup_signals();
+	setup_fatal_handlers();
+	/* Before the first sample: counts start at the first tick's baseline. */
+	if (!k->opt.no_trace) {
+		struct ftrace_opts fo = { .pids = k->watch, .npids = k->nwatch };
+		const char *kb = getenv("KTOP_BUFFER_KB");
+		unsigned long long v;
+
+		/* Time per call (sys_enter too) only when watching a few processes. */
+		fo.time_syscalls = k->nwatch > 0;
+		/* Per-CPU ring buffer size; small ones let tests see lost events. */
+		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
+			fo.buffer_kb = (size_t)v;
+
+		if (ftrace_start(&fo, &k->ftrace) == 0) {
+			/* The process view's buffer; small ones let tests see its losses. */
+			kb = getenv("KTOP_FOCUS_KB");
+			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
+				v = 0;
+			k->focus = focus_new((size_t)v);
+			k->traced = true;
+		}
+		/* exit() from deep inside (out of memory) must not leave tracing behind. */
+		atexit(ftrace_emergency_stop);
+	}
+	/*
+	 * Dead tasks' final numbers, traced or not; --summary counts only
+	 * system calls. Before the first sample: every exit from then on.
+	 */
+	k->exits = exits_new(sysconf(_SC_CLK_TCK));
+	if (!k->opt.summary) {
+		const char *kb = getenv("KTOP_EXITS_KB");
+		unsigned long long v = 0;
+
+		/* A small receive buffer lets tests see lost exit records; 0, the events alone. */
+		if (kb && !parse_uint(kb, 1 << 22, &v) && !v)
+			exits_off(k->exits, "exit records off: KTOP_EXITS_KB=0");
+		else
+			exits_listen(k->exits, (size_t)v * 1024);
+	}
+	if (k->opt.summary && !ftrace_on(k->ftrace)) {
+		fprintf(stderr, "ktop: --summary counts kernel events, but %s\n",
+			ftrace_status(k->ftrace)[0] ? ftrace_status(k->ftrace) : "tracing is off");
+		return -1;
+	}
+	/* A summary of another user's process would be all zeros: say why not. */
+	for (size_t i = 0; k->opt.summary && i < k->opt.npids; i++) {
+		char why[160];
+
+		if (focus_may_see(k->opt.pids[i], why, sizeof(why))) {
+			fprintf(stderr, "ktop: --summary: %s\n", why);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -357,9 +469,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	k.mode = k.opt.summary ? &mode_summary : options_exporter_only(&k.opt) ? &mode_exporter :
-		 k.opt.batch ? &mode_batch : &mode_live;
+		 !k.opt.batch ? &mode_live : options_record_only(&k.opt) ? &mode_record : &mode_batch;
 	live = k.mode->screen;
-	if (!live && k.mode != &mode_exporter && !out_open && !k.opt.output) {
+	if (!live && k.mode != &mode_exporter && k.mode != &mode_record && !out_open && !k.opt.output) {
 		fputs("ktop: stdout is closed: batch output has nowhere to go\n", stderr);
 		return 1;
 	}
@@ -391,73 +503,8 @@ int main(int argc, char **argv)
 			goto out;
 		status = 1;
 	}
-	ret = procfs_new("/proc", 0, &k.procfs);
-	if (!ret)
-		ret = system_new("/proc", &k.sys);
-	if (ret) {
-		fprintf(stderr, "ktop: cannot read /proc: %s\n", strerror(-ret));
+	if (k.opt.read ? replay_start(&k) : start_sources(&k))
 		goto out;
-	}
-	if (check_pids(&k))
-		goto out;
-	/*
-	 * Signals are blocked (and read from the signalfd) before tracing starts:
-	 * a Ctrl-C from now on ends the loop, which removes the instance.
-	 */
-	k.sigfd = setup_signals();
-	setup_fatal_handlers();
-	/* Before the first sample: counts start at the first tick's baseline. */
-	if (!k.opt.no_trace) {
-		struct ftrace_opts fo = { .pids = k.watch, .npids = k.nwatch };
-		const char *kb = getenv("KTOP_BUFFER_KB");
-		unsigned long long v;
-
-		/* Time per call (sys_enter too) only when watching a few processes. */
-		fo.time_syscalls = k.nwatch > 0;
-		/* Per-CPU ring buffer size; small ones let tests see lost events. */
-		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
-			fo.buffer_kb = (size_t)v;
-
-		if (ftrace_start(&fo, &k.ftrace) == 0) {
-			/* The process view's buffer; small ones let tests see its losses. */
-			kb = getenv("KTOP_FOCUS_KB");
-			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
-				v = 0;
-			k.focus = focus_new((size_t)v);
-			k.traced = true;
-		}
-		/* exit() from deep inside (out of memory) must not leave tracing behind. */
-		atexit(ftrace_emergency_stop);
-	}
-	/*
-	 * Dead tasks' final numbers, traced or not; --summary counts only
-	 * system calls. Before the first sample: every exit from then on.
-	 */
-	k.exits = exits_new(sysconf(_SC_CLK_TCK));
-	if (!k.opt.summary) {
-		const char *kb = getenv("KTOP_EXITS_KB");
-		unsigned long long v = 0;
-
-		/* A small receive buffer lets tests see lost exit records; 0, the events alone. */
-		if (kb && !parse_uint(kb, 1 << 22, &v) && !v)
-			exits_off(k.exits, "exit records off: KTOP_EXITS_KB=0");
-		else
-			exits_listen(k.exits, (size_t)v * 1024);
-	}
-	if (k.opt.summary && !ftrace_on(k.ftrace)) {
-		fprintf(stderr, "ktop: --summary counts kernel events, but %s\n",
-			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
-		goto out;
-	}
-	/* A summary of another user's process would be all zeros: say why not. */
-	for (size_t i = 0; k.opt.summary && i < k.opt.npids; i++) {
-		char why[160];
-
-		if (focus_may_see(k.opt.pids[i], why, sizeof(why))) {
-			fprintf(stderr, "ktop: --summary: %s\n", why);
-			goto out;
-		}
-	}
 	k.t_start = now_mono_ns();
 	setup_app(&k);
 	/*
@@ -465,11 +512,12 @@ int main(int argc, char **argv)
 	 * missing and why (the header's words): a CSV reader sees no header. A
 	 * view of kernel events says it of its columns, in one line too.
 	 */
-	if (k.mode == &mode_batch && view_traced(k.opt.view) && !ftrace_on(k.ftrace))
+	if (k.mode == &mode_batch && view_traced(k.opt.view) && !events_counted(&k))
 		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
-			view_name(k.opt.view), k.opt.no_trace ? "--no-trace is given" :
+			view_name(k.opt.view), k.replay ? k.app.model.trace_status :
+			k.opt.no_trace ? "--no-trace is given" :
 			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
-	else if (k.mode == &mode_batch && !ftrace_on(k.ftrace))
+	else if (k.mode == &mode_batch && !events_counted(&k))
 		fprintf(stderr, "ktop: %s\n", k.app.model.trace_status[0] ? k.app.model.trace_status :
 			"tracing off");
 	/* ktop -p PID: the view of that process, its events focused. */
@@ -477,9 +525,28 @@ int main(int argc, char **argv)
 		k.app.view_pid = k.opt.pids[0];
 		app_push(&k.app, &procview_view);
 	}
-	procfs_set_threads(k.procfs, k.app.model.threads);
-	if (k.nwatch)
-		procfs_set_focus(k.procfs, k.watch, k.nwatch);
+	if (k.procfs) {
+		procfs_set_threads(k.procfs, k.app.model.threads);
+		if (k.nwatch)
+			procfs_set_focus(k.procfs, k.watch, k.nwatch);
+	} else {
+		/* A replay: its signals are handled in the loop like the live system's. */
+		k.sigfd = setup_signals();
+		setup_fatal_handlers();
+	}
+	if (k.opt.write) {
+		struct record_opts ro = { .pattern = k.opt.write, .keep_days = k.opt.record_keep };
+		char why[640];
+		const char *ks = getenv("KTOP_KEYFRAME_S");
+
+		/* Benchmarks and tests: keyframes more often than every 10 minutes. */
+		if (ks)
+			ro.keyframe_s = strtod(ks, NULL);
+		if (record_open(&ro, now_wall_s(), &k.rec, why, sizeof(why))) {
+			fprintf(stderr, "ktop: %s\n", why);
+			goto out;
+		}
+	}
 	if (!live)
 		setvbuf(k.out, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
 
@@ -505,6 +572,9 @@ int main(int argc, char **argv)
 			k.app.message_ns += 6000000000ull;
 	}
 	status = run(&k);
+	/* The output went on without the recording: still, say it failed. */
+	if (k.rec_failed && !status)
+		status = 1;
 	/* Tracing ends first: what CMD still does is not counted. */
 	stop_tracing(&k);
 	if (k.mode->end && k.mode->end(&k))
@@ -513,7 +583,17 @@ out:
 	ui_stop();
 	if (k.error[0] && k.opt.cmd && k.released)
 		fprintf(stderr, "ktop: %s\n", k.error);
+	if (k.replay_err[0]) {
+		fprintf(stderr, "ktop: %s\n", k.replay_err);
+		status = 1;
+	}
 	stop_tracing(&k);
+	/* The interval written last is whole; the file is closed as a rollback-journal one. */
+	if (k.rec) {
+		record_get_stats(k.rec, &k.rec_stats);
+		record_close(k.rec);
+		k.rec = NULL;
+	}
 	if (getenv("KTOP_STATS"))
 		print_stats(&k);
 	/* The screen is the terminal's again: what CMD wrote meanwhile, at last. */
@@ -537,6 +617,8 @@ out:
 	batch_free(&k.batch);
 	exits_free(k.exits);	/* after the model: its rows name its users */
 	sample_free(&k.sample);
+	/* After the model: it points into the replay's strings. */
+	replay_close(k.replay);
 	options_free(&k.opt);
 	free(k.priv);
 	if (k.sigfd >= 0)

@@ -40,9 +40,13 @@ static size_t exited_pids(struct ktop *k, pid_t *out)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < k->opt.npids; i++)
-		if (!procfs_pid_exists(k->procfs, k->opt.pids[i]))
+	for (i = 0; i < k->opt.npids; i++) {
+		const struct task *t = model_task_find(&k->app.model, k->opt.pids[i]);
+
+		/* A replay: the recording's end tells, not this system's /proc. */
+		if (k->replay ? !t || t->state == 'X' : !procfs_pid_exists(k->procfs, k->opt.pids[i]))
 			out[n++] = k->opt.pids[i];
+	}
 	return n;
 }
 
@@ -59,12 +63,15 @@ int write_summary(struct ktop *k)
 	char how[64];
 	int err;
 
-	si.elapsed_s = k->t_start ? (double)(now_mono_ns() - k->t_start) / 1e9 : 0;
+	si.elapsed_s = k->replay ? k->replay_elapsed :
+		       k->t_start ? (double)(now_mono_ns() - k->t_start) / 1e9 : 0;
 	if (k->opt.cmd && k->launch.exited) {
 		launch_describe(k->launch.status, how, sizeof(how));
 		si.ended = how;
 		si.exit_code = launch_exit_code(k->launch.status);
 	}
+	if (k->replay && !replay_first_session(k->replay)->npins)
+		si.untimed = "a recording of the whole system has no times; one of -p or -- CMD has";
 	si.exited = gone;
 	si.nexited = exited_pids(k, gone);
 	if (si.fmt != OUT_TEXT && (si.lost || si.lost_unknown))

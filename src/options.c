@@ -15,6 +15,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
 	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT, OPT_LISTEN, OPT_TEXTFILE, OPT_GROUP_BY,
 	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
+	OPT_RECORD_KEEP, OPT_BEGIN, OPT_END, OPT_FOLLOW,
 };
 
 static const struct option long_opts[] = {
@@ -41,6 +42,12 @@ static const struct option long_opts[] = {
 	{ "metrics-max-series", required_argument, NULL, OPT_MAX_SERIES },
 	{ "view", required_argument, NULL, OPT_VIEW },
 	{ "group-by", required_argument, NULL, OPT_VIEW_GROUP_BY },
+	{ "write", required_argument, NULL, 'w' },
+	{ "record-keep", required_argument, NULL, OPT_RECORD_KEEP },
+	{ "read", required_argument, NULL, 'r' },
+	{ "begin", required_argument, NULL, OPT_BEGIN },
+	{ "end", required_argument, NULL, OPT_END },
+	{ "follow", no_argument, NULL, OPT_FOLLOW },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -53,6 +60,7 @@ void options_usage(FILE *f)
 	fputs("Usage: ktop [options]\n"
 	      "       ktop [options] -- CMD [ARGS...]\n"
 	      "       ktop --summary [--csv|--json] (-p PID[,PID...] | -- CMD [ARGS...])\n"
+	      "       ktop -w FILE [-b] [options]      record; ktop -r FILE [-b] [options]  replay\n"
 	      "Live per-process kernel event rates: system calls (as root), context switches,\n"
 	      "signals, page faults, CPU, memory.\n"
 	      "\n"
@@ -92,6 +100,17 @@ void options_usage(FILE *f)
 	      "                         view shows first (system-wide tables, see ktop(1))\n"
 	      "      --group-by KEY     the groups view's groups: comm, user, cgroup, unit\n"
 	      "                         (systemd) or container (default comm)\n"
+	      "  -w, --write FILE       record every interval to FILE (SQLite; strftime conversions\n"
+	      "                         start a new file when the name changes: ktop_%Y%m%d.db);\n"
+	      "                         with -b nothing on stdout unless --csv, --json, -o or\n"
+	      "                         --output ask for it\n"
+	      "      --record-keep DAYS remove recordings of the -w pattern older than DAYS\n"
+	      "  -r, --read FILE        replay a recording: the live view (keys [ ] b Space), -b,\n"
+	      "                         or --summary -p PID, as they were when recorded\n"
+	      "      --begin TIME       replay from TIME: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], or\n"
+	      "                         seconds since 1970\n"
+	      "      --end TIME         replay up to TIME\n"
+	      "      --follow           batch replay: wait for the intervals still being recorded\n"
 	      "  -- CMD [ARGS...]       run CMD traced from its first system call (its execve),\n"
 	      "                         with its children; end with it, with its exit status\n"
 	      "  -h, --help             show this help and exit\n"
@@ -207,6 +226,10 @@ static int parse_sort(struct options *o, const char *arg, char *err, size_t errs
 /* Options that do not go together, each with what to do instead. */
 static int check_modes(const struct options *o, char *err, size_t errsz)
 {
+	if (o->summary && o->read && !o->npids) {
+		snprintf(err, errsz, "--summary -r FILE needs -p PID: the recorded process to sum up");
+		return -EINVAL;
+	}
 	if (o->summary && !o->cmd && !o->npids) {
 		snprintf(err, errsz, "--summary needs a command (ktop --summary -- CMD [ARGS...]) or -p PID");
 		return -EINVAL;
@@ -244,6 +267,35 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 		snprintf(err, errsz, "--metrics-group-by and --metrics-max-series are for --listen and --textfile");
 		return -EINVAL;
 	}
+	if (o->write && o->read) {
+		snprintf(err, errsz, "-w and -r do not go together: record the live system or replay a file");
+		return -EINVAL;
+	}
+	if (o->read && (o->listen || o->textfile)) {
+		snprintf(err, errsz, "-r replays a file: it serves no metrics (--listen, --textfile)");
+		return -EINVAL;
+	}
+	if (o->read && o->cmd) {
+		snprintf(err, errsz, "-r replays a file: it runs no command (-- CMD)");
+		return -EINVAL;
+	}
+	if (o->read && (o->threads || o->no_trace)) {
+		snprintf(err, errsz, "-r: a recording keeps the rows and events it was made with (%s)",
+			 o->threads ? "-H" : "--no-trace");
+		return -EINVAL;
+	}
+	if (!o->read && (o->begin || o->end || o->follow)) {
+		snprintf(err, errsz, "--begin, --end and --follow are for replaying a recording (-r FILE)");
+		return -EINVAL;
+	}
+	if (o->follow && !o->batch) {
+		snprintf(err, errsz, "--follow is for batch replay: the live view follows a growing file by itself");
+		return -EINVAL;
+	}
+	if (o->record_keep > 0 && !o->write) {
+		snprintf(err, errsz, "--record-keep is for recording (-w FILE)");
+		return -EINVAL;
+	}
 	if (o->output && !o->batch && !o->summary) {
 		snprintf(err, errsz, "--output is for -b and --summary (the live view is the terminal)");
 		return -EINVAL;
@@ -266,7 +318,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	opterr = 0;
 	optind = 1;
 	/* '+': options end at the first other word, so CMD's own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+:bn:d:p:o:s:HhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bn:d:p:o:s:Hw:r:hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
@@ -391,6 +443,32 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			}
 			o->group_by_set = true;
 			break;
+		case 'w':
+		case 'r':
+			if (!optarg[0]) {
+				snprintf(err, errsz, "-%c needs a file name", c);
+				return -EINVAL;
+			}
+			if (c == 'w')
+				o->write = optarg;
+			else
+				o->read = optarg;
+			break;
+		case OPT_RECORD_KEEP:
+			if (parse_seconds(optarg, 0.001, 100000, &o->record_keep)) {
+				snprintf(err, errsz, "--record-keep: '%s' is not a number of days", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_BEGIN:
+			o->begin = optarg;
+			break;
+		case OPT_END:
+			o->end = optarg;
+			break;
+		case OPT_FOLLOW:
+			o->follow = true;
+			break;
 		case 'h':
 			o->show_help = true;
 			return 0;
@@ -439,6 +517,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (!have_delay)
 		o->delay_s = o->batch ? 1.0 : 2.0;
 	return 0;
+}
+
+bool options_record_only(const struct options *o)
+{
+	return o->batch && o->write && o->format == OUT_TEXT && !o->ncols && !o->syscalls &&
+	       !o->output;
 }
 
 bool options_exporter_only(const struct options *o)

@@ -47,6 +47,11 @@ struct options {
 	enum cgroup_group_by metrics_by;	/* --metrics-group-by (default comm) */
 	size_t metrics_max_series;	/* --metrics-max-series; 0 = the default */
 	bool metrics_opts;		/* either of those two given */
+	const char *write;		/* -w FILE: record every interval (strftime pattern) */
+	double record_keep;		/* --record-keep DAYS: older files of the pattern go; 0 = keep */
+	const char *read;		/* -r FILE: replay a recording instead of the live system */
+	const char *begin, *end;	/* --begin, --end TIME: the replayed intervals */
+	bool follow;			/* --follow: batch replay waits for new intervals */
 	bool show_help, show_version;
 };
 
@@ -64,6 +69,8 @@ void options_free(struct options *o);
  * -o, --syscalls, --output): a headless exporter, nothing on stdout.
  */
 bool options_exporter_only(const struct options *o);
+/* -b -w FILE and nothing asked of stdout: the recorder is the only sink. */
+bool options_record_only(const struct options *o);
 /* The --help text. */
 void options_usage(FILE *f);
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "../collectors/sysio.h"
 #include "../model/fproc.h"
@@ -17,6 +18,7 @@
 #include "../outputs/metrics.h"
 #include "../views/view.h"
 #include "ktop.h"
+#include "timearg.h"
 
 /* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
 void stop_tracing(struct ktop *k)
@@ -38,6 +40,12 @@ static void collect_needs(const struct ktop *k, struct procfs_need *need)
 
 	need->all = k->metrics ? metrics_needs(k->metrics, m) : 0;
 	need->wanted = 0;
+	need->first = 0;
+	/* A recording stores who each process is: its command line and cgroup once a life. */
+	if (k->rec) {
+		need->all |= NEED_CGROUP;
+		need->first |= NEED_CMDLINE;
+	}
 	/* The headless exporter shows nothing: it reads what its groups need. */
 	if (k->mode == &mode_exporter)
 		return;
@@ -96,7 +104,34 @@ static void report_privileged(struct ktop *k)
 	}
 }
 
-void collect(struct ktop *k)
+/* -w: the interval just ended into the recording. A failure stops recording, not ktop. */
+static void record_sink(struct ktop *k)
+{
+	char err[640];
+	struct timespec t0, t1;
+	int ret;
+
+	if (!k->rec)
+		return;
+	/* Its own CPU time, for KTOP_STATS: the recorder's share of a core. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	ret = record_tick(k->rec, &k->app.model, err, sizeof(err));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+	if (!ret)
+		return;
+	record_get_stats(k->rec, &k->rec_stats);
+	record_close(k->rec);
+	k->rec = NULL;
+	k->rec_failed = true;
+	k->app.recording = 2;
+	if (k->mode->screen)
+		app_message(&k->app, "%s", err);
+	else
+		fprintf(stderr, "ktop: %s\n", err);
+}
+
+static bool live_collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
 	struct sample *s = &k->sample;
@@ -150,6 +185,152 @@ void collect(struct ktop *k)
 		sysview_refresh_all(&k->app);
 	}
 	k->ticks++;
+	record_sink(k);
+	return true;
+}
+
+/*
+ * -r: the next interval shown, after the baseline before it when a jump or
+ * a new file starts there. False when there is none (yet), --end is passed,
+ * or the file is damaged (replay_err).
+ */
+static bool replay_collect(struct ktop *k)
+{
+	struct model *m = &k->app.model;
+	struct sample *s = &k->sample;
+	bool shown = false, applied = false;
+	int rc;
+
+	if (k->replay_past_end || k->replay_err[0])
+		return false;
+	do {
+		rc = replay_next(k->replay, s, &shown, k->replay_err, sizeof(k->replay_err));
+		if (rc <= 0) {
+			if (!rc)
+				k->replay_err[0] = '\0';
+			k->replay_at_end = true;
+			break;
+		}
+		if (shown && k->replay_end > 0 && s->wall_s > k->replay_end + 5e-7) {
+			sample_reset(s);
+			k->replay_past_end = k->replay_at_end = true;
+			break;
+		}
+		model_apply(m, s);
+		applied = true;
+	} while (!shown);
+	/* The live view's rows point at the tasks (a jump dropped them all). */
+	if (applied && k->mode->screen)
+		rowset_refresh(&k->app.rows, m);
+	if (rc <= 0 || k->replay_past_end)
+		return false;
+	k->replay_at_end = false;
+	k->replay_elapsed += m->interval_s;
+	k->ticks++;
+	return true;
+}
+
+bool events_counted(const struct ktop *k)
+{
+	return k->replay ? replay_first_session(k->replay)->event_counters != 0 : ftrace_on(k->ftrace);
+}
+
+bool collect(struct ktop *k)
+{
+	return k->replay ? replay_collect(k) : live_collect(k);
+}
+
+int replay_start(struct ktop *k)
+{
+	char err[320];
+	double first, last, t;
+	int64_t seq;
+	int rc;
+
+	if (replay_open(k->opt.read, &k->replay, err, sizeof(err))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return -1;
+	}
+	if (k->opt.summary && !replay_first_session(k->replay)->event_counters) {
+		fprintf(stderr, "ktop: --summary counts kernel events: %s was recorded without them\n",
+			k->opt.read);
+		return -1;
+	}
+	rc = replay_range(k->replay, &first, &last, err, sizeof(err));
+	if (rc <= 0) {
+		fprintf(stderr, "ktop: %s\n", rc ? err : "the recording shows no interval");
+		return -1;
+	}
+	if (k->opt.end) {
+		if (time_parse(k->opt.end, first, true, &k->replay_end)) {
+			fprintf(stderr, "ktop: --end: '%s' is not a time (HH:MM[:SS], "
+				"YYYY-MM-DD HH:MM[:SS], seconds since 1970)\n", k->opt.end);
+			return -1;
+		}
+	}
+	if (k->opt.begin) {
+		if (time_parse(k->opt.begin, first, true, &t)) {
+			fprintf(stderr, "ktop: --begin: '%s' is not a time (HH:MM[:SS], "
+				"YYYY-MM-DD HH:MM[:SS], seconds since 1970)\n", k->opt.begin);
+			return -1;
+		}
+		if (t > last + 5e-7 && !k->opt.follow) {
+			fprintf(stderr, "ktop: --begin: the recording ends before it\n");
+			return -1;
+		}
+		if (t > first && (replay_find_time(k->replay, t, &seq, err, sizeof(err)) < 0 ||
+				  replay_seek(k->replay, seq, err, sizeof(err)))) {
+			fprintf(stderr, "ktop: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The model shows interval @seq (a jump): its baseline, then it. */
+static void replay_show(struct ktop *k, int64_t seq)
+{
+	struct app *a = &k->app;
+
+	if (replay_seek(k->replay, seq, k->replay_err, sizeof(k->replay_err)))
+		return;
+	k->replay_past_end = false;
+	if (!replay_collect(k) && !k->replay_err[0])
+		app_message(a, "interval %lld is not there", (long long)seq);
+}
+
+void replay_step(struct ktop *k, int dir)
+{
+	struct app *a = &k->app;
+	int64_t seq;
+	int rc;
+
+	if (dir > 0) {
+		if (!replay_collect(k) && !k->replay_err[0])
+			app_message(a, k->replay_past_end ? "--end: the last interval asked for" :
+				    "the end of the recording (more shows as it is written)");
+		return;
+	}
+	rc = replay_step_seq(k->replay, replay_seq(k->replay), -1, &seq, k->replay_err,
+			     sizeof(k->replay_err));
+	if (rc == 0)
+		app_message(a, "the first interval of the recording");
+	else if (rc > 0)
+		replay_show(k, seq);
+}
+
+void replay_jump(struct ktop *k, const char *when)
+{
+	struct app *a = &k->app;
+	double t;
+	int64_t seq;
+
+	if (time_parse(when, a->model.wall_s, false, &t)) {
+		app_message(a, "'%.40s' is not a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS]", when);
+		return;
+	}
+	if (replay_find_time(k->replay, t, &seq, k->replay_err, sizeof(k->replay_err)) > 0)
+		replay_show(k, seq);
 }
 
 /* The system-wide instance reports the signals sent to the focused processes. */
@@ -186,9 +367,13 @@ bool focus_open_view(struct ktop *k, pid_t pid)
 		return true;
 	}
 	model_fproc_add(m, pid);
-	snprintf(m->focus_status, sizeof(m->focus_status), "events off: %.140s",
-		 k->opt.no_trace ? "--no-trace" : m->trace_status[0] ? m->trace_status :
-		 "tracing is not running");
+	if (k->replay)
+		snprintf(m->focus_status, sizeof(m->focus_status),
+			 "a recording keeps no event list: rates and syscalls as recorded");
+	else
+		snprintf(m->focus_status, sizeof(m->focus_status), "events off: %.140s",
+			 k->opt.no_trace ? "--no-trace" : m->trace_status[0] ? m->trace_status :
+			 "tracing is not running");
 	return true;
 }
 
@@ -215,6 +400,13 @@ void print_stats(const struct ktop *k)
 	size_t focus_bytes = 0, i;
 	uint64_t focus_events = 0;
 
+	if (k->opt.write)
+		fprintf(stderr, "ktop-stats: record_cpu_s=%.3f record_intervals=%llu task_rows=%llu "
+			"proc_rows=%llu files=%llu\n", (double)k->rec_cpu_ns / 1e9,
+			(unsigned long long)k->rec_stats.intervals,
+			(unsigned long long)k->rec_stats.task_rows,
+			(unsigned long long)k->rec_stats.proc_rows,
+			(unsigned long long)k->rec_stats.files);
 	if (!k->procfs)
 		return;
 	procfs_get_stats(k->procfs, &ps);

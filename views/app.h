@@ -33,6 +33,9 @@ enum action {
 	ACT_SIGNAL,	/* send a->req.sig to a->req.pid, say how it went */
 	ACT_RENICE,	/* set the nice value of a->req.pid to a->req.nice */
 	ACT_SAVE,	/* write the settings file */
+	ACT_REPLAY_BACK,	/* a replay: the interval before */
+	ACT_REPLAY_FWD,		/* the interval after */
+	ACT_REPLAY_JUMP,	/* the interval at a->jump_to */
 	ACT_QUIT,
 };
 
@@ -108,6 +111,10 @@ struct app {
 	bool mouse;			/* mouse clicks wanted (no --no-mouse) */
 	bool follow;			/* the selection follows its process across refreshes */
 	bool tracing;			/* kernel events are counted */
+	bool replay;			/* -r: a recording, not the live system */
+	bool replay_end;		/* it shows the last interval recorded (so far) */
+	char jump_to[64];		/* the time typed to jump to (ACT_REPLAY_JUMP) */
+	int recording;			/* -w: 1 recording, 2 stopped (a full disk) */
 	char (*themes)[THEME_NAME_MAX];	/* the themes found at start, for Z and F2 */
 	size_t nthemes;
 	struct {			/* what ACT_SIGNAL / ACT_RENICE act on */

@@ -192,23 +192,37 @@ static void events_line(const struct model *m, int y, int w)
 int header_draw(struct app *a, int w, int max_lines)
 {
 	const struct sys_summary *s = &a->model.sum;
-	char buf[256], t1[32], t2[32], clock[16];
+	char buf[256], t1[32], t2[32], clock[32];
 	time_t now = (time_t)a->model.wall_s;
 	struct tm tm;
 	int y = 0, half = (w - 1) / 2;
 
 	localtime_r(&now, &tm);
-	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	/* A replay: the day too, it may be any. */
+	strftime(clock, sizeof(clock), a->replay ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 	fmt_uptime(t1, sizeof(t1), s->uptime_s);
 
 	blank(y, w);
 	attrset(theme_attr(EL_TITLE));
 	put_text(y, 0, w, "ktop");
 	attrset(theme_attr(EL_NORMAL));
-	snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s", clock, t1,
-		 s->load[0], s->load[1], s->load[2], a->paused ? "PAUSED" : "",
-		 a->model.threads ? " threads" : "");
-	put_text(y, 4, w - 4, buf);
+	if (a->replay) {
+		/* Where it is: what the time is is the recording's. */
+		attrset(theme_attr(EL_LOST));
+		put_text(y, 5, w - 5, "REPLAY");
+		attrset(theme_attr(EL_NORMAL));
+		snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s", clock, t1,
+			 s->load[0], s->load[1], s->load[2],
+			 a->paused ? "PAUSED" : a->replay_end ? "END (following)" : "playing",
+			 a->model.threads ? " threads" : "");
+		put_text(y, 11, w - 11, buf);
+	} else {
+		snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s%s", clock, t1,
+			 s->load[0], s->load[1], s->load[2], a->paused ? "PAUSED" : "",
+			 a->model.threads ? " threads" : "",
+			 a->recording == 1 ? "  REC" : a->recording == 2 ? "  REC STOPPED" : "");
+		put_text(y, 4, w - 4, buf);
+	}
 	y++;
 
 	cpu_meters(a, &y, w, max_lines - 5 > 1 ? max_lines - 5 : 1);

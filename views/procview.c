@@ -402,6 +402,8 @@ static const struct key_binding procview_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "the events of the selected syscall", k_syscall_events },
 	{ { 'e', 'l' }, "e l", "the event list: every kernel event of the process", k_events },
 	{ { 27, 'q', KEY_LEFT }, "Esc q", "back to the process table (the focus ends)", k_back },
+	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
+	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };

@@ -375,6 +375,39 @@ static enum action k_pause(struct app *a)
 	return a->paused ? ACT_REDRAW : ACT_COLLECT;
 }
 
+/* A recording's keys: step, jump (src/live.c does them); not a replay, say how to get one. */
+static bool replaying(struct app *a)
+{
+	if (!a->replay)
+		app_message(a, "this key steps through a recording: ktop -r FILE (recorded with -w FILE)");
+	return a->replay;
+}
+
+enum action key_replay_back(struct app *a)
+{
+	return replaying(a) ? ACT_REPLAY_BACK : ACT_REDRAW;
+}
+
+enum action key_replay_fwd(struct app *a)
+{
+	return replaying(a) ? ACT_REPLAY_FWD : ACT_REDRAW;
+}
+
+static enum action jump_done(struct app *a, const char *text)
+{
+	if (!text || !*text)
+		return ACT_REDRAW;
+	snprintf(a->jump_to, sizeof(a->jump_to), "%s", text);
+	return ACT_REPLAY_JUMP;
+}
+
+static enum action k_jump(struct app *a)
+{
+	if (replaying(a))
+		prompt_open(a, "Go to (HH:MM[:SS], date): ", "", jump_done, NULL);
+	return ACT_REDRAW;
+}
+
 static enum action k_threads(struct app *a)
 {
 	a->model.threads = !a->model.threads;
@@ -664,7 +697,10 @@ static const struct key_binding table_keys[] = {
 	{ { KEY_F(8) }, "F8", "nice + 1: less CPU for the selected process", k_nice_up },
 	{ { 'H' }, "H", "threads on/off (a row per thread)", k_threads },
 	{ { 'c' }, "c", "COMMAND: command line or name", k_cmdline },
-	{ { ' ' }, "Space", "pause/resume refreshing", k_pause },
+	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
+	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
+	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
+	{ { 'b' }, "b", "a replay: go to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", k_jump },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
 	{ { 'Z' }, "Z", "next colour theme", k_theme },
 	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },

@@ -114,6 +114,9 @@ enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t 
 enum action key_help(struct app *a);
 enum action key_back(struct app *a);
 enum action key_quit(struct app *a);
+/* A replay: the interval before, after (a message when ktop is not replaying). */
+enum action key_replay_back(struct app *a);
+enum action key_replay_fwd(struct app *a);
 
 /* The event list's filter, stepping and times, shared with the snapshot view. */
 struct fproc;

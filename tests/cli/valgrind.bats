@@ -43,3 +43,15 @@ vg() {
 	vg -b --no-trace --csv -n 2 -d 0.2 -s vcsw
 	vg -b --json -n 2 -d 0.2 -p 1,$$ -o pid,ppid,user,comm,cmdline,state,cpu_pct,rss_kb,minflt,vcsw
 }
+
+@test "valgrind: recording (-w) and replaying it (-r): batch, a jump, the summary" {
+	local d="$BATS_TEST_TMPDIR"
+	KTOP_KEYFRAME_S=0.3 vg -b --csv -n 4 -d 0.2 -w "$d/r.db"
+	vg -r "$d/r.db" -b --json --syscalls
+	b=$(sqlite3 "$d/r.db" 'SELECT wall FROM interval WHERE seq = 3')
+	vg -r "$d/r.db" -b --begin "$b"
+	[[ "$output" == *"PID USER"* ]]
+	if [ "$(id -u)" -eq 0 ]; then
+		vg --summary -r "$d/r.db" -p 1
+	fi
+}

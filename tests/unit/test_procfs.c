@@ -176,9 +176,10 @@ static void write_thread(const char *root, const struct fp *t)
 	write_status(root, rel, t, 0);
 }
 
-static void tick(struct procfs *pc, struct model *m, double at_s, unsigned all, unsigned wanted)
+static void tick_first(struct procfs *pc, struct model *m, double at_s, unsigned all,
+		       unsigned wanted, unsigned first)
 {
-	struct procfs_need need = { all, wanted };
+	struct procfs_need need = { .all = all, .wanted = wanted, .first = first };
 	struct sample s;
 
 	/* As the main loop does: the source fills a sample, the model applies it. */
@@ -191,6 +192,11 @@ static void tick(struct procfs *pc, struct model *m, double at_s, unsigned all, 
 	s.end = true;
 	model_apply(m, &s);
 	sample_free(&s);
+}
+
+static void tick(struct procfs *pc, struct model *m, double at_s, unsigned all, unsigned wanted)
+{
+	tick_first(pc, m, at_s, all, wanted, 0);
 }
 
 static bool delta_is(const struct task *t, enum counter c, uint64_t want)
@@ -632,6 +638,46 @@ static void test_procfs_needs(void)
 	close_collector(root, pc, &m);
 }
 
+/* A recording's command lines: read once a process life, again under a new name (an exec). */
+static void test_procfs_cmdline_first(void)
+{
+	static const char cmd[] = "/usr/bin/single\0-x\0";
+	static const char cmd2[] = "/usr/bin/other\0";
+	char root[64];
+	struct procfs *pc = NULL;
+	struct procfs_stats st;
+	struct model m;
+	struct fp leader, thr, single;
+	const struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	write_file(root, "100/cmdline", "", 0);
+	write_file(root, "200/cmdline", cmd, sizeof(cmd) - 1);
+	if (!open_collector(root, 64, &pc, &m))
+		return;
+	tick_first(pc, &m, 1, 0, 0, NEED_CMDLINE);
+	tick_first(pc, &m, 2, 0, 0, NEED_CMDLINE);
+	tick_first(pc, &m, 3, 0, 0, NEED_CMDLINE);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.cmdline_reads, 2);	/* once each, not each tick */
+	t = model_task_find(&m, 200);
+	if (CHECK(t) && CHECK(t->cmdline))
+		CHECK(t->cmdline_len == sizeof(cmd) - 1 && !memcmp(t->cmdline, cmd, sizeof(cmd) - 1));
+	/* An exec: a new name, and the new command line read once more. */
+	single.comm = "other";
+	write_proc(root, &single);
+	write_file(root, "200/cmdline", cmd2, sizeof(cmd2) - 1);
+	tick_first(pc, &m, 4, 0, 0, NEED_CMDLINE);
+	tick_first(pc, &m, 5, 0, 0, NEED_CMDLINE);
+	procfs_get_stats(pc, &st);
+	CHECK_EQ_U64(st.cmdline_reads, 3);
+	t = model_task_find(&m, 200);
+	if (CHECK(t) && CHECK(t->cmdline))
+		CHECK(t->cmdline_len == sizeof(cmd2) - 1 && !memcmp(t->cmdline, cmd2, sizeof(cmd2) - 1));
+	close_collector(root, pc, &m);
+}
+
 /* The cgroup: read once a process life, again after an exec; one copy per path. */
 static void test_procfs_cgroup(void)
 {
@@ -931,6 +977,7 @@ static const struct test tests[] = {
 	{ "procfs_thread_mode", test_procfs_thread_mode },
 	{ "procfs_toggle_threads", test_procfs_toggle_threads },
 	{ "procfs_needs", test_procfs_needs },
+	{ "procfs_cmdline_first", test_procfs_cmdline_first },
 	{ "procfs_big_status", test_procfs_big_status },
 	{ "procfs_pid_reuse", test_procfs_pid_reuse },
 	{ "procfs_focus", test_procfs_focus },

@@ -1,0 +1,300 @@
+#!/usr/bin/env bats
+# Record (-w) and replay (-r): the replayed batch output is byte for byte what
+# the recording run wrote (CSV, JSON, text, --syscalls; with and without
+# tracing; from --begin to --end; across strftime files); kill -9 loses at most
+# the interval being written; a full disk stops recording, not ktop; damaged,
+# foreign and newer files are one-line errors, never a crash; --record-keep;
+# a file still being written is followed; the man page's queries work.
+
+load helpers/common
+
+setup() {
+	common_setup
+	D="$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	common_teardown
+	if [ -n "${MNT:-}" ] && mountpoint -q "$MNT"; then
+		umount "$MNT"
+	fi
+	return 0
+}
+
+# A mixed load while recording: short-lived commands, a failing open, a busy loop.
+start_load() {
+	sh -c 'while :; do cat /nonexistent-ktop-file 2>/dev/null; /bin/true; sleep 0.02; done' \
+		</dev/null >/dev/null 2>&1 3>&- &
+	track $!
+	sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 3>&- &
+	track $!
+}
+
+trace_opt() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "--no-trace"
+	fi
+}
+
+# same_replay FORMAT...: record with -b FORMAT -w, replay with -b FORMAT, compare.
+same_replay() {
+	local t
+	t=$(trace_opt)
+	run -0 "$KTOP" -b -d 0.3 -n 8 -w "$D/r.db" $t "$@" --output "$D/live.out"
+	run -0 "$KTOP" -r "$D/r.db" -b "$@" --output "$D/replay.out"
+	cmp "$D/live.out" "$D/replay.out"
+	[ "$(wc -l <"$D/live.out")" -ge 2 ]
+}
+
+@test "replay: CSV byte for byte as recorded" {
+	start_load
+	same_replay --csv
+}
+
+@test "replay: JSON, text and --syscalls byte for byte as recorded" {
+	start_load
+	same_replay --json
+	rm -f "$D"/r.db*
+	same_replay -o pid,comm,state,cpu_pct,minflt,vcsw,ivcsw,syscalls,cmdline
+	rm -f "$D"/r.db*
+	[ "$(id -u)" -eq 0 ] || skip "--syscalls needs tracing (root)"
+	same_replay --csv --syscalls
+}
+
+@test "replay: the system-wide views (syscalls, errors, subsystems, signals, groups) as recorded" {
+	[ "$(id -u)" -eq 0 ] || skip "the system-wide views count kernel events (root)"
+	start_load
+	for v in syscalls errors subsystems signals groups; do
+		rm -f "$D"/r.db*
+		same_replay --csv --view "$v"
+	done
+}
+
+@test "replay: /proc only and one row per thread, as recorded" {
+	start_load
+	run -0 "$KTOP" -b --csv --no-trace -H -d 0.3 -n 6 -w "$D/t.db" --output "$D/live.csv"
+	run -0 "$KTOP" -r "$D/t.db" -b --csv --output "$D/replay.csv"
+	cmp "$D/live.csv" "$D/replay.csv"
+}
+
+@test "replay: --begin and --end give the recorded lines of those intervals" {
+	local t b e
+	start_load
+	t=$(trace_opt)
+	KTOP_KEYFRAME_S=1 run -0 "$KTOP" -b --csv -d 0.3 -n 14 -w "$D/r.db" $t --output "$D/live.csv"
+	# times as the CSV prints them: the 5th and the 11th interval
+	b=$(cut -d, -f1 "$D/live.csv" | uniq | sed -n 6p)
+	e=$(cut -d, -f1 "$D/live.csv" | uniq | sed -n 12p)
+	run -0 "$KTOP" -r "$D/r.db" -b --csv --begin "$b" --end "$e" --output "$D/part.csv"
+	awk -F, -v b="$b" -v e="$e" 'NR == 1 || ($1 >= b && $1 <= e)' "$D/live.csv" >"$D/want.csv"
+	cmp "$D/want.csv" "$D/part.csv"
+	[ "$(cut -d, -f1 "$D/part.csv" | uniq | wc -l)" -eq 8 ]
+	# HH:MM:SS too: from that second on
+	b=$(date -d "@${b%.*}" +%H:%M:%S)
+	run -0 "$KTOP" -r "$D/r.db" -b --csv --begin "$b" -n 1
+	[ "${#lines[@]}" -gt 1 ]
+}
+
+@test "record: -b -w alone writes nothing on stdout; the file is a sound SQLite database" {
+	run -0 "$KTOP" -b -w "$D/h.db" -n 3 -d 0.2 $(trace_opt)
+	[ -z "$output" ]
+	[ "$(sqlite3 "$D/h.db" 'PRAGMA integrity_check')" = ok ]
+	[ "$(sqlite3 "$D/h.db" 'SELECT count(*) FROM interval')" -eq 3 ]
+	[ "$(stat -c %a "$D/h.db")" = 600 ]
+	# closed cleanly: no WAL left, the file alone is the recording
+	[ ! -e "$D/h.db-wal" ]
+}
+
+@test "record: kill -9 loses at most the interval being written" {
+	local i p n shown
+	start_load
+	for i in 1 2 3; do
+		rm -f "$D"/k.db*
+		"$KTOP" -b -w "$D/k.db" -d 0.05 $(trace_opt) </dev/null >/dev/null 2>&1 3>&- &
+		p=$!
+		track $p
+		sleep "1.$((RANDOM % 10))"
+		kill -KILL $p
+		wait $p || true
+		[ "$(sqlite3 "$D/k.db" 'PRAGMA integrity_check')" = ok ]
+		n=$(sqlite3 "$D/k.db" 'SELECT count(*) FROM interval')
+		[ "$n" -gt 3 ]
+		shown=$("$KTOP" -r "$D/k.db" -b | grep -c '^ktop - ')
+		[ "$shown" -eq "$n" ]
+		# and ktop appends to it after the crash
+		run -0 "$KTOP" -b -w "$D/k.db" -n 2 -d 0.1 $(trace_opt)
+		[ "$(sqlite3 "$D/k.db" 'SELECT count(*) FROM interval')" -eq $((n + 2)) ]
+	done
+}
+
+@test "record: a full disk stops recording with a message; batch output goes on" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	MNT="$D/small"
+	mkdir "$MNT"
+	mount -t tmpfs -o size=256k tmpfs "$MNT" || skip "cannot mount a tmpfs here"
+	run -1 --separate-stderr "$KTOP" -b --csv -d 0.05 -n 60 -w "$MNT/f.db" --output "$D/out.csv"
+	[[ "$stderr" == *"recording stopped: "*"full"* ]]
+	[ "$(cut -d, -f1 "$D/out.csv" | uniq | wc -l)" -eq 61 ]
+	[ "$(sqlite3 "$MNT/f.db" 'PRAGMA integrity_check')" = ok ]
+	n=$(sqlite3 "$MNT/f.db" 'SELECT count(*) FROM interval')
+	[ "$n" -gt 0 ] && [ "$n" -lt 60 ]
+	[ "$("$KTOP" -r "$MNT/f.db" -b | grep -c '^ktop - ')" -eq "$n" ]
+}
+
+# ktop -r FILE -b: exit 0 or a one-line error and 1; never a signal.
+replay_or_error() {
+	run --separate-stderr "$KTOP" -r "$1" -b --csv
+	if [ "$status" -ne 0 ]; then
+		[ "$status" -eq 1 ] || { echo "$1: exit $status" >&2; return 1; }
+		output=
+		assert_one_line_error
+	fi
+}
+
+@test "replay: foreign, newer, empty, truncated, damaged files: one line, exit 1, no crash" {
+	local size off i
+	run -0 "$KTOP" -b -w "$D/good.db" -n 4 -d 0.2 $(trace_opt)
+	echo "just text" >"$D/text.db"
+	: >"$D/empty.db"
+	sqlite3 "$D/other.db" 'CREATE TABLE t(a); INSERT INTO t VALUES (1)'
+	cp "$D/good.db" "$D/newer.db"
+	sqlite3 "$D/newer.db" 'PRAGMA user_version = 99'
+	for f in text empty other newer; do
+		run -1 --separate-stderr "$KTOP" -r "$D/$f.db" -b
+		assert_one_line_error
+	done
+	[[ "$stderr" == *"newer"* ]]
+	run -1 --separate-stderr "$KTOP" -r "$D/missing.db" -b
+	assert_one_line_error
+	[ ! -e "$D/missing.db" ]
+	size=$(stat -c %s "$D/good.db")
+	for i in $(seq 1 12); do
+		head -c $((size * i / 13)) "$D/good.db" >"$D/cut.db"
+		replay_or_error "$D/cut.db"
+	done
+	for i in $(seq 1 24); do
+		cp "$D/good.db" "$D/bad.db"
+		off=$((RANDOM * 32768 + RANDOM))
+		off=$((off % size))
+		head -c $((1 + RANDOM % 200)) /dev/urandom |
+			dd of="$D/bad.db" bs=1 seek="$off" conv=notrunc status=none
+		replay_or_error "$D/bad.db"
+	done
+}
+
+@test "record: refuses a file that is not ktop's, and a file another ktop records to" {
+	local p
+	sqlite3 "$D/other.db" 'CREATE TABLE t(a); INSERT INTO t VALUES (1)'
+	cp "$D/other.db" "$D/other.copy"
+	run -1 --separate-stderr "$KTOP" -b -w "$D/other.db" -n 1
+	assert_one_line_error
+	cmp "$D/other.db" "$D/other.copy"
+	"$KTOP" -b -w "$D/busy.db" -d 0.2 $(trace_opt) </dev/null >/dev/null 2>&1 3>&- &
+	p=$!
+	track $p
+	wait_for_file "$D/busy.db"
+	sleep 0.5
+	run -1 --separate-stderr "$KTOP" -b -w "$D/busy.db" -n 1
+	assert_one_line_error
+	[[ "$stderr" == *"another ktop"* ]]
+}
+
+@test "record: a strftime name starts a new file; each replays its own intervals" {
+	run -0 "$KTOP" -b --csv -d 0.3 -n 10 -w "$D/rot-%H%M%S.db" $(trace_opt) --output "$D/live.csv"
+	n=$(ls "$D"/rot-*.db | wc -l)
+	[ "$n" -ge 3 ]
+	for f in "$D"/rot-*.db; do
+		"$KTOP" -r "$f" -b --csv | tail -n +2
+	done >"$D/replayed.csv"
+	tail -n +2 "$D/live.csv" | cmp - "$D/replayed.csv"
+}
+
+@test "record: --record-keep removes the pattern's old recordings, nothing else" {
+	run -0 "$KTOP" -b -w "$D/keep-%Y%m%d%H%M%S.db" -n 1 $(trace_opt)
+	# a recording of the pattern from long ago (and not the name of this second)
+	old="$D/keep-20000101000000.db"
+	mv "$(ls "$D"/keep-*.db)" "$old"
+	cp "$old" "$D/keep-19990101000000.db"
+	echo "not a recording" >"$D/keep-19990101000001.db"
+	cp "$old" "$D/other-19990101000000.db"
+	touch -d '2000-01-01' "$D/keep-19990101000000.db" "$D/keep-19990101000001.db" \
+		"$D/other-19990101000000.db" "$old"
+	run -0 "$KTOP" -b -w "$D/keep-%Y%m%d%H%M%S.db" --record-keep 2 -n 1 $(trace_opt)
+	[ ! -e "$D/keep-19990101000000.db" ]
+	[ ! -e "$old" ]
+	[ -e "$D/keep-19990101000001.db" ]
+	[ -e "$D/other-19990101000000.db" ]
+	[ "$(ls "$D"/keep-2*.db | wc -l)" -eq 1 ]
+}
+
+@test "replay: a file still being written is followed (--follow)" {
+	local p
+	"$KTOP" -b -w "$D/g.db" -d 0.3 $(trace_opt) </dev/null >/dev/null 2>&1 3>&- &
+	p=$!
+	track $p
+	wait_for_file "$D/g.db"
+	sleep 1
+	n0=$(sqlite3 "$D/g.db" 'SELECT count(*) FROM interval')
+	run -0 timeout 30 "$KTOP" -r "$D/g.db" -b --csv --follow -n $((n0 + 6))
+	[ "$(cut -d, -f1 <<<"$output" | uniq | wc -l)" -eq $((n0 + 7)) ]
+	# without --follow: what is there now, then the end
+	run -0 timeout 30 "$KTOP" -r "$D/g.db" -b --csv
+	[ "$(cut -d, -f1 <<<"$output" | uniq | wc -l)" -gt $((n0 + 6)) ]
+}
+
+@test "replay: --summary -r FILE -p PID sums the recorded process's syscalls" {
+	[ "$(id -u)" -eq 0 ] || skip "system calls are counted with tracing (root)"
+	start_load
+	run -0 "$KTOP" -b --csv --syscalls -d 0.3 -n 6 -w "$D/s.db" --output "$D/sc.csv"
+	pid=$(sqlite3 "$D/s.db" "SELECT p.pid FROM task t JOIN proc p ON p.id = t.proc
+		WHERE t.syscalls > 0 GROUP BY p.id ORDER BY count(*) DESC, sum(t.syscalls) DESC LIMIT 1")
+	run -0 "$KTOP" --summary --csv -r "$D/s.db" -p "$pid"
+	total=$(awk -F, '$1 == "total" { print $4 }' <<<"$output")
+	want=$(awk -F, -v p="$pid" 'NR > 1 && $3 == p { s += $8 } END { print s + 0 }' "$D/sc.csv")
+	[ "$total" -gt 0 ]
+	[ "$total" -eq "$want" ]
+	run -2 --separate-stderr "$KTOP" --summary -r "$D/s.db"
+	assert_one_line_error
+}
+
+# man_query N: query N of the man page's RECORDING section, as sqlite3 reads it.
+man_query() {
+	sed -n "/^\\.\\\\\" query-$1-begin/,/^\\.\\\\\" query-$1-end/p" "$BATS_TEST_DIRNAME/../../man/ktop.1" |
+		grep -v '^\.' | sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g'
+}
+
+@test "recording: the man page's queries run on a recording" {
+	[ "$(id -u)" -eq 0 ] || skip "system calls are counted with tracing (root)"
+	start_load
+	run -0 "$KTOP" -b -d 0.3 -n 5 -w "$D/q.db"
+	# the failed openat of cat /nonexistent-ktop-file
+	q=$(man_query 1)
+	[ -n "$q" ]
+	run -0 sqlite3 "$D/q.db" "$q"
+	[[ "$output" == *cat* ]]
+	q=$(man_query 2)
+	[ -n "$q" ]
+	run -0 sqlite3 "$D/q.db" "$q"
+	[[ "$output" == *"openat|ENOENT|"* ]]
+	q=$(man_query 3)
+	[ -n "$q" ]
+	run -0 sqlite3 "$D/q.db" "$q"
+	[ "${#lines[@]}" -ge 5 ]
+	[[ "$output" == *"|root|"* ]]
+}
+
+@test "record and replay: options that do not go together" {
+	run -2 --separate-stderr "$KTOP" -w a.db -r b.db
+	assert_one_line_error
+	run -2 --separate-stderr "$KTOP" -b --begin 10:00
+	assert_one_line_error
+	run -2 --separate-stderr "$KTOP" -r x.db --follow
+	assert_one_line_error
+	run -2 --separate-stderr "$KTOP" -b --record-keep 3
+	assert_one_line_error
+	run -2 --separate-stderr "$KTOP" -r x.db -b -H
+	assert_one_line_error
+	run -0 "$KTOP" -b -w "$D/o.db" -n 1 $(trace_opt)
+	run -1 --separate-stderr "$KTOP" -r "$D/o.db" -b --begin 25:99
+	assert_one_line_error
+}

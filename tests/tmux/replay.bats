@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# The live view of a recording (ktop -r FILE) in a tmux pane: REPLAY and the
+# recorded date and time in the header, Space pauses and plays, ] and [ step
+# one interval, b goes to a typed time, the help lists the keys; a live ktop
+# says what the keys are for; REC while recording.
+
+load helpers/tmux
+
+KTOP="$BATS_TEST_DIRNAME/../../ktop"
+S="ktop-test-$$"
+
+setup() {
+	shell_pane
+	D="$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+}
+
+# The header's recorded time: "REPLAY YYYY-MM-DD HH:MM:SS".
+shown_time() {
+	screen | sed -n 's/^ktop REPLAY \([0-9-]* [0-9:]*\) .*/\1/p' | head -n 1
+}
+
+record() {
+	local t=
+	[ "$(id -u)" -eq 0 ] || t=--no-trace
+	"$KTOP" -b -w "$D/r.db" -n "$1" -d 1 $t >/dev/null
+}
+
+@test "tmux replay: REPLAY, the recorded time; pause, step, go to a time" {
+	local first t1 t2 want
+	record 6
+	first=$(sqlite3 "$D/r.db" "SELECT strftime('%Y-%m-%d %H:%M:%S', min(wall), 'unixepoch', 'localtime') FROM interval")
+	keys "clear; $KTOP -r $D/r.db -d 0.5; echo KTOP-EXIT=\$?" Enter
+	wait_for '^ktop REPLAY [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} '
+	wait_for 'PID +USER'
+	# it plays to the end of the file, then says so
+	wait_for 'END \(following\)'
+	keys ' '
+	wait_for 'PAUSED'
+	t1=$(shown_time)
+	keys '['
+	sleep 0.5
+	t2=$(shown_time)
+	[ "$(date -d "$t2" +%s)" -lt "$(date -d "$t1" +%s)" ]
+	keys ']'
+	sleep 0.5
+	[ "$(shown_time)" = "$t1" ]
+	# b: the first interval, typed as HH:MM:SS
+	keys b
+	wait_for 'Go to'
+	keys "${first#* }" Enter
+	sleep 0.5
+	[ "$(shown_time)" = "$first" ]
+	keys '['
+	wait_for 'the first interval of the recording'
+	keys '?'
+	wait_for 'table view keys'
+	keys NPage NPage
+	wait_for 'a replay: go to a time'
+	keys q
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "tmux replay: a live ktop explains [ ] b; shows REC while recording" {
+	keys "clear; $KTOP -d 0.5 -w $D/live.db; echo KTOP-EXIT=\$?" Enter
+	wait_for 'PID +USER'
+	wait_for '  REC'
+	keys ']'
+	wait_for 'ktop -r FILE'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+	[ "$(sqlite3 "$D/live.db" 'SELECT count(*) FROM interval')" -ge 1 ]
+}
