@@ -105,7 +105,7 @@ void options_usage(FILE *f)
 	      "                         with -b nothing on stdout unless --csv, --json, -o or\n"
 	      "                         --output ask for it\n"
 	      "      --record-keep DAYS remove recordings of the -w pattern older than DAYS\n"
-	      "  -r, --read FILE        replay a recording: the live view (keys [ ] b Space), -b,\n"
+	      "  -r, --read FILE        replay a recording: the live view (keys [ ] J Space), -b,\n"
 	      "                         or --summary -p PID, as they were when recorded\n"
 	      "      --begin TIME       replay from TIME: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], or\n"
 	      "                         seconds since 1970\n"

@@ -220,8 +220,10 @@ static bool replay_collect(struct ktop *k)
 		applied = true;
 	} while (!shown);
 	/* The live view's rows point at the tasks (a jump dropped them all). */
-	if (applied && k->mode->screen)
+	if (applied && k->mode->screen) {
 		rowset_refresh(&k->app.rows, m);
+		sysview_refresh_all(&k->app);
+	}
 	if (rc <= 0 || k->replay_past_end)
 		return false;
 	k->replay_at_end = false;

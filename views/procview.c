@@ -404,6 +404,7 @@ static const struct key_binding procview_keys[] = {
 	{ { 27, 'q', KEY_LEFT }, "Esc q", "back to the process table (the focus ends)", k_back },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
+	{ { 'J' }, "J", "a replay: jump to a time", key_replay_jump },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };

@@ -663,7 +663,10 @@ static const struct key_binding sys_keys[] = {
 	{ { '4' }, "4", "the Subsystems view", key_view_4 },
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
-	{ { ' ' }, "Space", "pause/resume refreshing", k_pause },
+	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
+	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
+	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
+	{ { 'J' }, "J", "a replay: jump to a time", key_replay_jump },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
 };

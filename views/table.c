@@ -401,10 +401,10 @@ static enum action jump_done(struct app *a, const char *text)
 	return ACT_REPLAY_JUMP;
 }
 
-static enum action k_jump(struct app *a)
+enum action key_replay_jump(struct app *a)
 {
 	if (replaying(a))
-		prompt_open(a, "Go to (HH:MM[:SS], date): ", "", jump_done, NULL);
+		prompt_open(a, "Jump to (HH:MM[:SS], date): ", "", jump_done, NULL);
 	return ACT_REDRAW;
 }
 
@@ -700,7 +700,7 @@ static const struct key_binding table_keys[] = {
 	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
-	{ { 'b' }, "b", "a replay: go to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", k_jump },
+	{ { 'J' }, "J", "a replay: jump to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", key_replay_jump },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
 	{ { 'Z' }, "Z", "next colour theme", k_theme },
 	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },

@@ -117,6 +117,8 @@ enum action key_quit(struct app *a);
 /* A replay: the interval before, after (a message when ktop is not replaying). */
 enum action key_replay_back(struct app *a);
 enum action key_replay_fwd(struct app *a);
+/* A replay: a prompt for the time to jump to. */
+enum action key_replay_jump(struct app *a);
 
 /* The event list's filter, stepping and times, shared with the snapshot view. */
 struct fproc;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The live view of a recording (ktop -r FILE) in a tmux pane: REPLAY and the
 # recorded date and time in the header, Space pauses and plays, ] and [ step
-# one interval, b goes to a typed time, the help lists the keys; a live ktop
+# one interval, J jumps to a typed time, the help lists the keys; a live ktop
 # says what the keys are for; REC while recording.
 
 load helpers/tmux
@@ -29,7 +29,7 @@ record() {
 	"$KTOP" -b -w "$D/r.db" -n "$1" -d 1 $t >/dev/null
 }
 
-@test "tmux replay: REPLAY, the recorded time; pause, step, go to a time" {
+@test "tmux replay: REPLAY, the recorded time; pause, step, jump to a time" {
 	local first t1 t2 want
 	record 6
 	first=$(sqlite3 "$D/r.db" "SELECT strftime('%Y-%m-%d %H:%M:%S', min(wall), 'unixepoch', 'localtime') FROM interval")
@@ -48,9 +48,9 @@ record() {
 	keys ']'
 	sleep 0.5
 	[ "$(shown_time)" = "$t1" ]
-	# b: the first interval, typed as HH:MM:SS
-	keys b
-	wait_for 'Go to'
+	# J: the first interval, typed as HH:MM:SS
+	keys J
+	wait_for 'Jump to'
 	keys "${first#* }" Enter
 	sleep 0.5
 	[ "$(shown_time)" = "$first" ]
@@ -59,13 +59,13 @@ record() {
 	keys '?'
 	wait_for 'table view keys'
 	keys NPage NPage
-	wait_for 'a replay: go to a time'
+	wait_for 'a replay: jump to a time'
 	keys q
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "tmux replay: a live ktop explains [ ] b; shows REC while recording" {
+@test "tmux replay: a live ktop explains [ ] J; shows REC while recording" {
 	keys "clear; $KTOP -d 0.5 -w $D/live.db; echo KTOP-EXIT=\$?" Enter
 	wait_for 'PID +USER'
 	wait_for '  REC'
