@@ -586,6 +586,12 @@ static void put_flow(struct recbuf *b, bool first, pid_t sender, pid_t receiver,
 	int len = snprintf(num, sizeof(num), "%s[%d,%d,%d,%d,%llu,", first ? "" : ",", (int)sender,
 			   (int)receiver, sig, result, (unsigned long long)n);
 
+	/* No names: the five numbers only. */
+	if (!sc[0] && !rc[0]) {
+		num[len - 1] = ']';
+		put_bytes(b, num, (size_t)len);
+		return;
+	}
 	put_bytes(b, num, (size_t)len);
 	put_comm(b, sc);
 	put_bytes(b, ",", 1);
@@ -593,7 +599,17 @@ static void put_flow(struct recbuf *b, bool first, pid_t sender, pid_t receiver,
 	put_bytes(b, "]", 1);
 }
 
-void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f)
+/* @c, or "" when @m has @pid by that name (the model names it so again). */
+static const char *flow_name(const struct model *m, pid_t pid, const char *c)
+{
+	const struct task *t;
+
+	if (!m || pid <= 0 || !(t = model_task_find(m, pid)) || !t->comm[0])
+		return c;
+	return strncmp(t->comm, c, 15) || strnlen(c, 16) > 15 ? c : "";
+}
+
+void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struct model *m)
 {
 	bool first = true;
 	size_t i;
@@ -604,8 +620,9 @@ void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f)
 
 		if (!r->n)
 			continue;
-		put_flow(b, first, r->sender, r->receiver, r->sig, r->result, r->n, r->sender_comm,
-			 r->receiver_comm);
+		put_flow(b, first, r->sender, r->receiver, r->sig, r->result, r->n,
+			 flow_name(m, r->sender, r->sender_comm),
+			 flow_name(m, r->receiver, r->receiver_comm));
 		first = false;
 	}
 	if (f->other.n)
@@ -684,9 +701,13 @@ int recfmt_flows_decode(const char *t, size_t n, struct sample *s)
 			if (!parse_int(t, n, &pos, j < 2 ? -1 : -4096, j < 2 ? INT32_MAX : 4096, &v[j]) ||
 			    pos >= n || t[pos++] != ',')
 				return -1;
-		if (!parse_u64(t, n, &pos, &count) || pos >= n || t[pos++] != ',' ||
-		    !parse_comm(t, n, &pos, sc) || pos >= n || t[pos++] != ',' ||
-		    !parse_comm(t, n, &pos, rc) || pos >= n || t[pos++] != ']')
+		if (!parse_u64(t, n, &pos, &count) || pos >= n)
+			return -1;
+		sc[0] = rc[0] = '\0';
+		if (t[pos] == ',' && (++pos, !parse_comm(t, n, &pos, sc) || pos >= n ||
+				      t[pos++] != ',' || !parse_comm(t, n, &pos, rc) || pos >= n))
+			return -1;
+		if (t[pos++] != ']')
 			return -1;
 		f = sample_add_flow(s);
 		f->sender = (pid_t)v[0];

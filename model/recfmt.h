@@ -140,11 +140,14 @@ int recfmt_err_decode(const char *s, size_t n, struct sc_table *t);
 /*
  * The interval's signal flows (the rows of @f that counted this interval,
  * the other row's as sender and receiver -1) as JSON text,
- * [[sender,receiver,sig,result,n,"sender_comm","receiver_comm"],...], the
+ * [[sender,receiver,sig,result,n,"sender_comm","receiver_comm"],...] (no
+ * names: the five numbers only), the
  * names' bytes outside printable ASCII as \u00XX; NUL-terminated. Appends
- * nothing but "[]" when there is none.
+ * nothing but "[]" when there is none. With @m, a name is left out ("") when
+ * @m has that process under that name: the model names a flow after its
+ * task when it has it, and it has it again when replayed.
  */
-void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f);
+void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struct model *m);
 /* Parse that text into flows of @s (sample_add_flow). 0, or -1. */
 int recfmt_flows_decode(const char *t, size_t n, struct sample *s);
 /*

@@ -1057,7 +1057,7 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
 	/* Who signalled whom (the Signals view), when anyone did. */
 	if (m) {
 		r->sc.len = 0;
-		recfmt_flows_encode(&r->sc, &m->sigflows);
+		recfmt_flows_encode(&r->sc, &m->sigflows, m);
 		if (r->sc.len > 2)
 			sqlite3_bind_text(st, 14, (const char *)r->sc.p, (int)r->sc.len, SQLITE_STATIC);
 	}

@@ -357,7 +357,7 @@ static char *dump(const struct model *m)
 	{
 		struct recbuf f = { 0 };
 
-		recfmt_flows_encode(&f, &m->sigflows);
+		recfmt_flows_encode(&f, &m->sigflows, NULL);
 		fprintf(b.out, "flows %s other %llu all %llu\n", (char *)f.p,
 			(unsigned long long)m->sigflows.other.n, (unsigned long long)m->sigflows.n_all);
 		/* Since the start: after a jump, since the jump (compared without a jump only). */
