@@ -98,9 +98,21 @@ static int db_fail(struct replay *r)
 	return fail(r, r->db ? sqlite3_errmsg(r->db) : "out of memory");
 }
 
+/*
+ * A message for the terminal: SQLite's can quote a damaged file's schema,
+ * whatever bytes it holds. One line of printable ASCII, the rest '?'.
+ */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
 static void put_err(const struct replay *r, char *err, size_t n)
 {
 	snprintf(err, n, "%s", r->why);
+	one_line(err);
 }
 
 /* Step @st to its one row: 1 a row, 0 none, -1 error. The statement is reset on 0 and -1. */
@@ -346,6 +358,7 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errsz)
 	*out = r;
 	return 0;
 fail:
+	one_line(err);
 	replay_close(r);
 	return -1;
 }

@@ -133,8 +133,14 @@ static int file_name(const char *pattern, double now, char *out, size_t n)
 
 static int db_error(struct record *r, const char *what)
 {
+	char *s;
+
 	snprintf(r->err, sizeof(r->err), "%.300s: %s: %s", r->path, what,
 		 r->db ? sqlite3_errmsg(r->db) : "out of memory");
+	/* One line of text: SQLite may quote a damaged file's schema. */
+	for (s = r->err; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			*s = '?';
 	return -1;
 }
 
@@ -344,7 +350,7 @@ static void close_file(struct record *r)
 /* Open (creating) @path for appending intervals. */
 static int open_file(struct record *r, const char *path)
 {
-	bool empty;
+	bool empty = false;
 	int rc;
 
 	snprintf(r->path, sizeof(r->path), "%s", path);

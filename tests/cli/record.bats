@@ -180,6 +180,19 @@ replay_or_error() {
 			dd of="$D/bad.db" bs=1 seek="$off" conv=notrunc status=none
 		replay_or_error "$D/bad.db"
 	done
+	# a schema damaged into control bytes: the message stays one printable line
+	cp "$D/good.db" "$D/schema.db"
+	off=$(grep -boa 'CREATE VIEW syscall AS' "$D/schema.db" | head -n 1 | cut -d: -f1)
+	if [ -n "$off" ]; then
+		printf '\033]0;x\007\n\r' | dd of="$D/schema.db" bs=1 seek=$((off + 30)) conv=notrunc status=none
+		run --separate-stderr "$KTOP" -r "$D/schema.db" -b
+		if [ "$status" -ne 0 ]; then
+			[ "$status" -eq 1 ]
+			output=
+			assert_one_line_error
+			! printf '%s' "$stderr" | grep -q $'[\x01-\x1f\x7f]'
+		fi
+	fi
 }
 
 @test "record: refuses a file that is not ktop's, and a file another ktop records to" {
