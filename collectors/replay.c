@@ -883,6 +883,7 @@ int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz)
 	r->nsc = 0;
 	r->have_prev = false;
 	r->restart = true;
+	r->hide_through = 0;
 	/* The session in force at @seq: where it starts, @seq needs no baseline. */
 	sqlite3_bind_int64(r->st_sess_le, 1, seq);
 	rc = step_row(r, r->st_sess_le);

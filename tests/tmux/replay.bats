@@ -42,18 +42,19 @@ record() {
 	wait_for 'PAUSED'
 	t1=$(shown_time)
 	keys '['
-	sleep 0.5
-	t2=$(shown_time)
+	for _ in $(seq 50); do
+		t2=$(shown_time)
+		[ "$t2" != "$t1" ] && break
+		sleep 0.1
+	done
 	[ "$(date -d "$t2" +%s)" -lt "$(date -d "$t1" +%s)" ]
 	keys ']'
-	sleep 0.5
-	[ "$(shown_time)" = "$t1" ]
+	wait_for "^ktop REPLAY $t1 "
 	# J: the first interval, typed as HH:MM:SS
 	keys J
 	wait_for 'Jump to'
 	keys "${first#* }" Enter
-	sleep 0.5
-	[ "$(shown_time)" = "$first" ]
+	wait_for "^ktop REPLAY $first "
 	keys '['
 	wait_for 'the first interval of the recording'
 	keys '?'

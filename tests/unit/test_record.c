@@ -504,6 +504,48 @@ static int replay_compare(const char *file, const struct world *w, char **dumps,
 	return i;
 }
 
+/* One replay, jumping back and forth: each jump shows the interval it asked for. */
+static void seek_around(const char *file, const struct world *w, char **dumps)
+{
+	static const int64_t targets[] = { 30, 5, 1, 20, 2, 2, 40, 39, 1, 17 };
+	struct replay *rp;
+	struct model m;
+	struct sample s;
+	char err[320];
+	bool shown;
+	size_t i;
+
+	if (!CHECK(replay_open(file, &rp, err, sizeof(err)) == 0))
+		return;
+	model_setup(&m, w);
+	sample_init(&s);
+	for (i = 0; i < ARRAY_SIZE(targets); i++) {
+		int64_t seq = targets[i];
+		char *d, *want;
+
+		if (!CHECK(replay_seek(rp, seq, err, sizeof(err)) == 0))
+			break;
+		do {
+			if (!CHECK(replay_next(rp, &s, &shown, err, sizeof(err)) == 1))
+				goto out;
+			model_apply(&m, &s);
+		} while (!shown);
+		CHECK_EQ_I64(replay_seq(rp), seq);
+		d = dump(&m);
+		want = xstrdup(dumps[seq - 1]);
+		strip_totals(d);
+		strip_totals(want);
+		if (!CHECK(!strcmp(d, want)))
+			printf("# jump %zu to %lld differs\n", i, (long long)seq);
+		free(d);
+		free(want);
+	}
+out:
+	sample_free(&s);
+	model_free(&m);
+	replay_close(rp);
+}
+
 static void world_free(struct world *w)
 {
 	size_t i;
@@ -549,6 +591,7 @@ static void round_trip(bool traced, bool threads, uint32_t seed)
 	/* A jump to each interval: the same from there on. */
 	for (seq = 2; seq <= NTICKS; seq++)
 		CHECK_EQ_I64(replay_compare(file, w, dumps, (int)seq - 1, seq, false), NTICKS);
+	seek_around(file, w, dumps);
 	for (i = 0; i < nfiles; i++)
 		free(files[i]);
 	unlink(file);
