@@ -88,9 +88,22 @@ $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
-$(B)/asan/%: tests/unit/%.c $(CORE_SRC) $(GEN_SRC)
+# The core is compiled once under ASan+UBSan; each test links it.
+ASAN_OBJ = $(CORE_SRC:%.c=$(B)/asan-obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/asan-obj/gen/%.o)
+
+$(B)/asan-obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(CORE_SRC) $(GEN_SRC) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+
+$(B)/asan-obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -c -o $@ $<
+
+.SECONDARY: $(ASAN_OBJ)
+
+$(B)/asan/%: tests/unit/%.c $(ASAN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 # Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
 HELPERS = $(B)/tests/helpers/promsample
