@@ -289,13 +289,15 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
 	t->enter_nr = SC_EMPTY;
 }
 
-void acct_switch(struct acct *a, pid_t prev, long prev_state)
+void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
 {
 	struct acct_thread *t;
 
 	if (prev <= 0)	/* the idle task */
 		return;
 	t = activate(a, prev);
+	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & ACCT_STATE_EXITED))
+		t->gone_ts = ts;
 	/*
 	 * The kernel counts nvcsw when schedule() was not a preemption and the task
 	 * was not runnable; a runnable task that calls schedule() (on the way back
@@ -305,6 +307,11 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state)
 		count(a, t, AC_VCSW);
 	else
 		count(a, t, AC_IVCSW);
+}
+
+bool acct_gone(const struct acct_thread *t)
+{
+	return t->exited && t->gone_ts && t->gone_ts >= t->life_ts;
 }
 
 /* signal_generate's result: TRACE_SIGNAL_DELIVERED and _LOSE_INFO queue it. */
@@ -441,6 +448,7 @@ static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clo
 	}
 	/* A reused tid: whatever was known of the old thread is not this one's. */
 	t->exited = 0;
+	t->group_dead = t->held = false;
 	t->enter_nr = SC_EMPTY;
 	t->last_exit_ts = 0;
 	copy_comm(t->comm, comm, comm_len);
@@ -511,6 +519,7 @@ static void life_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
 	if (life_stale(t, ts))
 		return;
 	t->exited = 1;
+	t->group_dead = group_dead;
 	if (group_dead)
 		push_pid(&a->dead, &a->ndead, &a->cap_dead, tid);
 }

@@ -30,6 +30,8 @@ enum acct_cnt {
 
 /* The kernel's TASK_REPORT_MAX: sched_switch's prev_state when preempted. */
 #define ACCT_STATE_PREEMPTED 0x100
+/* EXIT_DEAD | EXIT_ZOMBIE in prev_state: the task's last switch, after its exit. */
+#define ACCT_STATE_EXITED 0x30
 #define ACCT_CLONE_THREAD 0x00010000ull
 
 #define ACCT_SIGS 256
@@ -63,6 +65,15 @@ struct acct_thread {
 	bool active;		/* on the active list */
 	bool carry;		/* its counts go on into the next interval (acct_carry) */
 	uint8_t exited;		/* ticks since its exit; 0 = alive */
+	bool group_dead;	/* its exit ended its process */
+	/*
+	 * When its last switch was (0 = not read): nothing of it follows. Between
+	 * its exit event and that switch the kernel still sends its parent
+	 * SIGCHLD. Switches are counted as read, lifecycle events later (in time
+	 * order), so it is its own only when not older than its exit (life_ts).
+	 */
+	uint64_t gone_ts;
+	bool held;		/* its ending row waits for what follows its exit (ftrace) */
 	uint16_t idle;		/* intervals without events */
 	/*
 	 * The time of the latest lifecycle event applied to it (fork, exec,
@@ -212,7 +223,9 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);
 /* The entry of a syscall that never returns (exit, exit_group): one call. */
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr);
-void acct_switch(struct acct *a, pid_t prev, long prev_state);
+void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts);
+/* Its last switch, after its exit, was read: nothing more of it can come. */
+bool acct_gone(const struct acct_thread *t);
 /* @sender is 0 when the signal came from interrupt context (no sending task). */
 void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result);
 /* signal_deliver in @tid: received, when acct.recv_on_deliver says so. */

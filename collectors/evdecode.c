@@ -127,7 +127,7 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 		acct_sys_noreturn(a, pid, (long)ev_num(rec, &f[0]));
 		break;
 	case EV_SWITCH:
-		acct_switch(a, (pid_t)ev_num(rec, &f[0]), (long)ev_num(rec, &f[1]));
+		acct_switch(a, (pid_t)ev_num(rec, &f[0]), (long)ev_num(rec, &f[1]), ts);
 		break;
 	case EV_NEWTASK:
 		s = ev_str(rec, size, &f[2], &n);

@@ -31,6 +31,7 @@ struct pending {
 	bool have_window;		/* the start is known: the row's must be in it */
 	uint64_t start_lo, start_hi;	/* clock ticks after boot */
 	unsigned age;			/* ticks waited */
+	uint64_t boundary;		/* the previous tick's beginning when it was read */
 };
 
 struct exits {
@@ -234,6 +235,7 @@ static struct pending *add_pending(struct exits *x, const struct ts_exit *e, pid
 	}
 	p = &x->pend[x->npend++];
 	memset(p, 0, sizeof(*p));
+	p->boundary = x->prev_begin_ticks;
 	p->f.id = id;
 	p->f.tgid = e->tgid ? e->tgid : e->tid;
 	p->f.ppid = e->ppid;
@@ -385,10 +387,17 @@ void exits_begin(struct exits *x)
 	x->begin_ticks = ns_to_ticks(clock_ns(CLOCK_BOOTTIME), x->hz);
 }
 
-void exits_collect(struct exits *x, const struct model *m, struct sample *s)
+static bool listed(const pid_t *v, size_t n, pid_t id)
 {
-	/* Started after the previous tick began (clock ticks: at most one early), or not. */
-	uint64_t boundary = x ? x->prev_begin_ticks : 0;
+	while (n--)
+		if (*v++ == id)
+			return true;
+	return false;
+}
+
+void exits_collect(struct exits *x, const struct model *m, struct sample *s,
+		   const pid_t *later, size_t nlater)
+{
 	size_t i, keep = 0;
 
 	if (!x)
@@ -410,7 +419,7 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s)
 			x->st.unmatched++;
 			continue;
 		}
-		if (t && row_alive(m, t)) {
+		if ((t && row_alive(m, t)) || listed(later, nlater, p->f.id)) {
 			if (++p->age <= EXITS_WAIT_TICKS)
 				x->pend[keep++] = *p;
 			else
@@ -419,7 +428,11 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s)
 		}
 		f = sample_add_final(s);
 		*f = p->f;
-		f->born = !p->have_window || p->start_hi >= boundary;
+		/*
+		 * Started after the tick before the one its record came at began
+		 * (clock ticks: at most one early), or not.
+		 */
+		f->born = !p->have_window || p->start_hi >= p->boundary;
 		x->st.rows++;
 	}
 	x->npend = keep;

@@ -88,10 +88,13 @@ void exits_begin(struct exits *x);
 /*
  * exits_collect - the dead tasks' final readings, into @s
  * @m: the model with this tick's /proc readings and events applied; read only
+ * @later: rows whose end the events tell next tick (ftrace_held); their
+ *	records wait like those of rows alive
  *
  * Drains the socket first. Sets the sample's lost exit records of the interval.
  */
-void exits_collect(struct exits *x, const struct model *m, struct sample *s);
+void exits_collect(struct exits *x, const struct model *m, struct sample *s,
+		   const pid_t *later, size_t nlater);
 
 void exits_get_stats(const struct exits *x, struct exits_stats *st);
 

@@ -34,6 +34,7 @@ struct ftrace {
 	bool on, decoder_ready;
 	bool loaded[EV_NR];		/* the decoder knows the kind's format */
 	bool group_dead_known;		/* sched_process_exit says which exit ends a process */
+	bool last;			/* this collect is the last: nothing is held (hold_ending) */
 	enum ev_kind kinds[EV_NR];	/* the kinds enabled, in config order */
 	size_t nkinds;
 	void *page;
@@ -45,6 +46,10 @@ struct ftrace {
 	size_t nadded, cap_added;
 	pid_t *cred_ids;		/* ftrace_cred_changes */
 	size_t ncred_ids, cap_cred_ids;
+	pid_t *held_ids;		/* ftrace_held: rows that end next tick */
+	size_t nheld_ids, cap_held_ids;
+	/* Counts of threads carried to the next interval: the totals go with the rows. */
+	uint64_t carried_now[AC_NR], carried_prev[AC_NR];
 	pid_t *moved_ids;		/* ftrace_cgroup_moves */
 	size_t nmoved_ids, cap_moved_ids;
 	int64_t *exec_owner;		/* per acct.execs: its owner before (-1: a new task) */
@@ -229,6 +234,7 @@ void ftrace_stop(struct ftrace *ft)
 	free(ft->page);
 	free(ft->added);
 	free(ft->cred_ids);
+	free(ft->held_ids);
 	free(ft->moved_ids);
 	free(ft->exec_owner);
 	free(ft->priv);
@@ -679,6 +685,46 @@ static void add_flows(struct ftrace *ft, const struct model *m, struct sample *s
 	}
 }
 
+/* @th's counts go on into the next interval, and so do the totals' share of them. */
+static void carry(struct ftrace *ft, struct acct_thread *th)
+{
+	int c;
+
+	acct_carry(&ft->acct, th);
+	for (c = 0; c < AC_NR; c++)
+		ft->carried_now[c] += th->n[c];
+}
+
+/*
+ * A row that ends this tick (a thread's, or a process's last thread) whose
+ * exit was read but not its last switch: its CPU was read in between, and
+ * what the kernel does after the exit event (SIGCHLD to the parent, that
+ * switch) comes next tick. Its row waits for it, so it is shown once, whole,
+ * not twice. Once: a lost switch does not keep it longer.
+ */
+static bool hold_ending(struct ftrace *ft, const struct model *m, struct acct_thread *th,
+			pid_t tgid)
+{
+	bool ends = m->threads || (ft->group_dead_known ? th->group_dead : th->tid == tgid);
+
+	if (ft->last || th->exited != 1 || !ends || acct_gone(th) || th->held ||
+	    !ft->loaded[EV_SWITCH])
+		return false;
+	th->held = true;
+	ft->st.held++;
+	carry(ft, th);
+	push_id(&ft->held_ids, &ft->nheld_ids, &ft->cap_held_ids, m->threads ? th->tid : tgid);
+	return true;
+}
+
+/* A process's last thread exited: its row is its last one. */
+static void tell_exit(struct ftrace *ft, struct sample *s, pid_t tgid)
+{
+	sample_add_exit(s, tgid);
+	/* Its pid, reused, is another process. */
+	pidmap_del(&ft->noted, tgid);
+}
+
 static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 {
 	struct acct_thread *th;
@@ -686,7 +732,10 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 	int c;
 
 	ft->npriv = 0;
+	ft->nheld_ids = 0;
 	ft->resolve_budget = RESOLVE_PER_TICK;
+	memcpy(ft->carried_prev, ft->carried_now, sizeof(ft->carried_prev));
+	memset(ft->carried_now, 0, sizeof(ft->carried_now));
 	pidmap_clear(&ft->withheld);
 	if (ft->only_uid >= 0)
 		judge_creds(ft, m, s);
@@ -698,7 +747,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 		tgid = resolve_tgid(ft, th);
 		if (!tgid && ft->deferred) {
 			/* Not looked up this tick: its counts wait for the next one. */
-			acct_carry(&ft->acct, th);
+			carry(ft, th);
 			ft->st.carried += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
 			continue;
 		}
@@ -706,7 +755,13 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
 			continue;
 		}
+		if (hold_ending(ft, m, th, tgid))
+			continue;
 		e = add_row(ft, m, s, th, tgid);
+		/* Held last tick, its process's end is told now. */
+		if (th->held && th->group_dead && !m->threads)
+			tell_exit(ft, s, tgid);
+		th->held = false;
 		if (!e)
 			continue;
 		/* A withheld row's are unknown (model_apply drops them): not in the totals either. */
@@ -720,17 +775,15 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 	}
 	if (ft->only_uid < 0)
 		for (c = 0; c < AC_NR; c++)
-			s->ev_total[cnt_of[c]] = ft->acct.total[c];
+			s->ev_total[cnt_of[c]] = ft->acct.total[c] + ft->carried_prev[c] -
+						 ft->carried_now[c];
 	add_flows(ft, m, s);
 	/* Processes whose last thread exited: their row is their last one. */
 	for (i = 0; i < ft->acct.ndead; i++) {
 		struct acct_thread *d = pidmap_get(&ft->acct.threads, ft->acct.dead[i]);
 
-		if (d && d->tgid) {
-			sample_add_exit(s, d->tgid);
-			/* Its pid, reused, is another process. */
-			pidmap_del(&ft->noted, d->tgid);
-		}
+		if (d && d->tgid && !d->held)
+			tell_exit(ft, s, d->tgid);
 	}
 }
 
@@ -780,15 +833,22 @@ void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n)
 	ft->acct.nsig_watch = n;
 }
 
-void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s)
+void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, bool last)
 {
 	if (!ftrace_on(ft))
 		return;
 	s->have_totals = true;
 	s->lost = ft->lost_interval;
 	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
+	ft->last = last;
 	fold(ft, m, s);
 	ft->nexec_owner = 0;
+}
+
+size_t ftrace_held(const struct ftrace *ft, const pid_t **ids)
+{
+	*ids = ftrace_on(ft) ? ft->held_ids : NULL;
+	return ftrace_on(ft) ? ft->nheld_ids : 0;
 }
 
 void ftrace_end_interval(struct ftrace *ft)

@@ -39,6 +39,7 @@ struct ftrace_stats {
 	uint64_t lost;		/* dropped by the kernel, all time */
 	uint64_t unattributed;	/* events of threads whose process was not found */
 	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
+	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
 	size_t buffer_kb;
 };
 
@@ -98,6 +99,13 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
  */
 size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
 /*
+ * After ftrace_collect: the rows (row ids) whose end ftrace_collect left for
+ * the next tick, their last events not read yet (hold_ending): their exit
+ * records must wait for them. *ids is ftrace's memory, valid until the next
+ * ftrace_collect.
+ */
+size_t ftrace_held(const struct ftrace *ft, const pid_t **ids);
+/*
  * After ftrace_read: the rows (tids in thread mode, else processes) moved to
  * another cgroup in the interval (cgroup:cgroup_attach_task), for
  * procfs_recheck_cgroups. *ids is ftrace's memory, valid until the next call.
@@ -106,11 +114,12 @@ size_t ftrace_cgroup_moves(struct ftrace *ft, const struct model *m, const pid_t
 /*
  * ftrace_collect - the interval's events, per row, into @s
  * @m: the model with this tick's /proc readings applied (procfs_collect); read only
+ * @last: no tick follows: no row is left for one (ftrace_held)
  *
  * The rows' per-syscall tables in @s are ftrace's: model_apply @s, then
  * ftrace_end_interval, before anything reads the rings again.
  */
-void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s);
+void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, bool last);
 /* The interval is applied: its counts start again from zero. */
 void ftrace_end_interval(struct ftrace *ft);
 

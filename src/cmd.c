@@ -138,6 +138,7 @@ int on_cmd_exit(struct ktop *k)
 		k->ending = true;
 		return -1;
 	}
+	k->last_collect = true;
 	collect(k);
 	/* The last interval is written; a reader that left (0) does not change the status. */
 	if (!k->mode->screen && k->mode->tick && (st = k->mode->tick(k)) > 0)

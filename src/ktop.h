@@ -59,6 +59,7 @@ struct ktop {
 	bool released;			/* CMD let go to its execve */
 	bool ending;			/* CMD exited: the next tick is the last */
 	bool final;			/* CMD exited: the numbers on screen are final */
+	bool last_collect;		/* no collect follows the next one (-n, CMD's end) */
 	int interrupts;			/* terminating signals (or q) while CMD ran */
 	int quits;			/* q pressed while CMD runs */
 	char error[256];		/* why CMD could not be executed */

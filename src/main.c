@@ -153,6 +153,7 @@ static int tick(struct ktop *k)
 
 	if (k->app.paused || k->final)
 		return -1;
+	k->last_collect = k->ending || (k->opt.iterations && k->ticks + 1 >= k->opt.iterations);
 	if (!collect(k)) {
 		/* A replay with no next interval: damaged, done, or waiting for more. */
 		if (k->replay_err[0])

@@ -218,6 +218,48 @@ static void test_carry(void)
 	acct_free(&a);
 }
 
+/*
+ * A task's last switch (prev_state X or Z, not a preemption) after its exit
+ * says nothing more of it comes; read before the lifecycle events are put
+ * in order, it still counts. A preemption after the exit does not; nor does
+ * the last switch of the task that had the tid before a new one's fork.
+ */
+static void test_gone(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+
+	acct_init(&a);
+	acct_newtask(&a, 1, TID, 0, "true", 4, 10);
+	acct_sys_exit(&a, TID, SYS_read, 1, 20);
+	acct_switch(&a, TID, ACCT_STATE_PREEMPTED | 0x20, 40);
+	acct_exit(&a, TID, true, 30);
+	acct_order_life(&a);
+	t = acct_thread(&a, TID);
+	CHECK(t->exited && t->group_dead);
+	CHECK(!acct_gone(t));
+	acct_switch(&a, TID, 0x20, 50);	/* Z: its parent reaps it */
+	CHECK(acct_gone(t));
+	acct_end_interval(&a);
+	acct_end_interval(&a);
+	acct_end_interval(&a);
+
+	/* Autoreaped (X), the switch decoded before the exit it follows. */
+	acct_switch(&a, TID + 1, 0x10, 80);
+	acct_newtask(&a, 1, TID + 1, 0, "true", 4, 60);
+	acct_exit(&a, TID + 1, true, 70);
+	acct_order_life(&a);
+	CHECK(acct_gone(acct_thread(&a, TID + 1)));
+
+	/* The tid's old task's last switch, then a new task with the tid that exits. */
+	acct_switch(&a, TID + 2, 0x10, 90);
+	acct_newtask(&a, 1, TID + 2, 0, "true", 4, 100);
+	acct_exit(&a, TID + 2, true, 110);
+	acct_order_life(&a);
+	CHECK(!acct_gone(acct_thread(&a, TID + 2)));
+	acct_free(&a);
+}
+
 /* Errors are counted per syscall and errno: top_errno keeps only the latest. */
 static void test_errno_table(void)
 {
@@ -260,6 +302,8 @@ static void test_errno_table(void)
 static const struct test tests[] = {
 	{ "acct: errors by syscall and errno, cleared with the interval", test_errno_table },
 	{ "carry: counts kept, still active, for one more interval", test_carry },
+	{ "acct: a task's last switch after its exit, and only that, says it is gone",
+	  test_gone },
 	{ "acct: enter then exit: timed", test_in_order },
 	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
 	{ "acct: paired as decoded: out of order gives no time, never a wrong one",

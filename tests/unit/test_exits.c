@@ -70,7 +70,7 @@ static void reading(pid_t pid, uint64_t starttime, char state, uint64_t ticks, u
 static void tick_end(void)
 {
 	model_apply(&m, &s);
-	exits_collect(x, &m, &s);
+	exits_collect(x, &m, &s, NULL, 0);
 	s.end = true;
 	model_apply(&m, &s);
 }
