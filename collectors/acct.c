@@ -629,7 +629,8 @@ void acct_order_life(struct acct *a)
 	size_t i;
 
 	/* Each CPU's events are in order already: the sort merges a few runs. */
-	qsort(a->lv, a->nlv, sizeof(*a->lv), life_cmp);
+	if (a->nlv)
+		qsort(a->lv, a->nlv, sizeof(*a->lv), life_cmp);
 	for (i = 0; i < a->nlv; i++) {
 		const struct acct_life *l = &a->lv[i];
 

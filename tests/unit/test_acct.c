@@ -230,6 +230,7 @@ static void test_gone(void)
 	struct acct_thread *t;
 
 	acct_init(&a);
+	a.order_life = true;	/* as ftrace reads: lifecycle events applied after the read */
 	acct_newtask(&a, 1, TID, 0, "true", 4, 10);
 	acct_sys_exit(&a, TID, SYS_read, 1, 20);
 	acct_switch(&a, TID, ACCT_STATE_PREEMPTED | 0x20, 40);
