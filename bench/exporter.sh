@@ -57,19 +57,16 @@ command -v "$PE" >/dev/null 2>&1 || die "$PE not found (apt-get install promethe
 mkdir -p "$B" || die "cannot create $B"
 $CC -std=gnu11 -O2 -Wall -Wextra -o "$B/idle" bench/idle.c || die "cannot build $B/idle"
 
+. bench/idle.sh
 max=0
 for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
-need=$(($(find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l) + max + 500))
-[ "$(cat /proc/sys/kernel/pid_max)" -ge "$need" ] || die "kernel.pid_max < $need needed"
-[ "$(cat /proc/sys/kernel/threads-max)" -ge "$need" ] || die "kernel.threads-max < $need needed"
+idle_room "$max"
 
 T=$(mktemp -d /tmp/ktop-bench-exporter.XXXXXX) || die "mktemp failed"
-IDLE_PARENTS=""
 PIDS=""		# ktop, the exporter, Prometheus: killed by pid at the end
 HZ=$(getconf CLK_TCK)
 
-# The idle processes as bench/run.sh kills them: the listed pids that are
-# still children of the helper, then the helper.
+# ktop, the exporter and Prometheus, then the idle processes (bench/idle.sh).
 cleanup() {
 	trap '' INT TERM
 	for p in $PIDS; do
@@ -79,27 +76,7 @@ cleanup() {
 		wait "$p" 2>/dev/null
 	done
 	PIDS=""
-	for ip in $IDLE_PARENTS; do
-		par=${ip%%:*}
-		file=${ip#*:}
-		if [ -r "/proc/$par/cmdline" ] && tr '\0' ' ' <"/proc/$par/cmdline" | grep -q "bench/idle "; then
-			if [ -f "$file" ]; then
-				kids=$(awk -v par="$par" '{
-					f = "/proc/" $1 "/stat"; line = ""
-					if ((getline line < f) > 0) {
-						sub(/.*\) /, "", line); split(line, a, " ")
-						if (a[2] == par) print $1
-					}
-					close(f)
-				}' "$file")
-				# shellcheck disable=SC2086
-				[ -n "$kids" ] && kill -KILL $kids 2>/dev/null
-			fi
-			kill -TERM "$par" 2>/dev/null
-			wait "$par" 2>/dev/null
-		fi
-	done
-	IDLE_PARENTS=""
+	idle_kill
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
 		echo "bench: logs kept in $T" >&2
 	else
@@ -110,25 +87,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-
-idle_count=0
-spawn_to() {
-	more=$(($1 - idle_count))
-	[ "$more" -gt 0 ] || return 0
-	file="$T/idle.$1.pids"
-	"$B/idle" "$more" "$file" &
-	par=$!
-	IDLE_PARENTS="$IDLE_PARENTS $par:$file"
-	i=0
-	while [ ! -f "$file" ]; do
-		kill -0 "$par" 2>/dev/null || die "idle helper failed to start $more processes"
-		i=$((i + 1))
-		[ "$i" -lt 1200 ] || die "idle helper did not report its processes in 60 s"
-		sleep 0.05
-	done
-	idle_count=$1
-	sleep 0.5
-}
 
 # The Python side: free ports, Prometheus's API, the latency probe.
 cat >"$T/h.py" <<'EOF'

@@ -147,7 +147,7 @@ wait "$kpid" 2>/dev/null
 stop_bg
 ab=$(awk -v a="$a0" -v b="$a1" -v s="$SECS" 'BEGIN { printf "%.0f", (b - a) * 3600 / s }')
 kb=$(awk -v a="$k0" -v b="$k1" -v s="$SECS" 'BEGIN { printf "%.0f", (b - a) * 3600 / s }')
-ratio=$(awk -v a="$ab" -v k="$kb" 'BEGIN { printf "%.2f", (a > 0 ? k / a : 0) }')
+ratio=$(awk -v a="$ab" -v k="$kb" 'BEGIN { printf "%.3f", (a > 0 ? k / a : 0) }')
 kprocs=$(sqlite3 "file:$T/k.db?mode=ro" 'SELECT count(*) FROM proc' 2>/dev/null)
 life=$(awk -v a="$k0" -v b="$k1" -v n="$kprocs" -v i="$IDLE" 'BEGIN { printf "%.0f", (n > i ? (b - a) / (n - i) : 0) }')
 echo "atop: $ab bytes/hour; ktop: $kb bytes/hour ($kprocs process lives recorded, each with its system calls: about $life bytes a short-lived one); ktop/atop = $ratio"

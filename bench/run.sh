@@ -61,51 +61,18 @@ for p in idle cputime; do
 	$CC -std=gnu11 -O2 -Wall -Wextra -o "$B/$p" "bench/$p.c" || die "cannot build $B/$p"
 done
 
-# Room for the idle processes: pids, threads, and the per-user process limit.
+# Room for the idle processes.
+. bench/idle.sh
 max=0
 for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
-nprocs() { find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l; }
 existing=$(nprocs)
-need=$((existing + max + 500))
-pid_max=$(cat /proc/sys/kernel/pid_max)
-threads_max=$(cat /proc/sys/kernel/threads-max)
-[ "$pid_max" -ge "$need" ] || die "kernel.pid_max=$pid_max < $need needed"
-[ "$threads_max" -ge "$need" ] || die "kernel.threads-max=$threads_max < $need needed"
-nproc_lim=$(awk '/^Max processes/ { print $3 }' /proc/self/limits)
-if [ "$nproc_lim" != unlimited ] && [ "$(id -u)" != 0 ] && [ "$nproc_lim" -lt "$need" ]; then
-	die "ulimit -u is $nproc_lim < $need needed"
-fi
+idle_room "$max"
 
 T=$(mktemp -d /tmp/ktop-bench.XXXXXX) || die "mktemp failed"
 mkdir -p "$T/home"
-IDLE_PARENTS=""
-
-# Kill exactly the processes we started: the children listed by each idle
-# helper that are still its children (a pid cannot be reused before its parent
-# reaps it), then the helper itself, which kills and reaps its own children.
 cleanup() {
 	trap '' INT TERM
-	for ip in $IDLE_PARENTS; do
-		par=${ip%%:*}
-		file=${ip#*:}
-		if [ -r "/proc/$par/cmdline" ] && tr '\0' ' ' <"/proc/$par/cmdline" | grep -q "bench/idle "; then
-			if [ -f "$file" ]; then
-				kids=$(awk -v par="$par" '{
-					f = "/proc/" $1 "/stat"; line = ""
-					if ((getline line < f) > 0) {
-						sub(/.*\) /, "", line); split(line, a, " ")
-						if (a[2] == par) print $1
-					}
-					close(f)
-				}' "$file")
-				# shellcheck disable=SC2086
-				[ -n "$kids" ] && kill -KILL $kids 2>/dev/null
-			fi
-			kill -TERM "$par" 2>/dev/null
-			wait "$par" 2>/dev/null
-		fi
-	done
-	IDLE_PARENTS=""
+	idle_kill
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
 		echo "bench: raw logs kept in $T" >&2
 	else
@@ -116,28 +83,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-
-idle_count=0
-# Start idle processes until there are $1 of them in all.
-spawn_to() {
-	more=$(($1 - idle_count))
-	[ "$more" -gt 0 ] || return 0
-	file="$T/idle.$1.pids"
-	"$B/idle" "$more" "$file" &
-	par=$!
-	IDLE_PARENTS="$IDLE_PARENTS $par:$file"
-	i=0
-	while [ ! -f "$file" ]; do
-		kill -0 "$par" 2>/dev/null || die "idle helper failed to start $more processes"
-		i=$((i + 1))
-		[ "$i" -lt 1200 ] || die "idle helper did not report its processes in 60 s"
-		sleep 0.05
-	done
-	got=$(wc -l <"$file")
-	[ "$got" -eq "$more" ] || die "idle helper started $got processes, not $more"
-	idle_count=$1
-	sleep 0.5	# let the children reach pause()
-}
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }

@@ -731,9 +731,14 @@ void recfmt_final_encode(struct recbuf *b, uint32_t have, const uint64_t cnt[CNT
 	char num[32];
 	int c, len;
 
+	int last = CNT_NR - 1;
+
+	/* Trailing zeros are left out: a short-lived process's record is mostly zeros. */
+	while (last >= 0 && !(have & (1u << last) && cnt[last]))
+		last--;
 	len = snprintf(num, sizeof(num), "[%u", have);
 	put_bytes(b, num, (size_t)len);
-	for (c = 0; c < CNT_NR; c++) {
+	for (c = 0; c <= last; c++) {
 		len = snprintf(num, sizeof(num), ",%llu", (unsigned long long)(have & (1u << c) ? cnt[c] : 0));
 		put_bytes(b, num, (size_t)len);
 	}
@@ -749,9 +754,13 @@ int recfmt_final_decode(const char *s, size_t n, uint32_t *have, uint64_t cnt[CN
 
 	if (n < 2 || s[pos++] != '[' || !parse_u64(s, n, &pos, &h) || h >= (1u << CNT_NR))
 		return -1;
-	for (c = 0; c < CNT_NR; c++)
+	for (c = 0; c < CNT_NR; c++) {
+		cnt[c] = 0;
+		if (pos < n && s[pos] == ']')
+			continue;	/* the rest are 0 */
 		if (pos >= n || s[pos++] != ',' || !parse_u64(s, n, &pos, &cnt[c]))
 			return -1;
+	}
 	if (pos + 1 != n || s[pos] != ']')
 		return -1;
 	*have = (uint32_t)h;

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "../model/columns.h"
+#include "../model/kev.h"
+#include "../model/sigflow.h"
 #include "../model/syscalls.h"
 
 /* A group's counters, for the life of ktop. */
@@ -21,10 +23,24 @@ static const enum counter mg_counter[MG_NR] = {
 	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
 };
 
+/* Signal numbers named in ktop_signals (the kernel's _NSIG); the rest are "other". */
+#define MSIG_MAX 64
+
+/* Signals sent and received, the directions of ktop_signals. */
+enum mg_dir { DIR_SENT, DIR_RECV, DIR_NR };
+
 struct mgroup {
 	char *key;
 	uint64_t hash;
 	uint64_t n[MG_NR];
+	/*
+	 * Of n[MG_SIGSENT] and n[MG_SIGRECV], those the signal flows name, per
+	 * signal: [sig][dir]; NULL until one. The rest are "other".
+	 */
+	uint64_t (*sig)[DIR_NR];
+	uint64_t tick_n[DIR_NR];	/* this tick's signals (tick_of) */
+	uint64_t tick_named[DIR_NR];	/* of them, those flows name */
+	uint64_t tick_of;
 	struct sc_table sc;	/* calls and errors per syscall */
 	struct sc_table err;	/* errors per syscall and errno (sc_err_key) */
 	uint64_t procs;		/* processes alive at the end of tick procs_tick */
@@ -43,6 +59,14 @@ enum fam {
 struct pslot {
 	const void *p;
 	struct mgroup *g;
+};
+
+/* Signals of one flow, for a group and direction, until the tick's counts say they fit. */
+struct sigpart {
+	struct mgroup *g;
+	int sig;
+	enum mg_dir dir;
+	uint64_t n;
 };
 
 /* Bounded count of distinct group keys folded into "other". */
@@ -64,6 +88,9 @@ struct metrics {
 
 	uint64_t *folded;		/* hashes of the keys folded into other; 0 = free */
 	size_t nfolded;
+
+	struct sigpart *parts;		/* name_signals' */
+	size_t cap_parts;
 
 	long hz;
 	uint64_t ticks, lost, lost_unknown;
@@ -245,6 +272,67 @@ static struct mgroup *task_group(struct metrics *mx, const struct task *t)
 
 /* ---- the tick ---- */
 
+/* @n signals @sig of the process @pid, in direction @dir: a part, if its row counted them. */
+static size_t add_part(struct metrics *mx, const struct model *m, size_t np, pid_t pid,
+		       enum mg_dir dir, int sig, uint64_t n)
+{
+	const struct task *t = pid > 0 ? model_task_find(m, pid) : NULL;
+	struct mgroup *g;
+	uint64_t d;
+
+	if (!t || t->seen_tick != m->tick ||
+	    !task_delta(t, dir == DIR_SENT ? CNT_SIGSENT : CNT_SIGRECV, &d))
+		return np;
+	g = task_group(mx, t);
+	if (!g || g->tick_of != m->tick)
+		return np;
+	if (np == mx->cap_parts) {
+		size_t cap = mx->cap_parts ? mx->cap_parts * 2 : 64;
+		struct sigpart *v = realloc(mx->parts, cap * sizeof(*v));
+
+		if (!v)
+			return np;	/* counted as "other" */
+		mx->parts = v;
+		mx->cap_parts = cap;
+	}
+	mx->parts[np] = (struct sigpart){ g, sig, dir, n };
+	g->tick_named[dir] += n;
+	return np + 1;
+}
+
+/*
+ * The signals of the interval by signal, from the signal flows (who signalled
+ * whom, with which signal): a group's share of each, sent and received
+ * (queued: the flow's result says so). They are the events that counted the
+ * rows' signals, so they add up to the group's counts; where they do not
+ * (received counted at delivery with -p; a flow past the model's bound), the
+ * group's signals of the tick stay "other" rather than be named wrong.
+ */
+static void name_signals(struct metrics *mx, const struct model *m)
+{
+	size_t i, np = 0;
+
+	for (i = 0; i < m->sigflows.n; i++) {
+		const struct sigflow *f = &m->sigflows.v[i];
+
+		if (!f->n || f->sig <= 0 || f->sig > MSIG_MAX)
+			continue;
+		np = add_part(mx, m, np, f->sender, DIR_SENT, f->sig, f->n);
+		if (f->result == SIGRES_DELIVERED || f->result == SIGRES_LOSE_INFO)
+			np = add_part(mx, m, np, f->receiver, DIR_RECV, f->sig, f->n);
+	}
+	for (i = 0; i < np; i++) {
+		const struct sigpart *p = &mx->parts[i];
+		struct mgroup *g = p->g;
+
+		if (g->tick_named[p->dir] > g->tick_n[p->dir])
+			continue;
+		if (!g->sig && !(g->sig = calloc(MSIG_MAX + 1, sizeof(*g->sig))))
+			return;
+		g->sig[p->sig][p->dir] += p->n;
+	}
+}
+
 unsigned metrics_needs(const struct metrics *mx, const struct model *m)
 {
 	unsigned need = 0;
@@ -293,12 +381,23 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 		for (c = 0; c < MG_NR; c++)
 			if (task_delta(t, mg_counter[c], &d))
 				g->n[c] += d;
+		if (g->tick_of != m->tick) {
+			g->tick_of = m->tick;
+			memset(g->tick_n, 0, sizeof(g->tick_n));
+			memset(g->tick_named, 0, sizeof(g->tick_named));
+		}
+		if (task_delta(t, CNT_SIGSENT, &d))
+			g->tick_n[DIR_SENT] += d;
+		if (task_delta(t, CNT_SIGRECV, &d))
+			g->tick_n[DIR_RECV] += d;
 		/* The tables are the events': known when the syscall count is. */
 		if (task_delta(t, CNT_SYSCALLS, &d)) {
 			sc_table_merge(&g->sc, &t->sc);
 			sc_table_merge(&g->err, &t->err);
 		}
 	}
+	if (m->interval_s > 0)
+		name_signals(mx, m);
 	/* Groups with no process this tick have none. */
 	for (i = 0; i < mx->ngroups; i++)
 		if (mx->groups[i]->procs_tick != m->tick)
@@ -339,8 +438,8 @@ static const struct fam_def fam_defs[F_NR] = {
 		"Page faults, by group and kind: minor (no I/O) or major (read from disk).",
 		true, { "kind" }, true },
 	[F_SIGNALS] = { "ktop_signals", PROM_COUNTER, PROM_U64, NULL,
-		"Signals, by group and direction: sent (generated by a task of the group) or received (queued to one).",
-		true, { "direction" }, true },
+		"Signals, by group, direction (sent: generated by a task of the group; received: queued to one) and signal (other: not named by the signal events).",
+		true, { "direction", "signal" }, true },
 	[F_CPU] = { "ktop_cpu_seconds", PROM_COUNTER, PROM_DOUBLE, "seconds",
 		"CPU time, by group and mode (user, system).", true, { "mode" }, true },
 	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
@@ -430,6 +529,7 @@ void metrics_free(struct metrics *mx)
 	for (i = 0; i < mx->ngroups; i++) {
 		sc_table_free(&mx->groups[i]->sc);
 		sc_table_free(&mx->groups[i]->err);
+		free(mx->groups[i]->sig);
 		free(mx->groups[i]->key);
 		free(mx->groups[i]);
 	}
@@ -437,10 +537,36 @@ void metrics_free(struct metrics *mx)
 	free(mx->tab);
 	free(mx->ptab);
 	free(mx->folded);
+	free(mx->parts);
 	free(mx);
 }
 
 /* ---- a scrape ---- */
+
+/* A group's signals by direction and signal: those named, then "other" (the rest). */
+static void add_signals(struct metrics *mx, const struct mgroup *g)
+{
+	static const char *const dirs[DIR_NR] = { "sent", "received" };
+	static const enum mg_cnt cnt[DIR_NR] = { MG_SIGSENT, MG_SIGRECV };
+	const char *v[3] = { g->key };
+	char name[24];
+	int d, sig;
+
+	for (d = 0; d < DIR_NR; d++) {
+		uint64_t named = 0;
+
+		v[1] = dirs[d];
+		for (sig = 1; g->sig && sig <= MSIG_MAX; sig++) {
+			if (!g->sig[sig][d])
+				continue;
+			v[2] = kev_signal_name(sig, name, sizeof(name));
+			prom_family_add_u64(mx->fam[F_SIGNALS], v, g->sig[sig][d]);
+			named += g->sig[sig][d];
+		}
+		v[2] = "other";
+		prom_family_add_u64(mx->fam[F_SIGNALS], v, g->n[cnt[d]] - named);
+	}
+}
 
 static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_calls,
 		      uint64_t *sub_errs)
@@ -448,7 +574,6 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 	static const char *const kinds[][2] = {
 		[MG_VCSW] = { "voluntary" }, [MG_IVCSW] = { "involuntary" },
 		[MG_MINFLT] = { "minor" }, [MG_MAJFLT] = { "major" },
-		[MG_SIGSENT] = { "sent" }, [MG_SIGRECV] = { "received" },
 		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
 	};
 	static const enum fam fam_of[MG_NR] = {
@@ -463,12 +588,15 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 
 	for (c = 0; c < MG_NR; c++) {
 		v[1] = kinds[c][0];
+		if (fam_of[c] == F_SIGNALS)
+			continue;	/* add_signals */
 		if (fam_of[c] == F_CPU)
 			prom_family_add_double(mx->fam[F_CPU], v, (double)g->n[c] / (double)mx->hz);
 		else
 			prom_family_add_u64(mx->fam[fam_of[c]], v, g->n[c]);
 	}
 	prom_family_add_u64(mx->fam[F_PROCS], v, g->procs);
+	add_signals(mx, g);
 	for (i = 0; i < g->sc.cap; i++) {
 		const struct sc_stat *s = &g->sc.slots[i];
 		enum subsystem sub;

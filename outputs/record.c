@@ -850,12 +850,14 @@ static int put_event_only(struct record *r, struct rtask *e, const struct task *
 		w.flags |= RT_FINAL;
 		if (t->have_prev == ~0u)
 			w.flags |= RT_BORN;
+		/* Each only when not what the proc row (or a row since) says: most are. */
+		w.fields[RF_UID] = e->v[RF_UID] != t->uid;
+		w.fields[RF_PPID] = e->v[RF_PPID] != t->ppid;
+		w.user = !str_eq(t->user, e->user);
 		e->v[RF_UID] = t->uid;
 		e->v[RF_PPID] = t->ppid;
-		str_set(&e->user, t->user);
-		w.fields[RF_UID] = w.fields[RF_PPID] = w.user = true;
-		if (!strcmp(t->comm, e->comm))
-			w.comm = true;
+		if (w.user)
+			str_set(&e->user, t->user);
 	}
 	/* Its last name, by the exec event after /proc last read it. */
 	if (strcmp(t->comm, e->comm)) {

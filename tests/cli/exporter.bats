@@ -185,20 +185,22 @@ no_lost() {
 	start_prometheus "$kp"
 	# Before: nothing of the work is counted (it was set up before ktop started).
 	[ "$(promq value "$PPORT" "ktop_syscall_errors_total{$g,syscall=\"openat\",errno=\"ENOENT\"}")" = absent ]
-	[ "$(promq value "$PPORT" "ktop_signals_total{$g,direction=\"sent\"}")" = 0 ]
-	[ "$(promq value "$PPORT" "ktop_signals_total{$g,direction=\"received\"}")" = 0 ]
+	[ "$(promq value "$PPORT" "sum(ktop_signals_total{$g,direction=\"sent\"})")" = 0 ]
+	[ "$(promq value "$PPORT" "sum(ktop_signals_total{$g,direction=\"received\"})")" = 0 ]
 	[ "$(promq value "$PPORT" "ktop_processes{$g}")" = 3 ]
 
 	run_wl sig
-	expect_exactly "ktop_signals_total{$g,direction=\"sent\"}" 400
-	expect_exactly "ktop_signals_total{$g,direction=\"received\"}" 400
+	expect_exactly "ktop_signals_total{$g,direction=\"sent\",signal=\"SIGUSR1\"}" 400
+	expect_exactly "ktop_signals_total{$g,direction=\"received\",signal=\"SIGUSR1\"}" 400
+	[ "$(promq value "$PPORT" "sum(ktop_signals_total{$g})")" = 800 ]
 	run_wl fails
 	expect_exactly "ktop_syscall_errors_total{$g,syscall=\"openat\",errno=\"ENOENT\"}" 3000
 	expect_exactly "ktop_syscalls_total{$g,syscall=\"openat\"}" 3000
 	# the child's exit sent its parent one SIGCHLD, which the parent ignores
 	# (default action): generated, not queued, so not received
-	expect_exactly "ktop_signals_total{$g,direction=\"sent\"}" 401
-	expect_exactly "ktop_signals_total{$g,direction=\"received\"}" 400
+	expect_exactly "ktop_signals_total{$g,direction=\"sent\",signal=\"SIGCHLD\"}" 1
+	expect_exactly "sum(ktop_signals_total{$g,direction=\"sent\"})" 401
+	expect_exactly "sum(ktop_signals_total{$g,direction=\"received\"})" 400
 	# the child is gone: the group's counters kept what it did
 	[ "$(promq value "$PPORT" "ktop_processes{$g}")" = 3 ]
 	no_lost

@@ -103,6 +103,18 @@ static struct row_events *events(struct fixture *f, pid_t pid, const char *comm,
 	return e;
 }
 
+/* @n signals @sig from @sender to @receiver with signal_generate's @result. */
+static void flow(struct fixture *f, pid_t sender, pid_t receiver, int sig, int result, uint64_t n)
+{
+	struct sig_flow *o = sample_add_flow(&f->s);
+
+	o->sender = sender;
+	o->receiver = receiver;
+	o->sig = sig;
+	o->result = result;
+	o->n = n;
+}
+
 static void tick_start(struct fixture *f)
 {
 	f->s.begin = true;
@@ -185,6 +197,7 @@ static void test_exited_between_scrapes(void)
 	f.s.rows[0].n[CNT_SIGSENT] = 2;
 	f.s.rows[1].n[CNT_SIGRECV] = 2;
 	f.s.rows[1].n[CNT_VCSW] = 6;
+	flow(&f, 100, 101, 10 /* SIGUSR1 */, 0 /* delivered */, 2);
 	tick_end(&f);
 	/* Tick 3: nothing new; 101 is gone from the model. */
 	tick_start(&f);
@@ -195,8 +208,10 @@ static void test_exited_between_scrapes(void)
 	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"worker\",syscall=\"openat\"}", 12);
 	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"worker\",syscall=\"openat\",errno=\"ENOENT\"}", 3);
 	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"worker\",syscall=\"openat\",errno=\"EACCES\"}", 4);
-	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"sent\"}", 2);
-	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"received\"}", 2);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"sent\",signal=\"SIGUSR1\"}", 2);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"sent\",signal=\"other\"}", 0);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"received\",signal=\"SIGUSR1\"}", 2);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"worker\",direction=\"received\",signal=\"other\"}", 0);
 	CHECK_VAL(&f, "ktop_context_switches_total{comm=\"worker\",kind=\"voluntary\"}", 6);
 	CHECK_VAL(&f, "ktop_context_switches_total{comm=\"worker\",kind=\"involuntary\"}", 0);
 	/* /proc counters: 100's deltas (25 ticks of 100 Hz, 20 faults). */
@@ -222,6 +237,50 @@ static void test_exited_between_scrapes(void)
 	sc_table_free(&et);
 	sc_table_free(&sc2);
 	sc_table_free(&et2);
+	fx_free(&f);
+}
+
+/*
+ * Signals by name come from the signal flows, as far as the rows' counts hold
+ * them; a group's signals the flows do not name, or name more of than its
+ * rows counted, are "other": the sum over signals is always the group's.
+ */
+static void test_signals_by_name(void)
+{
+	struct sc_table sc = { 0 }, et = { 0 };
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	reading(&f, 100, "a", 1, 1);
+	reading(&f, 200, "b", 1, 1);
+	tick_end(&f);
+	/* a sends b 3 SIGTERM (one already pending) and 1 unnamed; b sends a 5 SIGUSR2 (a counted 4). */
+	tick_start(&f);
+	reading(&f, 100, "a", 1, 1);
+	reading(&f, 200, "b", 1, 1);
+	events(&f, 100, "a", false, &sc, &et, SYS_openat, 0, 0, 0)->n[CNT_SIGSENT] = 4;
+	f.s.rows[0].n[CNT_SIGRECV] = 4;
+	events(&f, 200, "b", false, &sc, &et, SYS_openat, 0, 0, 0)->n[CNT_SIGSENT] = 5;
+	f.s.rows[1].n[CNT_SIGRECV] = 2;
+	flow(&f, 100, 200, 15, 0, 2);
+	flow(&f, 100, 200, 15, 2 /* already pending: not received */, 1);
+	flow(&f, 200, 100, 12, 0, 5);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"a\",direction=\"sent\",signal=\"SIGTERM\"}", 3);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"a\",direction=\"sent\",signal=\"other\"}", 1);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"b\",direction=\"received\",signal=\"SIGTERM\"}", 2);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"b\",direction=\"received\",signal=\"other\"}", 0);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"b\",direction=\"sent\",signal=\"SIGUSR2\"}", 5);
+	/* 5 named, 4 counted: none named, all 4 other. */
+	CHECK(isnan(value(&f, "ktop_signals_total{comm=\"a\",direction=\"received\",signal=\"SIGUSR2\"}")));
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"a\",direction=\"received\",signal=\"other\"}", 4);
+	CHECK_VAL(&f, "ktop_signals_total{comm=\"b\",direction=\"sent\",signal=\"other\"}", 0);
+	sc_table_free(&sc);
+	sc_table_free(&et);
 	fx_free(&f);
 }
 
@@ -355,6 +414,8 @@ static void test_formats(void)
 static const struct test tests[] = {
 	{ "metrics: a process born and gone between scrapes counts; counters outlive the group's processes",
 	  test_exited_between_scrapes },
+	{ "metrics: signals by name from the flows, as far as the rows' counts hold them; the rest other",
+	  test_signals_by_name },
 	{ "metrics: a process born in the interval counts its whole /proc counters",
 	  test_born_counts_whole },
 	{ "metrics: groups past --metrics-max-series count in other, and are counted",
