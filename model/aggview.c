@@ -2,13 +2,13 @@
 #include "aggview.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "groups.h"
+#include "kev.h"
 #include "sigflow.h"
 #include "syscalls.h"
 #include "sysagg.h"
@@ -261,19 +261,6 @@ bool aggview_rate(const struct aggview *v, double count, double *out)
 	return true;
 }
 
-static const char *signal_name(int sig, char *buf, size_t n)
-{
-	const char *s = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
-
-	if (s)
-		snprintf(buf, n, "SIG%s", s);
-	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		snprintf(buf, n, "SIGRTMIN+%d", sig - SIGRTMIN);
-	else
-		snprintf(buf, n, "%d", sig);
-	return buf;
-}
-
 bool aggview_drill_match(const struct model *m, const struct av_drill *d, const struct task *t)
 {
 	const struct sc_stat *s;
@@ -500,7 +487,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		if (col == 3)
 			return copy(buf, n, r->receiver_comm, utf8);
 		if (col == 4)
-			return copy(buf, n, signal_name(r->sig, tmp, sizeof(tmp)), utf8);
+			return copy(buf, n, kev_signal_name(r->sig, tmp, sizeof(tmp)), utf8);
 		return copy(buf, n, sig_result_name(r->result, tmp, sizeof(tmp)), utf8);
 	}
 	case VIEW_GROUPS:

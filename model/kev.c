@@ -2,6 +2,7 @@
 #include "kev.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -186,17 +187,13 @@ static char *render_fault(const struct kev *e, char *buf, size_t n)
 
 const char *kev_signal_name(int sig, char *buf, size_t n)
 {
-	const char *s = NULL;
+	/* glibc's SIGRTMIN is past the two real-time signals it keeps for itself. */
+	const char *s = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
 
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
-	s = sigabbrev_np(sig);
-#endif
-	if (s) {
+	if (s)
 		snprintf(buf, n, "SIG%s", s);
-		return buf;
-	}
-	if (sig >= 34 && sig <= 64)	/* SIGRTMIN as the kernel numbers it */
-		snprintf(buf, n, "SIGRT%d", sig - 34 + 2);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, n, "SIGRTMIN+%d", sig - SIGRTMIN);
 	else
 		snprintf(buf, n, "SIG%d", sig);
 	return buf;

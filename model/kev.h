@@ -106,7 +106,7 @@ char *kev_render(const struct kev *e, char *buf, size_t n);
 const char *kev_switch_state(int64_t prev_state, char *buf, size_t n);
 /* "read user not-present" style text of an x86 page-fault error code. */
 char *kev_fault_text(uint64_t error_code, char *buf, size_t n);
-/* "SIGUSR1", or "SIG33". */
+/* "SIGUSR1", "SIGRTMIN+3", or "SIG32" (a real-time signal glibc keeps for itself). */
 const char *kev_signal_name(int sig, char *buf, size_t n);
 /* signal_generate's result: "delivered", "ignored", "already pending", ... */
 const char *kev_sig_result(int result);

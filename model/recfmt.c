@@ -394,17 +394,27 @@ static int cmp_nr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
+/* @t's entries in the order of @cmp (the file's: one table, one text); free the array. */
+static const struct sc_stat **sorted(const struct sc_table *t,
+				     int (*cmp)(const void *, const void *), size_t *n)
 {
 	const struct sc_stat **v = xmalloc((t->used ? t->used : 1) * sizeof(*v));
-	size_t n = 0, i;
 	uint32_t k;
-	char num[24];
 
+	*n = 0;
 	for (k = 0; k < t->cap; k++)
 		if (t->slots[k].nr != SC_EMPTY)
-			v[n++] = &t->slots[k];
-	qsort(v, n, sizeof(*v), cmp_nr);
+			v[(*n)++] = &t->slots[k];
+	qsort(v, *n, sizeof(*v), cmp);
+	return v;
+}
+
+void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
+{
+	size_t n, i;
+	const struct sc_stat **v = sorted(t, cmp_nr, &n);
+	char num[24];
+
 	put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
 		uint64_t f[7] = { v[i]->nr, v[i]->calls, v[i]->errors, v[i]->top_errno, v[i]->timed,
@@ -503,15 +513,10 @@ static int cmp_key(const void *a, const void *b)
 
 void recfmt_err_encode(struct recbuf *b, const struct sc_table *t)
 {
-	const struct sc_stat **v = xmalloc((t->used ? t->used : 1) * sizeof(*v));
-	size_t n = 0, i;
-	uint32_t k;
+	size_t n, i;
+	const struct sc_stat **v = sorted(t, cmp_key, &n);
 	char num[80];
 
-	for (k = 0; k < t->cap; k++)
-		if (t->slots[k].nr != SC_EMPTY)
-			v[n++] = &t->slots[k];
-	qsort(v, n, sizeof(*v), cmp_key);
 	put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
 		int len = snprintf(num, sizeof(num), "%s[%u,%u,%llu]", i ? "," : "",
