@@ -464,31 +464,82 @@ static bool is_recording(const char *path)
 	return ok;
 }
 
-/* --record-keep: the pattern's other recordings older than keep_days go. */
+/* A recording of the pattern other than the one being written. */
+struct oldfile {
+	const char *path;
+	double mtime;
+	uint64_t bytes;		/* with its -wal */
+};
+
+static int cmp_mtime(const void *a, const void *b)
+{
+	const struct oldfile *x = a, *y = b;
+
+	return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
+}
+
+static uint64_t file_bytes(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) || !S_ISREG(sb.st_mode) ? 0 : (uint64_t)sb.st_size;
+}
+
+static void remove_recording(const char *f)
+{
+	char side[PATH_MAX + 8];
+
+	if (unlink(f))
+		return;
+	snprintf(side, sizeof(side), "%s-wal", f);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", f);
+	unlink(side);
+}
+
+/*
+ * --record-keep, --record-max-size: the pattern's other recordings older
+ * than keep_days go; then, oldest first, as many as make the pattern's files
+ * (the one being written included) larger than max_bytes. Only regular
+ * files that are ktop recordings, never the one being written.
+ */
 static void remove_old(struct record *r, double now)
 {
 	char pat[PATH_MAX], side[PATH_MAX + 8];
+	struct oldfile *v;
+	uint64_t total;
+	size_t i, n = 0;
 	glob_t g;
-	size_t i;
 
-	if (r->o.keep_days <= 0 || !pattern_glob(r->o.pattern, pat, sizeof(pat)))
+	if ((r->o.keep_days <= 0 && !r->o.max_bytes) || !pattern_glob(r->o.pattern, pat, sizeof(pat)))
 		return;
 	if (glob(pat, GLOB_NOSORT, NULL, &g))
 		return;
+	v = xmalloc((g.gl_pathc ? g.gl_pathc : 1) * sizeof(*v));
+	snprintf(side, sizeof(side), "%s-wal", r->path);
+	total = file_bytes(r->path) + file_bytes(side);
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *f = g.gl_pathv[i];
 		struct stat sb;
 
-		if (!strcmp(f, r->path) || lstat(f, &sb) || !S_ISREG(sb.st_mode) ||
-		    (double)sb.st_mtime > now - r->o.keep_days * 86400 || !is_recording(f))
+		if (!strcmp(f, r->path) || lstat(f, &sb) || !S_ISREG(sb.st_mode) || !is_recording(f))
 			continue;
-		if (unlink(f) == 0) {
-			snprintf(side, sizeof(side), "%s-wal", f);
-			unlink(side);
-			snprintf(side, sizeof(side), "%s-shm", f);
-			unlink(side);
+		if (r->o.keep_days > 0 && (double)sb.st_mtime <= now - r->o.keep_days * 86400) {
+			remove_recording(f);
+			continue;
+		}
+		snprintf(side, sizeof(side), "%s-wal", f);
+		v[n++] = (struct oldfile){ f, (double)sb.st_mtime, (uint64_t)sb.st_size + file_bytes(side) };
+		total += v[n - 1].bytes;
+	}
+	if (r->o.max_bytes) {
+		qsort(v, n, sizeof(*v), cmp_mtime);
+		for (i = 0; i < n && total > r->o.max_bytes; i++) {
+			remove_recording(v[i].path);
+			total -= v[i].bytes;
 		}
 	}
+	free(v);
 	globfree(&g);
 }
 

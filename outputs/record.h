@@ -7,7 +7,8 @@
  * the model to a SQLite file (model/recfmt.h has the format), one
  * transaction per interval in WAL mode, so a kill loses at most the interval
  * being written. The file name may hold strftime conversions: a new file
- * starts when the name changes, and --record-keep removes old ones.
+ * starts when the name changes, and --record-keep and --record-max-size
+ * remove old ones (at the start and at each new file).
  */
 
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 struct record_opts {
 	const char *pattern;	/* the file name, strftime conversions allowed */
 	double keep_days;	/* remove the pattern's files older than this; 0 = keep */
+	uint64_t max_bytes;	/* then the oldest, while the pattern's files are larger; 0 = no cap */
 	double keyframe_s;	/* seconds between keyframes; 0 = the default (600) */
 };
 

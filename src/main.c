@@ -536,7 +536,8 @@ int main(int argc, char **argv)
 		setup_fatal_handlers();
 	}
 	if (k.opt.write) {
-		struct record_opts ro = { .pattern = k.opt.write, .keep_days = k.opt.record_keep };
+		struct record_opts ro = { .pattern = k.opt.write, .keep_days = k.opt.record_keep,
+					  .max_bytes = k.opt.record_max };
 		char why[640];
 		const char *ks = getenv("KTOP_KEYFRAME_S");
 

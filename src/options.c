@@ -15,7 +15,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
 	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT, OPT_LISTEN, OPT_TEXTFILE, OPT_GROUP_BY,
 	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
-	OPT_RECORD_KEEP, OPT_BEGIN, OPT_END, OPT_FOLLOW,
+	OPT_RECORD_KEEP, OPT_RECORD_MAX, OPT_BEGIN, OPT_END, OPT_FOLLOW,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +44,7 @@ static const struct option long_opts[] = {
 	{ "group-by", required_argument, NULL, OPT_VIEW_GROUP_BY },
 	{ "write", required_argument, NULL, 'w' },
 	{ "record-keep", required_argument, NULL, OPT_RECORD_KEEP },
+	{ "record-max-size", required_argument, NULL, OPT_RECORD_MAX },
 	{ "read", required_argument, NULL, 'r' },
 	{ "begin", required_argument, NULL, OPT_BEGIN },
 	{ "end", required_argument, NULL, OPT_END },
@@ -105,6 +106,8 @@ void options_usage(FILE *f)
 	      "                         with -b nothing on stdout unless --csv, --json, -o or\n"
 	      "                         --output ask for it\n"
 	      "      --record-keep DAYS remove recordings of the -w pattern older than DAYS\n"
+	      "      --record-max-size SIZE  then remove the oldest while the pattern's files\n"
+	      "                         take more than SIZE bytes (K, M, G, T: powers of 1024)\n"
 	      "  -r, --read FILE        replay a recording: the live view (keys [ ] J Space), -b,\n"
 	      "                         or --summary -p PID, as they were when recorded\n"
 	      "      --begin TIME       replay from TIME: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], or\n"
@@ -179,6 +182,33 @@ static const char *const summary_keys[] = {
 	[SUM_TIME] = "time", [SUM_CALLS] = "calls", [SUM_ERRORS] = "errors",
 	[SUM_AVG] = "avg", [SUM_MAX] = "max", [SUM_NAME] = "name",
 };
+
+/* "500M", "2G", "1048576": bytes, the suffix a power of 1024 (K to T); at least 1 MiB. */
+static int parse_size(const char *arg, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	const char *u = NULL;
+	char num[32];
+	size_t len = strlen(arg);
+	double v, mul = 1;
+	int c = len ? arg[len - 1] & ~0x20 : 0;
+
+	if (c && (u = strchr(units, c)))
+		len--;
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, arg, len);
+	num[len] = '\0';
+	if (parse_seconds(num, 0, 1e15, &v))
+		return -EINVAL;
+	for (; u && u >= units; u--)
+		mul *= 1024;
+	v *= mul;
+	if (v < 1024 * 1024 || v > 1e18)
+		return -ERANGE;
+	*out = (uint64_t)v;
+	return 0;
+}
 
 static int parse_sort(struct options *o, const char *arg, char *err, size_t errsz)
 {
@@ -292,8 +322,8 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 		snprintf(err, errsz, "--follow is for batch replay: the live view follows a growing file by itself");
 		return -EINVAL;
 	}
-	if (o->record_keep > 0 && !o->write) {
-		snprintf(err, errsz, "--record-keep is for recording (-w FILE)");
+	if ((o->record_keep > 0 || o->record_max) && !o->write) {
+		snprintf(err, errsz, "--record-keep and --record-max-size are for recording (-w FILE)");
 		return -EINVAL;
 	}
 	if (o->output && !o->batch && !o->summary) {
@@ -457,6 +487,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_RECORD_KEEP:
 			if (parse_seconds(optarg, 0.001, 100000, &o->record_keep)) {
 				snprintf(err, errsz, "--record-keep: '%s' is not a number of days", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_RECORD_MAX:
+			if (parse_size(optarg, &o->record_max)) {
+				snprintf(err, errsz, "--record-max-size: '%s' is not a size (like 500M or 2G)",
+					 optarg);
 				return -EINVAL;
 			}
 			break;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "../model/aggview.h"
@@ -49,6 +50,7 @@ struct options {
 	bool metrics_opts;		/* either of those two given */
 	const char *write;		/* -w FILE: record every interval (strftime pattern) */
 	double record_keep;		/* --record-keep DAYS: older files of the pattern go; 0 = keep */
+	uint64_t record_max;		/* --record-max-size: then the oldest, above it; 0 = no cap */
 	const char *read;		/* -r FILE: replay a recording instead of the live system */
 	const char *begin, *end;	/* --begin, --end TIME: the replayed intervals */
 	bool follow;			/* --follow: batch replay waits for new intervals */

@@ -222,6 +222,39 @@ replay_or_error() {
 	tail -n +2 "$D/live.csv" | cmp - "$D/replayed.csv"
 }
 
+@test "record: --record-max-size removes the pattern's oldest recordings down to the size, nothing else" {
+	run -0 "$KTOP" -b -w "$D/cap-%Y%m%d%H%M%S.db" -n 1 $(trace_opt)
+	base=$(ls "$D"/cap-*.db)
+	# Four old recordings of 4 MiB each (sparse), one a day; a foreign file and another pattern's
+	for d in 1 2 3 4; do
+		f="$D/cap-2000010${d}000000.db"
+		cp "$base" "$f"
+		truncate -s 4M "$f"
+		touch -d "2000-01-0$d" "$f"
+	done
+	rm -f "$base"
+	echo "not a recording" >"$D/cap-19990101000000.db"
+	truncate -s 20M "$D/cap-19990101000000.db"
+	cp "$D/cap-20000101000000.db" "$D/other-20000101000000.db"
+	touch -d 1999-01-01 "$D/cap-19990101000000.db" "$D/other-20000101000000.db"
+	# 10 MiB: the new file (far less than 2 MiB) and the two newest old ones fit
+	run -0 "$KTOP" -b -w "$D/cap-%Y%m%d%H%M%S.db" --record-max-size 10M -n 1 $(trace_opt)
+	[ ! -e "$D/cap-20000101000000.db" ]
+	[ ! -e "$D/cap-20000102000000.db" ]
+	[ -e "$D/cap-20000103000000.db" ]
+	[ -e "$D/cap-20000104000000.db" ]
+	[ -e "$D/cap-19990101000000.db" ]
+	[ -e "$D/other-20000101000000.db" ]
+	[ "$(ls "$D"/cap-2*.db | wc -l)" -eq 3 ]
+	run "$KTOP" -b -w "$D/x.db" --record-max-size 12Q -n 1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--record-max-size: '12Q' is not a size"* ]]
+	run "$KTOP" -b -w "$D/x.db" --record-max-size 1000 -n 1
+	[ "$status" -eq 2 ]
+	run "$KTOP" -b --record-max-size 1G -n 1
+	[ "$status" -eq 2 ]
+}
+
 @test "record: --record-keep removes the pattern's old recordings, nothing else" {
 	run -0 "$KTOP" -b -w "$D/keep-%Y%m%d%H%M%S.db" -n 1 $(trace_opt)
 	# a recording of the pattern from long ago (and not the name of this second)
