@@ -57,25 +57,18 @@ command -v "$PE" >/dev/null 2>&1 || die "$PE not found (apt-get install promethe
 mkdir -p "$B" || die "cannot create $B"
 $CC -std=gnu11 -O2 -Wall -Wextra -o "$B/idle" bench/idle.c || die "cannot build $B/idle"
 
-. bench/idle.sh
+. bench/procs.sh
 max=0
 for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
 idle_room "$max"
 
 T=$(mktemp -d /tmp/ktop-bench-exporter.XXXXXX) || die "mktemp failed"
-PIDS=""		# ktop, the exporter, Prometheus: killed by pid at the end
 HZ=$(getconf CLK_TCK)
 
-# ktop, the exporter and Prometheus, then the idle processes (bench/idle.sh).
+# ktop, the exporter and Prometheus (PIDS), then the idle processes (bench/procs.sh).
 cleanup() {
 	trap '' INT TERM
-	for p in $PIDS; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in $PIDS; do
-		wait "$p" 2>/dev/null
-	done
-	PIDS=""
+	pids_kill
 	idle_kill
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
 		echo "bench: logs kept in $T" >&2
@@ -213,13 +206,7 @@ for n in $PROCS; do
 		probe=$(py probe "$kp" "$PROBES") || die "the probe of ktop's /metrics failed"
 		echo "$probe" >"$T/probe"
 	fi
-	for p in $PIDS; do
-		kill -TERM "$p" 2>/dev/null
-	done
-	for p in $PIDS; do
-		wait "$p" 2>/dev/null
-	done
-	PIDS=""
+	pids_kill
 	ls /sys/kernel/tracing/instances 2>/dev/null | grep -q "^ktop-$kpid-" &&
 		echo "bench: ktop $kpid left its tracefs instance" >&2
 done

@@ -69,15 +69,10 @@ for p in idle cputime flood; do
 done
 
 T=$(mktemp -d /tmp/ktop-bench-record.XXXXXX) || die "mktemp failed"
-PIDS=""
+. bench/procs.sh
 cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	for p in $PIDS; do
-		wait "$p" 2>/dev/null
-	done
-	PIDS=""
+	pids_kill
+	idle_kill
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -85,27 +80,10 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-# start_idle N: N idle processes (bench/idle.c), until stop_bg.
-start_idle() {
-	"$B/idle" "$1" "$T/idle.pids" </dev/null >/dev/null 2>&1 &
-	PIDS="$PIDS $!"
-	i=0
-	while [ ! -s "$T/idle.pids" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -s "$T/idle.pids" ] || die "the idle processes did not start"
-}
-
+# The idle processes (spawn_to N) and the workloads (PIDS), ended.
 stop_bg() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	for p in $PIDS; do
-		wait "$p" 2>/dev/null
-	done
-	PIDS=""
-	rm -f "$T/idle.pids"
+	pids_kill
+	idle_kill
 }
 
 # db_bytes FILE: what the database holds now (its pages), WAL included.
@@ -125,7 +103,7 @@ verdict() {
 }
 
 echo "# 1. bytes per hour at 10 s: ktop -b -w vs atop -w, $IDLE idle processes + short-lived commands (every $LOOP s) + a busy server, ${SECS} s"
-start_idle "$IDLE"
+spawn_to "$IDLE"
 sh -c "while :; do ls /usr/bin >/dev/null; cat /etc/hostname >/dev/null; sleep $LOOP; done" \
 	</dev/null >/dev/null 2>&1 &
 PIDS="$PIDS $!"
@@ -155,7 +133,7 @@ echo "atop: $ab bytes/hour; ktop: $kb bytes/hour ($kprocs process lives recorded
 verdict "$(awk -v r="$ratio" 'BEGIN { print (r <= 0.5 ? "PASS" : "FAIL") }') bytes/hour at 10 s: ktop/atop = $ratio (target <= 0.5)"
 
 echo "# 2. bytes per hour at 1 s, $IDLE1 idle processes, ${SECS1} s; the recorder's share of a core"
-start_idle "$IDLE1"
+spawn_to "$IDLE1"
 KTOP_STATS=1 "$B/cputime" "$KTOP" -b -d 1 -n "$SECS1" -w "$T/one.db" >"$T/one.cpu" 2>"$T/one.err" &
 cpid=$!
 sleep 12
@@ -176,7 +154,7 @@ echo "# 3. CPU per refresh, ktop -b -w vs ktop -b (median of $REPS)"
 printf '%-6s %-10s %14s\n' procs tool cpu_ms/refresh
 worst=0
 for n in $PROCS; do
-	start_idle "$n"
+	spawn_to "$n"
 	for tool in plain rec; do
 		: >"$T/cpu.$tool"
 	done

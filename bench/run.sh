@@ -62,7 +62,7 @@ for p in idle cputime; do
 done
 
 # Room for the idle processes.
-. bench/idle.sh
+. bench/procs.sh
 max=0
 for n in $PROCS; do [ "$n" -gt "$max" ] && max=$n; done
 existing=$(nprocs)

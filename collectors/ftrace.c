@@ -34,7 +34,6 @@ struct ftrace {
 	bool on, decoder_ready;
 	bool loaded[EV_NR];		/* the decoder knows the kind's format */
 	bool group_dead_known;		/* sched_process_exit says which exit ends a process */
-	bool last;			/* this collect is the last: nothing is held (hold_ending) */
 	enum ev_kind kinds[EV_NR];	/* the kinds enabled, in config order */
 	size_t nkinds;
 	void *page;
@@ -700,14 +699,15 @@ static void carry(struct ftrace *ft, struct acct_thread *th)
  * exit was read but not its last switch: its CPU was read in between, and
  * what the kernel does after the exit event (SIGCHLD to the parent, that
  * switch) comes next tick. Its row waits for it, so it is shown once, whole,
- * not twice. Once: a lost switch does not keep it longer.
+ * not twice. Once: a lost switch does not keep it longer. Never at the
+ * @last collect: no tick would show it.
  */
 static bool hold_ending(struct ftrace *ft, const struct model *m, struct acct_thread *th,
-			pid_t tgid)
+			pid_t tgid, bool last)
 {
 	bool ends = m->threads || (ft->group_dead_known ? th->group_dead : th->tid == tgid);
 
-	if (ft->last || th->exited != 1 || !ends || acct_gone(th) || th->held ||
+	if (last || th->exited != 1 || !ends || acct_gone(th) || th->held ||
 	    !ft->loaded[EV_SWITCH])
 		return false;
 	th->held = true;
@@ -725,7 +725,7 @@ static void tell_exit(struct ftrace *ft, struct sample *s, pid_t tgid)
 	pidmap_del(&ft->noted, tgid);
 }
 
-static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
+static void fold(struct ftrace *ft, const struct model *m, struct sample *s, bool last)
 {
 	struct acct_thread *th;
 	size_t i;
@@ -755,7 +755,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s)
 			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
 			continue;
 		}
-		if (hold_ending(ft, m, th, tgid))
+		if (hold_ending(ft, m, th, tgid, last))
 			continue;
 		e = add_row(ft, m, s, th, tgid);
 		/* Held last tick, its process's end is told now. */
@@ -840,8 +840,7 @@ void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, 
 	s->have_totals = true;
 	s->lost = ft->lost_interval;
 	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
-	ft->last = last;
-	fold(ft, m, s);
+	fold(ft, m, s, last);
 	ft->nexec_owner = 0;
 }
 

@@ -1,9 +1,22 @@
-# bench/idle.sh - sourced by the benchmarks: N idle processes (bench/idle.c,
-# built as $B/idle), and exactly those killed at the end. The sourcing script
-# sets T (its temporary directory) and die(), and calls idle_kill on exit.
+# bench/procs.sh - sourced by the benchmarks: the processes they start, and
+# exactly those ended. N idle processes (bench/idle.c, built as $B/idle), and
+# others listed in PIDS by the script. The sourcing script sets T (its
+# temporary directory) and die(), and calls pids_kill and idle_kill on exit.
 
 IDLE_PARENTS=""
 idle_count=0
+PIDS=""
+
+# pids_kill: SIGTERM to every pid in PIDS, each waited for; PIDS empty again.
+pids_kill() {
+	for p in $PIDS; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	PIDS=""
+}
 
 # nprocs: the processes there are.
 nprocs() { find /proc -mindepth 1 -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l; }
