@@ -101,6 +101,14 @@ $(B)/asan-obj/gen/%.o: $(B)/gen/%.c
 
 .SECONDARY: $(ASAN_OBJ)
 
+# The program itself under ASan+UBSan: the mass-exit tests (tests/cli/massexit.bats,
+# tests/stress/massexit.sh) run it, since the unit tests never reach its loop.
+ASAN_UI_OBJ = $(UI_SRC:%.c=$(B)/asan-obj/%.o)
+.SECONDARY: $(ASAN_UI_OBJ)
+
+$(B)/ktop-asan: $(ASAN_OBJ) $(ASAN_UI_OBJ)
+	$(CC) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
 $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
@@ -145,7 +153,7 @@ run: deps
 	./ktop
 
 check: deps-test
-	@$(MAKE) --no-print-directory ktop unit fuzzers
+	@$(MAKE) --no-print-directory ktop $(B)/ktop-asan unit fuzzers
 	@sh tests/run.sh
 
 bench: deps

@@ -277,7 +277,7 @@ static int timing(const char *file, int jumps)
 		}
 		ms[i] = now_ms() - t0;
 	}
-	qsort(ms, (size_t)jumps, sizeof(*ms), cmp_double);
+	sort_array(ms, (size_t)jumps, sizeof(*ms), cmp_double);
 	printf("first_ms=%.1f jump_median_ms=%.1f jump_max_ms=%.1f jumps=%d rows=%zu\n", first,
 	       jumps ? ms[jumps / 2] : 0, jumps ? ms[jumps - 1] : 0, jumps, m.ntasks);
 	sample_free(&s);

@@ -148,7 +148,7 @@ void acct_time_calls(struct acct *a)
 {
 	size_t i;
 
-	qsort(a->tv, a->ntv, sizeof(*a->tv), timing_cmp);
+	sort_array(a->tv, a->ntv, sizeof(*a->tv), timing_cmp);
 	for (i = 0; i < a->ntv; i++) {
 		const struct acct_timing *r = &a->tv[i];
 		struct acct_thread *t;
@@ -630,7 +630,7 @@ void acct_order_life(struct acct *a)
 
 	/* Each CPU's events are in order already: the sort merges a few runs. */
 	if (a->nlv)
-		qsort(a->lv, a->nlv, sizeof(*a->lv), life_cmp);
+		sort_array(a->lv, a->nlv, sizeof(*a->lv), life_cmp);
 	for (i = 0; i < a->nlv; i++) {
 		const struct acct_life *l = &a->lv[i];
 
@@ -741,6 +741,13 @@ void acct_end_interval(struct acct *a)
 			t->exited++;
 		else if (t->idle < UINT16_MAX)
 			t->idle++;
+		/*
+		 * A carried thread is still on the active list, linked through
+		 * ->next: it is forgotten once its counts are folded, never
+		 * before (freed there, the list walks freed memory or loops).
+		 */
+		if (t->active)
+			continue;
 		if (t->exited > 2 || (t->idle >= ACCT_IDLE_FORGET && t->enter_nr == SC_EMPTY)) {
 			t->next = doomed;
 			doomed = t;

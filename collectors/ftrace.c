@@ -30,6 +30,12 @@ struct ftrace {
 	struct evdecode dec;
 	struct acct acct;
 	unsigned resolve_budget;	/* status reads left this tick */
+	/*
+	 * The model of the call in progress (set by each entry point that has
+	 * one): the tasks /proc listed name their threads' processes without a
+	 * read, the dead ones too.
+	 */
+	const struct model *model;
 	bool deferred;			/* the last resolve_tgid ran out of them */
 	bool on, decoder_ready;
 	bool loaded[EV_NR];		/* the decoder knows the kind's format */
@@ -364,6 +370,19 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 			return th->tgid;
 		}
 	}
+	/*
+	 * A task /proc listed as a process (or, with threads, as a thread of
+	 * one): it existed before tracing, so no event can have said, and it
+	 * may be gone already (a mass exit: reads would fail, or run out).
+	 */
+	if (ft->model) {
+		const struct task *t = model_task_find(ft->model, th->tid);
+
+		if (t && t->tgid > 0 && (ft->model->threads || t->tgid == th->tid)) {
+			acct_set_tgid(&ft->acct, th, t->tgid);
+			return th->tgid;
+		}
+	}
 	if (!ft->resolve_budget) {
 		ft->deferred = true;
 		return 0;
@@ -446,6 +465,7 @@ size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t
 	*ids = NULL;
 	if (!ftrace_on(ft))
 		return 0;
+	ft->model = m;
 	a = &ft->acct;
 	ft->ncred_ids = ft->nexec_owner = 0;
 	if (a->nexecs > ft->cap_exec_owner) {
@@ -840,6 +860,7 @@ void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, 
 	s->have_totals = true;
 	s->lost = ft->lost_interval;
 	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
+	ft->model = m;
 	fold(ft, m, s, last);
 	ft->nexec_owner = 0;
 }
@@ -878,6 +899,7 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 	*added = NULL;
 	if (!ftrace_on(ft) || !m->focus || !m->focus_follow)
 		return 0;
+	ft->model = m;
 	ft->nadded = 0;
 	/*
 	 * Each CPU's events are in order, but a child forked on one CPU may be

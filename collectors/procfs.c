@@ -549,7 +549,7 @@ static int list_tids(struct procfs *pc, struct pentry *e, struct tid_list *l)
 	err = scan_pids(pc, fd, seen_tid, l);
 	if (err)
 		return err;
-	qsort(l->v, l->n, sizeof(*l->v), pid_cmp);
+	sort_array(l->v, l->n, sizeof(*l->v), pid_cmp);
 	return 0;
 }
 

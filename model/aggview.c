@@ -688,6 +688,6 @@ void aggview_refresh(struct aggview *v, const struct model *m, const struct grou
 	if (v->n < 2)
 		return;
 	sorting = v;
-	qsort(v->idx, v->n, sizeof(*v->idx), cmp_rows);
+	sort_array(v->idx, v->n, sizeof(*v->idx), cmp_rows);
 	sorting = NULL;
 }

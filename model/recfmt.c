@@ -405,7 +405,7 @@ static const struct sc_stat **sorted(const struct sc_table *t,
 	for (k = 0; k < t->cap; k++)
 		if (t->slots[k].nr != SC_EMPTY)
 			v[(*n)++] = &t->slots[k];
-	qsort(v, *n, sizeof(*v), cmp);
+	sort_array(v, *n, sizeof(*v), cmp);
 	return v;
 }
 

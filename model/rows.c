@@ -253,7 +253,7 @@ void rowset_refresh(struct rowset *rs, const struct model *m)
 		return;
 	sort_model = m;
 	sort_rows = rs;
-	qsort(rs->rows, rs->nrows, sizeof(*rs->rows), rows_cmp);
+	sort_array(rs->rows, rs->nrows, sizeof(*rs->rows), rows_cmp);
 	sort_model = NULL;
 	sort_rows = NULL;
 	if (rs->tree)

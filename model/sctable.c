@@ -152,6 +152,6 @@ size_t sc_table_sorted(const struct sc_table *t, const struct sc_stat **out)
 	for (i = 0; i < t->cap; i++)
 		if (t->slots[i].nr != SC_EMPTY)
 			out[n++] = &t->slots[i];
-	qsort(out, n, sizeof(*out), cmp_stat);
+	sort_array(out, n, sizeof(*out), cmp_stat);
 	return n;
 }

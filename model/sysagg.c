@@ -123,7 +123,7 @@ static void build_rows(struct sysagg *g)
 		}
 	}
 	if (g->nsc)
-		qsort(g->sc, g->nsc, sizeof(*g->sc), cmp_sc);
+		sort_array(g->sc, g->nsc, sizeof(*g->sc), cmp_sc);
 	top_errnos(g, &g->err_now, false);
 	top_errnos(g, &g->err_total, true);
 
@@ -148,7 +148,7 @@ static void build_rows(struct sysagg *g)
 	}
 	g->nerr = n;
 	if (n)
-		qsort(g->err, g->nerr, sizeof(*g->err), cmp_err);
+		sort_array(g->err, g->nerr, sizeof(*g->err), cmp_err);
 }
 
 /* The rows, pairs and subsystems @t made calls of: one more process each. */

@@ -333,7 +333,7 @@ void syscalls_init(void)
 		if (syscall_names[nr])
 			by_name[n++] = nr;
 	if (n)
-		qsort(by_name, n, sizeof(*by_name), cmp_nr_by_name);
+		sort_array(by_name, n, sizeof(*by_name), cmp_nr_by_name);
 
 	for (i = 0; i < ARRAY_SIZE(syscall_table); i++) {
 		const unsigned *hit = n ? bsearch(syscall_table[i].name, by_name, n,

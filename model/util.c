@@ -286,3 +286,16 @@ size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, int utf
 	dst[o] = '\0';
 	return o;
 }
+
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+void sort_array_r(void *base, size_t n, size_t size,
+		  int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
+}

@@ -14,6 +14,13 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/*
+ * qsort and qsort_r for arrays that may be empty: an empty vector's base is
+ * often NULL, which qsort's contract forbids (UBSan stops there).
+ */
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void sort_array_r(void *base, size_t n, size_t size,
+		  int (*cmp)(const void *, const void *, void *), void *arg);
 char *xstrdup(const char *s);
 
 /*

@@ -696,7 +696,7 @@ static int keep_largest(struct prom_family *f, size_t ncand, size_t keep)
 	for (i = 0; i < t->n && n < ncand; i++)
 		if (t->e[i].where == WHERE_OWN)
 			f->cand[n++] = (struct cand){ t->e[i].v, i };
-	qsort(f->cand, n, sizeof(*f->cand),
+	sort_array(f->cand, n, sizeof(*f->cand),
 	      f->vtype == PROM_DOUBLE ? cand_cmp_double : cand_cmp_u64);
 	for (i = keep; i < n; i++)
 		t->e[f->cand[i].i].where = WHERE_OTHER;

@@ -533,7 +533,7 @@ static void remove_old(struct record *r, double now)
 		total += v[n - 1].bytes;
 	}
 	if (r->o.max_bytes) {
-		qsort(v, n, sizeof(*v), cmp_mtime);
+		sort_array(v, n, sizeof(*v), cmp_mtime);
 		for (i = 0; i < n && total > r->o.max_bytes; i++) {
 			remove_recording(v[i].path);
 			total -= v[i].bytes;
@@ -961,7 +961,7 @@ static int put_tasks(struct record *r, const struct model *m, bool keyframe)
 	if (m->ntick_exits) {
 		memcpy(r->exits, m->tick_exits, m->ntick_exits * sizeof(*r->exits));
 		r->nexits = m->ntick_exits;
-		qsort(r->exits, r->nexits, sizeof(*r->exits), cmp_pid);
+		sort_array(r->exits, r->nexits, sizeof(*r->exits), cmp_pid);
 	}
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];

@@ -118,12 +118,12 @@ static void build(const struct sc_table *t, const struct summary_info *si, struc
 		sc_stat_add(&tb->sub[l->sub].s, s);
 		sc_stat_add(&tb->total.s, s);
 	}
-	qsort_r(tb->sc, tb->nsc, sizeof(*tb->sc), cmp_line, &o);
+	sort_array_r(tb->sc, tb->nsc, sizeof(*tb->sc), cmp_line, &o);
 	/* Subsystems: only those used, most time first. */
 	for (k = 0; k < SUB_NR; k++)
 		if (tb->sub[k].s.calls)
 			tb->sub[tb->nsub++] = tb->sub[k];
-	qsort_r(tb->sub, tb->nsub, sizeof(*tb->sub), cmp_line, &by_time);
+	sort_array_r(tb->sub, tb->nsub, sizeof(*tb->sub), cmp_line, &by_time);
 }
 
 static void tables_free(struct tables *tb)

@@ -189,7 +189,7 @@ size_t theme_list(char names[][THEME_NAME_MAX], size_t max)
 		}
 		closedir(d);
 	}
-	qsort(names, n, THEME_NAME_MAX, cmp_names);
+	sort_array(names, n, THEME_NAME_MAX, cmp_names);
 	for (k = 0, j = 0; k < n; k++)
 		if (!j || strcmp(names[k], names[j - 1]))
 			memmove(names[j++], names[k], THEME_NAME_MAX);

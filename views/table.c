@@ -538,7 +538,7 @@ static enum action k_user(struct app *a)
 			snprintf(users[nusers].name, sizeof(users[0].name), "%lld", (long long)t->uid);
 		users[nusers++].uid = t->uid;
 	}
-	qsort(users + 1, nusers - 1, sizeof(users[0]), cmp_user);
+	sort_array(users + 1, nusers - 1, sizeof(users[0]), cmp_user);
 	for (i = 0; i < nusers; i++) {
 		user_items[i] = users[i].name;
 		if (users[i].uid == a->rows.filter_uid)

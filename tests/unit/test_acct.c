@@ -219,6 +219,48 @@ static void test_carry(void)
 }
 
 /*
+ * Many processes exit at once (issue 20): threads whose process is not looked
+ * up in time are carried tick after tick, and an exited one is forgotten two
+ * intervals after its exit. Forgotten while carried, it was freed while still
+ * linked on the active list (ktop crashed in the walk, or looped forever on a
+ * list made cyclic by the doomed list's links). Carried threads stay until
+ * their counts are folded; then they go.
+ */
+static void test_carry_exited(void)
+{
+	struct acct a;
+	struct acct_thread *t, *u;
+	size_t n;
+	int tick;
+
+	acct_init(&a);
+	for (tick = 0; tick < 6; tick++) {
+		if (!tick) {
+			acct_switch(&a, TID, 1, 10);	/* S: voluntary */
+			acct_switch(&a, TID + 1, 1, 11);
+			acct_exit(&a, TID, true, 20);
+			acct_exit(&a, TID + 1, true, 21);
+		}
+		/* Both still active, each once: the list is neither cut nor cyclic. */
+		for (n = 0, u = acct_first_active(&a); u && n < 10; u = u->next)
+			n++;
+		CHECK_EQ_U64(n, 2);
+		for (u = acct_first_active(&a); u; u = u->next)
+			acct_carry(&a, u);
+		acct_end_interval(&a);
+	}
+	t = acct_first_active(&a);
+	CHECK(t && t->n[AC_VCSW] == 1);
+	/* Folded at last (not carried): forgotten within the next intervals. */
+	acct_end_interval(&a);
+	CHECK(acct_first_active(&a) == NULL);
+	acct_end_interval(&a);
+	CHECK(pidmap_get(&a.threads, TID) == NULL);
+	CHECK(pidmap_get(&a.threads, TID + 1) == NULL);
+	acct_free(&a);
+}
+
+/*
  * A task's last switch (prev_state X or Z, not a preemption) after its exit
  * says nothing more of it comes; read before the lifecycle events are put
  * in order, it still counts. A preemption after the exit does not; nor does
@@ -303,6 +345,8 @@ static void test_errno_table(void)
 static const struct test tests[] = {
 	{ "acct: errors by syscall and errno, cleared with the interval", test_errno_table },
 	{ "carry: counts kept, still active, for one more interval", test_carry },
+	{ "carry: exited threads carried for ticks stay linked once each, then go",
+	  test_carry_exited },
 	{ "acct: a task's last switch after its exit, and only that, says it is gone",
 	  test_gone },
 	{ "acct: enter then exit: timed", test_in_order },
