@@ -52,6 +52,7 @@ struct trace {
 static struct {
 	volatile sig_atomic_t armed;
 	char tracing_on[PATH_MAX];
+	char dir[PATH_MAX];	/* the instance, for trace_emergency_remove; "" = none */
 } emergency[EMERGENCY_SLOTS];
 
 /* The start time of process @pid, in clock ticks since boot; false if there is none. */
@@ -298,6 +299,7 @@ static void arm_emergency(struct trace *t)
 		;
 	if (i < EMERGENCY_SLOTS) {
 		snprintf(emergency[i].tracing_on, sizeof(emergency[i].tracing_on), "%s/tracing_on", p);
+		snprintf(emergency[i].dir, sizeof(emergency[i].dir), "%s", p);
 		emergency[i].armed = 1;
 		t->slot = i;
 	}
@@ -446,8 +448,10 @@ void trace_close(struct trace *t)
 		if (t->cpu[i].stats_fd >= 0)
 			close(t->cpu[i].stats_fd);
 	}
-	if (t->slot >= 0)
+	if (t->slot >= 0) {
 		emergency[t->slot].armed = 0;
+		emergency[t->slot].dir[0] = '\0';
+	}
 	if (t->inst) {
 		/* Removing the instance disables its events; open files would block it. */
 		tracefs_instance_destroy(t->inst);
@@ -480,6 +484,16 @@ void trace_emergency_stop(void)
 	 * 6.18: a GPF in ring_buffer_free_read_page and a corrupted page cache).
 	 * The instance stays, tracing off, until the next ktop removes it.
 	 */
+}
+
+void trace_emergency_remove(void)
+{
+	int i;
+
+	trace_emergency_stop();
+	for (i = 0; i < EMERGENCY_SLOTS; i++)
+		if (emergency[i].dir[0] && !rmdir(emergency[i].dir))
+			emergency[i].dir[0] = '\0';
 }
 
 char *trace_read_format(const char *rel, size_t *len)

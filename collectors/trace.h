@@ -74,6 +74,12 @@ void trace_close(struct trace *t);
  * instance stays (see trace.c) for the next ktop to remove.
  */
 void trace_emergency_stop(void);
+/*
+ * trace_emergency_stop, then the instances removed: async-signal-safe, for a
+ * caller that has closed every descriptor of the process (no splice pipe may
+ * hold their pages; see trace_emergency_stop).
+ */
+void trace_emergency_remove(void);
 
 /* The text of a file under events/ (header_page, SYS/EVENT/format); malloc'ed. */
 char *trace_read_format(const char *rel, size_t *len);

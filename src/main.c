@@ -23,6 +23,7 @@
 #include "../views/view.h"
 #include "httpd.h"
 #include "ktop.h"
+#include "watchdog.h"
 
 int arm_timer(int fd, double delay_s, bool now)
 {
@@ -82,6 +83,27 @@ static void setup_fatal_handlers(void)
 
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], fatal_signal);
+	/* And a step that never ends must not keep SIGTERM waiting. */
+	watchdog_init();
+}
+
+/*
+ * KTOP_TEST_STALL=N: tick N never finishes, as a defect would have it; the
+ * tests of the watchdog (tests/cli/massexit.bats) need one.
+ */
+static void test_stall(const struct ktop *k)
+{
+	static long at = -1;
+	static volatile unsigned long spin;
+
+	if (at < 0) {
+		const char *e = getenv("KTOP_TEST_STALL");
+
+		at = e ? strtol(e, NULL, 10) : 0;
+	}
+	if (at > 0 && k->ticks + 1 == at)
+		for (;;)
+			spin++;
 }
 
 /* Returns the exit status, or -1 to go on. */
@@ -154,6 +176,7 @@ static int tick(struct ktop *k)
 	if (k->app.paused || k->final)
 		return -1;
 	k->last_collect = k->ending || (k->opt.iterations && k->ticks + 1 >= k->opt.iterations);
+	test_stall(k);
 	if (!collect(k)) {
 		/* A replay with no next interval: damaged, done, or waiting for more. */
 		if (k->replay_err[0])
@@ -228,7 +251,10 @@ static int run(struct ktop *k)
 			npfd = nmain + focus_pollfds(k->focus, pfd + nmain, PFD_MAX - nmain);
 		}
 		/* The server's timeouts (an idle connection to close) bound the wait. */
+		watchdog_idle();
 		int r = poll(pfd, (nfds_t)npfd, free_run ? 0 : k->httpd ? httpd_timeout_ms(k->httpd) : -1);
+
+		watchdog_busy();
 
 		/* Never blocks; what it answers comes from the last tick's counters. */
 		if (k->httpd)

@@ -4,7 +4,8 @@
 
 bats_require_minimum_version 1.5.0
 
-KTOP="$BATS_TEST_DIRNAME/../../ktop"
+# KTOP_BIN: another build of the program (tests/stress/massexit.sh: build/ktop-asan).
+KTOP="${KTOP_BIN:-$BATS_TEST_DIRNAME/../../ktop}"
 HELPERS="$BATS_TEST_DIRNAME/helpers"
 if [ -x /usr/bin/python3 ]; then
 	PY=/usr/bin/python3

@@ -499,6 +499,50 @@ def csv_dead_children(path, n, name):
     print("%d children of %s, each one row X named %s" % (len(kids), loop, name))
 
 
+def csv_mass_exit(path, pidfile, sigs, name):
+    """Tasks that ended at once (tests/cli/massexit.bats): each pid of @pidfile
+    has rows, received @sigs signals in all (counted once, whatever the
+    interval), and ends in state X, named @name ("-": any). After its first
+    row X only rows X that carry what was read a refresh late (calls or
+    signals: never 0 of both), as csv_dead_children allows."""
+    header, iters = read_csv(path)
+    pids = [p.strip() for p in open(pidfile) if p.strip()]
+    if not pids:
+        fail("%s lists no pid" % pidfile)
+    rows = {}
+    for it in iters:
+        for r in it:
+            rows.setdefault(r["pid"], []).append(r)
+
+    def brief(rs):
+        return " ".join("%s/%s/%s" % (r["state"], r["syscalls"] or "-", r["sig_recv"] or "-")
+                        for r in rs)
+    bad = []
+    for p in pids:
+        rs = rows.get(p)
+        if not rs:
+            bad.append("%s: no row" % p)
+            continue
+        got = sum(int(r["sig_recv"]) for r in rs if r["sig_recv"] != "")
+        xs = [i for i, r in enumerate(rs) if r["state"] == "X"]
+        late = rs[xs[0] + 1:] if xs else []
+        if got != sigs:
+            bad.append("%s: %d signals received, not %d" % (p, got, sigs))
+        elif not xs:
+            bad.append("%s: no row X" % p)
+        elif any(r["state"] != "X" or (r["syscalls"] in ("", "0") and r["sig_recv"] in ("", "0"))
+                 for r in late):
+            bad.append("%s: rows after its exit" % p)
+        elif name != "-" and rs[-1]["comm"] != name:
+            bad.append("%s: named %s at its end, not %s" % (p, rs[-1]["comm"], name))
+        else:
+            continue
+        bad[-1] += " (state/syscalls/sig_recv: %s)" % brief(rs)
+    if bad:
+        fail("%d of %d tasks wrong, e.g.\n  %s" % (len(bad), len(pids), "\n  ".join(bad[:5])))
+    print("%d tasks, each %d signals, ending X" % (len(pids), sigs))
+
+
 def read_sc_csv(path):
     """ktop --syscalls --csv: ({pid: {syscall: [calls, errors, {errno names}]}},
     {pid: ppid}, number of intervals)."""
@@ -1009,6 +1053,9 @@ def main():
         csv_sum(a[0], int(a[1]), a[2], by_tgid=True)
     elif cmd == "csv-dead-children":
         csv_dead_children(a[0], int(a[1]), a[2])
+    elif cmd == "csv-mass-exit":
+        # csv-mass-exit FILE PIDFILE SIGNALS NAME|-
+        csv_mass_exit(a[0], a[1], int(a[2]), a[3])
     elif cmd == "csv-exits":
         csv_exits(a[0], a[1], a[2], a[3])
     elif cmd == "csv-pids":

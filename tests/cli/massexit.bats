@@ -1,0 +1,213 @@
+#!/usr/bin/env bats
+# Never dies (issue 20): 1,000 tasks that end at once, under the program built
+# with ASan+UBSan (build/ktop-asan), in each mode: no crash, no sanitizer
+# report, and every task's rows exact (its signal counted once, its last row
+# its only X). Then the watchdog: a step of the loop that never finishes
+# (KTOP_TEST_STALL) still lets SIGTERM, SIGINT and SIGHUP end ktop within a
+# second or two, with its instance removed. The long forms (10,000 tasks,
+# repeated, exec and thread storms, pid reuse) are tests/stress/massexit.sh.
+
+load helpers/common
+load ../instances
+
+ASAN="$BATS_TEST_DIRNAME/../../build/ktop-asan"
+N=${KTOP_MASSEXIT_N:-1000}
+
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/massexit" \
+		"$BATS_TEST_DIRNAME/helpers/massexit.c" || echo "massexit.c does not build" >&2
+}
+
+setup() {
+	common_setup
+	[ "$(id -u)" -eq 0 ] || skip "needs tracing (root)"
+	[ -d /sys/kernel/tracing/instances ] || skip "no tracefs"
+	[ -x "$BATS_FILE_TMPDIR/massexit" ] || skip "helpers/massexit.c was not built (no C compiler?)"
+	[ -x "$ASAN" ] || skip "build/ktop-asan is not built (make build/ktop-asan)"
+	READY="$BATS_TEST_TMPDIR/ready"
+	ERR="$BATS_TEST_TMPDIR/err"
+	export LSAN_OPTIONS="suppressions=$BATS_TEST_DIRNAME/../lsan.supp:print_suppressions=0"
+	export UBSAN_OPTIONS="print_stacktrace=1"
+}
+
+teardown() {
+	common_teardown
+}
+
+# start_tasks MODE: the tasks, waiting for the go; sets MX (the helper's pid).
+start_tasks() {
+	"$BATS_FILE_TMPDIR/massexit" "$1" "$N" "$READY" </dev/null &
+	MX=$!
+	track "$MX"
+	wait_for_file "$READY" 120
+}
+
+# intervals FILE: how many intervals a CSV output has written.
+intervals() {
+	tail -n +2 "$1" 2>/dev/null | cut -d, -f1 | sort -u | wc -l
+}
+
+# go_after FILE N: once FILE shows N intervals, the tasks end at once.
+go_after() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		(( $(intervals "$1") >= $2 )) && break
+		sleep 0.05
+	done
+	kill -USR1 "$MX"
+}
+
+# sane KTOP-STATUS: ktop ended by itself, with no sanitizer report.
+sane() {
+	if [ "$1" -ne 0 ] || grep -qE 'runtime error|ERROR: (Address|Leak)Sanitizer|SUMMARY:' "$ERR"; then
+		echo "ktop-asan exit $1:" >&2
+		head -40 "$ERR" >&2
+		return 1
+	fi
+}
+
+# run_batch ARGS...: ktop-asan -b --csv ARGS in the background while the
+# tasks end at its third interval; waits for it.
+run_batch() {
+	local st=0
+	timeout 120 "$ASAN" -b --csv -d 0.5 -n 9 -o pid,ppid,comm,state,sig_recv,syscalls "$@" \
+		>"$OUT" 2>"$ERR" &
+	local kp=$!
+	go_after "$OUT" 2
+	wait "$kp" || st=$?
+	sane "$st"
+}
+
+@test "mass exit: $N processes killed at once, -b --csv, with exit records: exact rows" {
+	start_tasks procs
+	run_batch
+	run check csv-mass-exit "$OUT" "$READY.pids" 1 mx-kid
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "mass exit: the same with the exit records off (the events alone)" {
+	start_tasks procs
+	KTOP_EXITS_KB=0 run_batch
+	run check csv-mass-exit "$OUT" "$READY.pids" 1 mx-kid
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "mass exit: recording and serving metrics at once (-w, --listen)" {
+	start_tasks procs
+	run_batch -w "$BATS_TEST_TMPDIR/rec.db" --listen 127.0.0.1:0
+	run check csv-mass-exit "$OUT" "$READY.pids" 1 mx-kid
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+	# The recording replays, under the sanitizers too, to what was written.
+	run --separate-stderr "$ASAN" -r "$BATS_TEST_TMPDIR/rec.db" -b --csv \
+		-o pid,ppid,comm,state,sig_recv,syscalls
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$OUT")" ]
+}
+
+@test "mass exit: -- CMD, its $N children followed and killed at once" {
+	local st=0
+	timeout 120 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,syscalls \
+		-- "$BATS_FILE_TMPDIR/massexit" procs "$N" "$READY" >"$OUT" 2>"$ERR" &
+	local kp=$!
+	track "$kp"
+	wait_for_file "$READY" 120
+	MX=$(cat "$READY")
+	go_after "$OUT" 3
+	wait "$kp" || st=$?
+	sane "$st"
+	run check csv-mass-exit "$OUT" "$READY.pids" 1 mx-kid
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "mass exit: -p of the parent whose $N children die at once" {
+	start_tasks procs
+	run_batch -p "$MX"
+	# Its row says it exited, once, at the end.
+	echo "$MX" >"$BATS_TEST_TMPDIR/parent"
+	run check csv-mass-exit "$OUT" "$BATS_TEST_TMPDIR/parent" 0 massexit
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "mass exit: an exec storm, $N children executing true at once" {
+	start_tasks exec
+	run_batch
+	run check csv-mass-exit "$OUT" "$READY.pids" 1 true
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+@test "mass exit: $N threads of one process returning at once, -H" {
+	start_tasks threads
+	run_batch -H
+	# The process goes on with its one thread and ends: its last row X.
+	echo "$MX" >"$BATS_TEST_TMPDIR/proc"
+	grep -q "^[^,]*,[^,]*,$MX," "$OUT"
+}
+
+@test "mass exit: the live view (tmux, 120x40) while $N processes die at once" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	local S=ktop-mx-$$ i
+	start_tasks procs
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 120 -y 40 \
+		"LSAN_OPTIONS='$LSAN_OPTIONS' '$ASAN' -d 0.5 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
+	for ((i = 0; i < 300; i++)); do
+		tmux -L "$S" capture-pane -p -t t | grep -q '^ *PID ' && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -USR1 "$MX"
+	wait_for_file "$READY.done" 120
+	# Four refreshes after the deaths, the view still answers keys.
+	sleep 2
+	tmux -L "$S" send-keys -t t P
+	sleep 0.5
+	tmux -L "$S" send-keys -t t q
+	wait_for_file "$BATS_TEST_TMPDIR/st" 20
+	tmux -L "$S" kill-server 2>/dev/null || true
+	sane "$(cat "$BATS_TEST_TMPDIR/st")"
+}
+
+# stalled SIGNAL: ktop -b whose third tick never finishes; SIGNAL ends it.
+stalled() {
+	local kp t0 t1 i
+	KTOP_TEST_STALL=3 "$KTOP" -b -d 0.2 -o pid,comm >"$OUT" 2>"$ERR" &
+	kp=$!
+	track "$kp"
+	# Two ticks written, then a second of the stall.
+	for ((i = 0; i < 200; i++)); do
+		[ "$(grep -c '^ktop -' "$OUT")" -ge 2 ] && break
+		sleep 0.05
+	done
+	sleep 1
+	[ -d "$(inst_dir "$kp")" ]
+	t0=$(date +%s%N)
+	kill -"$1" "$kp"
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$kp" 2>/dev/null || break
+		sleep 0.05
+	done
+	t1=$(date +%s%N)
+	wait "$kp" || st=$?
+	echo "ended in $(( (t1 - t0) / 1000000 )) ms, status ${st:-0}: $(cat "$ERR")" >&2
+	(( t1 - t0 < 2500000000 ))
+	[ "${st:-0}" -eq 1 ]
+	grep -q "busy for .* ms without finishing.*ended on SIG$1: tracing stopped, its instance removed" "$ERR"
+	[ ! -d "$(inst_dir "$kp")" ]
+}
+
+@test "watchdog: a tick that never finishes, then SIGTERM: gone within 2.5 s, instance removed" {
+	stalled TERM
+}
+
+@test "watchdog: the same for SIGINT and SIGHUP" {
+	stalled INT
+	stalled HUP
+}
