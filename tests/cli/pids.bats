@@ -26,43 +26,79 @@ teardown() { common_teardown; }
 	done
 }
 
-@test "-p: ktop exits 0 by itself soon after the watched process exits" {
-	sleep 0.7 3>&- &
-	local pid=$! t0 t1
-	track "$pid"
-	t0=$(date +%s%N)
-	run --separate-stderr timeout 5 "$KTOP" -b --csv -d 0.1 -p "$pid" -o pid,comm
-	t1=$(date +%s%N)
-	[ "$status" -eq 0 ]
-	[ -z "$stderr" ]
-	(( (t1 - t0) / 1000000 < 3000 ))
-	# it was listed while it ran, and then no more
-	[ "${lines[0]}" = "time,interval_s,pid,comm" ]
-	[[ "${lines[1]}" == *",$pid,sleep" ]]
-	[ "$(grep -c ",$pid,sleep\$" <<<"$output")" -eq $(( ${#lines[@]} - 1 )) ]
+# ticks_of FILE PID: the rows of PID in a CSV output so far.
+ticks_of() {
+	grep -c ",$2\$" "$1" 2>/dev/null || true
 }
 
+# until_ticks FILE PID N: until PID has N rows in FILE (up to 30 s).
+until_ticks() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		(( $(ticks_of "$1" "$2") >= $3 )) && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for $3 rows of $2 in $1" >&2
+	return 1
+}
+
+@test "-p: ktop exits 0 by itself soon after the watched process exits" {
+	sleep 300 3>&- &
+	local pid=$! t0 t1 st=0
+	track "$pid"
+	timeout 60 "$KTOP" -b --csv -d 0.1 -p "$pid" -o comm,pid >"$OUT" 2>"$OUT.err" &
+	local kp=$!
+	track "$kp"
+	until_ticks "$OUT" "$pid" 2
+	t0=$(date +%s%N)
+	kill "$pid"
+	wait "$kp" || st=$?
+	t1=$(date +%s%N)
+	[ "$st" -eq 0 ]
+	[ ! -s "$OUT.err" ]
+	(( (t1 - t0) / 1000000 < 3000 ))
+	# it was listed while it ran, and then no more
+	mapfile -t lines <"$OUT"
+	[ "${lines[0]}" = "time,interval_s,comm,pid" ]
+	[[ "${lines[1]}" == *",sleep,$pid" ]]
+	[ "$(grep -c ",sleep,$pid\$" "$OUT")" -eq $(( ${#lines[@]} - 1 )) ]
+}
+
+# The watched processes end when the test says, never by the machine's speed.
 @test "-p A,B: ktop goes on while one of them lives, ends when both are gone" {
-	sleep 0.3 3>&- &
-	local a=$!
-	sleep 1.2 3>&- &
+	sleep 300 3>&- &
+	local a=$! st=0
+	sleep 300 3>&- &
 	local b=$!
 	track "$a" "$b"
-	run --separate-stderr timeout 5 "$KTOP" -b --csv -d 0.1 -p "$a,$b" -o pid
-	[ "$status" -eq 0 ]
+	timeout 60 "$KTOP" -b --csv -d 0.1 -p "$a,$b" -o pid >"$OUT" 2>"$OUT.err" &
+	local kp=$!
+	track "$kp"
+	until_ticks "$OUT" "$a" 2
+	kill "$a"
+	until_ticks "$OUT" "$b" $(( $(ticks_of "$OUT" "$a") + 4 ))
+	kill "$b"
+	wait "$kp" || st=$?
+	[ "$st" -eq 0 ]
 	local na nb
-	na=$(grep -c ",$a\$" <<<"$output")
-	nb=$(grep -c ",$b\$" <<<"$output")
-	(( na >= 1 && nb > na + 3 ))
+	na=$(ticks_of "$OUT" "$a")
+	nb=$(ticks_of "$OUT" "$b")
+	echo "A: $na rows, B: $nb rows" >&2
+	(( na >= 2 && nb > na + 3 ))
 }
 
 @test "-H -p: ktop exits by itself when the watched process exits" {
-	sleep 0.5 3>&- &
-	local pid=$!
+	sleep 300 3>&- &
+	local pid=$! st=0
 	track "$pid"
-	run --separate-stderr timeout 5 "$KTOP" -b -H -d 0.1 -p "$pid" -o pid,tgid,comm
-	[ "$status" -eq 0 ]
-	[ -z "$stderr" ]
+	timeout 60 "$KTOP" -b --csv -H -d 0.1 -p "$pid" -o tgid,comm,pid >"$OUT" 2>"$OUT.err" &
+	local kp=$!
+	track "$kp"
+	until_ticks "$OUT" "$pid" 1
+	kill "$pid"
+	wait "$kp" || st=$?
+	[ "$st" -eq 0 ]
+	[ ! -s "$OUT.err" ]
 }
 
 @test "RLIMIT_NOFILE 64 and 300 processes: every one in both iterations, vcsw known" {
