@@ -471,10 +471,19 @@ def csv_dead_children(path, n, name):
     after the child's exec would give it).
     """
     header, iters = read_csv(path)
-    xs = [r for it in iters for r in it if r["state"] == "X"]
-    per_pid = {}
-    for r in xs:
-        per_pid.setdefault(r["pid"], []).append(r)
+    # A pid's lives: its X row a refresh after its last one is that life's
+    # (read late); later, a new process with the pid (a busy machine wraps
+    # pid_max within a test), a life of its own.
+    per_pid, last_x, lives = {}, {}, {}
+    for i, it in enumerate(iters):
+        for r in it:
+            if r["state"] != "X":
+                continue
+            p = r["pid"]
+            if last_x.get(p) != i - 1:
+                lives[p] = lives.get(p, 0) + 1
+            per_pid.setdefault((p, lives[p]), []).append(r)
+            last_x[p] = i
     # A second row X only for calls read a refresh late: never one of 0 calls.
     again = [p for p, rows in per_pid.items()
              if any(r["syscalls"] in ("", "0") for r in rows[1:])]
