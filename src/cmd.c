@@ -139,9 +139,8 @@ int on_cmd_exit(struct ktop *k)
 		return -1;
 	}
 	k->last_collect = true;
-	collect(k);
 	/* The last interval is written; a reader that left (0) does not change the status. */
-	if (!k->mode->screen && k->mode->tick && (st = k->mode->tick(k)) > 0)
+	if (collect(k) && (st = k->sink_status) > 0)
 		return st;
 	return cmd_ended(k);
 }

@@ -125,8 +125,7 @@ static void textfile_tick(struct ktop *k)
 		fprintf(stderr, "ktop: %s\n", err);
 }
 
-/* After each tick's collect: the counters move, the next scrape renders anew. */
-void exporter_tick(struct ktop *k)
+void exporter_interval(struct ktop *k)
 {
 	if (!k->metrics)
 		return;

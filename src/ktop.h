@@ -3,9 +3,10 @@
 #define KTOP_KTOP_H
 
 /*
- * The program's state, shared by the files of src/: main.c (the loop and the
- * modes), sources.c (collecting a tick), live.c (the live view's actions),
- * cmd.c (-- CMD), modes.c (--output, --summary).
+ * The program's state, shared by the files of src/: main.c (the loop),
+ * sources.c (collecting an interval), sinks.c (every interval to every
+ * sink), modes.c (the modes: live, batch, summary, headless), live.c (the
+ * live view's actions), cmd.c (-- CMD), output.c (--output, --summary).
  */
 
 #include <stdbool.h>
@@ -23,12 +24,15 @@
 #include "../outputs/summary.h"
 #include "../views/app.h"
 
-/* A mode: where each tick's model goes, and what happens at the end (main.c). */
+/* A mode: the last sink of the list, and what happens at the end (modes.c). */
 struct ktop;
+struct procfs_need;
 struct mode {
 	const char *name;
 	bool screen;			/* the live view: the terminal is ktop's */
-	int (*tick)(struct ktop *k);	/* after a tick: -1 goes on, else the exit status */
+	/* What it needs read beyond stat, added to @need; NULL: nothing. */
+	void (*needs)(const struct ktop *k, struct procfs_need *need);
+	int (*tick)(struct ktop *k);	/* after an interval: -1 goes on, else the exit status */
 	int (*end)(struct ktop *k);	/* after the loop, tracing stopped: 0, or 1 failed */
 };
 extern const struct mode mode_live, mode_batch, mode_summary, mode_exporter, mode_record;
@@ -47,6 +51,7 @@ struct ktop {
 	int batch_cols[COL_NR];
 	int sigfd, timerfd;
 	long ticks;
+	int sink_status;		/* what the sinks said of the last interval: -1 goes on */
 	char rc_path[4096];		/* the settings file; "" = none (no HOME) */
 	char rc_warn[512];		/* what was wrong in it, shown once the screen is up */
 	char themes[THEME_MAX][THEME_NAME_MAX];
@@ -133,10 +138,16 @@ void read_files(struct ktop *k);
 
 /* src/exporter.c */
 int exporter_start(struct ktop *k);
-void exporter_tick(struct ktop *k);
+/* An interval applied: the counters move, the next scrape renders anew. */
+void exporter_interval(struct ktop *k);
 void exporter_stop(struct ktop *k);
 
-/* src/modes.c */
+/* src/sinks.c: every applied interval to every sink, whatever collected it. */
+struct procfs_need;
+void sinks_needs(const struct ktop *k, struct procfs_need *need);
+int sinks_interval(struct ktop *k);
+
+/* src/output.c */
 int open_output(struct ktop *k);
 int write_summary(struct ktop *k);
 

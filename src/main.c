@@ -130,49 +130,9 @@ static int on_signal(struct ktop *k)
 	return -1;
 }
 
-/*
- * The modes. The sources are the same in each; a mode is where a tick's model
- * goes (its sink) and what it does at the end. -1 goes on, else an exit status.
- */
-static int live_tick(struct ktop *k)
-{
-	cmd_notice(k);
-	ui_draw(&k->app);
-	return -1;
-}
-
-static int batch_tick(struct ktop *k)
-{
-	int err = batch_write(&k->batch, &k->app.model);
-
-	if (err == -EPIPE)
-		return 0;	/* the reader left: not an error */
-	if (err) {
-		/* Closed stdout (EBADF), a full disk: say so once, and stop. */
-		fprintf(stderr, "ktop: cannot write the output: %s\n", strerror(-err));
-		return 1;
-	}
-	return -1;
-}
-
-static int summary_end(struct ktop *k)
-{
-	return write_summary(k) ? 1 : 0;
-}
-
-const struct mode mode_live = { "live", true, live_tick, NULL };
-const struct mode mode_batch = { "batch", false, batch_tick, NULL };
-const struct mode mode_summary = { "summary", false, NULL, summary_end };
-/* ktop -b --listen: the exporter (exporter.c) is its only sink; nothing on stdout. */
-const struct mode mode_exporter = { "exporter", false, NULL, NULL };
-/* -b -w FILE with no output asked for: the recorder is the only sink. */
-const struct mode mode_record = { "record", false, NULL, NULL };
-
-/* A tick: the sources, then the mode's sink. -1 goes on, else the exit status. */
+/* A tick: the sources, then every sink (sinks.c). -1 goes on, else the exit status. */
 static int tick(struct ktop *k)
 {
-	int st;
-
 	if (k->app.paused || k->final)
 		return -1;
 	k->last_collect = k->ending || (k->opt.iterations && k->ticks + 1 >= k->opt.iterations);
@@ -189,11 +149,8 @@ static int tick(struct ktop *k)
 		return k->opt.follow && !k->replay_past_end ? -1 : 0;
 	}
 	k->app.replay_end = false;
-	exporter_tick(k);
-	if (k->mode->tick && (st = k->mode->tick(k)) >= 0)
-		return st;
-	if (k->rec_failed && k->mode == &mode_record)
-		return 1;	/* recording was all it did */
+	if (k->sink_status >= 0)
+		return k->sink_status;
 	if (k->ending)
 		return cmd_ended(k);
 	/* -p: every watched process has exited, nothing more to write. */

@@ -1,89 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What ktop writes besides the screen: --output, and the --summary table
- * at the end.
+ * The modes: the live view, batch output, --summary, the headless exporter
+ * and the headless recorder. The sources are the same in each; a mode is the
+ * last sink of the list (sinks.c): what it needs read, what it does with
+ * each interval, and at the end. -1 goes on, else an exit status.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/sysio.h"
-#include "../model/util.h"
 #include "../collectors/procfs.h"
+#include "../model/columns.h"
+#include "../views/view.h"
 #include "ktop.h"
+#include "ui.h"
 
-/* --output FILE, or stdout. Returns 0 or -1 (said why). */
-int open_output(struct ktop *k)
+/* Sorting or filtering by a value means reading it for every task. */
+static void rows_needs(const struct model *m, const struct rowset *rs, struct procfs_need *need)
 {
-	int fd;
-
-	k->out = stdout;
-	if (!k->opt.output)
-		return 0;
-	/* Close-on-exec: CMD must not inherit ktop's output file. */
-	fd = open(k->opt.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	k->out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!k->out) {
-		fprintf(stderr, "ktop: cannot write %s: %s\n", k->opt.output, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		k->out = NULL;
-		return -1;
-	}
-	return 0;
+	need->all |= col_needs(m, rs->sort_col);
+	if (rs->filter[0])
+		need->all |= NEED_CMDLINE;
 }
 
-/* The named pids (-p) that are gone at the end, for the summary's notes. */
-static size_t exited_pids(struct ktop *k, pid_t *out)
+static void live_needs(const struct ktop *k, struct procfs_need *need)
 {
-	size_t i, n = 0;
+	const struct model *m = &k->app.model;
+	size_t i;
 
-	for (i = 0; i < k->opt.npids; i++) {
-		const struct task *t = model_task_find(&k->app.model, k->opt.pids[i]);
-
-		/* A replay: the recording's end tells, not this system's /proc. */
-		if (k->replay ? !t || t->state == 'X' : !procfs_pid_exists(k->procfs, k->opt.pids[i]))
-			out[n++] = k->opt.pids[i];
-	}
-	return n;
+	for (i = 0; i < k->app.ncols; i++)
+		need->wanted |= col_needs(m, k->app.cols[i]);
+	/* Groups by a cgroup are summed each tick: every row's cgroup. */
+	if (k->app.groups.by >= CGROUP_BY_CGROUP)
+		need->all |= NEED_CGROUP;
+	if (k->app.view == VIEW_GROUPS)
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
+	rows_needs(m, &k->app.rows, need);
 }
 
-int write_summary(struct ktop *k)
+static int live_tick(struct ktop *k)
 {
-	struct model *m = &k->app.model;
-	struct summary_info si = {
-		.fmt = k->opt.format, .sort = k->opt.summary_sort, .asc = k->opt.summary_asc,
-		.cmd = k->opt.cmd, .pids = k->opt.pids, .npids = k->opt.npids,
-		.nprocs = m->nfocus, .lost = m->lost_total, .lost_unknown = m->lost_total_unknown,
-		.priv = k->priv, .npriv = k->npriv,
-	};
-	pid_t *gone = xcalloc(k->opt.npids + 1, sizeof(*gone));
-	char how[64];
-	int err;
-
-	si.elapsed_s = k->replay ? k->replay_elapsed :
-		       k->t_start ? (double)(now_mono_ns() - k->t_start) / 1e9 : 0;
-	if (k->opt.cmd && k->launch.exited) {
-		launch_describe(k->launch.status, how, sizeof(how));
-		si.ended = how;
-		si.exit_code = launch_exit_code(k->launch.status);
-	}
-	if (k->replay && !replay_first_session(k->replay)->npins)
-		si.untimed = "a recording of the whole system has no times; one of -p or -- CMD has";
-	si.exited = gone;
-	si.nexited = exited_pids(k, gone);
-	if (si.fmt != OUT_TEXT && (si.lost || si.lost_unknown))
-		fprintf(stderr, "ktop: LOST %llu%s events: the counts may be short\n",
-			(unsigned long long)si.lost, si.lost_unknown ? "+" : "");
-	if (si.fmt != OUT_TEXT)
-		summary_write_priv(stderr, &si);
-	err = summary_write(k->out, &m->sc_total, &si);
-	free(gone);
-	if (!err || err == -EPIPE)
-		return 0;
-	/* A full disk, /dev/full, a closed stdout: as batch mode does, say why. */
-	fprintf(stderr, "ktop: cannot write the summary: %s\n", strerror(-err));
+	cmd_notice(k);
+	ui_draw(&k->app);
 	return -1;
 }
+
+static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
+{
+	const struct model *m = &k->app.model;
+
+	if (k->batch.view == VIEW_GROUPS) {
+		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
+		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
+			need->all |= NEED_CGROUP;
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
+	} else if (k->batch.view == VIEW_PROCESSES) {
+		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
+	}
+	/* The other system views are sums of events: nothing more to read. */
+	rows_needs(m, &k->batch.rows, need);
+}
+
+static int batch_tick(struct ktop *k)
+{
+	int err = batch_write(&k->batch, &k->app.model);
+
+	if (err == -EPIPE)
+		return 0;	/* the reader left: not an error */
+	if (err) {
+		/* Closed stdout (EBADF), a full disk: say so once, and stop. */
+		fprintf(stderr, "ktop: cannot write the output: %s\n", strerror(-err));
+		return 1;
+	}
+	return -1;
+}
+
+static int summary_end(struct ktop *k)
+{
+	return write_summary(k) ? 1 : 0;
+}
+
+const struct mode mode_live = { "live", true, live_needs, live_tick, NULL };
+const struct mode mode_batch = { "batch", false, batch_needs_of, batch_tick, NULL };
+const struct mode mode_summary = { "summary", false, NULL, NULL, summary_end };
+/* ktop -b --listen: the exporter (exporter.c) is its only sink; nothing on stdout. */
+const struct mode mode_exporter = { "exporter", false, NULL, NULL, NULL };
+/* -b -w FILE with no output asked for: the recorder is the only sink (it reads what -b would). */
+const struct mode mode_record = { "record", false, batch_needs_of, NULL, NULL };

@@ -15,7 +15,6 @@
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
-#include "../outputs/metrics.h"
 #include "../views/view.h"
 #include "ktop.h"
 #include "timearg.h"
@@ -30,49 +29,6 @@ void stop_tracing(struct ktop *k)
 	ftrace_get_stats(k->ftrace, &k->fstats);
 	ftrace_stop(k->ftrace);
 	k->ftrace = NULL;
-}
-
-/* What must be read beyond stat this tick, from what is shown or written. */
-static void collect_needs(const struct ktop *k, struct procfs_need *need)
-{
-	const struct model *m = &k->app.model;
-	const struct rowset *rs = k->opt.batch ? &k->batch.rows : &k->app.rows;
-
-	need->all = k->metrics ? metrics_needs(k->metrics, m) : 0;
-	need->wanted = 0;
-	need->first = 0;
-	/* A recording stores who each process is: its command line and cgroup once a life. */
-	if (k->rec) {
-		need->all |= NEED_CGROUP;
-		need->first |= NEED_CMDLINE;
-	}
-	/* The headless exporter shows nothing: it reads what its groups need. */
-	if (k->mode == &mode_exporter)
-		return;
-	if (k->opt.batch && k->batch.view == VIEW_GROUPS) {
-		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
-		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
-			need->all |= NEED_CGROUP;
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
-	} else if (k->opt.batch && k->batch.view != VIEW_PROCESSES) {
-		/* The system views are sums of events: nothing more to read. */
-	} else if (k->opt.batch) {
-		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
-	} else {
-		size_t i;
-
-		for (i = 0; i < k->app.ncols; i++)
-			need->wanted |= col_needs(m, k->app.cols[i]);
-		/* Groups by a cgroup are summed each tick: every row's cgroup. */
-		if (k->app.groups.by >= CGROUP_BY_CGROUP)
-			need->all |= NEED_CGROUP;
-		if (k->app.view == VIEW_GROUPS)
-			need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
-	}
-	/* Sorting or filtering by a value means reading it for every task. */
-	need->all |= col_needs(m, rs->sort_col);
-	if (rs->filter[0])
-		need->all |= NEED_CMDLINE;
 }
 
 /*
@@ -104,33 +60,6 @@ static void report_privileged(struct ktop *k)
 	}
 }
 
-/* -w: the interval just ended into the recording. A failure stops recording, not ktop. */
-static void record_sink(struct ktop *k)
-{
-	char err[640];
-	struct timespec t0, t1;
-	int ret;
-
-	if (!k->rec)
-		return;
-	/* Its own CPU time, for KTOP_STATS: the recorder's share of a core. */
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	ret = record_tick(k->rec, &k->app.model, err, sizeof(err));
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-	k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
-	if (!ret)
-		return;
-	record_get_stats(k->rec, &k->rec_stats);
-	record_close(k->rec);
-	k->rec = NULL;
-	k->rec_failed = true;
-	k->app.recording = 2;
-	if (k->mode->screen)
-		app_message(&k->app, "%s", err);
-	else
-		fprintf(stderr, "ktop: %s\n", err);
-}
-
 static bool live_collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
@@ -139,7 +68,7 @@ static bool live_collect(struct ktop *k)
 	const pid_t *born, *ids;
 	size_t nborn, nids;
 
-	collect_needs(k, &need);
+	sinks_needs(k, &need);
 	exits_begin(k->exits);
 	/* Fork events say which processes are new: then /proc need not be listed. */
 	if (ftrace_read(k->ftrace, &born, &nborn) && !m->threads)
@@ -186,7 +115,6 @@ static bool live_collect(struct ktop *k)
 		sysview_refresh_all(&k->app);
 	}
 	k->ticks++;
-	record_sink(k);
 	return true;
 }
 
@@ -240,7 +168,11 @@ bool events_counted(const struct ktop *k)
 
 bool collect(struct ktop *k)
 {
-	return k->replay ? replay_collect(k) : live_collect(k);
+	if (!(k->replay ? replay_collect(k) : live_collect(k)))
+		return false;
+	/* Every sink, whatever asked for the interval (sinks.c). */
+	k->sink_status = sinks_interval(k);
+	return true;
 }
 
 int replay_start(struct ktop *k)

@@ -365,3 +365,44 @@ max_gap() {
 	echo "RSS: ${rss0} kB before, ${rss1} kB after" >&2
 	((rss1 - rss0 < 16384))
 }
+
+# ---------------------------------------------------------------- every interval
+
+# The live view collects out of turn (space resumes, a signal sent, a sort by a
+# status column): that interval reaches the exporter like a tick's (src/sinks.c).
+# Before, 1000 calls made during a pause reached the screen and never the
+# counters.
+@test "exporter: 1000 failed calls made while the live view was paused are counted once resumed" {
+	need_tracing
+	need_tracewl
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	local kp S="ktop-xp-$$" i v g="comm=\"$WLNAME\""
+	start_wl fails fails 1000
+	wait_blocked "${WL[0]}" read
+	kp=$(promq freeport)
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 120 -y 40 "'$KTOP' --listen 127.0.0.1:$kp -d 0.5"
+	wait_serving "$kp"
+	sleep 1.2
+	tmux -L "$S" send-keys -t t ' '
+	for ((i = 0; i < 100; i++)); do
+		tmux -L "$S" capture-pane -p -t t | grep -q PAUSED && break
+		sleep 0.05
+	done
+	run_wl fails
+	sleep 1.2	# two ticks that do not collect
+	tmux -L "$S" send-keys -t t ' '
+	for ((i = 0; i < 100; i++)); do
+		tmux -L "$S" capture-pane -p -t t | grep -q PAUSED || break
+		sleep 0.05
+	done
+	sleep 1.5	# the resumed interval, then ticks
+	promq scrape "$kp" "$BATS_TEST_TMPDIR/after.prom" >/dev/null
+	tmux -L "$S" send-keys -t t q
+	sleep 0.5
+	tmux -L "$S" kill-server 2>/dev/null || true
+	v=$(grep "^ktop_syscall_errors_total{$g,syscall=\"openat\",errno=\"ENOENT\"}" \
+		"$BATS_TEST_TMPDIR/after.prom" | awk '{ print $2 }')
+	echo "openat ENOENT of $WLNAME: ${v:-absent} (want 1000)" >&2
+	[ "$v" = 1000 ]
+}

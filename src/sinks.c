@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The sinks: where each applied interval goes. Every interval the sources
+ * produce reaches every sink of one list, whatever asked for it: the tick,
+ * a key that collects at once (resume, a signal sent, a sort by a status
+ * column, threads on or off), the end of CMD. In order: the recorder (-w),
+ * the exporter (--listen, --textfile), then the mode's own (the live view
+ * draws, the batch writer writes; --summary writes only at the end). Each
+ * says what it needs read from /proc beyond stat.
+ */
+#include <time.h>
+
+#include "../collectors/procfs.h"
+#include "../model/util.h"
+#include "../outputs/metrics.h"
+#include "ktop.h"
+
+struct sink {
+	const char *name;
+	/* What it needs read beyond stat this interval, added to @need. */
+	void (*needs)(const struct ktop *k, struct procfs_need *need);
+	/* The interval just applied: -1 goes on, else ktop's exit status. */
+	int (*interval)(struct ktop *k);
+};
+
+/* A recording stores who each process is: its command line and cgroup once a life. */
+static void recorder_needs(const struct ktop *k, struct procfs_need *need)
+{
+	if (!k->rec)
+		return;
+	need->all |= NEED_CGROUP;
+	need->first |= NEED_CMDLINE;
+}
+
+/* -w: the interval into the recording. A failure stops recording, not ktop. */
+static int recorder_interval(struct ktop *k)
+{
+	char err[640];
+	struct timespec t0, t1;
+	int ret;
+
+	if (!k->rec)
+		return -1;
+	/* Its own CPU time, for KTOP_STATS: the recorder's share of a core. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	ret = record_tick(k->rec, &k->app.model, err, sizeof(err));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+	if (!ret)
+		return -1;
+	record_get_stats(k->rec, &k->rec_stats);
+	record_close(k->rec);
+	k->rec = NULL;
+	k->rec_failed = true;
+	k->app.recording = 2;
+	if (k->mode->screen)
+		app_message(&k->app, "%s", err);
+	else
+		fprintf(stderr, "ktop: %s\n", err);
+	/* Recording was all it did. */
+	return k->mode == &mode_record ? 1 : -1;
+}
+
+static void exporter_needs(const struct ktop *k, struct procfs_need *need)
+{
+	if (k->metrics)
+		need->all |= metrics_needs(k->metrics, &k->app.model);
+}
+
+static int exporter_sink(struct ktop *k)
+{
+	exporter_interval(k);
+	return -1;
+}
+
+static void mode_needs(const struct ktop *k, struct procfs_need *need)
+{
+	if (k->mode->needs)
+		k->mode->needs(k, need);
+}
+
+static int mode_interval(struct ktop *k)
+{
+	return k->mode->tick ? k->mode->tick(k) : -1;
+}
+
+static const struct sink sinks[] = {
+	{ "recorder", recorder_needs, recorder_interval },
+	{ "exporter", exporter_needs, exporter_sink },
+	{ "mode", mode_needs, mode_interval },
+};
+
+void sinks_needs(const struct ktop *k, struct procfs_need *need)
+{
+	size_t i;
+
+	need->all = need->wanted = need->first = 0;
+	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+		sinks[i].needs(k, need);
+}
+
+int sinks_interval(struct ktop *k)
+{
+	int st = -1, r;
+	size_t i;
+
+	/* Each gets the interval, even after one has said to stop: the first status wins. */
+	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+		if ((r = sinks[i].interval(k)) >= 0 && st < 0)
+			st = r;
+	return st;
+}
