@@ -27,7 +27,7 @@ B = build
 # The program's wiring (the loop, the modes, the live view's actions) and the
 # views are not in it.
 APP_SRC = src/main.c src/ui.c src/sources.c src/live.c src/cmd.c src/modes.c src/exporter.c \
-	  src/watchdog.c src/sinks.c
+	  src/watchdog.c src/sinks.c src/start.c
 CORE_SRC = $(wildcard model/*.c) $(wildcard collectors/*.c) $(wildcard outputs/*.c) \
 	   $(filter-out $(APP_SRC),$(wildcard src/*.c))
 UI_SRC = $(APP_SRC) $(wildcard views/*.c)

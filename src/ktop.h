@@ -4,6 +4,7 @@
 
 /*
  * The program's state, shared by the files of src/: main.c (the loop),
+ * start.c (what happens before it),
  * sources.c (collecting an interval), sinks.c (every interval to every
  * sink), modes.c (the modes: live, batch, summary, headless), live.c (the
  * live view's actions), cmd.c (-- CMD), output.c (--output, --summary).
@@ -101,6 +102,18 @@ struct ktop {
 /* src/main.c */
 /* (Re)arm the tick timer: every @delay_s, the first at once when @now. */
 int arm_timer(int fd, double delay_s, bool now);
+
+/* src/start.c */
+/* Block the signals the loop reads; returns their signalfd, or -1. */
+int setup_signals(void);
+/* Crashes stop tracing and restore the terminal; the watchdog is armed. */
+void setup_fatal_handlers(void);
+/* KTOP_TEST_STALL: the tick that must never finish, for the watchdog's tests. */
+void test_stall(const struct ktop *k);
+/* The live sources (/proc, tracing, exit records); -1 (said why) on failure. */
+int start_sources(struct ktop *k);
+/* The model, the rows, the views and the settings, once the sources are known. */
+void setup_app(struct ktop *k);
 
 /* src/sources.c */
 void stop_tracing(struct ktop *k);
