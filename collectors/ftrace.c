@@ -226,6 +226,32 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	return 0;
 }
 
+struct ftrace *ftrace_new_offline(int64_t only_uid)
+{
+	struct ftrace *ft = xcalloc(1, sizeof(*ft));
+	size_t i;
+
+	acct_init(&ft->acct);
+	ft->acct.order_life = true;
+	ft->resolve_budget = RESOLVE_PER_TICK;
+	pidmap_init(&ft->noted);
+	pidmap_init(&ft->withheld);
+	ft->only_uid = only_uid;
+	for (i = 0; i < ARRAY_SIZE(default_kinds); i++) {
+		ft->kinds[ft->nkinds++] = default_kinds[i];
+		ft->loaded[default_kinds[i]] = true;
+	}
+	ft->group_dead_known = true;
+	ft->reads = 2;
+	ft->on = true;
+	return ft;
+}
+
+struct acct *ftrace_acct(struct ftrace *ft)
+{
+	return &ft->acct;
+}
+
 void ftrace_stop(struct ftrace *ft)
 {
 	if (!ft)

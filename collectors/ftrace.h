@@ -51,6 +51,15 @@ struct ftrace_stats {
  * Returns 0 when tracing runs, else -errno with ftrace_status saying why.
  */
 int ftrace_start(const struct ftrace_opts *o, struct ftrace **out);
+/*
+ * ftrace_new_offline - a collector without an instance, for the unit tests of
+ * the fold: the test gives ftrace_acct's acct_* the events the decoder would,
+ * then ftrace_collect adds them to a model as a tick does. @only_uid: -1 as
+ * root, else the user whose tasks alone count. Free with ftrace_stop.
+ */
+struct ftrace *ftrace_new_offline(int64_t only_uid);
+/* The per-thread sums the events go to (owned by @ft). */
+struct acct *ftrace_acct(struct ftrace *ft);
 /* Stop tracing and remove the instance. NULL is fine. */
 void ftrace_stop(struct ftrace *ft);
 
