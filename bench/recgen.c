@@ -254,7 +254,7 @@ static int timing(const char *file, int jumps)
 	int i;
 
 	t0 = now_ms();
-	if (replay_open(file, &r, err, sizeof(err))) {
+	if (replay_open(file, NULL, &r, err, sizeof(err))) {
 		fprintf(stderr, "recgen: %s\n", err);
 		return 1;
 	}

@@ -10,14 +10,24 @@
  *
  * Everything read from the file is checked before it reaches the model: a
  * damaged or hostile file is an error, never a crash (tests/fuzz/fuzz_replay.c).
+ * A recording may come from anyone (sharing one is what -r is for), so SQLite
+ * is not let trust it either: its schema runs nothing (no view, trigger or
+ * default is evaluated, its tables are checked against ktop's), no value
+ * longer than RECFMT_VALUE_MAX is read, and a query that runs too long is
+ * stopped: a hostile file ends in bounded time and memory, with one line.
  */
 #include "replay.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../model/recfmt.h"
 #include "../model/strpool.h"
@@ -84,7 +94,10 @@ struct replay {
 	bool restart;			/* the next sample starts the model over */
 	bool baseline_pending;		/* a jump: the next fill is the state read (hidden) */
 	int64_t hide_through;		/* a jump: the intervals up to this one are not shown */
-	char why[256];
+	uint64_t step_limit_ns;		/* the longest a query may run */
+	uint64_t deadline_ns;		/* of the query running now (CLOCK_MONOTONIC) */
+	bool timed_out;			/* the progress handler stopped it */
+	char why[384];
 };
 
 static int fail(struct replay *r, const char *what)
@@ -95,7 +108,42 @@ static int fail(struct replay *r, const char *what)
 
 static int db_fail(struct replay *r)
 {
+	if (r->timed_out) {
+		snprintf(r->why, sizeof(r->why),
+			 "%.200s: a query ran for more than %.0f s: refused (damaged, or not a ktop recording)",
+			 r->path, (double)r->step_limit_ns / 1e9);
+		return -1;
+	}
+	if (r->db && sqlite3_errcode(r->db) == SQLITE_TOOBIG)
+		return fail(r, "a value longer than ktop ever writes");
 	return fail(r, r->db ? sqlite3_errmsg(r->db) : "out of memory");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* SQLite's progress handler: nonzero stops the query (SQLITE_INTERRUPT). */
+static int progress(void *arg)
+{
+	struct replay *r = arg;
+
+	if (now_ns() <= r->deadline_ns)
+		return 0;
+	r->timed_out = true;
+	return 1;
+}
+
+/* sqlite3_step with the time limit of one query. */
+static int step(struct replay *r, sqlite3_stmt *st)
+{
+	r->deadline_ns = now_ns() + r->step_limit_ns;
+	r->timed_out = false;
+	return sqlite3_step(st);
 }
 
 /*
@@ -118,7 +166,7 @@ static void put_err(const struct replay *r, char *err, size_t n)
 /* Step @st to its one row: 1 a row, 0 none, -1 error. The statement is reset on 0 and -1. */
 static int step_row(struct replay *r, sqlite3_stmt *st)
 {
-	int rc = sqlite3_step(st);
+	int rc = step(r, st);
 
 	if (rc == SQLITE_ROW)
 		return 1;
@@ -236,7 +284,7 @@ static int64_t pragma_int(struct replay *r, const char *sql, int *rc)
 	*rc = sqlite3_prepare_v2(r->db, sql, -1, &st, NULL);
 	if (*rc != SQLITE_OK)
 		return 0;
-	*rc = sqlite3_step(st);
+	*rc = step(r, st);
 	if (*rc == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	*rc = *rc == SQLITE_ROW || *rc == SQLITE_DONE ? SQLITE_OK : *rc;
@@ -287,18 +335,184 @@ void replay_close(struct replay *r)
 	free(r);
 }
 
-int replay_open(const char *path, struct replay **out, char *err, size_t errsz)
+/*
+ * The path before SQLite opens it: a FIFO would block its open() for ever, a
+ * directory would be a "disk I/O error". *@wal: its header says WAL mode
+ * (a recording being written, or one whose writer was killed).
+ */
+static int check_path(const char *path, bool *wal, char *err, size_t errsz)
 {
-	struct replay *r = xcalloc(1, sizeof(*r));
-	int64_t app, ver;
+	unsigned char h[100];
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errsz, "%.200s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(err, errsz, "%.200s: not a recording: %s", path,
+			 S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a FIFO" :
+			 S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" :
+			 S_ISSOCK(sb.st_mode) ? "a socket" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	*wal = read(fd, h, sizeof(h)) == (ssize_t)sizeof(h) && (h[18] == 2 || h[19] == 2);
+	close(fd);
+	return 0;
+}
+
+/* "file:" and @path, %-escaped but for unreserved characters: a name with ? or # stays a name. */
+static char *uri_of(const char *path, const char *query)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path), k;
+	char *u = xmalloc(3 * n + strlen(query) + 16);
+	const unsigned char *p;
+
+	/* An absolute path after an empty authority: "//x" is not a host. */
+	k = (size_t)sprintf(u, "file:%s", path[0] == '/' ? "//" : "");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/._-~", *p)) {
+			u[k++] = (char)*p;
+		} else {
+			u[k++] = '%';
+			u[k++] = hex[*p >> 4];
+			u[k++] = hex[*p & 15];
+		}
+	}
+	strcpy(u + k, query);
+	return u;
+}
+
+/* The tables a replay reads. */
+static const char *const read_tables[] = { "interval", "proc", "task", "session", "cgroup", "sctab" };
+
+/*
+ * Each table a replay reads must be one, made by CREATE TABLE (not a view,
+ * not a virtual table), with each of ktop's columns as ktop makes it: the
+ * same type and key, stored (not generated), without a default (a default is
+ * evaluated when a query is prepared, where no time limit holds). What ktop
+ * makes is recfmt_schema, made here in memory. 0, or -1 (r->why).
+ */
+static int check_schema(struct replay *r)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *rcols = NULL, *fcol = NULL, *master = NULL;
+	size_t i;
+	int rc = -1, k;
+
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(ref, recfmt_schema, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ref, "SELECT name, upper(type), pk FROM pragma_table_xinfo(?)", -1,
+			       &rcols, NULL) != SQLITE_OK) {
+		fail(r, ref ? sqlite3_errmsg(ref) : "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(r->db, "SELECT type = 'table' AND sql LIKE 'CREATE TABLE %'"
+			       " FROM sqlite_master WHERE name = ? COLLATE NOCASE", -1, &master,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "SELECT upper(type) = ?3 AND pk = ?4 AND hidden = 0"
+			       " AND dflt_value IS NULL FROM pragma_table_xinfo(?1) WHERE name = ?2",
+			       -1, &fcol, NULL) != SQLITE_OK) {
+		db_fail(r);
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(read_tables); i++) {
+		const char *t = read_tables[i];
+
+		sqlite3_bind_text(master, 1, t, -1, SQLITE_STATIC);
+		k = step_row(r, master);
+		if (k < 0)
+			goto out;
+		if (k == 0 || !sqlite3_column_int(master, 0)) {
+			snprintf(r->why, sizeof(r->why), "%.200s: not a ktop recording: %s %s", r->path, t,
+				 k ? "is not a table" : "is missing");
+			goto out;
+		}
+		sqlite3_reset(master);
+		sqlite3_bind_text(rcols, 1, t, -1, SQLITE_STATIC);
+		while ((k = sqlite3_step(rcols)) == SQLITE_ROW) {
+			const char *c = (const char *)sqlite3_column_text(rcols, 0);
+
+			sqlite3_bind_text(fcol, 1, t, -1, SQLITE_STATIC);
+			sqlite3_bind_text(fcol, 2, c, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(fcol, 3, (const char *)sqlite3_column_text(rcols, 1), -1,
+					  SQLITE_TRANSIENT);
+			sqlite3_bind_int64(fcol, 4, sqlite3_column_int64(rcols, 2));
+			k = step_row(r, fcol);
+			if (k < 0)
+				goto out;
+			if (k == 0 || !sqlite3_column_int(fcol, 0)) {
+				snprintf(r->why, sizeof(r->why),
+					 "%.200s: not a ktop recording: %s.%.40s %s", r->path, t, c,
+					 k ? "is not ktop's column" : "is missing");
+				goto out;
+			}
+			sqlite3_reset(fcol);
+		}
+		sqlite3_reset(rcols);
+		if (k != SQLITE_DONE) {
+			fail(r, sqlite3_errmsg(ref));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(master);
+	sqlite3_finalize(fcol);
+	sqlite3_finalize(rcols);
+	sqlite3_close(ref);
+	return rc;
+}
+
+/* SQLite on @path, told to trust nothing of it. */
+static int open_db(struct replay *r, const char *path, const struct replay_opts *o, bool wal)
+{
+	char *uri = NULL;
 	int rc;
 
+	/* Not being written (rollback-journal mode) and not followed: immutable. */
+	if (!wal && !o->follow)
+		uri = uri_of(path, "?immutable=1");
+	rc = sqlite3_open_v2(uri ? uri : path, &r->db,
+			     SQLITE_OPEN_READONLY | (uri ? SQLITE_OPEN_URI : 0), NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return rc;
+	/* Before the schema is read: it runs no SQL of the file's, nothing writes it. */
+	sqlite3_db_config(r->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(r->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(r->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_db_config(r->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, RECFMT_VALUE_MAX);
+	sqlite3_limit(r->db, SQLITE_LIMIT_ATTACHED, 0);
+	sqlite3_progress_handler(r->db, 1000, progress, r);
+	return SQLITE_OK;
+}
+
+int replay_open(const char *path, const struct replay_opts *o, struct replay **out, char *err,
+		size_t errsz)
+{
+	static const struct replay_opts defaults;
+	struct replay *r = xcalloc(1, sizeof(*r));
+	int64_t app, ver;
+	bool wal = false;
+	int rc;
+
+	if (!o)
+		o = &defaults;
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	strpool_init(&r->pool);
 	r->sys.stat.cpu = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
 	r->sys.stat.ncpu_max = SYS_MAX_CPUS;
 	r->restart = true;
-	rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL);
+	r->step_limit_ns = (uint64_t)((o->step_limit_s > 0 ? o->step_limit_s : REPLAY_STEP_LIMIT_S) * 1e9);
+	if (check_path(path, &wal, err, errsz))
+		goto fail;
+	rc = open_db(r, path, o, wal);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errsz, "%.200s: cannot open: %s", path,
 			 r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
@@ -310,6 +524,8 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errsz)
 	if (rc != SQLITE_OK) {
 		if (rc == SQLITE_NOTADB)
 			snprintf(err, errsz, "%.200s: not a ktop recording (not a SQLite file)", path);
+		else if (r->timed_out && db_fail(r))
+			put_err(r, err, errsz);
 		else
 			snprintf(err, errsz, "%.200s: damaged recording: %s", path, sqlite3_errstr(rc));
 		goto fail;
@@ -322,6 +538,10 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errsz)
 	if (ver > RECFMT_VERSION) {
 		snprintf(err, errsz, "%.200s: recorded in format %lld, newer than this ktop reads (%d): "
 			 "replay it with a newer ktop", path, (long long)ver, RECFMT_VERSION);
+		goto fail;
+	}
+	if (check_schema(r)) {
+		put_err(r, err, errsz);
 		goto fail;
 	}
 	if (prepare(r)) {

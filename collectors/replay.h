@@ -21,13 +21,33 @@
 
 struct replay;
 
+struct replay_opts {
+	/*
+	 * The file may still be written to (--follow, the live view): read it
+	 * as SQLite shares it. Else a file in rollback-journal mode (not being
+	 * written: ktop writes in WAL mode) is opened immutable: no lock, no
+	 * -journal or -wal looked at, nothing made beside it.
+	 */
+	bool follow;
+	/* A query that runs longer is stopped (the file is refused); 0: REPLAY_STEP_LIMIT_S. */
+	double step_limit_s;
+};
+
+/* Seconds: the longest a single query on a recording may run. */
+#define REPLAY_STEP_LIMIT_S 10.0
+
 /*
- * replay_open - open a recording
+ * replay_open - open a recording (@o may be NULL: the defaults)
  *
- * Refuses, with a one-line @err, a file that is not a ktop recording, one of a
- * newer format, a damaged one, one with no interval. Returns 0 or -1.
+ * Refuses, with a one-line @err, what is not a regular file, a file that is
+ * not a ktop recording (its tables must be tables, with ktop's columns), one
+ * of a newer format, a damaged one, one with no interval. The file is
+ * untrusted: its schema runs no code, a value longer than RECFMT_VALUE_MAX is
+ * an error before it is read, a query is stopped after step_limit_s. Returns
+ * 0 or -1.
  */
-int replay_open(const char *path, struct replay **out, char *err, size_t errsz);
+int replay_open(const char *path, const struct replay_opts *o, struct replay **out, char *err,
+		size_t errsz);
 void replay_close(struct replay *r);
 
 /* The session of the first interval: the recording's units, row mode, tracing. */

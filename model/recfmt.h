@@ -29,6 +29,13 @@
 #define RECFMT_APP_ID	0x6b746f70
 #define RECFMT_VERSION	1
 
+/*
+ * The longest text or blob a recording holds: above what ktop writes (a
+ * command line of 64 KiB, 4096 signal flows, an error table of every call and
+ * errno), so that a reader can refuse a longer value before it is read.
+ */
+#define RECFMT_VALUE_MAX (8 << 20)
+
 /* interval.flags */
 #define RI_KEYFRAME	0x1	/* full rows and the whole system sample */
 #define RI_HIDDEN	0x2	/* a baseline: the interval before a file's first, not shown */

@@ -29,6 +29,7 @@
 #include "../model/recfmt.h"
 #include "../model/syscalls.h"
 #include "../model/util.h"
+#include "recfile.h"
 
 #define KEYFRAME_S 600.0
 
@@ -83,6 +84,7 @@ struct record {
 	char path[PATH_MAX];
 	sqlite3 *db;
 	int lock_fd;
+	bool guarded;			/* holds a recfile_guard */
 	sqlite3_stmt *st_interval, *st_proc, *st_task, *st_session;
 	int64_t seq, next_id;
 	unsigned gen;
@@ -135,8 +137,12 @@ static int db_error(struct record *r, const char *what)
 {
 	char *s;
 
-	snprintf(r->err, sizeof(r->err), "%.300s: %s: %s", r->path, what,
-		 r->db ? sqlite3_errmsg(r->db) : "out of memory");
+	/* A file refused by the guard says why better than SQLite's "unable to open". */
+	if (recfile_refused()[0])
+		snprintf(r->err, sizeof(r->err), "%s", recfile_refused());
+	else
+		snprintf(r->err, sizeof(r->err), "%.300s: %s: %s", r->path, what,
+			 r->db ? sqlite3_errmsg(r->db) : "out of memory");
 	/* One line of text: SQLite may quote a damaged file's schema. */
 	for (s = r->err; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
@@ -294,6 +300,8 @@ static int check_file(struct record *r, bool *empty)
 	int64_t app = query_int(r->db, "PRAGMA application_id", &rc), ver, tables;
 
 	if (rc != SQLITE_OK) {
+		if (recfile_refused()[0])
+			return db_error(r, "read");
 		snprintf(r->err, sizeof(r->err), "%.300s: not a ktop recording (%s): not written to",
 			 r->path, sqlite3_errstr(rc));
 		return -1;
@@ -341,6 +349,9 @@ static void close_file(struct record *r)
 		sqlite3_close_v2(r->db);
 		r->db = NULL;
 	}
+	if (r->guarded)
+		recfile_guard(false, NULL, 0);
+	r->guarded = false;
 	/* Last: closing a descriptor of the file drops the process's locks on it. */
 	if (r->lock_fd >= 0)
 		close(r->lock_fd);
@@ -354,18 +365,29 @@ static int open_file(struct record *r, const char *path)
 	int rc;
 
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	/* Mode 0600 before SQLite creates it: command lines can hold secrets. */
-	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (r->lock_fd < 0) {
-		snprintf(r->err, sizeof(r->err), "cannot write %.300s: %s", path, strerror(errno));
+	recfile_clear_refused();
+	/*
+	 * Command lines can hold secrets: the file and its companions are
+	 * ktop's user's own (made new with mode 0600, or checked), in a
+	 * directory where nobody else can swap them (outputs/recfile.h).
+	 */
+	if (recfile_check_dir(path, r->err, sizeof(r->err)) ||
+	    recfile_check_sides(path, r->err, sizeof(r->err)))
 		return -1;
-	}
+	r->lock_fd = recfile_open(path, r->err, sizeof(r->err));
+	if (r->lock_fd < 0)
+		return -1;
 	if (flock(r->lock_fd, LOCK_EX | LOCK_NB)) {
 		snprintf(r->err, sizeof(r->err), "%.300s: another ktop records to it", path);
 		close_file(r);
 		return -1;
 	}
-	rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (recfile_guard(true, r->err, sizeof(r->err))) {
+		close_file(r);
+		return -1;
+	}
+	r->guarded = true;
+	rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, "unix");
 	if (rc != SQLITE_OK || check_file(r, &empty)) {
 		if (rc != SQLITE_OK)
 			db_error(r, "open");
@@ -448,16 +470,20 @@ static bool pattern_glob(const char *pattern, char *out, size_t n)
 	return conv && !*p;
 }
 
-/* Does @path start like a ktop recording (SQLite, application id "ktop")? */
-static bool is_recording(const char *path)
+/*
+ * Is @path a recording of ktop's user (regular, theirs, starting like a ktop
+ * recording: SQLite, application id "ktop")? @sb gets its status.
+ */
+static bool own_recording(const char *path, struct stat *sb)
 {
 	unsigned char h[100];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	ok = read(fd, h, sizeof(h)) == (ssize_t)sizeof(h) && !memcmp(h, "SQLite format 3", 16) &&
+	ok = !fstat(fd, sb) && recfile_owned(sb) &&
+	     read(fd, h, sizeof(h)) == (ssize_t)sizeof(h) && !memcmp(h, "SQLite format 3", 16) &&
 	     ((uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71]) ==
 		     RECFMT_APP_ID;
 	close(fd);
@@ -478,30 +504,40 @@ static int cmp_mtime(const void *a, const void *b)
 	return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
 }
 
-static uint64_t file_bytes(const char *path)
+/*
+ * What @path takes on the disk: its allocated blocks, not its size (a sparse
+ * file of a terabyte holds nothing), and only a file of ktop's user: one of
+ * anyone else's is neither counted nor removed.
+ */
+static uint64_t disk_bytes(const char *path)
 {
 	struct stat sb;
 
-	return lstat(path, &sb) || !S_ISREG(sb.st_mode) ? 0 : (uint64_t)sb.st_size;
+	return lstat(path, &sb) || !recfile_owned(&sb) ? 0 : (uint64_t)sb.st_blocks * 512;
 }
 
 static void remove_recording(const char *f)
 {
 	char side[PATH_MAX + 8];
+	struct stat sb;
+	const char *const ext[] = { "-wal", "-shm" };
+	size_t i;
 
 	if (unlink(f))
 		return;
-	snprintf(side, sizeof(side), "%s-wal", f);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", f);
-	unlink(side);
+	for (i = 0; i < ARRAY_SIZE(ext); i++) {
+		snprintf(side, sizeof(side), "%s%s", f, ext[i]);
+		if (!lstat(side, &sb) && recfile_owned(&sb))
+			unlink(side);
+	}
 }
 
 /*
  * --record-keep, --record-max-size: the pattern's other recordings older
  * than keep_days go; then, oldest first, as many as make the pattern's files
- * (the one being written included) larger than max_bytes. Only regular
- * files that are ktop recordings, never the one being written.
+ * (the one being written included) take more than max_bytes on the disk.
+ * Only ktop's user's own regular files that are ktop recordings, never the
+ * one being written.
  */
 static void remove_old(struct record *r, double now)
 {
@@ -517,19 +553,20 @@ static void remove_old(struct record *r, double now)
 		return;
 	v = xmalloc((g.gl_pathc ? g.gl_pathc : 1) * sizeof(*v));
 	snprintf(side, sizeof(side), "%s-wal", r->path);
-	total = file_bytes(r->path) + file_bytes(side);
+	total = disk_bytes(r->path) + disk_bytes(side);
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *f = g.gl_pathv[i];
 		struct stat sb;
 
-		if (!strcmp(f, r->path) || lstat(f, &sb) || !S_ISREG(sb.st_mode) || !is_recording(f))
+		if (!strcmp(f, r->path) || !own_recording(f, &sb))
 			continue;
 		if (r->o.keep_days > 0 && (double)sb.st_mtime <= now - r->o.keep_days * 86400) {
 			remove_recording(f);
 			continue;
 		}
 		snprintf(side, sizeof(side), "%s-wal", f);
-		v[n++] = (struct oldfile){ f, (double)sb.st_mtime, (uint64_t)sb.st_size + file_bytes(side) };
+		v[n++] = (struct oldfile){ f, (double)sb.st_mtime,
+					   (uint64_t)sb.st_blocks * 512 + disk_bytes(side) };
 		total += v[n - 1].bytes;
 	}
 	if (r->o.max_bytes) {

@@ -181,8 +181,10 @@ int replay_start(struct ktop *k)
 	double first, last, t;
 	int64_t seq;
 	int rc;
+	/* --follow and the live view read a file that may still grow. */
+	struct replay_opts ro = { .follow = k->opt.follow || k->mode->screen };
 
-	if (replay_open(k->opt.read, &k->replay, err, sizeof(err))) {
+	if (replay_open(k->opt.read, &ro, &k->replay, err, sizeof(err))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return -1;
 	}

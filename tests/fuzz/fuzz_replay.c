@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n;
 
 	write_file(data, size);
-	if (replay_open(path, &r, err, sizeof(err))) {
+	if (replay_open(path, NULL, &r, err, sizeof(err))) {
 		if (!err[0] || strchr(err, '\n'))
 			abort();	/* one line, always */
 		return 0;

@@ -452,7 +452,7 @@ static int replay_compare(const char *file, const struct world *w, char **dumps,
 	bool shown;
 	int i = first, rc, bad = 0;
 
-	if (!CHECK(replay_open(file, &rp, err, sizeof(err)) == 0)) {
+	if (!CHECK(replay_open(file, NULL, &rp, err, sizeof(err)) == 0)) {
 		printf("# %s\n", err);
 		return -1;
 	}
@@ -515,7 +515,7 @@ static void seek_around(const char *file, const struct world *w, char **dumps)
 	bool shown;
 	size_t i;
 
-	if (!CHECK(replay_open(file, &rp, err, sizeof(err)) == 0))
+	if (!CHECK(replay_open(file, NULL, &rp, err, sizeof(err)) == 0))
 		return;
 	model_setup(&m, w);
 	sample_init(&s);
@@ -796,7 +796,7 @@ static void test_refused(void)
 	CHECK(sqlite3_open(f, &db) == SQLITE_OK);
 	CHECK(sqlite3_exec(db, "CREATE TABLE x(a); PRAGMA user_version=3", NULL, NULL, NULL) == 0);
 	sqlite3_close(db);
-	CHECK(replay_open(f, &rp, err, sizeof(err)) == -1);
+	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "not a ktop recording") != NULL);
 	/* The recorder does not write into someone else's database either. */
 	CHECK(record_open(&o, 1700000000, &rec, err, sizeof(err)) == -1);
@@ -806,18 +806,18 @@ static void test_refused(void)
 	fputs("just text, long enough to be more than a header.................................."
 	      "........................................................\n", fp);
 	fclose(fp);
-	CHECK(replay_open(f, &rp, err, sizeof(err)) == -1);
+	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "not a ktop recording") != NULL);
 	unlink(f);
 	/* An empty recording: made, but no interval yet. */
 	CHECK(record_open(&o, 1700000000, &rec, err, sizeof(err)) == 0);
 	record_close(rec);
-	CHECK(replay_open(f, &rp, err, sizeof(err)) == -1);
+	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "no interval") != NULL);
 	CHECK(sqlite3_open(f, &db) == SQLITE_OK);
 	CHECK(sqlite3_exec(db, "PRAGMA user_version=2", NULL, NULL, NULL) == 0);
 	sqlite3_close(db);
-	CHECK(replay_open(f, &rp, err, sizeof(err)) == -1);
+	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "newer") != NULL);
 	CHECK(record_open(&o, 1700000000, &rec, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "format 2") != NULL);
