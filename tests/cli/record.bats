@@ -5,6 +5,10 @@
 # the interval being written; a full disk stops recording, not ktop; damaged,
 # foreign and newer files are one-line errors, never a crash; --record-keep;
 # a file still being written is followed; the man page's queries work.
+# In a directory others write to (/tmp), nothing another user made first or
+# plants meanwhile is written to, and retention counts only ktop's user's own
+# blocks; a hostile recording (a view that never ends, a FIFO, a huge value)
+# ends at once with one line.
 
 load helpers/common
 
@@ -18,7 +22,21 @@ teardown() {
 	if [ -n "${MNT:-}" ] && mountpoint -q "$MNT"; then
 		umount "$MNT"
 	fi
+	if [ -n "${S:-}" ]; then
+		rm -rf "$S"
+	fi
 	return 0
+}
+
+# A directory like /tmp that anyone may write to (sticky): $S, removed in teardown.
+shared_dir() {
+	S=$(mktemp -d /tmp/ktop-shared.XXXXXX)
+	chmod 1777 "$S"
+}
+
+# as_nobody CMD...: CMD as the user nobody, the other user of these tests.
+as_nobody() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"
 }
 
 # A mixed load while recording: short-lived commands, a failing open, a busy loop.
@@ -195,6 +213,98 @@ replay_or_error() {
 	fi
 }
 
+# edit_schema FILE TABLE FROM TO: the table's declaration edited in place (its rows as they are).
+edit_schema() {
+	sqlite3 "$1" "PRAGMA writable_schema = ON;
+		UPDATE sqlite_master SET sql = replace(sql, '$3', '$4') WHERE name = '$2'"
+}
+
+@test "replay: a hostile schema (a view that never ends, a virtual table, columns not ktop's) ends at once, one line" {
+	local f
+	run -0 "$KTOP" -b -w "$D/good.db" -n 3 -d 0.2 $(trace_opt)
+	# the interval table a view over an endless recursive query: it spun for ever
+	cp "$D/good.db" "$D/view.db"
+	sqlite3 "$D/view.db" "ALTER TABLE interval RENAME TO iv;
+		CREATE VIEW interval AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+		SELECT iv.* FROM iv, c"
+	cp "$D/good.db" "$D/vt.db"
+	sqlite3 "$D/vt.db" "ALTER TABLE sctab RENAME TO s2; CREATE VIRTUAL TABLE sctab USING fts4(id, sc)"
+	for f in dflt gen pk gone; do
+		cp "$D/good.db" "$D/$f.db"
+	done
+	# a default (evaluated when a query is prepared), a generated column, a key that is not
+	# ktop's, a column missing
+	edit_schema "$D/dflt.db" session 'hz INTEGER' 'hz INTEGER DEFAULT (1)'
+	edit_schema "$D/gen.db" task 'state TEXT' 'state TEXT GENERATED ALWAYS AS (zeroblob(1000)) VIRTUAL'
+	edit_schema "$D/pk.db" cgroup 'id INTEGER PRIMARY KEY' 'id INTEGER'
+	edit_schema "$D/gone.db" session 'pins TEXT' 'pinz TEXT'
+	for f in view vt dflt gen pk gone; do
+		run -1 --separate-stderr timeout 30 "$KTOP" -r "$D/$f.db" -b
+		assert_one_line_error
+		[[ "$stderr" == *": not a ktop recording: "* ]]
+	done
+	run -1 --separate-stderr "$KTOP" -r "$D/view.db" -b
+	[[ "$stderr" == *"interval is not a table" ]]
+	run -1 --separate-stderr "$KTOP" -r "$D/gen.db" -b
+	[[ "$stderr" == *"task.state is not ktop's column" ]]
+	run -1 --separate-stderr "$KTOP" -r "$D/gone.db" -b
+	[[ "$stderr" == *"session.pins is missing" ]]
+}
+
+@test "replay: a FIFO, a directory, a device: one line, exit 1, at once" {
+	mkfifo "$D/fifo"
+	mkdir "$D/dir"
+	run -1 --separate-stderr timeout 30 "$KTOP" -r "$D/fifo" -b
+	assert_one_line_error
+	[[ "$stderr" == *"fifo: not a recording: a FIFO" ]]
+	run -1 --separate-stderr timeout 30 "$KTOP" -r "$D/dir" -b
+	assert_one_line_error
+	[[ "$stderr" == *"dir: not a recording: a directory" ]]
+	run -1 --separate-stderr timeout 30 "$KTOP" -r /dev/null -b
+	assert_one_line_error
+	[[ "$stderr" == *"not a recording: a device" ]]
+}
+
+@test "replay: a 64 MB value is refused before it is read: bounded memory" {
+	local res
+	run -0 "$KTOP" -b -w "$D/big.db" -n 2 -d 0.2 $(trace_opt)
+	sqlite3 "$D/big.db" "UPDATE proc SET cmdline = printf('%.*c', 64000000, 'x')
+		WHERE id = (SELECT min(id) FROM proc)"
+	# exit status, peak RSS in KiB, stderr
+	res=$("$PY" - "$KTOP" -r "$D/big.db" -b <<'EOF'
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stderr.strip())
+EOF
+)
+	echo "$res" >&2
+	[ "${res%% *}" -eq 1 ]
+	[[ "$res" == *"a value longer than ktop ever writes" ]]
+	# the value alone is 62,500 KiB
+	res=${res#* }
+	[ "${res%% *}" -lt 40000 ]
+}
+
+@test "replay: a recording whose writer stopped mid-transaction is read as it is, nothing beside it touched" {
+	local line before
+	run -0 "$KTOP" -b -w "$D/w.db" -n 3 -d 0.2 $(trace_opt)
+	# a transaction left open: its -journal, pages of it already in the file
+	coproc SQ { sqlite3 "$D/w.db"; }
+	echo "PRAGMA cache_size = 1; BEGIN; UPDATE task SET state = state || 'x'; SELECT 'ready';" >&"${SQ[1]}"
+	read -r -t 30 line <&"${SQ[0]}"
+	[ "$line" = ready ]
+	cp "$D/w.db" "$D/hot.db"
+	cp "$D/w.db-journal" "$D/hot.db-journal"
+	exec {SQ[1]}>&-
+	wait "$SQ_PID" || true
+	before=$(md5sum "$D"/hot.db*)
+	# read immutable: no lock, no rollback asked of a read-only reader
+	run -0 "$KTOP" -r "$D/hot.db" -b --csv
+	[ "${#lines[@]}" -gt 3 ]
+	[ "$(md5sum "$D"/hot.db*)" = "$before" ]
+	[ "$(ls "$D"/hot.db* | wc -l)" -eq 2 ]
+}
+
 @test "record: refuses a file that is not ktop's, and a file another ktop records to" {
 	local p
 	sqlite3 "$D/other.db" 'CREATE TABLE t(a); INSERT INTO t VALUES (1)'
@@ -212,6 +322,125 @@ replay_or_error() {
 	[[ "$stderr" == *"another ktop"* ]]
 }
 
+@test "record: a file, -wal, -shm or -journal another user made first is refused, left as it was" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local nb f x
+	nb=$(id -u nobody)
+	shared_dir
+	# 0666, as a user who wants to read what root records would make them
+	as_nobody sh -c "umask 0; : >'$S/a.db'; : >'$S/b.db-wal'; : >'$S/c.db-shm'; : >'$S/d.db-journal'"
+	for f in a b c d; do
+		run -1 --separate-stderr "$KTOP" -b -w "$S/$f.db" -n 1 --no-trace
+		assert_one_line_error
+		[[ "$stderr" == *"owned by uid $nb, not by ktop's user"*"not written to"* ]]
+	done
+	for x in a.db b.db-wal c.db-shm d.db-journal; do
+		[ "$(stat -c %u:%a:%s "$S/$x")" = "$nb:666:0" ]
+	done
+	# nothing made beside them
+	[ "$(ls -A "$S" | wc -l)" -eq 4 ]
+}
+
+@test "record: a -journal another user plants while ktop records is not taken over" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local nb p
+	nb=$(id -u nobody)
+	shared_dir
+	"$KTOP" -b -w "$S/g.db" -d 0.1 --no-trace </dev/null >/dev/null 2>&1 3>&- &
+	p=$!
+	track $p
+	# recording in WAL mode: no -journal until the end switches back to one
+	wait_for_file "$S/g.db-wal"
+	as_nobody sh -c "umask 0; : >'$S/g.db-journal'"
+	kill -TERM $p
+	wait $p
+	# SQLite's open of it was refused: not used, not made root's, not removed
+	[ "$(stat -c %u:%a:%s "$S/g.db-journal")" = "$nb:666:0" ]
+	[ "$(stat -c %u:%a "$S/g.db")" = "0:600" ]
+	[ "$(sqlite3 "$S/g.db" 'PRAGMA integrity_check')" = ok ]
+	[ "$(sqlite3 "$S/g.db" 'SELECT count(*) > 0 FROM interval')" = 1 ]
+}
+
+@test "record: a device, a file with two names, one others may write, a symbolic link: refused, one line" {
+	[ "$(id -u)" -eq 0 ] || skip "mknod needs root"
+	# -w /dev/null made /dev/null-journal, root's and 0666: a device of its own here
+	mknod "$D/null" c 1 3
+	chmod 0666 "$D/null"
+	run -1 --separate-stderr "$KTOP" -b -w "$D/null" -n 1 --no-trace
+	assert_one_line_error
+	[[ "$stderr" == *"not a regular file (a character device)"* ]]
+	[ "$(ls -A "$D" | grep -c null)" -eq 1 ]
+	run -0 "$KTOP" -b -w "$D/h.db" -n 1 --no-trace
+	ln "$D/h.db" "$D/h2.db"
+	run -1 --separate-stderr "$KTOP" -b -w "$D/h.db" -n 1 --no-trace
+	assert_one_line_error
+	[[ "$stderr" == *"has 2 hard links"* ]]
+	rm "$D/h2.db"
+	chmod 0666 "$D/h.db"
+	run -1 --separate-stderr "$KTOP" -b -w "$D/h.db" -n 1 --no-trace
+	assert_one_line_error
+	[[ "$stderr" == *"group or others may write it (mode 0666)"* ]]
+	chmod 0600 "$D/h.db"
+	ln -s h.db "$D/l.db"
+	run -1 --separate-stderr "$KTOP" -b -w "$D/l.db" -n 1 --no-trace
+	assert_one_line_error
+	run -0 "$KTOP" -b -w "$D/h.db" -n 1 --no-trace
+	[ "$(sqlite3 "$D/h.db" 'SELECT count(*) FROM interval')" -eq 2 ]
+}
+
+@test "record: a directory others may write to without the sticky bit is refused" {
+	local m
+	mkdir "$D/open"
+	for m in 0777 0770 0730; do
+		chmod "$m" "$D/open"
+		run -1 --separate-stderr "$KTOP" -b -w "$D/open/r.db" -n 1 --no-trace
+		assert_one_line_error
+		[[ "$stderr" == *"no sticky bit"* ]]
+		[ -z "$(ls -A "$D/open")" ]
+	done
+	chmod 1777 "$D/open"
+	run -0 "$KTOP" -b -w "$D/open/r.db" -n 1 --no-trace
+	[ "$(stat -c %a "$D/open/r.db")" = 600 ]
+}
+
+@test "record: --record-max-size counts the blocks of ktop's user's own recordings, never another user's" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local base d f
+	shared_dir
+	run -0 "$KTOP" -b -w "$S/cap-%Y%m%d%H%M%S.db" -n 1 --no-trace
+	base=$(ls "$S"/cap-*.db)
+	# root's: two old recordings of 2 MiB (written), one of a terabyte (sparse: no room)
+	for d in 1 2 3; do
+		f="$S/cap-2000010${d}000000.db"
+		cp "$base" "$f"
+		if [ "$d" -eq 3 ]; then
+			truncate -s 1T "$f"
+		else
+			head -c 2M /dev/zero >>"$f"
+		fi
+		touch -d "2000-01-0$d" "$f"
+	done
+	# nobody's: the oldest, 5 MiB written, and the newest, a recording's header and a
+	# terabyte of nothing (the issue's), both matching the pattern
+	f="$S/cap-19990101000000.db"
+	head -c 5M /dev/zero | cat "$base" - | as_nobody sh -c "cat >'$f'"
+	f="$S/cap-20000104000000.db"
+	head -c 100 "$base" | as_nobody sh -c "cat >'$f' && truncate -s 1T '$f'"
+	touch -d 1999-01-01 "$S/cap-19990101000000.db"
+	touch -d 2000-01-04 "$S/cap-20000104000000.db"
+	rm -f "$base"
+	run -0 "$KTOP" -b -w "$S/cap-%Y%m%d%H%M%S.db" --record-max-size 8M -n 1 --no-trace
+	for d in 19990101 20000101 20000102 20000103 20000104; do
+		[ -e "$S/cap-${d}000000.db" ]
+	done
+	# 3 MiB: root's oldest goes, nothing of nobody's
+	run -0 "$KTOP" -b -w "$S/cap-%Y%m%d%H%M%S.db" --record-max-size 3M -n 1 --no-trace
+	[ ! -e "$S/cap-20000101000000.db" ]
+	for d in 19990101 20000102 20000103 20000104; do
+		[ -e "$S/cap-${d}000000.db" ]
+	done
+}
+
 @test "record: a strftime name starts a new file; each replays its own intervals" {
 	run -0 "$KTOP" -b --csv -d 0.3 -n 10 -w "$D/rot-%H%M%S.db" $(trace_opt) --output "$D/live.csv"
 	n=$(ls "$D"/rot-*.db | wc -l)
@@ -225,11 +454,12 @@ replay_or_error() {
 @test "record: --record-max-size removes the pattern's oldest recordings down to the size, nothing else" {
 	run -0 "$KTOP" -b -w "$D/cap-%Y%m%d%H%M%S.db" -n 1 $(trace_opt)
 	base=$(ls "$D"/cap-*.db)
-	# Four old recordings of 4 MiB each (sparse), one a day; a foreign file and another pattern's
+	# Four old recordings of 4 MiB each (written: the disk's blocks count), one a day;
+	# a foreign file and another pattern's
 	for d in 1 2 3 4; do
 		f="$D/cap-2000010${d}000000.db"
 		cp "$base" "$f"
-		truncate -s 4M "$f"
+		head -c 4M /dev/zero >>"$f"
 		touch -d "2000-01-0$d" "$f"
 	done
 	rm -f "$base"

@@ -825,6 +825,59 @@ static void test_refused(void)
 	rmdir(dir);
 }
 
+/*
+ * The last resort against a hostile file: a query that runs longer than the
+ * limit is stopped, and the replay ends with one line. A limit of a
+ * nanosecond stops the first query that runs a thousand steps, whatever the
+ * machine's speed; the default lets the same file play to its end.
+ */
+static void test_step_limit(void)
+{
+	char dir[] = "/tmp/ktop-test-record-XXXXXX", file[128], *files[NTICKS], err[320];
+	struct world *w = xcalloc(1, sizeof(*w));
+	struct replay_opts o = { .step_limit_s = 1e-9 };
+	struct replay *rp;
+	struct sample s;
+	char **dumps;
+	size_t nfiles, i;
+	bool shown, stopped = false;
+	int rc = 0, n = 0;
+
+	if (!CHECK(mkdtemp(dir)))
+		return;
+	w->rnd = 2024;
+	w->next_pid = 100;
+	w->traced = true;
+	for (i = 0; i < NSIM; i++)
+		sim_new(w, &w->p[i], false);
+	snprintf(file, sizeof(file), "%s/rec.db", dir);
+	dumps = record_world(w, file, 600, files, &nfiles);
+	sample_init(&s);
+	err[0] = '\0';
+	if (replay_open(file, &o, &rp, err, sizeof(err)) == 0) {
+		while ((rc = replay_next(rp, &s, &shown, err, sizeof(err))) == 1) {
+			sample_reset(&s);
+			n++;
+		}
+		replay_close(rp);
+	} else {
+		rc = -1;
+	}
+	stopped = rc < 0 && strstr(err, "a query ran for more than") && !strchr(err, '\n');
+	CHECK(stopped);
+	if (!stopped)
+		fprintf(stderr, "# %d intervals, rc %d: %s\n", n, rc, err);
+	/* The default limit: every interval. */
+	CHECK_EQ_I64(replay_compare(file, w, dumps, 0, 0, true), NTICKS);
+	for (i = 0; i < nfiles; i++)
+		free(files[i]);
+	sample_free(&s);
+	unlink(file);
+	rmdir(dir);
+	free_dumps(dumps);
+	world_free(w);
+}
+
 static const struct test tests[] = {
 	{ "sys_codec", test_sys_codec },
 	{ "sc_codec", test_sc_codec },
@@ -835,6 +888,7 @@ static const struct test tests[] = {
 	{ "round_trip_threads", test_round_trip_threads },
 	{ "rotation", test_rotation },
 	{ "refused", test_refused },
+	{ "step_limit", test_step_limit },
 };
 
 int main(void)
