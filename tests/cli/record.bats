@@ -227,6 +227,11 @@ edit_schema() {
 	sqlite3 "$D/view.db" "ALTER TABLE interval RENAME TO iv;
 		CREATE VIEW interval AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
 		SELECT iv.* FROM iv, c"
+	# proc one, read after ktop blocks its signals: only SIGKILL ended it
+	cp "$D/good.db" "$D/nested.db"
+	sqlite3 "$D/nested.db" "CREATE VIEW forever AS WITH RECURSIVE c(x) AS
+		(SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT * FROM c;
+		ALTER TABLE proc RENAME TO p0; CREATE VIEW proc AS SELECT p0.* FROM p0, forever"
 	cp "$D/good.db" "$D/vt.db"
 	sqlite3 "$D/vt.db" "ALTER TABLE sctab RENAME TO s2; CREATE VIRTUAL TABLE sctab USING fts4(id, sc)"
 	for f in dflt gen pk gone; do
@@ -238,8 +243,8 @@ edit_schema() {
 	edit_schema "$D/gen.db" task 'state TEXT' 'state TEXT GENERATED ALWAYS AS (zeroblob(1000)) VIRTUAL'
 	edit_schema "$D/pk.db" cgroup 'id INTEGER PRIMARY KEY' 'id INTEGER'
 	edit_schema "$D/gone.db" session 'pins TEXT' 'pinz TEXT'
-	for f in view vt dflt gen pk gone; do
-		run -1 --separate-stderr timeout 30 "$KTOP" -r "$D/$f.db" -b
+	for f in view nested vt dflt gen pk gone; do
+		run -1 --separate-stderr timeout -s KILL 30 "$KTOP" -r "$D/$f.db" -b
 		assert_one_line_error
 		[[ "$stderr" == *": not a ktop recording: "* ]]
 	done
@@ -254,13 +259,13 @@ edit_schema() {
 @test "replay: a FIFO, a directory, a device: one line, exit 1, at once" {
 	mkfifo "$D/fifo"
 	mkdir "$D/dir"
-	run -1 --separate-stderr timeout 30 "$KTOP" -r "$D/fifo" -b
+	run -1 --separate-stderr timeout -s KILL 30 "$KTOP" -r "$D/fifo" -b
 	assert_one_line_error
 	[[ "$stderr" == *"fifo: not a recording: a FIFO" ]]
-	run -1 --separate-stderr timeout 30 "$KTOP" -r "$D/dir" -b
+	run -1 --separate-stderr timeout -s KILL 30 "$KTOP" -r "$D/dir" -b
 	assert_one_line_error
 	[[ "$stderr" == *"dir: not a recording: a directory" ]]
-	run -1 --separate-stderr timeout 30 "$KTOP" -r /dev/null -b
+	run -1 --separate-stderr timeout -s KILL 30 "$KTOP" -r /dev/null -b
 	assert_one_line_error
 	[[ "$stderr" == *"not a recording: a device" ]]
 }

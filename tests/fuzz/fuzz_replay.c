@@ -3,9 +3,12 @@
  * libFuzzer harness: the replayer (collectors/replay.c) on any bytes as a
  * recording. The seeds are real recordings (tests/fuzz/corpus/replay, made
  * by ktop -w and shrunk with VACUUM); mutated, they are damaged files, files
- * that are SQLite but not ktop's, ktop's with hostile values. Every interval
- * is applied to a model and written by the batch writer, then a jump to each
- * interval is tried: an error is fine, a crash, a leak or a hang is a find.
+ * that are SQLite but not ktop's, ktop's with hostile values. The hostile-*
+ * seeds are recordings with a hostile schema: a table a view over an endless
+ * recursive query (it spun for ever), a virtual table, a default, a generated
+ * column that builds a 100 MB text. Every interval is applied to a model and
+ * written by the batch writer, then a jump to each interval is tried: an
+ * error is fine, a crash, a leak or a hang (run.sh's -timeout) is a find.
  */
 #include <fcntl.h>
 #include <stdint.h>
