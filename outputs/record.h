@@ -8,7 +8,7 @@
  * transaction per interval in WAL mode, so a kill loses at most the interval
  * being written. The file name may hold strftime conversions: a new file
  * starts when the name changes, and --record-keep and --record-max-size
- * remove old ones (at the start and at each new file).
+ * remove old ones of ktop's user (at the start and at each new file).
  */
 
 #include <stdbool.h>
@@ -35,8 +35,9 @@ struct record;
  *
  * Creates it (mode 0600: it holds every process's command line) or opens
  * one to append to. Refuses a file that is not a ktop recording, one of a
- * newer format, one another ktop records to. Returns 0, or -1 with @err
- * (one line).
+ * newer format, one another ktop records to, and one that is not ktop's
+ * user's own, or whose -wal, -shm or -journal is not (outputs/recfile.h).
+ * Returns 0, or -1 with @err (one line).
  */
 int record_open(const struct record_opts *o, double now, struct record **out, char *err,
 		size_t errsz);
