@@ -73,11 +73,14 @@ static int on_scrape(void *ctx, enum httpd_format fmt, const char **body, size_t
  */
 int exporter_start(struct ktop *k)
 {
-	struct metrics_opts mo = { .by = k->opt.metrics_by, .max_series = k->opt.metrics_max_series };
+	struct metrics_opts mo = {
+		.by = k->opt.metrics_by, .max_series = k->opt.metrics_max_series,
+		.expire_s = k->opt.metrics_expire < 0 ? METRICS_EXPIRE_DEFAULT : k->opt.metrics_expire,
+	};
 	char err[512];
 	int r;
 
-	if (!k->opt.listen && !k->opt.textfile)
+	if (!options_exporter(&k->opt))
 		return 0;
 	k->metrics = metrics_new(&mo, err, sizeof(err));
 	if (!k->metrics) {
