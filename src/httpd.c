@@ -28,6 +28,20 @@ enum {
 };
 #define DEF_MAX_INFLIGHT ((size_t)64 << 20)
 
+/*
+ * A connection as ktop tracks it, beside libmicrohttpd: when its request head
+ * must be complete, and where from, for the slowloris deadline and the
+ * per-address share.
+ */
+struct hconn {
+	struct MHD_Connection *c;
+	int fd;
+	struct sockaddr_storage addr;
+	double since;		/* accepted, or its last response done */
+	bool in_request;	/* a complete request head is being answered */
+	bool doomed;		/* shut down: libmicrohttpd closes it */
+};
+
 /* A rendered body, shared by the connections that send it. */
 struct body {
 	struct httpd *h;
@@ -47,6 +61,11 @@ struct httpd {
 	struct MHD_Response *r_index, *r_404, *r_405, *r_413, *r_500, *r_503;
 	struct httpd_stats st;
 	char lastlog[160];	/* libmicrohttpd's last message, never printed */
+	/* Open connections, oldest first. */
+	struct hconn **conns;
+	size_t nconns;
+	unsigned conn_limit, per_ip_limit;
+	double head_timeout_s;
 };
 
 /* ---- --listen ---- */
@@ -359,6 +378,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	 * kept alive for the next scrape.
 	 */
 	if (!*con_cls) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+		if (ci && ci->socket_context)
+			((struct hconn *)ci->socket_context)->in_request = true;
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 			return answer(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, h->r_405);
 		if (has_body(c))
@@ -401,6 +425,165 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		h->lastlog[--n] = '\0';
 }
 
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return true;	/* a socket given by systemd of another family: one client */
+}
+
+/* Shut @hc down: its peer gets nothing more, libmicrohttpd wakes to close it. */
+static void doom(struct hconn *hc)
+{
+	if (hc->doomed)
+		return;
+	hc->doomed = true;
+	shutdown(hc->fd, SHUT_RDWR);
+}
+
+/*
+ * A new connection over a share (@same: of its address; else of the server):
+ * the oldest connection that is not being answered (still sending its
+ * request head, or idle between two requests) makes room for it. A client
+ * that holds connections open gains nothing but its own being closed; one
+ * being answered is never cut. With none to evict, the new one goes.
+ */
+static void make_room(struct httpd *h, struct hconn *new, bool same)
+{
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++) {
+		struct hconn *hc = h->conns[i];
+
+		if (hc == new || hc->doomed || hc->in_request ||
+		    (same && !same_addr(&hc->addr, &new->addr)))
+			continue;
+		h->st.evicted++;
+		doom(hc);
+		return;
+	}
+	h->st.evicted++;
+	doom(new);
+}
+
+static void track(struct httpd *h, struct MHD_Connection *c, int fd, void **socket_ctx)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	struct hconn *hc = calloc(1, sizeof(*hc)), **v;
+	unsigned live = 0, from = 0;
+	size_t i;
+
+	v = hc ? realloc(h->conns, (h->nconns + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		/* Untracked, it could escape the deadline: refuse it. */
+		free(hc);
+		shutdown(fd, SHUT_RDWR);
+		return;
+	}
+	h->conns = v;
+	hc->c = c;
+	hc->fd = fd;
+	hc->since = now_s();
+	if (ci && ci->client_addr) {
+		socklen_t len = ci->client_addr->sa_family == AF_INET6 ?
+				sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+
+		memcpy(&hc->addr, ci->client_addr, len);
+	}
+	h->conns[h->nconns++] = hc;
+	*socket_ctx = hc;
+	for (i = 0; i < h->nconns; i++) {
+		if (h->conns[i]->doomed)
+			continue;
+		live++;
+		from += same_addr(&h->conns[i]->addr, &hc->addr);
+	}
+	if (from > h->per_ip_limit)
+		make_room(h, hc, true);
+	else if (live > h->conn_limit)
+		make_room(h, hc, false);
+}
+
+static void untrack(struct httpd *h, struct hconn *hc)
+{
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++)
+		if (h->conns[i] == hc) {
+			memmove(h->conns + i, h->conns + i + 1,
+				(h->nconns - i - 1) * sizeof(*h->conns));
+			h->nconns--;
+			break;
+		}
+	free(hc);
+}
+
+/* A response sent: the connection may wait for its next request head, from now. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode code)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	(void)cls;
+	(void)con_cls;
+	(void)code;
+	if (ci && ci->socket_context) {
+		struct hconn *hc = ci->socket_context;
+
+		hc->in_request = false;
+		hc->since = now_s();
+	}
+}
+
+/*
+ * The slowloris deadline: a request head must be complete within
+ * head_timeout_s of the accept (or of the previous response), however it
+ * trickles in; libmicrohttpd's own timeout is reset by every byte.
+ */
+static void enforce_deadlines(struct httpd *h)
+{
+	double now = now_s();
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++) {
+		struct hconn *hc = h->conns[i];
+
+		if (!hc->doomed && !hc->in_request && now - hc->since >= h->head_timeout_s) {
+			h->st.head_timeouts++;
+			doom(hc);
+		}
+	}
+}
+
+/* Milliseconds to the next head deadline; -1: none. */
+static int next_deadline_ms(const struct httpd *h)
+{
+	double now = now_s(), best = -1;
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++) {
+		const struct hconn *hc = h->conns[i];
+		double left;
+
+		if (hc->doomed || hc->in_request)
+			continue;
+		left = hc->since + h->head_timeout_s - now;
+		if (left < 0)
+			left = 0;
+		if (best < 0 || left < best)
+			best = left;
+	}
+	return best < 0 ? -1 : (int)(best * 1000) + 1;
+}
+
 /*
  * A client that sent part of a request and closed before it was accepted (a
  * slowloris that gave up, a flood): libmicrohttpd 0.9.75's epoll mode reads
@@ -413,18 +596,24 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
 			  enum MHD_ConnectionNotificationCode code)
 {
+	struct httpd *h = cls;
 	const union MHD_ConnectionInfo *ci;
 	struct pollfd pfd;
 	char buf[4096];
 	ssize_t n;
 
-	(void)cls;
-	(void)socket_ctx;
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*socket_ctx)
+			untrack(h, *socket_ctx);
+		*socket_ctx = NULL;
+		return;
+	}
 	if (code != MHD_CONNECTION_NOTIFY_STARTED)
 		return;
 	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	if (!ci)
 		return;
+	track(h, c, ci->connect_fd, socket_ctx);
 	pfd = (struct pollfd){ .fd = ci->connect_fd, .events = POLLRDHUP };
 	if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)))
 		return;
@@ -533,12 +722,17 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 		l.conn_memory = DEF_CONN_MEMORY;
 	if (!l.max_inflight)
 		l.max_inflight = DEF_MAX_INFLIGHT;
+	if (!l.head_timeout_s)
+		l.head_timeout_s = DEF_TIMEOUT_S;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return err_set(err, errlen, -ENOMEM, "--listen: out of memory");
 	h->render = render;
 	h->ctx = ctx;
 	h->max_inflight = l.max_inflight;
+	h->conn_limit = l.conn_limit;
+	h->per_ip_limit = l.per_ip_limit;
+	h->head_timeout_s = l.head_timeout_s;
 	if (make_fixed(h)) {
 		free_fixed(h);
 		free(h);
@@ -553,8 +747,14 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 	h->d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, h,
 				MHD_OPTION_EXTERNAL_LOGGER, on_log, h,
 				MHD_OPTION_LISTEN_SOCKET, fd,
-				MHD_OPTION_CONNECTION_LIMIT, l.conn_limit,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, l.per_ip_limit,
+				/*
+				 * One over ktop's limits: a connection past its share
+				 * is accepted so that an older one can make room
+				 * (make_room), not left in the backlog.
+				 */
+				MHD_OPTION_CONNECTION_LIMIT, l.conn_limit + 1,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, l.per_ip_limit + 1,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
 				MHD_OPTION_CONNECTION_TIMEOUT, l.timeout_s,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, l.conn_memory,
 				MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (size_t)1024,
@@ -589,9 +789,13 @@ int httpd_timeout_ms(struct httpd *h)
 {
 	MHD_UNSIGNED_LONG_LONG t;
 
+	int dl = next_deadline_ms(h);
+
 	if (MHD_get_timeout(h->d, &t) != MHD_YES)
-		return -1;
-	return t > INT_MAX ? INT_MAX : (int)t;
+		return dl;
+	if (t > INT_MAX)
+		t = INT_MAX;
+	return dl >= 0 && dl < (int)t ? dl : (int)t;
 }
 
 static unsigned connections(const struct httpd *h)
@@ -615,6 +819,7 @@ void httpd_run(struct httpd *h)
 	 */
 	if (connections(h) < before)
 		MHD_run(h->d);
+	enforce_deadlines(h);
 }
 
 void httpd_invalidate(struct httpd *h)
@@ -645,6 +850,9 @@ void httpd_stop(struct httpd *h)
 	if (!h)
 		return;
 	MHD_stop_daemon(h->d);
+	while (h->nconns)
+		untrack(h, h->conns[0]);
+	free(h->conns);
 	httpd_invalidate(h);
 	free_fixed(h);
 	free(h);

@@ -21,9 +21,12 @@
  * methods: 405; a request with a body: 413; headers past the per-connection
  * memory: 431 (libmicrohttpd); over the in-flight budget: 503.
  *
- * Bounds: at most conn_limit connections (then the listen socket leaves the
- * epoll set: new ones wait in the kernel's backlog), per_ip_limit from one
- * address (more are closed at once), each idle at most timeout_s, each with at
+ * Bounds: at most conn_limit connections, per_ip_limit from one address: a
+ * connection past either share closes the oldest one (of its address, or of
+ * all) that is not being answered, or itself when all are. A request head
+ * must be complete within head_timeout_s of the accept (or of the previous
+ * response on the connection), however slowly it trickles in (slowloris);
+ * a connection is idle at most timeout_s, each with at
  * most conn_memory bytes for its request. A response is rendered at most once
  * per format between two httpd_invalidate() calls and shared by the clients of
  * that model state (so a flood of scrapes costs one render per refresh), and
@@ -58,6 +61,7 @@ struct httpd_limits {
 	unsigned timeout_s;	/* 10 s idle, then the connection is closed */
 	size_t conn_memory;	/* 16 KiB per connection (request line + headers) */
 	size_t max_inflight;	/* 64 MiB of bodies held for clients */
+	double head_timeout_s;	/* 10 s for a whole request head, from the accept */
 };
 
 /* What the server did, for ktop's health metrics. */
@@ -68,6 +72,8 @@ struct httpd_stats {
 	uint64_t render_errors;	/* render callbacks that failed (500) */
 	uint64_t not_found, not_allowed, refused;	/* 404, 405, 413 */
 	uint64_t busy;		/* 503: over the in-flight budget */
+	uint64_t head_timeouts;	/* closed: no complete request head in head_timeout_s */
+	uint64_t evicted;	/* closed to make room for a newer connection */
 	double last_scrape_s;	/* handling time of the last /metrics (render + copy) */
 	double scrape_s_total;	/* summed over all /metrics */
 	unsigned connections;	/* open now */
