@@ -10,7 +10,7 @@ THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw libtracefs libtraceevent libmicrohttpd sqlite3
+PKGS = ncursesw libtracefs libtraceevent libmicrohttpd sqlite3 gnutls libcrypt zlib yaml-0.1 libcurl snappy
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla

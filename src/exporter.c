@@ -5,13 +5,210 @@
  * renders them; this file wires it to the HTTP server (src/httpd.c, driven
  * by the main loop's poll) and to --textfile, and says how ktop itself is.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../model/util.h"
 #include "../outputs/metrics.h"
 #include "../outputs/textfile.h"
 #include "httpd.h"
 #include "ktop.h"
+#include "webconfig.h"
+
+/* ---- --web-config ---- */
+
+/*
+ * Read --web-config and the files it names, and serve as it says. Returns 0,
+ * or a negative errno with the reason in @err (the server goes on as it was).
+ */
+static int apply_web_config(struct ktop *k, char *err, size_t errlen)
+{
+	struct httpd_security sec = { 0 };
+	struct httpd_user *users = NULL;
+	char *cert = NULL, *key = NULL, *ca = NULL;
+	struct webconfig wc;
+	size_t i;
+	int r;
+
+	/* Stamped before reading: a change while reading is read at the next tick. */
+	k->web_stamp = 0;
+	r = webconfig_load(k->opt.web_config, &wc, err, errlen);
+	if (r)
+		return r;
+	k->web_stamp = webconfig_stamp(k->opt.web_config, &wc);
+	r = -EIO;
+	if (wc.tls && (!(cert = slurp_file("--web-config: cert_file", wc.cert_file, NULL, err, errlen)) ||
+		       !(key = slurp_file("--web-config: key_file", wc.key_file, NULL, err, errlen))))
+		goto out;
+	if (wc.client_ca_file &&
+	    !(ca = slurp_file("--web-config: client_ca_file", wc.client_ca_file, NULL, err, errlen)))
+		goto out;
+	if (wc.nusers && !(users = calloc(wc.nusers, sizeof(*users)))) {
+		r = err_set(err, errlen, -ENOMEM, "--web-config: out of memory");
+		goto out;
+	}
+	for (i = 0; i < wc.nusers; i++)
+		users[i] = (struct httpd_user){ wc.users[i].name, wc.users[i].hash };
+	sec = (struct httpd_security){
+		.cert_pem = cert, .key_pem = key, .trust_pem = ca,
+		.cert_required = wc.client_auth == WC_REQUIRE_ANY_CLIENT_CERT ||
+				 wc.client_auth == WC_REQUIRE_AND_VERIFY,
+		.cert_verified = wc.client_auth == WC_VERIFY_IF_GIVEN ||
+				 wc.client_auth == WC_REQUIRE_AND_VERIFY,
+		.users = users, .nusers = wc.nusers,
+	};
+	r = httpd_set_security(k->httpd, &sec, err, errlen);
+	if (!r)
+		k->web_auth = wc.nusers > 0;
+out:
+	if (key) {
+		memset(key, 0, strlen(key));	/* the private key: not left in freed memory */
+		free(key);
+	}
+	free(cert);
+	free(ca);
+	free(users);
+	webconfig_free(&wc);
+	return r;
+}
+
+/* At each tick: the file (or one it names) changed? Read it again; said once if bad. */
+static void web_config_tick(struct ktop *k)
+{
+	struct webconfig wc = { 0 };
+	char err[512];
+
+	if (!k->opt.web_config || !k->httpd)
+		return;
+	if (k->web_stamp && webconfig_stamp(k->opt.web_config, &wc) == k->web_stamp)
+		return;
+	/* Names inside may have changed too: compare against what the file names now. */
+	if (k->web_stamp && !webconfig_load(k->opt.web_config, &wc, err, sizeof(err))) {
+		unsigned long long now = webconfig_stamp(k->opt.web_config, &wc);
+
+		webconfig_free(&wc);
+		if (now == k->web_stamp)
+			return;
+	}
+	if (!apply_web_config(k, err, sizeof(err))) {
+		k->web_failing = false;
+		return;
+	}
+	if (k->web_failing)
+		return;
+	k->web_failing = true;
+	if (k->mode->screen)
+		app_message(&k->app, "%s (the configuration before is kept)", err);
+	else
+		fprintf(stderr, "ktop: %s (the configuration before is kept)\n", err);
+}
+
+/* ---- where the metrics go ---- */
+
+static bool loopback(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+	if (ss->ss_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+	return ss->ss_family == AF_UNIX;
+}
+
+/*
+ * --listen systemd: the socket systemd passed (LISTEN_PID is ktop, LISTEN_FDS
+ * at least 1: fd 3), as "fd:3" for httpd; the variables are removed so that
+ * CMD does not take the socket for its own.
+ */
+static int systemd_socket(char *spec, size_t len, char *err, size_t errlen)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+
+	if (!pid || !fds || strtol(pid, NULL, 10) != (long)getpid() || strtol(fds, NULL, 10) < 1)
+		return err_set(err, errlen, -EINVAL,
+			       "--listen systemd: no socket passed (LISTEN_PID and LISTEN_FDS: start ktop from a .socket unit)");
+	if (strtol(fds, NULL, 10) > 1)
+		fprintf(stderr, "ktop: --listen systemd: %s sockets passed, ktop serves the first\n", fds);
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	snprintf(spec, len, "fd:3");
+	return 0;
+}
+
+/* Whether --listen (or systemd's socket) is reachable beyond this host. */
+static bool off_host(const char *spec)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char err[256];
+
+	if (!strncmp(spec, "fd:", 3)) {
+		if (getsockname(atoi(spec + 3), (struct sockaddr *)&ss, &len))
+			return false;
+	} else if (httpd_parse_listen(spec, &ss, &len, err, sizeof(err))) {
+		return false;
+	}
+	return !loopback(&ss);
+}
+
+/* The hidepid=N of /proc's mount (0: none, or /proc not found). */
+static int proc_hidepid(char *how, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[1024];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[256], *opt;
+
+		if (sscanf(line, "%*s %*s %*s %*s %255s", mnt) != 1 || strcmp(mnt, "/proc"))
+			continue;
+		opt = strstr(line, "hidepid=");
+		n = 0;
+		if (opt) {
+			snprintf(how, len, "%.*s", (int)strcspn(opt, ", \n"), opt);
+			n = !strncmp(opt + 8, "0", 1) || !strncmp(opt + 8, "off", 3) ? 0 : 1;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * /proc hides other users' processes from them (hidepid): metrics that name
+ * every process, readable by anyone who connects or reads a 0644 file or the
+ * receiver, would undo it. Said at start; refused unless --expose-hidepid.
+ */
+static int hidepid_check(struct ktop *k, bool open_http)
+{
+	char how[64] = "hidepid", what[160] = "";
+
+	if (!proc_hidepid(how, sizeof(how)))
+		return 0;
+	if (open_http)
+		snprintf(what, sizeof(what), "--listen without basic auth");
+	if (k->opt.textfile)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s--textfile (0644)",
+			 what[0] ? ", " : "");
+	if (k->opt.nremote_write)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s--remote-write",
+			 what[0] ? ", " : "");
+	if (!what[0])
+		return 0;
+	if (k->opt.expose_hidepid) {
+		fprintf(stderr, "ktop: /proc is mounted with %s: %s shows every user's processes (--expose-hidepid)\n",
+			how, what);
+		return 0;
+	}
+	fprintf(stderr, "ktop: /proc is mounted with %s: %s would show every user's processes to others; add --expose-hidepid to serve them anyway\n",
+		how, what);
+	return 2;
+}
 
 static void health(struct ktop *k, struct metrics_health *h, char *reason, size_t len)
 {
@@ -88,12 +285,32 @@ int exporter_start(struct ktop *k)
 		return 1;
 	}
 	if (k->opt.listen) {
-		r = httpd_start(k->opt.listen, NULL, on_scrape, k, &k->httpd, err, sizeof(err));
+		char spec[16];
+		const char *listen = k->opt.listen;
+
+		if (!strcmp(listen, "systemd")) {
+			if (systemd_socket(spec, sizeof(spec), err, sizeof(err))) {
+				fprintf(stderr, "ktop: %s\n", err);
+				return 1;
+			}
+			listen = spec;
+		}
+		r = httpd_start(listen, NULL, on_scrape, k, &k->httpd, err, sizeof(err));
 		if (r) {
 			fprintf(stderr, "ktop: %s\n", err);
 			return r == -EINVAL ? 2 : 1;
 		}
+		if (k->opt.web_config && apply_web_config(k, err, sizeof(err))) {
+			fprintf(stderr, "ktop: %s\n", err);
+			return 1;
+		}
+		if (!k->opt.web_config && off_host(listen))
+			fprintf(stderr, "ktop: warning: --listen %s serves the metrics beyond this host without TLS or authentication: see --web-config\n",
+				k->opt.listen);
 	}
+	r = hidepid_check(k, k->opt.listen && !k->web_auth);
+	if (r)
+		return r;
 	if (k->opt.textfile) {
 		k->textfile = textfile_open(k->opt.textfile, err, sizeof(err));
 		if (!k->textfile) {
@@ -133,8 +350,10 @@ void exporter_interval(struct ktop *k)
 	if (!k->metrics)
 		return;
 	metrics_tick(k->metrics, &k->app.model);
-	if (k->httpd)
+	if (k->httpd) {
 		httpd_invalidate(k->httpd);
+		web_config_tick(k);
+	}
 	if (k->textfile)
 		textfile_tick(k);
 }

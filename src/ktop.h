@@ -84,6 +84,9 @@ struct ktop {
 	struct textfile *textfile;
 	struct prom_buf prom;		/* the last rendering */
 	bool textfile_failing;		/* said once, until a write works again */
+	unsigned long long web_stamp;	/* --web-config as last read (webconfig_stamp) */
+	bool web_failing;		/* a bad --web-config: said once, until it reads again */
+	bool web_auth;			/* --web-config asks for basic auth */
 
 	/* -w: the recorder, a sink after each tick; NULL when not (or no longer) recording. */
 	struct record *rec;

@@ -102,7 +102,8 @@ void options_usage(FILE *f)
 	      "      --output FILE      batch and summary output to FILE instead of stdout\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 	      "                         in any mode (ADDR default 127.0.0.1; 0.0.0.0 for all);\n"
-	      "                         ktop -b --listen PORT alone writes nothing to stdout\n"
+	      "                         ktop -b --listen PORT alone writes nothing to stdout;\n"
+	      "                         --listen systemd: the socket of a .socket unit\n"
 	      "      --textfile DIR     write the same metrics to DIR/ktop.prom at each refresh\n"
 	      "                         (atomically, for node_exporter's textfile collector)\n"
 	      "      --metrics-group-by KEY  group the metrics by comm, user, unit, container\n"
@@ -500,7 +501,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			socklen_t len;
 
 			/* A bad address is a usage error (exit 2); a busy port is found at start. */
-			if (httpd_parse_listen(optarg, &ss, &len, err, errsz))
+			if (strcmp(optarg, "systemd") && httpd_parse_listen(optarg, &ss, &len, err, errsz))
 				return -EINVAL;
 			o->listen = optarg;
 			break;
