@@ -893,7 +893,26 @@ static void test_slowloris(void)
 	httpd_stop(h);
 }
 
+static void test_accepts_gzip(void)
+{
+	static const struct {
+		const char *ae;
+		bool gz;
+	} cases[] = {
+		{ NULL, false }, { "", false }, { "gzip", true }, { "GZIP", true },
+		{ "deflate, gzip;q=0.5", true }, { "gzip;q=0", false }, { "gzip; q=0.000", false },
+		{ "*", true }, { "*;q=0", false }, { "gzip;q=0, *", false }, { "identity", false },
+		{ "x-gzip", true }, { "br, deflate", false }, { "gzipx", false },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		if (!CHECK_EQ_I64(httpd_accepts_gzip(cases[i].ae), cases[i].gz))
+			printf("# '%s'\n", cases[i].ae ? cases[i].ae : "(none)");
+}
+
 static const struct test tests[] = {
+	{ "accepts_gzip", test_accepts_gzip },
 	{ "parse_listen", test_parse_listen },
 	{ "negotiate", test_negotiate },
 	{ "start_errors", test_start_errors },
