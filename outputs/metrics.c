@@ -52,7 +52,8 @@ struct mgroup {
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_PROCS,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
-	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
+	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
+	F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
 	F_NR
 };
 
@@ -556,6 +557,15 @@ static const struct fam_def fam_defs[F_NR] = {
 	[F_SCRAPE_S] = { "ktop_scrape_duration_seconds", PROM_GAUGE, PROM_DOUBLE, "seconds",
 		"Time ktop took to answer the previous request of /metrics (rendering and copying it).",
 		false, { NULL }, false },
+	[F_RW_SENT] = { "ktop_remote_write_samples", PROM_COUNTER, PROM_U64, NULL,
+		"Samples pushed with --remote-write that a receiver accepted (2xx), every receiver summed.",
+		false, { NULL }, false },
+	[F_RW_DROPPED] = { "ktop_remote_write_dropped_samples", PROM_COUNTER, PROM_U64, NULL,
+		"Samples of --remote-write dropped: past --remote-write-queue while a receiver was away, or refused by one (4xx other than 429).",
+		false, { NULL }, false },
+	[F_RW_QUEUE] = { "ktop_remote_write_queue_bytes", PROM_GAUGE, PROM_U64, "bytes",
+		"Bytes of --remote-write pushes held for receivers, not yet accepted.",
+		false, { NULL }, false },
 	[F_TRACING] = { "ktop_tracing", PROM_GAUGE, PROM_U64, NULL,
 		"1 when ktop counts kernel events, else 0; reason: why not, or what is missing.",
 		false, { "reason" }, false },
@@ -738,6 +748,11 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 	if (h->have_http) {
 		prom_family_add_u64(mx->fam[F_SCRAPES], NULL, h->scrapes);
 		prom_family_add_double(mx->fam[F_SCRAPE_S], NULL, h->last_scrape_s);
+	}
+	if (h->have_rw) {
+		prom_family_add_u64(mx->fam[F_RW_SENT], NULL, h->rw_sent);
+		prom_family_add_u64(mx->fam[F_RW_DROPPED], NULL, h->rw_dropped);
+		prom_family_add_u64(mx->fam[F_RW_QUEUE], NULL, h->rw_queue_bytes);
 	}
 	prom_family_add_u64(mx->fam[F_TRACING], (const char *[]){ h->reason ? h->reason : "" },
 			    h->tracing);

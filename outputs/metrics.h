@@ -61,6 +61,9 @@ struct metrics_health {
 	bool have_http;			/* --listen: the HTTP server's numbers below */
 	uint64_t scrapes;		/* /metrics answered */
 	double last_scrape_s;		/* the previous /metrics request's handling time */
+	bool have_rw;			/* --remote-write: its numbers below */
+	uint64_t rw_sent, rw_dropped;	/* samples accepted by receivers; dropped */
+	uint64_t rw_queue_bytes;	/* held for receivers now */
 };
 
 struct metrics;

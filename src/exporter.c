@@ -16,6 +16,7 @@
 #include "../outputs/textfile.h"
 #include "httpd.h"
 #include "ktop.h"
+#include "remotewrite.h"
 #include "webconfig.h"
 
 /* ---- --web-config ---- */
@@ -239,6 +240,15 @@ static void health(struct ktop *k, struct metrics_health *h, char *reason, size_
 		h->scrapes = st.scrapes;
 		h->last_scrape_s = st.last_scrape_s;
 	}
+	if (k->rw) {
+		struct rw_stats st;
+
+		rw_get_stats(k->rw, &st);
+		h->have_rw = true;
+		h->rw_sent = st.samples_sent;
+		h->rw_dropped = st.samples_dropped;
+		h->rw_queue_bytes = st.queue_bytes;
+	}
 }
 
 static int render(struct ktop *k, enum prom_format fmt)
@@ -261,6 +271,77 @@ static int on_scrape(void *ctx, enum httpd_format fmt, const char **body, size_t
 	*body = k->prom.data;
 	*len = k->prom.len;
 	return 0;
+}
+
+/* ---- --remote-write ---- */
+
+/* What the pushes say went wrong: once per kind (remotewrite.c), on the screen or stderr. */
+static void rw_say(void *ctx, const char *msg)
+{
+	struct ktop *k = ctx;
+
+	if (k->mode->screen)
+		app_message(&k->app, "%s", msg);
+	else
+		fprintf(stderr, "ktop: %s\n", msg);
+}
+
+static int rw_start(struct ktop *k, char *err, size_t errlen)
+{
+	struct rw_label labels[OPT_LIST_MAX + 2];
+	char host[256] = "", split[OPT_LIST_MAX][256];
+	size_t n = 0, i, j;
+	struct rw_config c = {
+		.urls = k->opt.remote_write, .nurls = k->opt.nremote_write,
+		.headers = k->opt.rw_headers, .nheaders = k->opt.nrw_headers,
+		.queue_max = k->opt.rw_queue, .user = k->opt.rw_user,
+		.password_file = k->opt.rw_password_file, .token_file = k->opt.rw_token_file,
+		.ca_file = k->opt.rw_ca, .say = rw_say, .ctx = k,
+	};
+
+	for (i = 0; i < k->opt.next_labels; i++) {
+		const char *eq = strchr(k->opt.ext_labels[i], '=');
+
+		snprintf(split[i], sizeof(split[i]), "%s", k->opt.ext_labels[i]);
+		split[i][eq - k->opt.ext_labels[i]] = '\0';
+		/* The last of a name wins. */
+		for (j = 0; j < n && strcmp(labels[j].name, split[i]); j++)
+			;
+		labels[j] = (struct rw_label){ split[i], split[i] + (eq - k->opt.ext_labels[i]) + 1 };
+		if (j == n)
+			n++;
+	}
+	/* Which machine: what a scrape's instance label would say, unless given. */
+	gethostname(host, sizeof(host) - 1);
+	for (j = 0; j < n && strcmp(labels[j].name, "instance"); j++)
+		;
+	if (j == n && host[0])
+		labels[n++] = (struct rw_label){ "instance", host };
+	for (j = 0; j < n && strcmp(labels[j].name, "job"); j++)
+		;
+	if (j == n)
+		labels[n++] = (struct rw_label){ "job", "ktop" };
+	c.labels = labels;
+	c.nlabels = n;
+	k->rw = rw_new(&c, err, errlen);
+	return k->rw ? 0 : -ENOMEM;
+}
+
+int exporter_poll_fd(const struct ktop *k)
+{
+	return rw_fd(k->rw);
+}
+
+int exporter_poll_timeout(const struct ktop *k, int timeout_ms)
+{
+	int t = rw_timeout_ms(k->rw);
+
+	return t >= 0 && (timeout_ms < 0 || t < timeout_ms) ? t : timeout_ms;
+}
+
+void exporter_poll_run(struct ktop *k)
+{
+	rw_run(k->rw);
 }
 
 /*
@@ -311,6 +392,10 @@ int exporter_start(struct ktop *k)
 	r = hidepid_check(k, k->opt.listen && !k->web_auth);
 	if (r)
 		return r;
+	if (k->opt.nremote_write && rw_start(k, err, sizeof(err))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return 1;
+	}
 	if (k->opt.textfile) {
 		k->textfile = textfile_open(k->opt.textfile, err, sizeof(err));
 		if (!k->textfile) {
@@ -321,10 +406,9 @@ int exporter_start(struct ktop *k)
 	return 0;
 }
 
-static void textfile_tick(struct ktop *k)
+static void textfile_tick(struct ktop *k, int r)
 {
 	char err[512];
-	int r = render(k, PROM_FMT_TEXT);
 
 	if (!r)
 		r = textfile_write(k->textfile, k->prom.data, k->prom.len, false, err, sizeof(err));
@@ -354,14 +438,26 @@ void exporter_interval(struct ktop *k)
 		httpd_invalidate(k->httpd);
 		web_config_tick(k);
 	}
-	if (k->textfile)
-		textfile_tick(k);
+	if (k->textfile || k->rw) {
+		/* One rendering for both: the same page. */
+		int r = render(k, PROM_FMT_TEXT);
+
+		if (k->textfile)
+			textfile_tick(k, r);
+		/* Each sample at the time of its tick, however late it is delivered. */
+		if (k->rw && !r)
+			rw_push(k->rw, k->prom.data, k->prom.len,
+				(int64_t)(k->app.model.wall_s * 1000 + 0.5));
+	}
 }
 
 void exporter_stop(struct ktop *k)
 {
 	httpd_stop(k->httpd);
 	k->httpd = NULL;
+	/* What the receivers have not taken yet: 2 s at most, while they answer. */
+	rw_free(k->rw, 2.0);
+	k->rw = NULL;
 	/* ktop's metrics end with it: not left frozen in node_exporter's. */
 	textfile_close(k->textfile, true);
 	k->textfile = NULL;

@@ -82,6 +82,7 @@ struct ktop {
 	struct metrics *metrics;
 	struct httpd *httpd;
 	struct textfile *textfile;
+	struct remote_write *rw;	/* --remote-write */
 	struct prom_buf prom;		/* the last rendering */
 	bool textfile_failing;		/* said once, until a write works again */
 	unsigned long long web_stamp;	/* --web-config as last read (webconfig_stamp) */
@@ -157,6 +158,10 @@ int exporter_start(struct ktop *k);
 /* An interval applied: the counters move, the next scrape renders anew. */
 void exporter_interval(struct ktop *k);
 void exporter_stop(struct ktop *k);
+/* The main loop's share for --remote-write: its fd (-1: none), its wait, its work. */
+int exporter_poll_fd(const struct ktop *k);
+int exporter_poll_timeout(const struct ktop *k, int timeout_ms);
+void exporter_poll_run(struct ktop *k);
 
 /* src/sinks.c: every applied interval to every sink, whatever collected it. */
 struct procfs_need;
