@@ -77,6 +77,7 @@ struct httpd {
 	size_t max_inflight;
 	/* This model state's rendered responses, per format and gzip; NULL: not yet. */
 	struct MHD_Response *cache[2][2];
+	struct body *plain[2];	/* cache[fmt][0]'s body, what the gzip one compresses */
 	/* Fixed answers. */
 	struct MHD_Response *r_index, *r_404, *r_405, *r_413, *r_500, *r_503;
 	struct MHD_Response *r_401, *r_403, *r_429;
@@ -392,11 +393,19 @@ static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format f
 		*status = MHD_HTTP_SERVICE_UNAVAILABLE;
 		return NULL;
 	}
-	h->st.renders++;
-	if (h->render(h->ctx, fmt, &data, &len) || (!data && len)) {
-		h->st.render_errors++;
-		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-		return NULL;
+	if (gz) {
+		/* The plain page compressed: both encodings say the same in a model state. */
+		if (!scrape_response(h, fmt, false, status))
+			return NULL;
+		data = h->plain[fmt]->data;
+		len = h->plain[fmt]->len;
+	} else {
+		h->st.renders++;
+		if (h->render(h->ctx, fmt, &data, &len) || (!data && len)) {
+			h->st.render_errors++;
+			*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+			return NULL;
+		}
 	}
 	if (h->st.inflight && len > h->max_inflight - h->st.inflight) {
 		*status = MHD_HTTP_SERVICE_UNAVAILABLE;
@@ -430,6 +439,8 @@ static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format f
 	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
 	if (gz)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	else
+		h->plain[fmt] = b;	/* lives as long as cache[fmt][0] holds it */
 	h->cache[fmt][gz] = r;
 	return r;
 }
