@@ -187,13 +187,15 @@ install: ktop
 	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-exporter.service \
 		>$(DESTDIR)$(UNITDIR)/ktop-exporter.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-exporter.service
+	install -m 0644 contrib/ktop-exporter.socket $(DESTDIR)$(UNITDIR)/ktop-exporter.socket
 	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-record.service \
 		>$(DESTDIR)$(UNITDIR)/ktop-record.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-record.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
-	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-record.service
+	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-exporter.socket \
+		$(DESTDIR)$(UNITDIR)/ktop-record.service
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
