@@ -133,6 +133,43 @@ kills() {
 	[ ! -s "$OUT" ]
 }
 
+@test "remote write: a receiver black-holing connections never delays a refresh; the queue holds on" {
+	need_tracing
+	local port gap
+	# A listener whose accept queue is full and never drained: the kernel drops
+	# the SYNs of further connections, as a firewall that black-holes them.
+	"$PY" - "$BATS_TEST_TMPDIR/hole" <<-'EOF' &
+	import socket, sys, time
+	s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)
+	fill = []
+	for i in range(4):
+	    c = socket.socket(); c.setblocking(False)
+	    try:
+	        c.connect(s.getsockname())
+	    except BlockingIOError:
+	        pass
+	    fill.append(c)
+	open(sys.argv[1], "w").write("%d\n" % s.getsockname()[1])
+	time.sleep(120)
+	EOF
+	track $!
+	wait_for_file "$BATS_TEST_TMPDIR/hole" 10
+	port=$(cat "$BATS_TEST_TMPDIR/hole")
+	sleep 1
+	start_ktop "$OUT" -b --csv -o pid -p 1 -d 0.2 --remote-write "http://127.0.0.1:$port/write" \
+		--listen 127.0.0.1:0
+	sleep 9
+	kill -TERM "$KPID"
+	wait "$KPID" || true
+	# refreshes every 0.2 s while connects hang (libcurl's 5 s connect timeout)
+	gap=$(awk -F, 'NR > 2 { if (p && $1 - p > m) m = $1 - p; p = $1 } NR == 2 { p = $1 }
+		END { printf "%.3f\n", m }' "$OUT")
+	echo "longest time between refreshes: $gap s (every 0.2 s); $(grep -c . "$OUT") rows" >&2
+	awk -v g="$gap" 'BEGIN { exit !(g > 0.1 && g < 1.0) }'
+	(($(grep -c . "$OUT") >= 35))
+	grep -q "Connection timed out\|Timeout was reached" "$OUT.err"
+}
+
 @test "remote write: a 400 is dropped and said once, never retried; the dropped samples are counted" {
 	need_tracing
 	local port
