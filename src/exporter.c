@@ -34,8 +34,11 @@ static int apply_web_config(struct ktop *k, char *err, size_t errlen)
 	size_t i;
 	int r;
 
-	/* Stamped before reading: a change while reading is read at the next tick. */
-	k->web_stamp = 0;
+	/*
+	 * Stamped as read (a change while reading is read at the next tick), and
+	 * again while it is bad: it is read again when it changes.
+	 */
+	k->web_stamp = webconfig_stamp(k->opt.web_config, &k->web);
 	r = webconfig_load(k->opt.web_config, &wc, err, errlen);
 	if (r)
 		return r;
@@ -62,8 +65,13 @@ static int apply_web_config(struct ktop *k, char *err, size_t errlen)
 		.users = users, .nusers = wc.nusers,
 	};
 	r = httpd_set_security(k->httpd, &sec, err, errlen);
-	if (!r)
+	if (!r) {
 		k->web_auth = wc.nusers > 0;
+		/* Kept: the files it names are those to watch. */
+		webconfig_free(&k->web);
+		k->web = wc;
+		memset(&wc, 0, sizeof(wc));
+	}
 out:
 	if (key) {
 		memset(key, 0, strlen(key));	/* the private key: not left in freed memory */
@@ -79,21 +87,13 @@ out:
 /* At each tick: the file (or one it names) changed? Read it again; said once if bad. */
 static void web_config_tick(struct ktop *k)
 {
-	struct webconfig wc = { 0 };
 	char err[512];
 
 	if (!k->opt.web_config || !k->httpd)
 		return;
-	if (k->web_stamp && webconfig_stamp(k->opt.web_config, &wc) == k->web_stamp)
+	/* A few stat() per tick; the file is parsed only when one of them changed. */
+	if (k->web_stamp && webconfig_stamp(k->opt.web_config, &k->web) == k->web_stamp)
 		return;
-	/* Names inside may have changed too: compare against what the file names now. */
-	if (k->web_stamp && !webconfig_load(k->opt.web_config, &wc, err, sizeof(err))) {
-		unsigned long long now = webconfig_stamp(k->opt.web_config, &wc);
-
-		webconfig_free(&wc);
-		if (now == k->web_stamp)
-			return;
-	}
 	if (!apply_web_config(k, err, sizeof(err))) {
 		k->web_failing = false;
 		return;
@@ -463,5 +463,6 @@ void exporter_stop(struct ktop *k)
 	k->textfile = NULL;
 	metrics_free(k->metrics);
 	k->metrics = NULL;
+	webconfig_free(&k->web);
 	prom_buf_free(&k->prom);
 }

@@ -16,6 +16,7 @@
 #include "launch.h"
 #include "options.h"
 #include "settings.h"
+#include "webconfig.h"
 #include "../collectors/ftrace.h"
 #include "../collectors/replay.h"
 #include "../model/sample.h"
@@ -85,7 +86,8 @@ struct ktop {
 	struct remote_write *rw;	/* --remote-write */
 	struct prom_buf prom;		/* the last rendering */
 	bool textfile_failing;		/* said once, until a write works again */
-	unsigned long long web_stamp;	/* --web-config as last read (webconfig_stamp) */
+	struct webconfig web;		/* --web-config as last applied */
+	unsigned long long web_stamp;	/* the files as last read (webconfig_stamp) */
 	bool web_failing;		/* a bad --web-config: said once, until it reads again */
 	bool web_auth;			/* --web-config asks for basic auth */
 

@@ -301,6 +301,18 @@ print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024))
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:two "http://127.0.0.1:$kp/metrics")" = 200 ]
 	[ "$(grep -c 'web.yml:3' "$OUT.err")" = 1 ]
 	grep -q "the configuration before is kept" "$OUT.err"
+	# TLS added: the same port serves HTTPS from then on
+	command -v openssl >/dev/null || return 0
+	make_certs "$d"
+	printf "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  alice: '%s'\n" \
+		"$(bcrypt two)" >"$d/web.yml"
+	for ((i = 0; i < 50; i++)); do
+		code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" -u alice:two "https://127.0.0.1:$kp/metrics" || true)
+		[ "$code" = 200 ] && break
+		sleep 0.1
+	done
+	[ "$code" = 200 ]
+	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:two "http://127.0.0.1:$kp/metrics" || true)" != 200 ]
 }
 
 @test "web-config: a bad file at start is one line naming its line, exit 1; --web-config needs --listen" {
