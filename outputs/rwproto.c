@@ -158,6 +158,9 @@ static void put_series(struct enc *e, double v)
 	}
 	sample_len = 1 + 8 + 1 + varint_len((uint64_t)e->ts);
 	ts_len += 1 + varint_len(sample_len) + sample_len;
+	/* Room for the whole series at once: each put below is a copy. */
+	if (!reserve(&e->pb, 1 + varint_len(ts_len) + ts_len))
+		return;
 	put(&e->pb, "\x0a", 1);
 	put_varint(&e->pb, ts_len);
 	for (i = 0; i < e->nlabs; i++) {
@@ -188,65 +191,86 @@ static void put_series(struct enc *e, double v)
 	put_varint(&e->pb, (uint64_t)e->ts);
 }
 
-/* One sample line: name[{labels}] value. 0, or -EINVAL. */
+/* A label whose name and value were written at the end of the scratch. */
+static bool push_lab(struct enc *e, size_t name, size_t nlen, size_t value, size_t vlen)
+{
+	if (!vlen)
+		return true;	/* an empty value is no label, as Prometheus reads the page */
+	if (e->nlabs == e->cap_labs) {
+		size_t cap = e->cap_labs ? e->cap_labs * 2 : 16;
+		struct lab *l = realloc(e->labs, cap * sizeof(*l));
+
+		if (!l)
+			return false;
+		e->labs = l;
+		e->cap_labs = cap;
+	}
+	e->labs[e->nlabs++] = (struct lab){ name, nlen, value, vlen };
+	return true;
+}
+
+/*
+ * One sample line: name[{labels}] value. 0, or -EINVAL. The scratch is
+ * reserved for the whole line first (a value unescaped is never longer than
+ * written): names and values are copied without a check each.
+ */
 static int parse_line(struct enc *e, const char *p, const char *end)
 {
 	const char *name = p, *q;
-	char num[64];
+	char num[64], *sc;
+	size_t n;
 	double v;
 
 	e->nlabs = 0;
 	e->scratch.len = 0;
+	if (!reserve(&e->scratch, (size_t)(end - p) + 8))
+		return -ENOMEM;
+	sc = e->scratch.p;
 	while (p < end && *p != '{' && *p != ' ')
 		p++;
 	if (p == name)
 		return -EINVAL;
-	if (!add_lab(e, "__name__", 8, name, (size_t)(p - name)))
+	memcpy(sc, "__name__", 8);
+	memcpy(sc + 8, name, (size_t)(p - name));
+	e->scratch.len = 8 + (size_t)(p - name);
+	if (!push_lab(e, 0, 8, 8, (size_t)(p - name)))
 		return -ENOMEM;
 	if (p < end && *p == '{') {
 		p++;
 		while (p < end && *p != '}') {
 			const char *ln = p;
-			size_t nl, vstart;
+			size_t nl, noff, voff;
 
-			while (p < end && *p != '=')
+			q = memchr(p, '=', (size_t)(end - p));
+			if (!q || q + 1 >= end || q[1] != '"')
+				return -EINVAL;
+			nl = (size_t)(q - ln);
+			noff = e->scratch.len;
+			memcpy(sc + noff, ln, nl);
+			voff = noff + nl;
+			n = voff;
+			p = q + 2;
+			for (;;) {
+				const char *stop = p;
+
+				while (stop < end && *stop != '"' && *stop != '\\')
+					stop++;
+				memcpy(sc + n, p, (size_t)(stop - p));
+				n += (size_t)(stop - p);
+				p = stop;
+				if (p >= end)
+					return -EINVAL;
+				if (*p == '"')
+					break;
+				if (++p >= end)
+					return -EINVAL;
+				sc[n++] = *p == 'n' ? '\n' : *p;
 				p++;
-			if (p + 1 >= end || p[1] != '"')
-				return -EINVAL;
-			nl = (size_t)(p - ln);
-			p += 2;
-			/* The value, unescaped, after the name in the scratch. */
-			vstart = e->scratch.len;
-			while (p < end && *p != '"') {
-				char c = *p++;
-
-				if (c == '\\' && p < end) {
-					c = *p++;
-					if (c == 'n')
-						c = '\n';
-				}
-				put(&e->scratch, &c, 1);
 			}
-			if (p >= end)
-				return -EINVAL;
 			p++;
-			{
-				/* add_lab copies: the value moves to after the name. */
-				size_t vl = e->scratch.len - vstart;
-				char *tmp = malloc(vl + 1);
-
-				if (!tmp || e->scratch.nomem) {
-					free(tmp);
-					return -ENOMEM;
-				}
-				memcpy(tmp, e->scratch.p + vstart, vl);
-				e->scratch.len = vstart;
-				if (!add_lab(e, ln, nl, tmp, vl)) {
-					free(tmp);
-					return -ENOMEM;
-				}
-				free(tmp);
-			}
+			e->scratch.len = n;
+			if (!push_lab(e, noff, nl, voff, n - voff))
+				return -ENOMEM;
 			if (p < end && *p == ',')
 				p++;
 		}
