@@ -10,7 +10,7 @@ THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw libtracefs libtraceevent libmicrohttpd sqlite3
+PKGS = ncursesw libtracefs libtraceevent libmicrohttpd sqlite3 gnutls libcrypt zlib yaml-0.1 libcurl snappy
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
@@ -187,13 +187,15 @@ install: ktop
 	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-exporter.service \
 		>$(DESTDIR)$(UNITDIR)/ktop-exporter.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-exporter.service
+	install -m 0644 contrib/ktop-exporter.socket $(DESTDIR)$(UNITDIR)/ktop-exporter.socket
 	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-record.service \
 		>$(DESTDIR)$(UNITDIR)/ktop-record.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-record.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
-	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-record.service
+	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-exporter.socket \
+		$(DESTDIR)$(UNITDIR)/ktop-record.service
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

@@ -18,9 +18,15 @@
 # ktop BENCH_PROBES times, one every 0.1 s (each at a random phase of ktop's
 # refresh, so a request that arrives while ktop collects waits for it), with
 # Prometheus's Accept header: p50, p99, max.
+# The remote-write column: in the same window a second ktop (-d the same)
+# pushes the same series to that Prometheus (--web.enable-remote-write-receiver)
+# instead of being scraped: its CPU against the scraped ktop's is the push
+# path's against the scrape path's (collection is the same in both); its
+# samples per push and dropped samples are Prometheus's and its own.
 # Ends with PASS/FAIL at the largest count: ktop's CPU <= 0.25 x
-# process-exporter's, and ktop's scrape latency p99 <= 20 ms (the probe's and
-# Prometheus's). Exit 0 PASS, 1 FAIL, 2 when it could not run.
+# process-exporter's, ktop's scrape latency p99 <= 20 ms (the probe's and
+# Prometheus's), and the pushing ktop's CPU <= the scraped one's with nothing
+# dropped. Exit 0 PASS, 1 FAIL, 2 when it could not run.
 #
 # Needs root (ktop traces as root), cc, python3, prometheus and
 # prometheus-process-exporter (tools/deps.sh bench). Knobs:
@@ -116,6 +122,11 @@ elif cmd == "scrapes":		# PORT JOB WINDOW_S: p50 p99 max of scrape_duration_seco
     pct = lambda p: v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
     print("%.1f %.1f %.1f %s %d %s" % (pct(0.5), pct(0.99), v[-1] if v else float("nan"),
           s[0]["value"][1] if s else "0", len(v), up[0]["value"][1] if up else "0"))
+elif cmd == "rw":		# PORT WINDOW_S: series of the last push, samples dropped (the pushing ktop's)
+    port, w = sys.argv[2], int(float(sys.argv[3]))
+    n = q(port, 'count({job="ktop-rw"})')
+    d = q(port, 'ktop_remote_write_dropped_samples_total{job="ktop-rw"}')
+    print("%s %s" % (n[0]["value"][1] if n else "0", d[0]["value"][1] if d else "-1"))
 elif cmd == "probe":		# PORT N: ktop's /metrics N times, one every 0.1 s (random phase)
     port, n = sys.argv[2], int(sys.argv[3])
     acc = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
@@ -147,6 +158,7 @@ EOF
 echo "exporter bench: $(nproc) CPUs, $(uname -r), ktop $($KTOP -V | cut -d' ' -f2), $($PE -version 2>&1 | head -1)"
 echo "both scraped every ${SCRAPE}s by one Prometheus ($(prometheus --version 2>&1 | head -1 | cut -d' ' -f3)); ktop -b --listen -d $DELAY (tracing); $PE -config.path (group by comm; package defaults: -threads -gather-smaps)"
 echo "CPU and RSS over ${SECONDS_}s after ${WARM}s of warm-up; scrape ms from Prometheus's scrape_duration_seconds"
+echo "ktop remote-write: a second ktop -b -d $DELAY --remote-write to the same Prometheus, not scraped (series: pushed; up: nothing dropped)"
 printf '\n%6s %-17s %10s %6s %8s %8s %8s %8s %8s %8s %6s\n' procs exporter "cpu s/min" "cpu%" "rss MB" "peak MB" "p50 ms" "p99 ms" "max ms" series up
 start=$(date +%s)
 : >"$T/summary"
@@ -157,6 +169,9 @@ for n in $PROCS; do
 	prp=$(py port)
 	"$KTOP" -b --listen "127.0.0.1:$kp" -d "$DELAY" >/dev/null 2>"$T/ktop.$n.err" &
 	kpid=$!
+	"$KTOP" -b --remote-write "http://127.0.0.1:$prp/api/v1/write" -d "$DELAY" \
+		--external-label job=ktop-rw >/dev/null 2>"$T/ktop-rw.$n.err" &
+	rwpid=$!
 	"$PE" -config.path "$T/pe.yml" -web.listen-address "127.0.0.1:$pp" >"$T/pe.$n.log" 2>&1 &
 	ppid=$!
 	mkdir -p "$T/prom.$n"
@@ -171,19 +186,23 @@ for n in $PROCS; do
 	    static_configs: [{targets: ['127.0.0.1:$pp']}]
 	EOF
 	prometheus --config.file="$T/prom.$n.yml" --storage.tsdb.path="$T/prom.$n" \
-		--web.listen-address="127.0.0.1:$prp" --log.level=warn >"$T/prom.$n.log" 2>&1 &
+		--web.listen-address="127.0.0.1:$prp" --web.enable-remote-write-receiver \
+		--log.level=warn >"$T/prom.$n.log" 2>&1 &
 	prpid=$!
-	PIDS="$kpid $ppid $prpid"
+	PIDS="$kpid $rwpid $ppid $prpid"
 	py ready "$prp" ktop process-exporter ||
 		die "Prometheus did not scrape both exporters (logs: ktop $(cat "$T/ktop.$n.err"); $(tail -3 "$T/pe.$n.log"))"
 	sleep "$WARM"
 	k0=$(cpu_s "$kpid")
 	p0=$(cpu_s "$ppid")
+	w0=$(cpu_s "$rwpid")
 	sleep "$SECONDS_"
 	kill -0 "$kpid" 2>/dev/null || die "ktop exited: $(cat "$T/ktop.$n.err")"
+	kill -0 "$rwpid" 2>/dev/null || die "ktop --remote-write exited: $(cat "$T/ktop-rw.$n.err")"
 	kill -0 "$ppid" 2>/dev/null || die "$PE exited: $(tail -n 3 "$T/pe.$n.log")"
 	k1=$(cpu_s "$kpid")
 	p1=$(cpu_s "$ppid")
+	w1=$(cpu_s "$rwpid")
 	for tool in ktop process-exporter; do
 		case $tool in
 		ktop) pid=$kpid c=$(awk -v a="$k0" -v b="$k1" 'BEGIN { print b - a }') ;;
@@ -199,6 +218,17 @@ for n in $PROCS; do
 		echo "$line"
 		echo "$line" >>"$T/summary"
 	done
+	# The pushing ktop: no scrape; samples per push and dropped from Prometheus.
+	rw=$(py rw "$prp" "$SECONDS_")
+	line=$(awk -v n="$n" -v c="$(awk -v a="$w0" -v b="$w1" 'BEGIN { print b - a }')" -v w="$SECONDS_" \
+		-v r="$(rss_mb "$rwpid" VmRSS)" -v h="$(rss_mb "$rwpid" VmHWM)" -v s="$rw" 'BEGIN {
+		split(s, a, " ")
+		printf "%6d %-17s %10.3f %6.2f %8.1f %8.1f %8s %8s %8s %8d %6s\n",
+			n, "ktop remote-write", c * 60 / w, c * 100 / w, r, h, "-", "-", "-", a[1],
+			a[2] == 0 ? "yes" : "DROP" a[2]
+	}')
+	echo "$line"
+	echo "$line" >>"$T/summary"
 	# The latency probe, at the largest count only, after the CPU window.
 	if [ "$n" = "$max" ]; then
 		kill -TERM "$ppid" 2>/dev/null
@@ -214,14 +244,16 @@ read -r pp50 pp99 pmax psize <"$T/probe"
 echo
 echo "probe at $max processes: $PROBES scrapes of ktop's /metrics ($psize bytes, OpenMetrics), one every 0.1 s: p50 $pp50 ms, p99 $pp99 ms, max $pmax ms"
 verdict=$(awk -v n="$max" -v ct="$CPU_TARGET" -v lt="$P99_TARGET_MS" -v pp99="$pp99" '
-	$1 == n && $2 == "ktop" { k = $3; kp99 = $8 }
+	$1 == n && $2 == "ktop" && $3 != "remote-write" { k = $3; kp99 = $8 }
 	$1 == n && $2 == "process-exporter" { p = $3 }
+	$1 == n && $2 == "ktop" && $3 == "remote-write" { w = $4; wok = $NF == "yes" }
 	END {
 		r = p > 0 ? k / p : 1e9
-		ok = r <= ct && pp99 <= lt && kp99 <= lt
-		printf "%s at %d processes: ktop CPU %.3f / process-exporter %.3f = %.3fx (target <= %.2fx: %s); ktop scrape p99 probe %.1f ms, Prometheus %.1f ms (target <= %d ms: %s)",
+		rwok = wok && w <= k
+		ok = r <= ct && pp99 <= lt && kp99 <= lt && rwok
+		printf "%s at %d processes: ktop CPU %.3f / process-exporter %.3f = %.3fx (target <= %.2fx: %s); ktop scrape p99 probe %.1f ms, Prometheus %.1f ms (target <= %d ms: %s); push CPU %.3f vs scraped %.3f, nothing dropped (%s)",
 			ok ? "PASS" : "FAIL", n, k, p, r, ct, r <= ct ? "ok" : "missed", pp99, kp99, lt,
-			pp99 <= lt && kp99 <= lt ? "ok" : "missed"
+			pp99 <= lt && kp99 <= lt ? "ok" : "missed", w, k, rwok ? "ok" : "missed"
 	}' "$T/summary")
 echo "$verdict"
 echo "bench time: $(($(date +%s) - start)) s"

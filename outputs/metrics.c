@@ -45,13 +45,15 @@ struct mgroup {
 	struct sc_table err;	/* errors per syscall and errno (sc_err_key) */
 	uint64_t procs;		/* processes alive at the end of tick procs_tick */
 	uint64_t procs_tick;
+	uint64_t seen_ns;	/* the last tick (monotonic) a task of it was read */
 };
 
 /* The families, in the order they are written. */
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_PROCS,
-	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN,
-	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
+	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
+	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
+	F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
 	F_NR
 };
 
@@ -75,6 +77,7 @@ struct sigpart {
 struct metrics {
 	enum cgroup_group_by by;
 	size_t max_groups;
+	uint64_t expire_ns;		/* an idle group leaves after this; 0: never */
 	struct prom_family *fam[F_NR];
 
 	struct mgroup **groups;		/* in the order made */
@@ -94,6 +97,8 @@ struct metrics {
 
 	long hz;
 	uint64_t ticks, lost, lost_unknown;
+	bool exit_records;		/* exit records are listened to: their losses count */
+	uint64_t lost_exits, lost_exits_unknown;
 	double wall_s;			/* the last tick's wall clock */
 };
 
@@ -185,22 +190,94 @@ static void note_folded(struct metrics *mx, uint64_t h)
 	}
 }
 
+/*
+ * Whether @key is "other" inside n >= 0 pairs of brackets: those names are
+ * written in one more pair, so that "other" is only ever the overflow (a
+ * process named "other" is "[other]", one named "[other]" is "[[other]]":
+ * no two names meet).
+ */
+static bool other_like(const char *key)
+{
+	size_t n = strlen(key), d = 0;
+
+	while (d < n / 2 && key[d] == '[' && key[n - 1 - d] == ']')
+		d++;
+	for (;; d--) {
+		if (n - 2 * d == 5 && !memcmp(key + d, "other", 5))
+			return true;
+		if (!d)
+			return false;
+	}
+}
+
 /* The group of @key: found, made, or (the table full) the group "other". */
 static struct mgroup *group_get(struct metrics *mx, const char *key)
 {
-	uint64_t h = hash_str(key);
-	struct mgroup *g = group_find(mx, key, h);
+	char esc[CGROUP_KEY_MAX + 2];
+	uint64_t h;
+	struct mgroup *g;
 
+	if (other_like(key)) {
+		snprintf(esc, sizeof(esc), "[%s]", key);
+		key = esc;
+	}
+	h = hash_str(key);
+	g = group_find(mx, key, h);
 	if (g)
 		return g;
-	/* "other" is the overflow's own name: it never takes a slot of the cap. */
-	if (mx->ngroups - (mx->other != NULL) < mx->max_groups && strcmp(key, "other"))
+	/* The overflow never takes a slot of the cap. */
+	if (mx->ngroups - (mx->other != NULL) < mx->max_groups)
 		return group_add(mx, key, h);
-	if (strcmp(key, "other"))
-		note_folded(mx, h);
+	note_folded(mx, h);
 	if (!mx->other)
 		mx->other = group_add(mx, "other", hash_str("other"));
 	return mx->other;
+}
+
+static void group_free(struct mgroup *g)
+{
+	sc_table_free(&g->sc);
+	sc_table_free(&g->err);
+	free(g->sig);
+	free(g->key);
+	free(g);
+}
+
+/*
+ * Groups that had no task read for expire_ns leave (their series go: a
+ * counter that disappears is what Prometheus expects of a process that
+ * ended), so that their slots go to new names rather than every later
+ * command hiding in "other". A name that comes back starts from zero.
+ */
+static void expire_groups(struct metrics *mx, uint64_t now_ns)
+{
+	size_t i, n = 0, j;
+
+	for (i = 0; i < mx->ngroups; i++) {
+		struct mgroup *g = mx->groups[i];
+
+		if (now_ns - g->seen_ns < mx->expire_ns) {
+			mx->groups[n++] = g;
+			continue;
+		}
+		if (g == mx->other)
+			mx->other = NULL;
+		group_free(g);
+	}
+	if (n == mx->ngroups)
+		return;
+	mx->ngroups = n;
+	memset(mx->tab, 0, mx->tab_cap * sizeof(*mx->tab));
+	for (i = 0; i < n; i++) {
+		for (j = mx->groups[i]->hash & (mx->tab_cap - 1); mx->tab[j];
+		     j = (j + 1) & (mx->tab_cap - 1))
+			;
+		mx->tab[j] = mx->groups[i];
+	}
+	/* The pointer cache names freed groups, and "other" for names that now fit. */
+	free(mx->ptab);
+	mx->ptab = NULL;
+	mx->ptab_cap = mx->ptab_used = 0;
 }
 
 /* The pointer @p's group, from the cache or made with @key_of. */
@@ -357,7 +434,10 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 	if (m->interval_s > 0) {
 		mx->lost += m->lost_events;
 		mx->lost_unknown += m->lost_unknown;
+		mx->lost_exits += m->exits_lost;
+		mx->lost_exits_unknown += m->exits_lost_unknown;
 	}
+	mx->exit_records = m->exit_records;
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];
 		struct mgroup *g;
@@ -369,6 +449,7 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 		g = task_group(mx, t);
 		if (!g)
 			continue;	/* out of memory: this tick's counts of it are lost */
+		g->seen_ns = m->t_now;
 		if (t->state != 'X' && (!m->threads || t->pid == t->tgid)) {
 			if (g->procs_tick != m->tick) {
 				g->procs_tick = m->tick;
@@ -402,6 +483,8 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 	for (i = 0; i < mx->ngroups; i++)
 		if (mx->groups[i]->procs_tick != m->tick)
 			mx->groups[i]->procs = 0;
+	if (mx->expire_ns)
+		expire_groups(mx, m->t_now);
 }
 
 size_t metrics_ngroups(const struct metrics *mx)
@@ -456,6 +539,12 @@ static const struct fam_def fam_defs[F_NR] = {
 	[F_LOST_UNKNOWN] = { "ktop_lost_events_unknown_intervals", PROM_COUNTER, PROM_U64, NULL,
 		"Refresh intervals in which the kernel reported dropped events without a count.",
 		false, { NULL }, false },
+	[F_LOST_EXITS] = { "ktop_lost_exit_records", PROM_COUNTER, PROM_U64, NULL,
+		"Exit records (taskstats) the kernel dropped before ktop read them: the CPU time and faults of processes that exited in those intervals may be short.",
+		false, { NULL }, false },
+	[F_LOST_EXITS_UNKNOWN] = { "ktop_lost_exit_records_unknown_intervals", PROM_COUNTER, PROM_U64, NULL,
+		"Refresh intervals in which the kernel reported dropped exit records without a count.",
+		false, { NULL }, false },
 	[F_EVENTS] = { "ktop_events_decoded", PROM_COUNTER, PROM_U64, NULL,
 		"Kernel events ktop decoded from its trace instance.", false, { NULL }, false },
 	[F_TICKS] = { "ktop_refreshes", PROM_COUNTER, PROM_U64, NULL,
@@ -467,6 +556,15 @@ static const struct fam_def fam_defs[F_NR] = {
 		"Requests of /metrics answered.", false, { NULL }, false },
 	[F_SCRAPE_S] = { "ktop_scrape_duration_seconds", PROM_GAUGE, PROM_DOUBLE, "seconds",
 		"Time ktop took to answer the previous request of /metrics (rendering and copying it).",
+		false, { NULL }, false },
+	[F_RW_SENT] = { "ktop_remote_write_samples", PROM_COUNTER, PROM_U64, NULL,
+		"Samples pushed with --remote-write that a receiver accepted (2xx), every receiver summed.",
+		false, { NULL }, false },
+	[F_RW_DROPPED] = { "ktop_remote_write_dropped_samples", PROM_COUNTER, PROM_U64, NULL,
+		"Samples of --remote-write dropped: past --remote-write-queue while a receiver was away, or refused by one (4xx other than 429).",
+		false, { NULL }, false },
+	[F_RW_QUEUE] = { "ktop_remote_write_queue_bytes", PROM_GAUGE, PROM_U64, "bytes",
+		"Bytes of --remote-write pushes held for receivers, not yet accepted.",
 		false, { NULL }, false },
 	[F_TRACING] = { "ktop_tracing", PROM_GAUGE, PROM_U64, NULL,
 		"1 when ktop counts kernel events, else 0; reason: why not, or what is missing.",
@@ -491,6 +589,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 	}
 	mx->by = o->by;
 	mx->max_groups = max;
+	mx->expire_ns = (uint64_t)(o->expire_s * 1e9);
 	mx->hz = 100;
 	for (i = 0; i < F_NR; i++) {
 		const struct fam_def *d = &fam_defs[i];
@@ -526,13 +625,8 @@ void metrics_free(struct metrics *mx)
 		return;
 	for (i = 0; i < F_NR; i++)
 		prom_family_free(mx->fam[i]);
-	for (i = 0; i < mx->ngroups; i++) {
-		sc_table_free(&mx->groups[i]->sc);
-		sc_table_free(&mx->groups[i]->err);
-		free(mx->groups[i]->sig);
-		free(mx->groups[i]->key);
-		free(mx->groups[i]);
-	}
+	for (i = 0; i < mx->ngroups; i++)
+		group_free(mx->groups[i]);
 	free(mx->groups);
 	free(mx->tab);
 	free(mx->ptab);
@@ -644,12 +738,21 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 		prom_family_add_u64(mx->fam[F_LOST_UNKNOWN], NULL, mx->lost_unknown);
 		prom_family_add_u64(mx->fam[F_EVENTS], NULL, h->events);
 	}
+	if (mx->exit_records) {
+		prom_family_add_u64(mx->fam[F_LOST_EXITS], NULL, mx->lost_exits);
+		prom_family_add_u64(mx->fam[F_LOST_EXITS_UNKNOWN], NULL, mx->lost_exits_unknown);
+	}
 	prom_family_add_u64(mx->fam[F_TICKS], NULL, mx->ticks);
 	if (mx->ticks)
 		prom_family_add_double(mx->fam[F_LAST_TICK], NULL, mx->wall_s);
 	if (h->have_http) {
 		prom_family_add_u64(mx->fam[F_SCRAPES], NULL, h->scrapes);
 		prom_family_add_double(mx->fam[F_SCRAPE_S], NULL, h->last_scrape_s);
+	}
+	if (h->have_rw) {
+		prom_family_add_u64(mx->fam[F_RW_SENT], NULL, h->rw_sent);
+		prom_family_add_u64(mx->fam[F_RW_DROPPED], NULL, h->rw_dropped);
+		prom_family_add_u64(mx->fam[F_RW_QUEUE], NULL, h->rw_queue_bytes);
 	}
 	prom_family_add_u64(mx->fam[F_TRACING], (const char *[]){ h->reason ? h->reason : "" },
 			    h->tracing);

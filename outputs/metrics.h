@@ -16,7 +16,10 @@
  * Groups are keyed as the views group (model/cgroup.h: comm, user, unit,
  * container, cgroup). At most max_series groups are kept; the processes of
  * any later group count in the group "other" (and metrics_render says how
- * many group names were folded so: ktop_metrics_dropped_groups). Each family
+ * many group names were folded so: ktop_metrics_dropped_groups). A group
+ * none of whose tasks was read for expire_s leaves (its slot free for a new
+ * name). "other" names only the overflow: a group of that name is written
+ * "[other]" (and "[other]" "[[other]]", and so on). Each family
  * is capped again at max_series series by the writer, the rest summed into
  * an "other" series (ktop_metrics_dropped_series).
  *
@@ -40,10 +43,13 @@
 
 /* --metrics-max-series's default: series per family, and groups kept. */
 #define METRICS_MAX_SERIES_DEFAULT 4000
+/* --metrics-expire's default, seconds. */
+#define METRICS_EXPIRE_DEFAULT 300.0
 
 struct metrics_opts {
 	enum cgroup_group_by by;	/* --metrics-group-by */
 	size_t max_series;		/* 0: METRICS_MAX_SERIES_DEFAULT */
+	double expire_s;		/* a group with no task read this long leaves; 0: never */
 };
 
 /* ktop's own state at a scrape, from the program (src/). */
@@ -55,6 +61,9 @@ struct metrics_health {
 	bool have_http;			/* --listen: the HTTP server's numbers below */
 	uint64_t scrapes;		/* /metrics answered */
 	double last_scrape_s;		/* the previous /metrics request's handling time */
+	bool have_rw;			/* --remote-write: its numbers below */
+	uint64_t rw_sent, rw_dropped;	/* samples accepted by receivers; dropped */
+	uint64_t rw_queue_bytes;	/* held for receivers now */
 };
 
 struct metrics;

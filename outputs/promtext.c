@@ -711,7 +711,7 @@ static int keep_largest(struct prom_family *f, size_t ncand, size_t keep)
 static int place_counters(struct prom_family *f, union pval *other)
 {
 	struct keytab *t = &f->scrape, *next = &f->spare, swap;
-	size_t i, newcomers = 0, left = f->max_series - f->admitted.n;
+	size_t i, newcomers = 0, nadmitted = 0, left;
 	bool any = false;
 	int r = 0;
 
@@ -722,12 +722,26 @@ static int place_counters(struct prom_family *f, union pval *other)
 		if (is_other_key(f, e))
 			e->where = WHERE_OTHER;
 		else if (keytab_find(&f->admitted, k, e->len, e->hash))
-			e->where = WHERE_ADMITTED;
-		else if (left)
-			e->where = WHERE_OWN, newcomers++;
+			e->where = WHERE_ADMITTED, nadmitted++;
+		else if (keytab_find(&f->prev_other, k, e->len, e->hash))
+			e->where = WHERE_OTHER;	/* never moves out: it would count twice */
 		else
-			e->where = WHERE_OTHER;
+			e->where = WHERE_OWN, newcomers++;
 	}
+	/* Label sets no longer offered (their group left) give their slots back. */
+	if (nadmitted < f->admitted.n) {
+		keytab_clear(&f->admitted);
+		for (i = 0; i < t->n; i++) {
+			struct kent *e = &t->e[i];
+
+			if (e->where == WHERE_ADMITTED &&
+			    !keytab_add(&f->admitted, keytab_key(t, e), e->len, e->hash, e->v))
+				r = -ENOMEM;
+		}
+		if (r)
+			return r;
+	}
+	left = f->max_series - f->admitted.n;
 	/* The newcomers (WHERE_OWN for now) compete for the slots left. */
 	if (newcomers)
 		r = keep_largest(f, newcomers, left);

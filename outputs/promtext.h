@@ -39,11 +39,13 @@
  * its own plus one overflow series whose label values are all "other"; what
  * does not get its own series is summed into the overflow series, and counted
  * (prom_family_dropped) so that the caller can expose it. The rule:
- *  - counters: sticky. A label set that gets a series keeps it for the life of
- *    the family; slots are given to label sets in the order they are first
- *    offered (within one scrape, largest value first) until max_series are
- *    taken, and never given back. Every later label set is in the overflow
- *    series for life. So no series ever moves between its own series and the
+ *  - counters: sticky. A label set that gets a series keeps it for as long
+ *    as it is offered at every write; slots are given to label sets in the
+ *    order they are first offered (within one scrape, largest value first)
+ *    until max_series are taken, and given back only by a label set left out
+ *    of a write (its group expired: it is gone, as a process that ended).
+ *    Every later label set is in the overflow series, for as long as it is
+ *    offered (at every write). So no series ever moves between its own series and the
  *    overflow, and each stays monotonic. The overflow counter adds, at each
  *    write, the increase of each of its members since the previous write (its
  *    whole value for a member new to it or whose value went down, as rate()

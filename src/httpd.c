@@ -17,7 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <crypt.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/crypto.h>
 #include <microhttpd.h>
+#include <sys/epoll.h>
+#include <zlib.h>
 
 enum {
 	DEF_CONN_LIMIT = 64,
@@ -25,8 +30,26 @@ enum {
 	DEF_TIMEOUT_S = 10,
 	DEF_CONN_MEMORY = 16 * 1024,
 	LISTEN_BACKLOG = 128,
+	/* bcrypt checks of passwords not seen before: a burst, then per second. */
+	AUTH_BURST = 4,
+	AUTH_PER_S = 2,
+	AUTH_CACHE = 16,
 };
 #define DEF_MAX_INFLIGHT ((size_t)64 << 20)
+
+/*
+ * A connection as ktop tracks it, beside libmicrohttpd: when its request head
+ * must be complete, and where from, for the slowloris deadline and the
+ * per-address share.
+ */
+struct hconn {
+	struct MHD_Connection *c;
+	int fd;
+	struct sockaddr_storage addr;
+	double since;		/* accepted, or its last response done */
+	bool in_request;	/* a complete request head is being answered */
+	bool doomed;		/* shut down: libmicrohttpd closes it */
+};
 
 /* A rendered body, shared by the connections that send it. */
 struct body {
@@ -35,18 +58,46 @@ struct body {
 	char data[];
 };
 
+/* A password that passed bcrypt: its salted digest, so the next scrape costs a hash. */
+struct auth_ok {
+	size_t user;
+	unsigned char digest[32];
+	bool used;
+};
+
 struct httpd {
 	struct MHD_Daemon *d;
+	int listen_fd;		/* ours: each daemon gets a dup, so a reload keeps the port */
+	int ep;			/* the fd polled: an epoll over the daemon's, stable across reloads */
+	int daemon_ep;
+	struct httpd_limits lim;
 	httpd_render_fn render;
 	void *ctx;
 	unsigned port;
 	size_t max_inflight;
-	/* This model state's rendered responses, one per format; NULL: not yet. */
-	struct MHD_Response *cache[2];
+	/* This model state's rendered responses, per format and gzip; NULL: not yet. */
+	struct MHD_Response *cache[2][2];
+	struct body *plain[2];	/* cache[fmt][0]'s body, what the gzip one compresses */
 	/* Fixed answers. */
 	struct MHD_Response *r_index, *r_404, *r_405, *r_413, *r_500, *r_503;
+	struct MHD_Response *r_401, *r_403, *r_429;
+	/* --web-config: TLS of the running daemon, users of basic auth. */
+	char *cert, *key, *trust;
+	bool cert_required, cert_verified;
+	struct httpd_user *users;
+	size_t nusers;
+	struct auth_ok auth_cache[AUTH_CACHE];
+	unsigned auth_next;
+	unsigned char auth_salt[16];
+	double auth_tokens, auth_at;
+	struct crypt_data *cd;
 	struct httpd_stats st;
 	char lastlog[160];	/* libmicrohttpd's last message, never printed */
+	/* Open connections, oldest first. */
+	struct hconn **conns;
+	size_t nconns;
+	unsigned conn_limit, per_ip_limit;
+	double head_timeout_s;
 };
 
 /* ---- --listen ---- */
@@ -254,8 +305,77 @@ static void body_free(void *cls)
 	free(b);
 }
 
+/* @len bytes as a gzip member into a new body; NULL: out of memory. */
+static struct body *gzip_body(struct httpd *h, const char *data, size_t len)
+{
+	z_stream z = { 0 };
+	struct body *b;
+	uLong bound;
+
+	/* Speed over size: node_exporter's pages shrink 10 times even so. */
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	bound = deflateBound(&z, (uLong)len);
+	b = malloc(sizeof(*b) + bound + 1);
+	if (!b) {
+		deflateEnd(&z);
+		return NULL;
+	}
+	z.next_in = (Bytef *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)b->data;
+	z.avail_out = (uInt)bound;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		deflateEnd(&z);
+		free(b);
+		return NULL;
+	}
+	b->h = h;
+	b->len = z.total_out;
+	deflateEnd(&z);
+	return b;
+}
+
+/*
+ * Whether an Accept-Encoding header takes gzip: the token (or *) with a q
+ * above 0, and gzip not refused by its own q=0.
+ */
+bool httpd_accepts_gzip(const char *ae)
+{
+	int gz = -1, star = -1;
+	const char *p = ae;
+
+	while (p && *p) {
+		const char *end = strchr(p, ','), *semi, *tok = p;
+		size_t tlen, len;
+		int q = 1000;
+
+		if (!end)
+			end = p + strlen(p);
+		len = (size_t)(end - p);
+		semi = memchr(p, ';', len);
+		tlen = trim(&tok, (size_t)((semi ? semi : end) - p));
+		if (semi) {
+			const char *par = semi + 1;
+			size_t plen = trim(&par, (size_t)(end - par));
+
+			if (plen > 2 && (par[0] == 'q' || par[0] == 'Q') && par[1] == '=') {
+				q = parse_q(par + 2, plen - 2);
+				if (q < 0)
+					q = 1000;
+			}
+		}
+		if (token_is(tok, tlen, "gzip") || token_is(tok, tlen, "x-gzip"))
+			gz = q;
+		else if (token_is(tok, tlen, "*"))
+			star = q;
+		p = *end ? end + 1 : end;
+	}
+	return gz > 0 || (gz < 0 && star > 0);
+}
+
 /* This model state's response in @fmt, rendered now if needed; NULL: see *@status. */
-static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format fmt,
+static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format fmt, bool gz,
 					    unsigned *status)
 {
 	struct MHD_Response *r;
@@ -263,8 +383,8 @@ static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format f
 	size_t len = 0;
 	struct body *b;
 
-	if (h->cache[fmt])
-		return h->cache[fmt];
+	if (h->cache[fmt][gz])
+		return h->cache[fmt][gz];
 	/*
 	 * Slow readers still hold older bodies: past the budget, refuse rather
 	 * than grow (but always serve one, however big).
@@ -273,25 +393,37 @@ static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format f
 		*status = MHD_HTTP_SERVICE_UNAVAILABLE;
 		return NULL;
 	}
-	h->st.renders++;
-	if (h->render(h->ctx, fmt, &data, &len) || (!data && len)) {
-		h->st.render_errors++;
-		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-		return NULL;
+	if (gz) {
+		/* The plain page compressed: both encodings say the same in a model state. */
+		if (!scrape_response(h, fmt, false, status))
+			return NULL;
+		data = h->plain[fmt]->data;
+		len = h->plain[fmt]->len;
+	} else {
+		h->st.renders++;
+		if (h->render(h->ctx, fmt, &data, &len) || (!data && len)) {
+			h->st.render_errors++;
+			*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+			return NULL;
+		}
 	}
 	if (h->st.inflight && len > h->max_inflight - h->st.inflight) {
 		*status = MHD_HTTP_SERVICE_UNAVAILABLE;
 		return NULL;
 	}
-	b = malloc(sizeof(*b) + len + 1);
+	if (gz) {
+		b = gzip_body(h, data, len);
+	} else if ((b = malloc(sizeof(*b) + len + 1))) {
+		b->h = h;
+		b->len = len;
+		if (len)
+			memcpy(b->data, data, len);
+	}
 	if (!b) {
 		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 		return NULL;
 	}
-	b->h = h;
-	b->len = len;
-	if (len)
-		memcpy(b->data, data, len);
+	len = b->len;
 	r = MHD_create_response_from_buffer_with_free_callback_cls(len, b->data, body_free, b);
 	if (!r) {
 		free(b);
@@ -303,7 +435,13 @@ static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format f
 				fmt == HTTPD_OPENMETRICS ?
 				"application/openmetrics-text; version=1.0.0; charset=utf-8" :
 				"text/plain; version=0.0.4; charset=utf-8");
-	h->cache[fmt] = r;
+	/* Caches between the scraper and ktop must not serve one encoding for the other. */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	else
+		h->plain[fmt] = b;	/* lives as long as cache[fmt][0] holds it */
+	h->cache[fmt][gz] = r;
 	return r;
 }
 
@@ -324,8 +462,134 @@ static enum MHD_Result answer(struct httpd *h, struct MHD_Connection *c, unsigne
 	case MHD_HTTP_SERVICE_UNAVAILABLE:
 		h->st.busy++;
 		break;
+	case MHD_HTTP_UNAUTHORIZED:
+		h->st.unauthorized++;
+		return MHD_queue_basic_auth_fail_response(c, "ktop", r);
+	case MHD_HTTP_FORBIDDEN:
+		h->st.forbidden++;
+		break;
+	case MHD_HTTP_TOO_MANY_REQUESTS:
+		h->st.auth_throttled++;
+		break;
 	}
 	return MHD_queue_response(c, status, r);
+}
+
+/* ---- --web-config: client certificates, basic auth ---- */
+
+/* The client's certificate, as tls_server_config's client_auth_type asks: 0 or 403. */
+static unsigned check_client_cert(struct httpd *h, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci;
+	unsigned int n = 0, status = 0;
+
+	if (!h->cert || !h->trust)
+		return 0;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!ci || !ci->tls_session)
+		return MHD_HTTP_FORBIDDEN;
+	if (!gnutls_certificate_get_peers(ci->tls_session, &n) || !n)
+		return h->cert_required ? MHD_HTTP_FORBIDDEN : 0;
+	if (!h->cert_verified)
+		return 0;
+	if (gnutls_certificate_verify_peers2(ci->tls_session, &status) || status)
+		return MHD_HTTP_FORBIDDEN;
+	return 0;
+}
+
+static bool same_bytes(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+	unsigned char d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= x[i] ^ y[i];
+	return !d;
+}
+
+static void auth_digest(const struct httpd *h, size_t user, const char *pass,
+			unsigned char out[32])
+{
+	size_t n = strlen(pass);
+	unsigned char *buf = malloc(sizeof(h->auth_salt) + sizeof(user) + n);
+
+	memset(out, 0, 32);
+	if (!buf)
+		return;
+	memcpy(buf, h->auth_salt, sizeof(h->auth_salt));
+	memcpy(buf + sizeof(h->auth_salt), &user, sizeof(user));
+	memcpy(buf + sizeof(h->auth_salt) + sizeof(user), pass, n);
+	gnutls_hash_fast(GNUTLS_DIG_SHA256, buf, sizeof(h->auth_salt) + sizeof(user) + n, out);
+	gnutls_memset(buf, 0, sizeof(h->auth_salt) + sizeof(user) + n);
+	free(buf);
+}
+
+/*
+ * Basic auth against the bcrypt hashes: 0, 401, or 429 when the bcrypt
+ * budget is spent. bcrypt costs tens of ms on the one loop: a password that
+ * passed is remembered (salted SHA-256) so that each scrape does not pay it
+ * again, and checks of passwords not seen are rate-limited (AUTH_PER_S), so
+ * that a client guessing cannot stall the ticks. A user not configured is
+ * checked against a hash all the same, so its absence takes as long.
+ */
+static unsigned check_basic_auth(struct httpd *h, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user;
+	unsigned char dg[32];
+	const char *hash, *got;
+	size_t i, u = (size_t)-1;
+	unsigned st = MHD_HTTP_UNAUTHORIZED;
+	double now;
+
+	if (!h->nusers)
+		return 0;
+	user = MHD_basic_auth_get_username_password(c, &pass);
+	if (!user || !pass)
+		goto out;
+	/* An unknown user costs a bcrypt of the same cost: no oracle of names. */
+	hash = h->users[0].hash;
+	for (i = 0; i < h->nusers; i++)
+		if (!strcmp(h->users[i].name, user)) {
+			u = i;
+			hash = h->users[i].hash;
+		}
+	auth_digest(h, u, pass, dg);
+	for (i = 0; i < AUTH_CACHE && u != (size_t)-1; i++)
+		if (h->auth_cache[i].used && h->auth_cache[i].user == u &&
+		    same_bytes(h->auth_cache[i].digest, dg, sizeof(dg))) {
+			st = 0;
+			goto out;
+		}
+	now = now_s();
+	h->auth_tokens += (now - h->auth_at) * AUTH_PER_S;
+	if (h->auth_tokens > AUTH_BURST)
+		h->auth_tokens = AUTH_BURST;
+	h->auth_at = now;
+	if (h->auth_tokens < 1) {
+		st = MHD_HTTP_TOO_MANY_REQUESTS;
+		goto out;
+	}
+	h->auth_tokens -= 1;
+	h->st.bcrypts++;
+	got = crypt_rn(pass, hash, h->cd, sizeof(*h->cd));
+	if (got && strlen(got) == strlen(hash) && same_bytes(got, hash, strlen(hash)) &&
+	    u != (size_t)-1) {
+		struct auth_ok *a = &h->auth_cache[h->auth_next++ % AUTH_CACHE];
+
+		a->user = u;
+		memcpy(a->digest, dg, sizeof(dg));
+		a->used = true;
+		st = 0;
+	}
+out:
+	if (pass) {
+		gnutls_memset(pass, 0, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return st;
 }
 
 static bool has_body(struct MHD_Connection *c)
@@ -359,6 +623,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	 * kept alive for the next scrape.
 	 */
 	if (!*con_cls) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+		if (ci && ci->socket_context)
+			((struct hconn *)ci->socket_context)->in_request = true;
+		unsigned deny = check_client_cert(h, c);
+
+		if (!deny)
+			deny = check_basic_auth(h, c);
+		if (deny)
+			return answer(h, c, deny, deny == MHD_HTTP_UNAUTHORIZED ? h->r_401 :
+				      deny == MHD_HTTP_FORBIDDEN ? h->r_403 : h->r_429);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 			return answer(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, h->r_405);
 		if (has_body(c))
@@ -378,7 +654,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	t0 = now_s();
 	fmt = httpd_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							  MHD_HTTP_HEADER_ACCEPT));
-	r = scrape_response(h, fmt, &status);
+	r = scrape_response(h, fmt,
+			    httpd_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							MHD_HTTP_HEADER_ACCEPT_ENCODING)),
+			    &status);
 	if (!r)
 		return answer(h, c, status,
 			      status == MHD_HTTP_SERVICE_UNAVAILABLE ? h->r_503 : h->r_500);
@@ -401,6 +680,165 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		h->lastlog[--n] = '\0';
 }
 
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return true;	/* a socket given by systemd of another family: one client */
+}
+
+/* Shut @hc down: its peer gets nothing more, libmicrohttpd wakes to close it. */
+static void doom(struct hconn *hc)
+{
+	if (hc->doomed)
+		return;
+	hc->doomed = true;
+	shutdown(hc->fd, SHUT_RDWR);
+}
+
+/*
+ * A new connection over a share (@same: of its address; else of the server):
+ * the oldest connection that is not being answered (still sending its
+ * request head, or idle between two requests) makes room for it. A client
+ * that holds connections open gains nothing but its own being closed; one
+ * being answered is never cut. With none to evict, the new one goes.
+ */
+static void make_room(struct httpd *h, struct hconn *new, bool same)
+{
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++) {
+		struct hconn *hc = h->conns[i];
+
+		if (hc == new || hc->doomed || hc->in_request ||
+		    (same && !same_addr(&hc->addr, &new->addr)))
+			continue;
+		h->st.evicted++;
+		doom(hc);
+		return;
+	}
+	h->st.evicted++;
+	doom(new);
+}
+
+static void track(struct httpd *h, struct MHD_Connection *c, int fd, void **socket_ctx)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	struct hconn *hc = calloc(1, sizeof(*hc)), **v;
+	unsigned live = 0, from = 0;
+	size_t i;
+
+	v = hc ? realloc(h->conns, (h->nconns + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		/* Untracked, it could escape the deadline: refuse it. */
+		free(hc);
+		shutdown(fd, SHUT_RDWR);
+		return;
+	}
+	h->conns = v;
+	hc->c = c;
+	hc->fd = fd;
+	hc->since = now_s();
+	if (ci && ci->client_addr) {
+		socklen_t len = ci->client_addr->sa_family == AF_INET6 ?
+				sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+
+		memcpy(&hc->addr, ci->client_addr, len);
+	}
+	h->conns[h->nconns++] = hc;
+	*socket_ctx = hc;
+	for (i = 0; i < h->nconns; i++) {
+		if (h->conns[i]->doomed)
+			continue;
+		live++;
+		from += same_addr(&h->conns[i]->addr, &hc->addr);
+	}
+	if (from > h->per_ip_limit)
+		make_room(h, hc, true);
+	else if (live > h->conn_limit)
+		make_room(h, hc, false);
+}
+
+static void untrack(struct httpd *h, struct hconn *hc)
+{
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++)
+		if (h->conns[i] == hc) {
+			memmove(h->conns + i, h->conns + i + 1,
+				(h->nconns - i - 1) * sizeof(*h->conns));
+			h->nconns--;
+			break;
+		}
+	free(hc);
+}
+
+/* A response sent: the connection may wait for its next request head, from now. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode code)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	(void)cls;
+	(void)con_cls;
+	(void)code;
+	if (ci && ci->socket_context) {
+		struct hconn *hc = ci->socket_context;
+
+		hc->in_request = false;
+		hc->since = now_s();
+	}
+}
+
+/*
+ * The slowloris deadline: a request head must be complete within
+ * head_timeout_s of the accept (or of the previous response), however it
+ * trickles in; libmicrohttpd's own timeout is reset by every byte.
+ */
+static void enforce_deadlines(struct httpd *h)
+{
+	double now = now_s();
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++) {
+		struct hconn *hc = h->conns[i];
+
+		if (!hc->doomed && !hc->in_request && now - hc->since >= h->head_timeout_s) {
+			h->st.head_timeouts++;
+			doom(hc);
+		}
+	}
+}
+
+/* Milliseconds to the next head deadline; -1: none. */
+static int next_deadline_ms(const struct httpd *h)
+{
+	double now = now_s(), best = -1;
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++) {
+		const struct hconn *hc = h->conns[i];
+		double left;
+
+		if (hc->doomed || hc->in_request)
+			continue;
+		left = hc->since + h->head_timeout_s - now;
+		if (left < 0)
+			left = 0;
+		if (best < 0 || left < best)
+			best = left;
+	}
+	return best < 0 ? -1 : (int)(best * 1000) + 1;
+}
+
 /*
  * A client that sent part of a request and closed before it was accepted (a
  * slowloris that gave up, a flood): libmicrohttpd 0.9.75's epoll mode reads
@@ -413,18 +851,24 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
 			  enum MHD_ConnectionNotificationCode code)
 {
+	struct httpd *h = cls;
 	const union MHD_ConnectionInfo *ci;
 	struct pollfd pfd;
 	char buf[4096];
 	ssize_t n;
 
-	(void)cls;
-	(void)socket_ctx;
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*socket_ctx)
+			untrack(h, *socket_ctx);
+		*socket_ctx = NULL;
+		return;
+	}
 	if (code != MHD_CONNECTION_NOTIFY_STARTED)
 		return;
 	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	if (!ci)
 		return;
+	track(h, c, ci->connect_fd, socket_ctx);
 	pfd = (struct pollfd){ .fd = ci->connect_fd, .events = POLLRDHUP };
 	if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)))
 		return;
@@ -461,18 +905,37 @@ static int make_fixed(struct httpd *h)
 	h->r_413 = fixed("413 Content Too Large: no request body is read\n", plain);
 	h->r_500 = fixed("500 Internal Server Error: the metrics could not be rendered\n", plain);
 	h->r_503 = fixed("503 Service Unavailable: too many responses in flight\n", plain);
-	if (!h->r_index || !h->r_404 || !h->r_405 || !h->r_413 || !h->r_500 || !h->r_503)
+	h->r_401 = fixed("401 Unauthorized\n", plain);
+	h->r_403 = fixed("403 Forbidden: a client certificate of the configured CA is required\n",
+			 plain);
+	h->r_429 = fixed("429 Too Many Requests: password checks are rate-limited\n", plain);
+	if (!h->r_index || !h->r_404 || !h->r_405 || !h->r_413 || !h->r_500 || !h->r_503 ||
+	    !h->r_401 || !h->r_403 || !h->r_429)
 		return -ENOMEM;
 	if (MHD_add_response_header(h->r_405, MHD_HTTP_HEADER_ALLOW, "GET, HEAD") != MHD_YES ||
-	    MHD_add_response_header(h->r_503, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES)
+	    MHD_add_response_header(h->r_503, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES ||
+	    MHD_add_response_header(h->r_429, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES)
 		return -ENOMEM;
 	return 0;
 }
 
+static void free_users(struct httpd *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nusers; i++) {
+		free((char *)h->users[i].name);
+		free((char *)h->users[i].hash);
+	}
+	free(h->users);
+	h->users = NULL;
+	h->nusers = 0;
+}
+
 static void free_fixed(struct httpd *h)
 {
-	struct MHD_Response **r[] = { &h->r_index, &h->r_404, &h->r_405,
-				      &h->r_413, &h->r_500, &h->r_503 };
+	struct MHD_Response **r[] = { &h->r_index, &h->r_404, &h->r_405, &h->r_413, &h->r_500,
+				      &h->r_503, &h->r_401, &h->r_403, &h->r_429 };
 	size_t i;
 
 	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
@@ -489,6 +952,18 @@ static int listen_on(const char *spec, unsigned *port, char *err, size_t errlen)
 	socklen_t len, glen = sizeof(got);
 	int fd, one = 1, zero = 0, r;
 
+	/* A socket given, bound and listening (systemd's socket activation). */
+	if (!strncmp(spec, "fd:", 3)) {
+		fd = atoi(spec + 3);
+		if (getsockname(fd, (struct sockaddr *)&got, &glen))
+			return err_set(err, errlen, -EBADF, "the socket given (fd %d): %s", fd,
+				       strerror(errno));
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		*port = got.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&got)->sin6_port) :
+			got.ss_family == AF_INET ? ntohs(((struct sockaddr_in *)&got)->sin_port) : 0;
+		return fd;
+	}
 	r = httpd_parse_listen(spec, &ss, &len, err, errlen);
 	if (r)
 		return r;
@@ -515,12 +990,93 @@ static int listen_on(const char *spec, unsigned *port, char *err, size_t errlen)
 	return fd;
 }
 
+/*
+ * A daemon on a dup of the listening socket, TLS as h->cert/key/trust say;
+ * NULL with the reason in @err.
+ */
+static struct MHD_Daemon *start_daemon(struct httpd *h, char *err, size_t errlen)
+{
+	const struct httpd_limits *l = &h->lim;
+	struct MHD_OptionItem tls[4], *t = tls;
+	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	struct MHD_Daemon *d;
+	int fd = fcntl(h->listen_fd, F_DUPFD_CLOEXEC, 3);
+
+	if (fd < 0) {
+		err_set(err, errlen, -errno, "--listen: dup: %s", strerror(errno));
+		return NULL;
+	}
+	if (h->cert) {
+		flags |= MHD_USE_TLS;
+		*t++ = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, h->cert };
+		*t++ = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, h->key };
+		if (h->trust)
+			*t++ = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_TRUST, 0, h->trust };
+	}
+	*t = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+	h->lastlog[0] = '\0';
+	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h,
+			     MHD_OPTION_EXTERNAL_LOGGER, on_log, h,
+			     MHD_OPTION_LISTEN_SOCKET, fd,
+			     /*
+			      * One over ktop's limits: a connection past its share
+			      * is accepted so that an older one can make room
+			      * (make_room), not left in the backlog.
+			      */
+			     MHD_OPTION_CONNECTION_LIMIT, l->conn_limit + 1,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, l->per_ip_limit + 1,
+			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+			     MHD_OPTION_CONNECTION_TIMEOUT, l->timeout_s,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, l->conn_memory,
+			     MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (size_t)1024,
+			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+			     MHD_OPTION_ARRAY, tls,
+			     MHD_OPTION_END);
+	if (!d) {
+		err_set(err, errlen, -EIO, "libmicrohttpd did not start%s%s%s",
+			h->cert ? " with TLS" : "", h->lastlog[0] ? ": " : "", h->lastlog);
+		/*
+		 * It closes the socket on some failures and not on others; single
+		 * threaded, nothing can have taken the number since.
+		 */
+		if (fcntl(fd, F_GETFD) != -1)
+			close(fd);
+	}
+	return d;
+}
+
+/* Make @d the daemon polled, stopping the one before (its connections close). */
+static int switch_daemon(struct httpd *h, struct MHD_Daemon *d, char *err, size_t errlen)
+{
+	const union MHD_DaemonInfo *i = MHD_get_daemon_info(d, MHD_DAEMON_INFO_EPOLL_FD);
+	struct epoll_event ev = { .events = EPOLLIN };
+	size_t f;
+
+	if (!i || epoll_ctl(h->ep, EPOLL_CTL_ADD, i->epoll_fd, &ev)) {
+		MHD_stop_daemon(d);
+		return err_set(err, errlen, -EIO, "--listen: epoll: %s", strerror(errno));
+	}
+	if (h->d) {
+		epoll_ctl(h->ep, EPOLL_CTL_DEL, h->daemon_ep, NULL);
+		MHD_stop_daemon(h->d);
+		for (f = 0; f < 4; f++) {
+			if (h->cache[f / 2][f % 2])
+				MHD_destroy_response(h->cache[f / 2][f % 2]);
+			h->cache[f / 2][f % 2] = NULL;
+		}
+	}
+	h->d = d;
+	h->daemon_ep = i->epoll_fd;
+	return 0;
+}
+
 int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_fn render,
 		void *ctx, struct httpd **out, char *err, size_t errlen)
 {
 	struct httpd_limits l = lim ? *lim : (struct httpd_limits){ 0 };
+	struct MHD_Daemon *d;
 	struct httpd *h;
-	int fd, r;
+	int r;
 
 	*out = NULL;
 	if (!l.conn_limit)
@@ -533,65 +1089,147 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 		l.conn_memory = DEF_CONN_MEMORY;
 	if (!l.max_inflight)
 		l.max_inflight = DEF_MAX_INFLIGHT;
+	if (!l.head_timeout_s)
+		l.head_timeout_s = DEF_TIMEOUT_S;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return err_set(err, errlen, -ENOMEM, "--listen: out of memory");
+	h->listen_fd = h->ep = -1;
+	h->lim = l;
 	h->render = render;
 	h->ctx = ctx;
 	h->max_inflight = l.max_inflight;
+	h->conn_limit = l.conn_limit;
+	h->per_ip_limit = l.per_ip_limit;
+	h->head_timeout_s = l.head_timeout_s;
+	h->auth_tokens = AUTH_BURST;
+	h->auth_at = now_s();
 	if (make_fixed(h)) {
-		free_fixed(h);
-		free(h);
-		return err_set(err, errlen, -ENOMEM, "--listen: out of memory");
+		r = err_set(err, errlen, -ENOMEM, "--listen: out of memory");
+		goto fail;
 	}
-	fd = listen_on(spec, &h->port, err, errlen);
-	if (fd < 0) {
-		free_fixed(h);
-		free(h);
-		return fd;
+	h->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (h->ep < 0) {
+		r = err_set(err, errlen, -errno, "--listen: epoll: %s", strerror(errno));
+		goto fail;
 	}
-	h->d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, h,
-				MHD_OPTION_EXTERNAL_LOGGER, on_log, h,
-				MHD_OPTION_LISTEN_SOCKET, fd,
-				MHD_OPTION_CONNECTION_LIMIT, l.conn_limit,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, l.per_ip_limit,
-				MHD_OPTION_CONNECTION_TIMEOUT, l.timeout_s,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, l.conn_memory,
-				MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (size_t)1024,
-				MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-				MHD_OPTION_END);
-	if (!h->d) {
-		r = -EIO;
-		err_set(err, errlen, r, "--listen '%s': libmicrohttpd did not start%s%s", spec,
-			h->lastlog[0] ? ": " : "", h->lastlog);
-		/*
-		 * It closes the socket on some failures and not on others; single
-		 * threaded, nothing can have taken the number since.
-		 */
-		if (fcntl(fd, F_GETFD) != -1)
-			close(fd);
-		free_fixed(h);
-		free(h);
-		return r;
+	r = listen_on(spec, &h->port, err, errlen);
+	if (r < 0)
+		goto fail;
+	h->listen_fd = r;
+	d = start_daemon(h, err, errlen);
+	if (!d) {
+		char why[400];
+
+		snprintf(why, sizeof(why), "%s", err);
+		r = err_set(err, errlen, -EIO, "--listen '%s': %s", spec, why);
+		goto fail;
 	}
+	r = switch_daemon(h, d, err, errlen);
+	if (r)
+		goto fail;
 	*out = h;
+	return 0;
+fail:
+	httpd_stop(h);
+	return r;
+}
+
+static char *dup_or_null(const char *s, bool *nomem)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*nomem = true;
+	return d;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+int httpd_set_security(struct httpd *h, const struct httpd_security *sec, char *err,
+		       size_t errlen)
+{
+	struct httpd_user *users = NULL;
+	bool nomem = false, restart;
+	size_t i;
+
+	restart = !same_str(h->cert, sec->cert_pem) || !same_str(h->key, sec->key_pem) ||
+		  !same_str(h->trust, sec->trust_pem);
+	if (restart) {
+		char *cert = h->cert, *key = h->key, *trust = h->trust;
+		struct MHD_Daemon *d;
+		int r;
+
+		h->cert = dup_or_null(sec->cert_pem, &nomem);
+		h->key = dup_or_null(sec->key_pem, &nomem);
+		h->trust = dup_or_null(sec->trust_pem, &nomem);
+		d = nomem ? NULL : start_daemon(h, err, errlen);
+		if (nomem)
+			err_set(err, errlen, -ENOMEM, "--web-config: out of memory");
+		r = d ? switch_daemon(h, d, err, errlen) : -EIO;
+		if (r) {
+			/* The daemon before serves on, with what it had. */
+			free(h->cert);
+			free(h->key);
+			free(h->trust);
+			h->cert = cert;
+			h->key = key;
+			h->trust = trust;
+			return nomem ? -ENOMEM : r;
+		}
+		free(cert);
+		free(key);
+		if (trust) {
+			gnutls_memset(trust, 0, strlen(trust));
+			free(trust);
+		}
+	}
+	h->cert_required = sec->cert_required;
+	h->cert_verified = sec->cert_verified;
+	if (sec->nusers && !(users = calloc(sec->nusers, sizeof(*users))))
+		return err_set(err, errlen, -ENOMEM, "--web-config: out of memory");
+	for (i = 0; i < sec->nusers; i++) {
+		users[i].name = dup_or_null(sec->users[i].name, &nomem);
+		users[i].hash = dup_or_null(sec->users[i].hash, &nomem);
+	}
+	if (!h->cd && sec->nusers && !(h->cd = calloc(1, sizeof(*h->cd))))
+		nomem = true;
+	if (nomem) {
+		for (i = 0; i < sec->nusers; i++) {
+			free((char *)users[i].name);
+			free((char *)users[i].hash);
+		}
+		free(users);
+		return err_set(err, errlen, -ENOMEM, "--web-config: out of memory");
+	}
+	free_users(h);
+	h->users = users;
+	h->nusers = sec->nusers;
+	/* A new salt: what passed with the old users passes no more. */
+	memset(h->auth_cache, 0, sizeof(h->auth_cache));
+	gnutls_rnd(GNUTLS_RND_NONCE, h->auth_salt, sizeof(h->auth_salt));
 	return 0;
 }
 
 int httpd_fd(const struct httpd *h)
 {
-	const union MHD_DaemonInfo *i = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
-
-	return i ? i->epoll_fd : -1;
+	return h->ep;
 }
 
 int httpd_timeout_ms(struct httpd *h)
 {
 	MHD_UNSIGNED_LONG_LONG t;
 
+	int dl = next_deadline_ms(h);
+
 	if (MHD_get_timeout(h->d, &t) != MHD_YES)
-		return -1;
-	return t > INT_MAX ? INT_MAX : (int)t;
+		return dl;
+	if (t > INT_MAX)
+		t = INT_MAX;
+	return dl >= 0 && dl < (int)t ? dl : (int)t;
 }
 
 static unsigned connections(const struct httpd *h)
@@ -615,6 +1253,7 @@ void httpd_run(struct httpd *h)
 	 */
 	if (connections(h) < before)
 		MHD_run(h->d);
+	enforce_deadlines(h);
 }
 
 void httpd_invalidate(struct httpd *h)
@@ -622,10 +1261,10 @@ void httpd_invalidate(struct httpd *h)
 	size_t i;
 
 	/* Connections still sending a body keep it until they are done. */
-	for (i = 0; i < 2; i++) {
-		if (h->cache[i])
-			MHD_destroy_response(h->cache[i]);
-		h->cache[i] = NULL;
+	for (i = 0; i < 4; i++) {
+		if (h->cache[i / 2][i % 2])
+			MHD_destroy_response(h->cache[i / 2][i % 2]);
+		h->cache[i / 2][i % 2] = NULL;
 	}
 }
 
@@ -644,8 +1283,21 @@ void httpd_stop(struct httpd *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->d);
+	if (h->d)
+		MHD_stop_daemon(h->d);
+	while (h->nconns)
+		untrack(h, h->conns[0]);
+	free(h->conns);
 	httpd_invalidate(h);
 	free_fixed(h);
+	free_users(h);
+	free(h->cert);
+	free(h->key);
+	free(h->trust);
+	free(h->cd);
+	if (h->listen_fd >= 0)
+		close(h->listen_fd);
+	if (h->ep >= 0)
+		close(h->ep);
 	free(h);
 }

@@ -17,13 +17,18 @@
  *
  * Served: GET and HEAD of /metrics (render callback; OpenMetrics 1.0.0 when the
  * Accept header prefers application/openmetrics-text, else the text format
- * 0.0.4) and of / (a tiny page linking /metrics). Other paths: 404; other
+ * 0.0.4; gzip when Accept-Encoding takes it) and of / (a tiny page linking
+ * /metrics). With httpd_set_security: TLS, a client certificate (403
+ * without), basic auth (401 without). Other paths: 404; other
  * methods: 405; a request with a body: 413; headers past the per-connection
  * memory: 431 (libmicrohttpd); over the in-flight budget: 503.
  *
- * Bounds: at most conn_limit connections (then the listen socket leaves the
- * epoll set: new ones wait in the kernel's backlog), per_ip_limit from one
- * address (more are closed at once), each idle at most timeout_s, each with at
+ * Bounds: at most conn_limit connections, per_ip_limit from one address: a
+ * connection past either share closes the oldest one (of its address, or of
+ * all) that is not being answered, or itself when all are. A request head
+ * must be complete within head_timeout_s of the accept (or of the previous
+ * response on the connection), however slowly it trickles in (slowloris);
+ * a connection is idle at most timeout_s, each with at
  * most conn_memory bytes for its request. A response is rendered at most once
  * per format between two httpd_invalidate() calls and shared by the clients of
  * that model state (so a flood of scrapes costs one render per refresh), and
@@ -58,6 +63,7 @@ struct httpd_limits {
 	unsigned timeout_s;	/* 10 s idle, then the connection is closed */
 	size_t conn_memory;	/* 16 KiB per connection (request line + headers) */
 	size_t max_inflight;	/* 64 MiB of bodies held for clients */
+	double head_timeout_s;	/* 10 s for a whole request head, from the accept */
 };
 
 /* What the server did, for ktop's health metrics. */
@@ -68,6 +74,12 @@ struct httpd_stats {
 	uint64_t render_errors;	/* render callbacks that failed (500) */
 	uint64_t not_found, not_allowed, refused;	/* 404, 405, 413 */
 	uint64_t busy;		/* 503: over the in-flight budget */
+	uint64_t unauthorized;	/* 401: basic auth missing or wrong */
+	uint64_t forbidden;	/* 403: no client certificate of the CA */
+	uint64_t auth_throttled;	/* 429: the bcrypt budget spent */
+	uint64_t bcrypts;	/* passwords checked with bcrypt (not remembered) */
+	uint64_t head_timeouts;	/* closed: no complete request head in head_timeout_s */
+	uint64_t evicted;	/* closed to make room for a newer connection */
 	double last_scrape_s;	/* handling time of the last /metrics (render + copy) */
 	double scrape_s_total;	/* summed over all /metrics */
 	unsigned connections;	/* open now */
@@ -84,7 +96,8 @@ int httpd_parse_listen(const char *spec, struct sockaddr_storage *addr, socklen_
 		       char *err, size_t errlen);
 
 /*
- * Bind @spec ([ADDR:]PORT), listen and start the daemon; *@out is the server, to free with
+ * Bind @spec ([ADDR:]PORT; "fd:N": the listening socket N, as systemd passes
+ * it), listen and start the daemon; *@out is the server, to free with
  * httpd_stop(). @lim may be NULL (defaults). Returns 0, or with a one-line
  * reason in @err: -EINVAL for a bad @spec (a usage error: exit 2), another
  * negative errno when the address cannot be served (-EADDRINUSE, -EACCES,
@@ -93,7 +106,31 @@ int httpd_parse_listen(const char *spec, struct sockaddr_storage *addr, socklen_
 int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_fn render,
 		void *ctx, struct httpd **out, char *err, size_t errlen);
 
-/* The fd to poll for POLLIN (libmicrohttpd's epoll fd). */
+/* A user of basic auth and the bcrypt hash of its password. */
+struct httpd_user {
+	const char *name, *hash;
+};
+
+/* --web-config's part: TLS (PEM text) and who may scrape. */
+struct httpd_security {
+	const char *cert_pem, *key_pem;	/* NULL: plain HTTP */
+	const char *trust_pem;		/* CAs of client certificates; NULL: none asked */
+	bool cert_required;		/* a request without one is refused (403) */
+	bool cert_verified;		/* one given must verify against trust_pem */
+	const struct httpd_user *users;	/* basic auth; none: anyone may scrape */
+	size_t nusers;
+};
+
+/*
+ * Serve as @sec says from now on (copied). A change of TLS restarts
+ * libmicrohttpd on the same socket (open connections close; the port and
+ * httpd_fd() stay); if that fails, the server before serves on. Returns 0 or
+ * a negative errno with the reason in @err.
+ */
+int httpd_set_security(struct httpd *h, const struct httpd_security *sec, char *err,
+		       size_t errlen);
+
+/* The fd to poll for POLLIN (an epoll fd: stays the same for the server's life). */
 int httpd_fd(const struct httpd *h);
 /* The longest the caller's poll may wait before httpd_run(), in ms; -1: any. */
 int httpd_timeout_ms(struct httpd *h);
@@ -107,6 +144,8 @@ void httpd_get_stats(const struct httpd *h, struct httpd_stats *st);
 /* Close every connection and the socket; free @h (NULL is fine). */
 void httpd_stop(struct httpd *h);
 
+/* Whether an Accept-Encoding header takes gzip (NULL: no). */
+bool httpd_accepts_gzip(const char *accept_encoding);
 /* Which format an Accept header asks for (NULL: the text format). */
 enum httpd_format httpd_negotiate(const char *accept);
 

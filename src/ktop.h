@@ -16,6 +16,7 @@
 #include "launch.h"
 #include "options.h"
 #include "settings.h"
+#include "webconfig.h"
 #include "../collectors/ftrace.h"
 #include "../collectors/replay.h"
 #include "../model/sample.h"
@@ -82,8 +83,13 @@ struct ktop {
 	struct metrics *metrics;
 	struct httpd *httpd;
 	struct textfile *textfile;
+	struct remote_write *rw;	/* --remote-write */
 	struct prom_buf prom;		/* the last rendering */
 	bool textfile_failing;		/* said once, until a write works again */
+	struct webconfig web;		/* --web-config as last applied */
+	unsigned long long web_stamp;	/* the files as last read (webconfig_stamp) */
+	bool web_failing;		/* a bad --web-config: said once, until it reads again */
+	bool web_auth;			/* --web-config asks for basic auth */
 
 	/* -w: the recorder, a sink after each tick; NULL when not (or no longer) recording. */
 	struct record *rec;
@@ -154,6 +160,10 @@ int exporter_start(struct ktop *k);
 /* An interval applied: the counters move, the next scrape renders anew. */
 void exporter_interval(struct ktop *k);
 void exporter_stop(struct ktop *k);
+/* The main loop's share for --remote-write: its fd (-1: none), its wait, its work. */
+int exporter_poll_fd(const struct ktop *k);
+int exporter_poll_timeout(const struct ktop *k, int timeout_ms);
+void exporter_poll_run(struct ktop *k);
 
 /* src/sinks.c: every applied interval to every sink, whatever collected it. */
 struct procfs_need;

@@ -108,10 +108,10 @@ static int on_tick(struct ktop *k)
 
 /*
  * The main loop's descriptors: timer, signals, terminal, CMD's pidfd and its
- * captured output, the HTTP server's (epoll) fd, the exit records' socket, then
- * one per traced CPU.
+ * captured output, the HTTP server's (epoll) fd, the exit records' socket,
+ * remote write's (epoll) fd, then one per traced CPU.
  */
-#define PFD_FIXED 7
+#define PFD_FIXED 8
 #define PFD_MAX (PFD_FIXED + 1024)
 
 static int run(struct ktop *k)
@@ -131,6 +131,8 @@ static int run(struct ktop *k)
 	pfd[4] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.out_fd : -1, .events = POLLIN };
 	pfd[5] = (struct pollfd){ .fd = k->httpd ? httpd_fd(k->httpd) : -1, .events = POLLIN };
 	pfd[6] = (struct pollfd){ .fd = exits_fd(k->exits), .events = POLLIN };
+	/* --remote-write: libcurl's sockets (one epoll fd) and its timers. */
+	pfd[7] = (struct pollfd){ .fd = exporter_poll_fd(k), .events = POLLIN };
 	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
 		/* Batch replay runs as fast as it can: a tick each time round, signals still heard. */
@@ -143,13 +145,15 @@ static int run(struct ktop *k)
 		}
 		/* The server's timeouts (an idle connection to close) bound the wait. */
 		watchdog_idle();
-		int r = poll(pfd, (nfds_t)npfd, free_run ? 0 : k->httpd ? httpd_timeout_ms(k->httpd) : -1);
+		int r = poll(pfd, (nfds_t)npfd, free_run ? 0 : exporter_poll_timeout(k,
+				k->httpd ? httpd_timeout_ms(k->httpd) : -1));
 
 		watchdog_busy();
 
 		/* Never blocks; what it answers comes from the last tick's counters. */
 		if (k->httpd)
 			httpd_run(k->httpd);
+		exporter_poll_run(k);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;

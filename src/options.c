@@ -16,6 +16,8 @@ enum {
 	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT, OPT_LISTEN, OPT_TEXTFILE, OPT_GROUP_BY,
 	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
 	OPT_RECORD_KEEP, OPT_RECORD_MAX, OPT_BEGIN, OPT_END, OPT_FOLLOW,
+	OPT_EXPIRE, OPT_WEB_CONFIG, OPT_RW, OPT_RW_HEADER, OPT_EXT_LABEL, OPT_RW_QUEUE,
+	OPT_RW_USER, OPT_RW_PASSWORD, OPT_RW_TOKEN, OPT_RW_CA, OPT_EXPOSE_HIDEPID,
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +42,17 @@ static const struct option long_opts[] = {
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "metrics-group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "metrics-max-series", required_argument, NULL, OPT_MAX_SERIES },
+	{ "metrics-expire", required_argument, NULL, OPT_EXPIRE },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
+	{ "remote-write", required_argument, NULL, OPT_RW },
+	{ "remote-write-header", required_argument, NULL, OPT_RW_HEADER },
+	{ "external-label", required_argument, NULL, OPT_EXT_LABEL },
+	{ "remote-write-queue", required_argument, NULL, OPT_RW_QUEUE },
+	{ "remote-write-user", required_argument, NULL, OPT_RW_USER },
+	{ "remote-write-password-file", required_argument, NULL, OPT_RW_PASSWORD },
+	{ "remote-write-bearer-token-file", required_argument, NULL, OPT_RW_TOKEN },
+	{ "remote-write-ca", required_argument, NULL, OPT_RW_CA },
+	{ "expose-hidepid", no_argument, NULL, OPT_EXPOSE_HIDEPID },
 	{ "view", required_argument, NULL, OPT_VIEW },
 	{ "group-by", required_argument, NULL, OPT_VIEW_GROUP_BY },
 	{ "write", required_argument, NULL, 'w' },
@@ -89,13 +102,30 @@ void options_usage(FILE *f)
 	      "      --output FILE      batch and summary output to FILE instead of stdout\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 	      "                         in any mode (ADDR default 127.0.0.1; 0.0.0.0 for all);\n"
-	      "                         ktop -b --listen PORT alone writes nothing to stdout\n"
+	      "                         ktop -b --listen PORT alone writes nothing to stdout;\n"
+	      "                         --listen systemd: the socket of a .socket unit\n"
 	      "      --textfile DIR     write the same metrics to DIR/ktop.prom at each refresh\n"
 	      "                         (atomically, for node_exporter's textfile collector)\n"
 	      "      --metrics-group-by KEY  group the metrics by comm, user, unit, container\n"
 	      "                         or cgroup (default comm)\n"
 	      "      --metrics-max-series N  series per metric and groups kept, the rest summed\n"
 	      "                         into \"other\" (default 4000)\n"
+	      "      --metrics-expire SECONDS  a group with no process for SECONDS leaves the\n"
+	      "                         metrics, its slot free for new names (default 300; 0 never)\n"
+	      "      --web-config FILE  TLS and basic auth of --listen, in node_exporter's\n"
+	      "                         web config format (re-read when it changes)\n"
+	      "      --remote-write URL push the same metrics to URL at each refresh (Prometheus\n"
+	      "                         remote write 1.0; repeatable)\n"
+	      "      --remote-write-header 'NAME: VALUE'  an HTTP header of each push (repeatable)\n"
+	      "      --external-label NAME=VALUE  a label of every pushed series (repeatable;\n"
+	      "                         default instance=HOSTNAME and job=ktop)\n"
+	      "      --remote-write-queue SIZE  bytes of pushes held while the receiver is away,\n"
+	      "                         then the oldest dropped (default 64M)\n"
+	      "      --remote-write-user USER, --remote-write-password-file FILE  basic auth\n"
+	      "      --remote-write-bearer-token-file FILE  Authorization: Bearer (from FILE)\n"
+	      "      --remote-write-ca FILE  the receiver's TLS certificate authority\n"
+	      "      --expose-hidepid   serve the metrics (--listen without basic auth, --textfile,\n"
+	      "                         --remote-write) though /proc is mounted with hidepid\n"
 	      "      --view VIEW        processes (default), syscalls, errors, subsystems,\n"
 	      "                         signals or groups: what batch writes, what the live\n"
 	      "                         view shows first (system-wide tables, see ktop(1))\n"
@@ -128,6 +158,32 @@ void options_usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", columns[i].key, columns[i].doc);
 	fputs("\nKeys in the live view: press ? or F1 for the full list. Settings: F2, saved in\n"
 	      "$XDG_CONFIG_HOME/ktop/ktoprc (default ~/.config/ktop/ktoprc). See ktop(1).\n", f);
+}
+
+static int add_list(const char **v, size_t *n, const char *opt, const char *arg, char *err,
+		    size_t errsz)
+{
+	if (*n == OPT_LIST_MAX) {
+		snprintf(err, errsz, "%s: at most %d", opt, OPT_LIST_MAX);
+		return -EINVAL;
+	}
+	v[(*n)++] = arg;
+	return 0;
+}
+
+/* NAME=VALUE, NAME a Prometheus label name not reserved (__*). */
+static bool label_ok(const char *s)
+{
+	const char *eq = strchr(s, '=');
+	const char *p;
+
+	if (!eq || eq == s || (s[0] == '_' && s[1] == '_'))
+		return false;
+	for (p = s; p < eq; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+		      (p > s && *p >= '0' && *p <= '9')))
+			return false;
+	return true;
 }
 
 static int add_pids(struct options *o, const char *arg, char *err, size_t errsz)
@@ -295,16 +351,33 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 		snprintf(err, errsz, "--group-by is for the groups view: add --view groups");
 		return -EINVAL;
 	}
-	if (o->metrics_opts && !o->listen && !o->textfile) {
-		snprintf(err, errsz, "--metrics-group-by and --metrics-max-series are for --listen and --textfile");
+	if (o->metrics_opts && !options_exporter(o)) {
+		snprintf(err, errsz, "--metrics-group-by, --metrics-max-series and --metrics-expire are for --listen, --textfile and --remote-write");
+		return -EINVAL;
+	}
+	if (o->web_config && !o->listen) {
+		snprintf(err, errsz, "--web-config is for --listen");
+		return -EINVAL;
+	}
+	if (!o->nremote_write && (o->nrw_headers || o->next_labels || o->rw_queue || o->rw_user ||
+				  o->rw_password_file || o->rw_token_file || o->rw_ca)) {
+		snprintf(err, errsz, "--remote-write-* and --external-label are for --remote-write URL");
+		return -EINVAL;
+	}
+	if (!o->rw_user != !o->rw_password_file) {
+		snprintf(err, errsz, "--remote-write-user and --remote-write-password-file go together");
+		return -EINVAL;
+	}
+	if (o->rw_user && o->rw_token_file) {
+		snprintf(err, errsz, "--remote-write: basic auth or a bearer token, not both");
 		return -EINVAL;
 	}
 	if (o->write && o->read) {
 		snprintf(err, errsz, "-w and -r do not go together: record the live system or replay a file");
 		return -EINVAL;
 	}
-	if (o->read && (o->listen || o->textfile)) {
-		snprintf(err, errsz, "-r replays a file: it serves no metrics (--listen, --textfile)");
+	if (o->read && options_exporter(o)) {
+		snprintf(err, errsz, "-r replays a file: it serves no metrics (--listen, --textfile, --remote-write)");
 		return -EINVAL;
 	}
 	if (o->read && o->cmd) {
@@ -347,6 +420,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	o->view_sort = -1;
 	o->format = OUT_TEXT;
 	o->events = 4096;
+	o->metrics_expire = -1;
 	opterr = 0;
 	optind = 1;
 	/* '+': options end at the first other word, so CMD's own options stay its own. */
@@ -429,7 +503,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			socklen_t len;
 
 			/* A bad address is a usage error (exit 2); a busy port is found at start. */
-			if (httpd_parse_listen(optarg, &ss, &len, err, errsz))
+			if (strcmp(optarg, "systemd") && httpd_parse_listen(optarg, &ss, &len, err, errsz))
 				return -EINVAL;
 			o->listen = optarg;
 			break;
@@ -458,6 +532,64 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			}
 			o->metrics_max_series = (size_t)v;
 			o->metrics_opts = true;
+			break;
+		case OPT_EXPIRE:
+			if (parse_seconds(optarg, 0, 1e9, &o->metrics_expire)) {
+				snprintf(err, errsz, "--metrics-expire: '%s' is not a number of seconds", optarg);
+				return -EINVAL;
+			}
+			o->metrics_opts = true;
+			break;
+		case OPT_WEB_CONFIG:
+			o->web_config = optarg;
+			break;
+		case OPT_RW:
+			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8)) {
+				snprintf(err, errsz, "--remote-write '%s': not an http:// or https:// URL", optarg);
+				return -EINVAL;
+			}
+			if (add_list(o->remote_write, &o->nremote_write, "--remote-write", optarg, err, errsz))
+				return -EINVAL;
+			break;
+		case OPT_RW_HEADER: {
+			const char *colon = strchr(optarg, ':');
+
+			if (!colon || colon == optarg || strpbrk(optarg, "\r\n")) {
+				snprintf(err, errsz, "--remote-write-header '%s': not 'Name: value'", optarg);
+				return -EINVAL;
+			}
+			if (add_list(o->rw_headers, &o->nrw_headers, "--remote-write-header", optarg, err, errsz))
+				return -EINVAL;
+			break;
+		}
+		case OPT_EXT_LABEL:
+			if (!label_ok(optarg)) {
+				snprintf(err, errsz, "--external-label '%s': not NAME=VALUE with a Prometheus label name", optarg);
+				return -EINVAL;
+			}
+			if (add_list(o->ext_labels, &o->next_labels, "--external-label", optarg, err, errsz))
+				return -EINVAL;
+			break;
+		case OPT_RW_QUEUE:
+			if (parse_size(optarg, &o->rw_queue) || o->rw_queue < 65536) {
+				snprintf(err, errsz, "--remote-write-queue: '%s' is not a size of 64K or more", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_RW_USER:
+			o->rw_user = optarg;
+			break;
+		case OPT_RW_PASSWORD:
+			o->rw_password_file = optarg;
+			break;
+		case OPT_RW_TOKEN:
+			o->rw_token_file = optarg;
+			break;
+		case OPT_RW_CA:
+			o->rw_ca = optarg;
+			break;
+		case OPT_EXPOSE_HIDEPID:
+			o->expose_hidepid = true;
 			break;
 		case OPT_VIEW:
 			if (view_parse(optarg, &o->view)) {
@@ -564,9 +696,14 @@ bool options_record_only(const struct options *o)
 	       !o->output;
 }
 
+bool options_exporter(const struct options *o)
+{
+	return o->listen || o->textfile || o->nremote_write;
+}
+
 bool options_exporter_only(const struct options *o)
 {
-	return o->batch && (o->listen || o->textfile) && o->format == OUT_TEXT && !o->ncols &&
+	return o->batch && options_exporter(o) && o->format == OUT_TEXT && !o->ncols &&
 	       !o->syscalls && !o->output;
 }
 

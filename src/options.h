@@ -14,6 +14,9 @@
 #include "../outputs/batch.h"
 #include "../outputs/summary.h"
 
+/* Repeatable options: at most this many of each. */
+#define OPT_LIST_MAX 16
+
 struct options {
 	bool batch;
 	long iterations;		/* -n; 0 = until interrupted */
@@ -47,7 +50,22 @@ struct options {
 	const char *textfile;		/* --textfile DIR: DIR/ktop.prom each tick; NULL = no */
 	enum cgroup_group_by metrics_by;	/* --metrics-group-by (default comm) */
 	size_t metrics_max_series;	/* --metrics-max-series; 0 = the default */
-	bool metrics_opts;		/* either of those two given */
+	double metrics_expire;		/* --metrics-expire SECONDS; < 0 = the default */
+	bool metrics_opts;		/* one of those given */
+	const char *web_config;		/* --web-config FILE: TLS and basic auth of --listen */
+	/* --remote-write URL (repeatable) and how to push: */
+	const char *remote_write[OPT_LIST_MAX];
+	size_t nremote_write;
+	const char *rw_headers[OPT_LIST_MAX];	/* --remote-write-header 'Name: value' */
+	size_t nrw_headers;
+	const char *ext_labels[OPT_LIST_MAX];	/* --external-label NAME=VALUE */
+	size_t next_labels;
+	uint64_t rw_queue;		/* --remote-write-queue SIZE: bytes held; 0 = the default */
+	const char *rw_user;		/* --remote-write-user: basic auth's user */
+	const char *rw_password_file;	/* --remote-write-password-file */
+	const char *rw_token_file;	/* --remote-write-bearer-token-file */
+	const char *rw_ca;		/* --remote-write-ca FILE: the receiver's CA */
+	bool expose_hidepid;		/* --expose-hidepid: serve outputs though /proc hides pids */
 	const char *write;		/* -w FILE: record every interval (strftime pattern) */
 	double record_keep;		/* --record-keep DAYS: older files of the pattern go; 0 = keep */
 	uint64_t record_max;		/* --record-max-size: then the oldest, above it; 0 = no cap */
@@ -66,8 +84,10 @@ struct options {
  */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errsz);
 void options_free(struct options *o);
+/* Any of the exporter's sinks: --listen, --textfile, --remote-write. */
+bool options_exporter(const struct options *o);
 /*
- * -b with --listen or --textfile and no batch output asked for (--csv, --json,
+ * -b with --listen, --textfile or --remote-write and no batch output asked for (--csv, --json,
  * -o, --syscalls, --output): a headless exporter, nothing on stdout.
  */
 bool options_exporter_only(const struct options *o);

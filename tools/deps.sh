@@ -13,10 +13,11 @@ fuzzer_runtime() {
 	[ -n "$v" ] && apt-cache show "libclang-rt-$v-dev" >/dev/null 2>&1 && echo "libclang-rt-$v-dev"
 	return 0
 }
-build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsqlite3-dev libmicrohttpd-dev"
+build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsqlite3-dev libmicrohttpd-dev libgnutls28-dev libcrypt-dev zlib1g-dev libyaml-dev libcurl4-gnutls-dev libsnappy-dev"
 # sqlite3 reads recordings in tests; prometheus (server, promtool) and
-# python3-prometheus-client (a strict OpenMetrics parser) check the exporter.
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client"
+# python3-prometheus-client (a strict OpenMetrics parser) check the exporter;
+# curl and openssl (a CA and certificates made by the test) its TLS and auth.
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"

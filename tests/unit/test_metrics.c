@@ -35,9 +35,11 @@ struct fixture {
 	double t;
 };
 
+static double fx_expire_s;	/* the next fx_init's expire_s */
+
 static void fx_init(struct fixture *f, enum cgroup_group_by by, size_t max_series)
 {
-	struct metrics_opts o = { .by = by, .max_series = max_series };
+	struct metrics_opts o = { .by = by, .max_series = max_series, .expire_s = fx_expire_s };
 	char err[128];
 
 	memset(f, 0, sizeof(*f));
@@ -355,6 +357,124 @@ static void test_group_cap(void)
 	fx_free(&f);
 }
 
+/*
+ * The slot hole: unique names fill the groups, later commands hide in other.
+ * Groups none of whose tasks was read for expire_s leave, the family's
+ * series slots too, and a new name gets a series of its own again.
+ */
+static void test_expire(void)
+{
+	static const char *const names[] = { "u1", "u2", "u3", "u4" };
+	struct sc_table sc = { 0 }, et = { 0 };
+	struct fixture f;
+	size_t i;
+
+	fx_expire_s = 3;
+	fx_init(&f, CGROUP_BY_COMM, 2);
+	fx_expire_s = 0;
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	tick_end(&f);
+	tick_start(&f);
+	for (i = 0; i < 4; i++) {
+		events(&f, (pid_t)(300 + i), names[i], true, &sc, &et, SYS_read, 10 + i, 0, 0);
+		model_apply(&f.m, &f.s);
+	}
+	tick_end(&f);
+	tick_start(&f);
+	events(&f, 400, "new", true, &sc, &et, SYS_read, 5, 0, 0);
+	tick_end(&f);
+	render(&f);
+	CHECK(isnan(value(&f, "ktop_syscalls_total{comm=\"new\",syscall=\"read\"}")));
+	CHECK_EQ_U64(metrics_ngroups(f.mx), 3);
+	/* 3 s with no task of theirs: u1, u2 and other leave. */
+	for (i = 0; i < 3; i++) {
+		tick_start(&f);
+		tick_end(&f);
+	}
+	render(&f);
+	CHECK_EQ_U64(metrics_ngroups(f.mx), 0);
+	CHECK(isnan(value(&f, "ktop_syscalls_total{comm=\"u1\",syscall=\"read\"}")));
+	CHECK(isnan(value(&f, "ktop_processes{comm=\"other\"}")));
+	tick_start(&f);
+	events(&f, 401, "new", true, &sc, &et, SYS_read, 7, 0, 0);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"new\",syscall=\"read\"}", 7);
+	CHECK_VAL(&f, "ktop_processes{comm=\"new\"}", 0);
+	/* A group with a live process stays, however long. */
+	for (i = 0; i < 5; i++) {
+		tick_start(&f);
+		reading(&f, 500, "daemon", 1, 1);
+		tick_end(&f);
+	}
+	render(&f);
+	CHECK_VAL(&f, "ktop_processes{comm=\"daemon\"}", 1);
+	CHECK(isnan(value(&f, "ktop_processes{comm=\"new\"}")));
+	sc_table_free(&sc);
+	sc_table_free(&et);
+	fx_free(&f);
+}
+
+/* "other" is only the overflow: a process of that name is "[other]", and so on. */
+static void test_other_name(void)
+{
+	static const char *const names[] = { "other", "[other]", "[other", "others" };
+	struct sc_table sc = { 0 }, et = { 0 };
+	struct fixture f;
+	size_t i;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	tick_end(&f);
+	tick_start(&f);
+	for (i = 0; i < 4; i++) {
+		events(&f, (pid_t)(300 + i), names[i], true, &sc, &et, SYS_read, 10 + i, 0, 0);
+		model_apply(&f.m, &f.s);
+	}
+	tick_end(&f);
+	render(&f);
+	CHECK(isnan(value(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"read\"}")));
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"[other]\",syscall=\"read\"}", 10);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"[[other]]\",syscall=\"read\"}", 11);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"[other\",syscall=\"read\"}", 12);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"others\",syscall=\"read\"}", 13);
+	CHECK_VAL(&f, "ktop_metrics_dropped_groups", 0);
+	sc_table_free(&sc);
+	sc_table_free(&et);
+	fx_free(&f);
+}
+
+/* Exit records the kernel dropped are counted, as lost events are. */
+static void test_lost_exits(void)
+{
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	tick_end(&f);
+	render(&f);
+	CHECK(isnan(value(&f, "ktop_lost_exit_records_total")));
+	f.m.exit_records = true;
+	tick_start(&f);
+	f.s.have_exit_totals = true;
+	f.s.exits_lost = 3617;
+	tick_end(&f);
+	tick_start(&f);
+	f.s.have_exit_totals = true;
+	f.s.exits_lost_unknown = true;
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_lost_exit_records_total", 3617);
+	CHECK_VAL(&f, "ktop_lost_exit_records_unknown_intervals_total", 1);
+	fx_free(&f);
+}
+
 /* Grouped by systemd unit: from the cgroup path, asked of /proc for every task. */
 static void test_by_unit(void)
 {
@@ -423,6 +543,9 @@ static const struct test tests[] = {
 	{ "metrics: grouped by unit from the cgroup path; needs cgroup (and status untraced)",
 	  test_by_unit },
 	{ "metrics: OpenMetrics and text expositions", test_formats },
+	{ "metrics: idle groups expire, a new name gets its own series", test_expire },
+	{ "metrics: a process named other is not the overflow", test_other_name },
+	{ "metrics: lost exit records are counted", test_lost_exits },
 };
 
 int main(void)

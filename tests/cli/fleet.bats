@@ -1,0 +1,486 @@
+#!/usr/bin/env bats
+# The exporter beyond one host (issue 25), against real components the tests
+# start themselves: Debian's prometheus 2.42 as a remote write receiver and as
+# a scraper over TLS with basic auth, a CA and certificates made by openssl,
+# curl, promtool, systemd-socket-activate; and the two holes' repros
+# (slowloris, unique names filling the groups). Ports are free ones picked at
+# run time. A missing component skips its test and says which.
+
+load helpers/common
+
+INST=/sys/kernel/tracing/instances
+
+setup() {
+	common_setup
+	KTOPS="$BATS_TEST_TMPDIR/ktops"
+	: >"$KTOPS"
+}
+
+teardown() {
+	local p
+	common_teardown
+	while read -r p; do
+		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
+	done <"$KTOPS"
+	return 0
+}
+
+promq() {
+	"$PY" "$HELPERS/promq.py" "$@"
+}
+
+need_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
+	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+}
+
+need() {
+	command -v "$1" >/dev/null || skip "$1 is not installed (${2:-make deps-test})"
+}
+
+# start_ktop OUT ARGS...: ktop in the background; sets KPID.
+start_ktop() {
+	local out=$1
+	shift
+	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
+	echo "$KPID" >>"$KTOPS"
+}
+
+# wait_serving PORT [CURL ARGS...]: until ktop answers /metrics (200).
+wait_serving() {
+	local i port=$1 scheme=http
+	shift
+	[[ " $* " == *" --cacert "* ]] && scheme=https
+	for ((i = 0; i < 100; i++)); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "$scheme://127.0.0.1:$port/metrics")" = 200 ] &&
+			return 0
+		sleep 0.1
+	done
+	echo "ktop does not serve port $port: $(cat "$OUT.err")" >&2
+	return 1
+}
+
+# start_receiver [PORT]: a Prometheus with the remote write receiver, nothing
+# scraped; sets PPORT and PDIR (its storage outlives a restart).
+start_receiver() {
+	PDIR="$BATS_TEST_TMPDIR/prometheus"
+	mkdir -p "$PDIR/data"
+	PPORT=${1:-$(promq freeport)}
+	printf 'global:\n  scrape_interval: 1m\n' >"$PDIR/prometheus.yml"
+	prometheus --config.file="$PDIR/prometheus.yml" --storage.tsdb.path="$PDIR/data" \
+		--web.listen-address="127.0.0.1:$PPORT" --web.enable-remote-write-receiver \
+		--log.level=warn </dev/null >>"$PDIR/log" 2>&1 3>&- &
+	PROM=$!
+	track "$PROM"
+	promq ready "$PPORT" 30 || { cat "$PDIR/log" >&2; return 1; }
+}
+
+# kills NAME N: a process named NAME making N kill(2) calls that fail (ESRCH),
+# nothing else between its gate and its end; waits for it.
+kills() {
+	local bin="$BATS_TEST_TMPDIR/$1"
+	[ -x "$bin" ] || cp "$(command -v bash)" "$bin"
+	"$bin" -c 'for ((i = 0; i < '"$2"'; i++)); do kill -0 99999999 2>/dev/null; done; exit 0' </dev/null
+}
+
+# ---------------------------------------------------------------- remote write
+
+@test "remote write: Prometheus receives 777 failed kill calls exactly once; a receiver stopped for many intervals loses nothing" {
+	need_tracing
+	need prometheus
+	local q v n name="kxrw$$" g
+	g="comm=\"$name\",syscall=\"kill\",errno=\"ESRCH\""
+	start_receiver
+	start_ktop "$OUT" -b -d 0.5 --remote-write "http://127.0.0.1:$PPORT/api/v1/write" \
+		--external-label site=test
+	promq wait "$PPORT" 'ktop_refreshes_total{job="ktop",site="test"}' 2 20 >/dev/null
+	[ "$(promq value "$PPORT" 'ktop_refreshes_total')" != absent ]
+	kills "$name" 777
+	v=$(promq wait "$PPORT" "ktop_syscall_errors_total{$g}" 777 15)
+	echo "before the outage: $v (want 777)" >&2
+	[ "$v" = 777 ]
+	# promq value fails on more than one series: exactly once
+	sleep 1.5
+	[ "$(promq value "$PPORT" "ktop_syscall_errors_total{$g}")" = 777 ]
+
+	# The receiver goes away for 12 intervals; more work meanwhile.
+	kill -TERM "$PROM"
+	wait "$PROM" 2>/dev/null || true
+	kills "$name" 777
+	sleep 6
+	grep -q "retrying" "$OUT.err"
+	start_receiver "$PPORT"
+	v=$(promq wait "$PPORT" "ktop_syscall_errors_total{$g}" 1554 20)
+	echo "after it: $v (want 1554)" >&2
+	[ "$v" = 1554 ]
+	sleep 2
+	# Every refresh's sample arrived once, the outage's too: as many samples as refreshes.
+	# (one query: one evaluation time, while refreshes go on)
+	q='count_over_time(ktop_refreshes_total[10m]) - (ktop_refreshes_total - min_over_time(ktop_refreshes_total[10m]) + 1)'
+	n=$(promq value "$PPORT" "$q")
+	echo "samples - refreshes: $n; $(promq value "$PPORT" 'count_over_time(ktop_refreshes_total[10m])') samples" >&2
+	[ "$n" = 0 ]
+	# The increase over the whole run: the counter went from 0 (the series is
+	# born with the first kills' tick) to 1554, never down, never past it.
+	[ "$(promq value "$PPORT" "resets(ktop_syscall_errors_total{$g}[10m])")" = 0 ]
+	v=$(promq value "$PPORT" "max_over_time(ktop_syscall_errors_total{$g}[10m])")
+	echo "increase over the run: $v (want 1554)" >&2
+	[ "$v" = 1554 ]
+	[ "$(promq value "$PPORT" 'ktop_remote_write_dropped_samples_total')" = 0 ]
+	[ "$(promq value "$PPORT" 'ktop_lost_events_total')" = 0 ]
+	[ ! -s "$OUT" ]
+}
+
+@test "remote write: a receiver black-holing connections never delays a refresh; the queue holds on" {
+	need_tracing
+	local port gap
+	# A listener whose accept queue is full and never drained: the kernel drops
+	# the SYNs of further connections, as a firewall that black-holes them.
+	"$PY" - "$BATS_TEST_TMPDIR/hole" <<-'EOF' &
+	import socket, sys, time
+	s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)
+	fill = []
+	for i in range(4):
+	    c = socket.socket(); c.setblocking(False)
+	    try:
+	        c.connect(s.getsockname())
+	    except BlockingIOError:
+	        pass
+	    fill.append(c)
+	open(sys.argv[1], "w").write("%d\n" % s.getsockname()[1])
+	time.sleep(120)
+	EOF
+	track $!
+	wait_for_file "$BATS_TEST_TMPDIR/hole" 10
+	port=$(cat "$BATS_TEST_TMPDIR/hole")
+	sleep 1
+	start_ktop "$OUT" -b --csv -o pid -p 1 -d 0.2 --remote-write "http://127.0.0.1:$port/write" \
+		--listen 127.0.0.1:0
+	sleep 9
+	kill -TERM "$KPID"
+	wait "$KPID" || true
+	# refreshes every 0.2 s while connects hang (libcurl's 5 s connect timeout)
+	gap=$(awk -F, 'NR > 2 { if (p && $1 - p > m) m = $1 - p; p = $1 } NR == 2 { p = $1 }
+		END { printf "%.3f\n", m }' "$OUT")
+	echo "longest time between refreshes: $gap s (every 0.2 s); $(grep -c . "$OUT") rows" >&2
+	awk -v g="$gap" 'BEGIN { exit !(g > 0.1 && g < 1.0) }'
+	(($(grep -c . "$OUT") >= 35))
+	grep -q "Connection timed out\|Timeout was reached" "$OUT.err"
+}
+
+@test "remote write: a 400 is dropped and said once, never retried; the dropped samples are counted" {
+	need_tracing
+	local port
+	port=$(promq freeport)
+	"$PY" - "$port" "$BATS_TEST_TMPDIR/reqs" <<-'EOF' &
+	import http.server, sys
+	class H(http.server.BaseHTTPRequestHandler):
+	    def do_POST(self):
+	        n = int(self.headers["Content-Length"])
+	        self.rfile.read(n)
+	        with open(sys.argv[2], "a") as f:
+	            f.write("%s %s %s\n" % (self.headers["Content-Encoding"], self.headers["Content-Type"],
+	                                    self.headers["X-Prometheus-Remote-Write-Version"]))
+	        self.send_response(400)
+	        self.end_headers()
+	        self.wfile.write(b"bad things\n")
+	    def log_message(self, *a):
+	        pass
+	http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+	EOF
+	track $!
+	sleep 0.5
+	start_ktop "$OUT" -b -d 0.3 --listen "127.0.0.1:0" --remote-write "http://127.0.0.1:$port/write"
+	wait_for_file "$BATS_TEST_TMPDIR/reqs" 10
+	sleep 2
+	# one request per refresh, none retried
+	n=$(wc -l <"$BATS_TEST_TMPDIR/reqs")
+	echo "$n requests" >&2
+	((n >= 4))
+	[ "$(sort -u "$BATS_TEST_TMPDIR/reqs")" = "snappy application/x-protobuf 0.1.0" ]
+	[ "$(grep -c 'HTTP 400' "$OUT.err")" = 1 ]
+	grep -q 'not retried: bad things' "$OUT.err"
+}
+
+# ---------------------------------------------------------------- --web-config
+
+# make_certs DIR: a CA, and a server certificate of it for 127.0.0.1 and localhost.
+make_certs() {
+	local d=$1
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/ca.key" -out "$d/ca.crt" -days 2 \
+		-subj /CN=ktop-test-ca 2>/dev/null
+	openssl req -newkey rsa:2048 -nodes -keyout "$d/server.key" -out "$d/server.csr" \
+		-subj /CN=localhost 2>/dev/null
+	printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$d/ext"
+	openssl x509 -req -in "$d/server.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -CAcreateserial \
+		-out "$d/server.crt" -days 2 -extfile "$d/ext" 2>/dev/null
+}
+
+bcrypt() {
+	"$PY" -W ignore -c 'import crypt, sys
+print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))' "$1"
+}
+
+@test "web-config: TLS and basic auth: no credentials 401, wrong 401, right 200 over TLS; Prometheus scrapes it so" {
+	need openssl
+	need curl
+	need prometheus
+	local d="$BATS_TEST_TMPDIR" kp pp code
+	make_certs "$d"
+	cat >"$d/web.yml" <<-EOF
+	tls_server_config:
+	  cert_file: server.crt
+	  key_file: server.key
+	basic_auth_users:
+	  alice: '$(bcrypt 's3cret w0rd')'
+	EOF
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b -d 0.5 --listen "127.0.0.1:$kp" --web-config "$d/web.yml"
+	wait_serving "$kp" --cacert "$d/ca.crt" -u 'alice:s3cret w0rd'
+	code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" "https://127.0.0.1:$kp/metrics")
+	[ "$code" = 401 ]
+	code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" -u alice:wrong "https://127.0.0.1:$kp/metrics")
+	[ "$code" = 401 ]
+	code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" -u bob:'s3cret w0rd' "https://127.0.0.1:$kp/metrics")
+	[ "$code" = 401 ]
+	code=$(curl -s -o "$d/page" -w '%{http_code}' --cacert "$d/ca.crt" -u 'alice:s3cret w0rd' "https://127.0.0.1:$kp/metrics")
+	[ "$code" = 200 ]
+	grep -q '^ktop_refreshes_total ' "$d/page"
+	# plain HTTP to the TLS port is no answer at all
+	code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$kp/metrics" || true)
+	[ "$code" != 200 ]
+	# a client certificate is not asked for: no CA in the file
+
+	# Prometheus, with the same configuration from its side
+	mkdir -p "$d/p/data"
+	printf 's3cret w0rd' >"$d/p/pass"
+	pp=$(promq freeport)
+	cat >"$d/p/prometheus.yml" <<-EOF
+	global:
+	  scrape_interval: 1s
+	  scrape_timeout: 1s
+	scrape_configs:
+	  - job_name: ktop
+	    scheme: https
+	    tls_config:
+	      ca_file: $d/ca.crt
+	    basic_auth:
+	      username: alice
+	      password_file: $d/p/pass
+	    static_configs:
+	      - targets: ['127.0.0.1:$kp']
+	EOF
+	prometheus --config.file="$d/p/prometheus.yml" --storage.tsdb.path="$d/p/data" \
+		--web.listen-address="127.0.0.1:$pp" --log.level=warn </dev/null >"$d/p/log" 2>&1 3>&- &
+	track $!
+	promq ready "$pp" 30
+	promq up "$pp" ktop 20
+	[ "$(promq value "$pp" 'ktop_scrapes_total > 0')" != absent ]
+}
+
+@test "web-config: a changed file is read again (new password); a bad one is said once and the one before kept" {
+	need curl
+	local d="$BATS_TEST_TMPDIR" kp code
+	printf "basic_auth_users:\n  alice: '%s'\n" "$(bcrypt one)" >"$d/web.yml"
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b -d 0.2 --listen "127.0.0.1:$kp" --web-config "$d/web.yml"
+	wait_serving "$kp" -u alice:one
+	printf "basic_auth_users:\n  alice: '%s'\n" "$(bcrypt two)" >"$d/web.yml.new"
+	mv "$d/web.yml.new" "$d/web.yml"
+	for ((i = 0; i < 50; i++)); do
+		code=$(curl -s -o /dev/null -w '%{http_code}' -u alice:two "http://127.0.0.1:$kp/metrics")
+		[ "$code" = 200 ] && break
+		sleep 0.1
+	done
+	[ "$code" = 200 ]
+	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:one "http://127.0.0.1:$kp/metrics")" = 401 ]
+	printf "basic_auth_users:\n  alice: '%s'\n  colour: blue\nhttp_server_config:\n" "$(bcrypt three)" >"$d/web.yml"
+	sleep 1
+	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:two "http://127.0.0.1:$kp/metrics")" = 200 ]
+	[ "$(grep -c 'web.yml:3' "$OUT.err")" = 1 ]
+	grep -q "the configuration before is kept" "$OUT.err"
+	# TLS added: the same port serves HTTPS from then on
+	command -v openssl >/dev/null || return 0
+	make_certs "$d"
+	printf "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  alice: '%s'\n" \
+		"$(bcrypt two)" >"$d/web.yml"
+	for ((i = 0; i < 50; i++)); do
+		code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" -u alice:two "https://127.0.0.1:$kp/metrics" || true)
+		[ "$code" = 200 ] && break
+		sleep 0.1
+	done
+	[ "$code" = 200 ]
+	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:two "http://127.0.0.1:$kp/metrics" || true)" != 200 ]
+}
+
+@test "web-config: a bad file at start is one line naming its line, exit 1; --web-config needs --listen" {
+	local d="$BATS_TEST_TMPDIR"
+	printf 'tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: [x]\n' >"$d/web.yml"
+	run --separate-stderr "$KTOP" -b --no-trace --listen 127.0.0.1:0 --web-config "$d/web.yml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "ktop: --web-config $d/web.yml:4: 'cipher_suites' is not supported by ktop" ]
+	run --separate-stderr "$KTOP" -b --no-trace --web-config "$d/web.yml"
+	[ "$status" -eq 2 ]
+}
+
+@test "listen: an address beyond this host without --web-config is a one-line warning naming it" {
+	run --separate-stderr "$KTOP" -b --no-trace -n 1 --listen 0.0.0.0:0
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: --listen 0.0.0.0:0 serves the metrics beyond this host"*"--web-config"* ]]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" = 1 ]
+	run --separate-stderr "$KTOP" -b --no-trace -n 1 --listen 127.0.0.1:0
+	[ -z "$stderr" ]
+}
+
+# ---------------------------------------------------------------- gzip
+
+@test "gzip: Accept-Encoding: gzip gets the same page compressed; promtool accepts it" {
+	need curl
+	need promtool "Debian package prometheus; make deps-test"
+	local kp d="$BATS_TEST_TMPDIR" i
+	kp=$(promq freeport)
+	# refreshes far apart: both requests see one model state
+	start_ktop "$OUT" -b -d 30 --listen "127.0.0.1:$kp"
+	wait_serving "$kp"
+	for ((i = 0; i < 3; i++)); do
+		curl -s -D "$d/h" -H 'Accept-Encoding: gzip' -o "$d/page.gz" "http://127.0.0.1:$kp/metrics"
+		curl -s -o "$d/page" "http://127.0.0.1:$kp/metrics"
+		gzip -dc <"$d/page.gz" >"$d/page.unz"
+		cmp -s "$d/page" "$d/page.unz" && break
+	done
+	grep -qi '^content-encoding: gzip' "$d/h"
+	grep -qi '^vary: accept-encoding' "$d/h"
+	cmp "$d/page" "$d/page.unz"
+	echo "$(stat -c %s "$d/page") bytes, gzip $(stat -c %s "$d/page.gz")" >&2
+	(($(stat -c %s "$d/page.gz") * 3 < $(stat -c %s "$d/page")))
+	run promtool check metrics <"$d/page.unz"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# gzip refused by q=0: plain
+	curl -s -D "$d/h2" -H 'Accept-Encoding: gzip;q=0' -o /dev/null "http://127.0.0.1:$kp/metrics"
+	! grep -qi '^content-encoding' "$d/h2"
+}
+
+# ---------------------------------------------------------------- socket activation
+
+@test "systemd: --listen systemd serves the socket passed (LISTEN_FDS), and says when there is none" {
+	need systemd-socket-activate "Debian package systemd"
+	need curl
+	local kp
+	kp=$(promq freeport)
+	systemd-socket-activate -l "127.0.0.1:$kp" "$KTOP" -b --no-trace -d 0.3 --listen systemd \
+		</dev/null >"$OUT" 2>"$OUT.err" 3>&- &
+	track $!
+	wait_serving "$kp"
+	grep -q '^ktop_refreshes_total ' <(curl -s "http://127.0.0.1:$kp/metrics")
+	run --separate-stderr "$KTOP" -b --no-trace --listen systemd
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"no socket passed"* ]]
+}
+
+# ---------------------------------------------------------------- the two holes
+
+@test "slowloris: 8 connections trickling a header line every 8 s from one address; a scrape each second always answers" {
+	need curl
+	local kp i ok=0 fail=0 code
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --no-trace -d 0.5 --listen "127.0.0.1:$kp"
+	wait_serving "$kp"
+	"$PY" - "$kp" 24 <<-'EOF' &
+	import socket, sys, time
+	port, end = int(sys.argv[1]), time.time() + float(sys.argv[2])
+	conns = []
+	def opened():
+	    s = socket.create_connection(("127.0.0.1", port))
+	    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+	    return s
+	while time.time() < end:
+	    conns = [c for c in conns if c.fileno() >= 0]
+	    while len(conns) < 8:
+	        conns.append(opened())
+	    time.sleep(8)
+	    for c in conns:
+	        try:
+	            c.sendall(b"X-Slow: 1\r\n")
+	        except OSError:
+	            c.close()
+	EOF
+	track $!
+	sleep 1
+	for ((i = 0; i < 20; i++)); do
+		code=$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$kp/metrics" || true)
+		if [ "$code" = 200 ]; then ok=$((ok + 1)); else fail=$((fail + 1)); echo "scrape $i: $code" >&2; fi
+		sleep 1
+	done
+	echo "$ok answered, $fail not" >&2
+	[ "$fail" = 0 ]
+}
+
+@test "slots: 300 short-lived unique names with --metrics-max-series 200; a new command gets its own series within the expiry" {
+	need_tracing
+	local kp i name="kxnew$$" v t0
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b -d 0.5 --listen "127.0.0.1:$kp" --metrics-max-series 200 --metrics-expire 8
+	wait_serving "$kp"
+	for ((i = 0; i < 300; i++)); do
+		bash -c 'printf "u%s-%s" "$1" "$$" >/proc/$$/comm; :' _ "$i"
+	done
+	bash -c 'printf "%s" "$1" >/proc/$$/comm; while :; do sleep 0.2; done' _ "$name" &
+	track $!
+	t0=$(date +%s.%N)
+	sleep 1.5
+	# The hole: every slot taken, the new command hides in other.
+	curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/full.prom"
+	v=$(awk '/^ktop_metrics_dropped_groups / { print $2 }' "$BATS_TEST_TMPDIR/full.prom")
+	echo "folded into other: $v" >&2
+	((v > 0))
+	! grep -q "^ktop_processes{comm=\"$name\"}" "$BATS_TEST_TMPDIR/full.prom"
+	# The unique names expire 8 s after they exited; then the new name has a series.
+	for ((i = 0; i < 60; i++)); do
+		curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/now.prom"
+		grep -q "^ktop_processes{comm=\"$name\"} 1" "$BATS_TEST_TMPDIR/now.prom" && break
+		sleep 0.25
+	done
+	echo "its own series $(awk -v t="$t0" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - t }') s after it started" >&2
+	grep -q "^ktop_processes{comm=\"$name\"} 1" "$BATS_TEST_TMPDIR/now.prom"
+	! grep -q '^ktop_processes{comm="u1-' "$BATS_TEST_TMPDIR/now.prom"
+}
+
+@test "other: a process named other is [other], not the overflow" {
+	need_tracing
+	local kp
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b -d 0.3 --listen "127.0.0.1:$kp"
+	wait_serving "$kp"
+	bash -c 'printf other >/proc/$$/comm; sleep 1; :'
+	sleep 0.7
+	curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/p"
+	grep -q '^ktop_processes{comm="\[other\]"}' "$BATS_TEST_TMPDIR/p"
+	! grep -q '{comm="other"' "$BATS_TEST_TMPDIR/p"
+}
+
+# ---------------------------------------------------------------- hidepid
+
+@test "hidepid: an unauthenticated --listen or a --textfile is refused where /proc hides pids, unless --expose-hidepid" {
+	need unshare "Debian package util-linux"
+	[ "$(id -u)" -eq 0 ] || skip "needs root: a /proc of its own in a new mount namespace"
+	# A procfs instance of its own (new pid and mount namespaces): the host's is untouched.
+	run --separate-stderr unshare -m -p -f sh -c 'mount -t proc -o hidepid=2 proc /proc &&
+		exec "$0" -b --no-trace -n 1 --listen 127.0.0.1:0' "$KTOP"
+	echo "$status $stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"mounted with hidepid="*"--listen without basic auth"*"--expose-hidepid"* ]]
+	run --separate-stderr unshare -m -p -f sh -c 'mount -t proc -o hidepid=2 proc /proc &&
+		exec "$0" -b --no-trace -n 1 --textfile "$1"' "$KTOP" "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--textfile (0644)"* ]]
+	run --separate-stderr unshare -m -p -f sh -c 'mount -t proc -o hidepid=2 proc /proc &&
+		exec "$0" -b --no-trace -n 1 --listen 127.0.0.1:0 --expose-hidepid' "$KTOP"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"mounted with hidepid="* ]]
+	# without hidepid: nothing said
+	run --separate-stderr "$KTOP" -b --no-trace -n 1 --listen 127.0.0.1:0
+	[ -z "$stderr" ]
+}
