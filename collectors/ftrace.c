@@ -63,6 +63,7 @@ struct ftrace {
 	size_t npriv, cap_priv;
 	struct pidmap noted;		/* watched processes no longer reported (priv) */
 	struct pidmap withheld;		/* rows withheld this tick (judge_creds) */
+	struct pidmap abi_memo;		/* this tick's resolve_abi: tgid -> 1 native, 2 compat */
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -175,6 +176,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
 	pidmap_init(&ft->withheld);
+	pidmap_init(&ft->abi_memo);
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
@@ -262,6 +264,7 @@ void ftrace_stop(struct ftrace *ft)
 	acct_free(&ft->acct);
 	pidmap_free(&ft->noted);
 	pidmap_free(&ft->withheld);
+	pidmap_free(&ft->abi_memo);
 	free(ft->page);
 	free(ft->added);
 	free(ft->cred_ids);
@@ -422,6 +425,25 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 	if (st.tgid != th->tid)
 		adopt_siblings(ft, (pid_t)st.tgid);
 	return th->tgid;
+}
+
+/*
+ * The ABI of a thread no event told (it ran before tracing started, or its
+ * creator is unknown): its program's ELF class, read once per process and
+ * tick (abi_memo). One whose program cannot be read (gone, a kernel thread)
+ * is taken as native.
+ */
+static void resolve_abi(struct ftrace *ft, struct acct_thread *th, pid_t tgid)
+{
+	uintptr_t v = (uintptr_t)pidmap_get(&ft->abi_memo, tgid);
+	int c;
+
+	if (!v) {
+		c = exe_compat(tgid);
+		v = c > 0 ? 2 : 1;
+		pidmap_put(&ft->abi_memo, tgid, (void *)v);
+	}
+	acct_set_abi(&ft->acct, th, v == 2);
 }
 
 static const enum counter cnt_of[AC_NR] = {
@@ -783,6 +805,18 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 	memcpy(ft->carried_prev, ft->carried_now, sizeof(ft->carried_prev));
 	memset(ft->carried_now, 0, sizeof(ft->carried_now));
 	pidmap_clear(&ft->withheld);
+	pidmap_clear(&ft->abi_memo);
+	/* Before judge_creds: a 32-bit program's credential calls have other numbers. */
+	for (th = acct_first_active(&ft->acct); th; th = th->next) {
+		pid_t tgid;
+
+		if (th->abi_known)
+			continue;
+		ft->deferred = false;
+		tgid = resolve_tgid(ft, th);
+		if (tgid)
+			resolve_abi(ft, th, tgid);
+	}
 	if (ft->only_uid >= 0)
 		judge_creds(ft, m, s);
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {
