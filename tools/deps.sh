@@ -16,7 +16,7 @@ fuzzer_runtime() {
 build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsqlite3-dev libmicrohttpd-dev"
 # sqlite3 reads recordings in tests; prometheus (server, promtool) and
 # python3-prometheus-client (a strict OpenMetrics parser) check the exporter.
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client"
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client gcc-multilib"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"
