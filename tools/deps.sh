@@ -15,7 +15,8 @@ fuzzer_runtime() {
 }
 build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsqlite3-dev libmicrohttpd-dev"
 # sqlite3 reads recordings in tests; prometheus (server, promtool) and
-# python3-prometheus-client (a strict OpenMetrics parser) check the exporter.
+# python3-prometheus-client (a strict OpenMetrics parser) check the exporter;
+# gcc-multilib builds the 32-bit test program (gcc -m32, summary.bats).
 test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client gcc-multilib"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
