@@ -221,7 +221,7 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 	 * return, ignore a 32-bit program's (the kernel's
 	 * ARCH_TRACE_IGNORE_COMPAT_SYSCALLS): they are counted at their entry.
 	 */
-	if ((nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
+	if (a->compat_seen && (nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
 		struct acct_thread *t = acct_thread(a, tid);
 
 		if (t->compat) {
@@ -355,26 +355,36 @@ static void set_slow(struct acct_thread *t)
 	t->abi_slow = t->compat || !t->abi_known || t->in_exec || t->stash_nr;
 }
 
+static void learn_abi(struct acct *a, struct acct_thread *t, bool compat, uint64_t ts)
+{
+	t->compat = compat;
+	t->abi_known = true;
+	t->abi_ts = ts;
+	a->compat_seen |= compat;
+}
+
 /*
  * The sys_exit of a thread whose ABI needs a look (abi_slow): false when it is
  * not a call of its own (a fork's return in the child), or is stashed.
  */
-static bool abi_exit(struct acct_thread *t, long nr, long ret)
+static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, uint64_t ts)
 {
 	if (t->in_exec) {
 		/*
 		 * The return of its exec: the kernel reports it as the execve of
-		 * the new program's ABI (x86's set_personality_64bit and
-		 * set_personality_ia32 set orig_ax), whichever call it entered.
+		 * the new program's ABI (x86's set_personality_64bit,
+		 * set_personality_ia32 and _x32 set orig_ax), whichever call it
+		 * entered.
 		 */
 		t->in_exec = false;
-		if (ret == 0 && nr == SYS_execve) {
-			t->compat = false;
-			t->abi_known = true;
-		} else if (ret == 0 && nr == cnr.execve && cnr.execve >= 0) {
-			t->compat = true;
-			t->abi_known = true;
-		}
+		if (ret == 0 && nr == SYS_execve)
+			learn_abi(a, t, false, ts);
+		else if (ret == 0 && nr == cnr.execve && cnr.execve >= 0)
+			learn_abi(a, t, true, ts);
+#ifdef __x86_64__
+		else if (ret == 0 && (nr & ~(long)SC_KEY_NR_MASK) == 1L << SC_KEY_ABI_SHIFT)
+			learn_abi(a, t, false, ts);	/* x32's, with its own bit */
+#endif
 	}
 	set_slow(t);
 	if (t->compat)
@@ -383,11 +393,13 @@ static bool abi_exit(struct acct_thread *t, long nr, long ret)
 		return false;
 	/*
 	 * Its first call, of an unknown ABI, may be a 32-bit fork's return in
-	 * the child: acct_set_abi decides when the ABI is learnt.
+	 * the child: acct_set_abi decides when the ABI is learnt (at the end of
+	 * the interval, for the active threads: it is made one).
 	 */
 	if (!t->abi_known && !t->sc.used && !t->stash_nr && acct_child_return_compat(nr, ret)) {
 		t->stash_nr = (uint32_t)nr + 1;
 		t->abi_slow = true;
+		activate(a, t->tid);
 		return false;
 	}
 	return true;
@@ -399,21 +411,25 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 	struct sc_stat *s;
 	uint32_t n;
 
+	bool compat = false;
+
 	if (tid <= 0)
 		return;
 	t = acct_thread(a, tid);
+	/* The hot path: one flag for all that a native, known thread needs not. */
 	if (t->abi_slow) {
-		if (!abi_exit(t, nr, ret))
+		if (!abi_exit(a, t, nr, ret, ts))
 			return;
+		compat = t->compat;
 	} else if (acct_child_return(nr, ret)) {
 		return;
 	}
-	if (!t->compat)
+	if (!compat)
 		nr = acct_real_nr(nr);
 	else if (nr == -1)
 		/* i386 has sigreturn too; the restored -1 does not say which. */
 		nr = cnr.rt_sigreturn;
-	n = sc_key(nr, t->compat);
+	n = sc_key(nr, compat);
 	t = activate(a, tid);
 	s = sc_table_get(&t->sc, n);
 	s->calls++;
@@ -423,7 +439,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		s->top_errno = (uint32_t)-ret;
 		sc_table_get(&t->err, sc_err_key(n, (uint32_t)-ret))->errors++;
 		count(a, t, AC_SYSERR);
-	} else if (ret == 0 && (t->compat ? acct_cred_call_compat(nr) : acct_cred_call(nr))) {
+	} else if (ret == 0 && (compat ? acct_cred_call_compat(nr) : acct_cred_call(nr))) {
 		t->cred_call = true;
 	}
 	if (a->order_times)
@@ -472,8 +488,7 @@ void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat)
 
 	if (t->abi_known)
 		return;
-	t->abi_known = true;
-	t->compat = compat;
+	learn_abi(a, t, compat, 0);
 	t->stash_nr = 0;
 	if (compat) {
 		size_t i;
@@ -780,10 +795,23 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 
 	if (child <= 0)
 		return;
-	/* A new task runs in its creator's ABI (as decoded: its calls follow). */
+	/*
+	 * A new task runs in its creator's ABI (as decoded: its calls follow).
+	 * Known already: from a task that had its tid before, unless what told
+	 * it (its exec's return, decoded first from another CPU) is newer.
+	 */
 	p = parent > 0 ? pidmap_get(&a->threads, parent) : NULL;
-	if (p && p->abi_known)
-		acct_set_abi(a, acct_thread(a, child), p->compat);
+	if (p && p->abi_known) {
+		struct acct_thread *c = acct_thread(a, child);
+
+		if (!c->abi_known) {
+			acct_set_abi(a, c, p->compat);
+			c->abi_ts = ts;
+		} else if (c->abi_ts < ts) {
+			learn_abi(a, c, p->compat, ts);
+			set_slow(c);
+		}
+	}
 	if (!a->order_life) {
 		life_newtask(a, parent, child, clone_flags, comm, comm_len, ts);
 		return;

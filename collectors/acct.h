@@ -94,6 +94,7 @@ struct acct_thread {
 	 */
 	bool compat, abi_known, abi_slow;
 	bool in_exec;		/* its exec was decoded: its next sys_exit is the exec's return */
+	uint64_t abi_ts;	/* when the event that told its ABI was (0: /proc) */
 	/*
 	 * While its ABI is unknown: a first sys_exit that is a 32-bit fork's
 	 * return in the child (not counted) or a native call (counted), number
@@ -151,6 +152,8 @@ struct acct {
 	 * records nothing.
 	 */
 	bool recv_on_deliver;
+	/* A thread ran a 32-bit program (compat ABI): their exits are looked for on sys_enter. */
+	bool compat_seen;
 	/*
 	 * Time calls in time order: each CPU's buffer is decoded in turn, so a
 	 * call that moved to another CPU (it blocked and woke up there, execve

@@ -483,6 +483,18 @@ static void test_abi_learnt(void)
 	CHECK(s && s->calls == 1);
 	CHECK_EQ_U64(acct_thread(&a, TID + 2)->n[AC_SYSCALLS], 1);
 	CHECK_EQ_U64(a.total[AC_SYSCALLS], 4);
+
+	/* A tid reused by a child of a 64-bit process: the old task's ABI goes. */
+	acct_set_abi(&a, acct_thread(&a, TID + 3), true);
+	acct_newtask(&a, TID + 2, TID + 3, 0, "c", 1, 1000);
+	CHECK(!acct_thread(&a, TID + 3)->compat);
+	acct_sys_exit(&a, TID + 3, SYS_getppid, 1, 1010);
+	CHECK(find(&a, TID + 3, SYS_getppid));
+	/* Its exec's return, decoded before its fork (another CPU's), stays. */
+	acct_exec(&a, TID + 4, TID + 4, "/bin/prog32", 11, 1990);
+	acct_sys_exit(&a, TID + 4, 11, 0, 2000);
+	acct_newtask(&a, TID + 2, TID + 4, 0, "c", 1, 1500);
+	CHECK(acct_thread(&a, TID + 4)->compat);
 	acct_free(&a);
 }
 #endif
