@@ -135,16 +135,19 @@ struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
 	return t;
 }
 
-static struct acct_thread *activate(struct acct *a, pid_t tid)
+static struct acct_thread *activate_thread(struct acct *a, struct acct_thread *t)
 {
-	struct acct_thread *t = acct_thread(a, tid);
-
 	if (!t->active) {
 		t->active = true;
 		t->next = a->active;
 		a->active = t;
 	}
 	return t;
+}
+
+static struct acct_thread *activate(struct acct *a, pid_t tid)
+{
+	return activate_thread(a, acct_thread(a, tid));
 }
 
 static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
@@ -399,7 +402,7 @@ static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, u
 	if (!t->abi_known && !t->sc.used && !t->stash_nr && acct_child_return_compat(nr, ret)) {
 		t->stash_nr = (uint32_t)nr + 1;
 		t->abi_slow = true;
-		activate(a, t->tid);
+		activate_thread(a, t);
 		return false;
 	}
 	return true;
@@ -430,7 +433,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		/* i386 has sigreturn too; the restored -1 does not say which. */
 		nr = cnr.rt_sigreturn;
 	n = sc_key(nr, compat);
-	t = activate(a, tid);
+	activate_thread(a, t);
 	s = sc_table_get(&t->sc, n);
 	s->calls++;
 	count(a, t, AC_SYSCALLS);
@@ -505,7 +508,7 @@ void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat)
 		}
 	} else if (stash) {
 		/* Not a 32-bit fork's return: a call of its own. */
-		t = activate(a, t->tid);
+		activate_thread(a, t);
 		sc_table_get(&t->sc, sc_nr((long)stash - 1))->calls++;
 		count(a, t, AC_SYSCALLS);
 	}
