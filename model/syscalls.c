@@ -79,9 +79,10 @@ struct syscall_class {
  *  - wait4 (kernel/exit.c): Process Mgmt.; the guide's tables say Time.
  * Calls that were removed from the kernel keep the place of their old source.
  *
- * The names are those of x86_64 (syscall_64.tbl), i386 (syscall_32.tbl), and of the generic table
- * (scripts/syscall.tbl, once asm-generic/unistd.h), which aarch64, riscv and
- * other new architectures use, 64 and 32 bit, up to Linux 7.0
+ * The names are those of x86_64 (syscall_64.tbl), of i386 (syscall_32.tbl:
+ * 32-bit programs on x86_64) and of the generic table (scripts/syscall.tbl,
+ * once asm-generic/unistd.h), which aarch64, riscv and other new
+ * architectures use, 64 and 32 bit, up to Linux 7.0
  * (rseq_slice_yield): every name data/syscalls gives a machine needs a row
  * here (tests/unit/test_syscalls.c checks). Names this architecture lacks are
  * just not looked up.
