@@ -24,12 +24,15 @@
 #define DRAIN_BATCH 256
 /* /proc/TID/status reads a tick for threads of unknown processes (resolve_tgid). */
 #define RESOLVE_PER_TICK 256
+/* /proc/PID/exe reads a tick for processes of an unknown ABI (resolve_abi): ~13 us each. */
+#define ABI_PER_TICK 1024
 
 struct ftrace {
 	struct trace *tr;
 	struct evdecode dec;
 	struct acct acct;
 	unsigned resolve_budget;	/* status reads left this tick */
+	unsigned abi_budget;		/* exe reads left this tick */
 	/*
 	 * The model of the call in progress (set by each entry point that has
 	 * one): the tasks /proc listed name their threads' processes without a
@@ -431,7 +434,9 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
  * The ABI of a thread no event told (it ran before tracing started, or its
  * creator is unknown): its program's ELF class, read once per process and
  * tick (abi_memo). One whose program cannot be read (gone, a kernel thread)
- * is taken as native.
+ * is taken as native. At most ABI_PER_TICK reads a tick (the first tick
+ * among 10,000 processes): the others stay unknown, their calls of this
+ * interval named as native, and are read in the next ticks.
  */
 static void resolve_abi(struct ftrace *ft, struct acct_thread *th, pid_t tgid)
 {
@@ -439,6 +444,9 @@ static void resolve_abi(struct ftrace *ft, struct acct_thread *th, pid_t tgid)
 	int c;
 
 	if (!v) {
+		if (!ft->abi_budget)
+			return;
+		ft->abi_budget--;
 		c = exe_compat(tgid);
 		v = c > 0 ? 2 : 1;
 		pidmap_put(&ft->abi_memo, tgid, (void *)v);
@@ -806,6 +814,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 	memset(ft->carried_now, 0, sizeof(ft->carried_now));
 	pidmap_clear(&ft->withheld);
 	pidmap_clear(&ft->abi_memo);
+	ft->abi_budget = ABI_PER_TICK;
 	/* Before judge_creds: a 32-bit program's credential calls have other numbers. */
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {
 		pid_t tgid;
