@@ -241,6 +241,7 @@ struct ftrace *ftrace_new_offline(int64_t only_uid)
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
 	pidmap_init(&ft->withheld);
+	pidmap_init(&ft->abi_memo);
 	ft->only_uid = only_uid;
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++) {
 		ft->kinds[ft->nkinds++] = default_kinds[i];
