@@ -5,15 +5,92 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "../model/syscalls.h"
 #include "../model/util.h"
 
 /* The largest errno the kernel returns: -4095..-1 are errors, as in strace. */
 #define MAX_ERRNO 4095
 
+/*
+ * The numbers of the calls acct treats apart, in the compat ABI (a 32-bit
+ * program's), from the generated tables by name: -1 for none (no compat ABI
+ * here, or a name it lacks).
+ */
+static struct compat_nrs {
+	bool done;
+	long execve, exit, exit_group, rt_sigreturn;
+	long child[4];
+	long cred[19];
+} cnr;
+
+static const char *const child_names[] = { "fork", "vfork", "clone", "clone3" };
+/* Both the 16-bit id calls (kernel/uid16.c) and the 32-bit ones. */
+static const char *const cred_names[] = {
+	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setfsuid",
+	"setfsgid", "setgroups", "setuid32", "setgid32", "setreuid32", "setregid32",
+	"setresuid32", "setresgid32", "setfsuid32", "setfsgid32", "setgroups32", "capset",
+};
+
+static long compat_nr(const char *name)
+{
+	unsigned nr;
+
+	for (nr = 0; nr < syscall_names_compat_count; nr++)
+		if (syscall_names_compat[nr] && strcmp(syscall_names_compat[nr], name) == 0)
+			return (long)nr;
+	return -1;
+}
+
+static void compat_nrs_init(void)
+{
+	size_t i;
+
+	if (cnr.done)
+		return;
+	cnr.execve = compat_nr("execve");
+	cnr.exit = compat_nr("exit");
+	cnr.exit_group = compat_nr("exit_group");
+	cnr.rt_sigreturn = compat_nr("rt_sigreturn");
+	for (i = 0; i < ARRAY_SIZE(child_names); i++)
+		cnr.child[i] = compat_nr(child_names[i]);
+	for (i = 0; i < ARRAY_SIZE(cred_names); i++)
+		cnr.cred[i] = compat_nr(cred_names[i]);
+	cnr.done = true;
+}
+
+static bool in_list(long nr, const long *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && nr >= 0; i++)
+		if (v[i] == nr)
+			return true;
+	return false;
+}
+
+bool acct_child_return_compat(long nr, long ret)
+{
+	compat_nrs_init();
+	return ret == 0 && in_list(nr, cnr.child, ARRAY_SIZE(cnr.child));
+}
+
+bool acct_compat_execve(long nr)
+{
+	compat_nrs_init();
+	return nr >= 0 && nr == cnr.execve;
+}
+
+bool acct_cred_call_compat(long nr)
+{
+	compat_nrs_init();
+	return in_list(nr, cnr.cred, ARRAY_SIZE(cnr.cred));
+}
+
 void acct_init(struct acct *a)
 {
 	memset(a, 0, sizeof(*a));
 	pidmap_init(&a->threads);
+	compat_nrs_init();
 }
 
 static void thread_free(struct acct_thread *t)
@@ -51,16 +128,15 @@ struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
 		t = xcalloc(1, sizeof(*t));
 		t->tid = tid;
 		t->enter_nr = SC_EMPTY;
+		t->abi_slow = true;	/* its ABI is unknown */
 		pidmap_put(&a->threads, tid, t);
 	}
 	a->last = t;
 	return t;
 }
 
-static struct acct_thread *activate(struct acct *a, pid_t tid)
+static struct acct_thread *activate_thread(struct acct *a, struct acct_thread *t)
 {
-	struct acct_thread *t = acct_thread(a, tid);
-
 	if (!t->active) {
 		t->active = true;
 		t->next = a->active;
@@ -69,16 +145,31 @@ static struct acct_thread *activate(struct acct *a, pid_t tid)
 	return t;
 }
 
+static struct acct_thread *activate(struct acct *a, pid_t tid)
+{
+	return activate_thread(a, acct_thread(a, tid));
+}
+
 static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
 {
 	t->n[c]++;
 	a->total[c]++;
 }
 
+/*
+ * A call's entry is kept with its number as reported, keyed as native: its
+ * thread is not looked up for it (the hot path), and only an exec changes the
+ * ABI between a call's entry and its exit (whose key has the ABI).
+ */
 static uint32_t sc_nr(long nr)
 {
-	/* Numbers outside 0..UINT32_MAX-1 (syscall(-1), say) share one slot. */
-	return nr >= 0 && nr < (long)SC_EMPTY ? (uint32_t)nr : SC_EMPTY - 1;
+	return sc_key(nr, false);
+}
+
+/* An exit's key as its entry was kept (sc_nr): the number as reported. */
+static uint32_t entry_key(uint32_t key)
+{
+	return sc_key_abi(key) == SC_ABI_COMPAT ? sc_key_nr(key) : key;
 }
 
 static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
@@ -92,7 +183,7 @@ static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
 
 static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint64_t ts)
 {
-	if (t->enter_nr == n && ts >= t->enter_ts) {
+	if (t->enter_nr == entry_key(n) && ts >= t->enter_ts) {
 		uint64_t d = ts - t->enter_ts;
 
 		s->time_ns += d;
@@ -128,6 +219,19 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 {
 	if (tid <= 0)
 		return;
+	/*
+	 * syscalls:sys_enter_exit{,_group}, which count the calls that never
+	 * return, ignore a 32-bit program's (the kernel's
+	 * ARCH_TRACE_IGNORE_COMPAT_SYSCALLS): they are counted at their entry.
+	 */
+	if (a->compat_seen && (nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
+		struct acct_thread *t = acct_thread(a, tid);
+
+		if (t->compat) {
+			acct_sys_noreturn(a, tid, nr);
+			return;
+		}
+	}
 	if (a->order_times)
 		keep_timing(a, tid, sc_nr(nr), ts);
 	else
@@ -249,17 +353,87 @@ bool acct_cred_call(long nr)
 	}
 }
 
+static void set_slow(struct acct_thread *t)
+{
+	t->abi_slow = t->compat || !t->abi_known || t->in_exec || t->stash_nr;
+}
+
+static void learn_abi(struct acct *a, struct acct_thread *t, bool compat, uint64_t ts)
+{
+	t->compat = compat;
+	t->abi_known = true;
+	t->abi_ts = ts;
+	a->compat_seen |= compat;
+}
+
+/*
+ * The sys_exit of a thread whose ABI needs a look (abi_slow): false when it is
+ * not a call of its own (a fork's return in the child), or is stashed.
+ */
+static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, uint64_t ts)
+{
+	if (t->in_exec) {
+		/*
+		 * The return of its exec: the kernel reports it as the execve of
+		 * the new program's ABI (x86's set_personality_64bit,
+		 * set_personality_ia32 and _x32 set orig_ax), whichever call it
+		 * entered.
+		 */
+		t->in_exec = false;
+		if (ret == 0 && nr == SYS_execve)
+			learn_abi(a, t, false, ts);
+		else if (ret == 0 && nr == cnr.execve && cnr.execve >= 0)
+			learn_abi(a, t, true, ts);
+#ifdef __x86_64__
+		else if (ret == 0 && (nr & ~(long)SC_KEY_NR_MASK) == 1L << SC_KEY_ABI_SHIFT)
+			learn_abi(a, t, false, ts);	/* x32's, with its own bit */
+#endif
+	}
+	set_slow(t);
+	if (t->compat)
+		return !acct_child_return_compat(nr, ret);
+	if (acct_child_return(nr, ret))
+		return false;
+	/*
+	 * Its first call, of an unknown ABI, may be a 32-bit fork's return in
+	 * the child: acct_set_abi decides when the ABI is learnt (at the end of
+	 * the interval, for the active threads: it is made one).
+	 */
+	if (!t->abi_known && !t->sc.used && !t->stash_nr && acct_child_return_compat(nr, ret)) {
+		t->stash_nr = (uint32_t)nr + 1;
+		t->abi_slow = true;
+		activate_thread(a, t);
+		return false;
+	}
+	return true;
+}
+
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 {
 	struct acct_thread *t;
 	struct sc_stat *s;
 	uint32_t n;
 
-	if (tid <= 0 || acct_child_return(nr, ret))
+	bool compat = false;
+
+	if (tid <= 0)
 		return;
-	nr = acct_real_nr(nr);
-	n = sc_nr(nr);
-	t = activate(a, tid);
+	t = acct_thread(a, tid);
+	/* The hot path: one flag for all that a native, known thread needs not. */
+	if (t->abi_slow) {
+		if (!abi_exit(a, t, nr, ret, ts))
+			return;
+		compat = t->compat;
+	} else if (acct_child_return(nr, ret)) {
+		return;
+	}
+	if (!compat)
+		nr = acct_real_nr(nr);
+	else if (nr == -1)
+		/* i386 has sigreturn too; the restored -1 does not say which. */
+		nr = cnr.rt_sigreturn;
+	n = sc_key(nr, compat);
+	activate_thread(a, t);
 	s = sc_table_get(&t->sc, n);
 	s->calls++;
 	count(a, t, AC_SYSCALLS);
@@ -268,7 +442,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		s->top_errno = (uint32_t)-ret;
 		sc_table_get(&t->err, sc_err_key(n, (uint32_t)-ret))->errors++;
 		count(a, t, AC_SYSERR);
-	} else if (ret == 0 && acct_cred_call(nr)) {
+	} else if (ret == 0 && (compat ? acct_cred_call_compat(nr) : acct_cred_call(nr))) {
 		t->cred_call = true;
 	}
 	if (a->order_times)
@@ -284,9 +458,61 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
 	if (tid <= 0)
 		return;
 	t = activate(a, tid);
-	sc_table_get(&t->sc, sc_nr(nr))->calls++;
+	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
 	count(a, t, AC_SYSCALLS);
 	t->enter_nr = SC_EMPTY;
+}
+
+/* @t's keys of this interval, counted as native, as @t's compat ABI's. */
+static void rekey(struct sc_table *tab, bool err)
+{
+	struct sc_table old = *tab;
+	uint32_t i;
+
+	memset(tab, 0, sizeof(*tab));
+	for (i = 0; i < old.cap; i++) {
+		const struct sc_stat *s = &old.slots[i];
+		uint32_t k = s->nr;
+
+		if (k == SC_EMPTY)
+			continue;
+		if (err)
+			k = sc_err_key(sc_key((long)sc_err_nr(k), true), sc_err_errno(k));
+		else
+			k = sc_key((long)k, true);
+		sc_stat_add(sc_table_get(tab, k), s);
+	}
+	sc_table_free(&old);
+}
+
+void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat)
+{
+	uint32_t stash = t->stash_nr;
+
+	if (t->abi_known)
+		return;
+	learn_abi(a, t, compat, 0);
+	t->stash_nr = 0;
+	if (compat) {
+		size_t i;
+
+		rekey(&t->sc, false);
+		rekey(&t->err, true);
+		/* Its credential calls, counted as native, were not seen as such. */
+		for (i = 0; i < ARRAY_SIZE(cnr.cred); i++) {
+			const struct sc_stat *c = cnr.cred[i] < 0 ? NULL :
+				sc_table_find(&t->sc, sc_key(cnr.cred[i], true));
+
+			if (c && c->calls > c->errors)
+				t->cred_call = true;
+		}
+	} else if (stash) {
+		/* Not a 32-bit fork's return: a call of its own. */
+		activate_thread(a, t);
+		sc_table_get(&t->sc, sc_nr((long)stash - 1))->calls++;
+		count(a, t, AC_SYSCALLS);
+	}
+	set_slow(t);
 }
 
 void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
@@ -568,9 +794,27 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 		  const char *comm, size_t comm_len, uint64_t ts)
 {
 	struct acct_life *l;
+	struct acct_thread *p;
 
 	if (child <= 0)
 		return;
+	/*
+	 * A new task runs in its creator's ABI (as decoded: its calls follow).
+	 * Known already: from a task that had its tid before, unless what told
+	 * it (its exec's return, decoded first from another CPU) is newer.
+	 */
+	p = parent > 0 ? pidmap_get(&a->threads, parent) : NULL;
+	if (p && p->abi_known) {
+		struct acct_thread *c = acct_thread(a, child);
+
+		if (!c->abi_known) {
+			acct_set_abi(a, c, p->compat);
+			c->abi_ts = ts;
+		} else if (c->abi_ts < ts) {
+			learn_abi(a, c, p->compat, ts);
+			set_slow(c);
+		}
+	}
 	if (!a->order_life) {
 		life_newtask(a, parent, child, clone_flags, comm, comm_len, ts);
 		return;
@@ -584,8 +828,13 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
 	       uint64_t ts)
 {
+	struct acct_thread *t;
+
 	if (pid <= 0)
 		return;
+	/* As decoded: its return follows, on this CPU (see abi_exit). */
+	t = acct_thread(a, pid);
+	t->in_exec = t->abi_slow = true;
 	if (!a->order_life)
 		life_exec(a, pid, old_pid, filename, len, ts);
 	else

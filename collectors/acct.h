@@ -84,6 +84,23 @@ struct acct_thread {
 	bool renamed;		/* exec'd this interval: comm is the name it ended it with */
 	bool named;		/* its name changed this interval (exec, prctl): comm is the last */
 	bool cred_call;		/* a call that changes credentials succeeded this interval */
+	/*
+	 * The ABI of its calls: compat, a 32-bit program's (i386 on x86_64),
+	 * whose numbers are another table's (sctable.h). abi_known once learnt:
+	 * from its creator at its fork, from its exec's return, or from /proc
+	 * (acct_set_abi); until then its calls are keyed as native, and
+	 * acct_set_abi re-keys them. abi_slow: one of these needs looking at on
+	 * sys_exit (the hot path tests this one flag).
+	 */
+	bool compat, abi_known, abi_slow;
+	bool in_exec;		/* its exec was decoded: its next sys_exit is the exec's return */
+	uint64_t abi_ts;	/* when the event that told its ABI was (0: /proc) */
+	/*
+	 * While its ABI is unknown: a first sys_exit that is a 32-bit fork's
+	 * return in the child (not counted) or a native call (counted), number
+	 * + 1; acct_set_abi decides. 0 = none.
+	 */
+	uint32_t stash_nr;
 	struct acct_thread *next;	/* active list */
 };
 
@@ -135,6 +152,8 @@ struct acct {
 	 * records nothing.
 	 */
 	bool recv_on_deliver;
+	/* A thread ran a 32-bit program (compat ABI): their exits are looked for on sys_enter. */
+	bool compat_seen;
 	/*
 	 * Time calls in time order: each CPU's buffer is decoded in turn, so a
 	 * call that moved to another CPU (it blocked and woke up there, execve
@@ -213,10 +232,18 @@ static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
  * time. That is its creator's call, counted once there (strace counts it so).
  */
 bool acct_child_return(long nr, long ret);
+/*
+ * The same for a 32-bit program's calls (i386 numbers on x86_64; never
+ * elsewhere).
+ */
+bool acct_child_return_compat(long nr, long ret);
+/* Is @nr execve of the compat ABI (how an exec into a 32-bit program returns)? */
+bool acct_compat_execve(long nr);
 /* The call sys_exit reports as @nr (rt_sigreturn reports the restored -1). */
 long acct_real_nr(long nr);
 /* A call that changes the caller's credentials when it succeeds (set*id, setgroups, capset)? */
 bool acct_cred_call(long nr);
+bool acct_cred_call_compat(long nr);
 
 /* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
@@ -254,6 +281,14 @@ void acct_cgroup_attach(struct acct *a, pid_t tid);
 void acct_time_calls(struct acct *a);
 /* @n events lost; n < 0: some, count unknown. */
 void acct_lost(struct acct *a, long n);
+
+/*
+ * The ABI of @t's calls, learnt from /proc when no event said it (ftrace reads
+ * the ELF class of its program): @compat for a 32-bit program's. Its calls of
+ * this interval, keyed as native until now, are re-keyed. Nothing changes
+ * when its ABI is known already.
+ */
+void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat);
 
 /* Record that @tid belongs to @tgid (from /proc, when no event said so). */
 void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid);

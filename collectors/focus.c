@@ -34,6 +34,8 @@ struct ftid {
 	pid_t tid;
 	pid_t owner;		/* the focused process it counts for; 0 = none (not kept) */
 	bool in_call;
+	bool compat;		/* a 32-bit program's: its numbers are that ABI's (sctable.h) */
+	bool in_exec;		/* its exec was read: its next sys_exit is the exec's return */
 	uint16_t enter_cpu;
 	int64_t enter_nr;
 	uint64_t enter_ts;
@@ -149,13 +151,22 @@ static struct fpid *fpid_of(struct focus *f, pid_t pid)
 	return NULL;
 }
 
-static struct ftid *add_tid(struct focus *f, pid_t tid, pid_t owner)
+/*
+ * @compat: the ABI of a new one's calls, as its creator's; -1: its process's
+ * (read once: a thread of a known owner is the owner's).
+ */
+static struct ftid *add_tid(struct focus *f, pid_t tid, pid_t owner, int compat)
 {
 	struct ftid *t = pidmap_get(&f->tids, tid);
 
 	if (!t) {
+		struct ftid *o = owner > 0 && owner != tid ? pidmap_get(&f->tids, owner) : NULL;
+
 		t = xcalloc(1, sizeof(*t));
 		t->tid = tid;
+		if (compat < 0)
+			compat = o ? o->compat : exe_compat(owner > 0 ? owner : tid) > 0;
+		t->compat = compat > 0;
 		pidmap_put(&f->tids, tid, t);
 	}
 	t->owner = owner;
@@ -171,7 +182,7 @@ static void list_threads(struct focus *f, pid_t pid)
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	add_tid(f, pid, pid);
+	add_tid(f, pid, pid, -1);
 	d = opendir(path);
 	if (!d)
 		return;
@@ -179,7 +190,7 @@ static void list_threads(struct focus *f, pid_t pid)
 		int tid = atoi(de->d_name);
 
 		if (tid > 0)
-			add_tid(f, tid, pid);
+			add_tid(f, tid, pid, -1);
 	}
 	closedir(d);
 }
@@ -391,9 +402,9 @@ static struct ftid *tid_of(struct focus *f, pid_t tid)
 	n = read_small_file(path, buf, sizeof(buf));
 	if (n > 0 && !parse_pid_status(buf, (size_t)n, &st) && (p = fpid_of(f, (pid_t)st.tgid)) &&
 	    !p->privileged)
-		return add_tid(f, tid, (pid_t)st.tgid);
+		return add_tid(f, tid, (pid_t)st.tgid, -1);
 	/* Someone the kernel filter let in (a descendant): known, not kept. */
-	return add_tid(f, tid, 0);
+	return add_tid(f, tid, 0, -1);
 }
 
 static struct fproc *fproc_of(struct focus *f, const struct ftid *t)
@@ -452,12 +463,24 @@ static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec
 	struct kev e = r->ev;
 	bool paired;
 
-	e.u.sc.nr = acct_real_nr((long)e.u.sc.nr);
+	if (t->in_exec) {
+		/* The kernel reports it as the execve of the new program's ABI (acct.c). */
+		t->in_exec = false;
+		if (e.u.sc.ret == 0 && e.u.sc.nr == SYS_execve)
+			t->compat = false;
+		else if (e.u.sc.ret == 0 && e.u.sc.nr >= 0 && acct_compat_execve(e.u.sc.nr))
+			t->compat = true;
+	}
+	if (!t->compat)
+		e.u.sc.nr = acct_real_nr((long)e.u.sc.nr);
 	paired = t->in_call && t->enter_nr == e.u.sc.nr && r->ts >= t->enter_ts;
 	t->in_call = false;
 	/* A new task's first return is its creator's call, counted there (as strace does). */
-	if (!paired && acct_child_return((long)e.u.sc.nr, (long)e.u.sc.ret))
+	if (!paired && (t->compat ? acct_child_return_compat((long)e.u.sc.nr, (long)e.u.sc.ret) :
+				    acct_child_return((long)e.u.sc.nr, (long)e.u.sc.ret)))
 		return;
+	/* From here on, the call's key: its number and ABI. */
+	e.u.sc.nr = sc_key((long)e.u.sc.nr, t->compat);
 	fp = fproc_of(f, t);
 	if (!fp)
 		return;
@@ -468,8 +491,7 @@ static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec
 	} else {
 		e.flags |= KEVF_NO_ENTER;
 	}
-	fproc_count_syscall(fp, e.u.sc.nr >= 0 && e.u.sc.nr < (int64_t)SC_EMPTY ? (uint32_t)e.u.sc.nr :
-			    SC_EMPTY - 1, e.u.sc.ret, paired, e.u.sc.dur_ns, true);
+	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, e.u.sc.ret, paired, e.u.sc.dur_ns, true);
 	push(f, fp, &e, t->tid);
 }
 
@@ -485,11 +507,10 @@ static void unfinished_call(struct focus *f, struct ftid *t, struct fproc *fp, u
 	e.kind = KEV_SYSCALL;
 	e.flags = KEVF_NO_EXIT;
 	e.ts = ts;
-	e.u.sc.nr = t->enter_nr;
+	e.u.sc.nr = sc_key((long)t->enter_nr, t->compat);
 	memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
-	e.nargs = nargs_of(f, t->enter_nr);
-	fproc_count_syscall(fp, t->enter_nr >= 0 && t->enter_nr < (int64_t)SC_EMPTY ?
-			    (uint32_t)t->enter_nr : SC_EMPTY - 1, 0, false, 0, false);
+	e.nargs = nargs_of(f, e.u.sc.nr);
+	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, 0, false, 0, false);
 	push(f, fp, &e, t->tid);
 }
 
@@ -679,7 +700,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		if (!t)
 			break;
 		/* A thread is its creator's; a child, with descendants kept, too. */
-		c = add_tid(f, e.u.fork.child, 0);
+		c = add_tid(f, e.u.fork.child, 0, t->compat);
 		if (fp && ((e.u.fork.clone_flags & 0x00010000) || fp->with_descendants))
 			c->owner = t->owner;
 		if (fp)
@@ -698,8 +719,10 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		fp = fproc_of(f, t);
 		if (fp)
 			push(f, fp, &e, e.u.exec.pid);
-		if (t)
+		if (t) {
 			t->in_call = false;	/* execve's return comes as the new program's */
+			t->in_exec = true;
+		}
 		break;
 	case RT_EXIT:
 		t = tid_of(f, e.u.exit.pid);

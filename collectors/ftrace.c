@@ -24,12 +24,15 @@
 #define DRAIN_BATCH 256
 /* /proc/TID/status reads a tick for threads of unknown processes (resolve_tgid). */
 #define RESOLVE_PER_TICK 256
+/* /proc/PID/exe reads a tick for processes of an unknown ABI (resolve_abi): ~13 us each. */
+#define ABI_PER_TICK 1024
 
 struct ftrace {
 	struct trace *tr;
 	struct evdecode dec;
 	struct acct acct;
 	unsigned resolve_budget;	/* status reads left this tick */
+	unsigned abi_budget;		/* exe reads left this tick */
 	/*
 	 * The model of the call in progress (set by each entry point that has
 	 * one): the tasks /proc listed name their threads' processes without a
@@ -63,6 +66,7 @@ struct ftrace {
 	size_t npriv, cap_priv;
 	struct pidmap noted;		/* watched processes no longer reported (priv) */
 	struct pidmap withheld;		/* rows withheld this tick (judge_creds) */
+	struct pidmap abi_memo;		/* this tick's resolve_abi: tgid -> 1 native, 2 compat */
 	struct ftrace_stats st;
 	char status[160];
 };
@@ -175,6 +179,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
 	pidmap_init(&ft->withheld);
+	pidmap_init(&ft->abi_memo);
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
@@ -236,6 +241,7 @@ struct ftrace *ftrace_new_offline(int64_t only_uid)
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
 	pidmap_init(&ft->withheld);
+	pidmap_init(&ft->abi_memo);
 	ft->only_uid = only_uid;
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++) {
 		ft->kinds[ft->nkinds++] = default_kinds[i];
@@ -262,6 +268,7 @@ void ftrace_stop(struct ftrace *ft)
 	acct_free(&ft->acct);
 	pidmap_free(&ft->noted);
 	pidmap_free(&ft->withheld);
+	pidmap_free(&ft->abi_memo);
 	free(ft->page);
 	free(ft->added);
 	free(ft->cred_ids);
@@ -422,6 +429,30 @@ static pid_t resolve_tgid(struct ftrace *ft, struct acct_thread *th)
 	if (st.tgid != th->tid)
 		adopt_siblings(ft, (pid_t)st.tgid);
 	return th->tgid;
+}
+
+/*
+ * The ABI of a thread no event told (it ran before tracing started, or its
+ * creator is unknown): its program's ELF class, read once per process and
+ * tick (abi_memo). One whose program cannot be read (gone, a kernel thread)
+ * is taken as native. At most ABI_PER_TICK reads a tick (the first tick
+ * among 10,000 processes): the others stay unknown, their calls of this
+ * interval named as native, and are read in the next ticks.
+ */
+static void resolve_abi(struct ftrace *ft, struct acct_thread *th, pid_t tgid)
+{
+	uintptr_t v = (uintptr_t)pidmap_get(&ft->abi_memo, tgid);
+	int c;
+
+	if (!v) {
+		if (!ft->abi_budget)
+			return;
+		ft->abi_budget--;
+		c = exe_compat(tgid);
+		v = c > 0 ? 2 : 1;
+		pidmap_put(&ft->abi_memo, tgid, (void *)v);
+	}
+	acct_set_abi(&ft->acct, th, v == 2);
 }
 
 static const enum counter cnt_of[AC_NR] = {
@@ -783,6 +814,19 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 	memcpy(ft->carried_prev, ft->carried_now, sizeof(ft->carried_prev));
 	memset(ft->carried_now, 0, sizeof(ft->carried_now));
 	pidmap_clear(&ft->withheld);
+	pidmap_clear(&ft->abi_memo);
+	ft->abi_budget = ABI_PER_TICK;
+	/* Before judge_creds: a 32-bit program's credential calls have other numbers. */
+	for (th = acct_first_active(&ft->acct); th; th = th->next) {
+		pid_t tgid;
+
+		if (th->abi_known)
+			continue;
+		ft->deferred = false;
+		tgid = resolve_tgid(ft, th);
+		if (tgid)
+			resolve_abi(ft, th, tgid);
+	}
 	if (ft->only_uid >= 0)
 		judge_creds(ft, m, s);
 	for (th = acct_first_active(&ft->acct); th; th = th->next) {

@@ -173,6 +173,19 @@ static int64_t status_field(const char *buf, size_t len, const char *key, int nt
 	return (int64_t)v;
 }
 
+int parse_elf_compat(const unsigned char *h, size_t len, unsigned native_em)
+{
+	unsigned machine;
+
+	/* e_ident: magic, class (1: 32-bit, 2: 64-bit), data (1: little endian). */
+	if (len < 20 || memcmp(h, "\177ELF", 4) != 0 || (h[4] != 1 && h[4] != 2) ||
+	    (h[5] != 1 && h[5] != 2))
+		return -1;
+	/* e_machine, at 18, in the file's byte order. */
+	machine = h[5] == 1 ? (unsigned)(h[18] | h[19] << 8) : (unsigned)(h[18] << 8 | h[19]);
+	return h[4] == 1 && machine != native_em;
+}
+
 int parse_pid_status(const char *buf, size_t len, struct pid_status *st)
 {
 	st->tgid = status_field(buf, len, "Tgid", 0);

@@ -23,4 +23,13 @@ double now_wall_s(void);
  */
 ssize_t read_small_file(const char *path, char *buf, size_t size);
 
+/*
+ * Does process @pid run a 32-bit program on this 64-bit machine (its calls
+ * are then the compat ABI's: i386 numbers on x86_64)? Read from the ELF
+ * header of /proc/PID/exe: class 32 of another machine than ktop's (x32, class
+ * 32 of x86_64 itself, uses x86_64's numbers with their own bit). Returns 1 or
+ * 0, -1 when it cannot be read (gone, a kernel thread, not ours).
+ */
+int exe_compat(pid_t pid);
+
 #endif

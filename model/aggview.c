@@ -458,7 +458,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		uint32_t e = r->top_errno ? r->top_errno : r->top_errno_total;
 
 		if (col == 0)
-			return copy(buf, n, syscall_name(r->nr, tmp, sizeof(tmp)), utf8);
+			return copy(buf, n, syscall_label(r->nr, tmp, sizeof(tmp)), utf8);
 		if (col == 4 && e)
 			return copy(buf, n, errno_name((int)e, tmp, sizeof(tmp)), utf8);
 		if (col == 5)
@@ -469,7 +469,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		const struct sysagg_err *r = &sa->err[i];
 
 		if (col == 0)
-			return copy(buf, n, syscall_name(r->nr, tmp, sizeof(tmp)), utf8);
+			return copy(buf, n, syscall_label(r->nr, tmp, sizeof(tmp)), utf8);
 		if (col == 1)
 			return copy(buf, n, errno_name((int)r->err, tmp, sizeof(tmp)), utf8);
 		return copy(buf, n, subsystem_name(r->sub), utf8);

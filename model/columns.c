@@ -193,11 +193,11 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 	case COL_CONTAINER:
 		return cgroup_text(t, c, buf, n, utf8);
 	case COL_TOPSC: {
-		char tmp[SYSCALL_NAME_BUF];
+		char tmp[SYSCALL_LABEL_BUF];
 
 		/* Into @buf: callers print @buf, and a name is a static string. */
 		snprintf(buf, n, "%s", t->top_nr == SC_EMPTY ? "" :
-			 syscall_name(t->top_nr, tmp, sizeof(tmp)));
+			 syscall_label(t->top_nr, tmp, sizeof(tmp)));
 		return buf;
 	}
 	default:

@@ -102,8 +102,8 @@ static size_t append(char *buf, size_t n, size_t len, const char *fmt, ...)
 
 static char *render_syscall(const struct kev *e, char *buf, size_t n)
 {
-	char nb[SYSCALL_NAME_BUF], eb[ERRNO_NAME_BUF], num[24], d[24];
-	const char *name = syscall_name((unsigned)e->u.sc.nr, nb, sizeof(nb));
+	char nb[SYSCALL_LABEL_BUF], eb[ERRNO_NAME_BUF], num[24], d[24];
+	const char *name = syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb));
 	size_t len = 0;
 	int i;
 
@@ -273,7 +273,7 @@ char *kev_render(const struct kev *e, char *buf, size_t n)
 
 bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t n)
 {
-	char t[64], sb[16], nb[SYSCALL_NAME_BUF], eb[ERRNO_NAME_BUF];
+	char t[64], sb[16], nb[SYSCALL_LABEL_BUF], eb[ERRNO_NAME_BUF];
 
 	switch (e->kind) {
 	case KEV_SYSCALL: {
@@ -282,8 +282,9 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 
 		if (i == 0) {
 			*name = "syscall";
-			snprintf(val, n, "%s (%" PRId64 ", %s)",
-				 syscall_name((unsigned)e->u.sc.nr, nb, sizeof(nb)), e->u.sc.nr,
+			snprintf(val, n, "%s (%u, %s)",
+				 syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb)),
+				 sc_key_nr((uint32_t)e->u.sc.nr),
 				 subsystem_name(syscall_subsystem((unsigned)e->u.sc.nr)));
 		} else if (i <= na && (e->flags & KEVF_NO_ENTER)) {
 			*name = "args";

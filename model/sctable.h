@@ -9,13 +9,48 @@
  * and an increment, and allocates only when a table grows.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define SC_EMPTY UINT32_MAX
 
+/*
+ * The key of a system call (sc_stat.nr): its number, and in the top two bits
+ * the ABI it was made in, since a number means another call in each:
+ * SC_ABI_NATIVE (this machine's: x86_64), SC_ABI_X32 (x86_64's numbers with
+ * __X32_SYSCALL_BIT, bit 30, as the kernel reports them) and SC_ABI_COMPAT (a
+ * 32-bit program's: i386 on x86_64). SC_KEY_INVALID is every number no ABI has
+ * (syscall(-1), say): they fail with ENOSYS and share one slot.
+ */
+enum sc_abi { SC_ABI_NATIVE, SC_ABI_X32, SC_ABI_COMPAT, SC_ABI_NR };
+#define SC_KEY_ABI_SHIFT 30
+#define SC_KEY_NR_MASK 0x3fffffffu
+#define SC_KEY_INVALID (SC_EMPTY - 1)
+
+/* The key of call @nr as a raw_syscalls event reports it, of a task in @compat mode. */
+static inline uint32_t sc_key(long nr, bool compat)
+{
+	if (compat)
+		return nr >= 0 && nr <= (long)SC_KEY_NR_MASK ?
+			(uint32_t)SC_ABI_COMPAT << SC_KEY_ABI_SHIFT | (uint32_t)nr : SC_KEY_INVALID;
+	/* x32's bit 30 is its ABI's. */
+	return nr >= 0 && nr < (long)SC_ABI_COMPAT << SC_KEY_ABI_SHIFT ? (uint32_t)nr : SC_KEY_INVALID;
+}
+
+static inline enum sc_abi sc_key_abi(uint32_t key)
+{
+	return key >= SC_KEY_INVALID ? SC_ABI_NATIVE : (enum sc_abi)(key >> SC_KEY_ABI_SHIFT);
+}
+
+/* The number within its ABI's table; SC_KEY_INVALID's is itself. */
+static inline uint32_t sc_key_nr(uint32_t key)
+{
+	return key >= SC_KEY_INVALID ? key : key & SC_KEY_NR_MASK;
+}
+
 struct sc_stat {
-	uint32_t nr;		/* syscall number; SC_EMPTY = free slot */
+	uint32_t nr;		/* syscall key (sc_key); SC_EMPTY = free slot */
 	uint32_t top_errno;	/* the errno seen most recently, 0 = none */
 	uint64_t calls, errors;
 	uint64_t time_ns;	/* sum over the calls that were timed */
@@ -44,20 +79,28 @@ static inline struct sc_stat *sc_table_get(struct sc_table *t, uint32_t nr)
 
 /*
  * Errors by errno: an sc_table keyed by sc_err_key(nr, errno) whose entries
- * count, in @errors, the calls of system call @nr that returned -errno. The
- * kernel's errors are 1..4095 (12 bits); numbers from SC_ERR_NR_MAX up (no
- * system call has one: they all fail with ENOSYS) share the key of
- * SC_EMPTY - 1, as they share that slot in a call table.
+ * count, in @errors, the calls of system call key @nr that returned -errno.
+ * The kernel's errors are 1..4095 (12 bits); the key's other 20 bits are the
+ * ABI (2) and the number (18). Numbers from SC_ERR_NUM_MAX up (no system call
+ * has one: they all fail with ENOSYS) share the key of SC_KEY_INVALID, as they
+ * share that slot in a call table.
  */
 #define SC_ERR_NR_MAX 0xffffeu
+#define SC_ERR_NUM_MAX 0x3ffffu
 static inline uint32_t sc_err_key(uint32_t nr, uint32_t err)
 {
-	return (nr < SC_ERR_NR_MAX ? nr : SC_ERR_NR_MAX) << 12 | (err & 0xfffu);
+	uint32_t num = sc_key_nr(nr), f;
+
+	f = nr >= SC_KEY_INVALID || num >= SC_ERR_NUM_MAX ? SC_ERR_NR_MAX :
+		(nr >> SC_KEY_ABI_SHIFT) << 18 | num;
+	return f << 12 | (err & 0xfffu);
 }
 
 static inline uint32_t sc_err_nr(uint32_t key)
 {
-	return key >> 12 == SC_ERR_NR_MAX ? SC_EMPTY - 1 : key >> 12;
+	uint32_t f = key >> 12;
+
+	return f == SC_ERR_NR_MAX ? SC_KEY_INVALID : (f >> 18) << SC_KEY_ABI_SHIFT | (f & SC_ERR_NUM_MAX);
 }
 
 static inline uint32_t sc_err_errno(uint32_t key)

@@ -79,9 +79,10 @@ struct syscall_class {
  *  - wait4 (kernel/exit.c): Process Mgmt.; the guide's tables say Time.
  * Calls that were removed from the kernel keep the place of their old source.
  *
- * The names are those of x86_64 (syscall_64.tbl) and of the generic table
- * (scripts/syscall.tbl, once asm-generic/unistd.h), which aarch64, riscv and
- * other new architectures use, 64 and 32 bit, up to Linux 7.0
+ * The names are those of x86_64 (syscall_64.tbl), of i386 (syscall_32.tbl:
+ * 32-bit programs on x86_64) and of the generic table (scripts/syscall.tbl,
+ * once asm-generic/unistd.h), which aarch64, riscv and other new
+ * architectures use, 64 and 32 bit, up to Linux 7.0
  * (rseq_slice_yield): every name data/syscalls gives a machine needs a row
  * here (tests/unit/test_syscalls.c checks). Names this architecture lacks are
  * just not looked up.
@@ -91,7 +92,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "read", SUB_FS }, { "write", SUB_FS }, { "readv", SUB_FS }, { "writev", SUB_FS },
 	{ "pread64", SUB_FS }, { "pwrite64", SUB_FS }, { "preadv", SUB_FS },
 	{ "pwritev", SUB_FS }, { "preadv2", SUB_FS }, { "pwritev2", SUB_FS },
-	{ "lseek", SUB_FS }, { "llseek", SUB_FS }, { "sendfile", SUB_FS },
+	{ "lseek", SUB_FS }, { "llseek", SUB_FS }, { "_llseek", SUB_FS }, { "sendfile", SUB_FS },
 	{ "sendfile64", SUB_FS }, { "copy_file_range", SUB_FS },
 	/* fs/open.c */
 	{ "open", SUB_FS }, { "openat", SUB_FS }, { "openat2", SUB_FS }, { "creat", SUB_FS },
@@ -100,6 +101,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "fchdir", SUB_FS }, { "chroot", SUB_FS }, { "chmod", SUB_FS }, { "fchmod", SUB_FS },
 	{ "fchmodat", SUB_FS }, { "fchmodat2", SUB_FS }, { "chown", SUB_FS },
 	{ "lchown", SUB_FS }, { "fchown", SUB_FS }, { "fchownat", SUB_FS },
+	{ "chown32", SUB_FS }, { "lchown32", SUB_FS }, { "fchown32", SUB_FS },
 	{ "truncate", SUB_FS }, { "ftruncate", SUB_FS }, { "truncate64", SUB_FS },
 	{ "ftruncate64", SUB_FS }, { "fallocate", SUB_FS }, { "vhangup", SUB_FS },
 	/* fs/stat.c, fs/statfs.c */
@@ -108,17 +110,18 @@ static const struct syscall_class syscall_table[] = {
 	{ "fstatat64", SUB_FS }, { "statx", SUB_FS }, { "readlink", SUB_FS },
 	{ "readlinkat", SUB_FS }, { "statfs", SUB_FS }, { "fstatfs", SUB_FS },
 	{ "statfs64", SUB_FS }, { "fstatfs64", SUB_FS }, { "ustat", SUB_FS },
+	{ "oldstat", SUB_FS }, { "oldlstat", SUB_FS }, { "oldfstat", SUB_FS },
 	/* fs/namei.c, fs/readdir.c, fs/d_path.c */
 	{ "mknod", SUB_FS }, { "mknodat", SUB_FS }, { "mkdir", SUB_FS }, { "mkdirat", SUB_FS },
 	{ "rmdir", SUB_FS }, { "unlink", SUB_FS }, { "unlinkat", SUB_FS },
 	{ "symlink", SUB_FS }, { "symlinkat", SUB_FS }, { "link", SUB_FS },
 	{ "linkat", SUB_FS }, { "rename", SUB_FS }, { "renameat", SUB_FS },
 	{ "renameat2", SUB_FS }, { "getdents", SUB_FS }, { "getdents64", SUB_FS },
-	{ "getcwd", SUB_FS },
+	{ "getcwd", SUB_FS }, { "readdir", SUB_FS },
 	/* fs/fcntl.c, fs/ioctl.c, fs/locks.c, fs/file.c, fs/pipe.c, fs/select.c */
 	{ "fcntl", SUB_FS }, { "fcntl64", SUB_FS }, { "ioctl", SUB_FS }, { "flock", SUB_FS },
 	{ "dup", SUB_FS }, { "dup2", SUB_FS }, { "dup3", SUB_FS }, { "pipe", SUB_FS },
-	{ "pipe2", SUB_FS }, { "select", SUB_FS }, { "pselect6", SUB_FS },
+	{ "pipe2", SUB_FS }, { "select", SUB_FS }, { "_newselect", SUB_FS }, { "pselect6", SUB_FS },
 	{ "pselect6_time64", SUB_FS }, { "poll", SUB_FS }, { "ppoll", SUB_FS },
 	{ "ppoll_time64", SUB_FS },
 	/* fs/sync.c, fs/splice.c, fs/utimes.c */
@@ -134,7 +137,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "setxattrat", SUB_FS }, { "getxattrat", SUB_FS }, { "listxattrat", SUB_FS },
 	{ "removexattrat", SUB_FS }, { "file_getattr", SUB_FS }, { "file_setattr", SUB_FS },
 	/* fs/namespace.c, fs/fsopen.c, fs/filesystems.c, fs/quota/, fs/fhandle.c */
-	{ "mount", SUB_FS }, { "umount2", SUB_FS }, { "pivot_root", SUB_FS },
+	{ "mount", SUB_FS }, { "umount", SUB_FS }, { "umount2", SUB_FS }, { "pivot_root", SUB_FS },
 	{ "open_tree", SUB_FS }, { "open_tree_attr", SUB_FS }, { "move_mount", SUB_FS },
 	{ "fsopen", SUB_FS }, { "fsconfig", SUB_FS }, { "fsmount", SUB_FS },
 	{ "fspick", SUB_FS }, { "mount_setattr", SUB_FS }, { "statmount", SUB_FS },
@@ -157,8 +160,10 @@ static const struct syscall_class syscall_table[] = {
 	{ "io_destroy", SUB_FS }, { "io_submit", SUB_FS }, { "io_cancel", SUB_FS },
 	{ "io_getevents", SUB_FS }, { "io_pgetevents", SUB_FS },
 	{ "io_pgetevents_time64", SUB_FS },
-	/* fs/exec.c; fs/nfsctl.c and fs/dcookies.c, both removed; block/ioprio.c */
+	/* fs/exec.c; fs/nfsctl.c and fs/dcookies.c, both removed; block/ioprio.c;
+	 * fs/buffer.c (bdflush, removed) */
 	{ "uselib", SUB_FS }, { "nfsservctl", SUB_FS }, { "lookup_dcookie", SUB_FS },
+	{ "bdflush", SUB_FS },
 	{ "ioprio_set", SUB_FS }, { "ioprio_get", SUB_FS },
 
 	/* mm/, arch/x86/kernel/sys_x86_64.c (mmap), arch/x86/kernel/shstk.c */
@@ -182,6 +187,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "vfork", SUB_PROC }, { "set_tid_address", SUB_PROC }, { "unshare", SUB_PROC },
 	{ "execve", SUB_PROC }, { "execveat", SUB_PROC }, { "exit", SUB_PROC },
 	{ "exit_group", SUB_PROC }, { "wait4", SUB_PROC }, { "waitid", SUB_PROC },
+	{ "waitpid", SUB_PROC },
 	/* kernel/sys.c, kernel/groups.c */
 	{ "getpid", SUB_PROC }, { "gettid", SUB_PROC }, { "getppid", SUB_PROC },
 	{ "getuid", SUB_PROC }, { "geteuid", SUB_PROC }, { "getgid", SUB_PROC },
@@ -194,7 +200,16 @@ static const struct syscall_class syscall_table[] = {
 	{ "times", SUB_PROC }, { "uname", SUB_PROC }, { "sethostname", SUB_PROC },
 	{ "setdomainname", SUB_PROC }, { "getrlimit", SUB_PROC }, { "setrlimit", SUB_PROC },
 	{ "prlimit64", SUB_PROC }, { "getrusage", SUB_PROC }, { "umask", SUB_PROC },
-	{ "prctl", SUB_PROC }, { "sysinfo", SUB_PROC },
+	{ "prctl", SUB_PROC }, { "sysinfo", SUB_PROC }, { "olduname", SUB_PROC },
+	{ "oldolduname", SUB_PROC }, { "ugetrlimit", SUB_PROC },
+	/* kernel/sys.c, kernel/groups.c: i386's 32-bit uid calls (the plain ones
+	 * take 16-bit ids there, kernel/uid16.c) */
+	{ "getuid32", SUB_PROC }, { "geteuid32", SUB_PROC }, { "getgid32", SUB_PROC },
+	{ "getegid32", SUB_PROC }, { "setuid32", SUB_PROC }, { "setgid32", SUB_PROC },
+	{ "setreuid32", SUB_PROC }, { "setregid32", SUB_PROC }, { "setresuid32", SUB_PROC },
+	{ "getresuid32", SUB_PROC }, { "setresgid32", SUB_PROC }, { "getresgid32", SUB_PROC },
+	{ "setfsuid32", SUB_PROC }, { "setfsgid32", SUB_PROC }, { "getgroups32", SUB_PROC },
+	{ "setgroups32", SUB_PROC },
 	/* kernel/pid.c, nsproxy.c, nstree.c, ptrace.c, kcmp.c, exec_domain.c, acct.c */
 	{ "pidfd_open", SUB_PROC }, { "pidfd_getfd", SUB_PROC }, { "setns", SUB_PROC },
 	{ "listns", SUB_PROC }, { "ptrace", SUB_PROC }, { "kcmp", SUB_PROC }, { "personality", SUB_PROC },
@@ -203,6 +218,8 @@ static const struct syscall_class syscall_table[] = {
 	{ "arch_prctl", SUB_PROC }, { "modify_ldt", SUB_PROC },
 	{ "set_thread_area", SUB_PROC }, { "get_thread_area", SUB_PROC },
 	{ "iopl", SUB_PROC }, { "ioperm", SUB_PROC },
+	/* arch/x86/kernel/vm86_32.c */
+	{ "vm86", SUB_PROC }, { "vm86old", SUB_PROC },
 
 	/* kernel/sched/, kernel/rseq.c (rseq, rseq_slice_yield), kernel/sys.c
 	 * (nice, getcpu) */
@@ -215,6 +232,9 @@ static const struct syscall_class syscall_table[] = {
 	{ "sched_getattr", SUB_SCHED }, { "membarrier", SUB_SCHED }, { "rseq", SUB_SCHED },
 	{ "rseq_slice_yield", SUB_SCHED },
 	{ "getpriority", SUB_SCHED }, { "setpriority", SUB_SCHED }, { "getcpu", SUB_SCHED },
+	{ "nice", SUB_SCHED },
+	/* the idle loop's, arch/i386/kernel/process.c until Linux 2.3 */
+	{ "idle", SUB_SCHED },
 
 	/* kernel/signal.c, arch/x86/kernel/signal.c (rt_sigreturn) */
 	{ "kill", SUB_SIGNAL }, { "tkill", SUB_SIGNAL }, { "tgkill", SUB_SIGNAL },
@@ -224,6 +244,10 @@ static const struct syscall_class syscall_table[] = {
 	{ "rt_tgsigqueueinfo", SUB_SIGNAL }, { "rt_sigsuspend", SUB_SIGNAL },
 	{ "rt_sigreturn", SUB_SIGNAL }, { "sigaltstack", SUB_SIGNAL }, { "pause", SUB_SIGNAL },
 	{ "restart_syscall", SUB_SIGNAL }, { "pidfd_send_signal", SUB_SIGNAL },
+	/* kernel/signal.c, arch/x86/kernel/signal_32.c: the old (non-rt) calls */
+	{ "signal", SUB_SIGNAL }, { "sigaction", SUB_SIGNAL }, { "sigprocmask", SUB_SIGNAL },
+	{ "sigpending", SUB_SIGNAL }, { "sigsuspend", SUB_SIGNAL }, { "sigreturn", SUB_SIGNAL },
+	{ "sgetmask", SUB_SIGNAL }, { "ssetmask", SUB_SIGNAL },
 
 	/* net/socket.c */
 	{ "socket", SUB_NET }, { "socketpair", SUB_NET }, { "bind", SUB_NET },
@@ -232,7 +256,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "sendto", SUB_NET }, { "recvfrom", SUB_NET }, { "sendmsg", SUB_NET },
 	{ "recvmsg", SUB_NET }, { "sendmmsg", SUB_NET }, { "recvmmsg", SUB_NET },
 	{ "recvmmsg_time64", SUB_NET }, { "shutdown", SUB_NET }, { "setsockopt", SUB_NET },
-	{ "getsockopt", SUB_NET },
+	{ "getsockopt", SUB_NET }, { "socketcall", SUB_NET },
 
 	/* kernel/futex/ */
 	{ "futex", SUB_FUTEX }, { "futex_time64", SUB_FUTEX }, { "futex_waitv", SUB_FUTEX },
@@ -251,7 +275,7 @@ static const struct syscall_class syscall_table[] = {
 	{ "timer_settime64", SUB_TIME }, { "timer_gettime", SUB_TIME },
 	{ "timer_gettime64", SUB_TIME }, { "timer_getoverrun", SUB_TIME },
 	{ "timer_delete", SUB_TIME }, { "alarm", SUB_TIME }, { "getitimer", SUB_TIME },
-	{ "setitimer", SUB_TIME },
+	{ "setitimer", SUB_TIME }, { "stime", SUB_TIME },
 
 	/* ipc/ */
 	{ "msgget", SUB_IPC }, { "msgsnd", SUB_IPC }, { "msgrcv", SUB_IPC },
@@ -262,6 +286,8 @@ static const struct syscall_class syscall_table[] = {
 	{ "mq_timedsend", SUB_IPC }, { "mq_timedsend_time64", SUB_IPC },
 	{ "mq_timedreceive", SUB_IPC }, { "mq_timedreceive_time64", SUB_IPC },
 	{ "mq_notify", SUB_IPC }, { "mq_getsetattr", SUB_IPC },
+	/* ipc/syscall.c: i386's one entry for them all */
+	{ "ipc", SUB_IPC },
 
 	/* kernel/capability.c */
 	{ "capget", SUB_CAP }, { "capset", SUB_CAP },
@@ -298,40 +324,57 @@ static const struct syscall_class syscall_table[] = {
 	/*
 	 * Reserved numbers that never had an implementation in mainline Linux,
 	 * so no source file to place them by (they return ENOSYS): AFS, STREAMS,
-	 * the LSM multiplexer, the TUX web server, Linux-VServer.
+	 * the LSM multiplexer, the TUX web server, Linux-VServer; and i386's
+	 * slots for Version 7 Unix calls Linux never implemented (and MPX's).
 	 */
 	{ "afs_syscall", SUB_OTHER }, { "getpmsg", SUB_OTHER }, { "putpmsg", SUB_OTHER },
 	{ "security", SUB_OTHER }, { "tuxcall", SUB_OTHER }, { "vserver", SUB_OTHER },
+	{ "break", SUB_OTHER }, { "stty", SUB_OTHER }, { "gtty", SUB_OTHER },
+	{ "ftime", SUB_OTHER }, { "prof", SUB_OTHER }, { "lock", SUB_OTHER },
+	{ "mpx", SUB_OTHER }, { "ulimit", SUB_OTHER }, { "profil", SUB_OTHER },
 };
 
-/* enum subsystem by number, syscall_names_count entries; NULL until init. */
-static unsigned char *sub_by_nr;
+/* A table of names by number: one per ABI. */
+struct abi_names {
+	const char *const *names;
+	const unsigned *count;
+};
+
+static const struct abi_names abi_names[SC_ABI_NR] = {
+	[SC_ABI_NATIVE] = { syscall_names, &syscall_names_count },
+	[SC_ABI_X32] = { syscall_names_x32, &syscall_names_x32_count },
+	[SC_ABI_COMPAT] = { syscall_names_compat, &syscall_names_compat_count },
+};
+
+/* enum subsystem by number, per ABI, as many as its names; NULL until init. */
+static unsigned char *sub_by_nr[SC_ABI_NR];
+
+/* The names being sorted by syscalls_init. */
+static const char *const *sort_names;
 
 /* Numbers of the named system calls, sorted by name, for bsearch at init. */
 static int cmp_nr_by_name(const void *a, const void *b)
 {
-	return strcmp(syscall_names[*(const unsigned *)a], syscall_names[*(const unsigned *)b]);
+	return strcmp(sort_names[*(const unsigned *)a], sort_names[*(const unsigned *)b]);
 }
 
 static int cmp_name_nr(const void *key, const void *elem)
 {
-	return strcmp(key, syscall_names[*(const unsigned *)elem]);
+	return strcmp(key, sort_names[*(const unsigned *)elem]);
 }
 
-void syscalls_init(void)
+static unsigned char *subsystems_of(const char *const *names, unsigned count)
 {
+	unsigned char *sub = xmalloc(count ? count : 1);
 	unsigned *by_name, nr, n = 0;
 	size_t i;
 
-	if (sub_by_nr)
-		return;
-	sub_by_nr = xmalloc(syscall_names_count);
-	memset(sub_by_nr, SUB_OTHER, syscall_names_count);
-
-	by_name = xcalloc(syscall_names_count, sizeof(*by_name));
-	for (nr = 0; nr < syscall_names_count; nr++)
-		if (syscall_names[nr])
+	memset(sub, SUB_OTHER, count ? count : 1);
+	by_name = xcalloc(count ? count : 1, sizeof(*by_name));
+	for (nr = 0; nr < count; nr++)
+		if (names[nr])
 			by_name[n++] = nr;
+	sort_names = names;
 	if (n)
 		sort_array(by_name, n, sizeof(*by_name), cmp_nr_by_name);
 
@@ -340,24 +383,66 @@ void syscalls_init(void)
 						  sizeof(*by_name), cmp_name_nr) : NULL;
 
 		if (hit)
-			sub_by_nr[*hit] = syscall_table[i].sub;
+			sub[*hit] = syscall_table[i].sub;
 	}
 	free(by_name);
+	return sub;
+}
+
+void syscalls_init(void)
+{
+	int abi;
+
+	if (sub_by_nr[SC_ABI_NATIVE])
+		return;
+	/* The native last: it says that all are done. */
+	for (abi = SC_ABI_NR - 1; abi >= 0; abi--)
+		sub_by_nr[abi] = subsystems_of(abi_names[abi].names, *abi_names[abi].count);
 }
 
 const char *syscall_name(unsigned nr, char *buf, size_t n)
 {
-	if (nr < syscall_names_count && syscall_names[nr])
-		return syscall_names[nr];
-	snprintf(buf, n, "syscall_%u", nr);
+	const struct abi_names *t = &abi_names[sc_key_abi(nr)];
+	unsigned num = sc_key_nr(nr);
+
+	if (num < *t->count && t->names[num])
+		return t->names[num];
+	snprintf(buf, n, "syscall_%u", num);
+	return buf;
+}
+
+const char *syscall_abi_name(unsigned nr)
+{
+	switch (sc_key_abi(nr)) {
+	case SC_ABI_X32:
+		return "x32";
+	case SC_ABI_COMPAT:
+		return "32-bit";
+	default:
+		return sizeof(long) == 8 ? "64-bit" : "32-bit";
+	}
+}
+
+const char *syscall_label(unsigned nr, char *buf, size_t n)
+{
+	char nb[SYSCALL_NAME_BUF];
+	const char *name = syscall_name(nr, nb, sizeof(nb));
+
+	if (sc_key_abi(nr) == SC_ABI_NATIVE)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "%s (%s)", name, syscall_abi_name(nr));
 	return buf;
 }
 
 enum subsystem syscall_subsystem(unsigned nr)
 {
-	if (!sub_by_nr)
+	enum sc_abi abi = sc_key_abi(nr);
+	unsigned num = sc_key_nr(nr);
+
+	if (!sub_by_nr[SC_ABI_NATIVE])
 		syscalls_init();
-	return nr < syscall_names_count ? (enum subsystem)sub_by_nr[nr] : SUB_OTHER;
+	return num < *abi_names[abi].count ? (enum subsystem)sub_by_nr[abi][num] : SUB_OTHER;
 }
 
 enum subsystem syscall_subsystem_by_name(const char *name)

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "sctable.h"
+
 /*
  * System call numbers (what the raw_syscalls trace events carry) turned into
  * names, the kernel subsystem that implements each call, and errno names for
@@ -36,8 +38,11 @@ enum subsystem {
 	SUB_NR
 };
 
-/* Buffer sizes that always fit syscall_name()'s and errno_name()'s fallbacks. */
-enum { SYSCALL_NAME_BUF = 24, ERRNO_NAME_BUF = 16 };
+/*
+ * Buffer sizes that always fit syscall_name()'s and errno_name()'s fallbacks,
+ * and syscall_label()'s whole text.
+ */
+enum { SYSCALL_NAME_BUF = 24, ERRNO_NAME_BUF = 16, SYSCALL_LABEL_BUF = 64 };
 
 /*
  * The system call names of the architecture ktop is built for, indexed by
@@ -48,6 +53,15 @@ enum { SYSCALL_NAME_BUF = 24, ERRNO_NAME_BUF = 16 };
  */
 extern const char *const syscall_names[];
 extern const unsigned syscall_names_count;
+/*
+ * The same for the other ABIs of this machine's processes (x86_64: i386 and
+ * x32, from data/syscalls alone), indexed by the number within the ABI;
+ * empty (count 0) elsewhere.
+ */
+extern const char *const syscall_names_compat[];
+extern const unsigned syscall_names_compat_count;
+extern const char *const syscall_names_x32[];
+extern const unsigned syscall_names_x32_count;
 
 /**
  * syscalls_init() - build the number → subsystem map
@@ -61,20 +75,44 @@ void syscalls_init(void);
 
 /**
  * syscall_name() - name of a system call
- * @nr: the system call number (the "id" field of raw_syscalls events)
+ * @nr: the system call key (sc_key: the number of a raw_syscalls event and its ABI)
  * @buf: where to format the name of an unknown number
  * @n: size of @buf; SYSCALL_NAME_BUF always fits
  *
- * Return: the name, "read" for 0 on x86_64, or "syscall_NNN" written into @buf
- * when this architecture has no system call @nr.
+ * The name in the key's ABI's table, without the ABI: "read" for 0 on x86_64,
+ * "restart_syscall" for 0 of a 32-bit process (SC_ABI_COMPAT).
+ * Return: the name, or "syscall_NNN" (NNN the number within its ABI) written
+ * into @buf when the ABI has no system call of that number.
  */
 const char *syscall_name(unsigned nr, char *buf, size_t n);
 
 /**
- * syscall_subsystem() - the kernel subsystem of a system call
- * @nr: the system call number
+ * syscall_abi_name() - the name of a system call's ABI
+ * @nr: the system call key
  *
- * Return: the subsystem, SUB_OTHER for an unknown number. O(1).
+ * Return: a static string: "64-bit" (the native ABI of a 64-bit machine;
+ * "32-bit" on a 32-bit one), "32-bit" (SC_ABI_COMPAT), "x32".
+ */
+const char *syscall_abi_name(unsigned nr);
+
+/**
+ * syscall_label() - the name of a system call, with its ABI when not native
+ * @nr: the system call key
+ * @buf: where the label is written
+ * @n: size of @buf; SYSCALL_LABEL_BUF always fits
+ *
+ * For the views and outputs that show calls of every ABI in one list:
+ * "getppid" for a native call, "getppid (32-bit)" for a 32-bit process's.
+ * Return: @buf.
+ */
+const char *syscall_label(unsigned nr, char *buf, size_t n);
+
+/**
+ * syscall_subsystem() - the kernel subsystem of a system call
+ * @nr: the system call key
+ *
+ * Return: the subsystem of the call in its ABI, SUB_OTHER for an unknown
+ * number. O(1).
  */
 enum subsystem syscall_subsystem(unsigned nr);
 

@@ -98,12 +98,12 @@ static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn
 static void text_syscall_line(struct batch *b, const struct model *m, const struct task *t,
 			      const char *comm, const struct sc_stat *s)
 {
-	char name[32], err[32], padded[PROC_COMM_MAX * 4];
+	char name[SYSCALL_LABEL_BUF], err[32], padded[PROC_COMM_MAX * 4];
 
 	(void)m;
 	fprintf(b->out, "%7d %s %-20s %-15s %9llu %9llu %s\n", (int)t->pid,
 		text_pad(padded, sizeof(padded), comm, 15),
-		syscall_name(s->nr, name, sizeof(name)), subsystem_name(syscall_subsystem(s->nr)),
+		syscall_label(s->nr, name, sizeof(name)), subsystem_name(syscall_subsystem(s->nr)),
 		(unsigned long long)s->calls, (unsigned long long)s->errors,
 		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
 }
@@ -268,11 +268,11 @@ void batch_csv_string(FILE *f, const char *s)
 static void csv_syscall_line(struct batch *b, const struct model *m, const struct task *t,
 			     const char *comm, const struct sc_stat *s)
 {
-	char name[32], err[32];
+	char name[SYSCALL_LABEL_BUF], err[32];
 
 	fprintf(b->out, "%.6f,%.6f,%d,%d,", m->wall_s, m->interval_s, (int)t->pid, (int)t->ppid);
 	batch_csv_string(b->out, comm);
-	fprintf(b->out, ",%s,%s,%llu,%llu,%s\n", syscall_name(s->nr, name, sizeof(name)),
+	fprintf(b->out, ",%s,%s,%llu,%llu,%s\n", syscall_label(s->nr, name, sizeof(name)),
 		subsystem_name(syscall_subsystem(s->nr)), (unsigned long long)s->calls,
 		(unsigned long long)s->errors,
 		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
@@ -402,13 +402,13 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 static void json_syscalls(FILE *f, const struct task *t)
 {
 	const struct sc_stat **v;
-	char name[32], err[32];
+	char name[SYSCALL_LABEL_BUF], err[32];
 	size_t k, n = task_syscalls(t, &v);
 
 	fputs(",\"syscall_list\":[", f);
 	for (k = 0; k < n; k++) {
 		fprintf(f, "%s{\"syscall\":\"%s\",\"subsystem\":\"%s\",\"calls\":%llu,\"errors\":%llu",
-			k ? "," : "", syscall_name(v[k]->nr, name, sizeof(name)),
+			k ? "," : "", syscall_label(v[k]->nr, name, sizeof(name)),
 			subsystem_name(syscall_subsystem(v[k]->nr)),
 			(unsigned long long)v[k]->calls, (unsigned long long)v[k]->errors);
 		if (v[k]->errors)

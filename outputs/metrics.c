@@ -675,7 +675,7 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_MAJFLT] = F_FAULTS, [MG_SIGSENT] = F_SIGNALS, [MG_SIGRECV] = F_SIGNALS,
 		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
 	};
-	char nbuf[SYSCALL_NAME_BUF], ebuf[ERRNO_NAME_BUF];
+	char nbuf[SYSCALL_LABEL_BUF], ebuf[ERRNO_NAME_BUF];
 	const char *v[3] = { g->key };
 	uint32_t i;
 	int c;
@@ -697,7 +697,7 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 
 		if (s->nr == SC_EMPTY)
 			continue;
-		v[1] = syscall_name(s->nr, nbuf, sizeof(nbuf));
+		v[1] = syscall_label(s->nr, nbuf, sizeof(nbuf));
 		prom_family_add_u64(mx->fam[F_SYSCALLS], v, s->calls);
 		sub = syscall_subsystem(s->nr);
 		sub_calls[sub] += s->calls;
@@ -708,7 +708,7 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 
 		if (s->nr == SC_EMPTY)
 			continue;
-		v[1] = syscall_name(sc_err_nr(s->nr), nbuf, sizeof(nbuf));
+		v[1] = syscall_label(sc_err_nr(s->nr), nbuf, sizeof(nbuf));
 		v[2] = errno_name((int)sc_err_errno(s->nr), ebuf, sizeof(ebuf));
 		prom_family_add_u64(mx->fam[F_ERRORS], v, s->errors);
 	}

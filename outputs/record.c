@@ -241,22 +241,39 @@ static int64_t dedup_id(struct record *r, struct dedup *d, const char *s, size_t
 /* The names a query wants (syscall_name, errno_name): the recording host's. */
 static int write_names(struct record *r)
 {
+	/* Each ABI's numbers, keyed as the tables are (sc_key), named with the ABI. */
+	static const struct {
+		const char *const *names;
+		const unsigned *count;
+		bool compat;
+		uint32_t bit;
+	} abis[] = {
+		{ syscall_names, &syscall_names_count, false, 0 },
+		{ syscall_names_x32, &syscall_names_x32_count, false, 1u << SC_KEY_ABI_SHIFT },
+		{ syscall_names_compat, &syscall_names_compat_count, true, 0 },
+	};
 	sqlite3_stmt *st;
-	char name[SYSCALL_NAME_BUF];
+	char name[SYSCALL_LABEL_BUF];
 	unsigned nr;
+	size_t a;
 	int rc = sqlite3_prepare_v2(r->db, "INSERT INTO syscall_name VALUES (?,?,?)", -1, &st, NULL);
 
 	if (rc != SQLITE_OK)
 		return db_error(r, "write");
-	for (nr = 0; nr < syscall_names_count && rc == SQLITE_OK; nr++) {
-		if (!syscall_names[nr])
-			continue;
-		sqlite3_bind_int64(st, 1, nr);
-		sqlite3_bind_text(st, 2, syscall_name(nr, name, sizeof(name)), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, subsystem_name(syscall_subsystem(nr)), -1, SQLITE_STATIC);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		sqlite3_reset(st);
-	}
+	for (a = 0; a < ARRAY_SIZE(abis); a++)
+		for (nr = 0; nr < *abis[a].count && rc == SQLITE_OK; nr++) {
+			uint32_t key = sc_key((long)(nr | abis[a].bit), abis[a].compat);
+
+			if (!abis[a].names[nr])
+				continue;
+			sqlite3_bind_int64(st, 1, key);
+			sqlite3_bind_text(st, 2, syscall_label(key, name, sizeof(name)), -1,
+					  SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 3, subsystem_name(syscall_subsystem(key)), -1,
+					  SQLITE_STATIC);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+			sqlite3_reset(st);
+		}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(r->db, "INSERT INTO errno_name VALUES (?,?)", -1, &st, NULL);

@@ -86,7 +86,7 @@ struct tables {
 	struct line sub[SUB_NR];	/* one per subsystem, SUB_NR order until sorted */
 	size_t nsub;
 	struct line total;
-	char (*names)[SYSCALL_NAME_BUF];	/* storage of unknown syscalls' names */
+	char (*names)[SYSCALL_LABEL_BUF];	/* storage of the syscalls' labels */
 };
 
 static void build(const struct sc_table *t, const struct summary_info *si, struct tables *tb)
@@ -112,7 +112,8 @@ static void build(const struct sc_table *t, const struct summary_info *si, struc
 			continue;
 		l = &tb->sc[tb->nsc];
 		l->s = *s;
-		l->name = syscall_name(s->nr, tb->names[tb->nsc], sizeof(tb->names[0]));
+		/* With its ABI when not native: one name, one line. */
+		l->name = syscall_label(s->nr, tb->names[tb->nsc], sizeof(tb->names[0]));
 		l->sub = syscall_subsystem(s->nr);
 		tb->nsc++;
 		sc_stat_add(&tb->sub[l->sub].s, s);
@@ -160,28 +161,51 @@ static void text_errors(FILE *f, uint64_t errors)
 		fprintf(f, " %9s", "");
 }
 
-static void text_syscalls(FILE *f, const struct tables *tb)
+/*
+ * The table of the calls of one ABI, as strace -c -f shows each personality
+ * apart: the native one's first, without a heading (and even when empty, if
+ * no other has calls), then "System call usage summary for 32 bit mode:".
+ * Returns whether it wrote one.
+ */
+static bool text_syscalls(FILE *f, const struct tables *tb, enum sc_abi abi, bool any_other,
+			  bool sep)
 {
+	struct line total = { .name = "total" };
+	char nb[SYSCALL_NAME_BUF];
 	size_t i;
 
+	for (i = 0; i < tb->nsc; i++)
+		if (sc_key_abi(tb->sc[i].s.nr) == abi)
+			sc_stat_add(&total.s, &tb->sc[i].s);
+	if (!total.s.calls && (abi != SC_ABI_NATIVE || any_other))
+		return false;
+	if (sep)
+		fputc('\n', f);
+	if (abi == SC_ABI_COMPAT)
+		fputs("System call usage summary for 32 bit mode:\n", f);
+	else if (abi == SC_ABI_X32)
+		fputs("System call usage summary for x32 mode:\n", f);
 	fprintf(f, "%6s %11s %11s %11s %9s %9s %-22s %s\n", "% time", "seconds", "usecs/call",
 		"max usecs", "calls", "errors", "syscall", "subsystem");
 	text_dashes(f);
 	for (i = 0; i < tb->nsc; i++) {
 		const struct line *l = &tb->sc[i];
 
-		fprintf(f, "%6.2f %11.6f", pct(l->s.time_ns, tb->total.s.time_ns), (double)l->s.time_ns / 1e9);
+		if (sc_key_abi(l->s.nr) != abi)
+			continue;
+		fprintf(f, "%6.2f %11.6f", pct(l->s.time_ns, total.s.time_ns), (double)l->s.time_ns / 1e9);
 		text_times(f, l);
 		fprintf(f, " %9llu", (unsigned long long)l->s.calls);
 		text_errors(f, l->s.errors);
-		fprintf(f, " %-22s %s\n", l->name, subsystem_name(l->sub));
+		fprintf(f, " %-22s %s\n", syscall_name(l->s.nr, nb, sizeof(nb)), subsystem_name(l->sub));
 	}
 	text_dashes(f);
-	fprintf(f, "%6.2f %11.6f", tb->total.s.calls ? 100.0 : 0.0, (double)tb->total.s.time_ns / 1e9);
-	text_times(f, &tb->total);
-	fprintf(f, " %9llu", (unsigned long long)tb->total.s.calls);
-	text_errors(f, tb->total.s.errors);
+	fprintf(f, "%6.2f %11.6f", total.s.calls ? 100.0 : 0.0, (double)total.s.time_ns / 1e9);
+	text_times(f, &total);
+	fprintf(f, " %9llu", (unsigned long long)total.s.calls);
+	text_errors(f, total.s.errors);
 	fputs(" total\n", f);
+	return true;
 }
 
 static void text_subsystems(FILE *f, const struct tables *tb)
@@ -229,7 +253,9 @@ void summary_write_priv(FILE *f, const struct summary_info *si)
 
 static void write_text(FILE *f, const struct tables *tb, const struct summary_info *si)
 {
+	bool other, sep;
 	size_t i;
+	int abi;
 
 	if (si->cmd) {
 		fputs("ktop: ", f);
@@ -248,7 +274,12 @@ static void write_text(FILE *f, const struct tables *tb, const struct summary_in
 	if (si->lost || si->lost_unknown)
 		fprintf(f, "ktop: LOST %llu%s events: the counts may be short\n",
 			(unsigned long long)si->lost, si->lost_unknown ? "+" : "");
-	text_syscalls(f, tb);
+	other = false;
+	for (i = 0; i < tb->nsc; i++)
+		other |= sc_key_abi(tb->sc[i].s.nr) != SC_ABI_NATIVE;
+	sep = text_syscalls(f, tb, SC_ABI_NATIVE, other, false);
+	for (abi = SC_ABI_X32; abi < SC_ABI_NR; abi++)
+		sep |= text_syscalls(f, tb, (enum sc_abi)abi, other, sep);
 	if (tb->total.s.timed < tb->total.s.calls) {
 		uint64_t n = tb->total.s.calls - tb->total.s.timed;
 

@@ -17,7 +17,8 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # sqlite3 reads recordings in tests; prometheus (server, promtool) and
 # python3-prometheus-client (a strict OpenMetrics parser) check the exporter;
 # curl and openssl (a CA and certificates made by the test) its TLS and auth.
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl"
+# gcc-multilib builds the 32-bit test program (gcc -m32, summary.bats).
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"

@@ -7,6 +7,8 @@
 #
 #	const char *const syscall_names[];	/* indexed by number, NULL for holes */
 #	const unsigned syscall_names_count;
+#	const char *const syscall_names_compat[], syscall_names_x32[];
+#	const unsigned syscall_names_compat_count, syscall_names_x32_count;
 #
 # for the architecture CC compiles for. Nothing is typed by hand. The names
 # come from two sources, and each number gets the newer one's:
@@ -31,6 +33,12 @@
 #    names the table and the ABI column values of its rows (x86_64: common
 #    64), the table's "# linux X.Y.Z" line its version. The machine is told by
 #    the compiler's predefined macros, so "gcc -m32" is not x86_64.
+#
+# 3. The other ABIs a process of this machine can run in, from TABLEDIR
+#    alone: on x86_64, i386 (a 32-bit program: the abis row "i386") as
+#    syscall_names_compat and x32 (numbers with __X32_SYSCALL_BIT: the row
+#    "x32") as syscall_names_x32, indexed by the number without that bit.
+#    Elsewhere they are empty (count 0).
 #
 # A number one source lacks gets the other's name: a table newer than the
 # build host's headers names the calls they lack (uretprobe on a host with
@@ -63,6 +71,8 @@ machine=$(awk '
 	END {
 		lp64 = !("__ILP32__" in def)
 		if (("__x86_64__" in def) && lp64) print "x86_64"
+		else if ("__x86_64__" in def) print "x32"
+		else if ("__i386__" in def) print "i386"
 		else if (("__aarch64__" in def) && lp64) print "aarch64"
 		else if (def["__riscv_xlen"] == "64") print "riscv64"
 		else if (("__loongarch__" in def) && def["__loongarch_grlen"] == "64") print "loongarch64"
@@ -222,5 +232,59 @@ END {
 	print "const unsigned syscall_names_count = sizeof(syscall_names) / sizeof(syscall_names[0]);"
 }
 ' "$tmp.defs" ${table:+"$table"} >"$tmp"
+
+# abis_row MACHINE: "<table> <abi>..." of TABLEDIR/abis, or nothing.
+abis_row() {
+	[ -n "$tables" ] && [ -f "$tables/abis" ] || return 0
+	awk -v m="$1" '$1 == m { $1 = ""; print; exit }' "$tables/abis"
+}
+
+# names_array NAME MACHINE: the C array NAME (and NAME_count) of the table
+# TABLEDIR/abis gives MACHINE, its rows of that line's ABIs; empty without one.
+names_array() {
+	# shellcheck disable=SC2046 # the words of the machine's line
+	set -- "$1" $(abis_row "$2")
+	if [ $# -lt 3 ]; then
+		printf '\nconst char *const %s[] = { 0 };\nconst unsigned %s_count = 0;\n' "$1" "$1"
+		return 0
+	fi
+	awk -v name="$1" -v abis="$*" '
+	BEGIN {
+		n = split(abis, a, " ")
+		for (i = 3; i <= n; i++)
+			abi[a[i]] = 1
+		max = -1
+	}
+	$0 ~ /^[ \t]*(#|$)/ || !($2 in abi) { next }
+	{
+		if (($1 in names) && names[$1] != $3) {
+			print "gen-syscalls.sh: " FILENAME ": " $1 " is both " names[$1] " and " $3 | "cat 1>&2"
+			exit 1
+		}
+		names[$1] = $3
+		if ($1 + 0 > max)
+			max = $1 + 0
+	}
+	END {
+		printf "\n/* %s: %s, ABIs", name, FILENAME
+		for (i = 3; i <= n; i++)
+			printf " %s", a[i]
+		print ". */"
+		print "const char *const " name "[] = {"
+		for (nr = 0; nr <= max; nr++)
+			if (nr in names)
+				printf "\t[%d] = \"%s\",\n", nr, names[nr]
+		print "};"
+		print "const unsigned " name "_count = sizeof(" name ") / sizeof(" name "[0]);"
+	}' "$tables/$2"
+}
+
+if [ "$machine" = x86_64 ]; then
+	names_array syscall_names_compat i386 >>"$tmp"
+	names_array syscall_names_x32 x32 >>"$tmp"
+else
+	names_array syscall_names_compat "" >>"$tmp"
+	names_array syscall_names_x32 "" >>"$tmp"
+fi
 
 mv "$tmp" "$out"

@@ -11,10 +11,12 @@
 # scripts/syscall.tbl. It writes
 #
 #	x86_64.tbl	arch/x86/entry/syscalls/syscall_64.tbl
+#	i386.tbl	arch/x86/entry/syscalls/syscall_32.tbl (32-bit processes
+#			on x86_64, and i386 itself)
 #	generic.tbl	scripts/syscall.tbl (arm64, riscv, loongarch, ...)
 #	abis		which table and which of its ABI columns each machine uses:
 #			x86_64 "common 64" (as the kernel's syscalltbl.sh is
-#			told); the others the syscall_abis_64 of
+#			told), x32 "common x32", i386 "i386"; the others the syscall_abis_64 of
 #			scripts/Makefile.asm-headers plus their
 #			arch/ARCH/kernel/Makefile.syscalls
 #
@@ -42,7 +44,8 @@ die() {
 }
 
 # The few files this script reads, relative to the top of a tree.
-FILES="Makefile arch/x86/entry/syscalls/syscall_64.tbl scripts/syscall.tbl
+FILES="Makefile arch/x86/entry/syscalls/syscall_64.tbl
+arch/x86/entry/syscalls/syscall_32.tbl scripts/syscall.tbl
 scripts/Makefile.asm-headers arch/arm64/kernel/Makefile.syscalls
 arch/arm64/tools/syscall_64.tbl arch/riscv/kernel/Makefile.syscalls
 arch/loongarch/kernel/Makefile.syscalls"
@@ -68,7 +71,8 @@ else
 	die "$src: no such directory or file"
 fi
 
-for f in Makefile arch/x86/entry/syscalls/syscall_64.tbl scripts/Makefile.asm-headers; do
+for f in Makefile arch/x86/entry/syscalls/syscall_64.tbl arch/x86/entry/syscalls/syscall_32.tbl \
+	scripts/Makefile.asm-headers; do
 	[ -f "$tree/$f" ] || die "$src: no $f (not a Linux source tree?)"
 done
 [ -f "$tree/scripts/syscall.tbl" ] ||
@@ -113,6 +117,7 @@ table() {
 }
 
 table x86_64.tbl arch/x86/entry/syscalls/syscall_64.tbl
+table i386.tbl arch/x86/entry/syscalls/syscall_32.tbl
 table generic.tbl scripts/syscall.tbl
 
 # abis_of FILE: the words of its "syscall_abis_64 +=" lines, commas split,
@@ -125,12 +130,15 @@ abis_of() {
 base=$(abis_of "$tree/scripts/Makefile.asm-headers")
 [ -n "$base" ] || die "scripts/Makefile.asm-headers: no syscall_abis_64 (the build changed?)"
 {
-	echo "# <machine> <table> <abis>: the table of data/syscalls each 64-bit machine"
-	echo "# uses and the ABI column values of its rows, from Linux $version's"
-	echo "# scripts/Makefile.asm-headers and arch/*/kernel/Makefile.syscalls."
+	echo "# <machine> <table> <abis>: the table of data/syscalls each machine uses and"
+	echo "# the ABI column values of its rows, from Linux $version's"
+	echo "# scripts/Makefile.asm-headers and arch/*/kernel/Makefile.syscalls; i386 and"
+	echo "# x32 are also the 32-bit ABIs of x86_64 processes (tools/gen-syscalls.sh)."
 	echo "# Written by tools/refresh-syscall-tables.sh: do not edit by hand."
 	echo "# linux $version"
 	printf 'x86_64\tx86_64.tbl\tcommon 64\n'
+	printf 'i386\ti386.tbl\ti386\n'
+	printf 'x32\tx86_64.tbl\tcommon x32\n'
 	for m in $GENERIC; do
 		arch=${m#*:}
 		mk=$tree/arch/$arch/kernel/Makefile.syscalls
@@ -150,7 +158,7 @@ base=$(abis_of "$tree/scripts/Makefile.asm-headers")
 } >"$tmp/abis"
 
 mkdir -p "$out"
-for f in x86_64.tbl generic.tbl abis; do
+for f in x86_64.tbl i386.tbl generic.tbl abis; do
 	old=$(sed -n 's/^# linux //p' "$out/$f" 2>/dev/null || true)
 	mv "$tmp/$f" "$out/$f"
 	echo "$out/$f: Linux ${old:-(none)} -> $version"

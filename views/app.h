@@ -82,7 +82,7 @@ struct app {
 	size_t pv_sel;			/* selected row of its syscall table */
 	bool pv_on_syscalls;		/* Enter opens the events of the selected syscall */
 	int ev_kind;			/* event list filter: enum kev_kind, -1 = all */
-	char ev_syscall[32];		/* ... and a syscall name, "" = all */
+	char ev_syscall[64];		/* ... and a syscall name, "" = all */
 	bool ev_paused;			/* the list stays where it is */
 	uint64_t ev_pause_end;		/* while paused: the events shown end here (seq) */
 	uint64_t ev_sel;		/* selected event (sequence number in the ring) */

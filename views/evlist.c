@@ -16,13 +16,13 @@
 
 bool evlist_match(const struct app *a, const struct kev *e)
 {
-	char nb[SYSCALL_NAME_BUF];
+	char nb[SYSCALL_LABEL_BUF];
 
 	if (a->ev_kind >= 0 && e->kind != a->ev_kind)
 		return false;
 	if (a->ev_syscall[0] &&
 	    (e->kind != KEV_SYSCALL ||
-	     strcmp(syscall_name((unsigned)e->u.sc.nr, nb, sizeof(nb)), a->ev_syscall)))
+	     strcmp(syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb)), a->ev_syscall)))
 		return false;
 	return true;
 }

@@ -129,7 +129,7 @@ static size_t sorted_syscalls(const struct fproc *fp, const struct sc_stat **out
 static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, int w)
 {
 	static const struct sc_stat *rows[PV_MAX_SC];
-	char line[256], nb[SYSCALL_NAME_BUF], eb[ERRNO_NAME_BUF], rate[16], avg[16], max[16];
+	char line[256], nb[SYSCALL_LABEL_BUF], eb[ERRNO_NAME_BUF], rate[16], avg[16], max[16];
 	size_t n = sorted_syscalls(fp, rows, PV_MAX_SC), i, top;
 	int r;
 
@@ -170,7 +170,7 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 			snprintf(max, sizeof(max), "-");
 		}
 		snprintf(line, sizeof(line), "%-18.18s %-13.13s %8s %9llu %8llu %-12s %10s %10s",
-			 syscall_name(s->nr, nb, sizeof(nb)),
+			 syscall_label(s->nr, nb, sizeof(nb)),
 			 subsystem_name(syscall_subsystem(s->nr)), rate,
 			 (unsigned long long)s->calls, (unsigned long long)s->errors,
 			 te ? errno_name(te, eb, sizeof(eb)) : "", avg, max);
@@ -376,7 +376,7 @@ static enum action k_syscall_events(struct app *a)
 {
 	static const struct sc_stat *rows[PV_MAX_SC];
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
-	char nb[SYSCALL_NAME_BUF];
+	char nb[SYSCALL_LABEL_BUF];
 	size_t n;
 
 	if (!fp)
@@ -386,7 +386,7 @@ static enum action k_syscall_events(struct app *a)
 		open_events(a, NULL);
 		return ACT_REDRAW;
 	}
-	open_events(a, syscall_name(rows[a->pv_sel]->nr, nb, sizeof(nb)));
+	open_events(a, syscall_label(rows[a->pv_sel]->nr, nb, sizeof(nb)));
 	return ACT_REDRAW;
 }
 

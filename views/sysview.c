@@ -164,7 +164,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 {
 	const struct sv_state *s = &a->sv[id];
 	const struct model *m = &a->model;
-	char line[512], name[SYSCALL_NAME_BUF], err[ERRNO_NAME_BUF], key[CGROUP_KEY_MAX];
+	char line[512], name[SYSCALL_LABEL_BUF], err[ERRNO_NAME_BUF], key[CGROUP_KEY_MAX];
 	int x = 0, i;
 
 	attrset(theme_attr(EL_NORMAL));
@@ -176,10 +176,10 @@ static void draw_title(struct app *a, int id, int y, int w)
 			snprintf(line, sizeof(line), "Syscalls of %s", subsystem_name((enum subsystem)s->av.sub));
 		else if (d->from == VIEW_SYSCALLS)
 			snprintf(line, sizeof(line), "Processes making %s",
-				 syscall_name(d->nr, name, sizeof(name)));
+				 syscall_label(d->nr, name, sizeof(name)));
 		else if (d->from == VIEW_ERRORS)
 			snprintf(line, sizeof(line), "Processes whose %s failed with %s",
-				 syscall_name(d->nr, name, sizeof(name)),
+				 syscall_label(d->nr, name, sizeof(name)),
 				 errno_name((int)d->err, err, sizeof(err)));
 		else
 			snprintf(line, sizeof(line), "Processes of %s %s", cgroup_group_by_name(d->by),

@@ -3,8 +3,9 @@
 # children; the summary's calls and errors equal strace -c -f's, syscall for
 # syscall, and equal what -b --syscalls and the process table count; exit
 # statuses passed through like a shell's; Ctrl-C; the instance removed; times
-# plausible; a call newer than the build host's headers named. Workloads:
-# helpers/sumwl.c (known counts), ls, sh.
+# plausible; a call newer than the build host's headers named; a 32-bit
+# program's calls named with i386's table. Workloads: helpers/sumwl.c (known
+# counts; also built with -m32), ls, sh.
 
 load helpers/common
 
@@ -15,11 +16,15 @@ setup_file() {
 	cc=$(command -v cc || command -v gcc) || return 0
 	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/sumwl" "$BATS_TEST_DIRNAME/helpers/sumwl.c" ||
 		echo "sumwl.c does not build" >&2
+	# A 32-bit program (gcc-multilib, tools/deps.sh test); need_32bit says when not
+	"$cc" -m32 -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/sumwl32" \
+		"$BATS_TEST_DIRNAME/helpers/sumwl.c" 2>/dev/null || :
 }
 
 setup() {
 	common_setup
 	SUMWL="$BATS_FILE_TMPDIR/sumwl"
+	SUMWL32="$BATS_FILE_TMPDIR/sumwl32"
 	KTOPS="$BATS_TEST_TMPDIR/ktops"
 	: >"$KTOPS"
 }
@@ -37,6 +42,15 @@ need_tracing() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: --summary counts kernel events"
 	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
 	[ -x "$SUMWL" ] || skip "helpers/sumwl.c was not built (no C compiler?)"
+}
+
+# need_32bit: a 32-bit program built, and a kernel that runs one (IA-32
+# emulation: a kernel can be built without it or boot with it off, and then
+# execve says ENOEXEC and no 32-bit call can be made at all).
+need_32bit() {
+	[ -x "$SUMWL32" ] || skip "helpers/sumwl.c does not build with -m32 (gcc-multilib missing?)"
+	"$SUMWL32" exit 0 2>/dev/null ||
+		skip "this kernel runs no 32-bit program (IA-32 emulation off: execve fails with ENOEXEC)"
 }
 
 need_strace() {
@@ -144,6 +158,78 @@ strace_c() {
 	run check summary-get "$OUT" total
 	[ "$err" = "$(cut -d' ' -f2 <<<"$output")" ]
 	[ "$rows" -eq 4 ]
+}
+
+# ---------------------------------------------------------------- 32-bit
+
+@test "32-bit: summary vs strace -c -f: getppid, open, getcwd named with i386's table, not x86_64's" {
+	need_tracing
+	need_strace
+	need_32bit
+	summary -- "$SUMWL32" abi 1000
+	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
+	strace_c "$SUMWL32" abi 1000
+	grep -q "System call usage summary for 32 bit mode:" "$OUT.strace"
+	check summary-strace "$OUT" "$OUT.strace" 3000
+	run check summary-get "$OUT" "getppid (32-bit)"
+	[[ "$output" == "1000 0 1000 "*" Process_Mgmt." ]]
+	run check summary-get "$OUT" "open (32-bit)"
+	[[ "$output" == "1000 1000 1000 "*" Filesystem" ]]
+	run check summary-get "$OUT" "getcwd (32-bit)"
+	[[ "$output" == "1000 1000 1000 "*" Filesystem" ]]
+	grep -q '^syscall,open (32-bit),Filesystem,1000,1000,.*,ENOENT$' "$OUT"
+	grep -q '^syscall,getcwd (32-bit),Filesystem,1000,1000,.*,ERANGE$' "$OUT"
+	run check summary-get "$OUT" "exit_group (32-bit)"
+	[[ "$output" == "1 0 0 "* ]]
+	# what x86_64's table made of them
+	! grep -Eq '^syscall,(semget|fstat|afs_syscall),' "$OUT"
+	! grep -q '^subsystem,IPC,' "$OUT"
+	# the text says which table, as strace does
+	run --separate-stderr "$KTOP" --summary -- "$SUMWL32" abi 1000
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"System call usage summary for 32 bit mode:"* ]]
+	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$output"
+}
+
+@test "32-bit: -b --csv --syscalls names and counts them, errors with their errno" {
+	need_tracing
+	need_32bit
+	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000
+	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
+	# syscall,calls,errors,last_errno summed over the intervals (the baseline has none)
+	local sums
+	sums=$(awk -F, 'NR > 1 { c[$6] += $8; e[$6] += $9; if ($10 != "") l[$6] = $10 }
+		END { for (k in c) print k "," c[k] "," e[k] "," l[k] }' <<<"$output" | sort)
+	grep -qx 'getppid (32-bit),1000,0,' <<<"$sums"
+	grep -qx 'open (32-bit),1000,1000,ENOENT' <<<"$sums"
+	grep -qx 'getcwd (32-bit),1000,1000,ERANGE' <<<"$sums"
+	! grep -Eq '^(semget|fstat|afs_syscall|getppid|open|getcwd),' <<<"$sums"
+}
+
+@test "32-bit: a 64-bit parent executing a 32-bit child: each named with its own table" {
+	need_tracing
+	need_strace
+	need_32bit
+	summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
+	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
+	strace_c "$SUMWL" abi 100 "$SUMWL32" abi 1000
+	check summary-strace "$OUT" "$OUT.strace" 3300
+	run check summary-get "$OUT" getppid
+	[[ "$output" == "100 0 100 "* ]]
+	run check summary-get "$OUT" "getppid (32-bit)"
+	[[ "$output" == "1000 0 1000 "* ]]
+	run check summary-get "$OUT" open
+	[[ "$output" == "100 100 "* ]]
+	run check summary-get "$OUT" "open (32-bit)"
+	[[ "$output" == "1000 1000 "* ]]
+	# the fork in the parent, once; the child's first return not counted
+	run check summary-get "$OUT" fork
+	[[ "$output" == "1 0 "* ]]
+	! grep -q '^syscall,fork (32-bit),' "$OUT"
+	# both tables in the text, the 64-bit one first
+	run --separate-stderr "$KTOP" --summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]]
 }
 
 # ---------------------------------------------------------------- launch

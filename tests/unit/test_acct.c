@@ -342,6 +342,163 @@ static void test_errno_table(void)
 	acct_free(&a);
 }
 
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+/*
+ * A 32-bit program's calls (the compat ABI): keyed with their ABI, so that
+ * i386's 64 is getppid, not x86_64's semget. i386 numbers: 5 open, 11 execve,
+ * 64 getppid, 120 clone, 173 rt_sigreturn, 183 getcwd, 213 setuid32,
+ * 252 exit_group.
+ */
+#define I386(nr) sc_key((nr), true)
+
+static const struct sc_stat *find(struct acct *a, pid_t tid, uint32_t key)
+{
+	return sc_table_find(&acct_thread(a, tid)->sc, key);
+}
+
+static void test_abi_compat(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+	const struct sc_stat *s;
+	int i;
+
+	acct_init(&a);
+	t = acct_thread(&a, TID);
+	acct_set_abi(&a, t, true);
+	for (i = 0; i < 3; i++)
+		acct_sys_exit(&a, TID, 64, 1, 100 + (uint64_t)i);
+	acct_sys_exit(&a, TID, 5, -2, 200);
+	acct_sys_exit(&a, TID, 183, -34, 210);
+	s = find(&a, TID, I386(64));
+	CHECK(s && s->calls == 3 && s->errors == 0);
+	CHECK(!find(&a, TID, 64));		/* not x86_64's semget */
+	s = find(&a, TID, I386(5));
+	CHECK(s && s->calls == 1 && s->errors == 1 && s->top_errno == 2);
+	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
+	CHECK(sc_table_find(&t->err, sc_err_key(I386(183), 34)));
+	CHECK(!sc_table_find(&t->err, sc_err_key(5, 2)));
+	/* Its clone: once in it, not in the child (which inherits the ABI). */
+	acct_newtask(&a, TID, TID + 1, 0, "c", 1, 300);
+	acct_sys_exit(&a, TID + 1, 120, 0, 310);
+	acct_sys_exit(&a, TID, 120, TID + 1, 320);
+	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	s = find(&a, TID, I386(120));
+	CHECK(s && s->calls == 1);
+	CHECK(acct_thread(&a, TID + 1)->compat);
+	/* exit_group: syscalls:sys_enter_exit_group ignores a 32-bit program's; counted at entry. */
+	acct_sys_enter(&a, TID + 1, 252, 400);
+	s = find(&a, TID + 1, I386(252));
+	CHECK(s && s->calls == 1);
+	/* A native thread's 252 (ioprio_get) is counted at its exit only. */
+	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
+	acct_sys_enter(&a, TID + 2, 252, 500);
+	CHECK(!acct_thread(&a, TID + 2)->sc.used);
+	/* rt_sigreturn's restored -1; a credential call of i386's numbers. */
+	acct_sys_exit(&a, TID, -1, 0, 600);
+	s = find(&a, TID, I386(173));
+	CHECK(s && s->calls == 1);
+	CHECK(!t->cred_call);
+	acct_sys_exit(&a, TID, 213, 0, 610);
+	CHECK(t->cred_call);
+	acct_free(&a);
+}
+
+/*
+ * An exec into a 32-bit program returns as i386's execve (11), one into a
+ * 64-bit program as x86_64's (59), whatever call was entered: the kernel sets
+ * the new program's number for the return.
+ */
+static void test_abi_exec(void)
+{
+	struct acct a;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	acct_set_abi(&a, acct_thread(&a, TID), false);
+	acct_sys_enter(&a, TID, SYS_execve, 100);
+	acct_exec(&a, TID, TID, "/bin/prog32", 11, 150);
+	acct_sys_exit(&a, TID, 11, 0, 200);
+	acct_sys_exit(&a, TID, 64, 1, 300);
+	CHECK(acct_thread(&a, TID)->compat);
+	s = find(&a, TID, I386(11));
+	CHECK(s && s->calls == 1);
+	CHECK(!find(&a, TID, 11));		/* not x86_64's munmap */
+	s = find(&a, TID, I386(64));
+	CHECK(s && s->calls == 1);
+	/* And back to 64-bit. */
+	acct_sys_enter(&a, TID, 11, 400);
+	acct_exec(&a, TID, TID, "/bin/prog64", 11, 450);
+	acct_sys_exit(&a, TID, SYS_execve, 0, 500);
+	acct_sys_exit(&a, TID, SYS_getppid, 1, 600);
+	CHECK(!acct_thread(&a, TID)->compat);
+	s = find(&a, TID, SYS_execve);
+	CHECK(s && s->calls == 1);
+	s = find(&a, TID, SYS_getppid);
+	CHECK(s && s->calls == 1);
+	/* Without an exec, 11 returning 0 is x86_64's munmap. */
+	acct_sys_exit(&a, TID, 11, 0, 700);
+	s = find(&a, TID, 11);
+	CHECK(s && s->calls == 1);
+	acct_free(&a);
+}
+
+/*
+ * A thread of an unknown ABI (it ran before tracing) is counted as native
+ * until /proc says (acct_set_abi): then this interval's calls are re-keyed.
+ * Its first call, if a 32-bit fork's return in the child, waits for it.
+ */
+static void test_abi_learnt(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, 64, 1, 100);
+	acct_sys_exit(&a, TID, 64, 1, 110);
+	acct_sys_exit(&a, TID, 5, -2, 120);
+	t = acct_thread(&a, TID);
+	CHECK(find(&a, TID, 64));
+	acct_set_abi(&a, t, true);
+	s = find(&a, TID, I386(64));
+	CHECK(s && s->calls == 2);
+	CHECK(!find(&a, TID, 64));
+	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 3);
+	/* Learnt once: /proc does not undo what an exec's return said. */
+	acct_set_abi(&a, t, false);
+	CHECK(t->compat);
+
+	/* A child's first return, 120 and 0: i386's clone in the child, or x86_64's getpgid. */
+	acct_sys_exit(&a, TID + 1, 120, 0, 200);
+	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	acct_set_abi(&a, acct_thread(&a, TID + 1), true);
+	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	CHECK_EQ_U64(acct_thread(&a, TID + 1)->n[AC_SYSCALLS], 0);
+	acct_sys_exit(&a, TID + 2, 120, 0, 300);
+	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
+	s = find(&a, TID + 2, 120);
+	CHECK(s && s->calls == 1);
+	CHECK_EQ_U64(acct_thread(&a, TID + 2)->n[AC_SYSCALLS], 1);
+	CHECK_EQ_U64(a.total[AC_SYSCALLS], 4);
+
+	/* A tid reused by a child of a 64-bit process: the old task's ABI goes. */
+	acct_set_abi(&a, acct_thread(&a, TID + 3), true);
+	acct_newtask(&a, TID + 2, TID + 3, 0, "c", 1, 1000);
+	CHECK(!acct_thread(&a, TID + 3)->compat);
+	acct_sys_exit(&a, TID + 3, SYS_getppid, 1, 1010);
+	CHECK(find(&a, TID + 3, SYS_getppid));
+	/* Its exec's return, decoded before its fork (another CPU's), stays. */
+	acct_exec(&a, TID + 4, TID + 4, "/bin/prog32", 11, 1990);
+	acct_sys_exit(&a, TID + 4, 11, 0, 2000);
+	acct_newtask(&a, TID + 2, TID + 4, 0, "c", 1, 1500);
+	CHECK(acct_thread(&a, TID + 4)->compat);
+	acct_free(&a);
+}
+#endif
+
 static const struct test tests[] = {
 	{ "acct: errors by syscall and errno, cleared with the interval", test_errno_table },
 	{ "carry: counts kept, still active, for one more interval", test_carry },
@@ -359,6 +516,13 @@ static const struct test tests[] = {
 	{ "acct: the interval's execs, with their file names, cut ones marked", test_exec_records },
 	{ "acct: a credential call that succeeded marks its thread for the interval",
 	  test_cred_calls },
+#if defined(__x86_64__) && !defined(__ILP32__)
+	{ "acct: a 32-bit program's calls keyed with i386's numbers (fork, exit_group, errors)",
+	  test_abi_compat },
+	{ "acct: an exec's return tells the new program's ABI, both ways", test_abi_exec },
+	{ "acct: an ABI learnt later re-keys the interval's calls; a child's first return waits",
+	  test_abi_learnt },
+#endif
 };
 
 int main(void)

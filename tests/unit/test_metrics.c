@@ -531,7 +531,50 @@ static void test_formats(void)
 	fx_free(&f);
 }
 
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+/*
+ * A 32-bit program's calls (i386's numbers) are series of their own, named
+ * with its table and its ABI: 64 is getppid there, not x86_64's semget (IPC).
+ */
+static void test_compat_names(void)
+{
+	struct sc_table sc = { 0 }, et = { 0 }, sc2 = { 0 }, et2 = { 0 };
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	reading(&f, 100, "prog32", 10, 500);
+	reading(&f, 101, "prog64", 10, 500);
+	tick_end(&f);
+	tick_start(&f);
+	reading(&f, 100, "prog32", 10, 500);
+	reading(&f, 101, "prog64", 10, 500);
+	events(&f, 100, "prog32", false, &sc, &et, sc_key(5, true), 1000, 1000, ENOENT_);
+	events(&f, 101, "prog64", false, &sc2, &et2, SYS_getppid, 7, 0, 0);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"prog32\",syscall=\"open (32-bit)\"}", 1000);
+	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"prog32\",syscall=\"open (32-bit)\",errno=\"ENOENT\"}",
+		  1000);
+	CHECK(isnan(value(&f, "ktop_syscalls_total{comm=\"prog32\",syscall=\"fstat\"}")));
+	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"prog64\",syscall=\"getppid\"}", 7);
+	CHECK_VAL(&f, "ktop_subsystem_syscalls_total{subsystem=\"Filesystem\"}", 1000);
+	CHECK_VAL(&f, "ktop_subsystem_syscalls_total{subsystem=\"Process Mgmt.\"}", 7);
+	sc_table_free(&sc);
+	sc_table_free(&et);
+	sc_table_free(&sc2);
+	sc_table_free(&et2);
+	fx_free(&f);
+}
+#endif
+
 static const struct test tests[] = {
+#if defined(__x86_64__) && !defined(__ILP32__)
+	{ "metrics: a 32-bit program's calls named with i386's table and their ABI", test_compat_names },
+#endif
 	{ "metrics: a process born and gone between scrapes counts; counters outlive the group's processes",
 	  test_exited_between_scrapes },
 	{ "metrics: signals by name from the flows, as far as the rows' counts hold them; the rest other",

@@ -640,7 +640,37 @@ static void test_status_truncated_every_length(void)
 	}
 }
 
+
+/* The ELF header of /proc/PID/exe: a 32-bit program of another machine is compat. */
+static void test_elf_compat(void)
+{
+	/* e_ident, e_type, e_machine (little endian at 18). */
+	unsigned char h[20] = { 0x7f, 'E', 'L', 'F', 1, 1, 1, 0 };
+
+	h[18] = 3;	/* EM_386 */
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 1);
+	h[4] = 2;	/* ELFCLASS64 */
+	h[18] = 62;	/* EM_X86_64 */
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 0);
+	h[4] = 1;	/* x32: class 32 of x86_64 itself, x86_64's numbers */
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 0);
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 0), 1);
+	h[5] = 2;	/* big endian: e_machine 62 << 8 */
+	h[18] = 0;
+	h[19] = 62;
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 0);
+	CHECK_EQ_I64(parse_elf_compat(h, 19, 62), -1);
+	h[5] = 3;
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), -1);
+	h[5] = 1;
+	h[4] = 0;
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), -1);
+	memcpy(h, "#!/b", 4);	/* a script is no ELF file (exe never is one) */
+	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), -1);
+}
+
 static const struct test tests[] = {
+	{ "procparse: an ELF header says a 32-bit program (compat), x32 is not", test_elf_compat },
 	{ "stat_real_line", test_stat_real_line },
 	{ "stat_kthread_line", test_stat_kthread_line },
 	{ "stat_hostile_comms", test_stat_hostile_comms },

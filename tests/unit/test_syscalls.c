@@ -24,6 +24,8 @@
  */
 static const char *const unclassified[] = {
 	"afs_syscall", "getpmsg", "putpmsg", "security", "tuxcall", "vserver",
+	/* i386's */
+	"break", "stty", "gtty", "ftime", "prof", "lock", "mpx", "ulimit", "profil",
 };
 
 static bool is_unclassified(const char *name)
@@ -337,6 +339,28 @@ static void test_shipped_tables(void)
 			check_this_machine(&t);
 			mine++;
 		}
+#if defined(__x86_64__) && !defined(__ILP32__)
+		/* The other ABIs of x86_64's processes: every row named as the table says. */
+		if (strcmp(machine, "i386") == 0 || strcmp(machine, "x32") == 0) {
+			bool compat = machine[0] == 'i';
+			char nb[SYSCALL_NAME_BUF];
+			unsigned bad = 0;
+
+			for (i = 0; i < t.n; i++) {
+				long nr = (long)t.rows[i].nr | (compat ? 0 : 0x40000000L);
+
+				const char *name = syscall_name(sc_key(nr, compat), nb, sizeof(nb));
+
+				if (strcmp(name, t.rows[i].name) != 0) {
+					printf("# %s %u: table %s, ktop %s\n", machine, t.rows[i].nr,
+					       t.rows[i].name, name);
+					bad++;
+				}
+			}
+			CHECK(t.n >= 300);
+			CHECK_EQ_U64(bad, 0);
+		}
+#endif
 	}
 	fclose(f);
 	CHECK(machines >= 4);
@@ -398,7 +422,64 @@ static void test_errno_names(void)
 	CHECK_STR(errno_name(-2147483647 - 1, buf, sizeof(buf)), "E-2147483648");
 }
 
+
+/*
+ * The numbers of each ABI of this machine's processes: x86_64's, i386's (a
+ * 32-bit program's) and x32's, each with its own names and subsystems.
+ */
+static void test_abis(void)
+{
+	char buf[SYSCALL_LABEL_BUF], nb[SYSCALL_NAME_BUF];
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+	/* What a 32-bit program making getppid, open and getcwd was shown as. */
+	CHECK_STR(syscall_name(64, nb, sizeof(nb)), "semget");
+	CHECK_STR(syscall_name(sc_key(64, true), nb, sizeof(nb)), "getppid");
+	CHECK_STR(syscall_name(sc_key(5, true), nb, sizeof(nb)), "open");
+	CHECK_STR(syscall_name(sc_key(183, true), nb, sizeof(nb)), "getcwd");
+	CHECK_STR(syscall_name(183, nb, sizeof(nb)), "afs_syscall");
+	CHECK_STR(syscall_name(sc_key(11, true), nb, sizeof(nb)), "execve");
+	CHECK_STR(syscall_name(sc_key(252, true), nb, sizeof(nb)), "exit_group");
+	CHECK_STR(syscall_name(sc_key(471, true), nb, sizeof(nb)), "rseq_slice_yield");
+	CHECK_STR(subsystem_name(syscall_subsystem(sc_key(64, true))), "Process Mgmt.");
+	CHECK_STR(subsystem_name(syscall_subsystem(64)), "IPC");
+	CHECK_STR(subsystem_name(syscall_subsystem(sc_key(183, true))), "Filesystem");
+	CHECK_STR(subsystem_name(syscall_subsystem(sc_key(5, true))), "Filesystem");
+	CHECK_STR(syscall_label(sc_key(64, true), buf, sizeof(buf)), "getppid (32-bit)");
+	CHECK_STR(syscall_label(64, buf, sizeof(buf)), "semget");
+	CHECK_STR(syscall_abi_name(sc_key(64, true)), "32-bit");
+	CHECK_STR(syscall_abi_name(64), "64-bit");
+	CHECK(syscall_names_compat_count >= 472);
+	/* x32: x86_64's numbers with bit 30, as the kernel reports them. */
+	CHECK_STR(syscall_name(sc_key(0x40000000L | 512, false), nb, sizeof(nb)), "rt_sigaction");
+	CHECK_STR(syscall_name(sc_key(0x40000000L | 1, false), nb, sizeof(nb)), "write");
+	CHECK_STR(syscall_label(sc_key(0x40000000L | 1, false), buf, sizeof(buf)), "write (x32)");
+	CHECK_STR(subsystem_name(syscall_subsystem(sc_key(0x40000000L | 512, false))), "Signal");
+	/* A number i386 lacks: named by its number, with its ABI. */
+	CHECK_STR(syscall_label(sc_key(222, true), buf, sizeof(buf)), "syscall_222 (32-bit)");
+	CHECK_EQ_U64(syscall_subsystem(sc_key(222, true)), SUB_OTHER);
+#else
+	/* No other ABI here: a compat key is named by its number. */
+	CHECK_STR(syscall_label(sc_key(64, true), buf, sizeof(buf)), "syscall_64 (32-bit)");
+#endif
+	/* Keys: the ABI survives the errors' key; numbers no ABI has share one. */
+	CHECK_EQ_U64(sc_err_nr(sc_err_key(sc_key(64, true), 2)), sc_key(64, true));
+	CHECK_EQ_U64(sc_err_errno(sc_err_key(sc_key(64, true), 2)), 2);
+	CHECK_EQ_U64(sc_err_nr(sc_err_key(sc_key(0x40000000L | 512, false), 22)),
+		     sc_key(0x40000000L | 512, false));
+	CHECK_EQ_U64(sc_err_nr(sc_err_key(257, 2)), 257);
+	CHECK(sc_err_key(sc_key(64, true), 2) != sc_err_key(64, 2));
+	CHECK_EQ_U64(sc_key(-1, true), SC_KEY_INVALID);
+	CHECK_EQ_U64(sc_key(-1, false), SC_KEY_INVALID);
+	CHECK_EQ_U64(sc_key(0x80000000L, false), SC_KEY_INVALID);
+	CHECK_EQ_U64(sc_err_nr(sc_err_key(SC_KEY_INVALID, 38)), SC_KEY_INVALID);
+	CHECK_EQ_U64(sc_key_abi(SC_KEY_INVALID), SC_ABI_NATIVE);
+	CHECK_STR(syscall_name(SC_KEY_INVALID, nb, sizeof(nb)), "syscall_4294967294");
+	(void)nb;
+}
+
 static const struct test tests[] = {
+	{ "syscalls: each ABI's numbers named by its own table (i386, x32), keys", test_abis },
 	{ "names_x86_64", test_names_x86_64 },
 	{ "names_match_unistd", test_names_match_unistd },
 	{ "names_unknown", test_names_unknown },

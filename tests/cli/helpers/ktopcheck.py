@@ -885,12 +885,22 @@ def read_summary_csv(path):
     return sc, total, subs
 
 
+# strace -c -f's heading of another personality's table -> ktop's label suffix
+STRACE_PERSONALITY = {"32 bit": " (32-bit)", "x32": " (x32)"}
+
+
 def parse_strace_c(path):
-    """The table of strace -c: {syscall: [calls, errors]} (exit_group and exit,
-    which never return, are not in it)."""
-    out, seen_total = {}, False
+    """The tables of strace -c: {syscall: [calls, errors]} (exit_group and exit,
+    which never return, are not in them). The calls of another personality's
+    table ("System call usage summary for 32 bit mode:") are named as ktop
+    labels them: "getppid (32-bit)"."""
+    out, seen_total, suffix = {}, False, ""
     with open(path, errors="replace") as f:
         for line in f:
+            m = re.match(r"System call usage summary for (.*) mode:", line)
+            if m:
+                suffix = STRACE_PERSONALITY.get(m.group(1), " (%s)" % m.group(1))
+                continue
             t = line.split()
             if not t or t[0].startswith(("%", "-")):
                 continue
@@ -899,7 +909,7 @@ def parse_strace_c(path):
                 continue
             if len(t) not in (5, 6) or not t[3].isdigit():
                 continue        # the traced program's own lines, if any
-            out[t[-1]] = [int(t[3]), int(t[4]) if len(t) == 6 else 0]
+            out[t[-1] + suffix] = [int(t[3]), int(t[4]) if len(t) == 6 else 0]
     if not seen_total:
         fail("%s: no strace -c table" % path)
     return out
@@ -910,11 +920,20 @@ def summary_strace(kpath, spath, min_calls):
     syscall for syscall, but exit and exit_group (strace -c leaves them out)."""
     sc, total, _ = read_summary_csv(kpath)
     st = parse_strace_c(spath)
+    kt = {name: [int(d["calls"]), int(d["errors"])] for name, d in sc.items()}
+    # An exec that changes the ABI: ktop counts it in the new program's (the
+    # kernel reports its return so), strace may in the old one's: one line.
+    for t in (kt, st):
+        for name in [n for n in t if n.startswith("execve (")]:
+            e = t.setdefault("execve", [0, 0])
+            e[0] += t[name][0]
+            e[1] += t[name][1]
+            del t[name]
     bad, calls, errors = [], 0, 0
-    for name in sorted(set(sc) | set(st)):
-        if name in NORETURN:
+    for name in sorted(set(kt) | set(st)):
+        if name.split(" (")[0] in NORETURN:
             continue
-        k = [int(sc[name]["calls"]), int(sc[name]["errors"])] if name in sc else [0, 0]
+        k = kt.get(name, [0, 0])
         s = st.get(name, [0, 0])
         calls += s[0]
         errors += s[1]

@@ -17,6 +17,13 @@
  *                          at once (EFAULT; ENOSYS before Linux 6.8). A call
  *                          newer than Debian 12's headers; exits 3 where its
  *                          number is not known here
+ *   sumwl abi N [PROG ARG...]
+ *                          N getppid, N open of a missing file (ENOENT), N
+ *                          getcwd into 1 byte (ERANGE); then, with PROG, fork
+ *                          a child that executes PROG ARG... and reap it. Built
+ *                          with gcc -m32 too (summary.bats): a 32-bit program's
+ *                          calls, whose numbers are i386's (open 5, getppid 64,
+ *                          getcwd 183), and a 64-bit parent of a 32-bit child
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +120,30 @@ static int listmount(int n)
 #endif
 }
 
+static int abi(int n, char **prog)
+{
+	char c;
+	int i, st;
+	pid_t p;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	for (i = 0; i < n; i++)
+		syscall(SYS_open, MISSING, O_RDONLY);
+	for (i = 0; i < n; i++)
+		syscall(SYS_getcwd, &c, 1);
+	if (!prog[0])
+		return 0;
+	p = (pid_t)syscall(SYS_fork);
+	if (p == 0) {
+		execv(prog[0], prog);
+		_exit(127);
+	}
+	if (p < 0 || syscall(SYS_wait4, p, &st, 0, NULL) != p)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
 static int per_thread;
 
 static void *worker(void *arg)
@@ -157,7 +188,9 @@ int main(int argc, char **argv)
 		return atoi(argv[2]);
 	if (!strcmp(m, "listmount") && argc == 3)
 		return listmount(atoi(argv[2]));
+	if (!strcmp(m, "abi") && argc >= 3)
+		return abi(atoi(argv[2]), argv + 3);
 	fprintf(stderr, "usage: sumwl mix | sleep N MS | gate FIFO N | threads T N | exit CODE |"
-		" listmount N\n");
+		" listmount N | abi N [PROG ARG...]\n");
 	return 2;
 }
