@@ -218,7 +218,7 @@ static int open_instance(struct focus *f, struct model *m)
 {
 	const char *events[RT_NR][2];
 	struct trace_config cfg = { 0 };
-	pid_t *tids = NULL;
+	pid_t *tids;
 	size_t i, n = 0;
 	char missing[128];
 	int err, t;
@@ -227,13 +227,12 @@ static int open_instance(struct focus *f, struct model *m)
 		events[t][0] = evrich_system(t);
 		events[t][1] = evrich_name(t);
 	}
+	tids = xmalloc((f->tids.n + 1) * sizeof(*tids));
 	for (i = 0; i < f->tids.cap; i++) {
 		struct ftid *ft = f->tids.slots[i].val;
 
-		if (!f->tids.slots[i].key || !ft->owner)
-			continue;
-		tids = xrealloc(tids, (n + 1) * sizeof(*tids));
-		tids[n++] = ft->tid;
+		if (f->tids.slots[i].key && ft->owner)
+			tids[n++] = ft->tid;
 	}
 	cfg.events = (const char *const (*)[2])events;
 	cfg.nevents = RT_NR;
