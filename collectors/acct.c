@@ -141,7 +141,10 @@ static int timing_cmp(const void *pa, const void *pb)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	/* The same time stamp: the entry first (a call takes some time). */
-	return (x->tid < 0) - (y->tid < 0);
+	if ((x->tid < 0) != (y->tid < 0))
+		return (x->tid < 0) - (y->tid < 0);
+	/* exit_group's entry, then its end (both from the same tracepoint). */
+	return (x->nr == SC_EMPTY) - (y->nr == SC_EMPTY);
 }
 
 void acct_time_calls(struct acct *a)
@@ -277,7 +280,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		time_exit(t, s, n, ts);
 }
 
-void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
+void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
 {
 	struct acct_thread *t;
 
@@ -287,13 +290,15 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
 	sc_table_get(&t->sc, sc_nr(nr))->calls++;
 	count(a, t, AC_SYSCALLS);
 	/*
-	 * Timed in order, the entries wait in a->tv (this call's own too): ended
-	 * now, the thread's call still pending from the last interval (a sleep's
-	 * clock_nanosleep, a shell's wait4) would lose its entry before its exit,
-	 * read this interval, is paired, and go untimed (most of a shell loop's
-	 * "calls without a time").
+	 * Timed in order, the entries wait in a->tv: ended at once, a call still
+	 * pending from the last interval (a sleep's clock_nanosleep, a shell's
+	 * wait4) lost its entry before its exit, in the same batch, was paired,
+	 * and went untimed (most of a shell loop's "calls without a time"). So
+	 * the end is kept in order too (SC_EMPTY: no call pending from then on).
 	 */
-	if (!a->order_times)
+	if (a->order_times)
+		keep_timing(a, tid, SC_EMPTY, ts);
+	else
 		t->enter_nr = SC_EMPTY;
 }
 

@@ -131,7 +131,7 @@ static void test_interval_end(void)
 	CHECK_EQ_U64(a.ntv, 0);
 	/* exit_group: counted, never timed. */
 	acct_sys_enter(&a, TID, SYS_exit_group, 2100);
-	acct_sys_noreturn(&a, TID, SYS_exit_group);
+	acct_sys_noreturn(&a, TID, SYS_exit_group, 2100);
 	acct_time_calls(&a);
 	if (CHECK(stat_of(&a, SYS_exit_group))) {
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
@@ -154,12 +154,14 @@ static void test_exit_after_pending(void)
 	acct_sys_enter(&a, TID, SYS_read, 5000);
 	acct_end_interval(&a);
 	acct_sys_exit(&a, TID, SYS_read, 5, 5400);
+	acct_sys_noreturn(&a, TID, SYS_exit_group, 5500);
 	acct_sys_enter(&a, TID, SYS_exit_group, 5500);
-	acct_sys_noreturn(&a, TID, SYS_exit_group);
 	acct_time_calls(&a);
 	check_read(&a, 1, 1, 400, 400);
 	if (CHECK(stat_of(&a, SYS_exit_group)))
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
+	/* and nothing pending after it: an exited thread whose exit was lost is forgotten */
+	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
 	acct_free(&a);
 }
 
