@@ -254,6 +254,55 @@ out:
 	teardown();
 }
 
+/*
+ * Traced: the exit event comes with the tick /proc reads the zombie (the
+ * events were read before /proc): its row says Z, exited, with its record's
+ * numbers; never X while it is not reaped (it showed X, then Z rows).
+ */
+static void test_traced_zombie(void)
+{
+	struct ts_exit e = rec(760, 760, true, 100, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(760, start_of(&e), 'R', 5, 50);
+	tick_end();
+	tick_begin(2);
+	reading(760, start_of(&e), 'Z', 10, 100);
+	sample_add_exit(&s, 760);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 760);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'Z');
+	CHECK(t->exited && t->final);
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	/* Still not reaped: Z again. */
+	tick_begin(3);
+	reading(760, start_of(&e), 'Z', 10, 100);
+	tick_end();
+	t = model_task_find(&m, 760);
+	CHECK(t && t->state == 'Z');
+	/* Reaped: one row X, its total CPU time as it was, no count since. */
+	tick_begin(4);
+	tick_end();
+	t = model_task_find(&m, 760);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
+	/* and then no more */
+	tick_begin(5);
+	tick_end();
+	CHECK(model_task_find(&m, 760) == NULL);
+out:
+	teardown();
+}
+
 /* A record whose row stays alive (the pid lived on: an exec from a thread) is dropped. */
 static void test_record_waits_bounded(void)
 {
@@ -484,6 +533,8 @@ out:
 }
 
 static const struct test tests[] = {
+	{ "exits: traced, its exit and its zombie in one tick: Z, not X, until reaped",
+	  test_traced_zombie },
 	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
 	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
