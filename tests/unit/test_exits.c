@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../collectors/exits.h"
+#include "../../outputs/batch.h"
 #include "../../model/columns.h"
 #include "../../model/model.h"
 #include "../../model/util.h"
@@ -158,6 +159,27 @@ static void test_born_and_dead(void)
 		CHECK(task_delta(t, CNT_STIME, &d) && d == 0);
 	}
 	CHECK(m.ntasks == 1 && m.tasks[0] == t);
+	/* CSV and JSON: the record's microseconds, not 0.03 */
+	{
+		static const int cols[] = { COL_PID, COL_TIME };
+		struct batch b = { 0 };
+		char *text = NULL;
+		size_t len = 0;
+
+		rowset_init(&b.rows);
+		b.out = open_memstream(&text, &len);
+		b.fmt = OUT_CSV;
+		b.cols = cols;
+		b.ncols = 2;
+		if (CHECK(b.out)) {
+			batch_write(&b, &m);
+			fclose(b.out);
+			CHECK(text && strstr(text, ",500,0.030000\n"));
+		}
+		free(text);
+		rowset_free(&b.rows);
+		batch_free(&b);
+	}
 	/* Its row was its last: gone at the next tick. */
 	tick_begin(3);
 	tick_end();
