@@ -149,10 +149,45 @@ static void sig_retire(struct fproc *fp, const struct fsig *n)
 	}
 }
 
+/*
+ * A delivery read before its generation (a drain reads whole pages: the
+ * sender's CPU may not have filled one yet): the entry the delivery made,
+ * without a generation, after this one, the oldest such.
+ */
+static struct fsig *delivered_first(struct fproc *fp, const struct kev *e)
+{
+	uint64_t seq;
+
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		struct fsig *c = evring_at(&fp->sigs, seq);
+
+		if (c->sig == e->u.sig.sig && c->result < 0 && !c->sender && c->group < 0 &&
+		    c->delivery != FSIG_PENDING && c->ts_exact && c->ts >= e->ts &&
+		    (e->u.sig.result == 4 || c->code == e->u.sig.code))
+			return c;
+	}
+	return NULL;
+}
+
 struct fsig *fproc_sig_generated(struct fproc *fp, const struct kev *e)
 {
-	struct fsig *s = fproc_push_sig(fp);
+	struct fsig *s = queued(e->u.sig.result) ? delivered_first(fp, e) : NULL;
+	struct kev *k;
 
+	if (s) {
+		s->ts = e->ts;
+		s->sender = e->u.sig.sender;
+		s->target = e->u.sig.target;
+		s->result = e->u.sig.result;
+		s->code = e->u.sig.code;
+		s->group = e->u.sig.group ? 1 : 0;
+		/* Its deliver event, in the list already, learns who sent it. */
+		if (s->ev_seq && (k = evring_at(&fp->events, s->ev_seq - 1)) &&
+		    k->kind == KEV_SIGDELIVER)
+			k->u.sig.sender = s->sender;
+		return s;
+	}
+	s = fproc_push_sig(fp);
 	memset(s, 0, sizeof(*s));
 	s->ts = e->ts;
 	s->ts_exact = true;
@@ -199,8 +234,10 @@ struct fsig *fproc_sig_delivered(struct fproc *fp, struct kev *e, pid_t tid)
 		s = fproc_push_sig(fp);
 		memset(s, 0, sizeof(*s));
 		s->ts = e->ts;
+		s->ts_exact = true;
 		s->target = e->u.sig.target;
 		s->sig = e->u.sig.sig;
+		s->code = e->u.sig.code;
 		s->result = -1;
 		s->group = -1;
 	}

@@ -127,6 +127,28 @@ static void test_thread_queue_first(void)
 	fproc_free(fp);
 }
 
+/* The delivery read before its generation (a drain: the child's CPU had no whole page yet). */
+static void test_delivery_read_first(void)
+{
+	struct fproc *fp = fproc_new(PID, 64);
+	struct kev e;
+
+	CHECK_EQ_I64(deliver(fp, SIGCHLD, CLD_EXITED_CODE, PID, 210), 0);
+	e = gen(SIGCHLD, CLD_EXITED_CODE, true, PID, 20, 0, 200);
+	fproc_sig_generated(fp, &e);
+	/* One entry, delivered, from 20, at its generation's time: not a second one pending. */
+	CHECK_EQ_I64(evring_count(&fp->sigs), 1);
+	CHECK_EQ_I64(entry(fp, 0)->sender, 20);
+	CHECK_EQ_I64(entry(fp, 0)->delivery, FSIG_HANDLER);
+	CHECK_EQ_I64(entry(fp, 0)->ts, 200);
+	/* The next child's, in order: its own, nothing left pending to take. */
+	e = gen(SIGCHLD, CLD_EXITED_CODE, true, PID, 30, 0, 300);
+	fproc_sig_generated(fp, &e);
+	CHECK_EQ_I64(deliver(fp, SIGCHLD, CLD_EXITED_CODE, PID, 310), 30);
+	CHECK_EQ_I64(evring_count(&fp->sigs), 2);
+	fproc_free(fp);
+}
+
 static const struct test tests[] = {
 	{ "fsig: a standard signal queued again: the older was taken; the delivery is the newer's",
 	  test_stale_pending },
@@ -134,6 +156,8 @@ static const struct test tests[] = {
 	{ "fsig: real-time signals delivered in the order queued", test_realtime_in_order },
 	{ "fsig: the thread's queue before the process's; no generation, no sender",
 	  test_thread_queue_first },
+	{ "fsig: a delivery read before its generation: one entry, its sender learnt",
+	  test_delivery_read_first },
 };
 
 int main(void)
