@@ -133,6 +133,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		sc_table_clear(&t->sc);
 		sc_table_clear(&t->err);
 		t->exited = false;
+		t->was_final = t->final;
 		t->final = false;
 		t->applied = 0;
 	}
@@ -594,6 +595,7 @@ static bool keep_unseen(struct model *m, struct task *t)
 		t->exited = true;
 		t->seen_tick = m->tick;
 		t->have = t->have_prev;
+		t->final = t->was_final;
 		return true;
 	}
 	if (!m->focus || !model_is_pinned(m, t->tgid) || t->state == 'X')

@@ -312,6 +312,8 @@ static void test_traced_zombie(void)
 	tick_begin(4);
 	tick_end();
 	t = model_task_find(&m, 760);
+	CHECK(t && !t->final);	/* the last numbers were /proc's (tick 3) */
+	t = model_task_find(&m, 760);
 	if (!CHECK(t))
 		goto out;
 	CHECK_EQ_I64(t->state, 'X');
@@ -321,6 +323,35 @@ static void test_traced_zombie(void)
 	tick_begin(5);
 	tick_end();
 	CHECK(model_task_find(&m, 760) == NULL);
+out:
+	teardown();
+}
+
+/* Reaped at the next tick: its row X keeps the record's numbers, final (microseconds). */
+static void test_traced_zombie_reaped(void)
+{
+	struct ts_exit e = rec(770, 770, true, 100, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(770, start_of(&e), 'R', 5, 50);
+	tick_end();
+	tick_begin(2);
+	reading(770, start_of(&e), 'Z', 10, 100);
+	sample_add_exit(&s, 770);
+	exits_feed(x, &e, 1);
+	tick_end();
+	tick_begin(3);
+	tick_end();
+	t = model_task_find(&m, 770);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK(t->final);
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
 out:
 	teardown();
 }
@@ -557,6 +588,8 @@ out:
 static const struct test tests[] = {
 	{ "exits: traced, its exit and its zombie in one tick: Z, not X, until reaped",
 	  test_traced_zombie },
+	{ "exits: traced zombie reaped at the next tick: its row X with the record's numbers",
+	  test_traced_zombie_reaped },
 	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
 	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
