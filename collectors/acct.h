@@ -248,8 +248,8 @@ bool acct_cred_call_compat(long nr);
 /* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);
-/* The entry of a syscall that never returns (exit, exit_group): one call. */
-void acct_sys_noreturn(struct acct *a, pid_t tid, long nr);
+/* The entry of a syscall that never returns (exit, exit_group): one call, none pending after. */
+void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts);
 void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts);
 /* Its last switch, after its exit, was read: nothing more of it can come. */
 bool acct_gone(const struct acct_thread *t);

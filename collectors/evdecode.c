@@ -124,7 +124,7 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 		break;
 	case EV_EXIT:
 	case EV_EXIT_GROUP:
-		acct_sys_noreturn(a, pid, (long)ev_num(rec, &f[0]));
+		acct_sys_noreturn(a, pid, (long)ev_num(rec, &f[0]), ts);
 		break;
 	case EV_SWITCH:
 		acct_switch(a, (pid_t)ev_num(rec, &f[0]), (long)ev_num(rec, &f[1]), ts);

@@ -229,7 +229,7 @@ static int open_instance(struct focus *f, struct model *m)
 {
 	const char *events[RT_NR][2];
 	struct trace_config cfg = { 0 };
-	pid_t *tids = NULL;
+	pid_t *tids;
 	size_t i, n = 0;
 	char missing[128];
 	int err, t;
@@ -238,13 +238,12 @@ static int open_instance(struct focus *f, struct model *m)
 		events[t][0] = evrich_system(t);
 		events[t][1] = evrich_name(t);
 	}
+	tids = xmalloc((f->tids.n + 1) * sizeof(*tids));
 	for (i = 0; i < f->tids.cap; i++) {
 		struct ftid *ft = f->tids.slots[i].val;
 
-		if (!f->tids.slots[i].key || !ft->owner)
-			continue;
-		tids = xrealloc(tids, (n + 1) * sizeof(*tids));
-		tids[n++] = ft->tid;
+		if (f->tids.slots[i].key && ft->owner)
+			tids[n++] = ft->tid;
 	}
 	cfg.events = (const char *const (*)[2])events;
 	cfg.nevents = RT_NR;
@@ -540,54 +539,6 @@ static void copy_comm(char dst[16], const char *src)
 	snprintf(dst, 16, "%.15s", src);
 }
 
-/* The panel's record of a signal that @fp received or sent to itself. */
-static struct fsig *sig_record(struct fproc *fp, const struct kev *e, int result)
-{
-	struct fsig *s = fproc_push_sig(fp);
-
-	s->ts = e->ts;
-	s->ts_exact = true;
-	s->sender = e->u.sig.sender;
-	s->target = e->u.sig.target;
-	s->sig = e->u.sig.sig;
-	s->result = result;
-	s->delivery = FSIG_PENDING;
-	return s;
-}
-
-/* A delivered signal: the oldest pending panel entry of that signal, or a new one. */
-static struct fsig *sig_delivered(struct fproc *fp, struct kev *e)
-{
-	uint64_t seq;
-	struct fsig *s = NULL;
-
-	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
-		struct fsig *c = evring_at(&fp->sigs, seq);
-
-		/* Only queued ones are delivered: not ignored (1), merged (2), overflow (3). */
-		if (c->sig == e->u.sig.sig && c->delivery == FSIG_PENDING &&
-		    (c->result < 0 || c->result == 0 || c->result == 4)) {
-			s = c;
-			break;
-		}
-	}
-	if (!s) {
-		s = sig_record(fp, e, -1);
-		s->sender = 0;
-	}
-	s->delivery = e->u.sig.handler == 0 ? FSIG_DEFAULT :
-		      e->u.sig.handler == 1 ? FSIG_IGNORED : FSIG_HANDLER;
-	if (!s->ts_exact) {	/* the generation was read first: its time is the delivery's */
-		s->ts = e->ts;
-		s->ts_exact = true;
-	}
-	if (s->sender > 0) {
-		e->u.sig.sender = s->sender;
-		copy_comm(e->u.sig.comm, s->sender_comm);
-	}
-	return s;
-}
-
 /*
  * Not root: did this exec of a kept process make it another user's (creds.h)?
  * Asked when the record is read, up to a tick later: its owner then, and the
@@ -676,7 +627,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		if (fp)
 			push(f, fp, &e, r->pid);
 		if (tfp) {
-			s = sig_record(tfp, &e, e.u.sig.result);
+			s = fproc_sig_generated(tfp, &e);
 			if (fp)
 				memcpy(s->sender_comm, fp->comm, sizeof(s->sender_comm));
 			if (tfp != fp)
@@ -688,7 +639,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		fp = fproc_of(f, t);
 		if (!fp)
 			break;
-		s = sig_delivered(fp, &e);
+		s = fproc_sig_delivered(fp, &e, r->pid);
 		fp->last_sig = (int16_t)e.u.sig.sig;
 		push(f, fp, &e, r->pid);
 		/* The sender may be learnt later (focus_signal_seen): it patches the event. */
@@ -901,6 +852,8 @@ void focus_signal_seen(struct focus *f, struct model *m, const struct acct_sig *
 	}
 	s = NULL;
 	s = fproc_push_sig(fp);
+	memset(s, 0, sizeof(*s));
+	s->group = -1;		/* the system-wide instance's: queue and code not kept */
 	s->ts = now_mono_ns();
 	s->ts_exact = false;
 	s->sender = sender;

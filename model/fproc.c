@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -117,6 +118,142 @@ int fproc_top_errno(const struct fproc *fp, uint32_t nr)
 struct fsig *fproc_push_sig(struct fproc *fp)
 {
 	return evring_push(&fp->sigs);
+}
+
+/* The kernel's first real-time signal: below it, a signal is queued once per queue. */
+#define KSIGRTMIN 32
+/* signal_generate's results that queue it: TRACE_SIGNAL_DELIVERED, _LOSE_INFO. */
+#define queued(r) ((r) == 0 || (r) == 4)
+
+static bool same_queue(const struct fsig *a, int8_t group, pid_t target)
+{
+	return a->group >= 0 && group >= 0 && a->group == group && (group || a->target == target);
+}
+
+/*
+ * A standard signal queued means none of it was pending in that queue: an
+ * older entry still pending there was taken without a delivery seen.
+ */
+static void sig_retire(struct fproc *fp, const struct fsig *n)
+{
+	uint64_t seq;
+
+	if (n->sig >= KSIGRTMIN)
+		return;
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		struct fsig *c = evring_at(&fp->sigs, seq);
+
+		if (c != n && c->sig == n->sig && c->delivery == FSIG_PENDING && queued(c->result) &&
+		    c->ts <= n->ts && same_queue(c, n->group, n->target))
+			c->delivery = FSIG_TAKEN;
+	}
+}
+
+/*
+ * A delivery read before its generation (a drain reads whole pages: the
+ * sender's CPU may not have filled one yet): the entry the delivery made,
+ * without a generation, after this one, the oldest such.
+ */
+static struct fsig *delivered_first(struct fproc *fp, const struct kev *e)
+{
+	uint64_t seq;
+
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		struct fsig *c = evring_at(&fp->sigs, seq);
+
+		if (c->sig == e->u.sig.sig && c->result < 0 && !c->sender && c->group < 0 &&
+		    c->delivery != FSIG_PENDING && c->ts_exact && c->ts >= e->ts &&
+		    (e->u.sig.result == 4 || c->code == e->u.sig.code))
+			return c;
+	}
+	return NULL;
+}
+
+struct fsig *fproc_sig_generated(struct fproc *fp, const struct kev *e)
+{
+	struct fsig *s = queued(e->u.sig.result) ? delivered_first(fp, e) : NULL;
+	struct kev *k;
+
+	if (s) {
+		s->ts = e->ts;
+		s->sender = e->u.sig.sender;
+		s->target = e->u.sig.target;
+		s->result = e->u.sig.result;
+		s->code = e->u.sig.code;
+		s->group = e->u.sig.group ? 1 : 0;
+		/* Its deliver event, in the list already, learns who sent it. */
+		if (s->ev_seq && (k = evring_at(&fp->events, s->ev_seq - 1)) &&
+		    k->kind == KEV_SIGDELIVER)
+			k->u.sig.sender = s->sender;
+		return s;
+	}
+	s = fproc_push_sig(fp);
+	memset(s, 0, sizeof(*s));
+	s->ts = e->ts;
+	s->ts_exact = true;
+	s->sender = e->u.sig.sender;
+	s->target = e->u.sig.target;
+	s->sig = e->u.sig.sig;
+	s->result = e->u.sig.result;
+	s->code = e->u.sig.code;
+	s->group = e->u.sig.group ? 1 : 0;
+	s->delivery = FSIG_PENDING;
+	if (queued(s->result))
+		sig_retire(fp, s);
+	return s;
+}
+
+struct fsig *fproc_sig_delivered(struct fproc *fp, struct kev *e, pid_t tid)
+{
+	struct fsig *s = NULL;
+	int best = -1;
+	uint64_t seq;
+
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		struct fsig *c = evring_at(&fp->sigs, seq);
+		int rank;
+
+		/* Only queued ones are delivered: not ignored (1), merged (2), overflow (3). */
+		if (c->sig != e->u.sig.sig || c->delivery != FSIG_PENDING ||
+		    !(c->result < 0 || queued(c->result)) || (c->ts_exact && c->ts > e->ts))
+			continue;
+		/* Its si_code, unless it lost its info (then dequeued as SI_USER). */
+		if (c->group >= 0 && c->result == 0 && c->code != e->u.sig.code)
+			continue;
+		if (c->group == 0 && c->target != tid)
+			continue;
+		/* The thread's own queue first, then the process's, then an unknown one. */
+		rank = c->group == 0 ? 2 : c->group == 1 ? 1 : 0;
+		/* In one queue: a real-time signal's oldest; a standard one's newest (the only). */
+		if (rank > best || (rank == best && e->u.sig.sig < KSIGRTMIN)) {
+			best = rank;
+			s = c;
+		}
+	}
+	if (!s) {
+		s = fproc_push_sig(fp);
+		memset(s, 0, sizeof(*s));
+		s->ts = e->ts;
+		s->ts_exact = true;
+		s->target = e->u.sig.target;
+		s->sig = e->u.sig.sig;
+		s->code = e->u.sig.code;
+		s->result = -1;
+		s->group = -1;
+	}
+	s->delivery = e->u.sig.handler == 0 ? FSIG_DEFAULT :
+		      e->u.sig.handler == 1 ? FSIG_IGNORED : FSIG_HANDLER;
+	if (!s->ts_exact) {	/* the generation was read first: its time is the delivery's */
+		s->ts = e->ts;
+		s->ts_exact = true;
+	}
+	if (s->group >= 0)
+		sig_retire(fp, s);
+	if (s->sender > 0) {
+		e->u.sig.sender = s->sender;
+		snprintf(e->u.sig.comm, sizeof(e->u.sig.comm), "%.15s", s->sender_comm);
+	}
+	return s;
 }
 
 static const enum counter rate_cnt[FR_NR] = {

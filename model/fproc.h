@@ -47,12 +47,19 @@ struct fsig {
 	pid_t target;
 	int sig;
 	int result;		/* signal_generate's result; -1 = generation not seen */
+	int code;		/* si_code, with the queue known */
+	int8_t group;		/* queue: 1 the process's, 0 the target thread's; -1 unknown */
 	uint8_t delivery;	/* enum fsig_delivery */
 	bool sys_seen;		/* the system-wide instance reported it too */
 	uint64_t ev_seq;	/* its deliver event in the ring, + 1; 0 = none */
 };
 
-enum fsig_delivery { FSIG_PENDING, FSIG_HANDLER, FSIG_DEFAULT, FSIG_IGNORED };
+/*
+ * FSIG_TAKEN: queued, then no more pending without a delivery seen (a newer
+ * one of that standard signal was queued: sigwait, signalfd, a handler reset
+ * to SIG_IGN, or its delivery event lost).
+ */
+enum fsig_delivery { FSIG_PENDING, FSIG_HANDLER, FSIG_DEFAULT, FSIG_IGNORED, FSIG_TAKEN };
 
 /* Errors of one syscall with one errno: the top errno is the most frequent. */
 struct fp_errno {
@@ -132,6 +139,18 @@ void fproc_count_syscall(struct fproc *fp, uint32_t nr, int64_t ret, bool timed,
 int fproc_top_errno(const struct fproc *fp, uint32_t nr);
 /* A signal for the panel; returns its slot. */
 struct fsig *fproc_push_sig(struct fproc *fp);
+/*
+ * fproc_sig_generated - the panel's record of signal_generate @e (@e->ts
+ * CLOCK_MONOTONIC), for @fp's process. Owned by the ring.
+ */
+struct fsig *fproc_sig_generated(struct fproc *fp, const struct kev *e);
+/*
+ * fproc_sig_delivered - signal_deliver @e in thread @tid: the generation it
+ * takes, as the kernel dequeues (the thread's queue, then the process's; a
+ * real-time signal's oldest; a standard one's only), marked delivered, or a
+ * new entry without a sender. @e learns the sender. Owned by the ring.
+ */
+struct fsig *fproc_sig_delivered(struct fproc *fp, struct kev *e, pid_t tid);
 
 /*
  * Once per tick, by model_end_tick: identity, rates, history, and the calls

@@ -133,6 +133,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		sc_table_clear(&t->sc);
 		sc_table_clear(&t->err);
 		t->exited = false;
+		t->was_final = t->final;
 		t->final = false;
 		t->applied = 0;
 	}
@@ -411,6 +412,20 @@ static void apply_reading(struct model *m, struct task_reading *r)
 }
 
 /*
+ * @t exited. 'X' is for what is gone: one /proc read this tick as a zombie
+ * ('Z', read after the exits this tick applies: the events were read before
+ * /proc, the exit records after) is not reaped yet, and stays 'Z'.
+ */
+static void mark_exited(struct task *t)
+{
+	t->exited = true;
+	if ((t->applied & APPLIED_READ) && t->state == 'Z')
+		t->zombie_exited = true;
+	else
+		t->state = 'X';
+}
+
+/*
  * A row's events. A row /proc did not list is made from what the events say
  * (born and gone within the interval); one /proc listed before but not now
  * is gone, and these were its last events.
@@ -437,8 +452,7 @@ static void apply_row(struct model *m, const struct row_events *e)
 				!e->n[CNT_SIGSENT]))
 			return;
 		t->seen_tick = m->tick;
-		t->exited = true;
-		t->state = 'X';
+		mark_exited(t);
 		/* It exec'd (or renamed itself) after /proc last read it: that name is its last. */
 		if (e->renamed && e->comm[0])
 			memcpy(t->comm, e->comm, sizeof(e->comm));
@@ -493,8 +507,7 @@ static void apply_final(struct model *m, const struct task_final *f)
 	}
 	t->applied |= APPLIED_FINAL;
 	t->seen_tick = m->tick;
-	t->exited = true;
-	t->state = 'X';
+	mark_exited(t);
 	/* Its last name (an exec, a prctl); a longer kernel thread name it begins is kept. */
 	if (f->comm[0] && strncmp(t->comm, f->comm, strlen(f->comm)))
 		memcpy(t->comm, f->comm, strnlen(f->comm, sizeof(f->comm) - 1) + 1);
@@ -536,8 +549,7 @@ void model_apply(struct model *m, struct sample *s)
 		struct task *t = model_task_find(m, s->exits[i]);
 
 		if (t && !m->threads) {
-			t->exited = true;
-			t->state = 'X';
+			mark_exited(t);
 			t->applied |= APPLIED_EXIT;
 			if (m->ntick_exits == m->cap_tick_exits) {
 				m->cap_tick_exits = m->cap_tick_exits ? m->cap_tick_exits * 2 : 16;
@@ -570,12 +582,22 @@ void model_apply(struct model *m, struct sample *s)
 /*
  * A focused process the collectors no longer see. A named one gets one last
  * row in state X (its exit, even when no event told), then goes, or with
- * keep_exited stays with its numbers frozen. Returns true to keep it.
+ * keep_exited stays with its numbers frozen. So does a zombie whose exit was
+ * applied (its rows said Z). Returns true to keep it.
  */
 static bool keep_unseen(struct model *m, struct task *t)
 {
 	if (t->gone)
 		return true;
+	if (t->zombie_exited && t->state == 'Z') {
+		/* Reaped: one last row says it is gone, its numbers as they were. */
+		t->state = 'X';
+		t->exited = true;
+		t->seen_tick = m->tick;
+		t->have = t->have_prev;
+		t->final = t->was_final;
+		return true;
+	}
 	if (!m->focus || !model_is_pinned(m, t->tgid) || t->state == 'X')
 		return false;
 	t->state = 'X';

@@ -61,6 +61,8 @@ struct task {
 	 */
 	bool final;
 	bool gone;			/* exited and kept (model.keep_exited): numbers final */
+	bool zombie_exited;		/* its exit applied while /proc read it 'Z': X once reaped */
+	bool was_final;			/* final, the tick before */
 	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
 	bool have_cpu;
 

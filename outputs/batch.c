@@ -226,6 +226,23 @@ static void write_text(struct batch *b, const struct model *m)
 		text_syscalls(b, m);
 }
 
+/*
+ * The decimals a CPU time has at its source: an exit record's are in
+ * microseconds (a process of 20.5 ms is 0.020500, not 0.02); /proc's in
+ * clock ticks (1/hz s: 2 decimals at 100 Hz, 3 at 250 or 1000).
+ */
+static int time_decimals(const struct model *m, const struct task *t)
+{
+	long p;
+	int d = 0;
+
+	if (t->final)
+		return 6;
+	for (p = 1; p < m->hz; p *= 10)
+		d++;
+	return d;
+}
+
 /* A raw number for CSV/JSON, or false when unknown (empty cell, JSON null). */
 static bool raw_number(const struct model *m, const struct task *t, int c, char *buf,
 		       size_t n)
@@ -241,7 +258,7 @@ static bool raw_number(const struct model *m, const struct task *t, int c, char 
 		snprintf(buf, n, "%.1f", v);
 		break;
 	case CT_TIME:
-		snprintf(buf, n, "%.2f", v);
+		snprintf(buf, n, "%.*f", time_decimals(m, t), v);
 		break;
 	default:
 		snprintf(buf, n, "%.0f", v);

@@ -251,6 +251,44 @@ void summary_write_priv(FILE *f, const struct summary_info *si)
 	}
 }
 
+/*
+ * Why calls have no time, counted by reason: exit and exit_group never
+ * return; any other had its exit seen without its entry (begun before
+ * tracing, or its entry lost). The reasons are not guessed: each is a count.
+ */
+/* exit or exit_group, of any ABI ("exit_group (32-bit)"). */
+static bool never_returns(const char *name)
+{
+	size_t n = strcspn(name, " ");
+
+	return (n == 4 && !strncmp(name, "exit", 4)) || (n == 10 && !strncmp(name, "exit_group", 10));
+}
+
+static void write_untimed(FILE *f, const struct tables *tb, const struct summary_info *si)
+{
+	uint64_t n = tb->total.s.calls - tb->total.s.timed, noret = 0, other;
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(f, "(%llu call%s without a time: ", (unsigned long long)n, n == 1 ? "" : "s");
+	if (si->untimed) {
+		fprintf(f, "%s)\n", si->untimed);
+		return;
+	}
+	for (i = 0; i < tb->nsc; i++)
+		if (never_returns(tb->sc[i].name))
+			noret += tb->sc[i].s.calls - tb->sc[i].s.timed;
+	other = n - noret;
+	if (noret)
+		fprintf(f, "%llu exit/exit_group, which never return%s", (unsigned long long)noret,
+			other ? "; " : "");
+	if (other)
+		fprintf(f, "%llu whose entry was not seen: begun before tracing%s",
+			(unsigned long long)other, si->lost || si->lost_unknown ? ", or lost" : "");
+	fputs(")\n", f);
+}
+
 static void write_text(FILE *f, const struct tables *tb, const struct summary_info *si)
 {
 	bool other, sep;
@@ -280,13 +318,7 @@ static void write_text(FILE *f, const struct tables *tb, const struct summary_in
 	sep = text_syscalls(f, tb, SC_ABI_NATIVE, other, false);
 	for (abi = SC_ABI_X32; abi < SC_ABI_NR; abi++)
 		sep |= text_syscalls(f, tb, (enum sc_abi)abi, other, sep);
-	if (tb->total.s.timed < tb->total.s.calls) {
-		uint64_t n = tb->total.s.calls - tb->total.s.timed;
-
-		fprintf(f, "(%llu call%s without a time: %s)\n", (unsigned long long)n, n == 1 ? "" : "s",
-			si->untimed ? si->untimed :
-				      "never returned, like exit_group, or began before tracing");
-	}
+	write_untimed(f, tb, si);
 	fputc('\n', f);
 	text_subsystems(f, tb);
 }

@@ -235,6 +235,7 @@ static const char *delivery_text(const struct fsig *s)
 	static const char *const d[] = {
 		[FSIG_PENDING] = "pending", [FSIG_HANDLER] = "delivered: handler",
 		[FSIG_DEFAULT] = "delivered: default action", [FSIG_IGNORED] = "delivered: ignored",
+		[FSIG_TAKEN] = "taken: no delivery seen",
 	};
 
 	if (s->result == 1)

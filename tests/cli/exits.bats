@@ -111,3 +111,49 @@ d = json.loads(sys.stdin.readline())
 assert d["system"]["exit_records"] == "exit records off: taskstats: needs root (CAP_NET_ADMIN)", d["system"]
 assert all(p["lost_exits"] is None for p in d["processes"])' <<<"$output"
 }
+
+@test "exits: children their parent has not reaped: Z rows, none X (traced and not)" {
+	local gate="$DIR/gate" ready="$DIR/zpids" opt kpid zpid
+	for opt in "" --no-trace; do
+		rm -f "$gate" "$ready" "$ready.tmp"
+		mkfifo "$gate"
+		# the parent forks 5 children when the test says, and never reaps them
+		"$PY" -c '
+import os, signal, sys, time
+open(sys.argv[1]).read(1)
+pids = []
+for i in range(5):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(3)
+    pids.append(str(pid))
+    time.sleep(0.13)
+with open(sys.argv[2] + ".tmp", "w") as f:
+    f.write(" ".join(pids))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+signal.pause()' "$gate" "$ready" </dev/null 3>&- &
+		track $!
+		"$KTOP" $opt -b --csv -d 0.2 -o pid,state,comm >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+		kpid=$!
+		track "$kpid"
+		wait_for_lines "$OUT" 2 10
+		echo x >"$gate"
+		wait_for_file "$ready" 10
+		# each one's rows of three ticks
+		for zpid in $(cat "$ready"); do
+			until [ "$(grep -c "^[0-9.]*,[0-9.]*,$zpid," "$OUT")" -ge 3 ]; do
+				kill -0 "$kpid" || return 1
+				sleep 0.05
+			done
+		done
+		kill -TERM "$kpid"
+		wait_exit "$kpid" 10
+		for zpid in $(cat "$ready"); do
+			grep "^[0-9.]*,[0-9.]*,$zpid," "$OUT" >&2
+			# (/proc may read one running before it exits: R, then Z)
+			[ "$(grep -c "^[0-9.]*,[0-9.]*,$zpid,Z," "$OUT")" -ge 2 ]
+			# (not '! grep': bats does not fail on a negated command but the last)
+			[ "$(grep -c "^[0-9.]*,[0-9.]*,$zpid,X," "$OUT")" -eq 0 ]
+		done
+	done
+}

@@ -369,6 +369,25 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	awk -v p="$pct" 'BEGIN { exit !(p > 50) }'
 }
 
+@test "time: calls pending at a refresh, then exit_group (sleeps in a shell loop): each timed, the note true" {
+	need_tracing
+	# Refreshes every 50 ms fall inside the 20-ms sleeps and the shells' wait4:
+	# their entry at one refresh, their exit and the exit_group at the next.
+	local loop='for i in $(seq 40); do sh -c "sleep 0.02; true"; done'
+	summary -d 0.05 -- sh -c "$loop"
+	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
+	# nothing began before tracing (CMD starts stopped): only the 82 processes' exit_group
+	# (sh, seq, 40 sh -c, 40 sleep) untimed
+	awk -F, '$1 == "syscall" && $2 != "exit_group" && $2 != "exit" && $4 != $6 { print; bad = 1 }
+		END { exit bad }' "$OUT" >&2
+	grep -q '^syscall,exit_group,Process Mgmt\.,82,0,0,' "$OUT" || { cat "$OUT" >&2; return 1; }
+	# the text's note counts its reasons
+	run --separate-stderr "$KTOP" --summary -d 0.05 -- sh -c "$loop"
+	[ "$status" -eq 0 ]
+	grep -Fxq '(82 calls without a time: 82 exit/exit_group, which never return)' <<<"$output" ||
+		{ echo "$output" >&2; return 1; }
+}
+
 # ---------------------------------------------------------------- names
 
 @test "names: a call newer than the build host's headers (listmount, Linux 6.8) by name, with its subsystem" {

@@ -131,12 +131,58 @@ static void test_interval_end(void)
 	CHECK_EQ_U64(a.ntv, 0);
 	/* exit_group: counted, never timed. */
 	acct_sys_enter(&a, TID, SYS_exit_group, 2100);
-	acct_sys_noreturn(&a, TID, SYS_exit_group);
+	acct_sys_noreturn(&a, TID, SYS_exit_group, 2100);
 	acct_time_calls(&a);
 	if (CHECK(stat_of(&a, SYS_exit_group))) {
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
 	}
+	acct_free(&a);
+}
+
+/*
+ * A sleep: its clock_nanosleep entered at one tick, returned at the next, then
+ * exit_group, all decoded before the next pairing. The exit_group's entry
+ * (decoded at once) must not drop the pending call's (kept in time order).
+ */
+static void test_exit_after_pending(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_enter(&a, TID, SYS_read, 5000);
+	acct_end_interval(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 5400);
+	acct_sys_noreturn(&a, TID, SYS_exit_group, 5500);
+	acct_sys_enter(&a, TID, SYS_exit_group, 5500);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 400, 400);
+	if (CHECK(stat_of(&a, SYS_exit_group)))
+		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
+	/* and nothing pending after it: an exited thread whose exit was lost is forgotten */
+	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
+	acct_free(&a);
+}
+
+/*
+ * A child forked and still in a call when the interval ends: its entry is
+ * paired before its fork is applied (acct_end_interval times first); the fork
+ * forgets what the tid's older task left, not the child's own call.
+ */
+static void test_fork_after_pairing(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	a.order_life = true;
+	acct_newtask(&a, 1, TID, 0, "sh", 2, 100);
+	acct_sys_enter(&a, TID, SYS_read, 200);
+	acct_end_interval(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 900);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 700, 700);
 	acct_free(&a);
 }
 
@@ -513,6 +559,10 @@ static const struct test tests[] = {
 	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
 	{ "acct: an entry and its exit read at different ticks", test_across_reads },
 	{ "acct: the interval's calls are timed before its tables go", test_interval_end },
+	{ "acct: exit_group after a call pending from the last interval: that call timed",
+	  test_exit_after_pending },
+	{ "acct: a child's call pending at the interval's end survives its fork's replay",
+	  test_fork_after_pairing },
 	{ "acct: the interval's execs, with their file names, cut ones marked", test_exec_records },
 	{ "acct: a credential call that succeeded marks its thread for the interval",
 	  test_cred_calls },

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../collectors/exits.h"
+#include "../../outputs/batch.h"
 #include "../../model/columns.h"
 #include "../../model/model.h"
 #include "../../model/util.h"
@@ -158,6 +159,27 @@ static void test_born_and_dead(void)
 		CHECK(task_delta(t, CNT_STIME, &d) && d == 0);
 	}
 	CHECK(m.ntasks == 1 && m.tasks[0] == t);
+	/* CSV and JSON: the record's microseconds, not 0.03 */
+	{
+		static const int cols[] = { COL_PID, COL_TIME };
+		struct batch b = { 0 };
+		char *text = NULL;
+		size_t len = 0;
+
+		rowset_init(&b.rows);
+		b.out = open_memstream(&text, &len);
+		b.fmt = OUT_CSV;
+		b.cols = cols;
+		b.ncols = 2;
+		if (CHECK(b.out)) {
+			batch_write(&b, &m);
+			fclose(b.out);
+			CHECK(text && strstr(text, ",500,0.030000\n"));
+		}
+		free(text);
+		rowset_free(&b.rows);
+		batch_free(&b);
+	}
 	/* Its row was its last: gone at the next tick. */
 	tick_begin(3);
 	tick_end();
@@ -250,6 +272,86 @@ static void test_early_record(void)
 	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
 	CHECK_NEAR(col(t, COL_CPU), 0, 0);
 	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+out:
+	teardown();
+}
+
+/*
+ * Traced: the exit event comes with the tick /proc reads the zombie (the
+ * events were read before /proc): its row says Z, exited, with its record's
+ * numbers; never X while it is not reaped (it showed X, then Z rows).
+ */
+static void test_traced_zombie(void)
+{
+	struct ts_exit e = rec(760, 760, true, 100, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(760, start_of(&e), 'R', 5, 50);
+	tick_end();
+	tick_begin(2);
+	reading(760, start_of(&e), 'Z', 10, 100);
+	sample_add_exit(&s, 760);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 760);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'Z');
+	CHECK(t->exited && t->final);
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	/* Still not reaped: Z again. */
+	tick_begin(3);
+	reading(760, start_of(&e), 'Z', 10, 100);
+	tick_end();
+	t = model_task_find(&m, 760);
+	CHECK(t && t->state == 'Z');
+	/* Reaped: one row X, its total CPU time as it was, no count since. */
+	tick_begin(4);
+	tick_end();
+	t = model_task_find(&m, 760);
+	CHECK(t && !t->final);	/* the last numbers were /proc's (tick 3) */
+	t = model_task_find(&m, 760);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
+	/* and then no more */
+	tick_begin(5);
+	tick_end();
+	CHECK(model_task_find(&m, 760) == NULL);
+out:
+	teardown();
+}
+
+/* Reaped at the next tick: its row X keeps the record's numbers, final (microseconds). */
+static void test_traced_zombie_reaped(void)
+{
+	struct ts_exit e = rec(770, 770, true, 100, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(770, start_of(&e), 'R', 5, 50);
+	tick_end();
+	tick_begin(2);
+	reading(770, start_of(&e), 'Z', 10, 100);
+	sample_add_exit(&s, 770);
+	exits_feed(x, &e, 1);
+	tick_end();
+	tick_begin(3);
+	tick_end();
+	t = model_task_find(&m, 770);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK(t->final);
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
 out:
 	teardown();
 }
@@ -484,6 +586,10 @@ out:
 }
 
 static const struct test tests[] = {
+	{ "exits: traced, its exit and its zombie in one tick: Z, not X, until reaped",
+	  test_traced_zombie },
+	{ "exits: traced zombie reaped at the next tick: its row X with the record's numbers",
+	  test_traced_zombie_reaped },
 	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
 	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },

@@ -159,7 +159,7 @@ static void test_exit_before_last_switch(void)
 	/* Born and gone: its CPU was read between its exit event and its last switch. */
 	acct_newtask(a, 1, 700, 0, "true", 4, 10);
 	acct_sys_exit(a, 700, SYS_read, 0, 20);
-	acct_sys_noreturn(a, 700, SYS_exit_group);
+	acct_sys_noreturn(a, 700, SYS_exit_group, 25);
 	acct_exit(a, 700, true, 30);
 	tick(&m, &s, ft, 2, p, 1);
 	CHECK_EQ_I64(count(&m, 700, CNT_SYSCALLS), -2);
