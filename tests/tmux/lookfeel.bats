@@ -207,7 +207,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	wait_for 'F1Help +F2Setup F3?.*F5Tree +F6SortByF7Nice -F8Nice \+F9Kill +F10Quit'
 	keys '?'
 	wait_for 'Keys of the table view'
-	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+	keys G	# End: the last page (the legend and every view's keys before it)
 	wait_for 'Keys of the setup view'
 	keys x
 	wait_for 'PID +USER'

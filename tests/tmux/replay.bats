@@ -58,8 +58,8 @@ record() {
 	keys '['
 	wait_for 'the first interval of the recording'
 	keys '?'
-	wait_for 'table view keys'
-	keys NPage NPage
+	wait_for 'help of the table view'
+	keys NPage NPage NPage
 	wait_for 'a replay: jump to a time'
 	keys q
 	keys q

@@ -152,6 +152,12 @@ resume() {
 	wait_for "^Process $P +evwl"
 	keys Escape
 	wait_for '^ +FROM SENDER +TO RECEIVER'
+	# per command (b): the same flow, one row per (sender, receiver) name
+	keys b
+	wait_for 'per command \(b: per process\)'
+	wait_for "^ +$SENDER evwl-sender +$P evwl +SIGUSR1 +delivered +[0-9.]+ +[0-9]+"
+	keys b
+	wait_for 'per process \(b: per command\)'
 
 	# Groups by command: evwl's -> its processes; then by user
 	keys 6
@@ -177,10 +183,15 @@ resume() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "sysviews: v cycles the views, F3 is a menu, 1-6 pick one; the bar and help list them" {
+@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-6 pick one; the bar and help list them" {
 	need_tracing
 	start
+	# the table's F3 is htop's search; a system view's F3 is the views menu
+	wait_for 'F3Search'
+	keys v
 	wait_for 'F3Views'
+	keys 1
+	wait_for 'F3Search'
 	keys v
 	wait_for '^SYSCALL +CALLS/s'
 	keys v
@@ -193,7 +204,7 @@ resume() {
 	wait_for '^COMM +PROCS'
 	keys v
 	wait_for 'PID +USER'
-	keys F3
+	keys V
 	wait_for '^Views \(Enter: show, Esc: cancel\)'
 	wait_for '5 Signals +who signals whom'
 	keys Down Down Down Down Enter
