@@ -119,10 +119,14 @@ sys.exit(1)' "$1"
 	pane 200 40	# SIG/s is among the first to go at 120 columns
 	# a receiver that handles SIGUSR1 (a default-ignored signal is 'ignored') and
 	# has no children (a shell's would add their SIGCHLD)
-	bg python3 -c 'import signal, time
+	bg python3 -c 'import signal, sys, time
 signal.signal(signal.SIGUSR1, lambda *a: None)
-while True: time.sleep(1000)' "nc-rx-$$"
+open(sys.argv[1], "w").close()
+while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	local rx=$BG
+	# the first signal once its handler is set (before, one would kill it)
+	for _ in $(seq 100); do [ -e "$BATS_TEST_TMPDIR/ready" ] && break; sleep 0.1; done
+	[ -e "$BATS_TEST_TMPDIR/ready" ]
 	bg sh -c "while :; do kill -USR1 $rx; sleep 2.5; done"
 	start -d 5
 	keys /
