@@ -44,7 +44,7 @@ bg() {
 # start ARGS...: ktop in the pane, its settings in $CFG (none), UTF-8.
 start() {
 	keys "clear; env XDG_CONFIG_HOME='$CFG' $TERMENV LANG=C.UTF-8 $KTOP $*; echo KTOP-EXIT=\$?" Enter
-	wait_for '^ +PID |^ktop REPLAY'
+	wait_for '^ +PID|^ktop REPLAY'
 }
 
 quit() {

@@ -20,7 +20,7 @@ teardown() {
 
 start_ktop() {
 	keys "clear; $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for '^ +PID '
+	wait_for '^ +PID'
 }
 
 @test "tmux: starts, shows the header and process rows, quits with q" {
@@ -72,12 +72,12 @@ start_ktop() {
 	keys N
 	wait_for 'sort:pid\+'
 	sleep 0.4
-	first=$(screen | grep -E -A1 '^ +PID ' | tail -1 | awk '{print $1}')
+	first=$(screen | grep -E -A1 '^ +PID' | tail -1 | awk '{print $1}')
 	[ "$first" = 1 ]
 	keys I
 	wait_for 'sort:pid-'
 	sleep 0.4
-	first=$(screen | grep -E -A1 '^ +PID ' | tail -1 | awk '{print $1}')
+	first=$(screen | grep -E -A1 '^ +PID' | tail -1 | awk '{print $1}')
 	[ "$first" -gt 1 ]
 	keys q
 }
@@ -117,7 +117,7 @@ start_ktop() {
 	keys NPage	# the header's legend comes first: the filter is on the next page
 	wait_for 'filter by name'
 	keys x
-	wait_for '^ +PID '
+	wait_for '^ +PID'
 	keys q
 }
 
@@ -126,7 +126,7 @@ start_ktop() {
 	tmux -L "$S" resize-window -t t -x 30 -y 6
 	wait_for 'too small'
 	tmux -L "$S" resize-window -t t -x 90 -y 25
-	wait_for '^ +PID '
+	wait_for '^ +PID'
 	tmux -L "$S" resize-window -t t -x 160 -y 40
 	# the wide layout: the columns 90 cells had no room for
 	wait_for 'TIME\+ .*CSW/s COMMAND'
@@ -181,7 +181,7 @@ start_ktop() {
 		wait_for 'PID +USER +NI S +CPU%. +MEM% +RES +TIME\+ COMMAND'
 	fi
 	local pos
-	pos=$(screen | grep -E '^ +PID ' | sed 's/▽/v/; s/△/^/' | awk '{ print index($0, "COMMAND") }')
+	pos=$(screen | grep -E '^ +PID' | sed 's/▽/v/; s/△/^/' | awk '{ print index($0, "COMMAND") }')
 	[ $((80 - pos + 1)) -ge 26 ]
 	keys q
 }
@@ -192,7 +192,7 @@ start_ktop() {
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	# As in cli/kernel.bats: an empty directory over events/signal, in a private mount namespace.
 	keys "clear; unshare -m --propagation private sh -c 'mount --bind $BATS_TEST_TMPDIR/empty /sys/kernel/tracing/events/signal && $KTOP -d 0.3'; echo KTOP-EXIT=\$?" Enter
-	wait_for '^ +PID '
+	wait_for '^ +PID'
 	wait_for '^Evnts +syscalls [0-9.]+[kMG]?/s +failed [0-9.]+[kMG]?/s +signals - '
 	keys q
 	wait_for 'KTOP-EXIT=0'
