@@ -43,7 +43,7 @@ need_tracing() {
 # start [ARGS...]: ktop in the pane; the process table (or FIRST, set before) first.
 start() {
 	keys "clear; XDG_CONFIG_HOME=$XDG_CONFIG_HOME LANG=C.UTF-8 $KTOP -d 0.4 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for "${FIRST:-PID +USER}"
+	wait_for "${FIRST:-PID[^ ]* +USER}"
 }
 
 # filter TEXT: the view's filter (the rows of a busy machine are many).
@@ -99,7 +99,7 @@ resume() {
 	wait_for '^Processes making getppid'
 	filter evwl
 	wait_for "^ +$P .* evwl *\$"
-	select_row '^ +PID +USER' "^ +$P "
+	select_row '^ +PID[^ ]* +USER' "^ +$P "
 	keys Enter
 	wait_for "^Process $P +evwl"
 	keys Escape
@@ -203,7 +203,7 @@ resume() {
 	keys v
 	wait_for '^COMM +PROCS'
 	keys v
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys V
 	wait_for '^Views \(Enter: show, Esc: cancel\)'
 	wait_for '5 Signals +who signals whom'
@@ -222,7 +222,7 @@ resume() {
 	keys Escape
 	wait_for 'sort:count-'
 	keys 1
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
@@ -237,7 +237,7 @@ resume() {
 	keys Down Down Down Enter
 	wait_for '^UNIT +PROCS'
 	keys 1
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys F2
 	wait_for '^Setup'
 	wait_for 'Groups by +unit'

@@ -178,7 +178,7 @@ start_ktop() {
 	if [ "$(id -u)" = 0 ]; then
 		wait_for 'PID +NI S +CPU%. +RES +SYSC/s +ERR/s COMMAND'
 	else
-		wait_for 'PID +USER +NI S +CPU%. +MEM% +RES +TIME\+ COMMAND'
+		wait_for 'PID[^ ]* +USER +NI S +CPU%. +MEM% +RES +TIME\+ COMMAND'
 	fi
 	local pos
 	pos=$(screen | grep -E '^ +PID' | sed 's/▽/v/; s/△/^/' | awk '{ print index($0, "COMMAND") }')
