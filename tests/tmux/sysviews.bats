@@ -155,7 +155,9 @@ resume() {
 	# per command (b): the same flow, one row per (sender, receiver) name
 	keys b
 	wait_for 'per command \(b: per process\)'
-	wait_for "^ +$SENDER evwl-sender +$P evwl +SIGUSR1 +delivered +[0-9.]+ +[0-9]+"
+	# one row for every evwl-sender -> evwl (this test's and earlier ones': '-', several)
+	wait_for "^ +($SENDER|-) evwl-sender +($P|-) evwl +SIGUSR1 +delivered +[0-9.]+ +[0-9]+"
+	[ "$(screen | grep -cE ' evwl-sender +([0-9]+|-) evwl +SIGUSR1 +delivered ')" -eq 1 ]
 	keys b
 	wait_for 'per process \(b: per command\)'
 

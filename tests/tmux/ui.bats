@@ -129,7 +129,7 @@ start_ktop() {
 	wait_for '^ +PID'
 	tmux -L "$S" resize-window -t t -x 160 -y 40
 	# the wide layout: the columns 90 cells had no room for
-	wait_for 'TIME\+ .*CSW/s COMMAND'
+	wait_for 'TIME\+ .*CSW/s .*COMMAND'
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
@@ -176,9 +176,9 @@ start_ktop() {
 	tmux -L "$S" resize-window -t t -x 80 -y 24
 	start_ktop
 	if [ "$(id -u)" = 0 ]; then
-		wait_for 'PID +NI S +CPU%. +RES +SYSC/s +ERR/s COMMAND'
+		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +RES +SYSC/s +ERR/s COMMAND'
 	else
-		wait_for 'PID[^ ]* +USER +NI S +CPU%. +MEM% +RES +TIME\+ COMMAND'
+		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +MEM% +RES +TIME\+ COMMAND'
 	fi
 	local pos
 	pos=$(screen | grep -E '^ +PID' | sed 's/▽/v/; s/△/^/' | awk '{ print index($0, "COMMAND") }')
