@@ -71,11 +71,14 @@ start_ktop() {
 	start_ktop
 	keys N
 	wait_for 'sort:pid\+'
+	# the selection stays on its process (htop's way): Home shows the top of the order
+	keys Home
 	sleep 0.4
 	first=$(screen | grep -E -A1 '^ +PID' | tail -1 | awk '{print $1}')
 	[ "$first" = 1 ]
 	keys I
 	wait_for 'sort:pid-'
+	keys Home
 	sleep 0.4
 	first=$(screen | grep -E -A1 '^ +PID' | tail -1 | awk '{print $1}')
 	[ "$first" -gt 1 ]
