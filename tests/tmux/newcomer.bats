@@ -13,6 +13,8 @@ S="ktop-nc-$$"
 # pane W H: a new tmux server whose pane runs a shell, W x H.
 pane() {
 	tmux -L "$S" kill-server 2>/dev/null || true
+	# the old server gone first: a new one on its socket could meet its exit
+	for _ in $(seq 50); do tmux -L "$S" ls >/dev/null 2>&1 || break; sleep 0.1; done
 	tmux -L "$S" new-session -d -s t -x "$1" -y "$2" "sh"
 	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
 }
@@ -282,13 +284,22 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	keys F3
 	tmux -L "$S" send-keys -t t -l "sleep 1006"
 	keys Enter
-	wait_for '[^a-z]sleep 1006'
+	keys F	# follow it: a refresh that reorders the rows keeps it in view
 	local line
-	line=$(screen | grep -E 'sleep 1006' | head -1)
+	for _ in $(seq 100); do
+		line=$(screen | grep -E '[^a-z]sleep 1006' | head -1)
+		[ -n "$line" ] && break
+		sleep 0.1
+	done
 	echo "deepest: $line" >&2
 	# the name keeps its letters, and its parent's line is there too
 	[[ "$line" == *"sleep 1006"* ]]
-	screen | grep -B1 -E '[^a-z]sleep 1006' | head -1 | grep -qE '[^a-z]sh /'	# its parent, just above
+	# the tree's lines before it take at most half of COMMAND's room (in cells)
+	local cmd name
+	cmd=$(titles | awk '{ print index($0, "COMMAND") - 1 }')
+	name=$(python3 -c 'import sys; l = sys.argv[1]; print(len(l[:l.index("sleep 1006")]))' "$line")
+	echo "COMMAND at $cmd, the name at $name" >&2
+	[ $((name - cmd)) -le $(((80 - cmd) / 2 + 3)) ]
 	quit
 }
 
