@@ -111,8 +111,9 @@ static const struct av_col subsystems_cols[] = {
 	  "its calls since the first interval" },
 	{ "errors_total", "ERRORS", 9, false, AV_TOTAL, SORT_DESC, -1,
 	  "its failed calls since the first interval" },
-	{ "history", "CALLS/s HISTORY", 0, true, AV_GRAPH, SORT_DESC, -1,
-	  "screen only: calls/s over the last intervals, newest right" },
+	{ "history", "CALLS/s HISTORY (each row to its own peak)", 0, true, AV_GRAPH, SORT_DESC, -1,
+	  "screen only: calls/s over the last intervals, newest right; each row is scaled to "
+	  "its own peak, so 5 calls/s and 22.6k/s draw as tall: compare rows by CALLS/s" },
 };
 
 static const struct av_col signals_cols[] = {
@@ -232,11 +233,18 @@ void aggview_init(struct aggview *v, enum view_kind k)
 
 void aggview_free(struct aggview *v)
 {
+	sigflows_free(&v->merged);
 	free(v->idx);
 	free(v->tasks);
 	v->idx = NULL;
 	v->tasks = NULL;
 	v->n = v->cap = v->ntasks = v->cap_tasks = 0;
+}
+
+/* The Signals view's rows: per process, or merged per command (b). */
+static const struct sigflows *flows_of(const struct aggview *v)
+{
+	return v->by_comm ? &v->merged : &v->m->sigflows;
 }
 
 static const struct av_col *col_of(const struct aggview *v, int col)
@@ -394,7 +402,7 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		return false;
 	}
 	case VIEW_SIGNALS: {
-		const struct sigflows *sf = &m->sigflows;
+		const struct sigflows *sf = flows_of(v);
 		const struct sigflow *r = i < sf->n ? &sf->v[i] : &sf->other;
 
 		if (c->type == AV_COUNT && !counted(m, CNT_SIGSENT))
@@ -477,7 +485,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 	case VIEW_SUBSYSTEMS:
 		return copy(buf, n, subsystem_name((enum subsystem)i), utf8);
 	case VIEW_SIGNALS: {
-		const struct sigflows *sf = &m->sigflows;
+		const struct sigflows *sf = flows_of(v);
 		const struct sigflow *r = i < sf->n ? &sf->v[i] : &sf->other;
 
 		if (i >= sf->n)
@@ -536,10 +544,10 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 		id->sub = (int)i;
 		return true;
 	case VIEW_SIGNALS:
-		if (i >= v->m->sigflows.n)
+		if (i >= flows_of(v)->n)
 			return false;
-		id->sender = v->m->sigflows.v[i].sender;
-		id->receiver = v->m->sigflows.v[i].receiver;
+		id->sender = flows_of(v)->v[i].sender;
+		id->receiver = flows_of(v)->v[i].receiver;
 		return true;
 	case VIEW_GROUPS:
 		id->key = v->gr->v[i].key;
@@ -659,10 +667,12 @@ static void collect_rows(struct aggview *v, const struct model *m, const struct 
 				push(v, i);
 		break;
 	case VIEW_SIGNALS:
-		for (i = 0; i < m->sigflows.n; i++)
+		if (v->by_comm)
+			sigflows_by_comm(&m->sigflows, &v->merged);
+		for (i = 0; i < flows_of(v)->n; i++)
 			push(v, i);
 		if (m->sigflows.other.total || m->sigflows.other.n)
-			push(v, m->sigflows.n);
+			push(v, flows_of(v)->n);
 		break;
 	case VIEW_GROUPS:
 		for (i = 0; gr && i < gr->n; i++)

@@ -22,6 +22,7 @@
 #include "cgroup.h"
 #include "columns.h"
 #include "model.h"
+#include "sigflow.h"
 
 struct groups;
 
@@ -91,6 +92,8 @@ struct aggview {
 	char filter[128];		/* rows whose text holds it (any case); "" = all */
 	int sub;			/* syscalls: only this subsystem's; -1 = all */
 	struct av_drill drill;		/* callers: whose */
+	bool by_comm;			/* signals: one row per (sender, receiver) name */
+	struct sigflows merged;		/* ... those rows (sigflows_by_comm), owned */
 
 	/* Set by aggview_refresh: the sources and the rows shown, in order. */
 	const struct model *m;

@@ -32,7 +32,7 @@ const struct column columns[COL_NR] = {
 		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
 	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
 		      "resident memory as a share of MemTotal" },
-	[COL_RSS] = { "rss_kb", "RSS", 6, false, CT_KB, 0, -1, SORT_DESC,
+	[COL_RSS] = { "rss_kb", "RES", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "resident set size in KiB, stat field 24" },
 	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "virtual memory size in KiB, stat field 23" },

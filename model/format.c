@@ -28,21 +28,24 @@ static size_t put_u64(char *buf, uint64_t v)
 	return n;
 }
 
-/* @v (>= 0) with @decimals (0 or 1) and an optional unit suffix, into @buf. */
+/* @v (>= 0) with @decimals (0 to 2) and an optional unit suffix, into @buf. */
 static void put_fixed(char *buf, size_t n, double v, int decimals, char suffix)
 {
+	static const uint64_t scale[] = { 1, 10, 100 };
 	char tmp[48];
-	uint64_t x;
+	uint64_t x, sc = scale[decimals > 2 ? 2 : decimals < 0 ? 0 : decimals];
 	size_t len;
 
 	if (!(v >= 0))
 		v = 0;
-	if (v > 1e18)
-		v = 1e18;
-	x = (uint64_t)llround(decimals ? v * 10 : v);
-	len = put_u64(tmp, decimals ? x / 10 : x);
-	if (decimals) {
+	if (v > 1e16)
+		v = 1e16;
+	x = (uint64_t)llround(v * (double)sc);
+	len = put_u64(tmp, x / sc);
+	if (sc > 1) {
 		tmp[len++] = '.';
+		if (sc == 100)
+			tmp[len++] = (char)('0' + x / 10 % 10);
 		tmp[len++] = (char)('0' + x % 10);
 	}
 	if (suffix)
@@ -57,7 +60,14 @@ static void put_fixed(char *buf, size_t n, double v, int decimals, char suffix)
 
 void fmt_rate(char *buf, size_t n, double v)
 {
-	if (v < 9999.5)
+	/*
+	 * A rare event (one SIGCHLD every 2.5 s, a major fault now and then) is
+	 * 0.4/s, not 0: below 10 a decimal, as top gives percentages. Zero
+	 * stays "0": nothing happened, exactly.
+	 */
+	if (v > 0 && v < 9.95)
+		put_fixed(buf, n, v, 1, 0);
+	else if (v < 9999.5)
 		put_fixed(buf, n, v, 0, 0);
 	else if (v < 99950)
 		put_fixed(buf, n, v / 1e3, 1, 'k');
@@ -73,11 +83,12 @@ void fmt_rate(char *buf, size_t n, double v)
 
 void fmt_kb(char *buf, size_t n, double kb)
 {
+	/* At most 6 characters: "999.9M", then "1.0G"; never "20480.0G" (ASan's VIRT). */
 	if (kb < 100000)
 		put_fixed(buf, n, kb, 0, 0);
-	else if (kb < 1024.0 * 1024 * 100)
+	else if (kb < 1024.0 * 999.95)
 		put_fixed(buf, n, kb / 1024, 1, 'M');
-	else if (kb < 1024.0 * 1024 * 1024 * 100)
+	else if (kb < 1024.0 * 1024 * 999.95)
 		put_fixed(buf, n, kb / (1024.0 * 1024), 1, 'G');
 	else
 		put_fixed(buf, n, kb / (1024.0 * 1024 * 1024), 1, 'T');
@@ -128,6 +139,30 @@ void fmt_uptime(char *buf, size_t n, double s)
 		snprintf(buf, n, "%02llu:%02llu", h, m);
 }
 
+bool fmt_since_start(const struct model *m, const struct task *t, enum col_id c, double *out)
+{
+	int k = columns[c].counter;
+	double age;
+
+	if (m->interval_s > 0 || !m->sys.have_uptime || m->hz <= 0)
+		return false;
+	age = m->sys.uptime_s - (double)t->starttime / (double)m->hz;
+	if (!(age > 0.01))
+		return false;
+	if (c == COL_CPU) {
+		if (!(t->have & (1u << CNT_CPU)))
+			return false;
+		*out = (double)t->cnt[CNT_CPU] / 1e9 / age * 100.0;
+		return true;
+	}
+	/* The kernel's own counters since the start; events are counted from ktop's. */
+	if (k < 0 || k > CNT_IVCSW || model_counts_events(m, (enum counter)k) ||
+	    !(t->have & (1u << k)))
+		return false;
+	*out = (double)t->cnt[k] / age;
+	return true;
+}
+
 const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		     char *buf, size_t n, bool utf8)
 {
@@ -136,6 +171,14 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 
 	if (col->type == CT_STR || col->type == CT_CHAR)
 		return col_text(t, c, buf, n, utf8);
+	/* The first frame: what is known at once, the average since the start. */
+	if (fmt_since_start(m, t, c, &v)) {
+		if (c == COL_CPU)
+			put_fixed(buf, n, v, v < 999.95, 0);
+		else
+			fmt_rate(buf, n, v);
+		return buf;
+	}
 	if (!col_num(m, t, c, &v)) {
 		snprintf(buf, n, "-");
 		return buf;
@@ -149,7 +192,14 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		fmt_rate(buf, n, v / m->interval_s);
 		break;
 	case CT_PCT:
-		put_fixed(buf, n, v, v < 999.95, 0);
+		/*
+		 * MEM% of a 10 MB process on a 24 GiB machine is 0.04: with one
+		 * decimal every process but the largest would read 0.0.
+		 */
+		if (c == COL_MEM && v < 9.995)
+			put_fixed(buf, n, v, 2, 0);
+		else
+			put_fixed(buf, n, v, v < 999.95, 0);
 		break;
 	case CT_KB:
 		fmt_kb(buf, n, v);

@@ -120,8 +120,11 @@ static char *render_syscall(const struct kev *e, char *buf, size_t n)
 	if (e->flags & KEVF_NO_EXIT)
 		return (void)append(buf, n, len, " = ?"), buf;
 	if (e->u.sc.ret < 0 && e->u.sc.ret >= -4095) {
-		len = append(buf, n, len, " = %" PRId64 " %s", e->u.sc.ret,
-			     errno_name((int)e->u.sc.ret, eb, sizeof(eb)));
+		const char *hint = errno_hint((int)e->u.sc.ret);
+
+		len = append(buf, n, len, " = %" PRId64 " %s%s%s%s", e->u.sc.ret,
+			     errno_name((int)e->u.sc.ret, eb, sizeof(eb)), hint ? " (" : "",
+			     hint ? hint : "", hint ? ")" : "");
 	} else {
 		put_num(num, sizeof(num), (uint64_t)e->u.sc.ret);
 		len = append(buf, n, len, " = %s", num);
@@ -298,8 +301,11 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 			if (e->flags & KEVF_NO_EXIT)
 				snprintf(val, n, "? (never returned)");
 			else if (e->u.sc.ret < 0 && e->u.sc.ret >= -4095)
-				snprintf(val, n, "%" PRId64 " %s", e->u.sc.ret,
-					 errno_name((int)e->u.sc.ret, eb, sizeof(eb)));
+				snprintf(val, n, "%" PRId64 " %s%s%s%s", e->u.sc.ret,
+					 errno_name((int)e->u.sc.ret, eb, sizeof(eb)),
+					 errno_hint((int)e->u.sc.ret) ? " (" : "",
+					 errno_hint((int)e->u.sc.ret) ? errno_hint((int)e->u.sc.ret) : "",
+					 errno_hint((int)e->u.sc.ret) ? ")" : "");
 			else
 				snprintf(val, n, "%" PRId64 " (0x%" PRIx64 ")", e->u.sc.ret,
 					 (uint64_t)e->u.sc.ret);

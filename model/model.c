@@ -670,13 +670,22 @@ static void sys_summarize(const struct model *m, struct sys_summary *s)
 
 		if (!model_is_focused(m, t->tgid))
 			continue;
+		/*
+		 * An X row is a process that exited between two refreshes: it
+		 * exists no more, so it is neither a task nor a zombie (ps would
+		 * not show it); the header says how many apart.
+		 */
+		if (t->state == 'X') {
+			s->exited++;
+			continue;
+		}
 		s->tasks++;
 		switch (t->state) {
 		case 'R': s->running++; break;
 		case 'S': s->sleeping++; break;
 		case 'D': s->disk++; break;
 		case 'T': case 't': s->stopped++; break;
-		case 'Z': case 'X': s->zombie++; break;
+		case 'Z': s->zombie++; break;
 		case 'I': s->idle++; break;
 		default: break;
 		}

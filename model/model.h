@@ -83,6 +83,7 @@ struct sys_summary {
 	double load[3];
 	bool have_load;
 	unsigned long tasks, running, sleeping, disk, stopped, zombie, idle;
+	unsigned long exited;		/* X rows: exited since the last refresh, not in tasks */
 	double cpu_pct;			/* all CPUs, 0..100 */
 	bool have_cpu;
 	int ncpu;

@@ -73,15 +73,9 @@ void rowset_want(const struct rowset *rs, struct model *m, size_t first, size_t 
 		model_want_task(m, rs->rows[i].task);
 }
 
-static bool task_matches(const struct rowset *rs, const struct model *m, const struct task *t)
+bool task_text_matches(const struct task *t, const char *text)
 {
-	if (m->focus && !model_is_focused(m, t->tgid))
-		return false;
-	if (rs->filter_uid >= 0 && t->uid != rs->filter_uid)
-		return false;
-	if (!rs->filter[0])
-		return true;
-	if (strcasestr(t->comm, rs->filter))
+	if (!text[0] || strcasestr(t->comm, text))
 		return true;
 	if (t->cmdline && t->cmdline_len) {
 		/* The command line is NUL-separated; match it as the shell shows it. */
@@ -92,9 +86,20 @@ static bool task_matches(const struct rowset *rs, const struct model *m, const s
 		for (k = 0; k < n; k++)
 			buf[k] = t->cmdline[k] ? t->cmdline[k] : ' ';
 		buf[n] = '\0';
-		return strcasestr(buf, rs->filter) != NULL;
+		return strcasestr(buf, text) != NULL;
 	}
 	return false;
+}
+
+static bool task_matches(const struct rowset *rs, const struct model *m, const struct task *t)
+{
+	if (m->focus && !model_is_focused(m, t->tgid))
+		return false;
+	if (rs->exited == EXITED_HIDE && t->state == 'X')
+		return false;
+	if (rs->filter_uid >= 0 && t->uid != rs->filter_uid)
+		return false;
+	return task_text_matches(t, rs->filter);
 }
 
 /* qsort has no context argument; sorting happens on the one main thread. */
@@ -105,8 +110,12 @@ static int rows_cmp(const void *pa, const void *pb)
 {
 	const struct task *a = ((const struct row *)pa)->task;
 	const struct task *b = ((const struct row *)pb)->task;
-	int r = col_compare(sort_model, a, b, sort_rows->sort_col);
+	int r;
 
+	/* The live ones first, whatever the order: the exited ones fill a busy box. */
+	if (sort_rows->exited == EXITED_LAST && (a->state == 'X') != (b->state == 'X'))
+		return a->state == 'X' ? 1 : -1;
+	r = col_compare(sort_model, a, b, sort_rows->sort_col);
 	if (sort_rows->sort_dir == SORT_DESC)
 		r = -r;
 	if (!r)	/* a total order keeps rows from jumping between refreshes */

@@ -19,6 +19,12 @@
 #include "model.h"
 #include "pidmap.h"
 
+/*
+ * Rows of processes that exited since the last refresh (state X): among the
+ * others as the sort puts them, after the live ones, or not shown.
+ */
+enum exited_rows { EXITED_MIXED, EXITED_LAST, EXITED_HIDE };
+
 /* One row: a task and, in the tree view, its place in the tree. */
 struct row {
 	const struct task *task;
@@ -36,6 +42,7 @@ struct rowset {
 	char filter[128];		/* substring of comm or cmdline; "" = none */
 	int64_t filter_uid;		/* -1 = all users */
 	bool tree;			/* children under their parent */
+	enum exited_rows exited;	/* where the X rows go (the live view: last) */
 	pid_t *folded;			/* tree: processes whose children are hidden */
 	size_t nfolded;
 
@@ -48,6 +55,13 @@ struct rowset {
 	size_t nrows, cap;
 	struct pidmap index;		/* tree: pid -> its row, while the tree is built */
 };
+
+/*
+ * Does @text (case-insensitive) occur in @t's name or command line (its
+ * arguments joined by spaces, as a shell shows them)? "" matches all. The
+ * filter hides what does not; the search (F3) jumps to what does.
+ */
+bool task_text_matches(const struct task *t, const char *text);
 
 /* Defaults: by CPU%, descending; no filter, flat. */
 void rowset_init(struct rowset *rs);

@@ -163,3 +163,52 @@ void sigflows_add(struct sigflows *f, const struct sig_flow *in)
 	copy_comm(r->sender_comm, in->sender_comm);
 	copy_comm(r->receiver_comm, in->receiver_comm);
 }
+
+/* The merge order: sender's name (the kernel apart), receiver's, signal, result. */
+static int cmp_by_comm(const void *pa, const void *pb)
+{
+	const struct sigflow *a = pa, *b = pb;
+	int r;
+
+	if ((a->sender == 0) != (b->sender == 0))
+		return a->sender == 0 ? -1 : 1;
+	r = strcmp(a->sender ? a->sender_comm : "", b->sender ? b->sender_comm : "");
+	if (!r)
+		r = strcmp(a->receiver_comm, b->receiver_comm);
+	if (!r)
+		r = a->sig < b->sig ? -1 : a->sig > b->sig;
+	if (!r)
+		r = a->result < b->result ? -1 : a->result > b->result;
+	return r;
+}
+
+void sigflows_by_comm(const struct sigflows *in, struct sigflows *out)
+{
+	size_t i, k = 0;
+
+	if (out->cap < in->n) {
+		out->v = xrealloc(out->v, (in->n ? in->n : 1) * sizeof(*out->v));
+		out->cap = in->n;
+	}
+	if (in->n)
+		memcpy(out->v, in->v, in->n * sizeof(*out->v));
+	qsort(out->v, in->n, sizeof(*out->v), cmp_by_comm);
+	for (i = 0; i < in->n; i++) {
+		struct sigflow *r = &out->v[i], *last = k ? &out->v[k - 1] : NULL;
+
+		if (last && !cmp_by_comm(last, r)) {
+			if (last->sender != r->sender)
+				last->sender = SIGFLOW_SEVERAL;
+			if (last->receiver != r->receiver)
+				last->receiver = SIGFLOW_SEVERAL;
+			last->n += r->n;
+			last->total += r->total;
+			continue;
+		}
+		out->v[k++] = *r;
+	}
+	out->n = k;
+	out->other = in->other;
+	out->n_all = in->n_all;
+	out->total_all = in->total_all;
+}

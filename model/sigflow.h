@@ -59,6 +59,18 @@ void sigflows_free(struct sigflows *f);
 void sigflows_begin(struct sigflows *f);
 /* Add an interval's flow (@in->n signals). */
 void sigflows_add(struct sigflows *f, const struct sig_flow *in);
+/* A merged row's sender or receiver when the rows merged had several. */
+#define SIGFLOW_SEVERAL (-2)
+
+/*
+ * sigflows_by_comm - @in's rows merged per (sender's name, receiver's name,
+ * signal, result): a shell loop's 30 children make one row. Counts and totals
+ * are summed; a merged row's sender (receiver) is SIGFLOW_SEVERAL when its
+ * rows had more than one. @out (sigflows_init'ed) is rebuilt, reusing its
+ * memory, and has no index: read its rows, do not add to it.
+ */
+void sigflows_by_comm(const struct sigflows *in, struct sigflows *out);
+
 /* The row of (@sender, @receiver, @sig, @result), or NULL. */
 const struct sigflow *sigflows_find(const struct sigflows *f, pid_t sender, pid_t receiver,
 				    int sig, int result);

@@ -460,6 +460,27 @@ const char *subsystem_name(enum subsystem sub)
 	return (unsigned)sub < SUB_NR ? subsystem_names[sub] : subsystem_names[SUB_OTHER];
 }
 
+const char *errno_hint(int err)
+{
+	/* What each kernel-internal code means for the program that made the call. */
+	static const char *const hint[] = {
+		"interrupted by a signal: restarted, or EINTR",		/* ERESTARTSYS */
+		"interrupted by a signal: always restarted",		/* ERESTARTNOINTR */
+		"interrupted by a signal: EINTR if a handler ran",	/* ERESTARTNOHAND */
+		"no such ioctl: the program sees ENOTTY",		/* ENOIOCTLCMD */
+		"interrupted sleep, resumed by restart_syscall",	/* ERESTART_RESTARTBLOCK */
+		"kernel-internal: a driver's probe deferred",		/* EPROBE_DEFER */
+		"kernel-internal: a stale open, retried",		/* EOPENSTALE */
+		"kernel-internal: unknown parameter",			/* ENOPARAM */
+	};
+
+	if (err < 0 && err != INT_MIN)
+		err = -err;
+	if (err >= 512 && err < 512 + (int)ARRAY_SIZE(hint))
+		return hint[err - 512];
+	return NULL;
+}
+
 const char *errno_name(int err, char *buf, size_t n)
 {
 	const char *name = NULL;

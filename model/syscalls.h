@@ -145,4 +145,14 @@ const char *subsystem_name(enum subsystem sub);
  */
 const char *errno_name(int err, char *buf, size_t n);
 
+/**
+ * errno_hint() - plain words for a kernel-internal errno
+ * @err: as errno_name() takes it
+ *
+ * A trace sees ERESTARTSYS, ERESTART_RESTARTBLOCK and the like before the
+ * kernel's restart logic turns them into a restart or EINTR; no manual page
+ * names them. Return: a static phrase for those, NULL for any other.
+ */
+const char *errno_hint(int err);
+
 #endif

@@ -44,6 +44,8 @@ static const struct {
 	[EL_MESSAGE] = { "message", "notices on the bottom line" },
 	[EL_DIALOG] = { "dialog", "menus and the setup screen" },
 	[EL_DIALOG_TITLE] = { "dialog-title", "the title line of a menu" },
+	[EL_TAB] = { "tab", "the tabs of the system-wide views: a view not shown" },
+	[EL_TAB_CURRENT] = { "tab-current", "the tab of the view shown (must differ from tab)" },
 };
 
 static const char *const color_names[] = {

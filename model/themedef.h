@@ -56,6 +56,8 @@ enum elem {
 	EL_MESSAGE,		/* notices */
 	EL_DIALOG,		/* menus and the setup screen */
 	EL_DIALOG_TITLE,
+	EL_TAB,			/* the views' tabs: a view not shown */
+	EL_TAB_CURRENT,		/* the tab of the view shown */
 	EL_NR
 };
 

@@ -37,6 +37,10 @@ int err_set(char *err, size_t errlen, int ret, const char *fmt, ...)
 int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 int parse_seconds(const char *s, double min, double max, double *out);
 
+/* The delay between refreshes, one range for -d, the d key, F2 and the settings file. */
+#define DELAY_MIN_S 0.01
+#define DELAY_MAX_S 86400.0
+
 /*
  * Copy @n bytes of untrusted text (a process name, a command line) into @dst so
  * that it is safe to print on a terminal: control bytes become '?', NUL bytes (the

@@ -182,8 +182,8 @@ static void text_header(struct batch *b, const struct model *m)
 	fmt_uptime(c, sizeof(c), s->uptime_s);
 	fprintf(b->out, "ktop - %s up %s, load average: %.2f, %.2f, %.2f\n", a, c,
 		s->load[0], s->load[1], s->load[2]);
-	fprintf(b->out, "Tasks: %lu total, %lu running, %lu sleeping, %lu disk, %lu stopped, %lu zombie, %lu idle\n",
-		s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle);
+	fprintf(b->out, "Tasks: %lu total, %lu running, %lu sleeping, %lu disk, %lu stopped, %lu zombie, %lu idle; %lu exited\n",
+		s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle, s->exited);
 	if (s->have_cpu)
 		fprintf(b->out, "CPU: %.1f%% busy, %d CPUs\n", s->cpu_pct, s->ncpu);
 	else
@@ -201,7 +201,8 @@ static void text_header(struct batch *b, const struct model *m)
 		fprintf(b->out, "Rates/s: %.0f ctxsw, %.0f intr, %.0f forks, %.0f minflt, %.0f majflt\n",
 			s->ctxt, s->intr, s->forks, s->minflt, s->majflt);
 	else
-		fputs("Rates/s: - (first interval)\n", b->out);
+		fputs("Rates/s: - (first interval; the rows' CPU% and page faults/s: averages since "
+		      "each process started)\n", b->out);
 	text_events(b, m);
 	text_exits(b, m);
 	fputc('\n', b->out);
@@ -486,8 +487,9 @@ static void json_head(struct batch *b, const struct model *m)
 	fprintf(b->out, ",\"system\":{\"uptime_s\":%.2f,\"load\":[%.2f,%.2f,%.2f]",
 		s->uptime_s, s->load[0], s->load[1], s->load[2]);
 	fprintf(b->out, ",\"tasks\":%lu,\"running\":%lu,\"sleeping\":%lu,\"disk\":%lu,"
-		"\"stopped\":%lu,\"zombie\":%lu,\"idle\":%lu,\"ncpu\":%d",
-		s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle, s->ncpu);
+		"\"stopped\":%lu,\"zombie\":%lu,\"idle\":%lu,\"exited\":%lu,\"ncpu\":%d",
+		s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle,
+		s->exited, s->ncpu);
 	if (s->have_cpu)
 		fprintf(b->out, ",\"cpu_pct\":%.1f", s->cpu_pct);
 	else

@@ -132,6 +132,8 @@ int replay_start(struct ktop *k);
 /* -r, the live view's keys: one interval back (-1) or on (1), or the time typed. */
 void replay_step(struct ktop *k, int dir);
 void replay_jump(struct ktop *k, const char *when);
+/* The interval shown, of how many, and the recording's first and last times, into the app. */
+void replay_position(struct ktop *k);
 void watch_signals(struct ktop *k);
 bool focus_open_view(struct ktop *k, pid_t pid);
 int check_pids(struct ktop *k);

@@ -14,15 +14,31 @@
 #include "ktop.h"
 
 /* Interactive table columns; COMMAND (comm or cmdline) last. */
+/* What a top or htop user looks for first (NI, RES, TIME+), then ktop's own. */
 static const int table_default[] = {
-	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
-	COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
+	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_VSZ, COL_RSS, COL_TIME,
+	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
 };
-/* With tracing: the syscall columns first, they are what ktop is for. */
+/* With tracing: the syscall columns next, they are what ktop is for. */
 static const int table_traced[] = {
-	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_SYSC, COL_SYSERR, COL_TOPSC,
-	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV, COL_THREADS, COL_CMDLINE,
+	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_TIME, COL_SYSC,
+	COL_SYSERR, COL_TOPSC, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV,
+	COL_THREADS, COL_CMDLINE,
 };
+
+/* Z: which theme it switched to, and which of how many. */
+static void say_theme(struct app *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nthemes && strcmp(a->themes[i], a->theme); i++)
+		;
+	if (i < a->nthemes)
+		app_message(a, "theme %s (%zu of %zu; Z: the next, F2: setup)", a->theme, i + 1,
+			    a->nthemes);
+	else
+		app_message(a, "theme %.100s", a->theme);
+}
 
 static void act_signal(struct ktop *k)
 {
@@ -157,7 +173,8 @@ bool handle_action(struct ktop *k, enum action act)
 		a->view_pid = 0;
 		break;
 	case ACT_THEME:
-		ui_theme(a);
+		if (!ui_theme(a) && a->color)
+			say_theme(a);
 		break;
 	case ACT_SIGNAL:
 		act_signal(k);

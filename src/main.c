@@ -245,8 +245,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (live && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fputs("ktop: the live view needs a terminal on stdin and stdout; use -b for batch output\n",
-		      stderr);
+		int fd = isatty(STDIN_FILENO) ? STDOUT_FILENO : STDIN_FILENO;
+
+		/* Say which end is not a terminal and what it is instead. */
+		fprintf(stderr, "ktop: the live view needs a terminal, but %s is %s; use -b for "
+			"batch output\n", fd ? "stdout" : "stdin", ui_fd_kind(fd));
 		return 1;
 	}
 	k.sigfd = k.timerfd = -1;

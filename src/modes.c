@@ -34,6 +34,9 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 		need->all |= NEED_CGROUP;
 	if (k->app.view == VIEW_GROUPS)
 		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW);
+	/* A search (F3, while its prompt is open) looks at every command line, as a filter. */
+	if (k->app.searching)
+		need->all |= NEED_CMDLINE;
 	rows_needs(m, &k->app.rows, need);
 }
 

@@ -80,7 +80,8 @@ void options_usage(FILE *f)
 	      "\n"
 	      "  -b, --batch            write text (or CSV/JSON) to stdout instead of the screen\n"
 	      "  -n, --iterations N     batch: stop after N iterations (default: until interrupted)\n"
-	      "  -d, --delay SECONDS    time between refreshes, fractions allowed (default 2 screen, 1 batch)\n"
+	      "  -d, --delay SECONDS    time between refreshes, 0.01 to 86400, fractions allowed (default\n"
+	      "                         2 screen, 1 batch; the same range for the d key, F2, ktoprc)\n"
 	      "  -p, --pid PID[,PID...] only these processes (repeatable)\n"
 	      "  -o, --columns LIST     batch columns, comma-separated keys (see below)\n"
 	      "  -s, --sort KEY         sort by column KEY, descending; +KEY ascending\n"
@@ -152,8 +153,11 @@ void options_usage(FILE *f)
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
 	      "In CSV and JSON the event columns are counts within the interval (exact); text\n"
-	      "shows them per second. The first iteration is the baseline and leaves them\n"
-	      "empty. -n also ends the live view after N refreshes. Column keys:\n", f);
+	      "shows them per second (one decimal under 10). The first iteration is the\n"
+	      "baseline and leaves them empty; text and the screen show CPU% and page faults/s\n"
+	      "averaged since each process started there, as top does. Keys of the live view:\n"
+	      "? in it, or the man page. -n also ends the live view after N refreshes.\n"
+	      "Column keys:\n", f);
 	for (i = 0; i < COL_NR; i++)
 		fprintf(f, "  %-8s %s\n", columns[i].key, columns[i].doc);
 	fputs("\nKeys in the live view: press ? or F1 for the full list. Settings: F2, saved in\n"
@@ -437,7 +441,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->iterations = (long)v;
 			break;
 		case 'd':
-			if (parse_seconds(optarg, 0.01, 86400, &o->delay_s)) {
+			if (parse_seconds(optarg, DELAY_MIN_S, DELAY_MAX_S, &o->delay_s)) {
 				snprintf(err, errsz,
 					 "-d: '%s' is not a delay in seconds from 0.01 to 86400", optarg);
 				return -EINVAL;

@@ -88,8 +88,9 @@ static int parse_columns(char *v, struct settings *s, char *why, size_t n)
 static int parse_setting(const char *key, char *v, struct settings *s, char *why, size_t n)
 {
 	if (!strcmp(key, "delay")) {
-		if (parse_seconds(v, 0.1, 86400, &s->delay_s)) {
-			snprintf(why, n, "delay '%.40s' is not a number of seconds from 0.1 to 86400", v);
+		if (parse_seconds(v, DELAY_MIN_S, DELAY_MAX_S, &s->delay_s)) {
+			snprintf(why, n, "delay '%.40s' is not a number of seconds from %g to %g", v,
+				 DELAY_MIN_S, DELAY_MAX_S);
 			return -EINVAL;
 		}
 		s->have_delay = true;

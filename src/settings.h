@@ -6,7 +6,7 @@
  * The settings file of the live view, $XDG_CONFIG_HOME/ktop/ktoprc (or
  * ~/.config/ktop/ktoprc): "key = value" lines, '#' comments.
  *
- *	delay = 2               seconds between refreshes, 0.1 to 86400
+ *	delay = 2               seconds between refreshes, 0.01 to 86400 (DELAY_MIN_S)
  *	theme = default         a theme name or a file
  *	sort = -cpu_pct         a column key; '-' descending, '+' ascending
  *	columns = pid,user,...  the table's columns in order; COMMAND last

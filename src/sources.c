@@ -158,6 +158,8 @@ static bool replay_collect(struct ktop *k)
 	k->replay_at_end = false;
 	k->replay_elapsed += m->interval_s;
 	k->ticks++;
+	if (k->mode->screen)
+		replay_position(k);
 	return true;
 }
 
@@ -224,6 +226,26 @@ int replay_start(struct ktop *k)
 	return 0;
 }
 
+/*
+ * After a jump the process views start again at the interval shown: the
+ * baselines the jump applied before it are not intervals the user saw, and
+ * an interval seen twice (a step back) must not count twice. Their history
+ * keeps its last point, their totals the interval shown.
+ */
+static void fprocs_restart(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++) {
+		struct fproc *fp = m->fprocs[i];
+
+		if (fp->hist_n > 1)
+			fp->hist_n = 1;
+		sc_table_clear(&fp->sc_total);
+		sc_table_merge(&fp->sc_total, &fp->sc_last);
+	}
+}
+
 /* The model shows interval @seq (a jump): its baseline, then it. */
 static void replay_show(struct ktop *k, int64_t seq)
 {
@@ -234,6 +256,7 @@ static void replay_show(struct ktop *k, int64_t seq)
 	k->replay_past_end = false;
 	if (!replay_collect(k) && !k->replay_err[0])
 		app_message(a, "interval %lld is not there", (long long)seq);
+	fprocs_restart(&a->model);
 }
 
 void replay_step(struct ktop *k, int dir)
@@ -266,8 +289,33 @@ void replay_jump(struct ktop *k, const char *when)
 		app_message(a, "'%.40s' is not a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS]", when);
 		return;
 	}
-	if (replay_find_time(k->replay, t, &seq, k->replay_err, sizeof(k->replay_err)) > 0)
+	if (replay_find_time(k->replay, t, &seq, k->replay_err, sizeof(k->replay_err)) > 0) {
+		a->message[0] = '\0';	/* an earlier complaint is answered */
 		replay_show(k, seq);
+		replay_position(k);
+		/* Past either end it lands on the nearest interval: say so, not silently. */
+		if (t > a->replay_last_s + 5e-7)
+			app_message(a, "%.40s is after the recording's end: its last interval", when);
+		else if (t < a->replay_first_s - 5e-7)
+			app_message(a, "%.40s is before the recording's start: its first interval", when);
+	}
+}
+
+void replay_position(struct ktop *k)
+{
+	struct app *a = &k->app;
+	double first, last;
+	int64_t s0, s1;
+	char err[320];
+
+	if (!k->replay || replay_range(k->replay, &first, &last, err, sizeof(err)) <= 0 ||
+	    replay_find_time(k->replay, first, &s0, err, sizeof(err)) <= 0 ||
+	    replay_find_time(k->replay, last, &s1, err, sizeof(err)) <= 0)
+		return;
+	a->replay_first_s = first;
+	a->replay_last_s = last;
+	a->replay_pos = replay_seq(k->replay) - s0 + 1;
+	a->replay_n = s1 - s0 + 1;
 }
 
 /* The system-wide instance reports the signals sent to the focused processes. */
@@ -304,9 +352,13 @@ bool focus_open_view(struct ktop *k, pid_t pid)
 		return true;
 	}
 	model_fproc_add(m, pid);
-	if (k->replay)
+	if (k->replay) {
+		/* The interval shown is there already: the view shows it at once, paused too. */
+		if (m->tick)
+			fproc_tick(model_fproc_find(m, pid), m);
 		snprintf(m->focus_status, sizeof(m->focus_status),
 			 "a recording keeps no event list: rates and syscalls as recorded");
+	}
 	else
 		snprintf(m->focus_status, sizeof(m->focus_status), "events off: %.140s",
 			 k->opt.no_trace ? "--no-trace" : m->trace_status[0] ? m->trace_status :

@@ -96,6 +96,7 @@ void setup_app(struct ktop *k)
 	model_init(m, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE) / 1024);
 	sample_init(&k->sample);
 	rowset_init(&a->rows);
+	a->rows.exited = EXITED_LAST;	/* the live view: the live processes first */
 	rowset_init(&k->batch.rows);
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;

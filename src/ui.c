@@ -2,11 +2,13 @@
 #include "ui.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "themefile.h"
@@ -31,6 +33,23 @@ static bool ui_can_address(void)
 	const char *s = tigetstr(cup);
 
 	return s && s != (char *)-1;
+}
+
+const char *ui_fd_kind(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return errno == EBADF ? "closed" : "unreadable";
+	if (S_ISFIFO(st.st_mode))
+		return "a pipe";
+	if (S_ISREG(st.st_mode))
+		return "a file";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISCHR(st.st_mode))
+		return "a device that is not a terminal (such as /dev/null)";
+	return "not a terminal";
 }
 
 int ui_start(struct app *a)

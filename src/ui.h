@@ -17,6 +17,8 @@
 
 /* Start curses on the terminal; returns 0 or -1 (message printed). */
 int ui_start(struct app *a);
+/* What @fd is when it is not a terminal: "a pipe", "a file", "closed"... (static). */
+const char *ui_fd_kind(int fd);
 /* Load and show theme a->theme; on error a message says why (file and line). */
 int ui_theme(struct app *a);
 /* Restore the terminal. Idempotent, safe from atexit and fatal-signal paths. */

@@ -98,6 +98,8 @@ struct app {
 	struct sv_state sv[SV_NR];
 	struct groups groups;		/* the groups view's (settings: group_by) */
 
+	char search[128];		/* the last search (F3): name or command line */
+	bool searching;			/* its prompt is open: every command line is read */
 	char message[160];		/* a one-line notice at the bottom */
 	char notice[160];		/* a lasting one (ktop -- CMD: runs, exited), under it */
 	uint64_t message_until;		/* monotonic ns; 0: from the next draw */
@@ -114,6 +116,8 @@ struct app {
 	bool replay;			/* -r: a recording, not the live system */
 	bool replay_end;		/* it shows the last interval recorded (so far) */
 	char jump_to[64];		/* the time typed to jump to (ACT_REPLAY_JUMP) */
+	int64_t replay_pos, replay_n;	/* the interval shown (1..n) of n; n 0: not known */
+	double replay_first_s, replay_last_s;	/* the recording's first and last times */
 	int recording;			/* -w: 1 recording, 2 stopped (a full disk) */
 	char (*themes)[THEME_NAME_MAX];	/* the themes found at start, for Z and F2 */
 	size_t nthemes;

@@ -26,40 +26,79 @@ static const struct {
 	{ '4', "4", "Subsys", true }, { '5', "5", "Signal", true }, { '6', "6", "Groups", true },
 };
 
-static bool bound(const struct view *v, int key)
+/* The binding of @key in @v's table, or NULL. */
+static const struct key_binding *binding(const struct view *v, int key)
 {
 	size_t i, k;
 
 	for (i = 0; i < v->nkeys; i++)
 		for (k = 0; k < ARRAY_SIZE(v->keys[i].keys) && v->keys[i].keys[k]; k++)
 			if (v->keys[i].keys[k] == key)
-				return true;
-	return false;
+				return &v->keys[i];
+	return NULL;
+}
+
+/* What entry @i does in view @v: the binding's own word, else the bar's. */
+static const char *what(const struct view *v, size_t i)
+{
+	int f = bar[i].key - KEY_F(1);
+
+	if (v->bar_words && !bar[i].extra && f >= 0 && f < 10 && v->bar_words[f])
+		return v->bar_words[f];
+	return bar[i].what;
 }
 
 /* The length of entry @i's text, padded to 6 as in htop or not. */
-static int what_len(size_t i, bool pad)
+static int what_len(const struct view *v, size_t i, bool pad)
 {
-	int n = (int)strlen(bar[i].what);
+	const char *s = what(v, i);
+	int n = (int)strlen(s);
 
-	while (!pad && n > 0 && bar[i].what[n - 1] == ' ')
+	if (pad)
+		return n > 6 ? n : 6;
+	while (n > 0 && s[n - 1] == ' ')
 		n--;
 	return n;
 }
 
-/*
- * The function keys' width with padding, or without it (then a space between
- * entries); the extra entries take what room is left.
- */
-static int bar_width(const struct view *v, bool pad)
+static int entry_len(const struct view *v, size_t i, bool pad)
 {
-	int x = 0;
-	size_t i;
+	return (int)strlen(bar[i].name) + what_len(v, i, pad) + !pad;
+}
 
-	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++)
-		if (!bar[i].extra && bound(v, bar[i].key))
-			x += (int)strlen(bar[i].name) + what_len(i, pad) + !pad;
-	return x;
+/*
+ * Which function keys show in @room cells (@show[i]), padded or not (the
+ * return). When not all fit, the least needed go first (renice, then setup,
+ * sort, tree...); quitting is never one of them: at 80 columns a newcomer
+ * must still see how to leave. A replay offers no renice or kill (@replay).
+ */
+static bool bar_pick(const struct view *v, int room, bool replay, bool *show)
+{
+	static const int drop[] = { KEY_F(8), KEY_F(7), KEY_F(2), KEY_F(5), KEY_F(6),
+				    KEY_F(4), KEY_F(9), KEY_F(3), KEY_F(1) };
+	int x = 0, pass;
+	size_t i, d;
+
+	for (pass = 0; pass < 2; pass++) {
+		bool pad = pass == 0;
+
+		x = 0;
+		for (i = 0; i < ARRAY_SIZE(bar); i++) {
+			show[i] = v->keys && !bar[i].extra && binding(v, bar[i].key) &&
+				  !(replay && bar[i].key >= KEY_F(7) && bar[i].key <= KEY_F(9));
+			if (show[i])
+				x += entry_len(v, i, pad);
+		}
+		if (x <= room)
+			return pad;
+	}
+	for (d = 0; d < ARRAY_SIZE(drop) && x > room; d++)
+		for (i = 0; i < ARRAY_SIZE(bar); i++)
+			if (show[i] && bar[i].key == drop[d]) {
+				show[i] = false;
+				x -= entry_len(v, i, false);
+			}
+	return false;
 }
 
 void footer_draw(struct app *a, int y, int w)
@@ -67,6 +106,7 @@ void footer_draw(struct app *a, int y, int w)
 	const struct view *v = a->stack[a->depth - 1];
 	const struct rowset *rs = &a->rows;
 	char right[240], user[64] = "";
+	bool show[ARRAY_SIZE(bar)];
 	int x = 0, rw;
 	bool pad;
 	size_t i;
@@ -89,9 +129,10 @@ void footer_draw(struct app *a, int y, int w)
 		snprintf(user, sizeof(user), "user:%lld ", (long long)rs->filter_uid);
 	/* A system view's own order and filter; else the process table's. */
 	if (!sysview_status(a, right, sizeof(right)))
-		snprintf(right, sizeof(right), "%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
+		snprintf(right, sizeof(right), "%s%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
 			 rs->tree ? "tree " : "", user, rs->filter[0] ? "filter:" : "", rs->filter,
-			 rs->filter[0] ? " " : "", columns[rs->sort_col].key,
+			 rs->filter[0] ? " " : "", rs->exited == EXITED_HIDE ? "exited:hidden " :
+			 rs->exited == EXITED_MIXED ? "exited:mixed " : "", columns[rs->sort_col].key,
 			 rs->sort_dir == SORT_DESC ? "-" : "+");
 	rw = (int)strlen(right);
 	if (rw >= w)
@@ -105,18 +146,22 @@ void footer_draw(struct app *a, int y, int w)
 		x = nw + 2;
 	}
 	/* What is in effect always shows; the bar gives up its padding, then keys. */
-	pad = bar_width(v, true) <= w - rw - 1 - x;
-	for (i = 0; i < ARRAY_SIZE(bar) && v->keys; i++) {
-		int nl = (int)strlen(bar[i].name), len = nl + what_len(i, pad) + !pad;
+	pad = bar_pick(v, w - rw - 1 - x, a->replay, show);
+	for (i = 0; i < ARRAY_SIZE(bar); i++) {
+		int nl = (int)strlen(bar[i].name), len;
 
-		if (!bound(v, bar[i].key))
+		if (bar[i].extra)	/* the views by number, where room is left */
+			show[i] = v->keys && binding(v, bar[i].key) &&
+				  x + entry_len(v, i, pad) <= w - rw - (rw > 0);
+		if (!show[i])
 			continue;
+		len = entry_len(v, i, pad);
 		if (x + len > w - rw - (rw > 0))
-			break;
+			continue;
 		attrset(theme_attr(EL_FOOTER_KEY));
 		put_text(y, x, w - x, bar[i].name);
 		attrset(theme_attr(EL_FOOTER_TEXT));
-		put_text(y, x + nl, what_len(i, pad), bar[i].what);
+		put_text(y, x + nl, what_len(v, i, pad), what(v, i));
 		x += len;
 	}
 	attrset(theme_attr(EL_FOOTER_TEXT));

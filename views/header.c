@@ -211,10 +211,23 @@ int header_draw(struct app *a, int w, int max_lines)
 		attrset(theme_attr(EL_LOST));
 		put_text(y, 5, w - 5, "REPLAY");
 		attrset(theme_attr(EL_NORMAL));
-		snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s", clock, t1,
-			 s->load[0], s->load[1], s->load[2],
+		char pos[96] = "", f[16], l[16];
+
+		/* Which interval of how many, between which times: what J needs. */
+		if (a->replay_n > 0) {
+			time_t ft = (time_t)a->replay_first_s, lt = (time_t)a->replay_last_s;
+			struct tm ftm, ltm;
+
+			localtime_r(&ft, &ftm);
+			localtime_r(&lt, &ltm);
+			strftime(f, sizeof(f), "%H:%M:%S", &ftm);
+			strftime(l, sizeof(l), "%H:%M:%S", &ltm);
+			snprintf(pos, sizeof(pos), "  %lld/%lld [%s-%s]", (long long)a->replay_pos,
+				 (long long)a->replay_n, f, l);
+		}
+		snprintf(buf, sizeof(buf), " %s%s  %s%s  up %s  load %.2f %.2f %.2f", clock, pos,
 			 a->paused ? "PAUSED" : a->replay_end ? "END (following)" : "playing",
-			 a->model.threads ? " threads" : "");
+			 a->model.threads ? " threads" : "", t1, s->load[0], s->load[1], s->load[2]);
 		put_text(y, 11, w - 11, buf);
 	} else {
 		snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s%s", clock, t1,
@@ -231,7 +244,8 @@ int header_draw(struct app *a, int w, int max_lines)
 		blank(y, w);
 		fmt_mem(t1, sizeof(t1), s->mem_used_kb);
 		fmt_mem(t2, sizeof(t2), s->mem_total_kb);
-		snprintf(buf, sizeof(buf), "%s/%s", t1, t2);
+		/* Which "used" it is (htop's leaves out buffers and cache): help has the legend. */
+		snprintf(buf, sizeof(buf), half - 5 >= 40 ? "%s/%s (total-avail)" : "%s/%s", t1, t2);
 		meter(y, 0, half, "Mem", s->mem_total_kb ? s->mem_used_kb / s->mem_total_kb : 0, buf);
 		fmt_mem(t1, sizeof(t1), s->swap_used_kb);
 		fmt_mem(t2, sizeof(t2), s->swap_total_kb);
@@ -245,8 +259,9 @@ int header_draw(struct app *a, int w, int max_lines)
 	attrset(theme_attr(EL_LABEL));
 	put_text(y, 0, w, "Tasks");
 	attrset(theme_attr(EL_NORMAL));
-	snprintf(buf, sizeof(buf), " %lu, %lu run, %lu sleep, %lu D, %lu stop, %lu zombie, %lu idle",
-		 s->tasks, s->running, s->sleeping, s->disk, s->stopped, s->zombie, s->idle);
+	snprintf(buf, sizeof(buf), " %lu, %lu run, %lu sleep, %lu D, %lu stop, %lu zombie, %lu idle;"
+		 " %lu exited", s->tasks, s->running, s->sleeping, s->disk,
+		 s->stopped, s->zombie, s->idle, s->exited);
 	put_text(y, 5, w - 5, buf);
 	y++;
 
@@ -265,7 +280,9 @@ int header_draw(struct app *a, int w, int max_lines)
 		snprintf(buf, sizeof(buf), " ctxsw %s/s  intr %s/s  forks %s/s  minflt %s/s  majflt %s/s",
 			 r[0], r[1], r[2], r[3], r[4]);
 	} else {
-		snprintf(buf, sizeof(buf), " (from the next refresh)");
+		/* The table's first frame: fmt_since_start. */
+		snprintf(buf, sizeof(buf), " (from the next refresh; CPU%% and faults/s below: "
+			 "averages since each process started)");
 	}
 	put_text(y, 5, w - 5, buf);
 	y++;

@@ -5,6 +5,7 @@
  * keys of the view help was opened from come first, then every other view's.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "theme.h"
 #include "view.h"
@@ -18,6 +19,28 @@ static const struct view *const views[] = {
 
 static int help_scroll;
 
+/*
+ * What the header's meters and numbers are, before the keys (htop's help has
+ * its meter legends too): a number a newcomer compares with another tool's
+ * must say which of the defensible definitions it is.
+ */
+static const char *const legend[] = {
+	"The header",
+	" CPU       busy share of each CPU and of all: /proc/stat, all but idle and iowait",
+	" Mem       used = MemTotal - MemAvailable (/proc/meminfo): what the kernel could",
+	"           not hand out at once. htop's used leaves out buffers and page cache too,",
+	"           so it reads lower; free(1) shows both.",
+	" Swp       SwapTotal - SwapFree",
+	" Tasks     live processes (threads with H) by state; zombie: state Z, as ps shows;",
+	"           exited: rows of processes that exited since the last refresh (state X),",
+	"           not in the total (x hides or shows them)",
+	" Rates     system-wide per second: /proc/stat (ctxsw, intr, forks), /proc/vmstat",
+	" Evnts     system calls, failed ones, signals per second, from the kernel's tracepoints",
+	" -         not known yet: a rate needs two readings (from the second refresh on)",
+	" 0.4       rates under 10 per second carry a decimal: one event every 2.5 s is 0.4",
+	" CPU%\u25bd    the sort column and its order (\u25bd descending, \u25b3 ascending)",
+};
+#define NLEGEND (int)(ARRAY_SIZE(legend) + 1)	/* and a blank line */
 /* The views in the order shown: @under first. Returns how many. */
 static size_t help_order(const struct view *under, const struct view **out)
 {
@@ -32,12 +55,41 @@ static size_t help_order(const struct view *under, const struct view **out)
 	return n;
 }
 
-/* Line @n of the list (a section title or a key), drawn at @y. */
-static bool help_line(const struct view *const *order, size_t nv, int n, int y, int w)
+/* The section line @n is in: "the header", or a view's name. */
+static const char *help_section(const struct view *const *order, size_t nv, int n)
+{
+	size_t t;
+
+	if (n < NLEGEND)
+		return "header";
+	n -= NLEGEND;
+	for (t = 0; t < nv; t++) {
+		if (n < (int)order[t]->nkeys + 2)
+			return order[t]->name;
+		n -= (int)order[t]->nkeys + 2;
+	}
+	return order[nv - 1]->name;
+}
+
+/* Line @n of the list (the legend, a section title or a key), drawn at @y. */
+static bool help_line(const struct app *a, const struct view *const *order, size_t nv, int n,
+		      int y, int w)
 {
 	char title[64];
 	size_t t;
 
+	if (n < NLEGEND) {
+		const char *s = n < (int)ARRAY_SIZE(legend) ? legend[n] : "";
+
+		attrset(theme_attr(n ? EL_NORMAL : EL_LABEL));
+		/* The glyphs' line is ASCII where the terminal is. */
+		if (a->ascii && strstr(s, "\u25bd"))
+			s = " CPU%v     the sort column and its order (v descending, ^ ascending)";
+		put_text(y, 0, w, s);
+		attrset(theme_attr(EL_NORMAL));
+		return true;
+	}
+	n -= NLEGEND;
 	for (t = 0; t < nv; t++) {
 		int len = (int)order[t]->nkeys + 2;	/* title, keys, a blank line */
 
@@ -71,6 +123,7 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	char line[256];
 	int y = y0, n, total = 0;
 
+	total = NLEGEND;
 	for (t = 0; t < nv; t++)
 		total += (int)order[t]->nkeys + 2;
 	if (help_scroll > total - (h - 3))
@@ -79,15 +132,22 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	for (n = y0; n < y0 + h; n++)
 		mvhline(n, 0, ' ', w);
 	attrset(theme_attr(EL_TITLE));
-	snprintf(line, sizeof(line), "ktop %s - %s view keys (any key returns; Up/Down scroll)",
-		 KTOP_VERSION, under->name);
+	/* The title names the section at the top of the page, not always the first. */
+	if (help_scroll < NLEGEND)
+		snprintf(line, sizeof(line), "ktop %s - help of the %s view: the header's legend, "
+			 "then the keys (any key returns; Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION,
+			 under->name);
+	else
+		snprintf(line, sizeof(line), "ktop %s - %s view keys (any key returns; "
+			 "Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION,
+			 help_section(order, nv, help_scroll));
 	put_text(y++, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	snprintf(line, sizeof(line), "Rates are per second over the refresh interval (%.2f s); "
 		 "'-' = not known yet. Theme: %.60s.", a->delay_s, a->theme);
 	put_text(y++, 0, w, line);
 	y++;
-	for (n = help_scroll; y < y0 + h && help_line(order, nv, n, y, w); n++, y++)
+	for (n = help_scroll; y < y0 + h && help_line(a, order, nv, n, y, w); n++, y++)
 		;
 }
 
@@ -95,6 +155,14 @@ static enum action help_key(struct app *a, int ch)
 {
 	if (ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE) {
 		help_scroll += ch == KEY_NPAGE ? 10 : 1;
+		return ACT_REDRAW;
+	}
+	if (ch == KEY_END || ch == 'G') {	/* clamped to the last page when drawn */
+		help_scroll = 1 << 20;
+		return ACT_REDRAW;
+	}
+	if (ch == KEY_HOME || ch == 'g') {
+		help_scroll = 0;
 		return ACT_REDRAW;
 	}
 	if (ch == KEY_UP || ch == 'k' || ch == KEY_PPAGE) {

@@ -94,7 +94,9 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 
 	attrset(theme_attr(EL_TABLE_HEADER));
 	snprintf(line, sizeof(line), "%-10s %9s  history, newest right (%zu of %d ticks, %.3g s each)",
-		 "RATE", "NOW/s", fp->hist_n, FPROC_HIST, a->delay_s);
+		 "RATE", "NOW/s", fp->hist_n, FPROC_HIST,
+		 /* A recording's ticks are its own interval, not the delay asked for. */
+		 a->replay && a->model.interval_s > 0 ? a->model.interval_s : a->delay_s);
 	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	for (r = 0; r < FR_NR; r++) {
@@ -174,6 +176,11 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 			 subsystem_name(syscall_subsystem(s->nr)), rate,
 			 (unsigned long long)s->calls, (unsigned long long)s->errors,
 			 te ? errno_name(te, eb, sizeof(eb)) : "", avg, max);
+		if (te && errno_hint(te)) {	/* a kernel-internal name: what it means */
+			size_t l = strlen(line);
+
+			snprintf(line + l, sizeof(line) - l, "  %s", errno_hint(te));
+		}
 		attrset(theme_attr(i == a->pv_sel ? EL_SELECTED : EL_NORMAL));
 		put_line(y + r, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));

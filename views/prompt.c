@@ -7,11 +7,12 @@
 #include "view.h"
 
 static struct {
-	char label[32];
+	char label[128];	/* "Filter (syscall name, Enter: apply, Esc: cancel): " */
 	char text[128];
 	size_t len;
 	prompt_done_fn done;
 	prompt_change_fn change;
+	prompt_key_fn key;
 } pr;
 
 static void prompt_draw(struct app *a, int y0, int h, int w)
@@ -53,6 +54,8 @@ static enum action prompt_key(struct app *a, int ch)
 		pr.text[0] = '\0';
 		break;
 	default:
+		if (pr.key && (act = pr.key(a, ch, pr.text)) != ACT_NONE)
+			return act;
 		if (ch < 0x20 || ch > 0x7e || pr.len + 1 >= sizeof(pr.text))
 			return ACT_NONE;
 		pr.text[pr.len++] = (char)ch;
@@ -79,5 +82,17 @@ void prompt_open(struct app *a, const char *label, const char *initial, prompt_d
 	pr.len = strlen(pr.text);
 	pr.done = done;
 	pr.change = change;
+	pr.key = NULL;
 	app_push(a, &prompt_view);
+}
+
+void prompt_keys(prompt_key_fn key)
+{
+	pr.key = key;
+}
+
+void prompt_relabel(struct app *a, const char *label)
+{
+	(void)a;
+	snprintf(pr.label, sizeof(pr.label), "%s", label);
 }

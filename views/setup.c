@@ -20,7 +20,8 @@ static const char *const item_names[IT_COLS] = {
 	"Groups by",
 };
 
-static const double delays[] = { 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60 };
+/* Its steps; any delay from DELAY_MIN_S (-d, d, the settings file) is kept until one is picked. */
+static const double delays[] = { DELAY_MIN_S, 0.1, 0.2, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60 };
 
 static int cursor, top_item;
 

@@ -121,7 +121,7 @@ enum action key_view_next(struct app *a)
 }
 
 static const char *view_items[VIEW_NAMED];
-static char view_text[VIEW_NAMED][64];
+static char view_text[VIEW_NAMED][160];	/* a description is never cut here, only at the edge */
 
 static enum action view_pick(struct app *a, size_t i)
 {
@@ -165,6 +165,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 	const struct sv_state *s = &a->sv[id];
 	const struct model *m = &a->model;
 	char line[512], name[SYSCALL_LABEL_BUF], err[ERRNO_NAME_BUF], key[CGROUP_KEY_MAX];
+	struct av_row_id rid;
 	int x = 0, i;
 
 	attrset(theme_attr(EL_NORMAL));
@@ -195,13 +196,20 @@ static void draw_title(struct app *a, int id, int y, int w)
 	}
 	for (i = 0; i < VIEW_NAMED && x < w; i++) {
 		snprintf(line, sizeof(line), " %d %s ", i + 1, view_title((enum view_kind)i));
-		attrset(theme_attr(i == (int)sv_kind[id] ? EL_SELECTED : EL_FOOTER_TEXT));
+		attrset(theme_attr(i == (int)sv_kind[id] ? EL_TAB_CURRENT : EL_TAB));
 		put_text(y, x, w - x, line);
 		x += (int)strlen(line) + 1;
 	}
 	attrset(theme_attr(EL_RATE_ZERO));
 	if (id == SV_GROUPS)
 		snprintf(line, sizeof(line), " by %s (b: another key)", cgroup_group_by_name(a->groups.by));
+	else if (id == SV_SIGNALS)
+		snprintf(line, sizeof(line), a->sv[id].av.by_comm ? " per command (b: per process)" :
+			 " per process (b: per command)");
+	else if (id == SV_ERRORS && aggview_row_id(&s->av, s->sel, &rid) && errno_hint((int)rid.err))
+		/* A kernel-internal errno no manual names: what it means, for the selected row. */
+		snprintf(line, sizeof(line), " %s: %s", errno_name((int)rid.err, err, sizeof(err)),
+			 errno_hint((int)rid.err));
 	else if (m->focus)
 		snprintf(line, sizeof(line), " the watched processes");
 	else if (m->events_uid >= 0)
@@ -591,6 +599,10 @@ static enum action k_enter(struct app *a)
 		sv_refresh(a, SV_SUB_SYSCALLS);
 		return ACT_REDRAW;
 	case SV_SIGNALS:
+		if (rid.receiver <= 0) {
+			app_message(a, "several receivers in this row: b shows them one per process");
+			return ACT_REDRAW;
+		}
 		return open_process(a, rid.receiver);
 	case SV_GROUPS:
 		d.from = VIEW_GROUPS;
@@ -624,6 +636,16 @@ static enum action k_group_by(struct app *a)
 	int id, i;
 
 	top_state(a, &id);
+	if (id == SV_SIGNALS) {
+		/* A shell loop's 30 children are one row per command, not 30. */
+		a->sv[id].av.by_comm = !a->sv[id].av.by_comm;
+		a->sv[id].sel = a->sv[id].top = 0;
+		sv_refresh(a, id);
+		app_message(a, a->sv[id].av.by_comm ?
+			    "one row per (sender, receiver) command; '-': several processes (b: per process)" :
+			    "one row per (sender, receiver) process (b: per command)");
+		return ACT_REDRAW;
+	}
 	if (id != SV_GROUPS)
 		return ACT_NONE;
 	for (i = 0; i < CGROUP_BY__COUNT; i++)
@@ -654,7 +676,7 @@ static const struct key_binding sys_keys[] = {
 	{ { 'I', 'R' }, "I R", "invert the sort order", k_invert },
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
 	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter: the rows whose text holds it (Esc cancels)", k_filter },
-	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu)", k_group_by },
+	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu); signals: per process or per command", k_group_by },
 	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups", key_view_next },
 	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
 	{ { '1' }, "1", "the Processes view (the process table)", key_view_1 },

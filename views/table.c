@@ -82,13 +82,25 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 	return level(v / m->interval_s, 100, 1000);
 }
 
-/* Dropped first when the terminal is narrow, so COMMAND keeps some room. */
-/* Narrow terminals lose these first; what ktop is for (syscalls, switches) stays. */
+/*
+ * Narrow terminals lose these first: the rarer rates, then what a top user can
+ * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
+ */
 static const int drop_order[] = {
-	COL_MEM, COL_THREADS, COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_MINFLT, COL_USER,
-	COL_TOPSC, COL_SYSERR,
+	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC,
+	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
 };
 #define COMMAND_MIN_W 13
+
+/*
+ * COMMAND's least width: a third of the line (40 cells at 120 columns, htop
+ * gives it about 55), so that a command started by its path shows more than
+ * the start of the path; never below COMMAND_MIN_W.
+ */
+static int command_min(int w)
+{
+	return w / 3 > COMMAND_MIN_W ? w / 3 : COMMAND_MIN_W;
+}
 
 /* The columns that fit in @w: @out gets indexes into a->cols. */
 static size_t fit_columns(const struct app *a, int w, int *out)
@@ -102,7 +114,7 @@ static size_t fit_columns(const struct app *a, int w, int *out)
 		for (i = 0; i + 1 < a->ncols; i++)
 			if (!dropped[a->cols[i]])
 				total += columns[a->cols[i]].width + 1;
-		if (total + COMMAND_MIN_W <= w || d == ARRAY_SIZE(drop_order))
+		if (total + command_min(w) <= w || d == ARRAY_SIZE(drop_order))
 			break;
 		dropped[drop_order[d++]] = true;
 	}
@@ -132,13 +144,55 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 		a->hdr_x[a->hdr_n] = last ? w : x + c->width + 1;
 
 		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", c->width, c->title);
-		if (cols[i] == a->rows.sort_col)
+		if (cols[i] == a->rows.sort_col) {
+			const struct glyphs *g = glyphs_get(a);
+			int tl = (int)strlen(c->title);
+			/*
+			 * The arrow as in htop, after the title: within the column when
+			 * it has room (the title moves left by one), else in the space
+			 * that follows it.
+			 */
+			int ax = x + (last || c->left ? tl : tl < c->width ? c->width - 1 : c->width);
+
+			if (!c->left && !last && tl < c->width)
+				snprintf(cell, sizeof(cell), "%*s ", c->width - 1, c->title);
 			attrset(theme_attr(EL_SORT_COL));
-		put_text(y, x, cw < w - x ? cw : w - x, cell);
+			put_text(y, x, cw < w - x ? cw : w - x, cell);
+			if (ax < w)
+				mvaddstr(y, ax, a->rows.sort_dir == SORT_DESC ? g->sort_desc :
+					 g->sort_asc);
+		} else {
+			put_text(y, x, cw < w - x ? cw : w - x, cell);
+		}
 		attrset(theme_attr(EL_TABLE_HEADER));
 		x += c->width + 1;
 	}
 	attrset(theme_attr(EL_NORMAL));
+}
+
+/*
+ * The tree's lines before COMMAND take at most half of COMMAND's room: when the
+ * deepest row shown would take more, every ancestor's line narrows to one cell
+ * (the same for all rows, so a child stays right of its parent), and past that
+ * the outermost levels go. A name at depth 8 then still reads at 80 columns
+ * instead of shrinking to a letter.
+ */
+static int tree_step = 3, tree_first = 1;
+
+static void tree_layout(const struct app *a, int w)
+{
+	int budget = w / 2 > 3 ? w / 2 : 3, deepest = 0, r;
+
+	tree_step = 3;
+	tree_first = 1;
+	for (r = 0; r < a->table_rows && a->top + (size_t)r < a->rows.nrows; r++)
+		if (a->rows.rows[a->top + (size_t)r].depth > deepest)
+			deepest = a->rows.rows[a->top + (size_t)r].depth;
+	if (deepest * 3 <= budget)
+		return;
+	tree_step = 1;
+	if (deepest - 1 + 3 > budget)
+		tree_first = deepest + 3 - budget;
 }
 
 /* The tree's lines before COMMAND; returns the cells used. */
@@ -152,14 +206,17 @@ static int draw_tree(const struct app *a, const struct row *r, int y, int x, int
 		return 0;
 	if (!selected)
 		attrset(theme_attr(EL_TREE));
-	for (d = 1; d <= r->depth && used + 3 <= w; d++, used += 3) {
-		const char *s;
+	for (d = tree_first; d <= r->depth && used + 3 <= w; d++) {
+		bool vert = d < 64 && (r->more >> d & 1);
 
-		if (d < r->depth)
-			s = d < 64 && (r->more >> d & 1) ? g->tree_vert : g->tree_blank;
-		else
-			s = r->last ? g->tree_last : g->tree_branch;
-		mvaddstr(y, x + used, s);
+		if (d < r->depth) {
+			mvaddstr(y, x + used, tree_step == 3 ? (vert ? g->tree_vert : g->tree_blank) :
+				 vert ? g->tree_vert1 : " ");
+			used += tree_step;
+			continue;
+		}
+		mvaddstr(y, x + used, r->last ? g->tree_last : g->tree_branch);
+		used += 3;
 	}
 	if (r->folded && used + 2 <= w) {
 		mvaddstr(y, x + used, g->folded);
@@ -211,6 +268,21 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 	attrset(theme_attr(EL_NORMAL));
 }
 
+/*
+ * Are there processes whose command line was not read yet? Right after a
+ * restart of the collector (H) only the rows shown have one: a filter on a
+ * command line matches them from the next refresh, which reads them all.
+ */
+static bool cmdlines_pending(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ntasks; i++)
+		if (!m->tasks[i]->cmdline && m->tasks[i]->state != 'X')
+			return true;
+	return false;
+}
+
 static void table_draw(struct app *a, int y0, int h, int w)
 {
 	const struct rowset *rs = &a->rows;
@@ -223,6 +295,8 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	clamp_scroll(a, rows);
 	ncols = fit_columns(a, w, cols);
 	draw_header_row(a, cols, ncols, y0, w);
+	if (rs->tree)	/* COMMAND's room: what the header row left it */
+		tree_layout(a, w - a->hdr_x[a->hdr_n - 1]);
 	a->rows_y = y0 + 1;
 	for (r = 0; r < rows && a->top + (size_t)r < rs->nrows; r++) {
 		size_t idx = a->top + (size_t)r;
@@ -234,8 +308,11 @@ static void table_draw(struct app *a, int y0, int h, int w)
 		mvhline(y0 + 1 + r, 0, ' ', w);
 	if (!rs->nrows) {
 		attrset(theme_attr(EL_RATE_ZERO));
-		put_text(y0 + 1, 1, w - 1, rs->filter[0] ? "no process matches the filter" :
-			 a->model.focus ? "the watched processes have exited" : "no processes");
+		put_text(y0 + 1, 1, w - 1, !rs->filter[0] ?
+			 (a->model.focus ? "the watched processes have exited" : "no processes") :
+			 cmdlines_pending(&a->model) ?
+			 "no name matches yet: command lines are read at the next refresh (Esc clears the filter)" :
+			 "no process matches the filter (Esc clears it)");
 		attrset(theme_attr(EL_NORMAL));
 	}
 	/* Ask the collector for these rows' status (context switches) and command lines. */
@@ -327,6 +404,9 @@ static void filter_change(struct app *a, const char *text)
 static enum action filter_done(struct app *a, const char *text)
 {
 	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : saved_filter);
+	/* Command lines not read yet: read them now, not at the next refresh. */
+	if (a->rows.filter[0] && cmdlines_pending(&a->model) && !a->paused && !a->replay)
+		return reorder(ACT_COLLECT);
 	return reorder(ACT_RESORT);
 }
 
@@ -335,6 +415,87 @@ static enum action k_filter(struct app *a)
 	memcpy(saved_filter, a->rows.filter, sizeof(saved_filter));
 	prompt_open(a, "Filter: ", a->rows.filter, filter_done, filter_change);
 	return ACT_REDRAW;
+}
+
+/*
+ * Search, as htop's F3: the selection jumps to the next row whose name or
+ * command line holds the text, and no row is hidden (the filter hides).
+ */
+/* The first row matching @text from row @from on (wrapping); -1 when none. */
+static long search_from(const struct app *a, const char *text, size_t from)
+{
+	size_t n = a->rows.nrows, i;
+
+	for (i = 0; i < n; i++) {
+		size_t r = (from + i) % n;
+
+		if (task_text_matches(a->rows.rows[r].task, text))
+			return (long)r;
+	}
+	return -1;
+}
+
+static void search_go(struct app *a, const char *text, size_t from)
+{
+	long r = text[0] ? search_from(a, text, from) : -1;
+
+	if (r >= 0) {
+		a->selected = (size_t)r;
+		a->selected_pid = a->rows.rows[r].task->pid;
+	}
+	prompt_relabel(a, text[0] && r < 0 ? "Search (no match): " : "Search (F3: next): ");
+}
+
+static void search_change(struct app *a, const char *text)
+{
+	snprintf(a->search, sizeof(a->search), "%s", text);
+	search_go(a, text, a->selected);
+}
+
+static enum action search_key(struct app *a, int ch, const char *text)
+{
+	if (ch != KEY_F(3))
+		return ACT_NONE;
+	search_go(a, text, a->selected + 1);
+	return ACT_REDRAW;
+}
+
+static enum action search_done(struct app *a, const char *text)
+{
+	(void)text;	/* the selection stays where the search took it */
+	a->searching = false;
+	return reorder(ACT_REDRAW);
+}
+
+static bool cmdlines_pending(const struct model *m);
+
+static enum action k_search(struct app *a)
+{
+	prompt_open(a, "Search (F3: next): ", a->search, search_done, search_change);
+	prompt_keys(search_key);
+	a->searching = true;
+	/* F3 again on the last search: its next match at once, as in htop. */
+	if (a->search[0])
+		search_go(a, a->search, a->selected + 1);
+	/* Only the rows shown have their command line: read them all, now. */
+	if (cmdlines_pending(&a->model) && !a->paused && !a->replay)
+		return ACT_COLLECT;
+	return ACT_REDRAW;
+}
+
+/* x: the exited processes' rows after the live ones, hidden, or among them. */
+static enum action k_exited(struct app *a)
+{
+	static const char *const say[] = {
+		[EXITED_LAST] = "exited processes (X) after the live ones (x: hide them)",
+		[EXITED_HIDE] = "exited processes (X) hidden (x: show them among the live ones)",
+		[EXITED_MIXED] = "exited processes (X) among the live ones, as sorted (x: last)",
+	};
+
+	a->rows.exited = a->rows.exited == EXITED_LAST ? EXITED_HIDE :
+			 a->rows.exited == EXITED_HIDE ? EXITED_MIXED : EXITED_LAST;
+	app_message(a, "%s", say[a->rows.exited]);
+	return reorder(ACT_RESORT);
 }
 
 static enum action k_clear_filter(struct app *a)
@@ -351,8 +512,9 @@ static enum action delay_done(struct app *a, const char *text)
 
 	if (!text || !*text)
 		return ACT_REDRAW;
-	if (parse_seconds(text, 0.1, 86400, &d)) {
-		app_message(a, "delay '%.40s' is not a number of seconds from 0.1 to 86400", text);
+	if (parse_seconds(text, DELAY_MIN_S, DELAY_MAX_S, &d)) {
+		app_message(a, "delay '%.40s' is not a number of seconds from %g to %g", text,
+			    DELAY_MIN_S, DELAY_MAX_S);
 		return ACT_REDRAW;
 	}
 	a->delay_s = d;
@@ -429,8 +591,12 @@ static enum action k_open(struct app *a)
 {
 	const struct task *t;
 
-	if (a->selected >= a->rows.nrows)
-		return ACT_NONE;
+	if (a->selected >= a->rows.nrows) {
+		/* Say why nothing opens, rather than nothing. */
+		app_message(a, a->rows.filter[0] ? "no process to open: the filter '%.60s' matches none (Esc clears it)" :
+			    "no process to open%.0s", a->rows.filter);
+		return ACT_REDRAW;
+	}
 	t = a->rows.rows[a->selected].task;
 	a->view_pid = t->tgid ? t->tgid : t->pid;
 	a->pv_sel = 0;
@@ -593,12 +759,22 @@ static void request(struct app *a, const struct task *t)
 	a->req.starttime = t->starttime;
 }
 
+/* A recording's processes are not this machine's now: nothing to signal or renice. */
+static bool live_process(struct app *a)
+{
+	if (a->replay)
+		app_message(a, "a recording: no live process to signal or renice");
+	return !a->replay;
+}
+
 static enum action k_kill(struct app *a)
 {
 	const struct task *t = selected_task(a);
 	char title[160];
 	size_t i;
 
+	if (!live_process(a))
+		return ACT_REDRAW;
 	if (!t || !may_act_on(a, t, "signal"))
 		return ACT_REDRAW;
 	request(a, t);
@@ -615,7 +791,7 @@ static enum action renice(struct app *a, int step)
 	const struct task *t = selected_task(a);
 	int nice;
 
-	if (!t || !may_act_on(a, t, "renice"))
+	if (!live_process(a) || !t || !may_act_on(a, t, "renice"))
 		return ACT_REDRAW;
 	nice = (int)t->nice + step;
 	if (nice < -20 || nice > 19) {
@@ -684,8 +860,10 @@ static const struct key_binding table_keys[] = {
 	{ { '>', '.' }, "> .", "sort by the column to the right", k_sort_right },
 	{ { 'I', 'R' }, "I R", "invert the sort order", k_invert },
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
-	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter by name or command line (Esc cancels)", k_filter },
-	{ { 27 /* Esc */, '\\' }, "Esc", "clear the filter", k_clear_filter },
+	{ { KEY_F(3) }, "F3", "search: select the next row whose name or command line holds the text, hiding none (F3 again: the next)", k_search },
+	{ { '/', '\\', 'o', KEY_F(4) }, "/ \\ o F4", "filter by name or command line: only the rows that hold the text show (Esc cancels)", k_filter },
+	{ { 27 /* Esc */ }, "Esc", "clear the filter", k_clear_filter },
+	{ { 'x' }, "x", "exited processes (X rows): after the live ones (default), hidden, or among them", k_exited },
 	{ { 'u' }, "u", "show one user's processes (menu)", k_user },
 	{ { 't', KEY_F(5) }, "t F5", "tree view on/off", k_tree },
 	{ { '-' }, "-", "tree: fold (hide the children of the selected process)", k_fold },
@@ -705,7 +883,7 @@ static const struct key_binding table_keys[] = {
 	{ { 'Z' }, "Z", "next colour theme", k_theme },
 	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
 	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups", key_view_next },
-	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
+	{ { 'V' }, "V", "views menu (F3 in the other views)", key_view_menu },
 	{ { '1' }, "1", "the Processes view (this table)", key_view_1 },
 	{ { '2' }, "2", "the Syscalls view", key_view_2 },
 	{ { '3' }, "3", "the Errors view: failed calls per (syscall, errno)", key_view_3 },
@@ -771,8 +949,12 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 	return ACT_REDRAW;
 }
 
+/* F3 searches here, as in htop (the system views' F3 is their menu). */
+static const char *const table_bar_words[10] = { [2] = "Search" };
+
 const struct view table_view = {
 	.name = "table",
+	.bar_words = table_bar_words,
 	.draw = table_draw,
 	.mouse = table_mouse,
 	.keys = table_keys,

@@ -37,6 +37,8 @@ struct view {
 	bool fullscreen;	/* hides the header (help) */
 	bool overlay;		/* draws on the bottom line over the view below (prompt) */
 	const char *hint;	/* the bottom line's keys; NULL = the function-key bar */
+	/* The bar's word for F1..F10 where the view's differs (6 cells at most); NULL: the bar's. */
+	const char *const *bar_words;
 	/*
 	 * It draws every cell of its area each time, so the screen need not be
 	 * erased before (src/ui.c): curses then sends only what changed.
@@ -47,10 +49,12 @@ struct view {
 /* Line-drawing and graph glyphs: UTF-8, or ASCII (no UTF-8 locale, --ascii). */
 struct glyphs {
 	const char *tree_branch, *tree_last, *tree_vert, *tree_blank;	/* 3 cells each */
+	const char *tree_vert1;		/* 1 cell: tree_vert where the tree narrows */
 	const char *folded, *unfolded;	/* 1 cell: children hidden / shown */
 	const char *spark[8];		/* 1 cell each: graph levels, low to high */
 	const char *bar;		/* 1 cell: a full cell of a bar */
 	const char *hline;		/* 1 cell: a horizontal rule */
+	const char *sort_desc, *sort_asc;	/* 1 cell: the sort column's order */
 };
 const struct glyphs *glyphs_get(const struct app *a);
 
@@ -104,6 +108,11 @@ typedef enum action (*prompt_done_fn)(struct app *a, const char *text);
 typedef void (*prompt_change_fn)(struct app *a, const char *text);
 void prompt_open(struct app *a, const char *label, const char *initial, prompt_done_fn done,
 		 prompt_change_fn change);
+/* Keys the open prompt's owner answers first (the search's F3); ACT_NONE: not one. */
+typedef enum action (*prompt_key_fn)(struct app *a, int ch, const char *text);
+void prompt_keys(prompt_key_fn key);
+/* A new label for the open prompt (the search's "no match"). */
+void prompt_relabel(struct app *a, const char *label);
 
 /* The next (@dir 1) or previous (-1) theme in a->themes into a->theme: ACT_THEME. */
 enum action theme_step(struct app *a, int dir);

@@ -111,6 +111,7 @@ for line in sys.stdin:
 			n=$((n + 1))
 			read -ra toks <<<"$label"
 			for tok in "${toks[@]}"; do
+				tok=${tok//\\\\/\\}	# the C string's "\\" is the key \
 				# a key is a tag of the KEYS list: "Up, k", "PgUp, ^B", "<, ,"
 				grep -qE "^ +([^ ]+, )*$(sed 's/[][\.*^$?+(){}|/]/\\&/g' <<<"$tok")(,|\$| )" "$BATS_TEST_TMPDIR/keys.txt" ||
 					{ echo "key '$tok' (of '$label' in $src) is not a KEYS entry" >&2; return 1; }
@@ -174,4 +175,14 @@ for line in sys.stdin:
 	for k in 'top(1)' 'htop(1)' 'strace(1)' 'proc(5)'; do
 		grep -qF "$k" <<<"$see" || { echo "SEE ALSO lacks $k" >&2; return 1; }
 	done
+}
+
+@test "docs: the design document is in the repository, README points at it, nothing points outside" {
+	local root="$BATS_TEST_DIRNAME/../.."
+	[ -s "$root/DESIGN.md" ]
+	grep -q '(`DESIGN.md`' "$root/README.md"
+	# a user's clone has nothing beside the repository: no file may point there
+	command -v git >/dev/null && git -C "$root" rev-parse >/dev/null 2>&1 || skip "not a git checkout"
+	run git -C "$root" grep -n '\.\./shared' -- ':!tests'
+	[ "$status" -eq 1 ] || { echo "$output" >&2; return 1; }
 }

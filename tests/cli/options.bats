@@ -116,6 +116,10 @@ usage_error() {
 	[ "$status" -ne 124 ]	# not killed by timeout: it did not hang
 	assert_one_line_error
 	[[ "$stderr" == *"-b"* ]]
+	# it says which end is not a terminal, and what it is instead
+	[[ "$stderr" == *"stdin is a device that is not a terminal"* ]]
+	run --separate-stderr timeout 5 sh -c 'echo | "$0"' "$KTOP"
+	[[ "$stderr" == *"stdin is a pipe"* ]]
 }
 
 @test "the live view with only stdout redirected: fails at once" {

@@ -23,7 +23,7 @@ teardown() {
 
 start() {
 	keys "clear; env XDG_CONFIG_HOME='$CFG' LANG=C.UTF-8 $KTOP -d 0.3 --no-trace $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 }
 
 quit() {

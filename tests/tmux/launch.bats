@@ -24,7 +24,7 @@ teardown() {
 # run_ktop ARGS...: ktop in the pane, its exit status printed after it.
 run_ktop() {
 	keys "clear; $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 }
 
 @test "launch: only CMD's processes, 'exited with status 3' kept until q, then its output and status" {

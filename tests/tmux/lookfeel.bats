@@ -30,7 +30,7 @@ start() {
 	local env=$1
 	shift
 	keys "clear; env XDG_CONFIG_HOME='$CFG' TERM=xterm-256color LANG=C.UTF-8 $env $KTOP -d 0.3 --no-trace $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 }
 
 # ktop -p PID: it opens the process view; Esc goes to the table of that process.
@@ -38,7 +38,7 @@ start_p() {
 	keys "clear; env XDG_CONFIG_HOME='$CFG' TERM=xterm-256color LANG=C.UTF-8 $KTOP -d 0.3 --no-trace -p $1; echo KTOP-EXIT=\$?" Enter
 	wait_for "^Process $1 "
 	keys Escape
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	wait_for "^ *$1 "
 }
 
@@ -207,10 +207,10 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	wait_for 'F1Help +F2Setup F3?.*F5Tree +F6SortByF7Nice -F8Nice \+F9Kill +F10Quit'
 	keys '?'
 	wait_for 'Keys of the table view'
-	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+	keys G	# End: the last page (the legend and every view's keys before it)
 	wait_for 'Keys of the setup view'
 	keys x
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	quit
 }
 
@@ -264,7 +264,7 @@ click() {
 @test "mouse: a click on a row selects it, a click on a title sorts by it" {
 	start "" -s +pid
 	local y pid
-	y=$(screen | grep -nE 'PID +USER' | cut -d: -f1)
+	y=$(screen | grep -nE 'PID[^ ]* +USER' | cut -d: -f1)
 	pid=$(screen | sed -n "$((y + 3))p" | awk '{print $1}')
 	[ "$pid" -le 3 ]
 	click $((y + 3)) 10

@@ -35,7 +35,7 @@ record() {
 	first=$(sqlite3 "$D/r.db" "SELECT strftime('%Y-%m-%d %H:%M:%S', min(wall), 'unixepoch', 'localtime') FROM interval")
 	keys "clear; $KTOP -r $D/r.db -d 0.5; echo KTOP-EXIT=\$?" Enter
 	wait_for '^ktop REPLAY [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} '
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	# it plays to the end of the file, then says so
 	wait_for 'END \(following\)'
 	keys ' '
@@ -58,8 +58,8 @@ record() {
 	keys '['
 	wait_for 'the first interval of the recording'
 	keys '?'
-	wait_for 'table view keys'
-	keys NPage NPage
+	wait_for 'help of the table view'
+	keys NPage NPage NPage
 	wait_for 'a replay: jump to a time'
 	keys q
 	keys q
@@ -68,7 +68,7 @@ record() {
 
 @test "tmux replay: a live ktop explains [ ] J; shows REC while recording" {
 	keys "clear; $KTOP -d 0.5 -w $D/live.db; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	wait_for '  REC'
 	keys ']'
 	wait_for 'ktop -r FILE'

@@ -34,7 +34,7 @@ resize() { tmux -L "$S" resize-window -t t -x "$1" -y "$2"; }
 
 start_ktop() {
 	keys "clear; $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 }
 
 # The shell is usable again and the terminal is as ktop found it: canonical
@@ -53,7 +53,7 @@ assert_restored() {
 	wait_for '^terminal 20x5 is too$'
 	wait_for '^small: ktop needs$'
 	resize 100 30
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
@@ -61,7 +61,7 @@ assert_restored() {
 @test "tmux: 300x100: the whole table, a row per line down to the footer" {
 	resize 300 100
 	start_ktop
-	wait_for 'PID +USER.* COMMAND'
+	wait_for 'PID[^ ]* +USER.* COMMAND'
 	wait_for '^F1Help'
 	# rows of processes fill what the header leaves (this machine has > 100)
 	[ "$(screen | grep -cE '^ +[0-9]+ [a-z+]')" -ge 60 ]
@@ -78,7 +78,7 @@ assert_restored() {
 		sleep 0.05
 	done
 	resize 120 40
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	# The footer comes to the last line of the new size once ktop has read the
 	# last SIGWINCH (on a loaded machine that can take a moment; until then
 	# tmux shows its own reflow of the previous frame).
@@ -114,13 +114,13 @@ colours_on_screen() {
 	keys q
 	wait_for 'KTOP-EXIT=0'
 	keys "clear; NO_COLOR=1 $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	sleep 0.5
 	[ "$(colours_on_screen)" -eq 0 ]
 	keys q
 	wait_for 'KTOP-EXIT=0'
 	keys "clear; TERM=vt100 LC_ALL=C $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	wait_for '^Mem\[\|*'
 	sleep 0.5
 	[ "$(colours_on_screen)" -eq 0 ]
@@ -206,7 +206,7 @@ end_by() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	local log="$BATS_TEST_TMPDIR/st.log"
 	keys "clear; strace -f -y -qq -o $log -e trace=%file,%process,write,pwrite64,writev,pwritev,pwritev2 $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys / '$(touch /tmp/ktop-pwned)' Enter
 	sleep 0.5
 	keys Escape

@@ -43,7 +43,7 @@ need_tracing() {
 # start [ARGS...]: ktop in the pane; the process table (or FIRST, set before) first.
 start() {
 	keys "clear; XDG_CONFIG_HOME=$XDG_CONFIG_HOME LANG=C.UTF-8 $KTOP -d 0.4 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for "${FIRST:-PID +USER}"
+	wait_for "${FIRST:-PID[^ ]* +USER}"
 }
 
 # filter TEXT: the view's filter (the rows of a busy machine are many).
@@ -99,7 +99,7 @@ resume() {
 	wait_for '^Processes making getppid'
 	filter evwl
 	wait_for "^ +$P .* evwl *\$"
-	select_row '^ +PID +USER' "^ +$P "
+	select_row '^ +PID[^ ]* +USER' "^ +$P "
 	keys Enter
 	wait_for "^Process $P +evwl"
 	keys Escape
@@ -152,6 +152,14 @@ resume() {
 	wait_for "^Process $P +evwl"
 	keys Escape
 	wait_for '^ +FROM SENDER +TO RECEIVER'
+	# per command (b): the same flow, one row per (sender, receiver) name
+	keys b
+	wait_for 'per command \(b: per process\)'
+	# one row for every evwl-sender -> evwl (this test's and earlier ones': '-', several)
+	wait_for "^ +($SENDER|-) evwl-sender +($P|-) evwl +SIGUSR1 +delivered +[0-9.]+ +[0-9]+"
+	[ "$(screen | grep -cE ' evwl-sender +([0-9]+|-) evwl +SIGUSR1 +delivered ')" -eq 1 ]
+	keys b
+	wait_for 'per process \(b: per command\)'
 
 	# Groups by command: evwl's -> its processes; then by user
 	keys 6
@@ -177,10 +185,15 @@ resume() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "sysviews: v cycles the views, F3 is a menu, 1-6 pick one; the bar and help list them" {
+@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-6 pick one; the bar and help list them" {
 	need_tracing
 	start
+	# the table's F3 is htop's search; a system view's F3 is the views menu
+	wait_for 'F3Search'
+	keys v
 	wait_for 'F3Views'
+	keys 1
+	wait_for 'F3Search'
 	keys v
 	wait_for '^SYSCALL +CALLS/s'
 	keys v
@@ -192,8 +205,8 @@ resume() {
 	keys v
 	wait_for '^COMM +PROCS'
 	keys v
-	wait_for 'PID +USER'
-	keys F3
+	wait_for 'PID[^ ]* +USER'
+	keys V
 	wait_for '^Views \(Enter: show, Esc: cancel\)'
 	wait_for '5 Signals +who signals whom'
 	keys Down Down Down Down Enter
@@ -211,7 +224,7 @@ resume() {
 	keys Escape
 	wait_for 'sort:count-'
 	keys 1
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
@@ -226,7 +239,7 @@ resume() {
 	keys Down Down Down Enter
 	wait_for '^UNIT +PROCS'
 	keys 1
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys F2
 	wait_for '^Setup'
 	wait_for 'Groups by +unit'

@@ -20,7 +20,7 @@ teardown() {
 
 start_ktop() {
 	keys "clear; $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for '^ +PID'
 }
 
 @test "tmux: starts, shows the header and process rows, quits with q" {
@@ -71,13 +71,16 @@ start_ktop() {
 	start_ktop
 	keys N
 	wait_for 'sort:pid\+'
+	# the selection stays on its process (htop's way): Home shows the top of the order
+	keys Home
 	sleep 0.4
-	first=$(screen | grep -E -A1 'PID +USER' | tail -1 | awk '{print $1}')
+	first=$(screen | grep -E -A1 '^ +PID' | tail -1 | awk '{print $1}')
 	[ "$first" = 1 ]
 	keys I
 	wait_for 'sort:pid-'
+	keys Home
 	sleep 0.4
-	first=$(screen | grep -E -A1 'PID +USER' | tail -1 | awk '{print $1}')
+	first=$(screen | grep -E -A1 '^ +PID' | tail -1 | awk '{print $1}')
 	[ "$first" -gt 1 ]
 	keys q
 }
@@ -114,9 +117,10 @@ start_ktop() {
 	keys '?'
 	wait_for 'keys \(any key returns'
 	wait_for 'sort by CPU%'
+	keys NPage	# the header's legend comes first: the filter is on the next page
 	wait_for 'filter by name'
 	keys x
-	wait_for 'PID +USER'
+	wait_for '^ +PID'
 	keys q
 }
 
@@ -125,9 +129,10 @@ start_ktop() {
 	tmux -L "$S" resize-window -t t -x 30 -y 6
 	wait_for 'too small'
 	tmux -L "$S" resize-window -t t -x 90 -y 25
-	wait_for 'PID +USER'
+	wait_for '^ +PID'
 	tmux -L "$S" resize-window -t t -x 160 -y 40
-	wait_for 'THR COMMAND'
+	# the wide layout: the columns 90 cells had no room for
+	wait_for 'TIME\+ .*CSW/s .*COMMAND'
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
@@ -170,10 +175,17 @@ start_ktop() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "tmux: 80x24 shows the columns the table needs" {
+@test "tmux: 80x24 shows the columns the table needs, and COMMAND a third of the line" {
 	tmux -L "$S" resize-window -t t -x 80 -y 24
 	start_ktop
-	wait_for 'PID USER +S +CPU% +SYSC/s +ERR/s TOP-SYSCALL +CSW/s COMMAND'
+	if [ "$(id -u)" = 0 ]; then
+		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +RES +SYSC/s +ERR/s COMMAND'
+	else
+		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +MEM% +RES +TIME\+ COMMAND'
+	fi
+	local pos
+	pos=$(screen | grep -E '^ +PID' | sed 's/▽/v/; s/△/^/' | awk '{ print index($0, "COMMAND") }')
+	[ $((80 - pos + 1)) -ge 26 ]
 	keys q
 }
 
@@ -183,7 +195,7 @@ start_ktop() {
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	# As in cli/kernel.bats: an empty directory over events/signal, in a private mount namespace.
 	keys "clear; unshare -m --propagation private sh -c 'mount --bind $BATS_TEST_TMPDIR/empty /sys/kernel/tracing/events/signal && $KTOP -d 0.3'; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for '^ +PID'
 	wait_for '^Evnts +syscalls [0-9.]+[kMG]?/s +failed [0-9.]+[kMG]?/s +signals - '
 	keys q
 	wait_for 'KTOP-EXIT=0'

@@ -25,13 +25,13 @@ teardown() {
 	keys "clear; valgrind --error-exitcode=99 --suppressions=$SUPP --leak-check=full \
 --show-leak-kinds=definite,possible --errors-for-leak-kinds=definite,possible \
 --log-file=$LOG $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys t
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys t '?'
 	wait_for '[Kk]eys|[Hh]elp'
 	keys Escape
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys Enter
 	sleep 2
 	keys e

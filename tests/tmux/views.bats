@@ -44,7 +44,7 @@ teardown() {
 # The table, filtered to the workload, lowest pid (the parent) selected; Enter.
 open_parent_view() {
 	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	# By its pid file: unique to the test (zombies of earlier runs have no command line).
 	keys /
 	tmux -L "$S" send-keys -t t -l "$BATS_TEST_TMPDIR/pids"
@@ -106,7 +106,7 @@ open_parent_view() {
 	keys Escape
 	wait_for "^Process $P"
 	keys Escape
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	# The view closed: its instance is gone, the main one stays.
 	for _ in $(seq 30); do [ -d "$(inst_dir $k -f)" ] || break; sleep 0.1; done
 	[ ! -d "$(inst_dir $k -f)" ]
@@ -183,7 +183,7 @@ open_parent_view() {
 @test "views: help lists the process view's keys" {
 	open_parent_view
 	keys '?'
-	wait_for 'process view keys'
+	wait_for 'help of the process view'
 	wait_for 'the event list: every kernel event'
 	keys x
 	wait_for "^Process $P"
@@ -242,7 +242,7 @@ nobody_ktop() {
 	wait_for 'KTOP-EXIT=0'
 	# The user's own process: its view, its events focused.
 	keys "clear; LANG=C.UTF-8 $nb -d 0.3; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID +USER'
+	wait_for 'PID[^ ]* +USER'
 	keys /
 	tmux -L "$S" send-keys -t t -l "100.$$"
 	keys Enter

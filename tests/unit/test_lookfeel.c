@@ -48,6 +48,9 @@ static void test_shipped_themes(void)
 			if (!CHECK(found))
 				printf("# %s lacks %s\n", path, theme_elem_name(e));
 		}
+		/* The view shown must stand out of the tab line (issue 21). */
+		if (!CHECK(memcmp(&d.st[EL_TAB], &d.st[EL_TAB_CURRENT], sizeof(d.st[0]))))
+			printf("# %s: tab-current looks like tab\n", path);
 	}
 }
 
@@ -171,7 +174,7 @@ static void test_settings_parse(void)
 	/* bad lines: counted, the first reported, their settings unset, the rest kept */
 	CHECK_EQ_I64(settings_parse("delay = fast\ntheme = mono\ncolumns = pid,nosuch\n"
 				    "sort = -vcsw\ntree = maybe\nwhat = 1\nno equals sign\n"
-				    "columns = comm,pid\ndelay = 0.01\n", &s, warn, sizeof(warn)), 7);
+				    "columns = comm,pid\ndelay = 0.001\n", &s, warn, sizeof(warn)), 7);
 	CHECK(strncmp(warn, "1: ", 3) == 0);
 	CHECK(strstr(warn, "fast") != NULL);
 	CHECK(!s.have_delay && !s.have_tree && !s.ncols);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../model/columns.h"
+#include "../../model/format.h"
 #include "../../model/model.h"
 #include "../../model/pidmap.h"
 #include "../../model/rows.h"
@@ -1020,9 +1021,10 @@ static void test_model_sys_summary(void)
 	m.sys.mem.swap_free = 100;
 	model_end_tick(&m);
 	/* 99 is not focused: not counted. */
-	CHECK_EQ_U64(s->tasks, 7);
+	/* X (exited since the last refresh) is no task and no zombie: ps shows neither. */
+	CHECK_EQ_U64(s->tasks, 6);
 	CHECK(s->running == 1 && s->sleeping == 1 && s->disk == 1 && s->stopped == 1);
-	CHECK(s->zombie == 2 && s->idle == 1);
+	CHECK(s->zombie == 1 && s->idle == 1 && s->exited == 1);
 	CHECK(s->have_mem);
 	CHECK_NEAR(s->mem_used_kb, 600, 1e-9);
 	CHECK_NEAR(s->swap_used_kb, 0, 1e-9);
@@ -1043,7 +1045,7 @@ static void test_model_sys_summary(void)
 	m.sys.vm.pgfault = 700;
 	m.sys.vm.pgmajfault = 30;
 	model_end_tick(&m);
-	CHECK_EQ_U64(s->tasks, 7);
+	CHECK_EQ_U64(s->tasks, 6);
 	CHECK(s->running == 0 && s->sleeping == 2);
 	CHECK(!s->have_mem);
 	CHECK(s->have_cpu);
@@ -1594,7 +1596,102 @@ static void test_pidmap_probe_chains(void)
 	CHECK_EQ_U64(bad, 0);
 }
 
+/* What a person reads: a rare event is 0.4/s, not 0; MEM% of a small process is not 0.0. */
+static void test_format_decimals(void)
+{
+	char b[32];
+
+	fmt_rate(b, sizeof(b), 0.4);
+	CHECK_STR(b, "0.4");
+	fmt_rate(b, sizeof(b), 0.04);
+	CHECK_STR(b, "0.0");	/* nonzero, below a decimal: 0.0, not 0 */
+	fmt_rate(b, sizeof(b), 0);
+	CHECK_STR(b, "0");
+	fmt_rate(b, sizeof(b), 9.94);
+	CHECK_STR(b, "9.9");
+	fmt_rate(b, sizeof(b), 9.96);
+	CHECK_STR(b, "10");
+	fmt_rate(b, sizeof(b), 2.5);
+	CHECK_STR(b, "2.5");
+	fmt_rate(b, sizeof(b), 1234);
+	CHECK_STR(b, "1234");
+	fmt_rate(b, sizeof(b), 12345);
+	CHECK_STR(b, "12.3k");
+	/* sizes keep the column's 6 characters */
+	fmt_kb(b, sizeof(b), 99999);
+	CHECK_STR(b, "99999");
+	fmt_kb(b, sizeof(b), 1023.0 * 1024);
+	CHECK_STR(b, "1.0G");
+	fmt_kb(b, sizeof(b), 20.0 * 1024 * 1024 * 1024);	/* ASan's 20 TiB VIRT */
+	CHECK_STR(b, "20.0T");
+}
+
+/*
+ * The first frame: CPU% and faults/s since each process started (top's first
+ * iteration), MEM% with two decimals; exited rows after the live ones; the
+ * header's counts leave them out.
+ */
+static void test_first_frame_and_exited(void)
+{
+	static const pid_t live_first[] = { 2, 1 };
+	struct model m;
+	struct rowset rs;
+	struct task *t;
+	char b[32];
+	double v;
+
+	model_init(&m, 100, 4);
+	rowset_init(&rs);
+	tick_begin(&m, 1);
+	m.sys.have_uptime = true;
+	m.sys.uptime_s = 110;		/* started at 10 s (1000 ticks): 100 s old */
+	m.sys.have_mem = true;
+	m.sys.mem.total = 24u * 1024 * 1024;	/* 24 GiB in KiB */
+	t = sample(&m, 1, 1000, "old", 2000, 3000, 4000);	/* 50 s of CPU, 4000 faults */
+	t->rss_kb = 10 * 1024;					/* 10 MiB */
+	sample(&m, 2, 1000, "live", 0, 0, 0);
+	end_tick(&m, &rs);
+	t = model_task_find(&m, 1);
+	CHECK(fmt_since_start(&m, t, COL_CPU, &v));
+	CHECK_NEAR(v, 50.0, 1e-6);
+	CHECK(fmt_since_start(&m, t, COL_MINFLT, &v));
+	CHECK_NEAR(v, 40.0, 1e-6);
+	CHECK_STR(fmt_cell(&m, t, COL_CPU, b, sizeof(b), true), "50.0");
+	CHECK_STR(fmt_cell(&m, t, COL_MINFLT, b, sizeof(b), true), "40");
+	CHECK_STR(fmt_cell(&m, t, COL_MEM, b, sizeof(b), true), "0.04");
+	CHECK(!col_num(&m, t, COL_CPU, &v));	/* CSV, JSON: still no rate */
+
+	/* The second frame: rates of the interval, nothing since start. */
+	tick_begin(&m, 2);
+	m.sys.have_uptime = true;
+	m.sys.uptime_s = 111;
+	sample(&m, 1, 1000, "old", 2000, 3000, 4000)->state = 'X';
+	sample(&m, 2, 1000, "live", 0, 0, 0);
+	end_tick(&m, &rs);
+	t = model_task_find(&m, 1);
+	CHECK(!fmt_since_start(&m, t, COL_CPU, &v));
+	CHECK_EQ_U64(m.sum.exited, 1);
+	CHECK_EQ_U64(m.sum.zombie, 0);
+	CHECK_EQ_U64(m.sum.tasks, 1);
+	/* pid 1 sorts first by pid; exited, it goes after the live one. */
+	rs.sort_col = COL_PID;
+	rs.sort_dir = SORT_ASC;
+	rs.exited = EXITED_LAST;
+	rowset_refresh(&rs, &m);
+	CHECK(rows_are(&rs, live_first, ARRAY_SIZE(live_first)));
+	rs.exited = EXITED_HIDE;
+	rowset_refresh(&rs, &m);
+	CHECK(rs.nrows == 1 && rs.rows[0].task->pid == 2);
+	rs.exited = EXITED_MIXED;
+	rowset_refresh(&rs, &m);
+	CHECK(rs.nrows == 2 && rs.rows[0].task->pid == 1);
+	rowset_free(&rs);
+	model_free(&m);
+}
+
 static const struct test tests[] = {
+	{ "format_decimals", test_format_decimals },
+	{ "first_frame_and_exited", test_first_frame_and_exited },
 	{ "model_first_tick", test_model_first_tick },
 	{ "model_second_tick_rates", test_model_second_tick_rates },
 	{ "model_hz", test_model_hz },

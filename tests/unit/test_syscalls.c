@@ -420,6 +420,14 @@ static void test_errno_names(void)
 	CHECK_STR(errno_name(99999, buf, sizeof(buf)), "E99999");
 	CHECK_STR(errno_name(-99999, buf, sizeof(buf)), "E99999");
 	CHECK_STR(errno_name(-2147483647 - 1, buf, sizeof(buf)), "E-2147483648");
+	/* The kernel-internal ones get plain words; a user-visible one needs none. */
+	CHECK_STR(errno_name(-512, buf, sizeof(buf)), "ERESTARTSYS");
+	CHECK(errno_hint(-512) && strstr(errno_hint(-512), "signal"));
+	CHECK(errno_hint(516) && strstr(errno_hint(516), "restart_syscall"));
+	CHECK(errno_hint(519) != NULL);
+	CHECK(errno_hint(520) == NULL && errno_hint(511) == NULL);
+	CHECK(errno_hint(-ENOENT) == NULL && errno_hint(0) == NULL);
+	CHECK(errno_hint(-2147483647 - 1) == NULL);
 }
 
 

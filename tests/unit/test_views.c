@@ -508,6 +508,50 @@ static void test_sigflows(void)
 	sigflows_free(&sf);
 }
 
+/* Per command: a shell loop's children (one receiver, 30 senders) make one row. */
+static void test_sigflows_by_comm(void)
+{
+	struct sigflows sf, by;
+	struct sig_flow in = { .receiver = 50, .sig = SIGCHLD, .n = 1 };
+	uint64_t n = 0, total = 0;
+	size_t i;
+
+	sigflows_init(&sf);
+	sigflows_init(&by);
+	for (i = 0; i < 30; i++) {
+		in.sender = (pid_t)(100 + i);
+		snprintf(in.sender_comm, sizeof(in.sender_comm), "sleep");
+		snprintf(in.receiver_comm, sizeof(in.receiver_comm), "bash");
+		sigflows_add(&sf, &in);
+	}
+	in.sender = 7;	/* another command to the same receiver: a row of its own */
+	snprintf(in.sender_comm, sizeof(in.sender_comm), "kill");
+	in.sig = SIGTERM;
+	in.n = 2;
+	sigflows_add(&sf, &in);
+	CHECK_EQ_U64(sf.n, 31);
+	sigflows_by_comm(&sf, &by);
+	CHECK_EQ_U64(by.n, 2);
+	for (i = 0; i < by.n; i++) {
+		const struct sigflow *r = &by.v[i];
+
+		n += r->n;
+		total += r->total;
+		if (!strcmp(r->sender_comm, "sleep")) {
+			CHECK(r->n == 30 && r->sender == SIGFLOW_SEVERAL && r->receiver == 50);
+			CHECK(r->sig == SIGCHLD && !strcmp(r->receiver_comm, "bash"));
+		} else {
+			CHECK(r->n == 2 && r->sender == 7 && r->sig == SIGTERM);
+		}
+	}
+	CHECK_EQ_U64(n, 32);	/* the sums stay the rows' */
+	CHECK_EQ_U64(by.n_all, sf.n_all);
+	sigflows_by_comm(&sf, &by);	/* rebuilt, not added to */
+	CHECK_EQ_U64(by.n, 2);
+	sigflows_free(&by);
+	sigflows_free(&sf);
+}
+
 /* ---- the views' row sets -------------------------------------------------------- */
 
 static void test_aggview(void)
@@ -611,6 +655,7 @@ static const struct test tests[] = {
 	{ "sysagg sums of the rows", test_sysagg_sums },
 	{ "groups: rows sum to the group", test_groups },
 	{ "signal flows and their bound", test_sigflows },
+	{ "signal flows per command", test_sigflows_by_comm },
 	{ "aggview rows, order, callers", test_aggview },
 };
 

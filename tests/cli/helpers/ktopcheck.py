@@ -19,7 +19,7 @@ TRACE_COUNTS = ("syscalls", "syscall_errors", "sig_recv", "sig_sent", "lost_even
 CSV_REQUIRED = ("time", "interval_s", "pid", "ppid", "user", "comm", "state", "cpu_pct",
                 "rss_kb", "minflt", "majflt", "vcsw", "ivcsw")
 SYSTEM_KEYS = ("uptime_s", "load", "tasks", "running", "sleeping", "disk", "stopped",
-               "zombie", "idle", "ncpu", "cpu_pct", "ctxt", "intr", "forks", "minflt",
+               "zombie", "idle", "exited", "ncpu", "cpu_pct", "ctxt", "intr", "forks", "minflt",
                "majflt")
 SYSTEM_COUNTS = ("ctxt", "intr", "forks", "minflt", "majflt")
 

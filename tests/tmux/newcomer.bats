@@ -1,0 +1,384 @@
+#!/usr/bin/env bats
+# Issue 21, the first ten minutes of a top/htop user: what the screen says at a
+# glance is true (zombies as ps counts them, rates under 10 with a decimal, the
+# first frame, the Mem legend) and readable (COMMAND's width, quit at 80x24,
+# the tab shown, the sort arrow, the theme's name, NI, search, the tree at
+# 80x24, exited rows, replay's position), each with a number to check.
+
+load helpers/tmux
+
+KTOP="$BATS_TEST_DIRNAME/../../ktop"
+S="ktop-nc-$$"
+
+# pane W H: a new tmux server whose pane runs a shell, W x H.
+pane() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	# the old server gone first: a new one on its socket could meet its exit
+	for _ in $(seq 50); do tmux -L "$S" ls >/dev/null 2>&1 || break; sleep 0.1; done
+	tmux -L "$S" new-session -d -s t -x "$1" -y "$2" "sh"
+	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+}
+
+setup() {
+	pane 120 40
+	CFG="$BATS_TEST_TMPDIR/cfg"
+	mkdir -p "$CFG"
+	PIDS=()
+}
+
+teardown() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	local p
+	# each started with setsid: its group is all it started (a chain of shells too)
+	for p in "${PIDS[@]}"; do
+		kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true
+	done
+}
+
+# bg CMD...: CMD in the background, in a process group of its own; its pid in
+# PIDS (teardown ends the group) and in BG.
+bg() {
+	setsid "$@" </dev/null >/dev/null 2>&1 3>&- &
+	BG=$!
+	PIDS+=("$BG")
+}
+
+# start ARGS...: ktop in the pane, its settings in $CFG (none), UTF-8.
+start() {
+	keys "clear; env XDG_CONFIG_HOME='$CFG' $TERMENV LANG=C.UTF-8 $KTOP $*; echo KTOP-EXIT=\$?" Enter
+	wait_for '^ +PID|^ktop REPLAY'
+}
+
+quit() {
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+# The table's column titles line, and the row of pid $1 (its first match).
+# (the sort arrow as one byte: positions are then cells)
+titles() { screen | grep -E '^ +PID' | head -1 | sed 's/▽/v/; s/△/^/'; }
+row_of() { screen | grep -E "^ +$1 " | head -1; }
+
+# The look (foreground, background, attributes, from the SGR sequences in
+# effect) where text $1 starts in the pane's coloured capture.
+look_of() {
+	tmux -L "$S" capture-pane -p -e -t t | python3 -c '
+import re, sys
+want = sys.argv[1]
+for line in sys.stdin:
+    st = {"fg": "", "bg": "", "a": set()}
+    i = 0
+    while i < len(line):
+        m = re.match(r"\x1b\[([0-9;]*)m", line[i:])
+        if m:
+            p = [int(x) if x else 0 for x in m.group(1).split(";")]
+            k = 0
+            while k < len(p):
+                c = p[k]
+                if c == 0: st = {"fg": "", "bg": "", "a": set()}
+                elif c in (38, 48) and k + 2 < len(p) and p[k + 1] == 5:
+                    st["fg" if c == 38 else "bg"] = "c%d" % p[k + 2]; k += 2
+                elif 30 <= c <= 37 or 90 <= c <= 97: st["fg"] = "c%d" % c
+                elif 40 <= c <= 47 or 100 <= c <= 107: st["bg"] = "c%d" % c
+                elif c == 39: st["fg"] = ""
+                elif c == 49: st["bg"] = ""
+                elif c in (1, 2, 3, 4, 7): st["a"].add(c)
+                elif c == 22: st["a"] -= {1, 2}
+                elif c in (23, 24, 27): st["a"].discard(c - 20)
+                k += 1
+            i += m.end()
+            continue
+        if line.startswith(want, i):
+            print(st["fg"], st["bg"], sorted(st["a"]))
+            sys.exit(0)
+        i += 1
+sys.exit(1)' "$1"
+}
+
+@test "header: the zombie count is ps's; exited rows are counted apart, not as zombies" {
+	# a zombie that stays: its parent (exec'd into sleep) never reaps it
+	bg sh -c 'sleep 0 & exec sleep 300'
+	# and processes that keep exiting between refreshes (X rows)
+	bg sh -c 'while :; do /bin/true; sleep 0.05; done'
+	start -d 0.5
+	wait_for '^Tasks .* zombie, [0-9]+ idle; [0-9]+ exited'
+	local shown ps_now ok=0 i
+	for i in $(seq 60); do
+		shown=$(screen | sed -nE 's/^Tasks .* ([0-9]+) zombie,.*/\1/p')
+		ps_now=$(ps -eo stat= | grep -c '^Z')
+		echo "header $shown zombie, ps $ps_now" >&2
+		[ -n "$shown" ] && [ "$shown" -ge 1 ] && [ "$shown" -eq "$ps_now" ] && { ok=1; break; }
+		sleep 0.25
+	done
+	[ "$ok" = 1 ]
+	# the exited ones are there, said apart
+	wait_for '; [1-9][0-9]* exited'
+	quit
+}
+
+@test "numbers: a rate of 0.4/s shows 0.4 (one signal every 2.5 s)" {
+	[ "$(id -u)" = 0 ] || skip "needs root (signals are counted from events)"
+	pane 200 40	# SIG/s is among the first to go at 120 columns
+	# a receiver that handles SIGUSR1 (a default-ignored signal is 'ignored') and
+	# has no children (a shell's would add their SIGCHLD)
+	bg python3 -c 'import signal, sys, time
+signal.signal(signal.SIGUSR1, lambda *a: None)
+open(sys.argv[1], "w").close()
+while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
+	local rx=$BG
+	# the first signal once its handler is set (before, one would kill it)
+	for _ in $(seq 100); do [ -e "$BATS_TEST_TMPDIR/ready" ] && break; sleep 0.1; done
+	[ -e "$BATS_TEST_TMPDIR/ready" ]
+	bg sh -c "while :; do kill -USR1 $rx; sleep 2.5; done"
+	start -d 5
+	keys /
+	tmux -L "$S" send-keys -t t -l "nc-rx-$$"
+	keys Enter
+	wait_for "^ +$rx "
+	local col
+	# SIG/s, per second over 5 s: 2 signals = 0.4 (1 or 3 at the edges: 0.2, 0.6)
+	for _ in $(seq 150); do
+		# right-aligned under its title: the cells that end where "SIG/s" ends
+		col=$(row_of "$rx" | awk -v t="$(titles)" '{ e = index(t, "SIG/s") + 4; v = substr($0, e - 6, 7); gsub(/ /, "", v); print v }')
+		[[ "$col" =~ ^0\.[246]$ ]] && break
+		sleep 0.1
+	done
+	echo "SIG/s of the receiver: $col" >&2
+	[[ "$col" =~ ^0\.[246]$ ]]
+	quit
+}
+
+@test "first frame: CPU% and faults since each process started at once, marked so" {
+	start -d 30 --no-trace
+	# no second refresh for 30 s: what shows now is the first frame
+	wait_for 'Rates \(from the next refresh; CPU% and faults/s below: averages since each process started\)'
+	# pid 1 has a CPU% number, not '-'
+	wait_for '^ +1 +root +-?[0-9]+ +[A-Z] +[0-9]+\.[0-9] '
+	quit
+}
+
+@test "COMMAND gets at least 40 cells at 120 columns; NI, RES and TIME+ are there" {
+	start -d 1
+	local t pos
+	t=$(titles)
+	pos=$(awk '{ print index($0, "COMMAND") }' <<<"$t")
+	echo "titles: $t; COMMAND at $pos of 120" >&2
+	[ $((120 - pos + 1)) -ge 40 ]
+	[[ "$t" =~ \ NI\  ]] && [[ "$t" =~ \ RES\  ]] && [[ "$t" =~ \ TIME\+\  ]]
+	quit
+}
+
+@test "at 80x24 the key bar still says how to quit; F3 is search" {
+	pane 80 24
+	start -d 1
+	wait_for 'F10Quit'
+	screen | tail -1 | grep -q 'F3Search'
+	quit
+}
+
+@test "the sort column has an arrow (ASCII too); Z names the theme" {
+	start -d 1 --no-trace
+	wait_for 'CPU%▽'
+	keys I
+	wait_for 'CPU%△'
+	keys Z
+	wait_for '^theme [a-z-]+ \([0-9] of [0-9]; Z: the next'
+	quit
+	keys "clear; env XDG_CONFIG_HOME='$CFG' LANG=C.UTF-8 $KTOP -d 1 --no-trace --ascii; echo KTOP-EXIT=\$?" Enter
+	wait_for 'CPU%v'
+	quit
+}
+
+@test "the tab of the view shown differs from the others in every shipped theme" {
+	[ "$(id -u)" = 0 ] || skip "the system views count events: needs root"
+	local th cur other TERMENV=TERM=xterm-256color	# the themes' 256 colours
+	for th in default light mono high-contrast; do
+		start -d 1 --theme "$th"
+		keys 2
+		wait_for ' 2 Syscalls '
+		cur=$(look_of ' 2 Syscalls ')
+		other=$(look_of ' 3 Errors ')
+		echo "$th: shown '$cur', other '$other'" >&2
+		[ -n "$cur" ] && [ "$cur" != "$other" ]
+		quit
+	done
+}
+
+@test "NI shows a renice at once (F8 on the selected process)" {
+	bg sleep 1004
+	local p=$BG
+	start -d 1 --no-trace
+	keys /
+	tmux -L "$S" send-keys -t t -l "sleep 1004"
+	keys Enter
+	wait_for "^ +$p +root +0 "
+	keys F8
+	wait_for "^ +$p +root +1 "
+	[ "$(ps -o ni= -p "$p" | tr -d ' ')" = 1 ]
+	quit
+}
+
+@test "search (F3): the selection jumps to the next match, no row is hidden" {
+	bg sleep 1005
+	local a=$BG
+	bg sleep 1005
+	local b=$BG
+	start -d 2 --no-trace
+	keys N	# by pid: the two in a known order
+	wait_for 'PID△'
+	local before
+	before=$(screen | grep -cE '^ +[0-9]+ ')
+	keys F3
+	wait_for '^Search \(F3: next\):'
+	tmux -L "$S" send-keys -t t -l "sleep 1005"
+	keys Enter
+	# the first match selected, and the rows all there (the table is not filtered)
+	[ "$(screen | grep -cE '^ +[0-9]+ ')" -ge $((before - 2)) ]
+	! screen | tail -1 | grep -q 'filter:'
+	keys F3	# the last search again: the next match
+	wait_for '^Search \(F3: next\): sleep 1005'
+	keys Enter
+	keys Enter	# the selected row's process view
+	wait_for "^Process $b +sleep"
+	keys Escape
+	keys F3
+	tmux -L "$S" send-keys -t t -l "zz-no-such"
+	wait_for '^Search \(no match\):'
+	keys Escape
+	quit
+	: "$a"
+}
+
+@test "exited processes: after the live ones by default, x hides them" {
+	bg sh -c 'while :; do /bin/true; done'
+	start -d 0.5
+	wait_for '; [1-9][0-9]* exited'
+	# no live row under an exited (X) one: the live ones first
+	local states
+	states=$(screen | awk '/^ +PID /{ on = 1; next } on && /^ +[0-9]+ / { print $4 }' | tr -d '\n')
+	echo "states top to bottom: $states" >&2
+	[[ ! "$states" =~ X[^X] ]]
+	# and they are there, at the end
+	keys End
+	wait_for '^ +[0-9]+ +root +-?[0-9]+ +X '
+	states=$(screen | awk '/^ +PID /{ on = 1; next } on && /^ +[0-9]+ / { print $4 }' | tr -d '\n')
+	[[ ! "$states" =~ X[^X] ]]
+	keys x
+	wait_for 'exited:hidden'
+	sleep 1.2
+	! screen | grep -qE '^ +[0-9]+ +root +-?[0-9]+ +X '
+	keys x
+	wait_for 'exited:mixed'
+	quit
+}
+
+@test "tree: a chain 10 deep reads at 80x24 (names not cut to letters)" {
+	pane 80 24
+	# each level a shell waiting on the next; the last one sleeps
+	printf '%s\n' 'if [ "$1" -gt 0 ]; then sh "$0" $(($1 - 1)); else exec sleep 1006; fi' \
+		>"$BATS_TEST_TMPDIR/deep.sh"
+	bg sh "$BATS_TEST_TMPDIR/deep.sh" 10
+	start -d 1 --no-trace
+	keys t
+	wait_for 'tree view'
+	keys F3
+	tmux -L "$S" send-keys -t t -l "sleep 1006"
+	keys Enter
+	keys F	# follow it: a refresh that reorders the rows keeps it in view
+	local line
+	for _ in $(seq 100); do
+		line=$(screen | grep -E '[^a-z]sleep 1006' | head -1)
+		[ -n "$line" ] && break
+		sleep 0.1
+	done
+	echo "deepest: $line" >&2
+	# the name keeps its letters, and its parent's line is there too
+	[[ "$line" == *"sleep 1006"* ]]
+	# the tree's lines before it take at most half of COMMAND's room (in cells)
+	local cmd name
+	cmd=$(titles | awk '{ print index($0, "COMMAND") - 1 }')
+	name=$(python3 -c 'import sys; l = sys.argv[1]; print(len(l[:l.index("sleep 1006")]))' "$line")
+	echo "COMMAND at $cmd, the name at $name" >&2
+	[ $((name - cmd)) -le $(((80 - cmd) / 2 + 3)) ]
+	quit
+}
+
+@test "help: the header's legend first (Mem is total - available), then each page's title" {
+	start -d 1 --no-trace
+	keys '?'
+	wait_for 'help of the table view: the header.s legend'
+	wait_for 'Mem +used = MemTotal - MemAvailable'
+	keys NPage NPage NPage
+	wait_for '^ktop .* - table view keys'
+	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+	! screen | head -1 | grep -q 'table view keys'
+	keys x
+	quit
+}
+
+@test "the views menu (V) shows whole descriptions at 200 columns" {
+	pane 200 40
+	start -d 1 --no-trace
+	keys V
+	wait_for '6 Groups +processes summed per command, user, cgroup, unit, container$'
+	keys Escape
+	quit
+}
+
+@test "the delay has one lower bound: the d key takes 0.05 as -d does" {
+	start -d 1 --no-trace
+	keys d
+	wait_for 'Delay in seconds'
+	keys C-u
+	tmux -L "$S" send-keys -t t -l "0.05"
+	keys Enter
+	wait_for 'delay 0.05 s'
+	keys d C-u
+	tmux -L "$S" send-keys -t t -l "0.001"
+	keys Enter
+	wait_for "delay '0.001' is not a number of seconds from 0.01 to 86400"
+	quit
+}
+
+@test "a filter that matches nothing: Enter says so" {
+	start -d 1 --no-trace
+	keys /
+	tmux -L "$S" send-keys -t t -l "zz-nothing-$$"
+	keys Enter
+	wait_for 'no process matches the filter \(Esc clears it\)'
+	keys Enter
+	wait_for "no process to open: the filter 'zz-nothing-$$' matches none"
+	quit
+}
+
+@test "replay: position and times, J past the end says so, [ does not count twice, no F9" {
+	local db="$BATS_TEST_TMPDIR/r.db"
+	timeout 20 "$KTOP" -b -d 0.5 -n 6 -w "$db" >/dev/null
+	start -r "$db"
+	keys ' '
+	wait_for '^ktop REPLAY .* [0-9]+/6 \[[0-9:]{8}-[0-9:]{8}\]  PAUSED'
+	keys J
+	wait_for 'Jump to'
+	tmux -L "$S" send-keys -t t -l "23:59:59"
+	keys Enter
+	wait_for "23:59:59 is after the recording's end: its last interval"
+	wait_for '^ktop REPLAY .* 6/6 '
+	# F7 F8 F9 are not offered; F9 says why at once
+	! screen | tail -1 | grep -qE 'F7|F8|F9'
+	keys F9
+	wait_for 'a recording: no live process to signal'
+	# the process view of the first row, at once on the paused replay
+	keys Home Enter
+	wait_for 'history, newest right \(1 of [0-9]+ ticks, 0\.[45][0-9]* s each\)'
+	! screen | grep -q 'not read from /proc yet'
+	# a step back starts the history again at the interval shown: one point,
+	# not the jump's baselines and the interval added (4)
+	keys '['
+	sleep 0.5
+	wait_for 'history, newest right \(1 of [0-9]+ ticks'
+	keys ']'
+	wait_for 'history, newest right \(2 of [0-9]+ ticks'
+	keys Escape
+	wait_for '^ktop REPLAY .* 6/6 '
+	quit
+}
