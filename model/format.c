@@ -151,6 +151,15 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 	case CT_PCT:
 		put_fixed(buf, n, v, v < 999.95, 0);
 		break;
+	case CT_MS:
+		if (m->interval_s <= 0) {
+			snprintf(buf, n, "-");
+			break;
+		}
+		/* ms / (s * 1000) * 100: the share of the interval. */
+		v /= m->interval_s * 10;
+		put_fixed(buf, n, v, v < 999.95, 0);
+		break;
 	case CT_KB:
 		fmt_kb(buf, n, v);
 		break;

@@ -56,6 +56,16 @@ enum counter {
 	CNT_SYSERR,	/* those that returned -errno */
 	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
 	CNT_SIGSENT,	/* signal:signal_generate from it */
+	/*
+	 * The state split, nanoseconds of the interval (all threads summed),
+	 * from sched_switch and sched_wakeup(_new): on a CPU, runnable waiting
+	 * for one, sleeping (S), blocked (D), stopped or traced (T, t).
+	 */
+	CNT_ONCPU,
+	CNT_RUNQ,
+	CNT_SLEEP,
+	CNT_BLOCKED,
+	CNT_STOPPED,
 	CNT_NR
 };
 
@@ -85,6 +95,8 @@ struct row_events {
 	const struct sc_table *sc;	/* per syscall; the source's, valid until applied */
 	const struct sc_table *err;	/* per syscall and errno (sc_err_key); likewise */
 	char comm[16];			/* its name by the events: the last one when @renamed */
+	/* The state split's counters are known (a thread's state was); else unknown. */
+	bool have_state;
 	bool renamed;			/* it exec'd or was renamed after /proc last read it */
 	pid_t ppid;
 	bool exited;

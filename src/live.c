@@ -21,7 +21,8 @@ static const int table_default[] = {
 /* With tracing: the syscall columns first, they are what ktop is for. */
 static const int table_traced[] = {
 	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_SYSC, COL_SYSERR, COL_TOPSC,
-	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV, COL_THREADS, COL_CMDLINE,
+	COL_RUNQ, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV, COL_THREADS,
+	COL_CMDLINE,
 };
 
 static void act_signal(struct ktop *k)

@@ -85,7 +85,7 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 /* Dropped first when the terminal is narrow, so COMMAND keeps some room. */
 /* Narrow terminals lose these first; what ktop is for (syscalls, switches) stays. */
 static const int drop_order[] = {
-	COL_MEM, COL_THREADS, COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_MINFLT, COL_USER,
+	COL_MEM, COL_THREADS, COL_RUNQ, COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_MINFLT, COL_USER,
 	COL_TOPSC, COL_SYSERR,
 };
 #define COMMAND_MIN_W 13
