@@ -1080,6 +1080,8 @@ static void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
 
 void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts)
 {
+	if (!a->states)
+		return;
 	/* The idle tasks (pid 0, one a CPU) are not threads of anyone. */
 	if (prev > 0)
 		keep_sched(a, prev, ACCT_SR_OUT + acct_state_of(prev_state), ts);
@@ -1089,7 +1091,7 @@ void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, 
 
 void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts)
 {
-	if (pid > 0)
+	if (a->states && pid > 0)
 		keep_sched(a, pid, new_task ? ACCT_SR_WAKE_NEW : ACCT_SR_WAKE, ts);
 }
 
