@@ -257,7 +257,8 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 	c += col;
 	if (c->type == AV_STR)
 		return aggview_text(v, row, col, buf, n, utf8);
-	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d))) {
+	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d)) ||
+	    (c->type == AV_MS && !aggview_rate(v, d / 10, &d))) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
@@ -271,6 +272,7 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 			fmt_rate(buf, n, d);
 		break;
 	case AV_PCT:
+	case AV_MS:	/* ms / (s * 1000) * 100: the share of the interval */
 		put_fixed(buf, n, d, d < 999.95, 0);
 		break;
 	case AV_KB:

@@ -617,8 +617,10 @@ static void data_cell(struct batch *b, const struct model *m, const struct av_co
 			batch_json_string(b->out, cell, strlen(cell));
 		return;
 	}
-	if (aggview_num(v, r, col, &d) && (c->type != AV_COUNT || m->interval_s > 0))
-		fprintf(b->out, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" : "%.0f", d);
+	if (aggview_num(v, r, col, &d) &&
+	    ((c->type != AV_COUNT && c->type != AV_MS) || m->interval_s > 0))
+		fprintf(b->out, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
+			c->type == AV_MS ? "%.3f" : "%.0f", d);
 	else if (b->fmt == OUT_JSON)
 		fputs("null", b->out);
 }
