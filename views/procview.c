@@ -17,7 +17,8 @@
 static const char *const rate_label[FR_NR] = {
 	[FR_SYSCALLS] = "syscalls", [FR_SYSERR] = "failed", [FR_MINFLT] = "minflt",
 	[FR_MAJFLT] = "majflt", [FR_VCSW] = "vcsw", [FR_IVCSW] = "ivcsw",
-	[FR_SIGNALS] = "signals",
+	[FR_SIGNALS] = "signals", [FR_ONCPU] = "on cpu %", [FR_RUNQ] = "runq %",
+	[FR_SLEEP] = "sleep %", [FR_BLOCKED] = "blocked %",
 };
 
 /* Eight heights: UTF-8 blocks, or ASCII where the locale is not UTF-8. */
@@ -98,7 +99,10 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	for (r = 0; r < FR_NR; r++) {
-		if (fproc_hist(fp, r, 0, &v))
+		/* The state split: ns per s, as a share (100 = one thread all the time). */
+		if (fproc_hist(fp, r, 0, &v) && r >= FR_ONCPU)
+			snprintf(num, sizeof(num), "%.1f", v / 1e7);
+		else if (fproc_hist(fp, r, 0, &v))
 			fmt_rate(num, sizeof(num), v);
 		else
 			snprintf(num, sizeof(num), "-");
