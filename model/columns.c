@@ -58,8 +58,8 @@ const struct column columns[COL_NR] = {
 			  "signals it sent (from task context): signal:signal_generate" },
 	[COL_ONCPU] = { "oncpu_ms", "ONCPU%", 6, false, CT_MS, 0, CNT_ONCPU, SORT_DESC,
 			"time on a CPU, all threads: sched_switch in to out (100% = one thread's interval)" },
-	[COL_RUNQ] = { "runq_ms", "RUNQ%", 6, false, CT_MS, 0, CNT_RUNQ, SORT_DESC,
-		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in" },
+	[COL_RUNQ] = { "runq_ms", "RUNQ%", 6, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
+		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in (untraced: task/TID/schedstat run_delay)" },
 	[COL_SLEEP] = { "sleep_ms", "SLEEP%", 6, false, CT_MS, 0, CNT_SLEEP, SORT_DESC,
 			"time asleep (S; idle or parked kernel threads), all threads: sched_switch out to sched_wakeup" },
 	[COL_BLOCKED] = { "blocked_ms", "BLOCK%", 6, false, CT_MS, 0, CNT_BLOCKED, SORT_DESC,
@@ -231,7 +231,7 @@ unsigned col_needs(const struct model *m, int c)
 	unsigned needs = columns[c].needs;
 
 	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
-		needs &= ~NEED_STATUS;
+		needs &= ~(NEED_STATUS | NEED_SCHEDSTAT);
 	return needs;
 }
 

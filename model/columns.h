@@ -71,6 +71,7 @@ enum col_type {
 #define NEED_STATUS	0x1u
 #define NEED_CMDLINE	0x2u
 #define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
+#define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
 
 /* Longest text of a cell: a command line as read (4 KiB) once sanitized. */
 #define CMDLINE_TEXT_MAX 4200

@@ -406,6 +406,8 @@ static void apply_reading(struct model *m, struct task_reading *r)
 		model_task_set_counter(t, CNT_VCSW, r->vcsw);
 		model_task_set_counter(t, CNT_IVCSW, r->ivcsw);
 	}
+	if (r->have_runq)
+		model_task_set_counter(t, CNT_RUNQ, r->runq_ns);
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
 		r->cmdline = NULL;

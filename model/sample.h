@@ -76,6 +76,8 @@ struct task_reading {
 	struct pid_stat stat;		/* stat.starttime: with pid, its identity */
 	bool have_csw;			/* vcsw/ivcsw read (status, summed over threads) */
 	uint64_t vcsw, ivcsw;
+	bool have_runq;			/* run_delay read (schedstat, summed over threads), ns */
+	uint64_t runq_ns;
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */

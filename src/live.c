@@ -200,8 +200,9 @@ bool column_useless(const struct ktop *k, int c)
 		return !k->app.model.exit_records;
 	if (events_counted(k))
 		return false;
+	/* runq_ms has schedstat's run_delay untraced. */
 	return c == COL_TOPSC || c == COL_LOST ||
-	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR);
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ);
 }
 
 /*
