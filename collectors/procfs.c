@@ -684,7 +684,9 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading
 			}
 		}
 		/* Exited between the two reads: its status counts, its delay is the last read's. */
-		if (runq && read_run_delay(pc, &cur->schedstat, e->path, cur->tid, &trq))
+		/* The leader's as the single-threaded path reads it: PID/schedstat. */
+		if (runq && read_run_delay(pc, &cur->schedstat, e->path,
+					   cur->tid == e->pid ? 0 : cur->tid, &trq))
 			trq = old_rq;
 		cur->vcsw = (uint64_t)ts.vcsw;
 		cur->ivcsw = (uint64_t)ts.ivcsw;
