@@ -462,7 +462,13 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr)
 	t = activate(a, tid);
 	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
 	count(a, t, AC_SYSCALLS);
-	t->enter_nr = SC_EMPTY;
+	/*
+	 * In time order (order_times) the pairing is acct_time_calls': the
+	 * call before this one, begun in an earlier interval, still ends
+	 * there (its exit was decoded, not yet paired).
+	 */
+	if (!a->order_times)
+		t->enter_nr = SC_EMPTY;
 }
 
 /* @t's keys of this interval, counted as native, as @t's compat ABI's. */

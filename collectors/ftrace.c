@@ -308,6 +308,8 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 		c |= 1u << CNT_SIGSENT;
 	if (ft->acct.recv_on_deliver ? ft->loaded[EV_SIGDELIVER] : ft->loaded[EV_SIGNAL])
 		c |= 1u << CNT_SIGRECV;
+	if (ft->acct.order_times && ft->loaded[EV_SYS_ENTER] && ft->loaded[EV_SYS_EXIT])
+		c |= 1u << CNT_SCTIME;
 	if (ft->acct.states)
 		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
 		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED);
@@ -897,6 +899,8 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		e->sc = &th->sc;
 		e->err = &th->err;
 		e->have_state = th->st != ACCT_ST_UNKNOWN;
+		if (ft->acct.order_times)
+			e->n[CNT_SCTIME] = sc_table_time_ns(&th->sc);
 	}
 	if (ft->only_uid < 0)
 		for (c = 0; c < AC_NR; c++)

@@ -942,6 +942,9 @@ static void fill_events(struct replay *r, const struct ptask *p, struct sample *
 		e->n[CNT_ONCPU + c] = p->states[c];
 	e->sc = p->sc >= 0 ? &r->sc[p->sc] : NULL;
 	e->err = p->err >= 0 ? &r->sc[p->err] : NULL;
+	/* Its calls' time: the syscall table's, as the live source sums it. */
+	if (e->sc)
+		e->n[CNT_SCTIME] = sc_table_time_ns(e->sc);
 	/* The events' name: the kernel's 16 bytes at most. */
 	memcpy(e->comm, p->comm, sizeof(e->comm) - 1);
 	e->renamed = p->renamed;

@@ -66,6 +66,8 @@ const struct column columns[COL_NR] = {
 			  "time blocked (D, uninterruptible: I/O, vfork), all threads: sched_switch out to sched_wakeup" },
 	[COL_STOPPED] = { "stopped_ms", "STOP%", 6, false, CT_MS, 0, CNT_STOPPED, SORT_DESC,
 			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
+	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
+			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -140,6 +142,7 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_SLEEP:
 	case COL_BLOCKED:
 	case COL_STOPPED:
+	case COL_SCTIME:
 		if (!task_delta(t, (enum counter)columns[c].counter, &d))
 			return false;
 		*out = (double)d / 1e6;

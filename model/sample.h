@@ -66,6 +66,12 @@ enum counter {
 	CNT_SLEEP,
 	CNT_BLOCKED,
 	CNT_STOPPED,
+	/*
+	 * Nanoseconds inside system calls that ended in the interval (all
+	 * threads): the sum of the syscall table's times, with sys_enter
+	 * (--latency, -p, -- CMD).
+	 */
+	CNT_SCTIME,
 	CNT_NR
 };
 

@@ -130,3 +130,47 @@ within() {
 	echo "$row" | awk -F, -v life="$life" -v inner="$inner" \
 		'{ s = $7 + $8 + $9 + $10 + $11; exit !(s <= life && s >= inner) }'
 }
+
+@test "latency: --latency times every call system-wide: 50 sleeps of 10 ms, sc_time_ms between the sleeps' own time and the process's life" {
+	TRUTH="$BATS_TEST_TMPDIR/truth"
+	GO="$BATS_TEST_TMPDIR/go"
+	GO=$GO "$WL" sleeps 50 10 "$TRUTH" 3>&- &
+	track $!
+	timeout 60 "$KTOP" -b --csv --latency -d 0.5 -o pid,comm,state,syscalls,sc_time_ms >"$OUT" 2>"$OUT.err" 3>&- &
+	kp=$!
+	track $kp
+	wait_for_lines "$OUT" 2 10
+	touch "$GO"
+	wait_for_file "$TRUTH" 20
+	until [ "$(truth done)" = 1 ]; do sleep 0.05; done
+	child=$(truth child)
+	# Its last row (state X) is written within two more intervals.
+	until awk -F, -v p="$child" '$3 == p && $5 == "X" { f = 1 } END { exit !f }' "$OUT"; do
+		sleep 0.1
+	done
+	kill "$kp"
+	inner=$(awk '$1 == "inner_ns" { printf "%.3f", $2 / 1e6 }' "$TRUTH")
+	life=$(awk '$1 == "life_ns" { printf "%.3f", $2 / 1e6 }' "$TRUTH")
+	t=$(colsum "$child" sc_time_ms)
+	echo "sc_time_ms $t; the sleeps timed by the process $inner ms; its life $life ms" >&2
+	# Each sleep's entry and exit are inside the process's own two clock reads.
+	awk -v t="$t" -v i="$inner" -v l="$life" 'BEGIN { exit !(t >= i * 0.98 && t <= l) }'
+}
+
+@test "latency: without --latency, a system-wide run does not time calls (sc_time_ms empty)" {
+	run timeout 20 "$KTOP" -b --csv -d 0.3 -n 2 -o pid,sc_time_ms
+	[ "$status" -eq 0 ]
+	[ "$(awk -F, 'NR > 1 && $4 != ""' <<<"$output" | wc -l)" -eq 0 ]
+}
+
+@test "states, latency: a recording replays the state split and sc_time_ms byte for byte" {
+	local cols=pid,comm,state,syscalls,sc_time_ms,oncpu_ms,runq_ms,sleep_ms,blocked_ms,stopped_ms
+	run timeout 30 "$KTOP" -b --csv --latency -d 0.3 -n 4 -w "$BATS_TEST_TMPDIR/r.db" -o "$cols"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$OUT"
+	# Some rows have each known (not only empty cells compared).
+	[ "$(awk -F, 'NR > 1 && $7 != "" && $9 != ""' "$OUT" | wc -l)" -gt 0 ]
+	run timeout 30 "$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --csv -o "$cols"
+	[ "$status" -eq 0 ]
+	diff "$OUT" <(echo "$output")
+}

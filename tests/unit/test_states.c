@@ -209,6 +209,34 @@ static void test_many_runs(void)
 	acct_free(&a);
 }
 
+/*
+ * --latency: a call begun in one interval ends in the next, followed by
+ * exit_group: timed in the interval it ended in (exit_group's entry, decoded
+ * before the pairing, must not drop it).
+ */
+static void test_call_across_intervals_then_exit(void)
+{
+	struct acct a;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_enter(&a, T1, 35, 1000);	/* nanosleep */
+	acct_time_calls(&a);
+	acct_end_interval(&a);
+	acct_sys_exit(&a, T1, 35, 0, 11000);
+	acct_sys_enter(&a, T1, 231, 11500);	/* exit_group */
+	acct_sys_noreturn(&a, T1, 231);
+	acct_time_calls(&a);
+	s = sc_table_find(&acct_thread(&a, T1)->sc, 35);
+	if (CHECK(s)) {
+		CHECK_EQ_U64(s->calls, 1);
+		CHECK_EQ_U64(s->timed, 1);
+		CHECK_EQ_U64(s->time_ns, 10000);
+	}
+	acct_free(&a);
+}
+
 /* Off (not asked for, or the kernel lacks an event): nothing kept. */
 static void test_off(void)
 {
@@ -233,6 +261,8 @@ static const struct test tests[] = {
 	{ "states: equal times on two CPUs: out, wakeup, in", test_equal_times },
 	{ "states: eight runs merged", test_many_runs },
 	{ "states: off: nothing kept", test_off },
+	{ "latency: a call across two intervals, then exit_group: timed where it ends",
+	  test_call_across_intervals_then_exit },
 };
 
 int main(void)

@@ -13,6 +13,9 @@
  *                              its pid and how long it existed: at most
  *                              (the parent, fork to waitpid), at least (the
  *                              child, its first to its last instruction)
+ *   stateswl sleeps N MS OUT   fork a child that makes N nanosleep calls of
+ *                              MS ms, each timed around the call: its pid,
+ *                              the sum of those times, how long it existed
  *
  * Started with GO set to a file name, each waits until that file exists
  * before working (the test starts ktop first).
@@ -175,6 +178,37 @@ static int sleepexit(long ms, FILE *out)
 	return 0;
 }
 
+static int sleeps(int n, long ms, FILE *out)
+{
+	long long *inner = mmap(NULL, sizeof(long long), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long long t0, t1;
+	pid_t pid;
+	int i, st;
+
+	if (inner == MAP_FAILED)
+		return 1;
+	t0 = now_ns();
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+		for (i = 0; i < n; i++) {
+			long long a = now_ns();
+
+			nanosleep(&ts, NULL);
+			*inner += now_ns() - a;
+		}
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	t1 = now_ns();
+	fprintf(out, "child %d\ninner_ns %lld\nlife_ns %lld\n", (int)pid, *inner, t1 - t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	FILE *out;
@@ -190,6 +224,8 @@ int main(int argc, char **argv)
 		ret = pinned(atol(argv[2]), out);
 	else if (!strcmp(argv[1], "vfork") && argc == 5)
 		ret = vfork_wait(atoi(argv[2]), atol(argv[3]), out);
+	else if (!strcmp(argv[1], "sleeps") && argc == 5)
+		ret = sleeps(atoi(argv[2]), atol(argv[3]), out);
 	else if (!strcmp(argv[1], "sleepexit"))
 		ret = sleepexit(atol(argv[2]), out);
 	else
