@@ -92,7 +92,7 @@ void options_usage(FILE *f)
 	      "                         in the interval (CSV: one row per process and syscall)\n"
 	      "      --no-trace         do not trace: a /proc monitor only (no syscall columns)\n"
 	      "      --latency          time every system call, system-wide (sys_enter too: twice\n"
-	      "                         the events a call): sc_time_ms, --syscalls times\n"
+	      "                         the events a call): sc_time_ms\n"
 	      "      --events N         process view: the recent kernel events kept per focused\n"
 	      "                         process, with their snapshots (default 4096)\n"
 	      "      --theme NAME       live view: colours of theme NAME (default, light, mono,\n"
