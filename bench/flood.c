@@ -12,6 +12,12 @@
  *       The same with open("DIR/f.N") + read(64 bytes) + close per iteration
  *       (DIR on tmpfs, e.g. /dev/shm; each process its own small file, made
  *       and removed here). ns is per iteration (3 system calls).
+ *   flood pingpong SECONDS [NPAIRS]
+ *       NPAIRS pairs of processes (default: one per two CPUs, at least one),
+ *       the two of a pair pinned to two CPUs, passing one byte back and forth
+ *       over two pipes: each round trip is two sleeps, two wakeups and two
+ *       context switches a side (the scheduler events' worst case). ns is per
+ *       round trip, of the side that starts them.
  *   flood firstline -- COMMAND [ARG ...]
  *       Runs COMMAND with stdout on a pipe and prints, in ms from just before
  *       fork: first=<first byte on stdout> row=<first line that starts with a
@@ -29,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +76,7 @@ static void usage(void)
 {
 	fputs("usage: flood getppid SECONDS [NPROCS]\n"
 	      "       flood open SECONDS DIR [NPROCS]\n"
+	      "       flood pingpong SECONDS [NPAIRS]\n"
 	      "       flood firstline -- COMMAND [ARG ...]\n", stderr);
 	exit(2);
 }
@@ -122,7 +130,42 @@ static void loop_open(uint64_t dur, const char *path, struct result *r)
 	unlink(path);
 }
 
-/* The CPUs this process may use, in order; returns how many. */
+/* One side of a ping-pong pair: @first starts each round trip (and times them). */
+static void loop_pingpong(uint64_t dur, int in, int out, bool first, struct result *r)
+{
+	uint64_t t0 = now_ns(), t = t0, n = 0;
+	char c = 'p';
+	int i;
+
+	do {
+		for (i = 0; i < 64; i++) {
+			if (first && write(out, &c, 1) != 1)
+				goto fail;
+			if (read(in, &c, 1) != 1)
+				goto fail;
+			if (!first && !c)
+				goto done;
+			if (!first && write(out, &c, 1) != 1)
+				goto fail;
+		}
+		n += 64;
+		t = now_ns();
+		/* The first side says when to stop: a zero byte after the last round trip. */
+		if (first && t - t0 >= dur) {
+			c = 0;
+			if (write(out, &c, 1) != 1)
+				goto fail;
+			break;
+		}
+	} while (1);
+done:
+	r->calls = first ? n : 0;
+	r->ns = first ? t - t0 : 0;
+	return;
+fail:
+	r->err = errno ? errno : EIO;
+}
+
 static int cpus_allowed(int *cpus, int max)
 {
 	cpu_set_t set;
@@ -149,17 +192,25 @@ static void on_stop(int sig)
 	raise(sig);
 }
 
-static int run_flood(int open_mode, double secs, const char *dir, int nprocs)
+enum mode { M_GETPPID, M_OPEN, M_PINGPONG };
+
+static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 {
 	int cpus[MAX_PROCS], ncpus = cpus_allowed(cpus, MAX_PROCS);
-	int ready[2], go[2], res[2], i, failed = 0;
+	int ready[2], go[2], res[2], i, failed = 0, open_mode = mode == M_OPEN;
+	int pp[MAX_PROCS][2];	/* pingpong: pipe i carries what process i writes */
 	uint64_t dur = (uint64_t)(secs * 1e9), calls = 0, ns = 0;
 	char c;
 
 	if (nprocs <= 0)
-		nprocs = ncpus;
+		nprocs = mode == M_PINGPONG ? (ncpus > 1 ? ncpus / 2 : 1) : ncpus;
+	if (mode == M_PINGPONG)
+		nprocs *= 2;	/* pairs */
 	if (nprocs > MAX_PROCS || ncpus <= 0)
 		usage();
+	for (i = 0; mode == M_PINGPONG && i < nprocs; i++)
+		if (pipe2(pp[i], O_CLOEXEC))
+			die("pipe");
 	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
 		die("pipe");
 	for (i = 0; i < nprocs; i++) {
@@ -183,7 +234,10 @@ static int run_flood(int open_mode, double secs, const char *dir, int nprocs)
 			/* All start when the parent closes the go pipe. */
 			if (read(go[0], &c, 1) < 0)
 				_exit(2);
-			if (open_mode) {
+			if (mode == M_PINGPONG) {
+				/* Reads its partner's pipe (i ^ 1), writes its own. */
+				loop_pingpong(dur, pp[i ^ 1][0], pp[i][1], !(i & 1), &r);
+			} else if (open_mode) {
 				snprintf(path, sizeof(path), "%s/f.%d", dir, i);
 				loop_open(dur, path, &r);
 			} else {
@@ -214,7 +268,8 @@ static int run_flood(int open_mode, double secs, const char *dir, int nprocs)
 		}
 		if (r.err) {
 			errno = r.err;
-			fprintf(stderr, "flood: %s: %s\n", open_mode ? "open/read" : "getppid",
+			fprintf(stderr, "flood: %s: %s\n",
+				mode == M_PINGPONG ? "pingpong" : open_mode ? "open/read" : "getppid",
 				strerror(errno));
 			failed = 1;
 		}
@@ -311,9 +366,11 @@ int main(int argc, char **argv)
 	if (secs <= 0 || secs > 600)
 		usage();
 	if (!strcmp(argv[1], "getppid") && argc <= 4)
-		return run_flood(0, secs, NULL, argc == 4 ? atoi(argv[3]) : 0);
+		return run_flood(M_GETPPID, secs, NULL, argc == 4 ? atoi(argv[3]) : 0);
 	if (!strcmp(argv[1], "open") && (argc == 4 || argc == 5))
-		return run_flood(1, secs, argv[3], argc == 5 ? atoi(argv[4]) : 0);
+		return run_flood(M_OPEN, secs, argv[3], argc == 5 ? atoi(argv[4]) : 0);
+	if (!strcmp(argv[1], "pingpong") && argc <= 4)
+		return run_flood(M_PINGPONG, secs, NULL, argc == 4 ? atoi(argv[3]) : 0);
 	usage();
 	return 2;
 }

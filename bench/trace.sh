@@ -8,6 +8,12 @@
 #   open     open + read + close of a small file in /dev/shm (tmpfs);
 #   getppid1 the getppid loop in one process only, a CPU left for the tracer
 #            (ktop, bpftrace and ftrace with ktop's events; no target).
+#   pingpong pairs of processes on two CPUs passing a byte over pipes: a
+#            context switch flood, the worst case for the scheduler events
+#            (the state split's sched_switch, sched_wakeup); ns per round
+#            trip. Tracers: ktop, ftrace with ktop's events, bpftrace doing
+#            runqlat (bcc's logic: wakeup -> switch-in histogram), perf sched
+#            record.
 # ns = CPU time per iteration (the sum of the loop times / all iterations).
 #
 # Each traced run comes between two untraced runs (untraced, traced, untraced,
@@ -25,6 +31,7 @@
 #   ftrace-ktop  the same with the events ktop enables, no reader: what ktop
 #                costs the traced before it reads anything
 #   perf       perf trace -s -- flood   (the flood only)
+#   perf-sched perf sched record -- flood (pingpong only)
 #   strace     strace -c -f -- flood    (the flood only)
 # During ktop's runs: its CPU seconds, events decoded and lost (KTOP_STATS=1),
 # and the kernel's overrun + dropped counts of its instance, read before it
@@ -56,9 +63,11 @@ SECS=${BENCH_TSECS:-1}
 REPS=${BENCH_TREPS:-5}
 SLOW_REPS=${BENCH_TSLOW_REPS:-3}
 FIRST_REPS=${BENCH_TFIRST:-9}
-TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf strace"}
-WORKLOADS="getppid open getppid1"
+TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf perf-sched strace"}
+WORKLOADS=${BENCH_TWORKLOADS:-"getppid open getppid1 pingpong"}
 ONE_CPU_TOOLS="ktop ktop-base bpftrace ftrace-ktop"	# the tracers measured on getppid1
+PINGPONG_TOOLS="ktop ktop-base bpftrace ftrace-ktop perf-sched"	# and on pingpong
+PINGPONG_EPS=0.05	# ktop on pingpong: at most its events with no reader + this
 FLOOD_TARGET=3.0	# ktop ratio on the getppid flood; and no worse than bpftrace
 MIXED_TARGET=1.35	# ktop ratio on open/read/close
 EPS_TARGET=10000000	# events decoded per second of ktop CPU
@@ -69,8 +78,18 @@ TRACEFS=/sys/kernel/tracing
 # The events ktop enables by default (collectors/ftrace.c, evdecode.c).
 KTOP_EVENTS="raw_syscalls/sys_exit syscalls/sys_enter_exit syscalls/sys_enter_exit_group
 sched/sched_switch task/task_newtask sched/sched_process_exec sched/sched_process_exit
-signal/signal_generate"
-BPF_PROG='BEGIN { printf("ready\n"); } tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }'
+signal/signal_generate cgroup/cgroup_attach_task task/task_rename sched/sched_wakeup
+sched/sched_wakeup_new"
+BPF_COUNT='BEGIN { printf("ready\n"); } tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }'
+# runqlat as bcc does it: runnable from a wakeup or a preemption to the switch-in.
+BPF_RUNQLAT='BEGIN { printf("ready\n"); }
+tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; }
+tracepoint:sched:sched_switch {
+	if (args->prev_state == 0) { @q[args->prev_pid] = nsecs; }
+	$t = @q[args->next_pid];
+	if ($t) { @usecs = hist((nsecs - $t) / 1000); delete(@q[args->next_pid]); }
+}'
+BPF_PROG=$BPF_COUNT
 
 T=""
 S=""
@@ -279,6 +298,14 @@ if have perf; then
 		drop perf "perf trace does not work here: $(tail -1 "$T/perf.err")"
 	fi
 fi
+if have perf-sched; then
+	if ! command -v perf >/dev/null 2>&1; then
+		drop perf-sched "perf not installed"
+	elif ! perf sched record -o "$T/perf-sched.check" -- true >/dev/null 2>>"$T/perf.err"; then
+		drop perf-sched "perf sched record does not work here: $(tail -1 "$T/perf.err")"
+	fi
+	rm -f "$T/perf-sched.check"
+fi
 
 # --- one flood, traced or not ------------------------------------------------
 flood_args() {
@@ -286,6 +313,7 @@ flood_args() {
 	getppid) echo "getppid $SECS" ;;
 	open) echo "open $SECS $S" ;;
 	getppid1) echo "getppid $SECS 1" ;;
+	pingpong) echo "pingpong $SECS" ;;
 	esac
 }
 # ns of the last flood, from its output file $1; its iterations in $calls.
@@ -295,11 +323,11 @@ parse_flood() {
 	[ -n "$ns" ] && [ -n "$calls" ]
 }
 # The syscall the workload repeats, by name and by number (for bpftrace's map).
-sc_name() { case $1 in getppid*) echo getppid ;; open) echo openat ;; esac; }
+sc_name() { case $1 in getppid*) echo getppid ;; open) echo openat ;; pingpong) echo read ;; esac; }
 sc_nr() {
 	sed -n "s/^[[:space:]]*\[\([0-9]*\)\] = \"$(sc_name "$1")\",/\1/p" build/gen/syscall_names.c 2>/dev/null | head -1
 }
-per_iter() { case $1 in getppid*) echo 1 ;; open) echo 3 ;; esac; }
+per_iter() { case $1 in getppid*) echo 1 ;; open) echo 3 ;; pingpong) echo 4 ;; esac; }
 
 raw_on() {	# system/event ...
 	RAW=kbench-$$
@@ -361,6 +389,8 @@ traced() {
 		[ "$tool" = ktop ] && kline="$w $cpu $ev $lost $klost $calls"
 		;;
 	bpftrace)
+		BPF_PROG=$BPF_COUNT
+		[ "$w" = pingpong ] && BPF_PROG=$BPF_RUNQLAT
 		start_bpftrace || die "bpftrace did not start: $(tail -1 "$T/bpf.err")"
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under bpftrace failed"
 		stop_pid "$bp" TERM
@@ -383,6 +413,11 @@ traced() {
 		raw_on $KTOP_EVENTS
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
+		;;
+	perf-sched)
+		run "$out" perf sched record -o "$T/perf-sched.$tag" -- "$FLOOD" $(flood_args "$w") ||
+			die "perf sched record flood $w failed"
+		rm -f "$T/perf-sched.$tag"
 		;;
 	perf)
 		run "$out" perf trace -s -o "$T/perf.$tag" -- "$FLOOD" $(flood_args "$w") ||
@@ -457,6 +492,7 @@ label() {
 	ftrace-exit) echo "ftrace exit only" ;;
 	ftrace-ktop) echo "ftrace ktop's set" ;;
 	perf) echo "perf trace -s" ;;
+	perf-sched) echo "perf sched record" ;;
 	strace) echo "strace -c -f" ;;
 	esac
 }
@@ -483,6 +519,8 @@ for w in $WORKLOADS; do
 		for tool in $TOOLS; do
 			case $tool in perf | strace) [ "$rep" -lt "$SLOW_REPS" ] || continue ;; esac
 			[ "$w" = getppid1 ] && case " $ONE_CPU_TOOLS " in *" $tool "*) ;; *) continue ;; esac
+			[ "$w" = pingpong ] && case " $PINGPONG_TOOLS " in *" $tool "*) ;; *) continue ;; esac
+			[ "$w" != pingpong ] && [ "$tool" = perf-sched ] && continue
 			pair "$tool" "$w" "$rep"
 		done
 		rep=$((rep + 1))
@@ -576,6 +614,17 @@ if have ktop; then
 	fi
 	mr=$(ratio_of open ktop)
 	verdict "$(le "$mr" "$MIXED_TARGET")" "open/read/close: ktop $(printf %.2f "$mr")x (target <= ${MIXED_TARGET}x)"
+	pr=$(ratio_of pingpong ktop)
+	fr=$(ratio_of pingpong ftrace-ktop)
+	if [ -n "$pr" ] && [ -n "$fr" ]; then
+		verdict "$(le "$pr" "$(awk "BEGIN { print $fr + $PINGPONG_EPS }")")" \
+			"context switch flood: ktop $(printf %.2f "$pr")x, its events with no reader $(printf %.2f "$fr")x (target <= +$PINGPONG_EPS)"
+		for o in bpftrace perf-sched; do
+			orr=$(ratio_of pingpong "$o")
+			[ -n "$orr" ] && verdict "$(le "$pr" "$orr")" \
+				"context switch flood: ktop $(printf %.2f "$pr")x, $(label "$o") $(printf %.2f "$orr")x (target: ktop below)"
+		done
+	fi
 	tl=$(awk '{ s += $5 > $6 ? $5 : $6 } END { print s + 0 }' "$T/ktopsum")
 	verdict "$(le "$tl" 0)" "lost events during the floods: $tl (target 0, default settings)"
 	eps=$(awk '$1 == "getppid" { print $4 }' "$T/ktopsum")
@@ -583,7 +632,7 @@ if have ktop; then
 fi
 # An older build measured side by side: information, not a target.
 if have ktop && have ktop-base; then
-	for w in getppid open getppid1; do
+	for w in getppid open getppid1 pingpong; do
 		kr=$(ratio_of "$w" ktop)
 		br=$(ratio_of "$w" ktop-base)
 		[ -n "$kr" ] && [ -n "$br" ] &&

@@ -117,6 +117,8 @@ void acct_free(struct acct *a)
 	free(a->flow_idx);
 	free(a->lv);
 	free(a->life_str);
+	free(a->sv);
+	free(a->sv_tmp);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -1027,4 +1029,242 @@ void acct_end_interval(struct acct *a)
 		next = t->next;
 		forget(a, t);
 	}
+}
+
+/*
+ * The state split: where each thread's wall time goes, from the scheduler's
+ * events. A thread is on a CPU from its switch-in to its switch-out; then
+ * runnable (preempted, or it yielded) or asleep in the state the switch-out
+ * reports; a wakeup makes a sleeping one runnable, and it waits for a CPU
+ * until its next switch-in. The events of one thread are written on several
+ * CPUs (it sleeps on one, is woken from another, runs on a third) and each
+ * CPU's buffer is decoded in turn: they are kept (16 bytes each, no lookup)
+ * and applied in time order once every CPU is read.
+ */
+
+enum acct_sched_what {
+	ACCT_SR_IN,		/* switched in */
+	ACCT_SR_WAKE,		/* sched_wakeup: runnable, if it slept */
+	ACCT_SR_WAKE_NEW,	/* sched_wakeup_new: a new task, runnable */
+	ACCT_SR_OUT,		/* + enum acct_st: switched out into that state */
+};
+
+/* Records kept at most (32 MiB): past that, they are applied as they are. */
+#define SCHED_MAX (1u << 21)
+
+static const enum acct_cnt st_cnt[] = {
+	[ACCT_ST_ONCPU] = AC_ONCPU_NS, [ACCT_ST_RUNQ] = AC_RUNQ_NS, [ACCT_ST_SLEEP] = AC_SLEEP_NS,
+	[ACCT_ST_BLOCKED] = AC_BLOCKED_NS, [ACCT_ST_STOPPED] = AC_STOPPED_NS,
+};
+
+enum acct_st acct_state_of(long prev_state)
+{
+	/* TASK_REPORT_MAX: preempted, whatever state it was about to sleep in. */
+	if (prev_state & ACCT_STATE_PREEMPTED)
+		return ACCT_ST_RUNQ;
+	if (prev_state & ACCT_STATE_EXITED)
+		return ACCT_ST_DEAD;
+	/* D, also TASK_KILLABLE (a vfork parent, most of the kernel's waits for I/O). */
+	if (prev_state & 0x2)
+		return ACCT_ST_BLOCKED;
+	if (prev_state & 0x1)
+		return ACCT_ST_SLEEP;
+	if (prev_state & (0x4 | 0x8))
+		return ACCT_ST_STOPPED;
+	/* P (parked) and I (TASK_IDLE: D without load, an idle kernel thread): sleeping. */
+	if (prev_state & (0x40 | 0x80))
+		return ACCT_ST_SLEEP;
+	/* R: it called schedule() runnable (yield, a wakeup won the race). */
+	return ACCT_ST_RUNQ;
+}
+
+static void apply_sched_all(struct acct *a);
+
+static void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
+{
+	if (a->nsv == a->cap_sv) {
+		if (a->cap_sv >= SCHED_MAX) {
+			/* Full before the tick: in order as far as read, not beyond. */
+			a->st_overflow++;
+			apply_sched_all(a);
+		} else {
+			a->cap_sv = a->cap_sv ? a->cap_sv * 2 : 8192;
+			a->sv = xrealloc(a->sv, a->cap_sv * sizeof(*a->sv));
+			a->sv_tmp = xrealloc(a->sv_tmp, a->cap_sv * sizeof(*a->sv_tmp));
+		}
+	}
+	a->sv[a->nsv].ts = ts;
+	a->sv[a->nsv].tid = tid;
+	a->sv[a->nsv].what = what;
+	a->nsv++;
+}
+
+void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts)
+{
+	if (!a->states)
+		return;
+	/* The idle tasks (pid 0, one a CPU) are not threads of anyone. */
+	if (prev > 0)
+		keep_sched(a, prev, ACCT_SR_OUT + acct_state_of(prev_state), ts);
+	if (next > 0)
+		keep_sched(a, next, ACCT_SR_IN, ts);
+}
+
+void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts)
+{
+	if (a->states && pid > 0)
+		keep_sched(a, pid, new_task ? ACCT_SR_WAKE_NEW : ACCT_SR_WAKE, ts);
+}
+
+/* Its time in the state it leaves at @ts. An event older than what is known adds nothing. */
+static void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
+{
+	if (ts <= t->st_since) {
+		/* Never back in time: the first event of it sets its start. */
+		if (t->st == ACCT_ST_UNKNOWN)
+			t->st_since = ts;
+		return;
+	}
+	if (t->st != ACCT_ST_UNKNOWN && t->st != ACCT_ST_DEAD) {
+		enum acct_cnt c = st_cnt[t->st];
+
+		t->n[c] += ts - t->st_since;
+		a->total[c] += ts - t->st_since;
+		activate(a, t->tid);
+	}
+	t->st_since = ts;
+}
+
+static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, uint64_t ts)
+{
+	t->st_moved = true;
+	switch (what) {
+	case ACCT_SR_IN:
+		st_close(a, t, ts);
+		t->st = ACCT_ST_ONCPU;
+		break;
+	case ACCT_SR_WAKE:
+		/* On a CPU still (woken before it slept), or runnable: nothing changes. */
+		if (t->st == ACCT_ST_ONCPU || t->st == ACCT_ST_RUNQ || t->st == ACCT_ST_DEAD)
+			break;
+		st_close(a, t, ts);
+		t->st = ACCT_ST_RUNQ;
+		break;
+	case ACCT_SR_WAKE_NEW:
+		/* A new task (its tid may have been a dead one's). */
+		if (t->st == ACCT_ST_ONCPU)
+			break;
+		st_close(a, t, ts);
+		t->st = ACCT_ST_RUNQ;
+		break;
+	default:
+		st_close(a, t, ts);
+		t->st = (uint8_t)(what - ACCT_SR_OUT);
+		break;
+	}
+	activate(a, t->tid);
+}
+
+/*
+ * Each CPU's records are in time order: the array is a few ascending runs
+ * (a run per CPU and drain). Merged pairwise until one is left, stably: for
+ * equal times, the run read first first. Then, across CPUs at one time
+ * stamp, a switch-out before a wakeup before a switch-in.
+ */
+static int sched_before(const struct acct_sched *x, const struct acct_sched *y)
+{
+	static const uint8_t rank[] = { [ACCT_SR_IN] = 2, [ACCT_SR_WAKE] = 1,
+					[ACCT_SR_WAKE_NEW] = 1 };
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return (x->what >= ACCT_SR_OUT ? 0 : rank[x->what]) <
+	       (y->what >= ACCT_SR_OUT ? 0 : rank[y->what]);
+}
+
+static size_t run_end(const struct acct_sched *v, size_t from, size_t n)
+{
+	size_t i = from + 1;
+
+	while (i < n && !sched_before(&v[i], &v[i - 1]))
+		i++;
+	return i;
+}
+
+static void sort_sched(struct acct *a)
+{
+	struct acct_sched *src = a->sv, *dst = a->sv_tmp, *tmp;
+	size_t n = a->nsv;
+
+	while (n > 1 && run_end(src, 0, n) < n) {
+		size_t lo = 0;
+
+		while (lo < n) {
+			size_t mid = run_end(src, lo, n), hi = mid < n ? run_end(src, mid, n) : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = sched_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+			lo = hi;
+		}
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	a->sv = src;
+	a->sv_tmp = dst;
+}
+
+static void apply_sched_all(struct acct *a)
+{
+	size_t i;
+
+	sort_sched(a);
+	for (i = 0; i < a->nsv; i++)
+		apply_sched(a, acct_thread(a, a->sv[i].tid), a->sv[i].what, a->sv[i].ts);
+	a->nsv = 0;
+}
+
+void acct_state_end(struct acct *a, uint64_t cut)
+{
+	struct acct_thread *t;
+	size_t i, keep = 0;
+
+	if (!a->states)
+		return;
+	for (i = 0; i < a->threads.cap; i++)
+		if (a->threads.slots[i].key)
+			((struct acct_thread *)a->threads.slots[i].val)->st_moved = false;
+	sort_sched(a);
+	for (i = 0; i < a->nsv; i++) {
+		const struct acct_sched r = a->sv[i];
+
+		t = acct_thread(a, r.tid);
+		/*
+		 * After the cut: the next interval's, but for a thread that
+		 * exited (its exit was applied, its row ends now): up to its
+		 * last switch, a few microseconds past the cut at most.
+		 */
+		if (r.ts >= cut && !t->exited) {
+			a->sv[keep++] = r;
+			continue;
+		}
+		apply_sched(a, t, r.what, r.ts);
+	}
+	a->nsv = keep;
+	for (i = 0; i < a->threads.cap; i++) {
+		if (!a->threads.slots[i].key)
+			continue;
+		t = a->threads.slots[i].val;
+		if (t->st == ACCT_ST_UNKNOWN || t->st == ACCT_ST_DEAD)
+			continue;
+		st_close(a, t, cut);
+		/* No time added (its clock is past the cut): its row is due all the same. */
+		activate(a, t->tid);
+	}
+	a->st_cut = cut;
 }

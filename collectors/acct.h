@@ -25,6 +25,12 @@ enum acct_cnt {
 	AC_IVCSW,	/* sched_switch away while runnable (preempted) */
 	AC_SIGRECV,	/* signals queued to it (signal_generate, delivered) */
 	AC_SIGSENT,	/* signals it generated from task context */
+	/* Nanoseconds of the interval in each state (acct_state_*). */
+	AC_ONCPU_NS,	/* running */
+	AC_RUNQ_NS,	/* runnable, waiting for a CPU (woken or preempted) */
+	AC_SLEEP_NS,	/* S (and I, P: idle and parked kernel threads) */
+	AC_BLOCKED_NS,	/* D */
+	AC_STOPPED_NS,	/* T, t: stopped or traced */
 	AC_NR
 };
 
@@ -101,6 +107,14 @@ struct acct_thread {
 	 * + 1; acct_set_abi decides. 0 = none.
 	 */
 	uint32_t stash_nr;
+	/*
+	 * The state split (acct_state_*): the state it is in (enum acct_st)
+	 * since @st_since (ring-buffer time); ACCT_ST_UNKNOWN until its first
+	 * scheduler event, its time before that is not counted.
+	 */
+	uint8_t st;
+	bool st_moved;		/* a scheduler record of it was applied this interval */
+	uint64_t st_since;
 	struct acct_thread *next;	/* active list */
 };
 
@@ -130,6 +144,24 @@ struct acct_life {
 	uint8_t kind;			/* enum acct_life_kind */
 	bool group_dead;		/* exit */
 	char comm[16];			/* newtask, rename */
+};
+
+/* A thread's state, for the state split: from sched_switch and sched_wakeup. */
+enum acct_st {
+	ACCT_ST_UNKNOWN,	/* no scheduler event of it yet */
+	ACCT_ST_ONCPU,
+	ACCT_ST_RUNQ,
+	ACCT_ST_SLEEP,
+	ACCT_ST_BLOCKED,
+	ACCT_ST_STOPPED,
+	ACCT_ST_DEAD,		/* its last switch, after its exit */
+};
+
+/* A scheduler event kept until every CPU is read (acct_state_end): 16 bytes. */
+struct acct_sched {
+	uint64_t ts;
+	pid_t tid;
+	uint32_t what;		/* enum acct_sched_what, or ACCT_SR_OUT + enum acct_st */
 };
 
 /* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
@@ -180,6 +212,18 @@ struct acct {
 	char *life_str;			/* the kept execs' filenames */
 	size_t nlife_str, cap_life_str;
 	uint32_t life_seq;
+
+	/*
+	 * The state split: the scheduler events of the interval (each CPU's
+	 * buffer is decoded in turn, and a thread sleeps on one CPU, is woken
+	 * on another and runs on a third), kept and applied in time order by
+	 * acct_state_end. Off: nothing kept (states unknown).
+	 */
+	bool states;
+	struct acct_sched *sv, *sv_tmp;	/* sv_tmp: the merge's scratch */
+	size_t nsv, cap_sv;
+	uint64_t st_cut;		/* the end of the last interval closed (0: none) */
+	uint64_t st_overflow;		/* times the records were applied early (full) */
 
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
@@ -289,6 +333,25 @@ void acct_lost(struct acct *a, long n);
  * when its ABI is known already.
  */
 void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat);
+/*
+ * The state split (only with acct.states). sched_switch: @prev leaves the
+ * CPU in @prev_state, @next takes it. sched_wakeup(_new): @pid is runnable.
+ */
+void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts);
+void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts);
+/*
+ * acct_state_end - the interval's states, up to @cut
+ * @cut: a time (the trace clock's) before which every CPU's events were read
+ *
+ * After acct_order_life, every CPU read: the kept events before @cut (and
+ * those of threads that exited, up to their last switch) applied in time
+ * order, the rest kept for the next interval; then every thread's open
+ * state closed at @cut, its time added to n[AC_*_NS], and the thread made
+ * active (its row gets the time even without an event).
+ */
+void acct_state_end(struct acct *a, uint64_t cut);
+/* The state a thread enters at a switch that reports @prev_state. */
+enum acct_st acct_state_of(long prev_state);
 
 /* Record that @tid belongs to @tgid (from /proc, when no event said so). */
 void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid);

@@ -22,7 +22,8 @@ static const struct ev_def {
 	[EV_SYS_ENTER]	= { "raw_syscalls", "sys_enter", { "id" }, 0 },
 	[EV_EXIT]	= { "syscalls", "sys_enter_exit", { "__syscall_nr" }, 0 },
 	[EV_EXIT_GROUP]	= { "syscalls", "sys_enter_exit_group", { "__syscall_nr" }, 0 },
-	[EV_SWITCH]	= { "sched", "sched_switch", { "prev_pid", "prev_state" }, 0 },
+	/* next_pid: the state split's switch-in (optional: the counts do without). */
+	[EV_SWITCH]	= { "sched", "sched_switch", { "prev_pid", "prev_state", "next_pid" }, 1u << 2 },
 	[EV_NEWTASK]	= { "task", "task_newtask", { "pid", "clone_flags", "comm" }, 0 },
 	[EV_EXEC]	= { "sched", "sched_process_exec", { "filename", "pid", "old_pid" }, 0 },
 	[EV_PEXIT]	= { "sched", "sched_process_exit", { "pid", "group_dead" }, 1u << 1 },
@@ -31,6 +32,8 @@ static const struct ev_def {
 	[EV_CGATTACH]	= { "cgroup", "cgroup_attach_task", { "pid" }, 0 },
 	/* Its pid may go (it is always the writer's, but for /proc/PID/comm): common_pid then. */
 	[EV_RENAME]	= { "task", "task_rename", { "newcomm", "pid" }, 1u << 1 },
+	[EV_WAKEUP]	= { "sched", "sched_wakeup", { "pid" }, 0 },
+	[EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new", { "pid" }, 0 },
 };
 
 
@@ -126,8 +129,19 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	case EV_EXIT_GROUP:
 		acct_sys_noreturn(a, pid, (long)ev_num(rec, &f[0]), ts);
 		break;
-	case EV_SWITCH:
-		acct_switch(a, (pid_t)ev_num(rec, &f[0]), (long)ev_num(rec, &f[1]), ts);
+	case EV_SWITCH: {
+		pid_t prev = (pid_t)ev_num(rec, &f[0]);
+		long state = (long)ev_num(rec, &f[1]);
+
+		acct_switch(a, prev, state, ts);
+		if (a->states && f[2].size)
+			acct_state_switch(a, prev, state, (pid_t)ev_num(rec, &f[2]), ts);
+		break;
+	}
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+		if (a->states)
+			acct_state_wakeup(a, (pid_t)ev_num(rec, &f[0]), k == EV_WAKEUP_NEW, ts);
 		break;
 	case EV_NEWTASK:
 		s = ev_str(rec, size, &f[2], &n);

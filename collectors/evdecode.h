@@ -33,6 +33,8 @@ enum ev_kind {
 	EV_SIGDELIVER,		/* signal:signal_deliver: with a kernel pid filter */
 	EV_CGATTACH,		/* cgroup:cgroup_attach_task: a task moved to another cgroup */
 	EV_RENAME,		/* task:task_rename: prctl(PR_SET_NAME), /proc/PID/comm, exec */
+	EV_WAKEUP,		/* sched:sched_wakeup: the state split (a sleeper is runnable) */
+	EV_WAKEUP_NEW,		/* sched:sched_wakeup_new: likewise, a new task */
 	EV_NR
 };
 

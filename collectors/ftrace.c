@@ -50,6 +50,7 @@ struct ftrace {
 	uint64_t lost_seen;		/* trace_lost at the last tick */
 	uint64_t lost_interval;		/* lost in the interval that ftrace_read ended */
 	uint64_t reads;			/* ftrace_read calls */
+	uint64_t cut_ns;		/* CLOCK_MONOTONIC before the last ftrace_read read a CPU */
 	pid_t *added;			/* ftrace_follow: processes that joined the focus */
 	size_t nadded, cap_added;
 	pid_t *cred_ids;		/* ftrace_cred_changes */
@@ -74,7 +75,7 @@ struct ftrace {
 /* The default view's events: one per syscall (its exit), the rest are rare. */
 static const enum ev_kind default_kinds[] = {
 	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
-	EV_SIGNAL, EV_CGATTACH, EV_RENAME,
+	EV_SIGNAL, EV_CGATTACH, EV_RENAME, EV_WAKEUP, EV_WAKEUP_NEW,
 };
 
 /*
@@ -205,11 +206,12 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		cfg.follow_forks = true;
 	}
 	/*
-	 * Timed calls pair an entry on one CPU with an exit on another: a clock
-	 * that agrees across CPUs (the default "local" need not).
+	 * Timed calls pair an entry on one CPU with an exit on another, the
+	 * state split a thread's switch-out on one with its wakeup on another,
+	 * and ends intervals at a CLOCK_MONOTONIC time: a clock that agrees
+	 * across CPUs (the default "local" need not), and is CLOCK_MONOTONIC.
 	 */
-	if (o->time_syscalls)
-		cfg.clock = "mono";
+	cfg.clock = "mono";
 	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
 	free(tids);
 	if (err)
@@ -225,6 +227,9 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	if (missing[0])
 		snprintf(ft->status, sizeof(ft->status), "events missing here: %s", missing);
 	ft->group_dead_known = ft->loaded[EV_PEXIT] && ft->dec.f[EV_PEXIT][1].size;
+	/* The state split needs switch-ins and wakeups: all of them, or none of it. */
+	ft->acct.states = ft->loaded[EV_SWITCH] && ft->dec.f[EV_SWITCH][2].size &&
+			  ft->loaded[EV_WAKEUP] && ft->loaded[EV_WAKEUP_NEW];
 	ft->page = xmalloc((size_t)trace_page_size(ft->tr));
 	ft->st.buffer_kb = trace_buffer_kb(ft->tr);
 	ft->on = true;
@@ -303,6 +308,11 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 		c |= 1u << CNT_SIGSENT;
 	if (ft->acct.recv_on_deliver ? ft->loaded[EV_SIGDELIVER] : ft->loaded[EV_SIGNAL])
 		c |= 1u << CNT_SIGRECV;
+	if (ft->acct.order_times && ft->loaded[EV_SYS_ENTER] && ft->loaded[EV_SYS_EXIT])
+		c |= 1u << CNT_SCTIME;
+	if (ft->acct.states)
+		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
+		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED);
 	return c;
 }
 
@@ -458,7 +468,31 @@ static void resolve_abi(struct ftrace *ft, struct acct_thread *th, pid_t tgid)
 static const enum counter cnt_of[AC_NR] = {
 	[AC_SYSCALLS] = CNT_SYSCALLS, [AC_SYSERR] = CNT_SYSERR, [AC_VCSW] = CNT_VCSW,
 	[AC_IVCSW] = CNT_IVCSW, [AC_SIGRECV] = CNT_SIGRECV, [AC_SIGSENT] = CNT_SIGSENT,
+	[AC_ONCPU_NS] = CNT_ONCPU, [AC_RUNQ_NS] = CNT_RUNQ, [AC_SLEEP_NS] = CNT_SLEEP,
+	[AC_BLOCKED_NS] = CNT_BLOCKED, [AC_STOPPED_NS] = CNT_STOPPED,
 };
+
+/*
+ * A thread whose state is known but that nothing happened to this interval
+ * (no scheduler event, no count), of a task /proc did not see this tick:
+ * gone, its exit lost (an overflow). Its state is forgotten, it has no row.
+ */
+static bool state_ghost(const struct model *m, struct acct_thread *th, pid_t tgid)
+{
+	const struct task *t;
+	int c;
+
+	if (th->st_moved || th->exited || th->st == ACCT_ST_UNKNOWN)
+		return false;
+	for (c = 0; c < AC_ONCPU_NS; c++)
+		if (th->n[c])
+			return false;
+	t = model_task_find(m, m->threads ? th->tid : tgid);
+	if (t && t->seen_tick == m->tick)
+		return false;
+	th->st = ACCT_ST_UNKNOWN;
+	return true;
+}
 
 /*
  * The row that @th's events add to, into @s: one /proc did not list (born and
@@ -847,6 +881,8 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		}
 		if (hold_ending(ft, m, th, tgid, last))
 			continue;
+		if (state_ghost(m, th, tgid))
+			continue;
 		e = add_row(ft, m, s, th, tgid);
 		/* Held last tick, its process's end is told now. */
 		if (th->held && th->group_dead && !m->threads)
@@ -862,6 +898,9 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		}
 		e->sc = &th->sc;
 		e->err = &th->err;
+		e->have_state = th->st != ACCT_ST_UNKNOWN;
+		if (ft->acct.order_times)
+			e->n[CNT_SCTIME] = sc_table_time_ns(&th->sc);
 	}
 	if (ft->only_uid < 0)
 		for (c = 0; c < AC_NR; c++)
@@ -886,6 +925,12 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	*nborn = 0;
 	if (!ftrace_on(ft))
 		return false;
+	/*
+	 * Every event before this time is in the buffers (the trace clock is
+	 * CLOCK_MONOTONIC): the state split's interval ends here, and the
+	 * tick's (ftrace_cut_ns).
+	 */
+	ft->cut_ns = now_mono_ns();
 	/* Bounded: a writer that never pauses must not hold the tick forever. */
 	max = trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16;
 	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++)
@@ -893,6 +938,7 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	/* Every CPU is read up to now: lifecycle events merged, entries and exits paired in order. */
 	acct_order_life(&ft->acct);
 	acct_time_calls(&ft->acct);
+	acct_state_end(&ft->acct, ft->cut_ns);
 	lost = trace_lost(ft->tr);
 	ft->lost_interval = lost - ft->lost_seen;
 	if (ft->acct.lost > ft->lost_interval)
@@ -903,6 +949,11 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	*nborn = ft->acct.nborn;
 	/* The first interval began before tracing did: only later ones are complete. */
 	return ft->reads++ > 0 && !ft->lost_interval && !ft->acct.lost_unknown;
+}
+
+uint64_t ftrace_cut_ns(const struct ftrace *ft)
+{
+	return ftrace_on(ft) ? ft->cut_ns : 0;
 }
 
 size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs)

@@ -85,6 +85,13 @@ void ftrace_drain(struct ftrace *ft, int fd);
  */
 bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
 /*
+ * The CLOCK_MONOTONIC time the last ftrace_read's interval ended at: every
+ * event before it was read, the state split's times are up to it. The tick's
+ * time (sample.mono_ns), so that a thread's states add up to the interval.
+ * 0 when tracing is off.
+ */
+uint64_t ftrace_cut_ns(const struct ftrace *ft);
+/*
  * The signals generated in the interval ftrace_read ended (bounded, ACCT_SIGS):
  * the focus view takes their senders. Valid until ftrace_collect.
  */

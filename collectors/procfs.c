@@ -29,8 +29,9 @@
 /* One thread of a multi-threaded process, for context switches summed over threads. */
 struct pthread_ctx {
 	pid_t tid;
-	struct pfile status;
+	struct pfile status, schedstat;
 	uint64_t vcsw, ivcsw;
+	uint64_t run_delay;	/* schedstat's second field (ns), when read */
 	uint64_t kept;		/* model tick it was last listed */
 };
 
@@ -45,11 +46,13 @@ struct pentry {
 	const char *cgroup;		/* its cgroup path (pc->cgroups); NULL: to be read */
 	char path[40];			/* "PID" or "PID/task/TID", relative to /proc */
 	struct pfile stat, status, cmdline, taskdir;
+	struct pfile schedstat;		/* thread mode: its own (NEED_SCHEDSTAT) */
 
 	/* Process mode: threads whose status is summed. */
 	struct pthread_ctx **thr;
 	size_t nthr;
 	uint64_t acc_vcsw, acc_ivcsw;	/* monotonic sums built from per-thread deltas */
+	uint64_t acc_runq;		/* likewise, run_delay (NEED_SCHEDSTAT) */
 	uint64_t status_tick;		/* model tick of the last status read */
 };
 
@@ -90,6 +93,7 @@ static void entries_init(struct entries *e)
 static void thr_free(struct procfs *pc, struct pthread_ctx *t)
 {
 	pfile_close(&pc->fc, &t->status);
+	pfile_close(&pc->fc, &t->schedstat);
 	free(t);
 }
 
@@ -100,6 +104,7 @@ static void entry_close(struct procfs *pc, struct pentry *e)
 
 	pfile_close(&pc->fc, &e->stat);
 	pfile_close(&pc->fc, &e->status);
+	pfile_close(&pc->fc, &e->schedstat);
 	pfile_close(&pc->fc, &e->cmdline);
 	pfile_close(&pc->fc, &e->taskdir);
 	for (i = 0; i < e->nthr; i++)
@@ -152,6 +157,7 @@ static struct pentry *entries_add(struct procfs *pc, struct entries *es, pid_t p
 		snprintf(e->path, sizeof(e->path), "%d", (int)pid);
 	pfile_init(&e->stat);
 	pfile_init(&e->status);
+	pfile_init(&e->schedstat);
 	pfile_init(&e->cmdline);
 	pfile_init(&e->taskdir);
 	/*
@@ -486,6 +492,23 @@ static ssize_t read_file(struct procfs *pc, struct pfile *pf, const char *dir, p
 	}
 }
 
+/* A thread's run_delay: time runnable, waiting for a CPU (ns), schedstat's second field. */
+static int read_run_delay(struct procfs *pc, struct pfile *pf, const char *dir, pid_t tid,
+			  uint64_t *out)
+{
+	ssize_t n = read_file(pc, pf, dir, tid, "schedstat", 4096);
+	unsigned long long run, delay;
+
+	pc->st.schedstat_reads++;
+	if (n <= 0 || n >= (ssize_t)pc->bufsz)
+		return -EIO;
+	pc->buf[n] = '\0';
+	if (sscanf(pc->buf, "%llu %llu", &run, &delay) != 2)
+		return -EINVAL;
+	*out = delay;
+	return 0;
+}
+
 static int read_status(struct procfs *pc, struct pfile *pf, const char *dir, pid_t tid,
 		       struct pid_status *st)
 {
@@ -561,13 +584,14 @@ static int list_tids(struct procfs *pc, struct pentry *e, struct tid_list *l)
  * What a thread did between the last read and its exit is lost; ftrace counts it.
  */
 static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading *r,
-			const struct model *m)
+			const struct model *m, bool runq)
 {
 	bool continuous = e->status_tick && e->status_tick + 1 == m->tick;
 	struct tid_list tids = { NULL, 0, 0 };
 	struct pthread_ctx **now;
 	struct pid_status st;
-	uint64_t sum_v = 0, sum_iv = 0;
+	uint64_t sum_v = 0, sum_iv = 0, sum_rq = 0, rq = 0;
+	bool rq_ok = runq;
 	size_t i, k;
 	int err;
 
@@ -593,20 +617,26 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading
 			thr_free(pc, l);
 			l = NULL;
 		}
+		if (runq && read_run_delay(pc, l ? &l->schedstat : &e->schedstat, e->path, 0, &rq))
+			rq_ok = false;
 		if (continuous && l) {
 			e->acc_vcsw += v >= l->vcsw ? v - l->vcsw : v;
 			e->acc_ivcsw += iv >= l->ivcsw ? iv - l->ivcsw : iv;
+			e->acc_runq += rq >= l->run_delay ? rq - l->run_delay : rq;
 		} else if (!continuous) {
 			e->acc_vcsw = v;
 			e->acc_ivcsw = iv;
+			e->acc_runq = rq;
 		} else {
 			e->acc_vcsw += v;	/* its only thread now, unknown before */
 			e->acc_ivcsw += iv;
+			e->acc_runq += rq;
 		}
 		if (!l) {
 			l = xcalloc(1, sizeof(*l));
 			l->tid = e->pid;
 			pfile_init(&l->status);
+			pfile_init(&l->schedstat);
 			if (!e->thr)
 				e->thr = xmalloc(sizeof(*e->thr));
 			e->thr[0] = l;
@@ -614,6 +644,7 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading
 		}
 		l->vcsw = v;
 		l->ivcsw = iv;
+		l->run_delay = rq;
 		goto done;
 	}
 
@@ -625,17 +656,19 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading
 	now = xcalloc(tids.n, sizeof(*now));
 	for (i = 0, k = 0; i < tids.n; i++) {
 		struct pthread_ctx *cur = thr_find(e->thr, e->nthr, tids.v[i]);
-		uint64_t old_v = 0, old_iv = 0;
+		uint64_t old_v = 0, old_iv = 0, old_rq = 0, trq = 0;
 		bool known = cur != NULL;
 		struct pid_status ts;
 
 		if (known) {
 			old_v = cur->vcsw;
 			old_iv = cur->ivcsw;
+			old_rq = cur->run_delay;
 		} else {
 			cur = xcalloc(1, sizeof(*cur));
 			cur->tid = tids.v[i];
 			pfile_init(&cur->status);
+			pfile_init(&cur->schedstat);
 		}
 		now[k++] = cur;
 		cur->kept = m->tick;
@@ -650,19 +683,28 @@ static int sample_ctxsw(struct procfs *pc, struct pentry *e, struct task_reading
 				continue;
 			}
 		}
+		/* Exited between the two reads: its status counts, its delay is the last read's. */
+		/* The leader's as the single-threaded path reads it: PID/schedstat. */
+		if (runq && read_run_delay(pc, &cur->schedstat, e->path,
+					   cur->tid == e->pid ? 0 : cur->tid, &trq))
+			trq = old_rq;
 		cur->vcsw = (uint64_t)ts.vcsw;
 		cur->ivcsw = (uint64_t)ts.ivcsw;
+		cur->run_delay = trq;
 		sum_v += cur->vcsw;
 		sum_iv += cur->ivcsw;
+		sum_rq += trq;
 		if (continuous) {
 			/* A smaller count is a tid reused by a new thread: all of it is new. */
 			e->acc_vcsw += known && cur->vcsw >= old_v ? cur->vcsw - old_v : cur->vcsw;
 			e->acc_ivcsw += known && cur->ivcsw >= old_iv ? cur->ivcsw - old_iv : cur->ivcsw;
+			e->acc_runq += known && trq >= old_rq ? trq - old_rq : trq;
 		}
 	}
 	if (!continuous) {
 		e->acc_vcsw = sum_v;
 		e->acc_ivcsw = sum_iv;
+		e->acc_runq = sum_rq;
 	}
 	/* Threads of the old list that are not in the new one have exited. */
 	for (i = 0; i < e->nthr; i++)
@@ -677,6 +719,9 @@ done:
 	r->have_csw = true;
 	r->vcsw = e->acc_vcsw;
 	r->ivcsw = e->acc_ivcsw;
+	/* A new reading series (first, or after a gap) is no count: the model needs two. */
+	r->have_runq = rq_ok;
+	r->runq_ns = e->acc_runq;
 	return 0;
 }
 
@@ -748,7 +793,7 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, const struct model
 	/* The model's copy of its command line is this process's only if it is the same one. */
 	if (t && t->starttime && t->starttime != r->stat.starttime)
 		t = NULL;
-	if (wants & NEED_STATUS) {
+	if (wants & (NEED_STATUS | NEED_SCHEDSTAT)) {
 		if (e->is_thread) {
 			struct pid_status ps;
 
@@ -761,8 +806,11 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, const struct model
 					r->ivcsw = (uint64_t)ps.ivcsw;
 				}
 			}
+			if ((wants & NEED_SCHEDSTAT) &&
+			    !read_run_delay(pc, &e->schedstat, e->path, 0, &r->runq_ns))
+				r->have_runq = true;
 		} else {
-			sample_ctxsw(pc, e, r, m);
+			sample_ctxsw(pc, e, r, m, wants & NEED_SCHEDSTAT);
 		}
 	}
 	if ((wants & NEED_CMDLINE) ||

@@ -56,6 +56,8 @@ struct ptask {
 	unsigned flags;
 	bool renamed;
 	uint64_t ev[RECFMT_NEV];
+	bool have_states;		/* states[] known (column states) */
+	uint64_t states[RECFMT_NSTATES];
 	int sc, err;			/* indices in r->sc, -1 = none */
 	uint32_t final_have;		/* its final reading (RT_FINAL) */
 	uint64_t final_cnt[CNT_NR];
@@ -233,7 +235,8 @@ static int read_session(struct replay *r, sqlite3_stmt *st, struct sample_sessio
 #define SESS_COLS "hz, page_kb, threads, event_counters, events_uid, trace_status, pins, restart," \
 	" clear, exit_records, exits_status"
 
-static int prepare(struct replay *r)
+/* @ver: the file's format (1: no states column). */
+static int prepare(struct replay *r, int64_t ver)
 {
 	char tasks[1024], range[1024];
 	const struct {
@@ -266,10 +269,11 @@ static int prepare(struct replay *r)
 	};
 	size_t i;
 
-	snprintf(tasks, sizeof(tasks), "%s WHERE seq = ? ORDER BY proc", recfmt_task_select);
+	snprintf(tasks, sizeof(tasks), "%s WHERE seq = ? ORDER BY proc",
+		 ver < 2 ? recfmt_task_select_v1 : recfmt_task_select);
 	/* A jump reads forward through the intervals before: their syscalls are not shown. */
 	snprintf(range, sizeof(range), "%s WHERE seq >= ? AND seq <= ? ORDER BY seq, proc",
-		 recfmt_task_select_nosc);
+		 ver < 2 ? recfmt_task_select_nosc_v1 : recfmt_task_select_nosc);
 	for (i = 0; i < ARRAY_SIZE(q); i++)
 		if (sqlite3_prepare_v2(r->db, q[i].sql, -1, q[i].st, NULL) != SQLITE_OK)
 			return -1;
@@ -397,7 +401,8 @@ static const char *const read_tables[] = { "interval", "proc", "task", "session"
  * evaluated when a query is prepared, where no time limit holds). What ktop
  * makes is recfmt_schema, made here in memory. 0, or -1 (r->why).
  */
-static int check_schema(struct replay *r)
+/* @ver: the file's format (1 has no task.states). */
+static int check_schema(struct replay *r, int64_t ver)
 {
 	sqlite3 *ref = NULL;
 	sqlite3_stmt *rcols = NULL, *fcol = NULL, *master = NULL;
@@ -437,6 +442,8 @@ static int check_schema(struct replay *r)
 		while ((k = sqlite3_step(rcols)) == SQLITE_ROW) {
 			const char *c = (const char *)sqlite3_column_text(rcols, 0);
 
+			if (ver < 2 && c && !strcmp(t, "task") && !strcmp(c, "states"))
+				continue;
 			sqlite3_bind_text(fcol, 1, t, -1, SQLITE_STATIC);
 			sqlite3_bind_text(fcol, 2, c, -1, SQLITE_TRANSIENT);
 			sqlite3_bind_text(fcol, 3, (const char *)sqlite3_column_text(rcols, 1), -1,
@@ -540,11 +547,11 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 			 "replay it with a newer ktop", path, (long long)ver, RECFMT_VERSION);
 		goto fail;
 	}
-	if (check_schema(r)) {
+	if (check_schema(r, ver)) {
 		put_err(r, err, errsz);
 		goto fail;
 	}
-	if (prepare(r)) {
+	if (prepare(r, ver)) {
 		snprintf(err, errsz, "%.200s: damaged recording: %s", path, sqlite3_errmsg(r->db));
 		goto fail;
 	}
@@ -776,6 +783,11 @@ static int apply_row(struct replay *r, sqlite3_stmt *st)
 
 		for (i = 0; i < RECFMT_NEV; i++)
 			p->ev[i] = (uint64_t)sqlite3_column_int64(st, RECFMT_COL_EV + i);
+		p->have_states = sqlite3_column_type(st, RECFMT_COL_STATES) != SQLITE_NULL;
+		if (p->have_states &&
+		    recfmt_states_decode((const char *)sqlite3_column_text(st, RECFMT_COL_STATES),
+					 (size_t)sqlite3_column_bytes(st, RECFMT_COL_STATES), p->states))
+			return fail(r, "bad states");
 		if (sqlite3_column_type(st, RECFMT_COL_SC) != SQLITE_NULL) {
 			const char *sc = (const char *)sqlite3_column_text(st, RECFMT_COL_SC);
 
@@ -824,6 +836,7 @@ static void end_interval(struct replay *r)
 		p->renamed = false;
 		p->sc = p->err = -1;
 		memset(p->ev, 0, sizeof(p->ev));
+		p->have_states = false;
 		r->live[k++] = *p;
 	}
 	r->nlive = k;
@@ -924,8 +937,14 @@ static void fill_events(struct replay *r, const struct ptask *p, struct sample *
 	e->tgid = p->tgid;
 	for (c = 0; c < RECFMT_NEV; c++)
 		e->n[recfmt_ev_counter[c]] = p->ev[c];
+	e->have_state = p->have_states;
+	for (c = 0; p->have_states && c < RECFMT_NSTATES; c++)
+		e->n[CNT_ONCPU + c] = p->states[c];
 	e->sc = p->sc >= 0 ? &r->sc[p->sc] : NULL;
 	e->err = p->err >= 0 ? &r->sc[p->err] : NULL;
+	/* Its calls' time: the syscall table's, as the live source sums it. */
+	if (e->sc)
+		e->n[CNT_SCTIME] = sc_table_time_ns(e->sc);
 	/* The events' name: the kernel's 16 bytes at most. */
 	memcpy(e->comm, p->comm, sizeof(e->comm) - 1);
 	e->renamed = p->renamed;

@@ -146,6 +146,11 @@ static const struct av_col groups_cols[] = {
 	{ "ivcsw", "ICSW/s", 7, false, AV_COUNT, SORT_DESC, COL_IVCSW, "the rows' ivcsw, summed" },
 	{ "sig_recv", "SIG/s", 6, false, AV_COUNT, SORT_DESC, COL_SIGRECV, "the rows' sig_recv, summed" },
 	{ "sig_sent", "SIGTX/s", 7, false, AV_COUNT, SORT_DESC, COL_SIGSENT, "the rows' sig_sent, summed" },
+	{ "oncpu_ms", "ONCPU%", 6, false, AV_MS, SORT_DESC, COL_ONCPU, "the rows' oncpu_ms, summed" },
+	{ "runq_ms", "RUNQ%", 6, false, AV_MS, SORT_DESC, COL_RUNQ, "the rows' runq_ms, summed" },
+	{ "sleep_ms", "SLEEP%", 6, false, AV_MS, SORT_DESC, COL_SLEEP, "the rows' sleep_ms, summed" },
+	{ "blocked_ms", "BLOCK%", 6, false, AV_MS, SORT_DESC, COL_BLOCKED,
+	  "the rows' blocked_ms, summed" },
 	{ "threads", "THR", 5, false, AV_INT, SORT_DESC, COL_THREADS, "the rows' threads, summed" },
 	{ "vsz_kb", "VIRT", 6, false, AV_KB, SORT_DESC, COL_VSZ, "the rows' vsz_kb, summed" },
 	{ "cpu_s", "TIME+", 10, false, AV_TIME, SORT_DESC, COL_TIME, "the rows' cpu_s, summed" },
@@ -457,7 +462,8 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		double d;
 
 		if (num_at(v, i, col, &d))
-			snprintf(buf, n, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" : "%.0f", d);
+			snprintf(buf, n, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
+				 c->type == AV_MS ? "%.3f" : "%.0f", d);
 		return buf;
 	}
 	switch (v->kind) {

@@ -56,6 +56,7 @@ enum av_type {
 	AV_PCT,		/* percent, one decimal */
 	AV_KB,		/* KiB; screens scale it */
 	AV_TIME,	/* seconds of CPU */
+	AV_MS,		/* ms within the interval (3 decimals); screens: share of it, 100 = one thread */
 	AV_GRAPH,	/* the screen's history graph; not written in batch */
 };
 

@@ -56,6 +56,18 @@ const struct column columns[COL_NR] = {
 			  "signals queued to it: signal:signal_generate" },
 	[COL_SIGSENT] = { "sig_sent", "SIGTX/s", 7, false, CT_COUNTER, 0, CNT_SIGSENT, SORT_DESC,
 			  "signals it sent (from task context): signal:signal_generate" },
+	[COL_ONCPU] = { "oncpu_ms", "ONCPU%", 6, false, CT_MS, 0, CNT_ONCPU, SORT_DESC,
+			"time on a CPU, all threads: sched_switch in to out (100% = one thread's interval)" },
+	[COL_RUNQ] = { "runq_ms", "RUNQ%", 6, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
+		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in (untraced: task/TID/schedstat run_delay)" },
+	[COL_SLEEP] = { "sleep_ms", "SLEEP%", 6, false, CT_MS, 0, CNT_SLEEP, SORT_DESC,
+			"time asleep (S; idle or parked kernel threads), all threads: sched_switch out to sched_wakeup" },
+	[COL_BLOCKED] = { "blocked_ms", "BLOCK%", 6, false, CT_MS, 0, CNT_BLOCKED, SORT_DESC,
+			  "time blocked (D, uninterruptible: I/O, vfork), all threads: sched_switch out to sched_wakeup" },
+	[COL_STOPPED] = { "stopped_ms", "STOP%", 6, false, CT_MS, 0, CNT_STOPPED, SORT_DESC,
+			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
+	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
+			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -124,6 +136,16 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 		if (!task_delta(t, (enum counter)columns[c].counter, &d))
 			return false;
 		*out = (double)d;
+		return true;
+	case COL_ONCPU:
+	case COL_RUNQ:
+	case COL_SLEEP:
+	case COL_BLOCKED:
+	case COL_STOPPED:
+	case COL_SCTIME:
+		if (!task_delta(t, (enum counter)columns[c].counter, &d))
+			return false;
+		*out = (double)d / 1e6;
 		return true;
 	default:
 		return false;
@@ -212,7 +234,7 @@ unsigned col_needs(const struct model *m, int c)
 	unsigned needs = columns[c].needs;
 
 	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
-		needs &= ~NEED_STATUS;
+		needs &= ~(NEED_STATUS | NEED_SCHEDSTAT);
 	return needs;
 }
 

@@ -35,6 +35,12 @@ enum col_id {
 	COL_TOPSC,
 	COL_SIGRECV,
 	COL_SIGSENT,
+	COL_ONCPU,
+	COL_RUNQ,
+	COL_SLEEP,
+	COL_BLOCKED,
+	COL_STOPPED,
+	COL_SCTIME,
 	COL_LOST,
 	COL_LOST_EXITS,
 	COL_THREADS,
@@ -53,6 +59,11 @@ enum col_type {
 	CT_PCT,		/* percentage, one decimal */
 	CT_KB,		/* kibibytes; screens scale it (M, G) */
 	CT_TIME,	/* seconds of CPU; screens show M:SS.hh */
+	/*
+	 * Milliseconds of the interval (3 decimals in CSV/JSON); screens show
+	 * the share of the interval, 100 = one thread's whole interval.
+	 */
+	CT_MS,
 	CT_CHAR,	/* one character (state) */
 	CT_STR,		/* text, sanitized before it is shown */
 };
@@ -61,6 +72,7 @@ enum col_type {
 #define NEED_STATUS	0x1u
 #define NEED_CMDLINE	0x2u
 #define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
+#define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
 
 /* Longest text of a cell: a command line as read (4 KiB) once sanitized. */
 #define CMDLINE_TEXT_MAX 4200
@@ -74,7 +86,7 @@ struct column {
 	bool left;		/* left-aligned (text) */
 	enum col_type type;
 	unsigned needs;
-	int counter;		/* CT_COUNTER: enum counter, else -1 */
+	int counter;		/* CT_COUNTER, CT_MS: enum counter, else -1 */
 	enum sort_dir sort_default;
 	const char *doc;	/* where it comes from, for --help and the man page */
 };

@@ -201,6 +201,15 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		else
 			put_fixed(buf, n, v, v < 999.95, 0);
 		break;
+	case CT_MS:
+		if (m->interval_s <= 0) {
+			snprintf(buf, n, "-");
+			break;
+		}
+		/* ms / (s * 1000) * 100: the share of the interval. */
+		v /= m->interval_s * 10;
+		put_fixed(buf, n, v, v < 999.95, 0);
+		break;
 	case CT_KB:
 		fmt_kb(buf, n, v);
 		break;
@@ -298,7 +307,8 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 	c += col;
 	if (c->type == AV_STR)
 		return aggview_text(v, row, col, buf, n, utf8);
-	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d))) {
+	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d)) ||
+	    (c->type == AV_MS && !aggview_rate(v, d / 10, &d))) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
@@ -312,6 +322,7 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 			fmt_rate(buf, n, d);
 		break;
 	case AV_PCT:
+	case AV_MS:	/* ms / (s * 1000) * 100: the share of the interval */
 		put_fixed(buf, n, d, d < 999.95, 0);
 		break;
 	case AV_KB:

@@ -259,7 +259,8 @@ struct fsig *fproc_sig_delivered(struct fproc *fp, struct kev *e, pid_t tid)
 static const enum counter rate_cnt[FR_NR] = {
 	[FR_SYSCALLS] = CNT_SYSCALLS, [FR_SYSERR] = CNT_SYSERR, [FR_MINFLT] = CNT_MINFLT,
 	[FR_MAJFLT] = CNT_MAJFLT, [FR_VCSW] = CNT_VCSW, [FR_IVCSW] = CNT_IVCSW,
-	[FR_SIGNALS] = CNT_SIGRECV,
+	[FR_SIGNALS] = CNT_SIGRECV, [FR_ONCPU] = CNT_ONCPU, [FR_RUNQ] = CNT_RUNQ,
+	[FR_SLEEP] = CNT_SLEEP, [FR_BLOCKED] = CNT_BLOCKED,
 };
 
 static void copy_identity(struct fproc *fp, const struct task *t)

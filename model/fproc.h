@@ -29,9 +29,13 @@
 
 struct model;
 
-/* The rates the view graphs, each from the model's counter of the same name. */
+/*
+ * The rates the view graphs, each from the model's counter of the same name;
+ * from FR_ONCPU on, the state split: ns per s (the view shows a share).
+ */
 enum fp_rate {
-	FR_SYSCALLS, FR_SYSERR, FR_MINFLT, FR_MAJFLT, FR_VCSW, FR_IVCSW, FR_SIGNALS, FR_NR
+	FR_SYSCALLS, FR_SYSERR, FR_MINFLT, FR_MAJFLT, FR_VCSW, FR_IVCSW, FR_SIGNALS,
+	FR_ONCPU, FR_RUNQ, FR_SLEEP, FR_BLOCKED, FR_NR
 };
 
 /* Ticks of history per rate (6 minutes at the default 2 s). */

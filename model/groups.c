@@ -42,7 +42,8 @@ bool groups_col_sums(int c)
 	case COL_THREADS:
 		return true;
 	default:
-		return c >= 0 && c < COL_NR && columns[c].type == CT_COUNTER;
+		return c >= 0 && c < COL_NR &&
+		       (columns[c].type == CT_COUNTER || columns[c].type == CT_MS);
 	}
 }
 

@@ -130,6 +130,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		t->have = 0;
 		memset(t->ev, 0, sizeof(t->ev));
 		t->ev_withheld = false;
+		t->st_known = false;
 		sc_table_clear(&t->sc);
 		sc_table_clear(&t->err);
 		t->exited = false;
@@ -208,6 +209,11 @@ void model_task_set_counter(struct task *t, enum counter c, uint64_t v)
 void model_task_add_events(struct task *t, enum counter c, uint64_t n)
 {
 	t->ev[c] += n;
+}
+
+bool model_state_counter(enum counter c)
+{
+	return c >= CNT_ONCPU && c <= CNT_STOPPED;
 }
 
 bool model_counts_events(const struct model *m, enum counter c)
@@ -401,6 +407,8 @@ static void apply_reading(struct model *m, struct task_reading *r)
 		model_task_set_counter(t, CNT_VCSW, r->vcsw);
 		model_task_set_counter(t, CNT_IVCSW, r->ivcsw);
 	}
+	if (r->have_runq)
+		model_task_set_counter(t, CNT_RUNQ, r->runq_ns);
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
 		r->cmdline = NULL;
@@ -463,6 +471,8 @@ static void apply_row(struct model *m, const struct row_events *e)
 	for (c = 0; c < CNT_NR; c++)
 		if (e->n[c])
 			model_task_add_events(t, c, e->n[c]);
+	if (e->have_state)
+		t->st_known = true;
 	if (e->sc)
 		sc_table_merge(&t->sc, e->sc);
 	if (e->err)
@@ -622,7 +632,8 @@ static void task_compute(struct model *m, struct task *t)
 			 * so are the events of one whose credentials changed.
 			 */
 			if (m->interval_s > 0 && !t->ev_withheld &&
-			    (m->events_uid < 0 || t->uid == m->events_uid)) {
+			    (m->events_uid < 0 || t->uid == m->events_uid) &&
+			    (!model_state_counter(c) || t->st_known)) {
 				t->delta[c] = t->ev[c];
 				t->have_delta |= 1u << c;
 			}

@@ -50,6 +50,7 @@ struct task {
 	 * credentials changed within it (collectors/ftrace.c says why).
 	 */
 	bool ev_withheld;
+	bool st_known;			/* a row said its state split this interval (have_state) */
 	struct sc_table sc;		/* this interval's syscalls, from events */
 	struct sc_table err;		/* this interval's errors by syscall and errno (sc_err_key) */
 	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
@@ -216,6 +217,12 @@ void model_task_born(struct task *t);
 void model_task_add_events(struct task *t, enum counter c, uint64_t n);
 /* Does @c come from kernel events this session? */
 bool model_counts_events(const struct model *m, enum counter c);
+/*
+ * One of the state split's (CNT_ONCPU..CNT_STOPPED): from events, known for a
+ * task only when a thread of it had a known state (a thread's time before
+ * its first scheduler event is not known).
+ */
+bool model_state_counter(enum counter c);
 /* Take ownership of a malloc'ed command line. */
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
 

@@ -51,7 +51,7 @@ const char recfmt_schema[] =
 	" utime INTEGER, stime INTEGER, minflt INTEGER, majflt INTEGER, vcsw INTEGER,"
 	" ivcsw INTEGER, uid INTEGER, user TEXT, comm TEXT, cmdline BLOB, cgroup INTEGER,"
 	" syscalls INTEGER, syscall_errors INTEGER, sig_recv INTEGER, sig_sent INTEGER,"
-	" ev_vcsw INTEGER, ev_ivcsw INTEGER, sc INTEGER, errs INTEGER, final TEXT,"
+	" ev_vcsw INTEGER, ev_ivcsw INTEGER, sc INTEGER, errs INTEGER, final TEXT, states TEXT,"
 	" PRIMARY KEY(seq, proc))"
 	" WITHOUT ROWID;"
 	"CREATE TABLE cgroup(id INTEGER PRIMARY KEY, path TEXT NOT NULL);"
@@ -76,18 +76,48 @@ const char recfmt_schema[] =
 	" LEFT JOIN syscall_name AS n ON n.nr = json_extract(j.value, '$[0]')"
 	" LEFT JOIN errno_name AS e ON e.nr = json_extract(j.value, '$[1]');";
 
-/* 35 columns: seq, proc, flags, state, the fields, 4 texts, 6 counts, sc, errs, final. */
+/* 36 columns: seq, proc, flags, state, the fields, 4 texts, 6 counts, sc, errs, final, states. */
 const char recfmt_task_insert[] =
-	"INSERT INTO task VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?, ?,?,?)";
+	"INSERT INTO task VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?, ?,?,?,?)";
 
-#define TASK_SELECT(sc) \
+#define TASK_SELECT(sc, states) \
 	"SELECT seq, proc, flags, state, ppid, pgid, sid, tty, prio, nice, threads, cpu, rss_kb," \
 	" vsz_kb, utime, stime, minflt, majflt, vcsw, ivcsw, uid, user, comm, cmdline," \
 	" (SELECT path FROM cgroup WHERE id = task.cgroup), syscalls, syscall_errors, sig_recv," \
-	" sig_sent, ev_vcsw, ev_ivcsw, " sc ", final FROM task"
-const char recfmt_task_select[] = TASK_SELECT("(SELECT sc FROM sctab WHERE id = task.sc),"
-					      " (SELECT sc FROM sctab WHERE id = task.errs)");
-const char recfmt_task_select_nosc[] = TASK_SELECT("NULL, NULL");
+	" sig_sent, ev_vcsw, ev_ivcsw, " sc ", final, " states " FROM task"
+#define TASK_SC "(SELECT sc FROM sctab WHERE id = task.sc), (SELECT sc FROM sctab WHERE id = task.errs)"
+const char recfmt_task_select[] = TASK_SELECT(TASK_SC, "states");
+const char recfmt_task_select_nosc[] = TASK_SELECT("NULL, NULL", "states");
+const char recfmt_task_select_v1[] = TASK_SELECT(TASK_SC, "NULL");
+const char recfmt_task_select_nosc_v1[] = TASK_SELECT("NULL, NULL", "NULL");
+
+void recfmt_states_encode(char *buf, size_t n, const uint64_t ns[RECFMT_NSTATES])
+{
+	snprintf(buf, n, "%llu,%llu,%llu,%llu,%llu", (unsigned long long)ns[0],
+		 (unsigned long long)ns[1], (unsigned long long)ns[2], (unsigned long long)ns[3],
+		 (unsigned long long)ns[4]);
+}
+
+int recfmt_states_decode(const char *s, size_t n, uint64_t ns[RECFMT_NSTATES])
+{
+	size_t pos = 0;
+	int i;
+
+	for (i = 0; i < RECFMT_NSTATES; i++) {
+		uint64_t v = 0;
+		size_t start = pos;
+
+		while (pos < n && s[pos] >= '0' && s[pos] <= '9') {
+			if (v > (UINT64_MAX - 9) / 10)
+				return -1;
+			v = v * 10 + (uint64_t)(s[pos++] - '0');
+		}
+		if (pos == start || (i < RECFMT_NSTATES - 1 ? pos >= n || s[pos++] != ',' : pos != n))
+			return -1;
+		ns[i] = v;
+	}
+	return 0;
+}
 
 void recfmt_task_fields(const struct task *t, int64_t v[RF_NR])
 {

@@ -27,7 +27,8 @@
 
 /* PRAGMA application_id: "ktop"; PRAGMA user_version: the format. */
 #define RECFMT_APP_ID	0x6b746f70
-#define RECFMT_VERSION	1
+/* 2: task.states (the state split); format 1 files are read without it. */
+#define RECFMT_VERSION	2
 
 /*
  * The longest text or blob a recording holds: above what ktop writes (a
@@ -75,6 +76,9 @@ extern const char recfmt_task_insert[];
  */
 extern const char recfmt_task_select[];
 extern const char recfmt_task_select_nosc[];
+/* The same for a format 1 file: NULL for the states. */
+extern const char recfmt_task_select_v1[];
+extern const char recfmt_task_select_nosc_v1[];
 /* Where the text and event columns start in a task row (0-based column index). */
 #define RECFMT_COL_STATE	3
 #define RECFMT_COL_FIELDS	4
@@ -86,7 +90,16 @@ extern const char recfmt_task_select_nosc[];
 #define RECFMT_COL_SC		(RECFMT_COL_EV + RECFMT_NEV)
 #define RECFMT_COL_ERRS		(RECFMT_COL_SC + 1)
 #define RECFMT_COL_FINAL	(RECFMT_COL_ERRS + 1)
-#define RECFMT_NCOLS		(RECFMT_COL_FINAL + 1)
+#define RECFMT_COL_STATES	(RECFMT_COL_FINAL + 1)
+#define RECFMT_NCOLS		(RECFMT_COL_STATES + 1)
+
+/*
+ * A row's state split (CNT_ONCPU..CNT_STOPPED, ns) as the column states holds
+ * it: "N,N,N,N,N"; NULL when the task's states were not known.
+ */
+#define RECFMT_NSTATES 5
+void recfmt_states_encode(char *buf, size_t n, const uint64_t ns[RECFMT_NSTATES]);
+int recfmt_states_decode(const char *s, size_t n, uint64_t ns[RECFMT_NSTATES]);
 
 /* A task's integer fields as a row stores them (RSS and size in KiB). */
 void recfmt_task_fields(const struct task *t, int64_t v[RF_NR]);

@@ -56,6 +56,22 @@ enum counter {
 	CNT_SYSERR,	/* those that returned -errno */
 	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
 	CNT_SIGSENT,	/* signal:signal_generate from it */
+	/*
+	 * The state split, nanoseconds of the interval (all threads summed),
+	 * from sched_switch and sched_wakeup(_new): on a CPU, runnable waiting
+	 * for one, sleeping (S), blocked (D), stopped or traced (T, t).
+	 */
+	CNT_ONCPU,
+	CNT_RUNQ,
+	CNT_SLEEP,
+	CNT_BLOCKED,
+	CNT_STOPPED,
+	/*
+	 * Nanoseconds inside system calls that ended in the interval (all
+	 * threads): the sum of the syscall table's times, with sys_enter
+	 * (--latency, -p, -- CMD).
+	 */
+	CNT_SCTIME,
 	CNT_NR
 };
 
@@ -66,6 +82,8 @@ struct task_reading {
 	struct pid_stat stat;		/* stat.starttime: with pid, its identity */
 	bool have_csw;			/* vcsw/ivcsw read (status, summed over threads) */
 	uint64_t vcsw, ivcsw;
+	bool have_runq;			/* run_delay read (schedstat, summed over threads), ns */
+	uint64_t runq_ns;
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */
@@ -85,6 +103,8 @@ struct row_events {
 	const struct sc_table *sc;	/* per syscall; the source's, valid until applied */
 	const struct sc_table *err;	/* per syscall and errno (sc_err_key); likewise */
 	char comm[16];			/* its name by the events: the last one when @renamed */
+	/* The state split's counters are known (a thread's state was); else unknown. */
+	bool have_state;
 	bool renamed;			/* it exec'd or was renamed after /proc last read it */
 	pid_t ppid;
 	bool exited;

@@ -155,3 +155,14 @@ size_t sc_table_sorted(const struct sc_table *t, const struct sc_stat **out)
 	sort_array(out, n, sizeof(*out), cmp_stat);
 	return n;
 }
+
+uint64_t sc_table_time_ns(const struct sc_table *t)
+{
+	uint64_t ns = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slots[i].nr != SC_EMPTY)
+			ns += t->slots[i].time_ns;
+	return ns;
+}

@@ -119,6 +119,8 @@ void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src);
 void sc_table_merge(struct sc_table *dst, const struct sc_table *src);
 /* The entry with most calls (ties: the lower number), or NULL when empty. */
 const struct sc_stat *sc_table_top(const struct sc_table *t);
+/* The sum of the entries' time_ns: time inside the calls timed. */
+uint64_t sc_table_time_ns(const struct sc_table *t);
 /*
  * Fill @out with pointers to the entries, most calls first (ties: lower number).
  * Returns how many; @out must hold t->used. The pointers live until the table

@@ -32,7 +32,8 @@ static const int text_traced[] = {
 static const int data_traced[] = {
 	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
 	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
-	COL_IVCSW, COL_SYSC, COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_LOST,
+	COL_IVCSW, COL_SYSC, COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_ONCPU,
+	COL_RUNQ, COL_SLEEP, COL_BLOCKED, COL_LOST,
 	COL_LOST_EXITS,
 };
 
@@ -252,9 +253,12 @@ static bool raw_number(const struct model *m, const struct task *t, int c, char 
 
 	if (!col_num(m, t, c, &v))
 		return false;
-	if (columns[c].type == CT_COUNTER && m->interval_s <= 0)
+	if ((columns[c].type == CT_COUNTER || columns[c].type == CT_MS) && m->interval_s <= 0)
 		return false;
 	switch (columns[c].type) {
+	case CT_MS:
+		snprintf(buf, n, "%.3f", v);
+		break;
 	case CT_PCT:
 		snprintf(buf, n, "%.1f", v);
 		break;
@@ -632,8 +636,10 @@ static void data_cell(struct batch *b, const struct model *m, const struct av_co
 			batch_json_string(b->out, cell, strlen(cell));
 		return;
 	}
-	if (aggview_num(v, r, col, &d) && (c->type != AV_COUNT || m->interval_s > 0))
-		fprintf(b->out, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" : "%.0f", d);
+	if (aggview_num(v, r, col, &d) &&
+	    ((c->type != AV_COUNT && c->type != AV_MS) || m->interval_s > 0))
+		fprintf(b->out, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
+			c->type == AV_MS ? "%.3f" : "%.0f", d);
 	else if (b->fmt == OUT_JSON)
 		fputs("null", b->out);
 }

@@ -14,6 +14,8 @@
 /* A group's counters, for the life of ktop. */
 enum mg_cnt {
 	MG_VCSW, MG_IVCSW, MG_MINFLT, MG_MAJFLT, MG_SIGSENT, MG_SIGRECV, MG_UTIME, MG_STIME,
+	/* The state split, ns (from events: written when the model counts them). */
+	MG_ONCPU, MG_RUNQ, MG_SLEEP, MG_BLOCKED, MG_STOPPED,
 	MG_NR
 };
 
@@ -21,6 +23,8 @@ static const enum counter mg_counter[MG_NR] = {
 	[MG_VCSW] = CNT_VCSW, [MG_IVCSW] = CNT_IVCSW, [MG_MINFLT] = CNT_MINFLT,
 	[MG_MAJFLT] = CNT_MAJFLT, [MG_SIGSENT] = CNT_SIGSENT, [MG_SIGRECV] = CNT_SIGRECV,
 	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
+	[MG_ONCPU] = CNT_ONCPU, [MG_RUNQ] = CNT_RUNQ, [MG_SLEEP] = CNT_SLEEP,
+	[MG_BLOCKED] = CNT_BLOCKED, [MG_STOPPED] = CNT_STOPPED,
 };
 
 /* Signal numbers named in ktop_signals (the kernel's _NSIG); the rest are "other". */
@@ -50,7 +54,7 @@ struct mgroup {
 
 /* The families, in the order they are written. */
 enum fam {
-	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_PROCS,
+	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_PROCS,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
 	F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
@@ -96,6 +100,7 @@ struct metrics {
 	size_t cap_parts;
 
 	long hz;
+	bool states;			/* the model counts the state split (tracing) */
 	uint64_t ticks, lost, lost_unknown;
 	bool exit_records;		/* exit records are listened to: their losses count */
 	uint64_t lost_exits, lost_exits_unknown;
@@ -429,6 +434,8 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 
 	mx->hz = m->hz;
 	mx->ticks++;
+	if (model_counts_events(m, CNT_RUNQ))
+		mx->states = true;
 	mx->wall_s = m->wall_s;
 	/* The first tick is the baseline: nothing was counted in it. */
 	if (m->interval_s > 0) {
@@ -525,6 +532,9 @@ static const struct fam_def fam_defs[F_NR] = {
 		true, { "direction", "signal" }, true },
 	[F_CPU] = { "ktop_cpu_seconds", PROM_COUNTER, PROM_DOUBLE, "seconds",
 		"CPU time, by group and mode (user, system).", true, { "mode" }, true },
+	[F_STATE] = { "ktop_task_state_seconds", PROM_COUNTER, PROM_DOUBLE, "seconds",
+		"Wall time of the group's threads by state (sched_switch, sched_wakeup): on_cpu, runnable (waiting for a CPU), sleeping (S), blocked (D), stopped (T, t); a thread's time before its first scheduler event is not counted.",
+		true, { "state" }, true },
 	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
 		"Processes alive at the last refresh, by group.", true, { NULL }, true },
 	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
@@ -669,11 +679,15 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_VCSW] = { "voluntary" }, [MG_IVCSW] = { "involuntary" },
 		[MG_MINFLT] = { "minor" }, [MG_MAJFLT] = { "major" },
 		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
+		[MG_ONCPU] = { "on_cpu" }, [MG_RUNQ] = { "runnable" }, [MG_SLEEP] = { "sleeping" },
+		[MG_BLOCKED] = { "blocked" }, [MG_STOPPED] = { "stopped" },
 	};
 	static const enum fam fam_of[MG_NR] = {
 		[MG_VCSW] = F_CSW, [MG_IVCSW] = F_CSW, [MG_MINFLT] = F_FAULTS,
 		[MG_MAJFLT] = F_FAULTS, [MG_SIGSENT] = F_SIGNALS, [MG_SIGRECV] = F_SIGNALS,
 		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
+		[MG_ONCPU] = F_STATE, [MG_RUNQ] = F_STATE, [MG_SLEEP] = F_STATE,
+		[MG_BLOCKED] = F_STATE, [MG_STOPPED] = F_STATE,
 	};
 	char nbuf[SYSCALL_LABEL_BUF], ebuf[ERRNO_NAME_BUF];
 	const char *v[3] = { g->key };
@@ -684,8 +698,12 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		v[1] = kinds[c][0];
 		if (fam_of[c] == F_SIGNALS)
 			continue;	/* add_signals */
+		if (fam_of[c] == F_STATE && !mx->states)
+			continue;
 		if (fam_of[c] == F_CPU)
 			prom_family_add_double(mx->fam[F_CPU], v, (double)g->n[c] / (double)mx->hz);
+		else if (fam_of[c] == F_STATE)
+			prom_family_add_double(mx->fam[F_STATE], v, (double)g->n[c] / 1e9);
 		else
 			prom_family_add_u64(mx->fam[fam_of[c]], v, g->n[c]);
 	}

@@ -827,6 +827,12 @@ static int put_task(struct record *r, struct rtask *e, const struct row *w, cons
 			sqlite3_bind_int64(st, RECFMT_COL_ERRS + 1, id);
 		}
 	}
+	if (t && (w->flags & RT_ROW) && t->st_known) {
+		char buf[128];
+
+		recfmt_states_encode(buf, sizeof(buf), &t->ev[CNT_ONCPU]);
+		sqlite3_bind_text(st, RECFMT_COL_STATES + 1, buf, -1, SQLITE_TRANSIENT);
+	}
 	if (t && (w->flags & RT_FINAL)) {
 		r->sc.len = 0;
 		/* One with no counters (t->final unset) changed only its name, owner, state. */
@@ -860,7 +866,7 @@ static bool row_has_data(const struct task *t)
 {
 	int c;
 
-	if (t->sc.used || t->err.used)
+	if (t->sc.used || t->err.used || t->st_known)
 		return true;
 	for (c = 0; c < RECFMT_NEV; c++)
 		if (t->ev[recfmt_ev_counter[c]])

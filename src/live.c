@@ -22,7 +22,7 @@ static const int table_default[] = {
 /* With tracing: the syscall columns next, they are what ktop is for. */
 static const int table_traced[] = {
 	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_TIME, COL_SYSC,
-	COL_SYSERR, COL_TOPSC, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV,
+	COL_SYSERR, COL_TOPSC, COL_RUNQ, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV,
 	COL_THREADS, COL_CMDLINE,
 };
 
@@ -216,8 +216,9 @@ bool column_useless(const struct ktop *k, int c)
 		return !k->app.model.exit_records;
 	if (events_counted(k))
 		return false;
+	/* runq_ms has schedstat's run_delay untraced. */
 	return c == COL_TOPSC || c == COL_LOST ||
-	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR);
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ);
 }
 
 /*

@@ -12,7 +12,7 @@
 #include "httpd.h"
 
 enum {
-	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
+	OPT_CSV = 256, OPT_JSON, OPT_NO_TRACE, OPT_LATENCY, OPT_SYSCALLS, OPT_EVENTS, OPT_THEME, OPT_ASCII,
 	OPT_NO_MOUSE, OPT_SUMMARY, OPT_OUTPUT, OPT_LISTEN, OPT_TEXTFILE, OPT_GROUP_BY,
 	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
 	OPT_RECORD_KEEP, OPT_RECORD_MAX, OPT_BEGIN, OPT_END, OPT_FOLLOW,
@@ -31,6 +31,7 @@ static const struct option long_opts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "latency", no_argument, NULL, OPT_LATENCY },
 	{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "theme", required_argument, NULL, OPT_THEME },
@@ -91,6 +92,8 @@ void options_usage(FILE *f)
 	      "      --syscalls         batch: per process, each system call's calls and errors\n"
 	      "                         in the interval (CSV: one row per process and syscall)\n"
 	      "      --no-trace         do not trace: a /proc monitor only (no syscall columns)\n"
+	      "      --latency          time every system call, system-wide (sys_enter too: twice\n"
+	      "                         the events a call): sc_time_ms\n"
 	      "      --events N         process view: the recent kernel events kept per focused\n"
 	      "                         process, with their snapshots (default 4096)\n"
 	      "      --theme NAME       live view: colours of theme NAME (default, light, mono,\n"
@@ -469,6 +472,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_JSON:
 			o->format = OUT_JSON;
 			break;
+		case OPT_LATENCY:
+			o->latency = true;
+			break;
 		case OPT_NO_TRACE:
 			o->no_trace = true;
 			break;
@@ -682,6 +688,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->syscalls && !o->batch) {
 		snprintf(err, errsz, "--syscalls is a batch option: add -b");
+		return -EINVAL;
+	}
+	if (o->latency && o->no_trace) {
+		snprintf(err, errsz, "--latency times kernel events: it cannot go with --no-trace");
 		return -EINVAL;
 	}
 	if (o->syscalls && o->no_trace) {

@@ -30,6 +30,7 @@ struct options {
 	int sort_col;			/* -s; -1 = default */
 	bool sort_asc;			/* -s with a leading '+': ascending */
 	bool no_trace;			/* --no-trace: /proc only */
+	bool latency;			/* --latency: sys_enter system-wide, calls timed */
 	bool syscalls;			/* --syscalls: per-syscall batch rows */
 	size_t events;			/* --events: per focused process, events kept */
 	bool delay_set;			/* -d given: it beats the settings file */

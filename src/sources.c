@@ -94,7 +94,8 @@ static bool live_collect(struct ktop *k)
 		procfs_focus_add(k->procfs, *born++);
 	/* Each source fills the sample and the model applies it, in turn. */
 	s->begin = true;
-	s->mono_ns = now_mono_ns();
+	/* Traced, the events' interval ends where ftrace_read began: the tick's. */
+	s->mono_ns = ftrace_cut_ns(k->ftrace) ? ftrace_cut_ns(k->ftrace) : now_mono_ns();
 	s->wall_s = now_wall_s();
 	system_collect(k->sys, s);
 	model_apply(m, s);

@@ -193,7 +193,7 @@ int start_sources(struct ktop *k)
 		unsigned long long v;
 
 		/* Time per call (sys_enter too) only when watching a few processes. */
-		fo.time_syscalls = k->nwatch > 0;
+		fo.time_syscalls = k->nwatch > 0 || k->opt.latency;
 		/* Per-CPU ring buffer size; small ones let tests see lost events. */
 		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
 			fo.buffer_kb = (size_t)v;

@@ -17,7 +17,8 @@
 static const char *const rate_label[FR_NR] = {
 	[FR_SYSCALLS] = "syscalls", [FR_SYSERR] = "failed", [FR_MINFLT] = "minflt",
 	[FR_MAJFLT] = "majflt", [FR_VCSW] = "vcsw", [FR_IVCSW] = "ivcsw",
-	[FR_SIGNALS] = "signals",
+	[FR_SIGNALS] = "signals", [FR_ONCPU] = "on cpu %", [FR_RUNQ] = "runq %",
+	[FR_SLEEP] = "sleep %", [FR_BLOCKED] = "blocked %",
 };
 
 /* Eight heights: UTF-8 blocks, or ASCII where the locale is not UTF-8. */
@@ -36,11 +37,19 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 	for (i = 0; i < n; i++)
 		if (fproc_hist(fp, r, (size_t)i, &v) && v > max)
 			max = v;
+	/*
+	 * A state's share on a fixed scale, one thread's whole interval at
+	 * least: a quiet process's small shares do not redraw the row each
+	 * time they move (they would, scaled to their own maximum).
+	 */
+	if (r >= FR_ONCPU && max < 1e9)
+		max = 1e9;
 	/* Oldest left, newest right, right-aligned in the space. */
 	for (i = 0; i < n; i++) {
 		int col = x + w - 1 - i, lvl;
 
-		if (!fproc_hist(fp, r, (size_t)i, &v) || v <= 0) {
+		/* A state's share under 1/16 of the scale: blank, like 0 (the NOW column has it). */
+		if (!fproc_hist(fp, r, (size_t)i, &v) || v <= 0 || (r >= FR_ONCPU && v < max / 16)) {
 			attrset(theme_attr(EL_NORMAL));
 			mvaddch(y, col, ' ');
 			continue;
@@ -100,7 +109,13 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	for (r = 0; r < FR_NR; r++) {
-		if (fproc_hist(fp, r, 0, &v))
+		/*
+		 * The state split: ns per s, as a share (100 = one thread all the
+		 * time), in whole percent: tenths would redraw a quiet one each time.
+		 */
+		if (fproc_hist(fp, r, 0, &v) && r >= FR_ONCPU)
+			snprintf(num, sizeof(num), "%.0f", v / 1e7);
+		else if (fproc_hist(fp, r, 0, &v))
 			fmt_rate(num, sizeof(num), v);
 		else
 			snprintf(num, sizeof(num), "-");

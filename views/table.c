@@ -87,7 +87,7 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
  * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
  */
 static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC,
+	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_RUNQ, COL_VSZ, COL_TOPSC,
 	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
 };
 #define COMMAND_MIN_W 13

@@ -17,7 +17,7 @@ teardown() { common_teardown; }
 @test "CSV: the header is time,interval_s then the default columns" {
 	run timeout 10 "$KTOP" -b --csv -n 1 -p 1
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "time,interval_s,pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,lost_events,lost_exits" ]
+	[ "${lines[0]}" = "time,interval_s,pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,oncpu_ms,runq_ms,sleep_ms,blocked_ms,lost_events,lost_exits" ]
 	[ "${#lines[@]}" -eq 2 ]
 }
 

@@ -11,7 +11,7 @@ teardown() { common_teardown; }
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	printf '%s\n' "$output" >"$OUT"
-	check json-format "$OUT" 3 0.1 0.5 pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,lost_events,lost_exits
+	check json-format "$OUT" 3 0.1 0.5 pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,oncpu_ms,runq_ms,sleep_ms,blocked_ms,lost_events,lost_exits
 }
 
 @test "JSON: -o pid,comm gives exactly those keys" {

@@ -575,7 +575,7 @@ killed_ktop() {
 	need_tracing
 	run --separate-stderr timeout 20 "$KTOP" -b --csv -d 0.2 -n 1
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == *,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,lost_events,lost_exits ]]
+	[[ "${lines[0]}" == *,vcsw,ivcsw,syscalls,syscall_errors,top_syscall,sig_recv,sig_sent,oncpu_ms,runq_ms,sleep_ms,blocked_ms,lost_events,lost_exits ]]
 }
 
 @test "--syscalls with --no-trace, and --syscalls without -b: usage errors (exit 2)" {

@@ -571,10 +571,63 @@ static void test_compat_names(void)
 }
 #endif
 
+/*
+ * ktop_task_state_seconds_total: the groups' state split, summed over their
+ * processes and the intervals, an exited one's included; absent untraced.
+ */
+static void test_task_states(void)
+{
+	struct sc_table sc = { 0 }, et = { 0 };
+	struct fixture f;
+	struct row_events *e;
+	int i;
+
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	f.m.event_counters |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
+			      (1u << CNT_BLOCKED) | (1u << CNT_STOPPED);
+	for (i = 0; i < 3; i++) {
+		tick_start(&f);
+		reading(&f, 10, "web", 0, 0);
+		if (i < 2)
+			reading(&f, 11, "web", 0, 0);
+		e = events(&f, 10, "web", false, &sc, &et, 0, 0, 0, 0);
+		e->have_state = true;
+		e->n[CNT_ONCPU] = SEC / 4;
+		e->n[CNT_RUNQ] = SEC / 2;
+		e->n[CNT_BLOCKED] = SEC / 4;
+		/* 11 exits in the third interval, after 300 ms asleep. */
+		e = events(&f, 11, "web", i == 2, &sc, &et, 0, 0, 0, 0);
+		e->have_state = true;
+		e->n[CNT_SLEEP] = i < 2 ? SEC : SEC * 3 / 10;
+		tick_end(&f);
+	}
+	render(&f);
+	/* The first tick is the baseline: two intervals counted. */
+	CHECK_VAL(&f, "ktop_task_state_seconds_total{comm=\"web\",state=\"on_cpu\"}", 0.5);
+	CHECK_VAL(&f, "ktop_task_state_seconds_total{comm=\"web\",state=\"runnable\"}", 1.0);
+	CHECK_VAL(&f, "ktop_task_state_seconds_total{comm=\"web\",state=\"blocked\"}", 0.5);
+	CHECK_VAL(&f, "ktop_task_state_seconds_total{comm=\"web\",state=\"sleeping\"}", 1.3);
+	CHECK_VAL(&f, "ktop_task_state_seconds_total{comm=\"web\",state=\"stopped\"}", 0);
+	fx_free(&f);
+
+	/* Without the state split (not traced): no such series at all. */
+	fx_init(&f, CGROUP_BY_COMM, 0);
+	tick_start(&f);
+	reading(&f, 10, "web", 0, 0);
+	tick_end(&f);
+	render(&f);
+	CHECK(strstr(f.out.data, "ktop_task_state_seconds_total{") == NULL);
+	fx_free(&f);
+	sc_table_free(&sc);
+	sc_table_free(&et);
+}
+
 static const struct test tests[] = {
 #if defined(__x86_64__) && !defined(__ILP32__)
 	{ "metrics: a 32-bit program's calls named with i386's table and their ABI", test_compat_names },
 #endif
+	{ "task states: summed per group and state, exited included; none untraced",
+	  test_task_states },
 	{ "metrics: a process born and gone between scrapes counts; counters outlive the group's processes",
 	  test_exited_between_scrapes },
 	{ "metrics: signals by name from the flows, as far as the rows' counts hold them; the rest other",

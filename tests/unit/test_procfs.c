@@ -66,6 +66,8 @@ static void make_dir(const char *root, const char *rel)
 	}
 }
 
+#define RUN_DELAY 1000003ull
+
 /* "@rel/stat" for @p, in the kernel's format. */
 static void write_stat(const char *root, const char *rel, const struct fp *p)
 {
@@ -115,6 +117,11 @@ static void write_status(const char *root, const char *rel, const struct fp *p, 
 	snprintf(name, sizeof(name), "%s/status", rel);
 	write_file(root, name, buf, len);
 	free(buf);
+	/* schedstat: run time, run_delay (RUN_DELAY ns a voluntary switch here), timeslices. */
+	nt = snprintf(tail, sizeof(tail), "%llu %llu %llu\n", (unsigned long long)p->utime * 10000000,
+		      (unsigned long long)p->vcsw * RUN_DELAY, (unsigned long long)p->vcsw);
+	snprintf(name, sizeof(name), "%s/schedstat", rel);
+	write_file(root, name, tail, (size_t)nt);
 }
 
 static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
@@ -442,6 +449,53 @@ static void test_procfs_threads_come_and_go(void)
 		CHECK(delta_is(t, CNT_VCSW, 0));
 		CHECK(delta_is(t, CNT_IVCSW, 0));
 	}
+	close_collector(root, pc, &m);
+}
+
+/*
+ * Untraced runq_ms: schedstat's run_delay summed over the threads, from their
+ * deltas (a thread that exits takes its own; one born brings all of its).
+ */
+static void test_procfs_run_delay(void)
+{
+	char root[64];
+	struct procfs *pc = NULL;
+	struct model m;
+	struct fp leader, thr, single, t2;
+	struct task *t;
+
+	make_root(root, sizeof(root));
+	setup_two(root, &leader, &thr, &single);
+	if (!open_collector(root, 64, &pc, &m))
+		return;
+	tick(pc, &m, 1, NEED_SCHEDSTAT, 0);
+	t = model_task_find(&m, 100);
+	CHECK(t && !delta_is(t, CNT_RUNQ, 0));	/* one reading: no count yet */
+
+	rm_rf(root, "100/task/101");
+	leader.threads = 1;
+	leader.vcsw += 2;
+	write_stat(root, "100", &leader);
+	write_status(root, "100", &leader, 0);
+	single.vcsw += 7;
+	write_status(root, "200", &single, 0);
+	tick(pc, &m, 2, NEED_SCHEDSTAT, 0);
+	t = model_task_find(&m, 100);
+	CHECK(t && delta_is(t, CNT_RUNQ, 2 * RUN_DELAY));
+	t = model_task_find(&m, 200);
+	CHECK(t && delta_is(t, CNT_RUNQ, 7 * RUN_DELAY));
+
+	t2 = thr;
+	t2.pid = 102;
+	t2.vcsw = 4;
+	write_thread(root, &t2);
+	leader.threads = 2;
+	leader.vcsw += 1;
+	write_stat(root, "100", &leader);
+	write_status(root, "100", &leader, 0);
+	tick(pc, &m, 3, NEED_SCHEDSTAT, 0);
+	t = model_task_find(&m, 100);
+	CHECK(t && delta_is(t, CNT_RUNQ, 5 * RUN_DELAY));
 	close_collector(root, pc, &m);
 }
 
@@ -970,6 +1024,8 @@ static void test_procfs_lru_budget(void)
 }
 
 static const struct test tests[] = {
+	{ "untraced runq: schedstat run_delay summed over threads that come and go",
+	  test_procfs_run_delay },
 	{ "procfs_cgroup", test_procfs_cgroup },
 	{ "procfs_new_errors", test_procfs_new_errors },
 	{ "procfs_basic", test_procfs_basic },

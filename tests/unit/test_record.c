@@ -30,7 +30,9 @@
 
 #define NSIM 48
 #define EV_BITS ((1u << CNT_VCSW) | (1u << CNT_IVCSW) | (1u << CNT_SYSCALLS) | \
-		 (1u << CNT_SYSERR) | (1u << CNT_SIGRECV) | (1u << CNT_SIGSENT))
+		 (1u << CNT_SYSERR) | (1u << CNT_SIGRECV) | (1u << CNT_SIGSENT) | \
+		 (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) | (1u << CNT_BLOCKED) | \
+		 (1u << CNT_STOPPED))
 
 struct sim {
 	bool alive, read_last;
@@ -252,6 +254,10 @@ static void world_tick(struct world *w, struct model *m, struct sample *s)
 			for (c = 0; c < CNT_NR; c++)
 				if (EV_BITS & (1u << c))
 					e->n[c] = rnd(w, 4) ? rnd(w, 30) : 0;
+			/* The state split: known or not, ns (a whole interval's and more). */
+			e->have_state = rnd(w, 3) != 0;
+			for (c = CNT_ONCPU; c <= CNT_STOPPED; c++)
+				e->n[c] = e->have_state && rnd(w, 2) ? rnd(w, 900000) * 1111ull : 0;
 			fill_sc(w, &w->sc[nsc]);
 			fill_err(w, &w->err[nsc]);
 			e->err = &w->err[nsc];
@@ -316,6 +322,8 @@ static void world_tick(struct world *w, struct model *m, struct sample *s)
 		e->tgid = e->id;
 		e->ppid = 1;
 		e->n[CNT_SYSCALLS] = 1 + rnd(w, 40);
+		e->have_state = rnd(w, 2);
+		e->n[CNT_SLEEP] = e->have_state ? rnd(w, 500000) * 1000ull : 0;
 		fill_sc(w, &w->sc[nsc]);
 		e->sc = &w->sc[nsc++];
 		snprintf(e->comm, sizeof(e->comm), "short%u", rnd(w, 9));
@@ -335,7 +343,8 @@ static char *dump(const struct model *m)
 	static const int all[] = {
 		COL_PID, COL_TGID, COL_PPID, COL_USER, COL_UID, COL_STATE, COL_NICE, COL_CPU, COL_MEM,
 		COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SYSC,
-		COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_LOST, COL_THREADS, COL_CPUID,
+		COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_ONCPU, COL_RUNQ, COL_SLEEP,
+		COL_BLOCKED, COL_STOPPED, COL_LOST, COL_THREADS, COL_CPUID,
 		COL_CGROUP, COL_LOST_EXITS, COL_COMM, COL_CMDLINE,
 	};
 	struct batch b = { 0 };
@@ -815,12 +824,12 @@ static void test_refused(void)
 	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "no interval") != NULL);
 	CHECK(sqlite3_open(f, &db) == SQLITE_OK);
-	CHECK(sqlite3_exec(db, "PRAGMA user_version=2", NULL, NULL, NULL) == 0);
+	CHECK(sqlite3_exec(db, "PRAGMA user_version=3", NULL, NULL, NULL) == 0);
 	sqlite3_close(db);
 	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "newer") != NULL);
 	CHECK(record_open(&o, 1700000000, &rec, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "format 2") != NULL);
+	CHECK(strstr(err, "format 3") != NULL);
 	unlink(f);
 	rmdir(dir);
 }
