@@ -257,7 +257,8 @@ static bool json_str(const char **pp, const char *end, char *out, size_t cap, si
 
 	while (p < end && *p != '"') {
 		if (*p != '\\') {
-			if (out && o + 1 < cap)
+			/* A NUL (not JSON's, or \u0000) would cut the name: dropped. */
+			if (out && o + 1 < cap && *p)
 				out[o++] = *p;
 			p++;
 			continue;
@@ -278,7 +279,7 @@ static bool json_str(const char **pp, const char *end, char *out, size_t cap, si
 			} else if (cp >= 0xd800 && cp < 0xe000) {
 				cp = 0xfffd;
 			}
-			if (out)
+			if (out && cp)
 				put_utf8(out, cap, &o, (unsigned)cp);
 			continue;
 		case 'n': cp = '\n'; break;
@@ -288,7 +289,7 @@ static bool json_str(const char **pp, const char *end, char *out, size_t cap, si
 		case 'f': cp = '\f'; break;
 		default: cp = (unsigned char)*p; break;
 		}
-		if (out && o + 1 < cap)
+		if (out && o + 1 < cap && cp)
 			out[o++] = (char)cp;
 		p++;
 	}
@@ -368,8 +369,12 @@ int cgname_json_string(const char *buf, size_t len, const char *key, int depth, 
 		if (q >= end || *q != '"')
 			continue;
 		q++;
-		if (!json_str(&q, end, out, cap, &n))
+		if (!json_str(&q, end, out, cap, &n)) {
+			/* Cut short: what was copied is no value. */
+			if (cap)
+				out[0] = '\0';
 			return -1;
+		}
 		return (int)n;
 	}
 	return -1;

@@ -184,6 +184,16 @@ static void test_json(void)
 	CHECK_EQ_I64(cgname_json_string("{\"a\":\"Name\",\"b\":1}", 19, "Name", 0, out, sizeof(out)),
 		     -1);
 	CHECK_EQ_I64(cgname_json_string(cfg, 40, "Name", 1, out, sizeof(out)), -1);
+	/* No NUL inside a name (\u0000, a raw one, an escaped one: dropped); a cut escape gives "". */
+	CHECK_EQ_I64(cgname_json_string("{\"Name\":\"a\\u0000b\"}", 20, "Name", 1, out, sizeof(out)),
+		     2);
+	CHECK_STR(out, "ab");
+	CHECK_EQ_I64(cgname_json_string("{\"Name\":\"a\0b\\\0c\"}", 17, "Name", 1, out, sizeof(out)),
+		     3);
+	CHECK_STR(out, "abc");
+	memset(out, 'x', sizeof(out));
+	CHECK_EQ_I64(cgname_json_string("{\"Name\":\"w\\u1\"}", 16, "Name", 1, out, sizeof(out)), -1);
+	CHECK_STR(out, "");
 	/* Cut at a character boundary. */
 	CHECK(cgname_json_string("{\"Name\":\"\\u00e9\\u00e9\"}", 22, "Name", 1, out, 4) == 2);
 	CHECK_STR(out, "\xc3\xa9");
