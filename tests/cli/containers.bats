@@ -179,6 +179,27 @@ make_fixtures() {
 	[ "$(csvcol "$OUT" "pod:$U3" procs)" = 1 ]
 }
 
+@test "containers: a recording keeps the names: its replay groups by container and pod as the live view did" {
+	local db=$BATS_TEST_TMPDIR/rec.db
+	make_fixtures
+	KTOP_HOST_ROOT=$ROOT run --separate-stderr "$KTOP" -b --no-trace -w "$db" -n 3 -d 0.2
+	[ "$status" -eq 0 ]
+	# read back by a ktop that cannot see the runtimes' files: the names are the recording's
+	KTOP_HOST_ROOT=$BATS_TEST_TMPDIR/empty run --separate-stderr "$KTOP" -r "$db" -b --csv \
+		--view groups --group-by container
+	[ "$status" -eq 0 ]
+	echo "$output" >"$OUT"
+	[ "$(csvcol "$OUT" web-1 procs)" = "1 1 1" ]
+	[ "$(csvcol "$OUT" shop/cart-5c7d/app procs)" = "1 1 1" ]
+	[ "$(csvcol "$OUT" default/api-7d9f/app procs)" = "1 1 1" ]
+	KTOP_HOST_ROOT=$BATS_TEST_TMPDIR/empty run --separate-stderr "$KTOP" -r "$db" -b --csv \
+		--view groups --group-by pod
+	echo "$output" >"$OUT"
+	[ "$(csvcol "$OUT" store/web procs)" = "1 1 1" ]
+	[ "$(csvcol "$OUT" shop/cart-5c7d procs)" = "1 1 1" ]
+	[ "$(sqlite3 "$db" "SELECT container FROM cgname WHERE path = '/docker/$ID1'")" = web-1 ]
+}
+
 @test "containers: the exporter labels the groups by their names" {
 	local dir=$BATS_TEST_TMPDIR/tf i
 	make_fixtures
