@@ -45,7 +45,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 # libFuzzer harnesses (tests/fuzz): clang, coverage + ASan + UBSan. The core is
 # compiled once for them (fuzzer-no-link); each harness links it with libFuzzer.
 FUZZ_CC ?= clang
-FUZZ_TARGETS = procparse sysparse evdecode text tsparse replay
+FUZZ_TARGETS = procparse sysparse evdecode text tsparse replay cgparse
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Imodel -Icollectors -Ioutputs -Itests/unit
 FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)

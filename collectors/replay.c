@@ -69,6 +69,10 @@ struct replay {
 	sqlite3_stmt *st_next, *st_tasks, *st_range, *st_proc, *st_sess, *st_sess_le, *st_key,
 		*st_time, *st_last, *st_prev, *st_after;
 	struct strpool pool;
+	/* Containers' names (table cgname, outputs/recnames.h), looked up once per path. */
+	sqlite3_stmt *st_names;
+	const char **named;		/* paths looked up (interned in pool); open addressing */
+	size_t nnamed, cap_named;
 
 	struct ptask *live;		/* sorted by id */
 	size_t nlive, cap_live;
@@ -325,6 +329,8 @@ void replay_close(struct replay *r)
 	sqlite3_finalize(r->st_last);
 	sqlite3_finalize(r->st_prev);
 	sqlite3_finalize(r->st_after);
+	sqlite3_finalize(r->st_names);
+	free(r->named);
 	sqlite3_close_v2(r->db);
 	for (i = 0; i < r->cap_sc; i++)
 		sc_table_free(&r->sc[i]);
@@ -969,6 +975,74 @@ static void fill_final(const struct ptask *p, struct sample *s)
 }
 
 /* The state as the sample of the interval read last. 0, or -1 (its flows are bad). */
+/* Marks @path looked up; false when it was already. */
+static bool first_lookup(struct replay *r, const char *path)
+{
+	size_t i, j;
+
+	if ((r->nnamed + 1) * 2 > r->cap_named) {
+		const char **old = r->named;
+		size_t oc = r->cap_named;
+
+		r->cap_named = r->cap_named ? r->cap_named * 2 : 64;
+		r->named = xcalloc(r->cap_named, sizeof(*r->named));
+		for (i = 0; i < oc; i++) {
+			if (!old[i])
+				continue;
+			j = (size_t)((uintptr_t)old[i] >> 4) & (r->cap_named - 1);
+			while (r->named[j])
+				j = (j + 1) & (r->cap_named - 1);
+			r->named[j] = old[i];
+		}
+		free(old);
+	}
+	j = (size_t)((uintptr_t)path >> 4) & (r->cap_named - 1);
+	while (r->named[j] && r->named[j] != path)
+		j = (j + 1) & (r->cap_named - 1);
+	if (r->named[j])
+		return false;
+	r->named[j] = path;
+	r->nnamed++;
+	return true;
+}
+
+/* The recorded names of the cgroups first read in this interval (none in older files). */
+static void fill_names(struct replay *r, struct sample *s)
+{
+	struct cg_named *e;
+	const unsigned char *t;
+	size_t i;
+	int k;
+
+	if (!r->st_names &&
+	    sqlite3_prepare_v2(r->db, "SELECT container, pod, ns FROM cgname WHERE path = ?", -1,
+			       &r->st_names, NULL) != SQLITE_OK) {
+		r->st_names = NULL;	/* no table (yet): tried again next interval */
+		return;
+	}
+	for (i = 0; i < r->nlive; i++) {
+		const char *path = r->live[i].cgroup;
+
+		if (!path || !first_lookup(r, path))
+			continue;
+		sqlite3_bind_text(r->st_names, 1, path, -1, SQLITE_STATIC);
+		if (sqlite3_step(r->st_names) == SQLITE_ROW) {
+			e = sample_add_named(s);
+			e->cgroup = path;
+			for (k = 0; k < 3; k++) {
+				char *dst = k == 0 ? e->name.container : k == 1 ? e->name.pod : e->name.ns;
+				size_t cap = k == 0 ? sizeof(e->name.container) :
+					     k == 1 ? sizeof(e->name.pod) : sizeof(e->name.ns);
+
+				t = sqlite3_column_text(r->st_names, k);
+				snprintf(dst, cap, "%s", t ? (const char *)t : "");
+			}
+		}
+		sqlite3_reset(r->st_names);
+		sqlite3_clear_bindings(r->st_names);
+	}
+}
+
 static int fill(struct replay *r, struct sample *s)
 {
 	size_t i;
@@ -994,6 +1068,7 @@ static int fill(struct replay *r, struct sample *s)
 			fill_reading(r, &r->live[i], s);
 		r->live[i].cmd_new = false;
 	}
+	fill_names(r, s);
 	for (i = 0; i < r->nlive; i++)
 		fill_events(r, &r->live[i], s);
 	for (i = 0; i < r->nevo; i++)

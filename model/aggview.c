@@ -158,6 +158,49 @@ static const struct av_col groups_cols[] = {
 	  "system calls of its rows since the group was first seen" },
 	{ "syscall_errors_total", "ERRORS", 9, false, AV_TOTAL, SORT_DESC, COL_SYSERR,
 	  "failed system calls of its rows since the group was first seen" },
+	/*
+	 * Its cgroup's resources (model/cgres.h), for the keys that are one
+	 * cgroup (cgroup, unit, container, pod): pcol AV_CGRES(field).
+	 */
+	{ "id", "ID", 22, true, AV_STR, SORT_ASC, AV_CGRES_ID,
+	  "the container's RUNTIME:ID, the pod's pod:UID (by container, pod)" },
+	{ "alerts", "ALERT", 11, true, AV_STR, SORT_DESC, AV_CGRES(CGF_NR),
+	  "THR throttled, OOM a process OOM-killed, MEM memory pressure, in the interval" },
+	{ "cpu_some_pct", "CPUPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_SOME),
+	  "share of the interval some of its tasks waited for a CPU (cpu.pressure)" },
+	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
+	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
+	{ "cpu_limit_pct", "CPULIM%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_LIMIT),
+	  "its CPU limit, 100 = one CPU (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us)" },
+	{ "mem_some_pct", "MEMPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_MEM_SOME),
+	  "share of the interval some of its tasks waited for memory (memory.pressure)" },
+	{ "io_some_pct", "IOPSI%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_IO_SOME),
+	  "share of the interval some of its tasks waited for I/O (io.pressure)" },
+	{ "mem_kb", "MEMCG", 6, false, AV_KB, SORT_DESC, AV_CGRES(CGF_MEM_KB),
+	  "its cgroup's memory (memory.current, v1 memory.usage_in_bytes)" },
+	{ "mem_max_kb", "MEMMAX", 6, false, AV_KB, SORT_DESC, AV_CGRES(CGF_MEM_MAX_KB),
+	  "its memory limit (memory.max, v1 memory.limit_in_bytes); empty: none" },
+	{ "oom_kills_total", "OOMKILL", 7, false, AV_TOTAL, SORT_DESC, AV_CGRES(CGF_OOM_KILLS_TOTAL),
+	  "its processes OOM-killed since it was first read (memory.events, v1 memory.oom_control)" },
+	{ "pids", "PIDS", 5, false, AV_INT, SORT_DESC, AV_CGRES(CGF_PIDS), "pids.current" },
+	{ "pids_max", "PIDMAX", 6, false, AV_INT, SORT_DESC, AV_CGRES(CGF_PIDS_MAX),
+	  "pids.max; empty: none" },
+	{ "cpu_full_pct", "CPUFULL%", 8, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_FULL),
+	  "share of the interval all its tasks waited for a CPU" },
+	{ "mem_full_pct", "MEMFULL%", 8, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_MEM_FULL),
+	  "share of the interval all its tasks waited for memory" },
+	{ "io_full_pct", "IOFULL%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_IO_FULL),
+	  "share of the interval all its tasks waited for I/O" },
+	{ "cpu_some_us", "CPUPSI-us", 9, false, AV_INT, SORT_DESC, AV_CGRES(CGF_CPU_SOME_US),
+	  "microseconds some of its tasks waited for a CPU in the interval (cpu.pressure total)" },
+	{ "throttled", "THROTTLED", 9, false, AV_INT, SORT_DESC, AV_CGRES(CGF_THROTTLED),
+	  "periods it was throttled in the interval (cpu.stat nr_throttled)" },
+	{ "throttled_us", "THROT-us", 9, false, AV_INT, SORT_DESC, AV_CGRES(CGF_THROTTLED_US),
+	  "microseconds throttled in the interval (cpu.stat throttled_usec, v1 throttled_time)" },
+	{ "oom_kills", "OOM", 4, false, AV_INT, SORT_DESC, AV_CGRES(CGF_OOM_KILLS),
+	  "its processes OOM-killed in the interval" },
+	{ "mem_max_hits", "MEMHIT", 6, false, AV_INT, SORT_DESC, AV_CGRES(CGF_MEM_HITS),
+	  "times its memory hit its limit in the interval (memory.events max, v1 memory.failcnt)" },
 };
 
 static const struct av_col callers_cols[] = {
@@ -289,7 +332,7 @@ bool aggview_drill_match(const struct model *m, const struct av_drill *d, const 
 	case VIEW_GROUPS:
 		if (!groups_counts(m, t))
 			return false;
-		groups_task_key(d->by, t, key, sizeof(key));
+		groups_task_key(m, d->by, t, key, sizeof(key));
 		return !strcmp(key, d->key);
 	default:
 		return groups_counts(m, t);
@@ -330,6 +373,8 @@ static bool groups_num(const struct aggview *v, const struct group *gr, int col,
 		*out = gr->rows;
 		return true;
 	}
+	if (c->pcol <= AV_CGRES(0))
+		return cgres_group_num(&v->m->cgres, gr->dir, AV_CGRES(0) - c->pcol, out);
 	if (c->type != AV_TOTAL)
 		return group_num(gr, c->pcol, out);
 	cnt = columns[c->pcol].counter;
@@ -505,6 +550,15 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		return copy(buf, n, sig_result_name(r->result, tmp, sizeof(tmp)), utf8);
 	}
 	case VIEW_GROUPS:
+		if (c->pcol == AV_CGRES_ID) {
+			char id[CGROUP_KEY_MAX];
+
+			cgname_group_id(v->gr->by, v->gr->v[i].dir, id, sizeof(id));
+			return copy(buf, n, id, utf8);
+		}
+		if (c->pcol <= AV_CGRES(0))
+			return copy(buf, n, cgres_group_alerts(&m->cgres, v->gr->v[i].dir, tmp,
+							       sizeof(tmp)), utf8);
 		return copy(buf, n, v->gr->v[i].key, utf8);
 	case VIEW_CALLERS:
 		return col_text(v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);

@@ -60,6 +60,10 @@ enum av_type {
 	AV_GRAPH,	/* the screen's history graph; not written in batch */
 };
 
+/* A Groups column from the group's cgroup (enum cgres_field; CGF_NR: its alerts). */
+#define AV_CGRES(f) (-100 - (int)(f))
+#define AV_CGRES_ID (-2)
+
 struct av_col {
 	const char *key;	/* CSV/JSON name, stable */
 	const char *title;	/* screen header */
@@ -68,6 +72,7 @@ struct av_col {
 	enum av_type type;
 	enum sort_dir sort_default;
 	int pcol;		/* groups, callers: the process column (enum col_id); -1 = own */
+				/* groups: AV_CGRES(field) its cgroup's (model/cgres.h), AV_CGRES_ID */
 	const char *doc;
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cgroup.h"
 
+#include "cgname.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -222,6 +224,22 @@ enum cgroup_runtime cgroup_container(const char *path, struct cgroup_container *
 	return c->runtime;
 }
 
+enum cgroup_runtime cgroup_container_span(const char *path, size_t *off, size_t *n,
+					  size_t *dir_len)
+{
+	struct span id;
+	enum cgroup_runtime rt = container_of(path, strlen(path), &id);
+	const char *e;
+
+	if (rt == CGROUP_RT_NONE)
+		return rt;
+	*off = (size_t)(id.s - path);
+	*n = id.n;
+	e = strchr(id.s + id.n, '/');
+	*dir_len = e ? (size_t)(e - path) : strlen(path);
+	return rt;
+}
+
 const char *cgroup_runtime_name(enum cgroup_runtime rt)
 {
 	static const char *const names[CGROUP_RT__COUNT] = {
@@ -423,6 +441,8 @@ static const char *const group_by_names[CGROUP_BY__COUNT] = {
 	[CGROUP_BY_CGROUP] = "cgroup",
 	[CGROUP_BY_UNIT] = "unit",
 	[CGROUP_BY_CONTAINER] = "container",
+	[CGROUP_BY_POD] = "pod",
+	[CGROUP_BY_NAMESPACE] = "namespace",
 };
 
 const char *cgroup_group_by_name(enum cgroup_group_by by)
@@ -467,6 +487,9 @@ size_t cgroup_group_key(enum cgroup_group_by by, const char *comm, const char *u
 			put_units(out, cap, &o, c.id, strlen(c.id));
 		out[o] = '\0';
 		return o;
+	case CGROUP_BY_POD:
+	case CGROUP_BY_NAMESPACE:
+		return cgname_group_key(by, comm, user, s, NULL, out, cap);
 	default:
 		return set_str(out, cap, s, strlen(s));
 	}

@@ -106,6 +106,16 @@ struct cgroup_container {
  */
 enum cgroup_runtime cgroup_container(const char *path, struct cgroup_container *c);
 
+/*
+ * cgroup_container_span - the container's id in @path as cgroup_container()
+ * finds it, whole (not shortened): its offset in *@off, its length in *@n,
+ * and the bytes of @path up to the end of the component that holds it in
+ * *@dir_len (the container's own cgroup). Returns the runtime (CGROUP_RT_NONE:
+ * nothing set).
+ */
+enum cgroup_runtime cgroup_container_span(const char *path, size_t *off, size_t *n,
+					  size_t *dir_len);
+
 /* "docker", "containerd", "kubepods", "podman", "crio", "lxc", "container"; "" for none. */
 const char *cgroup_runtime_name(enum cgroup_runtime rt);
 
@@ -116,10 +126,12 @@ enum cgroup_group_by {
 	CGROUP_BY_CGROUP,
 	CGROUP_BY_UNIT,
 	CGROUP_BY_CONTAINER,
+	CGROUP_BY_POD,		/* a Kubernetes pod, "namespace/pod" (model/cgname.h) */
+	CGROUP_BY_NAMESPACE,	/* its namespace */
 	CGROUP_BY__COUNT
 };
 
-/* "comm", "user", "cgroup", "unit", "container" (the --group-by words). */
+/* "comm", "user", "cgroup", "unit", "container", "pod", "namespace" (the --group-by words). */
 const char *cgroup_group_by_name(enum cgroup_group_by by);
 /* The group-by named @s (exactly one of the words above): 0, or -EINVAL. */
 int cgroup_group_by_parse(const char *s, enum cgroup_group_by *by);
@@ -127,7 +139,8 @@ int cgroup_group_by_parse(const char *s, enum cgroup_group_by *by);
 /*
  * cgroup_group_key - the key of a task's group, into @out (@cap bytes):
  * its @comm, its @user name, its cgroup @path, the unit (cgroup_unit()) or
- * the container as "RUNTIME:ID" ("docker:0123456789ab"; "-" on the host).
+ * the container as "RUNTIME:ID" ("docker:0123456789ab"; "-" on the host),
+ * the pod or namespace as cgname_group_key() without names gives them.
  * An input not known (NULL or "": a cgroup not read yet, a gone process)
  * gives "?". Returns the length written.
  */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgname.h"
 #include "model.h"
 #include "util.h"
 
@@ -52,7 +53,8 @@ bool groups_counts(const struct model *m, const struct task *t)
 	return t->seen_tick == m->tick && !t->gone && model_is_focused(m, t->tgid);
 }
 
-size_t groups_task_key(enum cgroup_group_by by, const struct task *t, char *out, size_t cap)
+size_t groups_task_key(const struct model *m, enum cgroup_group_by by, const struct task *t,
+		       char *out, size_t cap)
 {
 	char uid[24];
 	const char *user = t->user;
@@ -62,7 +64,8 @@ size_t groups_task_key(enum cgroup_group_by by, const struct task *t, char *out,
 		snprintf(uid, sizeof(uid), "%lld", (long long)t->uid);
 		user = uid;
 	}
-	return cgroup_group_key(by, t->comm, user, t->cgroup, out, cap);
+	return cgname_group_key(by, t->comm, user, t->cgroup, cgnames_get(&m->names, t->cgroup),
+				out, cap);
 }
 
 /* The index slot of @key (interned): its group's, or the empty one where it goes. */
@@ -142,6 +145,16 @@ static void add_task(struct group *gr, const struct model *m, const struct task 
 	}
 }
 
+/* The group's cgroup, from its first row this tick (model/cgname.h). */
+static void group_dir(struct groups *g, struct group *gr, const struct task *t)
+{
+	char dir[CGROUP_PATH_MAX];
+
+	gr->dir = cgname_group_dir(g->by, t->cgroup, dir, sizeof(dir)) ?
+		  strpool_get(&g->keys, dir) : NULL;
+	gr->pid = t->tgid;
+}
+
 void groups_update(struct groups *g, const struct model *m)
 {
 	char key[CGROUP_KEY_MAX];
@@ -163,8 +176,10 @@ void groups_update(struct groups *g, const struct model *m)
 
 		if (!groups_counts(m, t))
 			continue;
-		groups_task_key(g->by, t, key, sizeof(key));
+		groups_task_key(m, g->by, t, key, sizeof(key));
 		gr = group_get(g, key);
+		if (gr->seen_tick != g->tick)
+			group_dir(g, gr, t);
 		gr->seen_tick = g->tick;
 		add_task(gr, m, t);
 	}

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cgroup.h"
 #include "columns.h"
@@ -34,6 +35,14 @@ struct group {
 	uint64_t total[CNT_NR];		/* counts since the group was first seen */
 	bool have_total[CNT_NR];	/* some interval's count was known */
 	uint64_t seen_tick;		/* the last tick it had rows */
+	/*
+	 * Its cgroup (cgname_group_dir() of its first row's path; interned in
+	 * keys; NULL when the group is no one cgroup) and that row's process,
+	 * whose /proc/PID/cgroup finds it in each v1 hierarchy: what
+	 * collectors/cgres.c reads the group's resources from.
+	 */
+	const char *dir;
+	pid_t pid;
 };
 
 struct groups {
@@ -55,8 +64,12 @@ void groups_set_by(struct groups *g, enum cgroup_group_by by);
 bool groups_col_sums(int c);
 /* Does @t belong to the rows groups count this tick (seen, not frozen, focused)? */
 bool groups_counts(const struct model *m, const struct task *t);
-/* The key of @t's group under @by into @out; "?" when not known. Returns its length. */
-size_t groups_task_key(enum cgroup_group_by by, const struct task *t, char *out, size_t cap);
+/*
+ * The key of @t's group under @by into @out, with the names @m has for its
+ * cgroup (model/cgname.h); "?" when not known. Returns its length.
+ */
+size_t groups_task_key(const struct model *m, enum cgroup_group_by by, const struct task *t,
+		       char *out, size_t cap);
 
 /* This tick's sums from @m's rows; once per tick (again in the same tick: nothing). */
 void groups_update(struct groups *g, const struct model *m);

@@ -28,6 +28,8 @@ void model_init(struct model *m, long hz, long page_kb)
 	pidmap_init(&m->focus_set);
 	sysagg_init(&m->agg);
 	sigflows_init(&m->sigflows);
+	cgnames_init(&m->names);
+	cgres_table_init(&m->cgres);
 }
 
 static void task_free(struct task *t)
@@ -93,6 +95,8 @@ void model_free(struct model *m)
 	sc_table_free(&m->sc_total);
 	sysagg_free(&m->agg);
 	sigflows_free(&m->sigflows);
+	cgnames_free(&m->names);
+	cgres_table_free(&m->cgres);
 	free(m->cpu_bufs[0]);
 	free(m->cpu_bufs[1]);
 	free(m->sum.cpu_busy);
@@ -584,6 +588,11 @@ void model_apply(struct model *m, struct sample *s)
 		m->lost_events = s->lost;
 		m->lost_unknown = s->lost_unknown;
 	}
+	for (i = 0; i < s->nnamed; i++)
+		cgnames_set(&m->names, s->named[i].cgroup, &s->named[i].name);
+	for (i = 0; i < s->ncgres; i++)
+		cgres_table_apply(&m->cgres, s->cgres[i].dir, &s->cgres[i].raw, s->cgres[i].t_ns,
+				  m->tick);
 	if (s->end)
 		model_end_tick(m);
 	sample_reset(s);
@@ -768,6 +777,7 @@ void model_end_tick(struct model *m)
 	sys_summarize(m, &m->sum);
 	if (m->aggregate)
 		sysagg_update(&m->agg, m);
+	cgres_table_end(&m->cgres, m->tick);
 }
 
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out)

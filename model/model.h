@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgname.h"
+#include "cgres.h"
 #include "pidmap.h"
 #include "sctable.h"
 #include "procdata.h"
@@ -172,6 +174,9 @@ struct model {
 	size_t nfprocs;
 	size_t ring_events;		/* bound of each one's event ring (--events) */
 	char focus_status[160];		/* the focus instance: why off, what is missing */
+	/* Containers' and pods' names per cgroup path, groups' cgroup files (containers). */
+	struct cgnames names;
+	struct cgres_table cgres;
 };
 
 void model_init(struct model *m, long hz, long page_kb);

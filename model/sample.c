@@ -25,6 +25,8 @@ void sample_free(struct sample *s)
 	free(s->unfocus);
 	free(s->flows);
 	free(s->finals);
+	free(s->named);
+	free(s->cgres);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -40,6 +42,7 @@ void sample_reset(struct sample *s)
 	s->have_sys = s->have_totals = false;
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;
 	s->nflows = 0;
+	s->nnamed = s->ncgres = 0;
 	s->have_exit_totals = s->exits_lost_unknown = false;
 	s->exits_lost = 0;
 	memset(s->ev_total, 0, sizeof(s->ev_total));
@@ -100,4 +103,14 @@ struct task_final *sample_add_final(struct sample *s)
 
 	f->uid = -1;
 	return f;
+}
+
+struct cg_named *sample_add_named(struct sample *s)
+{
+	return grow((void **)&s->named, &s->nnamed, &s->cap_named, sizeof(struct cg_named));
+}
+
+struct cg_reading *sample_add_cgres(struct sample *s)
+{
+	return grow((void **)&s->cgres, &s->ncgres, &s->cap_cgres, sizeof(struct cg_reading));
 }

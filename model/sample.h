@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgname.h"
+#include "cgres.h"
 #include "procdata.h"
 #include "sctable.h"
 
@@ -164,6 +166,19 @@ struct sample_session {
 	char exits_status[160];		/* why not */
 };
 
+/* A cgroup's names (collectors/cgnames.c), resolved once per cgroup path. */
+struct cg_named {
+	const char *cgroup;		/* the path as the tasks have it (interned by the source) */
+	struct cg_name name;
+};
+
+/* One group's cgroup files read (collectors/cgres.c); dir "": /proc/pressure. */
+struct cg_reading {
+	const char *dir;		/* the source's, valid until applied */
+	uint64_t t_ns;			/* CLOCK_MONOTONIC when read */
+	struct cgres_raw raw;
+};
+
 struct sample {
 	/* Applied first, before the tick begins: a recording's session. */
 	bool have_session;
@@ -203,6 +218,12 @@ struct sample {
 	struct sig_flow *flows;
 	size_t nflows, cap_flows;
 
+	/* Cgroups' names and groups' resources (applied after the readings). */
+	struct cg_named *named;
+	size_t nnamed, cap_named;
+	struct cg_reading *cgres;
+	size_t ncgres, cap_cgres;
+
 	/* The whole system's event counts and what the kernel dropped, this interval. */
 	bool have_totals;
 	uint64_t ev_total[CNT_NR];
@@ -223,5 +244,7 @@ void sample_add_exit(struct sample *s, pid_t tgid);
 void sample_add_unfocus(struct sample *s, pid_t tgid);
 struct sig_flow *sample_add_flow(struct sample *s);
 struct task_final *sample_add_final(struct sample *s);
+struct cg_named *sample_add_named(struct sample *s);
+struct cg_reading *sample_add_cgres(struct sample *s);
 
 #endif

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/cgname.h"
 #include "../model/columns.h"
 #include "../model/kev.h"
 #include "../model/sigflow.h"
 #include "../model/syscalls.h"
+#include "cgmetrics.h"
 
 /* A group's counters, for the life of ktop. */
 enum mg_cnt {
@@ -50,6 +52,10 @@ struct mgroup {
 	uint64_t procs;		/* processes alive at the end of tick procs_tick */
 	uint64_t procs_tick;
 	uint64_t seen_ns;	/* the last tick (monotonic) a task of it was read */
+	/* Its cgroup (cgname_group_dir of its first process's) and its numbers: cgmetrics.h. */
+	char *dir;
+	bool dir_done;
+	struct cgacc res;
 };
 
 /* The families, in the order they are written. */
@@ -105,6 +111,8 @@ struct metrics {
 	bool exit_records;		/* exit records are listened to: their losses count */
 	uint64_t lost_exits, lost_exits_unknown;
 	double wall_s;			/* the last tick's wall clock */
+	const struct cgnames *names;	/* the model's, for container and pod keys */
+	struct cgmetrics *cg;		/* the groups' cgroups' families */
 };
 
 /* ---- groups ---- */
@@ -245,6 +253,7 @@ static void group_free(struct mgroup *g)
 	sc_table_free(&g->err);
 	free(g->sig);
 	free(g->key);
+	free(g->dir);
 	free(g);
 }
 
@@ -299,7 +308,8 @@ static struct mgroup *group_by_ptr(struct metrics *mx, const struct task *t, con
 			if (mx->ptab[j].p == p)
 				return mx->ptab[j].g;
 	}
-	cgroup_group_key(mx->by, t->comm, t->user, t->cgroup, key, sizeof(key));
+	cgname_group_key(mx->by, t->comm, t->user, t->cgroup,
+			 mx->names ? cgnames_get(mx->names, t->cgroup) : NULL, key, sizeof(key));
 	g = group_get(mx, key);
 	if (!g)
 		return NULL;
@@ -345,6 +355,8 @@ static struct mgroup *task_group(struct metrics *mx, const struct task *t)
 	case CGROUP_BY_CGROUP:
 	case CGROUP_BY_UNIT:
 	case CGROUP_BY_CONTAINER:
+	case CGROUP_BY_POD:
+	case CGROUP_BY_NAMESPACE:
 		return group_by_ptr(mx, t, t->cgroup);
 	default:
 		cgroup_group_key(mx->by, t->comm, t->user, t->cgroup, key, sizeof(key));
@@ -419,8 +431,7 @@ unsigned metrics_needs(const struct metrics *mx, const struct model *m)
 {
 	unsigned need = 0;
 
-	if (mx->by == CGROUP_BY_CGROUP || mx->by == CGROUP_BY_UNIT ||
-	    mx->by == CGROUP_BY_CONTAINER)
+	if (mx->by >= CGROUP_BY_CGROUP)	/* cgroup, unit, container, pod, namespace */
 		need |= NEED_CGROUP;
 	if (!model_counts_events(m, CNT_VCSW) || !model_counts_events(m, CNT_IVCSW))
 		need |= NEED_STATUS;
@@ -433,6 +444,7 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 	int c;
 
 	mx->hz = m->hz;
+	mx->names = &m->names;
 	mx->ticks++;
 	if (model_counts_events(m, CNT_RUNQ))
 		mx->states = true;
@@ -457,6 +469,13 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 		if (!g)
 			continue;	/* out of memory: this tick's counts of it are lost */
 		g->seen_ns = m->t_now;
+		if (!g->dir_done) {
+			char dir[CGROUP_PATH_MAX];
+
+			g->dir_done = true;
+			if (g != mx->other && cgname_group_dir(mx->by, t->cgroup, dir, sizeof(dir)))
+				g->dir = strdup(dir);
+		}
 		if (t->state != 'X' && (!m->threads || t->pid == t->tgid)) {
 			if (g->procs_tick != m->tick) {
 				g->procs_tick = m->tick;
@@ -492,6 +511,15 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 			mx->groups[i]->procs = 0;
 	if (mx->expire_ns)
 		expire_groups(mx, m->t_now);
+	for (i = 0; i < mx->ngroups; i++)
+		if (mx->groups[i]->dir)
+			cgacc_tick(&mx->groups[i]->res, &m->cgres, mx->groups[i]->dir, m->tick);
+	cgmetrics_tick(mx->cg, &m->cgres, m->tick);
+}
+
+enum cgroup_group_by metrics_group_by(const struct metrics *mx)
+{
+	return mx->by;
 }
 
 size_t metrics_ngroups(const struct metrics *mx)
@@ -623,6 +651,11 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 			return NULL;
 		}
 	}
+	mx->cg = cgmetrics_new(cgroup_group_by_name(o->by), max, err, errlen);
+	if (!mx->cg) {
+		metrics_free(mx);
+		return NULL;
+	}
 	syscalls_init();
 	return mx;
 }
@@ -642,6 +675,7 @@ void metrics_free(struct metrics *mx)
 	free(mx->ptab);
 	free(mx->folded);
 	free(mx->parts);
+	cgmetrics_free(mx->cg);
 	free(mx);
 }
 
@@ -732,6 +766,14 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 	}
 }
 
+/* The cgroup families' dropped series, into ktop_metrics_dropped_series. */
+static void cg_dropped(void *arg, const char *family, size_t n)
+{
+	struct metrics *mx = arg;
+
+	prom_family_add_u64(mx->fam[F_DROPPED], (const char *[]){ family }, n);
+}
+
 int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom_format fmt,
 		   struct prom_buf *out)
 {
@@ -742,8 +784,11 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 	prom_buf_reset(out);
 	for (f = 0; f < F_NR; f++)
 		prom_family_begin(mx->fam[f]);
-	for (i = 0; i < mx->ngroups; i++)
+	cgmetrics_begin(mx->cg);
+	for (i = 0; i < mx->ngroups; i++) {
 		add_group(mx, mx->groups[i], sub_calls, sub_errs);
+		cgmetrics_add(mx->cg, mx->groups[i]->key, &mx->groups[i]->res);
+	}
 	/* Every subsystem, zeros included, once tracing counts: each is a counter from the start. */
 	for (f = 0; f < SUB_NR && h->have_events; f++) {
 		const char *v[1] = { subsystem_name((enum subsystem)f) };
@@ -781,6 +826,7 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 		prom_family_add_u64(mx->fam[F_DROPPED], (const char *[]){ fam_defs[f].name },
 				    prom_family_dropped(mx->fam[f]));
 	}
+	cgmetrics_write(mx->cg, out, fmt, cg_dropped, mx);
 	prom_family_write(mx->fam[F_DROPPED], out, fmt);
 	prom_write_eof(out, fmt);
 	return out->nomem ? -ENOMEM : 0;

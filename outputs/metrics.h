@@ -91,5 +91,7 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 
 /* For tests: the groups kept (the "other" group included once made). */
 size_t metrics_ngroups(const struct metrics *mx);
+/* What the metrics group by (--metrics-group-by): their cgroups are read when no view says. */
+enum cgroup_group_by metrics_group_by(const struct metrics *mx);
 
 #endif

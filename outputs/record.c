@@ -10,6 +10,7 @@
  * write every live task whole, so a replay can start anywhere.
  */
 #include "record.h"
+#include "recnames.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -107,6 +108,8 @@ struct record {
 	size_t nexits, cap_exits;
 	struct recbuf buf, sc, cmd;
 	struct dedup cgroups, tables;
+	sqlite3_stmt *st_names;		/* containers' names (recnames.h) */
+	size_t names_written;
 	struct record_stats st;
 	char err[512];
 };
@@ -349,6 +352,8 @@ static void close_file(struct record *r)
 	sqlite3_finalize(r->st_proc);
 	sqlite3_finalize(r->st_task);
 	sqlite3_finalize(r->st_session);
+	sqlite3_finalize(r->st_names);
+	r->st_names = NULL;
 	sqlite3_finalize(r->cgroups.ins);
 	sqlite3_finalize(r->tables.ins);
 	r->st_interval = r->st_proc = r->st_task = r->st_session = NULL;
@@ -442,6 +447,11 @@ static int open_file(struct record *r, const char *path)
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO sctab VALUES (?,?)", -1, &r->tables.ins,
 			       NULL) != SQLITE_OK) {
+		db_error(r, "prepare");
+		goto fail;
+	}
+	r->names_written = 0;
+	if (recnames_open(r->db, &r->st_names) != SQLITE_OK) {
 		db_error(r, "prepare");
 		goto fail;
 	}
@@ -1248,6 +1258,8 @@ static int write_tick(struct record *r, const struct model *m, bool new_file)
 	if (put_interval(r, m->t_now, m->wall_s, flags, m, &m->sys, !keyframe) ||
 	    put_tasks(r, m, keyframe))
 		return -1;
+	if (recnames_write(r->st_names, &m->names, &r->names_written) != SQLITE_OK)
+		return db_error(r, "write");
 	return 0;
 }
 

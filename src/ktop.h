@@ -48,6 +48,8 @@ struct ktop {
 	struct ftrace *ftrace;
 	struct focus *focus;		/* the focused processes' rich events */
 	struct exits *exits;		/* dead tasks' exit records (taskstats) */
+	struct cgnames_src *cgnames;	/* containers' and pods' names, once per cgroup */
+	struct cgres_src *cgres;	/* groups' cgroup files, the system's pressure */
 	struct sample sample;		/* what each source read, for the model to apply */
 	struct batch batch;
 	int batch_cols[COL_NR];

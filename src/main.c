@@ -13,6 +13,8 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 
+#include "../collectors/cgnames.h"
+#include "../collectors/cgres.h"
 #include "../collectors/sysio.h"
 #include "ui.h"
 #include "../model/util.h"
@@ -382,6 +384,8 @@ out:
 	/* ktop leaves nothing running behind it: a CMD still running is killed. */
 	launch_free(&k.launch);
 	procfs_free(k.procfs);
+	cgnames_destroy(k.cgnames);
+	cgres_destroy(k.cgres);
 	system_free(k.sys);
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);

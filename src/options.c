@@ -110,8 +110,8 @@ void options_usage(FILE *f)
 	      "                         --listen systemd: the socket of a .socket unit\n"
 	      "      --textfile DIR     write the same metrics to DIR/ktop.prom at each refresh\n"
 	      "                         (atomically, for node_exporter's textfile collector)\n"
-	      "      --metrics-group-by KEY  group the metrics by comm, user, unit, container\n"
-	      "                         or cgroup (default comm)\n"
+	      "      --metrics-group-by KEY  group the metrics by comm, user, unit, container,\n"
+	      "                         pod, namespace or cgroup (default comm)\n"
 	      "      --metrics-max-series N  series per metric and groups kept, the rest summed\n"
 	      "                         into \"other\" (default 4000)\n"
 	      "      --metrics-expire SECONDS  a group with no process for SECONDS leaves the\n"
@@ -134,7 +134,7 @@ void options_usage(FILE *f)
 	      "                         signals or groups: what batch writes, what the live\n"
 	      "                         view shows first (system-wide tables, see ktop(1))\n"
 	      "      --group-by KEY     the groups view's groups: comm, user, cgroup, unit\n"
-	      "                         (systemd) or container (default comm)\n"
+	      "                         (systemd), container, pod or namespace (default comm)\n"
 	      "  -w, --write FILE       record every interval to FILE (SQLite; strftime conversions\n"
 	      "                         start a new file when the name changes: ktop_%Y%m%d.db);\n"
 	      "                         with -b nothing on stdout unless --csv, --json, -o or\n"
@@ -528,7 +528,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_GROUP_BY:
 			if (cgroup_group_by_parse(optarg, &o->metrics_by)) {
 				snprintf(err, errsz,
-					 "--metrics-group-by: '%s' is not comm, user, unit, container or cgroup",
+					 "--metrics-group-by: '%s' is not comm, user, unit, container, pod, "
+					 "namespace or cgroup",
 					 optarg);
 				return -EINVAL;
 			}
@@ -612,7 +613,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_VIEW_GROUP_BY:
 			if (cgroup_group_by_parse(optarg, &o->group_by)) {
 				snprintf(err, errsz, "--group-by: '%s' is not a key (comm, user, cgroup, unit, "
-					 "container)", optarg);
+					 "container, pod, namespace)", optarg);
 				return -EINVAL;
 			}
 			o->group_by_set = true;

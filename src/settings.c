@@ -136,7 +136,7 @@ static int parse_setting(const char *key, char *v, struct settings *s, char *why
 		s->have_view = true;
 	} else if (!strcmp(key, "group_by")) {
 		if (cgroup_group_by_parse(v, &s->group_by)) {
-			snprintf(why, n, "group_by: '%.40s' is not comm, user, cgroup, unit or container", v);
+			snprintf(why, n, "group_by: '%.40s' is not comm, user, cgroup, unit, container, pod or namespace", v);
 			return -EINVAL;
 		}
 		s->have_group_by = true;

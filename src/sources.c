@@ -8,6 +8,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../collectors/cgnames.h"
+#include "../collectors/cgres.h"
+#include "../outputs/metrics.h"
 #include "../collectors/sysio.h"
 #include "../model/fproc.h"
 #include "../model/util.h"
@@ -60,6 +63,17 @@ static void report_privileged(struct ktop *k)
 	}
 }
 
+/* The key of the groups a view or writer shows this tick, whose cgroups are read; -1: none. */
+static int shown_group_by(const struct ktop *k)
+{
+	if (k->opt.batch && k->batch.view == VIEW_GROUPS)
+		return (int)k->batch.groups.by;
+	if (!k->opt.batch && k->mode->screen && k->app.view == VIEW_GROUPS)
+		return (int)k->app.groups.by;
+	/* Else the exporter's groups (a view's key comes first: one key is read). */
+	return k->metrics ? (int)metrics_group_by(k->metrics) : -1;
+}
+
 static bool live_collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
@@ -101,6 +115,7 @@ static bool live_collect(struct ktop *k)
 	model_apply(m, s);
 	procfs_collect(k->procfs, m, &need, s);
 	model_apply(m, s);
+	cgnames_collect(k->cgnames, m, s);
 	ftrace_collect(k->ftrace, m, s, k->last_collect);
 	report_privileged(k);
 	model_apply(m, s);
@@ -108,6 +123,7 @@ static bool live_collect(struct ktop *k)
 	/* Last: the deaths /proc and the events told of have their records queued. */
 	nids = ftrace_held(k->ftrace, &ids);
 	exits_collect(k->exits, m, s, ids, nids);
+	cgres_collect(k->cgres, m, shown_group_by(k), s);
 	s->end = true;
 	model_apply(m, s);
 	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
@@ -408,6 +424,14 @@ void print_stats(const struct ktop *k)
 	}
 	fprintf(stderr, "ktop-stats: focus_bytes=%zu focus_events=%llu\n", focus_bytes,
 		(unsigned long long)focus_events);
+	{
+		struct cgres_stats cs;
+
+		cgres_get_stats(k->cgres, &cs);
+		fprintf(stderr, "ktop-stats: cgres_cpu_s=%.6f cgres_group_reads=%lu cgres_file_reads=%lu "
+			"cgres_opens=%lu cgres_fds=%zu\n", (double)cs.cpu_ns / 1e9, cs.group_reads,
+			cs.reads, cs.opens, cs.open_fds);
+	}
 	exits_get_stats(k->exits, &xs);
 	fprintf(stderr, "ktop-stats: exit_records=%llu exit_rows=%llu exit_unmatched=%llu "
 		"exit_partial=%llu exit_lost=%llu\n", (unsigned long long)xs.records,

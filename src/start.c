@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/signalfd.h>
 
+#include "../collectors/cgnames.h"
+#include "../collectors/cgres.h"
 #include "../collectors/sysio.h"
 #include "ui.h"
 #include "../model/util.h"
@@ -180,6 +182,8 @@ int start_sources(struct ktop *k)
 	}
 	if (check_pids(k))
 		return -1;
+	k->cgnames = cgnames_new(NULL);
+	k->cgres = cgres_new(NULL);
 	/*
 	 * Signals are blocked (and read from the signalfd) before tracing starts:
 	 * a Ctrl-C from now on ends the loop, which removes the instance.

@@ -189,6 +189,44 @@ static void events_line(const struct model *m, int y, int w)
 	exits_note(m, y, x, w);
 }
 
+/*
+ * After the tasks at @x: the system's pressure (/proc/pressure, the share of
+ * the interval some task waited) and the groups alerting (throttled,
+ * OOM-killed, under memory pressure; read while the Groups view shows them),
+ * loud. Only what fits.
+ */
+static void pressure_note(const struct model *m, int y, int x, int w)
+{
+	const struct cgres_table *t = &m->cgres;
+	char buf[160], v[3][16];
+	static const enum cgres_field f[3] = { CGF_CPU_SOME, CGF_IO_SOME, CGF_MEM_SOME };
+	double d;
+	int i, n;
+
+	for (i = 0; i < 3; i++) {
+		if (cgres_num(&t->sys, f[i], &d))
+			snprintf(v[i], sizeof(v[i]), "%.1f%%", d);
+		else
+			snprintf(v[i], sizeof(v[i]), "-");
+	}
+	if (t->sys.cur.have) {
+		n = snprintf(buf, sizeof(buf), "  PSI cpu %s io %s mem %s", v[0], v[1], v[2]);
+		if (x + n <= w) {
+			put_text(y, x, w - x, buf);
+			x += n;
+		}
+	}
+	if (!t->n_throttled && !t->n_oom && !t->n_mem)
+		return;
+	n = snprintf(buf, sizeof(buf), "  GROUPS %u THR %u OOM %u MEM", t->n_throttled, t->n_oom,
+		     t->n_mem);
+	if (x + n > w)
+		x = w - n > 0 ? w - n : 0;
+	attrset(theme_attr(EL_LOST));
+	put_text(y, x, w - x, buf);
+	attrset(theme_attr(EL_NORMAL));
+}
+
 int header_draw(struct app *a, int w, int max_lines)
 {
 	const struct sys_summary *s = &a->model.sum;
@@ -263,6 +301,7 @@ int header_draw(struct app *a, int w, int max_lines)
 		 " %lu exited", s->tasks, s->running, s->sleeping, s->disk,
 		 s->stopped, s->zombie, s->idle, s->exited);
 	put_text(y, 5, w - 5, buf);
+	pressure_note(&a->model, y, 5 + (int)strlen(buf), w);
 	y++;
 
 	blank(y, w);

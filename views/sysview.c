@@ -262,10 +262,24 @@ static void draw_graph(const struct app *a, const struct sysagg *g, enum subsyst
 	}
 }
 
+/* A group throttled, OOM-killed or under memory pressure in the interval (model/cgres.h). */
+static bool group_alerting(const struct aggview *v, size_t row)
+{
+	char buf[32];
+	int col = view_col_by_key(VIEW_GROUPS, "alerts");
+
+	return v->kind == VIEW_GROUPS && col >= 0 &&
+	       aggview_text(v, row, col, buf, sizeof(buf), 0)[0] != '\0';
+}
+
 static enum elem cell_style(const struct aggview *v, size_t row, int col, const struct av_col *c)
 {
 	double d;
 
+	/* Its name and its alerts loud, where they cannot be missed. */
+	if (v->kind == VIEW_GROUPS && (col == 0 || !strcmp(c->key, "alerts")) &&
+	    group_alerting(v, row))
+		return EL_LOST;
 	if (c->type != AV_COUNT)
 		return c->type == AV_STR && col > 0 && !strcmp(c->key, "errno") ? EL_ERROR : EL_NORMAL;
 	if (!aggview_num(v, row, col, &d) || !aggview_rate(v, d, &d) || d <= 0)

@@ -10,7 +10,7 @@
 #   build/fuzz/fuzz_NAME -merge=1 tests/fuzz/corpus/NAME build/fuzz/corpus/NAME
 cd "$(dirname "$0")/../.." || exit 1
 secs=${1:-4}
-targets="procparse sysparse evdecode text tsparse replay"
+targets="procparse sysparse evdecode text tsparse replay cgparse"
 status=0
 n=0
 echo "1..$(echo $targets | wc -w)"

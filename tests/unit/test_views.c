@@ -334,7 +334,7 @@ static void check_group_sums(const struct model *m, const struct groups *g)
 
 				if (!groups_counts(m, t))
 					continue;
-				groups_task_key(g->by, t, key, sizeof(key));
+				groups_task_key(m, g->by, t, key, sizeof(key));
 				if (strcmp(key, gr->key))
 					continue;
 				nrows++;

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_CGRES_H
+#define KTOP_CGRES_H
+
+/*
+ * collectors/cgres: the reading side of model/cgres. Each tick it reads the
+ * system's pressure (/proc/pressure/cpu, io, memory) and, for each group a
+ * view or writer shows (struct groups, model/groups.h) that is one cgroup,
+ * that cgroup's files (only the groups shown), through descriptors kept open and re-read with pread
+ * (as collectors/procfs.c reads /proc): cgroup v2 files in the unified
+ * hierarchy, and on a v1 or hybrid host the cpu, memory and pids
+ * controllers' files in their own hierarchies, at the path the group's
+ * process has in each (its /proc/PID/cgroup lines, read once per group), cut
+ * as the group's key cuts it (the container's, pod's, unit's cgroup). In
+ * the v2 hierarchy only the group's own cgroup counts: a container whose v2
+ * path was left at its runtime's service is not that service.
+ * A file a hierarchy does not have is not tried again; a group not shown for
+ * a few ticks has its descriptors closed.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/groups.h"
+#include "../model/model.h"
+
+struct cgres_src;
+
+/*
+ * cgres_new - finds the cgroup mounts in @mountinfo (NULL: /proc/self/mountinfo)
+ * and opens /proc/pressure's files. NULL only without memory: a host without
+ * cgroups or PSI has every number unknown.
+ */
+struct cgres_src *cgres_new(const char *mountinfo);
+void cgres_destroy(struct cgres_src *c);
+
+/*
+ * cgres_collect - the system's pressure and the cgroup files of this tick's
+ * groups by @by (enum cgroup_group_by; -1: the system's only), each group's
+ * cgroup (cgname_group_dir) read once, into @s (sample_add_cgres). Runs after
+ * the tick's /proc readings are applied, before its end.
+ */
+void cgres_collect(struct cgres_src *c, const struct model *m, int by, struct sample *s);
+
+/*
+ * Statistics since the start: descriptors open, groups known, files read
+ * (preads), opens, groups read (one per group per tick), its CPU time.
+ */
+struct cgres_stats {
+	size_t open_fds, groups;
+	unsigned long reads, opens, group_reads;
+	uint64_t cpu_ns;
+};
+void cgres_get_stats(const struct cgres_src *c, struct cgres_stats *st);
+
+#endif
