@@ -1203,8 +1203,9 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
  * As a jump does (collectors/replay.c), that takes two intervals. The
  * first, a keyframe, reads every task the model had with a reading: the
  * live ones, and those that left in the last interval (a late row of one
- * shows its last reading: its size, threads, owner). The second (at the
- * same time, one nanosecond on) says again what the model took of the last
+ * shows its last reading: its size, threads, owner). The second, at the
+ * same time (a session row, the same, lets the time stand still: no rate,
+ * no point of any history), says again what the model took of the last
  * interval without a reading: the exit records (a zombie still read counts
  * from its counters: one read less than them has no CPU), the tasks that
  * left ('X': their last row, or exit record, with their owner), those only
@@ -1217,12 +1218,11 @@ static int put_baseline(struct record *r)
 	size_t i;
 
 	if (put_session(r, &r->sess, true, false, r->prev_wall) ||
-	    put_interval(r, r->prev_mono - 1, r->prev_wall, RI_KEYFRAME | RI_HIDDEN | RI_SESSION, NULL,
+	    put_interval(r, r->prev_mono, r->prev_wall, RI_KEYFRAME | RI_HIDDEN | RI_SESSION, NULL,
 			 &r->prev_sys, false))
 		return -1;
 	for (i = 0; i < r->nents; i++) {
 		struct rtask *e = r->ents[i];
-
 		char state = e->state;
 		int rc;
 
@@ -1241,7 +1241,8 @@ static int put_baseline(struct record *r)
 			return -1;
 	}
 	r->seq++;
-	if (put_interval(r, r->prev_mono, r->prev_wall, RI_HIDDEN, NULL, &r->prev_sys, true))
+	if (put_session(r, &r->sess, false, false, r->prev_wall) ||
+	    put_interval(r, r->prev_mono, r->prev_wall, RI_HIDDEN | RI_SESSION, NULL, &r->prev_sys, true))
 		return -1;
 	for (i = 0; i < r->nents; i++) {
 		struct rtask *e = r->ents[i];
