@@ -45,6 +45,7 @@ struct rtask {
 	uint64_t dead_tick;	/* the tick of its last row without a reading */
 	char dead_state;	/* the model's state of it then: 'X', or '?' (only events told) */
 	bool was_read;		/* state and v[] are a reading's */
+	bool zombie_exited;	/* read 'Z' with its exit applied (model.h) */
 	/* Its exit record, as the row of tick fin_tick stored it. */
 	uint64_t fin_tick;
 	uint32_t fin_have;
@@ -937,6 +938,7 @@ static int put_read(struct record *r, struct rtask *e, const struct task *t, boo
 	e->csw = csw;
 	e->live = true;
 	e->was_read = true;
+	e->zombie_exited = t->zombie_exited;
 	if (!moved && !w.full && !(w.flags & ~(RT_READ | RT_CSW)))
 		return 0;
 	return put_task(r, e, &w, t);
@@ -1207,7 +1209,8 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
  * same time (a session row, the same, lets the time stand still: no rate,
  * no point of any history), says again what the model took of the last
  * interval without a reading: the exit records (a zombie still read counts
- * from its counters: one read less than them has no CPU), the tasks that
+ * from its counters: one read less than them has no CPU; one whose exit was
+ * applied says X once reaped), the tasks that
  * left ('X': their last row, or exit record, with their owner), those only
  * events told of ('?'). Without them, such a task were new to the replay,
  * without its owner, and its exit record would be shown twice.
@@ -1250,8 +1253,9 @@ static int put_baseline(struct record *r)
 		struct row d = { 0 };
 
 		if (e->live) {
-			if (!fin)
+			if (!fin && !e->zombie_exited)
 				continue;	/* read again, as it was */
+			/* Its exit record, or one without counters: it exited. */
 			d.flags = RT_READ | (e->csw ? RT_CSW : 0) | RT_FINAL;
 		} else if (e->dead_tick != r->prev_tick) {
 			continue;	/* the model kept it as it was, or dropped it */

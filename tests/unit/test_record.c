@@ -708,7 +708,8 @@ static void carry_final(struct sample *s, pid_t pid, uint64_t cpu_ns, bool born,
  * late row (its owner is the record's); 40: read, then its last row, then a
  * late one (its size, owner, command line are its last reading's); 50: read
  * with its exit seen, then late rows twice; 60: only events, then read; 70:
- * read, then its exit record, then another late row.
+ * read, then its exit record, then another late row; 80: read as a zombie
+ * with its exit, read again, then reaped (one last row, X).
  */
 static void test_rotation_carry(void)
 {
@@ -744,6 +745,8 @@ static void test_rotation_carry(void)
 			carry_read(&s, 50, 'S', 3, 2);
 			sample_add_exit(&s, 50);
 			carry_read(&s, 70, 'S', 2, 1);
+			carry_read(&s, 80, 'Z', 4, 0);
+			sample_add_exit(&s, 80);
 			break;
 		case 1:
 			carry_read(&s, 20, 'Z', 6, 0);
@@ -754,6 +757,7 @@ static void test_rotation_carry(void)
 			carry_row(&s, 50, 2, true);
 			carry_row(&s, 60, 4, false);
 			carry_final(&s, 70, 30000000, false, 1);
+			carry_read(&s, 80, 'Z', 4, 0);
 			break;
 		case 2:
 			carry_read(&s, 20, 'Z', 6, 0);
