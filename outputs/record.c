@@ -1213,9 +1213,11 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
  * applied says X once reaped), the tasks that
  * left ('X': their last row, or exit record, with their owner), those only
  * events told of ('?'). Without them, such a task were new to the replay,
- * without its owner, and its exit record would be shown twice.
+ * without its owner, and its exit record would be shown twice. Only those
+ * the model still has now (@m): the others it drops unseen, they change
+ * nothing this interval shows, and a busy machine has many.
  */
-static int put_baseline(struct record *r)
+static int put_baseline(struct record *r, const struct model *m)
 {
 	struct row w = { .flags = RT_READ, .full = true };
 	size_t i;
@@ -1229,7 +1231,8 @@ static int put_baseline(struct record *r)
 		char state = e->state;
 		int rc;
 
-		if (!e->live && !(e->was_read && e->dead_tick == r->prev_tick))
+		if (!e->live && !(e->was_read && e->dead_tick == r->prev_tick &&
+				  model_task_find(m, e->pid)))
 			continue;
 		/*
 		 * One read in state X (its exit seen then) reads as one not known
@@ -1257,8 +1260,8 @@ static int put_baseline(struct record *r)
 				continue;	/* read again, as it was */
 			/* Its exit record, or one without counters: it exited. */
 			d.flags = RT_READ | (e->csw ? RT_CSW : 0) | RT_FINAL;
-		} else if (e->dead_tick != r->prev_tick) {
-			continue;	/* the model kept it as it was, or dropped it */
+		} else if (e->dead_tick != r->prev_tick || !model_task_find(m, e->pid)) {
+			continue;	/* the model kept it as it was, or drops it */
 		} else if (e->dead_state == 'X') {
 			/* A row finds the task read above (its reading's owner), an exit record makes it. */
 			d.flags = e->was_read ? RT_ROW | RT_EXITED : RT_FINAL;
@@ -1297,7 +1300,7 @@ static int write_tick(struct record *r, const struct model *m, bool new_file)
 
 	session_of(m, &s);
 	r->tick = m->tick;
-	if (new_file && r->have_prev && put_baseline(r))
+	if (new_file && r->have_prev && put_baseline(r, m))
 		return -1;
 	keyframe = !r->have_prev || m->t_now - r->keyframe_mono >= (uint64_t)(r->o.keyframe_s * 1e9);
 	if (!r->have_session || !session_eq(&s, &r->sess)) {
