@@ -39,7 +39,7 @@
 
 /* interval.flags */
 #define RI_KEYFRAME	0x1	/* full rows and the whole system sample */
-#define RI_HIDDEN	0x2	/* a baseline: the interval before a file's first, not shown */
+#define RI_HIDDEN	0x2	/* a baseline: the interval(s) before a file's first, not shown */
 #define RI_SESSION	0x4	/* a session row starts here */
 
 /* task.flags */

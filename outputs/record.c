@@ -43,6 +43,14 @@ struct rtask {
 	bool live;		/* read last tick: a replay emits its reading */
 	bool text_moved;	/* a text differs from its proc row's */
 	uint64_t mark;		/* the tick it was last matched to a task */
+	uint64_t dead_tick;	/* the tick of its last row without a reading */
+	char dead_state;	/* the model's state of it then: 'X', or '?' (only events told) */
+	bool was_read;		/* state and v[] are a reading's */
+	bool zombie_exited;	/* read 'Z' with its exit applied (model.h) */
+	/* Its exit record, as the row of tick fin_tick stored it. */
+	uint64_t fin_tick;
+	uint32_t fin_have;
+	uint64_t fin_cnt[CNT_NR];
 	char state;
 	bool csw;
 	int64_t v[RF_NR];
@@ -96,6 +104,7 @@ struct record {
 
 	/* The interval written last: the baseline of a new file, the base of differences. */
 	bool have_prev;
+	uint64_t tick, prev_tick;	/* the model's tick written now, and the one before */
 	uint64_t prev_mono;
 	double prev_wall;
 	struct sys_sample prev_sys;
@@ -844,9 +853,15 @@ static int put_task(struct record *r, struct rtask *e, const struct row *w, cons
 		sqlite3_bind_text(st, RECFMT_COL_STATES + 1, buf, -1, SQLITE_TRANSIENT);
 	}
 	if (t && (w->flags & RT_FINAL)) {
+		/* Kept: a new file's baseline says it again (put_baseline). */
+		e->fin_tick = r->tick;
+		e->fin_have = t->final ? t->have : 0;
+		memcpy(e->fin_cnt, t->cnt, sizeof(e->fin_cnt));
+	}
+	if (w->flags & RT_FINAL) {
 		r->sc.len = 0;
 		/* One with no counters (t->final unset) changed only its name, owner, state. */
-		recfmt_final_encode(&r->sc, t->final ? t->have : 0, t->cnt);
+		recfmt_final_encode(&r->sc, e->fin_have, e->fin_cnt);
 		sqlite3_bind_text(st, RECFMT_COL_FINAL + 1, (const char *)r->sc.p, (int)r->sc.len,
 				  SQLITE_STATIC);
 	}
@@ -938,6 +953,8 @@ static int put_read(struct record *r, struct rtask *e, const struct task *t, boo
 		e->text_moved = true;
 	e->csw = csw;
 	e->live = true;
+	e->was_read = true;
+	e->zombie_exited = t->zombie_exited;
 	if (!moved && !w.full && !(w.flags & ~(RT_READ | RT_CSW)))
 		return 0;
 	return put_task(r, e, &w, t);
@@ -963,6 +980,9 @@ static int put_event_only(struct record *r, struct rtask *e, const struct task *
 	if (e->live)
 		w.flags |= RT_GONE;
 	e->live = false;
+	/* What the model made of it ('X', or '?' when only events told of it): a new file's baseline. */
+	e->dead_tick = r->tick;
+	e->dead_state = t->state;
 	/*
 	 * Its exit record: its counters (column final), and the name, parent
 	 * and owner the model has with it.
@@ -1195,10 +1215,25 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
 }
 
 /*
- * A new file while recording: its first interval is the last one written,
- * hidden, whole (a keyframe), so that the next is shown with its rates.
+ * A new file while recording: it starts with the last interval written,
+ * hidden, so that its first is shown with its rates, and with what the
+ * model held then, so that its rows find what they found when recorded.
+ * As a jump does (collectors/replay.c), that takes two intervals. The
+ * first, a keyframe, reads every task the model had with a reading: the
+ * live ones, and those that left in the last interval (a late row of one
+ * shows its last reading: its size, threads, owner). The second, at the
+ * same time (a session row, the same, lets the time stand still: no rate,
+ * no point of any history), says again what the model took of the last
+ * interval without a reading: the exit records (a zombie still read counts
+ * from its counters: one read less than them has no CPU; one whose exit was
+ * applied says X once reaped), the tasks that
+ * left ('X': their last row, or exit record, with their owner), those only
+ * events told of ('?'). Without them, such a task were new to the replay,
+ * without its owner, and its exit record would be shown twice. Only those
+ * the model still has now (@m): the others it drops unseen, they change
+ * nothing this interval shows, and a busy machine has many.
  */
-static int put_baseline(struct record *r)
+static int put_baseline(struct record *r, const struct model *m)
 {
 	struct row w = { .flags = RT_READ, .full = true };
 	size_t i;
@@ -1209,11 +1244,51 @@ static int put_baseline(struct record *r)
 		return -1;
 	for (i = 0; i < r->nents; i++) {
 		struct rtask *e = r->ents[i];
+		char state = e->state;
+		int rc;
 
-		if (!e->live)
+		if (!e->live && !(e->was_read && e->dead_tick == r->prev_tick &&
+				  model_task_find(m, e->pid)))
 			continue;
+		/*
+		 * One read in state X (its exit seen then) reads as one not known
+		 * to have left: the row that says it left finds it, as it did.
+		 */
+		if (!e->live && state == 'X')
+			e->state = '?';
 		w.flags = RT_READ | (e->csw ? RT_CSW : 0);
-		if (put_task(r, e, &w, NULL))
+		rc = put_task(r, e, &w, NULL);
+		e->state = state;
+		if (rc)
+			return -1;
+	}
+	r->seq++;
+	if (put_session(r, &r->sess, false, false, r->prev_wall) ||
+	    put_interval(r, r->prev_mono, r->prev_wall, RI_HIDDEN | RI_SESSION, NULL, &r->prev_sys, true))
+		return -1;
+	for (i = 0; i < r->nents; i++) {
+		struct rtask *e = r->ents[i];
+		bool fin = e->fin_tick == r->prev_tick;
+		struct row d = { 0 };
+
+		if (e->live) {
+			if (!fin && !e->zombie_exited)
+				continue;	/* read again, as it was */
+			/* Its exit record, or one without counters: it exited. */
+			d.flags = RT_READ | (e->csw ? RT_CSW : 0) | RT_FINAL;
+		} else if (e->dead_tick != r->prev_tick || !model_task_find(m, e->pid)) {
+			continue;	/* the model kept it as it was, or drops it */
+		} else if (e->dead_state == 'X') {
+			/* A row finds the task read above (its reading's owner), an exit record makes it. */
+			d.flags = e->was_read ? RT_ROW | RT_EXITED : RT_FINAL;
+			if (fin)
+				d.flags |= RT_FINAL;
+		} else {
+			d.flags = RT_ROW;
+		}
+		if (!fin)
+			e->fin_have = 0;
+		if (put_task(r, e, &d, NULL))
 			return -1;
 	}
 	r->keyframe_mono = r->prev_mono;
@@ -1240,7 +1315,8 @@ static int write_tick(struct record *r, const struct model *m, bool new_file)
 	bool keyframe, restart = !r->have_prev;
 
 	session_of(m, &s);
-	if (new_file && r->have_prev && put_baseline(r))
+	r->tick = m->tick;
+	if (new_file && r->have_prev && put_baseline(r, m))
 		return -1;
 	keyframe = !r->have_prev || m->t_now - r->keyframe_mono >= (uint64_t)(r->o.keyframe_s * 1e9);
 	if (!r->have_session || !session_eq(&s, &r->sess)) {
@@ -1288,6 +1364,7 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 	}
 	r->seq++;
 	r->have_prev = true;
+	r->prev_tick = m->tick;
 	r->prev_mono = m->t_now;
 	r->prev_wall = m->wall_s;
 	copy_sys(&r->prev_sys, &m->sys);

@@ -660,6 +660,156 @@ static void test_rotation(void)
 	world_free(w);
 }
 
+/* A scripted source for test_rotation_carry: a reading of @pid. */
+static void carry_read(struct sample *s, pid_t pid, char state, uint64_t utime, int64_t uid)
+{
+	struct task_reading *r = sample_add_task(s);
+
+	r->pid = r->tgid = r->stat.pid = pid;
+	snprintf(r->stat.comm, sizeof(r->stat.comm), "p%d", (int)pid);
+	r->stat.state = state;
+	r->stat.ppid = 1;
+	r->stat.utime = utime;
+	r->stat.num_threads = 1;
+	r->stat.starttime = 1000 + (uint64_t)pid;
+	r->stat.vsize = 4468 << 10;
+	r->stat.rss = 796;
+	r->uid = uid;
+	r->user = uid >= 0 ? users[uid] : NULL;
+	r->cgroup = cgroups[0];
+	r->cmdline = xstrdup("cmd");
+	r->cmdline_len = 4;
+}
+
+/* Its events of the interval, read after /proc listed it (or without it: only events tell). */
+static void carry_row(struct sample *s, pid_t pid, uint64_t calls, bool exited)
+{
+	struct row_events *e = sample_add_row(s);
+
+	e->id = e->tgid = pid;
+	e->ppid = 1;
+	e->n[CNT_SYSCALLS] = calls;
+	e->exited = exited;
+	snprintf(e->comm, sizeof(e->comm), "p%d", (int)pid);
+}
+
+/* Its exit record: @cpu_ns of CPU (0: none), its owner @uid. */
+static void carry_final(struct sample *s, pid_t pid, uint64_t cpu_ns, bool born, int64_t uid)
+{
+	struct task_final *f = sample_add_final(s);
+
+	f->id = f->tgid = pid;
+	f->ppid = 1;
+	f->born = born;
+	f->have = cpu_ns ? 1u << CNT_CPU : 0;
+	f->cnt[CNT_CPU] = cpu_ns;
+	f->uid = uid;
+	f->user = uid >= 0 ? users[uid] : NULL;
+	snprintf(f->comm, sizeof(f->comm), "p%d", (int)pid);
+}
+
+/*
+ * What a new file's first interval finds of the one before, each case of
+ * the live runs that replayed otherwise: the next file must show its first
+ * interval as recorded, though the state it starts from was the last file's.
+ * 20: a zombie whose exit record counts more CPU than /proc reads it with
+ * (no CPU then, not 0.0); 30: born and gone, only its exit record, then a
+ * late row (its owner is the record's); 40: read, then its last row, then a
+ * late one (its size, owner, command line are its last reading's); 50: read
+ * with its exit seen, then late rows twice; 60: only events, then read; 70:
+ * read, then its exit record, then another late row; 80: read as a zombie
+ * with its exit, read again, then reaped (one last row, X).
+ */
+static void test_rotation_carry(void)
+{
+	char dir[] = "/tmp/ktop-test-record-XXXXXX", pat[128], *files[NTICKS], err[640];
+	struct record_opts o = { .pattern = pat, .keyframe_s = 600 };
+	struct world w = { .traced = true };
+	static const double walls[] = { 1700000000.1, 1700000000.5, 1700000001.1, 1700000001.5 };
+	char *dumps[NTICKS] = { 0 };
+	struct record *rec = NULL;
+	struct model m;
+	struct sample s;
+	size_t nfiles = 0, i;
+	int k;
+
+	if (!CHECK(mkdtemp(dir)))
+		return;
+	snprintf(pat, sizeof(pat), "%s/c-%%S.db", dir);
+	model_setup(&m, &w);
+	sample_init(&s);
+	if (!CHECK(record_open(&o, walls[0], &rec, err, sizeof(err)) == 0)) {
+		printf("# %s\n", err);
+		goto out;
+	}
+	for (k = 0; k < (int)ARRAY_SIZE(walls); k++) {
+		s.begin = s.end = true;
+		s.mono_ns = 1000000000ull + (uint64_t)k * 500000000ull;
+		s.wall_s = walls[k];
+		carry_read(&s, 10, 'S', 10u * (unsigned)k, 0);
+		switch (k) {
+		case 0:
+			carry_read(&s, 20, 'S', 5, 0);
+			carry_read(&s, 40, 'S', 7, 1);
+			carry_read(&s, 50, 'S', 3, 2);
+			sample_add_exit(&s, 50);
+			carry_read(&s, 70, 'S', 2, 1);
+			carry_read(&s, 80, 'Z', 4, 0);
+			sample_add_exit(&s, 80);
+			break;
+		case 1:
+			carry_read(&s, 20, 'Z', 6, 0);
+			sample_add_exit(&s, 20);
+			carry_final(&s, 20, 90000000, false, 0);
+			carry_final(&s, 30, 1000000, true, 0);
+			carry_row(&s, 40, 3, true);
+			carry_row(&s, 50, 2, true);
+			carry_row(&s, 60, 4, false);
+			carry_final(&s, 70, 30000000, false, 1);
+			carry_read(&s, 80, 'Z', 4, 0);
+			break;
+		case 2:
+			carry_read(&s, 20, 'Z', 6, 0);
+			carry_row(&s, 30, 2, true);
+			carry_row(&s, 40, 1, true);
+			carry_row(&s, 50, 1, true);
+			carry_read(&s, 60, 'R', 1, 2);
+			carry_row(&s, 70, 5, true);
+			break;
+		default:
+			carry_read(&s, 60, 'R', 2, 2);
+			break;
+		}
+		model_apply(&m, &s);
+		if (!CHECK(record_tick(rec, &m, err, sizeof(err)) == 0)) {
+			printf("# %s\n", err);
+			break;
+		}
+		if (!nfiles || strcmp(files[nfiles - 1], record_path(rec)))
+			files[nfiles++] = xstrdup(record_path(rec));
+		dumps[k] = dump(&m);
+	}
+	record_close(rec);
+	rec = NULL;
+	CHECK_EQ_U64(nfiles, 2);
+	/* The second file from its start: its two intervals as they were recorded. */
+	if (nfiles == 2)
+		CHECK_EQ_I64(replay_compare(files[1], &w, dumps, 2, 0, false), 4);
+	/* And a jump to its first interval (its third: two are the hidden baseline). */
+	if (nfiles == 2)
+		CHECK_EQ_I64(replay_compare(files[1], &w, dumps, 2, 3, false), 4);
+out:
+	for (i = 0; i < nfiles; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+	rmdir(dir);
+	for (k = 0; k < NTICKS; k++)
+		free(dumps[k]);
+	sample_free(&s);
+	model_free(&m);
+}
+
 static void test_sys_codec(void)
 {
 	struct cpu_times c1[4] = { 0 }, c2[4] = { 0 }, c3[SYS_MAX_CPUS];
@@ -896,6 +1046,7 @@ static const struct test tests[] = {
 	{ "round_trip_proc_only", test_round_trip_proc_only },
 	{ "round_trip_threads", test_round_trip_threads },
 	{ "rotation", test_rotation },
+	{ "rotation_carry", test_rotation_carry },
 	{ "refused", test_refused },
 	{ "step_limit", test_step_limit },
 };
