@@ -214,14 +214,16 @@ make_fixtures() {
 	grep -q 'ktop_processes{container="web-1"} 1' "$dir/ktop.prom"
 	grep -q 'ktop_processes{container="shop/cart-5c7d/app"} 1' "$dir/ktop.prom"
 	grep -q 'ktop_processes{container="default/api-7d9f/app"} 1' "$dir/ktop.prom"
-	! grep -q "container=\"docker:${ID1:0:12}\"" "$dir/ktop.prom"
+	run grep -c "container=\"docker:${ID1:0:12}\"" "$dir/ktop.prom"
+	[ "$output" = 0 ]
 	# the cgroups' families, once two readings made an interval
 	for ((i = 0; i < 100; i++)); do
 		grep -q 'ktop_cgroup_alerts_total{container="web-1",alert="oom_kill"} 0' "$dir/ktop.prom" &&
 			break
 		sleep 0.05
 	done
-	grep -q 'ktop_cgroup_pressure_seconds_total{container="web-1",resource="cpu",kind="some"} 0$' \
+	# A sleeper's group may still have waited for a CPU on a busy machine: a number, not 0.
+	grep -Eq '^ktop_cgroup_pressure_seconds_total\{container="web-1",resource="cpu",kind="some"\} [0-9.e+-]+$' \
 		"$dir/ktop.prom"
 	grep -q 'ktop_cgroup_alerts_total{container="shop/cart-5c7d/app",alert="throttled"} 0' \
 		"$dir/ktop.prom"
@@ -343,7 +345,7 @@ for r in rows:
         assert float(r["cpu_some_pct"]) == 0
 EOF
 	[ "$(csvcol "$OUT" "/$calm" cpu_some_us sum)" -eq 0 ]
-	! csvcol "$OUT" "/$calm" cpu_some_pct | grep -q '[1-9]'
+	if csvcol "$OUT" "/$calm" cpu_some_pct | grep -q '[1-9]'; then return 1; fi
 }
 
 @test "containers: a memory limit exceeded: the OOM kill counted and shown, the victim the test's own" {

@@ -63,7 +63,7 @@ burn_rows() {
 	echo "$output" >&2
 	[ "$status" -eq 0 ]
 	# without tracing the switches come from the record (or /proc): never unknown
-	! awk -F, 'NR > 1 && $5 == "burnone" && $11 == "" { bad = 1 } END { exit !bad }' "$OUT"
+	if awk -F, 'NR > 1 && $5 == "burnone" && $11 == "" { bad = 1 } END { exit !bad }' "$OUT"; then return 1; fi
 }
 
 @test "exits: processes of 4 threads: the threads' records summed" {

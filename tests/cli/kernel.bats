@@ -187,8 +187,8 @@ assert s["signals"] is None and s["syscalls"] > 0 and s["syscall_errors"] is not
 	[[ "$stderr" == "ktop: tracing off: ktop runs in a pid namespace"* ]]
 	# Its pid there is 1: an instance would be ktop-1-*, and the host's init
 	# would be the pid it keeps out of its events.
-	! compgen -G "$INST/ktop-1-*" >/dev/null
-	! [ -e "$INST/ktop-1" ]
+	if compgen -G "$INST/ktop-1-*" >/dev/null; then return 1; fi
+	if [ -e "$INST/ktop-1" ]; then return 1; fi
 	# SIGKILLed inside the namespace: it never traced, so nothing traces on.
 	unshare -fp --mount-proc "$KTOP" -b -d 0.2 >/dev/null 2>&1 3>&- &
 	local up=$! kp i
@@ -197,8 +197,8 @@ assert s["signals"] is None and s["syscalls"] > 0 and s["syscall_errors"] is not
 	sleep 0.5
 	kill -KILL "$kp"
 	wait "$up" 2>/dev/null || true
-	! compgen -G "$INST/ktop-1-*" >/dev/null
-	! [ -e "$INST/ktop-1" ]
+	if compgen -G "$INST/ktop-1-*" >/dev/null; then return 1; fi
+	if [ -e "$INST/ktop-1" ]; then return 1; fi
 }
 
 @test "an instance directory that exists already (same pid and start time) is never reused or removed" {

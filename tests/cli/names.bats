@@ -37,7 +37,7 @@ name_case() {
 	[ "$(wc -l <"$OUT.table")" -eq 3 ] || { echo "table:"; cat -A "$OUT.table"; return 1; } >&2
 	[ "$(sed -n 3p "$OUT.table")" = "" ]
 	[[ "$(sed -n 2p "$OUT.table")" == "$(printf '%7d S ' "$pid")"* ]]
-	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$OUT.txt"
+	if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$OUT.txt"; then return 1; fi
 	TEXT_ROW=$(sed -n 2p "$OUT.table")
 }
 

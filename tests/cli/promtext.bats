@@ -64,7 +64,7 @@ omcheck() {
 	grep -qx '# TYPE ktop_syscalls counter' "$OUT"
 	grep -qx '# UNIT ktop_cpu_seconds seconds' "$OUT"
 	"$PROMSAMPLE" text 1 | grep -qx '# TYPE ktop_syscalls_total counter'
-	! "$PROMSAMPLE" text 1 | grep -q '^# UNIT'
+	if "$PROMSAMPLE" text 1 | grep -q '^# UNIT'; then return 1; fi
 }
 
 @test "promtext: served over HTTP, the format follows Accept" {

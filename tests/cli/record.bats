@@ -208,7 +208,7 @@ replay_or_error() {
 			[ "$status" -eq 1 ]
 			output=
 			assert_one_line_error
-			! printf '%s' "$stderr" | grep -q $'[\x01-\x1f\x7f]'
+			if printf '%s' "$stderr" | grep -q $'[\x01-\x1f\x7f]'; then return 1; fi
 		fi
 	fi
 }

@@ -91,7 +91,7 @@ PY
 	# the user's busy process, and no process of another user (other processes
 	# of nobody may come and go on this machine: the owner of each is checked)
 	grep -qx "$mine" <<<"$pids"
-	! grep -qx "$roots" <<<"$pids"
+	if grep -qx "$roots" <<<"$pids"; then return 1; fi
 	local p uid
 	for p in $pids; do
 		uid=$(awk '$1 == "Uid:" { print $3 }' "/proc/$p/status" 2>/dev/null) || continue
@@ -186,13 +186,13 @@ user_part_only() {
 	printf '%s\n' "$output" >&2
 	grep -Eq '^ktop: pid [0-9]+ \(shadowloop\) gained privileges: its calls are not counted from the refresh before that exec on$' <<<"$output"
 	grep -Eq ' [1-9][0-9]+ +getppid +Process Mgmt\.' <<<"$output"
-	! grep -q sched_yield <<<"$output"
+	if grep -q sched_yield <<<"$output"; then return 1; fi
 	# CSV: the note on stderr.
 	run --separate-stderr timeout 20 $as_nobody --summary --csv -d 0.3 -- \
 		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
 	[ "$status" -eq 0 ]
 	grep -Eq '^syscall,getppid,' <<<"$output"
-	! grep -q sched_yield <<<"$output"
+	if grep -q sched_yield <<<"$output"; then return 1; fi
 	[[ "$stderr" =~ ^ktop:\ pid\ [0-9]+\ \(shadowloop\)\ gained\ privileges ]]
 }
 

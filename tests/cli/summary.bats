@@ -182,8 +182,8 @@ strace_c() {
 	run check summary-get "$OUT" "exit_group (32-bit)"
 	[[ "$output" == "1 0 0 "* ]]
 	# what x86_64's table made of them
-	! grep -Eq '^syscall,(semget|fstat|afs_syscall),' "$OUT"
-	! grep -q '^subsystem,IPC,' "$OUT"
+	if grep -Eq '^syscall,(semget|fstat|afs_syscall),' "$OUT"; then return 1; fi
+	if grep -q '^subsystem,IPC,' "$OUT"; then return 1; fi
 	# the text says which table, as strace does
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
@@ -203,7 +203,7 @@ strace_c() {
 	grep -qx 'getppid (32-bit),1000,0,' <<<"$sums"
 	grep -qx 'open (32-bit),1000,1000,ENOENT' <<<"$sums"
 	grep -qx 'getcwd (32-bit),1000,1000,ERANGE' <<<"$sums"
-	! grep -Eq '^(semget|fstat|afs_syscall|getppid|open|getcwd),' <<<"$sums"
+	if grep -Eq '^(semget|fstat|afs_syscall|getppid|open|getcwd),' <<<"$sums"; then return 1; fi
 }
 
 @test "32-bit: a 64-bit parent executing a 32-bit child: each named with its own table" {
@@ -225,7 +225,7 @@ strace_c() {
 	# the fork in the parent, once; the child's first return not counted
 	run check summary-get "$OUT" fork
 	[[ "$output" == "1 0 "* ]]
-	! grep -q '^syscall,fork (32-bit),' "$OUT"
+	if grep -q '^syscall,fork (32-bit),' "$OUT"; then return 1; fi
 	# both tables in the text, the 64-bit one first
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
@@ -326,7 +326,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	ST=0
 	wait "$kpid" || ST=$?
 	[ "$ST" -eq 130 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
-	! kill -0 "$child" 2>/dev/null
+	if kill -0 "$child" 2>/dev/null; then return 1; fi
 	[ ! -d "$(inst_dir $kpid)" ]
 	# the summary was written: clock_nanosleep calls that ended, one interrupted
 	check summary-csv "$OUT"
@@ -402,7 +402,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	# 7 calls, 7 errors (EFAULT; ENOSYS before Linux 6.8), a number no more
 	grep -q '^syscall,listmount,Filesystem,7,7,' "$OUT" || { cat "$OUT" >&2; return 1; }
-	! grep -q ',syscall_[0-9]' "$OUT"
+	if grep -q ',syscall_[0-9]' "$OUT"; then return 1; fi
 	# the text table too
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" listmount 7
 	[ "$status" -eq 0 ]

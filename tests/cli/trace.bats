@@ -345,7 +345,7 @@ instances() {
 	for name in $(ls "$INST"); do
 		# (a focus view's instance is ktop-PID-f)
 		if [[ "$name" =~ -([0-9]+)(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
-			! grep -qx "$name" "$MINE"; then
+			if grep -qx "$name" "$MINE"; then; then return 1; fi
 			continue
 		fi
 		echo "$name"
@@ -542,7 +542,7 @@ killed_ktop() {
 	[ "$(cat "$OUT.err")" = "ktop: $(grep -m1 '^Events: tracing off: ' "$OUT" | cut -d' ' -f2-)" ]
 	# the /proc columns only: no syscall column (root's has one: the control)
 	grep -q '^ *PID .*COMMAND' "$OUT"
-	! grep -q 'SYSC/s' "$OUT"
+	if grep -q 'SYSC/s' "$OUT"; then return 1; fi
 	run --separate-stderr timeout 20 "$KTOP" -b -n 1 -p 1
 	[ "$status" -eq 0 ]
 	[[ "$output" == *SYSC/s* ]]

@@ -57,13 +57,13 @@ quit() {
 	chown -R nobody "$CFG/ktop"
 	start
 	wait_for 'owned by uid [0-9]+, not by you or root'
-	! screen | grep -q 'tree sort:'
+	if screen | grep -q 'tree sort:'; then return 1; fi
 	quit
 	chown -R root "$CFG/ktop"
 	chmod 777 "$CFG/ktop"
 	start
 	wait_for 'writable by others \(mode 777\)'
-	! screen | grep -q 'tree sort:'
+	if screen | grep -q 'tree sort:'; then return 1; fi
 	quit
 	chmod 755 "$CFG/ktop"
 	chmod 666 "$CFG/ktop/ktoprc"
@@ -89,9 +89,9 @@ quit() {
 	wait_for "saved to $CFG/ktop/ktoprc"
 	keys Escape
 	quit
-	! grep -qx 'tree = yes' "$CFG/ktop/ktoprc"
+	if grep -qx 'tree = yes' "$CFG/ktop/ktoprc"; then return 1; fi
 	[ "$(grep -c '^theme = ' "$CFG/ktop/ktoprc")" -le 1 ]
-	! grep -q '^x$' "$CFG/ktop/ktoprc"
+	if grep -q '^x$' "$CFG/ktop/ktoprc"; then return 1; fi
 }
 
 @test "ktoprc that is a FIFO: ktop starts at once and says it is not a regular file" {

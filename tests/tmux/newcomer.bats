@@ -234,7 +234,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	keys Enter
 	# the first match selected, and the rows all there (the table is not filtered)
 	[ "$(screen | grep -cE '^ +[0-9]+ ')" -ge $((before - 2)) ]
-	! screen | tail -1 | grep -q 'filter:'
+	if screen | tail -1 | grep -q 'filter:'; then return 1; fi
 	keys F3	# the last search again: the next match
 	wait_for '^Search \(F3: next\): sleep 1005'
 	keys Enter
@@ -266,7 +266,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	keys x
 	wait_for 'exited:hidden'
 	sleep 1.2
-	! screen | grep -qE '^ +[0-9]+ +root +-?[0-9]+ +X '
+	if screen | grep -qE '^ +[0-9]+ +root +-?[0-9]+ +X '; then return 1; fi
 	keys x
 	wait_for 'exited:mixed'
 	quit
@@ -311,7 +311,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	keys NPage NPage NPage
 	wait_for '^ktop .* - table view keys'
 	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
-	! screen | head -1 | grep -q 'table view keys'
+	if screen | head -1 | grep -q 'table view keys'; then return 1; fi
 	keys x
 	quit
 }
@@ -364,13 +364,13 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	wait_for "23:59:59 is after the recording's end: its last interval"
 	wait_for '^ktop REPLAY .* 6/6 '
 	# F7 F8 F9 are not offered; F9 says why at once
-	! screen | tail -1 | grep -qE 'F7|F8|F9'
+	if screen | tail -1 | grep -qE 'F7|F8|F9'; then return 1; fi
 	keys F9
 	wait_for 'a recording: no live process to signal'
 	# the process view of the first row, at once on the paused replay
 	keys Home Enter
 	wait_for 'history, newest right \(1 of [0-9]+ ticks, 0\.[45][0-9]* s each\)'
-	! screen | grep -q 'not read from /proc yet'
+	if screen | grep -q 'not read from /proc yet'; then return 1; fi
 	# a step back starts the history again at the interval shown: one point,
 	# not the jump's baselines and the interval added (4)
 	keys '['

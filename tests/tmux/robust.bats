@@ -124,7 +124,7 @@ colours_on_screen() {
 	wait_for '^Mem\[\|*'
 	sleep 0.5
 	[ "$(colours_on_screen)" -eq 0 ]
-	! screen | LC_ALL=C grep -q $'[\x80-\xff]'
+	if screen | LC_ALL=C grep -q $'[\x80-\xff]'; then return 1; fi
 	keys q
 	wait_for 'KTOP-EXIT=0'
 	assert_restored
@@ -146,7 +146,7 @@ colours_on_screen() {
 	wait_for "^Process $NAMED "
 	sleep 0.6
 	[ "$(tmux -L "$S" display -p -t t '#{pane_title}')" = "$title" ]
-	! tmux -L "$S" capture-pane -e -p -t t | grep -q pwned$'\a'
+	if tmux -L "$S" capture-pane -e -p -t t | grep -q pwned$'\a'; then return 1; fi
 	keys q q
 	wait_for 'KTOP-EXIT=0'
 }

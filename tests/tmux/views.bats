@@ -172,7 +172,7 @@ open_parent_view() {
 	# the event list lost events, and says so; its times are marked partial
 	wait_for '^event list: LOST [1-9][0-9]*\+? events while focused'
 	wait_for '~AVG +~MAX'
-	! screen | grep -q '^counts: LOST'
+	if screen | grep -q '^counts: LOST'; then return 1; fi
 	keys e
 	wait_for "^Events of $FL floodwl"
 	wait_for 'the kernel dropped [1-9][0-9]* events while focused'
@@ -231,12 +231,12 @@ nobody_ktop() {
 	wait_for "process $P is uid 0's, not yours: only root sees its events"
 	wait_for "^ +$P +root"
 	k=$(ktop_pid)
-	! screen | grep -q "^Process $P"
+	if screen | grep -q "^Process $P"; then return 1; fi
 	# Enter on its row: refused again.
 	keys Enter
 	sleep 0.5
 	wait_for "process $P is uid 0's, not yours"
-	! screen | grep -q "^Process $P"
+	if screen | grep -q "^Process $P"; then return 1; fi
 	[ ! -d "$(inst_dir $k -f)" ]
 	keys F10
 	wait_for 'KTOP-EXIT=0'
@@ -276,7 +276,7 @@ nobody_ktop() {
 	scr+=$(tmux -L "$S" capture-pane -p -t t)
 	kill "$x"
 	# Nothing on the screen but what sanitize_text lets through: no C1, no invalid byte.
-	! LC_ALL=C grep -q $'\xc2\x9b\\|\xff' <<<"$scr"
+	if LC_ALL=C grep -q $'\xc2\x9b\\|\xff' <<<"$scr"; then return 1; fi
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 }
@@ -337,7 +337,7 @@ os.execv(sys.argv[1], [sys.argv[1], "8"])' "$dir/shadowloop" </dev/null >/dev/nu
 	wait_for "process $own gained privileges \(exec .*shadowloop\): its events after that are not shown"
 	# What the program does (openat, read, sched_yield) would be the newest lines by now.
 	sleep 1
-	! screen | grep -Eq '^[0-9:.]+ +[0-9]+ +[0-9]+ +(sched_yield|exec |openat)' || { screen >&2; false; }
+	if screen | grep -Eq '^[0-9:.]+ +[0-9]+ +[0-9]+ +(sched_yield|exec |openat)' || { screen >&2; false; }; then return 1; fi
 	screen | grep -Eq 'getppid\(\) = '
 	keys F10
 	wait_for 'KTOP-EXIT=0'
