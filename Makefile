@@ -154,7 +154,7 @@ run: deps
 	./ktop
 
 check: deps-test
-	@$(MAKE) --no-print-directory ktop $(B)/ktop-asan unit fuzzers
+	@$(MAKE) --no-print-directory -j$$(nproc) ktop $(B)/ktop-asan unit fuzzers
 	@sh tests/run.sh
 
 bench: deps

@@ -219,7 +219,8 @@ make_fixtures() {
 	# the cgroups' families, once two readings made an interval
 	for ((i = 0; i < 100; i++)); do
 		grep -q 'ktop_cgroup_alerts_total{container="web-1",alert="oom_kill"} 0' "$dir/ktop.prom" &&
-			break
+			grep -q '^ktop_cgroup_pressure_seconds_total{container="web-1",resource="cpu"' \
+				"$dir/ktop.prom" && break
 		sleep 0.05
 	done
 	# A sleeper's group may still have waited for a CPU on a busy machine: a number, not 0.

@@ -93,8 +93,8 @@ start_cmdline() {
 
 # no_controls FILE: no C0 control but newline, no DEL, no C1 control (UTF-8 or raw).
 no_controls() {
-	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$1" || { echo "a control byte in $1" >&2; return 1; }; then return 1; fi
-	if LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$1" || { echo "a C1 control in $1" >&2; return 1; }; then return 1; fi
+	! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$1" || { echo "a control byte in $1" >&2; return 1; }
+	! LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$1" || { echo "a C1 control in $1" >&2; return 1; }
 }
 
 @test "a 100 kB command line: text, CSV and JSON stay whole; the first 4 KiB are shown" {

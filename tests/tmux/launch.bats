@@ -37,7 +37,8 @@ run_ktop() {
 	# it stays: the numbers are final
 	sleep 1
 	wait_for '^sh exited with status 3'
-	wait_for 'root +X .*sh'
+	# Its row stays: Z, as ps says (ktop, its parent, reaps it when it leaves)
+	wait_for 'root +-?[0-9]+ +Z .*sh'
 	keys q
 	wait_for 'KTOP-EXIT=3'
 	run screen

@@ -337,7 +337,7 @@ os.execv(sys.argv[1], [sys.argv[1], "8"])' "$dir/shadowloop" </dev/null >/dev/nu
 	wait_for "process $own gained privileges \(exec .*shadowloop\): its events after that are not shown"
 	# What the program does (openat, read, sched_yield) would be the newest lines by now.
 	sleep 1
-	if screen | grep -Eq '^[0-9:.]+ +[0-9]+ +[0-9]+ +(sched_yield|exec |openat)' || { screen >&2; false; }; then return 1; fi
+	if screen | grep -Eq '^[0-9:.]+ +[0-9]+ +[0-9]+ +(sched_yield|exec |openat)'; then screen >&2; return 1; fi
 	screen | grep -Eq 'getppid\(\) = '
 	keys F10
 	wait_for 'KTOP-EXIT=0'
