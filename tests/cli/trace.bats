@@ -345,7 +345,7 @@ instances() {
 	for name in $(ls "$INST"); do
 		# (a focus view's instance is ktop-PID-f)
 		if [[ "$name" =~ -([0-9]+)(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
-			if grep -qx "$name" "$MINE"; then; then return 1; fi
+			! grep -qx "$name" "$MINE"; then
 			continue
 		fi
 		echo "$name"
