@@ -15,6 +15,7 @@ void model_init(struct model *m, long hz, long page_kb)
 {
 	memset(m, 0, sizeof(*m));
 	pidmap_init(&m->index);
+	pidmap_init(&m->limbo);
 	m->hz = hz > 0 ? hz : 100;
 	m->page_kb = page_kb > 0 ? page_kb : 4;
 	m->events_uid = -1;
@@ -40,6 +41,16 @@ static void task_free(struct task *t)
 	free(t);
 }
 
+static void limbo_clear(struct pidmap *limbo)
+{
+	size_t i;
+
+	for (i = 0; i < limbo->cap; i++)
+		if (limbo->slots[i].key)
+			task_free(limbo->slots[i].val);
+	pidmap_clear(limbo);
+}
+
 void model_clear(struct model *m)
 {
 	size_t i;
@@ -49,6 +60,7 @@ void model_clear(struct model *m)
 		task_free(m->tasks[i]);
 	}
 	m->ntasks = 0;
+	limbo_clear(&m->limbo);
 }
 
 void model_restart(struct model *m)
@@ -101,6 +113,25 @@ void model_free(struct model *m)
 	free(m->cpu_bufs[1]);
 	free(m->sum.cpu_busy);
 	pidmap_free(&m->index);
+	limbo_clear(&m->limbo);
+	pidmap_free(&m->limbo);
+}
+
+/* A new interval for @t: this tick's readings and events start empty. */
+static void task_begin(struct task *t)
+{
+	memcpy(t->prev, t->cnt, sizeof(t->prev));
+	t->have_prev = t->have;
+	t->have = 0;
+	memset(t->ev, 0, sizeof(t->ev));
+	t->ev_withheld = false;
+	t->st_known = false;
+	sc_table_clear(&t->sc);
+	sc_table_clear(&t->err);
+	t->exited = false;
+	t->was_final = t->final;
+	t->final = false;
+	t->applied = 0;
 }
 
 void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
@@ -129,18 +160,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 			t->gone = true;
 			continue;
 		}
-		memcpy(t->prev, t->cnt, sizeof(t->prev));
-		t->have_prev = t->have;
-		t->have = 0;
-		memset(t->ev, 0, sizeof(t->ev));
-		t->ev_withheld = false;
-		t->st_known = false;
-		sc_table_clear(&t->sc);
-		sc_table_clear(&t->err);
-		t->exited = false;
-		t->was_final = t->final;
-		t->final = false;
-		t->applied = 0;
+		task_begin(t);
 	}
 	m->ntick_exits = 0;
 	memset(m->ev_total, 0, sizeof(m->ev_total));
@@ -170,6 +190,16 @@ static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime
 	t->processor = -1;
 }
 
+static void tasks_add(struct model *m, struct task *t)
+{
+	if (m->ntasks == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 256;
+		m->tasks = xrealloc(m->tasks, m->cap * sizeof(*m->tasks));
+	}
+	m->tasks[m->ntasks++] = t;
+	pidmap_put(&m->index, t->pid, t);
+}
+
 struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime)
 {
 	struct task *t = pidmap_get(&m->index, pid);
@@ -188,12 +218,7 @@ struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t 
 	if (!t) {
 		t = xcalloc(1, sizeof(*t));
 		task_reset(t, pid, tgid, starttime);
-		if (m->ntasks == m->cap) {
-			m->cap = m->cap ? m->cap * 2 : 256;
-			m->tasks = xrealloc(m->tasks, m->cap * sizeof(*m->tasks));
-		}
-		m->tasks[m->ntasks++] = t;
-		pidmap_put(&m->index, pid, t);
+		tasks_add(m, t);
 	}
 	t->seen_tick = m->tick;
 	return t;
@@ -447,6 +472,11 @@ static void apply_row(struct model *m, const struct row_events *e)
 	struct task *t = model_task_find(m, e->id);
 	int c;
 
+	if (!t && (t = pidmap_del(&m->limbo, e->id))) {
+		/* Its row was held a tick: the task /proc last listed, back for its last row. */
+		task_begin(t);
+		tasks_add(m, t);
+	}
 	if (!t) {
 		t = model_task_sample(m, e->id, e->tgid, 0);
 		memcpy(t->comm, e->comm, sizeof(e->comm));
@@ -750,13 +780,17 @@ void model_end_tick(struct model *m)
 {
 	size_t i = 0;
 
+	limbo_clear(&m->limbo);
 	while (i < m->ntasks) {
 		struct task *t = m->tasks[i];
 
 		if (t->seen_tick != m->tick && !keep_unseen(m, t)) {
 			/* Gone: its last read failed or it was not listed any more. */
 			pidmap_del(&m->index, t->pid);
-			task_free(t);
+			if (t->state != 'X' && !t->gone)
+				pidmap_put(&m->limbo, t->pid, t);
+			else
+				task_free(t);
 			m->tasks[i] = m->tasks[--m->ntasks];
 			continue;
 		}

@@ -109,6 +109,13 @@ struct model {
 	struct task **tasks;		/* every live task, unordered */
 	size_t ntasks, cap;
 	struct pidmap index;		/* pid -> task */
+	/*
+	 * Tasks dropped at the end of the last tick (not listed, no row): a row
+	 * of events held for a tick (its last switch came late, after /proc had
+	 * stopped listing it) brings one back, with the name and owner /proc
+	 * gave it. Freed at the end of this tick. pid -> task.
+	 */
+	struct pidmap limbo;
 
 	uint64_t tick;			/* 1 for the first sample */
 	uint64_t t_now, t_prev;		/* monotonic ns of this and the last tick */

@@ -16,6 +16,7 @@
 #include "../../model/model.h"
 #include "../../model/pidmap.h"
 #include "../../model/rows.h"
+#include "../../model/sample.h"
 #include "../../model/util.h"
 #include "test.h"
 
@@ -1689,6 +1690,64 @@ static void test_first_frame_and_exited(void)
 	model_free(&m);
 }
 
+/*
+ * A process /proc listed, then not (reaped), whose last row of events was
+ * held a tick (its last switch came late): the row, which has no name (the
+ * events never named a process older than tracing), is the process's own
+ * last one: named, owned and parented as /proc said, in state X. Without
+ * exit records nothing else would name it (the mass exit of issue 20).
+ */
+static void test_model_late_row(void)
+{
+	struct model m;
+	struct sample s;
+	struct task *t;
+	struct row_events *e;
+	int i;
+
+	model_init(&m, 100, 4);
+	sample_init(&s);
+	m.event_counters = 1u << CNT_SYSCALLS | 1u << CNT_SIGRECV;
+	for (i = 1; i <= 4; i++) {
+		s.begin = true;
+		s.mono_ns = (uint64_t)i * SEC;
+		s.wall_s = 1700000000.0 + i;
+		model_apply(&m, &s);
+		if (i <= 2) {
+			t = sample(&m, 9, 500, "mx-kid", 1, 1, 1);
+			t->uid = 1000;
+			t->ppid = 8;
+		}
+		if (i == 4) {
+			e = sample_add_row(&s);
+			e->id = e->tgid = 9;
+			e->n[CNT_SYSCALLS] = 1;
+			e->n[CNT_SIGRECV] = 1;
+			e->exited = true;
+		}
+		s.end = true;
+		model_apply(&m, &s);
+		t = model_task_find(&m, 9);
+		if (i == 3)
+			CHECK(!t);
+	}
+	t = model_task_find(&m, 9);
+	if (CHECK(t)) {
+		CHECK_STR(t->comm, "mx-kid");
+		CHECK(t->state == 'X');
+		CHECK(t->uid == 1000 && t->ppid == 8);
+		CHECK(t->starttime == 500);
+		CHECK(t->ev[CNT_SIGRECV] == 1);
+	}
+	/* Gone for good after: a later row of that pid is another life. */
+	s.begin = s.end = true;
+	s.mono_ns = 5 * SEC;
+	model_apply(&m, &s);
+	CHECK(!model_task_find(&m, 9));
+	sample_free(&s);
+	model_free(&m);
+}
+
 static const struct test tests[] = {
 	{ "format_decimals", test_format_decimals },
 	{ "first_frame_and_exited", test_first_frame_and_exited },
@@ -1710,6 +1769,7 @@ static const struct test tests[] = {
 	{ "model_focus_remove: a followed process leaves, a named one stays",
 	  test_model_focus_remove },
 	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
+	{ "model: a row held a tick after /proc stopped listing its process", test_model_late_row },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },
