@@ -473,11 +473,19 @@ static void apply_row(struct model *m, const struct row_events *e)
 	int c;
 
 	if (!t && (t = pidmap_del(&m->limbo, e->id))) {
-		/* Its row was held a tick: the task /proc last listed, back for its last row. */
+		/*
+		 * Its row was held a tick: the task /proc last listed, back with the
+		 * name and owner it had. Like a row /proc never listed, it is X only
+		 * when the events say it ended (another thread's row may be to come).
+		 */
 		task_begin(t);
 		tasks_add(m, t);
-	}
-	if (!t) {
+		t->seen_tick = m->tick;
+		t->state = e->exited ? 'X' : '?';
+		t->exited = e->exited;
+		if (e->renamed && e->comm[0])
+			memcpy(t->comm, e->comm, sizeof(e->comm));
+	} else if (!t) {
 		t = model_task_sample(m, e->id, e->tgid, 0);
 		memcpy(t->comm, e->comm, sizeof(e->comm));
 		t->state = e->exited ? 'X' : '?';
