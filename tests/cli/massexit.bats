@@ -69,13 +69,26 @@ sane() {
 }
 
 # run_batch ARGS...: ktop-asan -b --csv ARGS in the background while the
-# tasks end at its third interval; waits for it.
+# tasks end at its third interval; once every task is gone (READY.done) and
+# three more intervals are written, SIGINT ends it (its clean exit, status 0).
+# No fixed -n: a slow machine takes longer to kill 1,000 processes than a
+# count of intervals would wait for.
 run_batch() {
-	local st=0
-	timeout 120 "$ASAN" -b --csv -d 0.5 -n 9 -o pid,ppid,comm,state,sig_recv,syscalls "$@" \
+	local st=0 i n
+	timeout 300 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,syscalls "$@" \
 		>"$OUT" 2>"$ERR" &
 	local kp=$!
+	track "$kp"
 	go_after "$OUT" 2
+	wait_for_file "$READY.done" 240
+	n=$(( $(intervals "$OUT") + 3 ))
+	for ((i = 0; i < 1200; i++)); do
+		(( $(intervals "$OUT") >= n )) && break
+		# -p ends by itself with its process: a zombie (ours to wait for) now.
+		[ "$(cut -d' ' -f3 "/proc/$kp/stat" 2>/dev/null)" = Z ] && break
+		sleep 0.05
+	done
+	kill -INT "$kp" 2>/dev/null || true
 	wait "$kp" || st=$?
 	sane "$st"
 }
