@@ -21,14 +21,17 @@ CPPFLAGS += -D_GNU_SOURCE -DKTOP_DATADIR='"$(DATADIR)"'
 LDFLAGS += -pie -Wl,-z,relro,-z,now
 
 B = build
-# The layout (README, Layout; tools/check-layout.sh enforces it): collectors/
-# are sources, model/ is pure, views/ and outputs/ are sinks, src/ wires them.
+# The layout (README, Layout; tools/check-layout.sh enforces it): lib/ is
+# what includes nothing of ours, model/ the applied state (pure), tables/ the
+# tables shown and written, store/ the recording (format, recorder, replay),
+# collectors/ are sources, views/ and outputs/ are sinks, src/ wires them.
 # Everything but the entry point and the terminal: what unit tests link.
 # The program's wiring (the loop, the modes, the live view's actions) and the
 # views are not in it.
-APP_SRC = src/main.c src/ui.c src/sources.c src/live.c src/cmd.c src/modes.c src/exporter.c \
+APP_SRC = src/main.c src/ui.c src/sources.c src/live.c src/cmd.c src/modesinks.c src/exporter.c \
 	  src/watchdog.c src/sinks.c src/start.c
-CORE_SRC = $(wildcard model/*.c) $(wildcard collectors/*.c) $(wildcard outputs/*.c) \
+CORE_SRC = $(wildcard lib/*.c) $(wildcard model/*.c) $(wildcard tables/*.c) $(wildcard store/*.c) \
+	   $(wildcard collectors/*.c) $(wildcard outputs/*.c) \
 	   $(filter-out $(APP_SRC),$(wildcard src/*.c))
 UI_SRC = $(APP_SRC) $(wildcard views/*.c)
 # Syscall number -> name array of the architecture $(CC) builds for, generated
@@ -47,7 +50,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 FUZZ_CC ?= clang
 FUZZ_TARGETS = procparse sysparse evdecode text tsparse replay cgparse
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Imodel -Icollectors -Ioutputs -Itests/unit
+FUZZ_CFLAGS = -O1 -g -std=gnu11 $(WARN) $(FUZZ_SAN) $(CPPFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -Itests/unit
 FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
@@ -83,11 +86,11 @@ $(B)/gen/themes.c: tools/gen-themes.sh themes/default.theme themes/mono.theme
 	sh tools/gen-themes.sh $@ themes/default.theme themes/mono.theme
 
 $(GEN_SRC:.c=.o): $(B)/gen/%.o: $(B)/gen/%.c
-	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) -Imodel -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) -Ilib -c -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 # The core is compiled once under ASan+UBSan; each test links it.
 ASAN_OBJ = $(CORE_SRC:%.c=$(B)/asan-obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/asan-obj/gen/%.o)
@@ -98,7 +101,7 @@ $(B)/asan-obj/%.o: %.c
 
 $(B)/asan-obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -c -o $@ $<
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Ilib -c -o $@ $<
 
 .SECONDARY: $(ASAN_OBJ)
 
@@ -112,14 +115,14 @@ $(B)/ktop-asan: $(ASAN_OBJ) $(ASAN_UI_OBJ)
 
 $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Imodel -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 # Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
 HELPERS = $(B)/tests/helpers/promsample
 
 $(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Imodel -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 unit: $(TESTS) $(ASAN_TESTS) $(HELPERS)
 

@@ -5,7 +5,7 @@
  *
  *   recgen make FILE HOURS INTERVAL_S NPROCS
  *       Records HOURS of a synthetic system into FILE through the recorder
- *       (outputs/record.c), as ktop -w would at INTERVAL_S: NPROCS processes
+ *       (store/record.c), as ktop -w would at INTERVAL_S: NPROCS processes
  *       that live throughout, of which about 3% move each interval (CPU time,
  *       faults, memory) and 2% make system calls (tables drawn from a few
  *       programs' profiles, counts varied), plus 5 short-lived commands an
@@ -24,11 +24,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../collectors/replay.h"
-#include "../model/columns.h"
+#include "../store/replay.h"
+#include "../tables/columns.h"
 #include "../model/model.h"
-#include "../model/util.h"
-#include "../outputs/record.h"
+#include "../lib/util.h"
+#include "../store/record.h"
 
 static uint32_t seed = 2463534242u;
 

@@ -75,7 +75,7 @@ FIRST_TARGET=50		# ms to the first line on stdout
 CC=${CC:-cc}
 B=build/bench
 TRACEFS=/sys/kernel/tracing
-# The events ktop enables by default (collectors/ftrace.c, evdecode.c).
+# The events ktop enables by default (collectors/counting.c, evdecode.c).
 KTOP_EVENTS="raw_syscalls/sys_exit syscalls/sys_enter_exit syscalls/sys_enter_exit_group
 sched/sched_switch task/task_newtask sched/sched_process_exec sched/sched_process_exit
 signal/signal_generate cgroup/cgroup_attach_task task/task_rename sched/sched_wakeup

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 
 /* config.v2.json read at most: a container's is a few KiB, with many labels tens. */
 #define CONFIG_MAX (1 << 20)

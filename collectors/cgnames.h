@@ -5,7 +5,7 @@
 /*
  * collectors/cgnames: the names of containers and pods, read from the files
  * the runtimes leave on the node, once per cgroup path (never per tick), and
- * handed to the model in the sample (struct cg_named, model/cgname.h):
+ * handed to the model in the sample (struct cg_named, lib/cgname.h):
  *  - Docker: ROOT/var/lib/docker/containers/ID/config.v2.json, "Name", and
  *    the compose labels com.docker.compose.project and .service (then the
  *    pod is "PROJECT/SERVICE" and the namespace the project);

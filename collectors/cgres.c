@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 
 /* The hierarchies a group's files are in. */
 enum hier { H_V2, H_CPU, H_MEM, H_PIDS, H_NR };

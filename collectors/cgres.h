@@ -5,7 +5,7 @@
 /*
  * collectors/cgres: the reading side of model/cgres. Each tick it reads the
  * system's pressure (/proc/pressure/cpu, io, memory) and, for each group a
- * view or writer shows (struct groups, model/groups.h) that is one cgroup,
+ * view or writer shows (tables/groups.h) that is one cgroup,
  * that cgroup's files (only the groups shown), through descriptors kept open and re-read with pread
  * (as collectors/procfs.c reads /proc): cgroup v2 files in the unified
  * hierarchy, and on a v1 or hybrid host the cpu, memory and pids
@@ -21,7 +21,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/groups.h"
 #include "../model/model.h"
 
 struct cgres_src;

@@ -3,7 +3,7 @@
 #define KTOP_CGROUPFS_H
 
 /*
- * collectors/cgroup: the reading side of model/cgroup. A process's cgroup is
+ * collectors/cgroup: the reading side of lib/cgroup. A process's cgroup is
  * read once, on its first sight and after an exec (open, read, close: not
  * worth a descriptor kept open), and again when it is seen to move: the
  * tracepoint cgroup:cgroup_attach_task says so where it exists, else a
@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../model/cgroup.h"
+#include "../lib/cgroup.h"
 
 /* Bytes of /proc/PID/cgroup read at most (13 v1 hierarchies of long paths fit). */
 #define CGROUP_FILE_MAX 65536

@@ -14,7 +14,7 @@
  * call. A process of the user cannot take another effective uid without an
  * exec (those calls let it choose among its own ids only); a root process that
  * switches to the user (a login, cron, su's child) becomes the user's, but what
- * it did before the switch was root's: see ftrace.c for how an interval with
+ * it did before the switch was root's: see counting.c for how an interval with
  * such a call is withheld.
  */
 

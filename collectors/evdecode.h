@@ -3,7 +3,7 @@
 #define KTOP_EVDECODE_H
 
 /*
- * collectors/evdecode: kernel event records -> acct.h calls.
+ * collectors/evdecode: kernel event records -> evsums.h calls.
  *
  * The event catalog (ev_defs in evdecode.c) names each kind's tracepoint and the
  * fields it reads. At start-up the formats of the kinds in use are parsed once
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "acct.h"
+#include "evsums.h"
 #include "evformat.h"
 
 enum ev_kind {

@@ -10,8 +10,8 @@
 
 #include <event-parse.h>
 
-#include "../model/syscalls.h"
-#include "../model/util.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 /*
  * The tracepoint catalog: the fields each decodes, in the order decode() reads

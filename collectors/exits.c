@@ -9,8 +9,8 @@
 
 #include "taskstats.h"
 #include "users.h"
-#include "../model/pidmap.h"
-#include "../model/util.h"
+#include "../lib/pidmap.h"
+#include "../lib/util.h"
 
 /* Drain calls a tick may make while the kernel says more records are queued. */
 #define DRAIN_ROUNDS 8

@@ -4,7 +4,7 @@
 
 /*
  * collectors/exits: dead tasks' final numbers, from the kernel's exit records
- * (taskstats.h, tsparse.h), as final readings of the sample (task_final):
+ * (taskstats.h, taskparse.h), as final readings of the sample (task_final):
  *
  *   taskstats socket -> ts_drain (at POLLIN and each tick) -> records
  *   -> per row: matched to the model's task, summed over a process's threads
@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tsparse.h"
+#include "taskparse.h"
 #include "../model/model.h"
 
 #define EXITS_WAIT_TICKS 3

@@ -10,16 +10,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sysio.h"
+#include "clocks.h"
 #include "creds.h"
 #include "evrich.h"
 #include "procparse.h"
-#include "trace.h"
+#include "instance.h"
 #include "varsread.h"
-#include "../model/fproc.h"
-#include "../model/pidmap.h"
-#include "../model/syscalls.h"
-#include "../model/util.h"
+#include "../model/watched.h"
+#include "../lib/pidmap.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 /* Per CPU: small, the focused processes alone write here. */
 #define FOCUS_BUFFER_KB_DEFAULT 4096
@@ -97,7 +97,7 @@ static void close_instance(struct focus *f)
 {
 	int i;
 
-	/* Readers closed before the instance goes (trace_close): see trace.h. */
+	/* Readers closed before the instance goes (trace_close): see instance.h. */
 	trace_close(f->tr);
 	f->tr = NULL;
 	for (i = 0; f->cpu && i < f->ncpus; i++)
@@ -463,7 +463,7 @@ static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec
 	bool paired;
 
 	if (t->in_exec) {
-		/* The kernel reports it as the execve of the new program's ABI (acct.c). */
+		/* The kernel reports it as the execve of the new program's ABI (evsums.c). */
 		t->in_exec = false;
 		if (e.u.sc.ret == 0 && e.u.sc.nr == SYS_execve)
 			t->compat = false;

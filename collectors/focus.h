@@ -7,7 +7,7 @@
  * -p) from a second tracefs instance, "ktop-<pid>-f". The kernel filters it
  * (set_event_pid = the focused processes' threads, event-fork for what they
  * create), so its cost follows what the focused processes do, not the rest of
- * the system; the system-wide counting instance (collectors/ftrace.c) stays as
+ * the system; the system-wide counting instance (collectors/counting.c) stays as
  * it was. The instance is made when the first process is focused and removed
  * when the last one is unfocused.
  *
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "acct.h"
+#include "evsums.h"
 #include "../model/model.h"
 
 struct focus;

@@ -15,10 +15,9 @@
 #include "fdcache.h"
 #include "procparse.h"
 #include "users.h"
-#include "../model/columns.h"
-#include "../model/pidmap.h"
-#include "../model/strpool.h"
-#include "../model/util.h"
+#include "../lib/pidmap.h"
+#include "../lib/strpool.h"
+#include "../lib/util.h"
 
 #define STAT_BUF	4096
 #define STATUS_BUF	8192

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "sysparse.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 enum sysfile { SF_STAT, SF_MEMINFO, SF_VMSTAT, SF_LOADAVG, SF_UPTIME, SF_NR };
 

@@ -9,7 +9,7 @@
  * (TASKSTATS_CMD_ATTR_REGISTER_CPUMASK) and returns a non-blocking socket for
  * the main loop's poll(); ts_drain reads what is pending into the caller's
  * array, bounded so that a tick never waits; ts_close deregisters and closes.
- * Records are parsed by tsparse.h (read it for what each field means).
+ * Records are parsed by taskparse.h (read it for what each field means).
  *
  * Needs CAP_NET_ADMIN (registering is GENL_ADMIN_PERM) in the initial user and
  * PID namespaces (the kernel refuses listeners elsewhere) and CONFIG_TASKSTATS.
@@ -82,7 +82,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tsparse.h"
+#include "taskparse.h"
 
 struct ts_listener;
 

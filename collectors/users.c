@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/pidmap.h"
-#include "../model/util.h"
+#include "../lib/pidmap.h"
+#include "../lib/util.h"
 
 struct users {
 	struct pidmap names;	/* uid + 1 -> name (the map reserves key 0) */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../lib/util.h"
 
 /* Ticks a cgroup not read stays known: a view switched away and back keeps its totals. */
 #define CGRES_KEEP_TICKS 60

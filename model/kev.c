@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "syscalls.h"
-#include "util.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 static char *render_syscall(const struct kev *e, char *buf, size_t n);
 static char *render_switch(const struct kev *e, char *buf, size_t n);

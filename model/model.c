@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fproc.h"
-#include "util.h"
+#include "watched.h"
+#include "../lib/util.h"
 
 /* How many ticks a row stays "wanted" after it was last shown (scrolling back). */
 #define WANT_TICKS 10
@@ -360,6 +360,11 @@ void model_fproc_remove(struct model *m, pid_t pid)
 bool model_is_focused(const struct model *m, pid_t tgid)
 {
 	return !m->focus || pidmap_get(&m->focus_set, tgid) != NULL;
+}
+
+bool groups_counts(const struct model *m, const struct task *t)
+{
+	return t->seen_tick == m->tick && !t->gone && model_is_focused(m, t->tgid);
 }
 
 bool model_focus_add(struct model *m, pid_t tgid)

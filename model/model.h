@@ -13,14 +13,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cgname.h"
+#include "../lib/cgname.h"
 #include "cgres.h"
-#include "pidmap.h"
-#include "sctable.h"
+#include "../lib/pidmap.h"
+#include "../lib/sctable.h"
 #include "procdata.h"
 #include "sample.h"
 #include "sigflow.h"
-#include "sysagg.h"
+#include "systotals.h"
 
 
 struct task {
@@ -49,7 +49,7 @@ struct task {
 	uint64_t ev[CNT_NR];		/* counted from events this interval */
 	/*
 	 * Not root: this interval's events are not shown (unknown), its
-	 * credentials changed within it (collectors/ftrace.c says why).
+	 * credentials changed within it (collectors/counting.c says why).
 	 */
 	bool ev_withheld;
 	bool st_known;			/* a row said its state split this interval (have_state) */
@@ -72,7 +72,7 @@ struct task {
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
 	/*
 	 * What this tick's samples said of it (APPLIED_*): a recorder
-	 * (outputs/record.c) stores the same, for a replay to say it again.
+	 * (store/record.c) stores the same, for a replay to say it again.
 	 */
 	uint8_t applied;
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
@@ -147,7 +147,7 @@ struct model {
 	uint64_t lost_total;		/* events lost over those ticks */
 	bool lost_total_unknown;
 
-	/* Kernel events (collectors/ftrace.c); all zero when tracing is off. */
+	/* Kernel events (collectors/counting.c); all zero when tracing is off. */
 	uint32_t event_counters;	/* bit per enum counter that events supply */
 	int64_t events_uid;		/* not root: only this uid's tasks are counted; -1 = all */
 	uint64_t ev_total[CNT_NR];	/* the whole system, this interval */
@@ -156,7 +156,7 @@ struct model {
 	char trace_status[160];		/* why tracing is off, or what is missing */
 
 	/*
-	 * The whole system's syscalls, errors and subsystems (model/sysagg.h),
+	 * The whole system's syscalls, errors and subsystems (model/systotals.h),
 	 * summed at each tick's end when @aggregate (a view or writer shows
 	 * them), and who signals whom (model/sigflow.h), always.
 	 */
@@ -176,7 +176,7 @@ struct model {
 	bool exits_lost_unknown;	/* some dropped, how many unknown */
 	char exits_status[160];		/* why not listening; "" when it is */
 
-	/* Focused processes (process view, -p): model/fproc.h. */
+	/* Focused processes (process view, -p): model/watched.h. */
 	struct fproc **fprocs;
 	size_t nfprocs;
 	size_t ring_events;		/* bound of each one's event ring (--events) */
@@ -251,6 +251,12 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out);
 /* Rate per second of @c; false when not known. */
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
 bool model_is_focused(const struct model *m, pid_t tgid);
+/*
+ * Does @t belong to the rows groups count this tick (seen, not frozen,
+ * focused)? The groups (tables/groups.h) and the cgroup reader
+ * (collectors/cgres.c) ask the same.
+ */
+bool groups_counts(const struct model *m, const struct task *t);
 /* Focus on @pids (copied), the processes the user named. */
 void model_set_focus(struct model *m, const pid_t *pids, size_t n);
 /* Add a process to the focus (a child of a focused one). Returns false if known. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../lib/util.h"
 
 void sample_init(struct sample *s)
 {

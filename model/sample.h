@@ -31,10 +31,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cgname.h"
+#include "../lib/cgname.h"
 #include "cgres.h"
 #include "procdata.h"
-#include "sctable.h"
+#include "../lib/sctable.h"
+
+/*
+ * What a source must read beyond /proc/PID/stat, asked by a column
+ * (tables/columns.h) or a sink: the procfs collector's orders.
+ */
+#define NEED_STATUS	0x1u
+#define NEED_CMDLINE	0x2u
+#define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
+#define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
 
 /*
  * Monotonic per-task counters. Each is read from one source (see columns.c for
@@ -53,7 +62,7 @@ enum counter {
 	 * converted), or a dead task's exit record (its scheduler runtime).
 	 */
 	CNT_CPU,
-	/* Counted from kernel events only (collectors/ftrace.c): */
+	/* Counted from kernel events only (collectors/counting.c): */
 	CNT_SYSCALLS,	/* raw_syscalls:sys_exit, plus exit/exit_group entries */
 	CNT_SYSERR,	/* those that returned -errno */
 	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
@@ -94,7 +103,7 @@ struct task_reading {
 };
 
 /*
- * One row's kernel events of the interval (collectors/ftrace.c). A row the
+ * One row's kernel events of the interval (collectors/counting.c). A row the
  * model does not have (born and gone between two /proc reads) is made from
  * @comm, @ppid and @exited; one that /proc did not read this tick is gone, its
  * events were its last.
@@ -114,7 +123,7 @@ struct row_events {
 
 /*
  * Signals of the interval from one process to another, of one signal and one
- * result of signal:signal_generate (collectors/ftrace.c): the Signals view.
+ * result of signal:signal_generate (collectors/counting.c): the Signals view.
  */
 struct sig_flow {
 	pid_t sender;			/* its process; 0: the kernel (no sending task) */
@@ -148,7 +157,7 @@ struct task_final {
 
 /*
  * What the model is told of the session a replayed recording was made in
- * (collectors/replay.c): the recording host's clock ticks and page size, its
+ * (store/replay.c): the recording host's clock ticks and page size, its
  * row mode, and the state of tracing then. Live sources never set it: the
  * model has these from the running system (src/main.c).
  */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../lib/util.h"
 
 static const char *const result_names[SIGRES_NR] = {
 	[SIGRES_DELIVERED] = "delivered",

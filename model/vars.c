@@ -9,7 +9,7 @@
 #include <unistd.h>	/* getpagesize: rss is in pages */
 
 #include "procdata.h"
-#include "util.h"
+#include "../lib/util.h"
 
 enum var_fmt { VF_NUM, VF_KB, VF_PAGES, VF_STATE, VF_TASK, VF_SIGNAL, VF_HEX, VF_UID };
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../model/format.h"
-#include "../model/syscalls.h"
-#include "../model/util.h"
+#include "../tables/format.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 /*
  * The text default reads only /proc/PID/stat (one pread per process per tick):
@@ -547,7 +547,7 @@ static void write_json(struct batch *b, const struct model *m)
 }
 
 /*
- * --view: one system-wide table (model/aggview.h). Counts within the
+ * --view: one system-wide table (tables/systable.h). Counts within the
  * interval in CSV and JSON, per second in text, as for the processes; the
  * screen's history graph is not written.
  */

@@ -10,10 +10,10 @@
 
 #include <stdio.h>
 
-#include "../model/aggview.h"
-#include "../model/groups.h"
+#include "../tables/systable.h"
+#include "../tables/groups.h"
 #include "../model/model.h"
-#include "../model/rows.h"
+#include "../tables/rows.h"
 
 enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
 

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/cgname.h"
-#include "../model/columns.h"
+#include "../lib/cgname.h"
+#include "../tables/columns.h"
 #include "../model/kev.h"
 #include "../model/sigflow.h"
-#include "../model/syscalls.h"
+#include "../lib/scnames.h"
 #include "cgmetrics.h"
 
 /* A group's counters, for the life of ktop. */

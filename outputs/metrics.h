@@ -13,7 +13,7 @@
  * the families from those counters at scrape time (promtext.h): no work per
  * event, and a scrape costs the same however many ticks went by.
  *
- * Groups are keyed as the views group (model/cgroup.h: comm, user, unit,
+ * Groups are keyed as the views group (lib/cgroup.h: comm, user, unit,
  * container, cgroup). At most max_series groups are kept; the processes of
  * any later group count in the group "other" (and metrics_render says how
  * many group names were folded so: ktop_metrics_dropped_groups). A group
@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "promtext.h"
-#include "../model/cgroup.h"
+#include "../lib/cgroup.h"
 #include "../model/model.h"
 
 /* --metrics-max-series's default: series per family, and groups kept. */
@@ -73,7 +73,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 void metrics_free(struct metrics *mx);
 
 /*
- * What /proc must read for every task (NEED_* of model/columns.h) for the
+ * What /proc must read for every task (NEED_* of tables/columns.h) for the
  * groups and counters: the cgroup when grouping by it, the status (context
  * switches) when events do not count them.
  */

@@ -10,7 +10,7 @@
 
 #include <snappy-c.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 
 /* A growing byte buffer. */
 struct bbuf {

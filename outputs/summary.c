@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "batch.h"
-#include "../model/syscalls.h"
-#include "../model/util.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 /* One line of either table: a system call, a subsystem, or the total. */
 struct line {

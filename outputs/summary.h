@@ -15,7 +15,7 @@
 #include <sys/types.h>
 
 #include "batch.h"
-#include "../model/sctable.h"
+#include "../lib/sctable.h"
 
 /* A watched process that gained privileges (ktop not root): not counted since. */
 /* --summary: the order of the per-syscall table (-s KEY). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "textfile.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

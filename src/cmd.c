@@ -7,9 +7,9 @@
 #include <signal.h>
 #include <string.h>
 
-#include "../collectors/sysio.h"
+#include "../collectors/clocks.h"
 #include "ui.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "ktop.h"
 
 bool cmd_running(const struct ktop *k)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "../outputs/metrics.h"
 #include "../outputs/textfile.h"
 #include "httpd.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "httpd.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

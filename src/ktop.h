@@ -6,7 +6,7 @@
  * The program's state, shared by the files of src/: main.c (the loop),
  * start.c (what happens before it),
  * sources.c (collecting an interval), sinks.c (every interval to every
- * sink), modes.c (the modes: live, batch, summary, headless), live.c (the
+ * sink), modesinks.c (the modes: live, batch, summary, headless), live.c (the
  * live view's actions), cmd.c (-- CMD), output.c (--output, --summary).
  */
 
@@ -17,16 +17,16 @@
 #include "options.h"
 #include "settings.h"
 #include "webconfig.h"
-#include "../collectors/ftrace.h"
-#include "../collectors/replay.h"
+#include "../collectors/counting.h"
+#include "../store/replay.h"
 #include "../model/sample.h"
 #include "../outputs/batch.h"
 #include "../outputs/promtext.h"
-#include "../outputs/record.h"
+#include "../store/record.h"
 #include "../outputs/summary.h"
 #include "../views/app.h"
 
-/* A mode: the last sink of the list, and what happens at the end (modes.c). */
+/* A mode: the last sink of the list, and what happens at the end (modesinks.c). */
 struct ktop;
 struct procfs_need;
 struct mode {

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 
 /* What a shell says and returns for a command it cannot run. */
 static int not_runnable(const char *name, int err, char *msg, size_t n)

@@ -8,7 +8,7 @@
 
 #include "procctl.h"
 #include "ui.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "ktop.h"

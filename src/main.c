@@ -15,9 +15,9 @@
 
 #include "../collectors/cgnames.h"
 #include "../collectors/cgres.h"
-#include "../collectors/sysio.h"
+#include "../collectors/clocks.h"
 #include "ui.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "../collectors/exits.h"
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "../outputs/metrics.h"
 #include "httpd.h"
 

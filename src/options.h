@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../model/aggview.h"
-#include "../model/cgroup.h"
-#include "../model/columns.h"
+#include "../tables/systable.h"
+#include "../lib/cgroup.h"
+#include "../tables/columns.h"
 #include "../outputs/batch.h"
 #include "../outputs/summary.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/sysio.h"
-#include "../model/util.h"
+#include "../collectors/clocks.h"
+#include "../lib/util.h"
 #include "../collectors/procfs.h"
 #include "ktop.h"
 

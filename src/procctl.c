@@ -8,8 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../collectors/sysio.h"
-#include "../model/util.h"
+#include "../collectors/clocks.h"
+#include "../lib/util.h"
 #include "../collectors/procparse.h"
 
 /* Is @pid still the process that started at @starttime? 0, or -ESRCH. */

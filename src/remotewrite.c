@@ -14,7 +14,7 @@
 
 #include <curl/curl.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "webconfig.h"
 
 #define DEF_QUEUE_MAX ((size_t)64 << 20)

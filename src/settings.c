@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "conffile.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 int settings_path(char *buf, size_t n)
 {

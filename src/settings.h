@@ -22,9 +22,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../model/aggview.h"
-#include "../model/cgroup.h"
-#include "../model/columns.h"
+#include "../tables/systable.h"
+#include "../lib/cgroup.h"
+#include "../tables/columns.h"
 #include "themefile.h"
 
 struct settings {

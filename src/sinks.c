@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "../collectors/procfs.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 #include "../outputs/metrics.h"
 #include "ktop.h"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "conffile.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 #ifndef KTOP_DATADIR
 #define KTOP_DATADIR "/usr/local/share/ktop"

@@ -4,12 +4,12 @@
 
 /*
  * Finding and reading theme files (themes/NAME.theme, the user's themes), and
- * the compiled-in ones; model/themedef.h parses them.
+ * the compiled-in ones; lib/themedef.h parses them.
  */
 
 #include <stddef.h>
 
-#include "../model/themedef.h"
+#include "../lib/themedef.h"
 
 /*
  * theme_load - find theme @name (or read the file @name when it has a '/') and parse it

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "themefile.h"
-#include "../collectors/sysio.h"
+#include "../collectors/clocks.h"
 #include "../views/theme.h"
 #include "../views/view.h"
 

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../collectors/ftrace.h"
-#include "../collectors/trace.h"
+#include "../collectors/counting.h"
+#include "../collectors/instance.h"
 #include "ui.h"
 #include "watchdog.h"
 

@@ -12,7 +12,7 @@
 
 #include <yaml.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 
 /* Keys of the exporter-toolkit's format that ktop does not serve: refused by name. */
 static const char *const unsupported[] = {

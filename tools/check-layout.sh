@@ -1,15 +1,19 @@
 #!/bin/sh
 # The layout's directions, checked (make check runs this; README, Layout):
 #
-#   collectors/ -> model/        sources fill the model's types
-#   views/      -> model/        curses screens read the model only
-#   outputs/    -> model/        sinks that write read the model only
-#   model/      -> nothing       pure: its own headers, and no I/O
-#   src/        -> everything    the program wires sources to sinks
+#   lib/        -> nothing              containers, catalogs, text: pure, no I/O
+#   model/      -> lib/                 the applied state: pure, no I/O
+#   tables/     -> model/ lib/          the tables shown and written: pure, no I/O
+#   store/      -> model/ lib/          the recording: format, recorder, replay
+#   collectors/ -> model/ lib/          sources fill the model's types
+#   views/      -> tables/ model/ lib/  curses screens read the model only
+#   outputs/    -> tables/ model/ lib/  sinks that write read the model only
+#   src/        -> everything           the program wires sources to sinks
 #
 # A quoted #include in a directory may name its own directory's headers and
 # those the arrows allow; nothing else. The model makes no system calls that
-# read or write: the few library calls it may make are listed below with why.
+# read or write, nor do lib/ and tables/: the few library calls they may make
+# are listed below with why.
 # Prints one line per breach and exits 1; prints "layout: ok" otherwise.
 cd "$(dirname "$0")/.." || exit 2
 bad=0
@@ -47,32 +51,35 @@ check_includes() {
 }
 
 out=$(
-	check_includes model ""
-	check_includes collectors "model"
-	check_includes views "model"
-	check_includes outputs "model"
+	check_includes lib ""
+	check_includes model "lib"
+	check_includes tables "model lib"
+	check_includes store "model lib"
+	check_includes collectors "model lib"
+	check_includes views "tables model lib"
+	check_includes outputs "tables model lib"
 )
 [ -n "$out" ] && { echo "$out"; bad=1; }
 
 # Libraries that belong to one side only.
-for f in model/*.[ch] collectors/*.[ch] outputs/*.[ch]; do
+for f in lib/*.[ch] model/*.[ch] tables/*.[ch] store/*.[ch] collectors/*.[ch] outputs/*.[ch]; do
 	grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<n?curses' "$f" &&
 		breach "$f includes curses: only views/ and src/ui.c draw"
 done
-for f in model/*.[ch] views/*.[ch] outputs/*.[ch]; do
+for f in lib/*.[ch] model/*.[ch] tables/*.[ch] store/*.[ch] views/*.[ch] outputs/*.[ch]; do
 	grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(tracefs|event-parse|kbuffer)' "$f" &&
 		breach "$f includes a tracing library: only collectors/ read the kernel"
 done
 
-# The model does no I/O. Allowed, with the reason:
+# The model, lib/ and tables/ do no I/O. Allowed, with the reason:
 #   util.c  fputs     the out-of-memory message before abort()
 #   util.c  newlocale the C.UTF-8 locale's wcwidth (display width), loaded once
 io='\b(open|openat|pread|pwrite|read|write|fopen|fdopen|opendir|readdir|socket|connect|send|recv|ioctl|mmap|clock_gettime|gettimeofday|time|getenv|fprintf|printf|puts|fputs|newlocale|sqlite3_[a-z_]+|MHD_[a-z_]+)\('
-grep -nE "$io" model/*.c model/*.h 2>/dev/null |
-grep -vE '^model/util\.c:[0-9]+:.*\b(fputs\("ktop: out of memory|newlocale\()' |
+grep -nE "$io" lib/*.[ch] model/*.[ch] tables/*.[ch] 2>/dev/null |
+grep -vE '^lib/util\.c:[0-9]+:.*\b(fputs\("ktop: out of memory|newlocale\()' |
 grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*|//)' |
 while IFS= read -r l; do
-	echo "layout: ${l%%:*}: I/O in the model: ${l#*:}"
+	echo "layout: ${l%%:*}: I/O in pure code: ${l#*:}"
 done | grep . && bad=1
 
 [ "$bad" = 0 ] && echo "layout: ok"

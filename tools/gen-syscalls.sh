@@ -221,7 +221,7 @@ END {
 	for (i = 1; i <= ndis; i++)
 		print " * Names differ, the newer kept: " dis[i]
 	print " */"
-	print "#include \"syscalls.h\""
+	print "#include \"scnames.h\""
 	print ""
 	print "const char *const syscall_names[] = {"
 	for (nr = 0; nr <= max; nr++)

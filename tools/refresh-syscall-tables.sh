@@ -25,7 +25,7 @@
 # (the tree's Makefile), the git commit when KERNEL_SOURCE is a checkout, and
 # the source file's git blob hash, so that anyone can check it against the
 # kernel's history. Review the result with git diff: a name a new kernel added
-# needs its subsystem in model/syscalls.c (make unit says which).
+# needs its subsystem in lib/scnames.c (make unit says which).
 set -eu
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "../model/util.h"
+#include "../lib/util.h"
 
 void app_message(struct app *a, const char *fmt, ...)
 {

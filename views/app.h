@@ -13,12 +13,12 @@
 #include <stdint.h>
 
 #include "../model/model.h"
-#include "../model/aggview.h"
-#include "../model/columns.h"
-#include "../model/groups.h"
-#include "../model/fproc.h"
-#include "../model/rows.h"
-#include "../model/themedef.h"
+#include "../tables/systable.h"
+#include "../tables/columns.h"
+#include "../tables/groups.h"
+#include "../model/watched.h"
+#include "../tables/rows.h"
+#include "../lib/themedef.h"
 
 enum action {
 	ACT_NONE,	/* nothing changed */
@@ -88,7 +88,7 @@ struct app {
 	uint64_t ev_sel;		/* selected event (sequence number in the ring) */
 	bool ev_follow;			/* the selection follows the newest event */
 	int ev_rows;			/* rows the list had at the last draw */
-	struct fsnap snap;		/* the snapshot view's event (model/fproc.c computes it) */
+	struct fsnap snap;		/* the snapshot view's event (model/watched.c computes it) */
 
 	const struct view *stack[VIEW_STACK_MAX];
 	int depth;

@@ -10,9 +10,9 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/fproc.h"
-#include "../model/syscalls.h"
-#include "../model/util.h"
+#include "../model/watched.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 bool evlist_match(const struct app *a, const struct kev *e)
 {

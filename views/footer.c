@@ -9,7 +9,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 static const struct {
 	int key;

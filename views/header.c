@@ -6,8 +6,8 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/format.h"
-#include "../model/util.h"
+#include "../tables/format.h"
+#include "../lib/util.h"
 
 #define METER_MIN_W 16
 

@@ -9,7 +9,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 /* Every view with a key table, in the order help shows them. */
 static const struct view *const views[] = {

@@ -4,7 +4,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 static struct {
 	char title[160];

@@ -2,17 +2,17 @@
 /*
  * The process view: one focused process's identity, its rates with their
  * history, its per-syscall table and subsystem shares, and its signals. Drawn
- * from the model's fproc (model/fproc.h) alone.
+ * from the model's fproc (model/watched.h) alone.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "theme.h"
 #include "view.h"
-#include "../model/format.h"
-#include "../model/fproc.h"
-#include "../model/syscalls.h"
-#include "../model/util.h"
+#include "../tables/format.h"
+#include "../model/watched.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 static const char *const rate_label[FR_NR] = {
 	[FR_SYSCALLS] = "syscalls", [FR_SYSERR] = "failed", [FR_MINFLT] = "minflt",

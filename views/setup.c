@@ -8,7 +8,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/util.h"
+#include "../lib/util.h"
 
 enum item {
 	IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_COMMAND, IT_VIEW, IT_GROUP_BY,

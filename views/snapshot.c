@@ -10,8 +10,8 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/fproc.h"
-#include "../model/util.h"
+#include "../model/watched.h"
+#include "../lib/util.h"
 
 /* Where a value came from and when: "event (exact)" or "stat +12.3 ms" (read after it). */
 static void when_text(const struct var_snap *s, int v, uint64_t ev_ts, char *buf, size_t n)

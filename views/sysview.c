@@ -2,7 +2,7 @@
 /*
  * The system-wide views: Syscalls, Errors, Subsystems, Signals, Groups, and
  * what Enter opens from a row of one (a subsystem's syscalls, the processes
- * behind a row). Each is a table of model/aggview.h's: the same look and
+ * behind a row). Each is a table of tables/systable.h's: the same look and
  * keys as the process table, its rows refreshed each tick
  * (sysview_refresh_all) and when its order or filter changes. The view keys
  * (1-6, v, F3) switch the view picked, at the bottom of the stack.
@@ -12,11 +12,11 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/format.h"
+#include "../tables/format.h"
 #include "../model/sigflow.h"
-#include "../model/syscalls.h"
-#include "../model/sysagg.h"
-#include "../model/util.h"
+#include "../lib/scnames.h"
+#include "../model/systotals.h"
+#include "../lib/util.h"
 
 static const enum view_kind sv_kind[SV_NR] = {
 	[SV_SYSCALLS] = VIEW_SYSCALLS, [SV_ERRORS] = VIEW_ERRORS,

@@ -8,8 +8,8 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../model/format.h"
-#include "../model/util.h"
+#include "../tables/format.h"
+#include "../lib/util.h"
 
 /*
  * Where the selection is after rows were rebuilt. Following (F), or after the

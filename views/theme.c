@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Theme files (model/themedef.c parses them, src/themefile.c reads them) turned into curses attributes: one
+ * Theme files (lib/themedef.c parses them, src/themefile.c reads them) turned into curses attributes: one
  * colour pair per element, with the colours a terminal of 8, 16 or 256 colours
  * can show. The only colours in C are those of the compiled-in default theme,
  * which is themes/default.theme itself.

@@ -3,7 +3,7 @@
 #define KTOP_THEME_H
 
 /*
- * The look of each element of the screen (enum elem, model/themedef.h), from the
+ * The look of each element of the screen (enum elem, lib/themedef.h), from the
  * theme files in themes/. Views ask theme_attr() for an element; no view names a
  * colour.
  */
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../model/themedef.h"
+#include "../lib/themedef.h"
 
 /*
  * theme_colors - may the screen use colours?

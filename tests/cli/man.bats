@@ -126,10 +126,10 @@ for line in sys.stdin:
 	grep -q "prompt" "$BATS_TEST_TMPDIR/keys.txt"
 }
 
-@test "man: every theme element (model/themedef.c, themes/*.theme) and theme is in THEMES" {
+@test "man: every theme element (lib/themedef.c, themes/*.theme) and theme is in THEMES" {
 	local root="$BATS_TEST_DIRNAME/../.." e n=0 t
 	section THEMES >"$BATS_TEST_TMPDIR/themes.txt"
-	for e in $(sed -n 's/^\t\[EL_[A-Z_]*\] = { "\([a-z-]*\)".*/\1/p' "$root/model/themedef.c") \
+	for e in $(sed -n 's/^\t\[EL_[A-Z_]*\] = { "\([a-z-]*\)".*/\1/p' "$root/lib/themedef.c") \
 		$(awk '!/^#/ && NF { print $1 }' "$root"/themes/*.theme | sort -u); do
 		n=$((n + 1))
 		grep -qE "^ +$e( |\$)" "$BATS_TEST_TMPDIR/themes.txt" ||

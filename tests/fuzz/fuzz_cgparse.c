@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/cgname.h"
+#include "../../lib/cgname.h"
 #include "../../model/cgres.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

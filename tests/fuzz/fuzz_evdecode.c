@@ -6,14 +6,14 @@
  * from such a kernel). An input is cut into sub-buffers of the decoder's page
  * size; each is decoded from an exact-size copy, so a read past the length the
  * kernel returned is an ASan error even inside what would be the page buffer.
- * The per-thread accounts (acct.c) are kept across the pages of one input and an
+ * The per-thread accounts (evsums.c) are kept across the pages of one input and an
  * interval is ended after each, as the ftrace collector does at a tick.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/acct.h"
+#include "../../collectors/evsums.h"
 #include "../../collectors/evdecode.h"
 #include "evformats.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer harness: the replayer (collectors/replay.c) on any bytes as a
+ * libFuzzer harness: the replayer (store/replay.c) on any bytes as a
  * recording. The seeds are real recordings (tests/fuzz/corpus/replay, made
  * by ktop -w and shrunk with VACUUM); mutated, they are damaged files, files
  * that are SQLite but not ktop's, ktop's with hostile values. The hostile-*
@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../collectors/replay.h"
-#include "../../model/columns.h"
+#include "../../store/replay.h"
+#include "../../tables/columns.h"
 #include "../../model/model.h"
-#include "../../model/rows.h"
+#include "../../tables/rows.h"
 #include "../../outputs/batch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

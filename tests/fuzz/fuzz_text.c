@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer harness: sanitize_text (model/util.c), the one function every
+ * libFuzzer harness: sanitize_text (lib/util.c), the one function every
  * process-supplied string (comm, cmdline, user, event comm) goes through before
  * it reaches the terminal or the text and CSV output. Beyond "no crash", it
  * checks what the terminal must never get: C0 controls, DEL, C1 controls
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/util.h"
+#include "../../lib/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

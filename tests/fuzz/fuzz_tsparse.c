@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness: the taskstats netlink parser on any bytes, over an
  * exact-size copy (ASan sees a read one byte past what recv returned).
- * Invariants beyond "no crash": the record bound tsparse.h promises
+ * Invariants beyond "no crash": the record bound taskparse.h promises
  * (N / TS_RECORD_MIN_BYTES + 1 records for N bytes) holds, so nothing
  * overflows an array sized by it; every comm is NUL-terminated; a group record
  * has no thread; the start window of any record, with exit bounds taken from
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/tsparse.h"
+#include "../../collectors/taskparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * model/cgname: what a cgroup path says of its container, pod and machine
+ * lib/cgname: what a cgroup path says of its container, pod and machine
  * (Docker, containerd and CRI-O under Kubernetes with either cgroup driver,
  * podman, machined), the keys with and without names, the groups' cgroup
  * directories, and the scans of Docker's config.v2.json and the kubelet's
@@ -8,7 +8,7 @@
  */
 #include "test.h"
 
-#include "../../model/cgname.h"
+#include "../../lib/cgname.h"
 
 #define N_ELEM(a) (sizeof(a) / sizeof((a)[0]))
 

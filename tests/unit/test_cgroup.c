@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of model/cgroup.c (the cgroup, unit and container of a process,
+ * Unit tests of lib/cgroup.c (the cgroup, unit and container of a process,
  * from /proc/PID/cgroup) and collectors/cgroupfs.c (reading it): fixture files
  * of systemd hosts, docker, containerd and kubepods, podman, cri-o and LXC on
  * v1, hybrid and v2 layouts, hostile and very long paths, then a real cgroup
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../model/cgroup.h"
+#include "../../lib/cgroup.h"
 #include "../../collectors/cgroupfs.h"
 #include "test.h"
 

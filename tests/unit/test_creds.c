@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../../collectors/creds.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 
 static char dir[64];
 

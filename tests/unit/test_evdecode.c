@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/evdecode.c and collectors/acct.c: synthetic ring-buffer
+ * Unit tests of collectors/evdecode.c and collectors/evsums.c: synthetic ring-buffer
  * pages in the kernel's layout (page header, 4-byte record headers, payloads with
  * the formats below, copied from a 6.18 kernel), decoded into per-thread counts.
  * Also: hostile pages (random bytes, bad commit sizes, truncated records) must be
@@ -9,9 +9,9 @@
 #include <errno.h>
 #include <sys/syscall.h>
 
-#include "../../collectors/acct.h"
+#include "../../collectors/evsums.h"
 #include "../../collectors/evdecode.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 #include "evformats.h"
 

@@ -10,7 +10,7 @@
 
 #include "evformats.h"
 #include "../../collectors/evrich.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 /* The focus decoder's tracepoints, with the formats shared with test_evdecode.c. */

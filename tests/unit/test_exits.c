@@ -14,9 +14,9 @@
 
 #include "../../collectors/exits.h"
 #include "../../outputs/batch.h"
-#include "../../model/columns.h"
+#include "../../tables/columns.h"
 #include "../../model/model.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

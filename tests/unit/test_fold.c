@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/ftrace.c's fold: an interval's per-thread sums (acct) added to
+ * collectors/counting.c's fold: an interval's per-thread sums (acct) added to
  * the model's rows, as a tick does, with a collector that has no instance
  * (ftrace_new_offline) and events given as the decoder gives them:
  * - a process's threads sum into its row; the totals are the rows' sums;
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "../../collectors/ftrace.h"
+#include "../../collectors/counting.h"
 #include "../../model/model.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

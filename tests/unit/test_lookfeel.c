@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "../../model/columns.h"
+#include "../../tables/columns.h"
 #include "../../model/model.h"
-#include "../../model/rows.h"
+#include "../../tables/rows.h"
 #include "../../src/settings.h"
 #include "../../src/themefile.h"
-#include "../../model/themedef.h"
-#include "../../model/util.h"
-#include "../../collectors/sysio.h"
+#include "../../lib/themedef.h"
+#include "../../lib/util.h"
+#include "../../collectors/clocks.h"
 
 static const char *const shipped[] = { "default", "light", "mono", "high-contrast" };
 

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "../../model/columns.h"
+#include "../../tables/columns.h"
 #include "../../model/model.h"
 #include "../../model/sample.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "../../outputs/metrics.h"
 #include "test.h"
 

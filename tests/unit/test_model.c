@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the model (model/model.c: counts within the interval, rates,
- * pid reuse, removal, the header's numbers; model/rows.c: sorting, filtering)
- * with synthetic samples, and of its helpers: model/util.c (sanitize_text, parse_uint, parse_seconds) and
- * model/pidmap.c (against a reference array).
+ * pid reuse, removal, the header's numbers; tables/rows.c: sorting, filtering)
+ * with synthetic samples, and of its helpers: lib/util.c (sanitize_text, parse_uint, parse_seconds) and
+ * lib/pidmap.c (against a reference array).
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/columns.h"
-#include "../../model/format.h"
+#include "../../tables/columns.h"
+#include "../../tables/format.h"
 #include "../../model/model.h"
-#include "../../model/pidmap.h"
-#include "../../model/rows.h"
+#include "../../lib/pidmap.h"
+#include "../../tables/rows.h"
 #include "../../model/sample.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

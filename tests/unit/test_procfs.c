@@ -20,12 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../model/columns.h"
+#include "../../tables/columns.h"
 #include "../../collectors/fdcache.h"
 #include "../../model/model.h"
-#include "../../model/rows.h"
+#include "../../tables/rows.h"
 #include "../../collectors/procfs.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

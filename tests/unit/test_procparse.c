@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../../collectors/procparse.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 /*

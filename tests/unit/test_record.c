@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Record and replay (outputs/record.c, collectors/replay.c, model/recfmt.c).
+ * Record and replay (store/record.c, store/replay.c, store/recfmt.c).
  *
  * A pseudo-random source plays the live collectors: births, exits (with and
  * without an exit event, zombies), pid reuse, processes only events told of,
@@ -18,14 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../collectors/replay.h"
-#include "../../model/columns.h"
+#include "../../store/replay.h"
+#include "../../tables/columns.h"
 #include "../../model/model.h"
-#include "../../model/recfmt.h"
-#include "../../model/rows.h"
-#include "../../model/util.h"
+#include "../../store/recfmt.h"
+#include "../../tables/rows.h"
+#include "../../lib/util.h"
 #include "../../outputs/batch.h"
-#include "../../outputs/record.h"
+#include "../../store/record.h"
 #include "test.h"
 
 #define NSIM 48

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests of model/sctable.c: the sparse per-syscall table against a dense reference. */
-#include "../../model/sctable.h"
-#include "../../model/util.h"
+/* Unit tests of lib/sctable.c: the sparse per-syscall table against a dense reference. */
+#include "../../lib/sctable.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 static void test_get_creates_zeroed(void)

@@ -2,17 +2,17 @@
 /*
  * Unit tests of the snapshot data: model/vars.c (the variable catalog,
  * parsing of the sampled /proc files, snapshots, "only what changed"),
- * model/evring.c (bounded rings) and model/fproc.c (a focused process's
+ * lib/evring.c (bounded rings) and model/watched.c (a focused process's
  * events, samples and syscall table).
  */
 #include <math.h>
 #include <sys/syscall.h>
 
-#include "../../model/evring.h"
-#include "../../model/fproc.h"
+#include "../../lib/evring.h"
+#include "../../model/watched.h"
 #include "../../model/model.h"
 #include "../../collectors/varsread.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 static const char stat_text[] =

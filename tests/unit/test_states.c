@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/acct: the state split. A thread's scheduler events are written
+ * collectors/evsums: the state split. A thread's scheduler events are written
  * on several CPUs and each CPU's buffer is decoded in turn: acct_state_end
  * applies them in time order, up to the cut, and closes each open state at
  * the cut, so that a thread's states add up to the interval.
  */
 #include "test.h"
 
-#include "../../collectors/acct.h"
-#include "../../model/util.h"
+#include "../../collectors/evsums.h"
+#include "../../lib/util.h"
 
 #define T1 700
 #define T2 701

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/syscalls.h"
-#include "../../model/util.h"
+#include "../../lib/scnames.h"
+#include "../../lib/util.h"
 #include "../../outputs/summary.h"
 
 static void add(struct sc_table *t, uint32_t key, uint64_t calls, uint64_t errors, uint32_t err)

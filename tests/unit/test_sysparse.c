@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../collectors/sysparse.h"
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 #define NCPU_MAX 8

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of model/util.c's text for screens and text output: invisible code
+ * Unit tests of lib/util.c's text for screens and text output: invisible code
  * points (bidi controls, zero-width characters, U+00AD, U+2028/9) shown as '?'
  * but kept for CSV; padding and cutting by display width at character
  * boundaries (CJK, emoji, combining marks).
  */
 #include <string.h>
 
-#include "../../model/util.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 static const char *clean(const char *s, int mode)

@@ -2,14 +2,14 @@
 /*
  * Unit tests of the system-wide views' model code, with synthetic samples
  * applied as the sources apply them (model_apply):
- * - model/sysagg.c: each syscall's, pair's and subsystem's counts are the
+ * - model/systotals.c: each syscall's, pair's and subsystem's counts are the
  *   sums of the rows' (the rows of processes that exited in the interval
  *   included), the totals the sums of the intervals, the baseline excluded;
- * - model/groups.c: the sum of a group's rows is the group's row, in every
+ * - tables/groups.c: the sum of a group's rows is the group's row, in every
  *   column it sums, by command, user, cgroup, unit and container on fixture
  *   paths (systemd, docker, containerd, podman, kubepods);
  * - model/sigflow.c: flows and their bound (the other row keeps sums exact);
- * - model/aggview.c: the views' rows, filter, order, and the callers behind
+ * - tables/systable.c: the views' rows, filter, order, and the callers behind
  *   a row summing to it.
  */
 #include <signal.h>
@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/aggview.h"
-#include "../../model/groups.h"
+#include "../../tables/systable.h"
+#include "../../tables/groups.h"
 #include "../../model/model.h"
-#include "../../model/sctable.h"
+#include "../../lib/sctable.h"
 #include "../../model/sigflow.h"
-#include "../../model/sysagg.h"
-#include "../../model/syscalls.h"
-#include "../../model/util.h"
+#include "../../model/systotals.h"
+#include "../../lib/scnames.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 #define SEC 1000000000ull

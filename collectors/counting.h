@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_FTRACE_H
+#define KTOP_FTRACE_H
+
+/*
+ * collectors/counting: per-task system calls, errors, context switches and signals
+ * counted from the kernel's ring buffers. It ties together ktop's instance
+ * (instance.h), the decoder (evdecode.h) and the per-thread sums (evsums.h), and once
+ * per tick adds the interval's sums to the model's rows:
+ *
+ *   trace_read_page -> evdecode_page -> acct_* -> ftrace_collect -> model
+ *
+ * Without tracefs or permission it stays off and says why (ftrace_status); the
+ * rest of ktop runs as a /proc monitor.
+ */
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "evsums.h"
+#include "../model/model.h"
+
+struct ftrace;
+
+struct ftrace_opts {
+	bool time_syscalls;	/* also sys_enter, for time per call (costs an event) */
+	size_t buffer_kb;	/* per CPU; 0 = automatic */
+	const pid_t *pids;	/* only these processes (and children) in the kernel */
+	size_t npids;
+};
+
+struct ftrace_stats {
+	uint64_t events;	/* decoded, all time */
+	uint64_t pages;		/* ring-buffer pages read */
+	uint64_t malformed;	/* records the decoder rejected */
+	uint64_t lost;		/* dropped by the kernel, all time */
+	uint64_t unattributed;	/* events of threads whose process was not found */
+	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
+	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
+	size_t buffer_kb;
+};
+
+/*
+ * ftrace_start - start tracing, or explain why not
+ * @out: always set (to a collector that is off when tracing is not possible);
+ *       free with ftrace_stop
+ *
+ * Returns 0 when tracing runs, else -errno with ftrace_status saying why.
+ */
+int ftrace_start(const struct ftrace_opts *o, struct ftrace **out);
+/*
+ * ftrace_new_offline - a collector without an instance, for the unit tests of
+ * the fold: the test gives ftrace_acct's acct_* the events the decoder would,
+ * then ftrace_collect adds them to a model as a tick does. @only_uid: -1 as
+ * root, else the user whose tasks alone count. Free with ftrace_stop.
+ */
+struct ftrace *ftrace_new_offline(int64_t only_uid);
+/* The per-thread sums the events go to (owned by @ft). */
+struct acct *ftrace_acct(struct ftrace *ft);
+/* Stop tracing and remove the instance. NULL is fine. */
+void ftrace_stop(struct ftrace *ft);
+
+bool ftrace_on(const struct ftrace *ft);
+/* The model counters (bit per enum counter) events supply; 0 when off. */
+uint32_t ftrace_event_counters(const struct ftrace *ft);
+/* Not root: the uid whose tasks alone are counted (the others' stay unknown); -1 = all. */
+int64_t ftrace_only_uid(const struct ftrace *ft);
+/* From a crash's signal handler: stop tracing (async-signal-safe); see instance.h. */
+void ftrace_emergency_stop(void);
+/* Why tracing is off, or which events are missing; "" when all is well. */
+const char *ftrace_status(const struct ftrace *ft);
+
+/* The per-CPU descriptors to poll: up to @max, returns how many. */
+size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max);
+/* A descriptor of ftrace_pollfds was readable: decode what it holds. */
+void ftrace_drain(struct ftrace *ft, int fd);
+/*
+ * At a tick, first: read everything the kernel wrote up to now (the partly filled
+ * pages too). Returns true when the interval's events are complete (tracing ran
+ * through it and nothing was lost); then *born lists the processes forked in it
+ * (ftrace's memory, valid until ftrace_collect).
+ */
+bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn);
+/*
+ * The CLOCK_MONOTONIC time the last ftrace_read's interval ended at: every
+ * event before it was read, the state split's times are up to it. The tick's
+ * time (sample.mono_ns), so that a thread's states add up to the interval.
+ * 0 when tracing is off.
+ */
+uint64_t ftrace_cut_ns(const struct ftrace *ft);
+/*
+ * The signals generated in the interval ftrace_read ended (bounded, ACCT_SIGS):
+ * the focus view takes their senders. Valid until ftrace_collect.
+ */
+size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs);
+/* The processes whose received signals ftrace_signals lists (at most ACCT_WATCH). */
+void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n);
+/*
+ * After ftrace_read, with model.focus_follow: the processes forked by focused
+ * ones join the model's focus (model_focus_add). Returns how many joined; *added
+ * lists them (ftrace's memory, valid until the next call).
+ */
+size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
+/*
+ * After ftrace_read: the tasks whose credentials may have changed in the
+ * interval (an exec; a set*id, setgroups or capset call that succeeded), as
+ * row ids (tids in thread mode, else processes), with the owners @m has for
+ * them still (before model_begin_tick). Their owners must be read again
+ * (procfs_recheck_owners) before procfs_collect and ftrace_collect, which
+ * decides from them what a user other than root may see. Returns how many;
+ * *ids is ftrace's memory, valid until ftrace_collect.
+ */
+size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
+/*
+ * After ftrace_collect: the rows (row ids) whose end ftrace_collect left for
+ * the next tick, their last events not read yet (hold_ending): their exit
+ * records must wait for them. *ids is ftrace's memory, valid until the next
+ * ftrace_collect.
+ */
+size_t ftrace_held(const struct ftrace *ft, const pid_t **ids);
+/*
+ * After ftrace_read: the rows (tids in thread mode, else processes) moved to
+ * another cgroup in the interval (cgroup:cgroup_attach_task), for
+ * procfs_recheck_cgroups. *ids is ftrace's memory, valid until the next call.
+ */
+size_t ftrace_cgroup_moves(struct ftrace *ft, const struct model *m, const pid_t **ids);
+/*
+ * ftrace_collect - the interval's events, per row, into @s
+ * @m: the model with this tick's /proc readings applied (procfs_collect); read only
+ * @last: no tick follows: no row is left for one (ftrace_held)
+ *
+ * The rows' per-syscall tables in @s are ftrace's: model_apply @s, then
+ * ftrace_end_interval, before anything reads the rings again.
+ */
+void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, bool last);
+/* The interval is applied: its counts start again from zero. */
+void ftrace_end_interval(struct ftrace *ft);
+
+/*
+ * A watched process (-p, -- CMD) that stopped being reported at the last
+ * ftrace_collect: not root, it gained privileges (an exec made it another
+ * user's), or it descends from one that did. A followed one has left the
+ * model's focus; a pinned one stays (its row, its events unknown) and what it
+ * forks is not followed.
+ */
+struct ftrace_priv {
+	pid_t pid;
+	pid_t from;		/* 0: it gained them; else the process it descends from */
+	bool pinned;
+	char comm[16];		/* the program it runs now; may be "" */
+};
+/* Those of the last ftrace_collect; *out is ftrace's memory, valid until the next one. */
+size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out);
+
+void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st);
+
+#endif

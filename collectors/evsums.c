@@ -1,0 +1,1270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "evsums.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "../lib/scnames.h"
+#include "../lib/util.h"
+
+/* The largest errno the kernel returns: -4095..-1 are errors, as in strace. */
+#define MAX_ERRNO 4095
+
+/*
+ * The numbers of the calls acct treats apart, in the compat ABI (a 32-bit
+ * program's), from the generated tables by name: -1 for none (no compat ABI
+ * here, or a name it lacks).
+ */
+static struct compat_nrs {
+	bool done;
+	long execve, exit, exit_group, rt_sigreturn;
+	long child[4];
+	long cred[19];
+} cnr;
+
+static const char *const child_names[] = { "fork", "vfork", "clone", "clone3" };
+/* Both the 16-bit id calls (kernel/uid16.c) and the 32-bit ones. */
+static const char *const cred_names[] = {
+	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setfsuid",
+	"setfsgid", "setgroups", "setuid32", "setgid32", "setreuid32", "setregid32",
+	"setresuid32", "setresgid32", "setfsuid32", "setfsgid32", "setgroups32", "capset",
+};
+
+static long compat_nr(const char *name)
+{
+	unsigned nr;
+
+	for (nr = 0; nr < syscall_names_compat_count; nr++)
+		if (syscall_names_compat[nr] && strcmp(syscall_names_compat[nr], name) == 0)
+			return (long)nr;
+	return -1;
+}
+
+static void compat_nrs_init(void)
+{
+	size_t i;
+
+	if (cnr.done)
+		return;
+	cnr.execve = compat_nr("execve");
+	cnr.exit = compat_nr("exit");
+	cnr.exit_group = compat_nr("exit_group");
+	cnr.rt_sigreturn = compat_nr("rt_sigreturn");
+	for (i = 0; i < ARRAY_SIZE(child_names); i++)
+		cnr.child[i] = compat_nr(child_names[i]);
+	for (i = 0; i < ARRAY_SIZE(cred_names); i++)
+		cnr.cred[i] = compat_nr(cred_names[i]);
+	cnr.done = true;
+}
+
+static bool in_list(long nr, const long *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && nr >= 0; i++)
+		if (v[i] == nr)
+			return true;
+	return false;
+}
+
+bool acct_child_return_compat(long nr, long ret)
+{
+	compat_nrs_init();
+	return ret == 0 && in_list(nr, cnr.child, ARRAY_SIZE(cnr.child));
+}
+
+bool acct_compat_execve(long nr)
+{
+	compat_nrs_init();
+	return nr >= 0 && nr == cnr.execve;
+}
+
+bool acct_cred_call_compat(long nr)
+{
+	compat_nrs_init();
+	return in_list(nr, cnr.cred, ARRAY_SIZE(cnr.cred));
+}
+
+void acct_init(struct acct *a)
+{
+	memset(a, 0, sizeof(*a));
+	pidmap_init(&a->threads);
+	compat_nrs_init();
+}
+
+static void thread_free(struct acct_thread *t)
+{
+	sc_table_free(&t->sc);
+	sc_table_free(&t->err);
+	free(t);
+}
+
+void acct_free(struct acct *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->threads.cap; i++)
+		if (a->threads.slots[i].key)
+			thread_free(a->threads.slots[i].val);
+	pidmap_free(&a->threads);
+	free(a->born);
+	free(a->dead);
+	free(a->execs);
+	free(a->tv);
+	free(a->moved);
+	free(a->flows);
+	free(a->flow_idx);
+	free(a->lv);
+	free(a->life_str);
+	free(a->sv);
+	free(a->sv_tmp);
+	memset(a, 0, sizeof(*a));
+}
+
+struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t = pidmap_get(&a->threads, tid);
+
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->enter_nr = SC_EMPTY;
+		t->abi_slow = true;	/* its ABI is unknown */
+		pidmap_put(&a->threads, tid, t);
+	}
+	a->last = t;
+	return t;
+}
+
+static struct acct_thread *activate_thread(struct acct *a, struct acct_thread *t)
+{
+	if (!t->active) {
+		t->active = true;
+		t->next = a->active;
+		a->active = t;
+	}
+	return t;
+}
+
+static struct acct_thread *activate(struct acct *a, pid_t tid)
+{
+	return activate_thread(a, acct_thread(a, tid));
+}
+
+static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
+{
+	t->n[c]++;
+	a->total[c]++;
+}
+
+/*
+ * A call's entry is kept with its number as reported, keyed as native: its
+ * thread is not looked up for it (the hot path), and only an exec changes the
+ * ABI between a call's entry and its exit (whose key has the ABI).
+ */
+static uint32_t sc_nr(long nr)
+{
+	return sc_key(nr, false);
+}
+
+/* An exit's key as its entry was kept (sc_nr): the number as reported. */
+static uint32_t entry_key(uint32_t key)
+{
+	return sc_key_abi(key) == SC_ABI_COMPAT ? sc_key_nr(key) : key;
+}
+
+static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
+{
+	/* Older than an exit seen: its own exit went by untimed, it must not time a later call. */
+	if (ts < t->last_exit_ts)
+		return;
+	t->enter_nr = n;
+	t->enter_ts = ts;
+}
+
+static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint64_t ts)
+{
+	if (t->enter_nr == entry_key(n) && ts >= t->enter_ts) {
+		uint64_t d = ts - t->enter_ts;
+
+		s->time_ns += d;
+		s->timed++;
+		if (d > s->max_ns)
+			s->max_ns = d;
+	}
+	if (ts > t->last_exit_ts)
+		t->last_exit_ts = ts;
+	t->enter_nr = SC_EMPTY;
+}
+
+/* Records kept at most (16 MiB): past that, they are timed as they are. */
+#define TIMING_MAX (1u << 20)
+
+static void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
+{
+	if (a->ntv == a->cap_tv) {
+		if (a->cap_tv >= TIMING_MAX) {
+			acct_time_calls(a);
+		} else {
+			a->cap_tv = a->cap_tv ? a->cap_tv * 2 : 4096;
+			a->tv = xrealloc(a->tv, a->cap_tv * sizeof(*a->tv));
+		}
+	}
+	a->tv[a->ntv].ts = ts;
+	a->tv[a->ntv].tid = tid;
+	a->tv[a->ntv].nr = nr;
+	a->ntv++;
+}
+
+void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
+{
+	if (tid <= 0)
+		return;
+	/*
+	 * syscalls:sys_enter_exit{,_group}, which count the calls that never
+	 * return, ignore a 32-bit program's (the kernel's
+	 * ARCH_TRACE_IGNORE_COMPAT_SYSCALLS): they are counted at their entry.
+	 */
+	if (a->compat_seen && (nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
+		struct acct_thread *t = acct_thread(a, tid);
+
+		if (t->compat) {
+			acct_sys_noreturn(a, tid, nr, ts);
+			return;
+		}
+	}
+	if (a->order_times)
+		keep_timing(a, tid, sc_nr(nr), ts);
+	else
+		time_enter(acct_thread(a, tid), sc_nr(nr), ts);
+}
+
+static int timing_cmp(const void *pa, const void *pb)
+{
+	const struct acct_timing *x = pa, *y = pb;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* The same time stamp: the entry first (a call takes some time). */
+	if ((x->tid < 0) != (y->tid < 0))
+		return (x->tid < 0) - (y->tid < 0);
+	/* exit_group's entry, then its end (both from the same tracepoint). */
+	return (x->nr == SC_EMPTY) - (y->nr == SC_EMPTY);
+}
+
+void acct_time_calls(struct acct *a)
+{
+	size_t i;
+
+	sort_array(a->tv, a->ntv, sizeof(*a->tv), timing_cmp);
+	for (i = 0; i < a->ntv; i++) {
+		const struct acct_timing *r = &a->tv[i];
+		struct acct_thread *t;
+
+		if (r->tid > 0) {
+			time_enter(acct_thread(a, r->tid), r->nr, r->ts);
+		} else {
+			/* The exit was counted this interval: its entry is in the table. */
+			t = acct_thread(a, -r->tid);
+			time_exit(t, sc_table_get(&t->sc, r->nr), r->nr, r->ts);
+		}
+	}
+	a->ntv = 0;
+}
+
+/*
+ * A new task leaves the kernel through the syscall exit path too, as a fork
+ * family call returning 0; that is the parent's call, counted once in the
+ * parent (strace counts it so).
+ */
+bool acct_child_return(long nr, long ret)
+{
+	if (ret != 0)
+		return false;
+	switch (nr) {
+#ifdef SYS_clone
+	case SYS_clone:
+#endif
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+#ifdef SYS_fork
+	case SYS_fork:
+#endif
+#ifdef SYS_vfork
+	case SYS_vfork:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * rt_sigreturn restores the registers of the interrupted context, whose
+ * syscall number is -1: sys_exit then reports -1. Nothing else returns with -1
+ * but a call ptrace or seccomp skipped, which is rare enough to count alike.
+ */
+long acct_real_nr(long nr)
+{
+#ifdef SYS_rt_sigreturn
+	if (nr == -1)
+		return SYS_rt_sigreturn;
+#endif
+	return nr;
+}
+
+/*
+ * Each returns 0 when it changed something (setfsuid and setfsgid return the
+ * old id: 0 when root switched to another, the case that matters, see counting.c).
+ */
+bool acct_cred_call(long nr)
+{
+	switch (nr) {
+#ifdef SYS_setuid
+	case SYS_setuid:
+#endif
+#ifdef SYS_setgid
+	case SYS_setgid:
+#endif
+#ifdef SYS_setreuid
+	case SYS_setreuid:
+#endif
+#ifdef SYS_setregid
+	case SYS_setregid:
+#endif
+#ifdef SYS_setresuid
+	case SYS_setresuid:
+#endif
+#ifdef SYS_setresgid
+	case SYS_setresgid:
+#endif
+#ifdef SYS_setfsuid
+	case SYS_setfsuid:
+#endif
+#ifdef SYS_setfsgid
+	case SYS_setfsgid:
+#endif
+#ifdef SYS_setgroups
+	case SYS_setgroups:
+#endif
+#ifdef SYS_capset
+	case SYS_capset:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void set_slow(struct acct_thread *t)
+{
+	t->abi_slow = t->compat || !t->abi_known || t->in_exec || t->stash_nr;
+}
+
+static void learn_abi(struct acct *a, struct acct_thread *t, bool compat, uint64_t ts)
+{
+	t->compat = compat;
+	t->abi_known = true;
+	t->abi_ts = ts;
+	a->compat_seen |= compat;
+}
+
+/*
+ * The sys_exit of a thread whose ABI needs a look (abi_slow): false when it is
+ * not a call of its own (a fork's return in the child), or is stashed.
+ */
+static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, uint64_t ts)
+{
+	if (t->in_exec) {
+		/*
+		 * The return of its exec: the kernel reports it as the execve of
+		 * the new program's ABI (x86's set_personality_64bit,
+		 * set_personality_ia32 and _x32 set orig_ax), whichever call it
+		 * entered.
+		 */
+		t->in_exec = false;
+		if (ret == 0 && nr == SYS_execve)
+			learn_abi(a, t, false, ts);
+		else if (ret == 0 && nr == cnr.execve && cnr.execve >= 0)
+			learn_abi(a, t, true, ts);
+#ifdef __x86_64__
+		else if (ret == 0 && (nr & ~(long)SC_KEY_NR_MASK) == 1L << SC_KEY_ABI_SHIFT)
+			learn_abi(a, t, false, ts);	/* x32's, with its own bit */
+#endif
+	}
+	set_slow(t);
+	if (t->compat)
+		return !acct_child_return_compat(nr, ret);
+	if (acct_child_return(nr, ret))
+		return false;
+	/*
+	 * Its first call, of an unknown ABI, may be a 32-bit fork's return in
+	 * the child: acct_set_abi decides when the ABI is learnt (at the end of
+	 * the interval, for the active threads: it is made one).
+	 */
+	if (!t->abi_known && !t->sc.used && !t->stash_nr && acct_child_return_compat(nr, ret)) {
+		t->stash_nr = (uint32_t)nr + 1;
+		t->abi_slow = true;
+		activate_thread(a, t);
+		return false;
+	}
+	return true;
+}
+
+void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
+{
+	struct acct_thread *t;
+	struct sc_stat *s;
+	uint32_t n;
+
+	bool compat = false;
+
+	if (tid <= 0)
+		return;
+	t = acct_thread(a, tid);
+	/* The hot path: one flag for all that a native, known thread needs not. */
+	if (t->abi_slow) {
+		if (!abi_exit(a, t, nr, ret, ts))
+			return;
+		compat = t->compat;
+	} else if (acct_child_return(nr, ret)) {
+		return;
+	}
+	if (!compat)
+		nr = acct_real_nr(nr);
+	else if (nr == -1)
+		/* i386 has sigreturn too; the restored -1 does not say which. */
+		nr = cnr.rt_sigreturn;
+	n = sc_key(nr, compat);
+	activate_thread(a, t);
+	s = sc_table_get(&t->sc, n);
+	s->calls++;
+	count(a, t, AC_SYSCALLS);
+	if (ret < 0 && ret >= -MAX_ERRNO) {
+		s->errors++;
+		s->top_errno = (uint32_t)-ret;
+		sc_table_get(&t->err, sc_err_key(n, (uint32_t)-ret))->errors++;
+		count(a, t, AC_SYSERR);
+	} else if (ret == 0 && (compat ? acct_cred_call_compat(nr) : acct_cred_call(nr))) {
+		t->cred_call = true;
+	}
+	if (a->order_times)
+		keep_timing(a, -tid, n, ts);
+	else
+		time_exit(t, s, n, ts);
+}
+
+void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
+{
+	struct acct_thread *t;
+
+	if (tid <= 0)
+		return;
+	t = activate(a, tid);
+	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
+	count(a, t, AC_SYSCALLS);
+	/*
+	 * Timed in order, the entries wait in a->tv: ended at once, a call still
+	 * pending from the last interval (a sleep's clock_nanosleep, a shell's
+	 * wait4) lost its entry before its exit, in the same batch, was paired,
+	 * and went untimed (most of a shell loop's "calls without a time"). So
+	 * the end is kept in order too (SC_EMPTY: no call pending from then on).
+	 */
+	if (a->order_times)
+		keep_timing(a, tid, SC_EMPTY, ts);
+	else
+		t->enter_nr = SC_EMPTY;
+}
+
+/* @t's keys of this interval, counted as native, as @t's compat ABI's. */
+static void rekey(struct sc_table *tab, bool err)
+{
+	struct sc_table old = *tab;
+	uint32_t i;
+
+	memset(tab, 0, sizeof(*tab));
+	for (i = 0; i < old.cap; i++) {
+		const struct sc_stat *s = &old.slots[i];
+		uint32_t k = s->nr;
+
+		if (k == SC_EMPTY)
+			continue;
+		if (err)
+			k = sc_err_key(sc_key((long)sc_err_nr(k), true), sc_err_errno(k));
+		else
+			k = sc_key((long)k, true);
+		sc_stat_add(sc_table_get(tab, k), s);
+	}
+	sc_table_free(&old);
+}
+
+void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat)
+{
+	uint32_t stash = t->stash_nr;
+
+	if (t->abi_known)
+		return;
+	learn_abi(a, t, compat, 0);
+	t->stash_nr = 0;
+	if (compat) {
+		size_t i;
+
+		rekey(&t->sc, false);
+		rekey(&t->err, true);
+		/* Its credential calls, counted as native, were not seen as such. */
+		for (i = 0; i < ARRAY_SIZE(cnr.cred); i++) {
+			const struct sc_stat *c = cnr.cred[i] < 0 ? NULL :
+				sc_table_find(&t->sc, sc_key(cnr.cred[i], true));
+
+			if (c && c->calls > c->errors)
+				t->cred_call = true;
+		}
+	} else if (stash) {
+		/* Not a 32-bit fork's return: a call of its own. */
+		activate_thread(a, t);
+		sc_table_get(&t->sc, sc_nr((long)stash - 1))->calls++;
+		count(a, t, AC_SYSCALLS);
+	}
+	set_slow(t);
+}
+
+void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
+{
+	struct acct_thread *t;
+
+	if (prev <= 0)	/* the idle task */
+		return;
+	t = activate(a, prev);
+	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & ACCT_STATE_EXITED))
+		t->gone_ts = ts;
+	/*
+	 * The kernel counts nvcsw when schedule() was not a preemption and the task
+	 * was not runnable; a runnable task that calls schedule() (on the way back
+	 * to user space, or yielding) counts as nivcsw, like a preempted one.
+	 */
+	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & (ACCT_STATE_PREEMPTED - 1)))
+		count(a, t, AC_VCSW);
+	else
+		count(a, t, AC_IVCSW);
+}
+
+bool acct_gone(const struct acct_thread *t)
+{
+	return t->exited && t->gone_ts && t->gone_ts >= t->life_ts;
+}
+
+/* signal_generate's result: TRACE_SIGNAL_DELIVERED and _LOSE_INFO queue it. */
+#define SIG_RESULT_DELIVERED 0
+#define SIG_RESULT_LOSE_INFO 4
+
+/* Is @tid a thread of a watched process? */
+static bool sig_watched(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t;
+	size_t i;
+
+	for (i = 0; i < a->nsig_watch; i++)
+		if (a->sig_watch[i] == tid)
+			return true;
+	t = a->nsig_watch ? pidmap_get(&a->threads, tid) : NULL;
+	for (i = 0; t && t->tgid && i < a->nsig_watch; i++)
+		if (a->sig_watch[i] == t->tgid)
+			return true;
+	return false;
+}
+
+#define FLOW_SLOTS (2 * ACCT_FLOWS)
+
+static void flow_count(struct acct *a, pid_t sender, pid_t target, int sig, int result)
+{
+	uint32_t h = ((uint32_t)sender * 2654435761u) ^ ((uint32_t)target * 40503u) ^
+		     ((uint32_t)sig << 8) ^ (uint32_t)result;
+	uint32_t i = (h ^ h >> 15) & (FLOW_SLOTS - 1);
+	struct acct_flow *f;
+
+	if (!a->flows) {
+		a->flows = xcalloc(FLOW_SLOTS, sizeof(*a->flows));
+		a->flow_idx = xcalloc(ACCT_FLOWS, sizeof(*a->flow_idx));
+	}
+	for (f = &a->flows[i]; f->n; f = &a->flows[i]) {
+		if (f->sender == sender && f->target == target && f->sig == sig && f->result == result) {
+			f->n++;
+			return;
+		}
+		i = (i + 1) & (FLOW_SLOTS - 1);
+	}
+	if (a->nflows == ACCT_FLOWS) {
+		a->flows_over++;
+		return;
+	}
+	*f = (struct acct_flow){ sender, target, sig, result, 1 };
+	a->flow_idx[a->nflows++] = (uint16_t)i;
+}
+
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result)
+{
+	struct acct_thread *t = sender > 0 ? activate(a, sender) : NULL;
+
+	flow_count(a, sender > 0 ? sender : 0, target, sig, result);
+
+	if (a->nsigs < ACCT_SIGS && target > 0 && sig_watched(a, target)) {
+		struct acct_sig *s = &a->sigs[a->nsigs++];
+
+		*s = (struct acct_sig){ sender, target, sig, result, "" };
+		/* Senders are often short-lived (a child's SIGCHLD): keep the name now. */
+		if (t)
+			memcpy(s->comm, t->comm, sizeof(s->comm));
+	}
+	if (t)
+		count(a, t, AC_SIGSENT);
+	if (!a->recv_on_deliver && target > 0 &&
+	    (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
+		count(a, activate(a, target), AC_SIGRECV);
+}
+
+void acct_signal_deliver(struct acct *a, pid_t tid)
+{
+	if (a->recv_on_deliver && tid > 0)
+		count(a, activate(a, tid), AC_SIGRECV);
+}
+
+static void push_pid(pid_t **v, size_t *n, size_t *cap, pid_t pid)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = pid;
+}
+
+static void copy_comm(char dst[16], const char *src, size_t len)
+{
+	size_t n = strnlen(src, len < 15 ? len : 15);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/*
+ * Is an event at @ts older than what is known of @t? Then it changes only what
+ * is still unknown: it was read late (its CPU was read before it was written,
+ * another's after a later one was), or it is of a task that had the tid before.
+ */
+static bool life_stale(struct acct_thread *t, uint64_t ts)
+{
+	if (ts < t->life_ts)
+		return true;
+	t->life_ts = ts;
+	return false;
+}
+
+static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+			 const char *comm, size_t comm_len, uint64_t ts)
+{
+	struct acct_thread *t, *p;
+	pid_t ppid, tgid = 0;
+
+	p = parent > 0 ? acct_thread(a, parent) : NULL;
+	t = acct_thread(a, child);
+	ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
+	if (clone_flags & ACCT_CLONE_THREAD)
+		tgid = p ? p->tgid : 0;
+	else
+		tgid = child;
+	if (!(clone_flags & ACCT_CLONE_THREAD))
+		push_pid(&a->born, &a->nborn, &a->cap_born, child);
+	if (life_stale(t, ts)) {
+		/* Its exec or exit came first: they stay, its parent is learnt. */
+		if (!t->ppid)
+			t->ppid = ppid;
+		if (!t->tgid && tgid)
+			t->tgid = tgid;
+		if (!t->tgid && (clone_flags & ACCT_CLONE_THREAD))
+			t->creator = parent;
+		if (!t->comm[0])
+			copy_comm(t->comm, comm, comm_len);
+		return;
+	}
+	/* A reused tid: whatever was known of the old thread is not this one's. */
+	t->exited = 0;
+	t->group_dead = t->held = false;
+	/*
+	 * Only what is older than the fork: the calls are paired (acct_time_calls)
+	 * before the forks are applied, so a call the child began this interval
+	 * is pending here already; dropped, its exit went untimed (a summary of a
+	 * shell loop: 103 of 490 untimed calls were children's wait4, nanosleep...).
+	 */
+	if (t->enter_nr != SC_EMPTY && t->enter_ts < ts)
+		t->enter_nr = SC_EMPTY;
+	if (t->last_exit_ts < ts)
+		t->last_exit_ts = 0;
+	copy_comm(t->comm, comm, comm_len);
+	t->ppid = ppid;
+	t->creator = 0;
+	t->tgid = tgid;
+	/* The creator's process is learnt later (from /proc); so is this one's. */
+	if (!t->tgid && (clone_flags & ACCT_CLONE_THREAD))
+		t->creator = parent;
+}
+
+static void life_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
+		      uint64_t ts)
+{
+	struct acct_exec *x;
+	struct acct_thread *t;
+	const char *base = filename;
+	size_t i;
+
+	if (old_pid != pid && old_pid > 0) {
+		/* A non-leader thread exec'd: it carries on as the leader's pid. */
+		struct acct_thread *o = acct_thread(a, old_pid);
+
+		if (!o->exited && !life_stale(o, ts))
+			o->exited = 1;
+	}
+	t = acct_thread(a, pid);
+	t->tgid = pid;
+	t->renamed = true;
+	if (!life_stale(t, ts)) {
+		t->exited = 0;
+		/* comm becomes the file's base name, as the kernel sets it. */
+		for (i = 0; i < len && filename[i]; i++)
+			if (filename[i] == '/')
+				base = filename + i + 1;
+		copy_comm(t->comm, base, len - (size_t)(base - filename));
+		t->named = true;
+	}
+
+	if (a->nexecs == a->cap_execs) {
+		a->cap_execs = a->cap_execs ? a->cap_execs * 2 : 16;
+		a->execs = xrealloc(a->execs, a->cap_execs * sizeof(*a->execs));
+	}
+	x = &a->execs[a->nexecs++];
+	x->pid = pid;
+	len = strnlen(filename, len);
+	x->cut = len >= sizeof(x->file);
+	len = x->cut ? 0 : len;
+	memcpy(x->file, filename, len);
+	x->file[len] = '\0';
+}
+
+static void life_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts)
+{
+	struct acct_thread *t = acct_thread(a, pid);
+
+	if (life_stale(t, ts))
+		return;
+	copy_comm(t->comm, comm, comm_len);
+	t->named = true;
+}
+
+static void life_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
+{
+	struct acct_thread *t = activate(a, tid);
+
+	/* Older than its fork: a task that had the tid before, gone already. */
+	if (life_stale(t, ts))
+		return;
+	t->exited = 1;
+	t->group_dead = group_dead;
+	if (group_dead)
+		push_pid(&a->dead, &a->ndead, &a->cap_dead, tid);
+}
+
+void acct_cgroup_attach(struct acct *a, pid_t tid)
+{
+	/* The same task again (another hierarchy, hybrid layouts): once is enough. */
+	if (tid <= 0 || (a->nmoved && a->moved[a->nmoved - 1] == tid))
+		return;
+	push_pid(&a->moved, &a->nmoved, &a->cap_moved, tid);
+}
+
+/* Keep an event for acct_order_life; @file (an exec's) is copied. */
+static struct acct_life *keep_life(struct acct *a, uint8_t kind, pid_t pid, uint64_t ts,
+				   const char *file, size_t file_len)
+{
+	struct acct_life *l;
+
+	if (a->nlv == a->cap_lv) {
+		a->cap_lv = a->cap_lv ? a->cap_lv * 2 : 256;
+		a->lv = xrealloc(a->lv, a->cap_lv * sizeof(*a->lv));
+	}
+	l = &a->lv[a->nlv++];
+	memset(l, 0, sizeof(*l));
+	l->kind = kind;
+	l->pid = pid;
+	l->ts = ts;
+	l->seq = a->life_seq++;
+	if (file) {
+		file_len = strnlen(file, file_len);
+		if (file_len > ACCT_EXEC_FILE)
+			file_len = ACCT_EXEC_FILE;	/* acct_exec's "cut" all the same */
+		if (a->nlife_str + file_len > a->cap_life_str) {
+			a->cap_life_str = (a->nlife_str + file_len) * 2 + 4096;
+			a->life_str = xrealloc(a->life_str, a->cap_life_str);
+		}
+		memcpy(a->life_str + a->nlife_str, file, file_len);
+		l->file_off = (uint32_t)a->nlife_str;
+		l->file_len = (uint32_t)file_len;
+		a->nlife_str += file_len;
+	}
+	return l;
+}
+
+void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+		  const char *comm, size_t comm_len, uint64_t ts)
+{
+	struct acct_life *l;
+	struct acct_thread *p;
+
+	if (child <= 0)
+		return;
+	/*
+	 * A new task runs in its creator's ABI (as decoded: its calls follow).
+	 * Known already: from a task that had its tid before, unless what told
+	 * it (its exec's return, decoded first from another CPU) is newer.
+	 */
+	p = parent > 0 ? pidmap_get(&a->threads, parent) : NULL;
+	if (p && p->abi_known) {
+		struct acct_thread *c = acct_thread(a, child);
+
+		if (!c->abi_known) {
+			acct_set_abi(a, c, p->compat);
+			c->abi_ts = ts;
+		} else if (c->abi_ts < ts) {
+			learn_abi(a, c, p->compat, ts);
+			set_slow(c);
+		}
+	}
+	if (!a->order_life) {
+		life_newtask(a, parent, child, clone_flags, comm, comm_len, ts);
+		return;
+	}
+	l = keep_life(a, AL_NEWTASK, child, ts, NULL, 0);
+	l->other = parent;
+	l->clone_flags = clone_flags;
+	copy_comm(l->comm, comm, comm_len);
+}
+
+void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
+	       uint64_t ts)
+{
+	struct acct_thread *t;
+
+	if (pid <= 0)
+		return;
+	/* As decoded: its return follows, on this CPU (see abi_exit). */
+	t = acct_thread(a, pid);
+	t->in_exec = t->abi_slow = true;
+	if (!a->order_life)
+		life_exec(a, pid, old_pid, filename, len, ts);
+	else
+		keep_life(a, AL_EXEC, pid, ts, filename, len)->other = old_pid;
+}
+
+void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts)
+{
+	if (pid <= 0)
+		return;
+	if (!a->order_life)
+		life_rename(a, pid, comm, comm_len, ts);
+	else
+		copy_comm(keep_life(a, AL_RENAME, pid, ts, NULL, 0)->comm, comm, comm_len);
+}
+
+void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
+{
+	if (tid <= 0)
+		return;
+	if (!a->order_life) {
+		life_exit(a, tid, group_dead, ts);
+		return;
+	}
+	keep_life(a, AL_EXIT, tid, ts, NULL, 0)->group_dead = group_dead;
+	/* Its counts go to its row this interval, whenever the exit is applied. */
+	activate(a, tid);
+}
+
+static int life_cmp(const void *pa, const void *pb)
+{
+	const struct acct_life *x = pa, *y = pb;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void acct_order_life(struct acct *a)
+{
+	size_t i;
+
+	/* Each CPU's events are in order already: the sort merges a few runs. */
+	if (a->nlv)
+		sort_array(a->lv, a->nlv, sizeof(*a->lv), life_cmp);
+	for (i = 0; i < a->nlv; i++) {
+		const struct acct_life *l = &a->lv[i];
+
+		switch (l->kind) {
+		case AL_NEWTASK:
+			life_newtask(a, l->other, l->pid, l->clone_flags, l->comm, sizeof(l->comm),
+				     l->ts);
+			break;
+		case AL_EXEC:
+			life_exec(a, l->pid, l->other, a->life_str + l->file_off, l->file_len, l->ts);
+			break;
+		case AL_RENAME:
+			life_rename(a, l->pid, l->comm, sizeof(l->comm), l->ts);
+			break;
+		case AL_EXIT:
+			life_exit(a, l->pid, l->group_dead, l->ts);
+			break;
+		}
+	}
+	a->nlv = a->nlife_str = 0;
+	a->life_seq = 0;
+	/* Senders named by the events now: one forked this interval had no name when decoded. */
+	for (i = 0; i < a->nsigs; i++) {
+		struct acct_thread *t;
+
+		if (a->sigs[i].comm[0] || a->sigs[i].sender <= 0)
+			continue;
+		t = pidmap_get(&a->threads, a->sigs[i].sender);
+		if (t)
+			memcpy(a->sigs[i].comm, t->comm, sizeof(t->comm));
+	}
+}
+
+void acct_lost(struct acct *a, long n)
+{
+	if (n < 0)
+		a->lost_unknown = true;
+	else
+		a->lost += (uint64_t)n;
+}
+
+void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid)
+{
+	(void)a;
+	t->tgid = tgid;
+}
+
+static void forget(struct acct *a, struct acct_thread *t)
+{
+	if (a->last == t)
+		a->last = NULL;
+	pidmap_del(&a->threads, t->tid);
+	thread_free(t);
+}
+
+void acct_carry(struct acct *a, struct acct_thread *t)
+{
+	(void)a;
+	if (t->active)
+		t->carry = true;
+}
+
+void acct_end_interval(struct acct *a)
+{
+	struct acct_thread *t, *next, *doomed = NULL;
+	size_t i;
+
+	/* What is not timed yet belongs to the tables about to be cleared. */
+	if (a->ntv)
+		acct_time_calls(a);
+	if (a->nlv)
+		acct_order_life(a);
+
+	for (t = a->active, a->active = NULL; t; t = next) {
+		next = t->next;
+		t->idle = 0;
+		if (t->carry) {
+			/* Still active, counts kept: folded with the next interval's. */
+			t->carry = false;
+			t->next = a->active;
+			a->active = t;
+			continue;
+		}
+		t->active = false;
+		t->next = NULL;
+		memset(t->n, 0, sizeof(t->n));
+		sc_table_clear(&t->sc);
+		sc_table_clear(&t->err);
+	}
+	memset(a->total, 0, sizeof(a->total));
+	a->lost = 0;
+	a->lost_unknown = false;
+	a->nborn = a->ndead = a->nsigs = a->nexecs = a->nmoved = 0;
+	for (i = 0; i < a->nflows; i++)
+		a->flows[a->flow_idx[i]].n = 0;
+	a->nflows = 0;
+	a->flows_over = 0;
+
+	/* Deleting shifts slots, so collect first (on the now unused active links). */
+	for (i = 0; i < a->threads.cap; i++) {
+		if (!a->threads.slots[i].key)
+			continue;
+		t = a->threads.slots[i].val;
+		t->renamed = false;
+		t->named = false;
+		t->cred_call = false;
+		if (t->exited)
+			t->exited++;
+		else if (t->idle < UINT16_MAX)
+			t->idle++;
+		/*
+		 * A carried thread is still on the active list, linked through
+		 * ->next: it is forgotten once its counts are folded, never
+		 * before (freed there, the list walks freed memory or loops).
+		 */
+		if (t->active)
+			continue;
+		if (t->exited > 2 || (t->idle >= ACCT_IDLE_FORGET && t->enter_nr == SC_EMPTY)) {
+			t->next = doomed;
+			doomed = t;
+		}
+	}
+	for (t = doomed; t; t = next) {
+		next = t->next;
+		forget(a, t);
+	}
+}
+
+/*
+ * The state split: where each thread's wall time goes, from the scheduler's
+ * events. A thread is on a CPU from its switch-in to its switch-out; then
+ * runnable (preempted, or it yielded) or asleep in the state the switch-out
+ * reports; a wakeup makes a sleeping one runnable, and it waits for a CPU
+ * until its next switch-in. The events of one thread are written on several
+ * CPUs (it sleeps on one, is woken from another, runs on a third) and each
+ * CPU's buffer is decoded in turn: they are kept (16 bytes each, no lookup)
+ * and applied in time order once every CPU is read.
+ */
+
+enum acct_sched_what {
+	ACCT_SR_IN,		/* switched in */
+	ACCT_SR_WAKE,		/* sched_wakeup: runnable, if it slept */
+	ACCT_SR_WAKE_NEW,	/* sched_wakeup_new: a new task, runnable */
+	ACCT_SR_OUT,		/* + enum acct_st: switched out into that state */
+};
+
+/* Records kept at most (32 MiB): past that, they are applied as they are. */
+#define SCHED_MAX (1u << 21)
+
+static const enum acct_cnt st_cnt[] = {
+	[ACCT_ST_ONCPU] = AC_ONCPU_NS, [ACCT_ST_RUNQ] = AC_RUNQ_NS, [ACCT_ST_SLEEP] = AC_SLEEP_NS,
+	[ACCT_ST_BLOCKED] = AC_BLOCKED_NS, [ACCT_ST_STOPPED] = AC_STOPPED_NS,
+};
+
+enum acct_st acct_state_of(long prev_state)
+{
+	/* TASK_REPORT_MAX: preempted, whatever state it was about to sleep in. */
+	if (prev_state & ACCT_STATE_PREEMPTED)
+		return ACCT_ST_RUNQ;
+	if (prev_state & ACCT_STATE_EXITED)
+		return ACCT_ST_DEAD;
+	/* D, also TASK_KILLABLE (a vfork parent, most of the kernel's waits for I/O). */
+	if (prev_state & 0x2)
+		return ACCT_ST_BLOCKED;
+	if (prev_state & 0x1)
+		return ACCT_ST_SLEEP;
+	if (prev_state & (0x4 | 0x8))
+		return ACCT_ST_STOPPED;
+	/* P (parked) and I (TASK_IDLE: D without load, an idle kernel thread): sleeping. */
+	if (prev_state & (0x40 | 0x80))
+		return ACCT_ST_SLEEP;
+	/* R: it called schedule() runnable (yield, a wakeup won the race). */
+	return ACCT_ST_RUNQ;
+}
+
+static void apply_sched_all(struct acct *a);
+
+static void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
+{
+	if (a->nsv == a->cap_sv) {
+		if (a->cap_sv >= SCHED_MAX) {
+			/* Full before the tick: in order as far as read, not beyond. */
+			a->st_overflow++;
+			apply_sched_all(a);
+		} else {
+			a->cap_sv = a->cap_sv ? a->cap_sv * 2 : 8192;
+			a->sv = xrealloc(a->sv, a->cap_sv * sizeof(*a->sv));
+			a->sv_tmp = xrealloc(a->sv_tmp, a->cap_sv * sizeof(*a->sv_tmp));
+		}
+	}
+	a->sv[a->nsv].ts = ts;
+	a->sv[a->nsv].tid = tid;
+	a->sv[a->nsv].what = what;
+	a->nsv++;
+}
+
+void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts)
+{
+	if (!a->states)
+		return;
+	/* The idle tasks (pid 0, one a CPU) are not threads of anyone. */
+	if (prev > 0)
+		keep_sched(a, prev, ACCT_SR_OUT + acct_state_of(prev_state), ts);
+	if (next > 0)
+		keep_sched(a, next, ACCT_SR_IN, ts);
+}
+
+void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts)
+{
+	if (a->states && pid > 0)
+		keep_sched(a, pid, new_task ? ACCT_SR_WAKE_NEW : ACCT_SR_WAKE, ts);
+}
+
+/* Its time in the state it leaves at @ts. An event older than what is known adds nothing. */
+static void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
+{
+	if (ts <= t->st_since) {
+		/* Never back in time: the first event of it sets its start. */
+		if (t->st == ACCT_ST_UNKNOWN)
+			t->st_since = ts;
+		return;
+	}
+	if (t->st != ACCT_ST_UNKNOWN && t->st != ACCT_ST_DEAD) {
+		enum acct_cnt c = st_cnt[t->st];
+
+		t->n[c] += ts - t->st_since;
+		a->total[c] += ts - t->st_since;
+		activate(a, t->tid);
+	}
+	t->st_since = ts;
+}
+
+static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, uint64_t ts)
+{
+	t->st_moved = true;
+	switch (what) {
+	case ACCT_SR_IN:
+		st_close(a, t, ts);
+		t->st = ACCT_ST_ONCPU;
+		break;
+	case ACCT_SR_WAKE:
+		/* On a CPU still (woken before it slept), or runnable: nothing changes. */
+		if (t->st == ACCT_ST_ONCPU || t->st == ACCT_ST_RUNQ || t->st == ACCT_ST_DEAD)
+			break;
+		st_close(a, t, ts);
+		t->st = ACCT_ST_RUNQ;
+		break;
+	case ACCT_SR_WAKE_NEW:
+		/* A new task (its tid may have been a dead one's). */
+		if (t->st == ACCT_ST_ONCPU)
+			break;
+		st_close(a, t, ts);
+		t->st = ACCT_ST_RUNQ;
+		break;
+	default:
+		st_close(a, t, ts);
+		t->st = (uint8_t)(what - ACCT_SR_OUT);
+		break;
+	}
+	activate(a, t->tid);
+}
+
+/*
+ * Each CPU's records are in time order: the array is a few ascending runs
+ * (a run per CPU and drain). Merged pairwise until one is left, stably: for
+ * equal times, the run read first first. Then, across CPUs at one time
+ * stamp, a switch-out before a wakeup before a switch-in.
+ */
+static int sched_before(const struct acct_sched *x, const struct acct_sched *y)
+{
+	static const uint8_t rank[] = { [ACCT_SR_IN] = 2, [ACCT_SR_WAKE] = 1,
+					[ACCT_SR_WAKE_NEW] = 1 };
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return (x->what >= ACCT_SR_OUT ? 0 : rank[x->what]) <
+	       (y->what >= ACCT_SR_OUT ? 0 : rank[y->what]);
+}
+
+static size_t run_end(const struct acct_sched *v, size_t from, size_t n)
+{
+	size_t i = from + 1;
+
+	while (i < n && !sched_before(&v[i], &v[i - 1]))
+		i++;
+	return i;
+}
+
+static void sort_sched(struct acct *a)
+{
+	struct acct_sched *src = a->sv, *dst = a->sv_tmp, *tmp;
+	size_t n = a->nsv;
+
+	while (n > 1 && run_end(src, 0, n) < n) {
+		size_t lo = 0;
+
+		while (lo < n) {
+			size_t mid = run_end(src, lo, n), hi = mid < n ? run_end(src, mid, n) : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = sched_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+			lo = hi;
+		}
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	a->sv = src;
+	a->sv_tmp = dst;
+}
+
+static void apply_sched_all(struct acct *a)
+{
+	size_t i;
+
+	sort_sched(a);
+	for (i = 0; i < a->nsv; i++)
+		apply_sched(a, acct_thread(a, a->sv[i].tid), a->sv[i].what, a->sv[i].ts);
+	a->nsv = 0;
+}
+
+void acct_state_end(struct acct *a, uint64_t cut)
+{
+	struct acct_thread *t;
+	size_t i, keep = 0;
+
+	if (!a->states)
+		return;
+	for (i = 0; i < a->threads.cap; i++)
+		if (a->threads.slots[i].key)
+			((struct acct_thread *)a->threads.slots[i].val)->st_moved = false;
+	sort_sched(a);
+	for (i = 0; i < a->nsv; i++) {
+		const struct acct_sched r = a->sv[i];
+
+		t = acct_thread(a, r.tid);
+		/*
+		 * After the cut: the next interval's, but for a thread that
+		 * exited (its exit was applied, its row ends now): up to its
+		 * last switch, a few microseconds past the cut at most.
+		 */
+		if (r.ts >= cut && !t->exited) {
+			a->sv[keep++] = r;
+			continue;
+		}
+		apply_sched(a, t, r.what, r.ts);
+	}
+	a->nsv = keep;
+	for (i = 0; i < a->threads.cap; i++) {
+		if (!a->threads.slots[i].key)
+			continue;
+		t = a->threads.slots[i].val;
+		if (t->st == ACCT_ST_UNKNOWN || t->st == ACCT_ST_DEAD)
+			continue;
+		st_close(a, t, cut);
+		/* No time added (its clock is past the cut): its row is due all the same. */
+		activate(a, t->tid);
+	}
+	a->st_cut = cut;
+}

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_ACCT_H
+#define KTOP_ACCT_H
+
+/*
+ * collectors/evsums: what the kernel events of one interval add up to, per thread.
+ * The event decoder (evdecode.h) calls the acct_* event functions, one per
+ * decoded event, with fixed-size arguments; they allocate only when a thread is
+ * seen for the first time or a table grows. Once per tick the ftrace collector
+ * walks the threads that had events (acct_first_active), adds them to the
+ * model's rows, and ends the interval (acct_end_interval). No I/O here.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../lib/pidmap.h"
+#include "../lib/sctable.h"
+
+enum acct_cnt {
+	AC_SYSCALLS,	/* system calls that ended (sys_exit) or never return */
+	AC_SYSERR,	/* of those, returned -errno */
+	AC_VCSW,	/* sched_switch away while blocked */
+	AC_IVCSW,	/* sched_switch away while runnable (preempted) */
+	AC_SIGRECV,	/* signals queued to it (signal_generate, delivered) */
+	AC_SIGSENT,	/* signals it generated from task context */
+	/* Nanoseconds of the interval in each state (acct_state_*). */
+	AC_ONCPU_NS,	/* running */
+	AC_RUNQ_NS,	/* runnable, waiting for a CPU (woken or preempted) */
+	AC_SLEEP_NS,	/* S (and I, P: idle and parked kernel threads) */
+	AC_BLOCKED_NS,	/* D */
+	AC_STOPPED_NS,	/* T, t: stopped or traced */
+	AC_NR
+};
+
+/* The kernel's TASK_REPORT_MAX: sched_switch's prev_state when preempted. */
+#define ACCT_STATE_PREEMPTED 0x100
+/* EXIT_DEAD | EXIT_ZOMBIE in prev_state: the task's last switch, after its exit. */
+#define ACCT_STATE_EXITED 0x30
+#define ACCT_CLONE_THREAD 0x00010000ull
+
+#define ACCT_SIGS 256
+#define ACCT_WATCH 16
+/* Distinct signal flows kept an interval; the signals of more are counted apart. */
+#define ACCT_FLOWS 1024
+
+/*
+ * The signals of one interval from one sender to one target, of one signal
+ * and one result (signal_generate's), system-wide: the Signals view's rows.
+ * Threads as the events name them; the collector finds their processes.
+ */
+struct acct_flow {
+	pid_t sender;		/* 0: no sending task (interrupt context, the kernel) */
+	pid_t target;
+	int sig, result;
+	uint64_t n;		/* 0 = free slot */
+};
+
+struct acct_thread {
+	pid_t tid;
+	pid_t tgid;		/* 0 until known */
+	pid_t ppid;		/* the forking thread's process (or tid); 0 = unknown */
+	pid_t creator;		/* CLONE_THREAD: the tid that made it, while tgid is unknown */
+	uint64_t n[AC_NR];	/* this interval */
+	struct sc_table sc;	/* this interval, per syscall */
+	struct sc_table err;	/* this interval, per syscall and errno (sc_err_key) */
+	uint64_t enter_ts;	/* raw sys_enter time of the call in progress */
+	uint32_t enter_nr;	/* its number; SC_EMPTY = none seen */
+	uint64_t last_exit_ts;	/* the latest sys_exit timed or not: older entries are not pending */
+	bool active;		/* on the active list */
+	bool carry;		/* its counts go on into the next interval (acct_carry) */
+	uint8_t exited;		/* ticks since its exit; 0 = alive */
+	bool group_dead;	/* its exit ended its process */
+	/*
+	 * When its last switch was (0 = not read): nothing of it follows. Between
+	 * its exit event and that switch the kernel still sends its parent
+	 * SIGCHLD. Switches are counted as read, lifecycle events later (in time
+	 * order), so it is its own only when not older than its exit (life_ts).
+	 */
+	uint64_t gone_ts;
+	bool held;		/* its ending row waits for what follows its exit (ftrace) */
+	uint16_t idle;		/* intervals without events */
+	/*
+	 * The time of the latest lifecycle event applied to it (fork, exec,
+	 * rename, exit): an older one, read late, does not undo what it says.
+	 */
+	uint64_t life_ts;
+	char comm[16];		/* from task_newtask, exec or task_rename; may be "" */
+	bool renamed;		/* exec'd this interval: comm is the name it ended it with */
+	bool named;		/* its name changed this interval (exec, prctl): comm is the last */
+	bool cred_call;		/* a call that changes credentials succeeded this interval */
+	/*
+	 * The ABI of its calls: compat, a 32-bit program's (i386 on x86_64),
+	 * whose numbers are another table's (sctable.h). abi_known once learnt:
+	 * from its creator at its fork, from its exec's return, or from /proc
+	 * (acct_set_abi); until then its calls are keyed as native, and
+	 * acct_set_abi re-keys them. abi_slow: one of these needs looking at on
+	 * sys_exit (the hot path tests this one flag).
+	 */
+	bool compat, abi_known, abi_slow;
+	bool in_exec;		/* its exec was decoded: its next sys_exit is the exec's return */
+	uint64_t abi_ts;	/* when the event that told its ABI was (0: /proc) */
+	/*
+	 * While its ABI is unknown: a first sys_exit that is a 32-bit fork's
+	 * return in the child (not counted) or a native call (counted), number
+	 * + 1; acct_set_abi decides. 0 = none.
+	 */
+	uint32_t stash_nr;
+	/*
+	 * The state split (acct_state_*): the state it is in (enum acct_st)
+	 * since @st_since (ring-buffer time); ACCT_ST_UNKNOWN until its first
+	 * scheduler event, its time before that is not counted.
+	 */
+	uint8_t st;
+	bool st_moved;		/* a scheduler record of it was applied this interval */
+	uint64_t st_since;
+	struct acct_thread *next;	/* active list */
+};
+
+/*
+ * An exec of the interval: the process and the file as execve was given it,
+ * for the collector to tell whether the program ran with other credentials.
+ */
+#define ACCT_EXEC_FILE 256
+struct acct_exec {
+	pid_t pid;
+	bool cut;			/* the name was longer than file[]: not known */
+	char file[ACCT_EXEC_FILE];
+};
+
+/*
+ * A lifecycle event (fork, exec, rename, exit) kept until every CPU's buffer
+ * is read, then applied in time order (acct_order_life).
+ */
+enum acct_life_kind { AL_NEWTASK, AL_EXEC, AL_RENAME, AL_EXIT };
+struct acct_life {
+	uint64_t ts;
+	uint64_t clone_flags;		/* newtask */
+	uint32_t seq;			/* decode order: equal times keep it */
+	pid_t pid;			/* the task it is about (the child of a newtask) */
+	pid_t other;			/* newtask: the parent; exec: old_pid */
+	uint32_t file_off, file_len;	/* exec: its filename in acct.life_str */
+	uint8_t kind;			/* enum acct_life_kind */
+	bool group_dead;		/* exit */
+	char comm[16];			/* newtask, rename */
+};
+
+/* A thread's state, for the state split: from sched_switch and sched_wakeup. */
+enum acct_st {
+	ACCT_ST_UNKNOWN,	/* no scheduler event of it yet */
+	ACCT_ST_ONCPU,
+	ACCT_ST_RUNQ,
+	ACCT_ST_SLEEP,
+	ACCT_ST_BLOCKED,
+	ACCT_ST_STOPPED,
+	ACCT_ST_DEAD,		/* its last switch, after its exit */
+};
+
+/* A scheduler event kept until every CPU is read (acct_state_end): 16 bytes. */
+struct acct_sched {
+	uint64_t ts;
+	pid_t tid;
+	uint32_t what;		/* enum acct_sched_what, or ACCT_SR_OUT + enum acct_st */
+};
+
+/* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
+struct acct_timing {
+	uint64_t ts;
+	pid_t tid;
+	uint32_t nr;
+};
+
+struct acct {
+	struct pidmap threads;		/* tid -> struct acct_thread */
+	struct acct_thread *active;	/* threads with events this interval */
+	struct acct_thread *last;	/* the last looked up: most events repeat it */
+	uint64_t total[AC_NR];		/* every thread, this interval */
+	uint64_t lost;			/* events the kernel dropped, this interval */
+	bool lost_unknown;		/* a page said "missed events", count unknown */
+	/*
+	 * Count received signals at delivery (in the receiver) instead of at
+	 * generation (in the sender): with a kernel pid filter, a sender outside it
+	 * records nothing.
+	 */
+	bool recv_on_deliver;
+	/* A thread ran a 32-bit program (compat ABI): their exits are looked for on sys_enter. */
+	bool compat_seen;
+	/*
+	 * Time calls in time order: each CPU's buffer is decoded in turn, so a
+	 * call that moved to another CPU (it blocked and woke up there, execve
+	 * balanced it) may have its exit decoded before its entry. Entries and
+	 * exits are kept, and acct_time_calls pairs them once every CPU is read.
+	 * Off: paired as decoded (one CPU, tests).
+	 */
+	bool order_times;
+	struct acct_timing *tv;
+	size_t ntv, cap_tv;
+	/*
+	 * Apply lifecycle events in time order: each CPU's buffer is decoded in
+	 * turn, so a child's exec or exit (on its CPU) may be decoded before its
+	 * fork (on its parent's): applied as decoded, the fork would rename it
+	 * back to its parent's name and undo its exit. They are few (the
+	 * counting events are not kept): kept with their times, merged into
+	 * one order by acct_order_life once every CPU is read. Off: applied as
+	 * decoded (one CPU, tests); either way an event older than the last one
+	 * applied to its task changes only what that one left unknown.
+	 */
+	bool order_life;
+	struct acct_life *lv;
+	size_t nlv, cap_lv;
+	char *life_str;			/* the kept execs' filenames */
+	size_t nlife_str, cap_life_str;
+	uint32_t life_seq;
+
+	/*
+	 * The state split: the scheduler events of the interval (each CPU's
+	 * buffer is decoded in turn, and a thread sleeps on one CPU, is woken
+	 * on another and runs on a third), kept and applied in time order by
+	 * acct_state_end. Off: nothing kept (states unknown).
+	 */
+	bool states;
+	struct acct_sched *sv, *sv_tmp;	/* sv_tmp: the merge's scratch */
+	size_t nsv, cap_sv;
+	uint64_t st_cut;		/* the end of the last interval closed (0: none) */
+	uint64_t st_overflow;		/* times the records were applied early (full) */
+
+	pid_t *born;			/* processes forked this interval */
+	size_t nborn, cap_born;
+	pid_t *dead;			/* tids whose exit ended their process */
+	size_t ndead, cap_dead;
+	struct acct_exec *execs;	/* the interval's execs, in the order decoded */
+	size_t nexecs, cap_execs;
+	/* Tasks moved to another cgroup this interval (once per thread and hierarchy). */
+	pid_t *moved;
+	size_t nmoved, cap_moved;
+
+	/*
+	 * Signals generated this interval towards the watched processes (the
+	 * focus view's: their senders), bounded.
+	 */
+	struct acct_sig {
+		pid_t sender, target;
+		int sig, result;
+		char comm[16];	/* the sender's, as events told it; may be "" */
+	} sigs[ACCT_SIGS];
+	size_t nsigs;
+	pid_t sig_watch[ACCT_WATCH];	/* tgids; none = nothing recorded */
+	size_t nsig_watch;
+
+	/*
+	 * Every signal of the interval, per flow (open addressing over
+	 * 2 * ACCT_FLOWS slots, allocated at the first signal); flow_idx lists
+	 * the slots in use. Past ACCT_FLOWS flows, flows_over counts them.
+	 */
+	struct acct_flow *flows;
+	uint16_t *flow_idx;
+	size_t nflows;
+	uint64_t flows_over;
+};
+
+void acct_init(struct acct *a);
+void acct_free(struct acct *a);
+
+/* The thread @tid, created (tgid unknown) on first sight. Never NULL. */
+struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid);
+static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
+{
+	if (a->last && a->last->tid == tid)
+		return a->last;
+	return acct_thread_slow(a, tid);
+}
+
+/*
+ * A fork-family call returning 0: a new task leaving the kernel for the first
+ * time. That is its creator's call, counted once there (strace counts it so).
+ */
+bool acct_child_return(long nr, long ret);
+/*
+ * The same for a 32-bit program's calls (i386 numbers on x86_64; never
+ * elsewhere).
+ */
+bool acct_child_return_compat(long nr, long ret);
+/* Is @nr execve of the compat ABI (how an exec into a 32-bit program returns)? */
+bool acct_compat_execve(long nr);
+/* The call sys_exit reports as @nr (rt_sigreturn reports the restored -1). */
+long acct_real_nr(long nr);
+/* A call that changes the caller's credentials when it succeeds (set*id, setgroups, capset)? */
+bool acct_cred_call(long nr);
+bool acct_cred_call_compat(long nr);
+
+/* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
+void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
+void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);
+/* The entry of a syscall that never returns (exit, exit_group): one call, none pending after. */
+void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts);
+void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts);
+/* Its last switch, after its exit, was read: nothing more of it can come. */
+bool acct_gone(const struct acct_thread *t);
+/* @sender is 0 when the signal came from interrupt context (no sending task). */
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result);
+/* signal_deliver in @tid: received, when acct.recv_on_deliver says so. */
+void acct_signal_deliver(struct acct *a, pid_t tid);
+/* Lifecycle events, with their ring buffer time @ts (see order_life). */
+void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
+		  const char *comm, size_t comm_len, uint64_t ts);
+void acct_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *filename, size_t len,
+	       uint64_t ts);
+/* task_rename: @pid's name is @comm now (prctl PR_SET_NAME, /proc/PID/comm, exec). */
+void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts);
+void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts);
+/*
+ * With order_life, after every CPU's buffer is read up to now: the kept
+ * lifecycle events applied in time order (before the born, dead and exec
+ * lists, the names and the exits are looked at).
+ */
+void acct_order_life(struct acct *a);
+/* cgroup_attach_task: @tid moved to another cgroup (its cgroup is read again). */
+void acct_cgroup_attach(struct acct *a, pid_t tid);
+/*
+ * With order_times, after every CPU's buffer is read up to now: the time of
+ * each call from its entry and exit, in time order, added to the interval's
+ * tables (before acct_first_active's sums are taken).
+ */
+void acct_time_calls(struct acct *a);
+/* @n events lost; n < 0: some, count unknown. */
+void acct_lost(struct acct *a, long n);
+
+/*
+ * The ABI of @t's calls, learnt from /proc when no event said it (ftrace reads
+ * the ELF class of its program): @compat for a 32-bit program's. Its calls of
+ * this interval, keyed as native until now, are re-keyed. Nothing changes
+ * when its ABI is known already.
+ */
+void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat);
+/*
+ * The state split (only with acct.states). sched_switch: @prev leaves the
+ * CPU in @prev_state, @next takes it. sched_wakeup(_new): @pid is runnable.
+ */
+void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts);
+void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts);
+/*
+ * acct_state_end - the interval's states, up to @cut
+ * @cut: a time (the trace clock's) before which every CPU's events were read
+ *
+ * After acct_order_life, every CPU read: the kept events before @cut (and
+ * those of threads that exited, up to their last switch) applied in time
+ * order, the rest kept for the next interval; then every thread's open
+ * state closed at @cut, its time added to n[AC_*_NS], and the thread made
+ * active (its row gets the time even without an event).
+ */
+void acct_state_end(struct acct *a, uint64_t cut);
+/* The state a thread enters at a switch that reports @prev_state. */
+enum acct_st acct_state_of(long prev_state);
+
+/* Record that @tid belongs to @tgid (from /proc, when no event said so). */
+void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid);
+
+static inline struct acct_thread *acct_first_active(const struct acct *a)
+{
+	return a->active;
+}
+
+/*
+ * Keep @t's counts of this interval for the next one (its process could not be
+ * looked up in time): acct_end_interval leaves them, and @t active.
+ */
+void acct_carry(struct acct *a, struct acct_thread *t);
+
+/*
+ * Start the next interval: counts and tables reset, lifecycle lists emptied,
+ * threads that exited two intervals ago forgotten (a CPU drained later may still
+ * hold events they wrote before exiting), and so are threads idle for
+ * ACCT_IDLE_FORGET intervals (an exit event may have been lost).
+ */
+#define ACCT_IDLE_FORGET 600
+void acct_end_interval(struct acct *a);
+
+#endif

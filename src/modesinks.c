@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The modes: the live view, batch output, --summary, the headless exporter
+ * and the headless recorder. The sources are the same in each; a mode is the
+ * last sink of the list (sinks.c): what it needs read, what it does with
+ * each interval, and at the end. -1 goes on, else an exit status.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "../collectors/procfs.h"
+#include "../tables/columns.h"
+#include "../views/view.h"
+#include "ktop.h"
+#include "ui.h"
+
+/* Sorting or filtering by a value means reading it for every task. */
+static void rows_needs(const struct model *m, const struct rowset *rs, struct procfs_need *need)
+{
+	need->all |= col_needs(m, rs->sort_col);
+	if (rs->filter[0])
+		need->all |= NEED_CMDLINE;
+}
+
+static void live_needs(const struct ktop *k, struct procfs_need *need)
+{
+	const struct model *m = &k->app.model;
+	size_t i;
+
+	for (i = 0; i < k->app.ncols; i++)
+		need->wanted |= col_needs(m, k->app.cols[i]);
+	/* Groups by a cgroup are summed each tick: every row's cgroup. */
+	if (k->app.groups.by >= CGROUP_BY_CGROUP)
+		need->all |= NEED_CGROUP;
+	if (k->app.view == VIEW_GROUPS)
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ);
+	/* A search (F3, while its prompt is open) looks at every command line, as a filter. */
+	if (k->app.searching)
+		need->all |= NEED_CMDLINE;
+	rows_needs(m, &k->app.rows, need);
+}
+
+static int live_tick(struct ktop *k)
+{
+	cmd_notice(k);
+	ui_draw(&k->app);
+	return -1;
+}
+
+static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
+{
+	const struct model *m = &k->app.model;
+
+	if (k->batch.view == VIEW_GROUPS) {
+		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
+		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
+			need->all |= NEED_CGROUP;
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ);
+	} else if (k->batch.view == VIEW_PROCESSES) {
+		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
+	}
+	/* The other system views are sums of events: nothing more to read. */
+	rows_needs(m, &k->batch.rows, need);
+}
+
+static int batch_tick(struct ktop *k)
+{
+	int err = batch_write(&k->batch, &k->app.model);
+
+	if (err == -EPIPE)
+		return 0;	/* the reader left: not an error */
+	if (err) {
+		/* Closed stdout (EBADF), a full disk: say so once, and stop. */
+		fprintf(stderr, "ktop: cannot write the output: %s\n", strerror(-err));
+		return 1;
+	}
+	return -1;
+}
+
+static int summary_end(struct ktop *k)
+{
+	return write_summary(k) ? 1 : 0;
+}
+
+const struct mode mode_live = { "live", true, live_needs, live_tick, NULL };
+const struct mode mode_batch = { "batch", false, batch_needs_of, batch_tick, NULL };
+const struct mode mode_summary = { "summary", false, NULL, NULL, summary_end };
+/* ktop -b --listen: the exporter (exporter.c) is its only sink; nothing on stdout. */
+const struct mode mode_exporter = { "exporter", false, NULL, NULL, NULL };
+/* -b -w FILE with no output asked for: the recorder is the only sink (it reads what -b would). */
+const struct mode mode_record = { "record", false, batch_needs_of, NULL, NULL };

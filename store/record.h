@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_RECORD_H
+#define KTOP_RECORD_H
+
+/*
+ * The recorder (-w FILE): a sink that, after each tick, writes what moved in
+ * the model to a SQLite file (store/recfmt.h has the format), one
+ * transaction per interval in WAL mode, so a kill loses at most the interval
+ * being written. The file name may hold strftime conversions: a new file
+ * starts when the name changes, and --record-keep and --record-max-size
+ * remove old ones of ktop's user (at the start and at each new file).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/model.h"
+
+struct record_opts {
+	const char *pattern;	/* the file name, strftime conversions allowed */
+	double keep_days;	/* remove the pattern's files older than this; 0 = keep */
+	uint64_t max_bytes;	/* then the oldest, while the pattern's files are larger; 0 = no cap */
+	double keyframe_s;	/* seconds between keyframes; 0 = the default (600) */
+};
+
+struct record_stats {
+	uint64_t intervals, task_rows, proc_rows, files;
+};
+
+struct record;
+
+/*
+ * record_open - check that the file of @now (wall clock) can be written
+ *
+ * Creates it (mode 0600: it holds every process's command line) or opens
+ * one to append to. Refuses a file that is not a ktop recording, one of a
+ * newer format, one another ktop records to, and one that is not ktop's
+ * user's own, or whose -wal, -shm or -journal is not (store/recfile.h).
+ * Returns 0, or -1 with @err (one line).
+ */
+int record_open(const struct record_opts *o, double now, struct record **out, char *err,
+		size_t errsz);
+
+/*
+ * record_tick - write the interval the model has just ended
+ *
+ * Returns 0, or -1 when recording stopped (a full disk, an I/O error): @err
+ * says why; the file keeps every interval written before, and the caller
+ * goes on without recording (record_close).
+ */
+int record_tick(struct record *r, const struct model *m, char *err, size_t errsz);
+
+/* The file written now. */
+const char *record_path(const struct record *r);
+void record_get_stats(const struct record *r, struct record_stats *st);
+void record_close(struct record *r);
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_REPLAY_H
+#define KTOP_REPLAY_H
+
+/*
+ * The replayer (-r FILE): a source that fills, per recorded interval, the
+ * same sample the live sources fill (model/sample.h): every live task's
+ * reading (the unchanged ones from its own state: a recording stores only
+ * what moved), the rows of kernel events, exits, totals, the system sample,
+ * the time, and the recording's session. model_apply then leaves the model as
+ * it was when recorded. It reads a SQLite file (store/recfmt.h) read-only: no
+ * root, no tracefs, nothing of the live system; a file another ktop is still
+ * writing too (its next intervals appear as they are committed).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/sample.h"
+
+struct replay;
+
+struct replay_opts {
+	/*
+	 * The file may still be written to (--follow, the live view): read it
+	 * as SQLite shares it. Else a file in rollback-journal mode (not being
+	 * written: ktop writes in WAL mode) is opened immutable: no lock, no
+	 * -journal or -wal looked at, nothing made beside it.
+	 */
+	bool follow;
+	/* A query that runs longer is stopped (the file is refused); 0: REPLAY_STEP_LIMIT_S. */
+	double step_limit_s;
+};
+
+/* Seconds: the longest a single query on a recording may run. */
+#define REPLAY_STEP_LIMIT_S 10.0
+
+/*
+ * replay_open - open a recording (@o may be NULL: the defaults)
+ *
+ * Refuses, with a one-line @err, what is not a regular file, a file that is
+ * not a ktop recording (its tables must be tables, with ktop's columns), one
+ * of a newer format, a damaged one, one with no interval. The file is
+ * untrusted: its schema runs no code, a value longer than RECFMT_VALUE_MAX is
+ * an error before it is read, a query is stopped after step_limit_s. Returns
+ * 0 or -1.
+ */
+int replay_open(const char *path, const struct replay_opts *o, struct replay **out, char *err,
+		size_t errsz);
+void replay_close(struct replay *r);
+
+/* The session of the first interval: the recording's units, row mode, tracing. */
+const struct sample_session *replay_first_session(const struct replay *r);
+/* Wall-clock times of the first and last shown intervals recorded so far. */
+int replay_range(struct replay *r, double *first, double *last, char *err, size_t errsz);
+
+/*
+ * replay_next - fill @s with the next interval (the sample must be empty)
+ *
+ * Returns 1 when filled: apply it; *@shown is false for a baseline (the
+ * interval before one a jump or a new file starts at: it gives the rates of
+ * the next, it is not shown itself). Returns 0 when there is no next interval
+ * (yet: a file being written grows), -1 on a damaged file (@err).
+ */
+int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz);
+
+/* The sequence number and wall-clock time of the interval filled last (0: none). */
+int64_t replay_seq(const struct replay *r);
+
+/*
+ * replay_seek - make interval @seq the next one shown
+ *
+ * The next replay_next calls fill the two intervals before it (baselines,
+ * not shown: what the second says of tasks that left finds them as the
+ * first read them), or @seq at once where it starts a session. Reads
+ * forward from the keyframe before it, never from the start. Returns 0, or
+ * -1 (@err).
+ */
+int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz);
+
+/*
+ * The shown interval at wall-clock time @t: the first at or after it, else
+ * the last one. Returns 1 with *@seq, 0 when the file has none, -1 (@err).
+ */
+int replay_find_time(struct replay *r, double t, int64_t *seq, char *err, size_t errsz);
+/* The shown interval before (@dir < 0) or after @seq. Returns 1, 0 when none, -1. */
+int replay_step_seq(struct replay *r, int64_t seq, int dir, int64_t *out, char *err,
+		    size_t errsz);
+
+#endif

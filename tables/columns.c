@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "columns.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../lib/cgroup.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
+
+/*
+ * One row per column. "doc" says where the number comes from: follow it to the
+ * collector (collectors/procfs.c) and the parser (collectors/procparse.c).
+ */
+const struct column columns[COL_NR] = {
+	[COL_PID] = { "pid", "PID", 7, false, CT_INT, 0, -1, SORT_ASC,
+		      "process id (thread id in thread mode)" },
+	[COL_TGID] = { "tgid", "TGID", 7, false, CT_INT, 0, -1, SORT_ASC,
+		       "thread group (process) id" },
+	[COL_PPID] = { "ppid", "PPID", 7, false, CT_INT, 0, -1, SORT_ASC,
+		       "parent process id, stat field 4" },
+	[COL_USER] = { "user", "USER", 8, true, CT_STR, 0, -1, SORT_ASC,
+		       "effective user: status Uid, else the owner of /proc/PID" },
+	[COL_UID] = { "uid", "UID", 6, false, CT_INT, 0, -1, SORT_ASC,
+		      "effective user id" },
+	[COL_STATE] = { "state", "S", 1, true, CT_CHAR, 0, -1, SORT_ASC,
+			"state R S D Z T t X I, stat field 3" },
+	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
+		       "nice value, stat field 19" },
+	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
+		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
+	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
+		      "resident memory as a share of MemTotal" },
+	[COL_RSS] = { "rss_kb", "RES", 6, false, CT_KB, 0, -1, SORT_DESC,
+		      "resident set size in KiB, stat field 24" },
+	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
+		      "virtual memory size in KiB, stat field 23" },
+	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
+		       "CPU time since start in seconds, stat utime+stime; a dead one's exit record" },
+	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
+			 "minor page faults, all threads, stat field 10" },
+	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
+			 "major page faults, all threads, stat field 12" },
+	[COL_VCSW] = { "vcsw", "CSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_VCSW, SORT_DESC,
+		       "voluntary context switches: sched_switch while blocked (status without tracing)" },
+	[COL_IVCSW] = { "ivcsw", "ICSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_IVCSW, SORT_DESC,
+			"involuntary context switches: sched_switch while runnable (status without tracing)" },
+	[COL_SYSC] = { "syscalls", "SYSC/s", 7, false, CT_COUNTER, 0, CNT_SYSCALLS, SORT_DESC,
+		       "system calls, all threads: raw_syscalls:sys_exit, exit/exit_group entries" },
+	[COL_SYSERR] = { "syscall_errors", "ERR/s", 6, false, CT_COUNTER, 0, CNT_SYSERR, SORT_DESC,
+			 "failed system calls (returned -errno): raw_syscalls:sys_exit ret" },
+	[COL_TOPSC] = { "top_syscall", "TOP-SYSCALL", 14, true, CT_STR, 0, -1, SORT_ASC,
+			"most frequent system call in the interval" },
+	[COL_SIGRECV] = { "sig_recv", "SIG/s", 6, false, CT_COUNTER, 0, CNT_SIGRECV, SORT_DESC,
+			  "signals queued to it: signal:signal_generate" },
+	[COL_SIGSENT] = { "sig_sent", "SIGTX/s", 7, false, CT_COUNTER, 0, CNT_SIGSENT, SORT_DESC,
+			  "signals it sent (from task context): signal:signal_generate" },
+	[COL_ONCPU] = { "oncpu_ms", "ONCPU%", 6, false, CT_MS, 0, CNT_ONCPU, SORT_DESC,
+			"time on a CPU, all threads: sched_switch in to out (100% = one thread's interval)" },
+	[COL_RUNQ] = { "runq_ms", "RUNQ%", 6, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
+		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in (untraced: task/TID/schedstat run_delay)" },
+	[COL_SLEEP] = { "sleep_ms", "SLEEP%", 6, false, CT_MS, 0, CNT_SLEEP, SORT_DESC,
+			"time asleep (S; idle or parked kernel threads), all threads: sched_switch out to sched_wakeup" },
+	[COL_BLOCKED] = { "blocked_ms", "BLOCK%", 6, false, CT_MS, 0, CNT_BLOCKED, SORT_DESC,
+			  "time blocked (D, uninterruptible: I/O, vfork), all threads: sched_switch out to sched_wakeup" },
+	[COL_STOPPED] = { "stopped_ms", "STOP%", 6, false, CT_MS, 0, CNT_STOPPED, SORT_DESC,
+			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
+	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
+			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
+	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
+		       "events the kernel dropped in the interval, whole system" },
+	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
+			     "exit records (taskstats) the kernel dropped in the interval, whole system" },
+	[COL_THREADS] = { "threads", "THR", 4, false, CT_INT, 0, -1, SORT_DESC,
+			  "number of threads, stat field 20" },
+	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
+			"CPU it last ran on, stat field 39" },
+	[COL_CGROUP] = { "cgroup", "CGROUP", 24, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
+			 "cgroup path: /proc/PID/cgroup, the v2 line (else name=systemd, pids, ...)" },
+	[COL_UNIT] = { "unit", "UNIT", 20, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
+		       "systemd unit of the cgroup: its innermost .service or .scope, else .slice" },
+	[COL_CONTAINER] = { "container", "CONTAINER", 19, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
+			    "container of the cgroup, RUNTIME:ID (12 hex digits); empty on the host" },
+	[COL_COMM] = { "comm", "COMMAND", 15, true, CT_STR, 0, -1, SORT_ASC,
+		       "command name, stat field 2" },
+	[COL_CMDLINE] = { "cmdline", "COMMAND", 15, true, CT_STR, NEED_CMDLINE, -1, SORT_ASC,
+			  "command line, /proc/PID/cmdline ([comm] if empty)" },
+};
+
+bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out)
+{
+	uint64_t d;
+
+	switch (c) {
+	case COL_PID: *out = t->pid; return true;
+	case COL_TGID: *out = t->tgid; return true;
+	case COL_PPID: *out = t->ppid; return true;
+	case COL_UID:
+		*out = (double)t->uid;
+		return t->uid >= 0;
+	case COL_NICE: *out = (double)t->nice; return true;
+	case COL_CPU:
+		*out = t->cpu_pct;
+		return t->have_cpu;
+	case COL_MEM:
+		if (!m->sys.have_mem || !m->sys.mem.total)
+			return false;
+		*out = 100.0 * (double)t->rss_kb / (double)m->sys.mem.total;
+		return true;
+	case COL_RSS: *out = (double)t->rss_kb; return true;
+	case COL_VSZ: *out = (double)t->vsize_kb; return true;
+	case COL_TIME:
+		if (!(t->have & (1u << CNT_CPU)))
+			return false;
+		*out = (double)t->cnt[CNT_CPU] / 1e9;
+		return true;
+	case COL_THREADS: *out = (double)t->threads; return true;
+	case COL_CPUID:
+		*out = t->processor;
+		return t->processor >= 0;
+	case COL_LOST:
+		*out = (double)m->lost_events;
+		return m->event_counters != 0 && m->interval_s > 0;
+	case COL_LOST_EXITS:
+		*out = (double)m->exits_lost;
+		return m->exit_records && m->interval_s > 0;
+	case COL_MINFLT:
+	case COL_MAJFLT:
+	case COL_VCSW:
+	case COL_IVCSW:
+	case COL_SYSC:
+	case COL_SYSERR:
+	case COL_SIGRECV:
+	case COL_SIGSENT:
+		if (!task_delta(t, (enum counter)columns[c].counter, &d))
+			return false;
+		*out = (double)d;
+		return true;
+	case COL_ONCPU:
+	case COL_RUNQ:
+	case COL_SLEEP:
+	case COL_BLOCKED:
+	case COL_STOPPED:
+	case COL_SCTIME:
+		if (!task_delta(t, (enum counter)columns[c].counter, &d))
+			return false;
+		*out = (double)d / 1e6;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const char *cmdline_text(const struct task *t, char *buf, size_t n, int utf8)
+{
+	size_t len = t->cmdline_len;
+
+	if (!t->cmdline)	/* not read (yet): the name will do */
+		return col_text(t, COL_COMM, buf, n, utf8);
+	/* Kernel threads and zombies have no command line: show [comm] like ps. */
+	while (len && t->cmdline[len - 1] == '\0')
+		len--;
+	if (!len) {
+		char comm[PROC_COMM_MAX];
+
+		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), utf8);
+		snprintf(buf, n, "[%s]", comm);
+		return buf;
+	}
+	sanitize_text(buf, n, t->cmdline, len, utf8);
+	return buf;
+}
+
+/* The cgroup columns: derived from the path when shown, not stored. */
+static const char *cgroup_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
+{
+	char raw[CGROUP_KEY_MAX];
+	struct cgroup_container ct;
+
+	raw[0] = '\0';
+	if (!t->cgroup)
+		snprintf(raw, sizeof(raw), "?");	/* not read (yet) */
+	else if (c == COL_CGROUP)
+		snprintf(raw, sizeof(raw), "%s", t->cgroup);
+	else if (c == COL_UNIT)
+		cgroup_unit(t->cgroup, raw, sizeof(raw));
+	else if (cgroup_container(t->cgroup, &ct) != CGROUP_RT_NONE)
+		snprintf(raw, sizeof(raw), "%s:%s", cgroup_runtime_name(ct.runtime), ct.id);
+	sanitize_text(buf, n, raw, strlen(raw), utf8);
+	return buf;
+}
+
+const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
+{
+	switch (c) {
+	case COL_USER:
+		if (t->user)
+			sanitize_text(buf, n, t->user, strlen(t->user), utf8);
+		else if (t->uid >= 0)
+			snprintf(buf, n, "%lld", (long long)t->uid);
+		else
+			snprintf(buf, n, "?");
+		return buf;
+	case COL_STATE:
+		snprintf(buf, n, "%c", t->state >= 'A' && t->state <= 'z' ? t->state : '?');
+		return buf;
+	case COL_COMM:
+		sanitize_text(buf, n, t->comm, strlen(t->comm), utf8);
+		return buf;
+	case COL_CMDLINE:
+		return cmdline_text(t, buf, n, utf8);
+	case COL_CGROUP:
+	case COL_UNIT:
+	case COL_CONTAINER:
+		return cgroup_text(t, c, buf, n, utf8);
+	case COL_TOPSC: {
+		char tmp[SYSCALL_LABEL_BUF];
+
+		/* Into @buf: callers print @buf, and a name is a static string. */
+		snprintf(buf, n, "%s", t->top_nr == SC_EMPTY ? "" :
+			 syscall_label(t->top_nr, tmp, sizeof(tmp)));
+		return buf;
+	}
+	default:
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+}
+
+unsigned col_needs(const struct model *m, int c)
+{
+	unsigned needs = columns[c].needs;
+
+	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
+		needs &= ~(NEED_STATUS | NEED_SCHEDSTAT);
+	return needs;
+}
+
+int col_by_key(const char *key)
+{
+	int i;
+
+	for (i = 0; i < COL_NR; i++)
+		if (!strcasecmp(columns[i].key, key))
+			return i;
+	return -1;
+}
+
+int col_compare(const struct model *m, const struct task *a, const struct task *b,
+		enum col_id c)
+{
+	double x, y;
+	bool hx, hy;
+
+	if (columns[c].type == CT_STR || columns[c].type == CT_CHAR) {
+		char bx[256], by[256];
+
+		return strcmp(col_text(a, c, bx, sizeof(bx), true),
+			      col_text(b, c, by, sizeof(by), true));
+	}
+	hx = col_num(m, a, c, &x);
+	hy = col_num(m, b, c, &y);
+	if (hx != hy)
+		return hx ? 1 : -1;
+	if (!hx)
+		return 0;
+	return x < y ? -1 : x > y;
+}

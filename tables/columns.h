@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_COLUMNS_H
+#define KTOP_COLUMNS_H
+
+/*
+ * The column catalog: every per-task number ktop shows or writes is one row of
+ * the table in columns.c, which names its source file and field. The table view,
+ * the sort keys, the text, CSV and JSON writers all read this one table.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../model/model.h"
+
+enum col_id {
+	COL_PID,
+	COL_TGID,
+	COL_PPID,
+	COL_USER,
+	COL_UID,
+	COL_STATE,
+	COL_NICE,
+	COL_CPU,
+	COL_MEM,
+	COL_RSS,
+	COL_VSZ,
+	COL_TIME,
+	COL_MINFLT,
+	COL_MAJFLT,
+	COL_VCSW,
+	COL_IVCSW,
+	COL_SYSC,
+	COL_SYSERR,
+	COL_TOPSC,
+	COL_SIGRECV,
+	COL_SIGSENT,
+	COL_ONCPU,
+	COL_RUNQ,
+	COL_SLEEP,
+	COL_BLOCKED,
+	COL_STOPPED,
+	COL_SCTIME,
+	COL_LOST,
+	COL_LOST_EXITS,
+	COL_THREADS,
+	COL_CPUID,
+	COL_CGROUP,
+	COL_UNIT,
+	COL_CONTAINER,
+	COL_COMM,
+	COL_CMDLINE,
+	COL_NR
+};
+
+enum col_type {
+	CT_INT,		/* an integer value */
+	CT_COUNTER,	/* count in the interval; screens show it per second */
+	CT_PCT,		/* percentage, one decimal */
+	CT_KB,		/* kibibytes; screens scale it (M, G) */
+	CT_TIME,	/* seconds of CPU; screens show M:SS.hh */
+	/*
+	 * Milliseconds of the interval (3 decimals in CSV/JSON); screens show
+	 * the share of the interval, 100 = one thread's whole interval.
+	 */
+	CT_MS,
+	CT_CHAR,	/* one character (state) */
+	CT_STR,		/* text, sanitized before it is shown */
+};
+
+/* Longest text of a cell: a command line as read (4 KiB) once sanitized. */
+#define CMDLINE_TEXT_MAX 4200
+
+enum sort_dir { SORT_ASC, SORT_DESC };
+
+struct column {
+	const char *key;	/* CSV/JSON/-o name, stable: "minflt" */
+	const char *title;	/* screen header: "MINFLT/s" */
+	int width;		/* screen width, without the separating space */
+	bool left;		/* left-aligned (text) */
+	enum col_type type;
+	unsigned needs;
+	int counter;		/* CT_COUNTER, CT_MS: enum counter, else -1 */
+	enum sort_dir sort_default;
+	const char *doc;	/* where it comes from, for --help and the man page */
+};
+
+extern const struct column columns[COL_NR];
+
+/* Numeric value of a column; false if unknown (no rate yet, not read). */
+bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out);
+/*
+ * Text of a string-like column (user, state, comm, cmdline), sanitized for a
+ * terminal or a file. Returns @buf.
+ */
+const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8);
+/*
+ * What column @c needs read beyond stat this session: context switches come
+ * from events when tracing runs, from status otherwise.
+ */
+unsigned col_needs(const struct model *m, int c);
+/* The column named @key (case-insensitive), or -1. */
+int col_by_key(const char *key);
+/* Compare two tasks by column @c, ascending; unknown values sort lowest. */
+int col_compare(const struct model *m, const struct task *a, const struct task *b,
+		enum col_id c);
+
+#endif

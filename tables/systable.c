@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "systable.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "groups.h"
+#include "../model/kev.h"
+#include "../model/sigflow.h"
+#include "../lib/scnames.h"
+#include "../model/systotals.h"
+#include "../lib/util.h"
+
+static const char *const names[VIEW_NR] = {
+	[VIEW_PROCESSES] = "processes", [VIEW_SYSCALLS] = "syscalls", [VIEW_ERRORS] = "errors",
+	[VIEW_SUBSYSTEMS] = "subsystems", [VIEW_SIGNALS] = "signals", [VIEW_GROUPS] = "groups",
+	[VIEW_CALLERS] = "callers",
+};
+static const char *const titles[VIEW_NR] = {
+	[VIEW_PROCESSES] = "Processes", [VIEW_SYSCALLS] = "Syscalls", [VIEW_ERRORS] = "Errors",
+	[VIEW_SUBSYSTEMS] = "Subsystems", [VIEW_SIGNALS] = "Signals", [VIEW_GROUPS] = "Groups",
+	[VIEW_CALLERS] = "Processes",
+};
+
+const char *view_name(enum view_kind k)
+{
+	return k < VIEW_NR ? names[k] : "";
+}
+
+const char *view_title(enum view_kind k)
+{
+	return k < VIEW_NR ? titles[k] : "";
+}
+
+int view_parse(const char *s, enum view_kind *k)
+{
+	int i;
+
+	for (i = 0; i < VIEW_NAMED; i++) {
+		if (!strcmp(s, names[i])) {
+			*k = (enum view_kind)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool view_traced(enum view_kind k)
+{
+	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS;
+}
+
+/*
+ * The catalogs. The first column names the row; counts within the interval
+ * (AV_COUNT) are what CSV and JSON write, as for the process table, and what
+ * the screen shows per second.
+ */
+static const struct av_col syscalls_cols[] = {
+	{ "syscall", "SYSCALL", 18, true, AV_STR, SORT_ASC, -1,
+	  "system call name (raw_syscalls:sys_exit id, named from the kernel's tables)" },
+	{ "calls", "CALLS/s", 9, false, AV_COUNT, SORT_DESC, -1,
+	  "calls that ended in the interval, summed over every process" },
+	{ "errors", "ERR/s", 8, false, AV_COUNT, SORT_DESC, -1,
+	  "of those, failed ones (returned -errno)" },
+	{ "share_pct", "SHARE%", 6, false, AV_PCT, SORT_DESC, -1,
+	  "its share of all the calls of the interval" },
+	{ "top_errno", "TOP-ERRNO", 12, true, AV_STR, SORT_ASC, -1,
+	  "the errno it failed with most in the interval (since start when none)" },
+	{ "subsystem", "SUBSYSTEM", 13, true, AV_STR, SORT_ASC, -1,
+	  "the kernel subsystem that implements it" },
+	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
+	  "processes (threads with -H) that made it in the interval" },
+	{ "calls_total", "CALLS", 10, false, AV_TOTAL, SORT_DESC, -1,
+	  "calls since the first interval" },
+	{ "errors_total", "ERRORS", 9, false, AV_TOTAL, SORT_DESC, -1,
+	  "failed calls since the first interval" },
+	{ "nr", "NR", 4, false, AV_INT, SORT_ASC, -1, "its number on this architecture" },
+};
+
+static const struct av_col errors_cols[] = {
+	{ "syscall", "SYSCALL", 18, true, AV_STR, SORT_ASC, -1, "system call name" },
+	{ "errno", "ERRNO", 14, true, AV_STR, SORT_ASC, -1,
+	  "the error it returned (-errno of raw_syscalls:sys_exit)" },
+	{ "errors", "ERR/s", 8, false, AV_COUNT, SORT_DESC, -1,
+	  "calls that failed so in the interval, every process" },
+	{ "share_pct", "SHARE%", 6, false, AV_PCT, SORT_DESC, -1,
+	  "their share of all the failed calls of the interval" },
+	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
+	  "processes (threads with -H) that failed so in the interval" },
+	{ "errors_total", "ERRORS", 9, false, AV_TOTAL, SORT_DESC, -1,
+	  "calls that failed so since the first interval" },
+	{ "subsystem", "SUBSYSTEM", 13, true, AV_STR, SORT_ASC, -1, "the syscall's subsystem" },
+};
+
+static const struct av_col subsystems_cols[] = {
+	{ "subsystem", "SUBSYSTEM", 13, true, AV_STR, SORT_ASC, -1,
+	  "kernel subsystem, as in the kernel's workload-tracing document" },
+	{ "calls", "CALLS/s", 9, false, AV_COUNT, SORT_DESC, -1,
+	  "its system calls that ended in the interval, every process" },
+	{ "errors", "ERR/s", 8, false, AV_COUNT, SORT_DESC, -1, "of those, failed ones" },
+	{ "share_pct", "SHARE%", 6, false, AV_PCT, SORT_DESC, -1,
+	  "its share of all the calls of the interval" },
+	{ "syscalls", "SYSCALLS", 8, false, AV_INT, SORT_DESC, -1,
+	  "how many of its system calls were made in the interval" },
+	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
+	  "processes (threads with -H) that made one of them in the interval" },
+	{ "calls_total", "CALLS", 10, false, AV_TOTAL, SORT_DESC, -1,
+	  "its calls since the first interval" },
+	{ "errors_total", "ERRORS", 9, false, AV_TOTAL, SORT_DESC, -1,
+	  "its failed calls since the first interval" },
+	{ "history", "CALLS/s HISTORY (each row to its own peak)", 0, true, AV_GRAPH, SORT_DESC, -1,
+	  "screen only: calls/s over the last intervals, newest right; each row is scaled to "
+	  "its own peak, so 5 calls/s and 22.6k/s draw as tall: compare rows by CALLS/s" },
+};
+
+static const struct av_col signals_cols[] = {
+	{ "sender_pid", "FROM", 7, false, AV_INT, SORT_ASC, -1,
+	  "the sending process; 0: the kernel (no sending task)" },
+	{ "sender_comm", "SENDER", 15, true, AV_STR, SORT_ASC, -1, "its command name" },
+	{ "receiver_pid", "TO", 7, false, AV_INT, SORT_ASC, -1, "the process the signal went to" },
+	{ "receiver_comm", "RECEIVER", 15, true, AV_STR, SORT_ASC, -1, "its command name" },
+	{ "signal", "SIGNAL", 9, true, AV_STR, SORT_ASC, -1, "the signal (signal:signal_generate sig)" },
+	{ "result", "RESULT", 15, true, AV_STR, SORT_ASC, -1,
+	  "delivered, ignored, already_pending, overflow_fail, lose_info (signal_generate result)" },
+	{ "count", "SIG/s", 7, false, AV_COUNT, SORT_DESC, -1, "signals so in the interval" },
+	{ "total", "TOTAL", 8, false, AV_TOTAL, SORT_DESC, -1, "signals so since the first interval" },
+};
+
+static const struct av_col groups_cols[] = {
+	{ "group", "GROUP", 24, true, AV_STR, SORT_ASC, -1,
+	  "the group: command, user, cgroup path, unit or RUNTIME:ID (--group-by)" },
+	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
+	  "its rows this interval (processes, threads with -H), exited ones included" },
+	{ "cpu_pct", "CPU%", 6, false, AV_PCT, SORT_DESC, COL_CPU, "the rows' cpu_pct, summed" },
+	{ "mem_pct", "MEM%", 5, false, AV_PCT, SORT_DESC, COL_MEM, "the rows' mem_pct, summed" },
+	{ "rss_kb", "RSS", 6, false, AV_KB, SORT_DESC, COL_RSS, "the rows' rss_kb, summed" },
+	{ "syscalls", "SYSC/s", 8, false, AV_COUNT, SORT_DESC, COL_SYSC, "the rows' syscalls, summed" },
+	{ "syscall_errors", "ERR/s", 7, false, AV_COUNT, SORT_DESC, COL_SYSERR,
+	  "the rows' syscall_errors, summed" },
+	{ "minflt", "MINFLT/s", 8, false, AV_COUNT, SORT_DESC, COL_MINFLT, "the rows' minflt, summed" },
+	{ "majflt", "MAJFLT/s", 8, false, AV_COUNT, SORT_DESC, COL_MAJFLT, "the rows' majflt, summed" },
+	{ "vcsw", "CSW/s", 7, false, AV_COUNT, SORT_DESC, COL_VCSW, "the rows' vcsw, summed" },
+	{ "ivcsw", "ICSW/s", 7, false, AV_COUNT, SORT_DESC, COL_IVCSW, "the rows' ivcsw, summed" },
+	{ "sig_recv", "SIG/s", 6, false, AV_COUNT, SORT_DESC, COL_SIGRECV, "the rows' sig_recv, summed" },
+	{ "sig_sent", "SIGTX/s", 7, false, AV_COUNT, SORT_DESC, COL_SIGSENT, "the rows' sig_sent, summed" },
+	{ "oncpu_ms", "ONCPU%", 6, false, AV_MS, SORT_DESC, COL_ONCPU, "the rows' oncpu_ms, summed" },
+	{ "runq_ms", "RUNQ%", 6, false, AV_MS, SORT_DESC, COL_RUNQ, "the rows' runq_ms, summed" },
+	{ "sleep_ms", "SLEEP%", 6, false, AV_MS, SORT_DESC, COL_SLEEP, "the rows' sleep_ms, summed" },
+	{ "blocked_ms", "BLOCK%", 6, false, AV_MS, SORT_DESC, COL_BLOCKED,
+	  "the rows' blocked_ms, summed" },
+	{ "threads", "THR", 5, false, AV_INT, SORT_DESC, COL_THREADS, "the rows' threads, summed" },
+	{ "vsz_kb", "VIRT", 6, false, AV_KB, SORT_DESC, COL_VSZ, "the rows' vsz_kb, summed" },
+	{ "cpu_s", "TIME+", 10, false, AV_TIME, SORT_DESC, COL_TIME, "the rows' cpu_s, summed" },
+	{ "syscalls_total", "SYSCALLS", 10, false, AV_TOTAL, SORT_DESC, COL_SYSC,
+	  "system calls of its rows since the group was first seen" },
+	{ "syscall_errors_total", "ERRORS", 9, false, AV_TOTAL, SORT_DESC, COL_SYSERR,
+	  "failed system calls of its rows since the group was first seen" },
+	/*
+	 * Its cgroup's resources (model/cgres.h), for the keys that are one
+	 * cgroup (cgroup, unit, container, pod): pcol AV_CGRES(field).
+	 */
+	{ "id", "ID", 22, true, AV_STR, SORT_ASC, AV_CGRES_ID,
+	  "the container's RUNTIME:ID, the pod's pod:UID (by container, pod)" },
+	{ "alerts", "ALERT", 11, true, AV_STR, SORT_DESC, AV_CGRES(CGF_NR),
+	  "THR throttled, OOM a process OOM-killed, MEM memory pressure, in the interval" },
+	{ "cpu_some_pct", "CPUPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_SOME),
+	  "share of the interval some of its tasks waited for a CPU (cpu.pressure)" },
+	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
+	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
+	{ "cpu_limit_pct", "CPULIM%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_LIMIT),
+	  "its CPU limit, 100 = one CPU (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us)" },
+	{ "mem_some_pct", "MEMPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_MEM_SOME),
+	  "share of the interval some of its tasks waited for memory (memory.pressure)" },
+	{ "io_some_pct", "IOPSI%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_IO_SOME),
+	  "share of the interval some of its tasks waited for I/O (io.pressure)" },
+	{ "mem_kb", "MEMCG", 6, false, AV_KB, SORT_DESC, AV_CGRES(CGF_MEM_KB),
+	  "its cgroup's memory (memory.current, v1 memory.usage_in_bytes)" },
+	{ "mem_max_kb", "MEMMAX", 6, false, AV_KB, SORT_DESC, AV_CGRES(CGF_MEM_MAX_KB),
+	  "its memory limit (memory.max, v1 memory.limit_in_bytes); empty: none" },
+	{ "oom_kills_total", "OOMKILL", 7, false, AV_TOTAL, SORT_DESC, AV_CGRES(CGF_OOM_KILLS_TOTAL),
+	  "its processes OOM-killed since it was first read (memory.events, v1 memory.oom_control)" },
+	{ "pids", "PIDS", 5, false, AV_INT, SORT_DESC, AV_CGRES(CGF_PIDS), "pids.current" },
+	{ "pids_max", "PIDMAX", 6, false, AV_INT, SORT_DESC, AV_CGRES(CGF_PIDS_MAX),
+	  "pids.max; empty: none" },
+	{ "cpu_full_pct", "CPUFULL%", 8, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_FULL),
+	  "share of the interval all its tasks waited for a CPU" },
+	{ "mem_full_pct", "MEMFULL%", 8, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_MEM_FULL),
+	  "share of the interval all its tasks waited for memory" },
+	{ "io_full_pct", "IOFULL%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_IO_FULL),
+	  "share of the interval all its tasks waited for I/O" },
+	{ "cpu_some_us", "CPUPSI-us", 9, false, AV_INT, SORT_DESC, AV_CGRES(CGF_CPU_SOME_US),
+	  "microseconds some of its tasks waited for a CPU in the interval (cpu.pressure total)" },
+	{ "throttled", "THROTTLED", 9, false, AV_INT, SORT_DESC, AV_CGRES(CGF_THROTTLED),
+	  "periods it was throttled in the interval (cpu.stat nr_throttled)" },
+	{ "throttled_us", "THROT-us", 9, false, AV_INT, SORT_DESC, AV_CGRES(CGF_THROTTLED_US),
+	  "microseconds throttled in the interval (cpu.stat throttled_usec, v1 throttled_time)" },
+	{ "oom_kills", "OOM", 4, false, AV_INT, SORT_DESC, AV_CGRES(CGF_OOM_KILLS),
+	  "its processes OOM-killed in the interval" },
+	{ "mem_max_hits", "MEMHIT", 6, false, AV_INT, SORT_DESC, AV_CGRES(CGF_MEM_HITS),
+	  "times its memory hit its limit in the interval (memory.events max, v1 memory.failcnt)" },
+};
+
+static const struct av_col callers_cols[] = {
+	{ "pid", "PID", 7, false, AV_INT, SORT_ASC, COL_PID, "process id" },
+	{ "user", "USER", 8, true, AV_STR, SORT_ASC, COL_USER, "its user" },
+	{ "state", "S", 1, true, AV_STR, SORT_ASC, COL_STATE, "its state" },
+	{ "cpu_pct", "CPU%", 5, false, AV_PCT, SORT_DESC, COL_CPU, "its CPU use" },
+	{ "calls", "CALLS/s", 9, false, AV_COUNT, SORT_DESC, -1,
+	  "its calls of the syscall (of every syscall for a group)" },
+	{ "errors", "ERR/s", 8, false, AV_COUNT, SORT_DESC, -1,
+	  "those that failed (with the errno, for an error)" },
+	{ "syscalls", "SYSC/s", 7, false, AV_COUNT, SORT_DESC, COL_SYSC, "all its system calls" },
+	{ "top_syscall", "TOP-SYSCALL", 14, true, AV_STR, SORT_ASC, COL_TOPSC, "its most frequent" },
+	{ "comm", "COMMAND", 15, true, AV_STR, SORT_ASC, COL_COMM, "its command name" },
+};
+
+static const struct {
+	const struct av_col *cols;
+	size_t n;
+	int sort;
+} catalog[VIEW_NR] = {
+	[VIEW_SYSCALLS] = { syscalls_cols, ARRAY_SIZE(syscalls_cols), 1 },
+	[VIEW_ERRORS] = { errors_cols, ARRAY_SIZE(errors_cols), 2 },
+	[VIEW_SUBSYSTEMS] = { subsystems_cols, ARRAY_SIZE(subsystems_cols), 1 },
+	[VIEW_SIGNALS] = { signals_cols, ARRAY_SIZE(signals_cols), 6 },
+	[VIEW_GROUPS] = { groups_cols, ARRAY_SIZE(groups_cols), 2 },
+	[VIEW_CALLERS] = { callers_cols, ARRAY_SIZE(callers_cols), 4 },
+};
+
+/* Each view's totals column: the order of rows that tie (and of the baseline). */
+static int tie_col(enum view_kind k)
+{
+	switch (k) {
+	case VIEW_SYSCALLS:
+	case VIEW_SUBSYSTEMS:
+		return 7;
+	case VIEW_ERRORS:
+		return 5;
+	case VIEW_SIGNALS:
+		return 7;
+	case VIEW_GROUPS:
+		return 16;
+	default:
+		return -1;
+	}
+}
+
+const struct av_col *view_columns(enum view_kind k, size_t *n)
+{
+	*n = k < VIEW_NR ? catalog[k].n : 0;
+	return k < VIEW_NR ? catalog[k].cols : NULL;
+}
+
+int view_col_by_key(enum view_kind k, const char *key)
+{
+	size_t i, n;
+	const struct av_col *c = view_columns(k, &n);
+
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(c[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+int view_default_sort(enum view_kind k)
+{
+	return k < VIEW_NR ? catalog[k].sort : 0;
+}
+
+void aggview_init(struct aggview *v, enum view_kind k)
+{
+	memset(v, 0, sizeof(*v));
+	v->kind = k;
+	v->sort = view_default_sort(k);
+	v->dir = k < VIEW_NR && catalog[k].cols ? catalog[k].cols[v->sort].sort_default : SORT_DESC;
+	v->sub = -1;
+}
+
+void aggview_free(struct aggview *v)
+{
+	sigflows_free(&v->merged);
+	free(v->idx);
+	free(v->tasks);
+	v->idx = NULL;
+	v->tasks = NULL;
+	v->n = v->cap = v->ntasks = v->cap_tasks = 0;
+}
+
+/* The Signals view's rows: per process, or merged per command (b). */
+static const struct sigflows *flows_of(const struct aggview *v)
+{
+	return v->by_comm ? &v->merged : &v->m->sigflows;
+}
+
+static const struct av_col *col_of(const struct aggview *v, int col)
+{
+	size_t n;
+	const struct av_col *c = view_columns(v->kind, &n);
+
+	return col >= 0 && (size_t)col < n ? &c[col] : NULL;
+}
+
+/* The model's kernel events for @c are counted this interval (not the baseline). */
+static bool counted(const struct model *m, enum counter c)
+{
+	return m->interval_s > 0 && model_counts_events(m, c);
+}
+
+bool aggview_rate(const struct aggview *v, double count, double *out)
+{
+	if (!v->m || v->m->interval_s <= 0)
+		return false;
+	*out = count / v->m->interval_s;
+	return true;
+}
+
+bool aggview_drill_match(const struct model *m, const struct av_drill *d, const struct task *t)
+{
+	const struct sc_stat *s;
+	char key[CGROUP_KEY_MAX];
+
+	switch (d->from) {
+	case VIEW_SYSCALLS:
+		s = sysagg_counts(m, t) ? sc_table_find(&t->sc, d->nr) : NULL;
+		return s && s->calls;
+	case VIEW_ERRORS:
+		s = sysagg_counts(m, t) ? sc_table_find(&t->err, sc_err_key(d->nr, d->err)) : NULL;
+		return s && s->errors;
+	case VIEW_GROUPS:
+		if (!groups_counts(m, t))
+			return false;
+		groups_task_key(m, d->by, t, key, sizeof(key));
+		return !strcmp(key, d->key);
+	default:
+		return groups_counts(m, t);
+	}
+}
+
+static bool callers_num(const struct aggview *v, const struct task *t, int col, double *out)
+{
+	const struct av_col *c = col_of(v, col);
+	const struct sc_stat *s;
+	uint64_t d;
+
+	if (c->pcol >= 0)
+		return col_num(v->m, t, (enum col_id)c->pcol, out);
+	if (v->drill.from != VIEW_SYSCALLS && v->drill.from != VIEW_ERRORS) {
+		if (!task_delta(t, col == 4 ? CNT_SYSCALLS : CNT_SYSERR, &d))
+			return false;
+		*out = (double)d;
+		return true;
+	}
+	if (!task_delta(t, CNT_SYSCALLS, &d))
+		return false;
+	/* An error's processes: their failures with that errno, from their error tables. */
+	if (col == 5 && v->drill.from == VIEW_ERRORS)
+		s = sc_table_find(&t->err, sc_err_key(v->drill.nr, v->drill.err));
+	else
+		s = sc_table_find(&t->sc, v->drill.nr);
+	*out = !s ? 0 : col == 4 ? (double)s->calls : (double)s->errors;
+	return true;
+}
+
+static bool groups_num(const struct aggview *v, const struct group *gr, int col, double *out)
+{
+	const struct av_col *c = col_of(v, col);
+	int cnt;
+
+	if (col == 1) {
+		*out = gr->rows;
+		return true;
+	}
+	if (c->pcol <= AV_CGRES(0))
+		return cgres_group_num(&v->m->cgres, gr->dir, AV_CGRES(0) - c->pcol, out);
+	if (c->type != AV_TOTAL)
+		return group_num(gr, c->pcol, out);
+	cnt = columns[c->pcol].counter;
+	if (cnt < 0 || !gr->have_total[cnt])
+		return false;
+	*out = (double)gr->total[cnt];
+	return true;
+}
+
+static bool pct(double part, double whole, double *out)
+{
+	*out = whole > 0 ? 100.0 * part / whole : 0;
+	return true;
+}
+
+/* The number of column @col of the source row @i (an index into the view's source). */
+static bool num_at(const struct aggview *v, size_t i, int col, double *out)
+{
+	const struct model *m = v->m;
+	const struct av_col *c = col_of(v, col);
+	const struct sysagg *sa = m ? &m->agg : NULL;
+
+	if (!c || c->type == AV_STR || c->type == AV_GRAPH)
+		return false;
+	switch (v->kind) {
+	case VIEW_SYSCALLS: {
+		const struct sysagg_sc *r = &sa->sc[i];
+
+		if ((c->type == AV_COUNT || c->type == AV_PCT || col == 6) && !sa->valid)
+			return false;
+		if (c->type == AV_TOTAL && !model_counts_events(m, CNT_SYSCALLS))
+			return false;
+		switch (col) {
+		case 1: *out = (double)r->calls; return true;
+		case 2: *out = (double)r->errors; return true;
+		case 3: return pct((double)r->calls, (double)sa->calls, out);
+		case 6: *out = r->procs; return true;
+		case 7: *out = (double)r->calls_total; return true;
+		case 8: *out = (double)r->errors_total; return true;
+		case 9: *out = r->nr; return true;
+		}
+		return false;
+	}
+	case VIEW_ERRORS: {
+		const struct sysagg_err *r = &sa->err[i];
+
+		if ((c->type == AV_COUNT || c->type == AV_PCT || col == 4) && !sa->valid)
+			return false;
+		if (c->type == AV_TOTAL && !model_counts_events(m, CNT_SYSCALLS))
+			return false;
+		switch (col) {
+		case 2: *out = (double)r->n; return true;
+		case 3: return pct((double)r->n, (double)sa->errors, out);
+		case 4: *out = r->procs; return true;
+		case 5: *out = (double)r->total; return true;
+		}
+		return false;
+	}
+	case VIEW_SUBSYSTEMS: {
+		const struct sysagg_sub *r = &sa->sub[i];
+
+		if (c->type != AV_TOTAL && !sa->valid)
+			return false;
+		if (c->type == AV_TOTAL && !model_counts_events(m, CNT_SYSCALLS))
+			return false;
+		switch (col) {
+		case 1: *out = (double)r->calls; return true;
+		case 2: *out = (double)r->errors; return true;
+		case 3: return pct((double)r->calls, (double)sa->calls, out);
+		case 4: *out = r->nsyscalls; return true;
+		case 5: *out = r->procs; return true;
+		case 6: *out = (double)r->calls_total; return true;
+		case 7: *out = (double)r->errors_total; return true;
+		}
+		return false;
+	}
+	case VIEW_SIGNALS: {
+		const struct sigflows *sf = flows_of(v);
+		const struct sigflow *r = i < sf->n ? &sf->v[i] : &sf->other;
+
+		if (c->type == AV_COUNT && !counted(m, CNT_SIGSENT))
+			return false;
+		if (c->type == AV_TOTAL && !model_counts_events(m, CNT_SIGSENT))
+			return false;
+		switch (col) {
+		case 0:
+			*out = r->sender;
+			return r->sender >= 0;
+		case 2:
+			*out = r->receiver;
+			return r->receiver >= 0;
+		case 6: *out = (double)r->n; return true;
+		case 7: *out = (double)r->total; return true;
+		}
+		return false;
+	}
+	case VIEW_GROUPS:
+		return groups_num(v, &v->gr->v[i], col, out);
+	case VIEW_CALLERS:
+		return callers_num(v, v->tasks[i], col, out);
+	default:
+		return false;
+	}
+}
+
+static const char *copy(char *buf, size_t n, const char *s, int utf8)
+{
+	sanitize_text(buf, n, s, strlen(s), utf8);
+	return buf;
+}
+
+bool aggview_num(const struct aggview *v, size_t row, int col, double *out)
+{
+	return row < v->n && num_at(v, v->idx[row], col, out);
+}
+
+static const char *text_at(const struct aggview *v, size_t i, int col, char *buf, size_t n,
+			   int utf8)
+{
+	const struct model *m = v->m;
+	const struct av_col *c = col_of(v, col);
+	const struct sysagg *sa = m ? &m->agg : NULL;
+	char tmp[64];
+
+	if (n)
+		buf[0] = '\0';
+	if (!c || c->type == AV_GRAPH)
+		return buf;
+	if (c->type != AV_STR) {
+		double d;
+
+		if (num_at(v, i, col, &d))
+			snprintf(buf, n, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
+				 c->type == AV_MS ? "%.3f" : "%.0f", d);
+		return buf;
+	}
+	switch (v->kind) {
+	case VIEW_SYSCALLS: {
+		const struct sysagg_sc *r = &sa->sc[i];
+		uint32_t e = r->top_errno ? r->top_errno : r->top_errno_total;
+
+		if (col == 0)
+			return copy(buf, n, syscall_label(r->nr, tmp, sizeof(tmp)), utf8);
+		if (col == 4 && e)
+			return copy(buf, n, errno_name((int)e, tmp, sizeof(tmp)), utf8);
+		if (col == 5)
+			return copy(buf, n, subsystem_name(r->sub), utf8);
+		return buf;
+	}
+	case VIEW_ERRORS: {
+		const struct sysagg_err *r = &sa->err[i];
+
+		if (col == 0)
+			return copy(buf, n, syscall_label(r->nr, tmp, sizeof(tmp)), utf8);
+		if (col == 1)
+			return copy(buf, n, errno_name((int)r->err, tmp, sizeof(tmp)), utf8);
+		return copy(buf, n, subsystem_name(r->sub), utf8);
+	}
+	case VIEW_SUBSYSTEMS:
+		return copy(buf, n, subsystem_name((enum subsystem)i), utf8);
+	case VIEW_SIGNALS: {
+		const struct sigflows *sf = flows_of(v);
+		const struct sigflow *r = i < sf->n ? &sf->v[i] : &sf->other;
+
+		if (i >= sf->n)
+			return copy(buf, n, col == 1 ? "(other flows)" : "", utf8);
+		if (col == 1)
+			return copy(buf, n, r->sender ? r->sender_comm : "(kernel)", utf8);
+		if (col == 3)
+			return copy(buf, n, r->receiver_comm, utf8);
+		if (col == 4)
+			return copy(buf, n, kev_signal_name(r->sig, tmp, sizeof(tmp)), utf8);
+		return copy(buf, n, sig_result_name(r->result, tmp, sizeof(tmp)), utf8);
+	}
+	case VIEW_GROUPS:
+		if (c->pcol == AV_CGRES_ID) {
+			char id[CGROUP_KEY_MAX];
+
+			cgname_group_id(v->gr->by, v->gr->v[i].dir, id, sizeof(id));
+			return copy(buf, n, id, utf8);
+		}
+		if (c->pcol <= AV_CGRES(0))
+			return copy(buf, n, cgres_group_alerts(&m->cgres, v->gr->v[i].dir, tmp,
+							       sizeof(tmp)), utf8);
+		return copy(buf, n, v->gr->v[i].key, utf8);
+	case VIEW_CALLERS:
+		return col_text(v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
+	default:
+		return buf;
+	}
+}
+
+const char *aggview_text(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+			 int utf8)
+{
+	if (row >= v->n) {
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+	return text_at(v, v->idx[row], col, buf, n, utf8);
+}
+
+const struct task *aggview_task(const struct aggview *v, size_t row)
+{
+	return v->kind == VIEW_CALLERS && row < v->n ? v->tasks[v->idx[row]] : NULL;
+}
+
+bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
+{
+	size_t i;
+
+	memset(id, 0, sizeof(*id));
+	id->sub = -1;
+	if (row >= v->n)
+		return false;
+	i = v->idx[row];
+	switch (v->kind) {
+	case VIEW_SYSCALLS:
+		id->nr = v->m->agg.sc[i].nr;
+		return true;
+	case VIEW_ERRORS:
+		id->nr = v->m->agg.err[i].nr;
+		id->err = v->m->agg.err[i].err;
+		return true;
+	case VIEW_SUBSYSTEMS:
+		id->sub = (int)i;
+		return true;
+	case VIEW_SIGNALS:
+		if (i >= flows_of(v)->n)
+			return false;
+		id->sender = flows_of(v)->v[i].sender;
+		id->receiver = flows_of(v)->v[i].receiver;
+		return true;
+	case VIEW_GROUPS:
+		id->key = v->gr->v[i].key;
+		return true;
+	case VIEW_CALLERS:
+		id->pid = v->tasks[i]->pid;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Does source row @i hold the filter in one of its texts? */
+static bool row_matches(const struct aggview *v, size_t i)
+{
+	char buf[CGROUP_KEY_MAX * 4];
+	size_t k, n;
+	const struct av_col *c = view_columns(v->kind, &n);
+
+	if (!v->filter[0])
+		return true;
+	for (k = 0; k < n; k++)
+		if (c[k].type == AV_STR &&
+		    strcasestr(text_at(v, i, (int)k, buf, sizeof(buf), TEXT_DATA), v->filter))
+			return true;
+	return false;
+}
+
+/* qsort has no context argument; sorting happens on the one main thread. */
+static const struct aggview *sorting;
+
+static int cmp_num(const struct aggview *v, size_t a, size_t b, int col)
+{
+	double x, y;
+	bool hx = num_at(v, a, col, &x), hy = num_at(v, b, col, &y);
+
+	if (hx != hy)
+		return hx ? 1 : -1;
+	if (!hx)
+		return 0;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct aggview *v = sorting;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct av_col *c = col_of(v, v->sort);
+	int r = 0, tie = tie_col(v->kind);
+
+	if (c && c->type == AV_STR) {
+		char bx[CGROUP_KEY_MAX * 4], by[CGROUP_KEY_MAX * 4];
+
+		r = strcmp(text_at(v, a, v->sort, bx, sizeof(bx), TEXT_DATA),
+			   text_at(v, b, v->sort, by, sizeof(by), TEXT_DATA));
+	} else if (c) {
+		r = cmp_num(v, a, b, v->sort);
+	}
+	if (v->dir == SORT_DESC)
+		r = -r;
+	if (!r && tie >= 0 && tie != v->sort)
+		r = -cmp_num(v, a, b, tie);
+	if (!r)	/* a total order keeps rows from jumping between refreshes */
+		r = a < b ? -1 : a > b;
+	return r;
+}
+
+static void push(struct aggview *v, size_t i)
+{
+	if (v->filter[0] && !row_matches(v, i))
+		return;
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 64;
+		v->idx = xrealloc(v->idx, v->cap * sizeof(*v->idx));
+	}
+	v->idx[v->n++] = i;
+}
+
+/* The callers' tasks: every row the drill names. */
+static void collect_tasks(struct aggview *v, const struct model *m)
+{
+	size_t i;
+
+	v->ntasks = 0;
+	for (i = 0; i < m->ntasks; i++) {
+		const struct task *t = m->tasks[i];
+
+		if (!aggview_drill_match(m, &v->drill, t))
+			continue;
+		if (v->ntasks == v->cap_tasks) {
+			v->cap_tasks = v->cap_tasks ? v->cap_tasks * 2 : 64;
+			v->tasks = xrealloc(v->tasks, v->cap_tasks * sizeof(*v->tasks));
+		}
+		v->tasks[v->ntasks++] = t;
+	}
+}
+
+/* Every source row that holds the filter, unordered. */
+static void collect_rows(struct aggview *v, const struct model *m, const struct groups *gr)
+{
+	const struct sysagg *sa = &m->agg;
+	size_t i;
+
+	switch (v->kind) {
+	case VIEW_SYSCALLS:
+		for (i = 0; i < sa->nsc; i++)
+			if (v->sub < 0 || (int)sa->sc[i].sub == v->sub)
+				push(v, i);
+		break;
+	case VIEW_ERRORS:
+		for (i = 0; i < sa->nerr; i++)
+			push(v, i);
+		break;
+	case VIEW_SUBSYSTEMS:
+		for (i = 0; i < SUB_NR; i++)
+			if (sa->sub[i].calls_total || sa->sub[i].calls)
+				push(v, i);
+		break;
+	case VIEW_SIGNALS:
+		if (v->by_comm)
+			sigflows_by_comm(&m->sigflows, &v->merged);
+		for (i = 0; i < flows_of(v)->n; i++)
+			push(v, i);
+		if (m->sigflows.other.total || m->sigflows.other.n)
+			push(v, flows_of(v)->n);
+		break;
+	case VIEW_GROUPS:
+		for (i = 0; gr && i < gr->n; i++)
+			if (gr->v[i].seen_tick == gr->tick && gr->tick == m->tick)
+				push(v, i);
+		break;
+	case VIEW_CALLERS:
+		collect_tasks(v, m);
+		for (i = 0; i < v->ntasks; i++)
+			push(v, i);
+		break;
+	default:
+		break;
+	}
+}
+
+void aggview_refresh(struct aggview *v, const struct model *m, const struct groups *gr)
+{
+	v->m = m;
+	v->gr = gr;
+	v->n = 0;
+	collect_rows(v, m, gr);
+	if (v->n < 2)
+		return;
+	sorting = v;
+	sort_array(v->idx, v->n, sizeof(*v->idx), cmp_rows);
+	sorting = NULL;
+}

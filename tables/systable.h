@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KTOP_AGGVIEW_H
+#define KTOP_AGGVIEW_H
+
+/*
+ * tables/systable: the system-wide views as tables. Each view (Syscalls,
+ * Errors, Subsystems, Signals, Groups, and the processes behind a row of
+ * one of them) has a column catalog, like the process table's (columns.h),
+ * and a row set: its rows filtered and sorted, read through one accessor
+ * per cell. The screen (views/sysview.c) and the batch writers
+ * (outputs/batch.c) read the same tables, so both show the same numbers.
+ *
+ * The rows come from the model's aggregations (model/systotals.h, sigflow.h)
+ * and from a struct groups (groups.h) the caller owns. A row set holds
+ * indexes into them, valid until the next tick (aggview_refresh again).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../lib/cgroup.h"
+#include "columns.h"
+#include "../model/model.h"
+#include "../model/sigflow.h"
+
+struct groups;
+
+enum view_kind {
+	VIEW_PROCESSES,		/* the process table (views/table.c, the batch rows) */
+	VIEW_SYSCALLS,
+	VIEW_ERRORS,
+	VIEW_SUBSYSTEMS,
+	VIEW_SIGNALS,
+	VIEW_GROUPS,
+	VIEW_CALLERS,		/* the rows behind a row of another view (drill-down) */
+	VIEW_NR
+};
+/* The views --view names (VIEW_CALLERS is reached from another view only). */
+#define VIEW_NAMED VIEW_CALLERS
+
+/* "processes", "syscalls", "errors", "subsystems", "signals", "groups", "callers". */
+const char *view_name(enum view_kind k);
+/* "Processes", "Syscalls", ... as the screen titles them. */
+const char *view_title(enum view_kind k);
+/* The view named @s (one of the --view words): 0, or -EINVAL. */
+int view_parse(const char *s, enum view_kind *k);
+/* Does the view show kernel events only (nothing to show without tracing)? */
+bool view_traced(enum view_kind k);
+
+enum av_type {
+	AV_STR,		/* text */
+	AV_INT,		/* a whole number (a pid, a count of rows) */
+	AV_COUNT,	/* events within the interval; screens show it per second */
+	AV_TOTAL,	/* events since the first interval */
+	AV_PCT,		/* percent, one decimal */
+	AV_KB,		/* KiB; screens scale it */
+	AV_TIME,	/* seconds of CPU */
+	AV_MS,		/* ms within the interval (3 decimals); screens: share of it, 100 = one thread */
+	AV_GRAPH,	/* the screen's history graph; not written in batch */
+};
+
+/* A Groups column from the group's cgroup (enum cgres_field; CGF_NR: its alerts). */
+#define AV_CGRES(f) (-100 - (int)(f))
+#define AV_CGRES_ID (-2)
+
+struct av_col {
+	const char *key;	/* CSV/JSON name, stable */
+	const char *title;	/* screen header */
+	int width;
+	bool left;
+	enum av_type type;
+	enum sort_dir sort_default;
+	int pcol;		/* groups, callers: the process column (enum col_id); -1 = own */
+				/* groups: AV_CGRES(field) its cgroup's (model/cgres.h), AV_CGRES_ID */
+	const char *doc;
+};
+
+/* The columns of view @k; *n gets how many. */
+const struct av_col *view_columns(enum view_kind k, size_t *n);
+/* The column of view @k named @key, or -1. */
+int view_col_by_key(enum view_kind k, const char *key);
+/* The column a view sorts by unless told otherwise. */
+int view_default_sort(enum view_kind k);
+
+/* What a callers view lists: the rows behind one row of another view. */
+struct av_drill {
+	enum view_kind from;	/* VIEW_SYSCALLS, VIEW_ERRORS, VIEW_GROUPS; else every row */
+	uint32_t nr, err;	/* a syscall; with err, a (syscall, errno) pair */
+	enum cgroup_group_by by;	/* a group: its key */
+	char key[CGROUP_KEY_MAX];
+};
+
+struct aggview {
+	enum view_kind kind;
+	int sort;			/* a column of the view */
+	enum sort_dir dir;
+	char filter[128];		/* rows whose text holds it (any case); "" = all */
+	int sub;			/* syscalls: only this subsystem's; -1 = all */
+	struct av_drill drill;		/* callers: whose */
+	bool by_comm;			/* signals: one row per (sender, receiver) name */
+	struct sigflows merged;		/* ... those rows (sigflows_by_comm), owned */
+
+	/* Set by aggview_refresh: the sources and the rows shown, in order. */
+	const struct model *m;
+	const struct groups *gr;
+	size_t *idx;
+	size_t n, cap;
+	const struct task **tasks;	/* callers: the rows' tasks */
+	size_t ntasks, cap_tasks;
+};
+
+void aggview_init(struct aggview *v, enum view_kind k);
+void aggview_free(struct aggview *v);
+
+/*
+ * aggview_refresh - the rows of @v from @m (and @gr for groups), filtered and
+ * sorted. @gr may be NULL except for VIEW_GROUPS and a drill into a group.
+ */
+void aggview_refresh(struct aggview *v, const struct model *m, const struct groups *gr);
+
+/* Does the callers view of @d count @t (a row of @m this tick)? */
+bool aggview_drill_match(const struct model *m, const struct av_drill *d, const struct task *t);
+
+/*
+ * The number in column @col of row @row (0 .. n-1, in order); false when not
+ * known (the baseline interval, tracing off, not a number).
+ */
+bool aggview_num(const struct aggview *v, size_t row, int col, double *out);
+/*
+ * The text of column @col of row @row, sanitized for a terminal (@utf8 as in
+ * sanitize_text) or a file. Numbers as raw numbers. Returns @buf.
+ */
+const char *aggview_text(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+			 int utf8);
+/* The task of callers row @row, or NULL. */
+const struct task *aggview_task(const struct aggview *v, size_t row);
+
+/* What a row is, for a drill-down from it (the row's identity). */
+struct av_row_id {
+	uint32_t nr, err;		/* syscalls, errors */
+	int sub;			/* subsystems */
+	pid_t sender, receiver;		/* signals */
+	const char *key;		/* groups: its key (the groups' own copy) */
+	pid_t pid;			/* callers: the task's */
+};
+bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id);
+
+/* The rate per second of a count, for the screen; false before an interval. */
+bool aggview_rate(const struct aggview *v, double count, double *out);
+
+#endif

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * collectors/evsums: the time of each system call from its sys_enter and
+ * sys_exit. The per-CPU buffers are decoded one after the other, so a call
+ * that moved to another CPU may have its exit decoded before its entry:
+ * with order_times, acct_time_calls pairs them in time order.
+ */
+#include "test.h"
+
+#include <sys/syscall.h>
+
+#include "../../collectors/evsums.h"
+#include "../../lib/util.h"
+
+#define TID 700
+
+static const struct sc_stat *stat_of(struct acct *a, long nr)
+{
+	return sc_table_find(&acct_thread(a, TID)->sc, (uint32_t)nr);
+}
+
+static void check_read(struct acct *a, uint64_t calls, uint64_t timed, uint64_t time_ns,
+		       uint64_t max_ns)
+{
+	const struct sc_stat *s = stat_of(a, SYS_read);
+
+	if (!CHECK(s))
+		return;
+	CHECK_EQ_U64(s->calls, calls);
+	CHECK_EQ_U64(s->timed, timed);
+	CHECK_EQ_U64(s->time_ns, time_ns);
+	CHECK_EQ_U64(s->max_ns, max_ns);
+}
+
+static void test_in_order(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_sys_exit(&a, TID, SYS_read, 5, 150);
+	acct_sys_enter(&a, TID, SYS_read, 200);
+	acct_sys_exit(&a, TID, SYS_read, 5, 230);
+	check_read(&a, 2, 2, 80, 50);
+	acct_free(&a);
+}
+
+/* Two reads in a pipe ping-pong: each entered on CPU 1, returned on CPU 0. */
+static void decode_bouncing(struct acct *a)
+{
+	/* CPU 0's buffer first: both exits. */
+	acct_sys_exit(a, TID, SYS_read, 1, 200);
+	acct_sys_exit(a, TID, SYS_read, 1, 400);
+	/* Then CPU 1's: both entries. */
+	acct_sys_enter(a, TID, SYS_read, 100);
+	acct_sys_enter(a, TID, SYS_read, 350);
+}
+
+static void test_ordered(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	decode_bouncing(&a);
+	/* Counted at once, timed once every CPU was read. */
+	check_read(&a, 2, 0, 0, 0);
+	acct_time_calls(&a);
+	check_read(&a, 2, 2, 100 + 50, 100);
+	acct_free(&a);
+}
+
+static void test_unordered_never_wrong(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	/* Paired as decoded, the same events give no time rather than a wrong one. */
+	decode_bouncing(&a);
+	acct_sys_exit(&a, TID, SYS_read, 1, 500);	/* no entry: 350 is older than 400 */
+	check_read(&a, 3, 0, 0, 0);
+	acct_free(&a);
+}
+
+static void test_begun_before_tracing(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_exit(&a, TID, SYS_read, 5, 1000);	/* entered before tracing began */
+	acct_sys_enter(&a, TID, SYS_read, 1100);	/* a later call */
+	acct_sys_exit(&a, TID, SYS_read, 5, 1150);
+	acct_time_calls(&a);
+	check_read(&a, 2, 1, 50, 50);
+	acct_free(&a);
+}
+
+static void test_across_reads(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	/* The entry read at one tick, the exit at the next. */
+	acct_sys_enter(&a, TID, SYS_read, 3000);
+	acct_time_calls(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 3400);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 400, 400);
+	/* An entry older than an exit already timed: never pending. */
+	acct_sys_enter(&a, TID, SYS_read, 3200);
+	acct_time_calls(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 3600);
+	acct_time_calls(&a);
+	check_read(&a, 2, 1, 400, 400);
+	acct_free(&a);
+}
+
+static void test_interval_end(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_enter(&a, TID, SYS_read, 2000);
+	acct_sys_exit(&a, TID, SYS_read, 5, 2070);
+	/* Not timed yet when the interval ends: timed into its tables first. */
+	acct_end_interval(&a);
+	CHECK(stat_of(&a, SYS_read) == NULL);
+	CHECK_EQ_U64(a.ntv, 0);
+	/* exit_group: counted, never timed. */
+	acct_sys_enter(&a, TID, SYS_exit_group, 2100);
+	acct_sys_noreturn(&a, TID, SYS_exit_group, 2100);
+	acct_time_calls(&a);
+	if (CHECK(stat_of(&a, SYS_exit_group))) {
+		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
+		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
+	}
+	acct_free(&a);
+}
+
+/*
+ * A sleep: its clock_nanosleep entered at one tick, returned at the next, then
+ * exit_group, all decoded before the next pairing. The exit_group's entry
+ * (decoded at once) must not drop the pending call's (kept in time order).
+ */
+static void test_exit_after_pending(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_enter(&a, TID, SYS_read, 5000);
+	acct_end_interval(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 5400);
+	acct_sys_noreturn(&a, TID, SYS_exit_group, 5500);
+	acct_sys_enter(&a, TID, SYS_exit_group, 5500);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 400, 400);
+	if (CHECK(stat_of(&a, SYS_exit_group)))
+		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
+	/* and nothing pending after it: an exited thread whose exit was lost is forgotten */
+	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
+	acct_free(&a);
+}
+
+/*
+ * A child forked and still in a call when the interval ends: its entry is
+ * paired before its fork is applied (acct_end_interval times first); the fork
+ * forgets what the tid's older task left, not the child's own call.
+ */
+static void test_fork_after_pairing(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	a.order_life = true;
+	acct_newtask(&a, 1, TID, 0, "sh", 2, 100);
+	acct_sys_enter(&a, TID, SYS_read, 200);
+	acct_end_interval(&a);
+	acct_sys_exit(&a, TID, SYS_read, 5, 900);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 700, 700);
+	acct_free(&a);
+}
+
+/* Execs are kept with their file names for the collector to judge, one interval. */
+static void test_exec_records(void)
+{
+	char longname[400];
+	struct acct a;
+
+	acct_init(&a);
+	acct_exec(&a, TID, TID, "/usr/bin/su", 11, 1);
+	/* A non-leader thread exec'd: the process's pid carries on. */
+	acct_exec(&a, TID, TID + 1, "./prog\0junk", 11, 2);
+	memset(longname, 'x', sizeof(longname));
+	longname[0] = '/';
+	acct_exec(&a, TID + 5, TID + 5, longname, sizeof(longname), 3);
+	if (CHECK_EQ_U64(a.nexecs, 3)) {
+		CHECK_EQ_I64(a.execs[0].pid, TID);
+		CHECK_STR(a.execs[0].file, "/usr/bin/su");
+		CHECK(!a.execs[0].cut);
+		CHECK_EQ_I64(a.execs[1].pid, TID);
+		CHECK_STR(a.execs[1].file, "./prog");
+		CHECK(a.execs[2].cut);
+		CHECK_STR(a.execs[2].file, "");
+	}
+	CHECK(acct_thread(&a, TID)->renamed);
+	acct_end_interval(&a);
+	CHECK_EQ_U64(a.nexecs, 0);
+	CHECK(!acct_thread(&a, TID)->renamed);
+	acct_free(&a);
+}
+
+/* A set*id, setgroups or capset call that succeeded marks its thread for the interval. */
+static void test_cred_calls(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_getuid, 1000, 10);
+	acct_sys_exit(&a, TID, SYS_setresuid, -1 /* -EPERM */, 20);
+	CHECK(!acct_thread(&a, TID)->cred_call);
+	acct_sys_exit(&a, TID, SYS_setresuid, 0, 30);
+	CHECK(acct_thread(&a, TID)->cred_call);
+	acct_sys_exit(&a, TID + 1, SYS_capset, 0, 40);
+	CHECK(acct_thread(&a, TID + 1)->cred_call);
+	CHECK(acct_cred_call(SYS_setuid) && acct_cred_call(SYS_setgroups) &&
+	      acct_cred_call(SYS_setfsuid) && !acct_cred_call(SYS_getppid) && !acct_cred_call(-1));
+	acct_end_interval(&a);
+	CHECK(!acct_thread(&a, TID)->cred_call);
+	CHECK(!acct_thread(&a, TID + 1)->cred_call);
+	acct_free(&a);
+}
+
+/* A thread whose process was not looked up in time keeps its counts for the next interval. */
+static void test_carry(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_read, 1, 100);
+	acct_sys_exit(&a, TID, SYS_read, -2, 200);
+	t = acct_first_active(&a);
+	CHECK(t && t->tid == TID);
+	acct_carry(&a, t);
+	acct_end_interval(&a);
+	/* Still active, with both calls, and the system-wide totals restart. */
+	CHECK(acct_first_active(&a) == t);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 2);
+	CHECK_EQ_U64(t->n[AC_SYSERR], 1);
+	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_read)->calls, 2);
+	CHECK_EQ_U64(a.total[AC_SYSCALLS], 0);
+	acct_sys_exit(&a, TID, SYS_read, 1, 300);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 3);
+	acct_end_interval(&a);
+	/* Not carried again: cleared like any other. */
+	CHECK(acct_first_active(&a) == NULL);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 0);
+	acct_free(&a);
+}
+
+/*
+ * Many processes exit at once (issue 20): threads whose process is not looked
+ * up in time are carried tick after tick, and an exited one is forgotten two
+ * intervals after its exit. Forgotten while carried, it was freed while still
+ * linked on the active list (ktop crashed in the walk, or looped forever on a
+ * list made cyclic by the doomed list's links). Carried threads stay until
+ * their counts are folded; then they go.
+ */
+static void test_carry_exited(void)
+{
+	struct acct a;
+	struct acct_thread *t, *u;
+	size_t n;
+	int tick;
+
+	acct_init(&a);
+	for (tick = 0; tick < 6; tick++) {
+		if (!tick) {
+			acct_switch(&a, TID, 1, 10);	/* S: voluntary */
+			acct_switch(&a, TID + 1, 1, 11);
+			acct_exit(&a, TID, true, 20);
+			acct_exit(&a, TID + 1, true, 21);
+		}
+		/* Both still active, each once: the list is neither cut nor cyclic. */
+		for (n = 0, u = acct_first_active(&a); u && n < 10; u = u->next)
+			n++;
+		CHECK_EQ_U64(n, 2);
+		for (u = acct_first_active(&a); u; u = u->next)
+			acct_carry(&a, u);
+		acct_end_interval(&a);
+	}
+	t = acct_first_active(&a);
+	CHECK(t && t->n[AC_VCSW] == 1);
+	/* Folded at last (not carried): forgotten within the next intervals. */
+	acct_end_interval(&a);
+	CHECK(acct_first_active(&a) == NULL);
+	acct_end_interval(&a);
+	CHECK(pidmap_get(&a.threads, TID) == NULL);
+	CHECK(pidmap_get(&a.threads, TID + 1) == NULL);
+	acct_free(&a);
+}
+
+/*
+ * A task's last switch (prev_state X or Z, not a preemption) after its exit
+ * says nothing more of it comes; read before the lifecycle events are put
+ * in order, it still counts. A preemption after the exit does not; nor does
+ * the last switch of the task that had the tid before a new one's fork.
+ */
+static void test_gone(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+
+	acct_init(&a);
+	a.order_life = true;	/* as ftrace reads: lifecycle events applied after the read */
+	acct_newtask(&a, 1, TID, 0, "true", 4, 10);
+	acct_sys_exit(&a, TID, SYS_read, 1, 20);
+	acct_switch(&a, TID, ACCT_STATE_PREEMPTED | 0x20, 40);
+	acct_exit(&a, TID, true, 30);
+	acct_order_life(&a);
+	t = acct_thread(&a, TID);
+	CHECK(t->exited && t->group_dead);
+	CHECK(!acct_gone(t));
+	acct_switch(&a, TID, 0x20, 50);	/* Z: its parent reaps it */
+	CHECK(acct_gone(t));
+	acct_end_interval(&a);
+	acct_end_interval(&a);
+	acct_end_interval(&a);
+
+	/* Autoreaped (X), the switch decoded before the exit it follows. */
+	acct_switch(&a, TID + 1, 0x10, 80);
+	acct_newtask(&a, 1, TID + 1, 0, "true", 4, 60);
+	acct_exit(&a, TID + 1, true, 70);
+	acct_order_life(&a);
+	CHECK(acct_gone(acct_thread(&a, TID + 1)));
+
+	/* The tid's old task's last switch, then a new task with the tid that exits. */
+	acct_switch(&a, TID + 2, 0x10, 90);
+	acct_newtask(&a, 1, TID + 2, 0, "true", 4, 100);
+	acct_exit(&a, TID + 2, true, 110);
+	acct_order_life(&a);
+	CHECK(!acct_gone(acct_thread(&a, TID + 2)));
+	acct_free(&a);
+}
+
+/* Errors are counted per syscall and errno: top_errno keeps only the latest. */
+static void test_errno_table(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_openat, -2 /* ENOENT */, 10);
+	acct_sys_exit(&a, TID, SYS_openat, -2, 20);
+	acct_sys_exit(&a, TID, SYS_openat, -13 /* EACCES */, 30);
+	acct_sys_exit(&a, TID, SYS_openat, 3, 40);
+	acct_sys_exit(&a, TID, SYS_read, -2, 50);
+	acct_sys_exit(&a, TID, 0x7fffffffL, -38 /* ENOSYS */, 60);
+	acct_sys_exit(&a, TID, 0x100000L, -38, 70);
+	t = acct_thread(&a, TID);
+	CHECK_EQ_U64(t->err.used, 4);
+	s = sc_table_find(&t->err, sc_err_key(SYS_openat, 2));
+	CHECK(s && s->errors == 2);
+	s = sc_table_find(&t->err, sc_err_key(SYS_openat, 13));
+	CHECK(s && s->errors == 1);
+	s = sc_table_find(&t->err, sc_err_key(SYS_read, 2));
+	CHECK(s && s->errors == 1);
+	/* Numbers no kernel has share one key, decoded as the call table's shared slot. */
+	s = sc_table_find(&t->err, sc_err_key(SC_EMPTY - 1, 38));
+	if (CHECK(s)) {
+		CHECK_EQ_U64(s->errors, 2);
+		CHECK_EQ_U64(sc_err_nr(s->nr), SC_EMPTY - 1);
+		CHECK_EQ_U64(sc_err_errno(s->nr), 38);
+	}
+	CHECK_EQ_U64(sc_err_nr(sc_err_key(SYS_openat, 4095)), SYS_openat);
+	CHECK_EQ_U64(sc_err_errno(sc_err_key(SYS_openat, 4095)), 4095);
+	CHECK(sc_err_key(SC_EMPTY - 1, 4095) != SC_EMPTY);
+	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_openat)->errors, 3);
+	acct_end_interval(&a);
+	CHECK_EQ_U64(t->err.used, 0);
+	acct_free(&a);
+}
+
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+/*
+ * A 32-bit program's calls (the compat ABI): keyed with their ABI, so that
+ * i386's 64 is getppid, not x86_64's semget. i386 numbers: 5 open, 11 execve,
+ * 64 getppid, 120 clone, 173 rt_sigreturn, 183 getcwd, 213 setuid32,
+ * 252 exit_group.
+ */
+#define I386(nr) sc_key((nr), true)
+
+static const struct sc_stat *find(struct acct *a, pid_t tid, uint32_t key)
+{
+	return sc_table_find(&acct_thread(a, tid)->sc, key);
+}
+
+static void test_abi_compat(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+	const struct sc_stat *s;
+	int i;
+
+	acct_init(&a);
+	t = acct_thread(&a, TID);
+	acct_set_abi(&a, t, true);
+	for (i = 0; i < 3; i++)
+		acct_sys_exit(&a, TID, 64, 1, 100 + (uint64_t)i);
+	acct_sys_exit(&a, TID, 5, -2, 200);
+	acct_sys_exit(&a, TID, 183, -34, 210);
+	s = find(&a, TID, I386(64));
+	CHECK(s && s->calls == 3 && s->errors == 0);
+	CHECK(!find(&a, TID, 64));		/* not x86_64's semget */
+	s = find(&a, TID, I386(5));
+	CHECK(s && s->calls == 1 && s->errors == 1 && s->top_errno == 2);
+	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
+	CHECK(sc_table_find(&t->err, sc_err_key(I386(183), 34)));
+	CHECK(!sc_table_find(&t->err, sc_err_key(5, 2)));
+	/* Its clone: once in it, not in the child (which inherits the ABI). */
+	acct_newtask(&a, TID, TID + 1, 0, "c", 1, 300);
+	acct_sys_exit(&a, TID + 1, 120, 0, 310);
+	acct_sys_exit(&a, TID, 120, TID + 1, 320);
+	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	s = find(&a, TID, I386(120));
+	CHECK(s && s->calls == 1);
+	CHECK(acct_thread(&a, TID + 1)->compat);
+	/* exit_group: syscalls:sys_enter_exit_group ignores a 32-bit program's; counted at entry. */
+	acct_sys_enter(&a, TID + 1, 252, 400);
+	s = find(&a, TID + 1, I386(252));
+	CHECK(s && s->calls == 1);
+	/* A native thread's 252 (ioprio_get) is counted at its exit only. */
+	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
+	acct_sys_enter(&a, TID + 2, 252, 500);
+	CHECK(!acct_thread(&a, TID + 2)->sc.used);
+	/* rt_sigreturn's restored -1; a credential call of i386's numbers. */
+	acct_sys_exit(&a, TID, -1, 0, 600);
+	s = find(&a, TID, I386(173));
+	CHECK(s && s->calls == 1);
+	CHECK(!t->cred_call);
+	acct_sys_exit(&a, TID, 213, 0, 610);
+	CHECK(t->cred_call);
+	acct_free(&a);
+}
+
+/*
+ * An exec into a 32-bit program returns as i386's execve (11), one into a
+ * 64-bit program as x86_64's (59), whatever call was entered: the kernel sets
+ * the new program's number for the return.
+ */
+static void test_abi_exec(void)
+{
+	struct acct a;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	acct_set_abi(&a, acct_thread(&a, TID), false);
+	acct_sys_enter(&a, TID, SYS_execve, 100);
+	acct_exec(&a, TID, TID, "/bin/prog32", 11, 150);
+	acct_sys_exit(&a, TID, 11, 0, 200);
+	acct_sys_exit(&a, TID, 64, 1, 300);
+	CHECK(acct_thread(&a, TID)->compat);
+	s = find(&a, TID, I386(11));
+	CHECK(s && s->calls == 1);
+	CHECK(!find(&a, TID, 11));		/* not x86_64's munmap */
+	s = find(&a, TID, I386(64));
+	CHECK(s && s->calls == 1);
+	/* And back to 64-bit. */
+	acct_sys_enter(&a, TID, 11, 400);
+	acct_exec(&a, TID, TID, "/bin/prog64", 11, 450);
+	acct_sys_exit(&a, TID, SYS_execve, 0, 500);
+	acct_sys_exit(&a, TID, SYS_getppid, 1, 600);
+	CHECK(!acct_thread(&a, TID)->compat);
+	s = find(&a, TID, SYS_execve);
+	CHECK(s && s->calls == 1);
+	s = find(&a, TID, SYS_getppid);
+	CHECK(s && s->calls == 1);
+	/* Without an exec, 11 returning 0 is x86_64's munmap. */
+	acct_sys_exit(&a, TID, 11, 0, 700);
+	s = find(&a, TID, 11);
+	CHECK(s && s->calls == 1);
+	acct_free(&a);
+}
+
+/*
+ * A thread of an unknown ABI (it ran before tracing) is counted as native
+ * until /proc says (acct_set_abi): then this interval's calls are re-keyed.
+ * Its first call, if a 32-bit fork's return in the child, waits for it.
+ */
+static void test_abi_learnt(void)
+{
+	struct acct a;
+	struct acct_thread *t;
+	const struct sc_stat *s;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, 64, 1, 100);
+	acct_sys_exit(&a, TID, 64, 1, 110);
+	acct_sys_exit(&a, TID, 5, -2, 120);
+	t = acct_thread(&a, TID);
+	CHECK(find(&a, TID, 64));
+	acct_set_abi(&a, t, true);
+	s = find(&a, TID, I386(64));
+	CHECK(s && s->calls == 2);
+	CHECK(!find(&a, TID, 64));
+	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 3);
+	/* Learnt once: /proc does not undo what an exec's return said. */
+	acct_set_abi(&a, t, false);
+	CHECK(t->compat);
+
+	/* A child's first return, 120 and 0: i386's clone in the child, or x86_64's getpgid. */
+	acct_sys_exit(&a, TID + 1, 120, 0, 200);
+	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	acct_set_abi(&a, acct_thread(&a, TID + 1), true);
+	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	CHECK_EQ_U64(acct_thread(&a, TID + 1)->n[AC_SYSCALLS], 0);
+	acct_sys_exit(&a, TID + 2, 120, 0, 300);
+	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
+	s = find(&a, TID + 2, 120);
+	CHECK(s && s->calls == 1);
+	CHECK_EQ_U64(acct_thread(&a, TID + 2)->n[AC_SYSCALLS], 1);
+	CHECK_EQ_U64(a.total[AC_SYSCALLS], 4);
+
+	/* A tid reused by a child of a 64-bit process: the old task's ABI goes. */
+	acct_set_abi(&a, acct_thread(&a, TID + 3), true);
+	acct_newtask(&a, TID + 2, TID + 3, 0, "c", 1, 1000);
+	CHECK(!acct_thread(&a, TID + 3)->compat);
+	acct_sys_exit(&a, TID + 3, SYS_getppid, 1, 1010);
+	CHECK(find(&a, TID + 3, SYS_getppid));
+	/* Its exec's return, decoded before its fork (another CPU's), stays. */
+	acct_exec(&a, TID + 4, TID + 4, "/bin/prog32", 11, 1990);
+	acct_sys_exit(&a, TID + 4, 11, 0, 2000);
+	acct_newtask(&a, TID + 2, TID + 4, 0, "c", 1, 1500);
+	CHECK(acct_thread(&a, TID + 4)->compat);
+	acct_free(&a);
+}
+#endif
+
+static const struct test tests[] = {
+	{ "acct: errors by syscall and errno, cleared with the interval", test_errno_table },
+	{ "carry: counts kept, still active, for one more interval", test_carry },
+	{ "carry: exited threads carried for ticks stay linked once each, then go",
+	  test_carry_exited },
+	{ "acct: a task's last switch after its exit, and only that, says it is gone",
+	  test_gone },
+	{ "acct: enter then exit: timed", test_in_order },
+	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
+	{ "acct: paired as decoded: out of order gives no time, never a wrong one",
+	  test_unordered_never_wrong },
+	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
+	{ "acct: an entry and its exit read at different ticks", test_across_reads },
+	{ "acct: the interval's calls are timed before its tables go", test_interval_end },
+	{ "acct: exit_group after a call pending from the last interval: that call timed",
+	  test_exit_after_pending },
+	{ "acct: a child's call pending at the interval's end survives its fork's replay",
+	  test_fork_after_pairing },
+	{ "acct: the interval's execs, with their file names, cut ones marked", test_exec_records },
+	{ "acct: a credential call that succeeded marks its thread for the interval",
+	  test_cred_calls },
+#if defined(__x86_64__) && !defined(__ILP32__)
+	{ "acct: a 32-bit program's calls keyed with i386's numbers (fork, exit_group, errors)",
+	  test_abi_compat },
+	{ "acct: an exec's return tells the new program's ABI, both ways", test_abi_exec },
+	{ "acct: an ABI learnt later re-keys the interval's calls; a child's first return waits",
+	  test_abi_learnt },
+#endif
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
