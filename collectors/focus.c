@@ -36,6 +36,17 @@ struct ftid {
 	bool in_call;
 	bool compat;		/* a 32-bit program's: its numbers are that ABI's (sctable.h) */
 	bool in_exec;		/* its exec was read: its next sys_exit is the exec's return */
+	/*
+	 * The call in progress was entered before the focus began (read from
+	 * /proc/TID/syscall): enter_ts is when the focus began, a lower bound.
+	 */
+	bool before;
+	bool exited;		/* its exit was read */
+	bool gone;		/* and its last state split was put */
+	char comm[16];		/* its name: from its switches, or /proc when listed */
+	/* What enter_ts's call's descriptor is (FA_FD), read once for that call. */
+	uint64_t target_ts;
+	char target[64];
 	uint16_t enter_cpu;
 	int64_t enter_nr;
 	uint64_t enter_ts;
@@ -76,6 +87,7 @@ struct focus {
 	struct vars_sys sys;
 	bool sys_open;
 	uint8_t nargs[NARGS_MAX];	/* syscall nr -> arguments + 1; 0 = not looked up */
+	uint8_t arg0[NARGS_MAX];	/* syscall nr -> enum fcall_arg of its first argument */
 	uint64_t lost_seen;
 	size_t buffer_kb;		/* per CPU */
 	struct model *m;		/* during a read pass */
@@ -171,7 +183,22 @@ static struct ftid *add_tid(struct focus *f, pid_t tid, pid_t owner, int compat)
 	}
 	t->owner = owner;
 	t->in_call = false;
+	t->before = false;
 	return t;
+}
+
+/* A listed thread's name, until its switches tell it (a sleeping one has none). */
+static void read_comm(struct ftid *t, pid_t pid)
+{
+	char path[64], buf[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)t->tid);
+	n = read_small_file(path, buf, sizeof(buf));
+	if (n <= 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	snprintf(t->comm, sizeof(t->comm), "%.15s", buf);
 }
 
 /* The threads of @pid now; event-fork adds what they create later. */
@@ -182,7 +209,7 @@ static void list_threads(struct focus *f, pid_t pid)
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	add_tid(f, pid, pid, -1);
+	read_comm(add_tid(f, pid, pid, -1), pid);
 	d = opendir(path);
 	if (!d)
 		return;
@@ -190,7 +217,7 @@ static void list_threads(struct focus *f, pid_t pid)
 		int tid = atoi(de->d_name);
 
 		if (tid > 0)
-			add_tid(f, tid, pid, -1);
+			read_comm(add_tid(f, tid, pid, -1), pid);
 	}
 	closedir(d);
 }
@@ -312,6 +339,43 @@ int focus_may_see(pid_t pid, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * calls_before - the calls @pid's threads are in now that began before the
+ * instance was on (their sys_enter is not in it), from /proc/TID/syscall:
+ * "NR ARG0 .. ARG5 SP PC" while a thread is in a call, "running" or "-1 SP
+ * PC" otherwise. Read once the instance is on, so that the end of each is
+ * in the stream; a sys_enter read later (a call begun since) replaces what
+ * this says. @since: a time after the instance was switched on (the calls
+ * began before it: their age is at least from there).
+ */
+static void calls_before(struct focus *f, pid_t pid, uint64_t since)
+{
+	char path[64], buf[256];
+	unsigned long long a[KEV_SC_ARGS];
+	size_t i;
+	ssize_t n;
+	long nr;
+	int k;
+
+	for (i = 0; i < f->tids.cap; i++) {
+		struct ftid *t = f->tids.slots[i].val;
+
+		if (!f->tids.slots[i].key || t->owner != pid || t->in_call)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)t->tid);
+		n = read_small_file(path, buf, sizeof(buf));
+		if (n <= 0 || sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1],
+				     &a[2], &a[3], &a[4], &a[5]) != 7 || nr < 0)
+			continue;
+		t->in_call = true;
+		t->before = true;
+		t->enter_nr = nr;
+		t->enter_ts = since;
+		for (k = 0; k < KEV_SC_ARGS; k++)
+			t->args[k] = a[k];
+	}
+}
+
 int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants)
 {
 	struct fpid *p = fpid_of(f, pid);
@@ -345,6 +409,8 @@ int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants
 	close_instance(f);
 	err = open_instance(f, m);
 	model_fproc_find(m, pid)->focused_ns = now_mono_ns();
+	if (!err)
+		calls_before(f, pid, model_fproc_find(m, pid)->focused_ns);
 	return err;
 }
 
@@ -425,7 +491,39 @@ static void push(struct focus *f, struct fproc *fp, struct kev *e, pid_t tid)
 	fproc_push_event(fp, e, f->m->tick + 1);
 }
 
-/* How many arguments syscall @nr takes: its syscalls:sys_enter_NAME format says. */
+/*
+ * What a call's first argument is, by its name in the format ("field:unsigned
+ * int fd;"): the one a call in progress is shown with ("read on fd 3").
+ */
+static enum fcall_arg arg_kind(const char *field)
+{
+	static const struct {
+		const char *name;
+		enum fcall_arg kind;
+	} known[] = {
+		{ "fd", FA_FD }, { "epfd", FA_FD }, { "ufd", FA_FD }, { "fildes", FA_FD },
+		{ "upid", FA_PID }, { "pid", FA_PID }, { "uaddr", FA_ADDR },
+	};
+	const char *end = strchr(field, ';'), *b;
+	size_t i;
+
+	if (!end)
+		return FA_NONE;
+	b = end;
+	while (b > field && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') ||
+			     (b[-1] >= '0' && b[-1] <= '9')))
+		b--;
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if ((size_t)(end - b) == strlen(known[i].name) &&
+		    !memcmp(b, known[i].name, (size_t)(end - b)))
+			return known[i].kind;
+	return FA_NONE;
+}
+
+/*
+ * How many arguments syscall @nr takes, and what its first is (f->arg0):
+ * its syscalls:sys_enter_NAME format says.
+ */
 static uint8_t nargs_of(struct focus *f, int64_t nr)
 {
 	char nb[SYSCALL_NAME_BUF], rel[128];
@@ -447,7 +545,8 @@ static uint8_t nargs_of(struct focus *f, int64_t nr)
 		/* The fields after __syscall_nr are the arguments. */
 		p = strstr(text, "__syscall_nr");
 		while (p && (p = strstr(p + 1, "field:")))
-			n++;
+			if (!n++)
+				f->arg0[nr] = (uint8_t)arg_kind(p);
 		free(text);
 		if (n > KEV_SC_ARGS)
 			n = KEV_SC_ARGS;
@@ -487,10 +586,15 @@ static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec
 		memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
 		e.u.sc.dur_ns = r->ts - t->enter_ts;
 		e.nargs = nargs_of(f, e.u.sc.nr);
+		/* Entered before the focus: its time is a lower bound, not one to average. */
+		if (t->before)
+			e.flags |= KEVF_BEFORE;
 	} else {
 		e.flags |= KEVF_NO_ENTER;
 	}
-	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, e.u.sc.ret, paired, e.u.sc.dur_ns, true);
+	t->before = false;
+	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, e.u.sc.ret, paired && !(e.flags & KEVF_BEFORE),
+			    e.u.sc.dur_ns, true);
 	push(f, fp, &e, t->tid);
 }
 
@@ -520,6 +624,11 @@ static void on_switch(struct focus *f, const struct evrich_rec *r)
 	struct fproc *fp;
 	struct kev e = r->ev;
 
+	/* Their names now (a thread's prctl(PR_SET_NAME) shows at its next switch). */
+	if (prev)
+		snprintf(prev->comm, sizeof(prev->comm), "%.15s", r->ev.u.sw.prev_comm);
+	if (next)
+		snprintf(next->comm, sizeof(next->comm), "%.15s", r->ev.u.sw.next_comm);
 	/* The last switch: an exact variable of every later event of the process. */
 	if ((fp = fproc_of(f, prev))) {
 		fp->last_out = r->ev.u.sw.prev;
@@ -601,6 +710,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		if (!t)
 			return;
 		t->in_call = true;
+		t->before = false;
 		t->enter_nr = r->ev.u.sc.nr;
 		t->enter_ts = r->ts;
 		t->enter_cpu = (uint16_t)f->cur_cpu;
@@ -677,6 +787,8 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		break;
 	case RT_EXIT:
 		t = tid_of(f, e.u.exit.pid);
+		if (t)
+			t->exited = true;
 		fp = fproc_of(f, t);
 		if (!fp)
 			break;
@@ -798,14 +910,114 @@ void focus_drain(struct focus *f, struct model *m, int fd)
 		}
 }
 
+/* What descriptor @fd of @t is now: its /proc link, read once per call. */
+static void read_target(struct ftid *t, int fd)
+{
+	char path[80];
+	ssize_t n;
+
+	if (t->target_ts == t->enter_ts)
+		return;
+	t->target_ts = t->enter_ts;
+	t->target[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/fd/%d", (int)t->owner, (int)t->tid, fd);
+	n = readlink(path, t->target, sizeof(t->target) - 1);
+	t->target[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * The calls in progress at @cut that were in progress at the last tick too
+ * (one interval or more), and those begun before the focus. Counted, like
+ * every call, in the interval where they end.
+ */
+static void list_calls(struct focus *f, struct model *m, uint64_t cut)
+{
+	uint64_t interval = m->t_now && cut > m->t_now ? cut - m->t_now : 0;
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++)
+		fproc_calls_begin(m->fprocs[i], cut);
+	for (i = 0; i < f->tids.cap; i++) {
+		struct ftid *t = f->tids.slots[i].val;
+		struct fproc *fp;
+		struct fcall *c;
+		uint32_t key;
+
+		if (!f->tids.slots[i].key || !t->owner || !t->in_call || t->enter_ts > cut)
+			continue;
+		if (!t->before && (!interval || cut - t->enter_ts < interval))
+			continue;
+		fp = model_fproc_find(m, t->owner);
+		if (!fp)
+			continue;
+		key = sc_key((long)t->enter_nr, t->compat);
+		nargs_of(f, key);
+		c = fproc_call_add(fp);
+		c->tid = t->tid;
+		c->nr = key;
+		c->arg = key < NARGS_MAX ? f->arg0[key] : FA_NONE;
+		c->arg0 = t->args[0];
+		c->before = t->before;
+		c->since_ns = t->enter_ts;
+		if (c->arg == FA_FD) {
+			read_target(t, (int)t->args[0]);
+			memcpy(c->target, t->target, sizeof(c->target));
+		}
+	}
+	for (i = 0; i < m->nfprocs; i++)
+		fproc_calls_end(m->fprocs[i]);
+}
+
+void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
+{
+	static const enum acct_cnt ac[FS_NR] = {
+		[FS_ONCPU] = AC_ONCPU_NS, [FS_RUNQ] = AC_RUNQ_NS, [FS_SLEEP] = AC_SLEEP_NS,
+		[FS_BLOCKED] = AC_BLOCKED_NS,
+	};
+	bool states = a && a->states;
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++)
+		snprintf(m->fprocs[i]->threads_why, sizeof(m->fprocs[i]->threads_why), "%s",
+			 states ? "" : "not known: the states come from the scheduler events "
+				       "(tracing, as root)");
+	for (i = 0; i < f->tids.cap; i++) {
+		struct ftid *t = f->tids.slots[i].val;
+		const struct acct_thread *th;
+		uint64_t ns[FS_NR];
+		struct fproc *fp;
+		bool exited;
+		int s;
+
+		if (!f->tids.slots[i].key || !t->owner || t->gone)
+			continue;
+		fp = model_fproc_find(m, t->owner);
+		if (!fp)
+			continue;
+		th = a ? pidmap_get(&a->threads, t->tid) : NULL;
+		/* Its interval goes on into the next one (acct_carry): so does its row's. */
+		if (th && th->carry)
+			continue;
+		for (s = 0; s < FS_NR; s++)
+			ns[s] = th ? th->n[ac[s]] : 0;
+		exited = t->exited || (th && th->exited);
+		fproc_thread_put(fp, t->tid, t->comm, ns,
+				 states && th && th->st != ACCT_ST_UNKNOWN, exited);
+		t->gone = exited;
+	}
+}
+
 void focus_collect(struct focus *f, struct model *m)
 {
-	uint64_t lost;
+	uint64_t lost, cut;
 	size_t i;
 
 	if (!f->tr)
 		return;
+	/* Every event before this time is in the buffers (the instance's clock is mono). */
+	cut = now_mono_ns();
 	read_all(f, m, true);
+	list_calls(f, m, cut);
 	lost = trace_lost(f->tr);
 	if (lost > f->lost_seen)
 		for (i = 0; i < m->nfprocs; i++)

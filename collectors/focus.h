@@ -64,6 +64,16 @@ void focus_drain(struct focus *f, struct model *m, int fd);
 void focus_collect(struct focus *f, struct model *m);
 
 /*
+ * focus_thread_states - each focused process's threads' state split of the
+ * interval, from the counting instance's per-thread sums @a (NULL: tracing
+ * off), into their fproc (fproc_thread_put): the numbers the process's row
+ * adds up. Between ftrace_collect and ftrace_end_interval (@a holds the
+ * interval's times then), after focus_collect (the threads created in it
+ * are known).
+ */
+void focus_thread_states(struct focus *f, struct model *m, const struct acct *a);
+
+/*
  * A signal the system-wide instance saw generated towards a focused process
  * (the focus instance cannot: it runs in the sender). Adds the sender to the
  * signals panel. @as->sender 0: from interrupt context.

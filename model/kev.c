@@ -130,7 +130,8 @@ static char *render_syscall(const struct kev *e, char *buf, size_t n)
 		len = append(buf, n, len, " = %s", num);
 	}
 	if (!(e->flags & KEVF_NO_ENTER))
-		append(buf, n, len, " <%s>", kev_duration(e->u.sc.dur_ns, d, sizeof(d)));
+		append(buf, n, len, " <%s%s>", e->flags & KEVF_BEFORE ? "more than " : "",
+		       kev_duration(e->u.sc.dur_ns, d, sizeof(d)));
 	return buf;
 }
 
@@ -311,7 +312,9 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 					 (uint64_t)e->u.sc.ret);
 		} else if (i == na + 2 && !(e->flags & (KEVF_NO_ENTER | KEVF_NO_EXIT))) {
 			*name = "duration";
-			kev_duration(e->u.sc.dur_ns, val, n);
+			kev_duration(e->u.sc.dur_ns, t, sizeof(t));
+			snprintf(val, n, "%s%s", t, e->flags & KEVF_BEFORE ?
+				 " at least (entered before the view opened)" : "");
 		} else {
 			return false;
 		}

@@ -34,6 +34,11 @@ enum kev_kind {
 #define KEVF_NO_EXIT 0x02
 /* switch rows: the focused task is the one switched in */
 #define KEVF_SWITCH_IN 0x04
+/*
+ * syscall rows: entered before the focus began (its entry read from
+ * /proc/TID/syscall): dur_ns is from the focus on, a lower bound
+ */
+#define KEVF_BEFORE 0x08
 
 /*
  * One event of a focused process, as kept in its ring (evring.h). Fixed size,

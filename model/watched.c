@@ -38,6 +38,8 @@ void fproc_free(struct fproc *fp)
 	sc_table_free(&fp->sc_cur);
 	sc_table_free(&fp->times);
 	free(fp->errs);
+	free(fp->calls);
+	free(fp->thr);
 	evring_free(&fp->events);
 	evring_free(&fp->samples);
 	evring_free(&fp->sigs);
@@ -344,6 +346,7 @@ void fproc_tick(struct fproc *fp, struct model *m)
 
 		fp->hist[r][fp->hist_pos] = t && task_rate(m, t, rate_cnt[r], &v) ? (float)v : NAN;
 	}
+	fproc_threads_tick(fp, m->interval_s);
 	fp->hist_pos = (fp->hist_pos + 1) % FPROC_HIST;
 	if (fp->hist_n < FPROC_HIST)
 		fp->hist_n++;
@@ -413,5 +416,6 @@ size_t fproc_bytes(const struct fproc *fp)
 	       evring_bytes(&fp->sigs) +
 	       (fp->sc_total.cap + fp->sc_last.cap + fp->sc_cur.cap + fp->times.cap) *
 	       sizeof(struct sc_stat) +
-	       fp->cap_errs * sizeof(*fp->errs) + fp->cmdline_len;
+	       fp->cap_errs * sizeof(*fp->errs) + fp->cmdline_len +
+	       fp->cap_calls * sizeof(*fp->calls) + fp->nthr * sizeof(*fp->thr);
 }

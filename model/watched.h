@@ -65,6 +65,51 @@ struct fsig {
  */
 enum fsig_delivery { FSIG_PENDING, FSIG_HANDLER, FSIG_DEFAULT, FSIG_IGNORED, FSIG_TAKEN };
 
+/*
+ * A system call a thread of the process was in when the last tick was
+ * taken, for one interval or more: the view's "calls in progress". It is
+ * counted (calls, times) in the interval where it ends, like every call.
+ * Its entry is the focus instance's sys_enter (exact), or, for a call
+ * entered before the focus began, /proc/TID/syscall read then: @before, and
+ * @since_ns is when the focus began (its age is a lower bound).
+ */
+enum fcall_arg {
+	FA_NONE,	/* its first argument says nothing worth showing */
+	FA_FD,		/* a file descriptor (fd, epfd, ...) */
+	FA_PID,		/* a process (wait4's upid, ...) */
+	FA_ADDR,	/* an address to wait on (futex's uaddr) */
+};
+
+struct fcall {
+	pid_t tid;
+	uint32_t nr;		/* its key (sctable.h: number and ABI) */
+	uint8_t arg;		/* enum fcall_arg: what arg0 is */
+	bool before;		/* entered before the focus: since_ns is a lower bound */
+	uint64_t since_ns;	/* its entry, CLOCK_MONOTONIC */
+	uint64_t arg0;
+	char target[64];	/* FA_FD: what the descriptor is (its /proc link); "" unknown */
+};
+
+/*
+ * One thread's state split, from the counting instance's (collectors/acct.c,
+ * the numbers its process row sums): put each tick by the focus collector,
+ * its history kept with the process's (the same ticks).
+ */
+enum fp_state { FS_ONCPU, FS_RUNQ, FS_SLEEP, FS_BLOCKED, FS_NR };
+/* Threads kept per process; more are counted in threads_over (the row has their time). */
+#define FPROC_THREADS 256
+
+struct fthread {
+	pid_t tid;
+	char comm[16];		/* its name, as the scheduler events or /proc gave it */
+	bool put;		/* fproc_thread_put this tick */
+	bool known;		/* its state split of this tick is known */
+	bool exited;
+	uint8_t unseen;		/* ticks without fproc_thread_put: dropped after a few */
+	uint64_t cur[FS_NR];	/* ns of this interval, until fproc_tick */
+	float hist[FS_NR][FPROC_HIST];	/* ns per s, at the process's hist_pos; NaN unknown */
+};
+
 /* Errors of one syscall with one errno: the top errno is the most frequent. */
 struct fp_errno {
 	uint32_t nr;
@@ -118,6 +163,17 @@ struct fproc {
 	bool lost_unknown;
 	uint64_t other_events;		/* of descendants, not kept (not with_descendants) */
 
+	/* Calls in progress (struct fcall) at calls_ns (CLOCK_MONOTONIC), oldest first. */
+	struct fcall *calls;
+	size_t ncalls, cap_calls;
+	uint64_t calls_ns;
+
+	/* Its threads' state split; threads_why: why none is known ("" when some are). */
+	struct fthread *thr;
+	size_t nthr;
+	uint64_t threads_over;
+	char threads_why[96];
+
 	/* What the next event carries as its exact variables (-1, 0: none yet). */
 	int32_t last_out, last_in;
 	int16_t last_sig;
@@ -155,6 +211,34 @@ struct fsig *fproc_sig_generated(struct fproc *fp, const struct kev *e);
  * new entry without a sender. @e learns the sender. Owned by the ring.
  */
 struct fsig *fproc_sig_delivered(struct fproc *fp, struct kev *e, pid_t tid);
+
+/*
+ * fproc_calls_begin - the calls in progress at @now_ns are listed anew:
+ * fproc_call_add each, oldest or not, they are sorted oldest first by
+ * fproc_calls_end. The slot returned is zeroed and owned by @fp.
+ */
+void fproc_calls_begin(struct fproc *fp, uint64_t now_ns);
+struct fcall *fproc_call_add(struct fproc *fp);
+void fproc_calls_end(struct fproc *fp);
+/*
+ * fproc_call_text - "read on fd 3 (pipe:[812]) for 12.4 s" into @buf: the
+ * call, its argument when it says something, its age at fp->calls_ns ("for
+ * more than" when it began before the focus).
+ */
+const char *fproc_call_text(const struct fproc *fp, const struct fcall *c, char *buf, size_t n);
+
+/*
+ * fproc_thread_put - thread @tid's split of this interval (ns per enum
+ * fp_state; @known false: not known this tick), @comm its name or NULL,
+ * @exited: this is its last. Taken into its history by fproc_tick.
+ */
+void fproc_thread_put(struct fproc *fp, pid_t tid, const char *comm, const uint64_t ns[FS_NR],
+		      bool known, bool exited);
+/* fproc_tick's: the threads' splits of the tick into their history, at hist_pos. */
+void fproc_threads_tick(struct fproc *fp, double interval_s);
+/* The share (ns per s) of state @st of thread @th @back ticks ago; false when not known. */
+bool fproc_thread_hist(const struct fproc *fp, const struct fthread *th, enum fp_state st,
+		       size_t back, double *out);
 
 /*
  * Once per tick, by model_end_tick: identity, rates, history, and the calls

@@ -117,6 +117,8 @@ static bool live_collect(struct ktop *k)
 	model_apply(m, s);
 	cgnames_collect(k->cgnames, m, s);
 	ftrace_collect(k->ftrace, m, s, k->last_collect);
+	if (k->focus && m->nfprocs)
+		focus_thread_states(k->focus, m, ftrace_on(k->ftrace) ? ftrace_acct(k->ftrace) : NULL);
 	report_privileged(k);
 	model_apply(m, s);
 	ftrace_end_interval(k->ftrace);

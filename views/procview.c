@@ -129,6 +129,153 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	return 1 + FR_NR;
 }
 
+/* The name a thread's row and call show: its own, or "exited". */
+static const struct fthread *thread_named(const struct fproc *fp, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < fp->nthr; i++)
+		if (fp->thr[i].tid == tid)
+			return &fp->thr[i];
+	return NULL;
+}
+
+/* Calls in progress for an interval or more, oldest first: the slow call one looks for. */
+static int draw_calls(struct app *a, const struct fproc *fp, int y, int h, int w)
+{
+	char line[256], text[192], clean[192], comm[64];
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < fp->ncalls && r < h; i++, r++) {
+		const struct fthread *th = thread_named(fp, fp->calls[i].tid);
+
+		/* The last line says how many did not fit. */
+		if (r == h - 1 && i + 1 < fp->ncalls) {
+			snprintf(line, sizeof(line), "in progress: %zu more calls", fp->ncalls - i);
+			attrset(theme_attr(EL_MESSAGE));
+			put_line(y + r++, 0, w, line);
+			break;
+		}
+		fproc_call_text(fp, &fp->calls[i], text, sizeof(text));
+		sanitize_text(clean, sizeof(clean), text, strlen(text), a->utf8);
+		snprintf(line, sizeof(line), "in progress: %s  (thread %d %s)", clean,
+			 (int)fp->calls[i].tid,
+			 th && th->comm[0] ? view_clean(a, comm, sizeof(comm), th->comm) : "");
+		attrset(theme_attr(EL_MESSAGE));
+		put_line(y + r, 0, w, line);
+	}
+	attrset(theme_attr(EL_NORMAL));
+	return r;
+}
+
+static const char state_letter[FS_NR] = { [FS_ONCPU] = 'R', [FS_RUNQ] = 'Q', [FS_SLEEP] = 'S',
+					  [FS_BLOCKED] = 'D' };
+
+/* The state thread @th spent most of the tick @back ago in; -1 unknown. */
+static int dominant(const struct fproc *fp, const struct fthread *th, size_t back)
+{
+	double v, best = 0;
+	int s, st = -1;
+
+	for (s = 0; s < FS_NR; s++)
+		if (fproc_thread_hist(fp, th, s, back, &v) && (st < 0 || v > best)) {
+			best = v;
+			st = s;
+		}
+	return st;
+}
+
+/* What a thread is worth looking at first: its time not asleep, the last tick. */
+static double busy(const struct fproc *fp, const struct fthread *th)
+{
+	double v, sum = 0;
+	int s;
+
+	for (s = 0; s < FS_NR; s++)
+		if (s != FS_SLEEP && fproc_thread_hist(fp, th, s, 0, &v))
+			sum += v;
+	return sum;
+}
+
+#define PV_MAX_THR FPROC_THREADS
+
+static int draw_threads(struct app *a, const struct fproc *fp, int y, int h, int w)
+{
+	static const struct fthread *rows[PV_MAX_THR];
+	char line[256], num[FS_NR][16], comm[64];
+	int r, hist_x = 48, hist_w = w - hist_x - 1;
+	size_t n = 0, i, j;
+
+	attrset(theme_attr(EL_TABLE_HEADER));
+	snprintf(line, sizeof(line), "%7s %-15s %5s %5s %6s %6s  %s", "TID", "THREAD", "CPU%",
+		 "RUNQ%", "SLEEP%", "BLOCK%",
+		 hist_w >= 40 ? "each tick, newest right: R cpu Q runq S sleep D blocked" : "");
+	put_line(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	if (fp->threads_why[0] || !fp->nthr) {
+		if (h < 2)
+			return 1;
+		attrset(theme_attr(EL_RATE_ZERO));
+		snprintf(line, sizeof(line), " threads: %s", fp->threads_why[0] ? fp->threads_why :
+			 "none known yet");
+		put_line(y + 1, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+		return 2;
+	}
+	/* Busiest first (on CPU, waiting for one, blocked), then by TID: insertion, few rows. */
+	for (i = 0; i < fp->nthr && n < PV_MAX_THR; i++) {
+		const struct fthread *t = &fp->thr[i];
+		double bt = busy(fp, t);
+
+		for (j = n; j > 0 && (busy(fp, rows[j - 1]) < bt ||
+				      (busy(fp, rows[j - 1]) == bt && rows[j - 1]->tid > t->tid)); j--)
+			rows[j] = rows[j - 1];
+		rows[j] = t;
+		n++;
+	}
+	for (r = 1, i = 0; r < h && i < n; r++, i++) {
+		const struct fthread *t = rows[i];
+		int s, k;
+		double v;
+
+		/* The last line says how many did not fit. */
+		if (r == h - 1 && i + 1 < n) {
+			attrset(theme_attr(EL_RATE_ZERO));
+			snprintf(line, sizeof(line), "%7s %zu more threads%s", "", n - i,
+				 fp->threads_over ? " (and more not kept)" : "");
+			put_line(y + r++, 0, w, line);
+			attrset(theme_attr(EL_NORMAL));
+			break;
+		}
+		for (s = 0; s < FS_NR; s++) {
+			if (fproc_thread_hist(fp, t, s, 0, &v))
+				snprintf(num[s], sizeof(num[s]), "%.0f", v / 1e7);
+			else
+				snprintf(num[s], sizeof(num[s]), "-");
+		}
+		snprintf(line, sizeof(line), "%7d %-15.15s %5s %5s %6s %6s", (int)t->tid,
+			 t->exited ? "(exited)" : view_clean(a, comm, sizeof(comm), t->comm),
+			 num[FS_ONCPU], num[FS_RUNQ], num[FS_SLEEP], num[FS_BLOCKED]);
+		put_line(y + r, 0, w, line);
+		/* Its history: the state of most of each tick, oldest left, newest right. */
+		for (k = 0; hist_w > 4 && k < hist_w && (size_t)k < fp->hist_n; k++) {
+			int st = dominant(fp, t, (size_t)k), col = hist_x + hist_w - 1 - k;
+
+			if (st < 0) {
+				attrset(theme_attr(EL_NORMAL));
+				mvaddch(y + r, col, ' ');
+				continue;
+			}
+			attrset(theme_attr(st == FS_ONCPU ? EL_GRAPH_HIGH : st == FS_SLEEP ?
+					   EL_RATE_ZERO : st == FS_BLOCKED ? EL_LOST : EL_GRAPH));
+			mvaddch(y + r, col, (chtype)state_letter[st]);
+		}
+		attrset(theme_attr(EL_NORMAL));
+	}
+	return r;
+}
+
 /*
  * The syscalls sorted by calls since focused; @out holds sc_total.used. Calls
  * and errors are the counting path's (exact); times are of the calls the
@@ -312,7 +459,7 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 static void procview_draw(struct app *a, int y0, int h, int w)
 {
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
-	int y = y0, end = y0 + h, sc_h, sub_h, sig_h;
+	int y = y0, end = y0 + h, sc_h, sub_h, sig_h, thr_h;
 	char line[256];
 
 	if (!fp) {
@@ -345,7 +492,15 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 		put_line(y++, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
+	/* The calls in progress first: the slow call a person opened the view for. */
+	y += draw_calls(a, fp, y, fp->ncalls > 4 ? 4 : (int)fp->ncalls, w);
 	y += draw_rates(a, fp, y, w);
+	/* Its threads: a row each and the total when there is room, a third of what is left. */
+	thr_h = 1 + (int)(fp->nthr ? fp->nthr : 1);
+	if (thr_h > (end - y) / 3)
+		thr_h = (end - y) / 3;
+	if (thr_h >= 2)
+		y += draw_threads(a, fp, y, thr_h, w);
 	/* What is left: the syscall table gets most, then subsystems and signals. */
 	sub_h = 5;
 	sig_h = 5;

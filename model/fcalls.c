@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A focused process's system calls in progress (model/fproc.h, struct
+ * fcall): the list the focus collector makes at each tick, and how the
+ * process view says one ("read on fd 3 (pipe:[812]) for 12.4 s").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fproc.h"
+#include "syscalls.h"
+#include "util.h"
+
+void fproc_calls_begin(struct fproc *fp, uint64_t now_ns)
+{
+	fp->ncalls = 0;
+	fp->calls_ns = now_ns;
+}
+
+struct fcall *fproc_call_add(struct fproc *fp)
+{
+	struct fcall *c;
+
+	if (fp->ncalls == fp->cap_calls) {
+		fp->cap_calls = fp->cap_calls ? fp->cap_calls * 2 : 8;
+		fp->calls = xrealloc(fp->calls, fp->cap_calls * sizeof(*fp->calls));
+	}
+	c = &fp->calls[fp->ncalls++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+static int older_first(const void *x, const void *y)
+{
+	const struct fcall *a = x, *b = y;
+
+	if (a->since_ns != b->since_ns)
+		return a->since_ns < b->since_ns ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+void fproc_calls_end(struct fproc *fp)
+{
+	qsort(fp->calls, fp->ncalls, sizeof(*fp->calls), older_first);
+}
+
+/* 12.4 s, 3 min 07 s, 2 h 05 min: a call's age, to a tenth where it matters. */
+static void put_age(char *buf, size_t n, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+	unsigned long long w = (unsigned long long)s;
+
+	if (s < 60)
+		snprintf(buf, n, "%.1f s", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%llu min %02llu s", w / 60, w % 60);
+	else
+		snprintf(buf, n, "%llu h %02llu min", w / 3600, w % 3600 / 60);
+}
+
+const char *fproc_call_text(const struct fproc *fp, const struct fcall *c, char *buf, size_t n)
+{
+	char nb[SYSCALL_LABEL_BUF], arg[128], age[32];
+
+	switch (c->arg) {
+	case FA_FD:
+		/* The descriptor as the kernel passed it: an int, whatever the register held. */
+		if (c->target[0])
+			snprintf(arg, sizeof(arg), " on fd %d (%s)", (int)c->arg0, c->target);
+		else
+			snprintf(arg, sizeof(arg), " on fd %d", (int)c->arg0);
+		break;
+	case FA_PID:
+		snprintf(arg, sizeof(arg), " for pid %d", (int)c->arg0);
+		break;
+	case FA_ADDR:
+		snprintf(arg, sizeof(arg), " on 0x%llx", (unsigned long long)c->arg0);
+		break;
+	default:
+		arg[0] = '\0';
+	}
+	put_age(age, sizeof(age), fp->calls_ns > c->since_ns ? fp->calls_ns - c->since_ns : 0);
+	snprintf(buf, n, "%s%s for %s%s", syscall_label(c->nr, nb, sizeof(nb)), arg,
+		 c->before ? "more than " : "", age);
+	return buf;
+}
