@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clocks.h"
+#include "callargs.h"
 #include "creds.h"
 #include "evrich.h"
 #include "procparse.h"
@@ -27,7 +28,6 @@
 /* Sub-buffers one drain reads per CPU before the loop looks at keys and ticks. */
 #define DRAIN_PAGES 64
 #define MAX_FOCUS 16
-#define NARGS_MAX 1024
 
 /* A thread of a focused process (or a descendant), as the focus stream knows it. */
 struct ftid {
@@ -86,8 +86,7 @@ struct focus {
 	int procfd;
 	struct vars_sys sys;
 	bool sys_open;
-	uint8_t nargs[NARGS_MAX];	/* syscall nr -> arguments + 1; 0 = not looked up */
-	uint8_t arg0[NARGS_MAX];	/* syscall nr -> enum fcall_arg of its first argument */
+	struct callargs args;		/* what each call's arguments are */
 	uint64_t lost_seen;
 	size_t buffer_kb;		/* per CPU */
 	struct model *m;		/* during a read pass */
@@ -350,29 +349,19 @@ int focus_may_see(pid_t pid, char *why, size_t len)
  */
 static void calls_before(struct focus *f, pid_t pid, uint64_t since)
 {
-	char path[64], buf[256];
-	unsigned long long a[KEV_SC_ARGS];
 	size_t i;
-	ssize_t n;
 	long nr;
-	int k;
 
 	for (i = 0; i < f->tids.cap; i++) {
 		struct ftid *t = f->tids.slots[i].val;
 
-		if (!f->tids.slots[i].key || t->owner != pid || t->in_call)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)t->tid);
-		n = read_small_file(path, buf, sizeof(buf));
-		if (n <= 0 || sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1],
-				     &a[2], &a[3], &a[4], &a[5]) != 7 || nr < 0)
+		if (!f->tids.slots[i].key || t->owner != pid || t->in_call ||
+		    !callargs_current(pid, t->tid, &nr, t->args))
 			continue;
 		t->in_call = true;
 		t->before = true;
 		t->enter_nr = nr;
 		t->enter_ts = since;
-		for (k = 0; k < KEV_SC_ARGS; k++)
-			t->args[k] = a[k];
 	}
 }
 
@@ -491,70 +480,6 @@ static void push(struct focus *f, struct fproc *fp, struct kev *e, pid_t tid)
 	fproc_push_event(fp, e, f->m->tick + 1);
 }
 
-/*
- * What a call's first argument is, by its name in the format ("field:unsigned
- * int fd;"): the one a call in progress is shown with ("read on fd 3").
- */
-static enum fcall_arg arg_kind(const char *field)
-{
-	static const struct {
-		const char *name;
-		enum fcall_arg kind;
-	} known[] = {
-		{ "fd", FA_FD }, { "epfd", FA_FD }, { "ufd", FA_FD }, { "fildes", FA_FD },
-		{ "upid", FA_PID }, { "pid", FA_PID }, { "uaddr", FA_ADDR },
-	};
-	const char *end = strchr(field, ';'), *b;
-	size_t i;
-
-	if (!end)
-		return FA_NONE;
-	b = end;
-	while (b > field && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') ||
-			     (b[-1] >= '0' && b[-1] <= '9')))
-		b--;
-	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if ((size_t)(end - b) == strlen(known[i].name) &&
-		    !memcmp(b, known[i].name, (size_t)(end - b)))
-			return known[i].kind;
-	return FA_NONE;
-}
-
-/*
- * How many arguments syscall @nr takes, and what its first is (f->arg0):
- * its syscalls:sys_enter_NAME format says.
- */
-static uint8_t nargs_of(struct focus *f, int64_t nr)
-{
-	char nb[SYSCALL_NAME_BUF], rel[128];
-	const char *name, *p;
-	size_t len;
-	char *text;
-	int n = 0;
-
-	if (nr < 0 || nr >= NARGS_MAX)
-		return KEV_SC_ARGS;
-	if (f->nargs[nr])
-		return (uint8_t)(f->nargs[nr] - 1);
-	name = syscall_name((unsigned)nr, nb, sizeof(nb));
-	snprintf(rel, sizeof(rel), "syscalls/sys_enter_%s/format", name);
-	text = trace_read_format(rel, &len);
-	if (!text) {
-		n = KEV_SC_ARGS;	/* no such event here: show them all */
-	} else {
-		/* The fields after __syscall_nr are the arguments. */
-		p = strstr(text, "__syscall_nr");
-		while (p && (p = strstr(p + 1, "field:")))
-			if (!n++)
-				f->arg0[nr] = (uint8_t)arg_kind(p);
-		free(text);
-		if (n > KEV_SC_ARGS)
-			n = KEV_SC_ARGS;
-	}
-	f->nargs[nr] = (uint8_t)(n + 1);
-	return (uint8_t)n;
-}
-
 static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec *r)
 {
 	struct fproc *fp;
@@ -585,7 +510,7 @@ static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec
 	if (paired) {
 		memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
 		e.u.sc.dur_ns = r->ts - t->enter_ts;
-		e.nargs = nargs_of(f, e.u.sc.nr);
+		e.nargs = callargs_count(&f->args, e.u.sc.nr);
 		/* Entered before the focus: its time is a lower bound, not one to average. */
 		if (t->before)
 			e.flags |= KEVF_BEFORE;
@@ -612,7 +537,7 @@ static void unfinished_call(struct focus *f, struct ftid *t, struct fproc *fp, u
 	e.ts = ts;
 	e.u.sc.nr = sc_key((long)t->enter_nr, t->compat);
 	memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
-	e.nargs = nargs_of(f, e.u.sc.nr);
+	e.nargs = callargs_count(&f->args, e.u.sc.nr);
 	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, 0, false, 0, false);
 	push(f, fp, &e, t->tid);
 }
@@ -913,16 +838,10 @@ void focus_drain(struct focus *f, struct model *m, int fd)
 /* What descriptor @fd of @t is now: its /proc link, read once per call. */
 static void read_target(struct ftid *t, int fd)
 {
-	char path[80];
-	ssize_t n;
-
 	if (t->target_ts == t->enter_ts)
 		return;
 	t->target_ts = t->enter_ts;
-	t->target[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/fd/%d", (int)t->owner, (int)t->tid, fd);
-	n = readlink(path, t->target, sizeof(t->target) - 1);
-	t->target[n > 0 ? n : 0] = '\0';
+	callargs_fd_target(t->owner, t->tid, fd, t->target, sizeof(t->target));
 }
 
 /*
@@ -951,11 +870,11 @@ static void list_calls(struct focus *f, struct model *m, uint64_t cut)
 		if (!fp)
 			continue;
 		key = sc_key((long)t->enter_nr, t->compat);
-		nargs_of(f, key);
 		c = fproc_call_add(fp);
+		c->tgid = t->owner;
 		c->tid = t->tid;
 		c->nr = key;
-		c->arg = key < NARGS_MAX ? f->arg0[key] : FA_NONE;
+		c->arg = (uint8_t)callargs_first(&f->args, key);
 		c->arg0 = t->args[0];
 		c->before = t->before;
 		c->since_ns = t->enter_ts;

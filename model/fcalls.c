@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A focused process's system calls in progress (model/fproc.h, struct
- * fcall): the list the focus collector makes at each tick, and how the
- * process view says one ("read on fd 3 (pipe:[812]) for 12.4 s").
+ * System calls in progress (model/fcall.h): a focused process's list, made
+ * by the focus collector at each tick (model/watched.h), and how the process
+ * view and batch say one ("read on fd 3 (pipe:[812]) for 12.4 s").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fproc.h"
-#include "syscalls.h"
-#include "util.h"
+#include "watched.h"
+#include "../lib/scnames.h"
+#include "../lib/util.h"
 
 void fproc_calls_begin(struct fproc *fp, uint64_t now_ns)
 {
@@ -40,9 +40,14 @@ static int older_first(const void *x, const void *y)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+void fcall_sort(struct fcall *c, size_t n)
+{
+	qsort(c, n, sizeof(*c), older_first);
+}
+
 void fproc_calls_end(struct fproc *fp)
 {
-	qsort(fp->calls, fp->ncalls, sizeof(*fp->calls), older_first);
+	fcall_sort(fp->calls, fp->ncalls);
 }
 
 /* 12.4 s, 3 min 07 s, 2 h 05 min: a call's age, to a tenth where it matters. */
@@ -59,7 +64,7 @@ static void put_age(char *buf, size_t n, uint64_t ns)
 		snprintf(buf, n, "%llu h %02llu min", w / 3600, w % 3600 / 60);
 }
 
-const char *fproc_call_text(const struct fproc *fp, const struct fcall *c, char *buf, size_t n)
+const char *fcall_text(const struct fcall *c, uint64_t now_ns, char *buf, size_t n)
 {
 	char nb[SYSCALL_LABEL_BUF], arg[128], age[32];
 
@@ -80,7 +85,7 @@ const char *fproc_call_text(const struct fproc *fp, const struct fcall *c, char 
 	default:
 		arg[0] = '\0';
 	}
-	put_age(age, sizeof(age), fp->calls_ns > c->since_ns ? fp->calls_ns - c->since_ns : 0);
+	put_age(age, sizeof(age), now_ns > c->since_ns ? now_ns - c->since_ns : 0);
 	snprintf(buf, n, "%s%s for %s%s", syscall_label(c->nr, nb, sizeof(nb)), arg,
 		 c->before ? "more than " : "", age);
 	return buf;

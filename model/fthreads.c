@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A focused process's threads and their state split with its history
- * (model/fproc.h, struct fthread): put by the focus collector each tick from
+ * (model/watched.h, struct fthread): put by the focus collector each tick from
  * the counting instance's per-thread numbers, the ones the process's row is
  * the sum of, so that the process view's thread table adds up to its row.
  */
@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fproc.h"
-#include "util.h"
+#include "watched.h"
+#include "../lib/util.h"
 
 /* Ticks a thread stays listed without news (exited, or forgotten by the source). */
 #define THREAD_KEEP 3
@@ -25,7 +25,7 @@ static struct fthread *thread_of(struct fproc *fp, pid_t tid)
 		if (fp->thr[i].tid == tid)
 			return &fp->thr[i];
 	if (fp->nthr == FPROC_THREADS) {
-		fp->threads_over++;
+		fp->over_cur++;
 		return NULL;
 	}
 	/* Grown one at a time: a process has its threads for long, and the bound is small. */
@@ -60,6 +60,8 @@ void fproc_threads_tick(struct fproc *fp, double interval_s)
 	size_t i = 0;
 	int s;
 
+	fp->threads_over = fp->over_cur;
+	fp->over_cur = 0;
 	while (i < fp->nthr) {
 		struct fthread *th = &fp->thr[i];
 

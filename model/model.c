@@ -98,6 +98,7 @@ void model_free(struct model *m)
 {
 	model_clear(m);
 	free(m->tick_exits);
+	free(m->calls);
 	while (m->nfprocs)
 		model_fproc_remove(m, m->fprocs[0]->pid);
 	free(m->fprocs);
@@ -169,6 +170,9 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	sigflows_begin(&m->sigflows);
 	m->exits_lost = 0;
 	m->exits_lost_unknown = false;
+	/* A tick without a source for them (a replay, tracing off): not known. */
+	m->calls_known = false;
+	m->ncalls = 0;
 }
 
 static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
@@ -630,6 +634,17 @@ void model_apply(struct model *m, struct sample *s)
 		memcpy(m->ev_total, s->ev_total, sizeof(m->ev_total));
 		m->lost_events = s->lost;
 		m->lost_unknown = s->lost_unknown;
+	}
+	if (s->have_calls) {
+		if (s->ncalls > m->cap_calls) {
+			m->cap_calls = s->ncalls;
+			m->calls = xrealloc(m->calls, m->cap_calls * sizeof(*m->calls));
+		}
+		if (s->ncalls)
+			memcpy(m->calls, s->calls, s->ncalls * sizeof(*m->calls));
+		m->ncalls = s->ncalls;
+		m->calls_ns = s->calls_ns;
+		m->calls_known = true;
 	}
 	for (i = 0; i < s->nnamed; i++)
 		cgnames_set(&m->names, s->named[i].cgroup, &s->named[i].name);

@@ -176,6 +176,16 @@ struct model {
 	bool exits_lost_unknown;	/* some dropped, how many unknown */
 	char exits_status[160];		/* why not listening; "" when it is */
 
+	/*
+	 * The watched processes' (-p, -- CMD) system calls in progress for an
+	 * interval or more at calls_ns, oldest first; calls_known: looked for
+	 * this tick (batch writes them).
+	 */
+	bool calls_known;
+	struct fcall *calls;
+	size_t ncalls, cap_calls;
+	uint64_t calls_ns;
+
 	/* Focused processes (process view, -p): model/watched.h. */
 	struct fproc **fprocs;
 	size_t nfprocs;

@@ -27,6 +27,7 @@ void sample_free(struct sample *s)
 	free(s->finals);
 	free(s->named);
 	free(s->cgres);
+	free(s->calls);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -43,6 +44,8 @@ void sample_reset(struct sample *s)
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;
 	s->nflows = 0;
 	s->nnamed = s->ncgres = 0;
+	s->have_calls = false;
+	s->ncalls = 0;
 	s->have_exit_totals = s->exits_lost_unknown = false;
 	s->exits_lost = 0;
 	memset(s->ev_total, 0, sizeof(s->ev_total));
@@ -103,6 +106,11 @@ struct task_final *sample_add_final(struct sample *s)
 
 	f->uid = -1;
 	return f;
+}
+
+struct fcall *sample_add_call(struct sample *s)
+{
+	return grow((void **)&s->calls, &s->ncalls, &s->cap_calls, sizeof(struct fcall));
 }
 
 struct cg_named *sample_add_named(struct sample *s)

@@ -33,6 +33,7 @@
 
 #include "../lib/cgname.h"
 #include "cgres.h"
+#include "fcall.h"
 #include "procdata.h"
 #include "../lib/sctable.h"
 
@@ -233,6 +234,16 @@ struct sample {
 	struct cg_reading *cgres;
 	size_t ncgres, cap_cgres;
 
+	/*
+	 * The watched processes' system calls in progress for an interval or
+	 * more at @calls_ns (collectors/inprog.c); have_calls: they were looked
+	 * for (none is then "none", not "unknown").
+	 */
+	bool have_calls;
+	struct fcall *calls;
+	size_t ncalls, cap_calls;
+	uint64_t calls_ns;
+
 	/* The whole system's event counts and what the kernel dropped, this interval. */
 	bool have_totals;
 	uint64_t ev_total[CNT_NR];
@@ -255,5 +266,6 @@ struct sig_flow *sample_add_flow(struct sample *s);
 struct task_final *sample_add_final(struct sample *s);
 struct cg_named *sample_add_named(struct sample *s);
 struct cg_reading *sample_add_cgres(struct sample *s);
+struct fcall *sample_add_call(struct sample *s);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "../lib/sctable.h"
 #include "../lib/evring.h"
+#include "fcall.h"
 #include "kev.h"
 #include "procdata.h"
 #include "vars.h"
@@ -66,32 +67,7 @@ struct fsig {
 enum fsig_delivery { FSIG_PENDING, FSIG_HANDLER, FSIG_DEFAULT, FSIG_IGNORED, FSIG_TAKEN };
 
 /*
- * A system call a thread of the process was in when the last tick was
- * taken, for one interval or more: the view's "calls in progress". It is
- * counted (calls, times) in the interval where it ends, like every call.
- * Its entry is the focus instance's sys_enter (exact), or, for a call
- * entered before the focus began, /proc/TID/syscall read then: @before, and
- * @since_ns is when the focus began (its age is a lower bound).
- */
-enum fcall_arg {
-	FA_NONE,	/* its first argument says nothing worth showing */
-	FA_FD,		/* a file descriptor (fd, epfd, ...) */
-	FA_PID,		/* a process (wait4's upid, ...) */
-	FA_ADDR,	/* an address to wait on (futex's uaddr) */
-};
-
-struct fcall {
-	pid_t tid;
-	uint32_t nr;		/* its key (sctable.h: number and ABI) */
-	uint8_t arg;		/* enum fcall_arg: what arg0 is */
-	bool before;		/* entered before the focus: since_ns is a lower bound */
-	uint64_t since_ns;	/* its entry, CLOCK_MONOTONIC */
-	uint64_t arg0;
-	char target[64];	/* FA_FD: what the descriptor is (its /proc link); "" unknown */
-};
-
-/*
- * One thread's state split, from the counting instance's (collectors/acct.c,
+ * One thread's state split, from the counting instance's (collectors/evsums.c,
  * the numbers its process row sums): put each tick by the focus collector,
  * its history kept with the process's (the same ticks).
  */
@@ -171,7 +147,7 @@ struct fproc {
 	/* Its threads' state split; threads_why: why none is known ("" when some are). */
 	struct fthread *thr;
 	size_t nthr;
-	uint64_t threads_over;
+	size_t threads_over, over_cur;	/* threads not kept at the last tick; this one */
 	char threads_why[96];
 
 	/* What the next event carries as its exact variables (-1, 0: none yet). */
@@ -220,12 +196,6 @@ struct fsig *fproc_sig_delivered(struct fproc *fp, struct kev *e, pid_t tid);
 void fproc_calls_begin(struct fproc *fp, uint64_t now_ns);
 struct fcall *fproc_call_add(struct fproc *fp);
 void fproc_calls_end(struct fproc *fp);
-/*
- * fproc_call_text - "read on fd 3 (pipe:[812]) for 12.4 s" into @buf: the
- * call, its argument when it says something, its age at fp->calls_ns ("for
- * more than" when it began before the focus).
- */
-const char *fproc_call_text(const struct fproc *fp, const struct fcall *c, char *buf, size_t n);
 
 /*
  * fproc_thread_put - thread @tid's split of this interval (ns per enum

@@ -209,6 +209,70 @@ static void text_header(struct batch *b, const struct model *m)
 	fputc('\n', b->out);
 }
 
+/* Is call @c of the row @t (its process's, or its thread's with -H)? */
+static bool call_of(const struct model *m, const struct fcall *c, const struct task *t)
+{
+	return m->threads ? c->tid == t->pid : c->tgid == t->pid;
+}
+
+/*
+ * The watched processes' calls in progress for an interval or more, oldest
+ * first, after the table: the slow call one looks for (-p). Only when there
+ * are some: a quiet process adds no line.
+ */
+static void text_calls(struct batch *b, const struct model *m)
+{
+	char text[256], clean[256];
+	size_t i;
+
+	if (!m->calls_known || !m->ncalls)
+		return;
+	fputs("Calls in progress (an interval or more):\n", b->out);
+	for (i = 0; i < m->ncalls; i++) {
+		fcall_text(&m->calls[i], m->calls_ns, text, sizeof(text));
+		sanitize_text(clean, sizeof(clean), text, strlen(text), false);
+		fprintf(b->out, "%7d %7d  %s\n", (int)m->calls[i].tgid, (int)m->calls[i].tid, clean);
+	}
+	fputc('\n', b->out);
+}
+
+/* "calls_in_progress": the row's calls in progress, [] when none; only where looked for (-p). */
+static void json_calls(FILE *f, const struct model *m, const struct task *t)
+{
+	char nb[SYSCALL_LABEL_BUF];
+	bool first = true;
+	size_t i;
+
+	if (!m->calls_known)
+		return;
+	fputs(",\"calls_in_progress\":[", f);
+	for (i = 0; i < m->ncalls; i++) {
+		const struct fcall *c = &m->calls[i];
+		const char *name;
+
+		if (!call_of(m, c, t))
+			continue;
+		name = syscall_label(c->nr, nb, sizeof(nb));
+		fprintf(f, "%s{\"tid\":%d,\"syscall\":", first ? "" : ",", (int)c->tid);
+		batch_json_string(f, name, strlen(name));
+		if (c->arg == FA_FD)
+			fprintf(f, ",\"fd\":%d", (int)c->arg0);
+		else if (c->arg == FA_PID)
+			fprintf(f, ",\"pid\":%d", (int)c->arg0);
+		else if (c->arg == FA_ADDR)
+			fprintf(f, ",\"addr\":\"0x%llx\"", (unsigned long long)c->arg0);
+		if (c->target[0]) {
+			fputs(",\"target\":", f);
+			batch_json_string(f, c->target, strlen(c->target));
+		}
+		fprintf(f, ",\"age_s\":%.3f,\"at_least\":%s}",
+			(double)(m->calls_ns > c->since_ns ? m->calls_ns - c->since_ns : 0) / 1e9,
+			c->before ? "true" : "false");
+		first = false;
+	}
+	fputc(']', f);
+}
+
 static void write_text(struct batch *b, const struct model *m)
 {
 	char line[4096];
@@ -224,6 +288,7 @@ static void write_text(struct batch *b, const struct model *m)
 		fputc('\n', b->out);
 	}
 	fputc('\n', b->out);
+	text_calls(b, m);
 	if (b->syscalls && m->interval_s > 0)
 		text_syscalls(b, m);
 }
@@ -541,6 +606,7 @@ static void write_json(struct batch *b, const struct model *m)
 		}
 		if (b->syscalls && m->interval_s > 0)
 			json_syscalls(b->out, t);
+		json_calls(b->out, m, t);
 		fputc('}', b->out);
 	}
 	fputs("]}\n", b->out);

@@ -47,6 +47,7 @@ struct ktop {
 	struct sysfiles *sys;
 	struct ftrace *ftrace;
 	struct focus *focus;		/* the focused processes' rich events */
+	struct inprog *inprog;		/* the watched processes' calls in progress (batch) */
 	struct exits *exits;		/* dead tasks' exit records (taskstats) */
 	struct cgnames_src *cgnames;	/* containers' and pods' names, once per cgroup */
 	struct cgres_src *cgres;	/* groups' cgroup files, the system's pressure */

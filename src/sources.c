@@ -16,6 +16,7 @@
 #include "../lib/util.h"
 #include "../collectors/exits.h"
 #include "../collectors/focus.h"
+#include "../collectors/inprog.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
@@ -27,6 +28,8 @@ void stop_tracing(struct ktop *k)
 {
 	focus_free(k->focus);	/* its instance first: the main one outlives it */
 	k->focus = NULL;
+	inprog_free(k->inprog);
+	k->inprog = NULL;
 	if (!k->ftrace)
 		return;
 	ftrace_get_stats(k->ftrace, &k->fstats);
@@ -119,6 +122,8 @@ static bool live_collect(struct ktop *k)
 	ftrace_collect(k->ftrace, m, s, k->last_collect);
 	if (k->focus && m->nfprocs)
 		focus_thread_states(k->focus, m, ftrace_on(k->ftrace) ? ftrace_acct(k->ftrace) : NULL);
+	if (k->inprog && ftrace_on(k->ftrace))
+		inprog_collect(k->inprog, ftrace_acct(k->ftrace), m, ftrace_cut_ns(k->ftrace), s);
 	report_privileged(k);
 	model_apply(m, s);
 	ftrace_end_interval(k->ftrace);

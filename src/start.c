@@ -17,6 +17,7 @@
 #include "../lib/util.h"
 #include "../collectors/exits.h"
 #include "../collectors/focus.h"
+#include "../collectors/inprog.h"
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
@@ -208,6 +209,8 @@ int start_sources(struct ktop *k)
 			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
 				v = 0;
 			k->focus = focus_new((size_t)v);
+			if (k->nwatch)
+				k->inprog = inprog_new();
 			k->traced = true;
 		}
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */

@@ -129,7 +129,7 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	return 1 + FR_NR;
 }
 
-/* The name a thread's row and call show: its own, or "exited". */
+/* The thread of a call in progress, for its name. */
 static const struct fthread *thread_named(const struct fproc *fp, pid_t tid)
 {
 	size_t i;
@@ -157,7 +157,7 @@ static int draw_calls(struct app *a, const struct fproc *fp, int y, int h, int w
 			put_line(y + r++, 0, w, line);
 			break;
 		}
-		fproc_call_text(fp, &fp->calls[i], text, sizeof(text));
+		fcall_text(&fp->calls[i], fp->calls_ns, text, sizeof(text));
 		sanitize_text(clean, sizeof(clean), text, strlen(text), a->utf8);
 		snprintf(line, sizeof(line), "in progress: %s  (thread %d %s)", clean,
 			 (int)fp->calls[i].tid,
@@ -218,7 +218,7 @@ static int draw_threads(struct app *a, const struct fproc *fp, int y, int h, int
 			return 1;
 		attrset(theme_attr(EL_RATE_ZERO));
 		snprintf(line, sizeof(line), " threads: %s", fp->threads_why[0] ? fp->threads_why :
-			 "none known yet");
+			 a->replay ? "not in a recording" : "none known yet");
 		put_line(y + 1, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 		return 2;
@@ -242,8 +242,7 @@ static int draw_threads(struct app *a, const struct fproc *fp, int y, int h, int
 		/* The last line says how many did not fit. */
 		if (r == h - 1 && i + 1 < n) {
 			attrset(theme_attr(EL_RATE_ZERO));
-			snprintf(line, sizeof(line), "%7s %zu more threads%s", "", n - i,
-				 fp->threads_over ? " (and more not kept)" : "");
+			snprintf(line, sizeof(line), "%7s %zu more threads", "", n - i + fp->threads_over);
 			put_line(y + r++, 0, w, line);
 			attrset(theme_attr(EL_NORMAL));
 			break;
