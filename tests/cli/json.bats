@@ -54,5 +54,6 @@ teardown() { common_teardown; }
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "${lines[1]}" == *'"tasks":1,'* ]]
-	[[ "${lines[1]}" == *'"processes":[{"pid":'"${SLEEP_PIDS[1]}"',"comm":"sleep","vcsw":0}]}' ]]
+	# Then the calls it is in (-p): its sleep, begun before ktop.
+	[[ "${lines[1]}" == *'"processes":[{"pid":'"${SLEEP_PIDS[1]}"',"comm":"sleep","vcsw":0,"calls_in_progress":[{"tid":'"${SLEEP_PIDS[1]}"',"syscall":"'*'nanosleep",'*'"at_least":true}]}]}' ]]
 }

@@ -68,7 +68,10 @@ teardown() {
 	start_sleeps 2
 	run timeout 10 "$KTOP" -b -n 2 -d 0.1 -p "${SLEEP_PIDS[1]}" -o pid,comm
 	[ "$status" -eq 0 ]
-	[ "$(grep -cE '^ +[0-9]+ ' <<<"$output")" -eq 2 ]
+	# The table's rows: the list of its calls in progress after it is not one.
+	[ "$(sed '/^Calls in progress/,/^$/d' <<<"$output" | grep -cE '^ +[0-9]+ ')" -eq 2 ]
 	[ "$(grep -cE "^ +${SLEEP_PIDS[1]} sleep\$" <<<"$output")" -eq 2 ]
+	# Its sleep began before ktop: "for more than".
+	grep -Eq "^ +${SLEEP_PIDS[1]} +${SLEEP_PIDS[1]}  [a-z_]*nanosleep for more than [0-9.]+ s\$" <<<"$output"
 	[ "$(grep -c '^Tasks: 1 total, 0 running, 1 sleeping' <<<"$output")" -eq 2 ]
 }
