@@ -118,6 +118,9 @@ void inprog_collect(struct inprog *ip, const struct acct *a, const struct model 
 		return;
 	if (!ip->seeded)
 		seed(ip, a, m, cut);
+	/* The first tick has no interval to be in progress for: not known yet (as its rates). */
+	if (!interval)
+		return;
 	s->have_calls = true;
 	s->calls_ns = cut;
 	for (i = 0; i < a->threads.cap; i++) {
@@ -127,7 +130,7 @@ void inprog_collect(struct inprog *ip, const struct acct *a, const struct model 
 		    th->tgid <= 0 || th->enter_ts > cut || !model_is_focused(m, th->tgid))
 			continue;
 		/* In progress at the last tick too: an interval or more. */
-		if (!interval || cut - th->enter_ts < interval)
+		if (cut - th->enter_ts < interval)
 			continue;
 		/* Kept by its number as reported (evsums.c's sc_nr): the key has the thread's ABI. */
 		add(ip, s, th->tgid, th->tid, sc_key((long)sc_key_nr(th->enter_nr), th->compat),

@@ -33,7 +33,9 @@ import json, sys
 out, sleep, vfork, reader, fd, busy = sys.argv[1], *map(int, sys.argv[2:])
 ticks = [json.loads(l) for l in open(out)]
 prev, reads, pairs, slept = None, 0, 0, []
-for t in ticks:
+# The first sample has no interval to be in progress for: not known, like its rates.
+assert "calls_in_progress" not in ticks[0]["processes"][0], ticks[0]
+for t in ticks[1:]:
     (p,) = t["processes"]
     calls = {c["tid"]: c for c in p["calls_in_progress"]}
     assert busy not in calls, calls  # spinning: in no call
