@@ -365,6 +365,22 @@ static void calls_before(struct focus *f, pid_t pid, uint64_t since)
 	}
 }
 
+/*
+ * The instance was made anew: what was in progress may have ended in the
+ * gap (its exit not recorded). Every focused thread's call is read again.
+ */
+static void calls_reopened(struct focus *f, uint64_t since)
+{
+	size_t i;
+
+	for (i = 0; i < f->tids.cap; i++)
+		if (f->tids.slots[i].key)
+			((struct ftid *)f->tids.slots[i].val)->in_call = false;
+	for (i = 0; i < f->npids; i++)
+		if (!f->pids[i].privileged)
+			calls_before(f, f->pids[i].pid, since);
+}
+
 int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants)
 {
 	struct fpid *p = fpid_of(f, pid);
@@ -399,7 +415,7 @@ int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants
 	err = open_instance(f, m);
 	model_fproc_find(m, pid)->focused_ns = now_mono_ns();
 	if (!err)
-		calls_before(f, pid, model_fproc_find(m, pid)->focused_ns);
+		calls_reopened(f, model_fproc_find(m, pid)->focused_ns);
 	return err;
 }
 
@@ -424,7 +440,8 @@ void focus_remove(struct focus *f, struct model *m, pid_t pid)
 		forget_tids(f);
 		for (i = 0; i < f->npids; i++)
 			list_threads(f, f->pids[i].pid);
-		open_instance(f, m);
+		if (!open_instance(f, m))
+			calls_reopened(f, now_mono_ns());
 	} else {
 		forget_tids(f);
 		m->focus_status[0] = '\0';
