@@ -19,7 +19,8 @@
  *   stateswl sleepshere N MS OUT the same calls in this process (no fork): a
  *                              pid known before they start (ktop -p); it
  *                              waits for a line on the fifo GOFIFO, if set
- *                              (no nanosleep of its own before the N)
+ *                              (no nanosleep of its own before the N);
+ *                              the sum and the longest of those times
  *
  * Started with GO set to a file name, each waits until that file exists
  * before working (the test starts ktop first).
@@ -218,7 +219,7 @@ static int sleeps_here(int n, long ms, FILE *out)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	const char *fifo = getenv("GOFIFO");
-	long long inner = 0;
+	long long inner = 0, max = 0;
 	char c;
 	int i, fd;
 
@@ -232,9 +233,12 @@ static int sleeps_here(int n, long ms, FILE *out)
 		long long a = now_ns();
 
 		nanosleep(&ts, NULL);
-		inner += now_ns() - a;
+		a = now_ns() - a;
+		inner += a;
+		if (a > max)
+			max = a;
 	}
-	fprintf(out, "child %d\ninner_ns %lld\n", (int)getpid(), inner);
+	fprintf(out, "child %d\ninner_ns %lld\nmax_ns %lld\n", (int)getpid(), inner, max);
 	return 0;
 }
 
