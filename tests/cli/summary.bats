@@ -409,7 +409,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	# the text table too
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" listmount 7
 	[ "$status" -eq 0 ]
-	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +7 +7 listmount +Filesystem$' <<<"$output" ||
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +7 +7 listmount +Filesystem$' <<<"$output" ||
 		{ echo "$output" >&2; return 1; }
 }
 
@@ -438,7 +438,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	wait "$kpid" || ST=$?
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	grep -q "^ktop: pid $wl exited while watched" "$OUT"
-	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +501 +500 openat +Filesystem$' "$OUT" ||
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +501 +500 openat +Filesystem$' "$OUT" ||
 		{ cat "$OUT" >&2; return 1; }
 	[ ! -d "$(inst_dir $kpid)" ]
 }
