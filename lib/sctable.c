@@ -153,6 +153,11 @@ void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns)
 	hist_of(t, s)->n[lat_bucket(ns)]++;
 }
 
+void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h)
+{
+	lat_hist_add(hist_of(t, s), h);
+}
+
 const struct lat_hist *sc_table_hist(const struct sc_table *t, const struct sc_stat *s)
 {
 	return t->hist && s && s->timed ? &t->hist[s - t->slots] : NULL;

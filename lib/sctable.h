@@ -130,6 +130,11 @@ void sc_table_add(struct sc_table *dst, uint32_t nr, const struct sc_table *src,
 		  const struct sc_stat *s);
 /* A call of entry @s (of @t) timed at @ns: its time, count, max and bucket. */
 void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns);
+/*
+ * Add @h to the durations of entry @s of @t (a recording's histogram read
+ * back: the calls' times, counts and max are the entry's own fields).
+ */
+void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h);
 /* The durations of entry @s of @t; NULL when none of its calls was timed. */
 const struct lat_hist *sc_table_hist(const struct sc_table *t, const struct sc_stat *s);
 /*

@@ -144,6 +144,19 @@ static void test_table_durations(void)
 	CHECK(sc_table_hist(&b, sc_table_find(&b, 99)) == NULL);
 	sc_table_time(&b, sc_table_get(&b, 99), 1);
 	CHECK_EQ_U64(lat_hist_count(sc_table_hist(&b, sc_table_find(&b, 99))), 1);
+	/* A histogram put back (a replay): found with its entry, merged with it. */
+	{
+		struct lat_hist h = { { 0 } };
+		struct sc_stat *s;
+
+		sc_table_clear(&c);
+		h.n[3] = 4;
+		s = sc_table_get(&c, 7);
+		s->calls = s->timed = 4;
+		sc_table_put_hist(&c, s, &h);
+		sc_table_merge(&a, &c);
+		CHECK_EQ_U64(sc_table_hist(&a, sc_table_find(&a, 7))->n[3], 4);
+	}
 	sc_table_free(&a);
 	sc_table_free(&b);
 	sc_table_free(&c);
