@@ -251,7 +251,7 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out);
 /*
  * The @q quantile of the durations of @t's calls timed this interval (every
  * system call), as its log2 bucket's upper bound in microseconds
- * (model/lathist.h); false when none was timed.
+ * (lib/lathist.h); false when none was timed.
  */
 bool task_sc_quantile_us(const struct task *t, double q, double *out);
 /* Rate per second of @c; false when not known. */

@@ -77,7 +77,7 @@ static size_t task_syscalls(const struct task *t, const struct sc_stat ***out)
  * The durations of @t's syscall @s (time_ms, p50_us, p99_us, max_us) into
  * @out, separated by @sep, @none for what is not known: all four when calls
  * are not timed (no sys_enter), the percentiles and max when none of these
- * was. Percentiles are log2 bucket bounds (model/lathist.h).
+ * was. Percentiles are log2 bucket bounds (lib/lathist.h).
  */
 static const char *syscall_times(const struct model *m, const struct task *t,
 				 const struct sc_stat *s, const char *sep, const char *none,

@@ -645,7 +645,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 			.help = d->help, .labels = labels, .max_series = d->capped ? max : 0,
 		};
 
-		/* The histograms' buckets (model/lathist.h) in seconds. */
+		/* The histograms' buckets (lib/lathist.h) in seconds. */
 		for (j = 0; j < LAT_OVERFLOW; j++)
 			bounds[j] = (double)lat_bucket_us((unsigned)j) / 1e6;
 

@@ -14,7 +14,7 @@ struct line {
 	const char *name;
 	enum subsystem sub;
 	struct sc_stat s;	/* a syscall's, or the sum of several */
-	struct lat_hist h;	/* the durations of its timed calls (model/lathist.h) */
+	struct lat_hist h;	/* the durations of its timed calls (lib/lathist.h) */
 };
 
 /*

@@ -211,7 +211,7 @@ static const struct av_col groups_cols[] = {
 /*
  * The system calls timed (sys_enter to sys_exit, --latency): the durations
  * of the calls that ended in the interval, every process's summed. A
- * percentile is the upper bound of its log2 bucket (model/lathist.h).
+ * percentile is the upper bound of its log2 bucket (lib/lathist.h).
  */
 static const struct av_col latency_cols[] = {
 	{ "syscall", "SYSCALL", 18, true, AV_STR, SORT_ASC, -1, "system call name" },

@@ -7,9 +7,9 @@
  */
 #include <math.h>
 
-#include "../../model/lathist.h"
-#include "../../model/sctable.h"
-#include "../../model/util.h"
+#include "../../lib/lathist.h"
+#include "../../lib/sctable.h"
+#include "../../lib/util.h"
 #include "test.h"
 
 static void test_bucket_edges(void)
