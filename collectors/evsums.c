@@ -185,14 +185,8 @@ static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
 
 static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint64_t ts)
 {
-	if (t->enter_nr == entry_key(n) && ts >= t->enter_ts) {
-		uint64_t d = ts - t->enter_ts;
-
-		s->time_ns += d;
-		s->timed++;
-		if (d > s->max_ns)
-			s->max_ns = d;
-	}
+	if (t->enter_nr == entry_key(n) && ts >= t->enter_ts)
+		sc_table_time(&t->sc, s, ts - t->enter_ts);
 	if (ts > t->last_exit_ts)
 		t->last_exit_ts = ts;
 	t->enter_nr = SC_EMPTY;
@@ -495,7 +489,7 @@ static void rekey(struct sc_table *tab, bool err)
 			k = sc_err_key(sc_key((long)sc_err_nr(k), true), sc_err_errno(k));
 		else
 			k = sc_key((long)k, true);
-		sc_stat_add(sc_table_get(tab, k), s);
+		sc_table_add(tab, k, &old, s);
 	}
 	sc_table_free(&old);
 }

@@ -34,13 +34,24 @@ static void alloc_slots(struct sc_table *t, uint32_t cap)
 static void grow(struct sc_table *t)
 {
 	struct sc_stat *old = t->slots;
+	struct lat_hist *oldh = t->hist;
 	uint32_t oldcap = t->cap, i;
 
 	alloc_slots(t, oldcap ? oldcap * 2 : 16);
-	for (i = 0; i < oldcap; i++)
-		if (old[i].nr != SC_EMPTY)
-			*probe(t->slots, t->cap, old[i].nr) = old[i];
+	if (oldh)
+		t->hist = xcalloc(t->cap, sizeof(*t->hist));
+	for (i = 0; i < oldcap; i++) {
+		struct sc_stat *s;
+
+		if (old[i].nr == SC_EMPTY)
+			continue;
+		s = probe(t->slots, t->cap, old[i].nr);
+		*s = old[i];
+		if (oldh)
+			t->hist[s - t->slots] = oldh[i];
+	}
 	free(old);
+	free(oldh);
 }
 
 struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr)
@@ -58,6 +69,8 @@ struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr)
 		s = probe(t->slots, t->cap, nr);
 	}
 	memset(s, 0, sizeof(*s));
+	if (t->hist)
+		memset(&t->hist[s - t->slots], 0, sizeof(*t->hist));
 	s->nr = nr;
 	t->used++;
 	return s;
@@ -87,7 +100,9 @@ void sc_table_clear(struct sc_table *t)
 void sc_table_free(struct sc_table *t)
 {
 	free(t->slots);
+	free(t->hist);
 	t->slots = NULL;
+	t->hist = NULL;
 	t->cap = t->used = 0;
 }
 
@@ -103,19 +118,67 @@ void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)
 		dst->top_errno = src->top_errno;
 }
 
+static struct lat_hist *hist_of(struct sc_table *t, struct sc_stat *s)
+{
+	if (!t->hist)
+		t->hist = xcalloc(t->cap, sizeof(*t->hist));
+	return &t->hist[s - t->slots];
+}
+
+void sc_table_add(struct sc_table *dst, uint32_t nr, const struct sc_table *src,
+		  const struct sc_stat *s)
+{
+	struct sc_stat *d = sc_table_get(dst, nr);
+
+	sc_stat_add(d, s);
+	if (src->hist && s->timed)
+		lat_hist_add(hist_of(dst, d), &src->hist[s - src->slots]);
+}
+
 void sc_table_merge(struct sc_table *dst, const struct sc_table *src)
 {
 	uint32_t i;
 
-	for (i = 0; i < src->cap; i++) {
-		const struct sc_stat *s = &src->slots[i];
-		struct sc_stat *d;
+	for (i = 0; i < src->cap; i++)
+		if (src->slots[i].nr != SC_EMPTY)
+			sc_table_add(dst, src->slots[i].nr, src, &src->slots[i]);
+}
 
-		if (s->nr == SC_EMPTY)
+void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns)
+{
+	s->time_ns += ns;
+	s->timed++;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	hist_of(t, s)->n[lat_bucket(ns)]++;
+}
+
+void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h)
+{
+	lat_hist_add(hist_of(t, s), h);
+}
+
+const struct lat_hist *sc_table_hist(const struct sc_table *t, const struct sc_stat *s)
+{
+	return t->hist && s && s->timed ? &t->hist[s - t->slots] : NULL;
+}
+
+uint64_t sc_table_hist_sum(const struct sc_table *t, struct lat_hist *out, uint64_t *max_ns)
+{
+	uint32_t i;
+
+	memset(out, 0, sizeof(*out));
+	*max_ns = 0;
+	for (i = 0; t->hist && i < t->cap; i++) {
+		const struct sc_stat *s = &t->slots[i];
+
+		if (s->nr == SC_EMPTY || !s->timed)
 			continue;
-		d = sc_table_get(dst, s->nr);
-		sc_stat_add(d, s);
+		lat_hist_add(out, &t->hist[i]);
+		if (s->max_ns > *max_ns)
+			*max_ns = s->max_ns;
 	}
+	return lat_hist_count(out);
 }
 
 static int before(const struct sc_stat *a, const struct sc_stat *b)

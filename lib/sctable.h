@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lathist.h"
+
 #define SC_EMPTY UINT32_MAX
 
 /*
@@ -60,6 +62,12 @@ struct sc_stat {
 
 struct sc_table {
 	struct sc_stat *slots;	/* NULL until the first call */
+	/*
+	 * The timed calls' durations, slot by slot (hist[i] is slots[i]'s):
+	 * NULL until a call is timed (sc_table_time), so the tables of an
+	 * untimed session (no sys_enter) stay small.
+	 */
+	struct lat_hist *hist;
 	uint32_t cap, used;	/* cap is 0 or a power of two */
 };
 
@@ -115,8 +123,25 @@ void sc_table_clear(struct sc_table *t);
 void sc_table_free(struct sc_table *t);
 /* Add @src's calls, errors and times to @dst (same syscall or a sum of several). */
 void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src);
-/* Add every entry of @src to @dst. */
+/* Add every entry of @src to @dst, durations too. */
 void sc_table_merge(struct sc_table *dst, const struct sc_table *src);
+/* Add @s, an entry of @src, to @dst's entry @nr, durations too. */
+void sc_table_add(struct sc_table *dst, uint32_t nr, const struct sc_table *src,
+		  const struct sc_stat *s);
+/* A call of entry @s (of @t) timed at @ns: its time, count, max and bucket. */
+void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns);
+/*
+ * Add @h to the durations of entry @s of @t (a recording's histogram read
+ * back: the calls' times, counts and max are the entry's own fields).
+ */
+void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h);
+/* The durations of entry @s of @t; NULL when none of its calls was timed. */
+const struct lat_hist *sc_table_hist(const struct sc_table *t, const struct sc_stat *s);
+/*
+ * The durations of every entry of @t summed into @out (zeroed first), and the
+ * longest call into *@max_ns. Returns how many calls it holds.
+ */
+uint64_t sc_table_hist_sum(const struct sc_table *t, struct lat_hist *out, uint64_t *max_ns);
 /* The entry with most calls (ties: the lower number), or NULL when empty. */
 const struct sc_stat *sc_table_top(const struct sc_table *t);
 /* The sum of the entries' time_ns: time inside the calls timed. */

@@ -316,6 +316,14 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out)
 	return true;
 }
 
+bool task_sc_quantile_us(const struct task *t, double q, double *out)
+{
+	struct lat_hist h;
+	uint64_t max;
+
+	return sc_table_hist_sum(&t->sc, &h, &max) && lat_hist_quantile_us(&h, q, max, out);
+}
+
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out)
 {
 	uint64_t d;

@@ -258,6 +258,12 @@ void model_want_task(struct model *m, const struct task *t);
 
 /* Count of @c within the interval; false when not known (first tick, not read). */
 bool task_delta(const struct task *t, enum counter c, uint64_t *out);
+/*
+ * The @q quantile of the durations of @t's calls timed this interval (every
+ * system call), as its log2 bucket's upper bound in microseconds
+ * (lib/lathist.h); false when none was timed.
+ */
+bool task_sc_quantile_us(const struct task *t, double q, double *out);
 /* Rate per second of @c; false when not known. */
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
 bool model_is_focused(const struct model *m, pid_t tgid);

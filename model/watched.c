@@ -73,12 +73,8 @@ void fproc_count_syscall(struct fproc *fp, uint32_t nr, int64_t ret, bool timed,
 
 	s->calls++;
 	fp->calls_total++;
-	if (timed) {
-		s->time_ns += ns;
-		s->timed++;
-		if (ns > s->max_ns)
-			s->max_ns = ns;
-	}
+	if (timed)
+		sc_table_time(&fp->times, s, ns);
 	if (!returned || ret >= 0 || ret < -4095)
 		return;
 	s->errors++;

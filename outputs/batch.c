@@ -73,6 +73,31 @@ static size_t task_syscalls(const struct task *t, const struct sc_stat ***out)
 	return sc_table_sorted(&t->sc, *out);
 }
 
+/*
+ * The durations of @t's syscall @s (time_ms, p50_us, p99_us, max_us) into
+ * @out, separated by @sep, @none for what is not known: all four when calls
+ * are not timed (no sys_enter), the percentiles and max when none of these
+ * was. Percentiles are log2 bucket bounds (lib/lathist.h).
+ */
+static const char *syscall_times(const struct model *m, const struct task *t,
+				 const struct sc_stat *s, const char *sep, const char *none,
+				 char *out, size_t n)
+{
+	const struct lat_hist *h = sc_table_hist(&t->sc, s);
+	double p50, p99;
+
+	if (!model_counts_events(m, CNT_SCTIME))
+		snprintf(out, n, "%s%s%s%s%s%s%s", none, sep, none, sep, none, sep, none);
+	else if (!h || !lat_hist_quantile_us(h, 0.5, s->max_ns, &p50) ||
+		 !lat_hist_quantile_us(h, 0.99, s->max_ns, &p99))
+		snprintf(out, n, "%.3f%s%s%s%s%s%s", (double)s->time_ns / 1e6, sep, none, sep, none,
+			 sep, none);
+	else
+		snprintf(out, n, "%.3f%s%.0f%s%.0f%s%.3f", (double)s->time_ns / 1e6, sep, p50, sep,
+			 p99, sep, (double)s->max_ns / 1e3);
+	return out;
+}
+
 /* A writer of one (process, syscall) line of --syscalls output. */
 typedef void syscall_line_fn(struct batch *b, const struct model *m, const struct task *t,
 			     const char *comm, const struct sc_stat *s);
@@ -99,20 +124,25 @@ static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn
 static void text_syscall_line(struct batch *b, const struct model *m, const struct task *t,
 			      const char *comm, const struct sc_stat *s)
 {
-	char name[SYSCALL_LABEL_BUF], err[32], padded[PROC_COMM_MAX * 4];
+	char name[SYSCALL_LABEL_BUF], err[32], padded[PROC_COMM_MAX * 4], tm[128];
+	char *f[4], *save = NULL;
+	int i;
 
-	(void)m;
-	fprintf(b->out, "%7d %s %-20s %-15s %9llu %9llu %s\n", (int)t->pid,
+	syscall_times(m, t, s, " ", "-", tm, sizeof(tm));
+	for (i = 0; i < 4; i++)
+		f[i] = strtok_r(i ? NULL : tm, " ", &save);
+	fprintf(b->out, "%7d %s %-20s %-15s %9llu %9llu %10s %8s %8s %10s %s\n", (int)t->pid,
 		text_pad(padded, sizeof(padded), comm, 15),
 		syscall_label(s->nr, name, sizeof(name)), subsystem_name(syscall_subsystem(s->nr)),
-		(unsigned long long)s->calls, (unsigned long long)s->errors,
+		(unsigned long long)s->calls, (unsigned long long)s->errors, f[0], f[1], f[2], f[3],
 		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
 }
 
 static void text_syscalls(struct batch *b, const struct model *m)
 {
-	fprintf(b->out, "%7s %-15s %-20s %-15s %9s %9s %s\n", "PID", "COMMAND", "SYSCALL",
-		"SUBSYSTEM", "CALLS", "ERRORS", "LAST-ERRNO");
+	fprintf(b->out, "%7s %-15s %-20s %-15s %9s %9s %10s %8s %8s %10s %s\n", "PID", "COMMAND",
+		"SYSCALL", "SUBSYSTEM", "CALLS", "ERRORS", "TIME-ms", "P50-us", "P99-us", "MAX-us",
+		"LAST-ERRNO");
 	each_syscall(b, m, text_syscall_line);
 	fputc('\n', b->out);
 }
@@ -355,21 +385,23 @@ void batch_csv_string(FILE *f, const char *s)
 static void csv_syscall_line(struct batch *b, const struct model *m, const struct task *t,
 			     const char *comm, const struct sc_stat *s)
 {
-	char name[SYSCALL_LABEL_BUF], err[32];
+	char name[SYSCALL_LABEL_BUF], err[32], tm[128];
 
 	fprintf(b->out, "%.6f,%.6f,%d,%d,", m->wall_s, m->interval_s, (int)t->pid, (int)t->ppid);
 	batch_csv_string(b->out, comm);
-	fprintf(b->out, ",%s,%s,%llu,%llu,%s\n", syscall_label(s->nr, name, sizeof(name)),
+	fprintf(b->out, ",%s,%s,%llu,%llu,%s,%s\n", syscall_label(s->nr, name, sizeof(name)),
 		subsystem_name(syscall_subsystem(s->nr)), (unsigned long long)s->calls,
 		(unsigned long long)s->errors,
-		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "");
+		s->errors ? errno_name((int)s->top_errno, err, sizeof(err)) : "",
+		syscall_times(m, t, s, ",", "", tm, sizeof(tm)));
 }
 
 /* --syscalls --csv: one row per process and syscall with calls in the interval. */
 static void csv_syscalls(struct batch *b, const struct model *m)
 {
 	if (!b->header_done) {
-		fputs("time,interval_s,pid,ppid,comm,syscall,subsystem,calls,errors,last_errno\n", b->out);
+		fputs("time,interval_s,pid,ppid,comm,syscall,subsystem,calls,errors,last_errno,"
+		      "time_ms,p50_us,p99_us,max_us\n", b->out);
 		b->header_done = true;
 	}
 	if (m->interval_s > 0)
@@ -486,10 +518,21 @@ static void json_raw_text(FILE *f, const struct task *t, int c)
 	}
 }
 
-static void json_syscalls(FILE *f, const struct task *t)
+/* The four fields of syscall_times (space-separated) as JSON members. */
+static void json_times(FILE *f, char *tm)
+{
+	static const char *const key[4] = { "time_ms", "p50_us", "p99_us", "max_us" };
+	char *save = NULL, *v;
+	int i;
+
+	for (i = 0; i < 4 && (v = strtok_r(i ? NULL : tm, " ", &save)); i++)
+		fprintf(f, ",\"%s\":%s", key[i], v);
+}
+
+static void json_syscalls(FILE *f, const struct model *m, const struct task *t)
 {
 	const struct sc_stat **v;
-	char name[SYSCALL_LABEL_BUF], err[32];
+	char name[SYSCALL_LABEL_BUF], err[32], tm[128];
 	size_t k, n = task_syscalls(t, &v);
 
 	fputs(",\"syscall_list\":[", f);
@@ -501,6 +544,8 @@ static void json_syscalls(FILE *f, const struct task *t)
 		if (v[k]->errors)
 			fprintf(f, ",\"last_errno\":\"%s\"",
 				errno_name((int)v[k]->top_errno, err, sizeof(err)));
+		syscall_times(m, t, v[k], " ", "null", tm, sizeof(tm));
+		json_times(f, tm);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -605,7 +650,7 @@ static void write_json(struct batch *b, const struct model *m)
 				fputs("null", b->out);
 		}
 		if (b->syscalls && m->interval_s > 0)
-			json_syscalls(b->out, t);
+			json_syscalls(b->out, m, t);
 		json_calls(b->out, m, t);
 		fputc('}', b->out);
 	}

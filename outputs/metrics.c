@@ -60,7 +60,7 @@ struct mgroup {
 
 /* The families, in the order they are written. */
 enum fam {
-	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_PROCS,
+	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
 	F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
@@ -107,6 +107,7 @@ struct metrics {
 
 	long hz;
 	bool states;			/* the model counts the state split (tracing) */
+	bool timed;			/* the model times system calls (--latency) */
 	uint64_t ticks, lost, lost_unknown;
 	bool exit_records;		/* exit records are listened to: their losses count */
 	uint64_t lost_exits, lost_exits_unknown;
@@ -448,6 +449,8 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 	mx->ticks++;
 	if (model_counts_events(m, CNT_RUNQ))
 		mx->states = true;
+	if (model_counts_events(m, CNT_SCTIME))
+		mx->timed = true;
 	mx->wall_s = m->wall_s;
 	/* The first tick is the baseline: nothing was counted in it. */
 	if (m->interval_s > 0) {
@@ -563,6 +566,9 @@ static const struct fam_def fam_defs[F_NR] = {
 	[F_STATE] = { "ktop_task_state_seconds", PROM_COUNTER, PROM_DOUBLE, "seconds",
 		"Wall time of the group's threads by state (sched_switch, sched_wakeup): on_cpu, runnable (waiting for a CPU), sleeping (S), blocked (D), stopped (T, t); a thread's time before its first scheduler event is not counted.",
 		true, { "state" }, true },
+	[F_SC_DURATION] = { "ktop_syscall_duration_seconds", PROM_HISTOGRAM, PROM_U64, "seconds",
+		"Durations of the system calls timed (--latency: raw_syscalls:sys_enter to sys_exit), by group and system call; fixed log2 buckets of 1 us to 67 s. A call counts when it ends.",
+		true, { "syscall" }, true },
 	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
 		"Processes alive at the last refresh, by group.", true, { NULL }, true },
 	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
@@ -619,6 +625,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 {
 	struct metrics *mx = calloc(1, sizeof(*mx));
 	size_t max = o->max_series ? o->max_series : METRICS_MAX_SERIES_DEFAULT;
+	double bounds[LAT_OVERFLOW];
 	int i;
 
 	if (!mx) {
@@ -638,6 +645,10 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 			.help = d->help, .labels = labels, .max_series = d->capped ? max : 0,
 		};
 
+		/* The histograms' buckets (lib/lathist.h) in seconds. */
+		for (j = 0; j < LAT_OVERFLOW; j++)
+			bounds[j] = (double)lat_bucket_us((unsigned)j) / 1e6;
+
 		if (d->grouped)
 			labels[n++] = cgroup_group_by_name(o->by);
 		for (j = 0; j < 2 && d->labels[j]; j++)
@@ -645,7 +656,9 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 		pd.nlabels = n;
 		if (!n)
 			pd.labels = no_labels;
-		mx->fam[i] = prom_family_new(&pd, err, errlen);
+		mx->fam[i] = d->type == PROM_HISTOGRAM ?
+			     prom_family_new_hist(&pd, bounds, LAT_OVERFLOW, err, errlen) :
+			     prom_family_new(&pd, err, errlen);
 		if (!mx->fam[i]) {
 			metrics_free(mx);
 			return NULL;
@@ -751,6 +764,9 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 			continue;
 		v[1] = syscall_label(s->nr, nbuf, sizeof(nbuf));
 		prom_family_add_u64(mx->fam[F_SYSCALLS], v, s->calls);
+		if (mx->timed && s->timed && sc_table_hist(&g->sc, s))
+			prom_family_add_hist(mx->fam[F_SC_DURATION], v, sc_table_hist(&g->sc, s)->n,
+					     (double)s->time_ns / 1e9);
 		sub = syscall_subsystem(s->nr);
 		sub_calls[sub] += s->calls;
 		sub_errs[sub] += s->errors;

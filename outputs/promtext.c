@@ -401,6 +401,16 @@ static struct kent *keytab_add(struct keytab *t, const char *k, size_t n, uint64
 	return e;
 }
 
+/*
+ * A histogram's values beside a keytab's entries (entry i: counts
+ * [i * nb, (i + 1) * nb), sum[i]), grown with it.
+ */
+struct hvec {
+	uint64_t *c;
+	double *sum;
+	size_t cap;
+};
+
 /* ---- families ---- */
 
 struct prom_family {
@@ -425,6 +435,13 @@ struct prom_family {
 	bool other_written;		/* counters: the overflow series exists */
 	size_t dropped;
 	uint64_t invalid;
+
+	/* histograms: nb buckets (+Inf last), the vectors of scrape, prev_other, spare */
+	double *bounds;
+	size_t nb;
+	struct hvec h_scrape, h_prev, h_spare;
+	uint64_t *other_c;		/* the overflow series' buckets and sum */
+	double other_sum;
 
 	/* scratch of a write: the candidates to sort */
 	struct cand {
@@ -458,7 +475,8 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int check_def(const struct prom_family_def *d, char *err, size_t errlen)
+static int check_def(const struct prom_family_def *d, const double *bounds, size_t nbounds,
+		     char *err, size_t errlen)
 {
 	size_t i, j;
 
@@ -477,6 +495,21 @@ static int check_def(const struct prom_family_def *d, char *err, size_t errlen)
 	}
 	if (d->nlabels && !d->labels)
 		return err_set(err, errlen, -EINVAL, "metric '%s': no label names", d->name);
+	if ((d->type == PROM_HISTOGRAM) != (bounds != NULL))
+		return err_set(err, errlen, -EINVAL, "metric '%s': buckets are a histogram's (only)",
+			       d->name);
+	if (d->type == PROM_HISTOGRAM) {
+		if (!nbounds)
+			return err_set(err, errlen, -EINVAL, "histogram '%s': no buckets", d->name);
+		for (i = 0; i < nbounds; i++)
+			if (!isfinite(bounds[i]) || (i && bounds[i] <= bounds[i - 1]))
+				return err_set(err, errlen, -EINVAL,
+					       "histogram '%s': bounds not finite and increasing", d->name);
+		for (i = 0; i < d->nlabels; i++)
+			if (d->labels[i] && !strcmp(d->labels[i], "le"))
+				return err_set(err, errlen, -EINVAL, "histogram '%s': a label 'le'",
+					       d->name);
+	}
 	for (i = 0; i < d->nlabels; i++) {
 		if (!valid_name(d->labels[i], false) || !strncmp(d->labels[i], "__", 2))
 			return err_set(err, errlen, -EINVAL, "metric '%s': bad label name '%s'", d->name,
@@ -503,21 +536,36 @@ static char *dup_or_null(const char *s, bool *fail)
 
 struct prom_family *prom_family_new(const struct prom_family_def *def, char *err, size_t errlen)
 {
+	return prom_family_new_hist(def, NULL, 0, err, errlen);
+}
+
+struct prom_family *prom_family_new_hist(const struct prom_family_def *def, const double *bounds,
+					 size_t nbounds, char *err, size_t errlen)
+{
 	struct prom_family *f;
 	bool fail = false;
 	size_t i;
 
-	if (check_def(def, err, errlen))
+	if (check_def(def, bounds, nbounds, err, errlen))
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		goto nomem;
 	f->type = def->type;
-	f->vtype = def->value;
+	/* A histogram's value, what its cap ranks by, is its count. */
+	f->vtype = def->type == PROM_HISTOGRAM ? PROM_U64 : def->value;
 	f->nlabels = def->nlabels;
 	f->max_series = def->nlabels ? def->max_series : 0;
 	/* Not a secret: it spreads label sets that a user's process names chose. */
 	f->seed = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15ull;
+	if (def->type == PROM_HISTOGRAM) {
+		f->nb = nbounds + 1;
+		f->bounds = malloc(nbounds * sizeof(*f->bounds));
+		f->other_c = calloc(f->nb, sizeof(*f->other_c));
+		if (!f->bounds || !f->other_c)
+			goto nomem;
+		memcpy(f->bounds, bounds, nbounds * sizeof(*f->bounds));
+	}
 	f->name = dup_or_null(def->name, &fail);
 	f->unit = dup_or_null(def->unit, &fail);
 	f->help = dup_or_null(def->help, &fail);
@@ -562,6 +610,14 @@ void prom_family_free(struct prom_family *f)
 	keytab_free(&f->spare);
 	prom_buf_free(&f->key);
 	free(f->cand);
+	free(f->bounds);
+	free(f->other_c);
+	for (i = 0; i < 3; i++) {
+		struct hvec *v = i == 0 ? &f->h_scrape : i == 1 ? &f->h_prev : &f->h_spare;
+
+		free(v->c);
+		free(v->sum);
+	}
 	free(f);
 }
 
@@ -579,7 +635,61 @@ static union pval val_add(const struct prom_family *f, union pval a, union pval 
 	return a;
 }
 
+/* Room in @v for entry @i's values (@nb buckets). 0 or -ENOMEM. */
+static int hvec_reserve(struct hvec *v, size_t i, size_t nb)
+{
+	size_t cap;
+	uint64_t *c;
+	double *s;
+
+	if (i < v->cap)
+		return 0;
+	cap = v->cap ? v->cap * 2 : 64;
+	while (cap <= i)
+		cap *= 2;
+	c = realloc(v->c, cap * nb * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	v->c = c;
+	s = realloc(v->sum, cap * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	v->sum = s;
+	v->cap = cap;
+	return 0;
+}
+
+/* Entry @i of @v takes @counts and @sum (set), or adds them (@add). */
+static int hvec_put(const struct prom_family *f, struct hvec *v, size_t i, const uint64_t *counts,
+		    double sum, bool add)
+{
+	size_t k;
+
+	if (hvec_reserve(v, i, f->nb))
+		return -ENOMEM;
+	for (k = 0; k < f->nb; k++) {
+		uint64_t *c = &v->c[i * f->nb + k];
+
+		*c = !add ? counts[k] : *c > UINT64_MAX - counts[k] ? UINT64_MAX : *c + counts[k];
+	}
+	v->sum[i] = add ? v->sum[i] + sum : sum;
+	return 0;
+}
+
+static int add_sample_h(struct prom_family *f, const char *const *values, union pval v,
+			const uint64_t *counts, double sum);
+
 static int add_sample(struct prom_family *f, const char *const *values, union pval v)
+{
+	return add_sample_h(f, values, v, NULL, 0);
+}
+
+/*
+ * Offer a sample; a histogram's with its @counts and @sum (its value @v
+ * the count: what the cap ranks by).
+ */
+static int add_sample_h(struct prom_family *f, const char *const *values, union pval v,
+			const uint64_t *counts, double sum)
 {
 	const char *key;
 	struct kent *e;
@@ -600,9 +710,29 @@ static int add_sample(struct prom_family *f, const char *const *values, union pv
 	e = keytab_find(&f->scrape, key, f->key.len, h);
 	if (e) {
 		e->v = val_add(f, e->v, v);
-		return 0;
+		return counts ? hvec_put(f, &f->h_scrape, (size_t)(e - f->scrape.e), counts, sum, true) : 0;
 	}
-	return keytab_add(&f->scrape, key, f->key.len, h, v) ? 0 : -ENOMEM;
+	if (!keytab_add(&f->scrape, key, f->key.len, h, v))
+		return -ENOMEM;
+	if (counts && hvec_put(f, &f->h_scrape, f->scrape.n - 1, counts, sum, false)) {
+		f->scrape.n--;	/* not offered after all: the index keeps no stale slot */
+		keytab_rehash(&f->scrape, f->scrape.nslot);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int prom_family_add_hist(struct prom_family *f, const char *const *values,
+			 const uint64_t *counts, double sum)
+{
+	union pval p = { 0 };
+	size_t k;
+
+	if (f->type != PROM_HISTOGRAM)
+		return -EINVAL;
+	for (k = 0; k < f->nb; k++)
+		p.u = p.u > UINT64_MAX - counts[k] ? UINT64_MAX : p.u + counts[k];
+	return add_sample_h(f, values, p, counts, sum);
 }
 
 int prom_family_add_u64(struct prom_family *f, const char *const *values, uint64_t v)
@@ -704,6 +834,31 @@ static int keep_largest(struct prom_family *f, size_t ncand, size_t keep)
 }
 
 /*
+ * A histogram in the overflow: the increases of scrape entry @i's buckets
+ * and sum since the last write, from prev_other's entry @p (SIZE_MAX: new
+ * to the overflow, counted whole; so is one whose count went down, a reset).
+ */
+static void other_hist_add(struct prom_family *f, size_t i, size_t p)
+{
+	const uint64_t *now = &f->h_scrape.c[i * f->nb];
+	const uint64_t *was = p != SIZE_MAX ? &f->h_prev.c[p * f->nb] : NULL;
+	double sum = f->h_scrape.sum[i];
+	size_t k;
+
+	for (k = 0; was && k < f->nb; k++)
+		if (now[k] < was[k])
+			was = NULL;
+	for (k = 0; k < f->nb; k++) {
+		uint64_t inc = now[k] - (was ? was[k] : 0);
+
+		f->other_c[k] = f->other_c[k] > UINT64_MAX - inc ? UINT64_MAX : f->other_c[k] + inc;
+	}
+	if (was && sum >= f->h_prev.sum[p])
+		sum -= f->h_prev.sum[p];
+	f->other_sum += sum;
+}
+
+/*
  * Counters: the sticky rule (promtext.h). Marks each entry, admits newcomers
  * while slots are left, and advances the overflow counter by its members'
  * increases. Returns 0 or -ENOMEM.
@@ -771,14 +926,24 @@ static int place_counters(struct prom_family *f, union pval *other)
 			inc.d = e->v.d - p->v.d;
 		else if (p && f->vtype == PROM_U64 && e->v.u >= p->v.u)
 			inc.u = e->v.u - p->v.u;
+		if (f->nb)
+			other_hist_add(f, i, p ? (size_t)(p - f->prev_other.e) : SIZE_MAX);
 		/* A failed add only makes the next write count this member whole. */
-		if (!keytab_add(next, k, e->len, e->hash, e->v))
+		if (!keytab_add(next, k, e->len, e->hash, e->v) ||
+		    (f->nb && hvec_put(f, &f->h_spare, next->n - 1, &f->h_scrape.c[i * f->nb],
+				       f->h_scrape.sum[i], false)))
 			r = -ENOMEM;
 		f->other_total = val_add(f, f->other_total, inc);
 	}
 	swap = f->prev_other;
 	f->prev_other = *next;
 	*next = swap;
+	{
+		struct hvec hs = f->h_prev;
+
+		f->h_prev = f->h_spare;
+		f->h_spare = hs;
+	}
 	if (any)
 		f->other_written = true;
 	*other = f->other_total;
@@ -831,36 +996,81 @@ static void put_value(const struct prom_family *f, struct prom_buf *b, union pva
 		put_u64(b, v.u);
 }
 
+/* The labels of @key (escaped values, each followed by a NUL), and le="@le" if not NULL. */
+static void put_labels(const struct prom_family *f, struct prom_buf *b, const char *key,
+		       const double *le)
+{
+	size_t i;
+
+	if (!f->nlabels && !le)
+		return;
+	buf_putc(b, '{');
+	for (i = 0; i < f->nlabels; i++) {
+		size_t n = strlen(key);
+
+		if (i)
+			buf_putc(b, ',');
+		buf_puts(b, f->labels[i]);
+		buf_puts(b, "=\"");
+		buf_put(b, key, n);
+		buf_putc(b, '"');
+		key += n + 1;
+	}
+	if (le) {
+		buf_puts(b, f->nlabels ? ",le=\"" : "le=\"");
+		put_double(b, *le);
+		buf_putc(b, '"');
+	}
+	buf_putc(b, '}');
+}
+
 /* One sample line; @key is the escaped values, each followed by a NUL. */
 static void put_sample(const struct prom_family *f, struct prom_buf *b, const char *key,
 		       union pval v)
 {
-	size_t i;
-
 	put_sample_name(f, b);
-	if (f->nlabels) {
-		buf_putc(b, '{');
-		for (i = 0; i < f->nlabels; i++) {
-			size_t n = strlen(key);
-
-			if (i)
-				buf_putc(b, ',');
-			buf_puts(b, f->labels[i]);
-			buf_puts(b, "=\"");
-			buf_put(b, key, n);
-			buf_putc(b, '"');
-			key += n + 1;
-		}
-		buf_putc(b, '}');
-	}
+	put_labels(f, b, key, NULL);
 	buf_putc(b, ' ');
 	put_value(f, b, v);
 	buf_putc(b, '\n');
 }
 
+/* A histogram's lines: its buckets, cumulative, +Inf last; its sum and count. */
+static void put_hist(const struct prom_family *f, struct prom_buf *b, const char *key,
+		     const uint64_t *c, double sum)
+{
+	uint64_t cum = 0;
+	size_t k;
+
+	for (k = 0; k < f->nb; k++) {
+		double le = k + 1 < f->nb ? f->bounds[k] : INFINITY;
+
+		cum = cum > UINT64_MAX - c[k] ? UINT64_MAX : cum + c[k];
+		buf_puts(b, f->name);
+		buf_puts(b, "_bucket");
+		put_labels(f, b, key, &le);
+		buf_putc(b, ' ');
+		put_u64(b, cum);
+		buf_putc(b, '\n');
+	}
+	buf_puts(b, f->name);
+	buf_puts(b, "_sum");
+	put_labels(f, b, key, NULL);
+	buf_putc(b, ' ');
+	put_double(b, sum);
+	buf_putc(b, '\n');
+	buf_puts(b, f->name);
+	buf_puts(b, "_count");
+	put_labels(f, b, key, NULL);
+	buf_putc(b, ' ');
+	put_u64(b, cum);
+	buf_putc(b, '\n');
+}
+
 static void put_meta(const struct prom_family *f, struct prom_buf *b, enum prom_format fmt)
 {
-	const char *type = f->type == PROM_COUNTER ? "counter" : "gauge";
+	const char *type = f->type == PROM_COUNTER ? "counter" :
+			   f->type == PROM_HISTOGRAM ? "histogram" : "gauge";
 
 	/*
 	 * OpenMetrics names the family ("ktop_syscalls", samples _total); the text
@@ -912,7 +1122,7 @@ int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_for
 	int r = 0;
 
 	f->dropped = 0;
-	if (f->max_series && f->type == PROM_COUNTER) {
+	if (f->max_series && f->type != PROM_GAUGE) {
 		r = place_counters(f, &other);
 		write_other = f->other_written;
 	} else if (f->max_series) {
@@ -929,13 +1139,16 @@ int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_for
 	for (i = 0; i < t->n; i++) {
 		const struct kent *e = &t->e[i];
 
-		if (e->where == WHERE_OWN) {
+		if (e->where == WHERE_OWN && f->nb)
+			put_hist(f, out, keytab_key(t, e), &f->h_scrape.c[i * f->nb], f->h_scrape.sum[i]);
+		else if (e->where == WHERE_OWN)
 			put_sample(f, out, keytab_key(t, e), e->v);
-		} else if (!is_other_key(f, e)) {
+		else if (!is_other_key(f, e))
 			f->dropped++;
-		}
 	}
-	if (write_other)
+	if (write_other && f->nb)
+		put_hist(f, out, f->other_key, f->other_c, f->other_sum);
+	else if (write_other)
 		put_sample(f, out, f->other_key, other);
 	return out->nomem ? -ENOMEM : 0;
 }

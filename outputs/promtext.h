@@ -78,6 +78,13 @@ enum prom_format {
 enum prom_type {
 	PROM_COUNTER,
 	PROM_GAUGE,
+	/*
+	 * Fixed buckets (prom_family_new_hist): samples NAME_bucket{le=...}
+	 * (cumulative, +Inf last), NAME_sum, NAME_count. Offered with
+	 * prom_family_add_hist; capped as counters are (each bucket and the
+	 * sum of the overflow series advance by its members' increases).
+	 */
+	PROM_HISTOGRAM,
 };
 
 /* The type of a family's values: exact integers, or doubles (seconds, ratios). */
@@ -127,6 +134,12 @@ struct prom_family;
  */
 struct prom_family *prom_family_new(const struct prom_family_def *def, char *err,
 				    size_t errlen);
+/*
+ * The same for a PROM_HISTOGRAM: @bounds, its buckets' @nbounds upper
+ * bounds, increasing and finite (+Inf is added), copied.
+ */
+struct prom_family *prom_family_new_hist(const struct prom_family_def *def, const double *bounds,
+					 size_t nbounds, char *err, size_t errlen);
 void prom_family_free(struct prom_family *f);
 
 /* Start a scrape: forget the samples offered at the previous one. */
@@ -144,6 +157,14 @@ void prom_family_begin(struct prom_family *f);
  */
 int prom_family_add_u64(struct prom_family *f, const char *const *values, uint64_t v);
 int prom_family_add_double(struct prom_family *f, const char *const *values, double v);
+/*
+ * A histogram's sample: @counts holds nbounds + 1 counts, bucket by bucket
+ * (not cumulative: the last one past the last bound), @sum the sum of the
+ * observations. Offered twice in one scrape, the counts and sums add.
+ * Returns 0, or -ENOMEM.
+ */
+int prom_family_add_hist(struct prom_family *f, const char *const *values,
+			 const uint64_t *counts, double sum);
 
 /*
  * Append the family (its HELP, TYPE, UNIT lines and the samples offered since

@@ -14,7 +14,28 @@ struct line {
 	const char *name;
 	enum subsystem sub;
 	struct sc_stat s;	/* a syscall's, or the sum of several */
+	struct lat_hist h;	/* the durations of its timed calls (lib/lathist.h) */
 };
+
+/*
+ * Its median and 99th percentile, log2 bucket bounds in microseconds; false
+ * when none of its calls was timed.
+ */
+static bool pcts(const struct line *l, double *p50, double *p99)
+{
+	return lat_hist_quantile_us(&l->h, 0.5, l->s.max_ns, p50) &&
+	       lat_hist_quantile_us(&l->h, 0.99, l->s.max_ns, p99);
+}
+
+/* Add @s, an entry of @t, to line @l. */
+static void line_add(struct line *l, const struct sc_table *t, const struct sc_stat *s)
+{
+	const struct lat_hist *h = sc_table_hist(t, s);
+
+	sc_stat_add(&l->s, s);
+	if (h)
+		lat_hist_add(&l->h, h);
+}
 
 /* Average over the calls that have a time; false when none has. */
 static bool avg_ns(const struct line *l, double *out)
@@ -111,13 +132,14 @@ static void build(const struct sc_table *t, const struct summary_info *si, struc
 		if (s->nr == SC_EMPTY || !s->calls)
 			continue;
 		l = &tb->sc[tb->nsc];
-		l->s = *s;
+		line_add(l, t, s);
+		l->s.nr = s->nr;
 		/* With its ABI when not native: one name, one line. */
 		l->name = syscall_label(s->nr, tb->names[tb->nsc], sizeof(tb->names[0]));
 		l->sub = syscall_subsystem(s->nr);
 		tb->nsc++;
-		sc_stat_add(&tb->sub[l->sub].s, s);
-		sc_stat_add(&tb->total.s, s);
+		line_add(&tb->sub[l->sub], t, s);
+		line_add(&tb->total, t, s);
 	}
 	sort_array_r(tb->sc, tb->nsc, sizeof(*tb->sc), cmp_line, &o);
 	/* Subsystems: only those used, most time first. */
@@ -137,20 +159,27 @@ static void tables_free(struct tables *tb)
 
 static void text_dashes(FILE *f)
 {
-	fputs("------ ----------- ----------- ----------- --------- --------- ---------------------- ------------\n",
-	      f);
+	fputs("------ ----------- ----------- ----------- --------- --------- --------- --------- "
+	      "---------------------- ------------\n", f);
 }
 
-/* usecs/call and max usecs as strace shows usecs: whole microseconds. */
+/*
+ * usecs/call and max usecs as strace shows usecs: whole microseconds; then
+ * p50 and p99, the upper bounds of their log2 buckets.
+ */
 static void text_times(FILE *f, const struct line *l)
 {
-	double a;
+	double a, p50, p99;
 
 	if (avg_ns(l, &a))
 		fprintf(f, " %11llu %11llu", (unsigned long long)(a / 1000),
 			(unsigned long long)(l->s.max_ns / 1000));
 	else
 		fprintf(f, " %11s %11s", "-", "-");
+	if (pcts(l, &p50, &p99))
+		fprintf(f, " %9.0f %9.0f", p50, p99);
+	else
+		fprintf(f, " %9s %9s", "-", "-");
 }
 
 static void text_errors(FILE *f, uint64_t errors)
@@ -174,9 +203,12 @@ static bool text_syscalls(FILE *f, const struct tables *tb, enum sc_abi abi, boo
 	char nb[SYSCALL_NAME_BUF];
 	size_t i;
 
-	for (i = 0; i < tb->nsc; i++)
-		if (sc_key_abi(tb->sc[i].s.nr) == abi)
-			sc_stat_add(&total.s, &tb->sc[i].s);
+	for (i = 0; i < tb->nsc; i++) {
+		if (sc_key_abi(tb->sc[i].s.nr) != abi)
+			continue;
+		sc_stat_add(&total.s, &tb->sc[i].s);
+		lat_hist_add(&total.h, &tb->sc[i].h);
+	}
 	if (!total.s.calls && (abi != SC_ABI_NATIVE || any_other))
 		return false;
 	if (sep)
@@ -185,8 +217,8 @@ static bool text_syscalls(FILE *f, const struct tables *tb, enum sc_abi abi, boo
 		fputs("System call usage summary for 32 bit mode:\n", f);
 	else if (abi == SC_ABI_X32)
 		fputs("System call usage summary for x32 mode:\n", f);
-	fprintf(f, "%6s %11s %11s %11s %9s %9s %-22s %s\n", "% time", "seconds", "usecs/call",
-		"max usecs", "calls", "errors", "syscall", "subsystem");
+	fprintf(f, "%6s %11s %11s %11s %9s %9s %9s %9s %-22s %s\n", "% time", "seconds", "usecs/call",
+		"max usecs", "p50 <=us", "p99 <=us", "calls", "errors", "syscall", "subsystem");
 	text_dashes(f);
 	for (i = 0; i < tb->nsc; i++) {
 		const struct line *l = &tb->sc[i];
@@ -329,7 +361,7 @@ static void csv_line(FILE *f, const char *kind, const struct line *l, const stru
 		     const char *syscall, const char *sub)
 {
 	char err[ERRNO_NAME_BUF];
-	double a;
+	double a, p50, p99;
 
 	fprintf(f, "%s,%s,%s,%llu,%llu,%llu,%.3f,", kind, syscall, sub,
 		(unsigned long long)l->s.calls, (unsigned long long)l->s.errors,
@@ -338,6 +370,10 @@ static void csv_line(FILE *f, const char *kind, const struct line *l, const stru
 		fprintf(f, "%.3f,%.3f", a / 1e3, (double)l->s.max_ns / 1e3);
 	else
 		fputc(',', f);
+	if (pcts(l, &p50, &p99))
+		fprintf(f, ",%.0f,%.0f", p50, p99);
+	else
+		fputs(",,", f);
 	fprintf(f, ",%.2f,%.2f,%s\n", pct(l->s.time_ns, tb->total.s.time_ns),
 		pct(l->s.calls, tb->total.s.calls),
 		syscall[0] && l->s.top_errno ? errno_name((int)l->s.top_errno, err, sizeof(err)) : "");
@@ -347,8 +383,8 @@ static void write_csv(FILE *f, const struct tables *tb)
 {
 	size_t i;
 
-	fputs("kind,syscall,subsystem,calls,errors,timed,total_us,avg_us,max_us,pct_time,pct_calls,"
-	      "last_errno\n", f);
+	fputs("kind,syscall,subsystem,calls,errors,timed,total_us,avg_us,max_us,p50_us,p99_us,"
+	      "pct_time,pct_calls,last_errno\n", f);
 	for (i = 0; i < tb->nsc; i++)
 		csv_line(f, "syscall", &tb->sc[i], tb, tb->sc[i].name, subsystem_name(tb->sc[i].sub));
 	csv_line(f, "total", &tb->total, tb, "", "");
@@ -361,7 +397,7 @@ static void write_csv(FILE *f, const struct tables *tb)
 static void json_line(FILE *f, const struct line *l, const struct tables *tb, bool syscall)
 {
 	char err[ERRNO_NAME_BUF];
-	double a;
+	double a, p50, p99;
 
 	fputc('{', f);
 	if (syscall)
@@ -375,6 +411,10 @@ static void json_line(FILE *f, const struct line *l, const struct tables *tb, bo
 		fprintf(f, "\"avg_us\":%.3f,\"max_us\":%.3f", a / 1e3, (double)l->s.max_ns / 1e3);
 	else
 		fputs("\"avg_us\":null,\"max_us\":null", f);
+	if (pcts(l, &p50, &p99))
+		fprintf(f, ",\"p50_us\":%.0f,\"p99_us\":%.0f", p50, p99);
+	else
+		fputs(",\"p50_us\":null,\"p99_us\":null", f);
 	fprintf(f, ",\"pct_time\":%.2f,\"pct_calls\":%.2f", pct(l->s.time_ns, tb->total.s.time_ns),
 		pct(l->s.calls, tb->total.s.calls));
 	if (syscall && l->s.top_errno)

@@ -91,10 +91,14 @@ void options_usage(FILE *f)
 	      "      --csv              batch: CSV, a header line then one row per process per interval\n"
 	      "      --json             batch: one JSON object per interval per line\n"
 	      "      --syscalls         batch: per process, each system call's calls and errors\n"
-	      "                         in the interval (CSV: one row per process and syscall)\n"
+	      "                         in the interval (CSV: one row per process and syscall);\n"
+	      "                         timed: time_ms, p50_us, p99_us, max_us\n"
 	      "      --no-trace         do not trace: a /proc monitor only (no syscall columns)\n"
 	      "      --latency          time every system call, system-wide (sys_enter too: twice\n"
-	      "                         the events a call): sc_time_ms\n"
+	      "                         the events a call): sc_time_ms, sc_p99_us, --syscalls'\n"
+	      "                         times, the Latency view (7), the exporter's histogram.\n"
+	      "                         Percentiles are log2 bucket bounds: p99 16 = 99% of the\n"
+	      "                         calls took at most 16 us\n"
 	      "      --events N         process view: the recent kernel events kept per focused\n"
 	      "                         process, with their snapshots (default 4096)\n"
 	      "      --theme NAME       live view: colours of theme NAME (default, light, mono,\n"
@@ -132,8 +136,9 @@ void options_usage(FILE *f)
 	      "      --expose-hidepid   serve the metrics (--listen without basic auth, --textfile,\n"
 	      "                         --remote-write) though /proc is mounted with hidepid\n"
 	      "      --view VIEW        processes (default), syscalls, errors, subsystems,\n"
-	      "                         signals or groups: what batch writes, what the live\n"
-	      "                         view shows first (system-wide tables, see ktop(1))\n"
+	      "                         signals, groups or latency: what batch writes, what\n"
+	      "                         the live view shows first (system-wide tables, see\n"
+	      "                         ktop(1))\n"
 	      "      --group-by KEY     the groups view's groups: comm, user, cgroup, unit\n"
 	      "                         (systemd), container, pod or namespace (default comm)\n"
 	      "  -w, --write FILE       record every interval to FILE (SQLite; strftime conversions\n"
@@ -606,7 +611,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_VIEW:
 			if (view_parse(optarg, &o->view)) {
 				snprintf(err, errsz, "--view: '%s' is not a view (processes, syscalls, errors, "
-					 "subsystems, signals, groups)", optarg);
+					 "subsystems, signals, groups, latency)", optarg);
 				return -EINVAL;
 			}
 			o->view_set = true;

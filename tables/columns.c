@@ -68,6 +68,9 @@ const struct column columns[COL_NR] = {
 			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
 	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
 			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
+	[COL_SCP99] = { "sc_p99_us", "P99us", 8, false, CT_INT, 0, -1, SORT_DESC,
+			"99th percentile of those calls' durations, all threads and system calls, as the upper "
+			"bound of its log2 bucket: 16 = 99% took at most 16 us (--latency, -p, -- CMD)" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -119,6 +122,8 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_CPUID:
 		*out = t->processor;
 		return t->processor >= 0;
+	case COL_SCP99:
+		return task_delta(t, CNT_SCTIME, &d) && task_sc_quantile_us(t, 0.99, out);
 	case COL_LOST:
 		*out = (double)m->lost_events;
 		return m->event_counters != 0 && m->interval_s > 0;

@@ -132,6 +132,16 @@ static void add_task(struct group *gr, const struct model *m, const struct task 
 		gr->sum[c] += v;
 		gr->known[c]++;
 	}
+	if (task_delta(t, CNT_SCTIME, &d)) {
+		struct lat_hist h;
+		uint64_t max;
+
+		if (sc_table_hist_sum(&t->sc, &h, &max)) {
+			lat_hist_add(&gr->sc_hist, &h);
+			if (max > gr->sc_max_ns)
+				gr->sc_max_ns = max;
+		}
+	}
 	for (c = 0; c < CNT_NR; c++) {
 		if (!task_delta(t, (enum counter)c, &d))
 			continue;
@@ -164,6 +174,8 @@ void groups_update(struct groups *g, const struct model *m)
 		gr->rows = 0;
 		memset(gr->sum, 0, sizeof(gr->sum));
 		memset(gr->known, 0, sizeof(gr->known));
+		memset(&gr->sc_hist, 0, sizeof(gr->sc_hist));
+		gr->sc_max_ns = 0;
 	}
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];
@@ -195,6 +207,8 @@ const struct group *groups_find(const struct groups *g, const char *key)
 
 bool group_num(const struct group *gr, int c, double *out)
 {
+	if (c == COL_SCP99)
+		return lat_hist_quantile_us(&gr->sc_hist, 0.99, gr->sc_max_ns, out);
 	if (c < 0 || c >= COL_NR || !groups_col_sums(c) || !gr->known[c])
 		return false;
 	*out = gr->sum[c];

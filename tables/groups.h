@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "../lib/cgroup.h"
+#include "../lib/lathist.h"
 #include "columns.h"
 #include "../lib/strpool.h"
 
@@ -35,6 +36,9 @@ struct group {
 	uint64_t total[CNT_NR];		/* counts since the group was first seen */
 	bool have_total[CNT_NR];	/* some interval's count was known */
 	uint64_t seen_tick;		/* the last tick it had rows */
+	/* Its rows' timed calls of this tick (sc_p99_us), and the longest. */
+	struct lat_hist sc_hist;
+	uint64_t sc_max_ns;
 	/*
 	 * Its cgroup (cgname_group_dir() of its first row's path; interned in
 	 * keys; NULL when the group is no one cgroup) and that row's process,
@@ -73,7 +77,10 @@ size_t groups_task_key(const struct model *m, enum cgroup_group_by by, const str
 void groups_update(struct groups *g, const struct model *m);
 /* The group of @key, or NULL. */
 const struct group *groups_find(const struct groups *g, const char *key);
-/* Its number in summed column @c; false when no row's was known. */
+/*
+ * Its number in summed column @c, false when no row's was known; for
+ * sc_p99_us, the percentile of its rows' calls put together.
+ */
 bool group_num(const struct group *gr, int c, double *out);
 
 #endif

@@ -17,12 +17,12 @@
 static const char *const names[VIEW_NR] = {
 	[VIEW_PROCESSES] = "processes", [VIEW_SYSCALLS] = "syscalls", [VIEW_ERRORS] = "errors",
 	[VIEW_SUBSYSTEMS] = "subsystems", [VIEW_SIGNALS] = "signals", [VIEW_GROUPS] = "groups",
-	[VIEW_CALLERS] = "callers",
+	[VIEW_LATENCY] = "latency", [VIEW_CALLERS] = "callers",
 };
 static const char *const titles[VIEW_NR] = {
 	[VIEW_PROCESSES] = "Processes", [VIEW_SYSCALLS] = "Syscalls", [VIEW_ERRORS] = "Errors",
 	[VIEW_SUBSYSTEMS] = "Subsystems", [VIEW_SIGNALS] = "Signals", [VIEW_GROUPS] = "Groups",
-	[VIEW_CALLERS] = "Processes",
+	[VIEW_LATENCY] = "Latency", [VIEW_CALLERS] = "Processes",
 };
 
 const char *view_name(enum view_kind k)
@@ -50,7 +50,8 @@ int view_parse(const char *s, enum view_kind *k)
 
 bool view_traced(enum view_kind k)
 {
-	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS;
+	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS ||
+	       k == VIEW_LATENCY;
 }
 
 /*
@@ -151,6 +152,10 @@ static const struct av_col groups_cols[] = {
 	{ "sleep_ms", "SLEEP%", 6, false, AV_MS, SORT_DESC, COL_SLEEP, "the rows' sleep_ms, summed" },
 	{ "blocked_ms", "BLOCK%", 6, false, AV_MS, SORT_DESC, COL_BLOCKED,
 	  "the rows' blocked_ms, summed" },
+	{ "sc_time_ms", "SCTIME%", 7, false, AV_MS, SORT_DESC, COL_SCTIME,
+	  "the rows' sc_time_ms, summed (--latency, -p, -- CMD)" },
+	{ "sc_p99_us", "P99us", 8, false, AV_INT, SORT_DESC, COL_SCP99,
+	  "99th percentile of the rows' calls put together, as a log2 bucket's upper bound" },
 	{ "threads", "THR", 5, false, AV_INT, SORT_DESC, COL_THREADS, "the rows' threads, summed" },
 	{ "vsz_kb", "VIRT", 6, false, AV_KB, SORT_DESC, COL_VSZ, "the rows' vsz_kb, summed" },
 	{ "cpu_s", "TIME+", 10, false, AV_TIME, SORT_DESC, COL_TIME, "the rows' cpu_s, summed" },
@@ -203,6 +208,30 @@ static const struct av_col groups_cols[] = {
 	  "times its memory hit its limit in the interval (memory.events max, v1 memory.failcnt)" },
 };
 
+/*
+ * The system calls timed (sys_enter to sys_exit, --latency): the durations
+ * of the calls that ended in the interval, every process's summed. A
+ * percentile is the upper bound of its log2 bucket (lib/lathist.h).
+ */
+static const struct av_col latency_cols[] = {
+	{ "syscall", "SYSCALL", 18, true, AV_STR, SORT_ASC, -1, "system call name" },
+	{ "time_ms", "TIME%", 7, false, AV_MS, SORT_DESC, -1,
+	  "time inside its calls that ended in the interval, every process (100% = one thread's interval)" },
+	{ "calls", "CALLS/s", 9, false, AV_COUNT, SORT_DESC, -1,
+	  "its calls timed in the interval (entry and exit seen)" },
+	{ "avg_us", "AVGus", 8, false, AV_INT, SORT_DESC, -1, "their mean duration, microseconds" },
+	{ "p50_us", "P50us", 8, false, AV_INT, SORT_DESC, -1,
+	  "median duration: the upper bound of the log2 bucket half of the calls fit in (us)" },
+	{ "p90_us", "P90us", 8, false, AV_INT, SORT_DESC, -1, "90th percentile, likewise" },
+	{ "p99_us", "P99us", 8, false, AV_INT, SORT_DESC, -1,
+	  "99th percentile, likewise: 16 = 99% of the calls took at most 16 us" },
+	{ "max_us", "MAXus", 9, false, AV_INT, SORT_DESC, -1, "the longest call, microseconds" },
+	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
+	  "processes (threads with -H) that made it in the interval" },
+	{ "subsystem", "SUBSYSTEM", 13, true, AV_STR, SORT_ASC, -1, "the kernel subsystem that implements it" },
+	{ "calls_total", "CALLS", 10, false, AV_TOTAL, SORT_DESC, -1, "calls since the first interval" },
+};
+
 static const struct av_col callers_cols[] = {
 	{ "pid", "PID", 7, false, AV_INT, SORT_ASC, COL_PID, "process id" },
 	{ "user", "USER", 8, true, AV_STR, SORT_ASC, COL_USER, "its user" },
@@ -214,6 +243,12 @@ static const struct av_col callers_cols[] = {
 	  "those that failed (with the errno, for an error)" },
 	{ "syscalls", "SYSC/s", 7, false, AV_COUNT, SORT_DESC, COL_SYSC, "all its system calls" },
 	{ "top_syscall", "TOP-SYSCALL", 14, true, AV_STR, SORT_ASC, COL_TOPSC, "its most frequent" },
+	{ "time_ms", "TIME%", 7, false, AV_MS, SORT_DESC, -1,
+	  "time inside its calls of the syscall (of every syscall, for a group) that ended in the interval (--latency)" },
+	{ "p50_us", "P50us", 8, false, AV_INT, SORT_DESC, -1,
+	  "their median duration, as a log2 bucket's upper bound (us)" },
+	{ "p99_us", "P99us", 8, false, AV_INT, SORT_DESC, -1, "their 99th percentile, likewise" },
+	{ "max_us", "MAXus", 9, false, AV_INT, SORT_DESC, -1, "the longest of them (us)" },
 	{ "comm", "COMMAND", 15, true, AV_STR, SORT_ASC, COL_COMM, "its command name" },
 };
 
@@ -227,6 +262,7 @@ static const struct {
 	[VIEW_SUBSYSTEMS] = { subsystems_cols, ARRAY_SIZE(subsystems_cols), 1 },
 	[VIEW_SIGNALS] = { signals_cols, ARRAY_SIZE(signals_cols), 6 },
 	[VIEW_GROUPS] = { groups_cols, ARRAY_SIZE(groups_cols), 2 },
+	[VIEW_LATENCY] = { latency_cols, ARRAY_SIZE(latency_cols), 1 },
 	[VIEW_CALLERS] = { callers_cols, ARRAY_SIZE(callers_cols), 4 },
 };
 
@@ -237,12 +273,15 @@ static int tie_col(enum view_kind k)
 	case VIEW_SYSCALLS:
 	case VIEW_SUBSYSTEMS:
 		return 7;
+	case VIEW_LATENCY:
+		return 10;
 	case VIEW_ERRORS:
 		return 5;
 	case VIEW_SIGNALS:
 		return 7;
 	case VIEW_GROUPS:
-		return 16;
+		/* By name: columns were added before it (it was blocked_ms by number). */
+		return view_col_by_key(k, "syscalls_total");
 	default:
 		return -1;
 	}
@@ -326,6 +365,9 @@ bool aggview_drill_match(const struct model *m, const struct av_drill *d, const 
 	case VIEW_SYSCALLS:
 		s = sysagg_counts(m, t) ? sc_table_find(&t->sc, d->nr) : NULL;
 		return s && s->calls;
+	case VIEW_LATENCY:
+		s = sysagg_counts(m, t) ? sc_table_find(&t->sc, d->nr) : NULL;
+		return s && s->timed;
 	case VIEW_ERRORS:
 		s = sysagg_counts(m, t) ? sc_table_find(&t->err, sc_err_key(d->nr, d->err)) : NULL;
 		return s && s->errors;
@@ -339,6 +381,53 @@ bool aggview_drill_match(const struct model *m, const struct av_drill *d, const 
 	}
 }
 
+/*
+ * A duration column of @hist (NULL: none timed): 1 time_ms, 4 p50, 5 p90,
+ * 6 p99, 7 max, as the Latency view numbers its columns.
+ */
+static bool time_num(const struct sc_stat *s, const struct lat_hist *hist, int col, double *out)
+{
+	switch (col) {
+	case 1:
+		*out = s ? (double)s->time_ns / 1e6 : 0;
+		return true;
+	case 3:
+		if (!s || !s->timed)
+			return false;
+		*out = (double)s->time_ns / (double)s->timed / 1e3;
+		return true;
+	case 4:
+	case 5:
+	case 6:
+		return hist && lat_hist_quantile_us(hist, col == 4 ? 0.5 : col == 5 ? 0.9 : 0.99,
+						    s->max_ns, out);
+	case 7:
+		if (!s || !s->timed)
+			return false;
+		*out = (double)s->max_ns / 1e3;
+		return true;
+	}
+	return false;
+}
+
+/* The callers' duration columns (8 time_ms .. 11 max_us): of the syscall, or of all. */
+static bool callers_time(const struct aggview *v, const struct task *t, int col, double *out)
+{
+	static const int as[] = { 1, 4, 6, 7 };
+	const struct sc_stat *s;
+	struct sc_stat all = { 0 };
+	struct lat_hist h;
+
+	if (!model_counts_events(v->m, CNT_SCTIME) || !task_delta(t, CNT_SCTIME, &all.time_ns))
+		return false;
+	if (v->drill.from == VIEW_SYSCALLS || v->drill.from == VIEW_LATENCY) {
+		s = sc_table_find(&t->sc, v->drill.nr);
+		return time_num(s, sc_table_hist(&t->sc, s), as[col - 8], out);
+	}
+	all.timed = sc_table_hist_sum(&t->sc, &h, &all.max_ns);
+	return time_num(&all, all.timed ? &h : NULL, as[col - 8], out);
+}
+
 static bool callers_num(const struct aggview *v, const struct task *t, int col, double *out)
 {
 	const struct av_col *c = col_of(v, col);
@@ -347,7 +436,10 @@ static bool callers_num(const struct aggview *v, const struct task *t, int col, 
 
 	if (c->pcol >= 0)
 		return col_num(v->m, t, (enum col_id)c->pcol, out);
-	if (v->drill.from != VIEW_SYSCALLS && v->drill.from != VIEW_ERRORS) {
+	if (col >= 8)
+		return callers_time(v, t, col, out);
+	if (v->drill.from != VIEW_SYSCALLS && v->drill.from != VIEW_ERRORS &&
+	    v->drill.from != VIEW_LATENCY) {
 		if (!task_delta(t, col == 4 ? CNT_SYSCALLS : CNT_SYSERR, &d))
 			return false;
 		*out = (double)d;
@@ -471,6 +563,26 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		}
 		return false;
 	}
+	case VIEW_LATENCY: {
+		const struct sysagg_sc *r = &sa->sc[i];
+		const struct sc_stat *s = sc_table_find(&sa->now, r->nr);
+
+		if (c->type == AV_TOTAL) {
+			*out = (double)r->calls_total;
+			return model_counts_events(m, CNT_SYSCALLS);
+		}
+		if (!sa->valid || !model_counts_events(m, CNT_SCTIME))
+			return false;
+		if (col == 2) {
+			*out = s ? (double)s->timed : 0;
+			return true;
+		}
+		if (col == 8) {
+			*out = r->procs;
+			return true;
+		}
+		return time_num(s, sc_table_hist(&sa->now, s), col, out);
+	}
 	case VIEW_GROUPS:
 		return groups_num(v, &v->gr->v[i], col, out);
 	case VIEW_CALLERS:
@@ -535,6 +647,10 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 	}
 	case VIEW_SUBSYSTEMS:
 		return copy(buf, n, subsystem_name((enum subsystem)i), utf8);
+	case VIEW_LATENCY:
+		if (col == 0)
+			return copy(buf, n, syscall_label(sa->sc[i].nr, tmp, sizeof(tmp)), utf8);
+		return copy(buf, n, subsystem_name(sa->sc[i].sub), utf8);
 	case VIEW_SIGNALS: {
 		const struct sigflows *sf = flows_of(v);
 		const struct sigflow *r = i < sf->n ? &sf->v[i] : &sf->other;
@@ -594,6 +710,7 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 	i = v->idx[row];
 	switch (v->kind) {
 	case VIEW_SYSCALLS:
+	case VIEW_LATENCY:
 		id->nr = v->m->agg.sc[i].nr;
 		return true;
 	case VIEW_ERRORS:
@@ -720,6 +837,15 @@ static void collect_rows(struct aggview *v, const struct model *m, const struct 
 	case VIEW_ERRORS:
 		for (i = 0; i < sa->nerr; i++)
 			push(v, i);
+		break;
+	case VIEW_LATENCY:
+		/* The syscalls timed since the first interval: a row stays when idle, as in Syscalls. */
+		for (i = 0; i < sa->nsc; i++) {
+			const struct sc_stat *s = sc_table_find(&sa->total, sa->sc[i].nr);
+
+			if (s && s->timed)
+				push(v, i);
+		}
 		break;
 	case VIEW_SUBSYSTEMS:
 		for (i = 0; i < SUB_NR; i++)

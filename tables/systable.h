@@ -33,13 +33,17 @@ enum view_kind {
 	VIEW_SUBSYSTEMS,
 	VIEW_SIGNALS,
 	VIEW_GROUPS,
+	VIEW_LATENCY,		/* the system calls' durations (--latency) */
 	VIEW_CALLERS,		/* the rows behind a row of another view (drill-down) */
 	VIEW_NR
 };
 /* The views --view names (VIEW_CALLERS is reached from another view only). */
 #define VIEW_NAMED VIEW_CALLERS
 
-/* "processes", "syscalls", "errors", "subsystems", "signals", "groups", "callers". */
+/*
+ * "processes", "syscalls", "errors", "subsystems", "signals", "groups",
+ * "latency", "callers".
+ */
 const char *view_name(enum view_kind k);
 /* "Processes", "Syscalls", ... as the screen titles them. */
 const char *view_title(enum view_kind k);
@@ -85,7 +89,7 @@ int view_default_sort(enum view_kind k);
 
 /* What a callers view lists: the rows behind one row of another view. */
 struct av_drill {
-	enum view_kind from;	/* VIEW_SYSCALLS, VIEW_ERRORS, VIEW_GROUPS; else every row */
+	enum view_kind from;	/* VIEW_SYSCALLS, VIEW_ERRORS, VIEW_GROUPS, VIEW_LATENCY; else every row */
 	uint32_t nr, err;	/* a syscall; with err, a (syscall, errno) pair */
 	enum cgroup_group_by by;	/* a group: its key */
 	char key[CGROUP_KEY_MAX];

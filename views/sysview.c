@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The system-wide views: Syscalls, Errors, Subsystems, Signals, Groups, and
+ * The system-wide views: Syscalls, Errors, Subsystems, Signals, Groups, Latency, and
  * what Enter opens from a row of one (a subsystem's syscalls, the processes
  * behind a row). Each is a table of tables/systable.h's: the same look and
  * keys as the process table, its rows refreshed each tick
  * (sysview_refresh_all) and when its order or filter changes. The view keys
- * (1-6, v, F3) switch the view picked, at the bottom of the stack.
+ * (1-7, v, F3) switch the view picked, at the bottom of the stack.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +21,7 @@
 static const enum view_kind sv_kind[SV_NR] = {
 	[SV_SYSCALLS] = VIEW_SYSCALLS, [SV_ERRORS] = VIEW_ERRORS,
 	[SV_SUBSYSTEMS] = VIEW_SUBSYSTEMS, [SV_SIGNALS] = VIEW_SIGNALS,
-	[SV_GROUPS] = VIEW_GROUPS, [SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
+	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
 	[SV_CALLERS] = VIEW_CALLERS,
 };
 
@@ -94,6 +94,7 @@ static const struct view *base_of(enum view_kind k)
 	case VIEW_SUBSYSTEMS: return &sys_views[SV_SUBSYSTEMS];
 	case VIEW_SIGNALS: return &sys_views[SV_SIGNALS];
 	case VIEW_GROUPS: return &sys_views[SV_GROUPS];
+	case VIEW_LATENCY: return &sys_views[SV_LATENCY];
 	default: return &table_view;
 	}
 }
@@ -137,6 +138,7 @@ enum action key_view_menu(struct app *a)
 		[VIEW_SUBSYSTEMS] = "kernel subsystems",
 		[VIEW_SIGNALS] = "who signals whom",
 		[VIEW_GROUPS] = "processes summed per command, user, cgroup, unit, container",
+		[VIEW_LATENCY] = "the system calls' durations: time, percentiles (--latency)",
 	};
 	int i;
 
@@ -156,6 +158,7 @@ enum action key_view_3(struct app *a) { return sysview_switch(a, VIEW_ERRORS); }
 enum action key_view_4(struct app *a) { return sysview_switch(a, VIEW_SUBSYSTEMS); }
 enum action key_view_5(struct app *a) { return sysview_switch(a, VIEW_SIGNALS); }
 enum action key_view_6(struct app *a) { return sysview_switch(a, VIEW_GROUPS); }
+enum action key_view_7(struct app *a) { return sysview_switch(a, VIEW_LATENCY); }
 
 /* ---- drawing ------------------------------------------------------------------ */
 
@@ -177,6 +180,9 @@ static void draw_title(struct app *a, int id, int y, int w)
 			snprintf(line, sizeof(line), "Syscalls of %s", subsystem_name((enum subsystem)s->av.sub));
 		else if (d->from == VIEW_SYSCALLS)
 			snprintf(line, sizeof(line), "Processes making %s",
+				 syscall_label(d->nr, name, sizeof(name)));
+		else if (d->from == VIEW_LATENCY)
+			snprintf(line, sizeof(line), "Processes timed in %s",
 				 syscall_label(d->nr, name, sizeof(name)));
 		else if (d->from == VIEW_ERRORS)
 			snprintf(line, sizeof(line), "Processes whose %s failed with %s",
@@ -375,6 +381,9 @@ static void draw_empty(struct app *a, int id, int y, int w)
 	if (view_traced(sv_kind[id]) && !a->tracing)
 		snprintf(line, sizeof(line), "The %s view counts kernel events: %s", view_title(sv_kind[id]),
 			 m->trace_status[0] ? m->trace_status : "tracing is off");
+	else if (id == SV_LATENCY && !model_counts_events(m, CNT_SCTIME))
+		snprintf(line, sizeof(line), "system calls are not timed: start ktop with --latency "
+			 "(sys_enter too: twice the events a call)");
 	else if (s->av.filter[0])
 		snprintf(line, sizeof(line), "no row matches the filter");
 	else if (m->interval_s <= 0)
@@ -618,6 +627,10 @@ static enum action k_enter(struct app *a)
 			return ACT_REDRAW;
 		}
 		return open_process(a, rid.receiver);
+	case SV_LATENCY:
+		d.from = VIEW_LATENCY;
+		d.nr = rid.nr;
+		return open_callers(a, &d);
 	case SV_GROUPS:
 		d.from = VIEW_GROUPS;
 		d.by = a->groups.by;
@@ -691,7 +704,7 @@ static const struct key_binding sys_keys[] = {
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
 	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter: the rows whose text holds it (Esc cancels)", k_filter },
 	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu); signals: per process or per command", k_group_by },
-	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups", key_view_next },
+	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency", key_view_next },
 	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
 	{ { '1' }, "1", "the Processes view (the process table)", key_view_1 },
 	{ { '2' }, "2", "the Syscalls view", key_view_2 },
@@ -699,6 +712,7 @@ static const struct key_binding sys_keys[] = {
 	{ { '4' }, "4", "the Subsystems view", key_view_4 },
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
+	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
 	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
@@ -742,6 +756,7 @@ const struct view sys_views[SV_NR] = {
 	[SV_SUBSYSTEMS] = SYS_VIEW("subsystems"),
 	[SV_SIGNALS] = SYS_VIEW("signals"),
 	[SV_GROUPS] = SYS_VIEW("groups"),
+	[SV_LATENCY] = SYS_VIEW("latency"),
 	[SV_SUB_SYSCALLS] = SYS_VIEW("subsystem's syscalls"),
 	[SV_CALLERS] = SYS_VIEW("processes behind a row"),
 };

@@ -18,10 +18,12 @@ TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
 setup_file() {
 	local cc
 	# comm: at most 15 bytes, unique to this run
-	export WLNAME="kxwl$$"
+	export WLNAME="kxwl$$" SLNAME="kxsl$$"
 	cc=$(command -v cc || command -v gcc) || return 0
 	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/$WLNAME" "$TRACEWL_SRC" ||
 		echo "tracewl.c does not build" >&2
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/$SLNAME" "$BATS_TEST_DIRNAME/helpers/stateswl.c" ||
+		echo "stateswl.c does not build" >&2
 }
 
 setup() {
@@ -228,6 +230,70 @@ no_lost() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	no_lost
+}
+
+@test "prometheus: --latency: 50 nanosleep(10 ms) in ktop_syscall_duration_seconds; histogram_quantile(0.99) in the 10 ms bucket" {
+	need_tracing
+	need_prometheus
+	local kp d="$BATS_TEST_TMPDIR" sel v b
+	[ -x "$BATS_FILE_TMPDIR/$SLNAME" ] || skip "helpers/stateswl.c was not built"
+	sel="comm=\"$SLNAME\",syscall=\"clock_nanosleep\""
+	mkfifo "$d/go"
+	GOFIFO="$d/go" "$BATS_FILE_TMPDIR/$SLNAME" sleepshere 50 10 "$d/truth" 3>&- &
+	track $!
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --latency --listen "127.0.0.1:$kp" -d 0.5
+	wait_serving "$kp"
+	start_prometheus "$kp"
+	echo go >"$d/go"
+	expect_exactly "ktop_syscall_duration_seconds_count{$sel}" 50
+	# every one of them took at least 10 ms: none in a bucket below 8.192 ms
+	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"0.004096\"}")" = 0 ]
+	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"+Inf\"}")" = 50 ]
+	v=$(promq value "$PPORT" "histogram_quantile(0.99, ktop_syscall_duration_seconds_bucket{$sel})")
+	b=$(awk '$1 == "max_ns" { b = 1; while (b * 1000 < $2) b *= 2; print b / 1e6 }' "$d/truth")
+	echo "histogram_quantile(0.99) = $v s; the longest sleep by its own clock is in the bucket up to $b s" >&2
+	# rank 49.5 of 50: the bucket of the longest call, (8.192, 16.384] ms on a
+	# quiet machine; Prometheus interpolates within it (the process's own
+	# clock is a little longer than the call: maybe one bucket up)
+	awk -v v="$v" -v b="$b" 'BEGIN { exit !(v > 0.008192 && v > b / 4 && v <= b) }'
+	# the sum: the calls' time, at least 500 ms and at most the process's own clock
+	v=$(promq value "$PPORT" "ktop_syscall_duration_seconds_sum{$sel}")
+	awk -v v="$v" -v o="$(awk '$1 == "inner_ns" { print $2 / 1e9 }' "$d/truth")" \
+		'BEGIN { exit !(v >= 0.5 && v <= o) }'
+	no_lost
+}
+
+@test "exporter: --latency's histograms pass promtool and the strict OpenMetrics parser; the series cap bounds them" {
+	need_tracing
+	need_promtool
+	need_client
+	local kp n
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --latency --listen "127.0.0.1:$kp" -d 0.3 --metrics-max-series 3
+	wait_serving "$kp"
+	sleep 1
+	run "$PY" "$HELPERS/omcheck.py" fetch "$kp" /metrics - "$OUT.txt"
+	run promtool check metrics <"$OUT.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q '^# TYPE ktop_syscall_duration_seconds histogram$' "$OUT.txt"
+	# 3 label sets of their own and the overflow ("other"), each 28 buckets, a sum, a count
+	n=$(sed -n 's/^ktop_syscall_duration_seconds_count{\(.*\)} .*/\1/p' "$OUT.txt" | sort -u | wc -l)
+	echo "$n histograms" >&2
+	[ "$n" -le 4 ] && [ "$n" -ge 2 ]
+	grep -q '^ktop_syscall_duration_seconds_count{comm="other",syscall="other"} ' "$OUT.txt"
+	[ "$(grep -c '^ktop_syscall_duration_seconds_bucket{' "$OUT.txt")" -eq $((n * 28)) ]
+	run "$PY" "$HELPERS/omcheck.py" fetch "$kp" /metrics \
+		'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' "$OUT.om"
+	"$PY" - "$OUT.om" <<-'PYEOF'
+	import sys
+	from prometheus_client.openmetrics.parser import text_string_to_metric_families
+	fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+	f = fams["ktop_syscall_duration_seconds"]
+	assert f.type == "histogram" and f.unit == "seconds", (f.type, f.unit)
+	assert any(s.name.endswith("_bucket") for s in f.samples)
+	PYEOF
 }
 
 # ---------------------------------------------------------------- formats

@@ -40,6 +40,8 @@ static const struct prom_family_def defs[] = {
 	{ "ktop_signals", PROM_COUNTER, PROM_U64, NULL, "Signals (none here).", comm_lv, 1,
 	  10 },
 	{ "ktop_tracing", PROM_GAUGE, PROM_U64, NULL, "1 when tracing is on.", NULL, 0, 0 },
+	{ "ktop_wait_seconds", PROM_HISTOGRAM, PROM_U64, "seconds",
+	  "Waits, by group and system call (a histogram).", comm_sc_lv, 2, 5 },
 	{ "ktop_metrics_dropped_series", PROM_GAUGE, PROM_U64, NULL,
 	  "Label sets summed into other series at the last scrape.", NULL, 0, 0 },
 };
@@ -56,6 +58,9 @@ static const char *const cgroups[] = {
 
 static struct prom_family *fam[N(defs)];
 
+/* The histogram's buckets (and +Inf): odd ones, tiny to large. */
+static const double bounds[] = { 1e-06, 0.001, 0.5, 2, 1e6 };
+
 static void render(struct prom_buf *b, enum prom_format fmt, unsigned scrape)
 {
 	size_t i, dropped = 0;
@@ -69,6 +74,9 @@ static void render(struct prom_buf *b, enum prom_format fmt, unsigned scrape)
 
 		prom_family_add_u64(fam[0], sc, (i + 1) * 1000 * scrape);
 		prom_family_add_double(fam[1], c, 0.1 * (double)(i + 1) * scrape);
+		prom_family_add_hist(fam[6], sc,
+				     (const uint64_t[]){ i * scrape, scrape, 0, 2 * scrape, i % 2, scrape },
+				     0.25 * (double)(i + 1) * scrape);
 	}
 	prom_family_add_u64(fam[0], (const char *[]){ "huge", "read" }, UINT64_MAX);
 	for (i = 0; i < N(cgroups); i++)
@@ -151,7 +159,9 @@ int main(int argc, char **argv)
 	int r = 0;
 
 	for (i = 0; i < N(defs); i++) {
-		fam[i] = prom_family_new(&defs[i], err, sizeof(err));
+		fam[i] = defs[i].type == PROM_HISTOGRAM ?
+			 prom_family_new_hist(&defs[i], bounds, N(bounds), err, sizeof(err)) :
+			 prom_family_new(&defs[i], err, sizeof(err));
 		if (!fam[i]) {
 			fprintf(stderr, "promsample: %s\n", err);
 			return 1;

@@ -3,7 +3,7 @@
 # helpers/evwl.c (an openat of a missing file failing with ENOENT, getppid,
 # nanosleep; SIGUSR1 from its child "evwl-sender" every 300 ms). Each view ->
 # Enter -> the processes behind the row (-> a process view) -> back; the view
-# keys (1-6, v, F3) switch; without tracing a view says why it is empty.
+# keys (1-7, v, F3) switch; without tracing a view says why it is empty.
 
 load helpers/tmux
 
@@ -185,7 +185,37 @@ resume() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-6 pick one; the bar and help list them" {
+@test "sysviews: Latency (7, --latency): a syscall's time and percentiles, Enter to its processes with theirs; without --latency it says why" {
+	need_tracing
+	start --latency
+	keys 7
+	wait_for '^SYSCALL +TIME% +CALLS/s +AVGus +P50us +P90us +P99us +MAXus +PROCS'
+	wait_for ' 7 Latency'
+	filter nanosleep
+	# evwl and its sender sleep (100 and 300 ms): a row with the time and
+	# percentiles; evwl's own p50 is the bucket of 100 ms, (65536, 131072] us
+	wait_for '^nanosleep +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ '
+	pause
+	select_row '^SYSCALL +TIME%' '^nanosleep '
+	keys Enter
+	wait_for '^Processes timed in nanosleep'
+	wait_for 'TIME% +P50us +P99us +MAXus'
+	filter evwl
+	wait_for "^ +$P .* [0-9.]+ +131072 +[0-9]+ +[0-9.]+ evwl *\$"
+	keys Left
+	wait_for '^SYSCALL +TIME% +CALLS/s'
+	resume
+	keys q
+	wait_for 'KTOP-EXIT=0'
+	keys "clear" Enter
+	start
+	keys 7
+	wait_for 'system calls are not timed: start ktop with --latency'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-7 pick one; the bar and help list them" {
 	need_tracing
 	start
 	# the table's F3 is htop's search; a system view's F3 is the views menu
@@ -204,6 +234,8 @@ resume() {
 	wait_for '^ +FROM SENDER'
 	keys v
 	wait_for '^COMM +PROCS'
+	keys v
+	wait_for '^SYSCALL +TIME% +CALLS/s +AVGus +P50us'
 	keys v
 	wait_for 'PID[^ ]* +USER'
 	keys V

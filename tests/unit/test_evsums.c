@@ -141,6 +141,36 @@ static void test_interval_end(void)
 }
 
 /*
+ * A read blocked 2 s, across two interval ends: nothing of it in the
+ * intervals it spans, then one call of 2 s, in its bucket, in the interval
+ * where it returns.
+ */
+static void test_long_call(void)
+{
+	struct acct a;
+	const struct lat_hist *h;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_sys_enter(&a, TID, SYS_read, 1000000000ull);
+	acct_end_interval(&a);
+	CHECK(stat_of(&a, SYS_read) == NULL);
+	acct_end_interval(&a);
+	CHECK(stat_of(&a, SYS_read) == NULL);
+	acct_sys_exit(&a, TID, SYS_read, 1, 3000000000ull);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 2000000000ull, 2000000000ull);
+	h = sc_table_hist(&acct_thread(&a, TID)->sc, stat_of(&a, SYS_read));
+	if (CHECK(h)) {
+		CHECK_EQ_U64(lat_hist_count(h), 1);
+		CHECK_EQ_U64(h->n[21], 1);	/* (1048576, 2097152] us */
+	}
+	acct_end_interval(&a);
+	CHECK(stat_of(&a, SYS_read) == NULL);
+	acct_free(&a);
+}
+
+/*
  * A sleep: its clock_nanosleep entered at one tick, returned at the next, then
  * exit_group, all decoded before the next pairing. The exit_group's entry
  * (decoded at once) must not drop the pending call's (kept in time order).
@@ -559,6 +589,8 @@ static const struct test tests[] = {
 	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
 	{ "acct: an entry and its exit read at different ticks", test_across_reads },
 	{ "acct: the interval's calls are timed before its tables go", test_interval_end },
+	{ "acct: a 2 s call across two interval ends: one call, in its bucket, where it ends",
+	  test_long_call },
 	{ "acct: exit_group after a call pending from the last interval: that call timed",
 	  test_exit_after_pending },
 	{ "acct: a child's call pending at the interval's end survives its fork's replay",

@@ -714,6 +714,80 @@ static void test_cap_bounded(void)
 	prom_family_free(f);
 }
 
+/*
+ * Histograms: cumulative buckets with le (+Inf last), _sum, _count, in both
+ * formats; offered twice, they add; capped as counters: the overflow's
+ * buckets and sum advance by its members' increases, a reset counts whole.
+ */
+static void test_histogram(void)
+{
+	static const double bounds[] = { 0.001, 0.5 };
+	struct prom_family_def d = { "t_wait_seconds", PROM_HISTOGRAM, PROM_U64, "seconds",
+				     "Waits.", comm_l, 1, 1 };
+	char err[200];
+	struct prom_family *f = prom_family_new_hist(&d, bounds, 2, err, sizeof(err));
+	struct prom_family_def bad = d;
+
+	if (!CHECK(f))
+		return;
+	CHECK(!prom_family_new(&d, err, sizeof(err)));	/* a histogram needs its buckets */
+	bad.type = PROM_COUNTER;
+	bad.name = "t_waits";
+	bad.unit = NULL;
+	CHECK(!prom_family_new_hist(&bad, bounds, 2, err, sizeof(err)));
+	CHECK(!prom_family_new_hist(&d, (const double[]){ 0.5, 0.001 }, 2, err, sizeof(err)));
+	CHECK(prom_family_add_u64(f, (const char *[]){ "a" }, 1) == 0);	/* not a histogram's */
+
+	prom_family_begin(f);
+	CHECK(!prom_family_add_hist(f, (const char *[]){ "a" }, (const uint64_t[]){ 1, 2, 0 }, 0.25));
+	CHECK(!prom_family_add_hist(f, (const char *[]){ "a" }, (const uint64_t[]){ 0, 1, 1 }, 1.5));
+	CHECK_RENDER(f, PROM_FMT_TEXT, false,
+		     "# HELP t_wait_seconds Waits.\n"
+		     "# TYPE t_wait_seconds histogram\n"
+		     "t_wait_seconds_bucket{comm=\"a\",le=\"0.001\"} 1\n"
+		     "t_wait_seconds_bucket{comm=\"a\",le=\"0.5\"} 4\n"
+		     "t_wait_seconds_bucket{comm=\"a\",le=\"+Inf\"} 5\n"
+		     "t_wait_seconds_sum{comm=\"a\"} 1.75\n"
+		     "t_wait_seconds_count{comm=\"a\"} 5\n");
+	/* Cap 1: b and c go to the overflow, which adds their increases. */
+	prom_family_begin(f);
+	prom_family_add_hist(f, (const char *[]){ "a" }, (const uint64_t[]){ 1, 3, 1 }, 1.75);
+	prom_family_add_hist(f, (const char *[]){ "b" }, (const uint64_t[]){ 0, 0, 2 }, 8);
+	prom_family_add_hist(f, (const char *[]){ "c" }, (const uint64_t[]){ 1, 0, 0 }, 0.0005);
+	CHECK_RENDER(f, PROM_FMT_OPENMETRICS, true,
+		     "# TYPE t_wait_seconds histogram\n"
+		     "# UNIT t_wait_seconds seconds\n"
+		     "# HELP t_wait_seconds Waits.\n"
+		     "t_wait_seconds_bucket{comm=\"a\",le=\"0.001\"} 1\n"
+		     "t_wait_seconds_bucket{comm=\"a\",le=\"0.5\"} 4\n"
+		     "t_wait_seconds_bucket{comm=\"a\",le=\"+Inf\"} 5\n"
+		     "t_wait_seconds_sum{comm=\"a\"} 1.75\n"
+		     "t_wait_seconds_count{comm=\"a\"} 5\n"
+		     "t_wait_seconds_bucket{comm=\"other\",le=\"0.001\"} 1\n"
+		     "t_wait_seconds_bucket{comm=\"other\",le=\"0.5\"} 1\n"
+		     "t_wait_seconds_bucket{comm=\"other\",le=\"+Inf\"} 3\n"
+		     "t_wait_seconds_sum{comm=\"other\"} 8.0005\n"
+		     "t_wait_seconds_count{comm=\"other\"} 3\n"
+		     "# EOF\n");
+	CHECK_EQ_U64(prom_family_dropped(f), 2);
+	/* b grows by one in the first bucket; c was reset (counted whole again). */
+	prom_family_begin(f);
+	prom_family_add_hist(f, (const char *[]){ "a" }, (const uint64_t[]){ 1, 3, 1 }, 1.75);
+	prom_family_add_hist(f, (const char *[]){ "b" }, (const uint64_t[]){ 1, 0, 2 }, 8.25);
+	prom_family_add_hist(f, (const char *[]){ "c" }, (const uint64_t[]){ 0, 1, 0 }, 0.125);
+	{
+		char *got = render(f, PROM_FMT_TEXT, false);
+
+		CHECK(strstr(got, "t_wait_seconds_bucket{comm=\"other\",le=\"0.001\"} 2\n"
+				  "t_wait_seconds_bucket{comm=\"other\",le=\"0.5\"} 3\n"
+				  "t_wait_seconds_bucket{comm=\"other\",le=\"+Inf\"} 5\n"
+				  "t_wait_seconds_sum{comm=\"other\"} 8.3755\n"
+				  "t_wait_seconds_count{comm=\"other\"} 5\n"));
+		free(got);
+	}
+	prom_family_free(f);
+}
+
 static const struct test tests[] = {
 	{ "counter_both_formats", test_counter_both_formats },
 	{ "unit_gauge_unlabeled", test_unit_gauge_unlabeled },
@@ -733,6 +807,7 @@ static const struct test tests[] = {
 	{ "cap_monotonic_random", test_cap_monotonic_random },
 	{ "random_bytes", test_random_bytes },
 	{ "cap_bounded", test_cap_bounded },
+	{ "histogram", test_histogram },
 };
 
 int main(void)

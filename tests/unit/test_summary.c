@@ -120,6 +120,57 @@ static void test_native_only(void)
 	sc_table_free(&t);
 }
 
+/*
+ * p50 and p99 from the calls' histograms: per syscall, per ABI's total, per
+ * subsystem (summed bucket by bucket), in text, CSV and JSON.
+ */
+static void test_percentiles(void)
+{
+	struct sc_table t = { 0 };
+	struct sc_stat *s;
+	char *text;
+	int i;
+
+	/* read: 98 of 3 us, 2 of 5 ms; write: 100 of 40 us. Same subsystem. */
+	s = sc_table_get(&t, sc_key(0, false));
+	for (i = 0; i < 100; i++) {
+		s->calls++;
+		sc_table_time(&t, s, i < 98 ? 3000 : 5000000);
+	}
+	s = sc_table_get(&t, sc_key(1, false));
+	for (i = 0; i < 100; i++) {
+		s->calls++;
+		sc_table_time(&t, s, 40000);
+	}
+	text = write(&t, OUT_TEXT);
+	CHECK(strstr(text, "p50 <=us  p99 <=us"));
+	/* read: avg 102 us, max 5000, p50 4, p99 8192 */
+	CHECK(strstr(text, "         102        5000         4      8192       100           read "));
+	CHECK(strstr(text, "          40          40        64        64       100           write "));
+	/*
+	 * The total: 200 calls, 198 of them at most 64 us: p50 and p99 64
+	 * (rank 100 and 198); read's two slow calls are past the 99th.
+	 */
+	CHECK(strstr(text, "        64        64       200           total\n"));
+	free(text);
+	text = write(&t, OUT_CSV);
+	CHECK(strstr(text, "\nsyscall,read,Filesystem,100,0,100,10294.000,102.940,5000.000,4,8192,"));
+	CHECK(strstr(text, "\nsubsystem,,Filesystem,200,0,200,14294.000,71.470,5000.000,64,64,"));
+	free(text);
+	text = write(&t, OUT_JSON);
+	CHECK(strstr(text, "\"syscall\":\"write\",\"subsystem\":\"Filesystem\",\"calls\":100,"
+			   "\"errors\":0,\"timed\":100,\"total_us\":4000.000,\"avg_us\":40.000,"
+			   "\"max_us\":40.000,\"p50_us\":64,\"p99_us\":64"));
+	free(text);
+	/* Untimed calls: no percentile. */
+	sc_table_clear(&t);
+	sc_table_get(&t, sc_key(0, false))->calls = 3;
+	text = write(&t, OUT_CSV);
+	CHECK(strstr(text, "\nsyscall,read,Filesystem,3,0,0,0.000,,,,,"));
+	free(text);
+	sc_table_free(&t);
+}
+
 static const struct test tests[] = {
 #if defined(__x86_64__) && !defined(__ILP32__)
 	{ "summary: a 32-bit program's calls in their own table, i386's names; CSV labels",
@@ -128,6 +179,7 @@ static const struct test tests[] = {
 	  test_compat_only },
 #endif
 	{ "summary: only native calls: one table, no heading", test_native_only },
+	{ "summary: p50 and p99 from the histograms, per syscall, total, subsystem", test_percentiles },
 };
 
 int main(void)

@@ -575,7 +575,7 @@ def read_sc_csv(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f, strict=True))
     want = ["time", "interval_s", "pid", "ppid", "comm", "syscall", "subsystem", "calls",
-            "errors", "last_errno"]
+            "errors", "last_errno", "time_ms", "p50_us", "p99_us", "max_us"]
     if not rows or rows[0] != want:
         fail("%s: header %r, expected %r" % (path, rows[:1], want))
     per = {}
@@ -595,6 +595,11 @@ def read_sc_csv(path):
             fail("line %d: errors %d but last_errno %r" % (n, errors, d["last_errno"]))
         if d["interval_s"] == "":
             fail("line %d: a row of the baseline" % n)
+        # durations: none when calls are not timed; percentiles only with a time
+        if d["time_ms"] == "" and (d["p50_us"] or d["p99_us"] or d["max_us"]):
+            fail("line %d: percentiles without a time: %r" % (n, r))
+        if d["p50_us"] and float(d["p50_us"]) > float(d["p99_us"]):
+            fail("line %d: p50_us above p99_us: %r" % (n, r))
         times.add(d["time"])
         pid = int(d["pid"])
         c = per.setdefault(pid, {}).setdefault(d["syscall"], [0, 0, set()])
@@ -823,7 +828,7 @@ def strace_sandbox(path, outputs):
 # ---------------------------------------------------------------- --summary
 
 SUMMARY_HEADER = ["kind", "syscall", "subsystem", "calls", "errors", "timed", "total_us",
-                  "avg_us", "max_us", "pct_time", "pct_calls", "last_errno"]
+                  "avg_us", "max_us", "p50_us", "p99_us", "pct_time", "pct_calls", "last_errno"]
 
 
 def near(a, b, tol):
@@ -842,6 +847,14 @@ def summary_check_line(where, d):
         fail("%s: negative total_us" % where)
     if (d["avg_us"] == "") != (timed == 0) or (d["max_us"] == "") != (timed == 0):
         fail("%s: avg_us %r max_us %r with %d timed calls" % (where, d["avg_us"], d["max_us"], timed))
+    if (d["p50_us"] == "") != (timed == 0) or (d["p99_us"] == "") != (timed == 0):
+        fail("%s: p50_us %r p99_us %r with %d timed calls" % (where, d["p50_us"], d["p99_us"], timed))
+    if timed:
+        # log2 bucket bounds: ordered, and the p99 bucket (B/2, B] holds a
+        # call no longer than the max, so B < 2 max (but bucket 0, B = 1)
+        p50, p99, mx = float(d["p50_us"]), float(d["p99_us"]), float(d["max_us"])
+        if p50 > p99 or (p99 > 2 * mx and p99 > 1):
+            fail("%s: p50_us %g p99_us %g max_us %g" % (where, p50, p99, mx))
     if timed:
         avg, mx = float(d["avg_us"]), float(d["max_us"])
         if not near(avg, total / timed, 0.002) or mx + 0.002 < avg or mx > total + 0.002:

@@ -16,11 +16,17 @@
  *   stateswl sleeps N MS OUT   fork a child that makes N nanosleep calls of
  *                              MS ms, each timed around the call: its pid,
  *                              the sum of those times, how long it existed
+ *   stateswl sleepshere N MS OUT the same calls in this process (no fork): a
+ *                              pid known before they start (ktop -p); it
+ *                              waits for a line on the fifo GOFIFO, if set
+ *                              (no nanosleep of its own before the N);
+ *                              the sum and the longest of those times
  *
  * Started with GO set to a file name, each waits until that file exists
  * before working (the test starts ktop first).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -209,6 +215,33 @@ static int sleeps(int n, long ms, FILE *out)
 	return 0;
 }
 
+static int sleeps_here(int n, long ms, FILE *out)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	const char *fifo = getenv("GOFIFO");
+	long long inner = 0, max = 0;
+	char c;
+	int i, fd;
+
+	if (fifo) {
+		fd = open(fifo, O_RDONLY);
+		if (fd < 0 || read(fd, &c, 1) != 1)
+			return 1;
+		close(fd);
+	}
+	for (i = 0; i < n; i++) {
+		long long a = now_ns();
+
+		nanosleep(&ts, NULL);
+		a = now_ns() - a;
+		inner += a;
+		if (a > max)
+			max = a;
+	}
+	fprintf(out, "child %d\ninner_ns %lld\nmax_ns %lld\n", (int)getpid(), inner, max);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	FILE *out;
@@ -226,6 +259,8 @@ int main(int argc, char **argv)
 		ret = vfork_wait(atoi(argv[2]), atol(argv[3]), out);
 	else if (!strcmp(argv[1], "sleeps") && argc == 5)
 		ret = sleeps(atoi(argv[2]), atol(argv[3]), out);
+	else if (!strcmp(argv[1], "sleepshere") && argc == 5)
+		ret = sleeps_here(atoi(argv[2]), atol(argv[3]), out);
 	else if (!strcmp(argv[1], "sleepexit"))
 		ret = sleepexit(atol(argv[2]), out);
 	else

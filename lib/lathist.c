@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "lathist.h"
+
+#include <math.h>
+
+uint64_t lat_bucket_us(unsigned b)
+{
+	return b < LAT_OVERFLOW ? (uint64_t)1 << b : 0;
+}
+
+void lat_hist_add(struct lat_hist *dst, const struct lat_hist *src)
+{
+	unsigned i;
+
+	for (i = 0; i < LAT_BUCKETS; i++)
+		dst->n[i] += src->n[i];
+}
+
+uint64_t lat_hist_count(const struct lat_hist *h)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < LAT_BUCKETS; i++)
+		n += h->n[i];
+	return n;
+}
+
+int lat_hist_quantile(const struct lat_hist *h, double q)
+{
+	uint64_t total = lat_hist_count(h), rank, seen = 0;
+	unsigned i;
+
+	if (!total)
+		return -1;
+	if (q > 1)
+		q = 1;
+	rank = (uint64_t)ceil(q * (double)total);
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < LAT_BUCKETS; i++) {
+		seen += h->n[i];
+		if (seen >= rank)
+			return (int)i;
+	}
+	return LAT_OVERFLOW;
+}
+
+bool lat_hist_quantile_us(const struct lat_hist *h, double q, uint64_t max_ns, double *out)
+{
+	int b = lat_hist_quantile(h, q);
+
+	if (b < 0)
+		return false;
+	/* Past the last bound, the longest call is the one bound known. */
+	*out = b == LAT_OVERFLOW ? ceil((double)max_ns / 1e3) : (double)lat_bucket_us((unsigned)b);
+	return true;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of model/lathist.c and the durations of model/sctable.c: the
+ * log2 buckets' edges, the nearest-rank percentiles against a sorted
+ * reference, and histograms that follow their entries through a table's
+ * growth, merges, re-keying and clears.
+ */
+#include <math.h>
+
+#include "../../lib/lathist.h"
+#include "../../lib/sctable.h"
+#include "../../lib/util.h"
+#include "test.h"
+
+static void test_bucket_edges(void)
+{
+	unsigned b;
+
+	CHECK_EQ_U64(lat_bucket(0), 0);
+	CHECK_EQ_U64(lat_bucket(1000), 0);	/* 1 us: at most 1 us */
+	CHECK_EQ_U64(lat_bucket(1001), 1);
+	CHECK_EQ_U64(lat_bucket(2000), 1);
+	CHECK_EQ_U64(lat_bucket(2001), 2);
+	CHECK_EQ_U64(lat_bucket(16000), 4);
+	CHECK_EQ_U64(lat_bucket(16001), 5);
+	/* 10 ms: in (8192, 16384] us. */
+	CHECK_EQ_U64(lat_bucket(10000000), 14);
+	CHECK_EQ_U64(lat_bucket_us(14), 16384);
+	/* Each bound is in its bucket, a nanosecond more in the next. */
+	for (b = 0; b < LAT_OVERFLOW; b++) {
+		CHECK_EQ_U64(lat_bucket(lat_bucket_us(b) * 1000), b);
+		CHECK_EQ_U64(lat_bucket(lat_bucket_us(b) * 1000 + 1), b + 1);
+	}
+	CHECK_EQ_U64(lat_bucket_us(LAT_OVERFLOW), 0);
+	CHECK_EQ_U64(lat_bucket(UINT64_MAX), LAT_OVERFLOW);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Random durations: the bucket of the nearest-rank sample is the quantile's. */
+static void test_quantiles_against_sorted(void)
+{
+	enum { N = 5000 };
+	static uint64_t v[N];
+	static const double qs[] = { 0.01, 0.5, 0.9, 0.99, 0.999, 1.0 };
+	uint32_t seed = 11;
+	size_t n, i, k;
+
+	for (n = 1; n <= N; n = n * 3 + 1) {
+		struct lat_hist h = { { 0 } };
+
+		for (i = 0; i < n; i++) {
+			/* Spread over many buckets: a random power of two times a random factor. */
+			v[i] = ((uint64_t)1 << (test_rand(&seed) % 34)) + test_rand(&seed) % 100000;
+			h.n[lat_bucket(v[i])]++;
+		}
+		qsort(v, n, sizeof(*v), cmp_u64);
+		CHECK_EQ_U64(lat_hist_count(&h), n);
+		for (k = 0; k < ARRAY_SIZE(qs); k++) {
+			size_t rank = (size_t)ceil(qs[k] * (double)n);
+			double us;
+
+			CHECK_EQ_U64((uint64_t)lat_hist_quantile(&h, qs[k]), lat_bucket(v[rank - 1]));
+			CHECK(lat_hist_quantile_us(&h, qs[k], v[n - 1], &us));
+			/* The bound is true: that share of the calls took at most it. */
+			CHECK(v[rank - 1] <= (uint64_t)us * 1000);
+		}
+	}
+}
+
+static void test_quantile_small_cases(void)
+{
+	struct lat_hist h = { { 0 } };
+	double us;
+
+	CHECK_EQ_U64((uint64_t)(lat_hist_quantile(&h, 0.5) + 1), 0);
+	CHECK(!lat_hist_quantile_us(&h, 0.5, 0, &us));
+	/* 99 fast calls and one slow: p99 is the fast bucket, p99.9 and max the slow one. */
+	h.n[lat_bucket(3000)] = 99;
+	h.n[lat_bucket(5000000)] = 1;
+	CHECK(lat_hist_quantile_us(&h, 0.99, 5000000, &us));
+	CHECK(us == 4);
+	CHECK(lat_hist_quantile_us(&h, 0.999, 5000000, &us));
+	CHECK(us == 8192);
+	CHECK(lat_hist_quantile_us(&h, 0.5, 5000000, &us));
+	CHECK(us == 4);
+	/* Past the last bound the longest call bounds it. */
+	h.n[LAT_OVERFLOW] = 1000;
+	CHECK(lat_hist_quantile_us(&h, 0.99, 100000000001ull, &us));
+	CHECK(us == 100000001);
+}
+
+/* Durations stay with their syscall through growth, merges, re-keying and clears. */
+static void test_table_durations(void)
+{
+	struct sc_table a = { 0 }, b = { 0 }, c = { 0 };
+	struct lat_hist sum;
+	uint64_t max;
+	uint32_t nr;
+
+	/* Untimed: no histogram memory at all. */
+	sc_table_get(&a, 1)->calls = 3;
+	CHECK(a.hist == NULL);
+	CHECK(sc_table_hist(&a, sc_table_find(&a, 1)) == NULL);
+	CHECK_EQ_U64(sc_table_hist_sum(&a, &sum, &max), 0);
+	/* 100 syscalls force growth after the first is timed. */
+	for (nr = 0; nr < 100; nr++) {
+		struct sc_stat *s = sc_table_get(&a, nr);
+
+		s->calls++;
+		sc_table_time(&a, s, (uint64_t)(nr + 1) * 1000);
+	}
+	for (nr = 0; nr < 100; nr++) {
+		const struct sc_stat *s = sc_table_find(&a, nr);
+		const struct lat_hist *h = sc_table_hist(&a, s);
+
+		if (!CHECK(h))
+			break;
+		CHECK_EQ_U64(lat_hist_count(h), 1);
+		CHECK_EQ_U64(h->n[lat_bucket((uint64_t)(nr + 1) * 1000)], 1);
+		CHECK_EQ_U64(s->max_ns, (uint64_t)(nr + 1) * 1000);
+	}
+	CHECK_EQ_U64(sc_table_hist_sum(&a, &sum, &max), 100);
+	CHECK_EQ_U64(max, 100000);
+	CHECK_EQ_U64(sum.n[0], 1);
+	CHECK_EQ_U64(sum.n[7], 36);	/* 65..100 us */
+	/* Merged twice: counts double, into a table that had none. */
+	sc_table_merge(&b, &a);
+	sc_table_merge(&b, &a);
+	CHECK_EQ_U64(sc_table_hist_sum(&b, &sum, &max), 200);
+	CHECK_EQ_U64(sc_table_hist(&b, sc_table_find(&b, 99))->n[7], 2);
+	CHECK_EQ_U64(sc_table_find(&b, 99)->time_ns, 200000);
+	/* Re-keyed under another number (acct_set_abi). */
+	sc_table_add(&c, 1000, &a, sc_table_find(&a, 4));
+	CHECK_EQ_U64(sc_table_hist(&c, sc_table_find(&c, 1000))->n[lat_bucket(5000)], 1);
+	/* A cleared table's new entry starts with an empty histogram. */
+	sc_table_clear(&b);
+	sc_table_get(&b, 99)->calls = 1;
+	CHECK(sc_table_hist(&b, sc_table_find(&b, 99)) == NULL);
+	sc_table_time(&b, sc_table_get(&b, 99), 1);
+	CHECK_EQ_U64(lat_hist_count(sc_table_hist(&b, sc_table_find(&b, 99))), 1);
+	/* A histogram put back (a replay): found with its entry, merged with it. */
+	{
+		struct lat_hist h = { { 0 } };
+		struct sc_stat *s;
+
+		sc_table_clear(&c);
+		h.n[3] = 4;
+		s = sc_table_get(&c, 5000);
+		s->calls = s->timed = 4;
+		sc_table_put_hist(&c, s, &h);
+		sc_table_merge(&a, &c);
+		CHECK_EQ_U64(sc_table_hist(&a, sc_table_find(&a, 5000))->n[3], 4);
+	}
+	sc_table_free(&a);
+	sc_table_free(&b);
+	sc_table_free(&c);
+}
+
+static const struct test tests[] = {
+	{ "bucket edges: (2^(i-1), 2^i] us", test_bucket_edges },
+	{ "percentiles are the nearest rank's bucket (random, sorted reference)",
+	  test_quantiles_against_sorted },
+	{ "percentiles: empty, one slow call, past the last bound", test_quantile_small_cases },
+	{ "table durations through growth, merge, re-key, clear", test_table_durations },
+};
+
+int main(void)
+{
+	return run_tests(tests, ARRAY_SIZE(tests));
+}
