@@ -113,6 +113,8 @@ struct record {
 	struct recmem mem;
 	struct recbuf tick;		/* this tick's samples, encoded */
 	struct recbuf z;		/* the interval's bytes compressed */
+	z_stream zs;			/* their deflate state (zinit) */
+	bool zinit;
 	bool in_tick;			/* a tick's samples are being taken (its transaction open) */
 	bool keyframe;			/* this tick's are stored whole */
 	bool failed;			/* recording stops at the tick's end (r->err) */
@@ -121,6 +123,7 @@ struct record {
 
 	bool have_prev;			/* a tick was written */
 	bool made;			/* the file written now was made by this ktop */
+	bool rotates;			/* the pattern has strftime conversions: new files come */
 	uint64_t file_ticks;		/* ticks written to it */
 	uint64_t keyframe_mono;
 
@@ -670,6 +673,7 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 	char path[PATH_MAX];
 
 	r->o = *o;
+	r->rotates = pattern_glob(o->pattern, path, sizeof(path));
 	if (r->o.keyframe_s <= 0)
 		r->o.keyframe_s = KEYFRAME_S;
 	r->lock_fd = -1;
@@ -717,6 +721,8 @@ void record_close(struct record *r)
 		kept_free(&r->kept[i]);
 	recbuf_free(&r->tick);
 	recbuf_free(&r->z);
+	if (r->zinit)
+		deflateEnd(&r->zs);
 	recbuf_free(&r->buf);
 	recbuf_free(&r->sc);
 	recbuf_free(&r->cmd);
@@ -1002,11 +1008,24 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
 	r->z.p[2] = (uint8_t)(samples->len >> 8);
 	r->z.p[3] = (uint8_t)samples->len;
 	zlen -= 4;
-	if (compress2(r->z.p + 4, &zlen, samples->p ? samples->p : (const uint8_t *)"",
-		      samples->len, 6) != Z_OK) {
+	/* One deflate state for the run: a new one each interval costs its 256 KiB again. */
+	if (!r->zinit) {
+		if (deflateInit(&r->zs, 6) != Z_OK) {
+			snprintf(r->err, sizeof(r->err), "%.300s: cannot compress: out of memory", r->path);
+			return -1;
+		}
+		r->zinit = true;
+	}
+	deflateReset(&r->zs);
+	r->zs.next_in = (Bytef *)(samples->p ? samples->p : (const uint8_t *)"");
+	r->zs.avail_in = (uInt)samples->len;
+	r->zs.next_out = r->z.p + 4;
+	r->zs.avail_out = (uInt)zlen;
+	if (deflate(&r->zs, Z_FINISH) != Z_STREAM_END) {
 		snprintf(r->err, sizeof(r->err), "%.300s: cannot compress an interval", r->path);
 		return -1;
 	}
+	zlen = r->zs.total_out;
 	sqlite3_bind_blob(st, 16, r->z.p, (int)zlen + 4, SQLITE_STATIC);
 	r->st.intervals++;
 	return step(r, st);
@@ -1243,7 +1262,9 @@ void record_sample(struct record *r, const struct sample *s)
 	}
 	if (!r->in_tick)
 		return;
-	keep_sample(&r->kept[2], s, &r->mem.pool);
+	/* Only a name with conversions changes: the copies a new file's baseline needs. */
+	if (r->rotates)
+		keep_sample(&r->kept[2], s, &r->mem.pool);
 	if (recsample_encode(&r->tick, &r->mem, s, &tb))
 		r->failed = true;
 }
