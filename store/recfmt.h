@@ -30,6 +30,12 @@
  * model's state (task rows): refused, with a line saying so.
  */
 #define RECFMT_VERSION	3
+/*
+ * The first format of samples: a replay reads it and every one up to
+ * RECFMT_VERSION (a field appended to a table of store/recsample.c is a new
+ * format, and reads as 0 from the older ones).
+ */
+#define RECFMT_SAMPLES	3
 
 /*
  * The longest text or blob a recording holds: above what ktop writes (a

@@ -20,11 +20,14 @@
  * (recmem_keyframe, the encoder's side).
  *
  * Every struct is described by a table of its fields (offset, size, kind),
- * one line each, in recsample.c; a new field of struct task_reading,
- * row_events, task_final, sig_flow or cgres_raw is one line appended to its
- * table (never inserted: an older file's masks then say nothing of it, and
- * it decodes as 0). A pointer to a table (a row's syscall tables) goes
- * through the caller's callbacks (struct recsample_tables).
+ * one line each, in recsample.c: FN a number of 1, 2, 4 or 8 bytes, FB a
+ * bool, FA an array of uint64_t (up to 64), FS a char array. A new field of
+ * struct task_reading, row_events, task_final, sig_flow, cg_reading or the
+ * sample's totals is one line appended to its table (never inserted: an
+ * older file's masks say nothing of it, and it decodes as 0) and
+ * RECFMT_VERSION + 1 (an older ktop then says the file is newer, rather
+ * than damaged). A pointer to a table (a row's syscall tables) goes through
+ * the caller's callbacks (struct recsample_tables), like RB_SC.
  */
 
 #include <stdbool.h>

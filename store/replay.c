@@ -491,10 +491,10 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 			 "replay it with a newer ktop", path, (long long)ver, RECFMT_VERSION);
 		goto fail;
 	}
-	if (ver < RECFMT_VERSION) {
+	if (ver < RECFMT_SAMPLES) {
 		snprintf(err, errsz, "%.200s: recorded in format %lld by an older ktop (the model's rows,"
-			 " not the sources' samples): this ktop replays format %d only", path,
-			 (long long)ver, RECFMT_VERSION);
+			 " not the sources' samples): this ktop replays formats %d to %d", path,
+			 (long long)ver, RECFMT_SAMPLES, RECFMT_VERSION);
 		goto fail;
 	}
 	if (check_schema(r)) {
