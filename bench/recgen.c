@@ -193,6 +193,8 @@ static int make(const char *file, double hours, double interval, int nprocs)
 		}
 		s.have_totals = true;
 		s.ev_total[CNT_SYSCALLS] = 300000 + rnd(10000);
+		/* The sample to the recorder, then the model, as src/sources.c does. */
+		record_sample(rec, &s);
 		model_apply(&m, &s);
 		if (record_tick(rec, &m, err, sizeof(err))) {
 			fprintf(stderr, "recgen: %s\n", err);

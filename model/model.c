@@ -97,7 +97,6 @@ void model_set_session(struct model *m, const struct sample_session *ss)
 void model_free(struct model *m)
 {
 	model_clear(m);
-	free(m->tick_exits);
 	free(m->calls);
 	while (m->nfprocs)
 		model_fproc_remove(m, m->fprocs[0]->pid);
@@ -132,7 +131,7 @@ static void task_begin(struct task *t)
 	t->exited = false;
 	t->was_final = t->final;
 	t->final = false;
-	t->applied = 0;
+	t->read_now = false;
 }
 
 void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
@@ -163,7 +162,6 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 		}
 		task_begin(t);
 	}
-	m->ntick_exits = 0;
 	memset(m->ev_total, 0, sizeof(m->ev_total));
 	m->lost_events = 0;
 	m->lost_unknown = false;
@@ -445,7 +443,7 @@ static void apply_reading(struct model *m, struct task_reading *r)
 {
 	struct task *t = model_task_sample(m, r->pid, r->tgid, r->stat.starttime);
 
-	t->applied |= APPLIED_READ;
+	t->read_now = true;
 	if (r->born)
 		model_task_born(t);
 	model_task_set_stat(m, t, &r->stat);
@@ -473,7 +471,7 @@ static void apply_reading(struct model *m, struct task_reading *r)
 static void mark_exited(struct task *t)
 {
 	t->exited = true;
-	if ((t->applied & APPLIED_READ) && t->state == 'Z')
+	if (t->read_now && t->state == 'Z')
 		t->zombie_exited = true;
 	else
 		t->state = 'X';
@@ -524,7 +522,6 @@ static void apply_row(struct model *m, const struct row_events *e)
 		if (e->renamed && e->comm[0])
 			memcpy(t->comm, e->comm, sizeof(e->comm));
 	}
-	t->applied |= APPLIED_ROW;
 	if (t->ev_withheld)
 		return;
 	for (c = 0; c < CNT_NR; c++)
@@ -574,7 +571,6 @@ static void apply_final(struct model *m, const struct task_final *f)
 	} else if (t->gone || (t->state == 'X' && t->seen_tick != m->tick)) {
 		return;	/* its last row was shown already: never twice */
 	}
-	t->applied |= APPLIED_FINAL;
 	t->seen_tick = m->tick;
 	mark_exited(t);
 	/* Its last name (an exec, a prctl); a longer kernel thread name it begins is kept. */
@@ -617,16 +613,8 @@ void model_apply(struct model *m, struct sample *s)
 	for (i = 0; i < s->nexits; i++) {
 		struct task *t = model_task_find(m, s->exits[i]);
 
-		if (t && !m->threads) {
+		if (t && !m->threads)
 			mark_exited(t);
-			t->applied |= APPLIED_EXIT;
-			if (m->ntick_exits == m->cap_tick_exits) {
-				m->cap_tick_exits = m->cap_tick_exits ? m->cap_tick_exits * 2 : 16;
-				m->tick_exits = xrealloc(m->tick_exits,
-							 m->cap_tick_exits * sizeof(*m->tick_exits));
-			}
-			m->tick_exits[m->ntick_exits++] = t->pid;
-		}
 	}
 	for (i = 0; i < s->nunfocus; i++)
 		model_focus_remove(m, s->unfocus[i]);

@@ -70,11 +70,8 @@ struct task {
 	bool have_cpu;
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
-	/*
-	 * What this tick's samples said of it (APPLIED_*): a recorder
-	 * (store/record.c) stores the same, for a replay to say it again.
-	 */
-	uint8_t applied;
+	/* /proc read it this tick: its exit applied now leaves a zombie 'Z' (mark_exited). */
+	bool read_now;
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
 };
 
@@ -99,11 +96,6 @@ struct sys_summary {
 	uint64_t n_ctxt, n_intr, n_forks, n_minflt, n_majflt;
 	bool have_rates;
 };
-
-#define APPLIED_READ	0x1u	/* a /proc reading */
-#define APPLIED_ROW	0x2u	/* a row of kernel events */
-#define APPLIED_EXIT	0x4u	/* its process's exit */
-#define APPLIED_FINAL	0x8u	/* its final reading (an exit record) */
 
 struct model {
 	struct task **tasks;		/* every live task, unordered */
@@ -163,13 +155,6 @@ struct model {
 	bool aggregate;
 	struct sysagg agg;
 	struct sigflows sigflows;
-	/*
-	 * The exits this tick applied to a task, also to tasks it then dropped:
-	 * a recorder cannot see those any more, and a replay must say them.
-	 */
-	pid_t *tick_exits;
-	size_t ntick_exits, cap_tick_exits;
-
 	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
 	bool exit_records;		/* listening */
 	uint64_t exits_lost;		/* records the kernel dropped this interval */

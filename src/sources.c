@@ -77,6 +77,21 @@ static int shown_group_by(const struct ktop *k)
 	return k->metrics ? (int)metrics_group_by(k->metrics) : -1;
 }
 
+/* A source's sample to the model, and to the recorder first (-w stores what the sources said). */
+static void apply(struct ktop *k, struct sample *s)
+{
+	if (k->rec) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		record_sample(k->rec, s);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+		k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL +
+					    (t1.tv_nsec - t0.tv_nsec));
+	}
+	model_apply(&k->app.model, s);
+}
+
 static bool live_collect(struct ktop *k)
 {
 	struct model *m = &k->app.model;
@@ -115,9 +130,9 @@ static bool live_collect(struct ktop *k)
 	s->mono_ns = ftrace_cut_ns(k->ftrace) ? ftrace_cut_ns(k->ftrace) : now_mono_ns();
 	s->wall_s = now_wall_s();
 	system_collect(k->sys, s);
-	model_apply(m, s);
+	apply(k, s);
 	procfs_collect(k->procfs, m, &need, s);
-	model_apply(m, s);
+	apply(k, s);
 	cgnames_collect(k->cgnames, m, s);
 	ftrace_collect(k->ftrace, m, s, k->last_collect);
 	if (k->focus && m->nfprocs)
@@ -125,14 +140,14 @@ static bool live_collect(struct ktop *k)
 	if (k->inprog && ftrace_on(k->ftrace))
 		inprog_collect(k->inprog, ftrace_acct(k->ftrace), m, ftrace_cut_ns(k->ftrace), s);
 	report_privileged(k);
-	model_apply(m, s);
+	apply(k, s);
 	ftrace_end_interval(k->ftrace);
 	/* Last: the deaths /proc and the events told of have their records queued. */
 	nids = ftrace_held(k->ftrace, &ids);
 	exits_collect(k->exits, m, s, ids, nids);
 	cgres_collect(k->cgres, m, shown_group_by(k), s);
 	s->end = true;
-	model_apply(m, s);
+	apply(k, s);
 	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
 	if (k->mode->screen) {
 		rowset_refresh(&k->app.rows, m);
@@ -164,7 +179,9 @@ static bool replay_collect(struct ktop *k)
 			k->replay_at_end = true;
 			break;
 		}
-		if (shown && k->replay_end > 0 && s->wall_s > k->replay_end + 5e-7) {
+		/* Past --end: stopped before the interval begins, the model as the last one left it. */
+		if (s->begin && replay_showing(k->replay) && k->replay_end > 0 &&
+		    s->wall_s > k->replay_end + 5e-7) {
 			sample_reset(s);
 			k->replay_past_end = k->replay_at_end = true;
 			break;

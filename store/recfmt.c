@@ -7,28 +7,20 @@
 
 #include "../lib/util.h"
 
-const char *const recfmt_field_names[RF_NR] = {
-	[RF_PPID] = "ppid", [RF_PGID] = "pgid", [RF_SID] = "sid", [RF_TTY] = "tty",
-	[RF_PRIO] = "prio", [RF_NICE] = "nice", [RF_THREADS] = "threads", [RF_CPU] = "cpu",
-	[RF_RSS] = "rss_kb", [RF_VSZ] = "vsz_kb", [RF_UTIME] = "utime", [RF_STIME] = "stime",
-	[RF_MINFLT] = "minflt", [RF_MAJFLT] = "majflt", [RF_VCSW] = "vcsw", [RF_IVCSW] = "ivcsw",
-	[RF_UID] = "uid",
-};
-
 const enum counter recfmt_ev_counter[RECFMT_NEV] = {
 	CNT_SYSCALLS, CNT_SYSERR, CNT_SIGRECV, CNT_SIGSENT, CNT_VCSW, CNT_IVCSW,
 };
-const char *const recfmt_ev_names[RECFMT_NEV] = {
-	"syscalls", "syscall_errors", "sig_recv", "sig_sent", "ev_vcsw", "ev_ivcsw",
-};
 
 /*
- * Integer columns are stored as SQLite integers (a value takes 0 to 8 bytes by
- * its size; 0 and NULL take none), text as text, a command line as text or a
- * blob (recfmt_cmdline_text). In a task row NULL means "as before": only what
- * moved is written, except in keyframes. Per-syscall tables and cgroup paths
- * repeat (the same command run again, the processes of one service): each is
- * stored once per file, in sctab and cgroup, and rows name it by its id.
+ * An interval's samples are one blob (store/recsample.h, zlib'ed: its
+ * length in 4 bytes, big-endian, then the deflated bytes); the rest is for
+ * people who query the file: a process life once in life (the view proc
+ * says it with its texts), a command line as text or a blob
+ * (recfmt_cmdline_text); per-syscall tables, cgroup paths, command lines
+ * and users repeat (the same command run again, the processes of one
+ * service): each is stored once per file, in sctab, cgroup and text, and
+ * rows name it by its id (the samples' rows name their tables by these ids
+ * too).
  */
 const char recfmt_schema[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
@@ -39,21 +31,20 @@ const char recfmt_schema[] =
 	"CREATE TABLE interval(seq INTEGER PRIMARY KEY, mono_ns INTEGER NOT NULL,"
 	" wall REAL NOT NULL, flags INTEGER NOT NULL, syscalls INTEGER, syscall_errors INTEGER,"
 	" sig_recv INTEGER, sig_sent INTEGER, vcsw INTEGER, ivcsw INTEGER, lost INTEGER,"
-	" lost_unknown INTEGER, sys BLOB, sigflows TEXT, lost_exits INTEGER,"
-	" lost_exits_unknown INTEGER);"
+	" lost_unknown INTEGER, sigflows TEXT, lost_exits INTEGER,"
+	" lost_exits_unknown INTEGER, samples BLOB);"
 	"CREATE INDEX interval_wall ON interval(wall);"
-	"CREATE TABLE proc(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, pid INTEGER NOT NULL,"
-	" tgid INTEGER NOT NULL, starttime INTEGER NOT NULL, comm TEXT, ppid INTEGER,"
-	" uid INTEGER, user TEXT, cmdline BLOB, cgroup INTEGER);"
-	"CREATE TABLE task(seq INTEGER NOT NULL, proc INTEGER NOT NULL, flags INTEGER NOT NULL,"
-	" state TEXT, ppid INTEGER, pgid INTEGER, sid INTEGER, tty INTEGER, prio INTEGER,"
-	" nice INTEGER, threads INTEGER, cpu INTEGER, rss_kb INTEGER, vsz_kb INTEGER,"
-	" utime INTEGER, stime INTEGER, minflt INTEGER, majflt INTEGER, vcsw INTEGER,"
-	" ivcsw INTEGER, uid INTEGER, user TEXT, comm TEXT, cmdline BLOB, cgroup INTEGER,"
-	" syscalls INTEGER, syscall_errors INTEGER, sig_recv INTEGER, sig_sent INTEGER,"
-	" ev_vcsw INTEGER, ev_ivcsw INTEGER, sc INTEGER, errs INTEGER, final TEXT, states TEXT,"
-	" PRIMARY KEY(seq, proc))"
-	" WITHOUT ROWID;"
+	"CREATE TABLE life(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, pid INTEGER NOT NULL,"
+	" tgid INTEGER, starttime INTEGER NOT NULL, comm TEXT, ppid INTEGER,"
+	" uid INTEGER, user INTEGER, cmdline INTEGER, cgroup INTEGER);"
+	"CREATE TABLE text(id INTEGER PRIMARY KEY, t);"
+	"CREATE VIEW proc AS SELECT l.id AS id, l.seq AS seq, l.pid AS pid,"
+	" ifnull(l.tgid, l.pid) AS tgid, l.starttime AS starttime, l.comm AS comm,"
+	" l.ppid AS ppid, l.uid AS uid, u.t AS user, c.t AS cmdline, l.cgroup AS cgroup"
+	" FROM life AS l LEFT JOIN text AS u ON u.id = l.user"
+	" LEFT JOIN text AS c ON c.id = l.cmdline;"
+	"CREATE TABLE task(seq INTEGER NOT NULL, proc INTEGER NOT NULL, sc INTEGER, errs INTEGER,"
+	" PRIMARY KEY(seq, proc)) WITHOUT ROWID;"
 	"CREATE TABLE cgroup(id INTEGER PRIMARY KEY, path TEXT NOT NULL);"
 	"CREATE TABLE sctab(id INTEGER PRIMARY KEY, sc TEXT NOT NULL);"
 	"CREATE TABLE syscall_name(nr INTEGER PRIMARY KEY, name TEXT, subsystem TEXT);"
@@ -76,98 +67,7 @@ const char recfmt_schema[] =
 	" LEFT JOIN syscall_name AS n ON n.nr = json_extract(j.value, '$[0]')"
 	" LEFT JOIN errno_name AS e ON e.nr = json_extract(j.value, '$[1]');";
 
-/* 36 columns: seq, proc, flags, state, the fields, 4 texts, 6 counts, sc, errs, final, states. */
-const char recfmt_task_insert[] =
-	"INSERT INTO task VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?, ?,?,?,?)";
-
-#define TASK_SELECT(sc, states) \
-	"SELECT seq, proc, flags, state, ppid, pgid, sid, tty, prio, nice, threads, cpu, rss_kb," \
-	" vsz_kb, utime, stime, minflt, majflt, vcsw, ivcsw, uid, user, comm, cmdline," \
-	" (SELECT path FROM cgroup WHERE id = task.cgroup), syscalls, syscall_errors, sig_recv," \
-	" sig_sent, ev_vcsw, ev_ivcsw, " sc ", final, " states " FROM task"
-#define TASK_SC "(SELECT sc FROM sctab WHERE id = task.sc), (SELECT sc FROM sctab WHERE id = task.errs)"
-const char recfmt_task_select[] = TASK_SELECT(TASK_SC, "states");
-const char recfmt_task_select_nosc[] = TASK_SELECT("NULL, NULL", "states");
-const char recfmt_task_select_v1[] = TASK_SELECT(TASK_SC, "NULL");
-const char recfmt_task_select_nosc_v1[] = TASK_SELECT("NULL, NULL", "NULL");
-
-void recfmt_states_encode(char *buf, size_t n, const uint64_t ns[RECFMT_NSTATES])
-{
-	snprintf(buf, n, "%llu,%llu,%llu,%llu,%llu", (unsigned long long)ns[0],
-		 (unsigned long long)ns[1], (unsigned long long)ns[2], (unsigned long long)ns[3],
-		 (unsigned long long)ns[4]);
-}
-
-int recfmt_states_decode(const char *s, size_t n, uint64_t ns[RECFMT_NSTATES])
-{
-	size_t pos = 0;
-	int i;
-
-	for (i = 0; i < RECFMT_NSTATES; i++) {
-		uint64_t v = 0;
-		size_t start = pos;
-
-		while (pos < n && s[pos] >= '0' && s[pos] <= '9') {
-			if (v > (UINT64_MAX - 9) / 10)
-				return -1;
-			v = v * 10 + (uint64_t)(s[pos++] - '0');
-		}
-		if (pos == start || (i < RECFMT_NSTATES - 1 ? pos >= n || s[pos++] != ',' : pos != n))
-			return -1;
-		ns[i] = v;
-	}
-	return 0;
-}
-
-void recfmt_task_fields(const struct task *t, int64_t v[RF_NR])
-{
-	v[RF_PPID] = t->ppid;
-	v[RF_PGID] = t->pgid;
-	v[RF_SID] = t->sid;
-	v[RF_TTY] = t->tty_nr;
-	v[RF_PRIO] = t->priority;
-	v[RF_NICE] = t->nice;
-	v[RF_THREADS] = (int64_t)t->threads;
-	v[RF_CPU] = t->processor;
-	v[RF_RSS] = (int64_t)t->rss_kb;
-	v[RF_VSZ] = (int64_t)t->vsize_kb;
-	v[RF_UTIME] = (int64_t)t->cnt[CNT_UTIME];
-	v[RF_STIME] = (int64_t)t->cnt[CNT_STIME];
-	v[RF_MINFLT] = (int64_t)t->cnt[CNT_MINFLT];
-	v[RF_MAJFLT] = (int64_t)t->cnt[CNT_MAJFLT];
-	v[RF_VCSW] = (int64_t)t->cnt[CNT_VCSW];
-	v[RF_IVCSW] = (int64_t)t->cnt[CNT_IVCSW];
-	v[RF_UID] = t->uid;
-}
-
-void recfmt_reading(const int64_t v[RF_NR], char state, const char *comm, long page_kb,
-		    bool csw, struct task_reading *r)
-{
-	struct pid_stat *st = &r->stat;
-
-	st->pid = r->pid;
-	snprintf(st->comm, sizeof(st->comm), "%s", comm);
-	st->state = state;
-	st->ppid = (pid_t)v[RF_PPID];
-	st->pgid = (pid_t)v[RF_PGID];
-	st->sid = (pid_t)v[RF_SID];
-	st->tty_nr = (int)v[RF_TTY];
-	st->priority = v[RF_PRIO];
-	st->nice = v[RF_NICE];
-	st->num_threads = (uint64_t)v[RF_THREADS];
-	st->processor = (int)v[RF_CPU];
-	/* The model makes KiB of these again: pages times page_kb, bytes / 1024. */
-	st->rss = page_kb > 0 ? (uint64_t)v[RF_RSS] / (uint64_t)page_kb : 0;
-	st->vsize = (uint64_t)v[RF_VSZ] * 1024;
-	st->utime = (uint64_t)v[RF_UTIME];
-	st->stime = (uint64_t)v[RF_STIME];
-	st->minflt = (uint64_t)v[RF_MINFLT];
-	st->majflt = (uint64_t)v[RF_MAJFLT];
-	r->have_csw = csw;
-	r->vcsw = (uint64_t)v[RF_VCSW];
-	r->ivcsw = (uint64_t)v[RF_IVCSW];
-	r->uid = v[RF_UID];
-}
+const char recfmt_task_insert[] = "INSERT INTO task VALUES (?,?,?,?)";
 
 bool recfmt_cmdline_text(const char *s, size_t len, char *out)
 {
@@ -182,15 +82,6 @@ bool recfmt_cmdline_text(const char *s, size_t len, char *out)
 	}
 	out[len - 1] = '\0';
 	return true;
-}
-
-void recfmt_cmdline_from_text(const char *t, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		out[i] = t[i] == ' ' ? '\0' : t[i];
-	out[n] = '\0';
 }
 
 void recbuf_free(struct recbuf *b)
@@ -664,140 +555,4 @@ void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struc
 		put_flow(b, first, -1, -1, 0, 0, f->other.n, "", "");
 	put_bytes(b, "]", 2);
 	b->len--;
-}
-
-static bool parse_int(const char *s, size_t n, size_t *pos, int64_t lo, int64_t hi, int64_t *out)
-{
-	bool neg = *pos < n && s[*pos] == '-';
-	uint64_t v;
-
-	if (neg)
-		(*pos)++;
-	if (!parse_u64(s, n, pos, &v) || v > (uint64_t)INT64_MAX)
-		return false;
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return *out >= lo && *out <= hi;
-}
-
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* A name as put_comm writes it, into @out (16 bytes, NUL-terminated). */
-static bool parse_comm(const char *s, size_t n, size_t *pos, char *out)
-{
-	size_t k = 0;
-
-	if (*pos >= n || s[(*pos)++] != '"')
-		return false;
-	while (*pos < n && s[*pos] != '"') {
-		char c = s[(*pos)++];
-
-		if (c == '\\') {
-			int h0, h1;
-
-			if (n - *pos < 5 || s[*pos] != 'u' || s[*pos + 1] != '0' || s[*pos + 2] != '0' ||
-			    (h0 = hexval(s[*pos + 3])) < 0 || (h1 = hexval(s[*pos + 4])) < 0)
-				return false;
-			c = (char)(h0 << 4 | h1);
-			*pos += 5;
-			if (!c)
-				return false;
-		} else if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
-			return false;
-		}
-		if (k == 15)
-			return false;
-		out[k++] = c;
-	}
-	out[k] = '\0';
-	return *pos < n && s[(*pos)++] == '"';
-}
-
-int recfmt_flows_decode(const char *t, size_t n, struct sample *s)
-{
-	size_t pos = 0;
-
-	if (n < 2 || t[pos++] != '[')
-		return -1;
-	if (t[pos] == ']')
-		return pos + 1 == n ? 0 : -1;
-	for (;;) {
-		int64_t v[4];
-		uint64_t count;
-		struct sig_flow *f;
-		char sc[16], rc[16];
-		int j;
-
-		if (pos >= n || t[pos++] != '[')
-			return -1;
-		for (j = 0; j < 4; j++)
-			if (!parse_int(t, n, &pos, j < 2 ? -1 : -4096, j < 2 ? INT32_MAX : 4096, &v[j]) ||
-			    pos >= n || t[pos++] != ',')
-				return -1;
-		if (!parse_u64(t, n, &pos, &count) || pos >= n)
-			return -1;
-		sc[0] = rc[0] = '\0';
-		if (t[pos] == ',' && (++pos, !parse_comm(t, n, &pos, sc) || pos >= n ||
-				      t[pos++] != ',' || !parse_comm(t, n, &pos, rc) || pos >= n))
-			return -1;
-		if (t[pos++] != ']')
-			return -1;
-		f = sample_add_flow(s);
-		f->sender = (pid_t)v[0];
-		f->receiver = (pid_t)v[1];
-		f->sig = (int)v[2];
-		f->result = (int)v[3];
-		f->n = count;
-		memcpy(f->sender_comm, sc, sizeof(sc));
-		memcpy(f->receiver_comm, rc, sizeof(rc));
-		if (pos >= n)
-			return -1;
-		if (t[pos] == ']')
-			return pos + 1 == n ? 0 : -1;
-		if (t[pos++] != ',')
-			return -1;
-	}
-}
-
-void recfmt_final_encode(struct recbuf *b, uint32_t have, const uint64_t cnt[CNT_NR])
-{
-	char num[32];
-	int c, len;
-
-	int last = CNT_NR - 1;
-
-	/* Trailing zeros are left out: a short-lived process's record is mostly zeros. */
-	while (last >= 0 && !(have & (1u << last) && cnt[last]))
-		last--;
-	len = snprintf(num, sizeof(num), "[%u", have);
-	put_bytes(b, num, (size_t)len);
-	for (c = 0; c <= last; c++) {
-		len = snprintf(num, sizeof(num), ",%llu", (unsigned long long)(have & (1u << c) ? cnt[c] : 0));
-		put_bytes(b, num, (size_t)len);
-	}
-	put_bytes(b, "]", 2);
-	b->len--;
-}
-
-int recfmt_final_decode(const char *s, size_t n, uint32_t *have, uint64_t cnt[CNT_NR])
-{
-	size_t pos = 0;
-	uint64_t h;
-	int c;
-
-	if (n < 2 || s[pos++] != '[' || !parse_u64(s, n, &pos, &h) || h >= (1u << CNT_NR))
-		return -1;
-	for (c = 0; c < CNT_NR; c++) {
-		cnt[c] = 0;
-		if (pos < n && s[pos] == ']')
-			continue;	/* the rest are 0 */
-		if (pos >= n || s[pos++] != ',' || !parse_u64(s, n, &pos, &cnt[c]))
-			return -1;
-	}
-	if (pos + 1 != n || s[pos] != ']')
-		return -1;
-	*have = (uint32_t)h;
-	return 0;
 }

@@ -5,17 +5,15 @@
 /*
  * store/recfmt: the recording's format, shared by the recorder
  * (store/record.c) and the replayer (store/replay.c): the SQLite
- * schema, what each column of a task row holds, and the two encodings that
- * are ktop's own (the system sample, a task's per-syscall table). Pure: the
- * SQL is text here, the database is the callers'.
+ * schema and the encodings that are ktop's own (the system sample, a
+ * per-syscall table); the samples' encoding is store/recsample.h. Pure:
+ * the SQL is text here, the database is the callers'.
  *
- * A recording is a list of intervals. Each stores what moved: a task row per
- * process whose readings changed or that had events, its identity once per
- * life (table proc), the system sample as a difference from the interval
- * before. Every so often an interval is a keyframe: a full row for every live
- * process and the whole system sample, so that a replay jumps to any time by
- * reading forward from the keyframe before it, never from the start. The man
- * page (RECORDING) documents the tables for people who query them.
+ * A recording is a list of intervals, each the samples the sources gave
+ * model_apply then. Every so often an interval is a keyframe (its samples
+ * decode alone), so that a replay jumps to any time by reading forward from
+ * the keyframe before it, never from the start. The man page (RECORDING)
+ * documents the tables for people who query them.
  */
 
 #include <stdbool.h>
@@ -27,8 +25,17 @@
 
 /* PRAGMA application_id: "ktop"; PRAGMA user_version: the format. */
 #define RECFMT_APP_ID	0x6b746f70
-/* 2: task.states (the state split); format 1 files are read without it. */
-#define RECFMT_VERSION	2
+/*
+ * 3: the samples the sources gave (store/recsample.h). 1 and 2 stored the
+ * model's state (task rows): refused, with a line saying so.
+ */
+#define RECFMT_VERSION	3
+/*
+ * The first format of samples: a replay reads it and every one up to
+ * RECFMT_VERSION (a field appended to a table of store/recsample.c is a new
+ * format, and reads as 0 from the older ones).
+ */
+#define RECFMT_SAMPLES	3
 
 /*
  * The longest text or blob a recording holds: above what ktop writes (a
@@ -36,79 +43,22 @@
  * errno), so that a reader can refuse a longer value before it is read.
  */
 #define RECFMT_VALUE_MAX (8 << 20)
+/* The longest an interval's samples may be, uncompressed: a reader allocates no more. */
+#define RECFMT_SAMPLES_MAX (32 << 20)
 
 /* interval.flags */
-#define RI_KEYFRAME	0x1	/* full rows and the whole system sample */
-#define RI_HIDDEN	0x2	/* a baseline: the interval(s) before a file's first, not shown */
+#define RI_KEYFRAME	0x1	/* the samples decode without the intervals before */
+#define RI_HIDDEN	0x2	/* a baseline: the interval before a file's first, not shown */
 #define RI_SESSION	0x4	/* a session row starts here */
 
-/* task.flags */
-#define RT_READ		0x01	/* read from /proc this interval (a replay emits it) */
-#define RT_BORN		0x02	/* it did not exist at the interval before */
-#define RT_CSW		0x04	/* vcsw/ivcsw were read (status) */
-#define RT_ROW		0x08	/* a row of kernel events */
-#define RT_EXITED	0x10	/* its exit was seen: its last row */
-#define RT_WITHHELD	0x20	/* its events of this interval are withheld */
-#define RT_EXIT		0x40	/* its process's exit was applied */
-#define RT_GONE		0x80	/* not read any more: it leaves the live set */
-#define RT_FINAL	0x100	/* its final reading: the exit record (column final) */
-#define RT_ALL		0x1ff
-
-/* The integer columns of a task row, in table order after seq, proc, flags, state. */
-enum recfmt_field {
-	RF_PPID, RF_PGID, RF_SID, RF_TTY, RF_PRIO, RF_NICE, RF_THREADS, RF_CPU, RF_RSS,
-	RF_VSZ, RF_UTIME, RF_STIME, RF_MINFLT, RF_MAJFLT, RF_VCSW, RF_IVCSW, RF_UID, RF_NR
-};
-extern const char *const recfmt_field_names[RF_NR];
-
-/* The event counts of a task row, in table order after the text columns. */
+/* The whole system's event counts in an interval row, in table order. */
 #define RECFMT_NEV 6
 extern const enum counter recfmt_ev_counter[RECFMT_NEV];
-extern const char *const recfmt_ev_names[RECFMT_NEV];
 
 /* The schema of a new file (statements separated by ';'). */
 extern const char recfmt_schema[];
-/* "INSERT INTO task VALUES (?,...)" with one ? per column. */
+/* "INSERT INTO task VALUES (?,?,?,?)": seq, proc, sc, errs. */
 extern const char recfmt_task_insert[];
-/*
- * "SELECT seq, proc, flags, state, ... FROM task" (no WHERE), the cgroup path
- * and the syscall table's text in place of their ids; _nosc: NULL for the table.
- */
-extern const char recfmt_task_select[];
-extern const char recfmt_task_select_nosc[];
-/* The same for a format 1 file: NULL for the states. */
-extern const char recfmt_task_select_v1[];
-extern const char recfmt_task_select_nosc_v1[];
-/* Where the text and event columns start in a task row (0-based column index). */
-#define RECFMT_COL_STATE	3
-#define RECFMT_COL_FIELDS	4
-#define RECFMT_COL_USER		(RECFMT_COL_FIELDS + RF_NR)
-#define RECFMT_COL_COMM		(RECFMT_COL_USER + 1)
-#define RECFMT_COL_CMDLINE	(RECFMT_COL_USER + 2)
-#define RECFMT_COL_CGROUP	(RECFMT_COL_USER + 3)
-#define RECFMT_COL_EV		(RECFMT_COL_USER + 4)
-#define RECFMT_COL_SC		(RECFMT_COL_EV + RECFMT_NEV)
-#define RECFMT_COL_ERRS		(RECFMT_COL_SC + 1)
-#define RECFMT_COL_FINAL	(RECFMT_COL_ERRS + 1)
-#define RECFMT_COL_STATES	(RECFMT_COL_FINAL + 1)
-#define RECFMT_NCOLS		(RECFMT_COL_STATES + 1)
-
-/*
- * A row's state split (CNT_ONCPU..CNT_STOPPED, ns) as the column states holds
- * it: "N,N,N,N,N"; NULL when the task's states were not known.
- */
-#define RECFMT_NSTATES 5
-void recfmt_states_encode(char *buf, size_t n, const uint64_t ns[RECFMT_NSTATES]);
-int recfmt_states_decode(const char *s, size_t n, uint64_t ns[RECFMT_NSTATES]);
-
-/* A task's integer fields as a row stores them (RSS and size in KiB). */
-void recfmt_task_fields(const struct task *t, int64_t v[RF_NR]);
-/*
- * The reading that makes the model hold @v again: its stat (RSS back in
- * pages of @page_kb) and context switches when @csw.
- */
-void recfmt_reading(const int64_t v[RF_NR], char state, const char *comm, long page_kb,
-		    bool csw, struct task_reading *r);
 
 /*
  * A command line as the file stores it: as text, its arguments separated by
@@ -118,9 +68,6 @@ void recfmt_reading(const int64_t v[RF_NR], char state, const char *comm, long p
  * bytes) gets that text, NUL-terminated.
  */
 bool recfmt_cmdline_text(const char *s, size_t len, char *out);
-/* The command line of text @t (@n bytes) into @out (@n + 1 bytes). */
-void recfmt_cmdline_from_text(const char *t, size_t n, char *out);
-
 /* A growing byte buffer. */
 struct recbuf {
 	uint8_t *p;
@@ -168,13 +115,5 @@ int recfmt_err_decode(const char *s, size_t n, struct sc_table *t);
  * task when it has it, and it has it again when replayed.
  */
 void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struct model *m);
-/* Parse that text into flows of @s (sample_add_flow). 0, or -1. */
-int recfmt_flows_decode(const char *t, size_t n, struct sample *s);
-/*
- * A final reading's counters (the exit record) as JSON text, [have, cnt...]
- * with one number per enum counter (0 where @have has no bit); and back.
- */
-void recfmt_final_encode(struct recbuf *b, uint32_t have, const uint64_t cnt[CNT_NR]);
-int recfmt_final_decode(const char *s, size_t n, uint32_t *have, uint64_t cnt[CNT_NR]);
 
 #endif

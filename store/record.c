@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The recorder: after each tick, the model's interval into a SQLite file.
+ * The recorder: each tick's samples (what the sources said, as
+ * model_apply got them) into a SQLite file, one interval a transaction.
  *
- * It keeps a mirror of what it last wrote of each task, so that an interval
- * stores only what moved (a changed reading, events, a birth, an exit), and
- * says what each tick's samples said of a task (task.applied) the way a
- * replay must say it again (store/replay.c) for the model to end up the
- * same. Keyframes (every keyframe_s, and the first interval of each file)
- * write every live task whole, so a replay can start anywhere.
+ * The samples are stored by store/recsample.c (only what moved; zlib over
+ * the interval's bytes); a replay (store/replay.c) gives them to
+ * model_apply again, so it is what ran live by construction. Keyframes
+ * (every keyframe_s, and the first interval of each run) decode without
+ * what came before, so a replay can start anywhere; a new file starts with
+ * a hidden keyframe of what the decoder remembers. Beside the samples, for
+ * people who query the file with sqlite3: each process life once (proc),
+ * its syscall tables per interval (task, sctab: the views syscall and
+ * syscall_error), the whole system's counts and signal flows (interval),
+ * containers' names (cgname).
  */
 #include "record.h"
 #include "recnames.h"
@@ -25,39 +30,37 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../lib/pidmap.h"
 #include "recfmt.h"
+#include "recsample.h"
 #include "../lib/scnames.h"
 #include "../lib/util.h"
 #include "recfile.h"
 
 #define KEYFRAME_S 600.0
+#define SC_SEEN_MAX 2048	/* system call numbers named (x86_64's go to ~470) */
+#define ERRNO_SEEN_MAX 4096	/* errnos named (sc_err_errno's range) */
 
-/* What the recorder last wrote of a task. */
+
+/* A tick's samples, copied: each owns what it points to. */
+struct kept {
+	struct sample *v;
+	size_t n, ninit, cap;
+	struct sc_table **tabs;		/* the rows' tables */
+	size_t ntabs, cap_tabs;
+};
+
+static void kept_free(struct kept *k);
+
+/* A process life the file has a proc row of. */
 struct rtask {
 	int64_t id;		/* its proc row in the file written now */
 	unsigned gen;		/* the file of that row (record.gen) */
-	pid_t pid, tgid;
+	pid_t pid;
 	uint64_t starttime;
-	bool live;		/* read last tick: a replay emits its reading */
-	bool text_moved;	/* a text differs from its proc row's */
-	uint64_t mark;		/* the tick it was last matched to a task */
-	uint64_t dead_tick;	/* the tick of its last row without a reading */
-	char dead_state;	/* the model's state of it then: 'X', or '?' (only events told) */
-	bool was_read;		/* state and v[] are a reading's */
-	bool zombie_exited;	/* read 'Z' with its exit applied (model.h) */
-	/* Its exit record, as the row of tick fin_tick stored it. */
-	uint64_t fin_tick;
-	uint32_t fin_have;
-	uint64_t fin_cnt[CNT_NR];
-	char state;
-	bool csw;
-	int64_t v[RF_NR];
-	char comm[PROC_COMM_MAX];
-	char *user, *cgroup;	/* copies; NULL: none */
-	char *cmdline;		/* NULL: not read */
-	size_t cmdline_len;
+	uint64_t mark;		/* the tick it was last seen in the model */
 };
 
 /* The session's settings as a replay needs them. */
@@ -88,13 +91,17 @@ struct dedup {
 /* Distinct texts remembered per table; past it, they are forgotten (and may repeat). */
 #define DEDUP_MAX 65536
 
+
 struct record {
 	struct record_opts o;
 	char path[PATH_MAX];
 	sqlite3 *db;
 	int lock_fd;
 	bool guarded;			/* holds a recfile_guard */
-	sqlite3_stmt *st_interval, *st_proc, *st_task, *st_session;
+	sqlite3_stmt *st_interval, *st_proc, *st_task, *st_session, *st_scname, *st_errname;
+	/* The names the file has (put_names). */
+	bool sc_seen[SC_ABI_NR][SC_SEEN_MAX];
+	bool errno_seen[ERRNO_SEEN_MAX];
 	int64_t seq, next_id;
 	unsigned gen;
 
@@ -102,21 +109,29 @@ struct record {
 	struct rtask **ents;
 	size_t nents, cap;
 
-	/* The interval written last: the baseline of a new file, the base of differences. */
-	bool have_prev;
-	uint64_t tick, prev_tick;	/* the model's tick written now, and the one before */
-	uint64_t prev_mono;
-	double prev_wall;
-	struct sys_sample prev_sys;
+	/* What the samples' decoder will remember: encoder and decoder keep it alike. */
+	struct recmem mem;
+	struct recbuf tick;		/* this tick's samples, encoded */
+	struct recbuf z;		/* the interval's bytes compressed */
+	z_stream zs;			/* their deflate state (zinit) */
+	bool zinit;
+	bool in_tick;			/* a tick's samples are being taken (its transaction open) */
+	bool keyframe;			/* this tick's are stored whole */
+	bool failed;			/* recording stops at the tick's end (r->err) */
+	/* The samples of the tick before the last, the last, this one: a new file's baseline. */
+	struct kept kept[3];
+
+	bool have_prev;			/* a tick was written */
+	bool made;			/* the file written now was made by this ktop */
+	bool rotates;			/* the pattern has strftime conversions: new files come */
+	uint64_t file_ticks;		/* ticks written to it */
 	uint64_t keyframe_mono;
 
 	bool have_session;
 	struct rsession sess;
 
-	pid_t *exits;			/* this tick's exits, sorted */
-	size_t nexits, cap_exits;
 	struct recbuf buf, sc, cmd;
-	struct dedup cgroups, tables;
+	struct dedup cgroups, tables, texts;
 	sqlite3_stmt *st_names;		/* containers' names (recnames.h) */
 	size_t names_written;
 	struct record_stats st;
@@ -207,7 +222,7 @@ static uint64_t hash_text(const char *s, size_t n)
 }
 
 /* The id of text @s (@n bytes) in the file, stored now if new. 0 on a write error. */
-static int64_t dedup_id(struct record *r, struct dedup *d, const char *s, size_t n)
+static int64_t dedup_blob(struct record *r, struct dedup *d, const char *s, size_t n, bool blob)
 {
 	uint64_t h = hash_text(s, n);
 	size_t i;
@@ -236,7 +251,10 @@ static int64_t dedup_id(struct record *r, struct dedup *d, const char *s, size_t
 		if (d->v[i].hash == h && d->v[i].len == n && !memcmp(d->v[i].s, s, n))
 			return d->v[i].id;
 	sqlite3_bind_int64(d->ins, 1, d->next_id);
-	sqlite3_bind_text(d->ins, 2, s, (int)n, SQLITE_STATIC);
+	if (blob)
+		sqlite3_bind_blob(d->ins, 2, n ? s : "", (int)n, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(d->ins, 2, s, (int)n, SQLITE_STATIC);
 	i = (size_t)sqlite3_step(d->ins);
 	sqlite3_reset(d->ins);
 	sqlite3_clear_bindings(d->ins);
@@ -250,70 +268,78 @@ static int64_t dedup_id(struct record *r, struct dedup *d, const char *s, size_t
 	return d->next_id++;
 }
 
-/* The names a query wants (syscall_name, errno_name): the recording host's. */
-static int write_names(struct record *r)
+static int64_t dedup_id(struct record *r, struct dedup *d, const char *s, size_t n)
 {
-	/* Each ABI's numbers, keyed as the tables are (sc_key), named with the ABI. */
+	return dedup_blob(r, d, s, n, false);
+}
+
+/*
+ * The names a query wants (syscall_name, errno_name): the recording host's,
+ * of the system calls and errnos the file's tables hold, each once (a file
+ * of a day holds a few dozen: all of them were a fixed 50 KiB).
+ */
+static int step(struct record *r, sqlite3_stmt *st);
+
+static int put_names(struct record *r, const struct sc_table *t, bool err)
+{
 	static const struct {
 		const char *const *names;
 		const unsigned *count;
-		bool compat;
-		uint32_t bit;
-	} abis[] = {
-		{ syscall_names, &syscall_names_count, false, 0 },
-		{ syscall_names_x32, &syscall_names_x32_count, false, 1u << SC_KEY_ABI_SHIFT },
-		{ syscall_names_compat, &syscall_names_compat_count, true, 0 },
+	} abis[SC_ABI_NR] = {
+		[SC_ABI_NATIVE] = { syscall_names, &syscall_names_count },
+		[SC_ABI_X32] = { syscall_names_x32, &syscall_names_x32_count },
+		[SC_ABI_COMPAT] = { syscall_names_compat, &syscall_names_compat_count },
 	};
-	sqlite3_stmt *st;
-	char name[SYSCALL_LABEL_BUF];
-	unsigned nr;
-	size_t a;
-	int rc = sqlite3_prepare_v2(r->db, "INSERT INTO syscall_name VALUES (?,?,?)", -1, &st, NULL);
+	char name[SYSCALL_LABEL_BUF], en[ERRNO_NAME_BUF];
+	uint32_t i;
 
-	if (rc != SQLITE_OK)
-		return db_error(r, "write");
-	for (a = 0; a < ARRAY_SIZE(abis); a++)
-		for (nr = 0; nr < *abis[a].count && rc == SQLITE_OK; nr++) {
-			uint32_t key = sc_key((long)(nr | abis[a].bit), abis[a].compat);
+	for (i = 0; i < t->cap; i++) {
+		uint32_t key = t->slots[i].nr, nr, e = 0;
+		enum sc_abi abi;
 
-			if (!abis[a].names[nr])
-				continue;
-			sqlite3_bind_int64(st, 1, key);
-			sqlite3_bind_text(st, 2, syscall_label(key, name, sizeof(name)), -1,
-					  SQLITE_TRANSIENT);
-			sqlite3_bind_text(st, 3, subsystem_name(syscall_subsystem(key)), -1,
-					  SQLITE_STATIC);
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-			sqlite3_reset(st);
+		if (key == SC_EMPTY)
+			continue;
+		if (err) {
+			e = sc_err_errno(key);
+			key = sc_err_nr(key);
 		}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(r->db, "INSERT INTO errno_name VALUES (?,?)", -1, &st, NULL);
-	else
-		return db_error(r, "write");
-	for (nr = 1; nr < 134 && rc == SQLITE_OK; nr++) {
-		char en[ERRNO_NAME_BUF];
-
-		sqlite3_bind_int64(st, 1, nr);
-		sqlite3_bind_text(st, 2, errno_name((int)nr, en, sizeof(en)), -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		sqlite3_reset(st);
+		if (e && e < ERRNO_SEEN_MAX && !r->errno_seen[e]) {
+			r->errno_seen[e] = true;
+			sqlite3_bind_int64(r->st_errname, 1, e);
+			sqlite3_bind_text(r->st_errname, 2, errno_name((int)e, en, sizeof(en)), -1,
+					  SQLITE_TRANSIENT);
+			if (step(r, r->st_errname))
+				return -1;
+		}
+		abi = sc_key_abi(key);
+		nr = sc_key_nr(key);
+		/* Numbers no table names stay without a row, as before. */
+		if (key >= SC_KEY_INVALID || nr >= *abis[abi].count || !abis[abi].names[nr] ||
+		    nr >= SC_SEEN_MAX || r->sc_seen[abi][nr])
+			continue;
+		r->sc_seen[abi][nr] = true;
+		sqlite3_bind_int64(r->st_scname, 1, key);
+		sqlite3_bind_text(r->st_scname, 2, syscall_label(key, name, sizeof(name)), -1,
+				  SQLITE_TRANSIENT);
+		sqlite3_bind_text(r->st_scname, 3, subsystem_name(syscall_subsystem(key)), -1,
+				  SQLITE_STATIC);
+		if (step(r, r->st_scname))
+			return -1;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : db_error(r, "write");
+	return 0;
 }
 
 static int create_schema(struct record *r)
 {
 	char sql[128];
 
-	if (exec(r, "PRAGMA page_size=4096") || exec(r, "BEGIN") || exec(r, recfmt_schema))
+	if (exec(r, "BEGIN") || exec(r, recfmt_schema))
 		return -1;
 	snprintf(sql, sizeof(sql), "PRAGMA application_id=%d", RECFMT_APP_ID);
 	if (exec(r, sql))
 		return -1;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", RECFMT_VERSION);
-	if (exec(r, sql) || write_names(r))
+	if (exec(r, sql))
 		return -1;
 	snprintf(sql, sizeof(sql), "INSERT INTO meta VALUES ('format', %d), ('created', %.6f)",
 		 RECFMT_VERSION, (double)time(NULL));
@@ -361,15 +387,21 @@ static void close_file(struct record *r)
 	sqlite3_finalize(r->st_proc);
 	sqlite3_finalize(r->st_task);
 	sqlite3_finalize(r->st_session);
+	sqlite3_finalize(r->st_scname);
+	sqlite3_finalize(r->st_errname);
+	r->st_scname = r->st_errname = NULL;
 	sqlite3_finalize(r->st_names);
 	r->st_names = NULL;
 	sqlite3_finalize(r->cgroups.ins);
 	sqlite3_finalize(r->tables.ins);
+	sqlite3_finalize(r->texts.ins);
+	r->texts.ins = NULL;
 	r->st_interval = r->st_proc = r->st_task = r->st_session = NULL;
 	r->cgroups.ins = r->tables.ins = NULL;
 	/* Ids are the file's: a new file stores its texts again. */
 	dedup_clear(&r->cgroups);
 	dedup_clear(&r->tables);
+	dedup_clear(&r->texts);
 	if (r->db) {
 		/*
 		 * Back to a rollback journal: the file alone is the recording, and
@@ -431,12 +463,19 @@ static int open_file(struct record *r, const char *path)
 	 * loses only the transaction being written. NORMAL: no fsync per
 	 * interval; the file stays consistent on a crash of the machine too.
 	 */
-	if (exec(r, "PRAGMA journal_mode=WAL") || exec(r, "PRAGMA synchronous=NORMAL") ||
+	/*
+	 * Small pages (before WAL mode writes the first): a file holds a dozen
+	 * small tables, a page each at least; the samples' blobs overflow alike.
+	 */
+	if ((empty && exec(r, "PRAGMA page_size=1024")) ||
+	    exec(r, "PRAGMA journal_mode=WAL") || exec(r, "PRAGMA synchronous=NORMAL") ||
 	    (empty && create_schema(r)))
 		goto fail;
 	r->seq = query_int(r->db, "SELECT ifnull(max(seq), 0) FROM interval", &rc) + 1;
 	if (rc == SQLITE_OK)
-		r->next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM proc", &rc) + 1;
+		r->next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM life", &rc) + 1;
+	if (rc == SQLITE_OK)
+		r->texts.next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM text", &rc) + 1;
 	if (rc == SQLITE_OK)
 		r->cgroups.next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM cgroup", &rc) + 1;
 	if (rc == SQLITE_OK)
@@ -447,23 +486,34 @@ static int open_file(struct record *r, const char *path)
 	}
 	if (sqlite3_prepare_v2(r->db, "INSERT INTO interval VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
 			       &r->st_interval, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db, "INSERT INTO proc VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1,
+	    sqlite3_prepare_v2(r->db, "INSERT INTO life VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1,
 			       &r->st_proc, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO text VALUES (?,?)", -1, &r->texts.ins,
+			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, recfmt_task_insert, -1, &r->st_task, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
 			       &r->st_session, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO cgroup VALUES (?,?)", -1, &r->cgroups.ins,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO sctab VALUES (?,?)", -1, &r->tables.ins,
-			       NULL) != SQLITE_OK) {
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT OR IGNORE INTO syscall_name VALUES (?,?,?)", -1,
+			       &r->st_scname, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT OR IGNORE INTO errno_name VALUES (?,?)", -1,
+			       &r->st_errname, NULL) != SQLITE_OK) {
 		db_error(r, "prepare");
 		goto fail;
 	}
 	r->names_written = 0;
+	/* Appending to a file: what it names already is ignored on insert. */
+	memset(r->sc_seen, 0, sizeof(r->sc_seen));
+	memset(r->errno_seen, 0, sizeof(r->errno_seen));
 	if (recnames_open(r->db, &r->st_names) != SQLITE_OK) {
 		db_error(r, "prepare");
 		goto fail;
 	}
+	r->made = empty;
+	r->file_ticks = 0;
 	r->gen++;
 	r->st.files++;
 	r->have_session = false;
@@ -623,12 +673,12 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 	char path[PATH_MAX];
 
 	r->o = *o;
+	r->rotates = pattern_glob(o->pattern, path, sizeof(path));
 	if (r->o.keyframe_s <= 0)
 		r->o.keyframe_s = KEYFRAME_S;
 	r->lock_fd = -1;
 	pidmap_init(&r->map);
-	r->prev_sys.stat.cpu = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
-	r->prev_sys.stat.ncpu_max = SYS_MAX_CPUS;
+	recmem_init(&r->mem);
 	if (file_name(o->pattern, now, path, sizeof(path))) {
 		snprintf(err, errsz, "-w %.200s: the file name is empty or too long", o->pattern);
 		record_close(r);
@@ -654,13 +704,6 @@ void record_get_stats(const struct record *r, struct record_stats *st)
 	*st = r->st;
 }
 
-static void rtask_free(struct rtask *e)
-{
-	free(e->user);
-	free(e->cgroup);
-	free(e->cmdline);
-	free(e);
-}
 
 void record_close(struct record *r)
 {
@@ -670,28 +713,20 @@ void record_close(struct record *r)
 		return;
 	close_file(r);
 	for (i = 0; i < r->nents; i++)
-		rtask_free(r->ents[i]);
+		free(r->ents[i]);
 	free(r->ents);
 	pidmap_free(&r->map);
-	free(r->prev_sys.stat.cpu);
-	free(r->exits);
+	recmem_free(&r->mem);
+	for (i = 0; i < 3; i++)
+		kept_free(&r->kept[i]);
+	recbuf_free(&r->tick);
+	recbuf_free(&r->z);
+	if (r->zinit)
+		deflateEnd(&r->zs);
 	recbuf_free(&r->buf);
 	recbuf_free(&r->sc);
 	recbuf_free(&r->cmd);
 	free(r);
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-static void str_set(char **dst, const char *s)
-{
-	if (str_eq(*dst, s))
-		return;
-	free(*dst);
-	*dst = s ? xstrdup(s) : NULL;
 }
 
 static void bind_text(sqlite3_stmt *st, int col, const char *s)
@@ -702,12 +737,14 @@ static void bind_text(sqlite3_stmt *st, int col, const char *s)
 		sqlite3_bind_null(st, col);
 }
 
-static void bind_cmdline(struct record *r, sqlite3_stmt *st, int col, const char *s,
-			 size_t len)
+/* A command line, by its id in the file (table text: a command run again has one). */
+static int bind_cmdline(struct record *r, sqlite3_stmt *st, int col, const char *s, size_t len)
 {
+	int64_t id;
+
 	if (!s) {
 		sqlite3_bind_null(st, col);
-		return;
+		return 0;
 	}
 	if (r->cmd.cap < len + 1) {
 		r->cmd.cap = len + 64;
@@ -715,9 +752,29 @@ static void bind_cmdline(struct record *r, sqlite3_stmt *st, int col, const char
 	}
 	/* Text when it says the line exactly; an empty one (a kernel thread's) is a blob. */
 	if (recfmt_cmdline_text(s, len, (char *)r->cmd.p))
-		sqlite3_bind_text(st, col, (const char *)r->cmd.p, (int)len - 1, SQLITE_TRANSIENT);
+		id = dedup_blob(r, &r->texts, (const char *)r->cmd.p, len - 1, false);
 	else
-		sqlite3_bind_blob(st, col, len ? s : "", (int)len, SQLITE_TRANSIENT);
+		id = dedup_blob(r, &r->texts, s, len, true);
+	if (!id)
+		return -1;
+	sqlite3_bind_int64(st, col, id);
+	return 0;
+}
+
+/* A user name, by its id in the file (table text). */
+static int bind_user(struct record *r, sqlite3_stmt *st, int col, const char *user)
+{
+	int64_t id;
+
+	if (!user) {
+		sqlite3_bind_null(st, col);
+		return 0;
+	}
+	id = dedup_id(r, &r->texts, user, strlen(user));
+	if (!id)
+		return -1;
+	sqlite3_bind_int64(st, col, id);
+	return 0;
 }
 
 /* A cgroup path, by its id in the file. */
@@ -745,8 +802,9 @@ static int step(struct record *r, sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : db_error(r, "write");
 }
 
+
 /* Its identity in the file written now, once per life (and once per file). */
-static int put_proc(struct record *r, struct rtask *e)
+static int put_proc(struct record *r, struct rtask *e, const struct task *t)
 {
 	sqlite3_stmt *st = r->st_proc;
 
@@ -754,372 +812,103 @@ static int put_proc(struct record *r, struct rtask *e)
 		return 0;
 	e->id = r->next_id++;
 	e->gen = r->gen;
-	e->text_moved = false;
 	sqlite3_bind_int64(st, 1, e->id);
 	sqlite3_bind_int64(st, 2, r->seq);
-	sqlite3_bind_int64(st, 3, e->pid);
-	sqlite3_bind_int64(st, 4, e->tgid);
-	sqlite3_bind_int64(st, 5, (int64_t)e->starttime);
-	bind_text(st, 6, e->comm);
-	sqlite3_bind_int64(st, 7, e->v[RF_PPID]);
-	sqlite3_bind_int64(st, 8, e->v[RF_UID]);
-	bind_text(st, 9, e->user);
-	bind_cmdline(r, st, 10, e->cmdline, e->cmdline_len);
-	if (bind_cgroup(r, st, 11, e->cgroup))
+	sqlite3_bind_int64(st, 3, t->pid);
+	/* A process's own: its tgid is its pid (the view proc says so). */
+	if (t->tgid != t->pid)
+		sqlite3_bind_int64(st, 4, t->tgid);
+	sqlite3_bind_int64(st, 5, (int64_t)t->starttime);
+	bind_text(st, 6, t->comm);
+	sqlite3_bind_int64(st, 7, t->ppid);
+	sqlite3_bind_int64(st, 8, t->uid);
+	if (bind_user(r, st, 9, t->user) || bind_cmdline(r, st, 10, t->cmdline, t->cmdline_len) ||
+	    bind_cgroup(r, st, 11, t->cgroup))
 		return -1;
 	r->st.proc_rows++;
 	return step(r, st);
 }
 
-static struct rtask *rtask_new(struct record *r, const struct task *t)
+/* A table as the file stores it (JSON text, once per distinct one): its id, 0 on an error. */
+static int64_t table_id(void *arg, const struct sc_table *t, bool err)
 {
-	struct rtask *e = xcalloc(1, sizeof(*e));
+	struct record *r = arg;
 
-	e->pid = t->pid;
-	e->tgid = t->tgid;
-	e->starttime = t->starttime;
-	if (r->nents == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 256;
-		r->ents = xrealloc(r->ents, r->cap * sizeof(*r->ents));
-	}
-	r->ents[r->nents++] = e;
-	pidmap_put(&r->map, e->pid, e);
-	return e;
-}
+	size_t n = r->tables.n;
+	int64_t id;
 
-/* A task row. @t NULL: flags only (it left). @full: every field, as a keyframe has. */
-struct row {
-	unsigned flags;
-	bool full;
-	bool state, fields[RF_NR], user, comm, cmdline, cgroup;
-};
-
-static int put_task(struct record *r, struct rtask *e, const struct row *w, const struct task *t)
-{
-	sqlite3_stmt *st = r->st_task;
-	int i, c;
-
-	if (put_proc(r, e))
-		return -1;
-	sqlite3_bind_int64(st, 1, r->seq);
-	sqlite3_bind_int64(st, 2, e->id);
-	sqlite3_bind_int64(st, 3, w->flags);
-	if (w->state || w->full) {
-		char s[2] = { e->state, 0 };
-
-		sqlite3_bind_text(st, RECFMT_COL_STATE + 1, s, 1, SQLITE_TRANSIENT);
-	}
-	/* A full row has the switches as last read too: the next reading may equal them. */
-	for (i = 0; i < RF_NR; i++)
-		if (w->fields[i] || w->full)
-			sqlite3_bind_int64(st, RECFMT_COL_FIELDS + 1 + i, e->v[i]);
-	/* Texts: a full row repeats only those that moved since its proc row. */
-	if (w->user || (w->full && e->text_moved))
-		bind_text(st, RECFMT_COL_USER + 1, e->user);
-	if (w->comm || (w->full && e->text_moved))
-		bind_text(st, RECFMT_COL_COMM + 1, e->comm);
-	if (w->cmdline || (w->full && e->text_moved))
-		bind_cmdline(r, st, RECFMT_COL_CMDLINE + 1, e->cmdline, e->cmdline_len);
-	if ((w->cgroup || (w->full && e->text_moved)) && bind_cgroup(r, st, RECFMT_COL_CGROUP + 1, e->cgroup))
-		return -1;
-	if (t && (w->flags & RT_ROW)) {
-		for (c = 0; c < RECFMT_NEV; c++)
-			sqlite3_bind_int64(st, RECFMT_COL_EV + 1 + c, (int64_t)t->ev[recfmt_ev_counter[c]]);
-		if (t->sc.used) {
-			int64_t id;
-
-			r->sc.len = 0;
-			recfmt_sc_encode(&r->sc, &t->sc);
-			id = dedup_id(r, &r->tables, (const char *)r->sc.p, r->sc.len);
-			if (!id)
-				return -1;
-			sqlite3_bind_int64(st, RECFMT_COL_SC + 1, id);
-		}
-		if (t->err.used) {
-			int64_t id;
-
-			r->sc.len = 0;
-			recfmt_err_encode(&r->sc, &t->err);
-			id = dedup_id(r, &r->tables, (const char *)r->sc.p, r->sc.len);
-			if (!id)
-				return -1;
-			sqlite3_bind_int64(st, RECFMT_COL_ERRS + 1, id);
-		}
-	}
-	if (t && (w->flags & RT_ROW) && t->st_known) {
-		char buf[128];
-
-		recfmt_states_encode(buf, sizeof(buf), &t->ev[CNT_ONCPU]);
-		sqlite3_bind_text(st, RECFMT_COL_STATES + 1, buf, -1, SQLITE_TRANSIENT);
-	}
-	if (t && (w->flags & RT_FINAL)) {
-		/* Kept: a new file's baseline says it again (put_baseline). */
-		e->fin_tick = r->tick;
-		e->fin_have = t->final ? t->have : 0;
-		memcpy(e->fin_cnt, t->cnt, sizeof(e->fin_cnt));
-	}
-	if (w->flags & RT_FINAL) {
-		r->sc.len = 0;
-		/* One with no counters (t->final unset) changed only its name, owner, state. */
-		recfmt_final_encode(&r->sc, e->fin_have, e->fin_cnt);
-		sqlite3_bind_text(st, RECFMT_COL_FINAL + 1, (const char *)r->sc.p, (int)r->sc.len,
-				  SQLITE_STATIC);
-	}
-	r->st.task_rows++;
-	return step(r, st);
-}
-
-static bool exited_now(const struct record *r, pid_t pid)
-{
-	size_t lo = 0, hi = r->nexits;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (r->exits[mid] == pid)
-			return true;
-		if (r->exits[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-/* Did the row carry anything the model used (events, a table)? */
-static bool row_has_data(const struct task *t)
-{
-	int c;
-
-	if (t->sc.used || t->err.used || t->st_known)
-		return true;
-	for (c = 0; c < RECFMT_NEV; c++)
-		if (t->ev[recfmt_ev_counter[c]])
-			return true;
-	return false;
-}
-
-/* A task /proc read this tick: what moved since the mirror, or all of it. */
-static int put_read(struct record *r, struct rtask *e, const struct task *t, bool keyframe)
-{
-	struct row w = { .flags = RT_READ };
-	int64_t v[RF_NR];
-	bool csw = t->have & (1u << CNT_VCSW), moved = false;
-	int i;
-
-	recfmt_task_fields(t, v);
-	w.full = keyframe || !e->live;
-	if (csw)
-		w.flags |= RT_CSW;
-	if (t->have_prev == ~0u)
-		w.flags |= RT_BORN;
-	if (t->ev_withheld)
-		w.flags |= RT_WITHHELD;
-	if ((t->applied & APPLIED_ROW) && !t->ev_withheld && row_has_data(t))
-		w.flags |= RT_ROW;
-	if (t->applied & APPLIED_EXIT || exited_now(r, t->pid))
-		w.flags |= RT_EXIT;
-	if (t->applied & APPLIED_FINAL)
-		w.flags |= RT_FINAL;
-	w.state = t->state != e->state;
-	for (i = 0; i < RF_NR; i++) {
-		/* Switches read from status: only when read, else they are as before. */
-		if ((i == RF_VCSW || i == RF_IVCSW) && !csw)
-			continue;
-		w.fields[i] = v[i] != e->v[i];
-		moved |= w.fields[i];
-		e->v[i] = v[i];
-	}
-	e->state = t->state;
-	w.comm = strcmp(t->comm, e->comm) != 0;
-	w.user = !str_eq(t->user, e->user);
-	w.cgroup = !str_eq(t->cgroup, e->cgroup);
-	w.cmdline = t->cmdline && (!e->cmdline || e->cmdline_len != t->cmdline_len ||
-				   memcmp(e->cmdline, t->cmdline, t->cmdline_len));
-	if (w.comm)
-		memcpy(e->comm, t->comm, sizeof(e->comm));
-	if (w.user)
-		str_set(&e->user, t->user);
-	if (w.cgroup)
-		str_set(&e->cgroup, t->cgroup);
-	if (w.cmdline) {
-		free(e->cmdline);
-		e->cmdline = xmalloc(t->cmdline_len + 1);
-		memcpy(e->cmdline, t->cmdline, t->cmdline_len);
-		e->cmdline_len = t->cmdline_len;
-	}
-	moved |= w.state || w.comm || w.user || w.cgroup || w.cmdline || csw != e->csw;
-	if ((w.comm || w.user || w.cgroup || w.cmdline) && e->gen == r->gen)
-		e->text_moved = true;
-	e->csw = csw;
-	e->live = true;
-	e->was_read = true;
-	e->zombie_exited = t->zombie_exited;
-	if (!moved && !w.full && !(w.flags & ~(RT_READ | RT_CSW)))
+	r->sc.len = 0;
+	if (err)
+		recfmt_err_encode(&r->sc, t);
+	else
+		recfmt_sc_encode(&r->sc, t);
+	id = dedup_id(r, &r->tables, (const char *)r->sc.p, strlen((const char *)r->sc.p));
+	/* A table new to the file: its calls' and errnos' names too. */
+	if (id && r->tables.n != n && put_names(r, t, err))
 		return 0;
-	return put_task(r, e, &w, t);
+	return id;
 }
 
 /*
- * A task the events told of, not /proc this tick: one born and gone between
- * two reads (new to the mirror), or one /proc read before (it left, these
- * were its last events). The model made its row from the event's name.
+ * The processes of the interval: each life's proc row once, and for those
+ * with system calls their tables (the views syscall and syscall_error read
+ * them). Lives the model dropped are forgotten.
  */
-static int put_event_only(struct record *r, struct rtask *e, const struct task *t, bool keyframe)
+static int put_tasks(struct record *r, const struct model *m)
 {
-	struct row w = { .flags = RT_ROW };
-
-	if (t->exited)
-		w.flags |= RT_EXITED;
-	if (t->ev_withheld)
-		w.flags |= RT_WITHHELD;
-	if (t->applied & APPLIED_EXIT || exited_now(r, t->pid))
-		w.flags |= RT_EXIT;
-	if (!(t->applied & APPLIED_ROW))
-		w.flags &= ~(unsigned)RT_ROW;
-	if (e->live)
-		w.flags |= RT_GONE;
-	e->live = false;
-	/* What the model made of it ('X', or '?' when only events told of it): a new file's baseline. */
-	e->dead_tick = r->tick;
-	e->dead_state = t->state;
-	/*
-	 * Its exit record: its counters (column final), and the name, parent
-	 * and owner the model has with it.
-	 */
-	if (t->applied & APPLIED_FINAL) {
-		w.flags |= RT_FINAL;
-		if (t->have_prev == ~0u)
-			w.flags |= RT_BORN;
-		/* Each only when not what the proc row (or a row since) says: most are. */
-		w.fields[RF_UID] = e->v[RF_UID] != t->uid;
-		w.fields[RF_PPID] = e->v[RF_PPID] != t->ppid;
-		w.user = !str_eq(t->user, e->user);
-		e->v[RF_UID] = t->uid;
-		e->v[RF_PPID] = t->ppid;
-		if (w.user)
-			str_set(&e->user, t->user);
-	}
-	/* Its last name, by the exec event after /proc last read it. */
-	if (strcmp(t->comm, e->comm)) {
-		memcpy(e->comm, t->comm, sizeof(e->comm));
-		w.comm = true;
-		if (e->gen == r->gen)
-			e->text_moved = true;
-	}
-	/*
-	 * A jump starts from a keyframe: the name this task has now (an exec
-	 * since its proc row), for what names it while it is still there.
-	 */
-	if (keyframe && e->text_moved)
-		w.comm = true;
-	return put_task(r, e, &w, t);
-}
-
-/* The identity of a task new to the mirror, as its proc row stores it. */
-static void rtask_fill(struct rtask *e, const struct task *t)
-{
-	recfmt_task_fields(t, e->v);
-	e->state = t->state;
-	memcpy(e->comm, t->comm, sizeof(e->comm));
-	str_set(&e->user, t->user);
-	str_set(&e->cgroup, t->cgroup);
-	if (t->cmdline) {
-		e->cmdline = xmalloc(t->cmdline_len + 1);
-		memcpy(e->cmdline, t->cmdline, t->cmdline_len);
-		e->cmdline_len = t->cmdline_len;
-	}
-	e->csw = t->have & (1u << CNT_VCSW);
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int put_tasks(struct record *r, const struct model *m, bool keyframe)
-{
+	sqlite3_stmt *st = r->st_task;
 	size_t i;
 
-	r->nexits = 0;
-	if (m->ntick_exits > r->cap_exits) {
-		r->cap_exits = m->ntick_exits;
-		r->exits = xrealloc(r->exits, r->cap_exits * sizeof(*r->exits));
-	}
-	if (m->ntick_exits) {
-		memcpy(r->exits, m->tick_exits, m->ntick_exits * sizeof(*r->exits));
-		r->nexits = m->ntick_exits;
-		sort_array(r->exits, r->nexits, sizeof(*r->exits), cmp_pid);
-	}
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];
 		struct rtask *e = pidmap_get(&r->map, t->pid);
-		bool seen = t->seen_tick == m->tick;
-		bool is_new = false;
+		int64_t sc = 0, err = 0;
 
 		if (e && e->starttime != t->starttime) {
-			/* Another process with that pid (or /proc told who an evented one was). */
-			if (e->live) {
-				struct row w = { .flags = RT_GONE };
-
-				e->live = false;
-				if (put_task(r, e, &w, NULL))
-					return -1;
-			}
-			e->mark = 0;	/* dropped below */
+			e->mark = 0;	/* a reused pid: the old life ends */
 			pidmap_del(&r->map, t->pid);
 			e = NULL;
 		}
-		if (!e && !seen)
-			continue;	/* kept by the model as it was: nothing to say */
 		if (!e) {
-			e = rtask_new(r, t);
-			rtask_fill(e, t);
-			is_new = true;
+			e = xcalloc(1, sizeof(*e));
+			e->pid = t->pid;
+			e->starttime = t->starttime;
+			if (r->nents == r->cap) {
+				r->cap = r->cap ? r->cap * 2 : 256;
+				r->ents = xrealloc(r->ents, r->cap * sizeof(*r->ents));
+			}
+			r->ents[r->nents++] = e;
+			pidmap_put(&r->map, e->pid, e);
 		}
 		e->mark = m->tick;
-		if (t->applied & APPLIED_READ) {
-			if (is_new) {
-				/* Its first row is whole; the proc row holds its texts. */
-				e->live = false;
-			}
-			if (put_read(r, e, t, keyframe))
-				return -1;
-		} else if (seen) {
-			if (put_event_only(r, e, t, keyframe))
-				return -1;
-		} else if (e->live || exited_now(r, t->pid)) {
-			/* Not read (the model keeps it as it was): it left the live set. */
-			struct row w = { .flags = (e->live ? RT_GONE : 0) |
-						  (exited_now(r, t->pid) ? RT_EXIT : 0) };
-
-			e->live = false;
-			if (put_task(r, e, &w, NULL))
-				return -1;
-		}
+		if (put_proc(r, e, t))
+			return -1;
+		if (t->sc.used && !(sc = table_id(r, &t->sc, false)))
+			return -1;
+		if (t->err.used && !(err = table_id(r, &t->err, true)))
+			return -1;
+		if (!sc && !err)
+			continue;
+		sqlite3_bind_int64(st, 1, r->seq);
+		sqlite3_bind_int64(st, 2, e->id);
+		if (sc)
+			sqlite3_bind_int64(st, 3, sc);
+		if (err)
+			sqlite3_bind_int64(st, 4, err);
+		r->st.task_rows++;
+		if (step(r, st))
+			return -1;
 	}
-	/* Tasks the model dropped: gone; their exits are said still. */
-	i = 0;
-	while (i < r->nents) {
+	for (i = 0; i < r->nents;) {
 		struct rtask *e = r->ents[i];
 
 		if (e->mark == m->tick) {
 			i++;
 			continue;
 		}
-		bool exit = pidmap_get(&r->map, e->pid) == e && exited_now(r, e->pid);
-
-		if (e->live || exit) {
-			struct row w = { .flags = (e->live ? RT_GONE : 0) | (exit ? RT_EXIT : 0) };
-
-			if (put_task(r, e, &w, NULL))
-				return -1;
-		}
 		if (pidmap_get(&r->map, e->pid) == e)
 			pidmap_del(&r->map, e->pid);
-		rtask_free(e);
+		free(e);
 		r->ents[i] = r->ents[--r->nents];
 	}
 	return 0;
@@ -1183,9 +972,10 @@ static int put_session(struct record *r, const struct rsession *s, bool restart,
 }
 
 static int put_interval(struct record *r, uint64_t mono, double wall, unsigned flags,
-			const struct model *m, const struct sys_sample *sys, bool delta)
+			const struct model *m, const struct recbuf *samples)
 {
 	sqlite3_stmt *st = r->st_interval;
+	uLongf zlen;
 	int c;
 
 	sqlite3_bind_int64(st, 1, r->seq);
@@ -1197,176 +987,312 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
 			sqlite3_bind_int64(st, 5 + c, (int64_t)m->ev_total[recfmt_ev_counter[c]]);
 		sqlite3_bind_int64(st, 11, (int64_t)m->lost_events);
 		sqlite3_bind_int64(st, 12, m->lost_unknown);
-		sqlite3_bind_int64(st, 15, (int64_t)m->exits_lost);
-		sqlite3_bind_int64(st, 16, m->exits_lost_unknown);
+		sqlite3_bind_int64(st, 14, (int64_t)m->exits_lost);
+		sqlite3_bind_int64(st, 15, m->exits_lost_unknown);
 	}
-	r->buf.len = 0;
-	recfmt_sys_encode(&r->buf, sys, delta ? &r->prev_sys : NULL);
-	sqlite3_bind_blob(st, 13, r->buf.p, (int)r->buf.len, SQLITE_STATIC);
-	/* Who signalled whom (the Signals view), when anyone did. */
+	/* Who signalled whom (the Signals view), when anyone did: for sqlite3 users. */
 	if (m) {
 		r->sc.len = 0;
 		recfmt_flows_encode(&r->sc, &m->sigflows, m);
 		if (r->sc.len > 2)
-			sqlite3_bind_text(st, 14, (const char *)r->sc.p, (int)r->sc.len, SQLITE_STATIC);
+			sqlite3_bind_text(st, 13, (const char *)r->sc.p, (int)r->sc.len, SQLITE_STATIC);
 	}
+	/* The samples, zlib'ed: their length first (what a reader allocates, bounded). */
+	zlen = compressBound(samples->len) + 4;
+	if (r->z.cap < zlen) {
+		r->z.cap = zlen;
+		r->z.p = xrealloc(r->z.p, r->z.cap);
+	}
+	r->z.p[0] = (uint8_t)(samples->len >> 24);
+	r->z.p[1] = (uint8_t)(samples->len >> 16);
+	r->z.p[2] = (uint8_t)(samples->len >> 8);
+	r->z.p[3] = (uint8_t)samples->len;
+	zlen -= 4;
+	/* One deflate state for the run: a new one each interval costs its 256 KiB again. */
+	if (!r->zinit) {
+		if (deflateInit(&r->zs, 6) != Z_OK) {
+			snprintf(r->err, sizeof(r->err), "%.300s: cannot compress: out of memory", r->path);
+			return -1;
+		}
+		r->zinit = true;
+	}
+	deflateReset(&r->zs);
+	r->zs.next_in = (Bytef *)(samples->p ? samples->p : (const uint8_t *)"");
+	r->zs.avail_in = (uInt)samples->len;
+	r->zs.next_out = r->z.p + 4;
+	r->zs.avail_out = (uInt)zlen;
+	if (deflate(&r->zs, Z_FINISH) != Z_STREAM_END) {
+		snprintf(r->err, sizeof(r->err), "%.300s: cannot compress an interval", r->path);
+		return -1;
+	}
+	zlen = r->zs.total_out;
+	sqlite3_bind_blob(st, 16, r->z.p, (int)zlen + 4, SQLITE_STATIC);
 	r->st.intervals++;
 	return step(r, st);
 }
 
-/*
- * A new file while recording: it starts with the last interval written,
- * hidden, so that its first is shown with its rates, and with what the
- * model held then, so that its rows find what they found when recorded.
- * As a jump does (store/replay.c), that takes two intervals. The
- * first, a keyframe, reads every task the model had with a reading: the
- * live ones, and those that left in the last interval (a late row of one
- * shows its last reading: its size, threads, owner). The second, at the
- * same time (a session row, the same, lets the time stand still: no rate,
- * no point of any history), says again what the model took of the last
- * interval without a reading: the exit records (a zombie still read counts
- * from its counters: one read less than them has no CPU; one whose exit was
- * applied says X once reaped), the tasks that
- * left ('X': their last row, or exit record, with their owner), those only
- * events told of ('?'). Without them, such a task were new to the replay,
- * without its owner, and its exit record would be shown twice. Only those
- * the model still has now (@m): the others it drops unseen, they change
- * nothing this interval shows, and a busy machine has many.
- */
-static int put_baseline(struct record *r, const struct model *m)
+/* A copy of @s that owns what it points to (its tables in @k, directories in @pool). */
+static void keep_sample(struct kept *k, const struct sample *s, struct strpool *pool)
 {
-	struct row w = { .flags = RT_READ, .full = true };
+	struct sample *d;
 	size_t i;
 
-	if (put_session(r, &r->sess, true, false, r->prev_wall) ||
-	    put_interval(r, r->prev_mono, r->prev_wall, RI_KEYFRAME | RI_HIDDEN | RI_SESSION, NULL,
-			 &r->prev_sys, false))
-		return -1;
-	for (i = 0; i < r->nents; i++) {
-		struct rtask *e = r->ents[i];
-		char state = e->state;
-		int rc;
-
-		if (!e->live && !(e->was_read && e->dead_tick == r->prev_tick &&
-				  model_task_find(m, e->pid)))
-			continue;
-		/*
-		 * One read in state X (its exit seen then) reads as one not known
-		 * to have left: the row that says it left finds it, as it did.
-		 */
-		if (!e->live && state == 'X')
-			e->state = '?';
-		w.flags = RT_READ | (e->csw ? RT_CSW : 0);
-		rc = put_task(r, e, &w, NULL);
-		e->state = state;
-		if (rc)
-			return -1;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 8;
+		k->v = xrealloc(k->v, k->cap * sizeof(*k->v));
 	}
-	r->seq++;
-	if (put_session(r, &r->sess, false, false, r->prev_wall) ||
-	    put_interval(r, r->prev_mono, r->prev_wall, RI_HIDDEN | RI_SESSION, NULL, &r->prev_sys, true))
-		return -1;
-	for (i = 0; i < r->nents; i++) {
-		struct rtask *e = r->ents[i];
-		bool fin = e->fin_tick == r->prev_tick;
-		struct row d = { 0 };
+	if (k->n == k->ninit)
+		sample_init(&k->v[k->ninit++]);
+	d = &k->v[k->n++];
+	d->begin = s->begin;
+	d->end = s->end;
+	d->mono_ns = s->mono_ns;
+	d->wall_s = s->wall_s;
+	if (s->have_sys) {
+		int n = s->sys.stat.ncpu < 0 ? 0 : s->sys.stat.ncpu > SYS_MAX_CPUS ? SYS_MAX_CPUS :
+			s->sys.stat.ncpu;
 
-		if (e->live) {
-			if (!fin && !e->zombie_exited)
-				continue;	/* read again, as it was */
-			/* Its exit record, or one without counters: it exited. */
-			d.flags = RT_READ | (e->csw ? RT_CSW : 0) | RT_FINAL;
-		} else if (e->dead_tick != r->prev_tick || !model_task_find(m, e->pid)) {
-			continue;	/* the model kept it as it was, or drops it */
-		} else if (e->dead_state == 'X') {
-			/* A row finds the task read above (its reading's owner), an exit record makes it. */
-			d.flags = e->was_read ? RT_ROW | RT_EXITED : RT_FINAL;
-			if (fin)
-				d.flags |= RT_FINAL;
-		} else {
-			d.flags = RT_ROW;
+		d->have_sys = true;
+		d->sys = s->sys;
+		d->sys.stat.cpu = d->cpu;
+		if (n && s->sys.stat.cpu)
+			memcpy(d->cpu, s->sys.stat.cpu, (size_t)n * sizeof(*d->cpu));
+	}
+	for (i = 0; i < s->ntasks; i++) {
+		struct task_reading *t = sample_add_task(d);
+
+		*t = s->tasks[i];
+		if (t->cmdline) {
+			t->cmdline = xmalloc(t->cmdline_len + 1);
+			memcpy(t->cmdline, s->tasks[i].cmdline, t->cmdline_len);
+			t->cmdline[t->cmdline_len] = '\0';
 		}
-		if (!fin)
-			e->fin_have = 0;
-		if (put_task(r, e, &d, NULL))
-			return -1;
 	}
-	r->keyframe_mono = r->prev_mono;
-	r->seq++;
+	for (i = 0; i < s->nrows; i++) {
+		struct row_events *e = sample_add_row(d);
+		int j;
+
+		*e = s->rows[i];
+		for (j = 0; j < 2; j++) {
+			const struct sc_table *src = j ? e->err : e->sc;
+			struct sc_table *t;
+
+			if (!src)
+				continue;
+			if (k->ntabs == k->cap_tabs) {
+				k->cap_tabs = k->cap_tabs ? k->cap_tabs * 2 : 64;
+				k->tabs = xrealloc(k->tabs, k->cap_tabs * sizeof(*k->tabs));
+				memset(k->tabs + k->ntabs, 0, (k->cap_tabs - k->ntabs) * sizeof(*k->tabs));
+			}
+			if (!k->tabs[k->ntabs])
+				k->tabs[k->ntabs] = xcalloc(1, sizeof(struct sc_table));
+			t = k->tabs[k->ntabs++];
+			sc_table_clear(t);
+			sc_table_merge(t, src);
+			if (j)
+				e->err = t;
+			else
+				e->sc = t;
+		}
+	}
+	for (i = 0; i < s->nwithheld; i++)
+		sample_add_withheld(d, s->withheld[i]);
+	for (i = 0; i < s->nexits; i++)
+		sample_add_exit(d, s->exits[i]);
+	for (i = 0; i < s->nunfocus; i++)
+		sample_add_unfocus(d, s->unfocus[i]);
+	for (i = 0; i < s->nfinals; i++)
+		*sample_add_final(d) = s->finals[i];
+	d->have_exit_totals = s->have_exit_totals;
+	d->exits_lost = s->exits_lost;
+	d->exits_lost_unknown = s->exits_lost_unknown;
+	for (i = 0; i < s->nflows; i++)
+		*sample_add_flow(d) = s->flows[i];
+	d->have_totals = s->have_totals;
+	memcpy(d->ev_total, s->ev_total, sizeof(d->ev_total));
+	d->lost = s->lost;
+	d->lost_unknown = s->lost_unknown;
+	for (i = 0; i < s->ncgres; i++) {
+		struct cg_reading *c = sample_add_cgres(d);
+
+		*c = s->cgres[i];
+		c->dir = strpool_get(pool, s->cgres[i].dir);
+	}
+}
+
+static void kept_clear(struct kept *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		sample_reset(&k->v[i]);
+	k->n = 0;
+	k->ntabs = 0;
+}
+
+static void kept_free(struct kept *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->ninit; i++)
+		sample_free(&k->v[i]);
+	for (i = 0; i < k->cap_tabs; i++) {
+		if (k->tabs[i])
+			sc_table_free(k->tabs[i]);
+		free(k->tabs[i]);
+	}
+	free(k->v);
+	free(k->tabs);
+	memset(k, 0, sizeof(*k));
+}
+
+/*
+ * A new file while recording: it starts with the two intervals before,
+ * hidden, their samples stored whole from the first (a keyframe), so that
+ * its first interval is shown with its rates, and finds what its samples
+ * speak of (a task that left, a zombie reaped, a late row) as they found it
+ * when recorded. As a jump does (store/replay.c).
+ */
+static int put_baseline(struct record *r)
+{
+	const struct recsample_tables tb = { .arg = r, .id = table_id };
+	int k, first = 1;
+	size_t i;
+
+	recmem_keyframe(&r->mem);
+	for (k = 0; k < 2; k++) {
+		struct kept *t = &r->kept[k];
+
+		if (!t->n)
+			continue;
+		r->tick.len = 0;
+		for (i = 0; i < t->n; i++)
+			if (recsample_encode(&r->tick, &r->mem, &t->v[i], &tb))
+				return -1;
+		if (put_session(r, &r->sess, first, false, t->v[0].wall_s) ||
+		    put_interval(r, t->v[0].mono_ns, t->v[0].wall_s,
+				 (first ? RI_KEYFRAME : 0) | RI_HIDDEN | RI_SESSION, NULL, &r->tick))
+			return -1;
+		r->seq++;
+		first = 0;
+	}
 	return 0;
 }
 
-static void copy_sys(struct sys_sample *dst, const struct sys_sample *src)
-{
-	struct cpu_times *cpu = dst->stat.cpu;
-	int n = src->stat.ncpu < 0 ? 0 : src->stat.ncpu > SYS_MAX_CPUS ? SYS_MAX_CPUS : src->stat.ncpu;
-
-	*dst = *src;
-	dst->stat.cpu = cpu;
-	dst->stat.ncpu_max = SYS_MAX_CPUS;
-	if (n && src->stat.cpu)
-		memcpy(cpu, src->stat.cpu, (size_t)n * sizeof(*cpu));
-}
-
-static int write_tick(struct record *r, const struct model *m, bool new_file)
+static int write_tick(struct record *r, const struct model *m)
 {
 	struct rsession s;
 	unsigned flags = 0;
-	bool keyframe, restart = !r->have_prev;
+	bool restart = !r->have_prev;
 
 	session_of(m, &s);
-	r->tick = m->tick;
-	if (new_file && r->have_prev && put_baseline(r, m))
-		return -1;
-	keyframe = !r->have_prev || m->t_now - r->keyframe_mono >= (uint64_t)(r->o.keyframe_s * 1e9);
 	if (!r->have_session || !session_eq(&s, &r->sess)) {
 		bool clear = r->have_session && s.threads != r->sess.threads;
 
 		if (put_session(r, &s, restart, clear, m->wall_s))
 			return -1;
 		flags |= RI_SESSION;
-		keyframe = true;
 	}
-	if (keyframe) {
+	if (r->keyframe)
 		flags |= RI_KEYFRAME;
-		r->keyframe_mono = m->t_now;
-	}
-	if (put_interval(r, m->t_now, m->wall_s, flags, m, &m->sys, !keyframe) ||
-	    put_tasks(r, m, keyframe))
+	if (put_interval(r, m->t_now, m->wall_s, flags, m, &r->tick) || put_tasks(r, m))
 		return -1;
 	if (recnames_write(r->st_names, &m->names, &r->names_written) != SQLITE_OK)
 		return db_error(r, "write");
 	return 0;
 }
 
-int record_tick(struct record *r, const struct model *m, char *err, size_t errsz)
+/*
+ * A tick begins: its transaction, in a new file when the name changed (its
+ * baseline first), its samples stored whole when it is a keyframe. 0, or -1.
+ */
+static int begin_tick(struct record *r, const struct sample *s)
 {
 	char path[PATH_MAX];
-	bool new_file = false;
+	bool new_file = file_name(r->o.pattern, s->wall_s, path, sizeof(path)) == 0 &&
+			strcmp(path, r->path);
 
-	if (!r->db)
-		return -1;
-	if (file_name(r->o.pattern, m->wall_s, path, sizeof(path)) == 0 && strcmp(path, r->path)) {
+	if (new_file) {
+		char old[PATH_MAX];
+		bool unused = r->made && !r->file_ticks;
+
 		/* A new day (or hour...): the old file is closed whole, a new one starts. */
+		snprintf(old, sizeof(old), "%s", r->path);
 		close_file(r);
-		if (open_file(r, path)) {
-			snprintf(err, errsz, "recording stopped: %s", r->err);
+		/* Made at the start, the first tick in the next second: no interval, no file. */
+		if (unused)
+			remove_recording(old);
+		if (open_file(r, path))
 			return -1;
-		}
-		remove_old(r, m->wall_s);
-		new_file = true;
+		remove_old(r, s->wall_s);
 	}
-	if (exec(r, "BEGIN") || write_tick(r, m, new_file) || exec(r, "COMMIT")) {
+	if (exec(r, "BEGIN"))
+		return -1;
+	/* The tables the samples name go into the file in the tick's transaction. */
+	r->keyframe = !r->have_prev ||
+		      s->mono_ns - r->keyframe_mono >= (uint64_t)(r->o.keyframe_s * 1e9);
+	if (new_file && r->have_prev) {
+		if (put_baseline(r))
+			return -1;
+		r->keyframe = false;
+		r->keyframe_mono = r->kept[0].n ? r->kept[0].v[0].mono_ns : r->kept[1].v[0].mono_ns;
+	} else if (r->keyframe) {
+		recmem_keyframe(&r->mem);
+		r->keyframe_mono = s->mono_ns;
+	}
+	r->tick.len = 0;
+	return 0;
+}
+
+void record_sample(struct record *r, const struct sample *s)
+{
+	const struct recsample_tables tb = { .arg = r, .id = table_id };
+
+	if (!r->db || r->failed)
+		return;
+	if (s->begin) {
+		if (r->in_tick)
+			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+		kept_clear(&r->kept[2]);
+		r->in_tick = true;
+		if (begin_tick(r, s)) {
+			r->failed = true;
+			return;
+		}
+	}
+	if (!r->in_tick)
+		return;
+	/* Only a name with conversions changes: the copies a new file's baseline needs. */
+	if (r->rotates)
+		keep_sample(&r->kept[2], s, &r->mem.pool);
+	if (recsample_encode(&r->tick, &r->mem, s, &tb))
+		r->failed = true;
+}
+
+int record_tick(struct record *r, const struct model *m, char *err, size_t errsz)
+{
+	struct kept k;
+
+	if (!r->db && !r->failed)
+		return -1;
+	/* No sample of this tick was taken (recording started mid-tick): nothing to say. */
+	if (!r->in_tick && !r->failed)
+		return 0;
+	r->in_tick = false;
+	if (r->failed || !r->db || write_tick(r, m) || exec(r, "COMMIT")) {
 		snprintf(err, errsz, "recording stopped: %s", r->err);
-		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+		if (r->db)
+			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 		close_file(r);
 		return -1;
 	}
 	r->seq++;
 	r->have_prev = true;
-	r->prev_tick = m->tick;
-	r->prev_mono = m->t_now;
-	r->prev_wall = m->wall_s;
-	copy_sys(&r->prev_sys, &m->sys);
+	r->file_ticks++;
+	/* The last two ticks' samples: a new file's baseline. */
+	k = r->kept[0];
+	r->kept[0] = r->kept[1];
+	r->kept[1] = r->kept[2];
+	r->kept[2] = k;
 	return 0;
 }

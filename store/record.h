@@ -3,10 +3,10 @@
 #define KTOP_RECORD_H
 
 /*
- * The recorder (-w FILE): a sink that, after each tick, writes what moved in
- * the model to a SQLite file (store/recfmt.h has the format), one
- * transaction per interval in WAL mode, so a kill loses at most the interval
- * being written. The file name may hold strftime conversions: a new file
+ * The recorder (-w FILE): it takes each sample the sources give the model
+ * (record_sample) and, after the tick, writes them to a SQLite file
+ * (store/recfmt.h, store/recsample.h have the format), one transaction per
+ * interval in WAL mode, so a kill loses at most the interval being written. The file name may hold strftime conversions: a new file
  * starts when the name changes, and --record-keep and --record-max-size
  * remove old ones of ktop's user (at the start and at each new file).
  */
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../model/model.h"
+#include "../model/sample.h"
 
 struct record_opts {
 	const char *pattern;	/* the file name, strftime conversions allowed */
@@ -43,7 +44,15 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 		size_t errsz);
 
 /*
- * record_tick - write the interval the model has just ended
+ * record_sample - take @s, about to be given to model_apply
+ *
+ * Every sample of a tick, in order, from its first (s->begin) on: the
+ * interval record_tick writes is these, as a replay gives them back.
+ */
+void record_sample(struct record *r, const struct sample *s);
+
+/*
+ * record_tick - write the interval the model has just ended (its samples)
  *
  * Returns 0, or -1 when recording stopped (a full disk, an I/O error): @err
  * says why; the file keeps every interval written before, and the caller

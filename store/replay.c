@@ -2,11 +2,11 @@
 /*
  * The replayer: a recording's intervals as samples.
  *
- * It keeps every live task's last recorded state (a task row says only what
- * moved) and, for each interval, emits what the live sources emitted then:
- * a reading per task /proc read, the rows of events, the withheld rows, the
- * exits, in the sample's order. A jump reads forward from the keyframe before
- * the target and emits the interval before it as a baseline.
+ * An interval of the file is the samples the live sources gave model_apply
+ * then (store/recsample.h decodes them, remembering what the recorder's
+ * encoder remembered); they are given to model_apply again, one by one, so
+ * the model ends up as it was. A jump decodes forward from the keyframe
+ * before the target, the intervals before it applied but not shown.
  *
  * Everything read from the file is checked before it reaches the model: a
  * damaged or hostile file is an error, never a crash (tests/fuzz/fuzz_replay.c).
@@ -28,77 +28,46 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "recfmt.h"
-#include "../lib/strpool.h"
+#include "recsample.h"
 #include "../lib/util.h"
 
 #define PID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
-#define CMDLINE_LIMIT	(1 << 16)	/* more than /proc gives ktop (CMDLINE_MAX) */
-#define TEXT_LIMIT	4096
 #define WALL_LIMIT	1e11		/* seconds since 1970: year 5138 */
-
-/* A task's recorded state, and what this interval says of it. */
-struct ptask {
-	int64_t id;
-	pid_t pid, tgid;
-	uint64_t starttime;
-	char state;
-	bool csw;
-	int64_t v[RF_NR];
-	char comm[PROC_COMM_MAX];
-	const char *user, *cgroup;	/* interned (r->pool) */
-	char *cmdline;
-	size_t cmdline_len;
-	bool cmd_new;			/* the next reading carries its command line */
-	/* This interval: */
-	bool row;			/* it has a row: its flags say what it did */
-	unsigned flags;
-	bool renamed;
-	uint64_t ev[RECFMT_NEV];
-	bool have_states;		/* states[] known (column states) */
-	uint64_t states[RECFMT_NSTATES];
-	int sc, err;			/* indices in r->sc, -1 = none */
-	uint32_t final_have;		/* its final reading (RT_FINAL) */
-	uint64_t final_cnt[CNT_NR];
-};
 
 struct replay {
 	char path[256];
 	sqlite3 *db;
-	sqlite3_stmt *st_next, *st_tasks, *st_range, *st_proc, *st_sess, *st_sess_le, *st_key,
-		*st_time, *st_last, *st_prev, *st_after;
-	struct strpool pool;
+	sqlite3_stmt *st_next, *st_sctab, *st_sess, *st_sess_le, *st_key, *st_time, *st_last,
+		*st_prev, *st_after;
 	/* Containers' names (table cgname, store/recnames.h), looked up once per path. */
 	sqlite3_stmt *st_names;
-	const char **named;		/* paths looked up (interned in pool); open addressing */
+	const char **named;		/* paths looked up (interned in mem.pool); open addressing */
 	size_t nnamed, cap_named;
 
-	struct ptask *live;		/* sorted by id */
-	size_t nlive, cap_live;
-	struct ptask *evo;		/* this interval's tasks not read (rows, exits) */
-	size_t nevo, cap_evo;
-	struct sc_table *sc;		/* this interval's per-syscall tables */
+	/* What the samples' encoder remembered (store/recsample.h), from the last keyframe on. */
+	struct recmem mem;
+	bool have_key;			/* mem holds a keyframe's state */
+	uint8_t *raw;			/* the interval's samples, inflated */
+	size_t len, pos, cap;
+	/* The syscall tables of the sample filled last (valid until it is applied). */
+	struct sc_table **sc;
+	int64_t *sc_id;			/* each one's id * 2 + (a table of errors) */
 	size_t nsc, cap_sc;
 
 	int64_t seq;			/* the last interval read */
-	int64_t shown_seq;		/* the last one filled */
-	bool have_prev;			/* a previous interval of this session was read */
+	int64_t shown_seq;		/* the last one shown */
 	uint64_t mono;
 	double wall;
 	unsigned iflags;
-	uint64_t totals[RECFMT_NEV], lost;
-	bool lost_unknown;
-	uint64_t lost_exits;
-	bool lost_exits_unknown;
-	char *flows;			/* the interval's signal flows (JSON), NULL = none */
-	size_t flows_len;
-	struct sys_sample sys;		/* the last interval's, the base of the next difference */
+	bool shown_now;			/* the interval being filled is shown */
+	bool first_sample;		/* its next sample is its first */
 
 	struct sample_session sess, first;
 	pid_t *pins, *first_pins;
 	bool restart;			/* the next sample starts the model over */
-	bool baseline_pending;		/* a jump: the next fill is the state read (hidden) */
 	int64_t hide_through;		/* a jump: the intervals up to this one are not shown */
 	uint64_t step_limit_ns;		/* the longest a query may run */
 	uint64_t deadline_ns;		/* of the query running now (CLOCK_MONOTONIC) */
@@ -239,24 +208,16 @@ static int read_session(struct replay *r, sqlite3_stmt *st, struct sample_sessio
 #define SESS_COLS "hz, page_kb, threads, event_counters, events_uid, trace_status, pins, restart," \
 	" clear, exit_records, exits_status"
 
-/* @ver: the file's format (1: no states column). */
-static int prepare(struct replay *r, int64_t ver)
+static int prepare(struct replay *r)
 {
-	char tasks[1024], range[1024];
 	const struct {
 		sqlite3_stmt **st;
 		const char *sql;
 	} q[] = {
 		{ &r->st_next,
-		  "SELECT seq, mono_ns, wall, flags, syscalls, syscall_errors, sig_recv, sig_sent,"
-		  " vcsw, ivcsw, lost, lost_unknown, sys, sigflows, lost_exits, lost_exits_unknown"
-		  " FROM interval WHERE seq > ?"
+		  "SELECT seq, mono_ns, wall, flags, samples FROM interval WHERE seq > ?"
 		  " ORDER BY seq LIMIT 1" },
-		{ &r->st_tasks, tasks },
-		{ &r->st_range, range },
-		{ &r->st_proc,
-		  "SELECT pid, tgid, starttime, comm, ppid, uid, user, cmdline,"
-		  " (SELECT path FROM cgroup WHERE id = proc.cgroup) FROM proc WHERE id = ?" },
+		{ &r->st_sctab, "SELECT sc FROM sctab WHERE id = ?" },
 		{ &r->st_sess, "SELECT " SESS_COLS " FROM session WHERE seq = ?" },
 		{ &r->st_sess_le,
 		  "SELECT " SESS_COLS ", seq FROM session WHERE seq <= ? ORDER BY seq DESC LIMIT 1" },
@@ -273,11 +234,6 @@ static int prepare(struct replay *r, int64_t ver)
 	};
 	size_t i;
 
-	snprintf(tasks, sizeof(tasks), "%s WHERE seq = ? ORDER BY proc",
-		 ver < 2 ? recfmt_task_select_v1 : recfmt_task_select);
-	/* A jump reads forward through the intervals before: their syscalls are not shown. */
-	snprintf(range, sizeof(range), "%s WHERE seq >= ? AND seq <= ? ORDER BY seq, proc",
-		 ver < 2 ? recfmt_task_select_nosc_v1 : recfmt_task_select_nosc);
 	for (i = 0; i < ARRAY_SIZE(q); i++)
 		if (sqlite3_prepare_v2(r->db, q[i].sql, -1, q[i].st, NULL) != SQLITE_OK)
 			return -1;
@@ -300,28 +256,14 @@ static int64_t pragma_int(struct replay *r, const char *sql, int *rc)
 	return v;
 }
 
-static void clear_tasks(struct replay *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nlive; i++)
-		free(r->live[i].cmdline);
-	for (i = 0; i < r->nevo; i++)
-		free(r->evo[i].cmdline);
-	r->nlive = r->nevo = 0;
-}
-
 void replay_close(struct replay *r)
 {
 	size_t i;
 
 	if (!r)
 		return;
-	clear_tasks(r);
 	sqlite3_finalize(r->st_next);
-	sqlite3_finalize(r->st_tasks);
-	sqlite3_finalize(r->st_range);
-	sqlite3_finalize(r->st_proc);
+	sqlite3_finalize(r->st_sctab);
 	sqlite3_finalize(r->st_sess);
 	sqlite3_finalize(r->st_sess_le);
 	sqlite3_finalize(r->st_key);
@@ -332,16 +274,17 @@ void replay_close(struct replay *r)
 	sqlite3_finalize(r->st_names);
 	free(r->named);
 	sqlite3_close_v2(r->db);
-	for (i = 0; i < r->cap_sc; i++)
-		sc_table_free(&r->sc[i]);
+	for (i = 0; i < r->cap_sc; i++) {
+		if (r->sc[i])
+			sc_table_free(r->sc[i]);
+		free(r->sc[i]);
+	}
 	free(r->sc);
-	free(r->live);
-	free(r->evo);
+	free(r->sc_id);
+	free(r->raw);
+	recmem_free(&r->mem);
 	free(r->pins);
 	free(r->first_pins);
-	free(r->flows);
-	free(r->sys.stat.cpu);
-	strpool_free(&r->pool);
 	free(r);
 }
 
@@ -398,7 +341,7 @@ static char *uri_of(const char *path, const char *query)
 }
 
 /* The tables a replay reads. */
-static const char *const read_tables[] = { "interval", "proc", "task", "session", "cgroup", "sctab" };
+static const char *const read_tables[] = { "interval", "session", "sctab" };
 
 /*
  * Each table a replay reads must be one, made by CREATE TABLE (not a view,
@@ -407,8 +350,7 @@ static const char *const read_tables[] = { "interval", "proc", "task", "session"
  * evaluated when a query is prepared, where no time limit holds). What ktop
  * makes is recfmt_schema, made here in memory. 0, or -1 (r->why).
  */
-/* @ver: the file's format (1 has no task.states). */
-static int check_schema(struct replay *r, int64_t ver)
+static int check_schema(struct replay *r)
 {
 	sqlite3 *ref = NULL;
 	sqlite3_stmt *rcols = NULL, *fcol = NULL, *master = NULL;
@@ -448,8 +390,6 @@ static int check_schema(struct replay *r, int64_t ver)
 		while ((k = sqlite3_step(rcols)) == SQLITE_ROW) {
 			const char *c = (const char *)sqlite3_column_text(rcols, 0);
 
-			if (ver < 2 && c && !strcmp(t, "task") && !strcmp(c, "states"))
-				continue;
 			sqlite3_bind_text(fcol, 1, t, -1, SQLITE_STATIC);
 			sqlite3_bind_text(fcol, 2, c, -1, SQLITE_TRANSIENT);
 			sqlite3_bind_text(fcol, 3, (const char *)sqlite3_column_text(rcols, 1), -1,
@@ -518,9 +458,7 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 	if (!o)
 		o = &defaults;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	strpool_init(&r->pool);
-	r->sys.stat.cpu = xcalloc(SYS_MAX_CPUS, sizeof(struct cpu_times));
-	r->sys.stat.ncpu_max = SYS_MAX_CPUS;
+	recmem_init(&r->mem);
 	r->restart = true;
 	r->step_limit_ns = (uint64_t)((o->step_limit_s > 0 ? o->step_limit_s : REPLAY_STEP_LIMIT_S) * 1e9);
 	if (check_path(path, &wal, err, errsz))
@@ -553,11 +491,17 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 			 "replay it with a newer ktop", path, (long long)ver, RECFMT_VERSION);
 		goto fail;
 	}
-	if (check_schema(r, ver)) {
+	if (ver < RECFMT_SAMPLES) {
+		snprintf(err, errsz, "%.200s: recorded in format %lld by an older ktop (the model's rows,"
+			 " not the sources' samples): this ktop replays formats %d to %d", path,
+			 (long long)ver, RECFMT_SAMPLES, RECFMT_VERSION);
+		goto fail;
+	}
+	if (check_schema(r)) {
 		put_err(r, err, errsz);
 		goto fail;
 	}
-	if (prepare(r, ver)) {
+	if (prepare(r)) {
 		snprintf(err, errsz, "%.200s: damaged recording: %s", path, sqlite3_errmsg(r->db));
 		goto fail;
 	}
@@ -606,297 +550,7 @@ int64_t replay_seq(const struct replay *r)
 	return r->shown_seq;
 }
 
-static struct ptask *find_live(struct replay *r, int64_t id)
-{
-	size_t lo = 0, hi = r->nlive;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (r->live[mid].id == id)
-			return &r->live[mid];
-		if (r->live[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static struct ptask *add_task(struct ptask **v, size_t *n, size_t *cap, int64_t id, bool sorted)
-{
-	size_t at = *n;
-
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		*v = xrealloc(*v, *cap * sizeof(**v));
-	}
-	/* Ids grow with births: a new one goes last, but for a jump's reading order. */
-	if (sorted)
-		while (at > 0 && (*v)[at - 1].id > id)
-			at--;
-	memmove(*v + at + 1, *v + at, (*n - at) * sizeof(**v));
-	(*n)++;
-	memset(*v + at, 0, sizeof(**v));
-	(*v)[at].id = id;
-	(*v)[at].sc = (*v)[at].err = -1;
-	return *v + at;
-}
-
-static const char *text_col(sqlite3_stmt *st, int col, size_t limit, bool *bad)
-{
-	const char *s = (const char *)sqlite3_column_text(st, col);
-
-	if (s && (size_t)sqlite3_column_bytes(st, col) > limit)
-		*bad = true;
-	return s;
-}
-
-static int set_cmdline(struct replay *r, struct ptask *p, sqlite3_stmt *st, int col)
-{
-	int type = sqlite3_column_type(st, col), n;
-	const void *b;
-
-	if (type == SQLITE_NULL)
-		return 0;
-	/* Text: the arguments separated by spaces; a blob: the line as read. */
-	b = type == SQLITE_TEXT ? (const void *)sqlite3_column_text(st, col) :
-				  sqlite3_column_blob(st, col);
-	n = sqlite3_column_bytes(st, col);
-	if (n < 0 || n >= CMDLINE_LIMIT)
-		return fail(r, "command line too long");
-	free(p->cmdline);
-	p->cmdline = xmalloc((size_t)n + 2);
-	if (type == SQLITE_TEXT) {
-		recfmt_cmdline_from_text(b, (size_t)n, p->cmdline);
-		p->cmdline_len = (size_t)n + 1;
-	} else {
-		if (n)
-			memcpy(p->cmdline, b, (size_t)n);
-		p->cmdline_len = (size_t)n;
-	}
-	p->cmdline[p->cmdline_len] = '\0';
-	p->cmd_new = true;
-	return 0;
-}
-
-/* A task's identity, once per life: its proc row. */
-static int load_proc(struct replay *r, struct ptask *p)
-{
-	sqlite3_stmt *st = r->st_proc;
-	const char *s;
-	bool bad = false;
-	int64_t pid, tgid;
-	int rc;
-
-	sqlite3_bind_int64(st, 1, p->id);
-	rc = step_row(r, st);
-	if (rc <= 0)
-		return rc < 0 ? -1 : fail(r, "a task row names no process");
-	pid = sqlite3_column_int64(st, 0);
-	tgid = sqlite3_column_int64(st, 1);
-	if (pid <= 0 || pid >= PID_LIMIT || tgid <= 0 || tgid >= PID_LIMIT) {
-		sqlite3_reset(st);
-		return fail(r, "bad pid");
-	}
-	p->pid = (pid_t)pid;
-	p->tgid = (pid_t)tgid;
-	p->starttime = (uint64_t)sqlite3_column_int64(st, 2);
-	s = text_col(st, 3, TEXT_LIMIT, &bad);
-	snprintf(p->comm, sizeof(p->comm), "%s", s ? s : "");
-	p->v[RF_PPID] = sqlite3_column_int64(st, 4);
-	p->v[RF_UID] = sqlite3_column_int64(st, 5);
-	s = text_col(st, 6, TEXT_LIMIT, &bad);
-	p->user = s ? strpool_get(&r->pool, s) : NULL;
-	rc = set_cmdline(r, p, st, 7);
-	s = text_col(st, 8, TEXT_LIMIT, &bad);
-	p->cgroup = s ? strpool_get(&r->pool, s) : NULL;
-	p->state = '?';
-	sqlite3_reset(st);
-	if (bad)
-		return fail(r, "text too long");
-	return rc;
-}
-
-static struct sc_table *new_sc(struct replay *r)
-{
-	if (r->nsc == r->cap_sc) {
-		size_t old = r->cap_sc;
-
-		r->cap_sc = r->cap_sc ? r->cap_sc * 2 : 64;
-		r->sc = xrealloc(r->sc, r->cap_sc * sizeof(*r->sc));
-		memset(r->sc + old, 0, (r->cap_sc - old) * sizeof(*r->sc));
-	}
-	return &r->sc[r->nsc++];
-}
-
-/* One task row (the statement's current row) onto the state. */
-static int apply_row(struct replay *r, sqlite3_stmt *st)
-{
-	int64_t id = sqlite3_column_int64(st, 1);
-	unsigned flags = (unsigned)sqlite3_column_int64(st, 2) & RT_ALL;
-	struct ptask *p = find_live(r, id);
-	const char *s;
-	bool bad = false;
-	int i;
-
-	if (!p) {
-		/* Born now (read), or a task only its events told of. */
-		if (flags & RT_READ)
-			p = add_task(&r->live, &r->nlive, &r->cap_live, id, true);
-		else
-			p = add_task(&r->evo, &r->nevo, &r->cap_evo, id, false);
-		if (load_proc(r, p))
-			return -1;
-	}
-	p->row = true;
-	p->flags = flags;
-	/* A reading's fields, or an exit record's parent and owner. */
-	if (flags & (RT_READ | RT_FINAL)) {
-		for (i = 0; i < RF_NR; i++)
-			if (sqlite3_column_type(st, RECFMT_COL_FIELDS + i) != SQLITE_NULL)
-				p->v[i] = sqlite3_column_int64(st, RECFMT_COL_FIELDS + i);
-		if (p->v[RF_UID] < -1)
-			return fail(r, "bad uid");
-		if ((s = text_col(st, RECFMT_COL_USER, TEXT_LIMIT, &bad)))
-			p->user = strpool_get(&r->pool, s);
-	}
-	if (flags & RT_FINAL) {
-		const char *f = (const char *)sqlite3_column_text(st, RECFMT_COL_FINAL);
-
-		if (!f || recfmt_final_decode(f, (size_t)sqlite3_column_bytes(st, RECFMT_COL_FINAL),
-					      &p->final_have, p->final_cnt))
-			return fail(r, "bad exit record");
-	}
-	if (flags & RT_READ) {
-		s = text_col(st, RECFMT_COL_STATE, 8, &bad);
-		if (s)
-			p->state = s[0] ? s[0] : '?';
-		p->csw = flags & RT_CSW;
-		if ((s = text_col(st, RECFMT_COL_CGROUP, TEXT_LIMIT, &bad)))
-			p->cgroup = strpool_get(&r->pool, s);
-		if (set_cmdline(r, p, st, RECFMT_COL_CMDLINE))
-			return -1;
-	}
-	if ((s = text_col(st, RECFMT_COL_COMM, TEXT_LIMIT, &bad))) {
-		p->renamed = strcmp(s, p->comm) != 0;
-		snprintf(p->comm, sizeof(p->comm), "%s", s);
-	}
-	if (bad)
-		return fail(r, "text too long");
-	if (flags & RT_ROW) {
-		int n = sqlite3_column_bytes(st, RECFMT_COL_SC);
-
-		for (i = 0; i < RECFMT_NEV; i++)
-			p->ev[i] = (uint64_t)sqlite3_column_int64(st, RECFMT_COL_EV + i);
-		p->have_states = sqlite3_column_type(st, RECFMT_COL_STATES) != SQLITE_NULL;
-		if (p->have_states &&
-		    recfmt_states_decode((const char *)sqlite3_column_text(st, RECFMT_COL_STATES),
-					 (size_t)sqlite3_column_bytes(st, RECFMT_COL_STATES), p->states))
-			return fail(r, "bad states");
-		if (sqlite3_column_type(st, RECFMT_COL_SC) != SQLITE_NULL) {
-			const char *sc = (const char *)sqlite3_column_text(st, RECFMT_COL_SC);
-
-			if (!sc || recfmt_sc_decode(sc, (size_t)n, new_sc(r)))
-				return fail(r, "bad syscall table");
-			p->sc = (int)r->nsc - 1;
-		}
-		if (sqlite3_column_type(st, RECFMT_COL_ERRS) != SQLITE_NULL) {
-			const char *e = (const char *)sqlite3_column_text(st, RECFMT_COL_ERRS);
-
-			n = sqlite3_column_bytes(st, RECFMT_COL_ERRS);
-			if (!e || recfmt_err_decode(e, (size_t)n, new_sc(r)))
-				return fail(r, "bad table of errors");
-			p->err = (int)r->nsc - 1;
-		}
-	}
-	return 0;
-}
-
-/* The interval's task rows (the statement at its first row, of seq @seq). Returns the step's rc. */
-static int read_rows(struct replay *r, sqlite3_stmt *st, int64_t seq, int rc)
-{
-	while (rc == 1 && sqlite3_column_int64(st, 0) == seq) {
-		if (apply_row(r, st))
-			return -1;
-		rc = step_row(r, st);
-	}
-	return rc;
-}
-
-/* After an interval: tasks that left go, its flags and events are forgotten. */
-static void end_interval(struct replay *r)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < r->nlive; i++) {
-		struct ptask *p = &r->live[i];
-
-		/* A row without a reading: it was not read, it left. */
-		if (p->row && !(p->flags & RT_READ)) {
-			free(p->cmdline);
-			continue;
-		}
-		p->row = false;
-		p->flags = 0;
-		p->renamed = false;
-		p->sc = p->err = -1;
-		memset(p->ev, 0, sizeof(p->ev));
-		p->have_states = false;
-		r->live[k++] = *p;
-	}
-	r->nlive = k;
-	for (i = 0; i < r->nevo; i++)
-		free(r->evo[i].cmdline);
-	r->nevo = 0;
-	r->nsc = 0;
-}
-
-/* The interval row of @st (at its row) into the replayer's interval state. */
-static int read_interval(struct replay *r, sqlite3_stmt *st)
-{
-	int64_t seq = sqlite3_column_int64(st, 0);
-	uint64_t mono = (uint64_t)sqlite3_column_int64(st, 1);
-	double wall = sqlite3_column_double(st, 2);
-	unsigned flags = (unsigned)sqlite3_column_int64(st, 3);
-	const uint8_t *sys = sqlite3_column_blob(st, 12);
-	int n = sqlite3_column_bytes(st, 12), c;
-	bool key = flags & RI_KEYFRAME;
-
-	if (!isfinite(wall) || wall < 0 || wall > WALL_LIMIT)
-		return fail(r, "bad time");
-	if (!key && !r->have_prev)
-		return fail(r, "an interval without the one before");
-	if (r->have_prev && !(flags & RI_SESSION) && mono <= r->mono)
-		return fail(r, "time goes back");
-	if (recfmt_sys_decode(sys, (size_t)(n > 0 ? n : 0), !key, &r->sys))
-		return fail(r, "bad system sample");
-	r->seq = seq;
-	r->mono = mono;
-	r->wall = wall;
-	r->iflags = flags;
-	for (c = 0; c < RECFMT_NEV; c++)
-		r->totals[c] = (uint64_t)sqlite3_column_int64(st, 4 + c);
-	r->lost = (uint64_t)sqlite3_column_int64(st, 10);
-	r->lost_unknown = sqlite3_column_int64(st, 11) != 0;
-	r->lost_exits = (uint64_t)sqlite3_column_int64(st, 14);
-	r->lost_exits_unknown = sqlite3_column_int64(st, 15) != 0;
-	free(r->flows);
-	r->flows = NULL;
-	if (sqlite3_column_type(st, 13) != SQLITE_NULL) {
-		const unsigned char *f = sqlite3_column_text(st, 13);
-
-		r->flows_len = (size_t)sqlite3_column_bytes(st, 13);
-		r->flows = xmalloc(r->flows_len + 1);
-		memcpy(r->flows, f ? (const char *)f : "", f ? r->flows_len + 1 : 1);
-		if (!f)
-			r->flows_len = 0;
-	}
-	r->have_prev = true;
-	return 0;
-}
-
-/* The session that starts at this interval, or the one in force at it (@restart). */
+/* The session that starts at this interval, or the one in force at it (@in_force). */
 static int load_session(struct replay *r, int64_t seq, bool in_force)
 {
 	sqlite3_stmt *st = in_force ? r->st_sess_le : r->st_sess;
@@ -911,70 +565,6 @@ static int load_session(struct replay *r, int64_t seq, bool in_force)
 	return rc;
 }
 
-static void fill_reading(struct replay *r, const struct ptask *p, struct sample *s)
-{
-	struct task_reading *t = sample_add_task(s);
-
-	t->pid = p->pid;
-	t->tgid = p->tgid;
-	t->born = p->flags & RT_BORN;
-	t->stat.starttime = p->starttime;
-	recfmt_reading(p->v, p->state, p->comm, r->sess.page_kb, p->csw, t);
-	t->user = p->user;
-	t->cgroup = p->cgroup;
-	if (p->cmd_new && p->cmdline) {
-		t->cmdline = xmalloc(p->cmdline_len + 1);
-		memcpy(t->cmdline, p->cmdline, p->cmdline_len + 1);
-		t->cmdline_len = p->cmdline_len;
-	}
-}
-
-static void fill_events(struct replay *r, const struct ptask *p, struct sample *s)
-{
-	struct row_events *e;
-	int c;
-
-	if (p->flags & RT_WITHHELD)
-		sample_add_withheld(s, p->pid);
-	if (!(p->flags & RT_ROW))
-		return;
-	e = sample_add_row(s);
-	e->id = p->pid;
-	e->tgid = p->tgid;
-	for (c = 0; c < RECFMT_NEV; c++)
-		e->n[recfmt_ev_counter[c]] = p->ev[c];
-	e->have_state = p->have_states;
-	for (c = 0; p->have_states && c < RECFMT_NSTATES; c++)
-		e->n[CNT_ONCPU + c] = p->states[c];
-	e->sc = p->sc >= 0 ? &r->sc[p->sc] : NULL;
-	e->err = p->err >= 0 ? &r->sc[p->err] : NULL;
-	/* Its calls' time: the syscall table's, as the live source sums it. */
-	if (e->sc)
-		e->n[CNT_SCTIME] = sc_table_time_ns(e->sc);
-	/* The events' name: the kernel's 16 bytes at most. */
-	memcpy(e->comm, p->comm, sizeof(e->comm) - 1);
-	e->renamed = p->renamed;
-	e->ppid = (pid_t)p->v[RF_PPID];
-	e->exited = p->flags & RT_EXITED;
-}
-
-/* Its exit record: what the model took from it, said again. */
-static void fill_final(const struct ptask *p, struct sample *s)
-{
-	struct task_final *f = sample_add_final(s);
-
-	f->id = p->pid;
-	f->tgid = p->tgid;
-	f->ppid = (pid_t)p->v[RF_PPID];
-	f->born = p->flags & RT_BORN;
-	f->have = p->final_have;
-	memcpy(f->cnt, p->final_cnt, sizeof(f->cnt));
-	f->uid = p->v[RF_UID];
-	f->user = p->user;
-	memcpy(f->comm, p->comm, sizeof(f->comm) - 1);
-}
-
-/* The state as the sample of the interval read last. 0, or -1 (its flows are bad). */
 /* Marks @path looked up; false when it was already. */
 static bool first_lookup(struct replay *r, const char *path)
 {
@@ -1006,7 +596,7 @@ static bool first_lookup(struct replay *r, const char *path)
 	return true;
 }
 
-/* The recorded names of the cgroups first read in this interval (none in older files). */
+/* The recorded names of the cgroups the sample reads first (store/recnames.h). */
 static void fill_names(struct replay *r, struct sample *s)
 {
 	struct cg_named *e;
@@ -1020,8 +610,8 @@ static void fill_names(struct replay *r, struct sample *s)
 		r->st_names = NULL;	/* no table (yet): tried again next interval */
 		return;
 	}
-	for (i = 0; i < r->nlive; i++) {
-		const char *path = r->live[i].cgroup;
+	for (i = 0; i < s->ntasks; i++) {
+		const char *path = s->tasks[i].cgroup;
 
 		if (!path || !first_lookup(r, path))
 			continue;
@@ -1043,149 +633,161 @@ static void fill_names(struct replay *r, struct sample *s)
 	}
 }
 
-static int fill(struct replay *r, struct sample *s)
+/* A row's syscall table by its id in sctab; none when the interval is not shown. */
+static const struct sc_table *get_table(void *arg, int64_t id, bool err, bool *bad)
 {
-	size_t i;
-	int c;
+	struct replay *r = arg;
+	struct sc_table *t;
+	const char *txt;
+	int rc;
 
-	if (r->restart || (r->iflags & RI_SESSION)) {
-		s->have_session = true;
-		s->session = r->sess;
-		s->session.restart |= r->restart;
+	if (!r->shown_now)
+		return NULL;
+	/* Rows of one sample share tables (the same command run again): the last ones first. */
+	for (size_t i = r->nsc; i > 0 && i + 64 > r->nsc; i--)
+		if (r->sc_id[i - 1] == id * 2 + err)
+			return r->sc[i - 1];
+	if (r->nsc == r->cap_sc) {
+		r->cap_sc = r->cap_sc ? r->cap_sc * 2 : 64;
+		r->sc = xrealloc(r->sc, r->cap_sc * sizeof(*r->sc));
+		r->sc_id = xrealloc(r->sc_id, r->cap_sc * sizeof(*r->sc_id));
+		memset(r->sc + r->nsc, 0, (r->cap_sc - r->nsc) * sizeof(*r->sc));
 	}
-	s->begin = s->end = true;
-	s->mono_ns = r->mono;
-	s->wall_s = r->wall;
-	s->have_sys = true;
-	s->sys = r->sys;
-	s->sys.stat.cpu = s->cpu;
-	memcpy(s->cpu, r->sys.stat.cpu, (size_t)r->sys.stat.ncpu * sizeof(*s->cpu));
-	for (i = 0; i < r->nlive; i++) {
-		if (r->restart)
-			r->live[i].cmd_new = true;
-		/* Read again, or unchanged (no row): read, as the live source did. */
-		if (!r->live[i].row || (r->live[i].flags & RT_READ))
-			fill_reading(r, &r->live[i], s);
-		r->live[i].cmd_new = false;
+	if (!r->sc[r->nsc])
+		r->sc[r->nsc] = xcalloc(1, sizeof(struct sc_table));
+	t = r->sc[r->nsc];
+	sqlite3_bind_int64(r->st_sctab, 1, id);
+	rc = step_row(r, r->st_sctab);
+	if (rc <= 0) {
+		if (!rc)
+			fail(r, "a syscall table that is not there");
+		*bad = true;
+		return NULL;
 	}
-	fill_names(r, s);
-	for (i = 0; i < r->nlive; i++)
-		fill_events(r, &r->live[i], s);
-	for (i = 0; i < r->nevo; i++)
-		fill_events(r, &r->evo[i], s);
-	for (i = 0; i < r->nlive; i++)
-		if (r->live[i].flags & RT_EXIT)
-			sample_add_exit(s, r->live[i].pid);
-	for (i = 0; i < r->nevo; i++)
-		if (r->evo[i].flags & RT_EXIT)
-			sample_add_exit(s, r->evo[i].pid);
-	for (i = 0; i < r->nlive; i++)
-		if (r->live[i].flags & RT_FINAL)
-			fill_final(&r->live[i], s);
-	for (i = 0; i < r->nevo; i++)
-		if (r->evo[i].flags & RT_FINAL)
-			fill_final(&r->evo[i], s);
-	s->have_totals = true;
-	for (c = 0; c < RECFMT_NEV; c++)
-		s->ev_total[recfmt_ev_counter[c]] = r->totals[c];
-	s->lost = r->lost;
-	s->lost_unknown = r->lost_unknown;
-	s->have_exit_totals = true;
-	s->exits_lost = r->lost_exits;
-	s->exits_lost_unknown = r->lost_exits_unknown;
-	r->restart = false;
-	if (r->flows && recfmt_flows_decode(r->flows, r->flows_len, s)) {
-		sample_reset(s);
-		return fail(r, "bad signal flows");
+	txt = (const char *)sqlite3_column_text(r->st_sctab, 0);
+	rc = txt ? (err ? recfmt_err_decode(txt, (size_t)sqlite3_column_bytes(r->st_sctab, 0), t) :
+		    recfmt_sc_decode(txt, (size_t)sqlite3_column_bytes(r->st_sctab, 0), t)) : -1;
+	sqlite3_reset(r->st_sctab);
+	if (rc) {
+		fail(r, "a bad syscall table");
+		*bad = true;
+		return NULL;
+	}
+	r->sc_id[r->nsc++] = id * 2 + err;
+	return t;
+}
+
+/* The samples of the interval of @st's row: read, checked, inflated. 0, or -1. */
+static int read_interval(struct replay *r, sqlite3_stmt *st)
+{
+	const uint8_t *z = sqlite3_column_blob(st, 4);
+	size_t zn = (size_t)sqlite3_column_bytes(st, 4);
+	uLongf n;
+	int64_t mono = sqlite3_column_int64(st, 1);
+
+	r->seq = sqlite3_column_int64(st, 0);
+	r->mono = (uint64_t)mono;
+	r->wall = sqlite3_column_double(st, 2);
+	r->iflags = (unsigned)sqlite3_column_int64(st, 3);
+	if (mono < 0 || !isfinite(r->wall) || r->wall < 0 || r->wall > WALL_LIMIT ||
+	    (r->iflags & ~(unsigned)(RI_KEYFRAME | RI_HIDDEN | RI_SESSION)))
+		return fail(r, "a bad interval");
+	if (!z || zn < 4)
+		return fail(r, "an interval without its samples");
+	n = (uLongf)z[0] << 24 | (uLongf)z[1] << 16 | (uLongf)z[2] << 8 | z[3];
+	if (n > RECFMT_SAMPLES_MAX)
+		return fail(r, "an interval longer than ktop ever writes");
+	if (r->cap < n + 1) {
+		r->cap = n + 1;
+		r->raw = xrealloc(r->raw, r->cap);
+	}
+	r->len = n;
+	if (uncompress(r->raw, &n, z + 4, zn - 4) != Z_OK || n != r->len)
+		return fail(r, "an interval's samples do not inflate");
+	r->pos = 0;
+	if (r->iflags & RI_KEYFRAME) {
+		recmem_reset(&r->mem);
+		/* Started here (a jump, the file's start): the model is given what it had before. */
+		r->mem.fresh = !r->have_key;
+		r->have_key = true;
+	} else if (!r->have_key) {
+		return fail(r, "an interval without its keyframe");
+	} else {
+		r->mem.fresh = false;
 	}
 	return 0;
 }
 
-int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz)
+/* The next interval's row, read: 1, 0 when there is none (yet), -1. */
+static int next_interval(struct replay *r)
 {
 	int rc;
 
-	if (r->baseline_pending) {
-		r->baseline_pending = false;
-		if (fill(r, s)) {
-			put_err(r, err, errsz);
-			return -1;
-		}
-		*shown = false;
-		return 1;
-	}
 	sqlite3_bind_int64(r->st_next, 1, r->seq);
 	rc = step_row(r, r->st_next);
-	if (rc <= 0) {
-		if (rc < 0)
-			put_err(r, err, errsz);
+	if (rc <= 0)
 		return rc;
-	}
-	end_interval(r);
 	rc = read_interval(r, r->st_next);
 	sqlite3_reset(r->st_next);
 	if (!rc && (r->iflags & RI_SESSION))
 		rc = load_session(r, r->seq, false);
 	else if (!rc && r->restart)
 		rc = load_session(r, r->seq, true);
-	if (!rc) {
-		sqlite3_bind_int64(r->st_tasks, 1, r->seq);
-		rc = read_rows(r, r->st_tasks, r->seq, step_row(r, r->st_tasks));
-		sqlite3_reset(r->st_tasks);
-	}
-	if (rc < 0) {
-		put_err(r, err, errsz);
+	if (rc)
 		return -1;
-	}
-	if (r->iflags & RI_SESSION && r->sess.restart)
+	if ((r->iflags & RI_SESSION) && r->sess.restart)
 		r->restart = true;
-	if (fill(r, s)) {
-		put_err(r, err, errsz);
-		return -1;
-	}
-	*shown = !(r->iflags & RI_HIDDEN) && r->seq > r->hide_through;
-	if (*shown)
-		r->shown_seq = r->seq;
+	r->shown_now = !(r->iflags & RI_HIDDEN) && r->seq > r->hide_through;
+	r->first_sample = true;
 	return 1;
 }
 
-/* Read the intervals from @from up to @to onto the state (a jump), filling nothing. */
-static int roll_forward(struct replay *r, int64_t from, int64_t to)
+int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz)
 {
-	sqlite3_stmt *st = r->st_range;
-	int64_t seq = from - 1;
-	int rc, trc;
+	const struct recsample_tables tb = { .arg = r, .get = get_table };
+	int rc;
 
-	sqlite3_bind_int64(st, 1, from);
-	sqlite3_bind_int64(st, 2, to);
-	trc = step_row(r, st);
-	for (;;) {
-		sqlite3_bind_int64(r->st_next, 1, seq);
-		rc = step_row(r, r->st_next);
-		if (rc < 0)
-			break;
-		if (rc == 0 || sqlite3_column_int64(r->st_next, 0) > to) {
-			sqlite3_reset(r->st_next);
-			rc = seq >= from ? 0 : fail(r, "the keyframe is missing");
-			break;
-		}
-		end_interval(r);
-		rc = read_interval(r, r->st_next);
-		sqlite3_reset(r->st_next);
-		if (rc)
-			break;
-		seq = r->seq;
-		/* Rows of a seq no interval has are skipped, as a sequential replay would. */
-		while (trc == 1 && sqlite3_column_int64(st, 0) < seq)
-			trc = step_row(r, st);
-		trc = read_rows(r, st, seq, trc);
-		if (trc < 0) {
-			rc = -1;
-			break;
+	*shown = false;
+	if (r->pos >= r->len) {
+		rc = next_interval(r);
+		if (rc <= 0) {
+			if (rc < 0)
+				put_err(r, err, errsz);
+			return rc;
 		}
 	}
-	sqlite3_reset(st);
-	return rc;
+	r->nsc = 0;
+	rc = recsample_decode(r->raw, r->len, &r->pos, &r->mem, s, &tb);
+	if (rc <= 0 || (r->first_sample && !s->begin) || (s->end && r->pos != r->len) ||
+	    (!s->end && r->pos >= r->len)) {
+		sample_reset(s);
+		if (!r->why[0] || rc >= 0)
+			fail(r, "an interval's samples are not ktop's");
+		r->pos = r->len = 0;
+		r->have_key = false;
+		put_err(r, err, errsz);
+		return -1;
+	}
+	if (r->first_sample && (r->restart || (r->iflags & RI_SESSION))) {
+		s->have_session = true;
+		s->session = r->sess;
+		s->session.restart |= r->restart;
+		r->restart = false;
+	}
+	r->first_sample = false;
+	s->mono_ns = r->mono;
+	s->wall_s = r->wall;
+	fill_names(r, s);
+	if (s->end && r->shown_now) {
+		*shown = true;
+		r->shown_seq = r->seq;
+	}
+	return 1;
+}
+
+bool replay_showing(const struct replay *r)
+{
+	return r->shown_now;
 }
 
 int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz)
@@ -1193,11 +795,11 @@ int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz)
 	int64_t key, sess_seq;
 	int rc;
 
-	clear_tasks(r);
-	r->nsc = 0;
-	r->have_prev = false;
+	r->pos = r->len = 0;
+	r->have_key = false;
 	r->restart = true;
 	r->hide_through = 0;
+	r->why[0] = '\0';
 	/* The session in force at @seq: where it starts, @seq needs no baseline. */
 	sqlite3_bind_int64(r->st_sess_le, 1, seq);
 	rc = step_row(r, r->st_sess_le);
@@ -1211,23 +813,18 @@ int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz)
 	sqlite3_reset(r->st_sess_le);
 	if (rc)
 		goto fail;
-	r->baseline_pending = false;
 	if (sess_seq == seq && r->sess.restart) {
 		r->seq = seq - 1;
 		return 0;
 	}
 	/*
-	 * Two intervals before @seq, not shown: the first from the state read
-	 * forward from the keyframe before it, the second as recorded. What the
-	 * second says of a task that left (its last events, its exit record)
-	 * then finds the task the first read, as it did when recorded.
+	 * From the keyframe before @seq's interval before, not shown: the
+	 * samples decode from there, and the model has the interval before
+	 * @seq as it had it when recorded (what @seq says of a task that left,
+	 * its last events, its exit record, finds it).
 	 */
 	r->hide_through = seq - 1;
-	if (sess_seq == seq - 1 && r->sess.restart) {
-		r->seq = seq - 2;
-		return 0;
-	}
-	sqlite3_bind_int64(r->st_key, 1, seq - 2);
+	sqlite3_bind_int64(r->st_key, 1, seq - 1);
 	rc = step_row(r, r->st_key);
 	if (rc <= 0) {
 		if (!rc)
@@ -1236,14 +833,10 @@ int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz)
 	}
 	key = sqlite3_column_int64(r->st_key, 0);
 	sqlite3_reset(r->st_key);
-	if (roll_forward(r, key, seq - 2))
+	/* The session in force at the keyframe. */
+	if (load_session(r, key, true))
 		goto fail;
-	/* The session in force at the baseline (a change at @seq comes with it). */
-	if (load_session(r, r->seq, true))
-		goto fail;
-	/* The baseline is filled from the state as it is now: not read again. */
-	r->iflags &= ~(unsigned)RI_SESSION;
-	r->baseline_pending = true;
+	r->seq = key - 1;
 	return 0;
 fail:
 	put_err(r, err, errsz);

@@ -3,12 +3,10 @@
 #define KTOP_REPLAY_H
 
 /*
- * The replayer (-r FILE): a source that fills, per recorded interval, the
- * same sample the live sources fill (model/sample.h): every live task's
- * reading (the unchanged ones from its own state: a recording stores only
- * what moved), the rows of kernel events, exits, totals, the system sample,
- * the time, and the recording's session. model_apply then leaves the model as
- * it was when recorded. It reads a SQLite file (store/recfmt.h) read-only: no
+ * The replayer (-r FILE): a source that gives, per recorded interval, the
+ * samples the live sources gave then (model/sample.h), one by one, with the
+ * recording's session. model_apply then leaves the model as it was when
+ * recorded. It reads a SQLite file (store/recfmt.h) read-only: no
  * root, no tracefs, nothing of the live system; a file another ktop is still
  * writing too (its next intervals appear as they are committed).
  */
@@ -56,14 +54,17 @@ const struct sample_session *replay_first_session(const struct replay *r);
 int replay_range(struct replay *r, double *first, double *last, char *err, size_t errsz);
 
 /*
- * replay_next - fill @s with the next interval (the sample must be empty)
+ * replay_next - fill @s with the next sample (the sample must be empty)
  *
- * Returns 1 when filled: apply it; *@shown is false for a baseline (the
- * interval before one a jump or a new file starts at: it gives the rates of
- * the next, it is not shown itself). Returns 0 when there is no next interval
- * (yet: a file being written grows), -1 on a damaged file (@err).
+ * Returns 1 when filled: apply it; *@shown is true on the last sample of an
+ * interval shown (not a baseline: the intervals before one a jump or a new
+ * file starts at give the rates of the next, they are not shown). Returns 0
+ * when there is no next interval (yet: a file being written grows), -1 on a
+ * damaged file (@err).
  */
 int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz);
+/* The interval replay_next fills now is one shown (not a baseline). */
+bool replay_showing(const struct replay *r);
 
 /* The sequence number and wall-clock time of the interval filled last (0: none). */
 int64_t replay_seq(const struct replay *r);
@@ -71,11 +72,9 @@ int64_t replay_seq(const struct replay *r);
 /*
  * replay_seek - make interval @seq the next one shown
  *
- * The next replay_next calls fill the two intervals before it (baselines,
- * not shown: what the second says of tasks that left finds them as the
- * first read them), or @seq at once where it starts a session. Reads
- * forward from the keyframe before it, never from the start. Returns 0, or
- * -1 (@err).
+ * The next replay_next calls fill the intervals from the keyframe before
+ * the interval before it (baselines, not shown), or @seq at once where it
+ * starts a session: never from the start. Returns 0, or -1 (@err).
  */
 int replay_seek(struct replay *r, int64_t seq, char *err, size_t errsz);
 

@@ -200,6 +200,41 @@ make_fixtures() {
 	[ "$(sqlite3 "$db" "SELECT container FROM cgname WHERE path = '/docker/$ID1'")" = web-1 ]
 }
 
+@test "containers: a recording keeps the groups' resources: the replay's Groups view is the live one, byte for byte" {
+	local g=ktoptest-rec-$$ dirs h1 h2 mem=/sys/fs/cgroup/memory pids=/sys/fs/cgroup/pids
+	local db=$BATS_TEST_TMPDIR/res.db t
+	mkcg "$V2/$g" || skip "cannot make cgroups under $V2"
+	dirs="$V2/$g"
+	# on a hybrid host the v1 memory and pids files at the same path: limits, current values
+	if [ "$V2" = /sys/fs/cgroup/unified ]; then
+		for t in $mem $pids; do
+			if [ -f "$t/cgroup.procs" ]; then
+				mkcg "$t/$g"
+				dirs="$dirs $t/$g"
+			fi
+		done
+		[ ! -d "$mem/$g" ] || echo $((256 << 20)) >"$mem/$g/memory.limit_in_bytes"
+		[ ! -d "$pids/$g" ] || echo 64 >"$pids/$g/pids.max"
+	fi
+	# two hogs on one CPU: the group's cpu pressure moves every interval
+	in_cgroups h1 "$dirs" taskset -c 0 sh -c 'while :; do :; done'
+	in_cgroups h2 "$dirs" taskset -c 0 sh -c 'while :; do :; done'
+	for t in --csv ""; do
+		rm -f "$db"*
+		run -0 "$KTOP" -b $t --no-trace --view groups --group-by cgroup -d 0.3 -n 5 -w "$db" \
+			--output "$OUT.live"
+		# the group's readings were there (live): its pressure, and with v1, its limits
+		grep -q "^.*/$g[ ,]" "$OUT.live"
+		run -0 "$KTOP" -r "$db" -b $t --view groups --group-by cgroup --output "$OUT.replay"
+		cmp "$OUT.live" "$OUT.replay"
+	done
+	run -0 "$KTOP" -r "$db" -b --csv --view groups --group-by cgroup --output "$OUT.csv"
+	[ "$(csvcol "$OUT.csv" "/$g" cpu_some_us sum)" -gt 0 ]
+	if [ -d "$pids/$g" ] && [ "$V2" = /sys/fs/cgroup/unified ]; then
+		[ "$(csvcol "$OUT.csv" "/$g" pids_max last)" = 64 ]
+	fi
+}
+
 @test "containers: the exporter labels the groups by their names" {
 	local dir=$BATS_TEST_TMPDIR/tf i
 	make_fixtures

@@ -3,7 +3,7 @@
 # the recording run wrote (CSV, JSON, text, --syscalls; with and without
 # tracing; from --begin to --end; across strftime files); kill -9 loses at most
 # the interval being written; a full disk stops recording, not ktop; damaged,
-# foreign and newer files are one-line errors, never a crash; --record-keep;
+# foreign, older and newer files are one-line errors, never a crash; --record-keep;
 # a file still being written is followed; the man page's queries work.
 # In a directory others write to (/tmp), nothing another user made first or
 # plants meanwhile is written to, and retention counts only ktop's user's own
@@ -182,6 +182,12 @@ replay_or_error() {
 		assert_one_line_error
 	done
 	[[ "$stderr" == *"newer"* ]]
+	# formats 1 and 2 stored the model's rows, not the sources' samples: refused, saying so
+	cp "$D/good.db" "$D/older.db"
+	sqlite3 "$D/older.db" 'PRAGMA user_version = 2'
+	run -1 --separate-stderr "$KTOP" -r "$D/older.db" -b
+	assert_one_line_error
+	[[ "$stderr" == *"recorded in format 2 by an older ktop"* ]]
 	run -1 --separate-stderr "$KTOP" -r "$D/missing.db" -b
 	assert_one_line_error
 	[ ! -e "$D/missing.db" ]
@@ -227,11 +233,11 @@ edit_schema() {
 	sqlite3 "$D/view.db" "ALTER TABLE interval RENAME TO iv;
 		CREATE VIEW interval AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
 		SELECT iv.* FROM iv, c"
-	# proc one, read after ktop blocks its signals: only SIGKILL ended it
+	# sctab one, read after ktop blocks its signals: only SIGKILL ended it
 	cp "$D/good.db" "$D/nested.db"
 	sqlite3 "$D/nested.db" "CREATE VIEW forever AS WITH RECURSIVE c(x) AS
 		(SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT * FROM c;
-		ALTER TABLE proc RENAME TO p0; CREATE VIEW proc AS SELECT p0.* FROM p0, forever"
+		ALTER TABLE sctab RENAME TO s0; CREATE VIEW sctab AS SELECT s0.* FROM s0, forever"
 	cp "$D/good.db" "$D/vt.db"
 	sqlite3 "$D/vt.db" "ALTER TABLE sctab RENAME TO s2; CREATE VIRTUAL TABLE sctab USING fts4(id, sc)"
 	for f in dflt gen pk gone; do
@@ -240,8 +246,8 @@ edit_schema() {
 	# a default (evaluated when a query is prepared), a generated column, a key that is not
 	# ktop's, a column missing
 	edit_schema "$D/dflt.db" session 'hz INTEGER' 'hz INTEGER DEFAULT (1)'
-	edit_schema "$D/gen.db" task 'state TEXT' 'state TEXT GENERATED ALWAYS AS (zeroblob(1000)) VIRTUAL'
-	edit_schema "$D/pk.db" cgroup 'id INTEGER PRIMARY KEY' 'id INTEGER'
+	edit_schema "$D/gen.db" interval 'samples BLOB' 'samples BLOB GENERATED ALWAYS AS (zeroblob(1000)) VIRTUAL'
+	edit_schema "$D/pk.db" sctab 'id INTEGER PRIMARY KEY' 'id INTEGER'
 	edit_schema "$D/gone.db" session 'pins TEXT' 'pinz TEXT'
 	for f in view nested vt dflt gen pk gone; do
 		run -1 --separate-stderr timeout -s KILL 30 "$KTOP" -r "$D/$f.db" -b
@@ -251,7 +257,7 @@ edit_schema() {
 	run -1 --separate-stderr "$KTOP" -r "$D/view.db" -b
 	[[ "$stderr" == *"interval is not a table" ]]
 	run -1 --separate-stderr "$KTOP" -r "$D/gen.db" -b
-	[[ "$stderr" == *"task.state is not ktop's column" ]]
+	[[ "$stderr" == *"interval.samples is not ktop's column" ]]
 	run -1 --separate-stderr "$KTOP" -r "$D/gone.db" -b
 	[[ "$stderr" == *"session.pins is missing" ]]
 }
@@ -273,8 +279,8 @@ edit_schema() {
 @test "replay: a 64 MB value is refused before it is read: bounded memory" {
 	local res
 	run -0 "$KTOP" -b -w "$D/big.db" -n 2 -d 0.2 $(trace_opt)
-	sqlite3 "$D/big.db" "UPDATE proc SET cmdline = printf('%.*c', 64000000, 'x')
-		WHERE id = (SELECT min(id) FROM proc)"
+	sqlite3 "$D/big.db" "UPDATE interval SET samples = zeroblob(64000000)
+		WHERE seq = (SELECT min(seq) FROM interval)"
 	# exit status, peak RSS in KiB, stderr
 	res=$("$PY" - "$KTOP" -r "$D/big.db" -b <<'EOF'
 import resource, subprocess, sys
@@ -295,7 +301,7 @@ EOF
 	run -0 "$KTOP" -b -w "$D/w.db" -n 3 -d 0.2 $(trace_opt)
 	# a transaction left open: its -journal, pages of it already in the file
 	coproc SQ { sqlite3 "$D/w.db"; }
-	echo "PRAGMA cache_size = 1; BEGIN; UPDATE task SET state = state || 'x'; SELECT 'ready';" >&"${SQ[1]}"
+	echo "PRAGMA cache_size = 1; BEGIN; UPDATE life SET comm = comm || 'x'; SELECT 'ready';" >&"${SQ[1]}"
 	read -r -t 30 line <&"${SQ[0]}"
 	[ "$line" = ready ]
 	cp "$D/w.db" "$D/hot.db"
@@ -527,8 +533,8 @@ EOF
 	[ "$(id -u)" -eq 0 ] || skip "system calls are counted with tracing (root)"
 	start_load
 	run -0 "$KTOP" -b --csv --syscalls -d 0.3 -n 6 -w "$D/s.db" --output "$D/sc.csv"
-	pid=$(sqlite3 "$D/s.db" "SELECT p.pid FROM task t JOIN proc p ON p.id = t.proc
-		WHERE t.syscalls > 0 GROUP BY p.id ORDER BY count(*) DESC, sum(t.syscalls) DESC LIMIT 1")
+	pid=$(sqlite3 "$D/s.db" "SELECT p.pid FROM syscall s JOIN proc p ON p.id = s.proc
+		GROUP BY p.id ORDER BY count(DISTINCT s.seq) DESC, sum(s.calls) DESC LIMIT 1")
 	run -0 "$KTOP" --summary --csv -r "$D/s.db" -p "$pid"
 	total=$(awk -F, '$1 == "total" { print $4 }' <<<"$output")
 	want=$(awk -F, -v p="$pid" 'NR > 1 && $3 == p { s += $8 } END { print s + 0 }' "$D/sc.csv")
