@@ -56,7 +56,8 @@ const char recfmt_schema[] =
 	" ifnull(json_extract(j.value, '$[3]'), 0) AS last_errno,"
 	" ifnull(json_extract(j.value, '$[4]'), 0) AS timed,"
 	" ifnull(json_extract(j.value, '$[5]'), 0) AS time_ns,"
-	" ifnull(json_extract(j.value, '$[6]'), 0) AS max_ns"
+	" ifnull(json_extract(j.value, '$[6]'), 0) AS max_ns,"
+	" json_extract(j.value, '$[7]') AS hist"
 	" FROM task AS t JOIN sctab AS x ON x.id = t.sc JOIN json_each(x.sc) AS j"
 	" LEFT JOIN syscall_name AS n ON n.nr = json_extract(j.value, '$[0]');"
 	"CREATE VIEW syscall_error AS SELECT t.seq AS seq, t.proc AS proc,"
@@ -334,7 +335,10 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 {
 	size_t n, i;
 	const struct sc_stat **v = sorted(t, cmp_nr, &n);
-	char num[24];
+	const struct lat_hist *hist;
+	unsigned k;
+	bool first;
+	char num[48];
 
 	put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
@@ -350,12 +354,36 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 
 			put_bytes(b, num, (size_t)len);
 		}
+		hist = sc_table_hist(t, v[i]);
+		if (hist) {
+			/* The timed calls' histogram (--latency): [bucket,count,...], buckets rising. */
+			for (j = last + 1; j <= 6; j++)
+				put_bytes(b, ",0", 2);
+			put_bytes(b, ",[", 2);
+			for (k = 0, first = true; k < LAT_BUCKETS; k++) {
+				int len;
+
+				if (!hist->n[k])
+					continue;
+				len = snprintf(num, sizeof(num), first ? "%u,%llu" : ",%u,%llu", k,
+					       (unsigned long long)hist->n[k]);
+				put_bytes(b, num, (size_t)len);
+				first = false;
+			}
+			put_bytes(b, "]", 1);
+		}
 		put_bytes(b, "]", 1);
 	}
 	put_bytes(b, "]", 2);	/* with the NUL */
 	b->len--;
 	free(v);
 }
+
+/*
+ * A histogram's "[bucket,count,...]" at @s[*pos] (buckets rising, counts > 0)
+ * into @h; false when it is not one.
+ */
+static bool parse_hist(const char *s, size_t n, size_t *pos, struct lat_hist *h);
 
 /* A decimal number without sign or leading zeros (but "0"), up to 2^64 - 1. */
 static bool parse_u64(const char *s, size_t n, size_t *pos, uint64_t *out)
@@ -388,12 +416,20 @@ int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t)
 		return pos + 1 == n ? 0 : -1;
 	for (;;) {
 		uint64_t f[7] = { 0 };
+		struct lat_hist h;
+		bool have_hist = false;
 		struct sc_stat *st;
 		int j = 0;
 
 		if (pos >= n || s[pos++] != '[')
 			return -1;
 		for (;;) {
+			if (j == 7 && pos < n && s[pos] == '[') {
+				if (!parse_hist(s, n, &pos, &h))
+					return -1;
+				have_hist = true;
+				break;
+			}
 			if (j == 7 || !parse_u64(s, n, &pos, &f[j++]))
 				return -1;
 			if (pos < n && s[pos] == ',') {
@@ -414,12 +450,43 @@ int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t)
 		st->timed = f[4];
 		st->time_ns = f[5];
 		st->max_ns = f[6];
+		if (have_hist)
+			sc_table_put_hist(t, st, &h);
 		if (pos >= n)
 			return -1;
 		if (s[pos] == ']')
 			return pos + 1 == n ? 0 : -1;
 		if (s[pos++] != ',')
 			return -1;
+	}
+}
+
+static bool parse_hist(const char *s, size_t n, size_t *pos, struct lat_hist *h)
+{
+	uint64_t b, c;
+	int prev = -1;
+
+	memset(h, 0, sizeof(*h));
+	if (*pos >= n || s[(*pos)++] != '[')
+		return false;
+	if (*pos < n && s[*pos] == ']') {
+		(*pos)++;
+		return true;
+	}
+	for (;;) {
+		if (!parse_u64(s, n, pos, &b) || b >= LAT_BUCKETS || (int)b <= prev ||
+		    *pos >= n || s[(*pos)++] != ',' || !parse_u64(s, n, pos, &c) || !c)
+			return false;
+		h->n[b] = c;
+		prev = (int)b;
+		if (*pos >= n)
+			return false;
+		if (s[*pos] == ']') {
+			(*pos)++;
+			return true;
+		}
+		if (s[(*pos)++] != ',')
+			return false;
 	}
 }
 

@@ -182,3 +182,24 @@ within() {
 	[ "$(wc -l <<<"$output")" -eq 1 ]
 	[[ "$output" == time,interval_s,syscall,time_ms,calls,avg_us,p50_us,p90_us,p99_us,max_us,procs,* ]]
 }
+
+@test "latency: a recording keeps the histograms: --syscalls and the Latency view replay as they were written" {
+	local d=$BATS_TEST_TMPDIR
+	run timeout 30 "$KTOP" -b --csv --latency -d 0.3 -n 4 --syscalls -w "$d/lat.db"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$d/live.csv"
+	# timed calls have their percentiles (columns p50_us, p99_us)
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["p50_us"] != "" && $c["p99_us"] != "" { n++ } END { exit !(n > 0) }' "$d/live.csv"
+	run --separate-stderr "$KTOP" -r "$d/lat.db" -b --csv --syscalls
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$d/live.csv")" ]
+	# the Latency view of the replay: its percentiles from the same histograms
+	run --separate-stderr "$KTOP" -r "$d/lat.db" -b --csv --view latency
+	[ "$status" -eq 0 ]
+	awk -F, 'NR > 1 && $7 != "" { n++ } END { exit !(n > 0) }' <<<"$output"
+	# and sqlite3 users see each call's histogram
+	if command -v sqlite3 >/dev/null; then
+		[ "$(sqlite3 "$d/lat.db" "SELECT count(*) FROM syscall WHERE hist IS NOT NULL")" -gt 0 ]
+	fi
+}
