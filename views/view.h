@@ -94,7 +94,6 @@ enum action key_view_7(struct app *a);
  * A menu of @n items in the table's place (signals, users): Enter calls @pick
  * with the index, Esc leaves. @items must live as long as the menu is open.
  */
-typedef enum action (*menu_pick_fn)(struct app *a, size_t index);
 void menu_open(struct app *a, const char *title, const char *const *items, size_t n,
 	       size_t cursor, menu_pick_fn pick);
 
@@ -105,13 +104,10 @@ int header_draw(struct app *a, int w, int max_lines);
 void footer_draw(struct app *a, int y, int w);
 
 /* A one-line editor on the bottom line; @done gets the text, or NULL on Esc. */
-typedef enum action (*prompt_done_fn)(struct app *a, const char *text);
-typedef void (*prompt_change_fn)(struct app *a, const char *text);
 void prompt_open(struct app *a, const char *label, const char *initial, prompt_done_fn done,
 		 prompt_change_fn change);
 /* Keys the open prompt's owner answers first (the search's F3); ACT_NONE: not one. */
-typedef enum action (*prompt_key_fn)(struct app *a, int ch, const char *text);
-void prompt_keys(prompt_key_fn key);
+void prompt_keys(struct app *a, prompt_key_fn key);
 /* A new label for the open prompt (the search's "no match"). */
 void prompt_relabel(struct app *a, const char *label);
 
