@@ -226,23 +226,17 @@ static void draw_title(struct app *a, int id, int y, int w)
 	attrset(theme_attr(EL_NORMAL));
 }
 
-/* The columns that fit in @w: the first ones, the graph taking what is left. */
-static size_t fit(const struct av_col *c, size_t n, int w, int *width)
+/* The columns that fit in @w (the engine: the first ones, a graph taking what is left). */
+static size_t fit(const struct aggview *v, size_t n, int w, int *width)
 {
-	size_t i, k = 0;
-	int x = 0;
+	struct table t;
+	int cols[32], out[32];
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		int cw = c[i].type == AV_GRAPH ? w - x : c[i].width;
-
-		if (c[i].type == AV_GRAPH && cw < 8)
-			break;
-		if (x + cw > w && k)
-			break;
-		width[k++] = cw;
-		x += cw + 1;
-	}
-	return k;
+	for (i = 0; i < n && i < ARRAY_SIZE(cols); i++)
+		cols[i] = (int)i;
+	aggview_table(&t, v, cols, i);
+	return table_fit(&t, cols, i, w, out, width);
 }
 
 static void draw_graph(const struct app *a, const struct sysagg *g, enum subsystem sub, int y,
@@ -303,7 +297,7 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 	int width[32], x;
 	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 16];
 
-	k = fit(c, n < 32 ? n : 32, w, width);
+	k = fit(v, n, w, width);
 	/* The titles, the sort column marked. */
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y0, 0, ' ', w);
@@ -574,54 +568,38 @@ static enum action open_process(struct app *a, pid_t pid)
 	return ACT_FOCUS;
 }
 
-static enum action k_enter(struct app *a)
+enum action view_drill(struct app *a, const struct drill *d)
 {
-	int id;
-	struct sv_state *s = top_state(a, &id);
-	struct av_row_id rid;
-	struct av_drill d = { 0 };
-	const struct task *t;
+	struct sv_state *s = &a->sv[SV_SUB_SYSCALLS];
 
-	if (!aggview_row_id(&s->av, s->list.sel, &rid))
-		return ACT_NONE;
-	switch (id) {
-	case SV_SYSCALLS:
-	case SV_SUB_SYSCALLS:
-		d.from = VIEW_SYSCALLS;
-		d.nr = rid.nr;
-		return open_callers(a, &d);
-	case SV_ERRORS:
-		d.from = VIEW_ERRORS;
-		d.nr = rid.nr;
-		d.err = rid.err;
-		return open_callers(a, &d);
-	case SV_SUBSYSTEMS:
-		a->sv[SV_SUB_SYSCALLS].av.sub = rid.sub;
-		a->sv[SV_SUB_SYSCALLS].list.sel = a->sv[SV_SUB_SYSCALLS].list.top = 0;
+	switch (d->kind) {
+	case DRILL_PROCESS:
+		return open_process(a, d->pid);
+	case DRILL_CALLERS:
+		return open_callers(a, &d->callers);
+	case DRILL_SUBSYSTEM:
+		s->av.sub = d->sub;
+		s->list.sel = s->list.top = 0;
 		app_push(a, &sys_views[SV_SUB_SYSCALLS]);
 		sv_refresh(a, SV_SUB_SYSCALLS);
 		return ACT_REDRAW;
-	case SV_SIGNALS:
-		if (rid.receiver <= 0) {
-			app_message(a, "several receivers in this row: b shows them one per process");
-			return ACT_REDRAW;
-		}
-		return open_process(a, rid.receiver);
-	case SV_LATENCY:
-		d.from = VIEW_LATENCY;
-		d.nr = rid.nr;
-		return open_callers(a, &d);
-	case SV_GROUPS:
-		d.from = VIEW_GROUPS;
-		d.by = a->groups.by;
-		snprintf(d.key, sizeof(d.key), "%s", rid.key);
-		return open_callers(a, &d);
-	case SV_CALLERS:
-		t = aggview_task(&s->av, s->list.sel);
-		return t ? open_process(a, t->tgid ? t->tgid : t->pid) : ACT_NONE;
 	default:
-		return ACT_NONE;
+		if (!d->why)
+			return ACT_NONE;
+		app_message(a, "%s", d->why);
+		return ACT_REDRAW;
 	}
+}
+
+static enum action k_enter(struct app *a)
+{
+	struct sv_state *s = top_state(a, NULL);
+	struct table t;
+	struct drill d;
+
+	aggview_table(&t, &s->av, NULL, 0);
+	table_drill(&t, s->list.sel, &d);
+	return view_drill(a, &d);
 }
 
 static enum action by_pick(struct app *a, size_t i)

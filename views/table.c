@@ -9,6 +9,7 @@
 #include "theme.h"
 #include "view.h"
 #include "../tables/format.h"
+#include "../tables/proctable.h"
 #include "../lib/util.h"
 
 /*
@@ -73,46 +74,20 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 	return level(v / m->interval_s, 100, 1000);
 }
 
-/*
- * Narrow terminals lose these first: the rarer rates, then what a top user can
- * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
- */
-static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_RUNQ, COL_VSZ, COL_TOPSC,
-	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
-};
-#define COMMAND_MIN_W 13
-
-/*
- * COMMAND's least width: a third of the line (40 cells at 120 columns, htop
- * gives it about 55), so that a command started by its path shows more than
- * the start of the path; never below COMMAND_MIN_W.
- */
-static int command_min(int w)
+/* The table as the engine sees it: the process table's definition over a->rows. */
+static void as_table(struct app *a, struct table *t)
 {
-	return w / 3 > COMMAND_MIN_W ? w / 3 : COMMAND_MIN_W;
+	proc_table(t, &a->model, &a->rows, a->cols, a->ncols);
 }
 
-/* The columns that fit in @w: @out gets indexes into a->cols. */
-static size_t fit_columns(const struct app *a, int w, int *out)
+/* The columns that fit in @w (model/proctable.c: which go first): @out gets them. */
+static size_t fit_columns(struct app *a, int w, int *out)
 {
-	bool dropped[COL_NR] = { false };
-	size_t i, d = 0, n;
-	int total;
+	struct table t;
+	int width[COL_NR];
 
-	for (;;) {
-		total = 0;
-		for (i = 0; i + 1 < a->ncols; i++)
-			if (!dropped[a->cols[i]])
-				total += columns[a->cols[i]].width + 1;
-		if (total + command_min(w) <= w || d == ARRAY_SIZE(drop_order))
-			break;
-		dropped[drop_order[d++]] = true;
-	}
-	for (i = 0, n = 0; i < a->ncols; i++)
-		if (!dropped[a->cols[i]])
-			out[n++] = a->cols[i];
-	return n;
+	as_table(a, &t);
+	return table_fit(&t, a->cols, a->ncols, w, out, width);
 }
 
 static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y, int w)
@@ -573,7 +548,8 @@ static enum action k_cmdline(struct app *a)
 /* The process view of the selected row's process; its events get focused. */
 static enum action k_open(struct app *a)
 {
-	const struct task *t;
+	struct table t;
+	struct drill d;
 
 	if (a->table.list.sel >= a->rows.nrows) {
 		/* Say why nothing opens, rather than nothing. */
@@ -581,11 +557,9 @@ static enum action k_open(struct app *a)
 			    "no process to open%.0s", a->rows.filter);
 		return ACT_REDRAW;
 	}
-	t = a->rows.rows[a->table.list.sel].task;
-	a->view_pid = t->tgid ? t->tgid : t->pid;
-	a->pv_list.sel = 0;
-	app_push(a, &procview_view);
-	return ACT_FOCUS;
+	as_table(a, &t);
+	table_drill(&t, a->table.list.sel, &d);
+	return view_drill(a, &d);
 }
 
 static const struct row *selected_row(const struct app *a)

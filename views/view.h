@@ -77,6 +77,12 @@ void sysview_free(struct app *a);
 void sysview_refresh_all(struct app *a);
 /* Show view @k at the bottom of the stack (what was over it closes). */
 enum action sysview_switch(struct app *a, enum view_kind k);
+/*
+ * What Enter on a table's row opens (the engine's table_drill): the process
+ * view, the processes behind the row, a subsystem's syscalls; or why nothing.
+ */
+struct drill;
+enum action view_drill(struct app *a, const struct drill *d);
 /* The bottom line's right side (filter, sort) when a system view is on top. */
 bool sysview_status(const struct app *a, char *buf, size_t n);
 /* The view keys every picked view binds: the next one, a menu, each one by number. */
