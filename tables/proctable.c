@@ -138,8 +138,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		*len = strlen(task->user);
 		return task->user;
 	default:
-		/* 8 bytes: what the writer has always given the other text columns. */
-		col_text(task, (enum col_id)c, buf, n < 8 ? n : 8, true);
+		col_text(task, (enum col_id)c, buf, n, TEXT_UTF8);
 		*len = strlen(buf);
 		return buf;
 	}
