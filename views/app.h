@@ -139,14 +139,15 @@ struct app {
 	/* The process view, its event list and snapshot (views/procview.c, ...). */
 	pid_t view_pid;			/* the process shown; 0 = none */
 	struct list pv_list;		/* the selected row of its syscall table */
-	bool pv_on_syscalls;		/* Enter opens the events of the selected syscall */
-	int ev_kind;			/* event list filter: enum kev_kind, -1 = all */
-	char ev_syscall[64];		/* ... and a syscall name, "" = all */
-	bool ev_paused;			/* the list stays where it is */
-	uint64_t ev_pause_end;		/* while paused: the events shown end here (seq) */
-	uint64_t ev_sel;		/* selected event (sequence number in the ring) */
-	bool ev_follow;			/* the selection follows the newest event */
-	int ev_rows;			/* rows the list had at the last draw */
+	struct evlist_state {		/* views/evlist.c: the event list */
+		int kind;		/* its filter: enum kev_kind, -1 = all */
+		char syscall[64];	/* ... and a syscall name, "" = all */
+		bool paused;		/* the list stays where it is */
+		uint64_t pause_end;	/* while paused: the events shown end here (seq) */
+		uint64_t sel;		/* selected event (sequence number in the ring) */
+		bool follow;		/* the selection follows the newest event */
+		int rows;		/* rows the list had at the last draw */
+	} ev;
 	struct fsnap snap;		/* the snapshot view's event (model/watched.c computes it) */
 
 	const struct view *stack[VIEW_STACK_MAX];

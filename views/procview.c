@@ -537,10 +537,10 @@ static enum action k_down(struct app *a)
 
 static void open_events(struct app *a, const char *syscall)
 {
-	a->ev_kind = syscall ? KEV_SYSCALL : -1;
-	snprintf(a->ev_syscall, sizeof(a->ev_syscall), "%s", syscall ? syscall : "");
-	a->ev_paused = false;
-	a->ev_follow = true;
+	a->ev.kind = syscall ? KEV_SYSCALL : -1;
+	snprintf(a->ev.syscall, sizeof(a->ev.syscall), "%s", syscall ? syscall : "");
+	a->ev.paused = false;
+	a->ev.follow = true;
 	app_push(a, &evlist_view);
 }
 
