@@ -36,41 +36,67 @@ static int cmp_text(const struct table *t, const void *a, const void *b, int c)
 		      t->def->text(t, b, c, by, n, t->def->sort_text_how));
 }
 
-int table_compare(const struct table *t, const void *a, const void *b)
+/* What a sort reads of its table once, not at each comparison. */
+struct sort_ctx {
+	const struct table *t;
+	bool have_key, text;	/* the sort column exists; its cells are text */
+	int tie;		/* the tie column, or -1 */
+};
+
+static void sort_ctx(struct sort_ctx *s, const struct table *t)
 {
-	const struct table_def *d = t->def;
 	struct tcol c;
-	int r = d->sort_first ? d->sort_first(t, a, b) : 0, tie;
+
+	s->t = t;
+	s->have_key = table_col(t, t->sort, &c);
+	s->text = s->have_key && c.text;
+	s->tie = t->def->tie ? t->def->tie(t) : -1;
+}
+
+static int compare(const struct sort_ctx *s, const void *a, const void *b)
+{
+	const struct table *t = s->t;
+	const struct table_def *d = t->def;
+	int r = d->sort_first ? d->sort_first(t, a, b) : 0;
 
 	if (r)
 		return r;
-	if (table_col(t, t->sort, &c))
-		r = c.text ? cmp_text(t, a, b, t->sort) : cmp_num(t, a, b, t->sort);
+	if (s->have_key)
+		r = s->text ? cmp_text(t, a, b, t->sort) : cmp_num(t, a, b, t->sort);
 	if (t->dir == SORT_DESC)
 		r = -r;
-	tie = d->tie ? d->tie(t) : -1;
-	if (!r && tie >= 0 && tie != t->sort)
-		r = -cmp_num(t, a, b, tie);
+	if (!r && s->tie >= 0 && s->tie != t->sort)
+		r = -cmp_num(t, a, b, s->tie);
 	if (!r && d->sort_last)	/* a total order keeps rows from jumping between refreshes */
 		r = d->sort_last(t, a, b);
 	return r;
 }
 
+int table_compare(const struct table *t, const void *a, const void *b)
+{
+	struct sort_ctx s;
+
+	sort_ctx(&s, t);
+	return compare(&s, a, b);
+}
+
 /* qsort has no context argument; sorting happens on the one main thread. */
-static const struct table *sorting;
+static const struct sort_ctx *sorting;
 
 static int sort_cmp(const void *a, const void *b)
 {
-	return table_compare(sorting, a, b);
+	return compare(sorting, a, b);
 }
 
 void table_sort(const struct table *t, void *items, size_t n, size_t size)
 {
-	const struct table *outer = sorting;
+	const struct sort_ctx *outer = sorting;
+	struct sort_ctx s;
 
 	if (n < 2)
 		return;
-	sorting = t;
+	sort_ctx(&s, t);
+	sorting = &s;
 	sort_array(items, n, size, sort_cmp);
 	sorting = outer;
 }
