@@ -372,13 +372,14 @@ static void table_csv(struct batch *b, const struct table *t)
 	const struct model *m = t->m;
 	char buf[CMDLINE_TEXT_MAX];
 	size_t i, k, dn = t->def->data_max < sizeof(buf) ? t->def->data_max : sizeof(buf);
-	struct tcol c;
+	const struct tcol *c;
+	struct tcol tmp;
 
 	if (!b->header_done) {
 		fputs("time,interval_s", b->out);
 		for (k = 0; k < t->ncols; k++)
-			if (table_col(t, t->cols[k], &c))
-				fprintf(b->out, ",%s", c.key);
+			if ((c = table_shown(t, k, &tmp)))
+				fprintf(b->out, ",%s", c->key);
 		fputc('\n', b->out);
 		b->header_done = true;
 	}
@@ -389,10 +390,10 @@ static void table_csv(struct batch *b, const struct table *t)
 		if (m->interval_s > 0)
 			fprintf(b->out, "%.6f", m->interval_s);
 		for (k = 0; k < t->ncols; k++) {
-			if (!table_col(t, t->cols[k], &c))
+			if (!(c = table_shown(t, k, &tmp)))
 				continue;
 			fputc(',', b->out);
-			if (c.text)
+			if (c->text)
 				batch_csv_string(b->out, t->def->text(t, item, t->cols[k], buf, dn,
 								      TEXT_DATA));
 			else if (t->def->raw(t, item, t->cols[k], buf, sizeof(buf)))
@@ -553,7 +554,8 @@ static void table_json(struct batch *b, const struct table *t, bool procs, bool 
 {
 	char buf[CMDLINE_TEXT_MAX];
 	size_t i, k, dn = t->def->data_max < sizeof(buf) ? t->def->data_max : sizeof(buf);
-	struct tcol c;
+	const struct tcol *c;
+	struct tcol tmp;
 
 	fprintf(b->out, ",\"%s\":[", t->def->rows_key);
 	for (i = 0; i < t->nrows; i++) {
@@ -564,11 +566,11 @@ static void table_json(struct batch *b, const struct table *t, bool procs, bool 
 		for (k = 0; k < t->ncols; k++) {
 			int col = t->cols[k];
 
-			if (!table_col(t, col, &c))
+			if (!(c = table_shown(t, k, &tmp)))
 				continue;
-			fprintf(b->out, "%s\"%s\":", first ? "" : ",", c.key);
+			fprintf(b->out, "%s\"%s\":", first ? "" : ",", c->key);
 			first = false;
-			if (c.text) {
+			if (c->text) {
 				char *owned = NULL;
 				size_t len = 0;
 				const char *s = t->def->json(t, item, col, buf, dn, &len, &owned);
@@ -648,9 +650,12 @@ static void refresh(struct batch *b, const struct model *m, struct table *t)
 int batch_write(struct batch *b, const struct model *m)
 {
 	bool procs = b->view == VIEW_PROCESSES;
+	struct tcol cv[COL_NR > 64 ? COL_NR : 64];
 	struct table t;
 
 	refresh(b, m, &t);
+	if (t.ncols <= ARRAY_SIZE(cv))
+		table_read_cols(&t, cv);
 	switch (b->fmt) {
 	case OUT_CSV:
 		if (procs && b->syscalls)

@@ -14,6 +14,23 @@ bool table_col(const struct table *t, int c, struct tcol *out)
 	return c >= 0 && t->def->col(t, c, out);
 }
 
+void table_read_cols(struct table *t, struct tcol *cv)
+{
+	size_t k;
+
+	for (k = 0; k < t->ncols; k++)
+		if (!table_col(t, t->cols[k], &cv[k]))
+			cv[k].key = NULL;
+	t->cv = cv;
+}
+
+const struct tcol *table_shown(const struct table *t, size_t k, struct tcol *tmp)
+{
+	if (!t->cv)
+		return table_col(t, t->cols[k], tmp) ? tmp : NULL;
+	return t->cv[k].key ? &t->cv[k] : NULL;
+}
+
 /* Known numbers above unknown ones, then by value. */
 static int cmp_num(const struct table *t, const void *a, const void *b, int c)
 {
@@ -231,13 +248,14 @@ static size_t put_cell(char *buf, size_t n, size_t off, const char *text, int wi
 
 void table_header_line(const struct table *t, char *buf, size_t n)
 {
+	const struct tcol *c;
+	struct tcol tmp;
 	size_t i, off = 0;
-	struct tcol c;
 
 	buf[0] = '\0';
 	for (i = 0; i < t->ncols; i++)
-		if (table_col(t, t->cols[i], &c))
-			off = put_cell(buf, n, off, c.title, c.width, c.left, i + 1 == t->ncols,
+		if ((c = table_shown(t, i, &tmp)))
+			off = put_cell(buf, n, off, c->title, c->width, c->left, i + 1 == t->ncols,
 				       t->def->pad_last);
 }
 
@@ -246,27 +264,29 @@ void table_row_line(const struct table *t, size_t row, char *buf, size_t n)
 	const void *item = t->def->item(t, row);
 	char cell[TEXT_MAX];
 	size_t i, off = 0, cn = t->def->cell_max < sizeof(cell) ? t->def->cell_max : sizeof(cell);
-	struct tcol c;
+	const struct tcol *c;
+	struct tcol tmp;
 
 	buf[0] = '\0';
 	for (i = 0; i < t->ncols; i++) {
-		if (!table_col(t, t->cols[i], &c))
+		if (!(c = table_shown(t, i, &tmp)))
 			continue;
 		t->def->cell(t, item, t->cols[i], cell, cn, TEXT_UTF8);
-		off = put_cell(buf, n, off, cell, c.width, c.left, i + 1 == t->ncols,
+		off = put_cell(buf, n, off, cell, c->width, c->left, i + 1 == t->ncols,
 			       t->def->pad_last);
 	}
 }
 
 size_t table_line_size(const struct table *t)
 {
+	const struct tcol *c;
+	struct tcol tmp;
 	size_t i, n = 2;
-	struct tcol c;
 
 	if (t->def->line_max)
 		return t->def->line_max;
 	for (i = 0; i < t->ncols; i++)
-		if (table_col(t, t->cols[i], &c))
-			n += (c.width > 0 ? (size_t)c.width : 0) + t->def->cell_max + 1;
+		if ((c = table_shown(t, i, &tmp)))
+			n += (c->width > 0 ? (size_t)c->width : 0) + t->def->cell_max + 1;
 	return n;
 }

@@ -134,10 +134,21 @@ struct table {
 	size_t nrows;
 	int sort;		/* the sort column (catalog index) */
 	enum sort_dir dir;
+	const struct tcol *cv;	/* the shown columns as read once (table_read_cols), or NULL */
 };
 
 /* Column @c of @t's catalog into @out; false when there is none. */
 bool table_col(const struct table *t, int c, struct tcol *out);
+/*
+ * table_read_cols - the shown columns read once into @cv (room for
+ * t->ncols), for writers that go over every cell: t->cv points at it.
+ */
+void table_read_cols(struct table *t, struct tcol *cv);
+/*
+ * Shown column @k (0 .. ncols - 1): t->cv's, or read into @tmp; NULL when the
+ * catalog has none.
+ */
+const struct tcol *table_shown(const struct table *t, size_t k, struct tcol *tmp);
 
 /* table_compare - the order of items @a and @b (qsort's), by @t's sort column and direction. */
 int table_compare(const struct table *t, const void *a, const void *b);
