@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../tables/format.h"
+#include "../tables/proctable.h"
 #include "../lib/scnames.h"
 #include "../lib/util.h"
 
@@ -303,68 +304,25 @@ static void json_calls(FILE *f, const struct model *m, const struct task *t)
 	fputc(']', f);
 }
 
-static void write_text(struct batch *b, const struct model *m)
+/*
+ * The rows of table @t as text, after the header: its titles, its rows as the
+ * screen shows them (rates per second), a blank line.
+ */
+static void table_text(struct batch *b, const struct table *t)
 {
-	char line[4096];
-	size_t i;
+	size_t i, n = table_line_size(t);
+	char *line = xmalloc(n);
 
-	text_header(b, m);
-	fmt_header(line, sizeof(line), b->cols, b->ncols);
+	table_header_line(t, line, n);
 	fputs(line, b->out);
 	fputc('\n', b->out);
-	for (i = 0; i < b->rows.nrows; i++) {
-		fmt_row(m, b->rows.rows[i].task, b->cols, b->ncols, line, sizeof(line), true);
+	for (i = 0; i < t->nrows; i++) {
+		table_row_line(t, i, line, n);
 		fputs(line, b->out);
 		fputc('\n', b->out);
 	}
 	fputc('\n', b->out);
-	text_calls(b, m);
-	if (b->syscalls && m->interval_s > 0)
-		text_syscalls(b, m);
-}
-
-/*
- * The decimals a CPU time has at its source: an exit record's are in
- * microseconds (a process of 20.5 ms is 0.020500, not 0.02); /proc's in
- * clock ticks (1/hz s: 2 decimals at 100 Hz, 3 at 250 or 1000).
- */
-static int time_decimals(const struct model *m, const struct task *t)
-{
-	long p;
-	int d = 0;
-
-	if (t->final)
-		return 6;
-	for (p = 1; p < m->hz; p *= 10)
-		d++;
-	return d;
-}
-
-/* A raw number for CSV/JSON, or false when unknown (empty cell, JSON null). */
-static bool raw_number(const struct model *m, const struct task *t, int c, char *buf,
-		       size_t n)
-{
-	double v;
-
-	if (!col_num(m, t, c, &v))
-		return false;
-	if ((columns[c].type == CT_COUNTER || columns[c].type == CT_MS) && m->interval_s <= 0)
-		return false;
-	switch (columns[c].type) {
-	case CT_MS:
-		snprintf(buf, n, "%.3f", v);
-		break;
-	case CT_PCT:
-		snprintf(buf, n, "%.1f", v);
-		break;
-	case CT_TIME:
-		snprintf(buf, n, "%.*f", time_decimals(m, t), v);
-		break;
-	default:
-		snprintf(buf, n, "%.0f", v);
-		break;
-	}
-	return true;
+	free(line);
 }
 
 void batch_csv_string(FILE *f, const char *s)
@@ -408,35 +366,37 @@ static void csv_syscalls(struct batch *b, const struct model *m)
 		each_syscall(b, m, csv_syscall_line);
 }
 
-static void write_csv(struct batch *b, const struct model *m)
+/* A header line (once), then a line per row: raw numbers, empty when not known. */
+static void table_csv(struct batch *b, const struct table *t)
 {
+	const struct model *m = t->m;
 	char buf[CMDLINE_TEXT_MAX];
-	size_t i, k;
+	size_t i, k, dn = t->def->data_max < sizeof(buf) ? t->def->data_max : sizeof(buf);
+	const struct tcol *c;
+	struct tcol tmp;
 
-	if (b->syscalls) {
-		csv_syscalls(b, m);
-		return;
-	}
 	if (!b->header_done) {
 		fputs("time,interval_s", b->out);
-		for (k = 0; k < b->ncols; k++)
-			fprintf(b->out, ",%s", columns[b->cols[k]].key);
+		for (k = 0; k < t->ncols; k++)
+			if ((c = table_shown(t, k, &tmp)))
+				fprintf(b->out, ",%s", c->key);
 		fputc('\n', b->out);
 		b->header_done = true;
 	}
-	for (i = 0; i < b->rows.nrows; i++) {
-		const struct task *t = b->rows.rows[i].task;
+	for (i = 0; i < t->nrows; i++) {
+		const void *item = t->def->item(t, i);
 
 		fprintf(b->out, "%.6f,", m->wall_s);
 		if (m->interval_s > 0)
 			fprintf(b->out, "%.6f", m->interval_s);
-		for (k = 0; k < b->ncols; k++) {
-			int c = b->cols[k];
-
+		for (k = 0; k < t->ncols; k++) {
+			if (!(c = table_shown(t, k, &tmp)))
+				continue;
 			fputc(',', b->out);
-			if (columns[c].type == CT_STR || columns[c].type == CT_CHAR)
-				batch_csv_string(b->out, col_text(t, c, buf, sizeof(buf), TEXT_DATA));
-			else if (raw_number(m, t, c, buf, sizeof(buf)))
+			if (c->text)
+				batch_csv_string(b->out, t->def->text(t, item, t->cols[k], buf, dn,
+								      TEXT_DATA));
+			else if (t->def->raw(t, item, t->cols[k], buf, sizeof(buf)))
 				fputs(buf, b->out);
 		}
 		fputc('\n', b->out);
@@ -474,48 +434,6 @@ void batch_json_string(FILE *f, const char *s, size_t n)
 		}
 	}
 	fputc('"', f);
-}
-
-static void json_raw_text(FILE *f, const struct task *t, int c)
-{
-	char buf[8];
-
-	switch (c) {
-	case COL_COMM:
-		batch_json_string(f, t->comm, strlen(t->comm));
-		break;
-	case COL_CMDLINE: {
-		size_t len = t->cmdline_len;
-
-		while (len && t->cmdline && t->cmdline[len - 1] == '\0')
-			len--;
-		if (!t->cmdline || !len) {
-			char name[PROC_COMM_MAX + 2];
-
-			snprintf(name, sizeof(name), t->cmdline ? "[%s]" : "%s", t->comm);
-			batch_json_string(f, name, strlen(name));
-			break;
-		}
-		/* Arguments are NUL-separated: show them joined by spaces, like ps. */
-		char *copy = xmalloc(len);
-
-		for (size_t i = 0; i < len; i++)
-			copy[i] = t->cmdline[i] ? t->cmdline[i] : ' ';
-		batch_json_string(f, copy, len);
-		free(copy);
-		break;
-	}
-	case COL_USER:
-		if (t->user)
-			batch_json_string(f, t->user, strlen(t->user));
-		else
-			fputs("null", f);
-		break;
-	default:
-		col_text(t, c, buf, sizeof(buf), true);
-		batch_json_string(f, buf, strlen(buf));
-		break;
-	}
 }
 
 /* The four fields of syscall_times (space-separated) as JSON members. */
@@ -627,31 +545,54 @@ static void json_head(struct batch *b, const struct model *m)
 	fputc('}', b->out);
 }
 
-static void write_json(struct batch *b, const struct model *m)
+/*
+ * The rows of table @t as a JSON array of objects, after the interval's head:
+ * raw numbers, null when not known; a process's calls in progress (-p) and,
+ * with @syscalls, its syscalls.
+ */
+static void table_json(struct batch *b, const struct table *t, bool procs, bool syscalls)
 {
-	char buf[64];
-	size_t i, k;
+	char buf[CMDLINE_TEXT_MAX];
+	size_t i, k, dn = t->def->data_max < sizeof(buf) ? t->def->data_max : sizeof(buf);
+	const struct tcol *c;
+	struct tcol tmp;
 
-	json_head(b, m);
-	fputs(",\"processes\":[", b->out);
-	for (i = 0; i < b->rows.nrows; i++) {
-		const struct task *t = b->rows.rows[i].task;
+	fprintf(b->out, ",\"%s\":[", t->def->rows_key);
+	for (i = 0; i < t->nrows; i++) {
+		const void *item = t->def->item(t, i);
+		bool first = true;
 
 		fputs(i ? ",{" : "{", b->out);
-		for (k = 0; k < b->ncols; k++) {
-			int c = b->cols[k];
+		for (k = 0; k < t->ncols; k++) {
+			int col = t->cols[k];
 
-			fprintf(b->out, "%s\"%s\":", k ? "," : "", columns[c].key);
-			if (columns[c].type == CT_STR || columns[c].type == CT_CHAR)
-				json_raw_text(b->out, t, c);
-			else if (raw_number(m, t, c, buf, sizeof(buf)))
+			if (!(c = table_shown(t, k, &tmp)))
+				continue;
+			fprintf(b->out, "%s\"%s\":", first ? "" : ",", c->key);
+			first = false;
+			if (c->text) {
+				char *owned = NULL;
+				size_t len = 0;
+				const char *s = t->def->json(t, item, col, buf, dn, &len, &owned);
+
+				if (s)
+					batch_json_string(b->out, s, len);
+				else
+					fputs("null", b->out);
+				free(owned);
+			} else if (t->def->raw(t, item, col, buf, sizeof(buf))) {
 				fputs(buf, b->out);
-			else
+			} else {
 				fputs("null", b->out);
+			}
 		}
-		if (b->syscalls && m->interval_s > 0)
-			json_syscalls(b->out, m, t);
-		json_calls(b->out, m, t);
+		if (procs) {
+			const struct task *task = ((const struct row *)item)->task;
+
+			if (syscalls)
+				json_syscalls(b->out, t->m, task);
+			json_calls(b->out, t->m, task);
+		}
 		fputc('}', b->out);
 	}
 	fputs("]}\n", b->out);
@@ -670,6 +611,7 @@ void batch_init_view(struct batch *b, enum view_kind view, enum cgroup_group_by 
 	b->view = view;
 	groups_init(&b->groups, by);
 	aggview_init(&b->av, view == VIEW_PROCESSES ? VIEW_SYSCALLS : view);
+	b->nview_cols = view_written_columns(b->av.kind, b->view_cols);
 	view_columns(b->av.kind, &n);
 	if (sort >= 0 && (size_t)sort < n) {
 		b->av.sort = sort;
@@ -683,169 +625,61 @@ void batch_free(struct batch *b)
 	groups_free(&b->groups);
 }
 
-/* The columns a file gets: all but the screen's graph. */
-static bool written(const struct av_col *c)
+/*
+ * The interval's table: the processes (b->rows) or a system-wide view
+ * (b->av), refreshed from @m; @t gets it.
+ */
+static void refresh(struct batch *b, const struct model *m, struct table *t)
 {
-	return c->type != AV_GRAPH;
-}
-
-static void view_text(struct batch *b, const struct model *m)
-{
-	const struct aggview *v = &b->av;
-	size_t n, i, r;
-	const struct av_col *c = view_columns(v->kind, &n);
-	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 64];
-	size_t last = 0;
-
-	text_header(b, m);
-	for (i = 0; i < n; i++)
-		if (written(&c[i]))
-			last = i;
-	if (v->kind == VIEW_GROUPS)
-		fprintf(b->out, "Groups by %s\n", cgroup_group_by_name(b->groups.by));
-	for (i = 0; i < n; i++) {
-		if (!written(&c[i]))
-			continue;
-		if (i == last)
-			fprintf(b->out, "%s", c[i].title);
-		else
-			fprintf(b->out, c[i].left ? "%-*s " : "%*s ", c[i].width, c[i].title);
-	}
-	fputc('\n', b->out);
-	for (r = 0; r < v->n; r++) {
-		for (i = 0; i < n; i++) {
-			const char *t;
-
-			if (!written(&c[i]))
-				continue;
-			t = fmt_av_cell(v, r, (int)i, cell, sizeof(cell), TEXT_UTF8);
-			if (i == last)
-				fputs(t, b->out);
-			else if (c[i].left)
-				fprintf(b->out, "%s ", text_pad(padded, sizeof(padded), t, (size_t)c[i].width));
-			else
-				fprintf(b->out, "%*s ", c[i].width, t);
-		}
-		fputc('\n', b->out);
-	}
-	fputc('\n', b->out);
-}
-
-/* A cell as CSV or JSON: raw numbers; unknown is empty (CSV) or null (JSON). */
-static void data_cell(struct batch *b, const struct model *m, const struct av_col *c, int col,
-		      size_t r)
-{
-	const struct aggview *v = &b->av;
-	char cell[CGROUP_KEY_MAX * 4];
-	double d;
-
-	if (c->type == AV_STR) {
-		aggview_text(v, r, col, cell, sizeof(cell), TEXT_DATA);
-		if (b->fmt == OUT_CSV)
-			batch_csv_string(b->out, cell);
-		else
-			batch_json_string(b->out, cell, strlen(cell));
+	if (b->view == VIEW_PROCESSES) {
+		rowset_refresh(&b->rows, m);
+		proc_table(t, m, &b->rows, b->cols, b->ncols);
 		return;
 	}
-	if (aggview_num(v, r, col, &d) &&
-	    ((c->type != AV_COUNT && c->type != AV_MS) || m->interval_s > 0))
-		fprintf(b->out, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
-			c->type == AV_MS ? "%.3f" : "%.0f", d);
-	else if (b->fmt == OUT_JSON)
-		fputs("null", b->out);
-}
-
-static void view_csv(struct batch *b, const struct model *m)
-{
-	const struct aggview *v = &b->av;
-	size_t n, i, r;
-	const struct av_col *c = view_columns(v->kind, &n);
-
-	if (!b->header_done) {
-		fputs("time,interval_s", b->out);
-		for (i = 0; i < n; i++)
-			if (written(&c[i]))
-				fprintf(b->out, ",%s", c[i].key);
-		fputc('\n', b->out);
-		b->header_done = true;
-	}
-	for (r = 0; r < v->n; r++) {
-		fprintf(b->out, "%.6f,", m->wall_s);
-		if (m->interval_s > 0)
-			fprintf(b->out, "%.6f", m->interval_s);
-		for (i = 0; i < n; i++) {
-			if (!written(&c[i]))
-				continue;
-			fputc(',', b->out);
-			data_cell(b, m, &c[i], (int)i, r);
-		}
-		fputc('\n', b->out);
-	}
-}
-
-static void view_json(struct batch *b, const struct model *m)
-{
-	const struct aggview *v = &b->av;
-	size_t n, i, r;
-	const struct av_col *c = view_columns(v->kind, &n);
-
-	json_head(b, m);
-	fprintf(b->out, ",\"view\":\"%s\"", view_name(v->kind));
-	if (v->kind == VIEW_GROUPS)
-		fprintf(b->out, ",\"group_by\":\"%s\"", cgroup_group_by_name(b->groups.by));
-	fputs(",\"rows\":[", b->out);
-	for (r = 0; r < v->n; r++) {
-		bool first = true;
-
-		fputs(r ? ",{" : "{", b->out);
-		for (i = 0; i < n; i++) {
-			if (!written(&c[i]))
-				continue;
-			fprintf(b->out, "%s\"%s\":", first ? "" : ",", c[i].key);
-			first = false;
-			data_cell(b, m, &c[i], (int)i, r);
-		}
-		fputc('}', b->out);
-	}
-	fputs("]}\n", b->out);
-}
-
-static void write_view(struct batch *b, const struct model *m)
-{
 	if (b->view == VIEW_GROUPS)
 		groups_update(&b->groups, m);
 	aggview_refresh(&b->av, m, &b->groups);
-	switch (b->fmt) {
-	case OUT_CSV:
-		view_csv(b, m);
-		break;
-	case OUT_JSON:
-		view_json(b, m);
-		break;
-	default:
-		view_text(b, m);
-		break;
-	}
+	aggview_table(t, &b->av, b->view_cols, b->nview_cols);
 }
 
+/*
+ * One interval of either kind of table, in one of the three formats; what
+ * differs is the table's definition, and the lines around it: the groups'
+ * key, the view's name, the processes' syscalls (--syscalls).
+ */
 int batch_write(struct batch *b, const struct model *m)
 {
-	if (b->view != VIEW_PROCESSES) {
-		write_view(b, m);
-		if (fflush(b->out) || ferror(b->out))
-			return errno ? -errno : -EIO;
-		return 0;
-	}
-	rowset_refresh(&b->rows, m);
+	bool procs = b->view == VIEW_PROCESSES;
+	struct tcol cv[COL_NR > 64 ? COL_NR : 64];
+	struct table t;
+
+	refresh(b, m, &t);
+	if (t.ncols <= ARRAY_SIZE(cv))
+		table_read_cols(&t, cv);
 	switch (b->fmt) {
 	case OUT_CSV:
-		write_csv(b, m);
+		if (procs && b->syscalls)
+			csv_syscalls(b, m);
+		else
+			table_csv(b, &t);
 		break;
 	case OUT_JSON:
-		write_json(b, m);
+		json_head(b, m);
+		if (!procs)
+			fprintf(b->out, ",\"view\":\"%s\"", view_name(b->av.kind));
+		if (b->view == VIEW_GROUPS)
+			fprintf(b->out, ",\"group_by\":\"%s\"", cgroup_group_by_name(b->groups.by));
+		table_json(b, &t, procs, procs && b->syscalls && m->interval_s > 0);
 		break;
 	default:
-		write_text(b, m);
+		text_header(b, m);
+		if (b->view == VIEW_GROUPS)
+			fprintf(b->out, "Groups by %s\n", cgroup_group_by_name(b->groups.by));
+		table_text(b, &t);
+		if (procs)
+			text_calls(b, m);
+		if (procs && b->syscalls && m->interval_s > 0)
+			text_syscalls(b, m);
 		break;
 	}
 	if (fflush(b->out) || ferror(b->out))

@@ -33,6 +33,8 @@ struct batch {
 	enum view_kind view;
 	struct aggview av;
 	struct groups groups;
+	int view_cols[64];	/* its columns a file gets */
+	size_t nview_cols;
 };
 
 /* Write view @view (@by: the groups view's key; @sort a column or -1, @asc its order). */

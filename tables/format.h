@@ -49,10 +49,5 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
 			int utf8);
 
-/* Header line of a column list, each cell padded to the column's width. */
-void fmt_header(char *buf, size_t n, const int *cols, size_t ncols);
-/* One row, padded like fmt_header. The last column is not padded. */
-void fmt_row(const struct model *m, const struct task *t, const int *cols, size_t ncols,
-	     char *buf, size_t n, bool utf8);
 
 #endif

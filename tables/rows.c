@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "proctable.h"
 #include "../lib/util.h"
 
 void rowset_init(struct rowset *rs)
@@ -89,38 +90,6 @@ bool task_text_matches(const struct task *t, const char *text)
 		return strcasestr(buf, text) != NULL;
 	}
 	return false;
-}
-
-static bool task_matches(const struct rowset *rs, const struct model *m, const struct task *t)
-{
-	if (m->focus && !model_is_focused(m, t->tgid))
-		return false;
-	if (rs->exited == EXITED_HIDE && t->state == 'X')
-		return false;
-	if (rs->filter_uid >= 0 && t->uid != rs->filter_uid)
-		return false;
-	return task_text_matches(t, rs->filter);
-}
-
-/* qsort has no context argument; sorting happens on the one main thread. */
-static const struct model *sort_model;
-static const struct rowset *sort_rows;
-
-static int rows_cmp(const void *pa, const void *pb)
-{
-	const struct task *a = ((const struct row *)pa)->task;
-	const struct task *b = ((const struct row *)pb)->task;
-	int r;
-
-	/* The live ones first, whatever the order: the exited ones fill a busy box. */
-	if (sort_rows->exited == EXITED_LAST && (a->state == 'X') != (b->state == 'X'))
-		return a->state == 'X' ? 1 : -1;
-	r = col_compare(sort_model, a, b, sort_rows->sort_col);
-	if (sort_rows->sort_dir == SORT_DESC)
-		r = -r;
-	if (!r)	/* a total order keeps rows from jumping between refreshes */
-		r = a->pid < b->pid ? -1 : a->pid > b->pid;
-	return r;
 }
 
 static pid_t parent_of(const struct model *m, const struct task *t)
@@ -248,23 +217,25 @@ static void tree_order(struct rowset *rs, const struct model *m)
 
 void rowset_refresh(struct rowset *rs, const struct model *m)
 {
+	struct table t;
 	size_t i;
 
 	if (rs->cap < m->ntasks) {
 		rs->cap = m->cap > m->ntasks ? m->cap : m->ntasks;
 		rs->rows = xrealloc(rs->rows, rs->cap * sizeof(*rs->rows));
 	}
+	/* The process table's definition (proctable.c): its filter and sort keys. */
+	proc_table(&t, m, rs, NULL, 0);
 	rs->nrows = 0;
-	for (i = 0; i < m->ntasks; i++)
-		if (task_matches(rs, m, m->tasks[i]))
-			rs->rows[rs->nrows++] = (struct row){ .task = m->tasks[i] };
+	for (i = 0; i < m->ntasks; i++) {
+		struct row r = { .task = m->tasks[i] };
+
+		if (table_match(&t, &r, rs->filter))
+			rs->rows[rs->nrows++] = r;
+	}
 	if (!rs->nrows)
 		return;
-	sort_model = m;
-	sort_rows = rs;
-	sort_array(rs->rows, rs->nrows, sizeof(*rs->rows), rows_cmp);
-	sort_model = NULL;
-	sort_rows = NULL;
+	table_sort(&t, rs->rows, rs->nrows, sizeof(*rs->rows));
 	if (rs->tree)
 		tree_order(rs, m);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "format.h"
 #include "groups.h"
 #include "../model/kev.h"
 #include "../model/sigflow.h"
@@ -737,64 +738,9 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 	}
 }
 
-/* Does source row @i hold the filter in one of its texts? */
-static bool row_matches(const struct aggview *v, size_t i)
+static void push(struct aggview *v, const struct table *t, size_t i)
 {
-	char buf[CGROUP_KEY_MAX * 4];
-	size_t k, n;
-	const struct av_col *c = view_columns(v->kind, &n);
-
-	if (!v->filter[0])
-		return true;
-	for (k = 0; k < n; k++)
-		if (c[k].type == AV_STR &&
-		    strcasestr(text_at(v, i, (int)k, buf, sizeof(buf), TEXT_DATA), v->filter))
-			return true;
-	return false;
-}
-
-/* qsort has no context argument; sorting happens on the one main thread. */
-static const struct aggview *sorting;
-
-static int cmp_num(const struct aggview *v, size_t a, size_t b, int col)
-{
-	double x, y;
-	bool hx = num_at(v, a, col, &x), hy = num_at(v, b, col, &y);
-
-	if (hx != hy)
-		return hx ? 1 : -1;
-	if (!hx)
-		return 0;
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-	const struct aggview *v = sorting;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct av_col *c = col_of(v, v->sort);
-	int r = 0, tie = tie_col(v->kind);
-
-	if (c && c->type == AV_STR) {
-		char bx[CGROUP_KEY_MAX * 4], by[CGROUP_KEY_MAX * 4];
-
-		r = strcmp(text_at(v, a, v->sort, bx, sizeof(bx), TEXT_DATA),
-			   text_at(v, b, v->sort, by, sizeof(by), TEXT_DATA));
-	} else if (c) {
-		r = cmp_num(v, a, b, v->sort);
-	}
-	if (v->dir == SORT_DESC)
-		r = -r;
-	if (!r && tie >= 0 && tie != v->sort)
-		r = -cmp_num(v, a, b, tie);
-	if (!r)	/* a total order keeps rows from jumping between refreshes */
-		r = a < b ? -1 : a > b;
-	return r;
-}
-
-static void push(struct aggview *v, size_t i)
-{
-	if (v->filter[0] && !row_matches(v, i))
+	if (v->filter[0] && !table_match(t, &i, v->filter))
 		return;
 	if (v->n == v->cap) {
 		v->cap = v->cap ? v->cap * 2 : 64;
@@ -823,7 +769,8 @@ static void collect_tasks(struct aggview *v, const struct model *m)
 }
 
 /* Every source row that holds the filter, unordered. */
-static void collect_rows(struct aggview *v, const struct model *m, const struct groups *gr)
+static void collect_rows(struct aggview *v, const struct table *t, const struct model *m,
+			 const struct groups *gr)
 {
 	const struct sysagg *sa = &m->agg;
 	size_t i;
@@ -832,11 +779,11 @@ static void collect_rows(struct aggview *v, const struct model *m, const struct 
 	case VIEW_SYSCALLS:
 		for (i = 0; i < sa->nsc; i++)
 			if (v->sub < 0 || (int)sa->sc[i].sub == v->sub)
-				push(v, i);
+				push(v, t, i);
 		break;
 	case VIEW_ERRORS:
 		for (i = 0; i < sa->nerr; i++)
-			push(v, i);
+			push(v, t, i);
 		break;
 	case VIEW_LATENCY:
 		/* The syscalls timed since the first interval: a row stays when idle, as in Syscalls. */
@@ -844,31 +791,31 @@ static void collect_rows(struct aggview *v, const struct model *m, const struct 
 			const struct sc_stat *s = sc_table_find(&sa->total, sa->sc[i].nr);
 
 			if (s && s->timed)
-				push(v, i);
+				push(v, t, i);
 		}
 		break;
 	case VIEW_SUBSYSTEMS:
 		for (i = 0; i < SUB_NR; i++)
 			if (sa->sub[i].calls_total || sa->sub[i].calls)
-				push(v, i);
+				push(v, t, i);
 		break;
 	case VIEW_SIGNALS:
 		if (v->by_comm)
 			sigflows_by_comm(&m->sigflows, &v->merged);
 		for (i = 0; i < flows_of(v)->n; i++)
-			push(v, i);
+			push(v, t, i);
 		if (m->sigflows.other.total || m->sigflows.other.n)
-			push(v, flows_of(v)->n);
+			push(v, t, flows_of(v)->n);
 		break;
 	case VIEW_GROUPS:
 		for (i = 0; gr && i < gr->n; i++)
 			if (gr->v[i].seen_tick == gr->tick && gr->tick == m->tick)
-				push(v, i);
+				push(v, t, i);
 		break;
 	case VIEW_CALLERS:
 		collect_tasks(v, m);
 		for (i = 0; i < v->ntasks; i++)
-			push(v, i);
+			push(v, t, i);
 		break;
 	default:
 		break;
@@ -877,13 +824,184 @@ static void collect_rows(struct aggview *v, const struct model *m, const struct 
 
 void aggview_refresh(struct aggview *v, const struct model *m, const struct groups *gr)
 {
+	struct table t;
+
 	v->m = m;
 	v->gr = gr;
 	v->n = 0;
-	collect_rows(v, m, gr);
-	if (v->n < 2)
+	aggview_table(&t, v, NULL, 0);
+	collect_rows(v, &t, m, gr);
+	t.nrows = v->n;
+	table_sort(&t, v->idx, v->n, sizeof(*v->idx));
+}
+
+/* ---- the table definition ------------------------------------------------ */
+
+static const struct aggview *av_of(const struct table *t)
+{
+	return t->src;
+}
+
+static size_t src_of(const void *item)
+{
+	return *(const size_t *)item;
+}
+
+static bool def_col(const struct table *t, int c, struct tcol *out)
+{
+	const struct av_col *k = col_of(av_of(t), c);
+
+	if (!k)
+		return false;
+	*out = (struct tcol){
+		.key = k->key, .title = k->title, .width = k->width, .left = k->left,
+		.text = k->type == AV_STR, .screen_only = k->type == AV_GRAPH,
+		.sort_default = k->sort_default,
+	};
+	return true;
+}
+
+static const void *def_item(const struct table *t, size_t row)
+{
+	return &av_of(t)->idx[row];
+}
+
+static bool def_num(const struct table *t, const void *item, int c, double *out)
+{
+	return num_at(av_of(t), src_of(item), c, out);
+}
+
+static const char *def_text(const struct table *t, const void *item, int c, char *buf, size_t n,
+			    int how)
+{
+	return text_at(av_of(t), src_of(item), c, buf, n, how);
+}
+
+static const char *def_cell(const struct table *t, const void *item, int c, char *buf, size_t n,
+			    int utf8)
+{
+	const struct aggview *v = av_of(t);
+
+	return fmt_av_cell(v, (size_t)((const size_t *)item - v->idx), c, buf, n, utf8);
+}
+
+/* Counts within the interval and their shares of it: unknown in the baseline. */
+static bool def_raw(const struct table *t, const void *item, int c, char *buf, size_t n)
+{
+	const struct av_col *k = col_of(av_of(t), c);
+	double d;
+
+	if (!k || !num_at(av_of(t), src_of(item), c, &d) ||
+	    ((k->type == AV_COUNT || k->type == AV_MS) && t->m->interval_s <= 0))
+		return false;
+	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME ? "%.2f" :
+		 k->type == AV_MS ? "%.3f" : "%.0f", d);
+	return true;
+}
+
+static const char *def_json(const struct table *t, const void *item, int c, char *buf, size_t n,
+			    size_t *len, char **owned)
+{
+	(void)owned;
+	text_at(av_of(t), src_of(item), c, buf, n, TEXT_DATA);
+	*len = strlen(buf);
+	return buf;
+}
+
+static int def_last(const struct table *t, const void *a, const void *b)
+{
+	size_t x = src_of(a), y = src_of(b);
+
+	(void)t;
+	return x < y ? -1 : x > y;
+}
+
+static int def_tie(const struct table *t)
+{
+	return tie_col(av_of(t)->kind);
+}
+
+static void def_drill(const struct table *t, const void *item, struct drill *out)
+{
+	const struct aggview *v = av_of(t);
+	size_t row = (size_t)((const size_t *)item - v->idx);
+	struct av_row_id rid;
+	const struct task *task;
+
+	if (!aggview_row_id(v, row, &rid))
 		return;
-	sorting = v;
-	sort_array(v->idx, v->n, sizeof(*v->idx), cmp_rows);
-	sorting = NULL;
+	switch (v->kind) {
+	case VIEW_SYSCALLS:
+	case VIEW_ERRORS:
+	case VIEW_LATENCY:
+		out->kind = DRILL_CALLERS;
+		out->callers.from = v->kind;
+		out->callers.nr = rid.nr;
+		out->callers.err = v->kind == VIEW_ERRORS ? rid.err : 0;
+		return;
+	case VIEW_SUBSYSTEMS:
+		out->kind = DRILL_SUBSYSTEM;
+		out->sub = rid.sub;
+		return;
+	case VIEW_SIGNALS:
+		if (rid.receiver <= 0) {
+			out->why = "several receivers in this row: b shows them one per process";
+			return;
+		}
+		out->kind = DRILL_PROCESS;
+		out->pid = rid.receiver;
+		return;
+	case VIEW_GROUPS:
+		out->kind = DRILL_CALLERS;
+		out->callers.from = VIEW_GROUPS;
+		out->callers.by = v->gr->by;
+		snprintf(out->callers.key, sizeof(out->callers.key), "%s", rid.key);
+		return;
+	case VIEW_CALLERS:
+		task = aggview_task(v, row);
+		if (task) {
+			out->kind = DRILL_PROCESS;
+			out->pid = task->tgid ? task->tgid : task->pid;
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+const struct table_def aggview_table_def = {
+	.rows_key = "rows",
+	.cell_max = CGROUP_KEY_MAX * 4,
+	.data_max = CGROUP_KEY_MAX * 4,
+	.col = def_col,
+	.item = def_item,
+	.num = def_num,
+	.text = def_text,
+	.cell = def_cell,
+	.raw = def_raw,
+	.json = def_json,
+	.sort_text_max = CGROUP_KEY_MAX * 4,
+	.sort_text_how = TEXT_DATA,
+	.sort_last = def_last,
+	.tie = def_tie,
+	.drill = def_drill,
+};
+
+void aggview_table(struct table *t, const struct aggview *v, const int *cols, size_t ncols)
+{
+	*t = (struct table){
+		.def = &aggview_table_def, .m = v->m, .src = v, .cols = cols, .ncols = ncols,
+		.nrows = v->n, .sort = v->sort, .dir = v->dir,
+	};
+}
+
+size_t view_written_columns(enum view_kind k, int *cols)
+{
+	size_t i, n, w = 0;
+	const struct av_col *c = view_columns(k, &n);
+
+	for (i = 0; i < n && w < 64; i++)
+		if (c[i].type != AV_GRAPH)
+			cols[w++] = (int)i;
+	return w;
 }

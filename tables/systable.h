@@ -23,6 +23,7 @@
 #include "columns.h"
 #include "../model/model.h"
 #include "../model/sigflow.h"
+#include "table.h"
 
 struct groups;
 
@@ -87,14 +88,6 @@ int view_col_by_key(enum view_kind k, const char *key);
 /* The column a view sorts by unless told otherwise. */
 int view_default_sort(enum view_kind k);
 
-/* What a callers view lists: the rows behind one row of another view. */
-struct av_drill {
-	enum view_kind from;	/* VIEW_SYSCALLS, VIEW_ERRORS, VIEW_GROUPS, VIEW_LATENCY; else every row */
-	uint32_t nr, err;	/* a syscall; with err, a (syscall, errno) pair */
-	enum cgroup_group_by by;	/* a group: its key */
-	char key[CGROUP_KEY_MAX];
-};
-
 struct aggview {
 	enum view_kind kind;
 	int sort;			/* a column of the view */
@@ -152,5 +145,12 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id);
 
 /* The rate per second of a count, for the screen; false before an interval. */
 bool aggview_rate(const struct aggview *v, double count, double *out);
+
+/* The system-wide views' table definition (table.h): cells, sort keys, filter, drill. */
+extern const struct table_def aggview_table_def;
+/* aggview_table - @t over @v's rows (as last refreshed), showing @cols. */
+void aggview_table(struct table *t, const struct aggview *v, const int *cols, size_t ncols);
+/* The columns of view @k a file gets (all but the graph) into @cols (room for 64): how many. */
+size_t view_written_columns(enum view_kind k, int *cols);
 
 #endif

@@ -17,6 +17,7 @@
 #include "../tables/columns.h"
 #include "../tables/groups.h"
 #include "../model/watched.h"
+#include "../tables/list.h"
 #include "../tables/rows.h"
 #include "../lib/themedef.h"
 
@@ -40,6 +41,7 @@ enum action {
 };
 
 struct view;
+struct app;
 
 #define VIEW_STACK_MAX 8
 
@@ -57,8 +59,60 @@ enum sv_id {
 
 struct sv_state {
 	struct aggview av;	/* its rows: refreshed each tick and when its order changes */
-	size_t sel, top;	/* the selected row, the first shown */
-	int rows;		/* rows it had room for at the last draw */
+	struct list list;	/* the selected row, the first shown, the rows it had room for */
+};
+
+/*
+ * Each screen's own state, kept here rather than in its file: the menus'
+ * items live as long as the menu shows them.
+ */
+#define USERS_MAX 256
+#define SIGNALS_MAX 16
+struct table_state {			/* views/table.c */
+	struct list list;		/* the selected row, the first shown */
+	pid_t selected_pid;		/* keeps the selection on its process across sorts */
+	bool keep_pid;			/* the user reordered: the selection stays on its process */
+	int tree_step, tree_first;	/* the tree's lines: cells per level, first level drawn */
+	char saved_filter[128];		/* the filter before the prompt opened (Esc restores it) */
+	struct user_item {		/* the u menu: the users of the processes shown */
+		char name[48];
+		int64_t uid;
+	} users[USERS_MAX + 1];
+	const char *user_items[USERS_MAX + 1];
+	size_t nusers;
+	const char *signal_items[SIGNALS_MAX];	/* the k menu */
+};
+
+struct sysviews_state {			/* views/sysview.c: what the system views share */
+	char saved_filter[128];		/* the filter before the prompt opened */
+	int filter_id;			/* the view the prompt filters (enum sv_id) */
+	const char *sort_items[32];	/* the sort menu */
+	char sort_text[32][96];
+	const char *view_items[VIEW_NR];	/* the views menu */
+	char view_text[VIEW_NR][160];	/* a description is never cut here, only at the edge */
+	const char *by_items[CGROUP_BY__COUNT];	/* the group-by menu */
+};
+
+typedef enum action (*menu_pick_fn)(struct app *a, size_t index);
+struct menu_state {			/* views/menu.c */
+	char title[160];
+	const char *const *items;	/* the opener's, alive while the menu is open */
+	size_t n;
+	struct list list;
+	menu_pick_fn pick;
+	int y0;				/* the first item's line at the last draw */
+};
+
+typedef enum action (*prompt_done_fn)(struct app *a, const char *text);
+typedef void (*prompt_change_fn)(struct app *a, const char *text);
+typedef enum action (*prompt_key_fn)(struct app *a, int ch, const char *text);
+struct prompt_state {			/* views/prompt.c */
+	char label[128];		/* "Filter: " */
+	char text[128];
+	size_t len;
+	prompt_done_fn done;
+	prompt_change_fn change;
+	prompt_key_fn key;
 };
 
 struct app {
@@ -72,22 +126,28 @@ struct app {
 	int cols[COL_NR];		/* table columns, COMMAND last */
 	size_t ncols;
 
-	size_t selected;		/* row index of the selection */
-	pid_t selected_pid;		/* keeps the selection on its process across sorts */
-	size_t top;			/* first row shown */
-	int table_rows;			/* rows the table had room for at the last draw */
+	/* The screens' own state. */
+	struct table_state table;
+	struct sysviews_state svs;
+	struct menu_state menu;
+	struct prompt_state prompt;
+	struct list setup;		/* views/setup.c: the setting picked */
+	struct list help;		/* views/help.c: the first line shown */
+	struct list sortmenu;		/* views/sortmenu.c: the column picked */
+	bool sortmenu_open;		/* ... its cursor set (on the sort column when it opens) */
 
 	/* The process view, its event list and snapshot (views/procview.c, ...). */
 	pid_t view_pid;			/* the process shown; 0 = none */
-	size_t pv_sel;			/* selected row of its syscall table */
-	bool pv_on_syscalls;		/* Enter opens the events of the selected syscall */
-	int ev_kind;			/* event list filter: enum kev_kind, -1 = all */
-	char ev_syscall[64];		/* ... and a syscall name, "" = all */
-	bool ev_paused;			/* the list stays where it is */
-	uint64_t ev_pause_end;		/* while paused: the events shown end here (seq) */
-	uint64_t ev_sel;		/* selected event (sequence number in the ring) */
-	bool ev_follow;			/* the selection follows the newest event */
-	int ev_rows;			/* rows the list had at the last draw */
+	struct list pv_list;		/* the selected row of its syscall table */
+	struct evlist_state {		/* views/evlist.c: the event list */
+		int kind;		/* its filter: enum kev_kind, -1 = all */
+		char syscall[64];	/* ... and a syscall name, "" = all */
+		bool paused;		/* the list stays where it is */
+		uint64_t pause_end;	/* while paused: the events shown end here (seq) */
+		uint64_t sel;		/* selected event (sequence number in the ring) */
+		bool follow;		/* the selection follows the newest event */
+		int rows;		/* rows the list had at the last draw */
+	} ev;
 	struct fsnap snap;		/* the snapshot view's event (model/watched.c computes it) */
 
 	const struct view *stack[VIEW_STACK_MAX];

@@ -18,11 +18,11 @@ bool evlist_match(const struct app *a, const struct kev *e)
 {
 	char nb[SYSCALL_LABEL_BUF];
 
-	if (a->ev_kind >= 0 && e->kind != a->ev_kind)
+	if (a->ev.kind >= 0 && e->kind != a->ev.kind)
 		return false;
-	if (a->ev_syscall[0] &&
+	if (a->ev.syscall[0] &&
 	    (e->kind != KEV_SYSCALL ||
-	     strcmp(syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb)), a->ev_syscall)))
+	     strcmp(syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb)), a->ev.syscall)))
 		return false;
 	return true;
 }
@@ -30,7 +30,7 @@ bool evlist_match(const struct app *a, const struct kev *e)
 /* The end of what the list shows: everything, or what there was at the pause. */
 static uint64_t list_end(const struct app *a, const struct fproc *fp)
 {
-	return a->ev_paused && a->ev_pause_end < fp->events.pushed ? a->ev_pause_end :
+	return a->ev.paused && a->ev.pause_end < fp->events.pushed ? a->ev.pause_end :
 								     fp->events.pushed;
 }
 
@@ -73,9 +73,9 @@ void evlist_time(const struct model *m, uint64_t ts, char *buf, size_t n)
 
 static void filter_text(const struct app *a, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s", a->ev_kind >= 0 ? "kind=" : "",
-		 a->ev_kind >= 0 ? kev_kind_name(a->ev_kind) : "", a->ev_syscall[0] ? " syscall=" : "",
-		 a->ev_syscall);
+	snprintf(buf, n, "%s%s%s%s", a->ev.kind >= 0 ? "kind=" : "",
+		 a->ev.kind >= 0 ? kev_kind_name(a->ev.kind) : "", a->ev.syscall[0] ? " syscall=" : "",
+		 a->ev.syscall);
 	if (!buf[0])
 		snprintf(buf, n, "none");
 }
@@ -106,13 +106,13 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	}
 	if (rows > (int)ARRAY_SIZE(seqs))
 		rows = (int)ARRAY_SIZE(seqs);
-	a->ev_rows = rows;
+	a->ev.rows = rows;
 	filter_text(a, filt, sizeof(filt));
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Events of %d %s%s - filter: %s - %s - %llu kept of %llu seen",
 		 (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
 		 fp->exited ? " (exited)" : "", filt,
-		 a->ev_paused ? "PAUSED" : "live", (unsigned long long)evring_count(&fp->events),
+		 a->ev.paused ? "PAUSED" : "live", (unsigned long long)evring_count(&fp->events),
 		 (unsigned long long)fp->events.pushed);
 	put_line(y0, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
@@ -134,24 +134,24 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 
 	end = list_end(a, fp);
 	/* Where the selection is: the newest when following, else kept (if still there). */
-	if (a->ev_follow || a->ev_sel < fp->events.first || a->ev_sel >= end ||
-	    !evlist_match(a, evring_at(&fp->events, a->ev_sel))) {
+	if (a->ev.follow || a->ev.sel < fp->events.first || a->ev.sel >= end ||
+	    !evlist_match(a, evring_at(&fp->events, a->ev.sel))) {
 		/* (A selection that left the ring moves to the newest too.) */
-		if (!evlist_step(a, fp, end, -1, &a->ev_sel))
-			a->ev_sel = UINT64_MAX;
+		if (!evlist_step(a, fp, end, -1, &a->ev.sel))
+			a->ev.sel = UINT64_MAX;
 	}
 	/* The rows: the selection with newer ones under it, filling from the bottom. */
-	if (a->ev_sel != UINT64_MAX) {
+	if (a->ev.sel != UINT64_MAX) {
 		uint64_t after[512];
 		int na = 0, nb = 0;
 
-		seq = a->ev_sel;
+		seq = a->ev.sel;
 		/* Up to half a page after the selection, the rest before it. */
 		while (na < rows / 2 && evlist_step(a, fp, seq, 1, &seq))
 			after[na++] = seq;
-		seqs[0] = a->ev_sel;
+		seqs[0] = a->ev.sel;
 		nb = 1;
-		seq = a->ev_sel;
+		seq = a->ev.sel;
 		while (nb + na < rows && evlist_step(a, fp, seq, -1, &seq))
 			seqs[nb++] = seq;
 		/* seqs holds the selection and older ones, newest first: reverse. */
@@ -183,7 +183,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		kev_render(e, ev, sizeof(ev));
 		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid,
 			 view_clean(a, clean, sizeof(clean), ev));
-		attrset(theme_attr(seqs[r] == a->ev_sel ? EL_SELECTED : evlist_elem(e)));
+		attrset(theme_attr(seqs[r] == a->ev.sel ? EL_SELECTED : evlist_elem(e)));
 		put_line(y, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
@@ -193,7 +193,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 static enum action ev_move(struct app *a, int steps)
 {
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
-	uint64_t s = a->ev_sel;
+	uint64_t s = a->ev.sel;
 	int i;
 
 	if (!fp || s == UINT64_MAX)
@@ -201,21 +201,21 @@ static enum action ev_move(struct app *a, int steps)
 	for (i = 0; i < (steps < 0 ? -steps : steps); i++)
 		if (!evlist_step(a, fp, s, steps < 0 ? -1 : 1, &s))
 			break;
-	a->ev_sel = s;
+	a->ev.sel = s;
 	/* Down to the newest follows the list again. */
-	a->ev_follow = steps > 0 && !evlist_step(a, fp, s, 1, &s) && !a->ev_paused;
+	a->ev.follow = steps > 0 && !evlist_step(a, fp, s, 1, &s) && !a->ev.paused;
 	return ACT_REDRAW;
 }
 
 static enum action k_up(struct app *a) { return ev_move(a, -1); }
 static enum action k_down(struct app *a) { return ev_move(a, 1); }
-static enum action k_pgup(struct app *a) { return ev_move(a, -(a->ev_rows > 1 ? a->ev_rows - 1 : 1)); }
-static enum action k_pgdn(struct app *a) { return ev_move(a, a->ev_rows > 1 ? a->ev_rows - 1 : 1); }
+static enum action k_pgup(struct app *a) { return ev_move(a, -(a->ev.rows > 1 ? a->ev.rows - 1 : 1)); }
+static enum action k_pgdn(struct app *a) { return ev_move(a, a->ev.rows > 1 ? a->ev.rows - 1 : 1); }
 static enum action k_home(struct app *a) { return ev_move(a, -(1 << 30)); }
 
 static enum action k_end(struct app *a)
 {
-	a->ev_follow = !a->ev_paused;
+	a->ev.follow = !a->ev.paused;
 	return ev_move(a, 1 << 30);
 }
 
@@ -223,10 +223,10 @@ static enum action k_pause(struct app *a)
 {
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
 
-	a->ev_paused = !a->ev_paused;
-	if (a->ev_paused && fp)
-		a->ev_pause_end = fp->events.pushed;
-	a->ev_follow = !a->ev_paused;
+	a->ev.paused = !a->ev.paused;
+	if (a->ev.paused && fp)
+		a->ev.pause_end = fp->events.pushed;
+	a->ev.follow = !a->ev.paused;
 	return ACT_REDRAW;
 }
 
@@ -237,7 +237,7 @@ static enum action kind_done(struct app *a, const char *text)
 	if (!text)
 		return ACT_REDRAW;
 	if (!text[0]) {
-		a->ev_kind = -1;
+		a->ev.kind = -1;
 		return ACT_REDRAW;
 	}
 	k = kev_kind_by_name(text);
@@ -246,16 +246,16 @@ static enum action kind_done(struct app *a, const char *text)
 			    text);
 		return ACT_REDRAW;
 	}
-	a->ev_kind = k;
+	a->ev.kind = k;
 	if (k != KEV_SYSCALL)
-		a->ev_syscall[0] = '\0';
+		a->ev.syscall[0] = '\0';
 	return ACT_REDRAW;
 }
 
 static enum action k_kind(struct app *a)
 {
 	prompt_open(a, "Kind (syscall switch fault signal deliver fork exec exit; empty = all): ",
-		    a->ev_kind >= 0 ? kev_kind_name(a->ev_kind) : "", kind_done, NULL);
+		    a->ev.kind >= 0 ? kev_kind_name(a->ev.kind) : "", kind_done, NULL);
 	return ACT_REDRAW;
 }
 
@@ -263,31 +263,31 @@ static enum action syscall_done(struct app *a, const char *text)
 {
 	if (!text)
 		return ACT_REDRAW;
-	snprintf(a->ev_syscall, sizeof(a->ev_syscall), "%s", text);
+	snprintf(a->ev.syscall, sizeof(a->ev.syscall), "%s", text);
 	if (text[0])
-		a->ev_kind = KEV_SYSCALL;
+		a->ev.kind = KEV_SYSCALL;
 	return ACT_REDRAW;
 }
 
 static enum action k_syscall(struct app *a)
 {
-	prompt_open(a, "Syscall name (empty = all): ", a->ev_syscall, syscall_done, NULL);
+	prompt_open(a, "Syscall name (empty = all): ", a->ev.syscall, syscall_done, NULL);
 	return ACT_REDRAW;
 }
 
 static enum action k_clear(struct app *a)
 {
-	a->ev_kind = -1;
-	a->ev_syscall[0] = '\0';
+	a->ev.kind = -1;
+	a->ev.syscall[0] = '\0';
 	return ACT_REDRAW;
 }
 
 static enum action k_snapshot(struct app *a)
 {
-	if (a->ev_sel == UINT64_MAX)
+	if (a->ev.sel == UINT64_MAX)
 		return ACT_NONE;
 	/* The snapshot is of one event: the list stops moving under it. */
-	a->ev_follow = false;
+	a->ev.follow = false;
 	app_push(a, &snapshot_view);
 	return ACT_REDRAW;
 }

@@ -17,8 +17,6 @@ static const struct view *const views[] = {
 	&menu_view, &setup_view,
 };
 
-static int help_scroll;
-
 /*
  * What the header's meters and numbers are, before the keys (htop's help has
  * its meter legends too): a number a newcomer compares with another tool's
@@ -115,19 +113,32 @@ static bool help_line(const struct app *a, const struct view *const *order, size
 	return false;
 }
 
+/* The view help was opened from: its keys come first. */
+static const struct view *help_under(const struct app *a)
+{
+	return a->depth > 1 ? a->stack[a->depth - 2] : &table_view;
+}
+
+/* The lines of the list: the legend, then each view's title, keys and a blank line. */
+static size_t help_total(const struct view *const *order, size_t nv)
+{
+	size_t t, total = NLEGEND;
+
+	for (t = 0; t < nv; t++)
+		total += order[t]->nkeys + 2;
+	return total;
+}
+
 static void help_draw(struct app *a, int y0, int h, int w)
 {
-	const struct view *under = a->depth > 1 ? a->stack[a->depth - 2] : &table_view;
+	const struct view *under = help_under(a);
 	const struct view *order[ARRAY_SIZE(views) + 1];
-	size_t nv = help_order(under, order), t;
+	size_t nv = help_order(under, order);
 	char line[256];
-	int y = y0, n, total = 0;
+	int y = y0, n, help_scroll;
 
-	total = NLEGEND;
-	for (t = 0; t < nv; t++)
-		total += (int)order[t]->nkeys + 2;
-	if (help_scroll > total - (h - 3))
-		help_scroll = total - (h - 3) > 0 ? total - (h - 3) : 0;
+	list_fit_window(&a->help, help_total(order, nv), h - 3);
+	help_scroll = (int)a->help.top;
 	attrset(theme_attr(EL_NORMAL));
 	for (n = y0; n < y0 + h; n++)
 		mvhline(n, 0, ' ', w);
@@ -153,25 +164,23 @@ static void help_draw(struct app *a, int y0, int h, int w)
 
 static enum action help_key(struct app *a, int ch)
 {
-	if (ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE) {
-		help_scroll += ch == KEY_NPAGE ? 10 : 1;
+	const struct view *order[ARRAY_SIZE(views) + 1];
+	size_t total = help_total(order, help_order(help_under(a), order));
+	long step = 0;
+
+	if (ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE)
+		step = ch == KEY_NPAGE ? 10 : 1;
+	else if (ch == KEY_UP || ch == 'k' || ch == KEY_PPAGE)
+		step = ch == KEY_PPAGE ? -10 : -1;
+	else if (ch == KEY_END || ch == 'G')
+		step = (long)total;
+	else if (ch == KEY_HOME || ch == 'g')
+		step = -(long)total;
+	if (step) {
+		list_scroll(&a->help, total, step);
 		return ACT_REDRAW;
 	}
-	if (ch == KEY_END || ch == 'G') {	/* clamped to the last page when drawn */
-		help_scroll = 1 << 20;
-		return ACT_REDRAW;
-	}
-	if (ch == KEY_HOME || ch == 'g') {
-		help_scroll = 0;
-		return ACT_REDRAW;
-	}
-	if (ch == KEY_UP || ch == 'k' || ch == KEY_PPAGE) {
-		help_scroll -= ch == KEY_PPAGE ? 10 : 1;
-		if (help_scroll < 0)
-			help_scroll = 0;
-		return ACT_REDRAW;
-	}
-	help_scroll = 0;
+	a->help.top = 0;
 	app_pop(a);
 	return ACT_REDRAW;
 }

@@ -6,74 +6,59 @@
 #include "view.h"
 #include "../lib/util.h"
 
-static struct {
-	char title[160];
-	const char *const *items;
-	size_t n, cursor, top;
-	menu_pick_fn pick;
-	int rows, y0;
-} mn;
-
 void menu_open(struct app *a, const char *title, const char *const *items, size_t n,
 	       size_t cursor, menu_pick_fn pick)
 {
-	snprintf(mn.title, sizeof(mn.title), "%s", title);
-	mn.items = items;
-	mn.n = n;
-	mn.cursor = cursor < n ? cursor : 0;
-	mn.top = 0;
-	mn.pick = pick;
+	struct menu_state *mn = &a->menu;
+
+	snprintf(mn->title, sizeof(mn->title), "%s", title);
+	mn->items = items;
+	mn->n = n;
+	mn->list.sel = cursor < n ? cursor : 0;
+	mn->list.top = 0;
+	mn->pick = pick;
 	app_push(a, &menu_view);
 }
 
 static void menu_draw(struct app *a, int y0, int h, int w)
 {
+	struct menu_state *mn = &a->menu;
 	int r;
 
-	(void)a;
 	attrset(theme_attr(EL_DIALOG_TITLE));
 	mvhline(y0, 0, ' ', w);
-	put_text(y0, 0, w, mn.title);
-	mn.rows = h - 1 > 1 ? h - 1 : 1;
-	mn.y0 = y0 + 1;
-	if (mn.cursor < mn.top)
-		mn.top = mn.cursor;
-	if (mn.cursor >= mn.top + (size_t)mn.rows)
-		mn.top = mn.cursor - (size_t)mn.rows + 1;
+	put_text(y0, 0, w, mn->title);
+	mn->y0 = y0 + 1;
+	list_fit(&mn->list, mn->n, h - 1);
 	for (r = 0; r < h - 1; r++) {
-		size_t i = mn.top + (size_t)r;
+		size_t i = mn->list.top + (size_t)r;
 
-		attrset(theme_attr(i == mn.cursor ? EL_SELECTED : EL_DIALOG));
+		attrset(theme_attr(i == mn->list.sel ? EL_SELECTED : EL_DIALOG));
 		mvhline(y0 + 1 + r, 0, ' ', w);
-		if (i < mn.n)
-			put_text(y0 + 1 + r, 1, w - 1, mn.items[i]);
+		if (i < mn->n)
+			put_text(y0 + 1 + r, 1, w - 1, mn->items[i]);
 	}
 	attrset(theme_attr(EL_NORMAL));
 }
 
-static enum action menu_move(long d)
+static enum action menu_move(struct app *a, long d)
 {
-	long c = (long)mn.cursor + d;
-
-	if (c < 0)
-		c = 0;
-	if (c >= (long)mn.n)
-		c = (long)mn.n - 1;
-	mn.cursor = c < 0 ? 0 : (size_t)c;
+	list_move(&a->menu.list, a->menu.n, d);
 	return ACT_REDRAW;
 }
 
-static enum action m_up(struct app *a) { (void)a; return menu_move(-1); }
-static enum action m_down(struct app *a) { (void)a; return menu_move(1); }
-static enum action m_pgup(struct app *a) { (void)a; return menu_move(-(long)mn.rows); }
-static enum action m_pgdn(struct app *a) { (void)a; return menu_move(mn.rows); }
-static enum action m_home(struct app *a) { (void)a; return menu_move(-(long)mn.n); }
-static enum action m_end(struct app *a) { (void)a; return menu_move((long)mn.n); }
+/* A menu pages by a whole page (the table by a page less a line). */
+static enum action m_up(struct app *a) { return menu_move(a, -1); }
+static enum action m_down(struct app *a) { return menu_move(a, 1); }
+static enum action m_pgup(struct app *a) { return menu_move(a, -(long)a->menu.list.rows); }
+static enum action m_pgdn(struct app *a) { return menu_move(a, a->menu.list.rows); }
+static enum action m_home(struct app *a) { return menu_move(a, -(long)a->menu.n); }
+static enum action m_end(struct app *a) { return menu_move(a, (long)a->menu.n); }
 
 static enum action m_pick(struct app *a)
 {
 	app_pop(a);
-	return mn.n ? mn.pick(a, mn.cursor) : ACT_REDRAW;
+	return a->menu.n ? a->menu.pick(a, a->menu.list.sel) : ACT_REDRAW;
 }
 
 static enum action m_cancel(struct app *a)
@@ -95,16 +80,17 @@ static const struct key_binding menu_keys[] = {
 
 static enum action menu_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
-	long i = (long)mn.top + y - mn.y0;
+	struct menu_state *mn = &a->menu;
+	size_t i;
 
 	(void)x;
 	if (kind == MOUSE_WHEEL_UP)
-		return menu_move(-3);
+		return menu_move(a, -3);
 	if (kind == MOUSE_WHEEL_DOWN)
-		return menu_move(3);
-	if (i < 0 || i >= (long)mn.n)
+		return menu_move(a, 3);
+	if (!list_at(&mn->list, mn->n, y - mn->y0, &i))
 		return ACT_NONE;
-	mn.cursor = (size_t)i;
+	mn->list.sel = i;
 	return kind == MOUSE_DOUBLE ? m_pick(a) : ACT_REDRAW;
 }
 

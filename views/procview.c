@@ -4,6 +4,7 @@
  * history, its per-syscall table and subsystem shares, and its signals. Drawn
  * from the model's fproc (model/watched.h) alone.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -312,9 +313,10 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 		attrset(theme_attr(EL_NORMAL));
 		return 2;
 	}
-	if (a->pv_sel >= n)
-		a->pv_sel = n - 1;
-	top = a->pv_sel >= (size_t)h - 1 ? a->pv_sel - (size_t)h + 2 : 0;
+	/* No window kept: the selection's line is the last once it is past the first page. */
+	a->pv_list.top = 0;
+	list_fit(&a->pv_list, n, h - 1);
+	top = a->pv_list.top;
 	for (r = 1, i = top; r < h && i < n; r++, i++) {
 		const struct sc_stat *s = rows[i];
 		const struct sc_stat *last = sc_table_find(&fp->sc_last, s->nr);
@@ -342,7 +344,7 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 
 			snprintf(line + l, sizeof(line) - l, "  %s", errno_hint(te));
 		}
-		attrset(theme_attr(i == a->pv_sel ? EL_SELECTED : EL_NORMAL));
+		attrset(theme_attr(i == a->pv_list.sel ? EL_SELECTED : EL_NORMAL));
 		put_line(y + r, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
@@ -520,25 +522,25 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 	blank_lines(y, end, w);
 }
 
+/* Moved past the rows when they are not known yet: clamped when drawn. */
 static enum action k_up(struct app *a)
 {
-	if (a->pv_sel)
-		a->pv_sel--;
+	list_move(&a->pv_list, (size_t)LONG_MAX, -1);
 	return ACT_REDRAW;
 }
 
 static enum action k_down(struct app *a)
 {
-	a->pv_sel++;	/* clamped when drawn */
+	list_move(&a->pv_list, (size_t)LONG_MAX, 1);
 	return ACT_REDRAW;
 }
 
 static void open_events(struct app *a, const char *syscall)
 {
-	a->ev_kind = syscall ? KEV_SYSCALL : -1;
-	snprintf(a->ev_syscall, sizeof(a->ev_syscall), "%s", syscall ? syscall : "");
-	a->ev_paused = false;
-	a->ev_follow = true;
+	a->ev.kind = syscall ? KEV_SYSCALL : -1;
+	snprintf(a->ev.syscall, sizeof(a->ev.syscall), "%s", syscall ? syscall : "");
+	a->ev.paused = false;
+	a->ev.follow = true;
 	app_push(a, &evlist_view);
 }
 
@@ -559,11 +561,11 @@ static enum action k_syscall_events(struct app *a)
 	if (!fp)
 		return ACT_NONE;
 	n = sorted_syscalls(fp, rows, PV_MAX_SC);
-	if (a->pv_sel >= n) {
+	if (a->pv_list.sel >= n) {
 		open_events(a, NULL);
 		return ACT_REDRAW;
 	}
-	open_events(a, syscall_label(rows[a->pv_sel]->nr, nb, sizeof(nb)));
+	open_events(a, syscall_label(rows[a->pv_list.sel]->nr, nb, sizeof(nb)));
 	return ACT_REDRAW;
 }
 

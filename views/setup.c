@@ -23,8 +23,6 @@ static const char *const item_names[IT_COLS] = {
 /* Its steps; any delay from DELAY_MIN_S (-d, d, the settings file) is kept until one is picked. */
 static const double delays[] = { DELAY_MIN_S, 0.1, 0.2, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60 };
 
-static int cursor, top_item;
-
 /* The column list: the visible ones in their order, then the others. */
 static size_t column_list(const struct app *a, int *out, bool *shown)
 {
@@ -74,7 +72,7 @@ static void item_text(const struct app *a, int i, char *buf, size_t n)
 
 static void setup_draw(struct app *a, int y0, int h, int w)
 {
-	int cols[COL_NR], n, i, y, rows;
+	int cols[COL_NR], n, i, y, rows, cursor;
 	bool shown[COL_NR];
 	char line[256], val[96];
 	size_t nc = column_list(a, cols, shown);
@@ -89,13 +87,9 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 		 "[ ]: move column  s: save  Esc: back");
 	attrset(theme_attr(EL_NORMAL));
 	rows = h - 2;
-	if (cursor >= n)
-		cursor = n - 1;
-	if (cursor < top_item)
-		top_item = cursor;
-	if (cursor >= top_item + rows)
-		top_item = cursor - rows + 1;
-	for (i = top_item, y = y0 + 2; i < n && y < y0 + h; i++, y++) {
+	list_fit(&a->setup, (size_t)n, rows);
+	cursor = (int)a->setup.sel;
+	for (i = (int)a->setup.top, y = y0 + 2; i < n && y < y0 + h; i++, y++) {
 		if (i < IT_COLS) {
 			item_text(a, i, val, sizeof(val));
 			snprintf(line, sizeof(line), "  %-16s %s", item_names[i], val);
@@ -114,16 +108,13 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 
 static enum action s_up(struct app *a)
 {
-	(void)a;
-	if (cursor > 0)
-		cursor--;
+	list_move(&a->setup, (size_t)nitems(a), -1);
 	return ACT_REDRAW;
 }
 
 static enum action s_down(struct app *a)
 {
-	if (cursor + 1 < nitems(a))
-		cursor++;
+	list_move(&a->setup, (size_t)nitems(a), 1);
 	return ACT_REDRAW;
 }
 
@@ -170,6 +161,7 @@ static enum action toggle_column(struct app *a, int c, bool shown)
 static enum action change(struct app *a, int dir)
 {
 	struct rowset *rs = &a->rows;
+	int cursor = (int)a->setup.sel;
 	int cols[COL_NR];
 	bool shown[COL_NR];
 
@@ -214,6 +206,8 @@ static enum action s_right(struct app *a) { return change(a, 1); }
 
 static enum action s_toggle(struct app *a)
 {
+	int cursor = (int)a->setup.sel;
+
 	if (cursor == IT_DELAY || cursor == IT_THEME || cursor == IT_SORT)
 		return ACT_NONE;
 	return change(a, 1);
@@ -222,6 +216,7 @@ static enum action s_toggle(struct app *a)
 /* Move the column under the cursor one place earlier (@dir -1) or later. */
 static enum action move_column(struct app *a, int dir)
 {
+	int cursor = (int)a->setup.sel;
 	size_t i = (size_t)(cursor - IT_COLS), j;
 	int tmp;
 
@@ -233,7 +228,7 @@ static enum action move_column(struct app *a, int dir)
 	tmp = a->cols[i];
 	a->cols[i] = a->cols[j];
 	a->cols[j] = tmp;
-	cursor += dir;
+	a->setup.sel = (size_t)(cursor + dir);
 	return ACT_REDRAW;
 }
 
@@ -269,14 +264,16 @@ static const struct key_binding setup_keys[] = {
 
 static enum action setup_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
+	size_t i;
+
 	(void)x;
 	if (kind == MOUSE_WHEEL_UP)
 		return s_up(a);
 	if (kind == MOUSE_WHEEL_DOWN)
 		return s_down(a);
-	if (y < 2 || top_item + y - 2 >= nitems(a))
+	if (y < 2 || !list_at(&a->setup, (size_t)nitems(a), y - 2, &i))
 		return ACT_NONE;
-	cursor = top_item + y - 2;
+	a->setup.sel = i;
 	return kind == MOUSE_DOUBLE ? s_right(a) : ACT_REDRAW;
 }
 

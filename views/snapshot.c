@@ -65,8 +65,8 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	bool two = w >= SNAP_TWO_COLUMNS;
 	int y = y0, end = y0 + h, i, v, cw = two ? w / 2 : w, rows[2] = { 0, 0 };
 
-	e = fp ? evring_at(&fp->events, a->ev_sel) : NULL;
-	if (!e || !fproc_snapshot(fp, a->ev_sel, &a->snap)) {
+	e = fp ? evring_at(&fp->events, a->ev.sel) : NULL;
+	if (!e || !fproc_snapshot(fp, a->ev.sel, &a->snap)) {
 		put_line(y0, 0, w, "the event is no longer kept (the ring moved past it)");
 		blank_lines(y0 + 1, end, w);
 		return;
@@ -74,7 +74,7 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	evlist_time(&a->model, e->ts, t, sizeof(t));
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Snapshot at event #%llu of %d %s - %s cpu %u tid %d",
-		 (unsigned long long)a->ev_sel, (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
+		 (unsigned long long)a->ev.sel, (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
 		 t, e->cpu, (int)e->tid);
 	put_line(y++, 0, w, line);
 	attrset(theme_attr(evlist_elem(e)));
@@ -135,9 +135,9 @@ static enum action step(struct app *a, int dir)
 	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
 	uint64_t s;
 
-	if (!fp || !evlist_step(a, fp, a->ev_sel, dir, &s))
+	if (!fp || !evlist_step(a, fp, a->ev.sel, dir, &s))
 		return ACT_NONE;
-	a->ev_sel = s;
+	a->ev.sel = s;
 	return ACT_REDRAW;
 }
 

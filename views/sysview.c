@@ -69,8 +69,8 @@ static void sv_refresh(struct app *a, int id)
 	struct sv_state *s = &a->sv[id];
 
 	aggview_refresh(&s->av, &a->model, &a->groups);
-	if (s->sel >= s->av.n)
-		s->sel = s->av.n ? s->av.n - 1 : 0;
+	if (s->list.sel >= s->av.n)
+		s->list.sel = s->av.n ? s->av.n - 1 : 0;
 }
 
 void sysview_refresh_all(struct app *a)
@@ -121,9 +121,6 @@ enum action key_view_next(struct app *a)
 	return sysview_switch(a, (enum view_kind)((a->view + 1) % VIEW_NAMED));
 }
 
-static const char *view_items[VIEW_NAMED];
-static char view_text[VIEW_NAMED][160];	/* a description is never cut here, only at the edge */
-
 static enum action view_pick(struct app *a, size_t i)
 {
 	return sysview_switch(a, (enum view_kind)i);
@@ -142,12 +139,14 @@ enum action key_view_menu(struct app *a)
 	};
 	int i;
 
+	struct sysviews_state *vs = &a->svs;
+
 	for (i = 0; i < VIEW_NAMED; i++) {
-		snprintf(view_text[i], sizeof(view_text[i]), "%d %-11s %s", i + 1,
+		snprintf(vs->view_text[i], sizeof(vs->view_text[i]), "%d %-11s %s", i + 1,
 			 view_title((enum view_kind)i), what[i]);
-		view_items[i] = view_text[i];
+		vs->view_items[i] = vs->view_text[i];
 	}
-	menu_open(a, "Views (Enter: show, Esc: cancel)", view_items, VIEW_NAMED, (size_t)a->view,
+	menu_open(a, "Views (Enter: show, Esc: cancel)", vs->view_items, VIEW_NAMED, (size_t)a->view,
 		  view_pick);
 	return ACT_REDRAW;
 }
@@ -212,7 +211,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 	else if (id == SV_SIGNALS)
 		snprintf(line, sizeof(line), a->sv[id].av.by_comm ? " per command (b: per process)" :
 			 " per process (b: per command)");
-	else if (id == SV_ERRORS && aggview_row_id(&s->av, s->sel, &rid) && errno_hint((int)rid.err))
+	else if (id == SV_ERRORS && aggview_row_id(&s->av, s->list.sel, &rid) && errno_hint((int)rid.err))
 		/* A kernel-internal errno no manual names: what it means, for the selected row. */
 		snprintf(line, sizeof(line), " %s: %s", errno_name((int)rid.err, err, sizeof(err)),
 			 errno_hint((int)rid.err));
@@ -227,23 +226,17 @@ static void draw_title(struct app *a, int id, int y, int w)
 	attrset(theme_attr(EL_NORMAL));
 }
 
-/* The columns that fit in @w: the first ones, the graph taking what is left. */
-static size_t fit(const struct av_col *c, size_t n, int w, int *width)
+/* The columns that fit in @w (the engine: the first ones, a graph taking what is left). */
+static size_t fit(const struct aggview *v, size_t n, int w, int *width)
 {
-	size_t i, k = 0;
-	int x = 0;
+	struct table t;
+	int cols[32], out[32];
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		int cw = c[i].type == AV_GRAPH ? w - x : c[i].width;
-
-		if (c[i].type == AV_GRAPH && cw < 8)
-			break;
-		if (x + cw > w && k)
-			break;
-		width[k++] = cw;
-		x += cw + 1;
-	}
-	return k;
+	for (i = 0; i < n && i < ARRAY_SIZE(cols); i++)
+		cols[i] = (int)i;
+	aggview_table(&t, v, cols, i);
+	return table_fit(&t, cols, i, w, out, width);
 }
 
 static void draw_graph(const struct app *a, const struct sysagg *g, enum subsystem sub, int y,
@@ -304,7 +297,7 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 	int width[32], x;
 	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 16];
 
-	k = fit(c, n < 32 ? n : 32, w, width);
+	k = fit(v, n, w, width);
 	/* The titles, the sort column marked. */
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y0, 0, ' ', w);
@@ -327,18 +320,11 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 		a->hdr_x[a->hdr_n] = x;
 	}
 	attrset(theme_attr(EL_NORMAL));
-	s->rows = h - 1 > 1 ? h - 1 : 1;
-	if (s->sel < s->top)
-		s->top = s->sel;
-	if (s->sel >= s->top + (size_t)s->rows)
-		s->top = s->sel - (size_t)s->rows + 1;
-	if (s->top + (size_t)s->rows > v->n)
-		s->top = v->n > (size_t)s->rows ? v->n - (size_t)s->rows : 0;
+	list_fit(&s->list, v->n, h - 1);
 	a->rows_y = y0 + 1;
-	a->table_rows = s->rows;
 	for (r = 0; (int)r < h - 1; r++) {
-		size_t row = s->top + r;
-		bool sel = row == s->sel;
+		size_t row = s->list.top + r;
+		bool sel = row == s->list.sel;
 		int y = y0 + 1 + (int)r;
 
 		attrset(theme_attr(sel ? EL_SELECTED : EL_NORMAL));
@@ -415,21 +401,13 @@ static void sys_draw(struct app *a, int y0, int h, int w)
 static enum action sel_move(struct app *a, long d)
 {
 	struct sv_state *s = top_state(a, NULL);
-	long n, t;
 
-	if (!s || !s->av.n)
-		return ACT_NONE;
-	n = (long)s->av.n;
-	t = (long)s->sel + d;
-	s->sel = (size_t)(t < 0 ? 0 : t >= n ? n - 1 : t);
-	return ACT_REDRAW;
+	return s && list_move(&s->list, s->av.n, d) ? ACT_REDRAW : ACT_NONE;
 }
 
 static long page(const struct app *a)
 {
-	const struct sv_state *s = &a->sv[sv_of(a->stack[a->depth - 1])];
-
-	return s->rows > 1 ? s->rows - 1 : 1;
+	return list_page(&a->sv[sv_of(a->stack[a->depth - 1])].list);
 }
 
 static enum action k_up(struct app *a) { return sel_move(a, -1); }
@@ -446,7 +424,7 @@ static enum action reordered(struct app *a)
 	struct sv_state *s = top_state(a, &id);
 
 	sv_refresh(a, id);
-	s->sel = s->top = 0;
+	s->list.sel = s->list.top = 0;
 	return ACT_REDRAW;
 }
 
@@ -493,9 +471,6 @@ static enum action k_invert(struct app *a)
 	return reordered(a);
 }
 
-static const char *sort_items[32];
-static char sort_text[32][96];
-
 static enum action sort_pick(struct app *a, size_t i)
 {
 	return sort_by(a, (int)i);
@@ -504,45 +479,44 @@ static enum action sort_pick(struct app *a, size_t i)
 static enum action k_sort_menu(struct app *a)
 {
 	struct sv_state *s = top_state(a, NULL);
+	struct sysviews_state *vs = &a->svs;
 	size_t n, i, k = 0;
 	const struct av_col *c = view_columns(s->av.kind, &n);
 
-	for (i = 0; i < n && i < 32; i++, k++) {
-		snprintf(sort_text[i], sizeof(sort_text[i]), "%c %-15s %s", (int)i == s->av.sort ? '*' : ' ',
-			 c[i].title, c[i].key);
-		sort_items[i] = sort_text[i];
+	for (i = 0; i < n && i < ARRAY_SIZE(vs->sort_items); i++, k++) {
+		snprintf(vs->sort_text[i], sizeof(vs->sort_text[i]), "%c %-15s %s",
+			 (int)i == s->av.sort ? '*' : ' ', c[i].title, c[i].key);
+		vs->sort_items[i] = vs->sort_text[i];
 	}
-	menu_open(a, "Sort by (Enter: sort, again: the other way; Esc: cancel)", sort_items, k,
+	menu_open(a, "Sort by (Enter: sort, again: the other way; Esc: cancel)", vs->sort_items, k,
 		  (size_t)s->av.sort, sort_pick);
 	return ACT_REDRAW;
 }
 
-static char saved_filter[128];
-static int filter_id;
-
 static void filter_change(struct app *a, const char *text)
 {
-	struct sv_state *s = &a->sv[filter_id];
+	struct sv_state *s = &a->sv[a->svs.filter_id];
 
 	snprintf(s->av.filter, sizeof(s->av.filter), "%s", text);
-	sv_refresh(a, filter_id);
+	sv_refresh(a, a->svs.filter_id);
 }
 
 static enum action filter_done(struct app *a, const char *text)
 {
-	struct sv_state *s = &a->sv[filter_id];
+	struct sv_state *s = &a->sv[a->svs.filter_id];
 
-	snprintf(s->av.filter, sizeof(s->av.filter), "%s", text ? text : saved_filter);
-	sv_refresh(a, filter_id);
-	s->sel = s->top = 0;
+	snprintf(s->av.filter, sizeof(s->av.filter), "%s", text ? text : a->svs.saved_filter);
+	sv_refresh(a, a->svs.filter_id);
+	s->list.sel = s->list.top = 0;
 	return ACT_REDRAW;
 }
 
 static enum action k_filter(struct app *a)
 {
-	struct sv_state *s = top_state(a, &filter_id);
+	struct sv_state *s = top_state(a, &a->svs.filter_id);
 
-	memcpy(saved_filter, s->av.filter, sizeof(saved_filter));
+	_Static_assert(sizeof(a->svs.saved_filter) == sizeof(s->av.filter), "the filter's size");
+	memcpy(a->svs.saved_filter, s->av.filter, sizeof(a->svs.saved_filter));
 	prompt_open(a, "Filter: ", s->av.filter, filter_done, filter_change);
 	return ACT_REDRAW;
 }
@@ -576,7 +550,7 @@ static enum action open_callers(struct app *a, const struct av_drill *d)
 
 	s->av.drill = *d;
 	s->av.filter[0] = '\0';
-	s->sel = s->top = 0;
+	s->list.sel = s->list.top = 0;
 	app_push(a, &sys_views[SV_CALLERS]);
 	sv_refresh(a, SV_CALLERS);
 	return ACT_REDRAW;
@@ -589,62 +563,44 @@ static enum action open_process(struct app *a, pid_t pid)
 		return ACT_REDRAW;
 	}
 	a->view_pid = pid;
-	a->pv_sel = 0;
+	a->pv_list.sel = 0;
 	app_push(a, &procview_view);
 	return ACT_FOCUS;
 }
 
-static enum action k_enter(struct app *a)
+enum action view_drill(struct app *a, const struct drill *d)
 {
-	int id;
-	struct sv_state *s = top_state(a, &id);
-	struct av_row_id rid;
-	struct av_drill d = { 0 };
-	const struct task *t;
+	struct sv_state *s = &a->sv[SV_SUB_SYSCALLS];
 
-	if (!aggview_row_id(&s->av, s->sel, &rid))
-		return ACT_NONE;
-	switch (id) {
-	case SV_SYSCALLS:
-	case SV_SUB_SYSCALLS:
-		d.from = VIEW_SYSCALLS;
-		d.nr = rid.nr;
-		return open_callers(a, &d);
-	case SV_ERRORS:
-		d.from = VIEW_ERRORS;
-		d.nr = rid.nr;
-		d.err = rid.err;
-		return open_callers(a, &d);
-	case SV_SUBSYSTEMS:
-		a->sv[SV_SUB_SYSCALLS].av.sub = rid.sub;
-		a->sv[SV_SUB_SYSCALLS].sel = a->sv[SV_SUB_SYSCALLS].top = 0;
+	switch (d->kind) {
+	case DRILL_PROCESS:
+		return open_process(a, d->pid);
+	case DRILL_CALLERS:
+		return open_callers(a, &d->callers);
+	case DRILL_SUBSYSTEM:
+		s->av.sub = d->sub;
+		s->list.sel = s->list.top = 0;
 		app_push(a, &sys_views[SV_SUB_SYSCALLS]);
 		sv_refresh(a, SV_SUB_SYSCALLS);
 		return ACT_REDRAW;
-	case SV_SIGNALS:
-		if (rid.receiver <= 0) {
-			app_message(a, "several receivers in this row: b shows them one per process");
-			return ACT_REDRAW;
-		}
-		return open_process(a, rid.receiver);
-	case SV_LATENCY:
-		d.from = VIEW_LATENCY;
-		d.nr = rid.nr;
-		return open_callers(a, &d);
-	case SV_GROUPS:
-		d.from = VIEW_GROUPS;
-		d.by = a->groups.by;
-		snprintf(d.key, sizeof(d.key), "%s", rid.key);
-		return open_callers(a, &d);
-	case SV_CALLERS:
-		t = aggview_task(&s->av, s->sel);
-		return t ? open_process(a, t->tgid ? t->tgid : t->pid) : ACT_NONE;
 	default:
-		return ACT_NONE;
+		if (!d->why)
+			return ACT_NONE;
+		app_message(a, "%s", d->why);
+		return ACT_REDRAW;
 	}
 }
 
-static const char *by_items[CGROUP_BY__COUNT];
+static enum action k_enter(struct app *a)
+{
+	struct sv_state *s = top_state(a, NULL);
+	struct table t;
+	struct drill d;
+
+	aggview_table(&t, &s->av, NULL, 0);
+	table_drill(&t, s->list.sel, &d);
+	return view_drill(a, &d);
+}
 
 static enum action by_pick(struct app *a, size_t i)
 {
@@ -654,7 +610,7 @@ static enum action by_pick(struct app *a, size_t i)
 	app_message(a, "groups by %s: totals count from now on", cgroup_group_by_name(a->groups.by));
 	/* By a cgroup: every process's cgroup is read from the next tick on. */
 	sv_refresh(a, SV_GROUPS);
-	a->sv[SV_GROUPS].sel = a->sv[SV_GROUPS].top = 0;
+	a->sv[SV_GROUPS].list.sel = a->sv[SV_GROUPS].list.top = 0;
 	return ACT_COLLECT;
 }
 
@@ -666,7 +622,7 @@ static enum action k_group_by(struct app *a)
 	if (id == SV_SIGNALS) {
 		/* A shell loop's 30 children are one row per command, not 30. */
 		a->sv[id].av.by_comm = !a->sv[id].av.by_comm;
-		a->sv[id].sel = a->sv[id].top = 0;
+		a->sv[id].list.sel = a->sv[id].list.top = 0;
 		sv_refresh(a, id);
 		app_message(a, a->sv[id].av.by_comm ?
 			    "one row per (sender, receiver) command; '-': several processes (b: per process)" :
@@ -676,8 +632,8 @@ static enum action k_group_by(struct app *a)
 	if (id != SV_GROUPS)
 		return ACT_NONE;
 	for (i = 0; i < CGROUP_BY__COUNT; i++)
-		by_items[i] = cgroup_group_by_name((enum cgroup_group_by)i);
-	menu_open(a, "Group by (Enter: group, Esc: cancel)", by_items, CGROUP_BY__COUNT,
+		a->svs.by_items[i] = cgroup_group_by_name((enum cgroup_group_by)i);
+	menu_open(a, "Group by (Enter: group, Esc: cancel)", a->svs.by_items, CGROUP_BY__COUNT,
 		  (size_t)a->groups.by, by_pick);
 	return ACT_REDRAW;
 }
@@ -726,7 +682,6 @@ static enum action sys_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
 	struct sv_state *s = top_state(a, NULL);
 	size_t i;
-	long row;
 
 	if (!s)
 		return ACT_NONE;
@@ -740,10 +695,9 @@ static enum action sys_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 				return sort_by(a, a->hdr_col[i]);
 		return ACT_NONE;
 	}
-	row = (long)s->top + (y - a->rows_y);
-	if (y < a->rows_y || row >= (long)s->av.n)
+	if (!list_at(&s->list, s->av.n, y - a->rows_y, &i))
 		return ACT_NONE;
-	s->sel = (size_t)row;
+	s->list.sel = i;
 	return kind == MOUSE_DOUBLE ? k_enter(a) : ACT_REDRAW;
 }
 

@@ -9,6 +9,7 @@
 #include "theme.h"
 #include "view.h"
 #include "../tables/format.h"
+#include "../tables/proctable.h"
 #include "../lib/util.h"
 
 /*
@@ -16,45 +17,36 @@
  * user changed the order (sort, filter, tree): on the same process. Otherwise,
  * as in htop, on the same line while a refresh reorders the processes.
  */
-static bool keep_pid;
-
 static void follow_selection(struct app *a)
 {
+	struct table_state *ts = &a->table;
 	const struct rowset *rs = &a->rows;
 	size_t i;
 
-	if (a->selected_pid && (a->follow || keep_pid)) {
+	if (ts->selected_pid && (a->follow || ts->keep_pid)) {
 		for (i = 0; i < rs->nrows; i++) {
-			if (rs->rows[i].task->pid == a->selected_pid) {
-				a->selected = i;
-				keep_pid = false;
+			if (rs->rows[i].task->pid == ts->selected_pid) {
+				ts->list.sel = i;
+				ts->keep_pid = false;
 				return;
 			}
 		}
 		if (a->follow) {
-			app_message(a, "the followed process %d is gone", (int)a->selected_pid);
+			app_message(a, "the followed process %d is gone", (int)ts->selected_pid);
 			a->follow = false;
 		}
 	}
-	keep_pid = false;
-	if (a->selected >= rs->nrows)
-		a->selected = rs->nrows ? rs->nrows - 1 : 0;
+	ts->keep_pid = false;
 }
 
 static void clamp_scroll(struct app *a, int h)
 {
+	struct table_state *ts = &a->table;
 	size_t rows = a->rows.nrows;
 
 	follow_selection(a);
-	if (h < 1)
-		h = 1;
-	if (a->selected < a->top)
-		a->top = a->selected;
-	if (a->selected >= a->top + (size_t)h)
-		a->top = a->selected - (size_t)h + 1;
-	if (a->top + (size_t)h > rows)
-		a->top = rows > (size_t)h ? rows - (size_t)h : 0;
-	a->selected_pid = a->selected < rows ? a->rows.rows[a->selected].task->pid : 0;
+	list_fit(&ts->list, rows, h);
+	ts->selected_pid = ts->list.sel < rows ? a->rows.rows[ts->list.sel].task->pid : 0;
 }
 
 /* Rates by level; thresholds per second (CPU: percent of one CPU). */
@@ -82,46 +74,20 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 	return level(v / m->interval_s, 100, 1000);
 }
 
-/*
- * Narrow terminals lose these first: the rarer rates, then what a top user can
- * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
- */
-static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_RUNQ, COL_VSZ, COL_TOPSC,
-	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
-};
-#define COMMAND_MIN_W 13
-
-/*
- * COMMAND's least width: a third of the line (40 cells at 120 columns, htop
- * gives it about 55), so that a command started by its path shows more than
- * the start of the path; never below COMMAND_MIN_W.
- */
-static int command_min(int w)
+/* The table as the engine sees it: the process table's definition over a->rows. */
+static void as_table(struct app *a, struct table *t)
 {
-	return w / 3 > COMMAND_MIN_W ? w / 3 : COMMAND_MIN_W;
+	proc_table(t, &a->model, &a->rows, a->cols, a->ncols);
 }
 
-/* The columns that fit in @w: @out gets indexes into a->cols. */
-static size_t fit_columns(const struct app *a, int w, int *out)
+/* The columns that fit in @w (model/proctable.c: which go first): @out gets them. */
+static size_t fit_columns(struct app *a, int w, int *out)
 {
-	bool dropped[COL_NR] = { false };
-	size_t i, d = 0, n;
-	int total;
+	struct table t;
+	int width[COL_NR];
 
-	for (;;) {
-		total = 0;
-		for (i = 0; i + 1 < a->ncols; i++)
-			if (!dropped[a->cols[i]])
-				total += columns[a->cols[i]].width + 1;
-		if (total + command_min(w) <= w || d == ARRAY_SIZE(drop_order))
-			break;
-		dropped[drop_order[d++]] = true;
-	}
-	for (i = 0, n = 0; i < a->ncols; i++)
-		if (!dropped[a->cols[i]])
-			out[n++] = a->cols[i];
-	return n;
+	as_table(a, &t);
+	return table_fit(&t, a->cols, a->ncols, w, out, width);
 }
 
 static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y, int w)
@@ -177,22 +143,22 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
  * the outermost levels go. A name at depth 8 then still reads at 80 columns
  * instead of shrinking to a letter.
  */
-static int tree_step = 3, tree_first = 1;
-
-static void tree_layout(const struct app *a, int w)
+static void tree_layout(struct app *a, int w)
 {
+	struct table_state *ts = &a->table;
+	const struct list *l = &ts->list;
 	int budget = w / 2 > 3 ? w / 2 : 3, deepest = 0, r;
 
-	tree_step = 3;
-	tree_first = 1;
-	for (r = 0; r < a->table_rows && a->top + (size_t)r < a->rows.nrows; r++)
-		if (a->rows.rows[a->top + (size_t)r].depth > deepest)
-			deepest = a->rows.rows[a->top + (size_t)r].depth;
+	ts->tree_step = 3;
+	ts->tree_first = 1;
+	for (r = 0; r < l->rows && l->top + (size_t)r < a->rows.nrows; r++)
+		if (a->rows.rows[l->top + (size_t)r].depth > deepest)
+			deepest = a->rows.rows[l->top + (size_t)r].depth;
 	if (deepest * 3 <= budget)
 		return;
-	tree_step = 1;
+	ts->tree_step = 1;
 	if (deepest - 1 + 3 > budget)
-		tree_first = deepest + 3 - budget;
+		ts->tree_first = deepest + 3 - budget;
 }
 
 /* The tree's lines before COMMAND; returns the cells used. */
@@ -206,13 +172,13 @@ static int draw_tree(const struct app *a, const struct row *r, int y, int x, int
 		return 0;
 	if (!selected)
 		attrset(theme_attr(EL_TREE));
-	for (d = tree_first; d <= r->depth && used + 3 <= w; d++) {
+	for (d = a->table.tree_first; d <= r->depth && used + 3 <= w; d++) {
 		bool vert = d < 64 && (r->more >> d & 1);
 
 		if (d < r->depth) {
-			mvaddstr(y, x + used, tree_step == 3 ? (vert ? g->tree_vert : g->tree_blank) :
-				 vert ? g->tree_vert1 : " ");
-			used += tree_step;
+			mvaddstr(y, x + used, a->table.tree_step == 3 ?
+				 (vert ? g->tree_vert : g->tree_blank) : vert ? g->tree_vert1 : " ");
+			used += a->table.tree_step;
 			continue;
 		}
 		mvaddstr(y, x + used, r->last ? g->tree_last : g->tree_branch);
@@ -286,22 +252,22 @@ static bool cmdlines_pending(const struct model *m)
 static void table_draw(struct app *a, int y0, int h, int w)
 {
 	const struct rowset *rs = &a->rows;
+	const struct list *l = &a->table.list;
 	int rows = h - 1, r, cols[COL_NR];
 	size_t ncols;
 
 	if (rows < 1)
 		return;
-	a->table_rows = rows;
 	clamp_scroll(a, rows);
 	ncols = fit_columns(a, w, cols);
 	draw_header_row(a, cols, ncols, y0, w);
 	if (rs->tree)	/* COMMAND's room: what the header row left it */
 		tree_layout(a, w - a->hdr_x[a->hdr_n - 1]);
 	a->rows_y = y0 + 1;
-	for (r = 0; r < rows && a->top + (size_t)r < rs->nrows; r++) {
-		size_t idx = a->top + (size_t)r;
+	for (r = 0; r < rows && l->top + (size_t)r < rs->nrows; r++) {
+		size_t idx = l->top + (size_t)r;
 
-		draw_row(a, cols, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == a->selected);
+		draw_row(a, cols, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == l->sel);
 	}
 	attrset(theme_attr(EL_NORMAL));
 	for (; r < rows; r++)
@@ -316,36 +282,30 @@ static void table_draw(struct app *a, int y0, int h, int w)
 		attrset(theme_attr(EL_NORMAL));
 	}
 	/* Ask the collector for these rows' status (context switches) and command lines. */
-	rowset_want(rs, &a->model, a->top, (size_t)rows);
+	rowset_want(rs, &a->model, l->top, (size_t)rows);
 }
 
 static enum action move_sel(struct app *a, long delta)
 {
-	size_t n = a->rows.nrows;
-	long s = (long)a->selected + delta;
+	struct table_state *ts = &a->table;
 
-	if (!n)
+	if (!list_move(&ts->list, a->rows.nrows, delta))
 		return ACT_NONE;
-	if (s < 0)
-		s = 0;
-	if (s >= (long)n)
-		s = (long)n - 1;
-	a->selected = (size_t)s;
-	a->selected_pid = a->rows.rows[a->selected].task->pid;
+	ts->selected_pid = a->rows.rows[ts->list.sel].task->pid;
 	return ACT_REDRAW;
 }
 
 static enum action k_up(struct app *a) { return move_sel(a, -1); }
 static enum action k_down(struct app *a) { return move_sel(a, 1); }
-static enum action k_pgup(struct app *a) { return move_sel(a, -(long)(a->table_rows > 1 ? a->table_rows - 1 : 1)); }
-static enum action k_pgdn(struct app *a) { return move_sel(a, a->table_rows > 1 ? a->table_rows - 1 : 1); }
+static enum action k_pgup(struct app *a) { return move_sel(a, -list_page(&a->table.list)); }
+static enum action k_pgdn(struct app *a) { return move_sel(a, list_page(&a->table.list)); }
 static enum action k_home(struct app *a) { return move_sel(a, -(long)a->rows.nrows); }
 static enum action k_end(struct app *a) { return move_sel(a, (long)a->rows.nrows); }
 
 /* The user changed the order: the selection stays on its process. */
-static enum action reorder(enum action act)
+static enum action reorder(struct app *a, enum action act)
 {
-	keep_pid = true;
+	a->table.keep_pid = true;
 	return act;
 }
 
@@ -358,7 +318,7 @@ static enum action sort_by(struct app *a, int col)
 		a->rows.sort_dir = columns[col].sort_default;
 	}
 	/* A column read only for visible rows must now be read for all. */
-	return reorder(columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
+	return reorder(a, columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_cpu(struct app *a) { return sort_by(a, COL_CPU); }
@@ -369,7 +329,7 @@ static enum action k_sort_time(struct app *a) { return sort_by(a, COL_TIME); }
 static enum action k_invert(struct app *a)
 {
 	a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
-	return reorder(ACT_RESORT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action sort_step(struct app *a, int step)
@@ -381,7 +341,7 @@ static enum action sort_step(struct app *a, int step)
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
 	a->rows.sort_col = a->cols[i];
 	a->rows.sort_dir = columns[a->cols[i]].sort_default;
-	return reorder(columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
+	return reorder(a, columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
@@ -393,8 +353,6 @@ static enum action k_sort_menu(struct app *a)
 	return ACT_REDRAW;
 }
 
-static char saved_filter[sizeof(((struct rowset *)0)->filter)];
-
 static void filter_change(struct app *a, const char *text)
 {
 	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text);
@@ -403,16 +361,17 @@ static void filter_change(struct app *a, const char *text)
 
 static enum action filter_done(struct app *a, const char *text)
 {
-	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : saved_filter);
+	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : a->table.saved_filter);
 	/* Command lines not read yet: read them now, not at the next refresh. */
 	if (a->rows.filter[0] && cmdlines_pending(&a->model) && !a->paused && !a->replay)
-		return reorder(ACT_COLLECT);
-	return reorder(ACT_RESORT);
+		return reorder(a, ACT_COLLECT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_filter(struct app *a)
 {
-	memcpy(saved_filter, a->rows.filter, sizeof(saved_filter));
+	_Static_assert(sizeof(a->table.saved_filter) == sizeof(a->rows.filter), "the filter's size");
+	memcpy(a->table.saved_filter, a->rows.filter, sizeof(a->table.saved_filter));
 	prompt_open(a, "Filter: ", a->rows.filter, filter_done, filter_change);
 	return ACT_REDRAW;
 }
@@ -440,8 +399,8 @@ static void search_go(struct app *a, const char *text, size_t from)
 	long r = text[0] ? search_from(a, text, from) : -1;
 
 	if (r >= 0) {
-		a->selected = (size_t)r;
-		a->selected_pid = a->rows.rows[r].task->pid;
+		a->table.list.sel = (size_t)r;
+		a->table.selected_pid = a->rows.rows[r].task->pid;
 	}
 	prompt_relabel(a, text[0] && r < 0 ? "Search (no match): " : "Search (F3: next): ");
 }
@@ -449,14 +408,14 @@ static void search_go(struct app *a, const char *text, size_t from)
 static void search_change(struct app *a, const char *text)
 {
 	snprintf(a->search, sizeof(a->search), "%s", text);
-	search_go(a, text, a->selected);
+	search_go(a, text, a->table.list.sel);
 }
 
 static enum action search_key(struct app *a, int ch, const char *text)
 {
 	if (ch != KEY_F(3))
 		return ACT_NONE;
-	search_go(a, text, a->selected + 1);
+	search_go(a, text, a->table.list.sel + 1);
 	return ACT_REDRAW;
 }
 
@@ -464,7 +423,7 @@ static enum action search_done(struct app *a, const char *text)
 {
 	(void)text;	/* the selection stays where the search took it */
 	a->searching = false;
-	return reorder(ACT_REDRAW);
+	return reorder(a, ACT_REDRAW);
 }
 
 static bool cmdlines_pending(const struct model *m);
@@ -472,11 +431,11 @@ static bool cmdlines_pending(const struct model *m);
 static enum action k_search(struct app *a)
 {
 	prompt_open(a, "Search (F3: next): ", a->search, search_done, search_change);
-	prompt_keys(search_key);
+	prompt_keys(a, search_key);
 	a->searching = true;
 	/* F3 again on the last search: its next match at once, as in htop. */
 	if (a->search[0])
-		search_go(a, a->search, a->selected + 1);
+		search_go(a, a->search, a->table.list.sel + 1);
 	/* Only the rows shown have their command line: read them all, now. */
 	if (cmdlines_pending(&a->model) && !a->paused && !a->replay)
 		return ACT_COLLECT;
@@ -495,7 +454,7 @@ static enum action k_exited(struct app *a)
 	a->rows.exited = a->rows.exited == EXITED_LAST ? EXITED_HIDE :
 			 a->rows.exited == EXITED_HIDE ? EXITED_MIXED : EXITED_LAST;
 	app_message(a, "%s", say[a->rows.exited]);
-	return reorder(ACT_RESORT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_clear_filter(struct app *a)
@@ -503,7 +462,7 @@ static enum action k_clear_filter(struct app *a)
 	if (!a->rows.filter[0])
 		return ACT_NONE;
 	a->rows.filter[0] = '\0';
-	return reorder(ACT_RESORT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action delay_done(struct app *a, const char *text)
@@ -589,24 +548,23 @@ static enum action k_cmdline(struct app *a)
 /* The process view of the selected row's process; its events get focused. */
 static enum action k_open(struct app *a)
 {
-	const struct task *t;
+	struct table t;
+	struct drill d;
 
-	if (a->selected >= a->rows.nrows) {
+	if (a->table.list.sel >= a->rows.nrows) {
 		/* Say why nothing opens, rather than nothing. */
 		app_message(a, a->rows.filter[0] ? "no process to open: the filter '%.60s' matches none (Esc clears it)" :
 			    "no process to open%.0s", a->rows.filter);
 		return ACT_REDRAW;
 	}
-	t = a->rows.rows[a->selected].task;
-	a->view_pid = t->tgid ? t->tgid : t->pid;
-	a->pv_sel = 0;
-	app_push(a, &procview_view);
-	return ACT_FOCUS;
+	as_table(a, &t);
+	table_drill(&t, a->table.list.sel, &d);
+	return view_drill(a, &d);
 }
 
 static const struct row *selected_row(const struct app *a)
 {
-	return a->selected < a->rows.nrows ? &a->rows.rows[a->selected] : NULL;
+	return a->table.list.sel < a->rows.nrows ? &a->rows.rows[a->table.list.sel] : NULL;
 }
 
 static const struct task *selected_task(const struct app *a)
@@ -620,7 +578,7 @@ static enum action k_tree(struct app *a)
 {
 	a->rows.tree = !a->rows.tree;
 	app_message(a, a->rows.tree ? "tree view (- folds, + unfolds)" : "flat view");
-	return reorder(ACT_RESORT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action fold(struct app *a, bool on)
@@ -631,7 +589,7 @@ static enum action fold(struct app *a, bool on)
 		return ACT_NONE;
 	if (on && !r->kids)
 		return ACT_NONE;
-	return rowset_fold(&a->rows, r->task->pid, on) ? reorder(ACT_RESORT) : ACT_NONE;
+	return rowset_fold(&a->rows, r->task->pid, on) ? reorder(a, ACT_RESORT) : ACT_NONE;
 }
 
 static enum action k_fold(struct app *a) { return fold(a, true); }
@@ -641,7 +599,7 @@ static enum action k_unfold_all(struct app *a)
 {
 	if (!a->rows.tree || !rowset_unfold_all(&a->rows))
 		return ACT_NONE;
-	return reorder(ACT_RESORT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_follow(struct app *a)
@@ -659,14 +617,6 @@ static enum action k_follow(struct app *a)
 }
 
 /* The users of the processes in the table: the u menu ("All users" first). */
-#define USERS_MAX 256
-static struct user_item {
-	char name[48];
-	int64_t uid;
-} users[USERS_MAX + 1];
-static const char *user_items[USERS_MAX + 1];
-static size_t nusers;
-
 static int cmp_user(const void *pa, const void *pb)
 {
 	return strcmp(((const struct user_item *)pa)->name, ((const struct user_item *)pb)->name);
@@ -674,43 +624,44 @@ static int cmp_user(const void *pa, const void *pb)
 
 static enum action user_pick(struct app *a, size_t i)
 {
-	a->rows.filter_uid = users[i].uid;
+	a->rows.filter_uid = a->table.users[i].uid;
 	if (i)
-		app_message(a, "only the processes of %s (u: another user)", users[i].name);
-	return reorder(ACT_RESORT);
+		app_message(a, "only the processes of %s (u: another user)", a->table.users[i].name);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_user(struct app *a)
 {
 	const struct model *m = &a->model;
+	struct table_state *ts = &a->table;
 	size_t i, k, cursor = 0;
 
-	snprintf(users[0].name, sizeof(users[0].name), "All users");
-	users[0].uid = -1;
-	nusers = 1;
-	for (i = 0; i < m->ntasks && nusers <= USERS_MAX; i++) {
+	snprintf(ts->users[0].name, sizeof(ts->users[0].name), "All users");
+	ts->users[0].uid = -1;
+	ts->nusers = 1;
+	for (i = 0; i < m->ntasks && ts->nusers <= USERS_MAX; i++) {
 		const struct task *t = m->tasks[i];
 
 		if (t->uid < 0)
 			continue;
-		for (k = 1; k < nusers && users[k].uid != t->uid; k++)
+		for (k = 1; k < ts->nusers && ts->users[k].uid != t->uid; k++)
 			;
-		if (k < nusers)
+		if (k < ts->nusers)
 			continue;
 		if (t->user)
-			sanitize_text(users[nusers].name, sizeof(users[0].name), t->user,
+			sanitize_text(ts->users[ts->nusers].name, sizeof(ts->users[0].name), t->user,
 				      strlen(t->user), a->utf8);
 		else
-			snprintf(users[nusers].name, sizeof(users[0].name), "%lld", (long long)t->uid);
-		users[nusers++].uid = t->uid;
+			snprintf(ts->users[ts->nusers].name, sizeof(ts->users[0].name), "%lld", (long long)t->uid);
+		ts->users[ts->nusers++].uid = t->uid;
 	}
-	sort_array(users + 1, nusers - 1, sizeof(users[0]), cmp_user);
-	for (i = 0; i < nusers; i++) {
-		user_items[i] = users[i].name;
-		if (users[i].uid == a->rows.filter_uid)
+	sort_array(ts->users + 1, ts->nusers - 1, sizeof(ts->users[0]), cmp_user);
+	for (i = 0; i < ts->nusers; i++) {
+		ts->user_items[i] = ts->users[i].name;
+		if (ts->users[i].uid == a->rows.filter_uid)
 			cursor = i;
 	}
-	menu_open(a, "Show the processes of (Enter: show, Esc: cancel)", user_items, nusers,
+	menu_open(a, "Show the processes of (Enter: show, Esc: cancel)", ts->user_items, ts->nusers,
 		  cursor, user_pick);
 	return ACT_REDRAW;
 }
@@ -733,7 +684,7 @@ static const struct {
 	{ SIGALRM, "14 SIGALRM  alarm" },
 	{ SIGWINCH, "28 SIGWINCH window size changed" },
 };
-static const char *signal_items[ARRAY_SIZE(signals)];
+_Static_assert(ARRAY_SIZE(signals) <= SIGNALS_MAX, "the menu's items");
 
 static enum action signal_pick(struct app *a, size_t i)
 {
@@ -779,10 +730,10 @@ static enum action k_kill(struct app *a)
 		return ACT_REDRAW;
 	request(a, t);
 	for (i = 0; i < ARRAY_SIZE(signals); i++)
-		signal_items[i] = signals[i].item;
+		a->table.signal_items[i] = signals[i].item;
 	snprintf(title, sizeof(title), "Send a signal to %d (%s)? Enter: send, Esc: cancel",
 		 (int)t->pid, t->comm);
-	menu_open(a, title, signal_items, ARRAY_SIZE(signals), 0, signal_pick);
+	menu_open(a, title, a->table.signal_items, ARRAY_SIZE(signals), 0, signal_pick);
 	return ACT_REDRAW;
 }
 
@@ -929,7 +880,6 @@ enum action keys_dispatch(struct app *a, const struct key_binding *keys, size_t 
 static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind)
 {
 	size_t i;
-	long row;
 
 	if (kind == MOUSE_WHEEL_UP)
 		return move_sel(a, -3);
@@ -941,10 +891,10 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 				return sort_by(a, a->hdr_col[i]);
 		return ACT_NONE;
 	}
-	row = (long)a->top + (y - a->rows_y);
-	if (y < a->rows_y || y >= a->rows_y + a->table_rows || row >= (long)a->rows.nrows)
+	if (y < a->rows_y || y >= a->rows_y + a->table.list.rows ||
+	    !list_at(&a->table.list, a->rows.nrows, y - a->rows_y, &i))
 		return ACT_NONE;
-	move_sel(a, row - (long)a->selected);
+	move_sel(a, (long)i - (long)a->table.list.sel);
 	if (kind == MOUSE_DOUBLE)
 		return keys_dispatch(a, table_keys, ARRAY_SIZE(table_keys), '\n');
 	return ACT_REDRAW;

@@ -77,6 +77,12 @@ void sysview_free(struct app *a);
 void sysview_refresh_all(struct app *a);
 /* Show view @k at the bottom of the stack (what was over it closes). */
 enum action sysview_switch(struct app *a, enum view_kind k);
+/*
+ * What Enter on a table's row opens (the engine's table_drill): the process
+ * view, the processes behind the row, a subsystem's syscalls; or why nothing.
+ */
+struct drill;
+enum action view_drill(struct app *a, const struct drill *d);
 /* The bottom line's right side (filter, sort) when a system view is on top. */
 bool sysview_status(const struct app *a, char *buf, size_t n);
 /* The view keys every picked view binds: the next one, a menu, each one by number. */
@@ -94,7 +100,6 @@ enum action key_view_7(struct app *a);
  * A menu of @n items in the table's place (signals, users): Enter calls @pick
  * with the index, Esc leaves. @items must live as long as the menu is open.
  */
-typedef enum action (*menu_pick_fn)(struct app *a, size_t index);
 void menu_open(struct app *a, const char *title, const char *const *items, size_t n,
 	       size_t cursor, menu_pick_fn pick);
 
@@ -105,13 +110,10 @@ int header_draw(struct app *a, int w, int max_lines);
 void footer_draw(struct app *a, int y, int w);
 
 /* A one-line editor on the bottom line; @done gets the text, or NULL on Esc. */
-typedef enum action (*prompt_done_fn)(struct app *a, const char *text);
-typedef void (*prompt_change_fn)(struct app *a, const char *text);
 void prompt_open(struct app *a, const char *label, const char *initial, prompt_done_fn done,
 		 prompt_change_fn change);
 /* Keys the open prompt's owner answers first (the search's F3); ACT_NONE: not one. */
-typedef enum action (*prompt_key_fn)(struct app *a, int ch, const char *text);
-void prompt_keys(prompt_key_fn key);
+void prompt_keys(struct app *a, prompt_key_fn key);
 /* A new label for the open prompt (the search's "no match"). */
 void prompt_relabel(struct app *a, const char *label);
 
