@@ -166,11 +166,20 @@ static struct remote_write *start(struct receiver *r, size_t queue_max)
 	return w;
 }
 
+/* A tick's push: two samples, as a rendering gives them. */
 static void push(struct remote_write *w, long long ts)
 {
-	static const char page[] = "ktop_refreshes_total 1\nktop_x{a=\"b\"} 2\n";
+	struct prom_out o = { 0 };
+	struct prom_label l = { "a", "b", 1 };
+	struct prom_sample s = { .name = "ktop_refreshes", .suffix = "_total", .type = PROM_U64, .u = 1 };
+	int r;
 
-	rw_push(w, page, strlen(page), ts);
+	rw_push_begin(w, ts, &o);
+	r = prom_emit_sample(&o, &s);
+	s = (struct prom_sample){ .name = "ktop_x", .suffix = "", .labels = &l, .nlabels = 1,
+				  .type = PROM_U64, .u = 2 };
+	r = r ? r : prom_emit_sample(&o, &s);
+	rw_push_end(w, r);
 }
 
 /* 503, 429 retried; 400 dropped and said once; the rest in order, once each. */

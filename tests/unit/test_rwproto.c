@@ -5,6 +5,7 @@
  * definition, and snappy's block decodes to them.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +104,157 @@ static void test_bad(void)
 	}
 }
 
+/* ---- the direct encoding against the text's ---- */
+
+/* Both bodies' WriteRequests: the same bytes, and decoded the same series. */
+static void check_same(const struct rw_body *direct, const struct rw_body *text, size_t want)
+{
+	char *a, *b, *ta = NULL, *tb = NULL;
+	size_t la, lb, tla, tlb;
+
+	CHECK_EQ_U64(direct->samples, want);
+	CHECK_EQ_U64(text->samples, want);
+	a = unsnappy(direct, &la);
+	b = unsnappy(text, &lb);
+	if (CHECK(a) && CHECK(b) && CHECK_EQ_I64(rw_decode_text(a, la, &ta, &tla), 0) &&
+	    CHECK_EQ_I64(rw_decode_text(b, lb, &tb, &tlb), 0)) {
+		CHECK_STR(ta, tb);
+		/* NaN's bits and -0 too: what decoding prints alike. */
+		CHECK(la == lb && !memcmp(a, b, la));
+	}
+	free(ta);
+	free(tb);
+	free(a);
+	free(b);
+}
+
+static struct prom_family *family(const char *name, enum prom_type t, enum prom_value v,
+				  const char *const *labels, size_t n, size_t max_series)
+{
+	struct prom_family_def d = { name, t, v, NULL, "help", labels, n, max_series };
+	char err[128];
+	struct prom_family *f = prom_family_new(&d, err, sizeof(err));
+
+	if (!f)
+		printf("# %s\n", err);
+	return f;
+}
+
+/*
+ * A histogram's series written by hand (promtext has no histogram family):
+ * _bucket with "le", _sum, _count, as a histogram family's would be.
+ */
+static int histogram(const struct prom_out *o, const char *comm, const uint64_t *counts,
+		     double sum)
+{
+	static const char *const le[] = { "1e-06", "0.001", "+Inf" };
+	struct prom_label l[2] = { { "comm", comm, strlen(comm) }, { "le", NULL, 0 } };
+	struct prom_sample s = { .name = "ktop_syscall_duration_seconds", .suffix = "_bucket",
+				 .labels = l, .nlabels = 2, .type = PROM_U64 };
+	int r = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(le); i++) {
+		l[1].value = le[i];
+		l[1].len = strlen(le[i]);
+		s.u = counts[i];
+		r |= prom_emit_sample(o, &s);
+	}
+	s.suffix = "_sum";
+	s.nlabels = 1;
+	s.type = PROM_DOUBLE;
+	s.d = sum;
+	r |= prom_emit_sample(o, &s);
+	s.suffix = "_count";
+	s.type = PROM_U64;
+	s.u = counts[2];
+	return r | prom_emit_sample(o, &s);
+}
+
+/*
+ * Families rendered once to text and to the direct encoder at the same time
+ * (one prom_out): the text read back by rw_encode (the push before) and the
+ * samples encoded directly give the same WriteRequest. Escapes, bytes that
+ * are not UTF-8, empty values, a series' own instance label, NaN, -0, +Inf,
+ * integers past 2^53, a capped family's overflow (two scrapes: it is sticky),
+ * a family without labels and a histogram.
+ */
+static void test_direct_equals_text(void)
+{
+	static const char *const sc_l[] = { "comm", "syscall" }, *const g_l[] = { "instance" };
+	static const struct rw_label ext[] = { { "instance", "host1" }, { "job", "ktop" } };
+	struct prom_family *sc = family("ktop_syscalls", PROM_COUNTER, PROM_U64, sc_l, 2, 3);
+	struct prom_family *cpu = family("ktop_cpu_seconds", PROM_COUNTER, PROM_DOUBLE, sc_l, 1, 0);
+	struct prom_family *g = family("ktop_x", PROM_GAUGE, PROM_DOUBLE, g_l, 1, 0);
+	struct prom_family *ticks = family("ktop_refreshes", PROM_COUNTER, PROM_U64, NULL, 0, 0);
+	struct rw_writer *w = rw_writer_new(ext, ARRAY_SIZE(ext));
+	struct prom_buf text = { 0 };
+	int round;
+
+	if (!CHECK(sc && cpu && g && ticks && w))
+		goto out;
+	for (round = 0; round < 2; round++) {
+		struct prom_out o = { .text = &text, .fmt = PROM_FMT_TEXT, .sample = rw_writer_sample,
+				      .ctx = w };
+		const uint64_t hist[3] = { 3, 70 + (uint64_t)round, 777 };
+		struct rw_body direct, old;
+		char err[128];
+
+		prom_buf_reset(&text);
+		rw_writer_begin(w, 1700000000123ll + round * 1000);
+		prom_family_begin(sc);
+		prom_family_add_u64(sc, (const char *[]){ "a\"b\\c\nd", "kill" }, 777 + (uint64_t)round);
+		prom_family_add_u64(sc, (const char *[]){ "bad\xff\x01utf8", "read" }, 9007199254740993ull);
+		prom_family_add_u64(sc, (const char *[]){ "", "write" }, UINT64_MAX);
+		prom_family_add_u64(sc, (const char *[]){ "x", "openat" }, 5);
+		/* past the cap of 3: the overflow "other" series */
+		prom_family_add_u64(sc, (const char *[]){ "y", "openat" }, 2 + (uint64_t)round);
+		prom_family_add_u64(sc, (const char *[]){ "z", "close" }, 1);
+		CHECK_EQ_I64(prom_family_emit(sc, &o), 0);
+		prom_family_begin(cpu);
+		prom_family_add_double(cpu, (const char *[]){ "a" }, 1.5e-05);
+		prom_family_add_double(cpu, (const char *[]){ "b" }, 0.1 + 0.2);
+		prom_family_add_double(cpu, (const char *[]){ "c" }, 1e300);
+		CHECK_EQ_I64(prom_family_emit(cpu, &o), 0);
+		prom_family_begin(g);
+		prom_family_add_double(g, (const char *[]){ "mine" }, NAN);
+		prom_family_add_double(g, (const char *[]){ "" }, -0.0);
+		prom_family_add_double(g, (const char *[]){ "neg" }, -INFINITY);
+		prom_family_add_double(g, (const char *[]){ "tiny" }, 5e-324);
+		CHECK_EQ_I64(prom_family_emit(g, &o), 0);
+		prom_family_begin(ticks);
+		prom_family_add_u64(ticks, NULL, 42);
+		CHECK_EQ_I64(prom_family_emit(ticks, &o), 0);
+		CHECK_EQ_I64(histogram(&o, "sh", hist, 0.0123), 0);
+		CHECK_EQ_I64(prom_out_eof(&o), 0);
+		if (!CHECK_EQ_I64(rw_writer_end(w, &direct, err, sizeof(err)), 0))
+			break;
+		if (CHECK_EQ_I64(rw_encode(text.data, text.len, 1700000000123ll + round * 1000, ext,
+					   ARRAY_SIZE(ext), &old, err, sizeof(err)), 0)) {
+			/* 3 own + other; 3; 4; 1; 3 buckets, sum, count */
+			check_same(&direct, &old, 4 + 3 + 4 + 1 + 5);
+			free(old.data);
+		}
+	}
+	/* What the text said of the odd ones, as a check that they were there. */
+	CHECK(strstr(text.data, "comm=\"a\\\"b\\\\c\\nd\""));
+	CHECK(strstr(text.data, "ktop_syscall_duration_seconds_bucket{comm=\"sh\",le=\"+Inf\"} 777\n"));
+	/* x 5, y 2 then 3, z 1: past the cap, the overflow's increases */
+	CHECK(strstr(text.data, "ktop_syscalls_total{comm=\"other\",syscall=\"other\"} 9\n"));
+out:
+	prom_buf_free(&text);
+	rw_writer_free(w);
+	prom_family_free(sc);
+	prom_family_free(cpu);
+	prom_family_free(g);
+	prom_family_free(ticks);
+}
+
 static const struct test tests[] = {
 	{ "rwproto: the bytes of a WriteRequest", test_bytes },
 	{ "rwproto: escapes, external labels, sorted labels, empty labels dropped", test_roundtrip },
 	{ "rwproto: lines not of the text format", test_bad },
+	{ "rwproto: the samples encoded directly equal the text's encoding", test_direct_equals_text },
 };
 
 int main(void)
