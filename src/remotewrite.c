@@ -20,6 +20,8 @@
 #define DEF_QUEUE_MAX ((size_t)64 << 20)
 #define BACKOFF_MIN_S 0.2
 #define BACKOFF_MAX_S 5.0
+/* A receiver's Retry-After is waited for up to this long (the queue holds meanwhile). */
+#define RETRY_AFTER_MAX_S 300
 
 /* One tick's body, queued. */
 struct batch {
@@ -254,6 +256,7 @@ out:
 static void done(struct endpoint *e, CURLcode cr)
 {
 	struct remote_write *w = e->w;
+	curl_off_t after = 0;
 	long code = 0;
 
 	curl_multi_remove_handle(w->multi, e->easy);
@@ -279,10 +282,19 @@ static void done(struct endpoint *e, CURLcode cr)
 		return;
 	}
 	w->st.retries++;
+	/* A 429 or 5xx may say when to come back (seconds or a date: libcurl reads both). */
+	if (cr != CURLE_OK || curl_easy_getinfo(e->easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK ||
+	    after < 0)
+		after = 0;
+	if (after > RETRY_AFTER_MAX_S)
+		after = RETRY_AFTER_MAX_S;
 	if (!e->said_failing) {
 		if (cr != CURLE_OK)
 			say(w, "remote write %s: %s; retrying (the queue holds up to %zu bytes)",
 			    e->shown, e->errbuf[0] ? e->errbuf : curl_easy_strerror(cr), w->queue_max);
+		else if (after)
+			say(w, "remote write %s: HTTP %ld; retrying in %lld s (Retry-After)", e->shown,
+			    code, (long long)after);
 		else
 			say(w, "remote write %s: HTTP %ld; retrying", e->shown, code);
 	}
@@ -290,7 +302,8 @@ static void done(struct endpoint *e, CURLcode cr)
 	e->backoff = e->backoff ? e->backoff * 2 : BACKOFF_MIN_S;
 	if (e->backoff > BACKOFF_MAX_S)
 		e->backoff = BACKOFF_MAX_S;
-	e->retry_at = now_s() + e->backoff;
+	/* Never sooner than the receiver asked, nor than the backoff. */
+	e->retry_at = now_s() + (after > e->backoff ? (double)after : e->backoff);
 }
 
 /* Start what may start: each receiver's oldest body, its backoff over. */

@@ -19,7 +19,8 @@
  * Each receiver has its queue of bodies (one per tick, in order: a series'
  * samples must arrive in time order) and one request in flight. A 2xx
  * takes the body off the queue; a 5xx, a 429 or a network error keeps it and
- * retries after a backoff (0.2 s doubling to 5 s); any other status drops it
+ * retries after a backoff (0.2 s doubling to 5 s), or after the receiver's
+ * Retry-After when longer (at most 300 s); any other status drops it
  * (said once: a receiver that refuses will refuse again). Past queue_max
  * bytes, the oldest bodies not in flight are dropped, and counted.
  */
