@@ -98,7 +98,8 @@ kills() {
 	start_ktop "$OUT" -b -d 0.5 --remote-write "http://127.0.0.1:$PPORT/api/v1/write" \
 		--external-label site=test
 	promq wait "$PPORT" 'ktop_refreshes_total{job="ktop",site="test"}' 2 20 >/dev/null
-	[ "$(promq value "$PPORT" 'ktop_refreshes_total')" != absent ]
+	# labelled as a scrape would be: instance the host name, job ktop
+	[ "$(promq value "$PPORT" "ktop_refreshes_total{instance=\"$(hostname)\",job=\"ktop\",site=\"test\"}")" != absent ]
 	# One failed kill first: the series exists before the work, so that
 	# increase() over the whole run counts all of it.
 	kills "$name" 1
@@ -219,6 +220,89 @@ kills() {
 	grep -q 'not retried: bad things' "$OUT.err"
 }
 
+# rw_receiver PORT LOG [CERT KEY]: an HTTP (or HTTPS) receiver answering 204,
+# one line per request in LOG: Authorization, X-Scope-OrgID, Content-Encoding;
+# returns once it listens.
+rw_receiver() {
+	"$PY" - "$@" <<-'EOF' &
+	import http.server, ssl, sys
+	class H(http.server.BaseHTTPRequestHandler):
+	    def do_POST(self):
+	        self.rfile.read(int(self.headers["Content-Length"]))
+	        with open(sys.argv[2], "a") as f:
+	            f.write("%s|%s|%s\n" % (self.headers["Authorization"], self.headers["X-Scope-OrgID"],
+	                                    self.headers["Content-Encoding"]))
+	        self.send_response(204)
+	        self.end_headers()
+	    def log_message(self, *a):
+	        pass
+	srv = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H)
+	if len(sys.argv) > 3:
+	    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+	    ctx.load_cert_chain(sys.argv[3], sys.argv[4])
+	    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+	open(sys.argv[2] + ".ready", "w").write("1\n")
+	srv.serve_forever()
+	EOF
+	track $!
+	wait_for_file "$2.ready" 10
+}
+
+@test "remote write: HTTPS with --remote-write-ca, a header, a bearer token read at each push, basic auth; another CA is refused" {
+	need_tracing
+	need openssl
+	local d="$BATS_TEST_TMPDIR" port i
+	make_certs "$d"
+	port=$(promq freeport)
+	rw_receiver "$port" "$d/reqs" "$d/server.crt" "$d/server.key"
+	printf 'tok-one\n' >"$d/token"
+	start_ktop "$OUT" -b -d 0.3 --remote-write "https://127.0.0.1:$port/write" --remote-write-ca "$d/ca.crt" \
+		--remote-write-header 'X-Scope-OrgID: tenant-1' --remote-write-bearer-token-file "$d/token"
+	wait_for_file "$d/reqs" 15
+	# rotated: the next pushes carry the new one
+	printf 'tok-two\n' >"$d/token.new"
+	mv "$d/token.new" "$d/token"
+	for ((i = 0; i < 50; i++)); do
+		grep -q '^Bearer tok-two|' "$d/reqs" && break
+		sleep 0.1
+	done
+	kill -TERM "$KPID"
+	wait "$KPID" || true
+	cat "$d/reqs" >&2
+	grep -q '^Bearer tok-one|tenant-1|snappy$' "$d/reqs"
+	grep -q '^Bearer tok-two|tenant-1|snappy$' "$d/reqs"
+	# never the old one after the new
+	[ "$(awk -F'|' '$1 == "Bearer tok-two" { s = 1 } s && $1 != "Bearer tok-two" { n++ } END { print n + 0 }' "$d/reqs")" = 0 ]
+	if grep -q 'retrying' "$OUT.err"; then cat "$OUT.err" >&2; return 1; fi
+
+	# basic auth from a file
+	: >"$d/reqs"
+	printf 's3cret\n' >"$d/pass"
+	start_ktop "$OUT" -b -d 0.3 --remote-write "https://127.0.0.1:$port/write" --remote-write-ca "$d/ca.crt" \
+		--remote-write-user alice --remote-write-password-file "$d/pass"
+	wait_for_file "$d/reqs" 15
+	kill -TERM "$KPID"
+	wait "$KPID" || true
+	grep -q "^Basic $(printf alice:s3cret | base64)|None|snappy$" "$d/reqs"
+
+	# a CA that did not sign the receiver's certificate: nothing sent, said, retried
+	mkdir "$d/other"
+	make_certs "$d/other"
+	: >"$d/reqs"
+	start_ktop "$OUT" -b -d 0.3 --remote-write "https://127.0.0.1:$port/write" --remote-write-ca "$d/other/ca.crt"
+	for ((i = 0; i < 50; i++)); do
+		grep -q "retrying" "$OUT.err" && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -TERM "$KPID"
+	wait "$KPID" || true
+	cat "$OUT.err" >&2
+	grep -q "retrying" "$OUT.err"
+	grep -qi "certificate" "$OUT.err"
+	[ ! -s "$d/reqs" ]
+}
+
 # ---------------------------------------------------------------- --web-config
 
 # make_certs DIR: a CA, and a server certificate of it for 127.0.0.1 and localhost.
@@ -293,6 +377,45 @@ print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024))
 	promq ready "$pp" 30
 	promq up "$pp" ktop 20
 	[ "$(promq value "$pp" 'ktop_scrapes_total > 0')" != absent ]
+}
+
+# client_cert DIR NAME: a client certificate NAME.crt/.key signed by DIR's CA.
+client_cert() {
+	openssl req -newkey rsa:2048 -nodes -keyout "$1/$2.key" -out "$1/$2.csr" -subj "/CN=$2" 2>/dev/null
+	openssl x509 -req -in "$1/$2.csr" -CA "$1/ca.crt" -CAkey "$1/ca.key" -CAcreateserial \
+		-out "$1/$2.crt" -days 2 2>/dev/null
+}
+
+@test "web-config: client_ca_file with RequireAndVerifyClientCert: no client certificate 403, another CA's 403, the CA's 200" {
+	need openssl
+	need curl
+	local d="$BATS_TEST_TMPDIR" kp code
+	make_certs "$d"
+	client_cert "$d" alice
+	mkdir "$d/other"
+	make_certs "$d/other"
+	client_cert "$d/other" mallory
+	cat >"$d/web.yml" <<-EOF
+	tls_server_config:
+	  cert_file: server.crt
+	  key_file: server.key
+	  client_ca_file: ca.crt
+	  client_auth_type: RequireAndVerifyClientCert
+	EOF
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --no-trace -d 0.5 --listen "127.0.0.1:$kp" --web-config "$d/web.yml"
+	wait_serving "$kp" --cacert "$d/ca.crt" --cert "$d/alice.crt" --key "$d/alice.key"
+	code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" "https://127.0.0.1:$kp/metrics" || true)
+	echo "no certificate: $code" >&2
+	[ "$code" = 403 ]
+	code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$d/ca.crt" --cert "$d/other/mallory.crt" \
+		--key "$d/other/mallory.key" "https://127.0.0.1:$kp/metrics" || true)
+	echo "another CA's: $code" >&2
+	[ "$code" = 403 ]
+	code=$(curl -s -o "$d/page" -w '%{http_code}' --cacert "$d/ca.crt" --cert "$d/alice.crt" \
+		--key "$d/alice.key" "https://127.0.0.1:$kp/metrics")
+	[ "$code" = 200 ]
+	grep -q '^ktop_refreshes_total ' "$d/page"
 }
 
 @test "web-config: a changed file is read again (new password); a bad one is said once and the one before kept" {
@@ -478,7 +601,7 @@ print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024))
 
 # ---------------------------------------------------------------- hidepid
 
-@test "hidepid: an unauthenticated --listen or a --textfile is refused where /proc hides pids, unless --expose-hidepid" {
+@test "hidepid: an unauthenticated --listen, a --textfile or a --remote-write is refused where /proc hides pids, unless --expose-hidepid" {
 	need unshare "Debian package util-linux"
 	[ "$(id -u)" -eq 0 ] || skip "needs root: a /proc of its own in a new mount namespace"
 	# A procfs instance of its own (new pid and mount namespaces): the host's is untouched.
@@ -491,6 +614,10 @@ print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024))
 		exec "$0" -b --no-trace -n 1 --textfile "$1"' "$KTOP" "$BATS_TEST_TMPDIR"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--textfile (0644)"* ]]
+	run --separate-stderr unshare -m -p -f sh -c 'mount -t proc -o hidepid=2 proc /proc &&
+		exec "$0" -b --no-trace -n 1 --remote-write http://127.0.0.1:1/write' "$KTOP"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--remote-write would show every user"* ]]
 	run --separate-stderr unshare -m -p -f sh -c 'mount -t proc -o hidepid=2 proc /proc &&
 		exec "$0" -b --no-trace -n 1 --listen 127.0.0.1:0 --expose-hidepid' "$KTOP"
 	[ "$status" -eq 0 ]
