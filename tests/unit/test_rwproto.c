@@ -250,11 +250,73 @@ out:
 	prom_family_free(ticks);
 }
 
+/*
+ * One writer, its buffers kept from push to push: a body of many snappy
+ * blocks (64 KiB), then a smaller one, then an empty one: each decodes to
+ * its own protobuf, whole (nothing of the one before), and is what
+ * snappy_compress makes of it.
+ */
+static void test_large_body(void)
+{
+	static const struct rw_label ext[] = { { "instance", "a-host-name" } };
+	struct rw_writer *w = rw_writer_new(ext, 1);
+	const size_t counts[] = { 20000, 1500, 0 };
+	size_t k;
+
+	if (!CHECK(w))
+		return;
+	for (k = 0; k < ARRAY_SIZE(counts); k++) {
+		struct prom_out o = { .sample = rw_writer_sample, .ctx = w };
+		char err[128], comm[32], *raw = NULL, *one = NULL;
+		struct prom_label l[2] = { { "comm", comm, 0 }, { "syscall", "openat", 6 } };
+		struct prom_sample smp = { .name = "ktop_syscalls", .suffix = "_total", .labels = l,
+					   .nlabels = 2, .type = PROM_U64 };
+		struct rw_body b;
+		size_t i, len = 0, one_len;
+
+		rw_writer_begin(w, 1700000000000ll + (int64_t)k);
+		for (i = 0; i < counts[k]; i++) {
+			l[0].len = (size_t)snprintf(comm, sizeof(comm), "worker-%zu", i * 7919 % 100003);
+			smp.u = i * i;
+			CHECK_EQ_I64(prom_emit_sample(&o, &smp), 0);
+		}
+		if (!CHECK_EQ_I64(rw_writer_end(w, &b, err, sizeof(err)), 0))
+			break;
+		CHECK_EQ_U64(b.samples, counts[k]);
+		if (k == 0)
+			CHECK(b.raw_len > 10 * 65536);
+		raw = unsnappy(&b, &len);
+		if (CHECK(raw)) {
+			CHECK_EQ_U64(len, b.raw_len);
+			one_len = snappy_max_compressed_length(len);
+			one = malloc(one_len);
+			if (CHECK(one) && CHECK(snappy_compress(raw, len, one, &one_len) == SNAPPY_OK)) {
+				CHECK_EQ_U64(b.len, one_len);
+				CHECK(b.len == one_len && !memcmp(b.data, one, one_len));
+			}
+		}
+		if (k == 0 && raw && len > 100) {
+			char *text = NULL;
+			size_t tl;
+
+			/* the last series whole, past the last block's start */
+			if (CHECK_EQ_I64(rw_decode_text(raw, len, &text, &tl), 0))
+				CHECK(strstr(text, "\n__name__=\"ktop_syscalls_total\",comm=\"worker-") != NULL &&
+				      strstr(text, " 399960001 1700000000000\n") != NULL);
+			free(text);
+		}
+		free(one);
+		free(raw);
+	}
+	rw_writer_free(w);
+}
+
 static const struct test tests[] = {
 	{ "rwproto: the bytes of a WriteRequest", test_bytes },
 	{ "rwproto: escapes, external labels, sorted labels, empty labels dropped", test_roundtrip },
 	{ "rwproto: lines not of the text format", test_bad },
 	{ "rwproto: the samples encoded directly equal the text's encoding", test_direct_equals_text },
+	{ "rwproto: bodies large, small and empty from one writer", test_large_body },
 };
 
 int main(void)
