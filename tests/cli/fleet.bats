@@ -558,30 +558,55 @@ client_cert() {
 
 @test "slots: 300 short-lived unique names with --metrics-max-series 200; a new command gets its own series within the expiry" {
 	need_tracing
-	local kp i name="kxnew$$" v t0
+	command -v pgrep >/dev/null || skip "pgrep is not installed (Debian package procps)"
+	local kp i name="kxnew$$" v t0 gate="$BATS_TEST_TMPDIR/gate" gfd
 	kp=$(promq freeport)
 	start_ktop "$OUT" -b -d 0.5 --listen "127.0.0.1:$kp" --metrics-max-series 200 --metrics-expire 8
 	wait_serving "$kp"
+	# 300 uniquely named processes that live until the gate closes (EOF on a
+	# FIFO the test holds open): every slot stays taken for as long as the
+	# test looks, however slowly they start, and they all end at once.
+	mkfifo "$gate"
+	exec {gfd}<>"$gate"
 	for ((i = 0; i < 300; i++)); do
-		bash -c 'printf "u%s-%s" "$1" "$$" >/proc/$$/comm; :' _ "$i"
+		bash -c 'printf "u%s-%s" "$1" "$$" >/proc/$$/comm; read -r _' _ "$i" <"$gate" {gfd}>&- 3>&- &
+		track $!
 	done
-	bash -c 'printf "%s" "$1" >/proc/$$/comm; while :; do sleep 0.2; done' _ "$name" &
+	for ((i = 0; i < 600; i++)); do
+		[ "$(pgrep -c '^u[0-9]+-[0-9]')" = 300 ] && break
+		sleep 0.1
+	done
+	[ "$(pgrep -c '^u[0-9]+-[0-9]')" = 300 ]
+	promq_metric() { awk -v m="$1" '$1 == m { print $2 }' "$BATS_TEST_TMPDIR/full.prom"; }
+	for ((i = 0; i < 60; i++)); do
+		curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/full.prom"
+		v=$(promq_metric ktop_metrics_dropped_groups)
+		[ "${v:-0}" -gt 0 ] && break
+		sleep 0.25
+	done
+	bash -c 'printf "%s" "$1" >/proc/$$/comm; while :; do sleep 0.2; done' _ "$name" {gfd}>&- 3>&- &
 	track $!
-	t0=$(date +%s.%N)
-	sleep 1.5
+	# two refreshes at least: ktop has seen it
+	v=$(promq_metric ktop_refreshes_total)
+	for ((i = 0; i < 60; i++)); do
+		curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/full.prom"
+		(($(promq_metric ktop_refreshes_total) >= v + 3)) && break
+		sleep 0.25
+	done
 	# The hole: every slot taken, the new command hides in other.
-	curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/full.prom"
-	v=$(awk '/^ktop_metrics_dropped_groups / { print $2 }' "$BATS_TEST_TMPDIR/full.prom")
+	v=$(promq_metric ktop_metrics_dropped_groups)
 	echo "folded into other: $v" >&2
 	((v > 0))
 	if grep -q "^ktop_processes{comm=\"$name\"}" "$BATS_TEST_TMPDIR/full.prom"; then return 1; fi
-	# The unique names expire 8 s after they exited; then the new name has a series.
-	for ((i = 0; i < 60; i++)); do
+	# The unique names end; 8 s later they expire, and the new name has a series.
+	exec {gfd}>&-
+	t0=$(date +%s.%N)
+	for ((i = 0; i < 80; i++)); do
 		curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/now.prom"
 		grep -q "^ktop_processes{comm=\"$name\"} 1" "$BATS_TEST_TMPDIR/now.prom" && break
 		sleep 0.25
 	done
-	echo "its own series $(awk -v t="$t0" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - t }') s after it started" >&2
+	echo "its own series $(awk -v t="$t0" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - t }') s after the 300 ended (expiry 8 s)" >&2
 	grep -q "^ktop_processes{comm=\"$name\"} 1" "$BATS_TEST_TMPDIR/now.prom"
 	if grep -q '^ktop_processes{comm="u1-' "$BATS_TEST_TMPDIR/now.prom"; then return 1; fi
 }
