@@ -149,7 +149,7 @@ static int histogram(const struct prom_out *o, const char *comm, const uint64_t 
 {
 	static const char *const le[] = { "1e-06", "0.001", "+Inf" };
 	struct prom_label l[2] = { { "comm", comm, strlen(comm) }, { "le", NULL, 0 } };
-	struct prom_sample s = { .name = "ktop_syscall_duration_seconds", .suffix = "_bucket",
+	struct prom_sample s = { .name = "ktop_hand_seconds", .suffix = "_bucket",
 				 .labels = l, .nlabels = 2, .type = PROM_U64 };
 	int r = 0;
 	size_t i;
@@ -238,7 +238,7 @@ static void test_direct_equals_text(void)
 	}
 	/* What the text said of the odd ones, as a check that they were there. */
 	CHECK(strstr(text.data, "comm=\"a\\\"b\\\\c\\nd\""));
-	CHECK(strstr(text.data, "ktop_syscall_duration_seconds_bucket{comm=\"sh\",le=\"+Inf\"} 777\n"));
+	CHECK(strstr(text.data, "ktop_hand_seconds_bucket{comm=\"sh\",le=\"+Inf\"} 777\n"));
 	/* x 5, y 2 then 3, z 1: past the cap, the overflow's increases */
 	CHECK(strstr(text.data, "ktop_syscalls_total{comm=\"other\",syscall=\"other\"} 9\n"));
 out:
