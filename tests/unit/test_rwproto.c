@@ -187,16 +187,24 @@ static void test_direct_equals_text(void)
 	struct prom_family *cpu = family("ktop_cpu_seconds", PROM_COUNTER, PROM_DOUBLE, sc_l, 1, 0);
 	struct prom_family *g = family("ktop_x", PROM_GAUGE, PROM_DOUBLE, g_l, 1, 0);
 	struct prom_family *ticks = family("ktop_refreshes", PROM_COUNTER, PROM_U64, NULL, 0, 0);
+	/* a histogram family, capped at 1 series: its overflow's buckets too */
+	static const double bounds[] = { 1e-06, 0.001, 2.5 };
+	struct prom_family_def hd = { "ktop_syscall_duration_seconds", PROM_HISTOGRAM, PROM_U64,
+				      "seconds", "help", sc_l, 2, 1 };
+	char herr[128];
+	struct prom_family *hist = prom_family_new_hist(&hd, bounds, 3, herr, sizeof(herr));
 	struct rw_writer *w = rw_writer_new(ext, ARRAY_SIZE(ext));
 	struct prom_buf text = { 0 };
 	int round;
 
-	if (!CHECK(sc && cpu && g && ticks && w))
+	if (!hist)
+		printf("# %s\n", herr);
+	if (!CHECK(sc && cpu && g && ticks && hist && w))
 		goto out;
 	for (round = 0; round < 2; round++) {
 		struct prom_out o = { .text = &text, .fmt = PROM_FMT_TEXT, .sample = rw_writer_sample,
 				      .ctx = w };
-		const uint64_t hist[3] = { 3, 70 + (uint64_t)round, 777 };
+		const uint64_t hist_counts[3] = { 3, 70 + (uint64_t)round, 777 };
 		struct rw_body direct, old;
 		char err[128];
 
@@ -225,20 +233,27 @@ static void test_direct_equals_text(void)
 		prom_family_begin(ticks);
 		prom_family_add_u64(ticks, NULL, 42);
 		CHECK_EQ_I64(prom_family_emit(ticks, &o), 0);
-		CHECK_EQ_I64(histogram(&o, "sh", hist, 0.0123), 0);
+		CHECK_EQ_I64(histogram(&o, "sh", hist_counts, 0.0123), 0);
+		prom_family_begin(hist);
+		prom_family_add_hist(hist, (const char *[]){ "sh", "read" }, (const uint64_t[]){ 1, 2, 3, 4 },
+				     0.5 + round);
+		prom_family_add_hist(hist, (const char *[]){ "a\"b", "nanosleep" },
+				     (const uint64_t[]){ 0, 0, 50, (uint64_t)round }, 0.51);
+		CHECK_EQ_I64(prom_family_emit(hist, &o), 0);
 		CHECK_EQ_I64(prom_out_eof(&o), 0);
 		if (!CHECK_EQ_I64(rw_writer_end(w, &direct, err, sizeof(err)), 0))
 			break;
 		if (CHECK_EQ_I64(rw_encode(text.data, text.len, 1700000000123ll + round * 1000, ext,
 					   ARRAY_SIZE(ext), &old, err, sizeof(err)), 0)) {
-			/* 3 own + other; 3; 4; 1; 3 buckets, sum, count */
-			check_same(&direct, &old, 4 + 3 + 4 + 1 + 5);
+			/* 3 own + other; 3; 4; 1; 3 buckets, sum, count; 2 x (4 buckets, sum, count) */
+			check_same(&direct, &old, 4 + 3 + 4 + 1 + 5 + 12);
 			free(old.data);
 		}
 	}
 	/* What the text said of the odd ones, as a check that they were there. */
 	CHECK(strstr(text.data, "comm=\"a\\\"b\\\\c\\nd\""));
 	CHECK(strstr(text.data, "ktop_hand_seconds_bucket{comm=\"sh\",le=\"+Inf\"} 777\n"));
+	CHECK(strstr(text.data, "ktop_syscall_duration_seconds_bucket{comm=\"other\",syscall=\"other\",le=\"2.5\"} "));
 	/* x 5, y 2 then 3, z 1: past the cap, the overflow's increases */
 	CHECK(strstr(text.data, "ktop_syscalls_total{comm=\"other\",syscall=\"other\"} 9\n"));
 out:
@@ -248,6 +263,7 @@ out:
 	prom_family_free(cpu);
 	prom_family_free(g);
 	prom_family_free(ticks);
+	prom_family_free(hist);
 }
 
 /*
