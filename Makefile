@@ -166,15 +166,18 @@ bench: deps
 	@sh bench/run.sh
 
 # tests/stress (root): 10,000 tasks ending at once under the sanitizer build,
-# 60 s fork and thread storms, then 10,000 processes and 50,000 threads; the
-# 10-minute soak separately. Results: README, Reliability.
+# 60 s fork and thread storms, then 10,000 processes and 50,000 threads, and
+# a remote write receiver stopped for 30 s (fleet.bats's test, 6 s in check);
+# the 10-minute soak separately. Results: README, Reliability.
 stress: deps
 	@sh tools/deps.sh stress
+	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory ktop $(B)/ktop-asan
 	bash tests/stress/massexit.sh
 	bash tests/stress/churn.sh fork 60
 	bash tests/stress/churn.sh thread 60
 	bash tests/stress/scale.sh
+	KTOP_FLEET_OUTAGE=30 bats --show-output-of-passing-tests -f 'a receiver stopped mid-run' tests/cli/fleet.bats
 
 soak: deps
 	@sh tools/deps.sh stress

@@ -208,10 +208,10 @@ void cgmetrics_add(struct cgmetrics *c, const char *group, const struct cgacc *a
 		prom_family_add_double(c->fam[CF_CPU_LIM], v, a->cpu_limit);
 }
 
-void cgmetrics_write(struct cgmetrics *c, struct prom_buf *out, enum prom_format fmt,
-		     void (*dropped)(void *arg, const char *family, size_t n), void *arg)
+int cgmetrics_write(struct cgmetrics *c, const struct prom_out *o,
+		    void (*dropped)(void *arg, const char *family, size_t n), void *arg)
 {
-	int i, k;
+	int i, k, r = 0, r2;
 
 	for (i = 0; i < CG_PSI_NR && c->sys.seen; i++)
 		for (k = 0; k < 2; k++)
@@ -220,8 +220,10 @@ void cgmetrics_write(struct cgmetrics *c, struct prom_buf *out, enum prom_format
 						       (const char *[]){ res_names[i], kind_names[k] },
 						       c->sys.psi_s[i][k]);
 	for (i = 0; i < CF_NR; i++) {
-		prom_family_write(c->fam[i], out, fmt);
+		r2 = prom_family_emit(c->fam[i], o);
+		r = r ? r : r2;
 		if (dropped)
 			dropped(arg, defs[i].name, prom_family_dropped(c->fam[i]));
 	}
+	return r;
 }

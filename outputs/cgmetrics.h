@@ -50,10 +50,13 @@ void cgacc_tick(struct cgacc *a, const struct cgres_table *t, const char *dir, u
 /* The system's pressure at tick @tick. */
 void cgmetrics_tick(struct cgmetrics *c, const struct cgres_table *t, uint64_t tick);
 
-/* A scrape: begin, each group's add, then write (its dropped series summed into *@dropped). */
+/*
+ * A scrape: begin, each group's add, then write to @o (each family's dropped
+ * series said to @dropped). Returns 0 or the first error of a family's write.
+ */
 void cgmetrics_begin(struct cgmetrics *c);
 void cgmetrics_add(struct cgmetrics *c, const char *group, const struct cgacc *a);
-void cgmetrics_write(struct cgmetrics *c, struct prom_buf *out, enum prom_format fmt,
-		     void (*dropped)(void *arg, const char *family, size_t n), void *arg);
+int cgmetrics_write(struct cgmetrics *c, const struct prom_out *o,
+		    void (*dropped)(void *arg, const char *family, size_t n), void *arg);
 
 #endif

@@ -790,14 +790,14 @@ static void cg_dropped(void *arg, const char *family, size_t n)
 	prom_family_add_u64(mx->fam[F_DROPPED], (const char *[]){ family }, n);
 }
 
-int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom_format fmt,
-		   struct prom_buf *out)
+int metrics_emit(struct metrics *mx, const struct metrics_health *h, const struct prom_out *o)
 {
 	uint64_t sub_calls[SUB_NR] = { 0 }, sub_errs[SUB_NR] = { 0 };
 	size_t i;
-	int f;
+	int f, r = 0, r2;
 
-	prom_buf_reset(out);
+	if (o->text)
+		prom_buf_reset(o->text);
 	for (f = 0; f < F_NR; f++)
 		prom_family_begin(mx->fam[f]);
 	cgmetrics_begin(mx->cg);
@@ -836,14 +836,26 @@ int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom
 	prom_family_add_u64(mx->fam[F_TRACING], (const char *[]){ h->reason ? h->reason : "" },
 			    h->tracing);
 	prom_family_add_u64(mx->fam[F_DROPPED_GROUPS], NULL, mx->nfolded);
+	/* Every family is written even after an error: the caps' state moves as at every write. */
 	for (f = 0; f < F_DROPPED; f++) {
-		prom_family_write(mx->fam[f], out, fmt);
+		r2 = prom_family_emit(mx->fam[f], o);
+		r = r ? r : r2;
 		/* Written first: its cap applied, what it summed is known. */
 		prom_family_add_u64(mx->fam[F_DROPPED], (const char *[]){ fam_defs[f].name },
 				    prom_family_dropped(mx->fam[f]));
 	}
-	cgmetrics_write(mx->cg, out, fmt, cg_dropped, mx);
-	prom_family_write(mx->fam[F_DROPPED], out, fmt);
-	prom_write_eof(out, fmt);
-	return out->nomem ? -ENOMEM : 0;
+	r2 = cgmetrics_write(mx->cg, o, cg_dropped, mx);
+	r = r ? r : r2;
+	r2 = prom_family_emit(mx->fam[F_DROPPED], o);
+	r = r ? r : r2;
+	r2 = prom_out_eof(o);
+	return r ? r : r2;
+}
+
+int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom_format fmt,
+		   struct prom_buf *out)
+{
+	const struct prom_out o = { .text = out, .fmt = fmt };
+
+	return metrics_emit(mx, h, &o);
 }

@@ -88,6 +88,12 @@ void metrics_tick(struct metrics *mx, const struct model *m);
  */
 int metrics_render(struct metrics *mx, const struct metrics_health *h, enum prom_format fmt,
 		   struct prom_buf *out);
+/*
+ * The same to @o (promtext.h): its text (reset first), if any, and each
+ * sample to its encoder (a push: outputs/rwproto.h), from one rendering.
+ * Returns 0, -ENOMEM, or the encoder's first error.
+ */
+int metrics_emit(struct metrics *mx, const struct metrics_health *h, const struct prom_out *o);
 
 /* For tests: the groups kept (the "other" group included once made). */
 size_t metrics_ngroups(const struct metrics *mx);

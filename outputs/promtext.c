@@ -443,6 +443,8 @@ struct prom_family {
 	uint64_t *other_c;		/* the overflow series' buckets and sum */
 	double other_sum;
 
+	struct prom_label *lab;		/* scratch of a write: a sample's labels (and le) */
+	struct prom_buf le;		/* scratch of a write: a bucket's bound as text */
 	/* scratch of a write: the candidates to sort */
 	struct cand {
 		union pval v;
@@ -569,6 +571,10 @@ struct prom_family *prom_family_new_hist(const struct prom_family_def *def, cons
 	f->name = dup_or_null(def->name, &fail);
 	f->unit = dup_or_null(def->unit, &fail);
 	f->help = dup_or_null(def->help, &fail);
+	/* A sample's labels, and a histogram bucket's le after them. */
+	f->lab = calloc(f->nlabels + 1, sizeof(*f->lab));
+	if (!f->lab)
+		goto nomem;
 	if (f->nlabels) {
 		f->labels = calloc(f->nlabels, sizeof(*f->labels));
 		if (!f->labels)
@@ -603,12 +609,14 @@ void prom_family_free(struct prom_family *f)
 	for (i = 0; f->labels && i < f->nlabels; i++)
 		free(f->labels[i]);
 	free(f->labels);
+	free(f->lab);
 	free(f->other_key);
 	keytab_free(&f->scrape);
 	keytab_free(&f->admitted);
 	keytab_free(&f->prev_other);
 	keytab_free(&f->spare);
 	prom_buf_free(&f->key);
+	prom_buf_free(&f->le);
 	free(f->cand);
 	free(f->bounds);
 	free(f->other_c);
@@ -988,83 +996,108 @@ static void put_sample_name(const struct prom_family *f, struct prom_buf *b)
 		buf_puts(b, "_total");
 }
 
-static void put_value(const struct prom_family *f, struct prom_buf *b, union pval v)
-{
-	if (f->vtype == PROM_DOUBLE)
-		put_double(b, v.d);
-	else
-		put_u64(b, v.u);
-}
-
-/* The labels of @key (escaped values, each followed by a NUL), and le="@le" if not NULL. */
-static void put_labels(const struct prom_family *f, struct prom_buf *b, const char *key,
-		       const double *le)
+/* A line of the text formats: name{label="value",...} value */
+static void put_text_sample(struct prom_buf *b, const struct prom_sample *s)
 {
 	size_t i;
 
-	if (!f->nlabels && !le)
-		return;
-	buf_putc(b, '{');
+	buf_puts(b, s->name);
+	buf_puts(b, s->suffix);
+	if (s->nlabels) {
+		buf_putc(b, '{');
+		for (i = 0; i < s->nlabels; i++) {
+			if (i)
+				buf_putc(b, ',');
+			buf_puts(b, s->labels[i].name);
+			buf_puts(b, "=\"");
+			buf_put(b, s->labels[i].value, s->labels[i].len);
+			buf_putc(b, '"');
+		}
+		buf_putc(b, '}');
+	}
+	buf_putc(b, ' ');
+	if (s->type == PROM_DOUBLE)
+		put_double(b, s->d);
+	else
+		put_u64(b, s->u);
+	buf_putc(b, '\n');
+}
+
+int prom_emit_sample(const struct prom_out *o, const struct prom_sample *s)
+{
+	if (o->text) {
+		put_text_sample(o->text, s);
+		if (o->text->nomem)
+			return -ENOMEM;
+	}
+	return o->sample ? o->sample(o->ctx, s) : 0;
+}
+
+/* The family's labels of @key (escaped values, each followed by a NUL) into f->lab. */
+static void key_labels(struct prom_family *f, const char *key)
+{
+	size_t i;
+
 	for (i = 0; i < f->nlabels; i++) {
 		size_t n = strlen(key);
 
-		if (i)
-			buf_putc(b, ',');
-		buf_puts(b, f->labels[i]);
-		buf_puts(b, "=\"");
-		buf_put(b, key, n);
-		buf_putc(b, '"');
+		f->lab[i] = (struct prom_label){ f->labels[i], key, n };
 		key += n + 1;
 	}
-	if (le) {
-		buf_puts(b, f->nlabels ? ",le=\"" : "le=\"");
-		put_double(b, *le);
-		buf_putc(b, '"');
-	}
-	buf_putc(b, '}');
 }
 
-/* One sample line; @key is the escaped values, each followed by a NUL. */
-static void put_sample(const struct prom_family *f, struct prom_buf *b, const char *key,
-		       union pval v)
+/* One sample; @key is the escaped values, each followed by a NUL. */
+static int put_sample(struct prom_family *f, const struct prom_out *o, const char *key,
+		      union pval v)
 {
-	put_sample_name(f, b);
-	put_labels(f, b, key, NULL);
-	buf_putc(b, ' ');
-	put_value(f, b, v);
-	buf_putc(b, '\n');
+	struct prom_sample s = {
+		.name = f->name, .suffix = f->type == PROM_COUNTER ? "_total" : "",
+		.labels = f->lab, .nlabels = f->nlabels, .type = f->vtype,
+	};
+
+	key_labels(f, key);
+	if (f->vtype == PROM_DOUBLE)
+		s.d = v.d;
+	else
+		s.u = v.u;
+	return prom_emit_sample(o, &s);
 }
 
-/* A histogram's lines: its buckets, cumulative, +Inf last; its sum and count. */
-static void put_hist(const struct prom_family *f, struct prom_buf *b, const char *key,
-		     const uint64_t *c, double sum)
+/*
+ * A histogram's series: its buckets, cumulative, +Inf last (le after the
+ * family's labels, as the text writes its bound); its sum and count.
+ */
+static int put_hist(struct prom_family *f, const struct prom_out *o, const char *key,
+		    const uint64_t *c, double sum)
 {
+	struct prom_sample s = {
+		.name = f->name, .suffix = "_bucket", .labels = f->lab, .nlabels = f->nlabels + 1,
+		.type = PROM_U64,
+	};
 	uint64_t cum = 0;
 	size_t k;
+	int r = 0;
 
-	for (k = 0; k < f->nb; k++) {
-		double le = k + 1 < f->nb ? f->bounds[k] : INFINITY;
-
+	key_labels(f, key);
+	for (k = 0; k < f->nb && !r; k++) {
+		prom_buf_reset(&f->le);
+		put_double(&f->le, k + 1 < f->nb ? f->bounds[k] : INFINITY);
+		if (f->le.nomem)
+			return -ENOMEM;
+		f->lab[f->nlabels] = (struct prom_label){ "le", f->le.data, f->le.len };
 		cum = cum > UINT64_MAX - c[k] ? UINT64_MAX : cum + c[k];
-		buf_puts(b, f->name);
-		buf_puts(b, "_bucket");
-		put_labels(f, b, key, &le);
-		buf_putc(b, ' ');
-		put_u64(b, cum);
-		buf_putc(b, '\n');
+		s.u = cum;
+		r = prom_emit_sample(o, &s);
 	}
-	buf_puts(b, f->name);
-	buf_puts(b, "_sum");
-	put_labels(f, b, key, NULL);
-	buf_putc(b, ' ');
-	put_double(b, sum);
-	buf_putc(b, '\n');
-	buf_puts(b, f->name);
-	buf_puts(b, "_count");
-	put_labels(f, b, key, NULL);
-	buf_putc(b, ' ');
-	put_u64(b, cum);
-	buf_putc(b, '\n');
+	s.nlabels = f->nlabels;
+	s.suffix = "_sum";
+	s.type = PROM_DOUBLE;
+	s.d = sum;
+	r = r ? r : prom_emit_sample(o, &s);
+	s.suffix = "_count";
+	s.type = PROM_U64;
+	s.u = cum;
+	return r ? r : prom_emit_sample(o, &s);
 }
 
 static void put_meta(const struct prom_family *f, struct prom_buf *b, enum prom_format fmt)
@@ -1113,13 +1146,13 @@ static void put_meta(const struct prom_family *f, struct prom_buf *b, enum prom_
 	buf_putc(b, '\n');
 }
 
-int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_format fmt)
+int prom_family_emit(struct prom_family *f, const struct prom_out *o)
 {
 	struct keytab *t = &f->scrape;
 	union pval other = { 0 };
 	bool write_other = false;
 	size_t i;
-	int r = 0;
+	int r = 0, r2;
 
 	f->dropped = 0;
 	if (f->max_series && f->type != PROM_GAUGE) {
@@ -1132,25 +1165,44 @@ int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_for
 			t->e[i].where = WHERE_OWN;
 	}
 	if (r) {
-		out->nomem = true;
+		if (o->text)
+			o->text->nomem = true;
 		return r;
 	}
-	put_meta(f, out, fmt);
+	if (o->text)
+		put_meta(f, o->text, o->fmt);
+	/* On a failure, the rest is still counted (dropped) and its first error returned. */
 	for (i = 0; i < t->n; i++) {
 		const struct kent *e = &t->e[i];
 
-		if (e->where == WHERE_OWN && f->nb)
-			put_hist(f, out, keytab_key(t, e), &f->h_scrape.c[i * f->nb], f->h_scrape.sum[i]);
-		else if (e->where == WHERE_OWN)
-			put_sample(f, out, keytab_key(t, e), e->v);
-		else if (!is_other_key(f, e))
+		if (e->where == WHERE_OWN && f->nb) {
+			r2 = put_hist(f, o, keytab_key(t, e), &f->h_scrape.c[i * f->nb],
+				      f->h_scrape.sum[i]);
+			r = r ? r : r2;
+		} else if (e->where == WHERE_OWN) {
+			r2 = put_sample(f, o, keytab_key(t, e), e->v);
+			r = r ? r : r2;
+		} else if (!is_other_key(f, e)) {
 			f->dropped++;
+		}
 	}
-	if (write_other && f->nb)
-		put_hist(f, out, f->other_key, f->other_c, f->other_sum);
-	else if (write_other)
-		put_sample(f, out, f->other_key, other);
-	return out->nomem ? -ENOMEM : 0;
+	if (write_other && f->nb) {
+		r2 = put_hist(f, o, f->other_key, f->other_c, f->other_sum);
+		r = r ? r : r2;
+	} else if (write_other) {
+		r2 = put_sample(f, o, f->other_key, other);
+		r = r ? r : r2;
+	}
+	if (o->text && o->text->nomem)
+		return -ENOMEM;
+	return r;
+}
+
+int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_format fmt)
+{
+	const struct prom_out o = { .text = out, .fmt = fmt };
+
+	return prom_family_emit(f, &o);
 }
 
 int prom_write_eof(struct prom_buf *out, enum prom_format fmt)
@@ -1158,4 +1210,9 @@ int prom_write_eof(struct prom_buf *out, enum prom_format fmt)
 	if (fmt == PROM_FMT_OPENMETRICS)
 		buf_puts(out, "# EOF\n");
 	return out->nomem ? -ENOMEM : 0;
+}
+
+int prom_out_eof(const struct prom_out *o)
+{
+	return o->text ? prom_write_eof(o->text, o->fmt) : 0;
 }

@@ -167,14 +167,60 @@ int prom_family_add_hist(struct prom_family *f, const char *const *values,
 			 const uint64_t *counts, double sum);
 
 /*
- * Append the family (its HELP, TYPE, UNIT lines and the samples offered since
- * prom_family_begin, capped as described above) to @out in format @fmt. A
- * family with no sample is written as its metadata lines alone (valid in both
- * formats). Writing the same samples again (the other format, or a second
- * scrape of an unchanged model) gives the same series and values.
- * Returns 0 or -ENOMEM (@out->nomem is then set).
+ * A sample as the exposition writes it, for an encoder other than the text
+ * (remote write's protobuf, outputs/rwproto.h): the series' name is @name
+ * then @suffix ("_total" for a counter, "_bucket", "_sum" or "_count" for a
+ * histogram's series, else ""); @labels in the family's order (a histogram's
+ * "le" included). A value is as the text writes it: mapped to valid UTF-8
+ * and escaped (\\ \" \n), @len bytes, not NUL-terminated; an empty one is
+ * label="" in the text.
  */
+struct prom_label {
+	const char *name;
+	const char *value;
+	size_t len;
+};
+
+struct prom_sample {
+	const char *name, *suffix;
+	const struct prom_label *labels;
+	size_t nlabels;
+	enum prom_value type;
+	uint64_t u;		/* PROM_U64 */
+	double d;		/* PROM_DOUBLE */
+};
+
+/*
+ * Where a family goes: the text in @fmt appended to @text (when not NULL),
+ * and each sample to @sample (when not NULL; called with @ctx, in the order
+ * of the text's lines; a non-zero return is the write's). Both at once: one
+ * rendering serves a --textfile and a push.
+ */
+struct prom_out {
+	struct prom_buf *text;
+	enum prom_format fmt;
+	int (*sample)(void *ctx, const struct prom_sample *s);
+	void *ctx;
+};
+
+/*
+ * Write the family (its HELP, TYPE, UNIT lines and the samples offered since
+ * prom_family_begin, capped as described above) to @o. A family with no
+ * sample is written as its metadata lines alone (valid in both formats).
+ * Writing the same samples again (the other format, a push, or a second
+ * scrape of an unchanged model) gives the same series and values.
+ * Returns 0, -ENOMEM (@o->text->nomem is then set), or @o->sample's error.
+ */
+int prom_family_emit(struct prom_family *f, const struct prom_out *o);
+/* prom_family_emit to the text @out in @fmt alone. */
 int prom_family_write(struct prom_family *f, struct prom_buf *out, enum prom_format fmt);
+
+/*
+ * One sample written by hand (a family type the writer above does not
+ * make): its line in @o->text and the sample to @o->sample, as
+ * prom_family_emit does. Returns 0, -ENOMEM or @o->sample's error.
+ */
+int prom_emit_sample(const struct prom_out *o, const struct prom_sample *s);
 
 /* Label sets summed into the overflow series by the last write. */
 size_t prom_family_dropped(const struct prom_family *f);
@@ -183,6 +229,8 @@ uint64_t prom_family_invalid(const struct prom_family *f);
 
 /* End the exposition: "# EOF\n" in OpenMetrics, nothing in the text format. */
 int prom_write_eof(struct prom_buf *out, enum prom_format fmt);
+/* The same for @o: its text, if any. */
+int prom_out_eof(const struct prom_out *o);
 
 /*
  * Helpers, exposed for the tests and for a caller that writes by hand:

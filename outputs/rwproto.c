@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,204 +61,326 @@ static size_t varint_len(uint64_t v)
 	return n;
 }
 
-static void put_varint(struct bbuf *b, uint64_t v)
+/* A varint at @o (room reserved); returns the byte after it. */
+static unsigned char *varint_at(unsigned char *o, uint64_t v)
 {
-	unsigned char t[10];
-	size_t n = 0;
-
 	while (v >= 0x80) {
-		t[n++] = (unsigned char)(v | 0x80);
+		*o++ = (unsigned char)(v | 0x80);
 		v >>= 7;
 	}
-	t[n++] = (unsigned char)v;
-	put(b, t, n);
+	*o++ = (unsigned char)v;
+	return o;
 }
 
-/* A label of the series being encoded: into the scratch buffer. */
+/* A length-delimited field: tag, length, bytes. */
+static unsigned char *bytes_at(unsigned char *o, unsigned char tag, const char *s, size_t n)
+{
+	*o++ = tag;
+	o = varint_at(o, n);
+	memcpy(o, s, n);
+	return o + n;
+}
+
+/* A label of the series being encoded: its bytes are the sample's, the writer's, or the scratch's. */
 struct lab {
-	size_t name, nlen, value, vlen;		/* offsets into the scratch */
+	const char *name, *value;
+	size_t nlen, vlen;
+	size_t len;		/* of its Label message */
 };
 
-struct enc {
+struct rw_writer {
 	struct bbuf pb;		/* the WriteRequest */
-	struct bbuf scratch;	/* this series' names and unescaped values */
+	struct bbuf scratch;	/* this series' name and unescaped values */
 	struct lab *labs;
 	size_t nlabs, cap_labs;
-	const struct rw_label *ext;
+	struct rw_label *ext;	/* copies */
+	size_t *ext_nlen, *ext_vlen;
 	size_t next;
+	struct bbuf out;	/* the compressed body, kept: no new mapping per push */
 	int64_t ts;
-	locale_t c;
+	size_t samples;
+	int err;		/* the first error of this request */
 };
 
-static bool add_lab(struct enc *e, const char *n, size_t nl, const char *v, size_t vl)
+/* A label; an empty value is no label, as Prometheus reads the page. */
+static bool add_lab(struct rw_writer *w, const char *n, size_t nl, const char *v, size_t vl)
 {
-	struct lab *l;
-
-	/* An empty value is no label, as Prometheus reads the page. */
 	if (!vl)
 		return true;
-	if (e->nlabs == e->cap_labs) {
-		size_t cap = e->cap_labs ? e->cap_labs * 2 : 16;
+	if (w->nlabs == w->cap_labs) {
+		size_t cap = w->cap_labs ? w->cap_labs * 2 : 16;
+		struct lab *l = realloc(w->labs, cap * sizeof(*l));
 
-		l = realloc(e->labs, cap * sizeof(*l));
 		if (!l)
 			return false;
-		e->labs = l;
-		e->cap_labs = cap;
+		w->labs = l;
+		w->cap_labs = cap;
 	}
-	l = &e->labs[e->nlabs++];
-	l->name = e->scratch.len;
-	l->nlen = nl;
-	put(&e->scratch, n, nl);
-	l->value = e->scratch.len;
-	l->vlen = vl;
-	put(&e->scratch, v, vl);
-	return !e->scratch.nomem;
+	w->labs[w->nlabs++] = (struct lab){ n, v, nl, vl, 0 };
+	return true;
 }
 
-static int lab_cmp(const struct enc *e, const struct lab *a, const struct lab *b)
+static int lab_cmp(const struct lab *a, const struct lab *b)
 {
 	size_t n = a->nlen < b->nlen ? a->nlen : b->nlen;
-	int c = memcmp(e->scratch.p + a->name, e->scratch.p + b->name, n);
+	int c = memcmp(a->name, b->name, n);
 
 	return c ? c : (a->nlen > b->nlen) - (a->nlen < b->nlen);
 }
 
-static bool has_lab(const struct enc *e, const char *n)
+static bool has_lab(const struct rw_writer *w, const char *n, size_t nl)
 {
-	size_t i, nl = strlen(n);
+	size_t i;
 
-	for (i = 0; i < e->nlabs; i++)
-		if (e->labs[i].nlen == nl && !memcmp(e->scratch.p + e->labs[i].name, n, nl))
+	for (i = 0; i < w->nlabs; i++)
+		if (w->labs[i].nlen == nl && !memcmp(w->labs[i].name, n, nl))
 			return true;
 	return false;
 }
 
-/* The series in e->labs with @v: one TimeSeries. */
-static void put_series(struct enc *e, double v)
+/*
+ * The series in w->labs (its own labels) with @v: the external labels it
+ * lacks added, sorted by name, one TimeSeries. Returns false on ENOMEM.
+ */
+static bool put_series(struct rw_writer *w, double v)
 {
 	size_t i, j, ts_len = 0, sample_len;
+	unsigned char *o;
+	uint64_t bits;
 
-	for (i = 0; i < e->next; i++)
-		if (!has_lab(e, e->ext[i].name))
-			add_lab(e, e->ext[i].name, strlen(e->ext[i].name), e->ext[i].value,
-				strlen(e->ext[i].value));
-	/* Sorted by name (few labels: insertion). */
-	for (i = 1; i < e->nlabs; i++) {
-		struct lab t = e->labs[i];
-
-		for (j = i; j > 0 && lab_cmp(e, &e->labs[j - 1], &t) > 0; j--)
-			e->labs[j] = e->labs[j - 1];
-		e->labs[j] = t;
-	}
-	for (i = 0; i < e->nlabs; i++) {
-		size_t l = 1 + varint_len(e->labs[i].nlen) + e->labs[i].nlen +
-			   1 + varint_len(e->labs[i].vlen) + e->labs[i].vlen;
-
-		ts_len += 1 + varint_len(l) + l;
-	}
-	sample_len = 1 + 8 + 1 + varint_len((uint64_t)e->ts);
-	ts_len += 1 + varint_len(sample_len) + sample_len;
-	/* Room for the whole series at once: each put below is a copy. */
-	if (!reserve(&e->pb, 1 + varint_len(ts_len) + ts_len))
-		return;
-	put(&e->pb, "\x0a", 1);
-	put_varint(&e->pb, ts_len);
-	for (i = 0; i < e->nlabs; i++) {
-		const struct lab *l = &e->labs[i];
-		size_t n = 1 + varint_len(l->nlen) + l->nlen + 1 + varint_len(l->vlen) + l->vlen;
-
-		put(&e->pb, "\x0a", 1);
-		put_varint(&e->pb, n);
-		put(&e->pb, "\x0a", 1);
-		put_varint(&e->pb, l->nlen);
-		put(&e->pb, e->scratch.p + l->name, l->nlen);
-		put(&e->pb, "\x12", 1);
-		put_varint(&e->pb, l->vlen);
-		put(&e->pb, e->scratch.p + l->value, l->vlen);
-	}
-	put(&e->pb, "\x12", 1);
-	put_varint(&e->pb, sample_len);
-	{
-		unsigned char d[9] = { 0x09 };
-		uint64_t bits;
-
-		memcpy(&bits, &v, sizeof(bits));
-		for (i = 0; i < 8; i++)
-			d[1 + i] = (unsigned char)(bits >> (8 * i));
-		put(&e->pb, d, sizeof(d));
-	}
-	put(&e->pb, "\x10", 1);
-	put_varint(&e->pb, (uint64_t)e->ts);
-}
-
-/* A label whose name and value were written at the end of the scratch. */
-static bool push_lab(struct enc *e, size_t name, size_t nlen, size_t value, size_t vlen)
-{
-	if (!vlen)
-		return true;	/* an empty value is no label, as Prometheus reads the page */
-	if (e->nlabs == e->cap_labs) {
-		size_t cap = e->cap_labs ? e->cap_labs * 2 : 16;
-		struct lab *l = realloc(e->labs, cap * sizeof(*l));
-
-		if (!l)
+	for (i = 0; i < w->next; i++)
+		if (!has_lab(w, w->ext[i].name, w->ext_nlen[i]) &&
+		    !add_lab(w, w->ext[i].name, w->ext_nlen[i], w->ext[i].value, w->ext_vlen[i]))
 			return false;
-		e->labs = l;
-		e->cap_labs = cap;
+	/* Sorted by name (few labels: insertion). */
+	for (i = 1; i < w->nlabs; i++) {
+		struct lab t = w->labs[i];
+
+		for (j = i; j > 0 && lab_cmp(&w->labs[j - 1], &t) > 0; j--)
+			w->labs[j] = w->labs[j - 1];
+		w->labs[j] = t;
 	}
-	e->labs[e->nlabs++] = (struct lab){ name, nlen, value, vlen };
+	for (i = 0; i < w->nlabs; i++) {
+		struct lab *l = &w->labs[i];
+
+		l->len = 1 + varint_len(l->nlen) + l->nlen + 1 + varint_len(l->vlen) + l->vlen;
+		ts_len += 1 + varint_len(l->len) + l->len;
+	}
+	sample_len = 1 + 8 + 1 + varint_len((uint64_t)w->ts);
+	ts_len += 1 + varint_len(sample_len) + sample_len;
+	/* Room for the whole series at once, then written in place. */
+	if (!reserve(&w->pb, 1 + varint_len(ts_len) + ts_len))
+		return false;
+	o = (unsigned char *)w->pb.p + w->pb.len;
+	*o++ = 0x0a;
+	o = varint_at(o, ts_len);
+	for (i = 0; i < w->nlabs; i++) {
+		const struct lab *l = &w->labs[i];
+
+		*o++ = 0x0a;
+		o = varint_at(o, l->len);
+		o = bytes_at(o, 0x0a, l->name, l->nlen);
+		o = bytes_at(o, 0x12, l->value, l->vlen);
+	}
+	*o++ = 0x12;
+	o = varint_at(o, sample_len);
+	*o++ = 0x09;
+	memcpy(&bits, &v, sizeof(bits));
+	for (i = 0; i < 8; i++)
+		*o++ = (unsigned char)(bits >> (8 * i));
+	*o++ = 0x10;
+	o = varint_at(o, (uint64_t)w->ts);
+	w->pb.len = (size_t)((char *)o - w->pb.p);
+	w->samples++;
 	return true;
 }
 
+/* ---- from the samples (promtext.h) ---- */
+
+struct rw_writer *rw_writer_new(const struct rw_label *ext, size_t nlabels)
+{
+	struct rw_writer *w = calloc(1, sizeof(*w));
+	size_t i;
+
+	if (!w)
+		return NULL;
+	w->ext = calloc(nlabels ? nlabels : 1, sizeof(*w->ext));
+	w->ext_nlen = calloc(nlabels ? nlabels : 1, sizeof(*w->ext_nlen));
+	w->ext_vlen = calloc(nlabels ? nlabels : 1, sizeof(*w->ext_vlen));
+	if (!w->ext || !w->ext_nlen || !w->ext_vlen)
+		goto nomem;
+	for (i = 0; i < nlabels; i++) {
+		w->ext[i].name = strdup(ext[i].name);
+		w->ext[i].value = strdup(ext[i].value);
+		w->next++;
+		if (!w->ext[i].name || !w->ext[i].value)
+			goto nomem;
+		w->ext_nlen[i] = strlen(ext[i].name);
+		w->ext_vlen[i] = strlen(ext[i].value);
+	}
+	return w;
+nomem:
+	rw_writer_free(w);
+	return NULL;
+}
+
+void rw_writer_free(struct rw_writer *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->next; i++) {
+		free((char *)w->ext[i].name);
+		free((char *)w->ext[i].value);
+	}
+	free(w->ext);
+	free(w->ext_nlen);
+	free(w->ext_vlen);
+	free(w->out.p);
+	free(w->pb.p);
+	free(w->scratch.p);
+	free(w->labs);
+	free(w);
+}
+
+void rw_writer_begin(struct rw_writer *w, int64_t ts_ms)
+{
+	w->pb.len = 0;
+	w->pb.nomem = false;
+	w->scratch.nomem = false;
+	w->ts = ts_ms;
+	w->samples = 0;
+	w->err = 0;
+}
+
+/* A value as the text's reader gets it: one NaN, no negative zero. */
+static double text_value(const struct prom_sample *s)
+{
+	double v = s->type == PROM_DOUBLE ? s->d : (double)s->u;
+
+	if (isnan(v))
+		return NAN;
+	return v == 0 ? 0.0 : v;
+}
+
+int rw_writer_sample(void *ctx, const struct prom_sample *s)
+{
+	struct rw_writer *w = ctx;
+	size_t i, nl = strlen(s->name), sl = strlen(s->suffix), room = nl + sl;
+	char *sc;
+
+	if (w->err)
+		return w->err;
+	w->nlabs = 0;
+	for (i = 0; i < s->nlabels; i++)
+		room += s->labels[i].len;
+	/* Reserved at once: the pointers into it stay valid for the series. */
+	w->scratch.len = 0;
+	if (!reserve(&w->scratch, room))
+		goto nomem;
+	sc = w->scratch.p;
+	memcpy(sc, s->name, nl);
+	memcpy(sc + nl, s->suffix, sl);
+	w->scratch.len = nl + sl;
+	if (!add_lab(w, "__name__", 8, sc, nl + sl))
+		goto nomem;
+	for (i = 0; i < s->nlabels; i++) {
+		const struct prom_label *l = &s->labels[i];
+		const char *v = l->value, *bs = memchr(v, '\\', l->len);
+		size_t vl = l->len;
+
+		/* Escaped (\\ \" \n): unescaped into the scratch; most values are as they are. */
+		if (bs) {
+			const char *p = v, *end = v + l->len;
+			char *o = sc + w->scratch.len;
+
+			v = o;
+			while (p < end) {
+				if (*p == '\\' && p + 1 < end) {
+					p++;
+					*o++ = *p == 'n' ? '\n' : *p;
+					p++;
+				} else {
+					*o++ = *p++;
+				}
+			}
+			vl = (size_t)(o - v);
+			w->scratch.len += vl;
+		}
+		if (!add_lab(w, l->name, strlen(l->name), v, vl))
+			goto nomem;
+	}
+	if (put_series(w, text_value(s)))
+		return 0;
+nomem:
+	w->err = -ENOMEM;
+	return w->err;
+}
+
+int rw_writer_end(struct rw_writer *w, struct rw_body *out, char *err, size_t errlen)
+{
+	size_t len = snappy_max_compressed_length(w->pb.len);
+
+	memset(out, 0, sizeof(*out));
+	w->out.len = 0;
+	if (!w->err && !reserve(&w->out, len ? len : 1))
+		w->err = -ENOMEM;
+	if (!w->err && snappy_compress(w->pb.p ? w->pb.p : "", w->pb.len, w->out.p, &len) != SNAPPY_OK)
+		w->err = -ENOMEM;
+	if (w->err)
+		return err_set(err, errlen, w->err, "remote write: out of memory");
+	out->data = w->out.p;
+	out->len = len;
+	out->samples = w->samples;
+	out->raw_len = w->pb.len;
+	return 0;
+}
+
+/* ---- from a text exposition ---- */
+
 /*
- * One sample line: name[{labels}] value. 0, or -EINVAL. The scratch is
+ * One sample line: name[{labels}] value. 0, -EINVAL or -ENOMEM. The scratch is
  * reserved for the whole line first (a value unescaped is never longer than
  * written): names and values are copied without a check each.
  */
-static int parse_line(struct enc *e, const char *p, const char *end)
+static int parse_line(struct rw_writer *w, locale_t c, const char *p, const char *end)
 {
 	const char *name = p, *q;
-	char num[64], *sc;
+	char num[64], *sc, *stop;
 	size_t n;
 	double v;
 
-	e->nlabs = 0;
-	e->scratch.len = 0;
-	if (!reserve(&e->scratch, (size_t)(end - p) + 8))
+	w->nlabs = 0;
+	w->scratch.len = 0;
+	if (!reserve(&w->scratch, (size_t)(end - p)))
 		return -ENOMEM;
-	sc = e->scratch.p;
+	sc = w->scratch.p;
 	while (p < end && *p != '{' && *p != ' ')
 		p++;
 	if (p == name)
 		return -EINVAL;
-	memcpy(sc, "__name__", 8);
-	memcpy(sc + 8, name, (size_t)(p - name));
-	e->scratch.len = 8 + (size_t)(p - name);
-	if (!push_lab(e, 0, 8, 8, (size_t)(p - name)))
+	if (!add_lab(w, "__name__", 8, name, (size_t)(p - name)))
 		return -ENOMEM;
 	if (p < end && *p == '{') {
 		p++;
 		while (p < end && *p != '}') {
 			const char *ln = p;
-			size_t nl, noff, voff;
+			size_t voff;
 
 			q = memchr(p, '=', (size_t)(end - p));
 			if (!q || q + 1 >= end || q[1] != '"')
 				return -EINVAL;
-			nl = (size_t)(q - ln);
-			noff = e->scratch.len;
-			memcpy(sc + noff, ln, nl);
-			voff = noff + nl;
-			n = voff;
+			voff = n = w->scratch.len;
 			p = q + 2;
 			for (;;) {
-				const char *stop = p;
+				const char *run = p;
 
-				while (stop < end && *stop != '"' && *stop != '\\')
-					stop++;
-				memcpy(sc + n, p, (size_t)(stop - p));
-				n += (size_t)(stop - p);
-				p = stop;
+				while (run < end && *run != '"' && *run != '\\')
+					run++;
+				memcpy(sc + n, p, (size_t)(run - p));
+				n += (size_t)(run - p);
+				p = run;
 				if (p >= end)
 					return -EINVAL;
 				if (*p == '"')
@@ -268,8 +391,8 @@ static int parse_line(struct enc *e, const char *p, const char *end)
 				p++;
 			}
 			p++;
-			e->scratch.len = n;
-			if (!push_lab(e, noff, nl, voff, n - voff))
+			w->scratch.len = n;
+			if (!add_lab(w, ln, (size_t)(q - ln), sc + voff, n - voff))
 				return -ENOMEM;
 			if (p < end && *p == ',')
 				p++;
@@ -288,73 +411,62 @@ static int parse_line(struct enc *e, const char *p, const char *end)
 		return -EINVAL;
 	memcpy(num, p, (size_t)(q - p));
 	num[q - p] = '\0';
-	{
-		char *stop;
-
-		v = strtod_l(num, &stop, e->c);
-		if (*stop)
-			return -EINVAL;
-	}
-	put_series(e, v);
-	return e->pb.nomem || e->scratch.nomem ? -ENOMEM : 0;
+	v = strtod_l(num, &stop, c);
+	if (*stop)
+		return -EINVAL;
+	return put_series(w, v) ? 0 : -ENOMEM;
 }
 
 int rw_encode(const char *text, size_t len, int64_t ts_ms, const struct rw_label *ext,
 	      size_t nlabels, struct rw_body *out, char *err, size_t errlen)
 {
-	struct enc e = { .ext = ext, .next = nlabels, .ts = ts_ms };
+	struct rw_writer *w = rw_writer_new(ext, nlabels);
 	const char *p = text, *end = text + len;
-	size_t n = 0, line = 0;
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	size_t line = 0;
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));
-	e.c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	if (!e.c)
-		return err_set(err, errlen, -ENOMEM, "remote write: out of memory");
+	if (!w || !c) {
+		r = err_set(err, errlen, -ENOMEM, "remote write: out of memory");
+		goto out;
+	}
+	rw_writer_begin(w, ts_ms);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 
 		line++;
 		if (le > p && *p != '#') {
-			r = parse_line(&e, p, le);
-			if (r) {
-				if (r == -EINVAL)
-					err_set(err, errlen, r, "remote write: line %zu of the page is not of the text format",
-						line);
+			r = parse_line(w, c, p, le);
+			if (r == -EINVAL) {
+				err_set(err, errlen, r, "remote write: line %zu of the page is not of the text format",
+					line);
 				goto out;
 			}
-			n++;
+			if (r) {
+				w->err = r;
+				break;
+			}
 		}
 		p = nl ? nl + 1 : end;
 	}
-	if (e.pb.nomem) {
-		r = -ENOMEM;
-		goto out;
+	r = rw_writer_end(w, out, err, errlen);
+	if (!r) {
+		char *copy = malloc(out->len ? out->len : 1);
+
+		if (copy)
+			memcpy(copy, out->data, out->len);
+		else
+			r = err_set(err, errlen, -ENOMEM, "remote write: out of memory");
+		out->data = copy;
 	}
-	out->raw_len = e.pb.len;
-	out->len = snappy_max_compressed_length(e.pb.len);
-	out->data = malloc(out->len ? out->len : 1);
-	if (!out->data) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if (snappy_compress(e.pb.p ? e.pb.p : "", e.pb.len, out->data, &out->len) != SNAPPY_OK) {
-		r = -ENOMEM;
-		goto out;
-	}
-	out->samples = n;
-out:
-	if (r == -ENOMEM)
-		err_set(err, errlen, r, "remote write: out of memory");
-	if (r) {
-		free(out->data);
+	if (r)
 		memset(out, 0, sizeof(*out));
-	}
-	freelocale(e.c);
-	free(e.pb.p);
-	free(e.scratch.p);
-	free(e.labs);
+out:
+	if (c)
+		freelocale(c);
+	rw_writer_free(w);
 	return r;
 }
 

@@ -4,9 +4,8 @@
 
 /*
  * outputs/rwproto: Prometheus remote write 1.0's body. The series are those of
- * a text exposition (promtext.h's text format, what /metrics serves), each
- * with one sample at the given time, the external labels added, as a
- * protobuf WriteRequest:
+ * the exposition (what /metrics serves), each with one sample at the given
+ * time, the external labels added, as a protobuf WriteRequest:
  *
  *	WriteRequest { repeated TimeSeries timeseries = 1; }
  *	TimeSeries   { repeated Label labels = 1; repeated Sample samples = 2; }
@@ -15,10 +14,17 @@
  *
  * labels sorted by name, __name__ among them; then snappy's block format
  * (not its framing format), as the specification wants. Pure: no I/O.
+ *
+ * A push is encoded from the samples as the exposition is rendered
+ * (rw_writer, a promtext.h prom_out's encoder): no text is written and read
+ * back. rw_encode reads a text exposition instead; both give the same bytes
+ * for the same series (tests/unit/test_rwproto.c).
  */
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "promtext.h"
 
 struct rw_label {
 	const char *name, *value;
@@ -26,17 +32,38 @@ struct rw_label {
 
 /* A WriteRequest, snappy-compressed. */
 struct rw_body {
-	char *data;		/* malloc'd, the caller's */
+	char *data;		/* rw_encode: malloc'd, the caller's; rw_writer_end: the writer's */
 	size_t len;
 	size_t samples;		/* series (one sample each) */
 	size_t raw_len;		/* the protobuf before snappy */
 };
 
 /*
- * Encode the exposition @text (@len bytes) with @nlabels external labels
- * (a series' own label of the same name wins, as Prometheus's external
- * labels). Returns 0, -EINVAL if a line is not of the text format (the
- * reason in @err), or -ENOMEM.
+ * The encoder of the samples of one exposition at a time; its buffers are
+ * kept from one to the next. @ext, the external labels (@nlabels; copied): a
+ * series' own label of the same name wins, as Prometheus's external labels.
+ * An empty label value is no label, as Prometheus reads a page. NULL on ENOMEM.
+ *
+ *	rw_writer_begin(w, ts);
+ *	metrics_emit(mx, h, &(struct prom_out){ .sample = rw_writer_sample, .ctx = w });
+ *	rw_writer_end(w, &body, err, errlen);
+ */
+struct rw_writer *rw_writer_new(const struct rw_label *ext, size_t nlabels);
+void rw_writer_free(struct rw_writer *w);
+/* A new WriteRequest, its samples at @ts_ms. */
+void rw_writer_begin(struct rw_writer *w, int64_t ts_ms);
+/* prom_out's sample callback (@ctx the writer): one TimeSeries. 0 or -ENOMEM. */
+int rw_writer_sample(void *ctx, const struct prom_sample *s);
+/*
+ * The WriteRequest compressed, in @out: its data is the writer's, valid until
+ * the next rw_writer_begin (kept: a body this size is a fresh mapping each
+ * time otherwise). 0, or -ENOMEM (said in @err) of any sample or here.
+ */
+int rw_writer_end(struct rw_writer *w, struct rw_body *out, char *err, size_t errlen);
+
+/*
+ * Encode the text exposition @text (@len bytes). Returns 0, -EINVAL if a
+ * line is not of the text format (the reason in @err), or -ENOMEM.
  */
 int rw_encode(const char *text, size_t len, int64_t ts_ms, const struct rw_label *ext,
 	      size_t nlabels, struct rw_body *out, char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/util.h"
@@ -251,21 +252,35 @@ static void health(struct ktop *k, struct metrics_health *h, char *reason, size_
 	}
 }
 
-static int render(struct ktop *k, enum prom_format fmt)
+static int render(struct ktop *k, const struct prom_out *o)
 {
 	struct metrics_health h;
 	char reason[sizeof(k->app.model.trace_status) + 64];
 
 	health(k, &h, reason, sizeof(reason));
-	return metrics_render(k->metrics, &h, fmt, &k->prom);
+	return metrics_emit(k->metrics, &h, o);
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* httpd's callback: at most once per format between two ticks (httpd caches it). */
 static int on_scrape(void *ctx, enum httpd_format fmt, const char **body, size_t *len)
 {
 	struct ktop *k = ctx;
-	int r = render(k, fmt == HTTPD_OPENMETRICS ? PROM_FMT_OPENMETRICS : PROM_FMT_TEXT);
+	const struct prom_out o = {
+		.text = &k->prom, .fmt = fmt == HTTPD_OPENMETRICS ? PROM_FMT_OPENMETRICS : PROM_FMT_TEXT,
+	};
+	uint64_t t0 = cpu_ns();
+	int r = render(k, &o);
 
+	k->scrape_cpu_ns += cpu_ns() - t0;
+	k->scrape_renders++;
 	if (r)
 		return r;
 	*body = k->prom.data;
@@ -439,15 +454,23 @@ void exporter_interval(struct ktop *k)
 		web_config_tick(k);
 	}
 	if (k->textfile || k->rw) {
-		/* One rendering for both: the same page. */
-		int r = render(k, PROM_FMT_TEXT);
+		/* One rendering for both: the page and the push's samples. */
+		struct prom_out o = { .text = k->textfile ? &k->prom : NULL, .fmt = PROM_FMT_TEXT };
+		uint64_t t0 = cpu_ns();
+		int r;
 
+		/* Each sample at the time of its tick, however late it is delivered. */
+		if (k->rw)
+			rw_push_begin(k->rw, (int64_t)(k->app.model.wall_s * 1000 + 0.5), &o);
+		r = render(k, &o);
+		if (k->rw) {
+			rw_push_end(k->rw, r);
+			/* The push's own cost (with the page's when --textfile shares it). */
+			k->push_cpu_ns += cpu_ns() - t0;
+			k->pushes++;
+		}
 		if (k->textfile)
 			textfile_tick(k, r);
-		/* Each sample at the time of its tick, however late it is delivered. */
-		if (k->rw && !r)
-			rw_push(k->rw, k->prom.data, k->prom.len,
-				(int64_t)(k->app.model.wall_s * 1000 + 0.5));
 	}
 }
 

@@ -297,6 +297,15 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* This thread's CPU time: what compressing costs, whatever else runs. */
+static double cpu_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void body_free(void *cls)
 {
 	struct body *b = cls;
@@ -412,7 +421,11 @@ static struct MHD_Response *scrape_response(struct httpd *h, enum httpd_format f
 		return NULL;
 	}
 	if (gz) {
+		double t0 = cpu_s();
+
 		b = gzip_body(h, data, len);
+		h->st.gzip_cpu_s += cpu_s() - t0;
+		h->st.gzips++;
 	} else if ((b = malloc(sizeof(*b) + len + 1))) {
 		b->h = h;
 		b->len = len;

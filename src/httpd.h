@@ -82,6 +82,8 @@ struct httpd_stats {
 	uint64_t evicted;	/* closed to make room for a newer connection */
 	double last_scrape_s;	/* handling time of the last /metrics (render + copy) */
 	double scrape_s_total;	/* summed over all /metrics */
+	uint64_t gzips;		/* pages compressed (once per model state and format) */
+	double gzip_cpu_s;	/* CPU time they took (KTOP_STATS) */
 	unsigned connections;	/* open now */
 	size_t inflight;	/* body bytes held now */
 };

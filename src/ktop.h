@@ -93,6 +93,8 @@ struct ktop {
 	unsigned long long web_stamp;	/* the files as last read (webconfig_stamp) */
 	bool web_failing;		/* a bad --web-config: said once, until it reads again */
 	bool web_auth;			/* --web-config asks for basic auth */
+	/* CPU time of the scrapes' renderings and of the pushes (KTOP_STATS, bench/exporter.sh). */
+	uint64_t scrape_cpu_ns, scrape_renders, push_cpu_ns, pushes;
 
 	/* -w: the recorder, a sink after each tick; NULL when not (or no longer) recording. */
 	struct record *rec;

@@ -20,6 +20,8 @@
 #define DEF_QUEUE_MAX ((size_t)64 << 20)
 #define BACKOFF_MIN_S 0.2
 #define BACKOFF_MAX_S 5.0
+/* A receiver's Retry-After is waited for up to this long (the queue holds meanwhile). */
+#define RETRY_AFTER_MAX_S 300
 
 /* One tick's body, queued. */
 struct batch {
@@ -51,9 +53,7 @@ struct remote_write {
 	struct endpoint *eps;
 	size_t n;
 	size_t queue_max;
-	struct rw_label *labels;
-	size_t nlabels;
-	char *label_text;		/* their storage */
+	struct rw_writer *enc;		/* this tick's body, from the samples */
 	const char *const *headers;
 	size_t nheaders;
 	const char *user, *password_file, *token_file, *ca_file;
@@ -256,6 +256,7 @@ out:
 static void done(struct endpoint *e, CURLcode cr)
 {
 	struct remote_write *w = e->w;
+	curl_off_t after = 0;
 	long code = 0;
 
 	curl_multi_remove_handle(w->multi, e->easy);
@@ -281,10 +282,19 @@ static void done(struct endpoint *e, CURLcode cr)
 		return;
 	}
 	w->st.retries++;
+	/* A 429 or 5xx may say when to come back (seconds or a date: libcurl reads both). */
+	if (cr != CURLE_OK || curl_easy_getinfo(e->easy, CURLINFO_RETRY_AFTER, &after) != CURLE_OK ||
+	    after < 0)
+		after = 0;
+	if (after > RETRY_AFTER_MAX_S)
+		after = RETRY_AFTER_MAX_S;
 	if (!e->said_failing) {
 		if (cr != CURLE_OK)
 			say(w, "remote write %s: %s; retrying (the queue holds up to %zu bytes)",
 			    e->shown, e->errbuf[0] ? e->errbuf : curl_easy_strerror(cr), w->queue_max);
+		else if (after)
+			say(w, "remote write %s: HTTP %ld; retrying in %lld s (Retry-After)", e->shown,
+			    code, (long long)after);
 		else
 			say(w, "remote write %s: HTTP %ld; retrying", e->shown, code);
 	}
@@ -292,7 +302,8 @@ static void done(struct endpoint *e, CURLcode cr)
 	e->backoff = e->backoff ? e->backoff * 2 : BACKOFF_MIN_S;
 	if (e->backoff > BACKOFF_MAX_S)
 		e->backoff = BACKOFF_MAX_S;
-	e->retry_at = now_s() + e->backoff;
+	/* Never sooner than the receiver asked, nor than the backoff. */
+	e->retry_at = now_s() + (after > e->backoff ? (double)after : e->backoff);
 }
 
 /* Start what may start: each receiver's oldest body, its backoff over. */
@@ -365,14 +376,22 @@ int rw_timeout_ms(const struct remote_write *w)
 	return best <= now ? 0 : (int)((best - now) * 1000) + 1;
 }
 
-void rw_push(struct remote_write *w, const char *page, size_t len, int64_t ts_ms)
+void rw_push_begin(struct remote_write *w, int64_t ts_ms, struct prom_out *o)
+{
+	rw_writer_begin(w->enc, ts_ms);
+	o->sample = rw_writer_sample;
+	o->ctx = w->enc;
+}
+
+void rw_push_end(struct remote_write *w, int render_err)
 {
 	struct rw_body body;
 	char err[256];
 	size_t i;
 
-	if (rw_encode(page, len, ts_ms, w->labels, w->nlabels, &body, err, sizeof(err))) {
-		say(w, "%s", err);
+	if (rw_writer_end(w->enc, &body, err, sizeof(err)) || render_err) {
+		say(w, "remote write: this refresh's samples are lost: %s",
+		    render_err ? strerror(-render_err) : err);
 		return;
 	}
 	for (i = 0; i < w->n; i++) {
@@ -413,8 +432,10 @@ void rw_push(struct remote_write *w, const char *page, size_t len, int64_t ts_ms
 		e->bytes += b->len;
 		w->st.queue_bytes += b->len;
 	}
-	free(body.data);
-	kick(w);
+	/*
+	 * Sent by the loop's next rw_run (rw_timeout_ms is 0 now), not here:
+	 * the tick pays for the encoding alone, as a scrape's rendering.
+	 */
 }
 
 void rw_get_stats(const struct remote_write *w, struct rw_stats *st)
@@ -437,8 +458,7 @@ static void shown_url(const char *url, char *out, size_t len)
 struct remote_write *rw_new(const struct rw_config *c, char *err, size_t errlen)
 {
 	struct remote_write *w = calloc(1, sizeof(*w));
-	size_t i, text = 0;
-	char *p;
+	size_t i;
 
 	if (!w) {
 		err_set(err, errlen, -ENOMEM, "--remote-write: out of memory");
@@ -460,22 +480,12 @@ struct remote_write *rw_new(const struct rw_config *c, char *err, size_t errlen)
 		free(w);
 		return NULL;
 	}
-	for (i = 0; i < c->nlabels; i++)
-		text += strlen(c->labels[i].name) + strlen(c->labels[i].value) + 2;
-	w->labels = calloc(c->nlabels ? c->nlabels : 1, sizeof(*w->labels));
-	w->label_text = p = malloc(text + 1);
+	w->enc = rw_writer_new(c->labels, c->nlabels);
 	w->eps = calloc(c->nurls, sizeof(*w->eps));
 	w->ep = epoll_create1(EPOLL_CLOEXEC);
 	w->multi = curl_multi_init();
-	if (!w->labels || !p || !w->eps || w->ep < 0 || !w->multi)
+	if (!w->enc || !w->eps || w->ep < 0 || !w->multi)
 		goto nomem;
-	for (i = 0; i < c->nlabels; i++) {
-		w->labels[i].name = p;
-		p = stpcpy(p, c->labels[i].name) + 1;
-		w->labels[i].value = p;
-		p = stpcpy(p, c->labels[i].value) + 1;
-	}
-	w->nlabels = c->nlabels;
 	curl_multi_setopt(w->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
 	curl_multi_setopt(w->multi, CURLMOPT_SOCKETDATA, w);
 	curl_multi_setopt(w->multi, CURLMOPT_TIMERFUNCTION, on_timer);
@@ -537,8 +547,7 @@ void rw_free(struct remote_write *w, double secs)
 	if (w->ep >= 0)
 		close(w->ep);
 	free(w->eps);
-	free(w->labels);
-	free(w->label_text);
+	rw_writer_free(w->enc);
 	free(w);
 	curl_global_cleanup();
 }

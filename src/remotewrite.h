@@ -13,12 +13,14 @@
  *	timeout = min(own timeout, rw_timeout_ms(w))   (-1: no limit from rw)
  *	poll(fds, ..., timeout);
  *	rw_run(w);                       (always after poll returns: cheap when idle)
- *	... after each tick: rw_push(w, page, len, the tick's time);
+ *	... after each tick, the metrics rendered to a prom_out (promtext.h):
+ *	rw_push_begin(w, the tick's time, &o); r = metrics_emit(mx, h, &o); rw_push_end(w, r);
  *
  * Each receiver has its queue of bodies (one per tick, in order: a series'
  * samples must arrive in time order) and one request in flight. A 2xx
  * takes the body off the queue; a 5xx, a 429 or a network error keeps it and
- * retries after a backoff (0.2 s doubling to 5 s); any other status drops it
+ * retries after a backoff (0.2 s doubling to 5 s), or after the receiver's
+ * Retry-After when longer (at most 300 s); any other status drops it
  * (said once: a receiver that refuses will refuse again). Past queue_max
  * bytes, the oldest bodies not in flight are dropped, and counted.
  */
@@ -55,8 +57,14 @@ struct rw_stats {
 
 /* NULL with a reason in @err. */
 struct remote_write *rw_new(const struct rw_config *c, char *err, size_t errlen);
-/* The page of this tick (text format) at @ts_ms, queued for every receiver. */
-void rw_push(struct remote_write *w, const char *page, size_t len, int64_t ts_ms);
+/*
+ * This tick's push, its samples at @ts_ms: sets @o's sample encoder (its text
+ * is the caller's, and may be rendered in the same pass). After the samples,
+ * rw_push_end with the rendering's result: the body is queued for every
+ * receiver, unless the rendering or the encoding failed (said; not queued).
+ */
+void rw_push_begin(struct remote_write *w, int64_t ts_ms, struct prom_out *o);
+void rw_push_end(struct remote_write *w, int render_err);
 int rw_fd(const struct remote_write *w);
 int rw_timeout_ms(const struct remote_write *w);
 void rw_run(struct remote_write *w);

@@ -20,6 +20,7 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "httpd.h"
 #include "ktop.h"
 #include "timearg.h"
 
@@ -437,6 +438,17 @@ void print_stats(const struct ktop *k)
 			(unsigned long long)k->rec_stats.task_rows,
 			(unsigned long long)k->rec_stats.proc_rows,
 			(unsigned long long)k->rec_stats.files);
+	if (k->metrics) {
+		struct httpd_stats hs = { 0 };
+
+		if (k->httpd)
+			httpd_get_stats(k->httpd, &hs);
+		fprintf(stderr, "ktop-stats: scrape_renders=%llu scrape_render_cpu_s=%.6f gzips=%llu "
+			"gzip_cpu_s=%.6f pushes=%llu push_cpu_s=%.6f\n",
+			(unsigned long long)k->scrape_renders, (double)k->scrape_cpu_ns / 1e9,
+			(unsigned long long)hs.gzips, hs.gzip_cpu_s, (unsigned long long)k->pushes,
+			(double)k->push_cpu_ns / 1e9);
+	}
 	if (!k->procfs)
 		return;
 	procfs_get_stats(k->procfs, &ps);

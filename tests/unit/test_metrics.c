@@ -12,14 +12,18 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include <snappy-c.h>
+
 #include "../../tables/columns.h"
 #include "../../model/model.h"
 #include "../../model/sample.h"
 #include "../../lib/util.h"
 #include "../../outputs/metrics.h"
+#include "../../outputs/rwproto.h"
 #include "test.h"
 
 #define SEC 1000000000ull
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ENOENT_ 2
 #define EACCES_ 13
 
@@ -622,6 +626,103 @@ static void test_task_states(void)
 	sc_table_free(&et);
 }
 
+/* The raw protobuf of a remote write body. */
+static char *unsnappy(const struct rw_body *b, size_t *len)
+{
+	char *raw;
+
+	if (snappy_uncompressed_length(b->data, b->len, len) != SNAPPY_OK)
+		return NULL;
+	raw = malloc(*len + 1);
+	if (raw && snappy_uncompress(b->data, b->len, raw, len) != SNAPPY_OK) {
+		free(raw);
+		return NULL;
+	}
+	return raw;
+}
+
+/*
+ * A push is encoded from the samples as they are rendered: the same
+ * WriteRequest as the page's text read back (the push before), for groups
+ * past the cap (the overflow), names to escape, signals, errors, exited
+ * processes, the remote write's own health; and the page rendered beside
+ * the push in one pass is the page rendered alone.
+ */
+static void test_push_equals_page(void)
+{
+	static const struct rw_label ext[] = { { "instance", "h" }, { "job", "ktop" } };
+	static const char *const names[] = { "we\"ird\\name", "b\nc", "x", "y" };
+	struct metrics_health h = { .tracing = true, .reason = "", .have_events = true,
+				    .have_rw = true, .rw_sent = 12, .rw_queue_bytes = 345 };
+	struct sc_table sc[4] = { 0 }, et[4] = { 0 };
+	struct rw_writer *w = rw_writer_new(ext, ARRAY_SIZE(ext));
+	struct prom_buf both = { 0 };
+	struct fixture f;
+	int t;
+	size_t i;
+
+	fx_init(&f, CGROUP_BY_COMM, 3);
+	if (!CHECK(f.mx && w))
+		goto out;
+	for (t = 0; t < 4; t++) {
+		struct prom_out o = { .text = &both, .fmt = PROM_FMT_TEXT, .sample = rw_writer_sample,
+				      .ctx = w };
+		struct rw_body direct, old;
+		char err[128], *a, *b, *ta = NULL, *tb = NULL;
+		size_t la, lb, tla, tlb;
+
+		tick_start(&f);
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			pid_t pid = (pid_t)(100 + i);
+
+			/* the last one exits at the third tick */
+			if (i == 3 && t == 3)
+				continue;
+			reading(&f, pid, names[i], 10 * (uint64_t)t, 3 * (uint64_t)t);
+			events(&f, pid, names[i], i == 3 && t == 2, &sc[i], &et[i], SYS_openat,
+			       5 + i + (uint64_t)t, 2, ENOENT_);
+		}
+		flow(&f, 100, 101, 10, 0, 1);
+		f.s.rows[0].n[CNT_SIGSENT] = 1;
+		f.s.rows[1].n[CNT_SIGRECV] = 1;
+		tick_end(&f);
+		CHECK_EQ_I64(metrics_render(f.mx, &h, PROM_FMT_TEXT, &f.out), 0);
+		rw_writer_begin(w, 1700000000000ll + t * 1000);
+		if (!CHECK_EQ_I64(metrics_emit(f.mx, &h, &o), 0) ||
+		    !CHECK_EQ_I64(rw_writer_end(w, &direct, err, sizeof(err)), 0))
+			break;
+		CHECK_STR(both.data, f.out.data);
+		if (!CHECK_EQ_I64(rw_encode(f.out.data, f.out.len, 1700000000000ll + t * 1000, ext,
+					    ARRAY_SIZE(ext), &old, err, sizeof(err)), 0))
+			break;
+		CHECK(direct.samples > 30);
+		CHECK_EQ_U64(direct.samples, old.samples);
+		a = unsnappy(&direct, &la);
+		b = unsnappy(&old, &lb);
+		if (CHECK(a && b) && CHECK_EQ_I64(rw_decode_text(a, la, &ta, &tla), 0) &&
+		    CHECK_EQ_I64(rw_decode_text(b, lb, &tb, &tlb), 0)) {
+			CHECK_STR(ta, tb);
+			CHECK(la == lb && !memcmp(a, b, la));
+		}
+		free(ta);
+		free(tb);
+		free(a);
+		free(b);
+		free(old.data);
+	}
+	/* The overflow and the escapes were there. */
+	CHECK(strstr(f.out.data, "comm=\"other\"") != NULL);
+	CHECK(strstr(f.out.data, "comm=\"we\\\"ird\\\\name\"") != NULL);
+out:
+	for (i = 0; i < ARRAY_SIZE(sc); i++) {
+		sc_table_free(&sc[i]);
+		sc_table_free(&et[i]);
+	}
+	prom_buf_free(&both);
+	rw_writer_free(w);
+	fx_free(&f);
+}
+
 static const struct test tests[] = {
 #if defined(__x86_64__) && !defined(__ILP32__)
 	{ "metrics: a 32-bit program's calls named with i386's table and their ABI", test_compat_names },
@@ -642,6 +743,7 @@ static const struct test tests[] = {
 	{ "metrics: idle groups expire, a new name gets its own series", test_expire },
 	{ "metrics: a process named other is not the overflow", test_other_name },
 	{ "metrics: lost exit records are counted", test_lost_exits },
+	{ "metrics: a push encoded from the samples equals the page's encoding", test_push_equals_page },
 };
 
 int main(void)

@@ -31,6 +31,8 @@ struct receiver {
 	size_t len;
 	const int *statuses;	/* answered in turn; then 204 */
 	size_t nstatus, answered;
+	int retry_after;	/* > 0: a Retry-After of that many seconds with each 429 and 503 */
+	double at[64];		/* when each request was read whole */
 	long long ts[64];	/* the timestamp of each request accepted (2xx) */
 	size_t nts;
 	char said[4][256];
@@ -116,12 +118,17 @@ static void receiver_run(struct receiver *r)
 	cl = strcasestr(r->req, "Content-Length: ");
 	if (hend && cl && r->len >= (size_t)(hend + 4 - r->req) + (size_t)atol(cl + 16)) {
 		int st = r->answered < r->nstatus ? r->statuses[r->answered] : 204;
-		char resp[128];
+		char resp[160], ra[40] = "";
 
+		if (r->answered < ARRAY_SIZE(r->at))
+			r->at[r->answered] = now();
 		r->answered++;
 		if (st / 100 == 2 && r->nts < ARRAY_SIZE(r->ts))
 			r->ts[r->nts++] = first_ts(hend + 4, (size_t)atol(cl + 16));
-		snprintf(resp, sizeof(resp), "HTTP/1.1 %d X\r\nContent-Length: 4\r\nConnection: close\r\n\r\nnope", st);
+		if (r->retry_after > 0 && (st == 429 || st == 503))
+			snprintf(ra, sizeof(ra), "Retry-After: %d\r\n", r->retry_after);
+		snprintf(resp, sizeof(resp), "HTTP/1.1 %d X\r\n%sContent-Length: 4\r\nConnection: close\r\n\r\nnope",
+			 st, ra);
 		send(r->cfd, resp, strlen(resp), MSG_NOSIGNAL);
 		close(r->cfd);
 		r->cfd = -1;
@@ -166,11 +173,20 @@ static struct remote_write *start(struct receiver *r, size_t queue_max)
 	return w;
 }
 
+/* A tick's push: two samples, as a rendering gives them. */
 static void push(struct remote_write *w, long long ts)
 {
-	static const char page[] = "ktop_refreshes_total 1\nktop_x{a=\"b\"} 2\n";
+	struct prom_out o = { 0 };
+	struct prom_label l = { "a", "b", 1 };
+	struct prom_sample s = { .name = "ktop_refreshes", .suffix = "_total", .type = PROM_U64, .u = 1 };
+	int r;
 
-	rw_push(w, page, strlen(page), ts);
+	rw_push_begin(w, ts, &o);
+	r = prom_emit_sample(&o, &s);
+	s = (struct prom_sample){ .name = "ktop_x", .suffix = "", .labels = &l, .nlabels = 1,
+				  .type = PROM_U64, .u = 2 };
+	r = r ? r : prom_emit_sample(&o, &s);
+	rw_push_end(w, r);
 }
 
 /* 503, 429 retried; 400 dropped and said once; the rest in order, once each. */
@@ -242,9 +258,39 @@ static void test_queue_bound(void)
 	close(r.lfd);
 }
 
+/*
+ * A 429 or 503 with Retry-After: the next attempt waits that long, not the
+ * backoff's 0.2 s (a lower bound: a slow machine only makes it later).
+ */
+static void test_retry_after(void)
+{
+	static const int script[] = { 429, 503, 204 };
+	struct receiver r = { .statuses = script, .nstatus = ARRAY_SIZE(script), .retry_after = 2 };
+	struct remote_write *w;
+	struct rw_stats st;
+
+	if (!CHECK(receiver_start(&r)) || !CHECK(w = start(&r, 0)))
+		return;
+	push(w, 1000);
+	loop(w, &r, 15, queue_empty);
+	rw_get_stats(w, &st);
+	CHECK_EQ_U64(r.answered, 3);
+	CHECK_EQ_U64(st.samples_sent, 2);
+	if (r.answered == 3) {
+		printf("# attempts %.2f s and %.2f s apart (Retry-After: 2)\n", r.at[1] - r.at[0],
+		       r.at[2] - r.at[1]);
+		CHECK(r.at[1] - r.at[0] >= 1.9);
+		CHECK(r.at[2] - r.at[1] >= 1.9);
+	}
+	CHECK(r.nsaid >= 1 && strstr(r.said[0], "Retry-After"));
+	rw_free(w, 0);
+	close(r.lfd);
+}
+
 static const struct test tests[] = {
 	{ "remotewrite: 5xx and 429 retried, other 4xx dropped, in order", test_statuses },
 	{ "remotewrite: the queue's bound drops the oldest, counted", test_queue_bound },
+	{ "remotewrite: Retry-After of a 429 or 503 is waited for", test_retry_after },
 };
 
 int main(void)

@@ -7,6 +7,10 @@ ktop's own CSV, and hostile HTTP clients.
     promq.py up PORT JOB SECONDS           until Prometheus scraped JOB once, up == 1
     promq.py value PORT QUERY              the instant value ("absent" if none)
     promq.py wait PORT QUERY WANT SECONDS  until the value is >= WANT: prints it
+    promq.py increase PORT SERIES          increase() of SERIES (one series) over a range
+                                           from its first raw sample to its last, so
+                                           that nothing is extrapolated: prints the
+                                           value, the samples and the span in seconds
     promq.py csv-match PORT SERIES CSV COMM SYSCALL FIELD
         Prometheus's raw samples of SERIES (a counter of ktop's) and of
         ktop_last_refresh_timestamp_seconds, scrape by scrape: the counter's
@@ -105,6 +109,16 @@ def wait(port, query, want, seconds):
             break
         time.sleep(0.25)
     print("absent" if v is None else "%.17g" % v)
+    return 0
+
+
+def increase(port, series):
+    pts = sorted(raw_samples(port, f"{series}[1h]", time.time()))
+    first, last = pts[0], pts[-1]
+    # Prometheus 2's range is [at - range, at]: both ends are samples, no extrapolation.
+    rng = int(round((last - first) * 1000))
+    v = instant(port, f"increase({series}[{rng}ms] @ {last:.3f})")
+    print("%s %d %.3f" % ("absent" if v is None else "%.17g" % v, len(pts), last - first))
     return 0
 
 
@@ -301,6 +315,7 @@ def omcheck(path, comm):
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     fn = {"freeport": freeport, "ready": ready, "up": up, "value": value, "wait": wait,
+          "increase": increase,
           "csv-match": csv_match, "attack": attack, "scrape": scrape, "omcheck": omcheck}[cmd]
     return fn(*args) or 0
 
