@@ -91,7 +91,7 @@ void recbuf_free(struct recbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static void put_bytes(struct recbuf *b, const void *p, size_t n)
+void rec_put_bytes(struct recbuf *b, const void *p, size_t n)
 {
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2 + 64;
@@ -101,7 +101,7 @@ static void put_bytes(struct recbuf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-static void put_varint(struct recbuf *b, uint64_t v)
+void rec_put_varint(struct recbuf *b, uint64_t v)
 {
 	uint8_t tmp[10];
 	size_t n = 0;
@@ -113,19 +113,19 @@ static void put_varint(struct recbuf *b, uint64_t v)
 			tmp[n] |= 0x80;
 		n++;
 	} while (v);
-	put_bytes(b, tmp, n);
+	rec_put_bytes(b, tmp, n);
 }
 
 /* A counter as itself (keyframe) or as its zigzag difference, wrapping, from @prev. */
 static void put_num(struct recbuf *b, uint64_t cur, const uint64_t *prev)
 {
 	if (!prev) {
-		put_varint(b, cur);
+		rec_put_varint(b, cur);
 		return;
 	}
 	int64_t d = (int64_t)(cur - *prev);
 
-	put_varint(b, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
+	rec_put_varint(b, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
 }
 
 /* A double: its 8 bytes, or in a difference one byte 0 when unchanged. */
@@ -137,21 +137,15 @@ static void put_double(struct recbuf *b, double cur, const double *prev)
 		if (!memcmp(&cur, prev, sizeof(cur))) {
 			uint8_t zero = 0;
 
-			put_bytes(b, &zero, 1);
+			rec_put_bytes(b, &zero, 1);
 			return;
 		}
-		put_bytes(b, &one, 1);
+		rec_put_bytes(b, &one, 1);
 	}
-	put_bytes(b, &cur, sizeof(cur));
+	rec_put_bytes(b, &cur, sizeof(cur));
 }
 
-struct reader {
-	const uint8_t *p;
-	size_t n, pos;
-	bool bad;
-};
-
-static uint64_t get_varint(struct reader *r)
+uint64_t rec_get_varint(struct rec_reader *r)
 {
 	uint64_t v = 0;
 	int shift;
@@ -172,9 +166,9 @@ static uint64_t get_varint(struct reader *r)
 	return 0;
 }
 
-static void get_num(struct reader *r, uint64_t *v, bool delta)
+static void get_num(struct rec_reader *r, uint64_t *v, bool delta)
 {
-	uint64_t z = get_varint(r);
+	uint64_t z = rec_get_varint(r);
 
 	if (!delta) {
 		*v = z;
@@ -183,7 +177,7 @@ static void get_num(struct reader *r, uint64_t *v, bool delta)
 	*v += (z >> 1) ^ (0 - (z & 1));
 }
 
-static void get_double(struct reader *r, double *v, bool delta)
+static void get_double(struct rec_reader *r, double *v, bool delta)
 {
 	if (delta) {
 		if (r->pos >= r->n) {
@@ -240,19 +234,19 @@ void recfmt_sys_encode(struct recbuf *b, const struct sys_sample *cur,
 		   cur->stat.ncpu;
 	int i, k;
 
-	put_varint(b, (cur->have_stat ? SF_STAT : 0) | (cur->have_mem ? SF_MEM : 0) |
+	rec_put_varint(b, (cur->have_stat ? SF_STAT : 0) | (cur->have_mem ? SF_MEM : 0) |
 		   (cur->have_vm ? SF_VM : 0) | (cur->have_load ? SF_LOAD : 0) |
 		   (cur->have_uptime ? SF_UPTIME : 0) | (cur->mem.has_available ? SF_AVAIL : 0) |
 		   (cur->load.has_last_pid ? SF_LASTPID : 0) |
 		   (cur->stat.total.present ? SF_TOTAL_PRESENT : 0));
-	put_varint(b, (uint64_t)ncpu);
+	rec_put_varint(b, (uint64_t)ncpu);
 	for (k = 0; k < 8; k++)
 		put_num(b, *cpu_field(&c->stat.total, k), p ? cpu_field(&p->stat.total, k) : NULL);
 	for (i = 0; i < ncpu; i++) {
 		/* A CPU the sample before did not have counts from 0. */
 		bool base = p && i < p->stat.ncpu;
 
-		put_varint(b, cur->stat.cpu[i].present ? 1 : 0);
+		rec_put_varint(b, cur->stat.cpu[i].present ? 1 : 0);
 		for (k = 0; k < 8; k++) {
 			uint64_t zero = 0;
 
@@ -269,8 +263,8 @@ void recfmt_sys_encode(struct recbuf *b, const struct sys_sample *cur,
 
 int recfmt_sys_decode(const uint8_t *p, size_t n, bool delta, struct sys_sample *s)
 {
-	struct reader r = { p, n, 0, false };
-	uint64_t flags = get_varint(&r), ncpu = get_varint(&r);
+	struct rec_reader r = { p, n, 0, false };
+	uint64_t flags = rec_get_varint(&r), ncpu = rec_get_varint(&r);
 	int old = s->stat.ncpu, i, k;
 
 	if (r.bad || ncpu > SYS_MAX_CPUS || !s->stat.cpu)
@@ -296,7 +290,7 @@ int recfmt_sys_decode(const uint8_t *p, size_t n, bool delta, struct sys_sample 
 	for (i = 0; i < (int)ncpu; i++) {
 		if (i >= old || old < 0)
 			memset(&s->stat.cpu[i], 0, sizeof(s->stat.cpu[i]));
-		s->stat.cpu[i].present = get_varint(&r) != 0;
+		s->stat.cpu[i].present = rec_get_varint(&r) != 0;
 		for (k = 0; k < 8; k++)
 			get_num(&r, cpu_field(&s->stat.cpu[i], k), delta);
 	}
@@ -340,7 +334,7 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 	bool first;
 	char num[48];
 
-	put_bytes(b, "[", 1);
+	rec_put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
 		uint64_t f[7] = { v[i]->nr, v[i]->calls, v[i]->errors, v[i]->top_errno, v[i]->timed,
 				  v[i]->time_ns, v[i]->max_ns };
@@ -348,18 +342,18 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 
 		while (last > 1 && !f[last])
 			last--;
-		put_bytes(b, i ? ",[" : "[", i ? 2 : 1);
+		rec_put_bytes(b, i ? ",[" : "[", i ? 2 : 1);
 		for (j = 0; j <= last; j++) {
 			int len = snprintf(num, sizeof(num), j ? ",%llu" : "%llu", (unsigned long long)f[j]);
 
-			put_bytes(b, num, (size_t)len);
+			rec_put_bytes(b, num, (size_t)len);
 		}
 		hist = sc_table_hist(t, v[i]);
 		if (hist) {
 			/* The timed calls' histogram (--latency): [bucket,count,...], buckets rising. */
 			for (j = last + 1; j <= 6; j++)
-				put_bytes(b, ",0", 2);
-			put_bytes(b, ",[", 2);
+				rec_put_bytes(b, ",0", 2);
+			rec_put_bytes(b, ",[", 2);
 			for (k = 0, first = true; k < LAT_BUCKETS; k++) {
 				int len;
 
@@ -367,14 +361,14 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 					continue;
 				len = snprintf(num, sizeof(num), first ? "%u,%llu" : ",%u,%llu", k,
 					       (unsigned long long)hist->n[k]);
-				put_bytes(b, num, (size_t)len);
+				rec_put_bytes(b, num, (size_t)len);
 				first = false;
 			}
-			put_bytes(b, "]", 1);
+			rec_put_bytes(b, "]", 1);
 		}
-		put_bytes(b, "]", 1);
+		rec_put_bytes(b, "]", 1);
 	}
-	put_bytes(b, "]", 2);	/* with the NUL */
+	rec_put_bytes(b, "]", 2);	/* with the NUL */
 	b->len--;
 	free(v);
 }
@@ -505,15 +499,15 @@ void recfmt_err_encode(struct recbuf *b, const struct sc_table *t)
 	const struct sc_stat **v = sorted(t, cmp_key, &n);
 	char num[80];
 
-	put_bytes(b, "[", 1);
+	rec_put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
 		int len = snprintf(num, sizeof(num), "%s[%u,%u,%llu]", i ? "," : "",
 				   sc_err_nr(v[i]->nr), sc_err_errno(v[i]->nr),
 				   (unsigned long long)v[i]->errors);
 
-		put_bytes(b, num, (size_t)len);
+		rec_put_bytes(b, num, (size_t)len);
 	}
-	put_bytes(b, "]", 2);
+	rec_put_bytes(b, "]", 2);
 	b->len--;
 	free(v);
 }
@@ -557,19 +551,19 @@ static void put_comm(struct recbuf *b, const char *c)
 {
 	size_t i;
 
-	put_bytes(b, "\"", 1);
+	rec_put_bytes(b, "\"", 1);
 	for (i = 0; i < 16 && c[i]; i++) {
 		unsigned char u = (unsigned char)c[i];
 		char esc[8];
 
 		if (u >= 0x20 && u < 0x7f && u != '"' && u != '\\') {
-			put_bytes(b, &c[i], 1);
+			rec_put_bytes(b, &c[i], 1);
 			continue;
 		}
 		snprintf(esc, sizeof(esc), "\\u%04x", u);
-		put_bytes(b, esc, 6);
+		rec_put_bytes(b, esc, 6);
 	}
-	put_bytes(b, "\"", 1);
+	rec_put_bytes(b, "\"", 1);
 }
 
 static void put_flow(struct recbuf *b, bool first, pid_t sender, pid_t receiver, int sig,
@@ -582,14 +576,14 @@ static void put_flow(struct recbuf *b, bool first, pid_t sender, pid_t receiver,
 	/* No names: the five numbers only. */
 	if (!sc[0] && !rc[0]) {
 		num[len - 1] = ']';
-		put_bytes(b, num, (size_t)len);
+		rec_put_bytes(b, num, (size_t)len);
 		return;
 	}
-	put_bytes(b, num, (size_t)len);
+	rec_put_bytes(b, num, (size_t)len);
 	put_comm(b, sc);
-	put_bytes(b, ",", 1);
+	rec_put_bytes(b, ",", 1);
 	put_comm(b, rc);
-	put_bytes(b, "]", 1);
+	rec_put_bytes(b, "]", 1);
 }
 
 /* @c, or "" when @m has @pid by that name (the model names it so again). */
@@ -607,7 +601,7 @@ void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struc
 	bool first = true;
 	size_t i;
 
-	put_bytes(b, "[", 1);
+	rec_put_bytes(b, "[", 1);
 	for (i = 0; i < f->n; i++) {
 		const struct sigflow *r = &f->v[i];
 
@@ -620,6 +614,6 @@ void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struc
 	}
 	if (f->other.n)
 		put_flow(b, first, -1, -1, 0, 0, f->other.n, "", "");
-	put_bytes(b, "]", 2);
+	rec_put_bytes(b, "]", 2);
 	b->len--;
 }

@@ -74,6 +74,20 @@ struct recbuf {
 	size_t len, cap;
 };
 void recbuf_free(struct recbuf *b);
+/* Append @n bytes of @p to @b (it grows; xrealloc ends the program when out of memory). */
+void rec_put_bytes(struct recbuf *b, const void *p, size_t n);
+/* Append @v as an LEB128 varint (7 bits a byte, the high bit: more follow). */
+void rec_put_varint(struct recbuf *b, uint64_t v);
+
+/* A stored value being read: a read past its end sets @bad and gives 0. */
+struct rec_reader {
+	const uint8_t *p;
+	size_t n, pos;
+	bool bad;
+};
+
+/* The next LEB128 varint of @r; 0 with r->bad set when cut or over 64 bits. */
+uint64_t rec_get_varint(struct rec_reader *r);
 
 /*
  * The system sample: all of @cur (@prev NULL: a keyframe), or each number as

@@ -100,82 +100,30 @@ static const struct fdesc totals_fields[] = {
 
 /* --- bytes --- */
 
-static void put_bytes(struct recbuf *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 256;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void put_varint(struct recbuf *b, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = 0;
-
-	do {
-		tmp[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	put_bytes(b, tmp, n);
-}
-
 static void put_zigzag(struct recbuf *b, uint64_t cur, uint64_t prev)
 {
 	int64_t d = (int64_t)(cur - prev);
 
-	put_varint(b, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
+	rec_put_varint(b, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
 }
 
 static void put_text(struct recbuf *b, const char *s, size_t n)
 {
-	put_varint(b, n);
-	put_bytes(b, s, n);
+	rec_put_varint(b, n);
+	rec_put_bytes(b, s, n);
 }
 
-struct rd {
-	const uint8_t *p;
-	size_t n, pos;
-	bool bad;
-};
-
-static uint64_t get_varint(struct rd *r)
+static uint64_t get_zigzag(struct rec_reader *r, uint64_t prev)
 {
-	uint64_t v = 0;
-	int shift;
-
-	for (shift = 0; shift < 64; shift += 7) {
-		uint8_t c;
-
-		if (r->pos >= r->n) {
-			r->bad = true;
-			return 0;
-		}
-		c = r->p[r->pos++];
-		v |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return v;
-	}
-	r->bad = true;
-	return 0;
-}
-
-static uint64_t get_zigzag(struct rd *r, uint64_t prev)
-{
-	uint64_t z = get_varint(r);
+	uint64_t z = rec_get_varint(r);
 
 	return prev + ((z >> 1) ^ (0 - (z & 1)));
 }
 
 /* A text of at most @limit bytes: a pointer into the bytes, its length in *@len. */
-static const char *get_text(struct rd *r, size_t limit, size_t *len)
+static const char *get_text(struct rec_reader *r, size_t limit, size_t *len)
 {
-	uint64_t n = get_varint(r);
+	uint64_t n = rec_get_varint(r);
 	const char *s;
 
 	if (r->bad || n > limit || n > r->n - r->pos) {
@@ -190,9 +138,9 @@ static const char *get_text(struct rd *r, size_t limit, size_t *len)
 }
 
 /* A count of a list, within bounds. */
-static size_t get_count(struct rd *r)
+static size_t get_count(struct rec_reader *r)
 {
-	uint64_t n = get_varint(r);
+	uint64_t n = rec_get_varint(r);
 
 	if (n > COUNT_LIMIT || n > r->n - r->pos) {	/* every entry takes a byte at least */
 		r->bad = true;
@@ -201,7 +149,7 @@ static size_t get_count(struct rd *r)
 	return (size_t)n;
 }
 
-static pid_t get_pid(struct rd *r, pid_t prev)
+static pid_t get_pid(struct rec_reader *r, pid_t prev)
 {
 	int64_t v = (int64_t)get_zigzag(r, (uint64_t)(int64_t)prev);
 
@@ -305,7 +253,7 @@ static void put_fields(struct recbuf *b, const struct fdesc *fd, size_t nf, uint
 			for (k = 0; k < f->size / 8; k++)
 				if (load(cur, f, k) != load(prev, f, k))
 					sub |= 1ull << k;
-			put_varint(b, sub);
+			rec_put_varint(b, sub);
 			for (k = 0; k < f->size / 8; k++)
 				if (sub & (1ull << k))
 					put_zigzag(b, load(cur, f, k), load(prev, f, k));
@@ -314,7 +262,7 @@ static void put_fields(struct recbuf *b, const struct fdesc *fd, size_t nf, uint
 }
 
 /* Into @out (which holds what they differ from), the fields of @mask. */
-static void get_fields(struct rd *r, const struct fdesc *fd, size_t nf, uint64_t mask, void *out)
+static void get_fields(struct rec_reader *r, const struct fdesc *fd, size_t nf, uint64_t mask, void *out)
 {
 	size_t i, k, len;
 
@@ -336,7 +284,7 @@ static void get_fields(struct rd *r, const struct fdesc *fd, size_t nf, uint64_t
 				r->bad = true;
 			store(out, f, 0, v);
 		} else {
-			uint64_t sub = get_varint(r);
+			uint64_t sub = rec_get_varint(r);
 
 			if (f->size / 8 < 64 && sub >> (f->size / 8))
 				r->bad = true;
@@ -356,7 +304,7 @@ static void put_plain(struct recbuf *b, const struct fdesc *fd, size_t nf, const
 {
 	uint64_t mask = fields_mask(fd, nf, cur, zero) | extra;
 
-	put_varint(b, mask);
+	rec_put_varint(b, mask);
 	put_fields(b, fd, nf, mask, cur, zero);
 }
 
@@ -530,7 +478,7 @@ static void put_pids(struct recbuf *b, const pid_t *v, size_t n)
 	pid_t prev = 0;
 	size_t i;
 
-	put_varint(b, n);
+	rec_put_varint(b, n);
 	for (i = 0; i < n; i++) {
 		put_zigzag(b, (uint64_t)(int64_t)v[i], (uint64_t)(int64_t)prev);
 		prev = v[i];
@@ -587,10 +535,10 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		if (cmd_new)
 			mask |= TB_CMD_NEW;
 	}
-	put_varint(b, mask);
+	rec_put_varint(b, mask);
 	put_fields(b, task_fields, ARRAY_SIZE(task_fields), mask, in, base);
 	if (mask & TB_USER) {
-		put_varint(b, in->user ? 1 : 0);
+		rec_put_varint(b, in->user ? 1 : 0);
 		if (in->user)
 			put_text(b, in->user, strlen(in->user));
 	}
@@ -636,13 +584,13 @@ static void put_tasks(struct recbuf *b, struct recmem *m, const struct sample *s
 	bool same = same_order(m, s);
 	pid_t prev = 0;
 
-	put_varint(b, s->ntasks);
-	put_varint(b, same ? 0 : 1);
+	rec_put_varint(b, s->ntasks);
+	rec_put_varint(b, same ? 0 : 1);
 	if (same) {
 		for (i = 0; i < m->norder; i++)
 			if (((struct recmem_task *)pidmap_get(&m->map, m->order[i]))->mark != m->gen)
 				nleft++;
-		put_varint(b, nleft);
+		rec_put_varint(b, nleft);
 		for (i = 0; i < m->norder; i++) {
 			if (((struct recmem_task *)pidmap_get(&m->map, m->order[i]))->mark == m->gen)
 				continue;
@@ -652,7 +600,7 @@ static void put_tasks(struct recbuf *b, struct recmem *m, const struct sample *s
 		for (i = 0; i < s->ntasks; i++)
 			if (!pidmap_get(&m->map, s->tasks[i].pid))
 				nnew++;
-		put_varint(b, nnew);
+		rec_put_varint(b, nnew);
 		prev = 0;
 		for (i = s->ntasks - nnew; i < s->ntasks; i++) {
 			put_zigzag(b, (uint64_t)(int64_t)s->tasks[i].pid, (uint64_t)(int64_t)prev);
@@ -688,7 +636,7 @@ static int put_rows(struct recbuf *b, const struct sample *s, const struct recsa
 	pid_t prev = 0;
 	size_t i;
 
-	put_varint(b, s->nrows);
+	rec_put_varint(b, s->nrows);
 	for (i = 0; i < s->nrows; i++) {
 		const struct row_events *e = &s->rows[i];
 		bool sc = e->sc && e->sc->used, err = e->err && e->err->used;
@@ -703,13 +651,13 @@ static int put_rows(struct recbuf *b, const struct sample *s, const struct recsa
 			id = tb->id(tb->arg, e->sc, false);
 			if (id <= 0)
 				return -1;
-			put_varint(b, (uint64_t)id);
+			rec_put_varint(b, (uint64_t)id);
 		}
 		if (err) {
 			id = tb->id(tb->arg, e->err, true);
 			if (id <= 0)
 				return -1;
-			put_varint(b, (uint64_t)id);
+			rec_put_varint(b, (uint64_t)id);
 		}
 	}
 	return 0;
@@ -719,16 +667,16 @@ static void put_cg(struct recbuf *b, struct recmem *m, const struct sample *s)
 {
 	size_t i, idx = 0;
 
-	put_varint(b, s->ncgres);
+	rec_put_varint(b, s->ncgres);
 	for (i = 0; i < s->ncgres; i++) {
 		const struct cg_reading *in = &s->cgres[i];
 		struct recmem_cg *c = cg_find(m, in->dir, idx, &idx);
 
 		/* Its place in the remembered list + 1, or 0 and its directory. */
 		if (c) {
-			put_varint(b, idx + 1);
+			rec_put_varint(b, idx + 1);
 		} else {
-			put_varint(b, 0);
+			rec_put_varint(b, 0);
 			put_text(b, in->dir, strlen(in->dir));
 			c = cg_add(m, in->dir);
 			idx = m->ncg - 1;
@@ -736,7 +684,7 @@ static void put_cg(struct recbuf *b, struct recmem *m, const struct sample *s)
 		{
 			uint64_t mask = fields_mask(cg_fields, ARRAY_SIZE(cg_fields), in, &c->c);
 
-			put_varint(b, mask);
+			rec_put_varint(b, mask);
 			put_fields(b, cg_fields, ARRAY_SIZE(cg_fields), mask, in, &c->c);
 		}
 		c->c = *in;
@@ -806,12 +754,12 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 	nrestore = restore_pids(m, s, &restore);
 	if (nrestore)
 		parts |= P_RESTORE;
-	put_varint(b, parts);
+	rec_put_varint(b, parts);
 	if (parts & P_SYS) {
 		struct recbuf tmp = { 0 };
 
 		recfmt_sys_encode(&tmp, &s->sys, m->have_sys ? &m->sys : NULL);
-		put_varint(b, m->have_sys);
+		rec_put_varint(b, m->have_sys);
 		put_text(b, (const char *)tmp.p, tmp.len);
 		recbuf_free(&tmp);
 		copy_sys(&m->sys, &s->sys);
@@ -832,7 +780,7 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 	if (parts & P_UNFOCUS)
 		put_pids(b, s->unfocus, s->nunfocus);
 	if (parts & P_FINALS) {
-		put_varint(b, s->nfinals);
+		rec_put_varint(b, s->nfinals);
 		for (i = 0; i < s->nfinals; i++) {
 			const struct task_final *f = &s->finals[i];
 
@@ -844,18 +792,18 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 			put_plain(b, final_fields, ARRAY_SIZE(final_fields), f, fb,
 				  str_eq(f->user, fb->user) ? 0 : FB_USER);
 			if (!str_eq(f->user, fb->user)) {
-				put_varint(b, f->user ? 1 : 0);
+				rec_put_varint(b, f->user ? 1 : 0);
 				if (f->user)
 					put_text(b, f->user, strlen(f->user));
 			}
 		}
 	}
 	if (parts & P_EXIT_TOTALS) {
-		put_varint(b, s->exits_lost);
-		put_varint(b, s->exits_lost_unknown);
+		rec_put_varint(b, s->exits_lost);
+		rec_put_varint(b, s->exits_lost_unknown);
 	}
 	if (parts & P_FLOWS) {
-		put_varint(b, s->nflows);
+		rec_put_varint(b, s->nflows);
 		for (i = 0; i < s->nflows; i++)
 			put_plain(b, flow_fields, ARRAY_SIZE(flow_fields), &s->flows[i],
 				  i ? &s->flows[i - 1] : &zfl, 0);
@@ -869,7 +817,7 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 
 /* --- decoding --- */
 
-static void get_pids(struct rd *r, void (*add)(struct sample *, pid_t), struct sample *s)
+static void get_pids(struct rec_reader *r, void (*add)(struct sample *, pid_t), struct sample *s)
 {
 	size_t n = get_count(r), i;
 	pid_t prev = 0;
@@ -884,12 +832,12 @@ static void get_pids(struct rd *r, void (*add)(struct sample *, pid_t), struct s
 }
 
 /* A reading of @pid against what @m remembers of it; remembered anew. */
-static void get_task(struct rd *r, struct recmem *m, pid_t pid, struct sample *s)
+static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct sample *s)
 {
 	static const struct task_reading zero;
 	struct recmem_task *t = pidmap_get(&m->map, pid), *src;
 	struct task_reading *out = sample_add_task(s);
-	uint64_t mask = get_varint(r);
+	uint64_t mask = rec_get_varint(r);
 	bool existed = t != NULL;
 	const char *txt, *cg;
 	size_t len;
@@ -916,7 +864,7 @@ static void get_task(struct rd *r, struct recmem *m, pid_t pid, struct sample *s
 		r->bad = true;
 	if ((mask & TB_USER) && !r->bad) {
 		out->user = NULL;
-		if (get_varint(r)) {
+		if (rec_get_varint(r)) {
 			char buf[TEXT_LIMIT + 1];
 
 			txt = get_text(r, TEXT_LIMIT, &len);
@@ -968,10 +916,10 @@ static void get_task(struct rd *r, struct recmem *m, pid_t pid, struct sample *s
 		m->tmpl = t;
 }
 
-static void get_tasks(struct rd *r, struct recmem *m, struct sample *s)
+static void get_tasks(struct rec_reader *r, struct recmem *m, struct sample *s)
 {
 	size_t n = get_count(r), i, k = 0, nleft, nnew;
-	uint64_t mode = get_varint(r);
+	uint64_t mode = rec_get_varint(r);
 	pid_t *pids, prev = 0;
 
 	if (r->bad || mode > 1) {
@@ -1054,7 +1002,7 @@ static void get_tasks(struct rd *r, struct recmem *m, struct sample *s)
 	free(pids);
 }
 
-static void get_rows(struct rd *r, struct sample *s, const struct recsample_tables *tb)
+static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb)
 {
 	size_t n = get_count(r), i;
 	pid_t prev = 0;
@@ -1071,7 +1019,7 @@ static void get_rows(struct rd *r, struct sample *s, const struct recsample_tabl
 		}
 		prev = get_pid(r, prev);
 		e->id = prev;
-		mask = get_varint(r);
+		mask = rec_get_varint(r);
 		get_fields(r, row_fields, ARRAY_SIZE(row_fields),
 			   mask & ((1ull << ARRAY_SIZE(row_fields)) - 1), e);
 		if (e->id <= 0 || mask >> (ARRAY_SIZE(row_fields) + 2))
@@ -1083,7 +1031,7 @@ static void get_rows(struct rd *r, struct sample *s, const struct recsample_tabl
 
 			if (!(mask & (err ? RB_ERR : RB_SC)))
 				continue;
-			id = get_varint(r);
+			id = rec_get_varint(r);
 			if (!id || id > INT64_MAX / 2) {
 				r->bad = true;
 				break;
@@ -1100,12 +1048,12 @@ static void get_rows(struct rd *r, struct sample *s, const struct recsample_tabl
 	}
 }
 
-static void get_cg(struct rd *r, struct recmem *m, struct sample *s)
+static void get_cg(struct rec_reader *r, struct recmem *m, struct sample *s)
 {
 	size_t n = get_count(r), i;
 
 	for (i = 0; i < n && !r->bad; i++) {
-		uint64_t idx = get_varint(r), mask;
+		uint64_t idx = rec_get_varint(r), mask;
 		struct recmem_cg *c;
 		struct cg_reading *out;
 
@@ -1127,7 +1075,7 @@ static void get_cg(struct rd *r, struct recmem *m, struct sample *s)
 			r->bad = true;
 			break;
 		}
-		mask = get_varint(r);
+		mask = rec_get_varint(r);
 		get_fields(r, cg_fields, ARRAY_SIZE(cg_fields), mask, &c->c);
 		out = sample_add_cgres(s);
 		*out = c->c;
@@ -1193,20 +1141,20 @@ static bool sane(const struct sample *s)
 int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 		     struct sample *s, const struct recsample_tables *t)
 {
-	struct rd r = { .p = p, .n = n, .pos = *pos };
+	struct rec_reader r = { .p = p, .n = n, .pos = *pos };
 	uint64_t parts;
 	size_t i, len;
 	pid_t prev = 0;
 
 	if (r.pos >= n)
 		return 0;
-	parts = get_varint(&r);
+	parts = rec_get_varint(&r);
 	if (parts & ~(uint64_t)P_ALL)
 		r.bad = true;
 	s->begin = parts & P_BEGIN;
 	s->end = parts & P_END;
 	if ((parts & P_SYS) && !r.bad) {
-		bool delta = get_varint(&r) != 0;
+		bool delta = rec_get_varint(&r) != 0;
 		const char *b = get_text(&r, RECFMT_VALUE_MAX, &len);
 
 		if (!r.bad && ((delta && !m->have_sys) ||
@@ -1246,14 +1194,14 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 				memset(f, 0, sizeof(*f));
 			prev = get_pid(&r, prev);
 			f->id = prev;
-			mask = get_varint(&r);
+			mask = rec_get_varint(&r);
 			get_fields(&r, final_fields, ARRAY_SIZE(final_fields),
 				   mask & ((1ull << ARRAY_SIZE(final_fields)) - 1), f);
 			if (f->id <= 0 || mask >> (ARRAY_SIZE(final_fields) + 1))
 				r.bad = true;
 			if ((mask & FB_USER) && !r.bad) {
 				f->user = NULL;
-				if (get_varint(&r)) {
+				if (rec_get_varint(&r)) {
 					char buf[TEXT_LIMIT + 1];
 					const char *txt = get_text(&r, TEXT_LIMIT, &len);
 
@@ -1267,8 +1215,8 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 	}
 	if ((parts & P_EXIT_TOTALS) && !r.bad) {
 		s->have_exit_totals = true;
-		s->exits_lost = get_varint(&r);
-		s->exits_lost_unknown = get_varint(&r) != 0;
+		s->exits_lost = rec_get_varint(&r);
+		s->exits_lost_unknown = rec_get_varint(&r) != 0;
 	}
 	if ((parts & P_FLOWS) && !r.bad) {
 		size_t nf = get_count(&r);
@@ -1278,14 +1226,14 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 
 			if (i)
 				*f = s->flows[i - 1];
-			get_fields(&r, flow_fields, ARRAY_SIZE(flow_fields), get_varint(&r), f);
+			get_fields(&r, flow_fields, ARRAY_SIZE(flow_fields), rec_get_varint(&r), f);
 			f->sender_comm[sizeof(f->sender_comm) - 1] = '\0';
 			f->receiver_comm[sizeof(f->receiver_comm) - 1] = '\0';
 		}
 	}
 	if ((parts & P_TOTALS) && !r.bad) {
 		s->have_totals = true;
-		get_fields(&r, totals_fields, ARRAY_SIZE(totals_fields), get_varint(&r), s);
+		get_fields(&r, totals_fields, ARRAY_SIZE(totals_fields), rec_get_varint(&r), s);
 		s->lost_unknown = s->lost_unknown != 0;
 	}
 	if ((parts & P_CGRES) && !r.bad)
