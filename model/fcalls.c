@@ -42,7 +42,7 @@ static int older_first(const void *x, const void *y)
 
 void fcall_sort(struct fcall *c, size_t n)
 {
-	qsort(c, n, sizeof(*c), older_first);
+	sort_array(c, n, sizeof(*c), older_first);
 }
 
 void fproc_calls_end(struct fproc *fp)

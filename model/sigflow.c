@@ -192,7 +192,7 @@ void sigflows_by_comm(const struct sigflows *in, struct sigflows *out)
 	}
 	if (in->n)
 		memcpy(out->v, in->v, in->n * sizeof(*out->v));
-	qsort(out->v, in->n, sizeof(*out->v), cmp_by_comm);
+	sort_array(out->v, in->n, sizeof(*out->v), cmp_by_comm);
 	for (i = 0; i < in->n; i++) {
 		struct sigflow *r = &out->v[i], *last = k ? &out->v[k - 1] : NULL;
 
