@@ -11,8 +11,6 @@
 # comm) holds only them whatever else runs on the machine.
 
 load helpers/common
-
-INST=/sys/kernel/tracing/instances
 TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
 
 setup_file() {
@@ -29,27 +27,12 @@ setup_file() {
 setup() {
 	common_setup
 	TRACEWL="$BATS_FILE_TMPDIR/$WLNAME"
-	KTOPS="$BATS_TEST_TMPDIR/ktops"
-	: >"$KTOPS"
 }
 
-teardown() {
-	local p
-	common_teardown
-	# a ktop killed (by the test or by the teardown) leaves its instance
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
-	done <"$KTOPS"
-	return 0
-}
+teardown() { common_teardown; }
 
 promq() {
 	"$PY" "$HELPERS/promq.py" "$@"
-}
-
-need_tracing() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
 }
 
 need_tracewl() {
@@ -78,7 +61,7 @@ start_ktop() {
 	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
 	KPID=$!
 	track "$KPID"
-	echo "$KPID" >>"$KTOPS"
+	ktop_started "$KPID"
 }
 
 # wait_serving PORT: until ktop answers /metrics.

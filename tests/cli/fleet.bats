@@ -8,30 +8,14 @@
 
 load helpers/common
 
-INST=/sys/kernel/tracing/instances
-
 setup() {
 	common_setup
-	KTOPS="$BATS_TEST_TMPDIR/ktops"
-	: >"$KTOPS"
 }
 
-teardown() {
-	local p
-	common_teardown
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
-	done <"$KTOPS"
-	return 0
-}
+teardown() { common_teardown; }
 
 promq() {
 	"$PY" "$HELPERS/promq.py" "$@"
-}
-
-need_tracing() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
 }
 
 need() {
@@ -45,7 +29,7 @@ start_ktop() {
 	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
 	KPID=$!
 	track "$KPID"
-	echo "$KPID" >>"$KTOPS"
+	ktop_started "$KPID"
 }
 
 # wait_serving PORT [CURL ARGS...]: until ktop answers /metrics (200).

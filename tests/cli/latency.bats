@@ -8,8 +8,6 @@
 
 load helpers/common
 
-INST=/sys/kernel/tracing/instances
-
 setup_file() {
 	local cc
 	cc=$(command -v cc || command -v gcc) || return 0
@@ -19,23 +17,13 @@ setup_file() {
 
 setup() {
 	common_setup
-	[ "$(id -u)" -eq 0 ] || skip "needs root: calls are timed from tracing"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+	need_tracing "calls are timed from tracing"
 	WL="$BATS_FILE_TMPDIR/stateswl"
 	[ -x "$WL" ] || skip "helpers/stateswl.c was not built (no C compiler?)"
 	command -v strace >/dev/null || skip "strace is not installed (sh tools/deps.sh test)"
-	KTOPS="$BATS_TEST_TMPDIR/ktops"
-	: >"$KTOPS"
 }
 
-teardown() {
-	local p
-	common_teardown
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$INST/ktop-$p" ] && rmdir "$INST/ktop-$p" 2>/dev/null
-	done <"$KTOPS"
-	return 0
-}
+teardown() { common_teardown; }
 
 # start_ktop OUT ARGS...: one more ktop in the background.
 start_ktop() {
@@ -43,7 +31,7 @@ start_ktop() {
 	shift
 	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
 	track $!
-	echo $! >>"$KTOPS"
+	ktop_started $!
 	KPIDS+=($!)
 	OUTS+=("$out")
 }

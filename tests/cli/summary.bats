@@ -9,8 +9,6 @@
 
 load helpers/common
 
-INST=/sys/kernel/tracing/instances
-
 setup_file() {
 	local cc
 	cc=$(command -v cc || command -v gcc) || return 0
@@ -25,22 +23,12 @@ setup() {
 	common_setup
 	SUMWL="$BATS_FILE_TMPDIR/sumwl"
 	SUMWL32="$BATS_FILE_TMPDIR/sumwl32"
-	KTOPS="$BATS_TEST_TMPDIR/ktops"
-	: >"$KTOPS"
 }
 
-teardown() {
-	local p
-	common_teardown
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
-	done <"$KTOPS"
-	return 0
-}
+teardown() { common_teardown; }
 
-need_tracing() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: --summary counts kernel events"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+need_sumwl() {
+	need_tracing "--summary counts kernel events"
 	[ -x "$SUMWL" ] || skip "helpers/sumwl.c was not built (no C compiler?)"
 }
 
@@ -65,17 +53,8 @@ summary() {
 	# pid from the shell that becomes ktop.
 	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" "$KTOP" --summary --csv --output "$OUT" "$@" \
 		>"$OUT.cmd" 2>"$OUT.err" </dev/null 3>&- || ST=$?
-	cat "$OUT.pid" >>"$KTOPS"
+	ktop_started "$(cat "$OUT.pid")"
 	no_instance_left "$(cat "$OUT.pid")"
-}
-
-# no_instance_left PID: the ktop PID (gone) left no instance behind. (Other
-# ktops, of other tests running at the same time, are not this test's business.)
-no_instance_left() {
-	local d
-	for d in "$(inst_dir $1)" "$(inst_dir $1 -f)"; do
-		[ ! -e "$d" ] || { echo "instance $d left behind" >&2; return 1; }
-	done
 }
 
 # strace_c ARGS...: strace -c -f of the command into $OUT.strace.
@@ -86,7 +65,7 @@ strace_c() {
 # ---------------------------------------------------------------- truth
 
 @test "summary vs strace -c -f: sumwl mix (3 forked children, failed calls): every syscall equal" {
-	need_tracing
+	need_sumwl
 	need_strace
 	summary -- "$SUMWL" mix
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
@@ -106,7 +85,7 @@ strace_c() {
 }
 
 @test "summary vs strace -c -f: a sh script (vfork, exec, pipes, failed opens, ls -la): equal" {
-	need_tracing
+	need_sumwl
 	need_strace
 	local t="$BATS_TEST_TMPDIR/tree" i
 	for i in 1 2 3 4; do
@@ -122,7 +101,7 @@ strace_c() {
 }
 
 @test "summary vs strace -c -f: ls -laR of a tree: equal" {
-	need_tracing
+	need_sumwl
 	need_strace
 	local t="$BATS_TEST_TMPDIR/tree" i j
 	for i in 1 2 3 4 5; do
@@ -138,7 +117,7 @@ strace_c() {
 }
 
 @test "summary = -b --syscalls summed = the process table's syscalls and syscall_errors" {
-	need_tracing
+	need_sumwl
 	summary -- "$SUMWL" mix
 	[ "$ST" -eq 0 ]
 	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL" mix
@@ -163,7 +142,7 @@ strace_c() {
 # ---------------------------------------------------------------- 32-bit
 
 @test "32-bit: summary vs strace -c -f: getppid, open, getcwd named with i386's table, not x86_64's" {
-	need_tracing
+	need_sumwl
 	need_strace
 	need_32bit
 	summary -- "$SUMWL32" abi 1000
@@ -192,7 +171,7 @@ strace_c() {
 }
 
 @test "32-bit: -b --csv --syscalls names and counts them, errors with their errno" {
-	need_tracing
+	need_sumwl
 	need_32bit
 	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
@@ -207,7 +186,7 @@ strace_c() {
 }
 
 @test "32-bit: a 64-bit parent executing a 32-bit child: each named with its own table" {
-	need_tracing
+	need_sumwl
 	need_strace
 	need_32bit
 	summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
@@ -235,7 +214,7 @@ strace_c() {
 # ---------------------------------------------------------------- launch
 
 @test "launch: the exit status passes through: 0, 3, SIGTERM 143, in --summary and -b" {
-	need_tracing
+	need_sumwl
 	summary -- "$SUMWL" exit 0
 	[ "$ST" -eq 0 ]
 	grep -q '^syscall,execve,' "$OUT"
@@ -271,7 +250,7 @@ strace_c() {
 }
 
 @test "launch: execve is the first call counted (nothing of ktop's fork), CMD's output left alone" {
-	need_tracing
+	need_sumwl
 	need_strace
 	# /bin/true: a handful of calls; any call ktop's child made before the
 	# execve would show as a difference from strace
@@ -289,7 +268,7 @@ strace_c() {
 }
 
 @test "launch: children and threads followed: a script's forks, 4 threads' getppid" {
-	need_tracing
+	need_sumwl
 	summary -- "$SUMWL" threads 4 250
 	[ "$ST" -eq 0 ]
 	run check summary-get "$OUT" getppid
@@ -302,7 +281,7 @@ strace_c() {
 }
 
 @test "launch: SIGINT to the process group (Ctrl-C): CMD ends as in a shell, ktop after it, 130" {
-	need_tracing
+	need_sumwl
 	# ktop leads a process group of its own, with CMD in it, as on a terminal;
 	# SIGINT not ignored, as it is for a background job of a script
 	"$PY" -c 'import os, signal, sys
@@ -313,7 +292,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 		>/dev/null 2>"$OUT.err" </dev/null 3>&- &
 	local kpid=$!
 	track "$kpid"
-	echo "$kpid" >>"$KTOPS"
+	ktop_started "$kpid"
 	local i
 	for ((i = 0; i < 100; i++)); do
 		pgrep -P "$kpid" -x sumwl >/dev/null && break
@@ -334,11 +313,11 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 }
 
 @test "launch: SIGTERM to ktop alone: CMD gets it too, ktop exits with CMD's 143, instance removed" {
-	need_tracing
+	need_sumwl
 	"$KTOP" -b --csv -d 0.2 -- "$SUMWL" sleep 300 100 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	local kpid=$!
 	track "$kpid"
-	echo "$kpid" >>"$KTOPS"
+	ktop_started "$kpid"
 	wait_for_lines "$OUT" 2 10
 	kill -TERM "$kpid"
 	ST=0
@@ -352,7 +331,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 # ---------------------------------------------------------------- time
 
 @test "time: 20 clock_nanosleep of 10 ms: about 10 ms per call, Time subsystem, most of the time" {
-	need_tracing
+	need_sumwl
 	summary -- "$SUMWL" sleep 20 10
 	[ "$ST" -eq 0 ]
 	run check summary-get "$OUT" clock_nanosleep
@@ -373,7 +352,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 }
 
 @test "time: calls pending at a refresh, then exit_group (sleeps in a shell loop): each timed, the note true" {
-	need_tracing
+	need_sumwl
 	# Refreshes every 50 ms fall inside the 20-ms sleeps and the shells' wait4:
 	# their entry at one refresh, their exit and the exit_group at the next.
 	local loop='for i in $(seq 40); do sh -c "sleep 0.02; true"; done'
@@ -394,7 +373,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 # ---------------------------------------------------------------- names
 
 @test "names: a call newer than the build host's headers (listmount, Linux 6.8) by name, with its subsystem" {
-	need_tracing
+	need_sumwl
 	# sumwl uses 458, listmount's number in the kernel's tables shipped in
 	# data/syscalls (x86_64's and the generic one), only on those machines
 	case $(uname -m) in
@@ -416,7 +395,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 # ---------------------------------------------------------------- -p
 
 @test "summary -p: a process that exits while watched: its calls, a note, exit 0" {
-	need_tracing
+	need_sumwl
 	local fifo="$BATS_TEST_TMPDIR/gate"
 	mkfifo "$fifo"
 	"$SUMWL" gate "$fifo" 500 </dev/null >/dev/null 2>&1 3>&- &
@@ -425,7 +404,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	"$KTOP" --summary --output "$OUT" -p "$wl" 2>"$OUT.err" </dev/null 3>&- &
 	local kpid=$!
 	track "$kpid"
-	echo "$kpid" >>"$KTOPS"
+	ktop_started "$kpid"
 	# tracing runs once the instance says so
 	local i
 	for ((i = 0; i < 100; i++)); do
@@ -444,7 +423,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 }
 
 @test "summary -p -n 2: ends after 2 intervals; --json adds up" {
-	need_tracing
+	need_sumwl
 	start_sleeps 1
 	run --separate-stderr timeout 10 "$KTOP" --summary --json -n 2 -d 0.2 -p "${SLEEP_PIDS[0]}"
 	[ "$status" -eq 0 ]
@@ -454,7 +433,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 }
 
 @test "--summary --json -- CMD: command, status, totals that add up" {
-	need_tracing
+	need_sumwl
 	run --separate-stderr "$KTOP" --summary --json -- "$SUMWL" mix
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$OUT"
@@ -484,7 +463,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 }
 
 @test "--summary to a full disk (/dev/full, --output /dev/full): exit 1 with one line on stderr saying why" {
-	need_tracing
+	need_sumwl
 	local fmt
 	for fmt in "" --csv --json; do
 		run --separate-stderr timeout 20 bash -c '"$1" --summary $2 -- true >/dev/full' _ "$KTOP" "$fmt"

@@ -7,8 +7,6 @@
 
 load helpers/common
 
-INST=/sys/kernel/tracing/instances
-
 setup_file() {
 	local cc
 	cc=$(command -v cc || command -v gcc) || return 0
@@ -19,22 +17,12 @@ setup_file() {
 setup() {
 	common_setup
 	BLOCKERS="$BATS_FILE_TMPDIR/blockers"
-	KTOPS="$BATS_TEST_TMPDIR/ktops"
-	: >"$KTOPS"
 }
 
-teardown() {
-	local p
-	common_teardown
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
-	done <"$KTOPS"
-	return 0
-}
+teardown() { common_teardown; }
 
-need_tracing() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: the pid filter is tracing's"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+need_blockers() {
+	need_tracing "the pid filter is tracing's"
 	[ -x "$BLOCKERS" ] || skip "helpers/blockers.c was not built (no C compiler?)"
 }
 
@@ -61,13 +49,13 @@ start_ktop() {
 	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
 	KPID=$!
 	track "$KPID"
-	echo "$KPID" >>"$KTOPS"
+	ktop_started "$KPID"
 }
 
 now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 
 @test "-p of 10,000 threads: armed within seconds, every thread's calls counted" {
-	need_tracing
+	need_blockers
 	local t0 ms on reads ppids
 	start_blockers 10001 3
 	t0=$(now_ms)
@@ -99,7 +87,7 @@ now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 }
 
 @test "-p of 10,000 threads: -b -n 2 ends within seconds, with the thread count" {
-	need_tracing
+	need_blockers
 	local t0 ms
 	start_blockers 10000
 	t0=$(now_ms)
@@ -115,7 +103,7 @@ now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 }
 
 @test "-p of 10,000 threads: SIGTERM while arming ends ktop within 2 s, instance removed" {
-	need_tracing
+	need_blockers
 	local t0
 	start_blockers 10000
 	start_ktop "$OUT" -b --csv -d 0.2 -p "$BPID" -o pid
@@ -133,7 +121,7 @@ now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 }
 
 @test "-p: the thread ids go to set_event_pid in one write (strace)" {
-	need_tracing
+	need_blockers
 	command -v strace >/dev/null || skip "strace is not installed"
 	start_blockers 500
 	run --separate-stderr strace -f -y -s 0 -e trace=write -o "$BATS_TEST_TMPDIR/st" \

@@ -10,8 +10,6 @@
 # written a tick that began after that: every event of the work is in its output.
 
 load helpers/common
-
-INST=/sys/kernel/tracing/instances
 TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
 
 setup_file() {
@@ -24,20 +22,14 @@ setup_file() {
 setup() {
 	common_setup
 	TRACEWL="$BATS_FILE_TMPDIR/tracewl"
-	KTOPS="$BATS_TEST_TMPDIR/ktops"	# pids of the ktops started: their instances
 	MINE="$BATS_TEST_TMPDIR/instances"	# instances the test made itself
-	: >"$KTOPS"
 	: >"$MINE"
 }
 
 teardown() {
 	if [ -n "${WAKER:-}" ]; then kill "$WAKER" 2>/dev/null || true; fi
-	local p name
+	local name
 	common_teardown
-	# a ktop killed (by the test or by the teardown) leaves its instance
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
-	done <"$KTOPS"
 	while read -r name; do
 		[ -n "$name" ] && [ -d "$INST/$name" ] && rmdir "$INST/$name" 2>/dev/null
 	done <"$MINE"
@@ -45,10 +37,6 @@ teardown() {
 	return 0
 }
 
-need_tracing() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
-}
 
 need_tracewl() {
 	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
@@ -63,7 +51,7 @@ start_ktop() {
 	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
 	KPID=$!
 	track "$KPID"
-	echo "$KPID" >>"$KTOPS"
+	ktop_started "$KPID"
 }
 
 # stop_ktop [SIG]: SIGTERM (or SIG) to ktop; it must exit 0.
@@ -343,8 +331,9 @@ switches_exact() {
 instances() {
 	local name
 	for name in $(ls "$INST"); do
-		# (a focus view's instance is ktop-PID-f)
-		if [[ "$name" =~ -([0-9]+)(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
+		# ktop-PID-START, a focus view's ktop-PID-START-f (and an older
+		# ktop's ktop-PID, ktop-PID-f): PID, not START, says whose
+		if [[ "$name" =~ ^ktop-([0-9]+)(-[0-9]+)?(-f)?$ ]] && ! grep -qx "${BASH_REMATCH[1]}" "$KTOPS" &&
 			! grep -qx "$name" "$MINE"; then
 			continue
 		fi
@@ -526,7 +515,7 @@ killed_ktop() {
 		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	KPID=$!
 	track "$KPID"
-	echo "$KPID" >>"$KTOPS"
+	ktop_started "$KPID"
 	wait_for_lines "$OUT" 3 10
 	# setpriv execs ktop: the same pid
 	[ "$(cat "/proc/$KPID/comm")" = ktop ]

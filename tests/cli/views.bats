@@ -7,8 +7,6 @@
 # processes' own --syscalls rows summed.
 
 load helpers/common
-
-INST=/sys/kernel/tracing/instances
 N=300 M=500 K=40
 
 setup_file() {
@@ -21,17 +19,11 @@ setup_file() {
 setup() {
 	common_setup
 	TRACEWL="$BATS_FILE_TMPDIR/tracewl"
-	KTOPS="$BATS_TEST_TMPDIR/ktops"
-	: >"$KTOPS"
 	CG=
 }
 
 teardown() {
-	local p
 	common_teardown
-	while read -r p; do
-		[ -n "$p" ] && [ -d "$(inst_dir $p)" ] && rmdir "$(inst_dir $p)" 2>/dev/null
-	done <"$KTOPS"
 	# the workload is killed: its cgroups are empty and can go
 	if [ -n "$CG" ]; then
 		[ -d "$CG/moved" ] && rmdir "$CG/moved" 2>/dev/null
@@ -67,7 +59,7 @@ start_ktop() {
 	shift
 	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
 	track $!
-	echo $! >>"$KTOPS"
+	ktop_started $!
 	KPIDS+=($!)
 	OUTS+=("$out")
 }

@@ -13,6 +13,9 @@ else
 	PY=python3
 fi
 
+# The tracefs instances (tests/instances.bash names ktop's among them).
+INST=/sys/kernel/tracing/instances
+
 common_setup() {
 	[ -x "$KTOP" ] || {
 		echo "ktop is not built: run 'make ktop'" >&2
@@ -20,7 +23,36 @@ common_setup() {
 	}
 	PIDFILE="$BATS_TEST_TMPDIR/pids"
 	: >"$PIDFILE"
+	# pids of the ktops the test started that may trace (ktop_started)
+	KTOPS="$BATS_TEST_TMPDIR/ktops"
+	: >"$KTOPS"
 	OUT="$BATS_TEST_TMPDIR/out"
+}
+
+# need_tracing [WHY]: skip the test unless ktop can trace here (root, tracefs).
+# WHY says what the test needs root for.
+need_tracing() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: ${1:-ktop traces only as root}"
+	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+}
+
+# ktop_started PID...: ktops that may make tracefs instances; the teardown
+# removes those a killed one left (after its pids are reaped: no reader left).
+ktop_started() {
+	local p
+	for p in "$@"; do
+		echo "$p" >>"$KTOPS"
+	done
+}
+
+# no_instance_left PID: the ktop PID (gone) left no instance behind, neither
+# its own nor its focus view's. (Other ktops, of other tests running at the
+# same time, are not this test's business.)
+no_instance_left() {
+	local d
+	for d in "$(inst_dir "$1")" "$(inst_dir "$1" -f)"; do
+		[ ! -e "$d" ] || { echo "instance $d left behind" >&2; return 1; }
+	done
 }
 
 # Checks on ktop's output and /proc (tests/cli/helpers/ktopcheck.py).
@@ -37,6 +69,11 @@ common_teardown() {
 	while read -r p; do
 		[ -n "$p" ] && wait "$p" 2>/dev/null
 	done <"$PIDFILE"
+	# a ktop killed (by the test or just now) leaves its instances
+	[ -f "${KTOPS:-}" ] && while read -r p; do
+		[ -n "$p" ] || continue
+		rmdir "$(inst_dir "$p" -f)" "$(inst_dir "$p")" 2>/dev/null
+	done <"$KTOPS"
 	return 0
 }
 
