@@ -48,6 +48,19 @@ start_load() {
 	track $!
 }
 
+# wait_intervals DB N SECONDS: until the recording DB holds N intervals (a
+# reader of a WAL database does not stop its writer).
+wait_intervals() {
+	local i n
+	for ((i = 0; i < $3 * 20; i++)); do
+		n=$(sqlite3 -readonly "$1" 'SELECT count(*) FROM interval' 2>/dev/null) || n=0
+		[ "${n:-0}" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for $2 intervals in $1" >&2
+	return 1
+}
+
 trace_opt() {
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "--no-trace"
@@ -131,7 +144,10 @@ same_replay() {
 		"$KTOP" -b -w "$D/k.db" -d 0.05 $(trace_opt) </dev/null >/dev/null 2>&1 3>&- &
 		p=$!
 		track $p
-		sleep "1.$((RANDOM % 10))"
+		# 4 intervals recorded, whatever the load, then killed at a point
+		# of the refresh cycle left to chance
+		wait_intervals "$D/k.db" 4 30
+		sleep "0.$((RANDOM % 10))$((RANDOM % 10))"
 		kill -KILL $p
 		wait $p || true
 		[ "$(sqlite3 "$D/k.db" 'PRAGMA integrity_check')" = ok ]
