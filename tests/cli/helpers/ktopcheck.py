@@ -153,7 +153,10 @@ def csv_exits(path, report, comm, user):
     within a tick; over its rows (the intervals it lived in) minflt and majflt
     add up to its own counts exactly and cpu_pct to its CPU time within a tick.
     A row X after that one is only for calls read a refresh late (their CPU
-    was read before they were written): with calls, without /proc numbers.
+    was read before they were written): with calls, and no count of an
+    interval (cpu_pct, minflt, majflt empty); its cpu_s, a total, is none or
+    the X row's (a process of several threads is still known then: under load
+    its last threads' calls come a tick after its exit record).
     """
     header, iters = read_csv(path)
     rows = {}
@@ -172,7 +175,10 @@ def csv_exits(path, report, comm, user):
             late = mine[first_x + 1:]
             mine = mine[:first_x + 1]
             for r in late:
-                if r["state"] != "X" or r.get("syscalls", "") in ("", "0") or r["cpu_s"] != "":
+                # (late is empty unless first_x is a row of mine)
+                if (r["state"] != "X" or r.get("syscalls", "") in ("", "0") or
+                        r["cpu_s"] not in ("", mine[first_x]["cpu_s"]) or
+                        any(r[k] != "" for k in ("cpu_pct", "minflt", "majflt"))):
                     fail("pid %s: a row after its last: %r" % (pid, r))
             xs = [r for r in mine if r["state"] == "X"]
             if len(xs) != 1:
@@ -306,8 +312,21 @@ def json_format(path, n_iter, dmin, dmax, cols):
             fail("line %d: ncpu %r, /proc/stat lists %d" % (i + 1, s["ncpu"], ncpu))
         if not isinstance(s["load"], list) or len(s["load"]) != 3:
             fail("line %d: load %r" % (i + 1, s["load"]))
-        if s["tasks"] != len(o["processes"]):
-            fail("line %d: system.tasks %r but %d processes" % (i + 1, s["tasks"], len(o["processes"])))
+        # The counts and the rows are of one tick (ps's count: an X row, gone
+        # since the last refresh, is in exited, not in tasks).
+        if isinstance(o.get("processes"), list) and all("state" in p for p in o["processes"]):
+            states = [p["state"] for p in o["processes"]]
+            for k, have in (("tasks", sum(st != "X" for st in states)),
+                            ("exited", states.count("X")),
+                            ("running", states.count("R")), ("sleeping", states.count("S")),
+                            ("disk", states.count("D")), ("zombie", states.count("Z")),
+                            ("stopped", states.count("T") + states.count("t")),
+                            ("idle", states.count("I"))):
+                if s[k] != have:
+                    fail("line %d: system.%s %r but %d such processes" % (i + 1, k, s[k], have))
+        elif s["tasks"] + s["exited"] != len(o["processes"]):
+            fail("line %d: system.tasks %r and exited %r but %d processes"
+                 % (i + 1, s["tasks"], s["exited"], len(o["processes"])))
         if not isinstance(o["processes"], list) or not o["processes"]:
             fail("line %d: processes is not a non-empty list" % (i + 1))
         if i == 0:
