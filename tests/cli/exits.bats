@@ -33,9 +33,9 @@ teardown() {
 # burn_rows USER N EVERY_MS MS PAGES THREADS KTOP-ARGS...: ktop's CSV of the
 # interval the loop runs in ($OUT), the processes' own report ($DIR/report).
 burn_rows() {
-	local user=$1 n=$2 every=$3 ms=$4 pages=$5 threads=$6 kpid st=0
+	local user=$1 n=$2 every=$3 ms=$4 pages=$5 threads=$6 kpid st=0 t
 	shift 6
-	timeout 30 "$KTOP" -b --csv -d 0.5 -n 10 -o pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw,syscalls \
+	"$KTOP" -b --csv -d 0.5 -o pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw,syscalls \
 		"$@" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kpid=$!
 	track "$kpid"
@@ -45,6 +45,12 @@ burn_rows() {
 	sleep 0.3
 	setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups \
 		"$DIR/burn" loop "$n" "$every" "$DIR/burnone" "$ms" "$pages" "$DIR/report" "$threads"
+	# every process reaped: a tick begun after that has read them all; and
+	# one more, for calls read a tick late (however long the load made it)
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t" 10
+	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
+	kill -TERM "$kpid"
 	wait "$kpid" || st=$?
 	[ "$st" -eq 0 ] || { echo "ktop exit $st: $(cat "$OUT.err")" >&2; return 1; }
 	[ "$(wc -l <"$DIR/report")" -eq "$n" ] || { echo "$(wc -l <"$DIR/report") reports of $n" >&2; return 1; }
