@@ -201,7 +201,7 @@ def csv_exits(path, report, comm, user):
                          % (pid, col, vals, [r["state"] for r in mine], want))
             pct = [r["cpu_pct"] for r in mine]
             if any(r["cpu_pct"] == "" for r in known):
-                fail("pid %s: cpu_pct %r" % (pid, pct))
+                fail("pid %s: cpu_pct %r in states %r" % (pid, pct, [r["state"] for r in mine]))
             used = sum(float(r["cpu_pct"]) / 100 * float(r["interval_s"]) for r in known)
             if abs(used - cpu) > 0.0101 + 0.0005 * len(mine):
                 fail("pid %s: cpu_pct over its rows %.4f s, its own %.6f s: %r" % (pid, used, cpu, pct))
