@@ -471,6 +471,28 @@ static bool same_order(struct recmem *m, const struct sample *s)
 	return true;
 }
 
+/*
+ * A new sample's readings: the tasks of the last one's order that it does
+ * not read (their mark is not this sample's) are forgotten, the order
+ * emptied for the new one. The encoder and the decoder both, alike.
+ */
+static void forget_unread(struct recmem *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->norder; i++) {
+		struct recmem_task *t = pidmap_get(&m->map, m->order[i]);
+
+		if (t && t->mark != m->gen) {
+			pidmap_del(&m->map, m->order[i]);
+			free(t->cmdline);
+			free(t);
+		}
+	}
+	m->norder = 0;
+	m->tmpl = NULL;
+}
+
 /* --- encoding --- */
 
 static void put_pids(struct recbuf *b, const pid_t *v, size_t n)
@@ -612,18 +634,7 @@ static void put_tasks(struct recbuf *b, struct recmem *m, const struct sample *s
 			prev = s->tasks[i].pid;
 		}
 	}
-	/* Those not read any more are forgotten (the marks say which). */
-	for (i = 0; i < m->norder; i++) {
-		struct recmem_task *t = pidmap_get(&m->map, m->order[i]);
-
-		if (t && t->mark != m->gen) {
-			pidmap_del(&m->map, m->order[i]);
-			free(t->cmdline);
-			free(t);
-		}
-	}
-	m->norder = 0;
-	m->tmpl = NULL;
+	forget_unread(m);
 	for (i = 0; i < s->ntasks; i++) {
 		put_task(b, m, &s->tasks[i]);
 		order_push(m, s->tasks[i].pid);
@@ -983,17 +994,7 @@ static void get_tasks(struct rec_reader *r, struct recmem *m, struct sample *s)
 			t->mark = m->gen;
 		}
 	}
-	for (i = 0; i < m->norder; i++) {
-		struct recmem_task *t = pidmap_get(&m->map, m->order[i]);
-
-		if (t && t->mark != m->gen) {
-			pidmap_del(&m->map, m->order[i]);
-			free(t->cmdline);
-			free(t);
-		}
-	}
-	m->norder = 0;
-	m->tmpl = NULL;
+	forget_unread(m);
 	for (i = 0; i < n && !r->bad; i++) {
 		get_task(r, m, pids[i], s);
 		order_push(m, pids[i]);
