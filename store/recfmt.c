@@ -303,6 +303,24 @@ int recfmt_sys_decode(const uint8_t *p, size_t n, bool delta, struct sys_sample 
 	return r.bad || r.pos != r.n ? -1 : 0;
 }
 
+/*
+ * @v in decimal, after @sep when it is not NUL. The tables are written for
+ * every new one an interval: snprintf's parsing of its format was most of it.
+ */
+static void put_dec(struct recbuf *b, char sep, uint64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (sep)
+		tmp[--n] = sep;
+	rec_put_bytes(b, tmp + n, sizeof(tmp) - n);
+}
+
 static int cmp_nr(const void *a, const void *b)
 {
 	uint32_t x = (*(const struct sc_stat *const *)a)->nr, y = (*(const struct sc_stat *const *)b)->nr;
@@ -332,7 +350,6 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 	const struct lat_hist *hist;
 	unsigned k;
 	bool first;
-	char num[48];
 
 	rec_put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
@@ -343,11 +360,8 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 		while (last > 1 && !f[last])
 			last--;
 		rec_put_bytes(b, i ? ",[" : "[", i ? 2 : 1);
-		for (j = 0; j <= last; j++) {
-			int len = snprintf(num, sizeof(num), j ? ",%llu" : "%llu", (unsigned long long)f[j]);
-
-			rec_put_bytes(b, num, (size_t)len);
-		}
+		for (j = 0; j <= last; j++)
+			put_dec(b, j ? ',' : '\0', f[j]);
 		hist = sc_table_hist(t, v[i]);
 		if (hist) {
 			/* The timed calls' histogram (--latency): [bucket,count,...], buckets rising. */
@@ -355,13 +369,10 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 				rec_put_bytes(b, ",0", 2);
 			rec_put_bytes(b, ",[", 2);
 			for (k = 0, first = true; k < LAT_BUCKETS; k++) {
-				int len;
-
 				if (!hist->n[k])
 					continue;
-				len = snprintf(num, sizeof(num), first ? "%u,%llu" : ",%u,%llu", k,
-					       (unsigned long long)hist->n[k]);
-				rec_put_bytes(b, num, (size_t)len);
+				put_dec(b, first ? '\0' : ',', k);
+				put_dec(b, ',', hist->n[k]);
 				first = false;
 			}
 			rec_put_bytes(b, "]", 1);
@@ -497,15 +508,14 @@ void recfmt_err_encode(struct recbuf *b, const struct sc_table *t)
 {
 	size_t n, i;
 	const struct sc_stat **v = sorted(t, cmp_key, &n);
-	char num[80];
 
 	rec_put_bytes(b, "[", 1);
 	for (i = 0; i < n; i++) {
-		int len = snprintf(num, sizeof(num), "%s[%u,%u,%llu]", i ? "," : "",
-				   sc_err_nr(v[i]->nr), sc_err_errno(v[i]->nr),
-				   (unsigned long long)v[i]->errors);
-
-		rec_put_bytes(b, num, (size_t)len);
+		rec_put_bytes(b, i ? ",[" : "[", i ? 2 : 1);
+		put_dec(b, '\0', sc_err_nr(v[i]->nr));
+		put_dec(b, ',', sc_err_errno(v[i]->nr));
+		put_dec(b, ',', v[i]->errors);
+		rec_put_bytes(b, "]", 1);
 	}
 	rec_put_bytes(b, "]", 2);
 	b->len--;

@@ -35,6 +35,7 @@
 #include "../lib/pidmap.h"
 #include "recfmt.h"
 #include "recsample.h"
+#include "sccache.h"
 #include "../lib/scnames.h"
 #include "../lib/util.h"
 #include "recfile.h"
@@ -132,6 +133,7 @@ struct record {
 
 	struct recbuf buf, sc, cmd;
 	struct dedup cgroups, tables, texts;
+	struct sccache tabcache;	/* the tables' ids by their contents (no text written) */
 	sqlite3_stmt *st_names;		/* containers' names (recnames.h) */
 	size_t names_written;
 	struct record_stats st;
@@ -402,6 +404,7 @@ static void close_file(struct record *r)
 	dedup_clear(&r->cgroups);
 	dedup_clear(&r->tables);
 	dedup_clear(&r->texts);
+	sccache_clear(&r->tabcache);
 	if (r->db) {
 		/*
 		 * Back to a rollback journal: the file alone is the recording, and
@@ -835,8 +838,10 @@ static int64_t table_id(void *arg, const struct sc_table *t, bool err)
 	struct record *r = arg;
 
 	size_t n = r->tables.n;
-	int64_t id;
+	int64_t id = sccache_get(&r->tabcache, t, err);
 
+	if (id)
+		return id;
 	r->sc.len = 0;
 	if (err)
 		recfmt_err_encode(&r->sc, t);
@@ -846,6 +851,7 @@ static int64_t table_id(void *arg, const struct sc_table *t, bool err)
 	/* A table new to the file: its calls' and errnos' names too. */
 	if (id && r->tables.n != n && put_names(r, t, err))
 		return 0;
+	sccache_put(&r->tabcache, t, err, id);
 	return id;
 }
 
