@@ -27,9 +27,13 @@
 #define RECFMT_APP_ID	0x6b746f70
 /*
  * 3: the samples the sources gave (store/recsample.h). 1 and 2 stored the
- * model's state (task rows): refused, with a line saying so.
+ * model's state (task rows): refused, with a line saying so. 4: a task's
+ * cgroup bit says that it came or went (RECFMT_CG_FLIP), and the intervals
+ * from a keyframe to the next are one deflate stream (RECFMT_ZSTREAM).
  */
-#define RECFMT_VERSION	3
+#define RECFMT_VERSION	4
+#define RECFMT_CG_FLIP	4
+#define RECFMT_ZSTREAM	4
 /*
  * The first format of samples: a replay reads it and every one up to
  * RECFMT_VERSION (a field appended to a table of store/recsample.c is a new

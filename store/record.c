@@ -118,6 +118,12 @@ struct record {
 	bool zinit;
 	bool in_tick;			/* a tick's samples are being taken (its transaction open) */
 	bool keyframe;			/* this tick's are stored whole */
+	/*
+	 * A tick's samples were encoded (and deflated) but not written: what
+	 * the decoder would remember is not what the encoder does, so the next
+	 * tick is a keyframe.
+	 */
+	bool lost_tick;
 	bool failed;			/* recording stops at the tick's end (r->err) */
 	/* The samples of the tick before the last, the last, this one: a new file's baseline. */
 	struct kept kept[3];
@@ -977,11 +983,58 @@ static int put_session(struct record *r, const struct rsession *s, bool restart,
 	return step(r, st);
 }
 
+/*
+ * The interval's samples into r->z: their length in 4 bytes (what a reader
+ * allocates, bounded), then deflated. The intervals from a keyframe to the
+ * next are one deflate stream, flushed to a byte at each interval's end: an
+ * interval's bytes are found again in the one before (the same processes,
+ * the same commands), which a stream started anew each interval could not
+ * see (a fifth fewer bytes on issue 22's workload). A reader inflates them
+ * in order from the keyframe, as it decodes the samples anyway.
+ */
+static int deflate_samples(struct record *r, const struct recbuf *samples, bool keyframe)
+{
+	int rc;
+
+	r->z.len = 0;
+	rec_put_bytes(&r->z, (const uint8_t[4]){ (uint8_t)(samples->len >> 24),
+		      (uint8_t)(samples->len >> 16), (uint8_t)(samples->len >> 8),
+		      (uint8_t)samples->len }, 4);
+	/* One deflate state for the run: a new one each interval costs its 256 KiB again. */
+	if (!r->zinit) {
+		if (deflateInit(&r->zs, 6) != Z_OK) {
+			snprintf(r->err, sizeof(r->err), "%.300s: cannot compress: out of memory", r->path);
+			return -1;
+		}
+		r->zinit = true;
+	} else if (keyframe) {
+		deflateReset(&r->zs);
+	}
+	r->zs.next_in = (Bytef *)(samples->p ? samples->p : (const uint8_t *)"");
+	r->zs.avail_in = (uInt)samples->len;
+	do {
+		size_t room = deflateBound(&r->zs, r->zs.avail_in) + 64;
+
+		if (r->z.cap - r->z.len < room) {
+			r->z.cap = r->z.len + room;
+			r->z.p = xrealloc(r->z.p, r->z.cap);
+		}
+		r->zs.next_out = r->z.p + r->z.len;
+		r->zs.avail_out = (uInt)(r->z.cap - r->z.len);
+		rc = deflate(&r->zs, Z_SYNC_FLUSH);
+		r->z.len = r->z.cap - r->zs.avail_out;
+	} while (rc == Z_OK && !r->zs.avail_out);
+	if (rc != Z_OK || r->zs.avail_in) {
+		snprintf(r->err, sizeof(r->err), "%.300s: cannot compress an interval", r->path);
+		return -1;
+	}
+	return 0;
+}
+
 static int put_interval(struct record *r, uint64_t mono, double wall, unsigned flags,
 			const struct model *m, const struct recbuf *samples)
 {
 	sqlite3_stmt *st = r->st_interval;
-	uLongf zlen;
 	int c;
 
 	sqlite3_bind_int64(st, 1, r->seq);
@@ -1003,36 +1056,9 @@ static int put_interval(struct record *r, uint64_t mono, double wall, unsigned f
 		if (r->sc.len > 2)
 			sqlite3_bind_text(st, 13, (const char *)r->sc.p, (int)r->sc.len, SQLITE_STATIC);
 	}
-	/* The samples, zlib'ed: their length first (what a reader allocates, bounded). */
-	zlen = compressBound(samples->len) + 4;
-	if (r->z.cap < zlen) {
-		r->z.cap = zlen;
-		r->z.p = xrealloc(r->z.p, r->z.cap);
-	}
-	r->z.p[0] = (uint8_t)(samples->len >> 24);
-	r->z.p[1] = (uint8_t)(samples->len >> 16);
-	r->z.p[2] = (uint8_t)(samples->len >> 8);
-	r->z.p[3] = (uint8_t)samples->len;
-	zlen -= 4;
-	/* One deflate state for the run: a new one each interval costs its 256 KiB again. */
-	if (!r->zinit) {
-		if (deflateInit(&r->zs, 6) != Z_OK) {
-			snprintf(r->err, sizeof(r->err), "%.300s: cannot compress: out of memory", r->path);
-			return -1;
-		}
-		r->zinit = true;
-	}
-	deflateReset(&r->zs);
-	r->zs.next_in = (Bytef *)(samples->p ? samples->p : (const uint8_t *)"");
-	r->zs.avail_in = (uInt)samples->len;
-	r->zs.next_out = r->z.p + 4;
-	r->zs.avail_out = (uInt)zlen;
-	if (deflate(&r->zs, Z_FINISH) != Z_STREAM_END) {
-		snprintf(r->err, sizeof(r->err), "%.300s: cannot compress an interval", r->path);
+	if (deflate_samples(r, samples, flags & RI_KEYFRAME))
 		return -1;
-	}
-	zlen = r->zs.total_out;
-	sqlite3_bind_blob(st, 16, r->z.p, (int)zlen + 4, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 16, r->z.p, (int)r->z.len, SQLITE_STATIC);
 	r->st.intervals++;
 	return step(r, st);
 }
@@ -1235,8 +1261,9 @@ static int begin_tick(struct record *r, const struct sample *s)
 	if (exec(r, "BEGIN"))
 		return -1;
 	/* The tables the samples name go into the file in the tick's transaction. */
-	r->keyframe = !r->have_prev ||
+	r->keyframe = !r->have_prev || r->lost_tick ||
 		      s->mono_ns - r->keyframe_mono >= (uint64_t)(r->o.keyframe_s * 1e9);
+	r->lost_tick = false;
 	if (new_file && r->have_prev) {
 		if (put_baseline(r))
 			return -1;
@@ -1257,8 +1284,15 @@ void record_sample(struct record *r, const struct sample *s)
 	if (!r->db || r->failed)
 		return;
 	if (s->begin) {
-		if (r->in_tick)
+		if (r->in_tick) {
+			/* The rows its samples' tables made went too: found again, they are written again. */
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			r->lost_tick = true;
+			dedup_clear(&r->tables);
+			sccache_clear(&r->tabcache);
+			memset(r->sc_seen, 0, sizeof(r->sc_seen));
+			memset(r->errno_seen, 0, sizeof(r->errno_seen));
+		}
 		kept_clear(&r->kept[2]);
 		r->in_tick = true;
 		if (begin_tick(r, s)) {

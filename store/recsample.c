@@ -49,7 +49,12 @@ static const struct fdesc task_fields[] = {
 };
 /* The bits after a task's fields: its texts. */
 #define TB_USER		(1ull << ARRAY_SIZE(task_fields))	/* the user moved */
-#define TB_CG		(TB_USER << 1)	/* a cgroup given (else NULL: unchanged) */
+/*
+ * Format 4: whether a cgroup is given flipped since the reading it is stored
+ * against (the recorder has one given every tick: an idle process then costs
+ * its one byte); format 3: a cgroup given (else NULL: unchanged).
+ */
+#define TB_CG		(TB_USER << 1)
 #define TB_CG_NEW	(TB_USER << 2)	/* ...and it is not the one remembered: its text */
 #define TB_CMD		(TB_USER << 3)	/* a command line given */
 #define TB_CMD_NEW	(TB_USER << 4)	/* ...and it moved: its bytes */
@@ -215,6 +220,9 @@ static bool field_eq(const void *a, const void *b, const struct fdesc *f)
 
 	if (f->kind == FK_STR)
 		return !strncmp(x, y, f->size);
+	/* Numbers as loads, not a call of memcmp each: a tick compares every field of every task. */
+	if (f->kind != FK_ARR)
+		return load(a, f, 0) == load(b, f, 0);
 	return !memcmp(x, y, f->size);
 }
 
@@ -313,6 +321,7 @@ static void put_plain(struct recbuf *b, const struct fdesc *fd, size_t nf, const
 void recmem_init(struct recmem *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->format = RECFMT_VERSION;
 	pidmap_init(&m->map);
 	pidmap_init(&m->old);
 	strpool_init(&m->pool);
@@ -537,6 +546,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		t->cmdline = NULL;
 		t->cmdline_len = 0;
 		t->r.cgroup = NULL;
+		t->cg_given = false;
 		t->zexit = false;
 	}
 	/* What it is stored against: its last reading, else the sample's last new one, else 0. */
@@ -545,11 +555,10 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	mask = fields_mask(task_fields, ARRAY_SIZE(task_fields), in, base);
 	if (!str_eq(in->user, base->user))
 		mask |= TB_USER;
-	if (in->cgroup) {
+	if (!in->cgroup != !(src && src->cg_given))
 		mask |= TB_CG;
-		if (!str_eq(in->cgroup, base->cgroup))
-			mask |= TB_CG_NEW;
-	}
+	if (in->cgroup && !str_eq(in->cgroup, base->cgroup))
+		mask |= TB_CG_NEW;
 	if (in->cmdline) {
 		mask |= TB_CMD;
 		cmd_new = !src || !src->cmdline || src->cmdline_len != in->cmdline_len ||
@@ -571,7 +580,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	/* Remembered as it now is (base may be t->r: its texts first). */
 	user = (mask & TB_USER) ? intern(m, in->user) : base->user;
 	/* Its own texts only: a new one's cgroup is the last new one's only when given. */
-	cg = (mask & TB_CG_NEW) ? intern(m, in->cgroup) : (mask & TB_CG) || t ? base->cgroup : NULL;
+	cg = (mask & TB_CG_NEW) ? intern(m, in->cgroup) : in->cgroup || t ? base->cgroup : NULL;
 	if (!t) {
 		t = xcalloc(1, sizeof(*t));
 		pidmap_put(&m->map, in->pid, t);
@@ -588,6 +597,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	t->r.cmdline_len = 0;
 	t->r.user = user;
 	t->r.cgroup = cg;
+	t->cg_given = in->cgroup != NULL;
 	t->read_tick = m->tick;
 	if (o)
 		t->zexit = o->zexit;
@@ -849,7 +859,7 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 	struct recmem_task *t = pidmap_get(&m->map, pid), *src;
 	struct task_reading *out = sample_add_task(s);
 	uint64_t mask = rec_get_varint(r);
-	bool existed = t != NULL;
+	bool existed = t != NULL, cg_given;
 	const char *txt, *cg;
 	size_t len;
 
@@ -869,8 +879,12 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 		t->cmdline = NULL;
 		t->cmdline_len = 0;
 		t->r.cgroup = NULL;
+		t->cg_given = false;
 	}
-	if (mask >> (ARRAY_SIZE(task_fields) + 5) || ((mask & TB_CG_NEW) && !(mask & TB_CG)) ||
+	cg_given = (mask & TB_CG) != 0;
+	if (m->format >= RECFMT_CG_FLIP)
+		cg_given ^= src && src->cg_given;
+	if (mask >> (ARRAY_SIZE(task_fields) + 5) || ((mask & TB_CG_NEW) && !cg_given) ||
 	    ((mask & TB_CMD_NEW) && !(mask & TB_CMD)))
 		r->bad = true;
 	if ((mask & TB_USER) && !r->bad) {
@@ -895,8 +909,8 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 		cg = intern(m, buf);
 		free(buf);
 	}
-	out->cgroup = (mask & TB_CG) ? cg : NULL;
-	if (!(mask & TB_CG))
+	out->cgroup = cg_given ? cg : NULL;
+	if (!cg_given)
 		cg = existed ? t->r.cgroup : NULL;
 	if ((mask & TB_CMD_NEW) && !r->bad) {
 		txt = get_text(r, CMDLINE_LIMIT, &len);
@@ -923,6 +937,7 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 	t->r.cmdline = NULL;
 	t->r.cmdline_len = 0;
 	t->r.cgroup = cg;
+	t->cg_given = cg_given;
 	if (!existed)
 		m->tmpl = t;
 }

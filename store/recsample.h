@@ -48,6 +48,7 @@ struct recmem_task {
 	uint64_t read_tick;	/* the tick of its last reading (recmem.tick) */
 	/* Its process's exit was applied while it was read a zombie: the model reaps it as X. */
 	bool zexit;
+	bool cg_given;		/* its last reading had a cgroup (r.cgroup is remembered either way) */
 };
 
 /* A cgroup's last reading. */
@@ -57,6 +58,8 @@ struct recmem_cg {
 };
 
 struct recmem {
+	/* The file's format (recmem_init: RECFMT_VERSION, what the encoder writes). */
+	int format;
 	struct pidmap map;		/* pid -> struct recmem_task */
 	/*
 	 * The encoder's, after recmem_keyframe: what it knew before, so that a

@@ -52,6 +52,13 @@ struct replay {
 	bool have_key;			/* mem holds a keyframe's state */
 	uint8_t *raw;			/* the interval's samples, inflated */
 	size_t len, pos, cap;
+	/*
+	 * Format 4 on: the deflate stream of the intervals from a keyframe on
+	 * (store/record.c deflate_samples); zok: it inflated every one of them
+	 * so far, in order.
+	 */
+	z_stream zs;
+	bool zinit, zok;
 	/* The syscall tables of the sample filled last (valid until it is applied). */
 	struct sc_table **sc;
 	int64_t *sc_id;			/* each one's id * 2 + (a table of errors) */
@@ -282,6 +289,8 @@ void replay_close(struct replay *r)
 	free(r->sc);
 	free(r->sc_id);
 	free(r->raw);
+	if (r->zinit)
+		inflateEnd(&r->zs);
 	recmem_free(&r->mem);
 	free(r->pins);
 	free(r->first_pins);
@@ -497,6 +506,7 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 			 (long long)ver, RECFMT_SAMPLES, RECFMT_VERSION);
 		goto fail;
 	}
+	r->mem.format = (int)ver;
 	if (check_schema(r)) {
 		put_err(r, err, errsz);
 		goto fail;
@@ -677,6 +687,42 @@ static const struct sc_table *get_table(void *arg, int64_t id, bool err, bool *b
 	return t;
 }
 
+/*
+ * The interval's @zn deflated bytes into r->raw, exactly r->len of them:
+ * before format 4 a zlib stream each, from it on the next part of the
+ * keyframe's stream. 0, or -1.
+ */
+static int inflate_samples(struct replay *r, const uint8_t *z, size_t zn)
+{
+	uLongf n = r->len;
+	int rc;
+
+	if (r->mem.format < RECFMT_ZSTREAM)
+		return uncompress(r->raw, &n, z, zn) == Z_OK && n == r->len ? 0 : -1;
+	if (!r->zinit) {
+		if (inflateInit(&r->zs) != Z_OK)
+			return -1;
+		r->zinit = true;
+	} else if (r->iflags & RI_KEYFRAME) {
+		inflateReset(&r->zs);
+	}
+	if (r->iflags & RI_KEYFRAME)
+		r->zok = true;
+	if (!r->zok)
+		return -1;	/* an interval before this one since the keyframe did not inflate */
+	r->zok = false;
+	r->zs.next_in = (Bytef *)z;
+	r->zs.avail_in = (uInt)zn;
+	r->zs.next_out = r->raw;
+	r->zs.avail_out = (uInt)r->len;
+	rc = inflate(&r->zs, Z_SYNC_FLUSH);
+	/* All of it and no more: the encoder flushed each interval whole, never ended the stream. */
+	if ((rc != Z_OK && !(rc == Z_BUF_ERROR && !r->len)) || r->zs.avail_in || r->zs.avail_out)
+		return -1;
+	r->zok = true;
+	return 0;
+}
+
 /* The samples of the interval of @st's row: read, checked, inflated. 0, or -1. */
 static int read_interval(struct replay *r, sqlite3_stmt *st)
 {
@@ -702,7 +748,7 @@ static int read_interval(struct replay *r, sqlite3_stmt *st)
 		r->raw = xrealloc(r->raw, r->cap);
 	}
 	r->len = n;
-	if (uncompress(r->raw, &n, z + 4, zn - 4) != Z_OK || n != r->len)
+	if (inflate_samples(r, z + 4, zn - 4))
 		return fail(r, "an interval's samples do not inflate");
 	r->pos = 0;
 	if (r->iflags & RI_KEYFRAME) {

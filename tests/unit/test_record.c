@@ -1152,7 +1152,7 @@ static void test_cmdline_codec(void)
 /* Not ktop's, a newer format, damaged: one line, no crash. */
 static void test_refused(void)
 {
-	char dir[] = "/tmp/ktop-test-record-XXXXXX", f[128], err[320];
+	char dir[] = "/tmp/ktop-test-record-XXXXXX", f[128], err[320], sql[64];
 	struct replay *rp = NULL;
 	struct record *rec = NULL;
 	struct record_opts o = { .pattern = f };
@@ -1184,12 +1184,14 @@ static void test_refused(void)
 	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "no interval") != NULL);
 	CHECK(sqlite3_open(f, &db) == SQLITE_OK);
-	CHECK(sqlite3_exec(db, "PRAGMA user_version=4", NULL, NULL, NULL) == 0);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", RECFMT_VERSION + 1);
+	CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == 0);
 	sqlite3_close(db);
 	CHECK(replay_open(f, NULL, &rp, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "newer") != NULL);
 	CHECK(record_open(&o, 1700000000, &rec, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "format 4") != NULL);
+	snprintf(sql, sizeof(sql), "format %d", RECFMT_VERSION + 1);
+	CHECK(strstr(err, sql) != NULL);
 	/* An older format (the model's rows, before the samples): refused, saying so. */
 	CHECK(sqlite3_open(f, &db) == SQLITE_OK);
 	CHECK(sqlite3_exec(db, "PRAGMA user_version=2", NULL, NULL, NULL) == 0);
