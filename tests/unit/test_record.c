@@ -1022,6 +1022,64 @@ static void test_samples_damaged(void)
 	world_free(w);
 }
 
+/*
+ * An idle process costs a byte a tick: its reading unchanged, its cgroup
+ * given every tick (the recorder asks for it) as at the tick before. A
+ * cgroup that stops being given, and comes again, decodes as it was given.
+ */
+static void test_idle_one_byte(void)
+{
+	const struct recsample_tables enc = { .id = stub_id }, dec = { .get = stub_table };
+	struct recbuf b = { 0 };
+	struct recmem em, dm;
+	struct sample t, d;
+	size_t i, pos = 0, start, tick2, tick3;
+	int round;
+
+	sample_init(&t);
+	sample_init(&d);
+	recmem_init(&em);
+	recmem_init(&dm);
+	t.begin = t.end = true;
+	for (i = 0; i < 1000; i++) {
+		struct task_reading *r = sample_add_task(&t);
+
+		r->pid = r->tgid = (pid_t)(1000 + i);
+		r->stat.starttime = 500 + i;
+		r->stat.state = 'S';
+		snprintf(r->stat.comm, sizeof(r->stat.comm), "idle");
+		r->user = users[0];
+		r->cgroup = cgroups[i % 2];
+	}
+	CHECK(recsample_encode(&b, &em, &t, &enc) == 0);
+	start = b.len;
+	CHECK(recsample_encode(&b, &em, &t, &enc) == 0);
+	/* The parts, the count, the order's mode and its two empty lists: 5 bytes, then 1 a task. */
+	CHECK(b.len - start <= 1000 + 8);
+	tick2 = b.len;
+	t.tasks[7].cgroup = NULL;
+	CHECK(recsample_encode(&b, &em, &t, &enc) == 0);
+	tick3 = b.len;
+	t.tasks[7].cgroup = cgroups[1];
+	CHECK(recsample_encode(&b, &em, &t, &enc) == 0);
+	for (round = 0; round < 4; round++) {
+		CHECK(recsample_decode(b.p, b.len, &pos, &dm, &d, &dec) == 1);
+		CHECK_EQ_U64(d.ntasks, 1000);
+		CHECK(d.tasks[6].cgroup && !strcmp(d.tasks[6].cgroup, cgroups[0]));
+		if (round == 2)
+			CHECK(!d.tasks[7].cgroup);
+		else
+			CHECK(d.tasks[7].cgroup && !strcmp(d.tasks[7].cgroup, cgroups[1]));
+		CHECK_EQ_U64(pos, round == 0 ? start : round == 1 ? tick2 : round == 2 ? tick3 : b.len);
+		sample_reset(&d);
+	}
+	recmem_free(&dm);
+	recmem_free(&em);
+	recbuf_free(&b);
+	sample_free(&t);
+	sample_free(&d);
+}
+
 static void test_sys_codec(void)
 {
 	struct cpu_times c1[4] = { 0 }, c2[4] = { 0 }, c3[SYS_MAX_CPUS];
@@ -1258,6 +1316,7 @@ static void test_step_limit(void)
 }
 
 static const struct test tests[] = {
+	{ "idle_one_byte", test_idle_one_byte },
 	{ "zombie_before_keyframe", test_zombie_before_keyframe },
 	{ "samples_damaged", test_samples_damaged },
 	{ "sys_codec", test_sys_codec },
