@@ -194,6 +194,17 @@ replay_or_error() {
 	fi
 }
 
+@test "replay: a recording of format 3 (each interval deflated alone) still replays" {
+	local f=tests/fuzz/corpus/replay/procs-keyframes
+	[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = 3 ]
+	cp "$f" "$D/f3.db"
+	run -0 --separate-stderr "$KTOP" -r "$D/f3.db" -b --csv
+	[[ "$stderr" != *damaged* && "$stderr" != *format* ]]
+	# the header and a row of each of its intervals shown
+	[ "${#lines[@]}" -ge 4 ]
+	[[ "${lines[0]}" == time,* ]]
+}
+
 @test "replay: foreign, newer, empty, truncated, damaged files: one line, exit 1, no crash" {
 	local size off i
 	run -0 "$KTOP" -b -w "$D/good.db" -n 4 -d 0.2 $(trace_opt)
