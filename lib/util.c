@@ -47,6 +47,15 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+char *u64_dec(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

@@ -22,6 +22,14 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 void sort_array_r(void *base, size_t n, size_t size,
 		  int (*cmp)(const void *, const void *, void *), void *arg);
 char *xstrdup(const char *s);
+/* Room for any uint64_t in decimal (20 digits) and a byte before it. */
+#define U64_DEC_BUF 24
+/*
+ * @v in decimal, written backwards so that it ends at @end (no NUL): returns
+ * its first digit. @end must have 20 bytes before it. For writers that put
+ * many numbers a second (snprintf parses its format for each).
+ */
+char *u64_dec(char *end, uint64_t v);
 
 /*
  * Strict number parsing for the command line and prompts: the whole string must be

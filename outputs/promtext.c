@@ -171,14 +171,9 @@ int prom_put_label_value(struct prom_buf *out, const char *s, size_t len)
 
 static void put_u64(struct prom_buf *b, uint64_t v)
 {
-	char tmp[24];
-	size_t i = sizeof(tmp);
+	char tmp[U64_DEC_BUF], *s = u64_dec(tmp + sizeof(tmp), v);
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	buf_put(b, tmp + i, sizeof(tmp) - i);
+	buf_put(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 int prom_put_u64(struct prom_buf *out, uint64_t v)

@@ -309,16 +309,11 @@ int recfmt_sys_decode(const uint8_t *p, size_t n, bool delta, struct sys_sample 
  */
 static void put_dec(struct recbuf *b, char sep, uint64_t v)
 {
-	char tmp[24];
-	size_t n = sizeof(tmp);
+	char tmp[U64_DEC_BUF], *s = u64_dec(tmp + sizeof(tmp), v);
 
-	do {
-		tmp[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	if (sep)
-		tmp[--n] = sep;
-	rec_put_bytes(b, tmp + n, sizeof(tmp) - n);
+		*--s = sep;
+	rec_put_bytes(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 static int cmp_nr(const void *a, const void *b)
