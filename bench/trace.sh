@@ -14,6 +14,7 @@
 #            trip. Tracers: ktop, ftrace with ktop's events, bpftrace doing
 #            runqlat (bcc's logic: wakeup -> switch-in histogram), perf sched
 #            record.
+# --latency (ktop-lat and its anchors) runs on the getppid flood only.
 # ns = CPU time per iteration (the sum of the loop times / all iterations).
 #
 # Each traced run comes between two untraced runs (untraced, traced, untraced,
@@ -33,15 +34,23 @@
 #   perf       perf trace -s -- flood   (the flood only)
 #   perf-sched perf sched record -- flood (pingpong only)
 #   strace     strace -c -f -- flood    (the flood only)
+# and for --latency (getppid only):
+#   ktop-lat     ./ktop -b -d 1 --latency (the same copy, the same way as ktop)
+#   ftrace-lat   ftrace-ktop's events plus raw_syscalls:sys_enter, no reader:
+#                what --latency costs the traced before it reads anything
+#   bpftrace-lat a per-syscall latency histogram in the kernel: sys_enter
+#                stores nsecs per thread, sys_exit adds hist(nsecs - start)
+#                keyed by the syscall id and deletes the start
+#   strace-w     strace -c -w -f -- flood (strace's per-syscall times)
 # During ktop's runs: its CPU seconds, events decoded and lost (KTOP_STATS=1),
 # and the kernel's overrun + dropped counts of its instance, read before it
-# stops. Start-up: `ktop -b -n 1` with stdout on a pipe, the time to the first
+# stops (ktop-lat's too). Start-up: `ktop -b -n 1` with stdout on a pipe, the time to the first
 # byte, to the first process row and to the exit, median of BENCH_TFIRST runs.
 #
 # Ends with a PASS/FAIL line per target; exit status 0 when all pass, 1 when
 # one fails, 2 when the benchmark could not run (not root, no tracefs, no
 # strace or cc, ktop not built). bpftrace or perf missing (or not working on
-# this kernel) skips that tracer. Needs root. Takes about 3.5 minutes.
+# this kernel) skips that tracer. Needs root. Takes about 5 minutes.
 #
 # Everything started here is killed by pid on exit, Ctrl-C or SIGTERM; our
 # tracefs instance is removed and so is the instance of any ktop started here.
@@ -51,7 +60,11 @@
 #   BENCH_TSLOW_REPS=3   pairs for strace and perf trace (100x+ slower; the
 #                        ratio is not close to any target)
 #   BENCH_TFIRST=9       start-up runs (median)
-#   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop perf strace"
+#   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop perf perf-sched strace
+#                 ktop-lat ftrace-lat bpftrace-lat strace-w"
+#                        the tracers (a subset runs; a target whose
+#                        measurements are missing says SKIP)
+#   BENCH_TWORKLOADS="getppid open getppid1 pingpong"
 #   BENCH_TQUIET=90      seconds in all to wait for other tracers to finish
 #   BENCH_KEEP=1         keep the raw logs (path printed at the end)
 #   BENCH_BASE=PATH      another ktop binary (an older build), measured side by
@@ -63,11 +76,14 @@ SECS=${BENCH_TSECS:-1}
 REPS=${BENCH_TREPS:-5}
 SLOW_REPS=${BENCH_TSLOW_REPS:-3}
 FIRST_REPS=${BENCH_TFIRST:-9}
-TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf perf-sched strace"}
+TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf perf-sched strace ktop-lat ftrace-lat bpftrace-lat strace-w"}
 WORKLOADS=${BENCH_TWORKLOADS:-"getppid open getppid1 pingpong"}
 ONE_CPU_TOOLS="ktop ktop-base bpftrace ftrace-ktop"	# the tracers measured on getppid1
 PINGPONG_TOOLS="ktop ktop-base bpftrace ftrace-ktop perf-sched"	# and on pingpong
+LAT_TOOLS="ktop-lat ftrace-lat bpftrace-lat strace-w"	# measured on getppid only
 PINGPONG_EPS=0.05	# ktop on pingpong: at most its events with no reader + this
+LAT_EPS=0.05		# ktop --latency on getppid: at most its events with no reader + this
+FAR=10			# "far below": ktop-lat's added cost at most 1/FAR of perf trace's, strace -w's
 FLOOD_TARGET=3.0	# ktop ratio on the getppid flood; and no worse than bpftrace
 MIXED_TARGET=1.35	# ktop ratio on open/read/close
 EPS_TARGET=10000000	# events decoded per second of ktop CPU
@@ -89,6 +105,14 @@ tracepoint:sched:sched_switch {
 	$t = @q[args->next_pid];
 	if ($t) { @usecs = hist((nsecs - $t) / 1000); delete(@q[args->next_pid]); }
 }'
+# A per-syscall latency histogram, as --latency keeps one (the start per thread).
+BPF_LAT='BEGIN { printf("ready\n"); }
+tracepoint:raw_syscalls:sys_enter { @start[tid] = nsecs; }
+tracepoint:raw_syscalls:sys_exit /@start[tid]/ {
+	@lat[args->id] = hist(nsecs - @start[tid]);
+	delete(@start[tid]);
+}
+END { clear(@start); }'
 BPF_PROG=$BPF_COUNT
 
 T=""
@@ -228,8 +252,8 @@ run() {
 
 # Another tracer that may trace our flood: a tracefs instance that is not
 # ours (another ktop), a bpftrace or perf process (strace traces only its own
-# tracees). Prints their names, on one line.
-foreign() {
+# tracees). foreign_lines prints their names, one a line; foreign on one line.
+foreign_lines() {
 	for d in "$TRACEFS"/instances/*; do
 		[ -d "$d" ] || continue
 		n=${d##*/}
@@ -246,8 +270,9 @@ foreign() {
 			echo "$c:${d#/proc/}"
 			;;
 		esac
-	done | tr '\n' ' ' | sed 's/ $//'
+	done
 }
+foreign() { foreign_lines | tr '\n' ' ' | sed 's/ $//'; }
 # Wait until no other tracer runs: at most 30 s at a time and QUIET_BUDGET s
 # in all, so that a busy machine makes the run longer but not endless.
 QUIET_BUDGET=${BENCH_TQUIET:-90}
@@ -282,15 +307,20 @@ start_bpftrace() {	# -> $bp, or returns 1
 	done
 	return 0
 }
-if have bpftrace; then
+# check_bpftrace TOOL PROGRAM: drop TOOL unless bpftrace runs PROGRAM here.
+check_bpftrace() {
+	have "$1" || return 0
+	BPF_PROG=$2
 	if ! command -v bpftrace >/dev/null 2>&1; then
-		drop bpftrace "not installed"
+		drop "$1" "not installed"
 	elif ! start_bpftrace; then
-		drop bpftrace "does not start here: $(grep -v RLIMIT_MEMLOCK "$T/bpf.err" | tail -1)"
+		drop "$1" "does not start here: $(grep -v RLIMIT_MEMLOCK "$T/bpf.err" | tail -1)"
 	else
 		stop_pid "$bp" TERM
 	fi
-fi
+}
+check_bpftrace bpftrace "$BPF_COUNT"
+check_bpftrace bpftrace-lat "$BPF_LAT"
 if have perf; then
 	if ! command -v perf >/dev/null 2>&1; then
 		drop perf "not installed"
@@ -354,10 +384,12 @@ traced() {
 	kline=""
 	# shellcheck disable=SC2046
 	case $tool in
-	ktop | ktop-base)
+	ktop | ktop-base | ktop-lat)
 		bin=$KTOP
 		[ "$tool" = ktop-base ] && bin=$KTOP_BASE
-		KTOP_STATS=1 LC_ALL=C "$bin" -b -d 1 >/dev/null 2>"$T/ktop.$tag" &
+		set -- -b -d 1
+		[ "$tool" = ktop-lat ] && set -- -b -d 1 --latency
+		KTOP_STATS=1 LC_ALL=C "$bin" "$@" >/dev/null 2>"$T/ktop.$tag" &
 		kp=$!
 		PIDS="$PIDS $kp"
 		KTOPS="$KTOPS $kp"
@@ -370,6 +402,9 @@ traced() {
 			[ "$i" -lt 250 ] || die "ktop (pid $kp, state $(pstate "$kp"), in $(cat "/proc/$kp/wchan" 2>/dev/null)) did not start tracing in 5 s"
 			sleep 0.02
 		done
+		# The events it enabled, once per tracer (the floors are ftrace with ktop's set).
+		[ -e "$T/events.$tool" ] || grep -l '^1' "$TRACEFS/instances/$inst"/events/*/*/enable 2>/dev/null |
+			sed "s|^$TRACEFS/instances/$inst/events/||; s|/enable\$||" | sort >"$T/events.$tool"
 		sleep 0.3	# its first tick (the /proc scan) out of the way
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ktop failed"
 		sleep 1.1	# a tick reads what is left in the buffers
@@ -386,7 +421,7 @@ traced() {
 		cpu=$(echo "$st" | sed -n 's/.* cpu_s=\([0-9.]*\) .*/\1/p')
 		lost=$(echo "$st" | sed -n 's/.* lost=\([0-9]*\) .*/\1/p')
 		# ktop's own cost is summed for this build only.
-		[ "$tool" = ktop ] && kline="$w $cpu $ev $lost $klost $calls"
+		[ "$tool" != ktop-base ] && kline="$w $tool $cpu $ev $lost $klost $calls"
 		;;
 	bpftrace)
 		BPF_PROG=$BPF_COUNT
@@ -397,6 +432,19 @@ traced() {
 		nr=$(sc_nr "$w")
 		[ -n "$nr" ] && seen=$(sed -n 's/^@\[[0-9]*, \([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpf.out" |
 			awk -v nr="$nr" '$1 == nr { s += $2 } END { print s + 0 }')
+		;;
+	bpftrace-lat)
+		BPF_PROG=$BPF_LAT
+		start_bpftrace || die "bpftrace did not start: $(tail -1 "$T/bpf.err")"
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under bpftrace failed"
+		stop_pid "$bp" TERM
+		# The calls in the histogram of the workload's syscall: its buckets' counts.
+		nr=$(sc_nr "$w")
+		[ -n "$nr" ] && seen=$(awk -v k="@lat[$nr]:" '
+			$1 == k { in_ = 1; next }
+			in_ && /^\[/ { s += $3; next }
+			{ in_ = 0 }
+			END { print s + 0 }' "$T/bpf.out")
 		;;
 	ftrace)
 		raw_on raw_syscalls/sys_enter raw_syscalls/sys_exit
@@ -411,6 +459,12 @@ traced() {
 	ftrace-ktop)
 		# shellcheck disable=SC2086
 		raw_on $KTOP_EVENTS
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
+		raw_off
+		;;
+	ftrace-lat)
+		# shellcheck disable=SC2086
+		raw_on $KTOP_EVENTS raw_syscalls/sys_enter
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
@@ -429,11 +483,16 @@ traced() {
 			die "strace -c -f flood $w failed"
 		seen=$(awk -v n="$(sc_name "$w")" '$NF == n { print $4 }' "$T/strace.$tag")
 		;;
+	strace-w)
+		run "$out" strace -c -w -f -o "$T/strace.$tag" -- "$FLOOD" $(flood_args "$w") ||
+			die "strace -c -w -f flood $w failed"
+		seen=$(awk -v n="$(sc_name "$w")" '$NF == n { print $4 }' "$T/strace.$tag")
+		;;
 	esac
 	parse_flood "$out" || die "no result from flood $w under $tool"
 	case $seen in -) ;; *) seen=$(awk "BEGIN { printf \"%.3f\", ${seen:-0} / $calls }") ;; esac
 	# ktop's seen is events / syscalls made (all its events, not one syscall's).
-	case $tool in ktop | ktop-base) seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }") ;; esac
+	case $tool in ktop | ktop-base | ktop-lat) seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }") ;; esac
 }
 
 untraced() {	# workload -> $ns
@@ -483,11 +542,15 @@ pair() {
 	echo "$w $tool $rep $b1 $t $b2 $tseen $fl" >>"$T/pairs"
 }
 
-label() {
+label() {	# tool [workload]
 	case $1 in
 	ktop) echo "ktop -b -d 1" ;;
 	ktop-base) echo "ktop-base -b -d 1" ;;
-	bpftrace) echo "bpftrace count()" ;;
+	ktop-lat) echo "ktop --latency" ;;
+	bpftrace) [ "${2:-}" = pingpong ] && echo "bpftrace runqlat" || echo "bpftrace count()" ;;
+	bpftrace-lat) echo "bpftrace lat hist" ;;
+	ftrace-lat) echo "ftrace ktop's+enter" ;;
+	strace-w) echo "strace -c -w -f" ;;
 	ftrace) echo "ftrace enter+exit" ;;
 	ftrace-exit) echo "ftrace exit only" ;;
 	ftrace-ktop) echo "ftrace ktop's set" ;;
@@ -509,6 +572,8 @@ echo "       (getppid1: one process only, the other CPUs left to the tracer)"
 echo "ratio = traced ns / the mean of the untraced runs just before and after it:"
 echo "        median [min-max] of $REPS ($SLOW_REPS for perf, strace); untraced_ns and traced_ns are medians"
 echo "seen = the workload's syscall as counted by the tool / as made (ktop: all events decoded / syscalls made)"
+echo "--latency on getppid only: ktop --latency, ftrace with its events (ktop's + raw_syscalls:sys_enter),"
+echo "        bpftrace's per-syscall latency histogram, strace -c -w -f; perf trace -s is the getppid row"
 echo
 : >"$T/pairs"
 : >"$T/ktopstats"
@@ -517,7 +582,8 @@ for w in $WORKLOADS; do
 	rep=0
 	while [ "$rep" -lt "$REPS" ]; do
 		for tool in $TOOLS; do
-			case $tool in perf | strace) [ "$rep" -lt "$SLOW_REPS" ] || continue ;; esac
+			case $tool in perf | strace | strace-w) [ "$rep" -lt "$SLOW_REPS" ] || continue ;; esac
+			case " $LAT_TOOLS " in *" $tool "*) [ "$w" = getppid ] || continue ;; esac
 			[ "$w" = getppid1 ] && case " $ONE_CPU_TOOLS " in *" $tool "*) ;; *) continue ;; esac
 			[ "$w" = pingpong ] && case " $PINGPONG_TOOLS " in *" $tool "*) ;; *) continue ;; esac
 			[ "$w" != pingpong ] && [ "$tool" = perf-sched ] && continue
@@ -539,7 +605,7 @@ grep -q 'status=0' "$T/first" || die "ktop -b -n 1 failed: $(cat "$T/first")"
 
 # --- report -------------------------------------------------------------------
 med() { sort -g | awk '{ a[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-printf '%-8s %-18s %12s %12s %8s %15s %6s\n' workload tracer untraced_ns traced_ns ratio "[min-max]" seen
+printf '%-8s %-19s %12s %12s %8s %15s %6s\n' workload tracer untraced_ns traced_ns ratio "[min-max]" seen
 : >"$T/ratios"
 for w in $WORKLOADS; do
 	for tool in $TOOLS; do
@@ -554,7 +620,7 @@ for w in $WORKLOADS; do
 		sn=$(awk '$7 != "-" { print $7 }' "$T/sel" | med)
 		[ "$sn" = nan ] && sn=-
 		nf=$(awk '$8 == 1' "$T/sel" | wc -l)
-		printf '%-8s %-18s %12.1f %12.1f %7.2fx %15s %6s%s\n' "$w" "$(label "$tool")" "$b" "$tr" "$r" \
+		printf '%-8s %-19s %12.1f %12.1f %7.2fx %15s %6s%s\n' "$w" "$(label "$tool" "$w")" "$b" "$tr" "$r" \
 			"$(printf '[%.2f-%.2f]' "$lo" "$hi")" "$sn" "$([ "$nf" -gt 0 ] && echo " ($nf pairs with another tracer)")"
 		echo "$w $tool $r" >>"$T/ratios"
 	done
@@ -562,25 +628,28 @@ done
 echo
 ratio_of() { awk -v w="$1" -v t="$2" '$1 == w && $2 == t { print $3 }' "$T/ratios"; }
 
-# ktop's own cost during the floods.
+# ktop's own cost during the floods (ktop and ktop --latency; not ktop-base).
 if [ -s "$T/ktopstats" ]; then
 	echo "ktop's own cost: whole ktop runs (start, 0.3 s, the ${SECS} s flood, 1.1 s, SIGTERM), from KTOP_STATS=1;"
 	echo "medians, lost summed over all runs (ktop's count; the kernel's overrun + dropped of its instance)"
-	printf '%-8s %5s %8s %12s %15s %11s %13s\n' workload runs cpu_s events "events/cpu_s" "lost(ktop)" "lost(kernel)"
+	printf '%-8s %-9s %5s %8s %12s %15s %11s %13s\n' workload tracer runs cpu_s events "events/cpu_s" \
+		"lost(ktop)" "lost(kernel)"
 fi
 : >"$T/ktopsum"
 for w in $WORKLOADS; do
-	awk -v w="$w" '$1 == w' "$T/ktopstats" >"$T/sel"
-	[ -s "$T/sel" ] || continue
-	cpu=$(cut -d' ' -f2 "$T/sel" | med)
-	ev=$(cut -d' ' -f3 "$T/sel" | med)
-	eps=$(awk '$2 > 0 { print $3 / $2 }' "$T/sel" | med)
-	lost=$(awk '{ s += $4 } END { print s + 0 }' "$T/sel")
-	klost=$(awk '{ s += $5 } END { print s + 0 }' "$T/sel")
-	n=$(wc -l <"$T/sel")
-	printf '%-8s %5d %8.3f %11.2fM %14.1fM %11d %13d\n' "$w" "$n" "$cpu" \
-		"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost"
-	echo "$w $cpu $ev $eps $lost $klost" >>"$T/ktopsum"
+	for tool in ktop ktop-lat; do
+		awk -v w="$w" -v t="$tool" '$1 == w && $2 == t' "$T/ktopstats" >"$T/sel"
+		[ -s "$T/sel" ] || continue
+		cpu=$(cut -d' ' -f3 "$T/sel" | med)
+		ev=$(cut -d' ' -f4 "$T/sel" | med)
+		eps=$(awk '$3 > 0 { print $4 / $3 }' "$T/sel" | med)
+		lost=$(awk '{ s += $5 } END { print s + 0 }' "$T/sel")
+		klost=$(awk '{ s += $6 } END { print s + 0 }' "$T/sel")
+		n=$(wc -l <"$T/sel")
+		printf '%-8s %-9s %5d %8.3f %11.2fM %14.1fM %11d %13d\n' "$w" "$tool" "$n" "$cpu" \
+			"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost"
+		echo "$w $tool $cpu $ev $eps $lost $klost" >>"$T/ktopsum"
+	done
 done
 echo
 fm=$(sed -n 's/^first=\([0-9.-]*\) .*/\1/p' "$T/first" | med)
@@ -602,44 +671,99 @@ verdict() {	# ok(0/1) text
 		fails=$((fails + 1))
 	fi
 }
-le() { awk "BEGIN { exit !($1 <= $2) }" && echo 1 || echo 0; }
-if have ktop; then
-	kr=$(ratio_of getppid ktop)
-	verdict "$(le "$kr" "$FLOOD_TARGET")" "getppid flood: ktop $(printf %.2f "$kr")x (target <= ${FLOOD_TARGET}x)"
-	br=$(ratio_of getppid bpftrace)
-	if [ -n "$br" ]; then
-		verdict "$(le "$kr" "$br")" "getppid flood: ktop $(printf %.2f "$kr")x, bpftrace $(printf %.2f "$br")x (target: ktop <= bpftrace)"
-	else
-		echo "SKIP  getppid flood: ktop against bpftrace (bpftrace not measured)"
+f2() { if [ -n "$1" ]; then printf %.2f "$1"; else printf -; fi; }
+# target A OP B TEXT: a verdict on A OP B (OP: le, lt), or SKIP when either was not
+# measured (BENCH_TTOOLS, BENCH_TWORKLOADS, a tracer missing here).
+target() {
+	if [ -z "$1" ] || [ -z "$3" ]; then
+		echo "SKIP  $4 (not measured)"
+		return
 	fi
-	mr=$(ratio_of open ktop)
-	verdict "$(le "$mr" "$MIXED_TARGET")" "open/read/close: ktop $(printf %.2f "$mr")x (target <= ${MIXED_TARGET}x)"
-	pr=$(ratio_of pingpong ktop)
-	fr=$(ratio_of pingpong ftrace-ktop)
-	if [ -n "$pr" ] && [ -n "$fr" ]; then
-		verdict "$(le "$pr" "$(awk "BEGIN { print $fr + $PINGPONG_EPS }")")" \
-			"context switch flood: ktop $(printf %.2f "$pr")x, its events with no reader $(printf %.2f "$fr")x (target <= +$PINGPONG_EPS)"
-		for o in bpftrace perf-sched; do
-			orr=$(ratio_of pingpong "$o")
-			[ -n "$orr" ] && verdict "$(le "$pr" "$orr")" \
-				"context switch flood: ktop $(printf %.2f "$pr")x, $(label "$o") $(printf %.2f "$orr")x (target: ktop below)"
-		done
-	fi
-	tl=$(awk '{ s += $5 > $6 ? $5 : $6 } END { print s + 0 }' "$T/ktopsum")
-	verdict "$(le "$tl" 0)" "lost events during the floods: $tl (target 0, default settings)"
-	eps=$(awk '$1 == "getppid" { print $4 }' "$T/ktopsum")
-	verdict "$(le "$EPS_TARGET" "$eps")" "events per second of ktop CPU, getppid flood: $(awk "BEGIN { printf \"%.1f\", $eps / 1e6 }")M (target >= $((EPS_TARGET / 1000000))M)"
+	case $2 in
+	le) verdict "$(awk "BEGIN { print ($1 <= $3) ? 1 : 0 }")" "$4" ;;
+	lt) verdict "$(awk "BEGIN { print ($1 < $3) ? 1 : 0 }")" "$4" ;;
+	esac
+}
+plus() { [ -n "$1" ] && awk "BEGIN { print $1 + $2 }"; }
+# What a tracer adds over its floor (ratio - floor's ratio): empty if either is missing.
+minus() { [ -n "$1" ] && [ -n "$2" ] && awk "BEGIN { printf \"%+.3f\", $1 - $2 }"; }
+# A cost 1/FAR of another's (the part over 1x): empty if not measured.
+far() { [ -n "$1" ] && awk "BEGIN { print 1 + ($1 - 1) / $FAR }"; }
+
+# Default mode: the floods.
+kr=$(ratio_of getppid ktop)
+br=$(ratio_of getppid bpftrace)
+target "$kr" le "$FLOOD_TARGET" "getppid flood: ktop $(f2 "$kr")x (target <= ${FLOOD_TARGET}x)"
+target "$kr" le "$br" "getppid flood: ktop $(f2 "$kr")x, bpftrace $(f2 "$br")x (target: ktop <= bpftrace)"
+mr=$(ratio_of open ktop)
+mb=$(ratio_of open bpftrace)
+target "$mr" le "$MIXED_TARGET" "open/read/close: ktop $(f2 "$mr")x (target <= ${MIXED_TARGET}x)"
+target "$mr" le "$mb" "open/read/close: ktop $(f2 "$mr")x, bpftrace $(f2 "$mb")x (target: ktop <= bpftrace)"
+# The reader's own cost: ktop over ftrace with its events and nobody reading.
+# ktop-base is put over the same floor (its event set is printed when it differs).
+for w in getppid open getppid1 pingpong; do
+	fl=$(ratio_of "$w" ftrace-ktop)
+	rk=$(minus "$(ratio_of "$w" ktop)" "$fl")
+	rb=$(minus "$(ratio_of "$w" ktop-base)" "$fl")
+	[ -n "$rk" ] || continue
+	txt="$w: ktop's reader over its floor (ftrace ktop's set $(f2 "$fl")x): ktop ${rk}x"
+	[ -n "$rb" ] && txt="$txt, ktop-base ${rb}x"
+	case $w in
+	getppid | open)
+		if [ -n "$rb" ]; then
+			target "$rk" le "$(awk "BEGIN { print $rb / 2 }")" "$txt (target: at most half of ktop-base's)"
+		else
+			echo "INFO  $txt (the target, half of the base build's, needs BENCH_BASE)"
+		fi
+		;;
+	*) echo "INFO  $txt" ;;
+	esac
+done
+if [ -s "$T/events.ktop-base" ] && [ -s "$T/events.ktop" ] && ! cmp -s "$T/events.ktop" "$T/events.ktop-base"; then
+	echo "NOTE  ktop-base's events differ from ktop's (the floor is ktop's):" \
+		"$(diff "$T/events.ktop" "$T/events.ktop-base" | sed -n 's/^</ktop only:/p; s/^>/base only:/p' | tr '\n' ' ')"
 fi
+# The context switch flood.
+pr=$(ratio_of pingpong ktop)
+fr=$(ratio_of pingpong ftrace-ktop)
+target "$pr" le "$(plus "$fr" "$PINGPONG_EPS")" \
+	"context switch flood: ktop $(f2 "$pr")x, its events with no reader $(f2 "$fr")x (target <= +$PINGPONG_EPS)"
+for o in perf-sched bpftrace; do
+	orr=$(ratio_of pingpong "$o")
+	target "$pr" lt "$orr" "context switch flood: ktop $(f2 "$pr")x, $(label "$o" pingpong) $(f2 "$orr")x (target: ktop below)"
+done
+# --latency on the getppid flood.
+lr=$(ratio_of getppid ktop-lat)
+lf=$(ratio_of getppid ftrace-lat)
+target "$lr" le "$(plus "$lf" "$LAT_EPS")" \
+	"--latency, getppid flood: ktop $(f2 "$lr")x, its events with no reader $(f2 "$lf")x (target <= +$LAT_EPS)"
+lb=$(ratio_of getppid bpftrace-lat)
+target "$lr" lt "$lb" "--latency, getppid flood: ktop $(f2 "$lr")x, bpftrace latency histogram $(f2 "$lb")x (target: ktop below)"
+for o in perf strace-w; do
+	orr=$(ratio_of getppid "$o")
+	target "$lr" le "$(far "$orr")" \
+		"--latency, getppid flood: ktop $(f2 "$lr")x, $(label "$o") $(f2 "$orr")x (target: far below, ktop's added cost <= 1/$FAR of it)"
+done
+# Lost events, and ktop's CPU per event.
+if [ -s "$T/ktopsum" ]; then
+	tl=$(awk '{ s += $6 > $7 ? $6 : $7 } END { print s + 0 }' "$T/ktopsum")
+	target "$tl" le 0 "lost events during the floods (ktop, ktop --latency): $tl (target 0, default settings)"
+else
+	echo "SKIP  lost events during the floods (ktop not measured)"
+fi
+eps=$(awk '$1 == "getppid" && $2 == "ktop" { print $5 }' "$T/ktopsum")
+target "$EPS_TARGET" le "$eps" \
+	"events per second of ktop CPU, getppid flood: $(awk "BEGIN { printf \"%.1f\", ${eps:-0} / 1e6 }")M (target >= $((EPS_TARGET / 1000000))M)"
 # An older build measured side by side: information, not a target.
 if have ktop && have ktop-base; then
 	for w in getppid open getppid1 pingpong; do
 		kr=$(ratio_of "$w" ktop)
 		br=$(ratio_of "$w" ktop-base)
 		[ -n "$kr" ] && [ -n "$br" ] &&
-			echo "INFO  $w: ktop $(printf %.2f "$kr")x, ktop-base $(printf %.2f "$br")x (ratio $(awk "BEGIN { printf \"%.3f\", $kr / $br }"))"
+			echo "INFO  $w: ktop $(f2 "$kr")x, ktop-base $(f2 "$br")x (ratio $(awk "BEGIN { printf \"%.3f\", $kr / $br }"))"
 	done
 fi
-verdict "$(le "$fm" "$FIRST_TARGET")" "first line of ktop -b -n 1 on stdout: $(printf %.1f "$fm") ms (target <= $FIRST_TARGET ms)"
+target "$fm" le "$FIRST_TARGET" "first line of ktop -b -n 1 on stdout: $(f2 "$fm") ms (target <= $FIRST_TARGET ms)"
 # None of our instances may be left.
 left=""
 for k in $KTOPS; do left="$left $(instances_of "$k" | tr '\n' ' ')"; done
