@@ -131,6 +131,16 @@ $(B)/bench/recgen: bench/recgen.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
+# bench/evcost.sh's decoder of recorded pages (instructions per event, under callgrind).
+$(B)/bench/evcost: bench/evcost.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+
+# bench/trace.sh's and bench/evcost.sh's workloads.
+$(B)/bench/flood: bench/flood.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 $(WARN) -o $@ $<
+
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<

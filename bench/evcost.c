@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench/evcost.c - the counting path's user-space work per event, on pages
+ * recorded from the kernel (bench/evcost.sh records them and runs this under
+ * callgrind, whose instruction count does not depend on the machine's load).
+ *
+ *   evcost DIR TICKS [latency]
+ *
+ * DIR holds header_page, one format file per event kind (SYSTEM:EVENT, the
+ * text of events/SYSTEM/EVENT/format) and cpuN.raw, the sub-buffers read
+ * from per_cpu/cpuN/trace_pipe_raw, each a whole 64 KiB sub-buffer. The pages are
+ * cut into TICKS intervals; each is decoded CPU after CPU and closed as
+ * collectors/counting.c closes a tick (lifecycle order, call timing with
+ * "latency", the state split up to the newest time read, the interval's end).
+ * All of that runs in measured_tick() and measured_end(), which callgrind is
+ * told to count (--toggle-collect="measured*"). Prints: events=<decoded>
+ * pages=<n> threads=<n> malformed=<n> digest=<the counts' hash, see add_digest>
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../collectors/evdecode.h"
+#include "../collectors/evsums.h"
+#include "../collectors/rbpage.h"
+
+#define MAX_CPUS 64
+/* The sub-buffer size bench/evcost.sh records with (ktop's, collectors/instance.c). */
+#define SUBBUF (64 * 1024)
+
+struct cpu_pages {
+	uint8_t *data;
+	size_t len;
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap + 1);
+	while (buf) {
+		size_t r = fread(buf + n, 1, cap - n, f);
+
+		n += r;
+		if (n < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap + 1);
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static uint64_t newest;	/* the latest record time decoded: the tick's cut */
+
+static uint64_t page_last_ts(const uint8_t *page, size_t size)
+{
+	struct rbpage p;
+	unsigned n;
+	long missed;
+
+	if (rbpage_load(&p, page, size, &missed))
+		return 0;
+	while (rbpage_next(&p, &n))
+		;
+	return p.ts;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/*
+ * What the interval's threads add up to, order-free (a sum of one hash per
+ * thread and per syscall entry): two builds given the same pages must print
+ * the same digest, or an optimisation changed a count. Not measured.
+ */
+static uint64_t digest;
+
+static void add_digest(const struct acct *a)
+{
+	const struct acct_thread *t;
+	uint32_t i;
+	int c;
+
+	for (t = acct_first_active(a); t; t = t->next) {
+		uint64_t h = mix(0, (uint64_t)t->tid);
+
+		for (c = 0; c < AC_NR; c++)
+			h = mix(h, t->n[c]);
+		digest += h;
+		for (i = 0; i < t->sc.cap; i++) {
+			const struct sc_stat *e = &t->sc.slots[i];
+
+			if (e->nr == SC_EMPTY)
+				continue;
+			digest += mix(mix(mix(mix(mix(mix(mix(1, (uint64_t)t->tid), e->nr), e->calls),
+						  e->errors), e->time_ns), e->timed), e->max_ns);
+		}
+		for (i = 0; i < t->err.cap; i++)
+			if (t->err.slots[i].nr != SC_EMPTY)
+				digest += mix(mix(mix(2, (uint64_t)t->tid), t->err.slots[i].nr),
+					      t->err.slots[i].errors);
+	}
+}
+
+/* What callgrind counts (--toggle-collect="measured*"): decoding a tick's pages, closing it. */
+static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct acct *a,
+						   struct cpu_pages *cpu, int ncpus, int t, int ticks)
+{
+	int c;
+
+	for (c = 0; c < ncpus; c++) {
+		size_t npages = cpu[c].len / SUBBUF;
+		size_t from = npages * (size_t)t / (size_t)ticks;
+		size_t to = npages * (size_t)(t + 1) / (size_t)ticks, i;
+
+		for (i = from; i < to; i++)
+			evdecode_page(d, cpu[c].data + i * SUBBUF, SUBBUF, a);
+	}
+	acct_order_life(a);
+	if (a->order_times)
+		acct_time_calls(a);
+	acct_state_end(a, newest + 1);
+}
+
+static __attribute__((noinline)) void measured_end(struct acct *a)
+{
+	acct_end_interval(a);
+}
+
+int main(int argc, char **argv)
+{
+	static const enum ev_kind kinds[] = {
+		EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
+		EV_SIGNAL, EV_CGATTACH, EV_RENAME, EV_WAKEUP, EV_WAKEUP_NEW, EV_SYS_ENTER,
+	};
+	struct cpu_pages cpu[MAX_CPUS];
+	struct evdecode dec;
+	struct acct a;
+	char path[4096];
+	size_t len, i, nkinds = sizeof(kinds) / sizeof(kinds[0]);
+	char *text;
+	int ncpus = 0, ticks, latency, c;
+
+	if (argc < 3 || (ticks = atoi(argv[2])) <= 0) {
+		fprintf(stderr, "usage: evcost DIR TICKS [latency]\n");
+		return 2;
+	}
+	latency = argc > 3 && !strcmp(argv[3], "latency");
+	snprintf(path, sizeof(path), "%s/header_page", argv[1]);
+	text = slurp(path, &len);
+	if (!text || evdecode_init(&dec, text, len)) {
+		fprintf(stderr, "evcost: cannot use %s\n", path);
+		return 1;
+	}
+	free(text);
+	if (!latency)
+		nkinds--;	/* sys_enter: --latency only */
+	for (i = 0; i < nkinds; i++) {
+		snprintf(path, sizeof(path), "%s/%s:%s", argv[1], ev_system(kinds[i]), ev_name(kinds[i]));
+		text = slurp(path, &len);
+		if (!text || evdecode_add(&dec, kinds[i], text, len)) {
+			fprintf(stderr, "evcost: cannot use %s\n", path);
+			return 1;
+		}
+		free(text);
+	}
+	for (c = 0; c < MAX_CPUS; c++) {
+		snprintf(path, sizeof(path), "%s/cpu%d.raw", argv[1], c);
+		cpu[ncpus].data = (uint8_t *)slurp(path, &cpu[ncpus].len);
+		if (!cpu[ncpus].data)
+			break;
+		for (i = 0; i + SUBBUF <= cpu[ncpus].len; i += SUBBUF) {
+			uint64_t ts = page_last_ts(cpu[ncpus].data + i, SUBBUF);
+
+			if (ts > newest)
+				newest = ts;
+		}
+		ncpus++;
+	}
+	acct_init(&a);
+	a.order_life = true;
+	a.states = true;
+	a.order_times = latency;
+	for (c = 0; c < ticks; c++) {
+		measured_tick(&dec, &a, cpu, ncpus, c, ticks);
+		add_digest(&a);
+		measured_end(&a);
+	}
+	len = 0;
+	for (c = 0; c < ncpus; c++)
+		len += cpu[c].len / SUBBUF;
+	printf("events=%llu pages=%zu threads=%zu malformed=%llu digest=%016llx\n",
+	       (unsigned long long)dec.events, len, a.threads.n, (unsigned long long)dec.malformed,
+	       (unsigned long long)digest);
+	acct_free(&a);
+	evdecode_free(&dec);
+	for (c = 0; c < ncpus; c++)
+		free(cpu[c].data);
+	return 0;
+}
