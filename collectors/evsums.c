@@ -112,6 +112,7 @@ void acct_free(struct acct *a)
 	free(a->dead);
 	free(a->execs);
 	free(a->tv);
+	free(a->tv_tmp);
 	free(a->moved);
 	free(a->flows);
 	free(a->flow_idx);
@@ -192,6 +193,54 @@ static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint
 	t->enter_nr = SC_EMPTY;
 }
 
+/*
+ * The kept records (call timings, scheduler events) are a few ascending runs:
+ * each CPU's buffer is decoded in turn, in time order. A natural merge sort
+ * over a scratch array of the same size merges neighbouring runs until one is
+ * left: O(n) when one CPU wrote them all, O(n log runs) otherwise, with the
+ * order inline (a generic sort's callback per comparison was most of
+ * --latency's cost). Stable: for records in the same place of the order, the
+ * run read first comes first. Sorts *@v (@n records) using *@tmp; the sorted
+ * records end in *@v, the scratch in *@tmp.
+ */
+#define DEFINE_MERGE_RUNS(name, type, before)						\
+static size_t name##_run_end(const type *v, size_t from, size_t n)			\
+{											\
+	size_t i = from + 1;								\
+											\
+	while (i < n && !before(&v[i], &v[i - 1]))					\
+		i++;									\
+	return i;									\
+}											\
+											\
+static void name(type **v, type **tmp, size_t n)					\
+{											\
+	type *src = *v, *dst = *tmp, *swap;						\
+											\
+	while (n > 1 && name##_run_end(src, 0, n) < n) {				\
+		size_t lo = 0;								\
+											\
+		while (lo < n) {							\
+			size_t mid = name##_run_end(src, lo, n);			\
+			size_t hi = mid < n ? name##_run_end(src, mid, n) : n;		\
+			size_t i = lo, j = mid, k = lo;					\
+											\
+			while (i < mid && j < hi)					\
+				dst[k++] = before(&src[j], &src[i]) ? src[j++] : src[i++]; \
+			while (i < mid)							\
+				dst[k++] = src[i++];					\
+			while (j < hi)							\
+				dst[k++] = src[j++];					\
+			lo = hi;							\
+		}									\
+		swap = src;								\
+		src = dst;								\
+		dst = swap;								\
+	}										\
+	*v = src;									\
+	*tmp = dst;									\
+}
+
 /* Records kept at most (16 MiB): past that, they are timed as they are. */
 #define TIMING_MAX (1u << 20)
 
@@ -203,6 +252,7 @@ static void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
 		} else {
 			a->cap_tv = a->cap_tv ? a->cap_tv * 2 : 4096;
 			a->tv = xrealloc(a->tv, a->cap_tv * sizeof(*a->tv));
+			a->tv_tmp = xrealloc(a->tv_tmp, a->cap_tv * sizeof(*a->tv_tmp));
 		}
 	}
 	a->tv[a->ntv].ts = ts;
@@ -234,24 +284,25 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 		time_enter(acct_thread(a, tid), sc_nr(nr), ts);
 }
 
-static int timing_cmp(const void *pa, const void *pb)
+/* Is @x before @y in time? */
+static inline bool timing_before(const struct acct_timing *x, const struct acct_timing *y)
 {
-	const struct acct_timing *x = pa, *y = pb;
-
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
+		return x->ts < y->ts;
 	/* The same time stamp: the entry first (a call takes some time). */
 	if ((x->tid < 0) != (y->tid < 0))
-		return (x->tid < 0) - (y->tid < 0);
+		return x->tid > 0;
 	/* exit_group's entry, then its end (both from the same tracepoint). */
-	return (x->nr == SC_EMPTY) - (y->nr == SC_EMPTY);
+	return x->nr != SC_EMPTY && y->nr == SC_EMPTY;
 }
+
+DEFINE_MERGE_RUNS(sort_timing, struct acct_timing, timing_before)
 
 void acct_time_calls(struct acct *a)
 {
 	size_t i;
 
-	sort_array(a->tv, a->ntv, sizeof(*a->tv), timing_cmp);
+	sort_timing(&a->tv, &a->tv_tmp, a->ntv);
 	for (i = 0; i < a->ntv; i++) {
 		const struct acct_timing *r = &a->tv[i];
 		struct acct_thread *t;
@@ -1161,9 +1212,9 @@ static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, ui
 
 /*
  * Each CPU's records are in time order: the array is a few ascending runs
- * (a run per CPU and drain). Merged pairwise until one is left, stably: for
- * equal times, the run read first first. Then, across CPUs at one time
- * stamp, a switch-out before a wakeup before a switch-in.
+ * (a run per CPU and drain), merged (DEFINE_MERGE_RUNS) stably: for equal
+ * times, the run read first first. Then, across CPUs at one time stamp, a
+ * switch-out before a wakeup before a switch-in.
  */
 static int sched_before(const struct acct_sched *x, const struct acct_sched *y)
 {
@@ -1176,41 +1227,11 @@ static int sched_before(const struct acct_sched *x, const struct acct_sched *y)
 	       (y->what >= ACCT_SR_OUT ? 0 : rank[y->what]);
 }
 
-static size_t run_end(const struct acct_sched *v, size_t from, size_t n)
-{
-	size_t i = from + 1;
-
-	while (i < n && !sched_before(&v[i], &v[i - 1]))
-		i++;
-	return i;
-}
+DEFINE_MERGE_RUNS(merge_sched, struct acct_sched, sched_before)
 
 static void sort_sched(struct acct *a)
 {
-	struct acct_sched *src = a->sv, *dst = a->sv_tmp, *tmp;
-	size_t n = a->nsv;
-
-	while (n > 1 && run_end(src, 0, n) < n) {
-		size_t lo = 0;
-
-		while (lo < n) {
-			size_t mid = run_end(src, lo, n), hi = mid < n ? run_end(src, mid, n) : n;
-			size_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				dst[k++] = sched_before(&src[j], &src[i]) ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-			lo = hi;
-		}
-		tmp = src;
-		src = dst;
-		dst = tmp;
-	}
-	a->sv = src;
-	a->sv_tmp = dst;
+	merge_sched(&a->sv, &a->sv_tmp, a->nsv);
 }
 
 static void apply_sched_all(struct acct *a)

@@ -194,7 +194,7 @@ struct acct {
 	 * Off: paired as decoded (one CPU, tests).
 	 */
 	bool order_times;
-	struct acct_timing *tv;
+	struct acct_timing *tv, *tv_tmp;	/* tv_tmp: the merge's scratch */
 	size_t ntv, cap_tv;
 	/*
 	 * Apply lifecycle events in time order: each CPU's buffer is decoded in

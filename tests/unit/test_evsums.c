@@ -70,6 +70,46 @@ static void test_ordered(void)
 	acct_free(&a);
 }
 
+/*
+ * Four CPUs' buffers, decoded in an order that is not time order, each in
+ * time order: runs that take two merge passes to become one. Two threads
+ * bounce between the CPUs; every call is timed from its own entry.
+ */
+static void test_ordered_runs(void)
+{
+	const pid_t other = TID + 1;
+	const struct sc_stat *s;
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	/* CPU 3 */
+	acct_sys_exit(&a, TID, SYS_read, 1, 900);
+	acct_sys_enter(&a, other, SYS_write, 910);
+	/* CPU 0 */
+	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_sys_exit(&a, other, SYS_write, 1, 300);
+	acct_sys_enter(&a, TID, SYS_read, 700);
+	/* CPU 2 */
+	acct_sys_exit(&a, TID, SYS_read, 1, 150);
+	acct_sys_exit(&a, other, SYS_write, 1, 990);
+	/* CPU 1 */
+	acct_sys_enter(&a, other, SYS_write, 120);
+	acct_sys_enter(&a, TID, SYS_read, 400);
+	acct_sys_exit(&a, TID, SYS_read, 1, 450);
+	acct_time_calls(&a);
+	/* read: 100-150, 400-450, 700-900; write: 120-300, 910-990 */
+	check_read(&a, 3, 3, 50 + 50 + 200, 200);
+	s = sc_table_find(&acct_thread(&a, other)->sc, SYS_write);
+	if (CHECK(s)) {
+		CHECK_EQ_U64(s->timed, 2);
+		CHECK_EQ_U64(s->time_ns, 180 + 80);
+		CHECK_EQ_U64(s->max_ns, 180);
+	}
+	CHECK_EQ_U64(a.ntv, 0);
+	acct_free(&a);
+}
+
 static void test_unordered_never_wrong(void)
 {
 	struct acct a;
@@ -584,6 +624,8 @@ static const struct test tests[] = {
 	  test_gone },
 	{ "acct: enter then exit: timed", test_in_order },
 	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
+	{ "acct: order_times: four CPUs' runs out of time order, two threads, each call timed",
+	  test_ordered_runs },
 	{ "acct: paired as decoded: out of order gives no time, never a wrong one",
 	  test_unordered_never_wrong },
 	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
