@@ -134,7 +134,7 @@ struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
 		t->abi_slow = true;	/* its ABI is unknown */
 		pidmap_put(&a->threads, tid, t);
 	}
-	a->last = t;
+	a->recent[(uint32_t)tid & (ACCT_RECENT - 1)] = t;
 	return t;
 }
 
@@ -497,8 +497,10 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 	}
 	if (a->order_times)
 		keep_timing(a, -tid, n, ts);
-	else
+	else if (t->enter_nr != SC_EMPTY)
 		time_exit(t, s, n, ts);
+	else if (ts > t->last_exit_ts)
+		t->last_exit_ts = ts;	/* time_exit's all the same: no entry is pending */
 }
 
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
@@ -997,8 +999,8 @@ void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid)
 
 static void forget(struct acct *a, struct acct_thread *t)
 {
-	if (a->last == t)
-		a->last = NULL;
+	if (a->recent[(uint32_t)t->tid & (ACCT_RECENT - 1)] == t)
+		a->recent[(uint32_t)t->tid & (ACCT_RECENT - 1)] = NULL;
 	pidmap_del(&a->threads, t->tid);
 	thread_free(t);
 }
@@ -1175,7 +1177,7 @@ static void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 
 		t->n[c] += ts - t->st_since;
 		a->total[c] += ts - t->st_since;
-		activate(a, t->tid);
+		activate_thread(a, t);
 	}
 	t->st_since = ts;
 }
@@ -1207,7 +1209,7 @@ static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, ui
 		t->st = (uint8_t)(what - ACCT_SR_OUT);
 		break;
 	}
-	activate(a, t->tid);
+	activate_thread(a, t);
 }
 
 /*
@@ -1279,7 +1281,7 @@ void acct_state_end(struct acct *a, uint64_t cut)
 			continue;
 		st_close(a, t, cut);
 		/* No time added (its clock is past the cut): its row is due all the same. */
-		activate(a, t->tid);
+		activate_thread(a, t);
 	}
 	a->st_cut = cut;
 }

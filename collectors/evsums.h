@@ -41,6 +41,7 @@ enum acct_cnt {
 #define ACCT_CLONE_THREAD 0x00010000ull
 
 #define ACCT_SIGS 256
+#define ACCT_RECENT 64		/* a power of two */
 #define ACCT_WATCH 16
 /* Distinct signal flows kept an interval; the signals of more are counted apart. */
 #define ACCT_FLOWS 1024
@@ -174,7 +175,12 @@ struct acct_timing {
 struct acct {
 	struct pidmap threads;		/* tid -> struct acct_thread */
 	struct acct_thread *active;	/* threads with events this interval */
-	struct acct_thread *last;	/* the last looked up: most events repeat it */
+	/*
+	 * The threads looked up last, by tid modulo ACCT_RECENT: a CPU's page
+	 * repeats one thread, and the state split's records, merged across
+	 * CPUs, alternate between a few (a pipe's two ends).
+	 */
+	struct acct_thread *recent[ACCT_RECENT];
 	uint64_t total[AC_NR];		/* every thread, this interval */
 	uint64_t lost;			/* events the kernel dropped, this interval */
 	bool lost_unknown;		/* a page said "missed events", count unknown */
@@ -266,8 +272,10 @@ void acct_free(struct acct *a);
 struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid);
 static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 {
-	if (a->last && a->last->tid == tid)
-		return a->last;
+	struct acct_thread *t = a->recent[(uint32_t)tid & (ACCT_RECENT - 1)];
+
+	if (t && t->tid == tid)
+		return t;
 	return acct_thread_slow(a, tid);
 }
 

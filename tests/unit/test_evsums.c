@@ -382,6 +382,38 @@ static void test_carry_exited(void)
  * in order, it still counts. A preemption after the exit does not; nor does
  * the last switch of the task that had the tid before a new one's fork.
  */
+/*
+ * A thread forgotten after its exit, then its tid (and one sharing its slot of
+ * the recent lookups) seen again: a new thread, never the freed one (ASan
+ * would see the use after free).
+ */
+static void test_forgotten_lookup(void)
+{
+	const pid_t alias = TID + ACCT_RECENT;
+	struct acct_thread *t;
+	struct acct a;
+	int i;
+
+	acct_init(&a);
+	acct_sys_exit(&a, TID, SYS_read, 1, 10);
+	acct_exit(&a, TID, true, 20);
+	CHECK(acct_thread(&a, TID)->exited);
+	for (i = 0; i < 4; i++)
+		acct_end_interval(&a);
+	CHECK(pidmap_get(&a.threads, TID) == NULL);
+	t = acct_thread(&a, TID);
+	CHECK(!t->exited && !t->sc.used);
+	CHECK_EQ_U64(t->n[AC_SYSCALLS], 0);
+	acct_sys_exit(&a, alias, SYS_read, 1, 30);
+	acct_exit(&a, alias, true, 40);
+	for (i = 0; i < 4; i++)
+		acct_end_interval(&a);
+	acct_sys_exit(&a, alias, SYS_write, 1, 50);
+	CHECK_EQ_U64(acct_thread(&a, alias)->n[AC_SYSCALLS], 1);
+	CHECK(acct_thread(&a, TID) == t);
+	acct_free(&a);
+}
+
 static void test_gone(void)
 {
 	struct acct a;
@@ -620,6 +652,8 @@ static const struct test tests[] = {
 	{ "carry: counts kept, still active, for one more interval", test_carry },
 	{ "carry: exited threads carried for ticks stay linked once each, then go",
 	  test_carry_exited },
+	{ "acct: a forgotten thread's tid seen again is a new thread (recent lookups)",
+	  test_forgotten_lookup },
 	{ "acct: a task's last switch after its exit, and only that, says it is gone",
 	  test_gone },
 	{ "acct: enter then exit: timed", test_in_order },
