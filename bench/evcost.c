@@ -23,7 +23,7 @@
 
 #include "../collectors/evdecode.h"
 #include "../collectors/evsums.h"
-#include "../collectors/rbpage.h"
+#include "../collectors/instance.h"
 
 #define MAX_CPUS 64
 /* The sub-buffer size bench/evcost.sh records with (ktop's, collectors/instance.c). */

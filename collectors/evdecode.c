@@ -7,7 +7,7 @@
 
 #include <event-parse.h>
 
-#include "rbpage.h"
+#include "instance.h"
 
 /*
  * The event catalog. Fields marked optional may be missing on older kernels

@@ -6,7 +6,7 @@
 
 #include <event-parse.h>
 
-#include "rbpage.h"
+#include "instance.h"
 
 /* libtraceevent parses from a writable, NUL-terminated buffer. */
 static char *dup_text(const char *s, size_t len)
@@ -37,7 +37,7 @@ int evformat_init(struct tep_handle **tep, int *page_size, const char *header_pa
 		return -EINVAL;
 	*page_size = tep_get_sub_buffer_size(*tep);
 	/*
-	 * The page walk (rbpage) assumes a 64-bit little-endian host reading its
+	 * The page walk (instance.h) assumes a 64-bit little-endian host reading its
 	 * own kernel's buffers (the commit word is a long): say so rather than
 	 * misread.
 	 */

@@ -28,7 +28,8 @@ struct ev_field {
  * @page_size: set to the bytes of one sub-buffer
  *
  * Returns 0 or -errno (-EINVAL also when this host cannot walk its kernel's
- * pages, see rbpage_host_ok); *@tep, when set, is the caller's to tep_free.
+ * pages: rbpage_host_ok, instance.h); *@tep, when set, is the caller's to
+ * tep_free.
  */
 int evformat_init(struct tep_handle **tep, int *page_size, const char *header_page, size_t len);
 

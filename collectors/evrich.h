@@ -23,7 +23,7 @@
 
 #include "evformat.h"
 #include "../model/kev.h"
-#include "rbpage.h"
+#include "instance.h"
 #include <sys/types.h>
 
 /* The tracepoints the focus instance enables, in this order. */
