@@ -113,6 +113,8 @@ void acct_free(struct acct *a)
 	free(a->execs);
 	free(a->tv);
 	free(a->tv_tmp);
+	free(a->tv_runs.start);
+	free(a->sv_runs.start);
 	free(a->moved);
 	free(a->flows);
 	free(a->flow_idx);
@@ -195,44 +197,41 @@ static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint
 
 /*
  * The kept records (call timings, scheduler events) are a few ascending runs:
- * each CPU's buffer is decoded in turn, in time order. A natural merge sort
- * over a scratch array of the same size merges neighbouring runs until one is
- * left: O(n) when one CPU wrote them all, O(n log runs) otherwise, with the
- * order inline (a generic sort's callback per comparison was most of
+ * each CPU's buffer is decoded in turn, in time order, and where a run begins
+ * was noted as they were kept (run_begins). A merge sort over a scratch
+ * array of the same size merges neighbouring runs, pair by pair, until one is
+ * left: nothing to do when one CPU wrote them all, O(n log runs) otherwise,
+ * with the order inline (a generic sort's callback per comparison was most of
  * --latency's cost). Stable: for records in the same place of the order, the
- * run read first comes first. Sorts *@v (@n records) using *@tmp; the sorted
- * records end in *@v, the scratch in *@tmp.
+ * run read first comes first, so the order is the one stable sort's.
+ * Sorts *@v (@n records, runs @r) using *@tmp; the sorted records end in *@v,
+ * the scratch in *@tmp, and @r says one run.
  */
 #define DEFINE_MERGE_RUNS(name, type, before)						\
-static size_t name##_run_end(const type *v, size_t from, size_t n)			\
-{											\
-	size_t i = from + 1;								\
-											\
-	while (i < n && !before(&v[i], &v[i - 1]))					\
-		i++;									\
-	return i;									\
-}											\
-											\
-static void name(type **v, type **tmp, size_t n)					\
+static void name(type **v, type **tmp, size_t n, struct acct_runs *r)			\
 {											\
 	type *src = *v, *dst = *tmp, *swap;						\
 											\
-	while (n > 1 && name##_run_end(src, 0, n) < n) {				\
-		size_t lo = 0;								\
+	while (r->n) {									\
+		size_t j, runs = r->n + 1, nnew = 0;					\
 											\
-		while (lo < n) {							\
-			size_t mid = name##_run_end(src, lo, n);			\
-			size_t hi = mid < n ? name##_run_end(src, mid, n) : n;		\
-			size_t i = lo, j = mid, k = lo;					\
+		for (j = 0; j < runs; j += 2) {						\
+			size_t lo = j ? r->start[j - 1] : 0;				\
+			size_t mid = j + 1 < runs ? r->start[j] : n;			\
+			size_t hi = j + 2 < runs ? r->start[j + 1] : n;			\
+			size_t i = lo, k = lo, m = mid;					\
 											\
-			while (i < mid && j < hi)					\
-				dst[k++] = before(&src[j], &src[i]) ? src[j++] : src[i++]; \
+			while (i < mid && m < hi)					\
+				dst[k++] = before(&src[m], &src[i]) ? src[m++] : src[i++]; \
 			while (i < mid)							\
 				dst[k++] = src[i++];					\
-			while (j < hi)							\
-				dst[k++] = src[j++];					\
-			lo = hi;							\
+			while (m < hi)							\
+				dst[k++] = src[m++];					\
 		}									\
+		/* The merged runs begin where the even ones did. */			\
+		for (j = 1; j < r->n; j += 2)						\
+			r->start[nnew++] = r->start[j];					\
+		r->n = nnew;								\
 		swap = src;								\
 		src = dst;								\
 		dst = swap;								\
@@ -240,6 +239,30 @@ static void name(type **v, type **tmp, size_t n)					\
 	*v = src;									\
 	*tmp = dst;									\
 }
+
+/* A run of kept records begins at index @at. */
+static void run_begins(struct acct_runs *r, size_t at)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->start = xrealloc(r->start, r->cap * sizeof(*r->start));
+	}
+	r->start[r->n++] = (uint32_t)at;
+}
+
+/* Is @x before @y in time? */
+static inline bool timing_before(const struct acct_timing *x, const struct acct_timing *y)
+{
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	/* The same time stamp: the entry first (a call takes some time). */
+	if ((x->tid < 0) != (y->tid < 0))
+		return x->tid > 0;
+	/* exit_group's entry, then its end (both from the same tracepoint). */
+	return x->nr != SC_EMPTY && y->nr == SC_EMPTY;
+}
+
+DEFINE_MERGE_RUNS(sort_timing, struct acct_timing, timing_before)
 
 /* Records kept at most (16 MiB): past that, they are timed as they are. */
 #define TIMING_MAX (1u << 20)
@@ -258,6 +281,8 @@ static void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
 	a->tv[a->ntv].ts = ts;
 	a->tv[a->ntv].tid = tid;
 	a->tv[a->ntv].nr = nr;
+	if (a->ntv && timing_before(&a->tv[a->ntv], &a->tv[a->ntv - 1]))
+		run_begins(&a->tv_runs, a->ntv);
 	a->ntv++;
 }
 
@@ -284,25 +309,11 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 		time_enter(acct_thread(a, tid), sc_nr(nr), ts);
 }
 
-/* Is @x before @y in time? */
-static inline bool timing_before(const struct acct_timing *x, const struct acct_timing *y)
-{
-	if (x->ts != y->ts)
-		return x->ts < y->ts;
-	/* The same time stamp: the entry first (a call takes some time). */
-	if ((x->tid < 0) != (y->tid < 0))
-		return x->tid > 0;
-	/* exit_group's entry, then its end (both from the same tracepoint). */
-	return x->nr != SC_EMPTY && y->nr == SC_EMPTY;
-}
-
-DEFINE_MERGE_RUNS(sort_timing, struct acct_timing, timing_before)
-
 void acct_time_calls(struct acct *a)
 {
 	size_t i;
 
-	sort_timing(&a->tv, &a->tv_tmp, a->ntv);
+	sort_timing(&a->tv, &a->tv_tmp, a->ntv, &a->tv_runs);
 	for (i = 0; i < a->ntv; i++) {
 		const struct acct_timing *r = &a->tv[i];
 		struct acct_thread *t;
@@ -1125,6 +1136,23 @@ enum acct_st acct_state_of(long prev_state)
 	return ACCT_ST_RUNQ;
 }
 
+/*
+ * Each CPU's records are in time order: the array is a few ascending runs
+ * (a run per CPU and drain), merged (DEFINE_MERGE_RUNS) stably: for equal
+ * times, the run read first first. Then, across CPUs at one time stamp, a
+ * switch-out before a wakeup before a switch-in.
+ */
+static inline bool sched_before(const struct acct_sched *x, const struct acct_sched *y)
+{
+	static const uint8_t rank[] = { [ACCT_SR_IN] = 2, [ACCT_SR_WAKE] = 1,
+					[ACCT_SR_WAKE_NEW] = 1 };
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return (x->what >= ACCT_SR_OUT ? 0 : rank[x->what]) <
+	       (y->what >= ACCT_SR_OUT ? 0 : rank[y->what]);
+}
+
 static void apply_sched_all(struct acct *a);
 
 static void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
@@ -1143,6 +1171,8 @@ static void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
 	a->sv[a->nsv].ts = ts;
 	a->sv[a->nsv].tid = tid;
 	a->sv[a->nsv].what = what;
+	if (a->nsv && sched_before(&a->sv[a->nsv], &a->sv[a->nsv - 1]))
+		run_begins(&a->sv_runs, a->nsv);
 	a->nsv++;
 }
 
@@ -1212,28 +1242,11 @@ static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, ui
 	activate_thread(a, t);
 }
 
-/*
- * Each CPU's records are in time order: the array is a few ascending runs
- * (a run per CPU and drain), merged (DEFINE_MERGE_RUNS) stably: for equal
- * times, the run read first first. Then, across CPUs at one time stamp, a
- * switch-out before a wakeup before a switch-in.
- */
-static int sched_before(const struct acct_sched *x, const struct acct_sched *y)
-{
-	static const uint8_t rank[] = { [ACCT_SR_IN] = 2, [ACCT_SR_WAKE] = 1,
-					[ACCT_SR_WAKE_NEW] = 1 };
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts;
-	return (x->what >= ACCT_SR_OUT ? 0 : rank[x->what]) <
-	       (y->what >= ACCT_SR_OUT ? 0 : rank[y->what]);
-}
-
 DEFINE_MERGE_RUNS(merge_sched, struct acct_sched, sched_before)
 
 static void sort_sched(struct acct *a)
 {
-	merge_sched(&a->sv, &a->sv_tmp, a->nsv);
+	merge_sched(&a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
 }
 
 static void apply_sched_all(struct acct *a)

@@ -165,6 +165,16 @@ struct acct_sched {
 	uint32_t what;		/* enum acct_sched_what, or ACCT_SR_OUT + enum acct_st */
 };
 
+/*
+ * Where the runs of kept records begin, but the first: each CPU's records come
+ * in time order, so a record before the one kept last starts a run. Merged
+ * at the tick (DEFINE_MERGE_RUNS in evsums.c) without looking for them again.
+ */
+struct acct_runs {
+	uint32_t *start;
+	size_t n, cap;
+};
+
 /* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
 struct acct_timing {
 	uint64_t ts;
@@ -202,6 +212,7 @@ struct acct {
 	bool order_times;
 	struct acct_timing *tv, *tv_tmp;	/* tv_tmp: the merge's scratch */
 	size_t ntv, cap_tv;
+	struct acct_runs tv_runs;
 	/*
 	 * Apply lifecycle events in time order: each CPU's buffer is decoded in
 	 * turn, so a child's exec or exit (on its CPU) may be decoded before its
@@ -228,6 +239,7 @@ struct acct {
 	bool states;
 	struct acct_sched *sv, *sv_tmp;	/* sv_tmp: the merge's scratch */
 	size_t nsv, cap_sv;
+	struct acct_runs sv_runs;
 	uint64_t st_cut;		/* the end of the last interval closed (0: none) */
 	uint64_t st_overflow;		/* times the records were applied early (full) */
 

@@ -54,6 +54,35 @@ static void test_state_of(void)
 }
 
 /*
+ * The same life as test_across_cpus, cut into five runs decoded out of time
+ * order (drains of both CPUs): three merge passes, an odd run left over in
+ * the first two.
+ */
+static void test_five_runs(void)
+{
+	struct acct a;
+
+	start(&a);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 900);		/* CPU 0, drain 2 */
+	acct_state_switch(&a, T1, R_PREEMPT, T2, 700);		/* CPU 1, drain 2 */
+	acct_state_wakeup(&a, T1, false, 500);			/* CPU 1, drain 1 */
+	acct_state_switch(&a, 0, R_RUNNING, T1, 600);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 200);		/* CPU 0, drain 1 */
+	acct_state_switch(&a, 0, R_RUNNING, T1, 100);		/* CPU 0, drain 0 */
+	acct_state_switch(&a, T1, S_DISK, 0, 1000);
+	CHECK_EQ_U64(a.sv_runs.n, 4);
+	acct_state_end(&a, 2000);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 100 + 100);
+	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 300);
+	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 100 + 200);
+	CHECK_EQ_U64(ns(&a, T1, AC_BLOCKED_NS), 1000);
+	CHECK_EQ_U64(sum(&a, T1), 2000 - 100);
+	CHECK_EQ_U64(a.nsv, 0);
+	CHECK_EQ_U64(a.sv_runs.n, 0);
+	acct_free(&a);
+}
+
+/*
  * T1 runs on CPU 0 from 100, sleeps at 200, is woken (on CPU 1) at 500,
  * runs on CPU 1 at 600, is preempted at 700 by T2, waits until 900, blocks
  * at 1000. CPU 1's buffer is decoded before CPU 0's.
@@ -254,6 +283,7 @@ static void test_off(void)
 static const struct test tests[] = {
 	{ "states: sched_switch prev_state to a state", test_state_of },
 	{ "states: events of three CPUs decoded out of order, applied in order", test_across_cpus },
+	{ "states: five runs out of time order, merged in three passes", test_five_runs },
 	{ "states: a wakeup of a running or runnable thread changes nothing",
 	  test_wakeup_while_running },
 	{ "states: after the cut, the next interval's; an exited thread's up to its end", test_cut },
