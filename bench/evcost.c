@@ -74,6 +74,35 @@ static uint64_t page_last_ts(const uint8_t *page, size_t size)
 	return p.ts;
 }
 
+/*
+ * Every task that wrote a record is known to run native code, as ktop knows
+ * it after its first tick (resolve_abi in counting.c reads /proc/PID/exe):
+ * the steady state, not a start-up in which every thread is looked at.
+ */
+static void known_abi(struct acct *a, const struct cpu_pages *cpu, int ncpus)
+{
+	struct rbpage p;
+	const uint8_t *rec;
+	unsigned n;
+	long missed;
+	size_t i;
+	int c;
+
+	for (c = 0; c < ncpus; c++) {
+		for (i = 0; i + SUBBUF <= cpu[c].len; i += SUBBUF) {
+			if (rbpage_load(&p, cpu[c].data + i, SUBBUF, &missed))
+				continue;
+			while ((rec = rbpage_next(&p, &n))) {
+				int32_t pid;
+
+				memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+				if (pid > 0)
+					acct_set_abi(a, acct_thread(a, pid), false);
+			}
+		}
+	}
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -193,6 +222,7 @@ int main(int argc, char **argv)
 	a.order_life = true;
 	a.states = true;
 	a.order_times = latency;
+	known_abi(&a, cpu, ncpus);
 	for (c = 0; c < ticks; c++) {
 		measured_tick(&dec, &a, cpu, ncpus, c, ticks);
 		add_digest(&a);

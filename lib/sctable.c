@@ -29,6 +29,7 @@ static void alloc_slots(struct sc_table *t, uint32_t cap)
 	for (i = 0; i < cap; i++)
 		t->slots[i].nr = SC_EMPTY;
 	t->cap = cap;
+	t->hot = 0;
 }
 
 static void grow(struct sc_table *t)
@@ -61,18 +62,20 @@ struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr)
 	if (!t->cap)
 		grow(t);
 	s = probe(t->slots, t->cap, nr);
-	if (s->nr == nr)
-		return s;
-	/* Keep the load under 3/4 so probes stay short. */
-	if ((t->used + 1) * 4 > t->cap * 3) {
-		grow(t);
-		s = probe(t->slots, t->cap, nr);
+	if (s->nr != nr) {
+		/* Keep the load under 3/4 so probes stay short. */
+		if ((t->used + 1) * 4 > t->cap * 3) {
+			grow(t);
+			s = probe(t->slots, t->cap, nr);
+		}
+		memset(s, 0, sizeof(*s));
+		if (t->hist)
+			memset(&t->hist[s - t->slots], 0, sizeof(*t->hist));
+		s->nr = nr;
+		t->used++;
 	}
-	memset(s, 0, sizeof(*s));
-	if (t->hist)
-		memset(&t->hist[s - t->slots], 0, sizeof(*t->hist));
-	s->nr = nr;
-	t->used++;
+	/* Not in its first slot (sc_table_get looked): the next lookup looks here second. */
+	t->hot = (uint32_t)(s - t->slots);
 	return s;
 }
 
@@ -103,7 +106,7 @@ void sc_table_free(struct sc_table *t)
 	free(t->hist);
 	t->slots = NULL;
 	t->hist = NULL;
-	t->cap = t->used = 0;
+	t->cap = t->used = t->hot = 0;
 }
 
 void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)

@@ -69,6 +69,12 @@ struct sc_table {
 	 */
 	struct lat_hist *hist;
 	uint32_t cap, used;	/* cap is 0 or a power of two */
+	/*
+	 * The slot of the entry found last away from its first slot (its first
+	 * was another's): a flood of one call that collided with an earlier one
+	 * is found there second, not by probing. Below cap (0 when cap is 0).
+	 */
+	uint32_t hot;
 };
 
 struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr);
@@ -81,6 +87,8 @@ static inline struct sc_stat *sc_table_get(struct sc_table *t, uint32_t nr)
 
 		if (t->slots[i].nr == nr)
 			return &t->slots[i];
+		if (t->slots[t->hot].nr == nr)
+			return &t->slots[t->hot];
 	}
 	return sc_table_slow_get(t, nr);
 }

@@ -50,6 +50,43 @@ static void test_against_reference(void)
 	sc_table_free(&t);
 }
 
+/*
+ * close (3) and getppid (110) share a first slot in a table of 16: a getppid
+ * flood after one close finds getppid's entry second (the table's hot slot),
+ * and never another's once the table grew, was cleared or the slot changed.
+ */
+static void test_collision_hot(void)
+{
+	struct sc_table t = { 0 };
+	struct sc_stat *c, *g;
+	uint32_t i;
+
+	c = sc_table_get(&t, 3);
+	c->calls = 1;
+	CHECK_EQ_U64(t.cap, 16);
+	g = sc_table_get(&t, 110);
+	CHECK(g != c);
+	for (i = 0; i < 1000; i++)
+		sc_table_get(&t, 110)->calls++;
+	CHECK_EQ_U64(g->calls, 1000);
+	CHECK(sc_table_get(&t, 3) == c);
+	CHECK_EQ_U64(c->calls, 1);
+	/* Grown (the slots move): each key still finds its own. */
+	for (i = 200; i < 240; i++)
+		sc_table_get(&t, i)->calls = i;
+	CHECK(t.cap > 16 && t.hot < t.cap);
+	CHECK_EQ_U64(sc_table_get(&t, 110)->calls, 1000);
+	CHECK_EQ_U64(sc_table_get(&t, 3)->calls, 1);
+	for (i = 200; i < 240; i++)
+		CHECK_EQ_U64(sc_table_get(&t, i)->calls, i);
+	/* Cleared: the hot slot is empty, a lookup makes a new entry. */
+	sc_table_clear(&t);
+	CHECK_EQ_U64(sc_table_get(&t, 110)->calls, 0);
+	CHECK_EQ_U64(t.used, 1);
+	sc_table_free(&t);
+	CHECK_EQ_U64(t.hot, 0);
+}
+
 static void test_merge_and_clear(void)
 {
 	struct sc_table a = { 0 }, b = { 0 };
@@ -89,6 +126,7 @@ static const struct test tests[] = {
 	{ "get creates a zeroed entry once", test_get_creates_zeroed },
 	{ "200k random calls agree with a dense array; sorted and top", test_against_reference },
 	{ "merge adds, keeps the max; clear keeps nothing", test_merge_and_clear },
+	{ "a key that collided is found in the hot slot, never another's", test_collision_hot },
 };
 
 int main(void)
