@@ -111,16 +111,8 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
 	switch (k) {
 	case EV_SYS_EXIT:
-		/* One per syscall: the hot path. Both fields are longs everywhere. */
-		if (f[0].size == 8 && f[1].size == 8) {
-			int64_t nr, ret;
-
-			memcpy(&nr, rec + f[0].offset, 8);
-			memcpy(&ret, rec + f[1].offset, 8);
-			acct_sys_exit(a, pid, (long)nr, (long)ret, ts);
-		} else {
-			acct_sys_exit(a, pid, (long)ev_num(rec, &f[0]), (long)ev_num(rec, &f[1]), ts);
-		}
+		/* Fields of another size than long's (evdecode_page decodes the usual ones). */
+		acct_sys_exit(a, pid, (long)ev_num(rec, &f[0]), (long)ev_num(rec, &f[1]), ts);
 		break;
 	case EV_SYS_ENTER:
 		acct_sys_enter(a, pid, (long)ev_num(rec, &f[0]), ts);
@@ -184,6 +176,12 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	long missed;
 	int count = 0;
 
+	const struct ev_field *xf = d->f[EV_SYS_EXIT];
+	/* sys_exit, most of the records, with both fields longs: decoded before the dispatch. */
+	int exit_id = d->id[EV_SYS_EXIT] >= 0 && xf[0].size == 8 && xf[1].size == 8 ?
+		      d->id[EV_SYS_EXIT] : -1;
+	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
+
 	if (rbpage_load(&p, sub, size, &missed))
 		return -EINVAL;
 	if (missed)
@@ -193,6 +191,17 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 		int k;
 
 		memcpy(&id, rec, sizeof(id));
+		if (id == exit_id && rsize >= exit_min) {
+			int64_t nr, ret;
+			int32_t pid;
+
+			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			memcpy(&nr, rec + xf[0].offset, 8);
+			memcpy(&ret, rec + xf[1].offset, 8);
+			acct_sys_exit(a, pid, (long)nr, (long)ret, p.ts);
+			count++;
+			continue;
+		}
 		if (id >= d->nkind_of || !d->kind_of[id])
 			continue;
 		k = d->kind_of[id] - 1;

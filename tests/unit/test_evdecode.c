@@ -394,6 +394,57 @@ static void test_record_types(void)
 	teardown();
 }
 
+/*
+ * sys_exit's fast path (longs, decoded before the dispatch) and the rest: a
+ * record shorter than its format is malformed, not a call; a kernel whose
+ * sys_exit fields are ints (a 32-bit one's format) is decoded by the sizes
+ * its format gives.
+ */
+static void test_sys_exit_shapes(void)
+{
+	static const char ints[] = "name: sys_exit\nID: 442\nformat:\n" COMMON
+		"\tfield:int id;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\nprint fmt: \"x\"\n";
+	struct page p;
+	uint8_t *r;
+
+	if (!setup())
+		return;
+	page_init(&p);
+	add_exit(&p, 900, 1, 5);
+	rec_new(&p, ID_EXIT, 900, 16);			/* needs 24 bytes */
+	add_exit(&p, 900, 1, -2);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
+	CHECK_EQ_U64(dec.malformed, 1);
+	if (CHECK(thr(900) && sc_table_find(&thr(900)->sc, 1))) {
+		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->calls, 2);
+		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->errors, 1);
+	}
+	teardown();
+
+	acct_init(&acct);
+	if (!CHECK_EQ_I64(evdecode_init(&dec, header_page, sizeof(header_page) - 1), 0) ||
+	    !CHECK_EQ_I64(evdecode_add(&dec, EV_SYS_EXIT, ints, sizeof(ints) - 1), 0)) {
+		teardown();
+		return;
+	}
+	page_init(&p);
+	r = rec_new(&p, ID_EXIT, 901, 16);
+	put32(r, 8, 0);		/* read */
+	put32(r, 12, -11);	/* EAGAIN */
+	r = rec_new(&p, ID_EXIT, 901, 16);
+	put32(r, 8, 0);
+	put32(r, 12, 64);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
+	if (CHECK(thr(901) && sc_table_find(&thr(901)->sc, 0))) {
+		CHECK_EQ_U64(sc_table_find(&thr(901)->sc, 0)->calls, 2);
+		CHECK_EQ_U64(sc_table_find(&thr(901)->sc, 0)->errors, 1);
+		CHECK_EQ_U64(sc_table_find(&thr(901)->sc, 0)->top_errno, 11);
+	}
+	CHECK_EQ_U64(dec.malformed, 0);
+	teardown();
+}
+
 static void test_bad_formats(void)
 {
 	struct evdecode d;
@@ -579,6 +630,8 @@ static void test_rename(void)
 
 static const struct test tests[] = {
 	{ "sys_exit: calls, -errno errors, fork child returns, rt_sigreturn", test_syscalls_and_errors },
+	{ "sys_exit: a short record is malformed; int fields decoded by their size",
+	  test_sys_exit_shapes },
 	{ "sched_switch: blocked = voluntary, R and R+ = involuntary", test_switches },
 	{ "newtask/exec/exit: threads, processes, comm, late exits", test_lifecycle },
 	{ "two CPUs interleaved: fork, exec, rename, exit applied in time order", test_lifecycle_time_order },
