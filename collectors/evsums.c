@@ -267,21 +267,30 @@ DEFINE_MERGE_RUNS(sort_timing, struct acct_timing, timing_before)
 /* Records kept at most (16 MiB): past that, they are timed as they are. */
 #define TIMING_MAX (1u << 20)
 
-static void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
+/* The kept entries and exits are full: room made for one more. */
+static __attribute__((noinline)) void timing_full(struct acct *a)
 {
-	if (a->ntv == a->cap_tv) {
-		if (a->cap_tv >= TIMING_MAX) {
-			acct_time_calls(a);
-		} else {
-			a->cap_tv = a->cap_tv ? a->cap_tv * 2 : 4096;
-			a->tv = xrealloc(a->tv, a->cap_tv * sizeof(*a->tv));
-			a->tv_tmp = xrealloc(a->tv_tmp, a->cap_tv * sizeof(*a->tv_tmp));
-		}
+	if (a->cap_tv >= TIMING_MAX) {
+		acct_time_calls(a);
+	} else {
+		a->cap_tv = a->cap_tv ? a->cap_tv * 2 : 4096;
+		a->tv = xrealloc(a->tv, a->cap_tv * sizeof(*a->tv));
+		a->tv_tmp = xrealloc(a->tv_tmp, a->cap_tv * sizeof(*a->tv_tmp));
 	}
-	a->tv[a->ntv].ts = ts;
-	a->tv[a->ntv].tid = tid;
-	a->tv[a->ntv].nr = nr;
-	if (a->ntv && timing_before(&a->tv[a->ntv], &a->tv[a->ntv - 1]))
+}
+
+/* Inline, the growth apart: one per event with --latency. */
+static inline void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
+{
+	struct acct_timing *r;
+
+	if (a->ntv == a->cap_tv)
+		timing_full(a);
+	r = &a->tv[a->ntv];
+	r->ts = ts;
+	r->tid = tid;
+	r->nr = nr;
+	if (a->ntv && timing_before(r, r - 1))
 		run_begins(&a->tv_runs, a->ntv);
 	a->ntv++;
 }
@@ -1155,23 +1164,32 @@ static inline bool sched_before(const struct acct_sched *x, const struct acct_sc
 
 static void apply_sched_all(struct acct *a);
 
-static void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
+/* The kept scheduler records are full: room made for one more. */
+static __attribute__((noinline)) void sched_full(struct acct *a)
 {
-	if (a->nsv == a->cap_sv) {
-		if (a->cap_sv >= SCHED_MAX) {
-			/* Full before the tick: in order as far as read, not beyond. */
-			a->st_overflow++;
-			apply_sched_all(a);
-		} else {
-			a->cap_sv = a->cap_sv ? a->cap_sv * 2 : 8192;
-			a->sv = xrealloc(a->sv, a->cap_sv * sizeof(*a->sv));
-			a->sv_tmp = xrealloc(a->sv_tmp, a->cap_sv * sizeof(*a->sv_tmp));
-		}
+	if (a->cap_sv >= SCHED_MAX) {
+		/* Full before the tick: in order as far as read, not beyond. */
+		a->st_overflow++;
+		apply_sched_all(a);
+	} else {
+		a->cap_sv = a->cap_sv ? a->cap_sv * 2 : 8192;
+		a->sv = xrealloc(a->sv, a->cap_sv * sizeof(*a->sv));
+		a->sv_tmp = xrealloc(a->sv_tmp, a->cap_sv * sizeof(*a->sv_tmp));
 	}
-	a->sv[a->nsv].ts = ts;
-	a->sv[a->nsv].tid = tid;
-	a->sv[a->nsv].what = what;
-	if (a->nsv && sched_before(&a->sv[a->nsv], &a->sv[a->nsv - 1]))
+}
+
+/* Inline, the growth apart: two or three of these per context switch. */
+static inline void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t ts)
+{
+	struct acct_sched *r;
+
+	if (a->nsv == a->cap_sv)
+		sched_full(a);
+	r = &a->sv[a->nsv];
+	r->ts = ts;
+	r->tid = tid;
+	r->what = what;
+	if (a->nsv && sched_before(r, r - 1))
 		run_begins(&a->sv_runs, a->nsv);
 	a->nsv++;
 }
