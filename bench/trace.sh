@@ -406,8 +406,11 @@ traced() {
 		[ -e "$T/events.$tool" ] || grep -l '^1' "$TRACEFS/instances/$inst"/events/*/*/enable 2>/dev/null |
 			sed "s|^$TRACEFS/instances/$inst/events/||; s|/enable\$||" | sort >"$T/events.$tool"
 		sleep 0.3	# its first tick (the /proc scan) out of the way
+		# Its CPU time in ns (schedstat) from the flood's start to the tick after it.
+		c0=$(cut -d' ' -f1 "/proc/$kp/schedstat")
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ktop failed"
 		sleep 1.1	# a tick reads what is left in the buffers
+		c1=$(cut -d' ' -f1 "/proc/$kp/schedstat")
 		# The kernel's own count of what ktop's buffers lost.
 		klost=$(cat "$TRACEFS/instances/$inst/per_cpu"/cpu*/stats 2>/dev/null |
 			awk '/^overrun:/ || /^dropped events:/ { s += $NF } END { print s + 0 }')
@@ -421,7 +424,8 @@ traced() {
 		cpu=$(echo "$st" | sed -n 's/.* cpu_s=\([0-9.]*\) .*/\1/p')
 		lost=$(echo "$st" | sed -n 's/.* lost=\([0-9]*\) .*/\1/p')
 		# ktop's own cost is summed for this build only.
-		[ "$tool" != ktop-base ] && kline="$w $tool $cpu $ev $lost $klost $calls"
+		[ "$tool" != ktop-base ] &&
+			kline="$w $tool $cpu $ev $lost $klost $calls $(awk "BEGIN { print ($c1 - $c0) / 1e9 }")"
 		;;
 	bpftrace)
 		BPF_PROG=$BPF_COUNT
@@ -631,9 +635,11 @@ ratio_of() { awk -v w="$1" -v t="$2" '$1 == w && $2 == t { print $3 }' "$T/ratio
 # ktop's own cost during the floods (ktop and ktop --latency; not ktop-base).
 if [ -s "$T/ktopstats" ]; then
 	echo "ktop's own cost: whole ktop runs (start, 0.3 s, the ${SECS} s flood, 1.1 s, SIGTERM), from KTOP_STATS=1;"
-	echo "medians, lost summed over all runs (ktop's count; the kernel's overrun + dropped of its instance)"
-	printf '%-8s %-9s %5s %8s %12s %15s %11s %13s\n' workload tracer runs cpu_s events "events/cpu_s" \
-		"lost(ktop)" "lost(kernel)"
+	echo "medians, lost summed over all runs (ktop's count; the kernel's overrun + dropped of its instance);"
+	echo "flood_cpu_s: its CPU from the flood's start to 1.1 s after it (/proc/PID/schedstat), without"
+	echo "start-up and exit; events/flood_cpu_s: all its events over that (information, not a target)"
+	printf '%-8s %-9s %5s %8s %12s %15s %11s %13s %12s %20s\n' workload tracer runs cpu_s events "events/cpu_s" \
+		"lost(ktop)" "lost(kernel)" flood_cpu_s "events/flood_cpu_s"
 fi
 : >"$T/ktopsum"
 for w in $WORKLOADS; do
@@ -646,8 +652,11 @@ for w in $WORKLOADS; do
 		lost=$(awk '{ s += $5 } END { print s + 0 }' "$T/sel")
 		klost=$(awk '{ s += $6 } END { print s + 0 }' "$T/sel")
 		n=$(wc -l <"$T/sel")
-		printf '%-8s %-9s %5d %8.3f %11.2fM %14.1fM %11d %13d\n' "$w" "$tool" "$n" "$cpu" \
-			"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost"
+		fcpu=$(cut -d' ' -f8 "$T/sel" | med)
+		feps=$(awk '$8 > 0 { print $4 / $8 }' "$T/sel" | med)
+		printf '%-8s %-9s %5d %8.3f %11.2fM %14.1fM %11d %13d %12.3f %19.1fM\n' "$w" "$tool" "$n" "$cpu" \
+			"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost" \
+			"$fcpu" "$(awk "BEGIN { print $feps / 1e6 }")"
 		echo "$w $tool $cpu $ev $eps $lost $klost" >>"$T/ktopsum"
 	done
 done
@@ -672,6 +681,7 @@ verdict() {	# ok(0/1) text
 	fi
 }
 f2() { if [ -n "$1" ]; then printf %.2f "$1"; else printf -; fi; }
+fx() { if [ -n "$1" ]; then printf %.2fx "$1"; else printf -; fi; }	# a ratio
 # target A OP B TEXT: a verdict on A OP B (OP: le, lt), or SKIP when either was not
 # measured (BENCH_TTOOLS, BENCH_TWORKLOADS, a tracer missing here).
 target() {
@@ -693,12 +703,12 @@ far() { [ -n "$1" ] && awk "BEGIN { print 1 + ($1 - 1) / $FAR }"; }
 # Default mode: the floods.
 kr=$(ratio_of getppid ktop)
 br=$(ratio_of getppid bpftrace)
-target "$kr" le "$FLOOD_TARGET" "getppid flood: ktop $(f2 "$kr")x (target <= ${FLOOD_TARGET}x)"
-target "$kr" le "$br" "getppid flood: ktop $(f2 "$kr")x, bpftrace $(f2 "$br")x (target: ktop <= bpftrace)"
+target "$kr" le "$FLOOD_TARGET" "getppid flood: ktop $(fx "$kr") (target <= ${FLOOD_TARGET}x)"
+target "$kr" le "$br" "getppid flood: ktop $(fx "$kr"), bpftrace $(fx "$br") (target: ktop <= bpftrace)"
 mr=$(ratio_of open ktop)
 mb=$(ratio_of open bpftrace)
-target "$mr" le "$MIXED_TARGET" "open/read/close: ktop $(f2 "$mr")x (target <= ${MIXED_TARGET}x)"
-target "$mr" le "$mb" "open/read/close: ktop $(f2 "$mr")x, bpftrace $(f2 "$mb")x (target: ktop <= bpftrace)"
+target "$mr" le "$MIXED_TARGET" "open/read/close: ktop $(fx "$mr") (target <= ${MIXED_TARGET}x)"
+target "$mr" le "$mb" "open/read/close: ktop $(fx "$mr"), bpftrace $(fx "$mb") (target: ktop <= bpftrace)"
 # The reader's own cost: ktop over ftrace with its events and nobody reading.
 # ktop-base is put over the same floor (its event set is printed when it differs).
 for w in getppid open getppid1 pingpong; do
@@ -706,7 +716,7 @@ for w in getppid open getppid1 pingpong; do
 	rk=$(minus "$(ratio_of "$w" ktop)" "$fl")
 	rb=$(minus "$(ratio_of "$w" ktop-base)" "$fl")
 	[ -n "$rk" ] || continue
-	txt="$w: ktop's reader over its floor (ftrace ktop's set $(f2 "$fl")x): ktop ${rk}x"
+	txt="$w: ktop's reader over its floor (ftrace ktop's set $(fx "$fl")): ktop ${rk}x"
 	[ -n "$rb" ] && txt="$txt, ktop-base ${rb}x"
 	case $w in
 	getppid | open)
@@ -727,22 +737,22 @@ fi
 pr=$(ratio_of pingpong ktop)
 fr=$(ratio_of pingpong ftrace-ktop)
 target "$pr" le "$(plus "$fr" "$PINGPONG_EPS")" \
-	"context switch flood: ktop $(f2 "$pr")x, its events with no reader $(f2 "$fr")x (target <= +$PINGPONG_EPS)"
+	"context switch flood: ktop $(fx "$pr"), its events with no reader $(fx "$fr") (target <= +$PINGPONG_EPS)"
 for o in perf-sched bpftrace; do
 	orr=$(ratio_of pingpong "$o")
-	target "$pr" lt "$orr" "context switch flood: ktop $(f2 "$pr")x, $(label "$o" pingpong) $(f2 "$orr")x (target: ktop below)"
+	target "$pr" lt "$orr" "context switch flood: ktop $(fx "$pr"), $(label "$o" pingpong) $(fx "$orr") (target: ktop below)"
 done
 # --latency on the getppid flood.
 lr=$(ratio_of getppid ktop-lat)
 lf=$(ratio_of getppid ftrace-lat)
 target "$lr" le "$(plus "$lf" "$LAT_EPS")" \
-	"--latency, getppid flood: ktop $(f2 "$lr")x, its events with no reader $(f2 "$lf")x (target <= +$LAT_EPS)"
+	"--latency, getppid flood: ktop $(fx "$lr"), its events with no reader $(fx "$lf") (target <= +$LAT_EPS)"
 lb=$(ratio_of getppid bpftrace-lat)
-target "$lr" lt "$lb" "--latency, getppid flood: ktop $(f2 "$lr")x, bpftrace latency histogram $(f2 "$lb")x (target: ktop below)"
+target "$lr" lt "$lb" "--latency, getppid flood: ktop $(fx "$lr"), bpftrace latency histogram $(fx "$lb") (target: ktop below)"
 for o in perf strace-w; do
 	orr=$(ratio_of getppid "$o")
 	target "$lr" le "$(far "$orr")" \
-		"--latency, getppid flood: ktop $(f2 "$lr")x, $(label "$o") $(f2 "$orr")x (target: far below, ktop's added cost <= 1/$FAR of it)"
+		"--latency, getppid flood: ktop $(fx "$lr"), $(label "$o") $(fx "$orr") (target: far below, ktop's added cost <= 1/$FAR of it)"
 done
 # Lost events, and ktop's CPU per event.
 if [ -s "$T/ktopsum" ]; then
@@ -760,7 +770,7 @@ if have ktop && have ktop-base; then
 		kr=$(ratio_of "$w" ktop)
 		br=$(ratio_of "$w" ktop-base)
 		[ -n "$kr" ] && [ -n "$br" ] &&
-			echo "INFO  $w: ktop $(f2 "$kr")x, ktop-base $(f2 "$br")x (ratio $(awk "BEGIN { printf \"%.3f\", $kr / $br }"))"
+			echo "INFO  $w: ktop $(fx "$kr"), ktop-base $(fx "$br") (ratio $(awk "BEGIN { printf \"%.3f\", $kr / $br }"))"
 	done
 fi
 target "$fm" le "$FIRST_TARGET" "first line of ktop -b -n 1 on stdout: $(f2 "$fm") ms (target <= $FIRST_TARGET ms)"
