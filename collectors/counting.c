@@ -358,8 +358,8 @@ void ftrace_drain(struct ftrace *ft, int fd)
 	if (!ftrace_on(ft))
 		return;
 	for (i = 0; i < trace_ncpus(ft->tr); i++)
-		if (trace_cpu_fd(ft->tr, i) == fd)
-			read_cpu(ft, i, false, DRAIN_BATCH);
+		if (trace_cpu_fd(ft->tr, i) == fd && read_cpu(ft, i, false, DRAIN_BATCH))
+			ft->st.drains++;
 }
 
 /*

@@ -35,6 +35,7 @@ struct ftrace_opts {
 struct ftrace_stats {
 	uint64_t events;	/* decoded, all time */
 	uint64_t pages;		/* ring-buffer pages read */
+	uint64_t drains;	/* wake-ups that read pages (a buffer reached buffer_percent) */
 	uint64_t malformed;	/* records the decoder rejected */
 	uint64_t lost;		/* dropped by the kernel, all time */
 	uint64_t unattributed;	/* events of threads whose process was not found */

@@ -595,6 +595,8 @@ killed_ktop() {
 	lost=$(awk -F, 'NR > 1 && $5 != "" { if ($5 > m) m = $5 } END { print m + 0 }' "$OUT")
 	(( lost > 0 )) || { echo "no lost events in the CSV" >&2; return 1; }
 	grep -q ' lost=[1-9]' "$OUT.err"
+	# A buffer that fills wakes the reader (buffer_percent): counted, pages read on those wake-ups.
+	grep -q ' drains=[1-9]' "$OUT.err" || { grep ktop-stats "$OUT.err" >&2; return 1; }
 	# The text header says it where nobody can miss it.
 	KTOP_BUFFER_KB=8 start_ktop "$OUT.txt" -b -d 0.3
 	wait_for_lines "$OUT.txt" 5 10
