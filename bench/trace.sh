@@ -423,9 +423,11 @@ traced() {
 		ev=$(echo "$st" | sed -n 's/.* events=\([0-9]*\) .*/\1/p')
 		cpu=$(echo "$st" | sed -n 's/.* cpu_s=\([0-9.]*\) .*/\1/p')
 		lost=$(echo "$st" | sed -n 's/.* lost=\([0-9]*\) .*/\1/p')
+		pg=$(echo "$st" | sed -n 's/.* pages=\([0-9]*\) .*/\1/p')
+		dr=$(echo "$st" | sed -n 's/.* drains=\([0-9]*\) .*/\1/p')
 		# ktop's own cost is summed for this build only.
 		[ "$tool" != ktop-base ] &&
-			kline="$w $tool $cpu $ev $lost $klost $calls $(awk "BEGIN { print ($c1 - $c0) / 1e9 }")"
+			kline="$w $tool $cpu $ev $lost $klost $calls $(awk "BEGIN { print ($c1 - $c0) / 1e9 }") ${pg:-0} ${dr:--}"
 		;;
 	bpftrace)
 		BPF_PROG=$BPF_COUNT
@@ -637,9 +639,10 @@ if [ -s "$T/ktopstats" ]; then
 	echo "ktop's own cost: whole ktop runs (start, 0.3 s, the ${SECS} s flood, 1.1 s, SIGTERM), from KTOP_STATS=1;"
 	echo "medians, lost summed over all runs (ktop's count; the kernel's overrun + dropped of its instance);"
 	echo "flood_cpu_s: its CPU from the flood's start to 1.1 s after it (/proc/PID/schedstat), without"
-	echo "start-up and exit; events/flood_cpu_s: all its events over that (information, not a target)"
-	printf '%-8s %-9s %5s %8s %12s %15s %11s %13s %12s %20s\n' workload tracer runs cpu_s events "events/cpu_s" \
-		"lost(ktop)" "lost(kernel)" flood_cpu_s "events/flood_cpu_s"
+	echo "start-up and exit; events/flood_cpu_s: all its events over that (information, not a target);"
+	echo "pages: ring-buffer sub-buffers read (a copy each); drains: wake-ups that read pages (buffer_percent)"
+	printf '%-8s %-9s %5s %8s %12s %15s %11s %13s %12s %20s %7s %7s\n' workload tracer runs cpu_s events \
+		"events/cpu_s" "lost(ktop)" "lost(kernel)" flood_cpu_s "events/flood_cpu_s" pages drains
 fi
 : >"$T/ktopsum"
 for w in $WORKLOADS; do
@@ -654,9 +657,11 @@ for w in $WORKLOADS; do
 		n=$(wc -l <"$T/sel")
 		fcpu=$(cut -d' ' -f8 "$T/sel" | med)
 		feps=$(awk '$8 > 0 { print $4 / $8 }' "$T/sel" | med)
-		printf '%-8s %-9s %5d %8.3f %11.2fM %14.1fM %11d %13d %12.3f %19.1fM\n' "$w" "$tool" "$n" "$cpu" \
+		pg=$(cut -d' ' -f9 "$T/sel" | med)
+		dr=$(awk '$10 != "-" { print $10 }' "$T/sel" | med)
+		printf '%-8s %-9s %5d %8.3f %11.2fM %14.1fM %11d %13d %12.3f %19.1fM %7s %7s\n' "$w" "$tool" "$n" "$cpu" \
 			"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost" \
-			"$fcpu" "$(awk "BEGIN { print $feps / 1e6 }")"
+			"$fcpu" "$(awk "BEGIN { print $feps / 1e6 }")" "$pg" "$dr"
 		echo "$w $tool $cpu $ev $eps $lost $klost" >>"$T/ktopsum"
 	done
 done
