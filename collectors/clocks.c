@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procparse.h"
+#include "procfs.h"
 
 /* The machine whose 32-bit programs use its own numbers (x32): not compat. */
 #ifdef __x86_64__

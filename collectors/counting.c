@@ -12,7 +12,7 @@
 #include "evsums.h"
 #include "creds.h"
 #include "evdecode.h"
-#include "procparse.h"
+#include "procfs.h"
 #include "instance.h"
 #include "../lib/util.h"
 

@@ -14,7 +14,7 @@
 #include "callargs.h"
 #include "creds.h"
 #include "evrich.h"
-#include "procparse.h"
+#include "procfs.h"
 #include "instance.h"
 #include "varsread.h"
 #include "../model/watched.h"

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "../model/model.h"
+#include "../model/procdata.h"
 
 struct procfs;
 
@@ -100,5 +101,23 @@ void procfs_get_stats(const struct procfs *pc, struct procfs_stats *st);
 
 /* Does /proc/@pid exist (for -p validation)? */
 bool procfs_pid_exists(const struct procfs *pc, pid_t pid);
+
+/*
+ * Parsers of /proc files. Pure functions over a buffer: no I/O, no allocation, so
+ * they can be unit-tested and fuzzed with hostile input (a comm with spaces, ')',
+ * newlines; truncated or empty files; fields the running kernel lacks).
+ * Each returns 0 on success or -EINVAL when the buffer is not a usable file.
+ */
+int parse_pid_stat(const char *buf, size_t len, struct pid_stat *st);
+
+int parse_pid_status(const char *buf, size_t len, struct pid_status *st);
+
+/*
+ * The start of an ELF file (@len bytes of @h, 20 needed): 1 when it is a
+ * 32-bit program of another machine than @native_em (an e_machine; x86_64's
+ * x32 programs are class 32 of EM_X86_64 itself), 0 for another program, -1
+ * when it is no ELF header.
+ */
+int parse_elf_compat(const unsigned char *h, size_t len, unsigned native_em);
 
 #endif

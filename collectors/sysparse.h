@@ -4,7 +4,7 @@
 
 /*
  * Parsers of the system-wide /proc files. Pure functions over a buffer, like
- * procparse.h: unit-tested and fuzzed. Return 0 or -EINVAL.
+ * the per-process ones in procfs.h: unit-tested and fuzzed. Return 0 or -EINVAL.
  */
 
 #include <stddef.h>

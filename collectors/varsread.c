@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "procparse.h"
+#include "procfs.h"
 #include "sysparse.h"
 
 /* A hex line of /proc/PID/status ("SigBlk:\t0000000000010000"). */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tables/format.h"
+#include "../tables/columns.h"
 #include "../tables/proctable.h"
 #include "../lib/scnames.h"
 #include "../lib/util.h"

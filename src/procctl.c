@@ -10,7 +10,7 @@
 
 #include "../collectors/clocks.h"
 #include "../lib/util.h"
-#include "../collectors/procparse.h"
+#include "../collectors/procfs.h"
 
 /* Is @pid still the process that started at @starttime? 0, or -ESRCH. */
 static int same_process(pid_t pid, uint64_t starttime)

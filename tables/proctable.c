@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The process table's definition: its cells from columns.c and format.c, its
+ * The process table's definition: its cells from columns.c, its
  * sort keys (the exited rows after the live ones, then the column, then the
  * pid), its filter (rows.c) and what Enter opens (the process view).
  */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "columns.h"
 #include "../lib/util.h"
 
 static const struct task *task_of(const void *item)

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "format.h"
 #include "groups.h"
 #include "../model/kev.h"
 #include "../model/sigflow.h"
@@ -1004,4 +1003,49 @@ size_t view_written_columns(enum view_kind k, int *cols)
 		if (c[i].type != AV_GRAPH)
 			cols[w++] = (int)i;
 	return w;
+}
+
+const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+			int utf8)
+{
+	size_t ncols;
+	const struct av_col *c = view_columns(v->kind, &ncols);
+	double d;
+
+	if (n)
+		buf[0] = '\0';
+	if (col < 0 || (size_t)col >= ncols || c[col].type == AV_GRAPH)
+		return buf;
+	c += col;
+	if (c->type == AV_STR)
+		return aggview_text(v, row, col, buf, n, utf8);
+	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d)) ||
+	    (c->type == AV_MS && !aggview_rate(v, d / 10, &d))) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	switch (c->type) {
+	case AV_COUNT:
+		fmt_rate(buf, n, d);
+		break;
+	case AV_TOTAL:
+		snprintf(buf, n, "%.0f", d);
+		if (strlen(buf) > (size_t)c->width)
+			fmt_rate(buf, n, d);
+		break;
+	case AV_PCT:
+	case AV_MS:	/* ms / (s * 1000) * 100: the share of the interval */
+		fmt_fixed(buf, n, d, d < 999.95, 0);
+		break;
+	case AV_KB:
+		fmt_kb(buf, n, d);
+		break;
+	case AV_TIME:
+		fmt_cputime(buf, n, d);
+		break;
+	default:
+		snprintf(buf, n, "%.0f", d);
+		break;
+	}
+	return buf;
 }

@@ -153,4 +153,12 @@ void aggview_table(struct table *t, const struct aggview *v, const int *cols, si
 /* The columns of view @k a file gets (all but the graph) into @cols (room for 64): how many. */
 size_t view_written_columns(enum view_kind k, int *cols);
 
+/*
+ * The screen text of cell (@row, @col) of a system-wide view, as fmt_cell:
+ * counts of the interval per second, totals whole (compact when wider than
+ * the column), "-" when not known; "" for the graph column (drawn apart).
+ */
+const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+			int utf8);
+
 #endif

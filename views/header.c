@@ -6,7 +6,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../tables/format.h"
+#include "../tables/columns.h"
 #include "../lib/util.h"
 
 #define METER_MIN_W 16

@@ -10,7 +10,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../tables/format.h"
+#include "../tables/columns.h"
 #include "../model/watched.h"
 #include "../lib/scnames.h"
 #include "../lib/util.h"

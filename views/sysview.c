@@ -12,7 +12,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../tables/format.h"
+#include "../tables/columns.h"
 #include "../model/sigflow.h"
 #include "../lib/scnames.h"
 #include "../model/systotals.h"

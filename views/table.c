@@ -8,7 +8,7 @@
 
 #include "theme.h"
 #include "view.h"
-#include "../tables/format.h"
+#include "../tables/columns.h"
 #include "../tables/proctable.h"
 #include "../lib/util.h"
 

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "../../tables/columns.h"
-#include "../../tables/format.h"
 #include "../../model/model.h"
 #include "../../lib/pidmap.h"
 #include "../../tables/rows.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/procparse.c: /proc/PID/stat and /proc/PID/status
+ * Unit tests of the /proc parsers of collectors/procfs.c: /proc/PID/stat and status
  * parsers against real-looking lines, hostile process names and cut buffers.
  *
  * The kernel's buffers are not NUL-terminated, so every parse goes through an
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/procparse.h"
+#include "../../collectors/procfs.h"
 #include "../../lib/util.h"
 #include "test.h"
 

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../collectors/procparse.h"
+#include "../../collectors/procfs.h"
 #include "../../collectors/taskstats.h"
 #include "test.h"
 
