@@ -214,7 +214,7 @@ static int hidepid_check(struct ktop *k, bool open_http)
 
 static void health(struct ktop *k, struct metrics_health *h, char *reason, size_t len)
 {
-	const struct model *m = &k->app.model;
+	const struct model *m = &k->model;
 	struct ftrace_stats fs = k->fstats;
 
 	memset(h, 0, sizeof(*h));
@@ -255,7 +255,7 @@ static void health(struct ktop *k, struct metrics_health *h, char *reason, size_
 static int render(struct ktop *k, const struct prom_out *o)
 {
 	struct metrics_health h;
-	char reason[sizeof(k->app.model.trace_status) + 64];
+	char reason[sizeof(k->model.trace_status) + 64];
 
 	health(k, &h, reason, sizeof(reason));
 	return metrics_emit(k->metrics, &h, o);
@@ -448,7 +448,7 @@ void exporter_interval(struct ktop *k)
 {
 	if (!k->metrics)
 		return;
-	metrics_tick(k->metrics, &k->app.model);
+	metrics_tick(k->metrics, &k->model);
 	if (k->httpd) {
 		httpd_invalidate(k->httpd);
 		web_config_tick(k);
@@ -461,7 +461,7 @@ void exporter_interval(struct ktop *k)
 
 		/* Each sample at the time of its tick, however late it is delivered. */
 		if (k->rw)
-			rw_push_begin(k->rw, (int64_t)(k->app.model.wall_s * 1000 + 0.5), &o);
+			rw_push_begin(k->rw, (int64_t)(k->model.wall_s * 1000 + 0.5), &o);
 		r = render(k, &o);
 		if (k->rw) {
 			rw_push_end(k->rw, r);

@@ -41,7 +41,9 @@ extern const struct mode mode_live, mode_batch, mode_summary, mode_exporter, mod
 
 struct ktop {
 	const struct mode *mode;
-	struct app app;
+	/* The applied state: the sources' samples go in, every sink reads it. */
+	struct model model;
+	struct app app;			/* the live view's, which reads the model through a const pointer */
 	struct options opt;
 	struct procfs *procfs;
 	struct sysfiles *sys;
@@ -143,6 +145,13 @@ void watch_signals(struct ktop *k);
 bool focus_open_view(struct ktop *k, pid_t pid);
 int check_pids(struct ktop *k);
 void print_stats(const struct ktop *k);
+
+/* src/modesinks.c */
+/*
+ * The live view's table drew rows since the last tick: the model wants
+ * their status and command lines read for the next ticks (model_want_task).
+ */
+void live_want_rows(struct ktop *k);
 
 /* src/cmd.c */
 bool cmd_running(const struct ktop *k);

@@ -89,7 +89,7 @@ static void save_settings(struct ktop *k)
 	s.tree = a->rows.tree;
 	s.view = a->view;
 	s.group_by = a->groups.by;
-	s.threads = a->model.threads;
+	s.threads = k->model.threads;
 	if (!k->rc_path[0])
 		app_message(a, "not saved: neither XDG_CONFIG_HOME nor HOME is set");
 	else if (settings_save(k->rc_path, &s, err, sizeof(err)))
@@ -108,10 +108,8 @@ bool handle_action(struct ktop *k, enum action act)
 	/* A recording: no process to signal or renice, its rows are as recorded. */
 	if (k->replay && (act == ACT_SIGNAL || act == ACT_RENICE || act == ACT_THREADS)) {
 		if (act == ACT_THREADS)
-			a->model.threads = !a->model.threads;
-		if (act == ACT_THREADS)
 			app_message(a, "a recording keeps its rows: one per %s",
-				    a->model.threads ? "thread" : "process");
+				    k->model.threads ? "thread" : "process");
 		else
 			app_message(a, "a recording: no live process to act on");
 		act = ACT_REDRAW;
@@ -135,14 +133,14 @@ bool handle_action(struct ktop *k, enum action act)
 			return true;
 		break;
 	case ACT_RESORT:
-		rowset_refresh(&a->rows, &a->model);
+		rowset_refresh(&a->rows, &k->model);
 		break;
 	case ACT_COLLECT:
 		/* A replay has every number already: the next interval waits for its tick. */
 		if (!a->paused && !k->final && !k->replay)
 			collect(k);
 		else
-			rowset_refresh(&a->rows, &a->model);
+			rowset_refresh(&a->rows, &k->model);
 		break;
 	case ACT_DELAY:
 		arm_timer(k->timerfd, a->delay_s, false);
@@ -150,12 +148,12 @@ bool handle_action(struct ktop *k, enum action act)
 	case ACT_THREADS:
 		if (k->final) {
 			/* Collecting again would replace the final numbers. */
-			a->model.threads = !a->model.threads;
 			app_message(a, "%s has exited: the numbers are final", cmd_name(k));
 			break;
 		}
-		model_clear(&a->model);
-		procfs_set_threads(k->procfs, a->model.threads);
+		k->model.threads = !k->model.threads;
+		model_clear(&k->model);
+		procfs_set_threads(k->procfs, k->model.threads);
 		collect(k);
 		break;
 	case ACT_FOCUS:
@@ -166,9 +164,9 @@ bool handle_action(struct ktop *k, enum action act)
 		break;
 	case ACT_UNFOCUS:
 		if (k->focus)
-			focus_remove(k->focus, &a->model, a->view_pid);
+			focus_remove(k->focus, &k->model, a->view_pid);
 		else
-			model_fproc_remove(&a->model, a->view_pid);
+			model_fproc_remove(&k->model, a->view_pid);
 		watch_signals(k);
 		a->view_pid = 0;
 		break;
@@ -213,7 +211,7 @@ bool column_useless(const struct ktop *k, int c)
 	const struct column *col = &columns[c];
 
 	if (c == COL_LOST_EXITS)
-		return !k->app.model.exit_records;
+		return !k->model.exit_records;
 	if (events_counted(k))
 		return false;
 	/* runq_ms has schedstat's run_delay untraced. */
@@ -228,7 +226,7 @@ bool column_useless(const struct ktop *k, int c)
 void apply_settings(struct ktop *k)
 {
 	struct app *a = &k->app;
-	struct model *m = &a->model;
+	struct model *m = &k->model;
 	struct settings s;
 	size_t i;
 

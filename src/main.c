@@ -90,7 +90,7 @@ static int tick(struct ktop *k)
 	if (k->ending)
 		return cmd_ended(k);
 	/* -p: every watched process has exited, nothing more to write. */
-	if (k->opt.pids && !k->app.model.ntasks && !k->mode->screen)
+	if (k->opt.pids && !k->model.ntasks && !k->mode->screen)
 		return 0;
 	if (k->opt.cmd && !k->released)
 		return release_cmd(k);
@@ -170,7 +170,7 @@ static int run(struct ktop *k)
 				ftrace_drain(k->ftrace, pfd[i].fd);
 		for (i = nmain; i < npfd; i++)
 			if (pfd[i].revents & POLLIN) {
-				focus_drain(k->focus, &k->app.model, pfd[i].fd);
+				focus_drain(k->focus, &k->model, pfd[i].fd);
 				break;	/* one pass reads every CPU of the focus instance */
 			}
 		/* CMD's output must be read, or CMD blocks writing it. */
@@ -226,6 +226,7 @@ int main(int argc, char **argv)
 	int status = 1, ret;
 	bool live, out_open = guard_std_fds();
 
+	k.app.model = &k.model;	/* the live view reads the program's model */
 	setlocale(LC_ALL, "");
 	if (options_parse(argc, argv, &k.opt, err, sizeof(err))) {
 		fprintf(stderr, "ktop: %s\n", err);
@@ -288,11 +289,11 @@ int main(int argc, char **argv)
 	 */
 	if (k.mode == &mode_batch && view_traced(k.opt.view) && !events_counted(&k))
 		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
-			view_name(k.opt.view), k.replay ? k.app.model.trace_status :
+			view_name(k.opt.view), k.replay ? k.model.trace_status :
 			k.opt.no_trace ? "--no-trace is given" :
 			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
 	else if (k.mode == &mode_batch && !events_counted(&k))
-		fprintf(stderr, "ktop: %s\n", k.app.model.trace_status[0] ? k.app.model.trace_status :
+		fprintf(stderr, "ktop: %s\n", k.model.trace_status[0] ? k.model.trace_status :
 			"tracing off");
 	/* ktop -p PID: the view of that process, its events focused. */
 	if (live && k.opt.npids == 1 && focus_open_view(&k, k.opt.pids[0])) {
@@ -300,7 +301,7 @@ int main(int argc, char **argv)
 		app_push(&k.app, &procview_view);
 	}
 	if (k.procfs) {
-		procfs_set_threads(k.procfs, k.app.model.threads);
+		procfs_set_threads(k.procfs, k.model.threads);
 		if (k.nwatch)
 			procfs_set_focus(k.procfs, k.watch, k.nwatch);
 	} else {
@@ -390,7 +391,7 @@ out:
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
 	rowset_free(&k.batch.rows);
-	model_free(&k.app.model);
+	model_free(&k.model);
 	batch_free(&k.batch);
 	exits_free(k.exits);	/* after the model: its rows name its users */
 	sample_free(&k.sample);

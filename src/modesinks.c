@@ -24,7 +24,7 @@ static void rows_needs(const struct model *m, const struct rowset *rs, struct pr
 
 static void live_needs(const struct ktop *k, struct procfs_need *need)
 {
-	const struct model *m = &k->app.model;
+	const struct model *m = &k->model;
 	size_t i;
 
 	for (i = 0; i < k->app.ncols; i++)
@@ -40,6 +40,16 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	rows_needs(m, &k->app.rows, need);
 }
 
+void live_want_rows(struct ktop *k)
+{
+	struct table_state *ts = &k->app.table;
+
+	if (!k->mode->screen || !ts->shown)
+		return;
+	rowset_want(&k->app.rows, &k->model, ts->shown_first, ts->shown_n);
+	ts->shown = false;
+}
+
 static int live_tick(struct ktop *k)
 {
 	cmd_notice(k);
@@ -49,7 +59,7 @@ static int live_tick(struct ktop *k)
 
 static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
 {
-	const struct model *m = &k->app.model;
+	const struct model *m = &k->model;
 
 	if (k->batch.view == VIEW_GROUPS) {
 		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
@@ -65,7 +75,7 @@ static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
 
 static int batch_tick(struct ktop *k)
 {
-	int err = batch_write(&k->batch, &k->app.model);
+	int err = batch_write(&k->batch, &k->model);
 
 	if (err == -EPIPE)
 		return 0;	/* the reader left: not an error */

@@ -41,7 +41,7 @@ static size_t exited_pids(struct ktop *k, pid_t *out)
 	size_t i, n = 0;
 
 	for (i = 0; i < k->opt.npids; i++) {
-		const struct task *t = model_task_find(&k->app.model, k->opt.pids[i]);
+		const struct task *t = model_task_find(&k->model, k->opt.pids[i]);
 
 		/* A replay: the recording's end tells, not this system's /proc. */
 		if (k->replay ? !t || t->state == 'X' : !procfs_pid_exists(k->procfs, k->opt.pids[i]))
@@ -52,7 +52,7 @@ static size_t exited_pids(struct ktop *k, pid_t *out)
 
 int write_summary(struct ktop *k)
 {
-	struct model *m = &k->app.model;
+	struct model *m = &k->model;
 	struct summary_info si = {
 		.fmt = k->opt.format, .sort = k->opt.summary_sort, .asc = k->opt.summary_asc,
 		.cmd = k->opt.cmd, .pids = k->opt.pids, .npids = k->opt.npids,

@@ -43,7 +43,7 @@ static int recorder_interval(struct ktop *k)
 		return -1;
 	/* Its own CPU time, for KTOP_STATS: the recorder's share of a core. */
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	ret = record_tick(k->rec, &k->app.model, err, sizeof(err));
+	ret = record_tick(k->rec, &k->model, err, sizeof(err));
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
 	if (!ret)
@@ -64,7 +64,7 @@ static int recorder_interval(struct ktop *k)
 static void exporter_needs(const struct ktop *k, struct procfs_need *need)
 {
 	if (k->metrics)
-		need->all |= metrics_needs(k->metrics, &k->app.model);
+		need->all |= metrics_needs(k->metrics, &k->model);
 }
 
 static int exporter_sink(struct ktop *k)

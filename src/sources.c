@@ -90,17 +90,18 @@ static void apply(struct ktop *k, struct sample *s)
 		k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL +
 					    (t1.tv_nsec - t0.tv_nsec));
 	}
-	model_apply(&k->app.model, s);
+	model_apply(&k->model, s);
 }
 
 static bool live_collect(struct ktop *k)
 {
-	struct model *m = &k->app.model;
+	struct model *m = &k->model;
 	struct sample *s = &k->sample;
 	struct procfs_need need;
 	const pid_t *born, *ids;
 	size_t nborn, nids;
 
+	live_want_rows(k);
 	sinks_needs(k, &need);
 	exits_begin(k->exits);
 	/* Fork events say which processes are new: then /proc need not be listed. */
@@ -165,7 +166,7 @@ static bool live_collect(struct ktop *k)
  */
 static bool replay_collect(struct ktop *k)
 {
-	struct model *m = &k->app.model;
+	struct model *m = &k->model;
 	struct sample *s = &k->sample;
 	bool shown = false, applied = false;
 	int rc;
@@ -298,7 +299,7 @@ static void replay_show(struct ktop *k, int64_t seq)
 	k->replay_past_end = false;
 	if (!replay_collect(k) && !k->replay_err[0])
 		app_message(a, "interval %lld is not there", (long long)seq);
-	fprocs_restart(&a->model);
+	fprocs_restart(&k->model);
 }
 
 void replay_step(struct ktop *k, int dir)
@@ -327,7 +328,7 @@ void replay_jump(struct ktop *k, const char *when)
 	double t;
 	int64_t seq;
 
-	if (time_parse(when, a->model.wall_s, false, &t)) {
+	if (time_parse(when, k->model.wall_s, false, &t)) {
 		app_message(a, "'%.40s' is not a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS]", when);
 		return;
 	}
@@ -363,7 +364,7 @@ void replay_position(struct ktop *k)
 /* The system-wide instance reports the signals sent to the focused processes. */
 void watch_signals(struct ktop *k)
 {
-	const struct model *m = &k->app.model;
+	const struct model *m = &k->model;
 	pid_t pids[ACCT_WATCH];
 	size_t i, n = 0;
 
@@ -379,7 +380,7 @@ void watch_signals(struct ktop *k)
  */
 bool focus_open_view(struct ktop *k, pid_t pid)
 {
-	struct model *m = &k->app.model;
+	struct model *m = &k->model;
 	char why[160];
 
 	if (k->focus) {
@@ -454,9 +455,9 @@ void print_stats(const struct ktop *k)
 	procfs_get_stats(k->procfs, &ps);
 	getrusage(RUSAGE_SELF, &ru);
 	/* The focused processes' rings and tables (--events bounds them). */
-	for (i = 0; i < k->app.model.nfprocs; i++) {
-		focus_bytes += fproc_bytes(k->app.model.fprocs[i]);
-		focus_events += k->app.model.fprocs[i]->events.pushed;
+	for (i = 0; i < k->model.nfprocs; i++) {
+		focus_bytes += fproc_bytes(k->model.fprocs[i]);
+		focus_events += k->model.fprocs[i]->events.pushed;
 	}
 	fprintf(stderr, "ktop-stats: focus_bytes=%zu focus_events=%llu\n", focus_bytes,
 		(unsigned long long)focus_events);
@@ -478,7 +479,7 @@ void print_stats(const struct ktop *k)
 		"stat_reads=%lu scans=%lu event_scans=%lu\n",
 		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
-		ru.ru_maxrss, k->app.model.event_counters != 0, (unsigned long long)fs.events,
+		ru.ru_maxrss, k->model.event_counters != 0, (unsigned long long)fs.events,
 		(unsigned long long)fs.pages, (unsigned long long)fs.drains, (unsigned long long)fs.lost,
 		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed,
 		(unsigned long long)fs.carried, (unsigned long long)fs.held, fs.buffer_kb,

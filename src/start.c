@@ -93,7 +93,7 @@ void test_stall(const struct ktop *k)
 void setup_app(struct ktop *k)
 {
 	struct app *a = &k->app;
-	struct model *m = &a->model;
+	struct model *m = &k->model;
 	struct rowset *rs = k->opt.batch ? &k->batch.rows : &a->rows;
 
 	model_init(m, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE) / 1024);

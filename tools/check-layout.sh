@@ -71,6 +71,16 @@ for f in lib/*.[ch] model/*.[ch] tables/*.[ch] store/*.[ch] views/*.[ch] outputs
 		breach "$f includes a tracing library: only collectors/ read the kernel"
 done
 
+# The model is the program's (src/ktop.h, struct ktop): sources fill it, src/
+# applies and clears it; views and outputs only read it, so they never name a
+# writable model, task or focused process (model_want_task: src/modesinks.c).
+grep -nE '(^|[^_[:alnum:]])struct (model|task|fproc)[[:space:]]*\*' views/*.[ch] outputs/*.[ch] 2>/dev/null |
+	grep -vE 'const[[:space:]]+struct (model|task|fproc)[[:space:]]*\*' |
+	grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*|//)' |
+	while IFS= read -r l; do
+		echo "layout: ${l%%:*}: a writable model in a sink: ${l#*:}"
+	done | grep . && bad=1
+
 # The model, lib/ and tables/ do no I/O. Allowed, with the reason:
 #   util.c  fputs     the out-of-memory message before abort()
 #   util.c  newlocale the C.UTF-8 locale's wcwidth (display width), loaded once

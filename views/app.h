@@ -3,10 +3,12 @@
 #define KTOP_APP_H
 
 /*
- * The state the interactive views share: the model they draw, and the UI state
- * (selection, scroll, prompt, messages). Views change only this; anything that
- * needs I/O (collecting now, re-arming the timer, switching thread mode) is an
- * action they return to the main loop.
+ * The state the interactive views share: the UI state (selection, scroll,
+ * prompt, messages) and a const pointer to the model they draw, which is the
+ * program's (struct ktop, src/ktop.h). Views change only this; anything that
+ * needs I/O or changes the model (collecting now, re-arming the timer,
+ * switching thread mode, reading the rows shown) is an action they return to
+ * the main loop, or state src/ reads (table_state.shown).
  */
 
 #include <stdbool.h>
@@ -74,6 +76,12 @@ struct table_state {			/* views/table.c */
 	bool keep_pid;			/* the user reordered: the selection stays on its process */
 	int tree_step, tree_first;	/* the tree's lines: cells per level, first level drawn */
 	char saved_filter[128];		/* the filter before the prompt opened (Esc restores it) */
+	/*
+	 * The rows drawn last, since the last tick when @shown: their status
+	 * and command lines are read next (live_want_rows, src/modesinks.c).
+	 */
+	size_t shown_first, shown_n;
+	bool shown;
 	struct user_item {		/* the u menu: the users of the processes shown */
 		char name[48];
 		int64_t uid;
@@ -116,7 +124,7 @@ struct prompt_state {			/* views/prompt.c */
 };
 
 struct app {
-	struct model model;
+	const struct model *model;	/* the program's (struct ktop), read only here */
 	struct rowset rows;		/* the table's: sort, filter, tree; refreshed each tick */
 	double delay_s;
 	bool paused;

@@ -94,7 +94,7 @@ enum elem evlist_elem(const struct kev *e)
 
 static void evlist_draw(struct app *a, int y0, int h, int w)
 {
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 	uint64_t seqs[512], seq, end;
 	int rows = h - 3, n = 0, r, i;
 	char line[512], t[32], ev[320], clean[320], filt[96];
@@ -116,10 +116,10 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		 (unsigned long long)fp->events.pushed);
 	put_line(y0, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
-	if (a->model.focus_status[0] || fp->lost || fp->lost_unknown) {
+	if (a->model->focus_status[0] || fp->lost || fp->lost_unknown) {
 		attrset(theme_attr(EL_MESSAGE));
-		if (a->model.focus_status[0])
-			snprintf(line, sizeof(line), "%s", a->model.focus_status);
+		if (a->model->focus_status[0])
+			snprintf(line, sizeof(line), "%s", a->model->focus_status);
 		else
 			snprintf(line, sizeof(line), "the kernel dropped %llu%s events while focused",
 				 (unsigned long long)fp->lost, fp->lost_unknown ? " or more" : "");
@@ -179,7 +179,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		const struct kev *e = evring_at(&fp->events, seqs[r]);
 		int y = y0 + 3 + rows - n + r;
 
-		evlist_time(&a->model, e->ts, t, sizeof(t));
+		evlist_time(a->model, e->ts, t, sizeof(t));
 		kev_render(e, ev, sizeof(ev));
 		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid,
 			 view_clean(a, clean, sizeof(clean), ev));
@@ -192,7 +192,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 
 static enum action ev_move(struct app *a, int steps)
 {
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 	uint64_t s = a->ev.sel;
 	int i;
 
@@ -221,7 +221,7 @@ static enum action k_end(struct app *a)
 
 static enum action k_pause(struct app *a)
 {
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 
 	a->ev.paused = !a->ev.paused;
 	if (a->ev.paused && fp)

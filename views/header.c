@@ -81,7 +81,7 @@ static void meter(int y, int x, int w, const char *label, double frac, const cha
 
 static void cpu_meters(struct app *a, int *y, int w, int max_lines)
 {
-	const struct model *m = &a->model;
+	const struct model *m = a->model;
 	int per_line = w / (METER_MIN_W + 1), ncpu = m->sys.stat.ncpu, i, lines;
 	int mw;
 	char text[16], label[12];
@@ -229,9 +229,9 @@ static void pressure_note(const struct model *m, int y, int x, int w)
 
 int header_draw(struct app *a, int w, int max_lines)
 {
-	const struct sys_summary *s = &a->model.sum;
+	const struct sys_summary *s = &a->model->sum;
 	char buf[256], t1[32], t2[32], clock[32];
-	time_t now = (time_t)a->model.wall_s;
+	time_t now = (time_t)a->model->wall_s;
 	struct tm tm;
 	int y = 0, half = (w - 1) / 2;
 
@@ -265,12 +265,12 @@ int header_draw(struct app *a, int w, int max_lines)
 		}
 		snprintf(buf, sizeof(buf), " %s%s  %s%s  up %s  load %.2f %.2f %.2f", clock, pos,
 			 a->paused ? "PAUSED" : a->replay_end ? "END (following)" : "playing",
-			 a->model.threads ? " threads" : "", t1, s->load[0], s->load[1], s->load[2]);
+			 a->model->threads ? " threads" : "", t1, s->load[0], s->load[1], s->load[2]);
 		put_text(y, 11, w - 11, buf);
 	} else {
 		snprintf(buf, sizeof(buf), " %s  up %s  load %.2f %.2f %.2f  %s%s%s", clock, t1,
 			 s->load[0], s->load[1], s->load[2], a->paused ? "PAUSED" : "",
-			 a->model.threads ? " threads" : "",
+			 a->model->threads ? " threads" : "",
 			 a->recording == 1 ? "  REC" : a->recording == 2 ? "  REC STOPPED" : "");
 		put_text(y, 4, w - 4, buf);
 	}
@@ -301,7 +301,7 @@ int header_draw(struct app *a, int w, int max_lines)
 		 " %lu exited", s->tasks, s->running, s->sleeping, s->disk,
 		 s->stopped, s->zombie, s->idle, s->exited);
 	put_text(y, 5, w - 5, buf);
-	pressure_note(&a->model, y, 5 + (int)strlen(buf), w);
+	pressure_note(a->model, y, 5 + (int)strlen(buf), w);
 	y++;
 
 	blank(y, w);
@@ -326,6 +326,6 @@ int header_draw(struct app *a, int w, int max_lines)
 	put_text(y, 5, w - 5, buf);
 	y++;
 	if (max_lines > y)
-		events_line(&a->model, y++, w);
+		events_line(a->model, y++, w);
 	return y;
 }

@@ -106,7 +106,7 @@ static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
 	snprintf(line, sizeof(line), "%-10s %9s  history, newest right (%zu of %d ticks, %.3g s each)",
 		 "RATE", "NOW/s", fp->hist_n, FPROC_HIST,
 		 /* A recording's ticks are its own interval, not the delay asked for. */
-		 a->replay && a->model.interval_s > 0 ? a->model.interval_s : a->delay_s);
+		 a->replay && a->model->interval_s > 0 ? a->model->interval_s : a->delay_s);
 	put_line(y, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	for (r = 0; r < FR_NR; r++) {
@@ -307,7 +307,7 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 	attrset(theme_attr(EL_NORMAL));
 	if (!n) {
 		attrset(theme_attr(EL_RATE_ZERO));
-		snprintf(line, sizeof(line), " %s", a->model.focus_status[0] ? a->model.focus_status :
+		snprintf(line, sizeof(line), " %s", a->model->focus_status[0] ? a->model->focus_status :
 			 "no system calls seen since the view opened");
 		put_line(y + 1, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
@@ -417,7 +417,7 @@ static const char *delivery_text(const struct fsig *s)
 
 static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int w)
 {
-	const struct model *m = &a->model;
+	const struct model *m = a->model;
 	char line[256], sb[16], when[32];
 	uint64_t seq, first;
 	int r = 1;
@@ -459,7 +459,7 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 
 static void procview_draw(struct app *a, int y0, int h, int w)
 {
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 	int y = y0, end = y0 + h, sc_h, sub_h, sig_h, thr_h;
 	char line[256];
 
@@ -470,9 +470,9 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 	}
 	draw_identity(a, fp, y, w);
 	y += 3;
-	if (a->model.focus_status[0]) {
+	if (a->model->focus_status[0]) {
 		attrset(theme_attr(EL_MESSAGE));
-		put_line(y++, 0, w, a->model.focus_status);
+		put_line(y++, 0, w, a->model->focus_status);
 		attrset(theme_attr(EL_NORMAL));
 	}
 	/* The event list's losses: its events and the times (~) only, not the counts. */
@@ -554,7 +554,7 @@ static enum action k_events(struct app *a)
 static enum action k_syscall_events(struct app *a)
 {
 	static const struct sc_stat *rows[PV_MAX_SC];
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 	char nb[SYSCALL_LABEL_BUF];
 	size_t n;
 

@@ -62,7 +62,7 @@ static void item_text(const struct app *a, int i, char *buf, size_t n)
 	case IT_SORT: snprintf(buf, n, "%s (%s)", columns[rs->sort_col].title, columns[rs->sort_col].key); break;
 	case IT_ORDER: snprintf(buf, n, "%s", rs->sort_dir == SORT_DESC ? "descending" : "ascending"); break;
 	case IT_TREE: snprintf(buf, n, "%s", rs->tree ? "yes" : "no"); break;
-	case IT_THREADS: snprintf(buf, n, "%s", a->model.threads ? "yes (a row per thread)" : "no"); break;
+	case IT_THREADS: snprintf(buf, n, "%s", a->model->threads ? "yes (a row per thread)" : "no"); break;
 	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
 	case IT_VIEW: snprintf(buf, n, "%s (shown when setup closes)", view_title(a->view)); break;
 	case IT_GROUP_BY: snprintf(buf, n, "%s", cgroup_group_by_name(a->groups.by)); break;
@@ -180,8 +180,7 @@ static enum action change(struct app *a, int dir)
 	case IT_TREE:
 		rs->tree = !rs->tree;
 		return ACT_RESORT;
-	case IT_THREADS:
-		a->model.threads = !a->model.threads;
+	case IT_THREADS:	/* src/live.c toggles the model's thread mode */
 		return ACT_THREADS;
 	case IT_COMMAND:
 		a->show_cmdline = !a->show_cmdline;

@@ -57,7 +57,7 @@ static void draw_var(const struct var_snap *s, int v, bool changed, uint64_t ev_
 
 static void snapshot_draw(struct app *a, int y0, int h, int w)
 {
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 	const struct fsnap *sn = &a->snap;
 	const struct kev *e;
 	char line[512], t[32], ev[320], val[160], clean[320];
@@ -71,7 +71,7 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 		blank_lines(y0 + 1, end, w);
 		return;
 	}
-	evlist_time(&a->model, e->ts, t, sizeof(t));
+	evlist_time(a->model, e->ts, t, sizeof(t));
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Snapshot at event #%llu of %d %s - %s cpu %u tid %d",
 		 (unsigned long long)a->ev.sel, (int)fp->pid, view_clean(a, clean, sizeof(clean), fp->comm),
@@ -132,7 +132,7 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 
 static enum action step(struct app *a, int dir)
 {
-	struct fproc *fp = model_fproc_find(&a->model, a->view_pid);
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
 	uint64_t s;
 
 	if (!fp || !evlist_step(a, fp, a->ev.sel, dir, &s))

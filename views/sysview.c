@@ -68,7 +68,7 @@ static void sv_refresh(struct app *a, int id)
 {
 	struct sv_state *s = &a->sv[id];
 
-	aggview_refresh(&s->av, &a->model, &a->groups);
+	aggview_refresh(&s->av, a->model, &a->groups);
 	if (s->list.sel >= s->av.n)
 		s->list.sel = s->av.n ? s->av.n - 1 : 0;
 }
@@ -78,7 +78,7 @@ void sysview_refresh_all(struct app *a)
 	int i;
 
 	/* Every tick, shown or not: its totals since first seen are counted so. */
-	groups_update(&a->groups, &a->model);
+	groups_update(&a->groups, a->model);
 	for (i = 0; i < a->depth; i++)
 		if (sv_of(a->stack[i]) >= 0)
 			sv_refresh(a, sv_of(a->stack[i]));
@@ -165,7 +165,7 @@ enum action key_view_7(struct app *a) { return sysview_switch(a, VIEW_LATENCY); 
 static void draw_title(struct app *a, int id, int y, int w)
 {
 	const struct sv_state *s = &a->sv[id];
-	const struct model *m = &a->model;
+	const struct model *m = a->model;
 	char line[512], name[SYSCALL_LABEL_BUF], err[ERRNO_NAME_BUF], key[CGROUP_KEY_MAX];
 	struct av_row_id rid;
 	int x = 0, i;
@@ -338,7 +338,7 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 				struct av_row_id rid;
 
 				if (aggview_row_id(v, row, &rid) && rid.sub >= 0)
-					draw_graph(a, &a->model.agg, (enum subsystem)rid.sub, y, x, width[i]);
+					draw_graph(a, &a->model->agg, (enum subsystem)rid.sub, y, x, width[i]);
 				continue;
 			}
 			t = fmt_av_cell(v, row, (int)i, cell, sizeof(cell), a->utf8);
@@ -358,7 +358,7 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 /* Why a view is empty: tracing, the baseline, the filter. */
 static void draw_empty(struct app *a, int id, int y, int w)
 {
-	const struct model *m = &a->model;
+	const struct model *m = a->model;
 	const struct sv_state *s = &a->sv[id];
 	char line[256];
 
@@ -606,7 +606,7 @@ static enum action by_pick(struct app *a, size_t i)
 {
 	groups_set_by(&a->groups, (enum cgroup_group_by)i);
 	a->groups.tick = 0;
-	groups_update(&a->groups, &a->model);
+	groups_update(&a->groups, a->model);
 	app_message(a, "groups by %s: totals count from now on", cgroup_group_by_name(a->groups.by));
 	/* By a cgroup: every process's cgroup is read from the next tick on. */
 	sv_refresh(a, SV_GROUPS);

@@ -77,7 +77,7 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 /* The table as the engine sees it: the process table's definition over a->rows. */
 static void as_table(struct app *a, struct table *t)
 {
-	proc_table(t, &a->model, &a->rows, a->cols, a->ncols);
+	proc_table(t, a->model, &a->rows, a->cols, a->ncols);
 }
 
 /* The columns that fit in @w (model/proctable.c: which go first): @out gets them. */
@@ -208,7 +208,7 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		const struct column *col = &columns[c];
 		bool last = i + 1 == ncols;
 		char padded[CMDLINE_TEXT_MAX + 16];
-		const char *text = fmt_cell(&a->model, t, c, cell, sizeof(cell), a->utf8);
+		const char *text = fmt_cell(a->model, t, c, cell, sizeof(cell), a->utf8);
 
 		if (last)
 			snprintf(padded, sizeof(padded), "%s", text);
@@ -219,7 +219,7 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		if (last)
 			x += draw_tree(a, row, y, x, w - x, selected);
 		if (!selected)
-			attrset(theme_attr(cell_style(&a->model, t, c)));
+			attrset(theme_attr(cell_style(a->model, t, c)));
 		/* Only the last column (COMMAND) is cut; the others keep their width. */
 		put_text(y, x, w - x, padded);
 		/*
@@ -275,14 +275,16 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	if (!rs->nrows) {
 		attrset(theme_attr(EL_RATE_ZERO));
 		put_text(y0 + 1, 1, w - 1, !rs->filter[0] ?
-			 (a->model.focus ? "the watched processes have exited" : "no processes") :
-			 cmdlines_pending(&a->model) ?
+			 (a->model->focus ? "the watched processes have exited" : "no processes") :
+			 cmdlines_pending(a->model) ?
 			 "no name matches yet: command lines are read at the next refresh (Esc clears the filter)" :
 			 "no process matches the filter (Esc clears it)");
 		attrset(theme_attr(EL_NORMAL));
 	}
-	/* Ask the collector for these rows' status (context switches) and command lines. */
-	rowset_want(rs, &a->model, l->top, (size_t)rows);
+	/* The collector reads these rows' status (context switches) and command lines. */
+	a->table.shown_first = l->top;
+	a->table.shown_n = (size_t)rows;
+	a->table.shown = true;
 }
 
 static enum action move_sel(struct app *a, long delta)
@@ -356,14 +358,14 @@ static enum action k_sort_menu(struct app *a)
 static void filter_change(struct app *a, const char *text)
 {
 	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text);
-	rowset_refresh(&a->rows, &a->model);
+	rowset_refresh(&a->rows, a->model);
 }
 
 static enum action filter_done(struct app *a, const char *text)
 {
 	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : a->table.saved_filter);
 	/* Command lines not read yet: read them now, not at the next refresh. */
-	if (a->rows.filter[0] && cmdlines_pending(&a->model) && !a->paused && !a->replay)
+	if (a->rows.filter[0] && cmdlines_pending(a->model) && !a->paused && !a->replay)
 		return reorder(a, ACT_COLLECT);
 	return reorder(a, ACT_RESORT);
 }
@@ -437,7 +439,7 @@ static enum action k_search(struct app *a)
 	if (a->search[0])
 		search_go(a, a->search, a->table.list.sel + 1);
 	/* Only the rows shown have their command line: read them all, now. */
-	if (cmdlines_pending(&a->model) && !a->paused && !a->replay)
+	if (cmdlines_pending(a->model) && !a->paused && !a->replay)
 		return ACT_COLLECT;
 	return ACT_REDRAW;
 }
@@ -531,8 +533,8 @@ enum action key_replay_jump(struct app *a)
 
 static enum action k_threads(struct app *a)
 {
-	a->model.threads = !a->model.threads;
-	app_message(a, a->model.threads ? "one row per thread" : "one row per process");
+	/* What the toggle does (src/live.c toggles, or says why not: a recording, CMD's end). */
+	app_message(a, a->model->threads ? "one row per process" : "one row per thread");
 	return ACT_THREADS;
 }
 
@@ -632,7 +634,7 @@ static enum action user_pick(struct app *a, size_t i)
 
 static enum action k_user(struct app *a)
 {
-	const struct model *m = &a->model;
+	const struct model *m = a->model;
 	struct table_state *ts = &a->table;
 	size_t i, k, cursor = 0;
 
