@@ -4,8 +4,8 @@
 
 /*
  * The program's state, shared by the files of src/: main.c (the loop),
- * start.c (what happens before it),
- * sources.c (collecting an interval), sinks.c (every interval to every
+ * start.c (what happens before it), sources.c (collecting an interval),
+ * replayctl.c (moving in a recording), sinks.c (every interval to every
  * sink), modesinks.c (the modes: live, batch, summary, headless), live.c (the
  * live view's actions), cmd.c (-- CMD), output.c (--output, --summary).
  */
@@ -134,13 +134,13 @@ void stop_tracing(struct ktop *k);
 bool events_counted(const struct ktop *k);
 /* One tick of the sources (the replay's next interval); false when none was applied. */
 bool collect(struct ktop *k);
-/* -r: open the recording, --begin; -1 (said why) on failure. */
-int replay_start(struct ktop *k);
-/* -r, the live view's keys: one interval back (-1) or on (1), or the time typed. */
-void replay_step(struct ktop *k, int dir);
-void replay_jump(struct ktop *k, const char *when);
-/* The interval shown, of how many, and the recording's first and last times, into the app. */
-void replay_position(struct ktop *k);
+/*
+ * -r: the next interval shown, after the baseline before it when a jump or
+ * a new file starts there, applied to the model (no sink sees it: collect
+ * does that). False when there is none (yet), --end is passed, or the file
+ * is damaged (replay_err).
+ */
+bool replay_collect(struct ktop *k);
 void watch_signals(struct ktop *k);
 bool focus_open_view(struct ktop *k, pid_t pid);
 int check_pids(struct ktop *k);
@@ -152,6 +152,15 @@ void print_stats(const struct ktop *k);
  * their status and command lines read for the next ticks (model_want_task).
  */
 void live_want_rows(struct ktop *k);
+
+/* src/replayctl.c */
+/* -r: open the recording, --begin; -1 (said why) on failure. */
+int replay_start(struct ktop *k);
+/* -r, the live view's keys: one interval back (-1) or on (1), or the time typed. */
+void replay_step(struct ktop *k, int dir);
+void replay_jump(struct ktop *k, const char *when);
+/* The interval shown, of how many, and the recording's first and last times, into the app. */
+void replay_position(struct ktop *k);
 
 /* src/cmd.c */
 bool cmd_running(const struct ktop *k);

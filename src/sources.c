@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sources of the live loop: tracing started and stopped, one tick's
- * collection (each source fills the sample, the model applies it), the
- * focus of a process view, KTOP_STATS.
+ * The sources of the loop: tracing stopped, one tick's collection (each
+ * live source fills the sample, the model applies it; or a recording's next
+ * interval), the focus of a process view, KTOP_STATS. Moving about in a
+ * recording (-r's keys, --begin) is replayctl.c's.
  */
 #include <string.h>
 #include <sys/resource.h>
@@ -22,7 +23,6 @@
 #include "../views/view.h"
 #include "httpd.h"
 #include "ktop.h"
-#include "timearg.h"
 
 /* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
 void stop_tracing(struct ktop *k)
@@ -159,12 +159,7 @@ static bool live_collect(struct ktop *k)
 	return true;
 }
 
-/*
- * -r: the next interval shown, after the baseline before it when a jump or
- * a new file starts there. False when there is none (yet), --end is passed,
- * or the file is damaged (replay_err).
- */
-static bool replay_collect(struct ktop *k)
+bool replay_collect(struct ktop *k)
 {
 	struct model *m = &k->model;
 	struct sample *s = &k->sample;
@@ -218,147 +213,6 @@ bool collect(struct ktop *k)
 	/* Every sink, whatever asked for the interval (sinks.c). */
 	k->sink_status = sinks_interval(k);
 	return true;
-}
-
-int replay_start(struct ktop *k)
-{
-	char err[320];
-	double first, last, t;
-	int64_t seq;
-	int rc;
-	/* --follow and the live view read a file that may still grow. */
-	struct replay_opts ro = { .follow = k->opt.follow || k->mode->screen };
-
-	if (replay_open(k->opt.read, &ro, &k->replay, err, sizeof(err))) {
-		fprintf(stderr, "ktop: %s\n", err);
-		return -1;
-	}
-	if (k->opt.summary && !replay_first_session(k->replay)->event_counters) {
-		fprintf(stderr, "ktop: --summary counts kernel events: %s was recorded without them\n",
-			k->opt.read);
-		return -1;
-	}
-	rc = replay_range(k->replay, &first, &last, err, sizeof(err));
-	if (rc <= 0) {
-		fprintf(stderr, "ktop: %s\n", rc ? err : "the recording shows no interval");
-		return -1;
-	}
-	if (k->opt.end) {
-		if (time_parse(k->opt.end, first, true, &k->replay_end)) {
-			fprintf(stderr, "ktop: --end: '%s' is not a time (HH:MM[:SS], "
-				"YYYY-MM-DD HH:MM[:SS], seconds since 1970)\n", k->opt.end);
-			return -1;
-		}
-	}
-	if (k->opt.begin) {
-		if (time_parse(k->opt.begin, first, true, &t)) {
-			fprintf(stderr, "ktop: --begin: '%s' is not a time (HH:MM[:SS], "
-				"YYYY-MM-DD HH:MM[:SS], seconds since 1970)\n", k->opt.begin);
-			return -1;
-		}
-		if (t > last + 5e-7 && !k->opt.follow) {
-			fprintf(stderr, "ktop: --begin: the recording ends before it\n");
-			return -1;
-		}
-		if (t > first && (replay_find_time(k->replay, t, &seq, err, sizeof(err)) < 0 ||
-				  replay_seek(k->replay, seq, err, sizeof(err)))) {
-			fprintf(stderr, "ktop: %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * After a jump the process views start again at the interval shown: the
- * baselines the jump applied before it are not intervals the user saw, and
- * an interval seen twice (a step back) must not count twice. Their history
- * keeps its last point, their totals the interval shown.
- */
-static void fprocs_restart(struct model *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->nfprocs; i++) {
-		struct fproc *fp = m->fprocs[i];
-
-		if (fp->hist_n > 1)
-			fp->hist_n = 1;
-		sc_table_clear(&fp->sc_total);
-		sc_table_merge(&fp->sc_total, &fp->sc_last);
-	}
-}
-
-/* The model shows interval @seq (a jump): its baseline, then it. */
-static void replay_show(struct ktop *k, int64_t seq)
-{
-	struct app *a = &k->app;
-
-	if (replay_seek(k->replay, seq, k->replay_err, sizeof(k->replay_err)))
-		return;
-	k->replay_past_end = false;
-	if (!replay_collect(k) && !k->replay_err[0])
-		app_message(a, "interval %lld is not there", (long long)seq);
-	fprocs_restart(&k->model);
-}
-
-void replay_step(struct ktop *k, int dir)
-{
-	struct app *a = &k->app;
-	int64_t seq;
-	int rc;
-
-	if (dir > 0) {
-		if (!replay_collect(k) && !k->replay_err[0])
-			app_message(a, k->replay_past_end ? "--end: the last interval asked for" :
-				    "the end of the recording (more shows as it is written)");
-		return;
-	}
-	rc = replay_step_seq(k->replay, replay_seq(k->replay), -1, &seq, k->replay_err,
-			     sizeof(k->replay_err));
-	if (rc == 0)
-		app_message(a, "the first interval of the recording");
-	else if (rc > 0)
-		replay_show(k, seq);
-}
-
-void replay_jump(struct ktop *k, const char *when)
-{
-	struct app *a = &k->app;
-	double t;
-	int64_t seq;
-
-	if (time_parse(when, k->model.wall_s, false, &t)) {
-		app_message(a, "'%.40s' is not a time: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS]", when);
-		return;
-	}
-	if (replay_find_time(k->replay, t, &seq, k->replay_err, sizeof(k->replay_err)) > 0) {
-		a->message[0] = '\0';	/* an earlier complaint is answered */
-		replay_show(k, seq);
-		replay_position(k);
-		/* Past either end it lands on the nearest interval: say so, not silently. */
-		if (t > a->replay_last_s + 5e-7)
-			app_message(a, "%.40s is after the recording's end: its last interval", when);
-		else if (t < a->replay_first_s - 5e-7)
-			app_message(a, "%.40s is before the recording's start: its first interval", when);
-	}
-}
-
-void replay_position(struct ktop *k)
-{
-	struct app *a = &k->app;
-	double first, last;
-	int64_t s0, s1;
-	char err[320];
-
-	if (!k->replay || replay_range(k->replay, &first, &last, err, sizeof(err)) <= 0 ||
-	    replay_find_time(k->replay, first, &s0, err, sizeof(err)) <= 0 ||
-	    replay_find_time(k->replay, last, &s1, err, sizeof(err)) <= 0)
-		return;
-	a->replay_first_s = first;
-	a->replay_last_s = last;
-	a->replay_pos = replay_seq(k->replay) - s0 + 1;
-	a->replay_n = s1 - s0 + 1;
 }
 
 /* The system-wide instance reports the signals sent to the focused processes. */
