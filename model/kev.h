@@ -3,11 +3,11 @@
 #define KTOP_KEV_H
 
 /*
- * model/kev: one kernel event of a focused process, as the event list and the
- * snapshots show it, the kind catalog (name, the tracepoints behind each kind,
- * how it renders) and its rendering into text. Pure data and formatting: the
- * decoding from ring-buffer records is collectors/evrich.c's. A new kind is a
- * row in kev.c's catalog (and an enum kev_kind).
+ * model/kev: one kernel event of a focused process, as its ring keeps it, and
+ * the kind catalog (name, the tracepoints behind each kind). Pure data: the
+ * decoding from ring-buffer records is collectors/evrich.c's, the text
+ * tables/kevtext.c's. A new kind is a row in kev.c's catalog, an enum
+ * kev_kind and its renderer in kevtext.c.
  */
 
 #include <stdbool.h>
@@ -96,32 +96,5 @@ const char *kev_kind_name(enum kev_kind k);
 const char *kev_kind_source(enum kev_kind k);
 /* A kind by its short name (or a unique prefix); -1 when none. */
 int kev_kind_by_name(const char *name);
-
-/*
- * kev_render - the one-line text of an event (without time, cpu, tid)
- * @nargs_known: for syscalls, print this many arguments
- *
- * "openat(0xffffff9c, 0x7ffd12345678, 0x80000, 0) = 3 <12.1 us>",
- * "= -2 ENOENT", "out S -> 1234 (bash)", "read user not-present at 0x... ip 0x...".
- * Returns @buf.
- */
-char *kev_render(const struct kev *e, char *buf, size_t n);
-
-/* Pieces the snapshot view shows field by field. */
-const char *kev_switch_state(int64_t prev_state, char *buf, size_t n);
-/* "read user not-present" style text of an x86 page-fault error code. */
-char *kev_fault_text(uint64_t error_code, char *buf, size_t n);
-/* "SIGUSR1", "SIGRTMIN+3", or "SIG32" (a real-time signal glibc keeps for itself). */
-const char *kev_signal_name(int sig, char *buf, size_t n);
-/* signal_generate's result: "delivered", "ignored", "already pending", ... */
-const char *kev_sig_result(int result);
-/* Time as "12.1 us", "3.40 ms", "1.234 s". */
-char *kev_duration(uint64_t ns, char *buf, size_t n);
-
-/*
- * The fields of @e, one "name value" pair per call, for the snapshot: @i from
- * 0; returns false past the last.
- */
-bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t n);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>	/* getpagesize: rss is in pages */
 
 #include "procdata.h"
+#include "../lib/signames.h"
 #include "../lib/util.h"
 
 enum var_fmt { VF_NUM, VF_KB, VF_PAGES, VF_STATE, VF_TASK, VF_SIGNAL, VF_HEX, VF_UID };
@@ -94,7 +95,7 @@ char *var_format(enum var_id v, int64_t val, char *buf, size_t n)
 		break;
 	case VF_SIGNAL:
 		if (val > 0)
-			kev_signal_name((int)val, buf, n);
+			signal_name((int)val, buf, n);
 		else
 			snprintf(buf, n, "none yet");
 		break;

@@ -8,7 +8,7 @@
 
 #include "../lib/cgname.h"
 #include "../tables/columns.h"
-#include "../model/kev.h"
+#include "../lib/signames.h"
 #include "../model/sigflow.h"
 #include "../lib/scnames.h"
 #include "cgmetrics.h"
@@ -710,7 +710,7 @@ static void add_signals(struct metrics *mx, const struct mgroup *g)
 		for (sig = 1; g->sig && sig <= MSIG_MAX; sig++) {
 			if (!g->sig[sig][d])
 				continue;
-			v[2] = kev_signal_name(sig, name, sizeof(name));
+			v[2] = signal_name(sig, name, sizeof(name));
 			prom_family_add_u64(mx->fam[F_SIGNALS], v, g->sig[sig][d]);
 			named += g->sig[sig][d];
 		}

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "groups.h"
-#include "../model/kev.h"
+#include "../lib/signames.h"
 #include "../model/sigflow.h"
 #include "../lib/scnames.h"
 #include "../model/systotals.h"
@@ -662,7 +662,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		if (col == 3)
 			return copy(buf, n, r->receiver_comm, utf8);
 		if (col == 4)
-			return copy(buf, n, kev_signal_name(r->sig, tmp, sizeof(tmp)), utf8);
+			return copy(buf, n, signal_name(r->sig, tmp, sizeof(tmp)), utf8);
 		return copy(buf, n, sig_result_name(r->result, tmp, sizeof(tmp)), utf8);
 	}
 	case VIEW_GROUPS:

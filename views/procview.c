@@ -11,8 +11,10 @@
 #include "theme.h"
 #include "view.h"
 #include "../tables/columns.h"
+#include "../tables/kevtext.h"
 #include "../model/watched.h"
 #include "../lib/scnames.h"
+#include "../lib/signames.h"
 #include "../lib/util.h"
 
 static const char *const rate_label[FR_NR] = {
@@ -450,7 +452,7 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 			snprintf(sender, sizeof(sender), "%s", s->result >= 0 ? "interrupt/kernel" :
 				 "sender not seen");
 		snprintf(line, sizeof(line), " %-14s %-9s from %-24s to %-7d %s", when,
-			 kev_signal_name(s->sig, sb, sizeof(sb)), sender, (int)s->target,
+			 signal_name(s->sig, sb, sizeof(sb)), sender, (int)s->target,
 			 delivery_text(s));
 		put_line(y + r, 0, w, line);
 	}

@@ -10,6 +10,7 @@
 
 #include "theme.h"
 #include "view.h"
+#include "../tables/kevtext.h"
 #include "../model/watched.h"
 #include "../lib/util.h"
 

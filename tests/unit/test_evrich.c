@@ -10,6 +10,8 @@
 
 #include "evformats.h"
 #include "../../collectors/evrich.h"
+#include "../../lib/signames.h"
+#include "../../tables/kevtext.h"
 #include "../../lib/util.h"
 #include "test.h"
 
@@ -276,7 +278,7 @@ static void test_render(void)
 	CHECK_STR(kev_fault_text(6, t, sizeof(t)), "write user not-present");
 	CHECK_STR(kev_fault_text(5, t, sizeof(t)), "read user protection");
 	CHECK_STR(kev_fault_text(0x14, t, sizeof(t)), "read user not-present ifetch");
-	CHECK_STR(kev_signal_name(10, t, sizeof(t)), "SIGUSR1");
+	CHECK_STR(signal_name(10, t, sizeof(t)), "SIGUSR1");
 	CHECK_STR(kev_sig_result(1), "ignored");
 	CHECK_STR(kev_sig_result(42), "?");
 	CHECK_EQ_I64(kev_kind_by_name("fault"), KEV_FAULT);

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 
 #include "../../model/watched.h"
-#include "../../model/kev.h"
+#include "../../tables/kevtext.h"
 #include "../../lib/sctable.h"
 #include "../../lib/util.h"
 #include "test.h"
