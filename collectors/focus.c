@@ -91,6 +91,7 @@ struct focus {
 	size_t buffer_kb;		/* per CPU */
 	struct model *m;		/* during a read pass */
 	int cur_cpu;
+	bool offline;			/* focus_new_offline: no instance, records given (tests) */
 };
 
 struct focus *focus_new(size_t buffer_kb)
@@ -101,6 +102,16 @@ struct focus *focus_new(size_t buffer_kb)
 	pidmap_init(&f->tids);
 	f->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	f->sys_open = f->procfd >= 0 && !vars_sys_open(&f->sys, f->procfd);
+	return f;
+}
+
+struct focus *focus_new_offline(void)
+{
+	struct focus *f = xcalloc(1, sizeof(*f));
+
+	f->offline = true;
+	f->procfd = -1;		/* no variables sampled */
+	pidmap_init(&f->tids);
 	return f;
 }
 
@@ -260,6 +271,10 @@ static int open_instance(struct focus *f, struct model *m)
 	char missing[128];
 	int err, t;
 
+	if (f->offline) {
+		m->focus_status[0] = '\0';
+		return 0;
+	}
 	for (t = 0; t < RT_NR; t++) {
 		events[t][0] = evrich_system(t);
 		events[t][1] = evrich_name(t);
@@ -837,6 +852,13 @@ static void read_all(struct focus *f, struct model *m, bool flush)
 			continue;
 		vars_sample(&p->vp, &f->sys, now_mono_ns(), fproc_sample_slot(fp, m->tick + 1));
 	}
+}
+
+void focus_feed(struct focus *f, struct model *m, int cpu, const struct evrich_rec *r)
+{
+	f->m = m;
+	f->cur_cpu = cpu;
+	on_record(f, r);
 }
 
 void focus_drain(struct focus *f, struct model *m, int fd)

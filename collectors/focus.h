@@ -30,6 +30,20 @@ struct focus;
  * @buffer_kb: its instance's buffer per CPU; 0 = 4 MiB.
  */
 struct focus *focus_new(size_t buffer_kb);
+/*
+ * focus_new_offline - a collector that makes no instance, for the unit tests
+ * of attribution (tests/unit/test_focus.c): focus_add keeps the process and
+ * its threads as it would, and focus_feed gives it the records the decoder
+ * would, in time order. No variable is sampled. Free with focus_free.
+ */
+struct focus *focus_new_offline(void);
+/*
+ * focus_feed - one record of CPU @cpu, decoded (evrich_cursor_decode's
+ * result), attributed as a read pass does: paired, counted and kept in the
+ * ring of the focused process it belongs to, if any.
+ */
+struct evrich_rec;
+void focus_feed(struct focus *f, struct model *m, int cpu, const struct evrich_rec *r);
 /* Remove the instance if there is one. NULL is fine. */
 void focus_free(struct focus *f);
 
