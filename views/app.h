@@ -94,8 +94,6 @@ struct table_state {			/* views/table.c */
 struct sysviews_state {			/* views/sysview.c: what the system views share */
 	char saved_filter[128];		/* the filter before the prompt opened */
 	int filter_id;			/* the view the prompt filters (enum sv_id) */
-	const char *sort_items[32];	/* the sort menu */
-	char sort_text[32][96];
 	const char *view_items[VIEW_NR];	/* the views menu */
 	char view_text[VIEW_NR][160];	/* a description is never cut here, only at the edge */
 	const char *by_items[CGROUP_BY__COUNT];	/* the group-by menu */
@@ -141,8 +139,11 @@ struct app {
 	struct prompt_state prompt;
 	struct list setup;		/* views/setup.c: the setting picked */
 	struct list help;		/* views/help.c: the first line shown */
-	struct list sortmenu;		/* views/sortmenu.c: the column picked */
-	bool sortmenu_open;		/* ... its cursor set (on the sort column when it opens) */
+	struct sortmenu_state {		/* views/sortmenu.c: the sort menu's items, while it is open */
+#define SORT_MENU_MAX 48
+		const char *items[SORT_MENU_MAX];
+		char text[SORT_MENU_MAX][200];
+	} sortmenu;
 
 	/* The process view, its event list and snapshot (views/procview.c, ...). */
 	pid_t view_pid;			/* the process shown; 0 = none */

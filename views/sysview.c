@@ -479,17 +479,12 @@ static enum action sort_pick(struct app *a, size_t i)
 static enum action k_sort_menu(struct app *a)
 {
 	struct sv_state *s = top_state(a, NULL);
-	struct sysviews_state *vs = &a->svs;
-	size_t n, i, k = 0;
+	size_t n, i;
 	const struct av_col *c = view_columns(s->av.kind, &n);
 
-	for (i = 0; i < n && i < ARRAY_SIZE(vs->sort_items); i++, k++) {
-		snprintf(vs->sort_text[i], sizeof(vs->sort_text[i]), "%c %-15s %s",
-			 (int)i == s->av.sort ? '*' : ' ', c[i].title, c[i].key);
-		vs->sort_items[i] = vs->sort_text[i];
-	}
-	menu_open(a, "Sort by (Enter: sort, again: the other way; Esc: cancel)", vs->sort_items, k,
-		  (size_t)s->av.sort, sort_pick);
+	for (i = 0; i < n; i++)
+		sort_menu_item(a, i, (int)i == s->av.sort, c[i].title, c[i].key, NULL);
+	sort_menu_open(a, n, (size_t)s->av.sort, sort_pick);
 	return ACT_REDRAW;
 }
 

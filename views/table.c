@@ -349,9 +349,24 @@ static enum action sort_step(struct app *a, int step)
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
 static enum action k_sort_right(struct app *a) { return sort_step(a, 1); }
 
+static enum action sort_pick(struct app *a, size_t col)
+{
+	if (a->rows.sort_col == (int)col)
+		a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
+	else
+		a->rows.sort_dir = columns[col].sort_default;
+	a->rows.sort_col = (int)col;
+	return ACT_COLLECT;
+}
+
 static enum action k_sort_menu(struct app *a)
 {
-	app_push(a, &sort_view);
+	size_t i;
+
+	for (i = 0; i < COL_NR; i++)
+		sort_menu_item(a, i, (int)i == a->rows.sort_col, columns[i].title, columns[i].key,
+			       columns[i].doc);
+	sort_menu_open(a, COL_NR, (size_t)a->rows.sort_col, sort_pick);
 	return ACT_REDRAW;
 }
 

@@ -60,7 +60,6 @@ const struct glyphs *glyphs_get(const struct app *a);
 
 extern const struct view table_view;
 extern const struct view help_view;
-extern const struct view sort_view;
 extern const struct view procview_view;	/* a focused process */
 extern const struct view evlist_view;	/* its kernel events */
 extern const struct view snapshot_view;	/* one event and the variables at it */
@@ -102,6 +101,15 @@ enum action key_view_7(struct app *a);
  */
 void menu_open(struct app *a, const char *title, const char *const *items, size_t n,
 	       size_t cursor, menu_pick_fn pick);
+
+/*
+ * The one sort menu (sortmenu.c): item @i of a table's columns (@doc may be
+ * NULL; @current: the sort column), then the menu of @n of them, the
+ * cursor on @cur; Enter calls @pick with the column's index.
+ */
+void sort_menu_item(struct app *a, size_t i, bool current, const char *title, const char *key,
+		    const char *doc);
+void sort_menu_open(struct app *a, size_t n, size_t cur, menu_pick_fn pick);
 
 /* The header (meters and system rates); returns how many lines it used. */
 int header_draw(struct app *a, int w, int max_lines);
