@@ -68,14 +68,14 @@ static enum action m_cancel(struct app *a)
 }
 
 static const struct key_binding menu_keys[] = {
-	{ { KEY_UP }, "Up", "the item above", m_up },
-	{ { KEY_DOWN }, "Down", "the item below", m_down },
+	{ { KEY_UP, 'k' }, "Up k", "the item above", m_up },
+	{ { KEY_DOWN, 'j' }, "Down j", "the item below", m_down },
 	{ { KEY_PPAGE }, "PgUp", "one page up", m_pgup },
 	{ { KEY_NPAGE }, "PgDn", "one page down", m_pgdn },
 	{ { KEY_HOME }, "Home", "first item", m_home },
 	{ { KEY_END }, "End", "last item", m_end },
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "do it (send the signal, show the user)", m_pick },
-	{ { 27, 'q', KEY_F(10) }, "Esc q F10", "leave the menu, do nothing", m_cancel },
+	{ { 27, 'q', KEY_F(6), KEY_F(10) }, "Esc q F6 F10", "leave the menu, do nothing", m_cancel },
 };
 
 static enum action menu_mouse(struct app *a, int y, int x, enum mouse_kind kind)
