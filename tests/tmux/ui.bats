@@ -101,6 +101,18 @@ start_ktop() {
 	keys q
 }
 
+@test "tmux: untraced, the rows on screen have their context switches read (a number, not -)" {
+	# The table marks the rows it drew; src/ reads their status at the next tick.
+	sleep 300 &
+	SLEEPER=$!
+	start_ktop --no-trace
+	keys / s l e e p Enter
+	wait_for 'CSW/s COMMAND'
+	# CSW/s, just before COMMAND: "-" until its status is read.
+	wait_for "^ *$SLEEPER .* [0-9][0-9.kM]* +sleep 300"
+	keys q
+}
+
 @test "tmux: the sort menu sorts by the chosen column" {
 	start_ktop
 	keys F6
