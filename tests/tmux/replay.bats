@@ -76,3 +76,15 @@ record() {
 	wait_for 'KTOP-EXIT=0'
 	[ "$(sqlite3 "$D/live.db" 'SELECT count(*) FROM interval')" -ge 1 ]
 }
+
+@test "tmux replay: H keeps the recording's rows and says so (a recording keeps one row per process)" {
+	record 2
+	keys "clear; $KTOP -r $D/r.db -d 0.5; echo KTOP-EXIT=\$?" Enter
+	wait_for 'END \(following\)'
+	keys H
+	wait_for 'a recording keeps its rows: one per process'
+	keys H
+	wait_for 'a recording keeps its rows: one per process'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
