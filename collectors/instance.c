@@ -16,7 +16,7 @@
 #include <tracefs.h>
 
 #include "clocks.h"
-#include "procparse.h"
+#include "procfs.h"
 #include "sysparse.h"
 #include "../lib/util.h"
 
