@@ -30,7 +30,12 @@
 #   ftrace     our own tracefs instance, raw_syscalls sys_enter + sys_exit, no reader
 #   ftrace-exit  the same with sys_exit only (what ktop enables for syscalls)
 #   ftrace-ktop  the same with the events ktop enables, no reader: what ktop
-#                costs the traced before it reads anything
+#                costs the traced before it reads anything; with ktop's
+#                instance settings (trace_clock, sub-buffer and buffer size,
+#                read from ktop's instance during its first run), so that it
+#                differs from ktop by the reader alone
+#   ftrace-ktop-dflt  ktop's events with the instance's defaults (local clock,
+#                4 KiB sub-buffers): what ktop's settings cost (information)
 #   perf       perf trace -s -- flood   (the flood only)
 #   perf-sched perf sched record -- flood (pingpong only)
 #   strace     strace -c -f -- flood    (the flood only)
@@ -60,7 +65,7 @@
 #   BENCH_TSLOW_REPS=3   pairs for strace and perf trace (100x+ slower; the
 #                        ratio is not close to any target)
 #   BENCH_TFIRST=9       start-up runs (median)
-#   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop perf perf-sched strace
+#   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace
 #                 ktop-lat ftrace-lat bpftrace-lat strace-w"
 #                        the tracers (a subset runs; a target whose
 #                        measurements are missing says SKIP)
@@ -76,10 +81,10 @@ SECS=${BENCH_TSECS:-1}
 REPS=${BENCH_TREPS:-5}
 SLOW_REPS=${BENCH_TSLOW_REPS:-3}
 FIRST_REPS=${BENCH_TFIRST:-9}
-TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop perf perf-sched strace ktop-lat ftrace-lat bpftrace-lat strace-w"}
+TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace ktop-lat ftrace-lat bpftrace-lat strace-w"}
 WORKLOADS=${BENCH_TWORKLOADS:-"getppid open getppid1 pingpong"}
-ONE_CPU_TOOLS="ktop ktop-base bpftrace ftrace-ktop"	# the tracers measured on getppid1
-PINGPONG_TOOLS="ktop ktop-base bpftrace ftrace-ktop perf-sched"	# and on pingpong
+ONE_CPU_TOOLS="ktop ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt"	# the tracers measured on getppid1
+PINGPONG_TOOLS="ktop ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt perf-sched"	# and on pingpong
 LAT_TOOLS="ktop-lat ftrace-lat bpftrace-lat strace-w"	# measured on getppid only
 PINGPONG_EPS=0.05	# ktop on pingpong: at most its events with no reader + this
 LAT_EPS=0.05		# ktop --latency on getppid: at most its events with no reader + this
@@ -364,6 +369,14 @@ raw_on() {	# system/event ...
 	d=$TRACEFS/instances/$RAW
 	mkdir "$d" || die "cannot create tracefs instance $d"
 	echo 0 >"$d/tracing_on" || die "cannot write $d/tracing_on"
+	# A floor of ktop's: its instance's clock, sub-buffer and buffer sizes
+	# (read from its instance when it ran), so that the floor differs from
+	# ktop by the reader alone.
+	if [ -n "${RAW_CFG:-}" ] && [ -s "$RAW_CFG" ]; then
+		while read -r f v; do
+			echo "$v" >"$d/$f" 2>/dev/null || die "cannot write $v to $d/$f"
+		done <"$RAW_CFG"
+	fi
 	for e in "$@"; do
 		echo 1 >"$d/events/$e/enable" || die "cannot enable $e"
 	done
@@ -405,6 +418,15 @@ traced() {
 		# The events it enabled, once per tracer (the floors are ftrace with ktop's set).
 		[ -e "$T/events.$tool" ] || grep -l '^1' "$TRACEFS/instances/$inst"/events/*/*/enable 2>/dev/null |
 			sed "s|^$TRACEFS/instances/$inst/events/||; s|/enable\$||" | sort >"$T/events.$tool"
+		# Its instance's settings, for the floors (raw_on): sub-buffer size before the buffer's.
+		[ -e "$T/cfg.$tool" ] || {
+			c=$TRACEFS/instances/$inst
+			printf 'buffer_subbuf_size_kb %s\nbuffer_size_kb %s\ntrace_clock %s\n' \
+				"$(cat "$c/buffer_subbuf_size_kb" 2>/dev/null || echo 4)" \
+				"$(cat "$c/buffer_size_kb")" \
+				"$(sed 's/.*\[\(.*\)\].*/\1/' "$c/trace_clock")" >"$T/cfg.$tool"
+			[ -e "$c/buffer_subbuf_size_kb" ] || sed -i '/^buffer_subbuf_size_kb/d' "$T/cfg.$tool"
+		}
 		sleep 0.3	# its first tick (the /proc scan) out of the way
 		# Its CPU time in ns (schedstat) from the flood's start to the tick after it.
 		c0=$(cut -d' ' -f1 "/proc/$kp/schedstat")
@@ -464,13 +486,19 @@ traced() {
 		;;
 	ftrace-ktop)
 		# shellcheck disable=SC2086
+		RAW_CFG=$T/cfg.ktop raw_on $KTOP_EVENTS
+		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
+		raw_off
+		;;
+	ftrace-ktop-dflt)
+		# shellcheck disable=SC2086
 		raw_on $KTOP_EVENTS
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
 	ftrace-lat)
 		# shellcheck disable=SC2086
-		raw_on $KTOP_EVENTS raw_syscalls/sys_enter
+		RAW_CFG=$T/cfg.ktop-lat raw_on $KTOP_EVENTS raw_syscalls/sys_enter
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
@@ -560,6 +588,7 @@ label() {	# tool [workload]
 	ftrace) echo "ftrace enter+exit" ;;
 	ftrace-exit) echo "ftrace exit only" ;;
 	ftrace-ktop) echo "ftrace ktop's set" ;;
+	ftrace-ktop-dflt) echo "ftrace ktop's, dflt" ;;
 	perf) echo "perf trace -s" ;;
 	perf-sched) echo "perf sched record" ;;
 	strace) echo "strace -c -f" ;;
