@@ -441,8 +441,23 @@ static void apply_sys(struct model *m, const struct sys_sample *in)
 
 static void apply_reading(struct model *m, struct task_reading *r)
 {
-	struct task *t = model_task_sample(m, r->pid, r->tgid, r->stat.starttime);
+	struct task *t = model_task_find(m, r->pid);
 
+	/*
+	 * Its row X was shown at an earlier tick (the exit event came while
+	 * /proc still listed it: a mass exit makes the kernel's exit path long),
+	 * yet /proc lists the same process, in that path (D, R) or a zombie:
+	 * no row after the last, however late the listing.
+	 */
+	if (t && t->state == 'X' && t->seen_tick != m->tick &&
+	    (t->starttime ? t->starttime == r->stat.starttime
+			  : !strncmp(t->comm, r->stat.comm, sizeof(t->comm)))) {
+		/* One the events alone made: the same name, so the same process. */
+		t->starttime = r->stat.starttime;
+		t->listed_dead_tick = m->tick;
+		return;
+	}
+	t = model_task_sample(m, r->pid, r->tgid, r->stat.starttime);
 	t->read_now = true;
 	if (r->born)
 		model_task_born(t);
@@ -662,6 +677,8 @@ static bool keep_unseen(struct model *m, struct task *t)
 {
 	if (t->gone)
 		return true;
+	if (t->state == 'X' && t->listed_dead_tick == m->tick)
+		return true;	/* its row X was its last; kept while /proc lists it */
 	if (t->zombie_exited && t->state == 'Z') {
 		/* Reaped: one last row says it is gone, its numbers as they were. */
 		t->state = 'X';

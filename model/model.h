@@ -70,6 +70,12 @@ struct task {
 	bool have_cpu;
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
+	/*
+	 * /proc still listed it (in the kernel's exit path, or a zombie) after
+	 * its row X was shown: kept without a row, so that the reading does not
+	 * make it a task again (model.c apply_reading).
+	 */
+	uint64_t listed_dead_tick;
 	/* /proc read it this tick: its exit applied now leaves a zombie 'Z' (mark_exited). */
 	bool read_now;
 	uint64_t want_until;		/* status wanted up to this tick (visible) */

@@ -1747,6 +1747,62 @@ static void test_model_late_row(void)
 	model_free(&m);
 }
 
+/*
+ * A mass exit (issue 20): the exit event comes while /proc lists the task in
+ * the kernel's exit path ('D'): its row says X. /proc lists it a refresh or
+ * two longer ('D', then a zombie): no row again, and no other state after X.
+ * Once /proc lists it no more it is forgotten; its pid reused (another start
+ * time) is a new task with rows.
+ */
+static void test_model_listed_after_exit(void)
+{
+	static const char later[] = "DZ";
+	struct model m;
+	struct sample s;
+	struct task_reading *r;
+	struct row_events *e;
+	struct task *t;
+	int i;
+
+	model_init(&m, 100, 4);
+	sample_init(&s);
+	m.event_counters = 1u << CNT_SYSCALLS | 1u << CNT_SIGRECV;
+	for (i = 1; i <= 6; i++) {
+		s.begin = true;
+		s.mono_ns = (uint64_t)i * SEC;
+		s.wall_s = 1700000000.0 + i;
+		if (i <= 4 || i == 6) {
+			r = sample_add_task(&s);
+			r->pid = r->tgid = 9;
+			r->uid = -1;
+			r->stat = mkstat(9, "true", 1, 1, 10);
+			r->stat.starttime = i == 6 ? 900 : 500;
+			r->stat.state = i == 2 ? 'D' : i >= 3 && i <= 4 ? later[i - 3] : 'S';
+		}
+		if (i == 2) {
+			e = sample_add_row(&s);
+			e->id = e->tgid = 9;
+			e->n[CNT_SYSCALLS] = 31;
+			e->n[CNT_SIGRECV] = 1;
+			e->exited = true;
+			sample_add_exit(&s, 9);
+		}
+		s.end = true;
+		model_apply(&m, &s);
+		t = model_task_find(&m, 9);
+		if (i == 2)
+			CHECK(t && t->state == 'X' && t->seen_tick == m.tick);
+		if (i == 3 || i == 4)
+			CHECK(t && t->seen_tick != m.tick);	/* no row */
+		if (i == 5)
+			CHECK(!t);
+		if (i == 6)
+			CHECK(t && t->state == 'S' && t->seen_tick == m.tick && t->starttime == 900);
+	}
+	sample_free(&s);
+	model_free(&m);
+}
+
 static const struct test tests[] = {
 	{ "format_decimals", test_format_decimals },
 	{ "first_frame_and_exited", test_first_frame_and_exited },
@@ -1769,6 +1825,7 @@ static const struct test tests[] = {
 	  test_model_focus_remove },
 	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
 	{ "model: a row held a tick after /proc stopped listing its process", test_model_late_row },
+	{ "model: no row after X while /proc still lists the process", test_model_listed_after_exit },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },
