@@ -16,6 +16,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	memset(m, 0, sizeof(*m));
 	pidmap_init(&m->index);
 	pidmap_init(&m->limbo);
+	pidmap_init(&m->dead);
 	m->hz = hz > 0 ? hz : 100;
 	m->page_kb = page_kb > 0 ? page_kb : 4;
 	m->events_uid = -1;
@@ -41,6 +42,8 @@ static void task_free(struct task *t)
 	free(t);
 }
 
+static void dead_expire(struct model *m, bool all);
+
 static void limbo_clear(struct pidmap *limbo)
 {
 	size_t i;
@@ -61,6 +64,7 @@ void model_clear(struct model *m)
 	}
 	m->ntasks = 0;
 	limbo_clear(&m->limbo);
+	dead_expire(m, true);
 }
 
 void model_restart(struct model *m)
@@ -115,6 +119,8 @@ void model_free(struct model *m)
 	pidmap_free(&m->index);
 	limbo_clear(&m->limbo);
 	pidmap_free(&m->limbo);
+	dead_expire(m, true);
+	pidmap_free(&m->dead);
 }
 
 /* A new interval for @t: this tick's readings and events start empty. */
@@ -439,22 +445,72 @@ static void apply_sys(struct model *m, const struct sys_sample *in)
 		memcpy(cpu, in->stat.cpu, (size_t)n * sizeof(*cpu));
 }
 
+/*
+ * Processes whose row X was shown while /proc still lists them: pid ->
+ * {starttime, last tick listed}. Without it the listing would make a task
+ * again, with rows after its last.
+ */
+struct dead_listed {
+	uint64_t starttime, tick;
+};
+
+static bool dead_listed(struct model *m, pid_t pid, uint64_t starttime)
+{
+	struct dead_listed *d = pidmap_get(&m->dead, pid);
+
+	if (!d)
+		return false;
+	if (d->starttime != starttime) {
+		free(pidmap_del(&m->dead, pid));	/* its pid reused */
+		return false;
+	}
+	d->tick = m->tick;
+	return true;
+}
+
+static void dead_add(struct model *m, pid_t pid, uint64_t starttime)
+{
+	struct dead_listed *d = xcalloc(1, sizeof(*d));
+
+	d->starttime = starttime;
+	d->tick = m->tick;
+	free(pidmap_del(&m->dead, pid));
+	pidmap_put(&m->dead, pid, d);
+}
+
+/* End of a tick: forget what /proc did not list this tick (all, with @all). */
+static void dead_expire(struct model *m, bool all)
+{
+	size_t i = 0;
+
+	while (i < m->dead.cap) {
+		struct pidmap_slot *sl = &m->dead.slots[i];
+		struct dead_listed *d = sl->val;
+
+		/* A delete shifts a later entry into this slot: look at it again. */
+		if (sl->key && (all || d->tick != m->tick))
+			free(pidmap_del(&m->dead, sl->key));
+		else
+			i++;
+	}
+}
+
 static void apply_reading(struct model *m, struct task_reading *r)
 {
 	struct task *t = model_task_find(m, r->pid);
 
+	if (!t && dead_listed(m, r->pid, r->stat.starttime))
+		return;
 	/*
-	 * Its row X was shown at an earlier tick (the exit event came while
-	 * /proc still listed it: a mass exit makes the kernel's exit path long),
-	 * yet /proc lists the same process, in that path (D, R) or a zombie:
-	 * no row after the last, however late the listing.
+	 * Its row X was shown at an earlier tick (the exit came while /proc did
+	 * not read it), yet /proc lists the same process, in the kernel's exit
+	 * path or a zombie: no row after the last.
 	 */
 	if (t && t->state == 'X' && t->seen_tick != m->tick &&
 	    (t->starttime ? t->starttime == r->stat.starttime
 			  : !strncmp(t->comm, r->stat.comm, sizeof(t->comm)))) {
 		/* One the events alone made: the same name, so the same process. */
-		t->starttime = r->stat.starttime;
-		t->listed_dead_tick = m->tick;
+		dead_add(m, r->pid, r->stat.starttime);
 		return;
 	}
 	t = model_task_sample(m, r->pid, r->tgid, r->stat.starttime);
@@ -462,6 +518,8 @@ static void apply_reading(struct model *m, struct task_reading *r)
 	if (r->born)
 		model_task_born(t);
 	model_task_set_stat(m, t, &r->stat);
+	if (t->zombie_exited)
+		t->state = 'Z';	/* exited: in the kernel's exit path (D, R) or reaped soon */
 	if (r->have_csw) {
 		model_task_set_counter(t, CNT_VCSW, r->vcsw);
 		model_task_set_counter(t, CNT_IVCSW, r->ivcsw);
@@ -479,17 +537,23 @@ static void apply_reading(struct model *m, struct task_reading *r)
 }
 
 /*
- * @t exited. 'X' is for what is gone: one /proc read this tick as a zombie
- * ('Z', read after the exits this tick applies: the events were read before
- * /proc, the exit records after) is not reaped yet, and stays 'Z'.
+ * @t exited. 'X' is for what is gone: a process /proc read this tick (the
+ * events were read before /proc, the exit records after) is not reaped yet.
  */
 static void mark_exited(struct task *t)
 {
 	t->exited = true;
-	if (t->read_now && t->state == 'Z')
+	if (t->read_now && t->pid == t->tgid) {
+		/*
+		 * /proc read it this tick, a zombie or still in the kernel's exit
+		 * path (a mass exit makes that long): 'Z' until /proc lists it no
+		 * more. A thread is never a zombie: X at once.
+		 */
 		t->zombie_exited = true;
-	else
+		t->state = 'Z';
+	} else {
 		t->state = 'X';
+	}
 }
 
 /*
@@ -677,8 +741,6 @@ static bool keep_unseen(struct model *m, struct task *t)
 {
 	if (t->gone)
 		return true;
-	if (t->state == 'X' && t->listed_dead_tick == m->tick)
-		return true;	/* its row X was its last; kept while /proc lists it */
 	if (t->zombie_exited && t->state == 'Z') {
 		/* Reaped: one last row says it is gone, its numbers as they were. */
 		t->state = 'X';
@@ -822,6 +884,7 @@ void model_end_tick(struct model *m)
 	size_t i = 0;
 
 	limbo_clear(&m->limbo);
+	dead_expire(m, false);
 	while (i < m->ntasks) {
 		struct task *t = m->tasks[i];
 

@@ -64,18 +64,12 @@ struct task {
 	 */
 	bool final;
 	bool gone;			/* exited and kept (model.keep_exited): numbers final */
-	bool zombie_exited;		/* its exit applied while /proc read it 'Z': X once reaped */
+	bool zombie_exited;		/* its exit applied while /proc listed it: 'Z', X once reaped */
 	bool was_final;			/* final, the tick before */
 	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
 	bool have_cpu;
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
-	/*
-	 * /proc still listed it (in the kernel's exit path, or a zombie) after
-	 * its row X was shown: kept without a row, so that the reading does not
-	 * make it a task again (model.c apply_reading).
-	 */
-	uint64_t listed_dead_tick;
 	/* /proc read it this tick: its exit applied now leaves a zombie 'Z' (mark_exited). */
 	bool read_now;
 	uint64_t want_until;		/* status wanted up to this tick (visible) */
@@ -114,6 +108,7 @@ struct model {
 	 * gave it. Freed at the end of this tick. pid -> task.
 	 */
 	struct pidmap limbo;
+	struct pidmap dead;		/* row X shown, /proc lists it still (model.c) */
 
 	uint64_t tick;			/* 1 for the first sample */
 	uint64_t t_now, t_prev;		/* monotonic ns of this and the last tick */

@@ -1749,14 +1749,15 @@ static void test_model_late_row(void)
 
 /*
  * A mass exit (issue 20): the exit event comes while /proc lists the task in
- * the kernel's exit path ('D'): its row says X. /proc lists it a refresh or
- * two longer ('D', then a zombie): no row again, and no other state after X.
- * Once /proc lists it no more it is forgotten; its pid reused (another start
- * time) is a new task with rows.
+ * the kernel's exit path ('D') or as a zombie. Read at the tick of its exit,
+ * it is 'Z' (exited, not reaped) while /proc lists it, whatever the state
+ * read, then X once; its pid reused (another start time) is a new task.
+ * @read_at_exit false: /proc did not read it that tick (X at once); its later
+ * listings make no row at all. Never a row after X, never another state.
  */
-static void test_model_listed_after_exit(void)
+static void listed_after_exit(bool read_at_exit)
 {
-	static const char later[] = "DZ";
+	static const char states[] = "SDDZ";
 	struct model m;
 	struct sample s;
 	struct task_reading *r;
@@ -1767,17 +1768,17 @@ static void test_model_listed_after_exit(void)
 	model_init(&m, 100, 4);
 	sample_init(&s);
 	m.event_counters = 1u << CNT_SYSCALLS | 1u << CNT_SIGRECV;
-	for (i = 1; i <= 6; i++) {
+	for (i = 1; i <= 7; i++) {
 		s.begin = true;
 		s.mono_ns = (uint64_t)i * SEC;
 		s.wall_s = 1700000000.0 + i;
-		if (i <= 4 || i == 6) {
+		if ((i <= 4 && (i != 2 || read_at_exit)) || i == 7) {
 			r = sample_add_task(&s);
 			r->pid = r->tgid = 9;
 			r->uid = -1;
 			r->stat = mkstat(9, "true", 1, 1, 10);
-			r->stat.starttime = i == 6 ? 900 : 500;
-			r->stat.state = i == 2 ? 'D' : i >= 3 && i <= 4 ? later[i - 3] : 'S';
+			r->stat.starttime = i == 7 ? 900 : 500;
+			r->stat.state = i == 7 ? 'S' : states[i - 1];
 		}
 		if (i == 2) {
 			e = sample_add_row(&s);
@@ -1791,16 +1792,34 @@ static void test_model_listed_after_exit(void)
 		model_apply(&m, &s);
 		t = model_task_find(&m, 9);
 		if (i == 2)
-			CHECK(t && t->state == 'X' && t->seen_tick == m.tick);
-		if (i == 3 || i == 4)
-			CHECK(t && t->seen_tick != m.tick);	/* no row */
-		if (i == 5)
-			CHECK(!t);
+			CHECK(t && t->seen_tick == m.tick && t->ev[CNT_SYSCALLS] == 31 &&
+			      t->state == (read_at_exit ? 'Z' : 'X'));
+		if (i == 3 || i == 4) {
+			if (read_at_exit)
+				CHECK(t && t->seen_tick == m.tick && t->state == 'Z' &&
+				      !t->ev[CNT_SYSCALLS]);
+			else
+				CHECK(!t);	/* no row */
+		}
+		if (i == 5) {
+			if (read_at_exit)
+				CHECK(t && t->seen_tick == m.tick && t->state == 'X');
+			else
+				CHECK(!t);
+		}
 		if (i == 6)
+			CHECK(!t);
+		if (i == 7)
 			CHECK(t && t->state == 'S' && t->seen_tick == m.tick && t->starttime == 900);
 	}
 	sample_free(&s);
 	model_free(&m);
+}
+
+static void test_model_listed_after_exit(void)
+{
+	listed_after_exit(true);
+	listed_after_exit(false);
 }
 
 static const struct test tests[] = {
@@ -1825,7 +1844,7 @@ static const struct test tests[] = {
 	  test_model_focus_remove },
 	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
 	{ "model: a row held a tick after /proc stopped listing its process", test_model_late_row },
-	{ "model: no row after X while /proc still lists the process", test_model_listed_after_exit },
+	{ "model: after its exit, Z while /proc lists it, then X once; no row after X", test_model_listed_after_exit },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },
