@@ -134,6 +134,60 @@ open_parent_view() {
 	wait_for 'KTOP-EXIT=0'
 }
 
+# The event list's selected line (the theme's cyan): "ROW TEXT", ROW from 1,
+# TEXT without the time (a wall time made from each refresh's clocks: it may
+# move by microseconds from one to the next).
+selected_event() {
+	tmux -L "$S" capture-pane -e -p -t t | grep -n -m1 $'\e\\[46m' |
+		sed -E $'s/\e\\[[0-9;]*m//g; s/^([0-9]+):[0-9:.]+ /\\1 /'
+}
+
+# The event lines on the screen, without their times.
+event_lines() { screen | sed -nE 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]+ //p'; }
+
+seen() { screen | sed -nE 's/^Events of .* kept of ([0-9]+) seen.*/\1/p'; }
+
+@test "views: the event list's selection stays on its event, and on its line, as events arrive" {
+	open_parent_view --theme default
+	keys e
+	wait_for "^Events of $P evwl"
+	# more events than the list has lines
+	wait_for ' kept of ([4-9][0-9]|[1-9][0-9]{2,}) seen'
+	keys Up Up Up
+	local first now n0 n lines
+	for _ in $(seq 50); do
+		first=$(selected_event)
+		# three lines above the last event line (the screen's last is the key hint)
+		[ "${first%% *}" = $(($(screen | wc -l) - 4)) ] && break
+		sleep 0.1
+	done
+	[ "${first%% *}" = $(($(screen | wc -l) - 4)) ]
+	lines=$(event_lines)
+	n0=$(seen)
+	# a screen's worth of new events: the list moves on below the selection
+	for _ in $(seq 300); do
+		n=$(seen)
+		[ "$n" -ge $((n0 + 30)) ] && break
+		sleep 0.1
+	done
+	[ "$n" -ge $((n0 + 30)) ]
+	now=$(selected_event)
+	echo "selected: $first (seen $n0); then: $now (seen $n)" >&2
+	[ "$now" = "$first" ]
+	# the lines around it did not move either
+	[ "$(event_lines)" = "$lines" ]
+	# End: the newest again, on the last line, following
+	keys End
+	for _ in $(seq 50); do
+		now=$(selected_event)
+		[ "${now%% *}" = $(($(screen | wc -l) - 1)) ] && break
+		sleep 0.1
+	done
+	[ "${now%% *}" = $(($(screen | wc -l) - 1)) ]
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+}
+
 @test "views: -p PID opens the process view; the process exits: 'exited', data kept" {
 	keys "clear; LC_ALL=C $KTOP -d 0.3 -p $P; echo KTOP-EXIT=\$?" Enter
 	wait_for "^Process $P +evwl"
