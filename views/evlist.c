@@ -2,7 +2,9 @@
 /*
  * The event list: a focused process's recent kernel events from its ring,
  * newest at the bottom, filtered by kind and syscall name, pausable. Enter
- * opens the snapshot of the selected event.
+ * opens the snapshot of the selected event. Its items are the events that
+ * pass the filter (tables/evindex.c), scrolled with tables/list.c like every
+ * list; the selection is an event, not a line.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +14,6 @@
 #include "view.h"
 #include "../tables/kevtext.h"
 #include "../model/watched.h"
-#include "../lib/scnames.h"
 #include "../lib/util.h"
 
 /* The end of what the list shows: everything, or what there was at the pause. */
@@ -177,6 +178,8 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	put_line(y0 + 2, 0, w, "TIME             CPU     TID  EVENT");
 	attrset(theme_attr(EL_NORMAL));
 
+	if (rows < 1)
+		return;
 	if (!n) {
 		attrset(theme_attr(EL_RATE_ZERO));
 		put_line(y0 + 3, 0, w, evring_count(&fp->events) ? " no event matches the filter" :
