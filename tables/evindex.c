@@ -21,22 +21,33 @@ bool evfilter_match(const struct evfilter *f, const struct kev *e)
 	       !strcmp(syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb)), f->syscall);
 }
 
-/* evfilter_match, with the answer for the last syscall number remembered. */
+/* evfilter_match, with the answer for each syscall number remembered. */
 static bool match(struct evindex *ix, const struct evfilter *f, const struct kev *e)
 {
+	size_t slot;
+
 	if (!f->syscall[0] || e->kind != KEV_SYSCALL || (f->kind >= 0 && e->kind != f->kind))
 		return evfilter_match(f, e);
-	if (e->u.sc.nr != ix->last_nr) {
-		ix->last_nr = e->u.sc.nr;
-		ix->last_ok = evfilter_match(f, e);
+	slot = (size_t)e->u.sc.nr % EVINDEX_MEMO;
+	if (ix->memo_nr[slot] != e->u.sc.nr) {
+		ix->memo_nr[slot] = e->u.sc.nr;
+		ix->memo_ok[slot] = evfilter_match(f, e);
 	}
-	return ix->last_ok;
+	return ix->memo_ok[slot];
+}
+
+static void memo_clear(struct evindex *ix)
+{
+	size_t i;
+
+	for (i = 0; i < EVINDEX_MEMO; i++)
+		ix->memo_nr[i] = -1;
 }
 
 void evindex_init(struct evindex *ix)
 {
 	memset(ix, 0, sizeof(*ix));
-	ix->last_nr = -1;
+	memo_clear(ix);
 }
 
 void evindex_free(struct evindex *ix)
@@ -49,7 +60,7 @@ void evindex_clear(struct evindex *ix)
 {
 	ix->head = ix->n = 0;
 	ix->base = ix->next = 0;
-	ix->last_nr = -1;
+	memo_clear(ix);
 }
 
 /* Room for one more entry: the entries laid out again from slot 0. */

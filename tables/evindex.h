@@ -36,9 +36,13 @@ struct evindex {
 	size_t cap, head, n;
 	uint64_t base;
 	uint64_t next;		/* the ring's events before it have been looked at */
-	/* The last syscall number named: one name lookup per number met, not per event. */
-	int64_t last_nr;
-	bool last_ok;
+	/*
+	 * The syscall numbers met, by their low bits, and whether their name
+	 * is the filter's: a name lookup per number, not per event.
+	 */
+#define EVINDEX_MEMO 64
+	int64_t memo_nr[EVINDEX_MEMO];	/* -1: none */
+	bool memo_ok[EVINDEX_MEMO];
 };
 
 /* Whether @e passes @f. */

@@ -120,7 +120,7 @@ static void test_syscall_filter(void)
 	evindex_sync(&ix, &r, r.pushed, &f);
 	CHECK_EQ_U64(ix.n, 14);		/* 0, 3, 6, ... 39 */
 	consistent(&ix, &r, r.pushed, &f);
-	/* The other number first this time: the remembered answer is per number. */
+	/* The other number first this time: the remembered answers are per number. */
 	evindex_clear(&ix);
 	push(&r, 40, 110, 39);
 	evindex_sync(&ix, &r, r.pushed, &f);
