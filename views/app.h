@@ -157,6 +157,7 @@ struct app {
 		bool follow;		/* the selection follows the newest event */
 		struct evindex index;	/* the events that pass the filter: the list's items */
 		struct list list;	/* its selection (an item of the index) and window */
+		int y_top;		/* the screen line of the window's first item, at the last draw */
 	} ev;
 	struct fsnap snap;		/* the snapshot view's event (model/watched.c computes it) */
 

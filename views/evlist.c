@@ -189,6 +189,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	}
 	list_fit(l, n, rows);
 	shown = n - l->top < (size_t)l->rows ? (int)(n - l->top) : l->rows;
+	a->ev.y_top = y0 + 3 + l->rows - shown;
 	/* Newest at the bottom: a short list sits at the bottom of the space, blank above. */
 	blank_lines(y0 + 3, y0 + 3 + l->rows - shown, w);
 	for (r = 0; r < shown; r++) {
@@ -309,6 +310,22 @@ static enum action k_snapshot(struct app *a)
 	return ACT_REDRAW;
 }
 
+/* The wheel moves the selection; a click selects the event; a double click opens its snapshot. */
+static enum action evlist_mouse(struct app *a, int y, int x, enum mouse_kind kind)
+{
+	size_t i;
+
+	(void)x;
+	if (kind == MOUSE_WHEEL_UP)
+		return ev_move(a, -3);
+	if (kind == MOUSE_WHEEL_DOWN)
+		return ev_move(a, 3);
+	if (y < a->ev.y_top || y - a->ev.y_top >= a->ev.list.rows || !list_at(&a->ev.list, a->ev.index.n, y - a->ev.y_top, &i) ||
+	    ev_move(a, (long)i - (long)a->ev.list.sel) == ACT_NONE)
+		return ACT_NONE;
+	return kind == MOUSE_DOUBLE ? k_snapshot(a) : ACT_REDRAW;
+}
+
 static const struct key_binding evlist_keys[] = {
 	{ { KEY_UP, 'k' }, "Up k", "select the event above (stops following)", k_up },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the event below", k_down },
@@ -330,6 +347,7 @@ const struct view evlist_view = {
 	.name = "event list",
 	.whole_lines = true,
 	.draw = evlist_draw,
+	.mouse = evlist_mouse,
 	.fullscreen = true,
 	.hint = "F1 Help  Enter snapshot  Space pause  f kind  / syscall  c clear  End follow  Esc back",
 	.keys = evlist_keys,

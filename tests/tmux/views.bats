@@ -43,7 +43,7 @@ teardown() {
 
 # The table, filtered to the workload, lowest pid (the parent) selected; Enter.
 open_parent_view() {
-	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
+	keys "clear; ${OPEN_ENV:-} LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
 	wait_for 'PID[^ ]* +USER'
 	# By its pid file: unique to the test (zombies of earlier runs have no command line).
 	keys /
@@ -147,8 +147,13 @@ event_lines() { screen | sed -nE 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]+ //p'; }
 
 seen() { screen | sed -nE 's/^Events of .* kept of ([0-9]+) seen.*/\1/p'; }
 
+# A click of button 1 at screen line $1, column $2 (1-based), SGR encoding (TERM=xterm-256color).
+click() {
+	tmux -L "$S" send-keys -t t -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$2" "$1" "$2" "$1")"
+}
+
 @test "views: the event list's selection stays on its event, and on its line, as events arrive" {
-	open_parent_view --theme default
+	OPEN_ENV=TERM=xterm-256color open_parent_view --theme default
 	keys e
 	wait_for "^Events of $P evwl"
 	# more events than the list has lines
@@ -176,14 +181,23 @@ seen() { screen | sed -nE 's/^Events of .* kept of ([0-9]+) seen.*/\1/p'; }
 	[ "$now" = "$first" ]
 	# the lines around it did not move either
 	[ "$(event_lines)" = "$lines" ]
-	# End: the newest again, on the last line, following
-	keys End
+	# End (G: the key this TERM is sure to send): the newest again, on the last line, following
+	keys G
 	for _ in $(seq 50); do
 		now=$(selected_event)
 		[ "${now%% *}" = $(($(screen | wc -l) - 1)) ] && break
 		sleep 0.1
 	done
 	[ "${now%% *}" = $(($(screen | wc -l) - 1)) ]
+	# a click selects the event under it, which then stays on its line too
+	local y=$(($(screen | wc -l) - 6))
+	click "$y" 20
+	for _ in $(seq 50); do
+		now=$(selected_event)
+		[ "${now%% *}" = "$y" ] && break
+		sleep 0.1
+	done
+	[ "${now%% *}" = "$y" ]
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 }
