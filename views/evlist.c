@@ -302,7 +302,8 @@ static enum action k_clear(struct app *a)
 
 static enum action k_snapshot(struct app *a)
 {
-	if (a->ev.sel == UINT64_MAX)
+	/* (An empty list keeps the selection's event, for a filter that shows it again.) */
+	if (!a->ev.index.n || a->ev.sel == UINT64_MAX)
 		return ACT_NONE;
 	/* The snapshot is of one event: the list stops moving under it. */
 	a->ev.follow = false;
