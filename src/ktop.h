@@ -110,6 +110,8 @@ struct ktop {
 	bool replay_past_end;		/* --end reached */
 	double replay_elapsed;		/* seconds of the intervals shown (--summary) */
 	char replay_err[320];		/* the file is damaged: why (exit 1) */
+	bool replay_jumped;		/* it was moved (a step back, a jump): the process views restart */
+	unsigned long sink_intervals[4];	/* KTOP_STATS: the intervals each sink was handed */
 };
 
 /* src/main.c */
@@ -132,15 +134,15 @@ void setup_app(struct ktop *k);
 void stop_tracing(struct ktop *k);
 /* Are kernel events counted (the live system's tracing, or the recording's)? */
 bool events_counted(const struct ktop *k);
-/* One tick of the sources (the replay's next interval); false when none was applied. */
-bool collect(struct ktop *k);
 /*
- * -r: the next interval shown, after the baseline before it when a jump or
- * a new file starts there, applied to the model (no sink sees it: collect
- * does that). False when there is none (yet), --end is passed, or the file
- * is damaged (replay_err).
+ * One interval of the sources (the live system's, or a replay's next one,
+ * after the baseline before it when a jump or a new file starts there),
+ * applied to the model and handed to every sink (sinks.c): the one road,
+ * for a tick, a key that collects and a replay's step or jump alike. False
+ * when none was applied (a replay: none there yet, --end passed, or the
+ * file is damaged: replay_err).
  */
-bool replay_collect(struct ktop *k);
+bool collect(struct ktop *k);
 void watch_signals(struct ktop *k);
 bool focus_open_view(struct ktop *k, pid_t pid);
 int check_pids(struct ktop *k);
@@ -194,6 +196,8 @@ void exporter_poll_run(struct ktop *k);
 struct procfs_need;
 void sinks_needs(const struct ktop *k, struct procfs_need *need);
 int sinks_interval(struct ktop *k);
+/* KTOP_STATS: the intervals collected, and how many each sink was handed. */
+void sinks_print_stats(const struct ktop *k);
 
 /* src/output.c */
 int open_output(struct ktop *k);

@@ -390,6 +390,7 @@ out:
 	system_free(k.sys);
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
+	evlist_free(&k.app);
 	rowset_free(&k.batch.rows);
 	model_free(&k.model);
 	batch_free(&k.batch);

@@ -3,12 +3,11 @@
  * Replay control (-r): the recording opened at --begin, and the live view's
  * keys that move in it (one interval back or on, a jump to a time), and
  * where the interval shown is. The intervals themselves come from the
- * replay source (sources.c, replay_collect).
+ * replay source, through collect() (sources.c) like every other interval:
+ * each reaches the sinks (sinks.c) that take a replayed one.
  */
 #include <stdio.h>
 
-#include "../lib/sctable.h"
-#include "../model/watched.h"
 #include "ktop.h"
 #include "timearg.h"
 
@@ -61,26 +60,6 @@ int replay_start(struct ktop *k)
 	return 0;
 }
 
-/*
- * After a jump the process views start again at the interval shown: the
- * baselines the jump applied before it are not intervals the user saw, and
- * an interval seen twice (a step back) must not count twice. Their history
- * keeps its last point, their totals the interval shown.
- */
-static void fprocs_restart(struct model *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->nfprocs; i++) {
-		struct fproc *fp = m->fprocs[i];
-
-		if (fp->hist_n > 1)
-			fp->hist_n = 1;
-		sc_table_clear(&fp->sc_total);
-		sc_table_merge(&fp->sc_total, &fp->sc_last);
-	}
-}
-
 /* The model shows interval @seq (a jump): its baseline, then it. */
 static void replay_show(struct ktop *k, int64_t seq)
 {
@@ -89,9 +68,9 @@ static void replay_show(struct ktop *k, int64_t seq)
 	if (replay_seek(k->replay, seq, k->replay_err, sizeof(k->replay_err)))
 		return;
 	k->replay_past_end = false;
-	if (!replay_collect(k) && !k->replay_err[0])
+	k->replay_jumped = true;
+	if (!collect(k) && !k->replay_err[0])
 		app_message(a, "interval %lld is not there", (long long)seq);
-	fprocs_restart(&k->model);
 }
 
 void replay_step(struct ktop *k, int dir)
@@ -101,7 +80,7 @@ void replay_step(struct ktop *k, int dir)
 	int rc;
 
 	if (dir > 0) {
-		if (!replay_collect(k) && !k->replay_err[0])
+		if (!collect(k) && !k->replay_err[0])
 			app_message(a, k->replay_past_end ? "--end: the last interval asked for" :
 				    "the end of the recording (more shows as it is written)");
 		return;

@@ -6,8 +6,10 @@
  * column, threads on or off), the end of CMD. In order: the recorder (-w),
  * the exporter (--listen, --textfile), then the mode's own (the live view
  * draws, the batch writer writes; --summary writes only at the end). Each
- * says what it needs read from /proc beyond stat.
+ * says what it needs read from /proc beyond stat, and whether it takes a
+ * replayed interval (ktop -r: a tick, a step or a jump in the recording).
  */
+#include <stdio.h>
 #include <time.h>
 
 #include "../collectors/procfs.h"
@@ -21,6 +23,8 @@ struct sink {
 	void (*needs)(const struct ktop *k, struct procfs_need *need);
 	/* The interval just applied: -1 goes on, else ktop's exit status. */
 	int (*interval)(struct ktop *k);
+	/* It takes the intervals of a replay (-r), not only the live system's. */
+	bool replayed;
 };
 
 /* A recording stores who each process is: its command line and cgroup once a life. */
@@ -84,10 +88,19 @@ static int mode_interval(struct ktop *k)
 	return k->mode->tick ? k->mode->tick(k) : -1;
 }
 
+/*
+ * A replay's intervals reach the mode only. The recorder would record the
+ * past as if it happened now (into the file it reads, at worst). The
+ * exporter's counters add up each interval once for the life of ktop: a
+ * step back shows an interval again, and it would count twice; a pushed
+ * sample would carry a time Prometheus has long closed. The command line
+ * refuses -w and the exporters with -r; the list keeps the rule whatever
+ * the options allow.
+ */
 static const struct sink sinks[] = {
-	{ "recorder", recorder_needs, recorder_interval },
-	{ "exporter", exporter_needs, exporter_sink },
-	{ "mode", mode_needs, mode_interval },
+	{ "recorder", recorder_needs, recorder_interval, false },
+	{ "exporter", exporter_needs, exporter_sink, false },
+	{ "mode", mode_needs, mode_interval, true },
 };
 
 void sinks_needs(const struct ktop *k, struct procfs_need *need)
@@ -104,9 +117,24 @@ int sinks_interval(struct ktop *k)
 	int st = -1, r;
 	size_t i;
 
+	_Static_assert(ARRAY_SIZE(sinks) <= ARRAY_SIZE(k->sink_intervals), "a count per sink");
 	/* Each gets the interval, even after one has said to stop: the first status wins. */
-	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+	for (i = 0; i < ARRAY_SIZE(sinks); i++) {
+		if (k->replay && !sinks[i].replayed)
+			continue;
+		k->sink_intervals[i]++;
 		if ((r = sinks[i].interval(k)) >= 0 && st < 0)
 			st = r;
+	}
 	return st;
+}
+
+void sinks_print_stats(const struct ktop *k)
+{
+	size_t i;
+
+	fprintf(stderr, "ktop-stats: intervals=%ld", k->ticks);
+	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+		fprintf(stderr, " sink_%s=%lu", sinks[i].name, k->sink_intervals[i]);
+	fputc('\n', stderr);
 }

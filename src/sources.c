@@ -14,6 +14,7 @@
 #include "../outputs/metrics.h"
 #include "../collectors/clocks.h"
 #include "../model/watched.h"
+#include "../lib/sctable.h"
 #include "../lib/util.h"
 #include "../collectors/exits.h"
 #include "../collectors/focus.h"
@@ -159,7 +160,33 @@ static bool live_collect(struct ktop *k)
 	return true;
 }
 
-bool replay_collect(struct ktop *k)
+/*
+ * After a jump the process views start again at the interval shown: the
+ * baselines the jump applied before it are not intervals the user saw, and
+ * an interval seen twice (a step back) must not count twice. Their history
+ * keeps its last point, their totals the interval shown.
+ */
+static void fprocs_restart(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++) {
+		struct fproc *fp = m->fprocs[i];
+
+		if (fp->hist_n > 1)
+			fp->hist_n = 1;
+		sc_table_clear(&fp->sc_total);
+		sc_table_merge(&fp->sc_total, &fp->sc_last);
+	}
+}
+
+/*
+ * -r: the next interval shown, after the baseline before it when a jump or
+ * a new file starts there, applied to the model; the sinks see it through
+ * collect(). False when there is none (yet), --end is passed, or the file
+ * is damaged (replay_err).
+ */
+static bool replay_collect(struct ktop *k)
 {
 	struct model *m = &k->model;
 	struct sample *s = &k->sample;
@@ -186,6 +213,10 @@ bool replay_collect(struct ktop *k)
 		model_apply(m, s);
 		applied = true;
 	} while (!shown);
+	/* Before any sink sees it: the process views show the jump's interval alone. */
+	if (applied && k->replay_jumped)
+		fprocs_restart(m);
+	k->replay_jumped = false;
 	/* The live view's rows point at the tasks (a jump dropped them all). */
 	if (applied && k->mode->screen) {
 		rowset_refresh(&k->app.rows, m);
@@ -304,6 +335,7 @@ void print_stats(const struct ktop *k)
 			(unsigned long long)hs.gzips, hs.gzip_cpu_s, (unsigned long long)k->pushes,
 			(double)k->push_cpu_ns / 1e9);
 	}
+	sinks_print_stats(k);
 	if (!k->procfs)
 		return;
 	procfs_get_stats(k->procfs, &ps);

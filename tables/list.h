@@ -5,9 +5,9 @@
 /*
  * A scrolling list: the selected item and the window of items a screen shows.
  * Every screen that scrolls (the process table, the system views, the menus,
- * the sort menu, the process view's syscalls, setup, help) keeps one in its
- * own state and moves it with these, so Up, Down, PgUp, PgDn, Home, End, the
- * wheel and a click behave alike everywhere. Pure: the screen draws items
+ * the sort menu, the process view's syscalls, its event list, setup, help)
+ * keeps one in its own state and moves it with these, so Up, Down, PgUp,
+ * PgDn, Home, End, the wheel and a click behave alike everywhere. Pure: the screen draws items
  * top .. top + rows - 1 and marks sel.
  */
 

@@ -20,6 +20,7 @@
 #include "../tables/groups.h"
 #include "../model/watched.h"
 #include "../tables/list.h"
+#include "../tables/evindex.h"
 #include "../tables/rows.h"
 #include "../lib/themedef.h"
 
@@ -149,13 +150,14 @@ struct app {
 	pid_t view_pid;			/* the process shown; 0 = none */
 	struct list pv_list;		/* the selected row of its syscall table */
 	struct evlist_state {		/* views/evlist.c: the event list */
-		int kind;		/* its filter: enum kev_kind, -1 = all */
-		char syscall[64];	/* ... and a syscall name, "" = all */
+		struct evfilter filter;	/* the kind and syscall it shows */
 		bool paused;		/* the list stays where it is */
 		uint64_t pause_end;	/* while paused: the events shown end here (seq) */
-		uint64_t sel;		/* selected event (sequence number in the ring) */
+		uint64_t sel;		/* the selected event (its sequence number in the ring) */
 		bool follow;		/* the selection follows the newest event */
-		int rows;		/* rows the list had at the last draw */
+		struct evindex index;	/* the events that pass the filter: the list's items */
+		struct list list;	/* its selection (an item of the index) and window */
+		int y_top;		/* the screen line of the window's first item, at the last draw */
 	} ev;
 	struct fsnap snap;		/* the snapshot view's event (model/watched.c computes it) */
 

@@ -2,7 +2,9 @@
 /*
  * The event list: a focused process's recent kernel events from its ring,
  * newest at the bottom, filtered by kind and syscall name, pausable. Enter
- * opens the snapshot of the selected event.
+ * opens the snapshot of the selected event. Its items are the events that
+ * pass the filter (tables/evindex.c), scrolled with tables/list.c like every
+ * list; the selection is an event, not a line.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,21 +14,7 @@
 #include "view.h"
 #include "../tables/kevtext.h"
 #include "../model/watched.h"
-#include "../lib/scnames.h"
 #include "../lib/util.h"
-
-bool evlist_match(const struct app *a, const struct kev *e)
-{
-	char nb[SYSCALL_LABEL_BUF];
-
-	if (a->ev.kind >= 0 && e->kind != a->ev.kind)
-		return false;
-	if (a->ev.syscall[0] &&
-	    (e->kind != KEV_SYSCALL ||
-	     strcmp(syscall_label((unsigned)e->u.sc.nr, nb, sizeof(nb)), a->ev.syscall)))
-		return false;
-	return true;
-}
 
 /* The end of what the list shows: everything, or what there was at the pause. */
 static uint64_t list_end(const struct app *a, const struct fproc *fp)
@@ -35,29 +23,84 @@ static uint64_t list_end(const struct app *a, const struct fproc *fp)
 								     fp->events.pushed;
 }
 
-/* The matching event before (@dir < 0) or after @seq; false when none. */
-bool evlist_step(const struct app *a, const struct fproc *fp, uint64_t seq, int dir,
-		 uint64_t *out)
+/*
+ * The index brought up to the ring, and the list's selection onto the
+ * selected event: the newest when following, else the event itself (the
+ * line it is on moves with it), or the nearest left when the ring dropped
+ * it. The window moves up by the lines that left the front, so that what
+ * stays keeps its place on the screen.
+ */
+static void evlist_sync(struct app *a, const struct fproc *fp)
 {
-	uint64_t end = list_end(a, fp);
+	struct evlist_state *ev = &a->ev;
+	size_t dropped = evindex_sync(&ev->index, &fp->events, list_end(a, fp), &ev->filter);
+	size_t pos;
 
+	ev->list.top = ev->list.top > dropped ? ev->list.top - dropped : 0;
+	if (!ev->index.n) {
+		ev->list.sel = ev->list.top = 0;
+		if (ev->follow)
+			ev->sel = UINT64_MAX;
+		return;
+	}
+	if (ev->follow || ev->sel == UINT64_MAX)
+		pos = ev->index.n - 1;
+	else
+		evindex_near(&ev->index, ev->sel, &pos);
+	ev->list.sel = pos;
+	ev->sel = evindex_seq(&ev->index, pos);
+}
+
+/* A new filter: the index made again, the selection on its event's line if it passes. */
+static void evlist_refilter(struct app *a)
+{
+	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
+	struct list *l = &a->ev.list;
+	size_t line = l->sel >= l->top ? l->sel - l->top : 0;
+
+	evindex_clear(&a->ev.index);
+	if (!fp)
+		return;
+	evlist_sync(a, fp);
+	l->top = l->sel > line ? l->sel - line : 0;
+}
+
+void evlist_open(struct app *a, const char *syscall)
+{
+	a->ev.filter.kind = syscall ? KEV_SYSCALL : -1;
+	snprintf(a->ev.filter.syscall, sizeof(a->ev.filter.syscall), "%s", syscall ? syscall : "");
+	a->ev.paused = false;
+	a->ev.follow = true;
+	a->ev.sel = UINT64_MAX;
+	evindex_clear(&a->ev.index);
+	a->ev.list = (struct list){ 0 };
+	app_push(a, &evlist_view);
+}
+
+void evlist_free(struct app *a)
+{
+	evindex_free(&a->ev.index);
+}
+
+bool evlist_step(struct app *a, const struct fproc *fp, uint64_t seq, int dir, uint64_t *out)
+{
+	const struct evindex *ix = &a->ev.index;
+	size_t p;
+
+	evlist_sync(a, fp);
+	p = evindex_lower(ix, seq);
 	if (dir < 0) {
-		while (seq > fp->events.first) {
-			seq--;
-			if (seq < end && evlist_match(a, evring_at(&fp->events, seq))) {
-				*out = seq;
-				return true;
-			}
-		}
+		if (!p)
+			return false;
+		*out = evindex_seq(ix, p - 1);
+		return true;
+	}
+	if (p < ix->n && evindex_seq(ix, p) == seq)
+		p++;
+	if (p >= ix->n)
 		return false;
-	}
-	for (seq++; seq < end; seq++) {
-		if (evlist_match(a, evring_at(&fp->events, seq))) {
-			*out = seq;
-			return true;
-		}
-	}
-	return false;
+	*out = evindex_seq(ix, p);
+	return true;
 }
 
 /* "14:03:07.123456": wall time of a CLOCK_MONOTONIC event time, from the tick's pair. */
@@ -74,9 +117,11 @@ void evlist_time(const struct model *m, uint64_t ts, char *buf, size_t n)
 
 static void filter_text(const struct app *a, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s", a->ev.kind >= 0 ? "kind=" : "",
-		 a->ev.kind >= 0 ? kev_kind_name(a->ev.kind) : "", a->ev.syscall[0] ? " syscall=" : "",
-		 a->ev.syscall);
+	const struct evfilter *f = &a->ev.filter;
+
+	snprintf(buf, n, "%s%s%s%s", f->kind >= 0 ? "kind=" : "",
+		 f->kind >= 0 ? kev_kind_name(f->kind) : "", f->syscall[0] ? " syscall=" : "",
+		 f->syscall);
 	if (!buf[0])
 		snprintf(buf, n, "none");
 }
@@ -96,8 +141,9 @@ enum elem evlist_elem(const struct kev *e)
 static void evlist_draw(struct app *a, int y0, int h, int w)
 {
 	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
-	uint64_t seqs[512], seq, end;
-	int rows = h - 3, n = 0, r, i;
+	struct list *l = &a->ev.list;
+	int rows = h - 3, shown, r;
+	size_t n;
 	char line[512], t[32], ev[320], clean[320], filt[96];
 
 	if (!fp) {
@@ -105,9 +151,8 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		blank_lines(y0 + 1, y0 + h, w);
 		return;
 	}
-	if (rows > (int)ARRAY_SIZE(seqs))
-		rows = (int)ARRAY_SIZE(seqs);
-	a->ev.rows = rows;
+	evlist_sync(a, fp);
+	n = a->ev.index.n;
 	filter_text(a, filt, sizeof(filt));
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Events of %d %s%s - filter: %s - %s - %llu kept of %llu seen",
@@ -133,39 +178,8 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 	put_line(y0 + 2, 0, w, "TIME             CPU     TID  EVENT");
 	attrset(theme_attr(EL_NORMAL));
 
-	end = list_end(a, fp);
-	/* Where the selection is: the newest when following, else kept (if still there). */
-	if (a->ev.follow || a->ev.sel < fp->events.first || a->ev.sel >= end ||
-	    !evlist_match(a, evring_at(&fp->events, a->ev.sel))) {
-		/* (A selection that left the ring moves to the newest too.) */
-		if (!evlist_step(a, fp, end, -1, &a->ev.sel))
-			a->ev.sel = UINT64_MAX;
-	}
-	/* The rows: the selection with newer ones under it, filling from the bottom. */
-	if (a->ev.sel != UINT64_MAX) {
-		uint64_t after[512];
-		int na = 0, nb = 0;
-
-		seq = a->ev.sel;
-		/* Up to half a page after the selection, the rest before it. */
-		while (na < rows / 2 && evlist_step(a, fp, seq, 1, &seq))
-			after[na++] = seq;
-		seqs[0] = a->ev.sel;
-		nb = 1;
-		seq = a->ev.sel;
-		while (nb + na < rows && evlist_step(a, fp, seq, -1, &seq))
-			seqs[nb++] = seq;
-		/* seqs holds the selection and older ones, newest first: reverse. */
-		for (i = 0; i < nb / 2; i++) {
-			uint64_t tmp = seqs[i];
-
-			seqs[i] = seqs[nb - 1 - i];
-			seqs[nb - 1 - i] = tmp;
-		}
-		for (i = 0; i < na && nb + i < rows; i++)
-			seqs[nb + i] = after[i];
-		n = nb + (na < rows - nb ? na : rows - nb);
-	}
+	if (rows < 1)
+		return;
 	if (!n) {
 		attrset(theme_attr(EL_RATE_ZERO));
 		put_line(y0 + 3, 0, w, evring_count(&fp->events) ? " no event matches the filter" :
@@ -173,52 +187,50 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		blank_lines(y0 + 4, y0 + h, w);
 		return;
 	}
-	/* Whole lines: the rows above a short list are blank. */
-	blank_lines(y0 + 3, y0 + 3 + rows - n, w);
-	/* Newest at the bottom: a short list sits at the bottom of the space. */
-	for (r = 0; r < n; r++) {
-		const struct kev *e = evring_at(&fp->events, seqs[r]);
-		int y = y0 + 3 + rows - n + r;
+	list_fit(l, n, rows);
+	shown = n - l->top < (size_t)l->rows ? (int)(n - l->top) : l->rows;
+	a->ev.y_top = y0 + 3 + l->rows - shown;
+	/* Newest at the bottom: a short list sits at the bottom of the space, blank above. */
+	blank_lines(y0 + 3, y0 + 3 + l->rows - shown, w);
+	for (r = 0; r < shown; r++) {
+		size_t i = l->top + (size_t)r;
+		const struct kev *e = evring_at(&fp->events, evindex_seq(&a->ev.index, i));
+		int y = y0 + 3 + l->rows - shown + r;
 
 		evlist_time(a->model, e->ts, t, sizeof(t));
 		kev_render(e, ev, sizeof(ev));
 		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid,
 			 view_clean(a, clean, sizeof(clean), ev));
-		attrset(theme_attr(seqs[r] == a->ev.sel ? EL_SELECTED : evlist_elem(e)));
+		attrset(theme_attr(i == l->sel ? EL_SELECTED : evlist_elem(e)));
 		put_line(y, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
 	}
-	blank_lines(y0 + 3 + rows, y0 + h, w);
+	blank_lines(y0 + 3 + l->rows, y0 + h, w);
 }
 
-static enum action ev_move(struct app *a, int steps)
+/* Every move goes through the list: the selection @delta events of the filter on. */
+static enum action ev_move(struct app *a, long delta)
 {
 	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
-	uint64_t s = a->ev.sel;
-	int i;
+	struct evlist_state *ev = &a->ev;
 
-	if (!fp || s == UINT64_MAX)
+	if (!fp)
 		return ACT_NONE;
-	for (i = 0; i < (steps < 0 ? -steps : steps); i++)
-		if (!evlist_step(a, fp, s, steps < 0 ? -1 : 1, &s))
-			break;
-	a->ev.sel = s;
+	evlist_sync(a, fp);
+	if (!list_move(&ev->list, ev->index.n, delta))
+		return ACT_NONE;
+	ev->sel = evindex_seq(&ev->index, ev->list.sel);
 	/* Down to the newest follows the list again. */
-	a->ev.follow = steps > 0 && !evlist_step(a, fp, s, 1, &s) && !a->ev.paused;
+	ev->follow = delta > 0 && ev->list.sel + 1 == ev->index.n && !ev->paused;
 	return ACT_REDRAW;
 }
 
 static enum action k_up(struct app *a) { return ev_move(a, -1); }
 static enum action k_down(struct app *a) { return ev_move(a, 1); }
-static enum action k_pgup(struct app *a) { return ev_move(a, -(a->ev.rows > 1 ? a->ev.rows - 1 : 1)); }
-static enum action k_pgdn(struct app *a) { return ev_move(a, a->ev.rows > 1 ? a->ev.rows - 1 : 1); }
-static enum action k_home(struct app *a) { return ev_move(a, -(1 << 30)); }
-
-static enum action k_end(struct app *a)
-{
-	a->ev.follow = !a->ev.paused;
-	return ev_move(a, 1 << 30);
-}
+static enum action k_pgup(struct app *a) { return ev_move(a, -list_page(&a->ev.list)); }
+static enum action k_pgdn(struct app *a) { return ev_move(a, list_page(&a->ev.list)); }
+static enum action k_home(struct app *a) { return ev_move(a, -(long)a->ev.index.n - 1); }
+static enum action k_end(struct app *a) { return ev_move(a, (long)a->ev.index.n + 1); }
 
 static enum action k_pause(struct app *a)
 {
@@ -231,32 +243,42 @@ static enum action k_pause(struct app *a)
 	return ACT_REDRAW;
 }
 
+/* A filter changed: the list is made again, its selection kept on its event if it passes. */
+static enum action filter_set(struct app *a, int kind, const char *syscall)
+{
+	struct evfilter *f = &a->ev.filter;
+
+	if (f->kind == kind && !strcmp(f->syscall, syscall))
+		return ACT_REDRAW;
+	f->kind = kind;
+	snprintf(f->syscall, sizeof(f->syscall), "%s", syscall);
+	evlist_refilter(a);
+	return ACT_REDRAW;
+}
+
 static enum action kind_done(struct app *a, const char *text)
 {
 	int k;
 
 	if (!text)
 		return ACT_REDRAW;
-	if (!text[0]) {
-		a->ev.kind = -1;
-		return ACT_REDRAW;
-	}
+	if (!text[0])
+		return filter_set(a, -1, a->ev.filter.syscall);
 	k = kev_kind_by_name(text);
 	if (k < 0) {
 		app_message(a, "no event kind '%.30s' (syscall switch fault signal deliver fork exec exit)",
 			    text);
 		return ACT_REDRAW;
 	}
-	a->ev.kind = k;
-	if (k != KEV_SYSCALL)
-		a->ev.syscall[0] = '\0';
-	return ACT_REDRAW;
+	return filter_set(a, k, k == KEV_SYSCALL ? a->ev.filter.syscall : "");
 }
 
 static enum action k_kind(struct app *a)
 {
+	const struct evfilter *f = &a->ev.filter;
+
 	prompt_open(a, "Kind (syscall switch fault signal deliver fork exec exit; empty = all): ",
-		    a->ev.kind >= 0 ? kev_kind_name(a->ev.kind) : "", kind_done, NULL);
+		    f->kind >= 0 ? kev_kind_name(f->kind) : "", kind_done, NULL);
 	return ACT_REDRAW;
 }
 
@@ -264,33 +286,45 @@ static enum action syscall_done(struct app *a, const char *text)
 {
 	if (!text)
 		return ACT_REDRAW;
-	snprintf(a->ev.syscall, sizeof(a->ev.syscall), "%s", text);
-	if (text[0])
-		a->ev.kind = KEV_SYSCALL;
-	return ACT_REDRAW;
+	return filter_set(a, text[0] ? KEV_SYSCALL : a->ev.filter.kind, text);
 }
 
 static enum action k_syscall(struct app *a)
 {
-	prompt_open(a, "Syscall name (empty = all): ", a->ev.syscall, syscall_done, NULL);
+	prompt_open(a, "Syscall name (empty = all): ", a->ev.filter.syscall, syscall_done, NULL);
 	return ACT_REDRAW;
 }
 
 static enum action k_clear(struct app *a)
 {
-	a->ev.kind = -1;
-	a->ev.syscall[0] = '\0';
-	return ACT_REDRAW;
+	return filter_set(a, -1, "");
 }
 
 static enum action k_snapshot(struct app *a)
 {
-	if (a->ev.sel == UINT64_MAX)
+	/* (An empty list keeps the selection's event, for a filter that shows it again.) */
+	if (!a->ev.index.n || a->ev.sel == UINT64_MAX)
 		return ACT_NONE;
 	/* The snapshot is of one event: the list stops moving under it. */
 	a->ev.follow = false;
 	app_push(a, &snapshot_view);
 	return ACT_REDRAW;
+}
+
+/* The wheel moves the selection; a click selects the event; a double click opens its snapshot. */
+static enum action evlist_mouse(struct app *a, int y, int x, enum mouse_kind kind)
+{
+	size_t i;
+
+	(void)x;
+	if (kind == MOUSE_WHEEL_UP)
+		return ev_move(a, -3);
+	if (kind == MOUSE_WHEEL_DOWN)
+		return ev_move(a, 3);
+	if (y < a->ev.y_top || y - a->ev.y_top >= a->ev.list.rows || !list_at(&a->ev.list, a->ev.index.n, y - a->ev.y_top, &i) ||
+	    ev_move(a, (long)i - (long)a->ev.list.sel) == ACT_NONE)
+		return ACT_NONE;
+	return kind == MOUSE_DOUBLE ? k_snapshot(a) : ACT_REDRAW;
 }
 
 static const struct key_binding evlist_keys[] = {
@@ -314,6 +348,7 @@ const struct view evlist_view = {
 	.name = "event list",
 	.whole_lines = true,
 	.draw = evlist_draw,
+	.mouse = evlist_mouse,
 	.fullscreen = true,
 	.hint = "F1 Help  Enter snapshot  Space pause  f kind  / syscall  c clear  End follow  Esc back",
 	.keys = evlist_keys,

@@ -537,18 +537,9 @@ static enum action k_down(struct app *a)
 	return ACT_REDRAW;
 }
 
-static void open_events(struct app *a, const char *syscall)
-{
-	a->ev.kind = syscall ? KEV_SYSCALL : -1;
-	snprintf(a->ev.syscall, sizeof(a->ev.syscall), "%s", syscall ? syscall : "");
-	a->ev.paused = false;
-	a->ev.follow = true;
-	app_push(a, &evlist_view);
-}
-
 static enum action k_events(struct app *a)
 {
-	open_events(a, NULL);
+	evlist_open(a, NULL);
 	return ACT_REDRAW;
 }
 
@@ -564,10 +555,10 @@ static enum action k_syscall_events(struct app *a)
 		return ACT_NONE;
 	n = sorted_syscalls(fp, rows, PV_MAX_SC);
 	if (a->pv_list.sel >= n) {
-		open_events(a, NULL);
+		evlist_open(a, NULL);
 		return ACT_REDRAW;
 	}
-	open_events(a, syscall_label(rows[a->pv_list.sel]->nr, nb, sizeof(nb)));
+	evlist_open(a, syscall_label(rows[a->pv_list.sel]->nr, nb, sizeof(nb)));
 	return ACT_REDRAW;
 }
 

@@ -453,9 +453,13 @@ static enum action k_search(struct app *a)
 	/* F3 again on the last search: its next match at once, as in htop. */
 	if (a->search[0])
 		search_go(a, a->search, a->table.list.sel + 1);
-	/* Only the rows shown have their command line: read them all, now. */
+	/*
+	 * Only the rows shown have their command line: read them all, now. That
+	 * refresh reorders the rows: the selection stays on its process (the one
+	 * the search took it to, or the one it was on), not on its line.
+	 */
 	if (cmdlines_pending(a->model) && !a->paused && !a->replay)
-		return ACT_COLLECT;
+		return reorder(a, ACT_COLLECT);
 	return ACT_REDRAW;
 }
 

@@ -140,14 +140,16 @@ enum action key_replay_fwd(struct app *a);
 /* A replay: a prompt for the time to jump to. */
 enum action key_replay_jump(struct app *a);
 
-/* The event list's filter, stepping and times, shared with the snapshot view. */
+/* The event list's stepping and times, shared with the snapshot view. */
 struct fproc;
 struct kev;
 struct model;
-bool evlist_match(const struct app *a, const struct kev *e);
-/* The matching event before (@dir < 0) or after @seq in the ring; false when none. */
-bool evlist_step(const struct app *a, const struct fproc *fp, uint64_t seq, int dir,
-		 uint64_t *out);
+/* Open the event list of a->view_pid: every event, or @syscall's (a label) only. */
+void evlist_open(struct app *a, const char *syscall);
+/* Its index's memory, at exit. */
+void evlist_free(struct app *a);
+/* The event of the list's filter before (@dir < 0) or after event @seq; false when none. */
+bool evlist_step(struct app *a, const struct fproc *fp, uint64_t seq, int dir, uint64_t *out);
 /* The theme's element of an event's kind: event-syscall, -switch, -fault, -signal, -process. */
 enum elem evlist_elem(const struct kev *e);
 /* Wall-clock "HH:MM:SS.uuuuuu" of a CLOCK_MONOTONIC event time. */

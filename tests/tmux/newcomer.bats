@@ -249,6 +249,37 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	: "$a"
 }
 
+@test "search (F3): the refresh it makes keeps the selection on its process, not its line" {
+	# -d 100: no tick; the only refresh after the first frames is the one F3
+	# makes to read every command line (only the rows shown have theirs).
+	# By threads, most first: a process of 200 threads started then lands
+	# above the selected row (pids wrap: a new one is not always the highest).
+	start -d 100 --no-trace -s threads
+	wait_for 'sort:threads-'
+	keys Home Enter
+	wait_for '^Process [0-9]+'
+	local sel
+	sel=$(screen | sed -n 's/^Process \([0-9]*\).*/\1/p' | head -1)
+	keys Escape
+	wait_for 'sort:threads-'
+	bg python3 -c 'import threading, time, os, sys
+for _ in range(200): threading.Thread(target=time.sleep, args=(1000,), daemon=True).start()
+open(sys.argv[1] + ".tmp", "w").close(); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
+	for _ in $(seq 100); do [ -e "$BATS_TEST_TMPDIR/threads-ready" ] && break; sleep 0.1; done
+	keys F3
+	wait_for '^Search \(F3: next\):'
+	# the refresh is done when the new process has its row
+	wait_for "^ +$BG "
+	keys Escape
+	keys Enter
+	wait_for '^Process [0-9]+'
+	echo "selected before F3: $sel; after: $(screen | grep -E '^Process [0-9]+')" >&2
+	screen | grep -qE "^Process $sel( |\$)"
+	keys Escape
+	quit
+}
+
 @test "exited processes: after the live ones by default, x hides them" {
 	bg sh -c 'while :; do /bin/true; done'
 	start -d 0.5

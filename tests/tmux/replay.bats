@@ -88,3 +88,33 @@ record() {
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }
+
+@test "tmux replay: a step or a jump reaches the sinks like a tick, and only those that take a replay" {
+	local first st
+	record 4
+	first=$(sqlite3 "$D/r.db" "SELECT strftime('%H:%M:%S', min(wall), 'unixepoch', 'localtime') FROM interval")
+	# -d 100: no tick moves it; every interval after the first is a key's
+	keys "clear; KTOP_STATS=1 $KTOP -r $D/r.db -d 100 2>$D/stats; echo KTOP-EXIT=\$?" Enter
+	wait_for '^ktop REPLAY [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} '
+	keys ']'
+	wait_for 'REPLAY .* 2/[0-9]+'
+	keys ']'
+	wait_for 'REPLAY .* 3/[0-9]+'
+	keys '['
+	wait_for 'REPLAY .* 2/[0-9]+'
+	keys J
+	wait_for 'Jump to'
+	keys "$first" Enter
+	wait_for 'REPLAY .* 1/[0-9]+'
+	keys q
+	keys q
+	wait_for 'KTOP-EXIT=0'
+	st=$(grep -E '^ktop-stats: intervals=' "$D/stats")
+	echo "$st" >&2
+	# the first interval, two steps on, one back, a jump: five, each to the view
+	[[ "$st" == *" intervals=5 "* ]]
+	[[ "$st" == *" sink_mode=5"* ]]
+	# the recorder and the exporter take no replayed interval (sinks.c's rule)
+	[[ "$st" == *" sink_recorder=0 "* ]]
+	[[ "$st" == *" sink_exporter=0 "* ]]
+}

@@ -43,7 +43,7 @@ teardown() {
 
 # The table, filtered to the workload, lowest pid (the parent) selected; Enter.
 open_parent_view() {
-	keys "clear; LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
+	keys "clear; ${OPEN_ENV:-} LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
 	wait_for 'PID[^ ]* +USER'
 	# By its pid file: unique to the test (zombies of earlier runs have no command line).
 	keys /
@@ -130,6 +130,74 @@ open_parent_view() {
 	[ "$n1" = "$n2" ]
 	keys ' '
 	wait_for ' live '
+	keys F10
+	wait_for 'KTOP-EXIT=0'
+}
+
+# The event list's selected line (the theme's cyan): "ROW TEXT", ROW from 1,
+# TEXT without the time (a wall time made from each refresh's clocks: it may
+# move by microseconds from one to the next).
+selected_event() {
+	tmux -L "$S" capture-pane -e -p -t t | grep -n -m1 $'\e\\[46m' |
+		sed -E $'s/\e\\[[0-9;]*m//g; s/^([0-9]+):[0-9:.]+ /\\1 /'
+}
+
+# The event lines on the screen, without their times.
+event_lines() { screen | sed -nE 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]+ //p'; }
+
+seen() { screen | sed -nE 's/^Events of .* kept of ([0-9]+) seen.*/\1/p'; }
+
+# A click of button 1 at screen line $1, column $2 (1-based), SGR encoding (TERM=xterm-256color).
+click() {
+	tmux -L "$S" send-keys -t t -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$2" "$1" "$2" "$1")"
+}
+
+@test "views: the event list's selection stays on its event, and on its line, as events arrive" {
+	OPEN_ENV=TERM=xterm-256color open_parent_view --theme default
+	keys e
+	wait_for "^Events of $P evwl"
+	# more events than the list has lines
+	wait_for ' kept of ([4-9][0-9]|[1-9][0-9]{2,}) seen'
+	keys Up Up Up
+	local first now n0 n lines
+	for _ in $(seq 50); do
+		first=$(selected_event)
+		# three lines above the last event line (the screen's last is the key hint)
+		[ "${first%% *}" = $(($(screen | wc -l) - 4)) ] && break
+		sleep 0.1
+	done
+	[ "${first%% *}" = $(($(screen | wc -l) - 4)) ]
+	lines=$(event_lines)
+	n0=$(seen)
+	# a screen's worth of new events: the list moves on below the selection
+	for _ in $(seq 300); do
+		n=$(seen)
+		[ "$n" -ge $((n0 + 30)) ] && break
+		sleep 0.1
+	done
+	[ "$n" -ge $((n0 + 30)) ]
+	now=$(selected_event)
+	echo "selected: $first (seen $n0); then: $now (seen $n)" >&2
+	[ "$now" = "$first" ]
+	# the lines around it did not move either
+	[ "$(event_lines)" = "$lines" ]
+	# End (G: the key this TERM is sure to send): the newest again, on the last line, following
+	keys G
+	for _ in $(seq 50); do
+		now=$(selected_event)
+		[ "${now%% *}" = $(($(screen | wc -l) - 1)) ] && break
+		sleep 0.1
+	done
+	[ "${now%% *}" = $(($(screen | wc -l) - 1)) ]
+	# a click selects the event under it, which then stays on its line too
+	local y=$(($(screen | wc -l) - 6))
+	click "$y" 20
+	for _ in $(seq 50); do
+		now=$(selected_event)
+		[ "${now%% *}" = "$y" ] && break
+		sleep 0.1
+	done
+	[ "${now%% *}" = "$y" ]
 	keys F10
 	wait_for 'KTOP-EXIT=0'
 }
