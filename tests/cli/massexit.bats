@@ -84,8 +84,9 @@ run_batch() {
 	n=$(( $(intervals "$OUT") + 3 ))
 	for ((i = 0; i < 1200; i++)); do
 		(( $(intervals "$OUT") >= n )) && break
-		# -p ends by itself with its process: a zombie (ours to wait for) now.
-		[ "$(cut -d' ' -f3 "/proc/$kp/stat" 2>/dev/null)" = Z ] && break
+		# -p ends by itself with its process (bash has reaped it: no zombie
+		# to look for in /proc; that wait took the loop's whole 60 s and more).
+		kill -0 "$kp" 2>/dev/null || break
 		sleep 0.05
 	done
 	kill -INT "$kp" 2>/dev/null || true
