@@ -42,6 +42,9 @@ bg=$(mktemp /tmp/ktop-tests-bg.XXXXXX)
 trap 'rm -f "$log" "$log.out" "$bg" "$bg.1" "$bg.2"' EXIT
 status=0
 jobs=${KTOP_TEST_JOBS:-2}
+t0=$(date +%s)
+# took WHAT: how long the suite has run so far (the 15 minutes are in parts).
+took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
 # Files of tests/cli whose tests check formats and exact counts of their own
 # processes only: no timing, no count of the whole machine, no instance count.
@@ -73,13 +76,14 @@ if [ "$jobs" -gt 1 ]; then
 	upid=$!
 	echo "# bats: tests/cli, two lanes side by side:$LANE1 |$LANE2"
 	# shellcheck disable=SC2046
-	bats --tap $(for n in $LANE1; do echo "tests/cli/$n.bats"; done) >"$bg.1" 2>&1 &
+	bats --tap --timing $(for n in $LANE1; do echo "tests/cli/$n.bats"; done) >"$bg.1" 2>&1 &
 	l1=$!
 	# shellcheck disable=SC2046
-	bats --tap $(for n in $LANE2; do echo "tests/cli/$n.bats"; done) >"$bg.2" 2>&1 &
+	bats --tap --timing $(for n in $LANE2; do echo "tests/cli/$n.bats"; done) >"$bg.2" 2>&1 &
 	l2=$!
 	wait "$l1" "$l2" "$upid"
 	cat "$bg.1" "$bg.2" "$bg" | tee -a "$log"
+	took "the two lanes, unit tests and fuzzers"
 else
 	unit_and_fuzz | tee -a "$log"
 	serial="$lanes$serial"
@@ -87,10 +91,12 @@ fi
 
 echo "# bats: tests/cli, one file at a time"
 # shellcheck disable=SC2086
-bats --tap $serial 2>&1 | tee -a "$log"
+bats --tap --timing $serial 2>&1 | tee -a "$log"
+took "tests/cli"
 if ls tests/tmux/*.bats >/dev/null 2>&1; then
 	echo "# bats: tests/tmux"
-	bats --tap tests/tmux 2>&1 | tee -a "$log"
+	bats --tap --timing tests/tmux 2>&1 | tee -a "$log"
+	took "tests/tmux"
 fi
 
 passed=$(grep -c '^ok ' "$log")
