@@ -17,6 +17,18 @@ uint64_t now_mono_ns(void);
 double now_wall_s(void);
 
 /*
+ * sched_clock_stable - does the kernel keep sched_clock(), trace_clock
+ * "local", synchronized across CPUs?
+ * @why: what the answer rests on, a few words for KTOP_STATS and the header
+ *
+ * Its own word (kernel/sched/debug.c, debugfs sched/debug:
+ * "sched_clock_stable()"), read where debugfs is mounted, else from a mount
+ * of it in a private mount namespace of a child (root; the system's mounts
+ * are not touched). Returns 1, 0, or -1 when it cannot tell.
+ */
+int sched_clock_stable(char *why, size_t whylen);
+
+/*
  * Read a small file whole, once (open, read, close), into @buf, NUL-terminated:
  * for files read rarely. Persistent descriptors are for those read every tick.
  * Returns the length or -1.

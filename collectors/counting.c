@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clocks.h"
@@ -69,6 +70,10 @@ struct ftrace {
 	struct pidmap withheld;		/* rows withheld this tick (judge_creds) */
 	struct pidmap abi_memo;		/* this tick's resolve_abi: tgid -> 1 native, 2 compat */
 	struct ftrace_stats st;
+	/* The trace clock's stamps to CLOCK_MONOTONIC; unused (mapped false) with mono. */
+	struct clockmap cmap;
+	bool mapped;
+	uint64_t cut_margin;		/* the mapping's error bound at the last sample */
 	char status[160];
 };
 
@@ -163,6 +168,74 @@ static pid_t *threads_of(struct acct *a, const pid_t *pids, size_t npids, size_t
 	return v;
 }
 
+/* The clocks whose stamps are ns (mapped by an offset and a rate near 1), and the TSC's. */
+static const char *const ns_clocks[] = { "local", "global", "perf", "mono", "mono_raw", "boot", "tai" };
+
+bool ftrace_clock_ok(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "auto") || !strcmp(name, "x86-tsc"))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(ns_clocks); i++)
+		if (!strcmp(name, ns_clocks[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The cheapest clock that is safe here. Calls are paired across CPUs, a
+ * switch-out with its wakeup on another CPU, and intervals end at a
+ * CLOCK_MONOTONIC time: the clock must agree across CPUs. "mono"
+ * (ktime_get_mono_fast_ns) does, but reads the clocksource (kvm-clock here:
+ * +0.06-0.10x on a getppid flood, bench/clockcost.sh). "local"
+ * (sched_clock) is cheaper and agrees across CPUs when the kernel says it
+ * is stable (kernel/sched/clock.c); its stamps are then mapped to
+ * CLOCK_MONOTONIC (clockmap). Otherwise, or when that cannot be told, mono.
+ */
+static const char *pick_clock(const char *want, char *why, size_t whylen)
+{
+	if (want && *want && strcmp(want, "auto")) {
+		snprintf(why, whylen, "KTOP_TRACE_CLOCK");
+		return want;
+	}
+	return sched_clock_stable(why, whylen) == 1 ? "local" : "mono";
+}
+
+/*
+ * Map a clock other than mono: the first sample now (two, 5 ms apart, for a
+ * TSC's rate). Returns 0, or -errno when the clock cannot be read (the
+ * caller falls back to mono).
+ */
+static int start_clock(struct ftrace *ft, const char *clock)
+{
+	uint64_t raw, lo, hi;
+	int in_ns, err;
+
+	clockmap_init(&ft->cmap, 1.0, 500);
+	err = trace_clock_now(ft->tr, 3, &raw, &lo, &hi, &in_ns);
+	if (err)
+		return err;
+	if (!in_ns) {
+		const struct timespec wait = { 0, 5000000 };
+
+		clockmap_init(&ft->cmap, 0, 0);
+		clockmap_sample(&ft->cmap, raw, lo, hi);
+		nanosleep(&wait, NULL);
+		err = trace_clock_now(ft->tr, 3, &raw, &lo, &hi, &in_ns);
+		if (err)
+			return err;
+	}
+	clockmap_sample(&ft->cmap, raw, lo, hi);
+	if (!clockmap_ready(&ft->cmap))
+		return -EIO;
+	ft->cut_margin = ft->cmap.bound_ns;
+	ft->mapped = true;
+	ft->dec.cmap = &ft->cmap;
+	snprintf(ft->st.clock, sizeof(ft->st.clock), "%s", clock);
+	return 0;
+}
+
 int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 {
 	const char *events[EV_NR][2];
@@ -170,7 +243,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	struct ftrace *ft = xcalloc(1, sizeof(*ft));
 	pid_t *tids = NULL;
 	char missing[128];
-	size_t i;
+	size_t i, len;
 	int err;
 
 	*out = ft;
@@ -205,13 +278,8 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		cfg.pids = tids;
 		cfg.follow_forks = true;
 	}
-	/*
-	 * Timed calls pair an entry on one CPU with an exit on another, the
-	 * state split a thread's switch-out on one with its wakeup on another,
-	 * and ends intervals at a CLOCK_MONOTONIC time: a clock that agrees
-	 * across CPUs (the default "local" need not), and is CLOCK_MONOTONIC.
-	 */
-	cfg.clock = "mono";
+	cfg.clock = pick_clock(o->trace_clock, ft->st.clock_why, sizeof(ft->st.clock_why));
+	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
 	free(tids);
 	if (err)
@@ -224,8 +292,17 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		ft->tr = NULL;
 		return err;
 	}
+	if (strcmp(cfg.clock, "mono") && start_clock(ft, cfg.clock)) {
+		/* Its time cannot be read here: mono after all (the buffers start again). */
+		snprintf(ft->st.clock_why, sizeof(ft->st.clock_why), "%s unreadable", cfg.clock);
+		trace_set_clock(ft->tr, "mono");
+	}
+	len = 0;
 	if (missing[0])
-		snprintf(ft->status, sizeof(ft->status), "events missing here: %s", missing);
+		len = (size_t)snprintf(ft->status, sizeof(ft->status), "events missing here: %s; ",
+				       missing);
+	if (len < sizeof(ft->status))
+		snprintf(ft->status + len, sizeof(ft->status) - len, "trace clock %s", ft->st.clock);
 	ft->group_dead_known = ft->loaded[EV_PEXIT] && ft->dec.f[EV_PEXIT][1].size;
 	/* The state split needs switch-ins and wakeups: all of them, or none of it. */
 	ft->acct.states = ft->loaded[EV_SWITCH] && ft->dec.f[EV_SWITCH][2].size &&
@@ -916,6 +993,30 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 	}
 }
 
+/*
+ * A tick's sample of the trace clock, before the buffers are read: a sample
+ * after every stamp mapped so far (clockmap's rule). The stamps of the tick
+ * map within the bound of the samples either side of them; so the cut is
+ * moved back, if need be, until every event mapped before it was written
+ * before the CPUs are read (an event within the bound of the cut may fall in
+ * either interval, and is counted once).
+ */
+static void calibrate(struct ftrace *ft)
+{
+	uint64_t raw, lo, hi, start, margin;
+	int in_ns;
+
+	if (!trace_clock_now(ft->tr, 3, &raw, &lo, &hi, &in_ns))
+		clockmap_sample(&ft->cmap, raw, lo, hi);
+	margin = ft->cmap.bound_ns > ft->cut_margin ? ft->cmap.bound_ns : ft->cut_margin;
+	ft->cut_margin = ft->cmap.bound_ns;
+	if (margin > ft->st.clock_bound_ns)
+		ft->st.clock_bound_ns = margin;
+	start = now_mono_ns();
+	if (start - ft->cut_ns < margin)
+		ft->cut_ns = start - margin;
+}
+
 bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 {
 	size_t max;
@@ -926,11 +1027,12 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	if (!ftrace_on(ft))
 		return false;
 	/*
-	 * Every event before this time is in the buffers (the trace clock is
-	 * CLOCK_MONOTONIC): the state split's interval ends here, and the
-	 * tick's (ftrace_cut_ns).
+	 * Every event before this time is in the buffers: the state split's
+	 * interval ends here, and the tick's (ftrace_cut_ns).
 	 */
 	ft->cut_ns = now_mono_ns();
+	if (ft->mapped)
+		calibrate(ft);
 	/* Bounded: a writer that never pauses must not hold the tick forever. */
 	max = trace_buffer_kb(ft->tr) * 1024 / (size_t)trace_page_size(ft->tr) + 16;
 	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++)
@@ -1050,6 +1152,14 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 {
 	*st = ft->st;
+	if (ft->mapped) {
+		st->clock_samples = ft->cmap.samples;
+		st->clock_refused = ft->cmap.refused;
+		st->clock_steps = ft->cmap.steps;
+		st->clock_err_last_ns = ft->cmap.last_err_ns;
+		st->clock_err_max_ns = ft->cmap.max_err_ns;
+		st->clock_rate = ft->cmap.rate;
+	}
 	if (ft->decoder_ready) {
 		st->events = ft->dec.events;
 		st->malformed += ft->dec.malformed;

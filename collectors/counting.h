@@ -30,7 +30,18 @@ struct ftrace_opts {
 	size_t buffer_kb;	/* per CPU; 0 = automatic */
 	const pid_t *pids;	/* only these processes (and children) in the kernel */
 	size_t npids;
+	/*
+	 * The trace clock (KTOP_TRACE_CLOCK): NULL or "auto" for the cheapest
+	 * safe one (ftrace_start), else one of ftrace_clock_ok's.
+	 */
+	const char *trace_clock;
 };
+
+/*
+ * Can ktop map trace clock @name's stamps to CLOCK_MONOTONIC ("auto" too)?
+ * The clocks in ns (local, global, perf, mono, mono_raw, boot, tai) and x86-tsc.
+ */
+bool ftrace_clock_ok(const char *name);
 
 struct ftrace_stats {
 	uint64_t events;	/* decoded, all time */
@@ -42,6 +53,14 @@ struct ftrace_stats {
 	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
 	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
 	size_t buffer_kb;
+	/* The trace clock, and how its stamps were mapped to CLOCK_MONOTONIC (lib/clockmap.h). */
+	char clock[16];
+	char clock_why[64];		/* why this clock */
+	uint64_t clock_samples, clock_refused, clock_steps;
+	int64_t clock_err_last_ns;	/* the last sample's error, mapped vs measured */
+	uint64_t clock_err_max_ns;	/* the largest |error| of a sample */
+	uint64_t clock_bound_ns;	/* the largest margin the cut was given */
+	double clock_rate;		/* CLOCK_MONOTONIC ns per trace clock unit */
 };
 
 /*

@@ -182,11 +182,14 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 		      d->id[EV_SYS_EXIT] : -1;
 	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
 
+	const struct clockmap *cm = d->cmap;
+
 	if (rbpage_load(&p, sub, size, &missed))
 		return -EINVAL;
 	if (missed)
 		acct_lost(a, missed);
 	while ((rec = rbpage_next(&p, &rsize))) {
+		uint64_t ts = cm ? clockmap_mono(cm, p.ts) : p.ts;
 		uint16_t id;
 		int k;
 
@@ -198,7 +201,7 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
 			memcpy(&nr, rec + xf[0].offset, 8);
 			memcpy(&ret, rec + xf[1].offset, 8);
-			acct_sys_exit(a, pid, (long)nr, (long)ret, p.ts);
+			acct_sys_exit(a, pid, (long)nr, (long)ret, ts);
 			count++;
 			continue;
 		}
@@ -209,7 +212,7 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			d->malformed++;
 			continue;
 		}
-		decode(d, (enum ev_kind)k, rec, (int)rsize, p.ts, a);
+		decode(d, (enum ev_kind)k, rec, (int)rsize, ts, a);
 		count++;
 	}
 	d->malformed += p.malformed;

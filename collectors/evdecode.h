@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/clockmap.h"
 #include "evsums.h"
 #include "evformat.h"
 
@@ -49,6 +50,11 @@ struct evdecode {
 	uint8_t *kind_of;		/* event id -> enum ev_kind + 1; 0 = not ours */
 	int nkind_of;
 	uint64_t events, malformed;	/* records decoded and rejected, all time */
+	/*
+	 * The trace clock's stamps to CLOCK_MONOTONIC (the owner's, set after
+	 * evdecode_init); NULL: the trace clock is mono, stamps are times.
+	 */
+	const struct clockmap *cmap;
 };
 
 /* The catalog: which tracepoint an event kind is. */

@@ -607,6 +607,43 @@ int trace_read_page(struct trace *t, int i, void *page, bool flush)
 	return n;
 }
 
+int trace_clock_now(struct trace *t, unsigned tries, uint64_t *raw, uint64_t *lo, uint64_t *hi,
+		    int *in_ns)
+{
+	uint64_t best = UINT64_MAX;
+	char buf[512];
+	int i, fd = -1;
+
+	for (i = 0; i < t->ncpus && fd < 0; i++)
+		fd = t->cpu[i].stats_fd;
+	if (fd < 0)
+		return -ENOENT;
+	while (tries--) {
+		uint64_t a, b, r;
+		ssize_t n;
+		int ns;
+
+		a = now_mono_ns();
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		b = now_mono_ns();
+		if (n <= 0 || parse_trace_now_ts(buf, (size_t)n, &r, &ns))
+			continue;
+		if (b - a < best) {
+			best = b - a;
+			*raw = r;
+			*lo = a;
+			*hi = b;
+			*in_ns = ns;
+		}
+	}
+	return best == UINT64_MAX ? -EIO : 0;
+}
+
+int trace_set_clock(struct trace *t, const char *clock)
+{
+	return write_file(t, "trace_clock", clock);
+}
+
 static uint64_t stats_field(const char *buf, const char *key)
 {
 	const char *p = strstr(buf, key);

@@ -101,6 +101,19 @@ int trace_page_size(const struct trace *t);
  * Returns its size, 0 when there is nothing more now, or -errno.
  */
 int trace_read_page(struct trace *t, int i, void *page, bool flush);
+/*
+ * trace_clock_now - the trace clock read now, between two CLOCK_MONOTONIC reads
+ * @tries: reads taken; the one read fastest is kept (the tightest bracket)
+ * @raw: its "now ts" (per_cpu stats: the clock read on ktop's CPU), in ns
+ *       (rounded to us) for clocks in ns, else the clock's count (@in_ns 0)
+ * @lo, @hi: CLOCK_MONOTONIC just before and after it
+ *
+ * Returns 0, or -errno when no stats file could be read.
+ */
+int trace_clock_now(struct trace *t, unsigned tries, uint64_t *raw, uint64_t *lo, uint64_t *hi,
+		    int *in_ns);
+/* Select trace_clock @clock (the kernel empties the buffers). Returns 0 or -errno. */
+int trace_set_clock(struct trace *t, const char *clock);
 /* Events the kernel dropped or overwrote, all CPUs, since the start. */
 uint64_t trace_lost(struct trace *t);
 size_t trace_buffer_kb(const struct trace *t);

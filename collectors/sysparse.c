@@ -240,3 +240,59 @@ int parse_uptime(const char *buf, size_t len, double *uptime_s)
 
 	return read_decimal(&s, buf + len, uptime_s);
 }
+
+int parse_trace_now_ts(const char *buf, size_t len, uint64_t *raw, int *in_ns)
+{
+	struct lines l = { buf, buf + len };
+	const char *s, *e;
+	uint64_t v[2];
+
+	while (next_line(&l, &s, &e)) {
+		if (!starts(s, e, "now ts:"))
+			continue;
+		if (read_u64s(s + 7, e, v, 1) != 1)
+			return -EINVAL;
+		s += 7;
+		while (s < e && *s == ' ')
+			s++;
+		while (s < e && *s >= '0' && *s <= '9')
+			s++;
+		if (s == e) {
+			*raw = v[0];
+			*in_ns = 0;
+			return 0;
+		}
+		/* Exactly six digits of microseconds, and nothing after them. */
+		if (*s != '.' || e - s != 7 || read_u64s(s + 1, e, v + 1, 1) != 1 ||
+		    v[0] > UINT64_MAX / 1000000000ull - 1)
+			return -EINVAL;
+		*raw = v[0] * 1000000000ull + v[1] * 1000;
+		*in_ns = 1;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int parse_sched_clock_stable(const char *buf, size_t len)
+{
+	struct lines l = { buf, buf + len };
+	const char *s, *e;
+	uint64_t v;
+
+	if (!next_line(&l, &s, &e) || !starts(s, e, "Sched Debug Version"))
+		return -EINVAL;
+	while (next_line(&l, &s, &e)) {
+		const char *c;
+
+		/* The header ends at the first empty line. */
+		if (s == e)
+			break;
+		if (!starts(s, e, "sched_clock_stable()"))
+			continue;
+		c = memchr(s, ':', (size_t)(e - s));
+		if (!c || read_u64s(c + 1, e, &v, 1) != 1 || v > 1)
+			return -EINVAL;
+		return (int)v;
+	}
+	return 1;
+}

@@ -112,8 +112,14 @@ int clockmap_sample(struct clockmap *m, uint64_t raw, uint64_t lo, uint64_t hi)
 		m->bound_ns = half;
 		return 0;
 	}
-	/* Slewed: the error is gone when the next sample is due, as far as CLOCKMAP_SLEW allows. */
-	corr = (double)err / dt;
+	/*
+	 * Slewed: the error is gone when the next sample is due (if it comes as
+	 * long after as this one did), as far as CLOCKMAP_SLEW allows. Not
+	 * sooner than CLOCKMAP_HORIZON_NS: after a short interval (ktop's first)
+	 * the next may be long, and a slope set for a short one would carry
+	 * the mapping past the truth by as much.
+	 */
+	corr = (double)err / (dt > CLOCKMAP_HORIZON_NS ? dt : CLOCKMAP_HORIZON_NS);
 	if (corr > CLOCKMAP_SLEW)
 		corr = CLOCKMAP_SLEW;
 	if (corr < -CLOCKMAP_SLEW)

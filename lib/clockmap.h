@@ -28,6 +28,7 @@
 #define CLOCKMAP_SEGS 8		/* segments kept: stamps older map on the oldest */
 #define CLOCKMAP_RING 64	/* samples the rate is measured across */
 #define CLOCKMAP_SLEW 1e-3	/* at most 1000 ppm of correction */
+#define CLOCKMAP_HORIZON_NS 1e9	/* an error is slewed away over this at least */
 #define CLOCKMAP_STEP_NS 200000	/* an error beyond this (and a slew's worth) is stepped */
 #define CLOCKMAP_MAX_BRACKET_NS 50000	/* a sample read slower is refused */
 #define CLOCKMAP_RATE_SPAN_NS 1000000000ull	/* the rate measured once samples span this */

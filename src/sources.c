@@ -370,4 +370,12 @@ void print_stats(const struct ktop *k)
 		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed,
 		(unsigned long long)fs.carried, (unsigned long long)fs.held, fs.buffer_kb,
 		ps.stat_reads, ps.scans, ps.event_scans);
+	if (fs.clock[0])
+		fprintf(stderr, "ktop-stats: trace_clock=%s clock_why=\"%s\" clock_samples=%llu "
+			"clock_refused=%llu clock_steps=%llu clock_err_last_ns=%lld clock_err_max_ns=%llu "
+			"clock_cut_margin_ns=%llu clock_rate=%.9f\n", fs.clock, fs.clock_why,
+			(unsigned long long)fs.clock_samples, (unsigned long long)fs.clock_refused,
+			(unsigned long long)fs.clock_steps, (long long)fs.clock_err_last_ns,
+			(unsigned long long)fs.clock_err_max_ns, (unsigned long long)fs.clock_bound_ns,
+			fs.clock_rate);
 }

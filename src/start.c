@@ -202,6 +202,14 @@ int start_sources(struct ktop *k)
 		/* Per-CPU ring buffer size; small ones let tests see lost events. */
 		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
 			fo.buffer_kb = (size_t)v;
+		/* The trace clock, for tests and benchmarks: the default picks the cheapest safe one. */
+		fo.trace_clock = getenv("KTOP_TRACE_CLOCK");
+		if (fo.trace_clock && *fo.trace_clock && !ftrace_clock_ok(fo.trace_clock)) {
+			fprintf(stderr, "ktop: KTOP_TRACE_CLOCK=%s: not a trace clock ktop maps "
+				"(auto, local, global, perf, mono, mono_raw, boot, tai, x86-tsc)\n",
+				fo.trace_clock);
+			return -1;
+		}
 
 		if (ftrace_start(&fo, &k->ftrace) == 0) {
 			/* The process view's buffer; small ones let tests see its losses. */

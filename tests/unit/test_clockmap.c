@@ -204,6 +204,25 @@ static void test_old_stamps(void)
 	CHECK(llabs(diff(clockmap_mono(&m, 500000000ull), truth(&s, 500000000ull))) < 50000);
 }
 
+/*
+ * ktop's first interval is short (its first frame at once), the next ones a
+ * second: a reading error at the short one must not become a slope that
+ * carries the mapping far off over the long one.
+ */
+static void test_short_then_long(void)
+{
+	struct sim s = { -22.8e6, 1.0 };
+	uint64_t raw = 35000000000ull;
+	struct clockmap m;
+
+	clockmap_init(&m, 1.0, 500);
+	CHECK_EQ_I64(sample(&m, &s, raw, 1400, -1500), 0);
+	CHECK_EQ_I64(sample(&m, &s, raw + 20000000, 1400, 1500), 0);
+	CHECK_EQ_I64(sample(&m, &s, raw + 1020000000, 1400, 0), 0);
+	CHECK(llabs(m.last_err_ns) < 5000);
+	CHECK(llabs(diff(clockmap_mono(&m, raw + 2020000000), truth(&s, raw + 2020000000))) < 5000);
+}
+
 static const struct test tests[] = {
 	{ "offset_exact", test_offset_exact },
 	{ "drift", test_drift },
@@ -213,6 +232,7 @@ static const struct test tests[] = {
 	{ "step", test_step },
 	{ "refused", test_refused },
 	{ "old_stamps", test_old_stamps },
+	{ "short_then_long", test_short_then_long },
 };
 
 int main(void)

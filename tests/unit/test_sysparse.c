@@ -521,6 +521,78 @@ static void test_fuzz_all(void)
 	}
 }
 
+
+static int now_exact(const char *s, uint64_t *raw, int *in_ns)
+{
+	size_t len = strlen(s);
+	char *b = dup_exact(s, len);
+	int ret = parse_trace_now_ts(b, len, raw, in_ns);
+
+	free(b);
+	return ret;
+}
+
+/* per_cpu/cpuN/stats as 6.18 writes it: the clock in us for ns clocks, a count for x86-tsc. */
+static void test_trace_now_ts(void)
+{
+	const char *local = "entries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\n"
+			    "oldest event ts:     0.000000\nnow ts: 35199.022460\n"
+			    "dropped events: 0\nread events: 0\n";
+	uint64_t raw = 0;
+	int in_ns = -1;
+
+	CHECK_EQ_I64(now_exact(local, &raw, &in_ns), 0);
+	CHECK_EQ_U64(raw, 35199022460000ull);
+	CHECK_EQ_I64(in_ns, 1);
+	/* Padded to 5 digits of seconds early after boot. */
+	CHECK_EQ_I64(now_exact("now ts:    12.000001\n", &raw, &in_ns), 0);
+	CHECK_EQ_U64(raw, 12000001000ull);
+	CHECK_EQ_I64(now_exact("oldest event ts: 5\nnow ts: 73779054471234567\n", &raw, &in_ns), 0);
+	CHECK_EQ_U64(raw, 73779054471234567ull);
+	CHECK_EQ_I64(in_ns, 0);
+	/* No line, no digits, five or seven digits of us, a number too large for ns. */
+	CHECK_EQ_I64(now_exact("entries: 0\n", &raw, &in_ns), -EINVAL);
+	CHECK_EQ_I64(now_exact("now ts: .123456\n", &raw, &in_ns), -EINVAL);
+	CHECK_EQ_I64(now_exact("now ts: 1.12345\n", &raw, &in_ns), -EINVAL);
+	CHECK_EQ_I64(now_exact("now ts: 1.1234567\n", &raw, &in_ns), -EINVAL);
+	CHECK_EQ_I64(now_exact("now ts: 99999999999999999.000000\n", &raw, &in_ns), -EINVAL);
+	/* Cut short: what is there is all there is. */
+	CHECK_EQ_I64(now_exact("now ts: 35199.0224", &raw, &in_ns), -EINVAL);
+}
+
+static int stable_exact(const char *s)
+{
+	size_t len = strlen(s);
+	char *b = dup_exact(s, len);
+	int ret = parse_sched_clock_stable(b, len);
+
+	free(b);
+	return ret;
+}
+
+static void test_sched_clock_stable(void)
+{
+	static const char head[] = "Sched Debug Version: v0.11, 6.18.44 #1\n"
+				   "ktime                                   : 35178581.552129\n"
+				   "sched_clk                               : 35178604.360328\n"
+				   "cpu_clk                                 : 35178582.992883\n"
+				   "jiffies                                 : 4303686889\n";
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%ssched_clock_stable()                    : 1\n\nsysctl_sched\n", head);
+	CHECK_EQ_I64(stable_exact(buf), 1);
+	snprintf(buf, sizeof(buf), "%ssched_clock_stable()                    : 0\n\n", head);
+	CHECK_EQ_I64(stable_exact(buf), 0);
+	/* No CONFIG_HAVE_UNSTABLE_SCHED_CLOCK: no line, always stable. */
+	snprintf(buf, sizeof(buf), "%s\nsysctl_sched\nsched_clock_stable() : 0\n", head);
+	CHECK_EQ_I64(stable_exact(buf), 1);
+	CHECK_EQ_I64(stable_exact("ktime : 1\nsched_clock_stable() : 1\n"), -EINVAL);
+	snprintf(buf, sizeof(buf), "%ssched_clock_stable()                    : 2\n", head);
+	CHECK_EQ_I64(stable_exact(buf), -EINVAL);
+	snprintf(buf, sizeof(buf), "%ssched_clock_stable()\n", head);
+	CHECK_EQ_I64(stable_exact(buf), -EINVAL);
+}
+
 static const struct test tests[] = {
 	{ "stat_real", test_stat_real },
 	{ "stat_offline_gap", test_stat_offline_gap },
@@ -536,6 +608,8 @@ static const struct test tests[] = {
 	{ "loadavg", test_loadavg },
 	{ "loadavg_invalid", test_loadavg_invalid },
 	{ "uptime", test_uptime },
+	{ "trace_now_ts", test_trace_now_ts },
+	{ "sched_clock_stable", test_sched_clock_stable },
 	{ "fuzz_all", test_fuzz_all },
 };
 
