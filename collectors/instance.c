@@ -639,6 +639,18 @@ int trace_clock_now(struct trace *t, unsigned tries, uint64_t *raw, uint64_t *lo
 	return best == UINT64_MAX ? -EIO : 0;
 }
 
+int trace_file_open(const struct trace *t, const char *file, int flags)
+{
+	char *p = tracefs_instance_get_file(t->inst, file);
+	int fd;
+
+	if (!p)
+		return -ENOMEM;
+	fd = open(p, flags | O_CLOEXEC);
+	tracefs_put_tracing_file(p);
+	return fd < 0 ? -errno : fd;
+}
+
 int trace_set_clock(struct trace *t, const char *clock)
 {
 	return write_file(t, "trace_clock", clock);

@@ -112,6 +112,8 @@ int trace_read_page(struct trace *t, int i, void *page, bool flush);
  */
 int trace_clock_now(struct trace *t, unsigned tries, uint64_t *raw, uint64_t *lo, uint64_t *hi,
 		    int *in_ns);
+/* Open the instance's file @file (e.g. trace_marker) with @flags: a descriptor, or -errno. */
+int trace_file_open(const struct trace *t, const char *file, int flags);
 /* Select trace_clock @clock (the kernel empties the buffers). Returns 0 or -errno. */
 int trace_set_clock(struct trace *t, const char *clock);
 /* Events the kernel dropped or overwrote, all CPUs, since the start. */

@@ -132,7 +132,7 @@ PY
 	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
 	[ -z "$stderr" ]
 	# the system's signal rate unknown too, as the columns: "-", never 0
-	grep -q '^Events/s: [0-9]* syscalls, [0-9]* failed, - signals; events missing here: signal:signal_generate$' <<<"$output"
+	grep -q '^Events/s: [0-9]* syscalls, [0-9]* failed, - signals; events missing here: signal:signal_generate; trace clock [a-z0-9_-]*$' <<<"$output"
 	grep '^{' <<<"$output" | tail -n 1 | "$PY" -c '
 import json, sys
 s = json.load(sys.stdin)["system"]
