@@ -60,6 +60,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 static uint64_t newest;	/* the latest record time decoded: the tick's cut */
+static uint64_t oldest = UINT64_MAX;	/* the first page's time */
 
 static uint64_t page_last_ts(const uint8_t *page, size_t size)
 {
@@ -176,6 +177,7 @@ int main(int argc, char **argv)
 	};
 	struct cpu_pages cpu[MAX_CPUS];
 	struct evdecode dec;
+	struct clockmap cmap;
 	struct acct a;
 	char path[4096];
 	size_t len, i, nkinds = sizeof(kinds) / sizeof(kinds[0]);
@@ -213,11 +215,31 @@ int main(int argc, char **argv)
 		for (i = 0; i + SUBBUF <= cpu[ncpus].len; i += SUBBUF) {
 			uint64_t ts = page_last_ts(cpu[ncpus].data + i, SUBBUF);
 
+			uint64_t first;
+
+			memcpy(&first, cpu[ncpus].data + i, sizeof(first));
 			if (ts > newest)
 				newest = ts;
+			if (first && first < oldest)
+				oldest = first;
 		}
 		ncpus++;
 	}
+	/*
+	 * Pages of a clock other than mono are mapped as ktop maps them
+	 * (lib/clockmap.h): two samples, the stamps between them on the older
+	 * segment (one step back, as a tick's events are). Exact samples with
+	 * slope 1 map every stamp to itself: the digest is mono's.
+	 */
+	snprintf(path, sizeof(path), "%s/trace_clock", argv[1]);
+	text = slurp(path, &len);
+	if (text && strncmp(text, "mono", 4) && ncpus && oldest < newest) {
+		clockmap_init(&cmap, 1.0, 0);
+		clockmap_sample(&cmap, oldest - 1, oldest - 1, oldest - 1);
+		clockmap_sample(&cmap, newest + 1, newest + 1, newest + 1);
+		dec.cmap = &cmap;
+	}
+	free(text);
 	acct_init(&a);
 	a.order_life = true;
 	a.states = true;

@@ -7,8 +7,8 @@
 #
 # For each workload: a tracefs instance of our own with the events ktop
 # enables (collectors/counting.c; with "getppid-lat" raw_syscalls:sys_enter
-# too, as --latency), 64 KiB sub-buffers and trace_clock mono as ktop sets
-# them, records BENCH_EC_SECS (0.3) s of build/bench/flood; the pages are read
+# too, as --latency), 64 KiB sub-buffers and trace_clock BENCH_EC_CLOCK
+# (local, ktop's where sched_clock is stable; mono: stamps not mapped), records BENCH_EC_SECS (0.3) s of build/bench/flood; the pages are read
 # from trace_pipe_raw once tracing is off (nobody reads during the flood), the
 # instance removed after its readers closed. Then build/bench/evcost decodes
 # them in BENCH_EC_TICKS (3) intervals under valgrind --tool=callgrind,
@@ -18,7 +18,9 @@
 # in every build: an optimisation that changes it changed a count). Knobs:
 # BENCH_EC_SECS, BENCH_EC_TICKS, BENCH_EC_KEEP=DIR (keep the recorded pages
 # there), BENCH_EC_PAGES=DIR (decode pages kept before instead of recording),
-# BENCH_EC_BIN=PATH (another build's evcost: two builds, the same input).
+# BENCH_EC_BIN=PATH (another build's evcost: two builds, the same input),
+# BENCH_EC_CLOCK (the trace clock; its name kept as DIR/trace_clock: evcost
+# maps stamps to CLOCK_MONOTONIC as ktop does unless it is mono).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 SECS=${BENCH_EC_SECS:-0.3}
@@ -65,7 +67,8 @@ record() {
 	echo 0 >"$d/tracing_on"
 	echo 64 >"$d/buffer_subbuf_size_kb" 2>/dev/null || die "no buffer_subbuf_size_kb (Linux 6.8+)"
 	echo 65536 >"$d/buffer_size_kb" || die "cannot size the buffer"
-	echo mono >"$d/trace_clock" || die "no trace_clock mono"
+	echo "${BENCH_EC_CLOCK:-local}" >"$d/trace_clock" || die "no trace_clock ${BENCH_EC_CLOCK:-local}"
+	echo "${BENCH_EC_CLOCK:-local}" >"$dir/trace_clock"
 	evs=$KTOP_EVENTS
 	[ "$w" = getppid-lat ] && evs="$evs raw_syscalls/sys_enter"
 	for e in $evs; do

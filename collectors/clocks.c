@@ -99,6 +99,7 @@ static void __attribute__((noreturn)) read_privately(int fd)
 	n = read(in, buf, sizeof(buf));
 	if (n > 0 && write(fd, buf, (size_t)n) != n)
 		_exit(1);
+	close(fd);
 	_exit(0);
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer harness: the system-wide /proc parsers (stat, meminfo, vmstat,
- * loadavg, uptime) on any bytes, each over an exact-size copy. /proc/stat gets
+ * loadavg, uptime; tracefs stats' now ts, debugfs sched/debug) on any bytes, each over an exact-size copy. /proc/stat gets
  * a CPU array smaller than the CPUs an input may name: lines past it must be
  * ignored, never written.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sys_mem mem;
 	struct sys_vm vm;
 	struct sys_load load;
+	uint64_t raw;
 	double up;
+	int in_ns, r;
 
 	if (!buf || !cpu)
 		goto out;
@@ -35,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse_vmstat(buf, size, &vm);
 	parse_loadavg(buf, size, &load);
 	parse_uptime(buf, size, &up);
+	parse_trace_now_ts(buf, size, &raw, &in_ns);
+	r = parse_sched_clock_stable(buf, size);
+	if (r != 0 && r != 1 && r != -EINVAL)
+		abort();
 out:
 	free(cpu);
 	free(buf);
