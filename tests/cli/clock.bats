@@ -31,7 +31,7 @@ kernel_says() {
 	[ -n "$stable" ] || skip "no debugfs sched/debug here: ktop keeps mono and cannot be checked against the kernel"
 	want=mono
 	[ "$stable" = 1 ] && want=local
-	run --separate-stderr env KTOP_STATS=1 "$KTOP" -b -d 0.3 -n 4
+	run --separate-stderr env -u KTOP_TRACE_CLOCK KTOP_STATS=1 "$KTOP" -b -d 0.3 -n 4
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "^Events/s: .*; trace clock $want\$" <<<"$output")" -eq 3 ]
 	st=$(grep '^ktop-stats: trace_clock=' <<<"$stderr")
