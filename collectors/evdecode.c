@@ -183,13 +183,17 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
 
 	const struct clockmap *cm = d->cmap;
+	struct clockmap_cursor cur = { { 0, 0, 0 }, 0 };
 
 	if (rbpage_load(&p, sub, size, &missed))
 		return -EINVAL;
+	/* A page's stamps grow: its segment is looked up once, and again only past its end. */
+	if (cm)
+		clockmap_seek(cm, p.ts, &cur);
 	if (missed)
 		acct_lost(a, missed);
 	while ((rec = rbpage_next(&p, &rsize))) {
-		uint64_t ts = cm ? clockmap_mono(cm, p.ts) : p.ts;
+		uint64_t ts = cm ? clockmap_next(cm, &cur, p.ts) : p.ts;
 		uint16_t id;
 		int k;
 

@@ -61,7 +61,8 @@ static void push_seg(struct clockmap *m, uint64_t raw, uint64_t mono, double slo
 		m->nseg++;
 	m->seg[m->cur].raw = raw;
 	m->seg[m->cur].mono = mono;
-	m->seg[m->cur].slope = slope;
+	/* At least 1: the mapping stays strictly increasing. */
+	m->seg[m->cur].mult = slope * 4294967296.0 < 1 ? 1 : (uint64_t)(slope * 4294967296.0 + 0.5);
 }
 
 static uint64_t abs64(int64_t v)

@@ -35,7 +35,7 @@
 
 struct clockmap_seg {
 	uint64_t raw, mono;	/* where the segment starts */
-	double slope;		/* mono ns per raw unit */
+	uint64_t mult;		/* its slope, mono ns per raw unit, times 2^32 */
 };
 
 struct clockmap {
@@ -77,18 +77,71 @@ static inline bool clockmap_ready(const struct clockmap *m)
 	return m->nseg > 0;
 }
 
-/* The CLOCK_MONOTONIC time of raw stamp @raw (clockmap_ready first). Inline: once per event. */
-static inline uint64_t clockmap_mono(const struct clockmap *m, uint64_t raw)
+/* @d raw units on segment @s's slope, in ns: 32.32 fixed point, as exact as 2^-32 of a slope. */
+static inline uint64_t clockmap_scale(const struct clockmap_seg *s, uint64_t d)
 {
-	const struct clockmap_seg *s = &m->seg[m->cur];
+	return (uint64_t)(((unsigned __int128)d * s->mult) >> 32);
+}
+
+/* The segment that maps @raw: the newest that starts at or before it, else the oldest. */
+static inline const struct clockmap_seg *clockmap_seg_of(const struct clockmap *m, uint64_t raw,
+							  unsigned *idx)
+{
 	unsigned i = m->cur, left = m->nseg;
 
-	/* Nearly always the newest segment or the one before: the events of the last tick. */
-	while (raw < s->raw && --left) {
+	while (raw < m->seg[i].raw && --left)
 		i = i ? i - 1 : CLOCKMAP_SEGS - 1;
-		s = &m->seg[i];
+	*idx = i;
+	return &m->seg[i];
+}
+
+/* The CLOCK_MONOTONIC time of raw stamp @raw (clockmap_ready first). */
+static inline uint64_t clockmap_mono(const struct clockmap *m, uint64_t raw)
+{
+	unsigned i;
+	const struct clockmap_seg *s = clockmap_seg_of(m, raw, &i);
+
+	/* Before the oldest segment: its line, backwards. */
+	if (raw < s->raw)
+		return s->mono - clockmap_scale(s, s->raw - raw);
+	return s->mono + clockmap_scale(s, raw - s->raw);
+}
+
+/*
+ * A decoder's place in the mapping: the segment of the stamps it maps now,
+ * and where the next begins. A CPU's stamps only grow within a page, so the
+ * segment is looked up again only when a stamp leaves it.
+ */
+struct clockmap_cursor {
+	struct clockmap_seg seg;
+	uint64_t end;		/* the next segment's start; UINT64_MAX: none */
+};
+
+static inline void clockmap_seek(const struct clockmap *m, uint64_t raw, struct clockmap_cursor *c)
+{
+	unsigned i;
+	const struct clockmap_seg *s = clockmap_seg_of(m, raw, &i);
+
+	c->seg = *s;
+	c->end = i == m->cur ? UINT64_MAX : m->seg[(i + 1) % CLOCKMAP_SEGS].raw;
+	if (raw < s->raw) {
+		/* Before the oldest: a segment of its line that starts at @raw (within 1 ns of it). */
+		c->end = s->raw;
+		c->seg.raw = raw;
+		c->seg.mono = clockmap_mono(m, raw);
 	}
-	return s->mono + (uint64_t)(int64_t)((double)(int64_t)(raw - s->raw) * s->slope);
+}
+
+/*
+ * clockmap_mono through a cursor (clockmap_seek first): once per event. A
+ * page's stamps grow, but one may come a little before the one before
+ * (nested writes): looked up again, like one past the segment's end.
+ */
+static inline uint64_t clockmap_next(const struct clockmap *m, struct clockmap_cursor *c, uint64_t raw)
+{
+	if (raw < c->seg.raw || raw >= c->end)
+		clockmap_seek(m, raw, c);
+	return c->seg.mono + clockmap_scale(&c->seg, raw - c->seg.raw);
 }
 
 #endif

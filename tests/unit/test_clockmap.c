@@ -223,6 +223,32 @@ static void test_short_then_long(void)
 	CHECK(llabs(diff(clockmap_mono(&m, raw + 2020000000), truth(&s, raw + 2020000000))) < 5000);
 }
 
+/* The decoder's cursor maps as clockmap_mono does: across segments, a step back; before the oldest within 1 ns. */
+static void test_cursor(void)
+{
+	static const int64_t noise[] = { 900, -1300, 400, 2000, -700 };
+	struct sim s = { -4e6, 1 + 80e-6 };
+	struct clockmap_cursor c;
+	struct clockmap m;
+	uint64_t r, start = 500000000ull;
+	int tick, diffs = 0;
+
+	clockmap_init(&m, 1.0, 500);
+	for (tick = 0; tick < 12; tick++)
+		CHECK_EQ_I64(sample(&m, &s, 1000000000ull * (uint64_t)(tick + 1), 1500, noise[tick % 5]), 0);
+	clockmap_seek(&m, start, &c);
+	for (r = start; r < 14000000000ull; r += 7777777) {
+		int64_t d = diff(clockmap_next(&m, &c, r), clockmap_mono(&m, r));
+
+		/* Before the oldest segment its line is taken from the cursor's start: rounding. */
+		diffs += r < m.seg[(m.cur + 1) % CLOCKMAP_SEGS].raw ? llabs(d) > 1 : d != 0;
+	}
+	/* Back a little, then on: looked up again. */
+	diffs += clockmap_next(&m, &c, r - 3000000000ull) != clockmap_mono(&m, r - 3000000000ull);
+	diffs += clockmap_next(&m, &c, r + 5) != clockmap_mono(&m, r + 5);
+	CHECK_EQ_I64(diffs, 0);
+}
+
 static const struct test tests[] = {
 	{ "offset_exact", test_offset_exact },
 	{ "drift", test_drift },
@@ -233,6 +259,7 @@ static const struct test tests[] = {
 	{ "refused", test_refused },
 	{ "old_stamps", test_old_stamps },
 	{ "short_then_long", test_short_then_long },
+	{ "cursor", test_cursor },
 };
 
 int main(void)
