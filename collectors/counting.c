@@ -279,7 +279,6 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		cfg.follow_forks = true;
 	}
 	cfg.clock = pick_clock(o->trace_clock, ft->st.clock_why, sizeof(ft->st.clock_why));
-	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
 	free(tids);
 	if (err)
@@ -292,6 +291,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		ft->tr = NULL;
 		return err;
 	}
+	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	if (strcmp(cfg.clock, "mono") && start_clock(ft, cfg.clock)) {
 		/* Its time cannot be read here: mono after all (the buffers start again). */
 		snprintf(ft->st.clock_why, sizeof(ft->st.clock_why), "%s unreadable", cfg.clock);
