@@ -135,15 +135,27 @@ run_wl() {
 	wait_for_file "$BATS_TEST_TMPDIR/$1.done" 10
 }
 
-# expect_exactly QUERY N: Prometheus reaches N, and stays there (nothing more comes).
+# expect_exactly QUERY N: until Prometheus has QUERY = N; stays_exact then
+# checks, once for all of a test's, that none moved after (nothing more
+# counted: late, twice or again).
+EXACT=()
 expect_exactly() {
 	local v
 	v=$(promq wait "$PPORT" "$1" "$2" 15)
 	echo "$1 = $v (want $2)" >&2
 	[ "$v" = "$2" ] || return 1
-	sleep 2.5	# two more refreshes and scrapes
-	v=$(promq value "$PPORT" "$1")
-	[ "$v" = "$2" ] || { echo "then $v" >&2; return 1; }
+	EXACT+=("$1" "$2")
+}
+
+# stays_exact: two more refreshes and scrapes later, every expect_exactly's
+# QUERY is N still.
+stays_exact() {
+	local i v
+	sleep 2.5
+	for ((i = 0; i < ${#EXACT[@]}; i += 2)); do
+		v=$(promq value "$PPORT" "${EXACT[i]}")
+		[ "$v" = "${EXACT[i + 1]}" ] || { echo "then ${EXACT[i]} = $v" >&2; return 1; }
+	done
 }
 
 no_lost() {
@@ -186,6 +198,7 @@ no_lost() {
 	expect_exactly "ktop_signals_total{$g,direction=\"sent\",signal=\"SIGCHLD\"}" 1
 	expect_exactly "sum(ktop_signals_total{$g,direction=\"sent\"})" 401
 	expect_exactly "sum(ktop_signals_total{$g,direction=\"received\"})" 400
+	stays_exact
 	# the child is gone: the group's counters kept what it did
 	[ "$(promq value "$PPORT" "ktop_processes{$g}")" = 3 ]
 	no_lost
@@ -230,6 +243,7 @@ no_lost() {
 	start_prometheus "$kp"
 	echo go >"$d/go"
 	expect_exactly "ktop_syscall_duration_seconds_count{$sel}" 50
+	stays_exact
 	# every one of them took at least 10 ms: none in a bucket below 8.192 ms
 	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"0.004096\"}")" = 0 ]
 	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"+Inf\"}")" = 50 ]
