@@ -286,6 +286,7 @@ static void test_noreturn_and_timing(void)
 
 	if (!setup())
 		return;
+	acct.order_times = true;
 	page_init(&p);
 	r = rec_new(&p, ID_ENTER, 500, 64);	/* sys_enter read */
 	put64(r, 8, 0);
@@ -348,6 +349,7 @@ static void test_record_types(void)
 
 	if (!setup())
 		return;
+	acct.order_times = true;
 	page_init(&p);
 	r = rec_new(&p, ID_ENTER, 800, 64);		/* t = 10 */
 	put64(r, 8, 0);
