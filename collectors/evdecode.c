@@ -176,11 +176,16 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	long missed;
 	int count = 0;
 
-	const struct ev_field *xf = d->f[EV_SYS_EXIT];
-	/* sys_exit, most of the records, with both fields longs: decoded before the dispatch. */
+	const struct ev_field *xf = d->f[EV_SYS_EXIT], *nf = d->f[EV_SYS_ENTER];
+	/*
+	 * sys_exit, most of the records (and with --latency sys_enter, as
+	 * many), with their fields longs: decoded before the dispatch.
+	 */
 	int exit_id = d->id[EV_SYS_EXIT] >= 0 && xf[0].size == 8 && xf[1].size == 8 ?
 		      d->id[EV_SYS_EXIT] : -1;
+	int enter_id = d->id[EV_SYS_ENTER] >= 0 && nf[0].size == 8 ? d->id[EV_SYS_ENTER] : -1;
 	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
+	unsigned enter_min = (unsigned)d->min_size[EV_SYS_ENTER];
 
 	if (rbpage_load(&p, sub, size, &missed))
 		return -EINVAL;
@@ -199,6 +204,16 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			memcpy(&nr, rec + xf[0].offset, 8);
 			memcpy(&ret, rec + xf[1].offset, 8);
 			acct_sys_exit(a, pid, (long)nr, (long)ret, p.ts);
+			count++;
+			continue;
+		}
+		if (id == enter_id && rsize >= enter_min) {
+			int64_t nr;
+			int32_t pid;
+
+			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			memcpy(&nr, rec + nf[0].offset, 8);
+			acct_sys_enter(a, pid, (long)nr, p.ts);
 			count++;
 			continue;
 		}
