@@ -177,6 +177,7 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	int count = 0;
 
 	const struct ev_field *xf = d->f[EV_SYS_EXIT], *nf = d->f[EV_SYS_ENTER];
+	const struct ev_field *sf = d->f[EV_SWITCH];
 	/*
 	 * sys_exit, most of the records (and with --latency sys_enter, as
 	 * many), with their fields longs: decoded before the dispatch.
@@ -186,6 +187,10 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	int enter_id = d->id[EV_SYS_ENTER] >= 0 && nf[0].size == 8 ? d->id[EV_SYS_ENTER] : -1;
 	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
 	unsigned enter_min = (unsigned)d->min_size[EV_SYS_ENTER];
+	/* sched_switch, two or three a context switch: its pids ints, its state a long. */
+	int switch_id = d->id[EV_SWITCH] >= 0 && sf[0].size == 4 && sf[1].size == 8 &&
+			(sf[2].size == 4 || !sf[2].size) ? d->id[EV_SWITCH] : -1;
+	unsigned switch_min = (unsigned)d->min_size[EV_SWITCH];
 
 	if (rbpage_load(&p, sub, size, &missed))
 		return -EINVAL;
@@ -204,6 +209,20 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			memcpy(&nr, rec + xf[0].offset, 8);
 			memcpy(&ret, rec + xf[1].offset, 8);
 			acct_sys_exit(a, pid, (long)nr, (long)ret, p.ts);
+			count++;
+			continue;
+		}
+		if (id == switch_id && rsize >= switch_min) {
+			int32_t prev, next;
+			int64_t state;
+
+			memcpy(&prev, rec + sf[0].offset, 4);
+			memcpy(&state, rec + sf[1].offset, 8);
+			acct_switch(a, prev, (long)state, p.ts);
+			if (a->states && sf[2].size) {
+				memcpy(&next, rec + sf[2].offset, 4);
+				acct_state_switch(a, prev, (long)state, next, p.ts);
+			}
 			count++;
 			continue;
 		}
