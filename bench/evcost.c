@@ -155,6 +155,8 @@ static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct a
 		size_t from = npages * (size_t)t / (size_t)ticks;
 		size_t to = npages * (size_t)(t + 1) / (size_t)ticks, i;
 
+		acct_set_cpu(a, c);
+
 		for (i = from; i < to; i++)
 			evdecode_page(d, cpu[c].data + i * SUBBUF, SUBBUF, a);
 	}

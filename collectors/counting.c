@@ -257,10 +257,8 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
-	if (o->time_syscalls) {
+	if (o->time_syscalls)
 		ft->kinds[ft->nkinds++] = EV_SYS_ENTER;
-		ft->acct.order_times = true;
-	}
 	if (o->pids) {
 		ft->kinds[ft->nkinds++] = EV_SIGDELIVER;
 		ft->acct.recv_on_deliver = true;
@@ -304,6 +302,12 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	if (len < sizeof(ft->status))
 		snprintf(ft->status + len, sizeof(ft->status) - len, "trace clock %s", ft->st.clock);
 	ft->group_dead_known = ft->loaded[EV_PEXIT] && ft->dec.f[EV_PEXIT][1].size;
+	/*
+	 * Calls are paired as decoded while their thread stays on one CPU,
+	 * which only its switch-outs tell (evsums.h, acct_thread.seg).
+	 */
+	ft->acct.order_times = ft->loaded[EV_SYS_ENTER] && ft->loaded[EV_SYS_EXIT] &&
+			       ft->loaded[EV_SWITCH];
 	/* The state split needs switch-ins and wakeups: all of them, or none of it. */
 	ft->acct.states = ft->loaded[EV_SWITCH] && ft->dec.f[EV_SWITCH][2].size &&
 			  ft->loaded[EV_WAKEUP] && ft->loaded[EV_WAKEUP_NEW];
@@ -385,7 +389,7 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 		c |= 1u << CNT_SIGSENT;
 	if (ft->acct.recv_on_deliver ? ft->loaded[EV_SIGDELIVER] : ft->loaded[EV_SIGNAL])
 		c |= 1u << CNT_SIGRECV;
-	if (ft->acct.order_times && ft->loaded[EV_SYS_ENTER] && ft->loaded[EV_SYS_EXIT])
+	if (ft->acct.order_times)
 		c |= 1u << CNT_SCTIME;
 	if (ft->acct.states)
 		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
@@ -413,15 +417,32 @@ size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max)
 	return ftrace_on(ft) ? trace_pollfds(ft->tr, pfd, max) : 0;
 }
 
-/* Returns the pages read; stops at @max or when the CPU has nothing more. */
+static void decode_page(struct ftrace *ft, int n)
+{
+	if (evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct) < 0)
+		ft->st.malformed++;
+}
+
+/*
+ * Returns the pages read; stops at @max or when the CPU has no whole
+ * sub-buffer more. @flush (a tick): then the one the writer is on, once.
+ * Everything before the tick's cut is read by then (the cut was taken
+ * first); read again, that page would give the few records written since,
+ * each read copying them one by one beside the writer, as long as it
+ * writes (a flood: up to @max reads a CPU a tick).
+ */
 static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 {
 	size_t pages = 0;
 	int n;
 
-	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush)) > 0) {
-		if (evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct) < 0)
-			ft->st.malformed++;
+	acct_set_cpu(&ft->acct, cpu);
+	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, false)) > 0) {
+		decode_page(ft, n);
+		pages++;
+	}
+	if (flush && pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, true)) > 0) {
+		decode_page(ft, n);
 		pages++;
 	}
 	ft->st.pages += pages;

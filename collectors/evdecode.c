@@ -176,11 +176,21 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	long missed;
 	int count = 0;
 
-	const struct ev_field *xf = d->f[EV_SYS_EXIT];
-	/* sys_exit, most of the records, with both fields longs: decoded before the dispatch. */
+	const struct ev_field *xf = d->f[EV_SYS_EXIT], *nf = d->f[EV_SYS_ENTER];
+	const struct ev_field *sf = d->f[EV_SWITCH];
+	/*
+	 * sys_exit, most of the records (and with --latency sys_enter, as
+	 * many), with their fields longs: decoded before the dispatch.
+	 */
 	int exit_id = d->id[EV_SYS_EXIT] >= 0 && xf[0].size == 8 && xf[1].size == 8 ?
 		      d->id[EV_SYS_EXIT] : -1;
+	int enter_id = d->id[EV_SYS_ENTER] >= 0 && nf[0].size == 8 ? d->id[EV_SYS_ENTER] : -1;
 	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
+	unsigned enter_min = (unsigned)d->min_size[EV_SYS_ENTER];
+	/* sched_switch, two or three a context switch: its pids ints, its state a long. */
+	int switch_id = d->id[EV_SWITCH] >= 0 && sf[0].size == 4 && sf[1].size == 8 &&
+			(sf[2].size == 4 || !sf[2].size) ? d->id[EV_SWITCH] : -1;
+	unsigned switch_min = (unsigned)d->min_size[EV_SWITCH];
 
 	const struct clockmap *cm = d->cmap;
 	struct clockmap_cursor cur = { { 0, 0, 0 }, 0 };
@@ -206,6 +216,30 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			memcpy(&nr, rec + xf[0].offset, 8);
 			memcpy(&ret, rec + xf[1].offset, 8);
 			acct_sys_exit(a, pid, (long)nr, (long)ret, ts);
+			count++;
+			continue;
+		}
+		if (id == switch_id && rsize >= switch_min) {
+			int32_t prev, next;
+			int64_t state;
+
+			memcpy(&prev, rec + sf[0].offset, 4);
+			memcpy(&state, rec + sf[1].offset, 8);
+			acct_switch(a, prev, (long)state, p.ts);
+			if (a->states && sf[2].size) {
+				memcpy(&next, rec + sf[2].offset, 4);
+				acct_state_switch(a, prev, (long)state, next, p.ts);
+			}
+			count++;
+			continue;
+		}
+		if (id == enter_id && rsize >= enter_min) {
+			int64_t nr;
+			int32_t pid;
+
+			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			memcpy(&nr, rec + nf[0].offset, 8);
+			acct_sys_enter(a, pid, (long)nr, p.ts);
 			count++;
 			continue;
 		}

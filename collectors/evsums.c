@@ -11,6 +11,13 @@
 /* The largest errno the kernel returns: -4095..-1 are errors, as in strace. */
 #define MAX_ERRNO 4095
 
+/* acct_thread.seg: no segment open (see seg_begin). */
+#define SEG_NONE UINT32_MAX
+/* seg_nr: the segment's only record is the exit that opened it (kept already). */
+#define SEG_KEPT (SC_KEY_INVALID - 1)
+/* acct.here's bits above the CPU number: a count of the pages that lost events. */
+#define SEG_CPU_BITS 16
+
 /*
  * The numbers of the calls acct treats apart, in the compat ABI (a 32-bit
  * program's), from the generated tables by name: -1 for none (no compat ABI
@@ -133,6 +140,7 @@ struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
 		t = xcalloc(1, sizeof(*t));
 		t->tid = tid;
 		t->enter_nr = SC_EMPTY;
+		t->seg = SEG_NONE;
 		t->abi_slow = true;	/* its ABI is unknown */
 		pidmap_put(&a->threads, tid, t);
 	}
@@ -162,9 +170,9 @@ static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
 }
 
 /*
- * A call's entry is kept with its number as reported, keyed as native: its
- * thread is not looked up for it (the hot path), and only an exec changes the
- * ABI between a call's entry and its exit (whose key has the ABI).
+ * A call's entry is kept with its number as reported, keyed as native: only
+ * an exec changes the ABI between a call's entry and its exit (whose key has
+ * the ABI), and a thread's ABI may be learnt after its entry.
  */
 static uint32_t sc_nr(long nr)
 {
@@ -177,6 +185,7 @@ static uint32_t entry_key(uint32_t key)
 	return sc_key_abi(key) == SC_ABI_COMPAT ? sc_key_nr(key) : key;
 }
 
+/* Pairing the kept records in time order: an entry, or (SC_EMPTY) none pending from @ts on. */
 static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
 {
 	/* Older than an exit seen: its own exit went by untimed, it must not time a later call. */
@@ -184,15 +193,20 @@ static void time_enter(struct acct_thread *t, uint32_t n, uint64_t ts)
 		return;
 	t->enter_nr = n;
 	t->enter_ts = ts;
+	if (n == SC_EMPTY)
+		t->last_exit_ts = ts;
 }
 
 static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint64_t ts)
 {
-	if (t->enter_nr == entry_key(n) && ts >= t->enter_ts)
-		sc_table_time(&t->sc, s, ts - t->enter_ts);
+	/* Older than the entry pending (read late, at another tick): not its exit. */
+	if (ts >= t->enter_ts) {
+		if (t->enter_nr == entry_key(n))
+			sc_table_time(&t->sc, s, ts - t->enter_ts);
+		t->enter_nr = SC_EMPTY;
+	}
 	if (ts > t->last_exit_ts)
 		t->last_exit_ts = ts;
-	t->enter_nr = SC_EMPTY;
 }
 
 /*
@@ -267,7 +281,7 @@ DEFINE_MERGE_RUNS(sort_timing, struct acct_timing, timing_before)
 /* Records kept at most (16 MiB): past that, they are timed as they are. */
 #define TIMING_MAX (1u << 20)
 
-/* The kept entries and exits are full: room made for one more. */
+/* The kept records are full: room made for one more. */
 static __attribute__((noinline)) void timing_full(struct acct *a)
 {
 	if (a->cap_tv >= TIMING_MAX) {
@@ -279,8 +293,7 @@ static __attribute__((noinline)) void timing_full(struct acct *a)
 	}
 }
 
-/* Inline, the growth apart: one per event with --latency. */
-static inline void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
+static void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t ts)
 {
 	struct acct_timing *r;
 
@@ -295,33 +308,108 @@ static inline void keep_timing(struct acct *a, pid_t tid, uint32_t nr, uint64_t 
 	a->ntv++;
 }
 
+/*
+ * Segments. A thread runs on one CPU at a time, and leaves it only through a
+ * switch-out, written in that CPU's buffer in time order with its calls' own
+ * records: two records of it read from one CPU's pages with no switch-out
+ * of it in between are next to each other in its own order, whatever the
+ * other CPUs hold. So within a segment its entry and exit are paired as
+ * they are decoded, nothing kept. What crosses segments (a call it blocked
+ * or was preempted in, that moved, or whose two sides were read in another
+ * order) is kept: the segment's last state when it ends, the exit that
+ * opens the next, both few; acct_time_calls pairs them in time order.
+ */
+/* @t's segment ends: its last state kept for the pairing in time order. */
+static void seg_end(struct acct *a, struct acct_thread *t)
+{
+	if (t->seg_nr != SEG_KEPT)
+		keep_timing(a, t->tid, t->seg_nr, t->seg_ts);
+	t->seg = SEG_NONE;
+	if (a->nseg)
+		a->nseg--;
+}
+
+/* A record of @t from another segment than its open one (if any): a segment begins here. */
+static __attribute__((noinline)) void seg_begin(struct acct *a, struct acct_thread *t)
+{
+	if (t->seg != SEG_NONE)
+		seg_end(a, t);
+	a->nseg++;
+	t->seg = a->here;
+}
+
+void acct_set_cpu(struct acct *a, int cpu)
+{
+	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | ((uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1));
+}
+
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 {
+	struct acct_thread *t;
+
 	if (tid <= 0)
 		return;
+	t = acct_thread(a, tid);
 	/*
 	 * syscalls:sys_enter_exit{,_group}, which count the calls that never
 	 * return, ignore a 32-bit program's (the kernel's
 	 * ARCH_TRACE_IGNORE_COMPAT_SYSCALLS): they are counted at their entry.
 	 */
-	if (a->compat_seen && (nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
-		struct acct_thread *t = acct_thread(a, tid);
-
-		if (t->compat) {
-			acct_sys_noreturn(a, tid, nr, ts);
-			return;
-		}
+	if (a->compat_seen && t->compat && (nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
+		acct_sys_noreturn(a, tid, nr, ts);
+		return;
 	}
-	if (a->order_times)
-		keep_timing(a, tid, sc_nr(nr), ts);
-	else
-		time_enter(acct_thread(a, tid), sc_nr(nr), ts);
+	if (t->seg != a->here)
+		seg_begin(a, t);
+	/*
+	 * The entry of a call that never returns, its own event decoded first
+	 * (whichever probe the kernel calls first): nothing is pending.
+	 */
+	if ((uint32_t)nr + 1 == t->noret) {
+		t->seg_nr = SC_EMPTY;
+		t->seg_ts = ts;
+		return;
+	}
+	t->seg_nr = sc_nr(nr);
+	t->seg_ts = ts;
+}
+
+/* The exit @n at @ts of @t (counted in @s): timed from its entry in the segment, or kept. */
+static inline void seg_exit(struct acct *a, struct acct_thread *t, struct sc_stat *s, uint32_t n,
+			    uint64_t ts)
+{
+	if (t->seg != a->here) {
+		seg_begin(a, t);
+		keep_timing(a, -t->tid, n, ts);
+		t->seg_nr = SEG_KEPT;
+		t->seg_ts = ts;
+		return;
+	}
+	if (t->seg_nr == entry_key(n) && ts >= t->seg_ts)
+		sc_table_time(&t->sc, s, ts - t->seg_ts);
+	t->seg_nr = SC_EMPTY;
+	t->seg_ts = ts;
+}
+
+/* Every open segment ends (their last states kept). */
+static void seg_end_all(struct acct *a)
+{
+	size_t i;
+
+	for (i = 0; a->nseg && i < a->threads.cap; i++) {
+		struct acct_thread *t = a->threads.slots[i].val;
+
+		if (a->threads.slots[i].key && t->seg != SEG_NONE)
+			seg_end(a, t);
+	}
+	a->nseg = 0;
 }
 
 void acct_time_calls(struct acct *a)
 {
 	size_t i;
 
+	seg_end_all(a);
 	sort_timing(&a->tv, &a->tv_tmp, a->ntv, &a->tv_runs);
 	for (i = 0; i < a->ntv; i++) {
 		const struct acct_timing *r = &a->tv[i];
@@ -516,11 +604,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		t->cred_call = true;
 	}
 	if (a->order_times)
-		keep_timing(a, -tid, n, ts);
-	else if (t->enter_nr != SC_EMPTY)
-		time_exit(t, s, n, ts);
-	else if (ts > t->last_exit_ts)
-		t->last_exit_ts = ts;	/* time_exit's all the same: no entry is pending */
+		seg_exit(a, t, s, n, ts);
 }
 
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
@@ -533,16 +617,18 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
 	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
 	count(a, t, AC_SYSCALLS);
 	/*
-	 * Timed in order, the entries wait in a->tv: ended at once, a call still
-	 * pending from the last interval (a sleep's clock_nanosleep, a shell's
-	 * wait4) lost its entry before its exit, in the same batch, was paired,
-	 * and went untimed (most of a shell loop's "calls without a time"). So
-	 * the end is kept in order too (SC_EMPTY: no call pending from then on).
+	 * No call pending from then on, in its segment's order (a call still
+	 * pending from the last interval, a sleep's clock_nanosleep, a shell's
+	 * wait4, is paired with its exit before this). Its raw sys_enter may
+	 * follow: not a call pending either.
 	 */
-	if (a->order_times)
-		keep_timing(a, tid, SC_EMPTY, ts);
-	else
-		t->enter_nr = SC_EMPTY;
+	if (!a->order_times)
+		return;
+	if (t->seg != a->here)
+		seg_begin(a, t);
+	t->seg_nr = SC_EMPTY;
+	t->seg_ts = ts;
+	t->noret = (uint32_t)nr + 1;
 }
 
 /* @t's keys of this interval, counted as native, as @t's compat ABI's. */
@@ -604,6 +690,9 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
 	if (prev <= 0)	/* the idle task */
 		return;
 	t = activate(a, prev);
+	/* It leaves this CPU: what it does next may be written on another. */
+	if (t->seg == a->here)
+		seg_end(a, t);
 	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & ACCT_STATE_EXITED))
 		t->gone_ts = ts;
 	/*
@@ -767,6 +856,7 @@ static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clo
 		t->enter_nr = SC_EMPTY;
 	if (t->last_exit_ts < ts)
 		t->last_exit_ts = 0;
+	t->noret = 0;
 	copy_comm(t->comm, comm, comm_len);
 	t->ppid = ppid;
 	t->creator = 0;
@@ -1005,6 +1095,8 @@ void acct_order_life(struct acct *a)
 
 void acct_lost(struct acct *a, long n)
 {
+	/* A switch-out may be among them: no segment goes on across the gap. */
+	a->here += 1u << SEG_CPU_BITS;
 	if (n < 0)
 		a->lost_unknown = true;
 	else
@@ -1038,7 +1130,7 @@ void acct_end_interval(struct acct *a)
 	size_t i;
 
 	/* What is not timed yet belongs to the tables about to be cleared. */
-	if (a->ntv)
+	if (a->ntv || a->nseg)
 		acct_time_calls(a);
 	if (a->nlv)
 		acct_order_life(a);

@@ -66,6 +66,24 @@ struct acct_thread {
 	uint64_t n[AC_NR];	/* this interval */
 	struct sc_table sc;	/* this interval, per syscall */
 	struct sc_table err;	/* this interval, per syscall and errno (sc_err_key) */
+	/*
+	 * Call timing (acct.order_times). Its events are paired as they are
+	 * decoded within a segment: the run of its records read from one
+	 * CPU's pages with no switch-out of it in between, during which it
+	 * never left that CPU, so that nothing of it can be elsewhere. @seg is
+	 * the segment's CPU (acct.here), SEG_NONE when none is open; @seg_nr
+	 * the number of its entry still pending, or SC_EMPTY (nothing pending
+	 * since @seg_ts: an exit, an exit_group), or the segment's only record
+	 * is the exit that opened it (kept, evsums.c).
+	 */
+	uint32_t seg, seg_nr;
+	uint64_t seg_ts;
+	uint32_t noret;		/* number + 1 of the never-returning call it entered, 0 = none */
+	/*
+	 * Its calls across segments, from the kept records paired in time
+	 * order (acct_time_calls): the call in progress (after the tick's
+	 * pairing, the one it is in) and the latest exit.
+	 */
 	uint64_t enter_ts;	/* raw sys_enter time of the call in progress */
 	uint32_t enter_nr;	/* its number; SC_EMPTY = none seen */
 	uint64_t last_exit_ts;	/* the latest sys_exit timed or not: older entries are not pending */
@@ -175,7 +193,11 @@ struct acct_runs {
 	size_t n, cap;
 };
 
-/* A sys_enter (tid > 0) or sys_exit (of -tid) kept until it can be timed in order. */
+/*
+ * A record of a call kept until it can be paired in time order: a segment's
+ * last state (tid > 0: its entry pending, or nr SC_EMPTY: none pending from
+ * ts on) or the exit that opened one (of -tid).
+ */
 struct acct_timing {
 	uint64_t ts;
 	pid_t tid;
@@ -203,16 +225,25 @@ struct acct {
 	/* A thread ran a 32-bit program (compat ABI): their exits are looked for on sys_enter. */
 	bool compat_seen;
 	/*
-	 * Time calls in time order: each CPU's buffer is decoded in turn, so a
-	 * call that moved to another CPU (it blocked and woke up there, execve
-	 * balanced it) may have its exit decoded before its entry. Entries and
-	 * exits are kept, and acct_time_calls pairs them once every CPU is read.
-	 * Off: paired as decoded (one CPU, tests).
+	 * Time calls (sys_enter is traced; needs sched_switch's switch-outs).
+	 * Each CPU's buffer is decoded in turn, so a call that moved to another
+	 * CPU (it blocked and woke up there, execve balanced it) may have its
+	 * exit decoded before its entry. Within a segment (acct_thread.seg) a
+	 * thread's entry and exit are paired as decoded, nothing kept; a
+	 * segment's last state and the exit that opens one are kept (tv) and
+	 * paired in time order by acct_time_calls once every CPU is read.
 	 */
 	bool order_times;
 	struct acct_timing *tv, *tv_tmp;	/* tv_tmp: the merge's scratch */
 	size_t ntv, cap_tv;
 	struct acct_runs tv_runs;
+	/*
+	 * Whose pages are decoded (acct_set_cpu): the CPU, and in the high
+	 * bits how many pages said events were lost before them (a lost
+	 * switch-out could hide a move: every segment ends there).
+	 */
+	uint32_t here;
+	size_t nseg;			/* segments open (an upper bound) */
 	/*
 	 * Apply lifecycle events in time order: each CPU's buffer is decoded in
 	 * turn, so a child's exec or exit (on its CPU) may be decoded before its
@@ -338,13 +369,16 @@ void acct_order_life(struct acct *a);
 /* cgroup_attach_task: @tid moved to another cgroup (its cgroup is read again). */
 void acct_cgroup_attach(struct acct *a, pid_t tid);
 /*
- * With order_times, after every CPU's buffer is read up to now: the time of
- * each call from its entry and exit, in time order, added to the interval's
- * tables (before acct_first_active's sums are taken).
+ * After every CPU's buffer is read up to now: every segment ends, the kept
+ * records are paired in time order, the time of each call they pair added
+ * to the interval's tables (before acct_first_active's sums are taken);
+ * each thread's enter_nr says the call it is in.
  */
 void acct_time_calls(struct acct *a);
 /* @n events lost; n < 0: some, count unknown. */
 void acct_lost(struct acct *a, long n);
+/* The events decoded from now on are CPU @cpu's (0 until said). */
+void acct_set_cpu(struct acct *a, int cpu);
 
 /*
  * The ABI of @t's calls, learnt from /proc when no event said it (ftrace reads

@@ -67,9 +67,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* the fixed formats must load: a broken harness is a failure */
 	page = (size_t)dec.page_size;
 	acct_init(&a);
-	/* The first input byte picks whether signals count at delivery (-p mode). */
+	/*
+	 * The first input byte picks whether signals count at delivery (-p
+	 * mode) and whether calls are timed (--latency); each page is another
+	 * CPU's by turns, so that the timing's segments begin and end.
+	 */
 	a.recv_on_deliver = size && (data[0] & 1);
+	a.order_times = size && (data[0] & 2);
 	do {
+		acct_set_cpu(&a, (int)(off / (page ? page : 1)) & 1);
 		size_t n = size - off < page ? size - off : page;
 		uint8_t *copy = malloc(n ? n : 1);
 

@@ -286,6 +286,7 @@ static void test_noreturn_and_timing(void)
 
 	if (!setup())
 		return;
+	acct.order_times = true;
 	page_init(&p);
 	r = rec_new(&p, ID_ENTER, 500, 64);	/* sys_enter read */
 	put64(r, 8, 0);
@@ -348,6 +349,7 @@ static void test_record_types(void)
 
 	if (!setup())
 		return;
+	acct.order_times = true;
 	page_init(&p);
 	r = rec_new(&p, ID_ENTER, 800, 64);		/* t = 10 */
 	put64(r, 8, 0);
@@ -395,8 +397,9 @@ static void test_record_types(void)
 }
 
 /*
- * sys_exit's fast path (longs, decoded before the dispatch) and the rest: a
- * record shorter than its format is malformed, not a call; a kernel whose
+ * sys_exit's and sys_enter's fast paths (longs, decoded before the
+ * dispatch) and the rest: a record shorter than its format is malformed,
+ * not a call nor an entry; a kernel whose
  * sys_exit fields are ints (a 32-bit one's format) is decoded by the sizes
  * its format gives.
  */
@@ -410,15 +413,21 @@ static void test_sys_exit_shapes(void)
 
 	if (!setup())
 		return;
+	acct.order_times = true;
 	page_init(&p);
-	add_exit(&p, 900, 1, 5);
+	r = rec_new(&p, ID_ENTER, 900, 64);
+	put64(r, 8, 1);
+	add_exit(&p, 900, 1, 5);			/* 10 ns later: timed */
+	rec_new(&p, ID_ENTER, 900, 8);			/* needs 16 bytes */
 	rec_new(&p, ID_EXIT, 900, 16);			/* needs 24 bytes */
-	add_exit(&p, 900, 1, -2);
-	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
-	CHECK_EQ_U64(dec.malformed, 1);
+	add_exit(&p, 900, 1, -2);			/* no entry read: not timed */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
+	CHECK_EQ_U64(dec.malformed, 2);
 	if (CHECK(thr(900) && sc_table_find(&thr(900)->sc, 1))) {
 		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->calls, 2);
 		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->errors, 1);
+		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->timed, 1);
+		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->time_ns, 10);
 	}
 	teardown();
 

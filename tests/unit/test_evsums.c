@@ -2,8 +2,10 @@
 /*
  * collectors/evsums: the time of each system call from its sys_enter and
  * sys_exit. The per-CPU buffers are decoded one after the other, so a call
- * that moved to another CPU may have its exit decoded before its entry:
- * with order_times, acct_time_calls pairs them in time order.
+ * that moved to another CPU may have its exit decoded before its entry. A
+ * thread's records read from one CPU with no switch-out of it in between
+ * are paired as decoded; what crosses a switch-out or a CPU is kept and
+ * paired in time order by acct_time_calls.
  */
 #include "test.h"
 
@@ -13,6 +15,9 @@
 #include "../../lib/util.h"
 
 #define TID 700
+/* sched_switch's prev_state: asleep (S), preempted. */
+#define OUT_SLEEP 0x1
+#define OUT_PREEMPTED 0x100
 
 static const struct sc_stat *stat_of(struct acct *a, long nr)
 {
@@ -32,28 +37,40 @@ static void check_read(struct acct *a, uint64_t calls, uint64_t timed, uint64_t 
 	CHECK_EQ_U64(s->max_ns, max_ns);
 }
 
+/* One CPU, no switch: each call timed as decoded, nothing kept. */
 static void test_in_order(void)
 {
 	struct acct a;
 
 	acct_init(&a);
+	a.order_times = true;
 	acct_sys_enter(&a, TID, SYS_read, 100);
 	acct_sys_exit(&a, TID, SYS_read, 5, 150);
 	acct_sys_enter(&a, TID, SYS_read, 200);
 	acct_sys_exit(&a, TID, SYS_read, 5, 230);
 	check_read(&a, 2, 2, 80, 50);
+	CHECK_EQ_U64(a.ntv, 0);
 	acct_free(&a);
 }
 
-/* Two reads in a pipe ping-pong: each entered on CPU 1, returned on CPU 0. */
+/*
+ * Two reads in a pipe ping-pong: each entered on CPU 1 (where it blocks),
+ * returned on CPU 0 (where it was woken, and which it leaves again).
+ */
 static void decode_bouncing(struct acct *a)
 {
 	/* CPU 0's buffer first: both exits. */
+	acct_set_cpu(a, 0);
 	acct_sys_exit(a, TID, SYS_read, 1, 200);
+	acct_switch(a, TID, OUT_PREEMPTED, 210);
 	acct_sys_exit(a, TID, SYS_read, 1, 400);
+	acct_switch(a, TID, OUT_PREEMPTED, 410);
 	/* Then CPU 1's: both entries. */
+	acct_set_cpu(a, 1);
 	acct_sys_enter(a, TID, SYS_read, 100);
+	acct_switch(a, TID, OUT_SLEEP, 110);
 	acct_sys_enter(a, TID, SYS_read, 350);
+	acct_switch(a, TID, OUT_SLEEP, 360);
 }
 
 static void test_ordered(void)
@@ -83,20 +100,27 @@ static void test_ordered_runs(void)
 
 	acct_init(&a);
 	a.order_times = true;
-	/* CPU 3 */
+	acct_set_cpu(&a, 3);
 	acct_sys_exit(&a, TID, SYS_read, 1, 900);
 	acct_sys_enter(&a, other, SYS_write, 910);
-	/* CPU 0 */
+	acct_switch(&a, other, OUT_SLEEP, 920);
+	acct_set_cpu(&a, 0);
 	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_switch(&a, TID, OUT_SLEEP, 110);
 	acct_sys_exit(&a, other, SYS_write, 1, 300);
+	acct_switch(&a, other, OUT_PREEMPTED, 310);
 	acct_sys_enter(&a, TID, SYS_read, 700);
-	/* CPU 2 */
+	acct_switch(&a, TID, OUT_SLEEP, 710);
+	acct_set_cpu(&a, 2);
 	acct_sys_exit(&a, TID, SYS_read, 1, 150);
+	acct_switch(&a, TID, OUT_PREEMPTED, 160);
 	acct_sys_exit(&a, other, SYS_write, 1, 990);
-	/* CPU 1 */
+	acct_set_cpu(&a, 1);
 	acct_sys_enter(&a, other, SYS_write, 120);
+	acct_switch(&a, other, OUT_SLEEP, 130);
 	acct_sys_enter(&a, TID, SYS_read, 400);
 	acct_sys_exit(&a, TID, SYS_read, 1, 450);
+	acct_switch(&a, TID, OUT_PREEMPTED, 460);
 	acct_time_calls(&a);
 	/* read: 100-150, 400-450, 700-900; write: 120-300, 910-990 */
 	check_read(&a, 3, 3, 50 + 50 + 200, 200);
@@ -110,16 +134,157 @@ static void test_ordered_runs(void)
 	acct_free(&a);
 }
 
-static void test_unordered_never_wrong(void)
+/*
+ * A thread that left its CPU in a read and came back to it for the exit of
+ * another read, the calls between made on another CPU whose pages are read
+ * later: the exit is not paired with the entry before it on that CPU
+ * (its switch-out ends the segment), each read has its own time.
+ */
+static void test_left_and_came_back(void)
 {
 	struct acct a;
 
 	acct_init(&a);
-	/* Paired as decoded, the same events give no time rather than a wrong one. */
-	decode_bouncing(&a);
-	acct_sys_exit(&a, TID, SYS_read, 1, 500);	/* no entry: 350 is older than 400 */
-	check_read(&a, 3, 0, 0, 0);
+	a.order_times = true;
+	acct_set_cpu(&a, 0);
+	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_switch(&a, TID, OUT_SLEEP, 110);
+	acct_sys_exit(&a, TID, SYS_read, 1, 300);
+	acct_set_cpu(&a, 1);
+	acct_sys_exit(&a, TID, SYS_read, 1, 150);
+	acct_sys_enter(&a, TID, SYS_read, 160);
+	acct_switch(&a, TID, OUT_SLEEP, 170);
+	acct_time_calls(&a);
+	check_read(&a, 2, 2, 50 + 140, 140);
 	acct_free(&a);
+}
+
+/*
+ * The same, but the switch-out on CPU 0 was lost (a page said events were
+ * missed before it): no segment goes on across the gap.
+ */
+static void test_lost_switch(void)
+{
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_set_cpu(&a, 0);
+	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_lost(&a, 1);
+	acct_sys_exit(&a, TID, SYS_read, 1, 300);
+	acct_set_cpu(&a, 1);
+	acct_sys_exit(&a, TID, SYS_read, 1, 150);
+	acct_sys_enter(&a, TID, SYS_read, 160);
+	acct_switch(&a, TID, OUT_SLEEP, 170);
+	acct_time_calls(&a);
+	check_read(&a, 2, 2, 50 + 140, 140);
+	acct_free(&a);
+}
+
+/*
+ * A getppid-like flood on two CPUs, each thread staying on its own: every
+ * call paired as decoded, nothing kept; CPU 1's thread preempted in user
+ * space once: its segment's end kept (nothing pending), nothing more.
+ */
+static void test_flood_keeps_nothing(void)
+{
+	const pid_t other = TID + 1;
+	struct acct a;
+	uint64_t ts;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_set_cpu(&a, 0);
+	for (ts = 1000; ts < 101000; ts += 100) {
+		acct_sys_enter(&a, TID, SYS_read, ts);
+		acct_sys_exit(&a, TID, SYS_read, 1, ts + 30);
+	}
+	acct_set_cpu(&a, 1);
+	for (ts = 1000; ts < 101000; ts += 100) {
+		acct_sys_enter(&a, other, SYS_read, ts);
+		acct_sys_exit(&a, other, SYS_read, 1, ts + 40);
+		if (ts == 50000)
+			acct_switch(&a, other, OUT_PREEMPTED, ts + 50);
+	}
+	CHECK_EQ_U64(a.ntv, 1);
+	check_read(&a, 1000, 1000, 1000 * 30, 30);
+	acct_time_calls(&a);
+	check_read(&a, 1000, 1000, 1000 * 30, 30);
+	if (CHECK(sc_table_find(&acct_thread(&a, other)->sc, SYS_read)))
+		CHECK_EQ_U64(sc_table_find(&acct_thread(&a, other)->sc, SYS_read)->time_ns,
+			     1000 * 40);
+	acct_free(&a);
+}
+
+/*
+ * In progress at the tick: a read entered on CPU 1 and not returned is the
+ * call its thread is in once every CPU is read (collectors/inprog.c shows
+ * it), whether it blocked (switched out) or still runs; a thread that
+ * returned from its last call is in none.
+ */
+static void test_in_progress(void)
+{
+	const pid_t running = TID + 1, idle = TID + 2;
+	struct acct a;
+
+	acct_init(&a);
+	a.order_times = true;
+	acct_set_cpu(&a, 1);
+	acct_sys_enter(&a, TID, SYS_read, 100);
+	acct_switch(&a, TID, OUT_SLEEP, 110);
+	acct_sys_enter(&a, running, SYS_write, 120);
+	acct_sys_enter(&a, idle, SYS_write, 130);
+	acct_sys_exit(&a, idle, SYS_write, 1, 140);
+	acct_time_calls(&a);
+	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SYS_read);
+	CHECK_EQ_U64(acct_thread(&a, TID)->enter_ts, 100);
+	CHECK_EQ_U64(acct_thread(&a, running)->enter_nr, SYS_write);
+	CHECK_EQ_U64(acct_thread(&a, running)->enter_ts, 120);
+	CHECK_EQ_U64(acct_thread(&a, idle)->enter_nr, SC_EMPTY);
+	CHECK_EQ_U64(acct_thread(&a, idle)->last_exit_ts, 140);
+	/* The next tick: the read returned on CPU 0, the write on CPU 1. */
+	acct_end_interval(&a);
+	acct_set_cpu(&a, 0);
+	acct_sys_exit(&a, TID, SYS_read, 1, 5100);
+	acct_set_cpu(&a, 1);
+	acct_sys_exit(&a, running, SYS_write, 1, 5120);
+	acct_time_calls(&a);
+	check_read(&a, 1, 1, 5000, 5000);
+	if (CHECK(sc_table_find(&acct_thread(&a, running)->sc, SYS_write)))
+		CHECK_EQ_U64(sc_table_find(&acct_thread(&a, running)->sc, SYS_write)->time_ns, 5000);
+	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
+	acct_free(&a);
+}
+
+/*
+ * exit_group's own event and its raw sys_enter, in either order (whichever
+ * probe the kernel calls first), a few ns apart: counted once, never timed,
+ * and no call left pending.
+ */
+static void test_noreturn_either_order(void)
+{
+	struct acct a;
+	int first;
+
+	for (first = 0; first < 2; first++) {
+		acct_init(&a);
+		a.order_times = true;
+		acct_sys_enter(&a, TID, SYS_read, 100);
+		acct_sys_exit(&a, TID, SYS_read, 1, 150);
+		if (first)
+			acct_sys_enter(&a, TID, SYS_exit_group, 200);
+		acct_sys_noreturn(&a, TID, SYS_exit_group, 202);
+		if (!first)
+			acct_sys_enter(&a, TID, SYS_exit_group, 204);
+		acct_time_calls(&a);
+		if (CHECK(stat_of(&a, SYS_exit_group))) {
+			CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
+			CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
+		}
+		CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
+		acct_free(&a);
+	}
 }
 
 static void test_begun_before_tracing(void)
@@ -660,8 +825,16 @@ static const struct test tests[] = {
 	{ "acct: order_times: exits decoded before their entries, each timed", test_ordered },
 	{ "acct: order_times: four CPUs' runs out of time order, two threads, each call timed",
 	  test_ordered_runs },
-	{ "acct: paired as decoded: out of order gives no time, never a wrong one",
-	  test_unordered_never_wrong },
+	{ "acct: a thread that left its CPU mid-call and came back: each call its own time",
+	  test_left_and_came_back },
+	{ "acct: events lost before a page: no pairing as decoded across the gap",
+	  test_lost_switch },
+	{ "acct: a flood on two CPUs: every call paired as decoded, nothing kept",
+	  test_flood_keeps_nothing },
+	{ "acct: calls in progress at the tick, blocked or running, then timed where they end",
+	  test_in_progress },
+	{ "acct: exit_group's two entries in either order: one call, none pending",
+	  test_noreturn_either_order },
 	{ "acct: a call begun before tracing has no time; the next has", test_begun_before_tracing },
 	{ "acct: an entry and its exit read at different ticks", test_across_reads },
 	{ "acct: the interval's calls are timed before its tables go", test_interval_end },
