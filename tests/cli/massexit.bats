@@ -75,7 +75,7 @@ sane() {
 # count of intervals would wait for.
 run_batch() {
 	local st=0 i n
-	timeout 300 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,syscalls "$@" \
+	timeout 300 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls "$@" \
 		>"$OUT" 2>"$ERR" &
 	local kp=$!
 	track "$kp"
@@ -118,14 +118,14 @@ run_batch() {
 	[ "$status" -eq 0 ]
 	# The recording replays, under the sanitizers too, to what was written.
 	run --separate-stderr "$ASAN" -r "$BATS_TEST_TMPDIR/rec.db" -b --csv \
-		-o pid,ppid,comm,state,sig_recv,syscalls
+		-o pid,ppid,comm,state,sig_recv,sig_sent,syscalls
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(cat "$OUT")" ]
 }
 
 @test "mass exit: -- CMD, its $N children followed and killed at once" {
 	local st=0
-	timeout 120 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,syscalls \
+	timeout 120 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls \
 		-- "$BATS_FILE_TMPDIR/massexit" procs "$N" "$READY" >"$OUT" 2>"$ERR" &
 	local kp=$!
 	track "$kp"

@@ -550,7 +550,8 @@ def csv_mass_exit(path, pidfile, sigs, name):
             rows.setdefault(r["pid"], []).append(r)
 
     def brief(rs):
-        return " ".join("%s/%s/%s" % (r["state"], r["syscalls"] or "-", r["sig_recv"] or "-")
+        return " ".join("%s/%s/%s/%s" % (r["state"], r["syscalls"] or "-", r["sig_recv"] or "-",
+                                          r.get("sig_sent") or "-")
                         for r in rs)
     def first_life(rs):
         # A busy machine reuses a pid within seconds: after a row X or Z, a
@@ -580,17 +581,19 @@ def csv_mass_exit(path, pidfile, sigs, name):
             bad.append("%s: %d signals received, not %d" % (p, got, sigs))
         elif not xs:
             bad.append("%s: no row X" % p)
-        elif any(r["state"] != "X" or (r["syscalls"] in ("", "0") and r["sig_recv"] in ("", "0"))
+        elif any(r["state"] != "X" or all(r.get(c, "") in ("", "0")
+                                          for c in ("syscalls", "sig_recv", "sig_sent"))
                  for r in late):
-            # Only what was read a refresh late (calls or signals, never 0 of
-            # both), however long /proc lists the task in the kernel's exit
-            # path (D, R: a mass exit makes it long) or as a zombie after.
+            # Only what was read a refresh late (calls or signals: its exit's
+            # SIGCHLD to its parent is sent after its exit event, maybe after
+            # the cut), never a row of nothing, however long /proc lists the
+            # task in the kernel's exit path (D, R) or as a zombie after.
             bad.append("%s: rows after its exit" % p)
         elif name != "-" and rs[-1]["comm"] != name:
             bad.append("%s: named %s at its end, not %s" % (p, rs[-1]["comm"], name))
         else:
             continue
-        bad[-1] += " (state/syscalls/sig_recv: %s)" % brief(rs)
+        bad[-1] += " (state/syscalls/sig_recv/sig_sent: %s)" % brief(rs)
     if bad:
         fail("%d of %d tasks wrong, e.g.\n  %s" % (len(bad), len(pids), "\n  ".join(bad[:5])))
     print("%d tasks, each %d signals, ending X" % (len(pids), sigs))
