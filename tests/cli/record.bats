@@ -337,7 +337,7 @@ EOF
 	run -0 "$KTOP" -b -w "$D/w.db" -n 3 -d 0.2 $(trace_opt)
 	# a transaction left open: its -journal, pages of it already in the file
 	coproc SQ { sqlite3 "$D/w.db"; }
-	echo "PRAGMA cache_size = 1; BEGIN; UPDATE life SET comm = comm || 'x'; SELECT 'ready';" >&"${SQ[1]}"
+	echo "PRAGMA cache_size = 1; BEGIN; UPDATE life SET pid = pid + 1; SELECT 'ready';" >&"${SQ[1]}"
 	read -r -t 30 line <&"${SQ[0]}"
 	[ "$line" = ready ]
 	cp "$D/w.db" "$D/hot.db"
