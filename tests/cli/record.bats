@@ -194,15 +194,19 @@ replay_or_error() {
 	fi
 }
 
-@test "replay: a recording of format 3 (each interval deflated alone) still replays" {
-	local f=tests/fuzz/corpus/replay/procs-keyframes
-	[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = 3 ]
-	cp "$f" "$D/f3.db"
-	run -0 --separate-stderr "$KTOP" -r "$D/f3.db" -b --csv
-	[[ "$stderr" != *damaged* && "$stderr" != *format* ]]
-	# the header and a row of each of its intervals shown
-	[ "${#lines[@]}" -ge 4 ]
-	[[ "${lines[0]}" == time,* ]]
+@test "replay: recordings of formats 3 (each interval deflated alone) and 4 (the tables of format 4) still replay" {
+	local f v
+	for v in 3 4; do
+		f=tests/fuzz/corpus/replay/procs-keyframes
+		[ "$v" = 3 ] || f=$f-f$v
+		[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = "$v" ]
+		cp "$f" "$D/f$v.db"
+		run -0 --separate-stderr "$KTOP" -r "$D/f$v.db" -b --csv
+		[[ "$stderr" != *damaged* && "$stderr" != *format* ]]
+		# the header and a row of each of its intervals shown
+		[ "${#lines[@]}" -ge 4 ]
+		[[ "${lines[0]}" == time,* ]]
+	done
 }
 
 @test "replay: foreign, newer, empty, truncated, damaged files: one line, exit 1, no crash" {
