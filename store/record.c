@@ -9,10 +9,11 @@
  * (every keyframe_s, and the first interval of each run) decode without
  * what came before, so a replay can start anywhere; a new file starts with
  * a hidden keyframe of what the decoder remembers. Beside the samples, for
- * people who query the file with sqlite3: each process life once (proc),
- * its syscall tables per interval (task, sctab: the views syscall and
- * syscall_error), the whole system's counts and signal flows (interval),
- * containers' names (cgname).
+ * people who query the file with sqlite3 (store/recfmt.c says how they are
+ * kept small): each process life once (life, kind, text: the view proc),
+ * its syscall tables per interval (life's first, task_after, sctab: the
+ * views task, syscall and syscall_error), the whole system's counts and
+ * signal flows (interval, the view sigflow), containers' names (cgname).
  */
 #include "record.h"
 #include "recnames.h"
@@ -245,27 +246,19 @@ static uint64_t hash_text(const char *s, size_t n)
 	return h;
 }
 
-/* The slot of @s (@n bytes), or NULL; @h gets its hash. */
-static struct dslot *dedup_slot(struct dedup *d, const char *s, size_t n, bool blob, uint64_t *h)
+/* The id @s (@n bytes) was stored as, or 0; @h gets its hash. */
+static int64_t dedup_find(struct dedup *d, const char *s, size_t n, bool blob, uint64_t *h)
 {
 	size_t i;
 
 	*h = hash_text(s, n) ^ blob;
 	if (!d->cap)
-		return NULL;
+		return 0;
 	for (i = *h & (d->cap - 1); d->v[i].id; i = (i + 1) & (d->cap - 1))
 		if (d->v[i].hash == *h && d->v[i].len == n && d->v[i].blob == blob &&
 		    !memcmp(d->v[i].s, s, n))
-			return &d->v[i];
-	return NULL;
-}
-
-/* The id @s (@n bytes) was stored as, or 0; @h gets its hash. */
-static int64_t dedup_find(struct dedup *d, const char *s, size_t n, bool blob, uint64_t *h)
-{
-	struct dslot *e = dedup_slot(d, s, n, blob, h);
-
-	return e ? e->id : 0;
+			return d->v[i].id;
+	return 0;
 }
 
 /* Remember @s as stored under @id (the row is written). */
@@ -417,7 +410,6 @@ static int64_t cmdline_id(struct record *r, const char *s, size_t n, bool blob)
  * of the system calls and errnos the file's tables hold, each once (a file
  * of a day holds a few dozen: all of them were a fixed 50 KiB).
  */
-
 static int put_names(struct record *r, const struct sc_table *t, bool err)
 {
 	static const struct {
