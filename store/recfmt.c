@@ -14,14 +14,25 @@ const enum counter recfmt_ev_counter[RECFMT_NEV] = {
 /*
  * An interval's samples are one blob (store/recsample.h, zlib'ed: its
  * length in 4 bytes, big-endian, then the deflated bytes); the rest is for
- * people who query the file: a process life once in life (the view proc
- * says it with its texts), a command line as text or a blob
- * (recfmt_cmdline_text); per-syscall tables, cgroup paths, command lines
- * and users repeat (the same command run again, the processes of one
- * service): each is stored once per file, in sctab, cgroup and text, and
- * rows name it by its id (the samples' rows name their tables by these ids
- * too).
+ * people who query the file, kept small since a short-lived process costs
+ * its share of every table here and atop stores none of it (issue 22). A
+ * process life is one row of life: what lives share (the same command run
+ * again by the same parent: comm, ppid, user, command line, cgroup) is one
+ * row of kind, and its first interval's syscall tables ride in it (a short
+ * life has no other); task_after holds the intervals after, the view task
+ * all of them. Per-syscall tables, cgroup paths, command lines and users
+ * repeat (the processes of one service): each is stored once per file, in
+ * sctab, cgroup and text, and rows name it by its id (the samples' rows name
+ * their tables by these ids too). A command line that shares its beginning
+ * and end with one stored before (a compiler's flags) is stored as that
+ * one's id, the lengths they share and the middle (text.base, text.n,
+ * text.m). An interval's signal flows are grouped by receiver
+ * (recfmt_flows_encode). The views proc, task, syscall, syscall_error and
+ * sigflow put it back together.
  */
+/* A command line stored as the middle of one stored before: its bytes put together. */
+#define CMD_JOINED "substr(CAST(b.t AS BLOB), 1, c.n) || c.t ||" \
+	" substr(CAST(b.t AS BLOB), length(CAST(b.t AS BLOB)) - c.m + 1)"
 const char recfmt_schema[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
 	"CREATE TABLE session(seq INTEGER PRIMARY KEY, wall REAL, host TEXT, kernel TEXT,"
@@ -34,17 +45,24 @@ const char recfmt_schema[] =
 	" lost_unknown INTEGER, sigflows TEXT, lost_exits INTEGER,"
 	" lost_exits_unknown INTEGER, samples BLOB);"
 	"CREATE INDEX interval_wall ON interval(wall);"
+	"CREATE TABLE kind(id INTEGER PRIMARY KEY, comm TEXT, ppid INTEGER, uid INTEGER,"
+	" user INTEGER, cmdline INTEGER, cgroup INTEGER);"
 	"CREATE TABLE life(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, pid INTEGER NOT NULL,"
-	" tgid INTEGER, starttime INTEGER NOT NULL, comm TEXT, ppid INTEGER,"
-	" uid INTEGER, user INTEGER, cmdline INTEGER, cgroup INTEGER);"
-	"CREATE TABLE text(id INTEGER PRIMARY KEY, t);"
+	" tgid INTEGER, starttime INTEGER NOT NULL, kind INTEGER NOT NULL, sc INTEGER, errs INTEGER);"
+	"CREATE TABLE text(id INTEGER PRIMARY KEY, t, base INTEGER, n INTEGER, m INTEGER);"
 	"CREATE VIEW proc AS SELECT l.id AS id, l.seq AS seq, l.pid AS pid,"
-	" ifnull(l.tgid, l.pid) AS tgid, l.starttime AS starttime, l.comm AS comm,"
-	" l.ppid AS ppid, l.uid AS uid, u.t AS user, c.t AS cmdline, l.cgroup AS cgroup"
-	" FROM life AS l LEFT JOIN text AS u ON u.id = l.user"
-	" LEFT JOIN text AS c ON c.id = l.cmdline;"
-	"CREATE TABLE task(seq INTEGER NOT NULL, proc INTEGER NOT NULL, sc INTEGER, errs INTEGER,"
-	" PRIMARY KEY(seq, proc)) WITHOUT ROWID;"
+	" ifnull(l.tgid, l.pid) AS tgid, l.starttime AS starttime, k.comm AS comm,"
+	" k.ppid AS ppid, k.uid AS uid, u.t AS user,"
+	" CASE WHEN c.base IS NULL THEN c.t"
+	" WHEN typeof(c.t) = 'blob' THEN CAST(" CMD_JOINED " AS BLOB)"
+	" ELSE CAST(" CMD_JOINED " AS TEXT) END AS cmdline,"
+	" k.cgroup AS cgroup"
+	" FROM life AS l JOIN kind AS k ON k.id = l.kind LEFT JOIN text AS u ON u.id = k.user"
+	" LEFT JOIN text AS c ON c.id = k.cmdline LEFT JOIN text AS b ON b.id = c.base;"
+	"CREATE TABLE task_after(seq INTEGER NOT NULL, proc INTEGER NOT NULL, sc INTEGER,"
+	" errs INTEGER, PRIMARY KEY(seq, proc)) WITHOUT ROWID;"
+	"CREATE VIEW task AS SELECT seq, id AS proc, sc, errs FROM life"
+	" WHERE sc IS NOT NULL OR errs IS NOT NULL UNION ALL SELECT * FROM task_after;"
 	"CREATE TABLE cgroup(id INTEGER PRIMARY KEY, path TEXT NOT NULL);"
 	"CREATE TABLE sctab(id INTEGER PRIMARY KEY, sc TEXT NOT NULL);"
 	"CREATE TABLE syscall_name(nr INTEGER PRIMARY KEY, name TEXT, subsystem TEXT);"
@@ -66,9 +84,18 @@ const char recfmt_schema[] =
 	" json_extract(j.value, '$[2]') AS count"
 	" FROM task AS t JOIN sctab AS x ON x.id = t.errs JOIN json_each(x.sc) AS j"
 	" LEFT JOIN syscall_name AS n ON n.nr = json_extract(j.value, '$[0]')"
-	" LEFT JOIN errno_name AS e ON e.nr = json_extract(j.value, '$[1]');";
+	" LEFT JOIN errno_name AS e ON e.nr = json_extract(j.value, '$[1]');"
+	"CREATE VIEW sigflow AS SELECT i.seq AS seq,"
+	" CASE f.type WHEN 'array' THEN json_extract(f.value, '$[0]') ELSE f.value END AS sender,"
+	" json_extract(g.value, '$[0]') AS receiver, json_extract(g.value, '$[1]') AS signal,"
+	" json_extract(g.value, '$[2]') AS result,"
+	" CASE f.type WHEN 'array' THEN json_extract(f.value, '$[1]') ELSE 1 END AS n,"
+	" CASE f.type WHEN 'array' THEN json_extract(f.value, '$[2]') END AS sender_comm,"
+	" CASE f.type WHEN 'array' THEN json_extract(f.value, '$[3]') END AS receiver_comm"
+	" FROM interval AS i JOIN json_each(i.sigflows) AS g JOIN json_each(g.value) AS f"
+	" WHERE f.key >= 3;";
 
-const char recfmt_task_insert[] = "INSERT INTO task VALUES (?,?,?,?)";
+const char recfmt_task_insert[] = "INSERT INTO task_after VALUES (?,?,?,?)";
 
 bool recfmt_cmdline_text(const char *s, size_t len, char *out)
 {
@@ -571,23 +598,25 @@ static void put_comm(struct recbuf *b, const char *c)
 	rec_put_bytes(b, "\"", 1);
 }
 
-static void put_flow(struct recbuf *b, bool first, pid_t sender, pid_t receiver, int sig,
-		     int result, uint64_t n, const char *sc, const char *rc)
+/* A flow's sender in its group: the pid alone when it is all there is to say. */
+static void put_sender(struct recbuf *b, pid_t sender, uint64_t n, const char *sc, const char *rc)
 {
-	char num[96];
-	int len = snprintf(num, sizeof(num), "%s[%d,%d,%d,%d,%llu,", first ? "" : ",", (int)sender,
-			   (int)receiver, sig, result, (unsigned long long)n);
+	char num[64];
+	int len;
 
-	/* No names: the five numbers only. */
-	if (!sc[0] && !rc[0]) {
-		num[len - 1] = ']';
+	if (n == 1 && !sc[0] && !rc[0]) {
+		len = snprintf(num, sizeof(num), ",%d", (int)sender);
 		rec_put_bytes(b, num, (size_t)len);
 		return;
 	}
+	len = snprintf(num, sizeof(num), ",[%d,%llu", (int)sender, (unsigned long long)n);
 	rec_put_bytes(b, num, (size_t)len);
-	put_comm(b, sc);
-	rec_put_bytes(b, ",", 1);
-	put_comm(b, rc);
+	if (sc[0] || rc[0]) {
+		rec_put_bytes(b, ",", 1);
+		put_comm(b, sc);
+		rec_put_bytes(b, ",", 1);
+		put_comm(b, rc);
+	}
 	rec_put_bytes(b, "]", 1);
 }
 
@@ -601,24 +630,48 @@ static const char *flow_name(const struct model *m, pid_t pid, const char *c)
 	return strncmp(t->comm, c, 15) || strnlen(c, 16) > 15 ? c : "";
 }
 
+/* Flows by receiver, signal and result, then as the model has them. */
+static int cmp_flow(const void *a, const void *b)
+{
+	const struct sigflow *x = *(const struct sigflow *const *)a, *y = *(const struct sigflow *const *)b;
+
+	if (x->receiver != y->receiver)
+		return x->receiver < y->receiver ? -1 : 1;
+	if (x->sig != y->sig)
+		return x->sig < y->sig ? -1 : 1;
+	if (x->result != y->result)
+		return x->result < y->result ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struct model *m)
 {
-	bool first = true;
-	size_t i;
+	const struct sigflow **v = xmalloc((f->n + 1) * sizeof(*v));
+	size_t i, n = 0;
 
-	rec_put_bytes(b, "[", 1);
-	for (i = 0; i < f->n; i++) {
-		const struct sigflow *r = &f->v[i];
-
-		if (!r->n)
-			continue;
-		put_flow(b, first, r->sender, r->receiver, r->sig, r->result, r->n,
-			 flow_name(m, r->sender, r->sender_comm),
-			 flow_name(m, r->receiver, r->receiver_comm));
-		first = false;
-	}
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].n)
+			v[n++] = &f->v[i];
+	sort_array(v, n, sizeof(*v), cmp_flow);
 	if (f->other.n)
-		put_flow(b, first, -1, -1, 0, 0, f->other.n, "", "");
-	rec_put_bytes(b, "]", 2);
+		v[n++] = &f->other;
+	rec_put_bytes(b, "[", 1);
+	for (i = 0; i < n; i++) {
+		const struct sigflow *r = v[i];
+		bool other = r == &f->other;
+
+		if (!i || r->receiver != v[i - 1]->receiver || r->sig != v[i - 1]->sig ||
+		    r->result != v[i - 1]->result) {
+			char num[64];
+			int len = snprintf(num, sizeof(num), "%s[%d,%d,%d", i ? "]," : "",
+					   (int)r->receiver, r->sig, r->result);
+
+			rec_put_bytes(b, num, (size_t)len);
+		}
+		put_sender(b, r->sender, r->n, other ? "" : flow_name(m, r->sender, r->sender_comm),
+			   other ? "" : flow_name(m, r->receiver, r->receiver_comm));
+	}
+	rec_put_bytes(b, n ? "]]" : "]", n ? 3 : 2);	/* with the NUL */
 	b->len--;
+	free(v);
 }

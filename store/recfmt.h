@@ -29,9 +29,13 @@
  * 3: the samples the sources gave (store/recsample.h). 1 and 2 stored the
  * model's state (task rows): refused, with a line saying so. 4: a task's
  * cgroup bit says that it came or went (RECFMT_CG_FLIP), and the intervals
- * from a keyframe to the next are one deflate stream (RECFMT_ZSTREAM).
+ * from a keyframe to the next are one deflate stream (RECFMT_ZSTREAM). 5:
+ * the same samples, smaller tables beside them for sqlite3 (what process
+ * lives share in kind, a life's first interval's syscall tables in its row,
+ * command lines as the rest of an earlier one, signal flows grouped by
+ * receiver); a replay reads none of those.
  */
-#define RECFMT_VERSION	4
+#define RECFMT_VERSION	5
 #define RECFMT_CG_FLIP	4
 #define RECFMT_ZSTREAM	4
 /*
@@ -61,7 +65,7 @@ extern const enum counter recfmt_ev_counter[RECFMT_NEV];
 
 /* The schema of a new file (statements separated by ';'). */
 extern const char recfmt_schema[];
-/* "INSERT INTO task VALUES (?,?,?,?)": seq, proc, sc, errs. */
+/* "INSERT INTO task_after VALUES (?,?,?,?)": seq, proc, sc, errs. */
 extern const char recfmt_task_insert[];
 
 /*
@@ -124,13 +128,15 @@ void recfmt_err_encode(struct recbuf *b, const struct sc_table *t);
 int recfmt_err_decode(const char *s, size_t n, struct sc_table *t);
 /*
  * The interval's signal flows (the rows of @f that counted this interval,
- * the other row's as sender and receiver -1) as JSON text,
- * [[sender,receiver,sig,result,n,"sender_comm","receiver_comm"],...] (no
- * names: the five numbers only), the
- * names' bytes outside printable ASCII as \u00XX; NUL-terminated. Appends
- * nothing but "[]" when there is none. With @m, a name is left out ("") when
- * @m has that process under that name: the model names a flow after its
- * task when it has it, and it has it again when replayed.
+ * the other row's as sender and receiver -1) as JSON text, grouped by
+ * receiver, signal and result: [[receiver,sig,result,S,S,...],...], each S
+ * a sender: its pid alone when it sent once and no name is said, else
+ * [sender,n] or [sender,n,"sender_comm","receiver_comm"] (a SIGCHLD of each
+ * short-lived child to its shell is 5 bytes, not 20; the view sigflow reads
+ * it a flow a row). The names' bytes outside printable ASCII as \u00XX;
+ * NUL-terminated; "[]" when there is none. With @m, a name is left out ("")
+ * when @m has that process under that name: the model names a flow after
+ * its task when it has it, and it has it again when replayed.
  */
 void recfmt_flows_encode(struct recbuf *b, const struct sigflows *f, const struct model *m);
 

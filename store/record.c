@@ -9,10 +9,11 @@
  * (every keyframe_s, and the first interval of each run) decode without
  * what came before, so a replay can start anywhere; a new file starts with
  * a hidden keyframe of what the decoder remembers. Beside the samples, for
- * people who query the file with sqlite3: each process life once (proc),
- * its syscall tables per interval (task, sctab: the views syscall and
- * syscall_error), the whole system's counts and signal flows (interval),
- * containers' names (cgname).
+ * people who query the file with sqlite3 (store/recfmt.c says how they are
+ * kept small): each process life once (life, kind, text: the view proc),
+ * its syscall tables per interval (life's first, task_after, sctab: the
+ * views task, syscall and syscall_error), the whole system's counts and
+ * signal flows (interval, the view sigflow), containers' names (cgname).
  */
 #include "record.h"
 #include "recnames.h"
@@ -76,17 +77,31 @@ struct rsession {
 	char exits_status[160];
 };
 
-/* Texts stored once per file (a table of id, text): what was stored, by hash. */
+/* Values stored once per file (a table of id, value): what was stored, by hash. */
 struct dedup {
 	struct dslot {
 		uint64_t hash;
 		int64_t id;		/* 0 = free */
 		char *s;
 		size_t len;
+		bool blob;
 	} *v;
 	size_t cap, n;
 	int64_t next_id;
 	sqlite3_stmt *ins;
+};
+
+/*
+ * The last command lines stored whole, a new one's candidates to share its
+ * beginning and end with (text.base): a compiler's lines share their flags.
+ */
+#define CMD_BASES 8
+#define CMD_PREFIX_MIN 32	/* sharing less, the base's id and lengths save nothing */
+struct cmdbase {
+	int64_t id;		/* 0 = none */
+	char *s;
+	size_t len;
+	bool blob;
 };
 
 /* Distinct texts remembered per table; past it, they are forgotten (and may repeat). */
@@ -138,7 +153,9 @@ struct record {
 	struct rsession sess;
 
 	struct recbuf buf, sc, cmd;
-	struct dedup cgroups, tables, texts;
+	struct dedup cgroups, tables, texts, kinds;
+	struct cmdbase bases[CMD_BASES];
+	unsigned next_base;
 	struct sccache tabcache;	/* the tables' ids by their contents (no text written) */
 	sqlite3_stmt *st_names;		/* containers' names (recnames.h) */
 	size_t names_written;
@@ -229,10 +246,24 @@ static uint64_t hash_text(const char *s, size_t n)
 	return h;
 }
 
-/* The id of text @s (@n bytes) in the file, stored now if new. 0 on a write error. */
-static int64_t dedup_blob(struct record *r, struct dedup *d, const char *s, size_t n, bool blob)
+/* The id @s (@n bytes) was stored as, or 0; @h gets its hash. */
+static int64_t dedup_find(struct dedup *d, const char *s, size_t n, bool blob, uint64_t *h)
 {
-	uint64_t h = hash_text(s, n);
+	size_t i;
+
+	*h = hash_text(s, n) ^ blob;
+	if (!d->cap)
+		return 0;
+	for (i = *h & (d->cap - 1); d->v[i].id; i = (i + 1) & (d->cap - 1))
+		if (d->v[i].hash == *h && d->v[i].len == n && d->v[i].blob == blob &&
+		    !memcmp(d->v[i].s, s, n))
+			return d->v[i].id;
+	return 0;
+}
+
+/* Remember @s as stored under @id (the row is written). */
+static void dedup_keep(struct dedup *d, const char *s, size_t n, bool blob, uint64_t h, int64_t id)
+{
 	size_t i;
 
 	if (d->n + 1 > d->cap * 3 / 4) {
@@ -256,23 +287,30 @@ static int64_t dedup_blob(struct record *r, struct dedup *d, const char *s, size
 		free(old);
 	}
 	for (i = h & (d->cap - 1); d->v[i].id; i = (i + 1) & (d->cap - 1))
-		if (d->v[i].hash == h && d->v[i].len == n && !memcmp(d->v[i].s, s, n))
-			return d->v[i].id;
+		;
+	d->v[i] = (struct dslot){ .hash = h, .id = id, .s = xmalloc(n + 1), .len = n, .blob = blob };
+	memcpy(d->v[i].s, s, n);
+	d->n++;
+}
+
+static int step(struct record *r, sqlite3_stmt *st);
+
+/* The id of text @s (@n bytes) in the file, stored now if new. 0 on a write error. */
+static int64_t dedup_blob(struct record *r, struct dedup *d, const char *s, size_t n, bool blob)
+{
+	uint64_t h;
+	int64_t id = dedup_find(d, s, n, blob, &h);
+
+	if (id)
+		return id;
 	sqlite3_bind_int64(d->ins, 1, d->next_id);
 	if (blob)
 		sqlite3_bind_blob(d->ins, 2, n ? s : "", (int)n, SQLITE_STATIC);
 	else
 		sqlite3_bind_text(d->ins, 2, s, (int)n, SQLITE_STATIC);
-	i = (size_t)sqlite3_step(d->ins);
-	sqlite3_reset(d->ins);
-	sqlite3_clear_bindings(d->ins);
-	if (i != SQLITE_DONE)
-		return db_error(r, "write"), 0;
-	for (i = h & (d->cap - 1); d->v[i].id; i = (i + 1) & (d->cap - 1))
-		;
-	d->v[i] = (struct dslot){ .hash = h, .id = d->next_id, .s = xmalloc(n + 1), .len = n };
-	memcpy(d->v[i].s, s, n);
-	d->n++;
+	if (step(r, d->ins))
+		return 0;
+	dedup_keep(d, s, n, blob, h, d->next_id);
 	return d->next_id++;
 }
 
@@ -281,13 +319,97 @@ static int64_t dedup_id(struct record *r, struct dedup *d, const char *s, size_t
 	return dedup_blob(r, d, s, n, false);
 }
 
+static void bases_clear(struct record *r)
+{
+	unsigned i;
+
+	for (i = 0; i < CMD_BASES; i++)
+		free(r->bases[i].s);
+	memset(r->bases, 0, sizeof(r->bases));
+	r->next_base = 0;
+}
+
+/* The bytes @a and @b (@n of each, backwards from their ends) share at their ends. */
+static size_t common_end(const char *a, const char *b, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && a[-1 - (ptrdiff_t)k] == b[-1 - (ptrdiff_t)k])
+		k++;
+	return k;
+}
+
+/*
+ * A command line's id in text, stored now if new: as the middle between the
+ * longest beginning and end it shares with one of the last stored whole
+ * (CMD_BASES), when they are long enough to pay (text.base, text.n, text.m;
+ * the view proc puts it back together), else whole. Text is cut between
+ * characters, so that each part is UTF-8 as the line was. 0 on a write error.
+ */
+static int64_t cmdline_id(struct record *r, const char *s, size_t n, bool blob)
+{
+	struct dedup *d = &r->texts;
+	const struct cmdbase *base = NULL;
+	size_t best = 0, pre = 0, post = 0, p, q, k;
+	unsigned i;
+	uint64_t h;
+	int64_t id = dedup_find(d, s, n, blob, &h);
+
+	if (id)
+		return id;
+	for (i = 0; i < CMD_BASES; i++) {
+		const struct cmdbase *b = &r->bases[i];
+		size_t max = b->len < n ? b->len : n;
+
+		if (!b->id || b->blob != blob)
+			continue;
+		for (p = 0; p < max && b->s[p] == s[p]; p++)
+			;
+		while (!blob && p && p < n && ((unsigned char)s[p] & 0xc0) == 0x80)
+			p--;
+		q = common_end(b->s + b->len, s + n, max - p);
+		while (!blob && q && ((unsigned char)s[n - q] & 0xc0) == 0x80)
+			q--;
+		if (p + q > best) {
+			best = p + q;
+			pre = p;
+			post = q;
+			base = b;
+		}
+	}
+	if (best < CMD_PREFIX_MIN) {
+		base = NULL;
+		pre = post = 0;
+	}
+	k = n - pre - post;
+	sqlite3_bind_int64(d->ins, 1, d->next_id);
+	if (blob)
+		sqlite3_bind_blob(d->ins, 2, k ? s + pre : "", (int)k, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(d->ins, 2, s + pre, (int)k, SQLITE_STATIC);
+	if (base) {
+		sqlite3_bind_int64(d->ins, 3, base->id);
+		sqlite3_bind_int64(d->ins, 4, (int64_t)pre);
+		sqlite3_bind_int64(d->ins, 5, (int64_t)post);
+	}
+	if (step(r, d->ins))
+		return 0;
+	if (!base) {
+		struct cmdbase *b = &r->bases[r->next_base++ % CMD_BASES];
+
+		free(b->s);
+		*b = (struct cmdbase){ .id = d->next_id, .s = xmalloc(n + 1), .len = n, .blob = blob };
+		memcpy(b->s, s, n);
+	}
+	dedup_keep(d, s, n, blob, h, d->next_id);
+	return d->next_id++;
+}
+
 /*
  * The names a query wants (syscall_name, errno_name): the recording host's,
  * of the system calls and errnos the file's tables hold, each once (a file
  * of a day holds a few dozen: all of them were a fixed 50 KiB).
  */
-static int step(struct record *r, sqlite3_stmt *st);
-
 static int put_names(struct record *r, const struct sc_table *t, bool err)
 {
 	static const struct {
@@ -403,13 +525,16 @@ static void close_file(struct record *r)
 	sqlite3_finalize(r->cgroups.ins);
 	sqlite3_finalize(r->tables.ins);
 	sqlite3_finalize(r->texts.ins);
-	r->texts.ins = NULL;
+	sqlite3_finalize(r->kinds.ins);
+	r->texts.ins = r->kinds.ins = NULL;
 	r->st_interval = r->st_proc = r->st_task = r->st_session = NULL;
 	r->cgroups.ins = r->tables.ins = NULL;
 	/* Ids are the file's: a new file stores its texts again. */
 	dedup_clear(&r->cgroups);
 	dedup_clear(&r->tables);
 	dedup_clear(&r->texts);
+	dedup_clear(&r->kinds);
+	bases_clear(r);
 	sccache_clear(&r->tabcache);
 	if (r->db) {
 		/*
@@ -486,6 +611,8 @@ static int open_file(struct record *r, const char *path)
 	if (rc == SQLITE_OK)
 		r->texts.next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM text", &rc) + 1;
 	if (rc == SQLITE_OK)
+		r->kinds.next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM kind", &rc) + 1;
+	if (rc == SQLITE_OK)
 		r->cgroups.next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM cgroup", &rc) + 1;
 	if (rc == SQLITE_OK)
 		r->tables.next_id = query_int(r->db, "SELECT ifnull(max(id), 0) FROM sctab", &rc) + 1;
@@ -495,9 +622,11 @@ static int open_file(struct record *r, const char *path)
 	}
 	if (sqlite3_prepare_v2(r->db, "INSERT INTO interval VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
 			       &r->st_interval, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db, "INSERT INTO life VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1,
+	    sqlite3_prepare_v2(r->db, "INSERT INTO life VALUES (?,?,?,?,?,?,?,?)", -1,
 			       &r->st_proc, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db, "INSERT INTO text VALUES (?,?)", -1, &r->texts.ins,
+	    sqlite3_prepare_v2(r->db, "INSERT INTO kind VALUES (?,?,?,?,?,?,?)", -1,
+			       &r->kinds.ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO text VALUES (?,?,?,?,?)", -1, &r->texts.ins,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, recfmt_task_insert, -1, &r->st_task, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
@@ -746,60 +875,45 @@ static void bind_text(sqlite3_stmt *st, int col, const char *s)
 		sqlite3_bind_null(st, col);
 }
 
-/* A command line, by its id in the file (table text: a command run again has one). */
-static int bind_cmdline(struct record *r, sqlite3_stmt *st, int col, const char *s, size_t len)
+/*
+ * A command line's id in the file (table text: a command run again has one),
+ * 0 for none; -1 on a write error.
+ */
+static int64_t cmdline_of(struct record *r, const char *s, size_t len)
 {
 	int64_t id;
 
-	if (!s) {
-		sqlite3_bind_null(st, col);
+	if (!s)
 		return 0;
-	}
 	if (r->cmd.cap < len + 1) {
 		r->cmd.cap = len + 64;
 		r->cmd.p = xrealloc(r->cmd.p, r->cmd.cap);
 	}
 	/* Text when it says the line exactly; an empty one (a kernel thread's) is a blob. */
 	if (recfmt_cmdline_text(s, len, (char *)r->cmd.p))
-		id = dedup_blob(r, &r->texts, (const char *)r->cmd.p, len - 1, false);
+		id = cmdline_id(r, (const char *)r->cmd.p, len - 1, false);
 	else
-		id = dedup_blob(r, &r->texts, s, len, true);
-	if (!id)
-		return -1;
-	sqlite3_bind_int64(st, col, id);
-	return 0;
+		id = cmdline_id(r, s, len, true);
+	return id ? id : -1;
 }
 
-/* A user name, by its id in the file (table text). */
-static int bind_user(struct record *r, sqlite3_stmt *st, int col, const char *user)
+/* A text's id in @d (a user name, a cgroup path), 0 for none; -1 on a write error. */
+static int64_t text_of(struct record *r, struct dedup *d, const char *s)
 {
 	int64_t id;
 
-	if (!user) {
-		sqlite3_bind_null(st, col);
+	if (!s)
 		return 0;
-	}
-	id = dedup_id(r, &r->texts, user, strlen(user));
-	if (!id)
-		return -1;
-	sqlite3_bind_int64(st, col, id);
-	return 0;
+	id = dedup_id(r, d, s, strlen(s));
+	return id ? id : -1;
 }
 
-/* A cgroup path, by its id in the file. */
-static int bind_cgroup(struct record *r, sqlite3_stmt *st, int col, const char *path)
+static void bind_id(sqlite3_stmt *st, int col, int64_t id)
 {
-	int64_t id;
-
-	if (!path) {
+	if (id)
+		sqlite3_bind_int64(st, col, id);
+	else
 		sqlite3_bind_null(st, col);
-		return 0;
-	}
-	id = dedup_id(r, &r->cgroups, path, strlen(path));
-	if (!id)
-		return -1;
-	sqlite3_bind_int64(st, col, id);
-	return 0;
 }
 
 static int step(struct record *r, sqlite3_stmt *st)
@@ -811,32 +925,6 @@ static int step(struct record *r, sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : db_error(r, "write");
 }
 
-
-/* Its identity in the file written now, once per life (and once per file). */
-static int put_proc(struct record *r, struct rtask *e, const struct task *t)
-{
-	sqlite3_stmt *st = r->st_proc;
-
-	if (e->gen == r->gen)
-		return 0;
-	e->id = r->next_id++;
-	e->gen = r->gen;
-	sqlite3_bind_int64(st, 1, e->id);
-	sqlite3_bind_int64(st, 2, r->seq);
-	sqlite3_bind_int64(st, 3, t->pid);
-	/* A process's own: its tgid is its pid (the view proc says so). */
-	if (t->tgid != t->pid)
-		sqlite3_bind_int64(st, 4, t->tgid);
-	sqlite3_bind_int64(st, 5, (int64_t)t->starttime);
-	bind_text(st, 6, t->comm);
-	sqlite3_bind_int64(st, 7, t->ppid);
-	sqlite3_bind_int64(st, 8, t->uid);
-	if (bind_user(r, st, 9, t->user) || bind_cmdline(r, st, 10, t->cmdline, t->cmdline_len) ||
-	    bind_cgroup(r, st, 11, t->cgroup))
-		return -1;
-	r->st.proc_rows++;
-	return step(r, st);
-}
 
 /* A table as the file stores it (JSON text, once per distinct one): its id, 0 on an error. */
 static int64_t table_id(void *arg, const struct sc_table *t, bool err)
@@ -859,6 +947,72 @@ static int64_t table_id(void *arg, const struct sc_table *t, bool err)
 		return 0;
 	sccache_put(&r->tabcache, t, err, id);
 	return id;
+}
+
+/*
+ * What @t shares with other lives (comm, parent, user, command line,
+ * cgroup): its row of kind, stored now if new. 0 on a write error.
+ */
+static int64_t kind_of(struct record *r, const struct task *t)
+{
+	struct {
+		char comm[PROC_COMM_MAX];
+		int64_t ppid, uid, user, cmdline, cgroup;
+	} k;
+	sqlite3_stmt *st = r->kinds.ins;
+	uint64_t h;
+	int64_t id;
+
+	memset(&k, 0, sizeof(k));
+	snprintf(k.comm, sizeof(k.comm), "%s", t->comm);
+	k.ppid = t->ppid;
+	k.uid = t->uid;
+	if ((k.user = text_of(r, &r->texts, t->user)) < 0 ||
+	    (k.cmdline = cmdline_of(r, t->cmdline, t->cmdline_len)) < 0 ||
+	    (k.cgroup = text_of(r, &r->cgroups, t->cgroup)) < 0)
+		return 0;
+	id = dedup_find(&r->kinds, (const char *)&k, sizeof(k), true, &h);
+	if (id)
+		return id;
+	sqlite3_bind_int64(st, 1, r->kinds.next_id);
+	bind_text(st, 2, t->comm);
+	sqlite3_bind_int64(st, 3, t->ppid);
+	sqlite3_bind_int64(st, 4, t->uid);
+	bind_id(st, 5, k.user);
+	bind_id(st, 6, k.cmdline);
+	bind_id(st, 7, k.cgroup);
+	if (step(r, st))
+		return 0;
+	dedup_keep(&r->kinds, (const char *)&k, sizeof(k), true, h, r->kinds.next_id);
+	return r->kinds.next_id++;
+}
+
+/*
+ * Its identity in the file written now, once per life (and once per file),
+ * with the syscall tables of its first interval there (ids, 0: none).
+ */
+static int put_proc(struct record *r, struct rtask *e, const struct task *t, int64_t sc,
+		    int64_t err)
+{
+	sqlite3_stmt *st = r->st_proc;
+	int64_t kind = kind_of(r, t);
+
+	if (!kind)
+		return -1;
+	e->id = r->next_id++;
+	e->gen = r->gen;
+	sqlite3_bind_int64(st, 1, e->id);
+	sqlite3_bind_int64(st, 2, r->seq);
+	sqlite3_bind_int64(st, 3, t->pid);
+	/* A process's own: its tgid is its pid (the view proc says so). */
+	if (t->tgid != t->pid)
+		sqlite3_bind_int64(st, 4, t->tgid);
+	sqlite3_bind_int64(st, 5, (int64_t)t->starttime);
+	sqlite3_bind_int64(st, 6, kind);
+	bind_id(st, 7, sc);
+	bind_id(st, 8, err);
+	r->st.proc_rows++;
+	return step(r, st);
 }
 
 /*
@@ -893,12 +1047,16 @@ static int put_tasks(struct record *r, const struct model *m)
 			pidmap_put(&r->map, e->pid, e);
 		}
 		e->mark = m->tick;
-		if (put_proc(r, e, t))
-			return -1;
 		if (t->sc.used && !(sc = table_id(r, &t->sc, false)))
 			return -1;
 		if (t->err.used && !(err = table_id(r, &t->err, true)))
 			return -1;
+		/* New to the file: its first interval's tables go in its life row. */
+		if (e->gen != r->gen) {
+			if (put_proc(r, e, t, sc, err))
+				return -1;
+			continue;
+		}
 		if (!sc && !err)
 			continue;
 		sqlite3_bind_int64(st, 1, r->seq);
