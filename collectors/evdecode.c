@@ -225,10 +225,10 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 
 			memcpy(&prev, rec + sf[0].offset, 4);
 			memcpy(&state, rec + sf[1].offset, 8);
-			acct_switch(a, prev, (long)state, p.ts);
+			acct_switch(a, prev, (long)state, ts);
 			if (a->states && sf[2].size) {
 				memcpy(&next, rec + sf[2].offset, 4);
-				acct_state_switch(a, prev, (long)state, next, p.ts);
+				acct_state_switch(a, prev, (long)state, next, ts);
 			}
 			count++;
 			continue;
@@ -239,7 +239,7 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 
 			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
 			memcpy(&nr, rec + nf[0].offset, 8);
-			acct_sys_enter(a, pid, (long)nr, p.ts);
+			acct_sys_enter(a, pid, (long)nr, ts);
 			count++;
 			continue;
 		}
