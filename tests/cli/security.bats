@@ -8,7 +8,7 @@
 load helpers/common
 
 INST=/sys/kernel/tracing/instances
-STRACE_CALLS='trace=%file,%process,write,pwrite64,writev,pwritev,pwritev2'
+STRACE_CALLS='trace=%file,%process,unshare,write,pwrite64,writev,pwritev,pwritev2'
 
 setup() {
 	common_setup
