@@ -417,32 +417,16 @@ size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max)
 	return ftrace_on(ft) ? trace_pollfds(ft->tr, pfd, max) : 0;
 }
 
-static void decode_page(struct ftrace *ft, int n)
-{
-	if (evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct) < 0)
-		ft->st.malformed++;
-}
-
-/*
- * Returns the pages read; stops at @max or when the CPU has no whole
- * sub-buffer more. @flush (a tick): then the one the writer is on, once.
- * Everything before the tick's cut is read by then (the cut was taken
- * first); read again, that page would give the few records written since,
- * each read copying them one by one beside the writer, as long as it
- * writes (a flood: up to @max reads a CPU a tick).
- */
+/* Returns the pages read; stops at @max or when the CPU has nothing more. */
 static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 {
 	size_t pages = 0;
 	int n;
 
 	acct_set_cpu(&ft->acct, cpu);
-	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, false)) > 0) {
-		decode_page(ft, n);
-		pages++;
-	}
-	if (flush && pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, true)) > 0) {
-		decode_page(ft, n);
+	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush)) > 0) {
+		if (evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct) < 0)
+			ft->st.malformed++;
 		pages++;
 	}
 	ft->st.pages += pages;

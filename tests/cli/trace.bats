@@ -607,24 +607,6 @@ killed_ktop() {
 	grep -q '^Events/s: .*LOST [0-9][0-9]* events: counts may be short' "$OUT.txt"
 }
 
-@test "a tick reads the page each CPU's writer is on once, not again and again while a flood writes" {
-	need_tracing
-	command -v strace >/dev/null || skip "no strace"
-	# A flood on one CPU for the whole run: each read of its writer's page would find new records.
-	dd if=/dev/zero of=/dev/null bs=1 count=100000000 2>/dev/null &
-	local dd=$!
-	track "$dd"
-	strace -f -y -e trace=read -o "$OUT.strace" "$KTOP" -b -d 0.3 -n 4 >"$OUT" 2>"$OUT.err"
-	kill "$dd"
-	local ncpu reads
-	ncpu=$(getconf _NPROCESSORS_CONF)
-	# Whole sub-buffers come through the splice pipe; trace_pipe_raw itself is read for the
-	# partial page only: once a CPU a tick (4 ticks and the first reading).
-	reads=$(grep -c '^[0-9]* *read([0-9]*</sys/kernel/tracing/instances/[^>]*/trace_pipe_raw>' "$OUT.strace" || true)
-	echo "reads of trace_pipe_raw: $reads, CPUs: $ncpu" >&2
-	(( reads > 0 && reads <= ncpu * 5 ))
-}
-
 @test "a process listed under its parent's name that execs and exits between refreshes: its last row has the new name" {
 	need_tracing
 	mkfifo "$BATS_TEST_TMPDIR/go"
