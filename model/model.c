@@ -208,16 +208,6 @@ static void tasks_add(struct model *m, struct task *t)
 	pidmap_put(&m->index, t->pid, t);
 }
 
-/* A zombie whose exit was applied is reaped: one last row says it is gone, its numbers as they were. */
-static void zombie_reaped(struct model *m, struct task *t)
-{
-	t->state = 'X';
-	t->exited = true;
-	t->seen_tick = m->tick;
-	t->have = t->have_prev;
-	t->final = t->was_final;
-}
-
 struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime)
 {
 	struct task *t = pidmap_get(&m->index, pid);
@@ -226,15 +216,6 @@ struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t 
 		/* Created from events; /proc tells who it is. */
 		t->starttime = starttime;
 		t->tgid = tgid;
-	} else if (t && t->starttime != starttime && t->zombie_exited && t->state == 'Z' &&
-		   t->seen_tick != m->tick) {
-		/*
-		 * Reaped, and its pid another process's, within one refresh: its
-		 * last row X this tick beside the new life's, which takes the pid.
-		 */
-		pidmap_del(&m->index, pid);
-		zombie_reaped(m, t);
-		t = NULL;
 	} else if (t && t->starttime != starttime) {
 		/* A reused pid: never mix the new process with the old one's numbers. */
 		uint64_t want = t->want_until;
@@ -761,7 +742,12 @@ static bool keep_unseen(struct model *m, struct task *t)
 	if (t->gone)
 		return true;
 	if (t->zombie_exited && t->state == 'Z') {
-		zombie_reaped(m, t);
+		/* Reaped: one last row says it is gone, its numbers as they were. */
+		t->state = 'X';
+		t->exited = true;
+		t->seen_tick = m->tick;
+		t->have = t->have_prev;
+		t->final = t->was_final;
 		return true;
 	}
 	if (!m->focus || !model_is_pinned(m, t->tgid) || t->state == 'X')
@@ -904,8 +890,7 @@ void model_end_tick(struct model *m)
 
 		if (t->seen_tick != m->tick && !keep_unseen(m, t)) {
 			/* Gone: its last read failed or it was not listed any more. */
-			if (pidmap_get(&m->index, t->pid) == t)	/* not a new life's pid */
-				pidmap_del(&m->index, t->pid);
+			pidmap_del(&m->index, t->pid);
 			if (t->state != 'X' && !t->gone)
 				pidmap_put(&m->limbo, t->pid, t);
 			else

@@ -1822,55 +1822,6 @@ static void test_model_listed_after_exit(void)
 	listed_after_exit(false);
 }
 
-/*
- * A zombie whose exit was applied, reaped and its pid taken by another
- * process within one refresh: its row X that tick beside the new life's
- * (which takes the pid); then only the new life.
- */
-static void test_model_zombie_pid_reused(void)
-{
-	struct model m;
-	struct sample s;
-	struct task_reading *r;
-	struct task *t;
-	size_t i, nx;
-	int k;
-
-	model_init(&m, 100, 4);
-	sample_init(&s);
-	m.event_counters = 1u << CNT_SYSCALLS;
-	for (k = 1; k <= 4; k++) {
-		s.begin = true;
-		s.mono_ns = (uint64_t)k * SEC;
-		s.wall_s = 1700000000.0 + k;
-		r = sample_add_task(&s);
-		r->pid = r->tgid = 9;
-		r->uid = -1;
-		r->stat = mkstat(9, k <= 2 ? "true" : "new", 1, 1, 10);
-		r->stat.starttime = k <= 2 ? 500 : 900;
-		r->stat.state = k == 2 ? 'Z' : 'S';
-		if (k == 2)
-			sample_add_exit(&s, 9);
-		s.end = true;
-		model_apply(&m, &s);
-		t = model_task_find(&m, 9);
-		for (i = nx = 0; i < m.ntasks; i++)
-			nx += m.tasks[i]->state == 'X' && m.tasks[i]->seen_tick == m.tick;
-		if (k == 2)
-			CHECK(t && t->state == 'Z');
-		if (k == 3) {
-			CHECK(m.ntasks == 2 && nx == 1);
-			CHECK(t && t->starttime == 900 && t->state == 'S');
-		}
-		if (k == 4) {
-			CHECK(m.ntasks == 1 && nx == 0);
-			CHECK(t && t->starttime == 900 && t->seen_tick == m.tick);
-		}
-	}
-	sample_free(&s);
-	model_free(&m);
-}
-
 static const struct test tests[] = {
 	{ "format_decimals", test_format_decimals },
 	{ "first_frame_and_exited", test_first_frame_and_exited },
@@ -1894,7 +1845,6 @@ static const struct test tests[] = {
 	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
 	{ "model: a row held a tick after /proc stopped listing its process", test_model_late_row },
 	{ "model: after its exit, Z while /proc lists it, then X once; no row after X", test_model_listed_after_exit },
-	{ "model: a zombie reaped and its pid reused within a refresh: its X row beside the new life", test_model_zombie_pid_reused },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },
