@@ -6,10 +6,15 @@
  *
  *   evcost DIR TICKS [latency]
  *
+ * BENCH_EC_DRAIN (26) pages of a CPU are decoded before the next CPU's, as
+ * ktop's reader drains a CPU whose 128-sub-buffer ring is a fifth full
+ * (collectors/counting.c WAKE_PERCENT): the state split's records then come
+ * in as many runs as they do live; 0 decodes each CPU's tick at once.
+ *
  * DIR holds header_page, one format file per event kind (SYSTEM:EVENT, the
  * text of events/SYSTEM/EVENT/format) and cpuN.raw, the sub-buffers read
  * from per_cpu/cpuN/trace_pipe_raw, each a whole 64 KiB sub-buffer. The pages are
- * cut into TICKS intervals; each is decoded CPU after CPU and closed as
+ * cut into TICKS intervals; each is decoded as above and closed as
  * collectors/counting.c closes a tick (lifecycle order, call timing with
  * "latency", the state split up to the newest time read, the interval's end).
  * All of that runs in measured_tick() and measured_end(), which callgrind is
@@ -146,19 +151,30 @@ static void add_digest(const struct acct *a)
 
 /* What callgrind counts (--toggle-collect="measured*"): decoding a tick's pages, closing it. */
 static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct acct *a,
-						   struct cpu_pages *cpu, int ncpus, int t, int ticks)
+						   struct cpu_pages *cpu, int ncpus, int t, int ticks,
+						   size_t drain)
 {
+	size_t at[MAX_CPUS], to[MAX_CPUS];
+	bool more = true;
 	int c;
 
 	for (c = 0; c < ncpus; c++) {
 		size_t npages = cpu[c].len / SUBBUF;
-		size_t from = npages * (size_t)t / (size_t)ticks;
-		size_t to = npages * (size_t)(t + 1) / (size_t)ticks, i;
 
-		acct_set_cpu(a, c);
+		at[c] = npages * (size_t)t / (size_t)ticks;
+		to[c] = npages * (size_t)(t + 1) / (size_t)ticks;
+	}
+	/* Each CPU in turn, drain pages at a time, as ktop's reader takes them. */
+	while (more) {
+		more = false;
+		for (c = 0; c < ncpus; c++) {
+			size_t end = at[c] + drain < to[c] ? at[c] + drain : to[c];
 
-		for (i = from; i < to; i++)
-			evdecode_page(d, cpu[c].data + i * SUBBUF, SUBBUF, a);
+			acct_set_cpu(a, c);
+			for (; at[c] < end; at[c]++)
+				evdecode_page(d, cpu[c].data + at[c] * SUBBUF, SUBBUF, a);
+			more |= at[c] < to[c];
+		}
 	}
 	acct_order_life(a);
 	if (a->order_times)
@@ -185,12 +201,16 @@ int main(int argc, char **argv)
 	size_t len, i, nkinds = sizeof(kinds) / sizeof(kinds[0]);
 	char *text;
 	int ncpus = 0, ticks, latency, c;
+	const char *dr = getenv("BENCH_EC_DRAIN");
+	size_t drain = dr && *dr ? strtoul(dr, NULL, 10) : 26;
 
 	if (argc < 3 || (ticks = atoi(argv[2])) <= 0) {
 		fprintf(stderr, "usage: evcost DIR TICKS [latency]\n");
 		return 2;
 	}
 	latency = argc > 3 && !strcmp(argv[3], "latency");
+	if (!drain)
+		drain = SIZE_MAX;
 	snprintf(path, sizeof(path), "%s/header_page", argv[1]);
 	text = slurp(path, &len);
 	if (!text || evdecode_init(&dec, text, len)) {
@@ -248,7 +268,7 @@ int main(int argc, char **argv)
 	a.order_times = latency;
 	known_abi(&a, cpu, ncpus);
 	for (c = 0; c < ticks; c++) {
-		measured_tick(&dec, &a, cpu, ncpus, c, ticks);
+		measured_tick(&dec, &a, cpu, ncpus, c, ticks, drain);
 		add_digest(&a);
 		measured_end(&a);
 	}

@@ -19,8 +19,10 @@
 # BENCH_EC_SECS, BENCH_EC_TICKS, BENCH_EC_KEEP=DIR (keep the recorded pages
 # there), BENCH_EC_PAGES=DIR (decode pages kept before instead of recording),
 # BENCH_EC_BIN=PATH (another build's evcost: two builds, the same input),
-# BENCH_EC_CLOCK (the trace clock; its name kept as DIR/trace_clock: evcost
-# maps stamps to CLOCK_MONOTONIC as ktop does unless it is mono).
+# BENCH_EC_DRAIN (26: pages of a CPU decoded before the next CPU's, as ktop's
+# reader drains; 0: each CPU's tick at once), BENCH_EC_CLOCK (the trace clock;
+# its name kept as DIR/trace_clock: evcost maps stamps to CLOCK_MONOTONIC as
+# ktop does unless it is mono).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 SECS=${BENCH_EC_SECS:-0.3}

@@ -294,6 +294,20 @@ freeze() {
 	return 1
 }
 
+# settle FILE: until two reads of FILE 0.25 s apart (more than a CFS period) agree.
+settle() {
+	local i a b
+	b=$(cat "$1")
+	for ((i = 0; i < 40; i++)); do
+		sleep 0.25
+		a=$b
+		b=$(cat "$1")
+		[ "$a" = "$b" ] && return 0
+	done
+	echo "$1 kept changing" >&2
+	return 1
+}
+
 # group_lines FILE GROUP: rows of GROUP written so far.
 group_lines() { grep -c ",$2," "$1" 2>/dev/null || true; }
 
@@ -338,6 +352,9 @@ run_frozen() {
 	echo 100000 >"$v1/$name/cpu.cfs_period_us"
 	in_cgroups hog "$V2/$name $v1/$name" sh -c 'while :; do :; done'
 	freeze "$V2/$name" 1
+	# the kernel may count the throttle the freeze interrupted a period
+	# later: start ktop once cpu.stat has stopped moving
+	settle "$v1/$name/cpu.stat"
 	before() { read -r _ _ _ N0 _ T0 _ < <(tr '\n' ' ' <"$v1/$name/cpu.stat"; echo); }
 	after() { read -r _ _ _ N1 _ T1 _ < <(tr '\n' ' ' <"$v1/$name/cpu.stat"; echo); }
 	KTOP_ARGS=(-b --csv --no-trace --view groups --group-by cgroup -d 0.3)
