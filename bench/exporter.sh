@@ -39,6 +39,8 @@
 # prometheus-process-exporter (tools/deps.sh bench). Knobs:
 #   BENCH_PROCS="1000 5000" BENCH_SECONDS=180 BENCH_WARM=20 BENCH_SCRAPE=5
 #   BENCH_DELAY=$BENCH_SCRAPE BENCH_PROBES=600 BENCH_KEEP=1 (keep the logs)
+#   BENCH_BASE=PATH another ktop binary (an older build) scraped the same way in
+#   the same window, as "ktop-base", with the ratio of the CPU times at the end
 # A tiny run to check it works: BENCH_PROCS="50 100" BENCH_SECONDS=10 BENCH_WARM=4
 #   BENCH_SCRAPE=1 BENCH_PROBES=50 sh bench/exporter.sh
 set -u
@@ -56,6 +58,7 @@ CC=${CC:-cc}
 B=build/bench
 KTOP=./ktop
 PE=prometheus-process-exporter
+BASE=${BENCH_BASE:-}
 
 die() {
 	echo "bench: $*" >&2
@@ -67,6 +70,7 @@ die() {
 command -v python3 >/dev/null 2>&1 || die "python3 not found"
 command -v prometheus >/dev/null 2>&1 || die "prometheus not found (apt-get install prometheus)"
 command -v "$PE" >/dev/null 2>&1 || die "$PE not found (apt-get install prometheus-process-exporter)"
+[ -z "$BASE" ] || [ -x "$BASE" ] || die "BENCH_BASE=$BASE is not an executable"
 mkdir -p "$B" || die "cannot create $B"
 $CC -std=gnu11 -O2 -Wall -Wextra -o "$B/idle" bench/idle.c || die "cannot build $B/idle"
 
@@ -179,6 +183,15 @@ for n in $PROCS; do
 	KTOP_STATS=1 "$KTOP" -b --remote-write "http://127.0.0.1:$prp/api/v1/write" -d "$DELAY" \
 		--external-label job=ktop-rw >/dev/null 2>"$T/ktop-rw.$n.err" &
 	rwpid=$!
+	bpid= jobs="ktop process-exporter" bjob=
+	if [ -n "$BASE" ]; then
+		bp=$(py port)
+		"$BASE" -b --listen "127.0.0.1:$bp" -d "$DELAY" >/dev/null 2>"$T/ktop-base.$n.err" &
+		bpid=$!
+		jobs="$jobs ktop-base"
+		# spaces only: <<- strips the tabs of the text, not of what it expands
+		bjob=$(printf "\n  - job_name: ktop-base\n    static_configs: [{targets: ['127.0.0.1:%s']}]" "$bp")
+	fi
 	"$PE" -config.path "$T/pe.yml" -web.listen-address "127.0.0.1:$pp" >"$T/pe.$n.log" 2>&1 &
 	ppid=$!
 	mkdir -p "$T/prom.$n"
@@ -190,19 +203,21 @@ for n in $PROCS; do
 	  - job_name: ktop
 	    static_configs: [{targets: ['127.0.0.1:$kp']}]
 	  - job_name: process-exporter
-	    static_configs: [{targets: ['127.0.0.1:$pp']}]
+	    static_configs: [{targets: ['127.0.0.1:$pp']}]$bjob
 	EOF
 	prometheus --config.file="$T/prom.$n.yml" --storage.tsdb.path="$T/prom.$n" \
 		--web.listen-address="127.0.0.1:$prp" --web.enable-remote-write-receiver \
 		--log.level=warn >"$T/prom.$n.log" 2>&1 &
 	prpid=$!
-	PIDS="$kpid $rwpid $ppid $prpid"
-	py ready "$prp" ktop process-exporter ||
+	PIDS="$kpid $rwpid $ppid $prpid $bpid"
+	# shellcheck disable=SC2086
+	py ready "$prp" $jobs ||
 		die "Prometheus did not scrape both exporters (logs: ktop $(cat "$T/ktop.$n.err"); $(tail -3 "$T/pe.$n.log"))"
 	sleep "$WARM"
 	k0=$(cpu_s "$kpid")
 	p0=$(cpu_s "$ppid")
 	w0=$(cpu_s "$rwpid")
+	[ -z "$bpid" ] || b0=$(cpu_s "$bpid")
 	sleep "$SECONDS_"
 	kill -0 "$kpid" 2>/dev/null || die "ktop exited: $(cat "$T/ktop.$n.err")"
 	kill -0 "$rwpid" 2>/dev/null || die "ktop --remote-write exited: $(cat "$T/ktop-rw.$n.err")"
@@ -210,9 +225,14 @@ for n in $PROCS; do
 	k1=$(cpu_s "$kpid")
 	p1=$(cpu_s "$ppid")
 	w1=$(cpu_s "$rwpid")
-	for tool in ktop process-exporter; do
+	if [ -n "$bpid" ]; then
+		kill -0 "$bpid" 2>/dev/null || die "ktop-base exited: $(cat "$T/ktop-base.$n.err")"
+		b1=$(cpu_s "$bpid")
+	fi
+	for tool in $jobs; do
 		case $tool in
 		ktop) pid=$kpid c=$(awk -v a="$k0" -v b="$k1" 'BEGIN { print b - a }') ;;
+		ktop-base) pid=$bpid c=$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }') ;;
 		*) pid=$ppid c=$(awk -v a="$p0" -v b="$p1" 'BEGIN { print b - a }') ;;
 		esac
 		s=$(py scrapes "$prp" "$tool" "$SECONDS_")
@@ -278,5 +298,8 @@ verdict=$(awk -v n="$max" -v ct="$CPU_TARGET" -v lt="$P99_TARGET_MS" -v pp99="$p
 			pms, sms, opok ? "ok" : "missed"
 	}' "$T/summary")
 echo "$verdict"
+[ -z "$BASE" ] || awk '$2 == "ktop" && $3 != "remote-write" { k[$1] = $3 }
+	$2 == "ktop-base" { b[$1] = $3 }
+	END { for (n in k) if (b[n] > 0) printf "at %d processes: ktop CPU %.3f / ktop-base %.3f = %.3fx\n", n, k[n], b[n], k[n] / b[n] }' "$T/summary"
 echo "bench time: $(($(date +%s) - start)) s"
 case $verdict in PASS*) exit 0 ;; *) exit 1 ;; esac
