@@ -168,7 +168,7 @@ static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct a
 	while (more) {
 		more = false;
 		for (c = 0; c < ncpus; c++) {
-			size_t end = at[c] + drain < to[c] ? at[c] + drain : to[c];
+			size_t end = to[c] - at[c] > drain ? at[c] + drain : to[c];
 
 			acct_set_cpu(a, c);
 			for (; at[c] < end; at[c]++)
