@@ -483,6 +483,8 @@ static void dead_expire(struct model *m, bool all)
 {
 	size_t i = 0;
 
+	if (!m->dead.n)
+		return;
 	while (i < m->dead.cap) {
 		struct pidmap_slot *sl = &m->dead.slots[i];
 		struct dead_listed *d = sl->val;
