@@ -1121,6 +1121,18 @@ def view_sum(path, cols, conds):
     print(" ".join(str(v) for v in tot))
 
 
+def view_max(path, col, conds):
+    """The largest @col over the matching rows (a count of one interval that
+    does not add up over intervals, as procs), "-" if none."""
+    header, _, rows = view_rows(path, conds)
+    if col not in header:
+        fail("no column %s in %r" % (col, header))
+    for r in rows:
+        if not is_uint(r[col]):
+            fail("%s is %r in %r" % (col, r[col], r))
+    print(max(int(r[col]) for r in rows) if rows else "-")
+
+
 def view_last(path, col, conds):
     """@col of the last matching row (a total since start), "-" if none."""
     _, _, rows = view_rows(path, conds)
@@ -1213,6 +1225,9 @@ def main():
     elif cmd == "view-sum":
         # view-sum VIEW-CSV COL[,COL...] [KEY=VAL...]: sums after the baseline
         view_sum(a[0], a[1].split(","), a[2:])
+    elif cmd == "view-max":
+        # view-max VIEW-CSV COL [KEY=VAL...]: the largest COL of the matching rows
+        view_max(a[0], a[1], a[2:])
     elif cmd == "view-last":
         # view-last VIEW-CSV COL [KEY=VAL...]: the last matching row's COL
         view_last(a[0], a[1], a[2:])
