@@ -28,10 +28,12 @@ teardown() {
 }
 
 # loop_rows N CMD...: ktop -b --csv on "sh -c" running CMD N times; $OUT.
+# (The timeout is for a hang only: 5000 fork+exec took 121 s beside
+# stress-ng --cpu 2 and the other lane, 100 s with exit records on.)
 loop_rows() {
 	local n=$1
 	shift
-	run --separate-stderr timeout 120 "$KTOP" -b --csv -d 0.5 -o pid,ppid,comm,state,syscalls,top_syscall \
+	run --separate-stderr timeout 900 "$KTOP" -b --csv -d 0.5 -o pid,ppid,comm,state,syscalls,top_syscall \
 		-- sh -c "i=0; while [ \$i -lt $n ]; do $*; i=\$((i+1)); done"
 	[ "$status" -eq 0 ] || { echo "ktop exit $status: $stderr" >&2; return 1; }
 	printf '%s\n' "${lines[@]}" >"$OUT"
