@@ -1265,8 +1265,8 @@ static __attribute__((noinline)) void sched_full(struct acct *a)
 		apply_sched_all(a);
 	} else {
 		a->cap_sv = a->cap_sv ? a->cap_sv * 2 : 8192;
-		a->sv = xrealloc(a->sv, a->cap_sv * sizeof(*a->sv));
-		a->sv_tmp = xrealloc(a->sv_tmp, a->cap_sv * sizeof(*a->sv_tmp));
+		a->sv = xrealloc_huge(a->sv, a->nsv * sizeof(*a->sv), a->cap_sv * sizeof(*a->sv));
+		a->sv_tmp = xrealloc_huge(a->sv_tmp, 0, a->cap_sv * sizeof(*a->sv_tmp));
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <fcntl.h>
 #include <locale.h>
@@ -45,6 +46,26 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		oom();
 	return p;
+}
+
+#define HUGE_BLOCK ((size_t)2 << 20)
+
+void *xrealloc_huge(void *p, size_t used, size_t n)
+{
+	void *q;
+
+	if (n < HUGE_BLOCK)
+		return xrealloc(p, n);
+	n = (n + HUGE_BLOCK - 1) & ~(HUGE_BLOCK - 1);
+	q = aligned_alloc(HUGE_BLOCK, n);
+	if (!q)
+		oom();
+	/* A hint: where transparent huge pages are off, 4 KiB pages as before. */
+	(void)madvise(q, n, MADV_HUGEPAGE);
+	if (used)
+		memcpy(q, p, used);
+	free(p);
+	return q;
 }
 
 char *u64_dec(char *end, uint64_t v)

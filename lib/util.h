@@ -15,6 +15,14 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 /*
+ * xrealloc for an array a flood makes large (the state split's records: tens
+ * of MiB a second of context switches), keeping its first @used bytes: past
+ * 2 MiB, in 2 MiB-aligned blocks the kernel is asked to back with huge pages,
+ * a few page faults instead of one per 4 KiB (a fresh ktop spent an eighth of
+ * its time on a context-switch flood faulting its arrays in). Freed with free().
+ */
+void *xrealloc_huge(void *p, size_t used, size_t n);
+/*
  * qsort and qsort_r for arrays that may be empty: an empty vector's base is
  * often NULL, which qsort's contract forbids (UBSan stops there).
  */

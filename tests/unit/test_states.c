@@ -83,6 +83,37 @@ static void test_five_runs(void)
 }
 
 /*
+ * A context-switch flood's worth of records (29 MiB kept, past the 2 MiB
+ * where the array grows in huge-page blocks), from two CPUs in turn: every
+ * record kept across the growths, in order. T1 sleeps on CPU 0 and is woken
+ * on CPU 1, 600,000 times: 600,000 x (4 on CPU + 3 asleep + 3 waiting).
+ */
+static void test_many_records(void)
+{
+	enum { N = 600000 };
+	struct acct a;
+	uint64_t i;
+
+	start(&a);
+	for (i = 0; i < N; i++) {
+		uint64_t t = 100 + i * 10;
+
+		acct_set_cpu(&a, 0);
+		acct_state_switch(&a, 0, R_RUNNING, T1, t);
+		acct_state_switch(&a, T1, S_SLEEP, 0, t + 4);
+		acct_set_cpu(&a, 1);
+		acct_state_wakeup(&a, T1, false, t + 7);
+	}
+	CHECK_EQ_U64(a.nsv, 3 * (uint64_t)N);
+	acct_state_end(&a, 100 + N * 10);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 4 * (uint64_t)N);
+	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 3 * (uint64_t)N);
+	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 3 * (uint64_t)N);
+	CHECK_EQ_U64(a.nsv, 0);
+	acct_free(&a);
+}
+
+/*
  * T1 runs on CPU 0 from 100, sleeps at 200, is woken (on CPU 1) at 500,
  * runs on CPU 1 at 600, is preempted at 700 by T2, waits until 900, blocks
  * at 1000. CPU 1's buffer is decoded before CPU 0's.
@@ -284,6 +315,7 @@ static const struct test tests[] = {
 	{ "states: sched_switch prev_state to a state", test_state_of },
 	{ "states: events of three CPUs decoded out of order, applied in order", test_across_cpus },
 	{ "states: five runs out of time order, merged in three passes", test_five_runs },
+	{ "states: a flood's 1,800,000 records from two CPUs in turn: kept across the growths, applied in order", test_many_records },
 	{ "states: a wakeup of a running or runnable thread changes nothing",
 	  test_wakeup_while_running },
 	{ "states: after the cut, the next interval's; an exited thread's up to its end", test_cut },
