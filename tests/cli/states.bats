@@ -62,8 +62,12 @@ within() {
 	awk -v r="$runq" -v o="$oncpu" 'BEGIN { exit !(r > o) }'
 	within "$runq" "$delay" 5
 	# schedstat's run time (ns) counts from the main thread's start of work:
-	# ktop's adds the execve, the loader and the exit around it.
-	awk -v a="$oncpu" -v b="$run_ns" 'BEGIN { exit !(a >= b && a <= b * 1.05) }'
+	# ktop's adds the execve, the loader and the exit around it. Down to a
+	# tick below (the issue's tolerance): this machine's kernel writes no
+	# task-context events of some threads (the VM agent's, nice -10), so a
+	# pinned thread they preempt has no switch-in written for its return,
+	# and that stretch counts as waiting (seen 1775.3 against 1783.6).
+	awk -v a="$oncpu" -v b="$run_ns" -v t="$tick" 'BEGIN { exit !(a >= b - t && a <= b * 1.05) }'
 	# utime and stime are each truncated to a tick (their sum up to two short),
 	# and the kernel scales them to the runtime it has (cputime_adjust: up to a
 	# tick over; seen here 2010 against a runtime of 2006.6).
