@@ -24,6 +24,9 @@ static volatile sig_atomic_t busy;
 static volatile uint64_t busy_since_ns;
 /* When the handler first saw an ending signal pending in this busy stretch; 0 = not yet. */
 static volatile uint64_t seen_ns;
+/* The grace, from the longest busy stretch finished after the first (start-up). */
+static volatile uint64_t grace_ns = WATCHDOG_GRACE_MS * 1000000ull;
+static unsigned stretches;
 
 static uint64_t mono_ns(void)
 {
@@ -97,7 +100,7 @@ static void on_timer(int sig, siginfo_t *si, void *uc)
 		now = mono_ns();
 		if (!seen_ns)
 			seen_ns = now;
-		else if (now - seen_ns >= WATCHDOG_GRACE_MS * 1000000ull)
+		else if (now - seen_ns >= grace_ns)
 			bail(ends[i], (now - busy_since_ns) / 1000000u);
 		break;
 	}
@@ -140,8 +143,13 @@ void watchdog_idle(void)
 {
 	static const struct itimerspec off;
 
+	uint64_t g;
+
 	if (!ready || !busy)
 		return;
 	busy = 0;
 	timer_settime(timer, 0, &off, NULL);
+	g = (mono_ns() - busy_since_ns) * WATCHDOG_STEPS;
+	if (stretches++ && g > grace_ns)
+		grace_ns = g < WATCHDOG_GRACE_MAX_MS * 1000000ull ? g : WATCHDOG_GRACE_MAX_MS * 1000000ull;
 }
