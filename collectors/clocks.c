@@ -58,12 +58,22 @@ int exe_compat(pid_t pid)
 	return sizeof(long) == 8 ? parse_elf_compat(h, (size_t)n, NATIVE_EM) : 0;
 }
 
-uint64_t now_mono_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t now_mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double now_wall_s(void)

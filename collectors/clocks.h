@@ -13,6 +13,8 @@
 
 /* Monotonic time in nanoseconds: every interval and rate is measured on it. */
 uint64_t now_mono_ns(void);
+/* The calling thread's CPU time in nanoseconds: what a piece of work costs, whatever else runs. */
+uint64_t thread_cpu_ns(void);
 /* Wall-clock time in seconds with fraction, for batch timestamps. */
 double now_wall_s(void);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../lib/util.h"
+#include "../collectors/clocks.h"
 #include "../outputs/metrics.h"
 #include "../outputs/textfile.h"
 #include "httpd.h"
@@ -261,14 +262,6 @@ static int render(struct ktop *k, const struct prom_out *o)
 	return metrics_emit(k->metrics, &h, o);
 }
 
-static uint64_t cpu_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* httpd's callback: at most once per format between two ticks (httpd caches it). */
 static int on_scrape(void *ctx, enum httpd_format fmt, const char **body, size_t *len)
 {
@@ -276,10 +269,10 @@ static int on_scrape(void *ctx, enum httpd_format fmt, const char **body, size_t
 	const struct prom_out o = {
 		.text = &k->prom, .fmt = fmt == HTTPD_OPENMETRICS ? PROM_FMT_OPENMETRICS : PROM_FMT_TEXT,
 	};
-	uint64_t t0 = cpu_ns();
+	uint64_t t0 = thread_cpu_ns();
 	int r = render(k, &o);
 
-	k->scrape_cpu_ns += cpu_ns() - t0;
+	k->scrape_cpu_ns += thread_cpu_ns() - t0;
 	k->scrape_renders++;
 	if (r)
 		return r;
@@ -456,7 +449,7 @@ void exporter_interval(struct ktop *k)
 	if (k->textfile || k->rw) {
 		/* One rendering for both: the page and the push's samples. */
 		struct prom_out o = { .text = k->textfile ? &k->prom : NULL, .fmt = PROM_FMT_TEXT };
-		uint64_t t0 = cpu_ns();
+		uint64_t t0 = thread_cpu_ns();
 		int r;
 
 		/* Each sample at the time of its tick, however late it is delivered. */
@@ -466,7 +459,7 @@ void exporter_interval(struct ktop *k)
 		if (k->rw) {
 			rw_push_end(k->rw, r);
 			/* The push's own cost (with the page's when --textfile shares it). */
-			k->push_cpu_ns += cpu_ns() - t0;
+			k->push_cpu_ns += thread_cpu_ns() - t0;
 			k->pushes++;
 		}
 		if (k->textfile)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "httpd.h"
 #include "../lib/util.h"
+#include "../collectors/clocks.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -300,10 +301,7 @@ static double now_s(void)
 /* This thread's CPU time: what compressing costs, whatever else runs. */
 static double cpu_s(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return (double)thread_cpu_ns() / 1e9;
 }
 
 static void body_free(void *cls)

@@ -142,7 +142,6 @@ void watchdog_busy(void)
 void watchdog_idle(void)
 {
 	static const struct itimerspec off;
-
 	uint64_t g;
 
 	if (!ready || !busy)

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../collectors/clocks.h"
 #include "../../src/httpd.h"
 #include "test.h"
 
@@ -176,10 +177,7 @@ static double max_run_s;
 
 static double cpu_now(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return (double)thread_cpu_ns() / 1e9;
 }
 
 /* One iteration of a main loop: poll the server's fd (and @fds) then run it. */
