@@ -910,6 +910,33 @@ static bool hold_ending(struct ftrace *ft, const struct model *m, struct acct_th
 	return true;
 }
 
+/*
+ * A row of a process born while traced whose fork was not read yet: its
+ * parent's CPU was read before the fork was written, its own after its exec
+ * or exit were. Its parent, and with -- CMD or -p whether it is followed at
+ * all, come with the fork next tick: the row waits for it, once. Born while
+ * traced: /proc never listed it (without a focus), or the kernel's pid
+ * filter let its calls through (with one: only the focus's descendants').
+ */
+static bool hold_unparented(struct ftrace *ft, const struct model *m, struct acct_thread *th,
+			    pid_t tgid, bool last)
+{
+	const struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	pid_t id = m->threads ? th->tid : tgid;
+
+	if (last || th->held || !leader || leader->ppid || !ft->loaded[EV_NEWTASK])
+		return false;
+	if (m->focus ? !m->focus_follow || model_is_focused(m, tgid) ||
+			       !(th->n[AC_SYSCALLS] || th->exited || leader->named)
+		     : model_task_find(m, id) != NULL)
+		return false;
+	th->held = true;
+	ft->st.unparented++;
+	carry(ft, th);
+	push_id(&ft->held_ids, &ft->nheld_ids, &ft->cap_held_ids, id);
+	return true;
+}
+
 /* A process's last thread exited: its row is its last one. */
 static void tell_exit(struct ftrace *ft, struct sample *s, pid_t tgid)
 {
@@ -961,7 +988,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
 			continue;
 		}
-		if (hold_ending(ft, m, th, tgid, last))
+		if (hold_ending(ft, m, th, tgid, last) || hold_unparented(ft, m, th, tgid, last))
 			continue;
 		if (state_ghost(m, th, tgid))
 			continue;

@@ -52,6 +52,7 @@ struct ftrace_stats {
 	uint64_t unattributed;	/* events of threads whose process was not found */
 	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
 	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
+	uint64_t unparented;	/* rows left for the next tick: born while traced, fork not read */
 	size_t buffer_kb;
 	/* The trace clock, and how its stamps were mapped to CLOCK_MONOTONIC (lib/clockmap.h). */
 	char clock[16];
@@ -135,9 +136,9 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
  */
 size_t ftrace_cred_changes(struct ftrace *ft, const struct model *m, const pid_t **ids);
 /*
- * After ftrace_collect: the rows (row ids) whose end ftrace_collect left for
- * the next tick, their last events not read yet (hold_ending): their exit
- * records must wait for them. *ids is ftrace's memory, valid until the next
+ * After ftrace_collect: the rows (row ids) ftrace_collect left for the next
+ * tick, their last events (hold_ending) or their fork (hold_unparented) not
+ * read yet: their exit records must wait for them. *ids is ftrace's memory, valid until the next
  * ftrace_collect.
  */
 size_t ftrace_held(const struct ftrace *ft, const pid_t **ids);

@@ -411,7 +411,8 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 		const struct task *t = model_task_find(m, p->f.id);
 		struct task_final *f;
 
-		if (m->focus && !model_is_focused(m, p->f.tgid))
+		/* Unless its row waits for its fork: whether it is followed is known then. */
+		if (m->focus && !model_is_focused(m, p->f.tgid) && !listed(later, nlater, p->f.id))
 			continue;
 		if (t && t->starttime && p->have_window &&
 		    (t->starttime < p->start_lo || t->starttime > p->start_hi)) {

@@ -10,7 +10,10 @@
  *   whole, a tick later;
  * - not root: another user's process counts nothing, a process whose
  *   credentials changed in the interval is withheld, and neither is in the
- *   totals.
+ *   totals;
+ * - a child whose exec and exit were read a tick before its fork (its
+ *   parent's CPU was read first) is shown once, a tick later, with its
+ *   parent, X, whole: followed with a focus, named by its parent without.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -50,6 +53,7 @@ static void tick(struct model *m, struct sample *s, struct ftrace *ft, int n_s,
 
 	acct_order_life(ftrace_acct(ft));
 	ftrace_cred_changes(ft, m, &ids);
+	ftrace_follow(ft, m, &ids);
 	s->begin = true;
 	s->mono_ns = (uint64_t)n_s * SEC;
 	s->wall_s = 1700000000.0 + n_s;
@@ -181,6 +185,65 @@ static void test_exit_before_last_switch(void)
 	ftrace_stop(ft);
 }
 
+/*
+ * @focus: -- CMD (600 followed); else system-wide. 700's CPU was read after
+ * its exec and exit, 600's before its fork of 700.
+ */
+static void fork_read_late(bool focus)
+{
+	struct ftrace *ft = ftrace_new_offline(-1);
+	struct acct *a = ftrace_acct(ft);
+	struct proc p[] = { { 600, 0, "sh", true } };
+	const pid_t pin = 600, kid = GONE + 1;
+	struct ftrace_stats st;
+	const struct task *t;
+	struct model m;
+	struct sample s;
+
+	setup(&m, &s, ft);
+	if (focus) {
+		model_set_focus(&m, &pin, 1);
+		m.focus_follow = true;
+	}
+	tick(&m, &s, ft, 1, p, 1);
+	acct_exec(a, kid, kid, "/bin/true", 9, 20);
+	acct_sys_exit(a, kid, SYS_execve, 0, 21);
+	acct_sys_exit(a, kid, SYS_brk, 0, 22);
+	acct_sys_noreturn(a, kid, SYS_exit_group, 25);
+	acct_exit(a, kid, true, 30);
+	acct_switch(a, kid, 0x10, 31);
+	tick(&m, &s, ft, 2, p, 1);
+	CHECK_EQ_I64(count(&m, kid, CNT_SYSCALLS), -2);
+	acct_newtask(a, 600, kid, 0, "sh", 2, 10);
+	tick(&m, &s, ft, 3, p, 1);
+	t = model_task_find(&m, kid);
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ_I64(t->state, 'X');
+		CHECK_EQ_I64(t->ppid, 600);
+		CHECK_STR(t->comm, "true");
+	}
+	CHECK_EQ_U64((uint64_t)count(&m, kid, CNT_SYSCALLS), 3);
+	CHECK_EQ_U64((uint64_t)count(&m, kid, CNT_VCSW), 1);
+	tick(&m, &s, ft, 4, p, 1);
+	CHECK_EQ_I64(count(&m, kid, CNT_SYSCALLS), -2);
+	ftrace_get_stats(ft, &st);
+	CHECK_EQ_U64(st.unparented, 1);
+	sample_free(&s);
+	model_free(&m);
+	ftrace_stop(ft);
+}
+
+static void test_fork_read_late_focus(void)
+{
+	fork_read_late(true);
+}
+
+static void test_fork_read_late(void)
+{
+	fork_read_late(false);
+}
+
 static void test_not_root(void)
 {
 	struct ftrace *ft = ftrace_new_offline(1000);
@@ -221,6 +284,10 @@ static const struct test tests[] = {
 	  test_listed_resolved_from_model },
 	{ "fold: an exit read before the last switch: one row a tick later, whole",
 	  test_exit_before_last_switch },
+	{ "fold: -- CMD: a child's exec and exit read a tick before its fork: followed, one row X",
+	  test_fork_read_late_focus },
+	{ "fold: the same system-wide: one row X a tick later, with its parent",
+	  test_fork_read_late },
 	{ "fold: not root: another user's and a withheld interval count nothing, not in totals",
 	  test_not_root },
 };

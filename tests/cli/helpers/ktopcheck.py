@@ -530,7 +530,12 @@ def csv_dead_children(path, n, name):
         fail("%d of %d children of %s not named %s: %r, e.g. %r"
              % (len(wrong), len(kids), loop, name, names, wrong[0]))
     if len(kids) != n:
-        fail("%d children of %s in state X, not %d" % (len(kids), loop, n))
+        # What the missing ones had instead: rows of the loop's children never X.
+        xpids = {r["pid"] for r in kids}
+        other = [(i, r) for i, it in enumerate(iters) for r in it
+                 if r["ppid"] == loop and r["pid"] not in xpids]
+        fail("%d children of %s in state X, not %d; rows of others: %r"
+             % (len(kids), loop, n, other[:5]))
     print("%d children of %s, each one row X named %s" % (len(kids), loop, name))
 
 
