@@ -217,6 +217,42 @@ static inline __attribute__((always_inline)) int walk_page(struct evdecode *d, c
 
 dispatch:
 		memcpy(&id, rec, sizeof(id));
+		if (enter && id == enter_id && rsize >= enter_min) {
+			int64_t nr;
+			int32_t pid, xpid;
+			uint64_t next_ts;
+
+			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			memcpy(&nr, rec + nf[0].offset, 8);
+			/*
+			 * --latency: a call that neither blocked nor was
+			 * preempted has its exit next, on this page. Both in
+			 * one call: one thread lookup, one call's overhead.
+			 */
+			rec = rbpage_next(&p, &rsize);
+			if (!rec) {
+				acct_sys_enter(a, pid, (long)nr, ts);
+				count++;
+				break;
+			}
+			next_ts = cm ? clockmap_next(cm, &cur, p.ts) : p.ts;
+			memcpy(&id, rec, sizeof(id));
+			memcpy(&xpid, rec + RB_COMMON_PID_OFF, sizeof(xpid));
+			if (id == exit_id && rsize >= exit_min && xpid == pid) {
+				int64_t xnr, ret;
+
+				memcpy(&xnr, rec + xf[0].offset, 8);
+				memcpy(&ret, rec + xf[1].offset, 8);
+				acct_sys_call(a, pid, (long)nr, ts, (long)xnr, (long)ret, next_ts);
+				count += 2;
+				continue;
+			}
+			acct_sys_enter(a, pid, (long)nr, ts);
+			count++;
+			/* The record read ahead goes the usual way. */
+			ts = next_ts;
+			goto dispatch;
+		}
 		if (id == exit_id && rsize >= exit_min) {
 			int64_t nr, ret;
 			int32_t pid;
@@ -241,41 +277,6 @@ dispatch:
 			}
 			count++;
 			continue;
-		}
-		if (enter && id == enter_id && rsize >= enter_min) {
-			int64_t nr;
-			int32_t pid, xpid;
-			uint64_t next_ts;
-
-			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
-			memcpy(&nr, rec + nf[0].offset, 8);
-			count++;
-			/*
-			 * --latency: a call that neither blocked nor was
-			 * preempted has its exit next, on this page. Both in
-			 * one call: one thread lookup, one call's overhead.
-			 */
-			rec = rbpage_next(&p, &rsize);
-			if (!rec) {
-				acct_sys_enter(a, pid, (long)nr, ts);
-				break;
-			}
-			next_ts = cm ? clockmap_next(cm, &cur, p.ts) : p.ts;
-			memcpy(&id, rec, sizeof(id));
-			memcpy(&xpid, rec + RB_COMMON_PID_OFF, sizeof(xpid));
-			if (id == exit_id && rsize >= exit_min && xpid == pid) {
-				int64_t xnr, ret;
-
-				memcpy(&xnr, rec + xf[0].offset, 8);
-				memcpy(&ret, rec + xf[1].offset, 8);
-				acct_sys_call(a, pid, (long)nr, ts, (long)xnr, (long)ret, next_ts);
-				count++;
-				continue;
-			}
-			acct_sys_enter(a, pid, (long)nr, ts);
-			/* The record read ahead goes the usual way. */
-			ts = next_ts;
-			goto dispatch;
 		}
 		if (id >= d->nkind_of || !d->kind_of[id])
 			continue;

@@ -376,9 +376,12 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 		sys_enter(a, acct_thread(a, tid), nr, ts);
 }
 
-/* The exit @n at @ts of @t (counted in @s): timed from its entry in the segment, or kept. */
+/*
+ * The exit @n at @ts of @t (counted in @s): timed from its entry in the
+ * segment, or kept. @ek: entry_key(@n), which a native call's key is.
+ */
 static inline void seg_exit(struct acct *a, struct acct_thread *t, struct sc_stat *s, uint32_t n,
-			    uint64_t ts)
+			    uint32_t ek, uint64_t ts)
 {
 	if (t->seg != a->here) {
 		seg_begin(a, t);
@@ -387,7 +390,7 @@ static inline void seg_exit(struct acct *a, struct acct_thread *t, struct sc_sta
 		t->seg_ts = ts;
 		return;
 	}
-	if (t->seg_nr == entry_key(n) && ts >= t->seg_ts)
+	if (t->seg_nr == ek && ts >= t->seg_ts)
 		sc_table_time(&t->sc, s, ts - t->seg_ts);
 	t->seg_nr = SC_EMPTY;
 	t->seg_ts = ts;
@@ -603,7 +606,7 @@ static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struc
 		t->cred_call = true;
 	}
 	if (a->order_times)
-		seg_exit(a, t, s, n, ts);
+		seg_exit(a, t, s, n, compat ? entry_key(n) : n, ts);
 }
 
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
