@@ -343,8 +343,12 @@ void acct_set_cpu(struct acct *a, int cpu)
 	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | ((uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1));
 }
 
-/* A sys_enter of @t (acct_sys_enter, acct_sys_call). */
-static inline __attribute__((always_inline)) void sys_enter(struct acct *a, struct acct_thread *t, long nr, uint64_t ts)
+/*
+ * A sys_enter of @t. Inline in acct_sys_enter and acct_sys_call (the compiler
+ * left a call in the latter: --latency's every call).
+ */
+static inline __attribute__((always_inline)) void sys_enter(struct acct *a, struct acct_thread *t,
+							    long nr, uint64_t ts)
 {
 	/*
 	 * syscalls:sys_enter_exit{,_group}, which count the calls that never
@@ -571,8 +575,9 @@ static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, u
 	return true;
 }
 
-/* A sys_exit of @t (acct_sys_exit, acct_sys_call). */
-static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struct acct_thread *t, long nr, long ret, uint64_t ts)
+/* A sys_exit of @t: inline in acct_sys_exit and acct_sys_call, as sys_enter. */
+static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struct acct_thread *t,
+							   long nr, long ret, uint64_t ts)
 {
 	struct sc_stat *s;
 	uint32_t n;
