@@ -100,8 +100,10 @@ int evdecode_add(struct evdecode *d, enum ev_kind k, const char *format, size_t 
 	return 0;
 }
 
-static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int size,
-		   uint64_t ts, struct acct *a)
+/* Inline: in walk_page's two copies, a call of its own cost the context-switch flood's wakeups. */
+static inline __attribute__((always_inline)) void decode(struct evdecode *d, enum ev_kind k,
+							  const uint8_t *rec, int size, uint64_t ts,
+							  struct acct *a)
 {
 	const struct ev_field *f = d->f[k];
 	int32_t pid;
@@ -168,7 +170,13 @@ static void decode(struct evdecode *d, enum ev_kind k, const uint8_t *rec, int s
 	}
 }
 
-int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct *a)
+/*
+ * The walk of a page, made twice: with --latency's sys_enter (@enter: its
+ * entries paired with their exits as read) and without (the counting
+ * path's loop kept as small as it was: its registers are few).
+ */
+static inline __attribute__((always_inline)) int walk_page(struct evdecode *d, const void *sub,
+							   size_t size, struct acct *a, bool enter)
 {
 	struct rbpage p;
 	const uint8_t *rec;
@@ -207,7 +215,44 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 		uint16_t id;
 		int k;
 
+dispatch:
 		memcpy(&id, rec, sizeof(id));
+		if (enter && id == enter_id && rsize >= enter_min) {
+			int64_t nr;
+			int32_t pid, xpid;
+			uint64_t next_ts;
+
+			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			memcpy(&nr, rec + nf[0].offset, 8);
+			/*
+			 * --latency: a call that neither blocked nor was
+			 * preempted has its exit next, on this page. Both in
+			 * one call: one thread lookup, one call's overhead.
+			 */
+			rec = rbpage_next(&p, &rsize);
+			if (!rec) {
+				acct_sys_enter(a, pid, (long)nr, ts);
+				count++;
+				break;
+			}
+			next_ts = cm ? clockmap_next(cm, &cur, p.ts) : p.ts;
+			memcpy(&id, rec, sizeof(id));
+			memcpy(&xpid, rec + RB_COMMON_PID_OFF, sizeof(xpid));
+			if (id == exit_id && rsize >= exit_min && xpid == pid) {
+				int64_t xnr, ret;
+
+				memcpy(&xnr, rec + xf[0].offset, 8);
+				memcpy(&ret, rec + xf[1].offset, 8);
+				acct_sys_call(a, pid, (long)nr, ts, (long)xnr, (long)ret, next_ts);
+				count += 2;
+				continue;
+			}
+			acct_sys_enter(a, pid, (long)nr, ts);
+			count++;
+			/* The record read ahead goes the usual way. */
+			ts = next_ts;
+			goto dispatch;
+		}
 		if (id == exit_id && rsize >= exit_min) {
 			int64_t nr, ret;
 			int32_t pid;
@@ -233,16 +278,6 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 			count++;
 			continue;
 		}
-		if (id == enter_id && rsize >= enter_min) {
-			int64_t nr;
-			int32_t pid;
-
-			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
-			memcpy(&nr, rec + nf[0].offset, 8);
-			acct_sys_enter(a, pid, (long)nr, ts);
-			count++;
-			continue;
-		}
 		if (id >= d->nkind_of || !d->kind_of[id])
 			continue;
 		k = d->kind_of[id] - 1;
@@ -256,4 +291,11 @@ int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct 
 	d->malformed += p.malformed;
 	d->events += (uint64_t)count;
 	return count;
+}
+
+int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct *a)
+{
+	if (d->id[EV_SYS_ENTER] >= 0 && d->f[EV_SYS_ENTER][0].size == 8)
+		return walk_page(d, sub, size, a, true);
+	return walk_page(d, sub, size, a, false);
 }

@@ -343,20 +343,20 @@ void acct_set_cpu(struct acct *a, int cpu)
 	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | ((uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1));
 }
 
-void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
+/*
+ * A sys_enter of @t. Inline in acct_sys_enter and acct_sys_call (the compiler
+ * left a call in the latter: --latency's every call).
+ */
+static inline __attribute__((always_inline)) void sys_enter(struct acct *a, struct acct_thread *t,
+							    long nr, uint64_t ts)
 {
-	struct acct_thread *t;
-
-	if (tid <= 0)
-		return;
-	t = acct_thread(a, tid);
 	/*
 	 * syscalls:sys_enter_exit{,_group}, which count the calls that never
 	 * return, ignore a 32-bit program's (the kernel's
 	 * ARCH_TRACE_IGNORE_COMPAT_SYSCALLS): they are counted at their entry.
 	 */
 	if (a->compat_seen && t->compat && (nr == cnr.exit_group || nr == cnr.exit) && nr >= 0) {
-		acct_sys_noreturn(a, tid, nr, ts);
+		acct_sys_noreturn(a, t->tid, nr, ts);
 		return;
 	}
 	if (t->seg != a->here)
@@ -374,9 +374,18 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 	t->seg_ts = ts;
 }
 
-/* The exit @n at @ts of @t (counted in @s): timed from its entry in the segment, or kept. */
+void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
+{
+	if (tid > 0)
+		sys_enter(a, acct_thread(a, tid), nr, ts);
+}
+
+/*
+ * The exit @n at @ts of @t (counted in @s): timed from its entry in the
+ * segment, or kept. @ek: entry_key(@n), which a native call's key is.
+ */
 static inline void seg_exit(struct acct *a, struct acct_thread *t, struct sc_stat *s, uint32_t n,
-			    uint64_t ts)
+			    uint32_t ek, uint64_t ts)
 {
 	if (t->seg != a->here) {
 		seg_begin(a, t);
@@ -385,7 +394,7 @@ static inline void seg_exit(struct acct *a, struct acct_thread *t, struct sc_sta
 		t->seg_ts = ts;
 		return;
 	}
-	if (t->seg_nr == entry_key(n) && ts >= t->seg_ts)
+	if (t->seg_nr == ek && ts >= t->seg_ts)
 		sc_table_time(&t->sc, s, ts - t->seg_ts);
 	t->seg_nr = SC_EMPTY;
 	t->seg_ts = ts;
@@ -566,17 +575,15 @@ static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, u
 	return true;
 }
 
-void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
+/* A sys_exit of @t: inline in acct_sys_exit and acct_sys_call, as sys_enter. */
+static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struct acct_thread *t,
+							   long nr, long ret, uint64_t ts)
 {
-	struct acct_thread *t;
 	struct sc_stat *s;
 	uint32_t n;
 
 	bool compat = false;
 
-	if (tid <= 0)
-		return;
-	t = acct_thread(a, tid);
 	/* The hot path: one flag for all that a native, known thread needs not. */
 	if (t->abi_slow) {
 		if (!abi_exit(a, t, nr, ret, ts))
@@ -604,7 +611,25 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 		t->cred_call = true;
 	}
 	if (a->order_times)
-		seg_exit(a, t, s, n, ts);
+		seg_exit(a, t, s, n, compat ? entry_key(n) : n, ts);
+}
+
+void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
+{
+	if (tid > 0)
+		sys_exit(a, acct_thread(a, tid), nr, ret, ts);
+}
+
+void acct_sys_call(struct acct *a, pid_t tid, long enter_nr, uint64_t enter_ts, long nr, long ret,
+		   uint64_t ts)
+{
+	struct acct_thread *t;
+
+	if (tid <= 0)
+		return;
+	t = acct_thread(a, tid);
+	sys_enter(a, t, enter_nr, enter_ts);
+	sys_exit(a, t, nr, ret, ts);
 }
 
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)

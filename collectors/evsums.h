@@ -343,6 +343,13 @@ bool acct_cred_call_compat(long nr);
 /* One event each, decoded by evdecode.c. @ts is the ring buffer time in ns. */
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts);
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts);
+/*
+ * A sys_enter and a sys_exit of @tid, the latter the next record of the same
+ * CPU's page (--latency's common case: a call that neither blocked nor was
+ * preempted): what acct_sys_enter then acct_sys_exit do, in one call.
+ */
+void acct_sys_call(struct acct *a, pid_t tid, long enter_nr, uint64_t enter_ts, long nr, long ret,
+		   uint64_t ts);
 /* The entry of a syscall that never returns (exit, exit_group): one call, none pending after. */
 void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts);
 void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts);

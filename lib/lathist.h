@@ -24,17 +24,23 @@ struct lat_hist {
 	uint64_t n[LAT_BUCKETS];
 };
 
-/* The bucket of a call of @ns nanoseconds. */
+/*
+ * The bucket of a call of @ns nanoseconds: the smallest b with
+ * @ns <= 1000 * 2^b (bounds are whole microseconds, so 1024.001 us is past
+ * 1024). Once per timed call, so no division: with c the bits of @ns - 1
+ * (2^(c - 1) < @ns <= 2^c), 1000 * 2^(c - 10) is 0.977 * 2^c and
+ * 1000 * 2^(c - 9) above 2^c, so b is c - 10 or c - 9, one compare apart.
+ */
 static inline unsigned lat_bucket(uint64_t ns)
 {
-	/* Bounds are whole microseconds: ceil, so 1024.001 us is past 1024. */
-	uint64_t us = ns / 1000 + (ns % 1000 != 0);
 	unsigned b;
 
-	if (us <= 1)
+	if (ns <= 1000)
 		return 0;
-	b = 64u - (unsigned)__builtin_clzll(us - 1);
-	return b < LAT_OVERFLOW ? b : LAT_OVERFLOW;
+	b = 64u - (unsigned)__builtin_clzll(ns - 1) - 10;
+	if (b >= LAT_OVERFLOW)
+		return LAT_OVERFLOW;
+	return b + (ns > (uint64_t)1000 << b);
 }
 
 /* Bucket @b's upper bound in microseconds; 0 for LAT_OVERFLOW (none). */

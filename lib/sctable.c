@@ -121,10 +121,15 @@ void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)
 		dst->top_errno = src->top_errno;
 }
 
-static struct lat_hist *hist_of(struct sc_table *t, struct sc_stat *s)
+void sc_table_hist_alloc(struct sc_table *t)
 {
 	if (!t->hist)
 		t->hist = xcalloc(t->cap, sizeof(*t->hist));
+}
+
+static struct lat_hist *hist_of(struct sc_table *t, struct sc_stat *s)
+{
+	sc_table_hist_alloc(t);
 	return &t->hist[s - t->slots];
 }
 
@@ -145,15 +150,6 @@ void sc_table_merge(struct sc_table *dst, const struct sc_table *src)
 	for (i = 0; i < src->cap; i++)
 		if (src->slots[i].nr != SC_EMPTY)
 			sc_table_add(dst, src->slots[i].nr, src, &src->slots[i]);
-}
-
-void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns)
-{
-	s->time_ns += ns;
-	s->timed++;
-	if (ns > s->max_ns)
-		s->max_ns = ns;
-	hist_of(t, s)->n[lat_bucket(ns)]++;
 }
 
 void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h)

@@ -136,8 +136,22 @@ void sc_table_merge(struct sc_table *dst, const struct sc_table *src);
 /* Add @s, an entry of @src, to @dst's entry @nr, durations too. */
 void sc_table_add(struct sc_table *dst, uint32_t nr, const struct sc_table *src,
 		  const struct sc_stat *s);
-/* A call of entry @s (of @t) timed at @ns: its time, count, max and bucket. */
-void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns);
+/* @t's histograms, one a slot, zeroed: allocated at its first timed call. */
+void sc_table_hist_alloc(struct sc_table *t);
+/*
+ * A call of entry @s (of @t) timed at @ns: its time, count, max and bucket.
+ * Inline: --latency times most calls.
+ */
+static inline void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns)
+{
+	if (__builtin_expect(!t->hist, 0))
+		sc_table_hist_alloc(t);
+	s->time_ns += ns;
+	s->timed++;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	t->hist[s - t->slots].n[lat_bucket(ns)]++;
+}
 /*
  * Add @h to the durations of entry @s of @t (a recording's histogram read
  * back: the calls' times, counts and max are the entry's own fields).

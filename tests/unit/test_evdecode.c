@@ -301,6 +301,59 @@ static void test_noreturn_and_timing(void)
 	teardown();
 }
 
+static void add_enter(struct page *p, int32_t pid, long nr)
+{
+	put64(rec_new(p, ID_ENTER, pid, 64), 8, nr);
+}
+
+static void check_call(pid_t tid, uint32_t nr, uint64_t calls, uint64_t timed, uint64_t ns)
+{
+	const struct sc_stat *s = thr(tid) ? sc_table_find(&thr(tid)->sc, nr) : NULL;
+
+	if (!CHECK(s))
+		return;
+	CHECK_EQ_U64(s->calls, calls);
+	CHECK_EQ_U64(s->timed, timed);
+	CHECK_EQ_U64(s->time_ns, ns);
+}
+
+/*
+ * --latency reads the record after a sys_enter ahead: when it is that
+ * thread's sys_exit, the two are paired in one call. Whatever else follows
+ * (another thread's exit, a record too short, the page's end) goes the
+ * usual way, and the entry stays pending for its own exit.
+ */
+static void test_enter_read_ahead(void)
+{
+	struct page p;
+
+	if (!setup())
+		return;
+	acct.order_times = true;
+	page_init(&p);
+	add_enter(&p, 700, 39);		/* 10 */
+	add_exit(&p, 700, 39, 5);	/* 20: its exit next */
+	add_enter(&p, 700, 39);		/* 30 */
+	add_exit(&p, 701, 39, 5);	/* 40: another thread's, no entry of its own */
+	add_exit(&p, 700, 39, 5);	/* 50: 700's, 20 ns after its entry */
+	add_enter(&p, 700, 1);		/* 60 */
+	rec_new(&p, ID_EXIT, 700, 16);	/* 70: too short, malformed */
+	add_exit(&p, 700, 1, 0);	/* 80 */
+	add_enter(&p, 702, 0);		/* 90: the page's last record */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 8);
+	CHECK_EQ_U64(dec.malformed, 1);
+	page_at(&p, 1000);
+	add_exit(&p, 702, 0, 0);	/* 1010, the next page of the same CPU */
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 1);
+	acct_time_calls(&acct);
+	check_call(700, 39, 2, 2, 10 + 20);
+	check_call(700, 1, 1, 1, 20);
+	check_call(701, 39, 1, 0, 0);
+	check_call(702, 0, 1, 1, 920);
+	CHECK_EQ_U64(acct.total[AC_SYSCALLS], 5);
+	teardown();
+}
+
 static void test_missed_events(void)
 {
 	struct page p;
@@ -648,6 +701,8 @@ static const struct test tests[] = {
 	{ "task_rename: the pid field's task, 15 bytes", test_rename },
 	{ "signal_generate: queued results count, interrupts send nothing", test_signals },
 	{ "exit_group counted at entry; enter/exit pairs time a call", test_noreturn_and_timing },
+	{ "--latency: an entry paired with its exit read next, not with another's",
+	  test_enter_read_ahead },
 	{ "missed-event markers: stored count and unknown count", test_missed_events },
 	{ "long records, time extends, absolute stamps, discarded and end padding", test_record_types },
 	{ "formats missing a field or out of the page are refused", test_bad_formats },

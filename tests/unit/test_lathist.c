@@ -35,6 +35,44 @@ static void test_bucket_edges(void)
 	CHECK_EQ_U64(lat_bucket(UINT64_MAX), LAT_OVERFLOW);
 }
 
+/* The bucket by its definition: microseconds rounded up, then the log2 rounded up. */
+static unsigned ref_bucket(uint64_t ns)
+{
+	uint64_t us = ns / 1000 + (ns % 1000 != 0);
+	unsigned b = 0;
+
+	while (b < LAT_OVERFLOW && us > (uint64_t)1 << b)
+		b++;
+	return b;
+}
+
+/*
+ * lat_bucket finds the bucket without a division (two candidates, one
+ * compare): every power of two and every bound, a nanosecond either side,
+ * and random durations of every size give the definition's bucket.
+ */
+static void test_bucket_reference(void)
+{
+	uint32_t seed = 5;
+	unsigned i;
+	int d;
+
+	for (i = 0; i < 64; i++)
+		for (d = -1; d <= 1; d++) {
+			uint64_t p = ((uint64_t)1 << i) + (uint64_t)(int64_t)d;
+			uint64_t m = i < 54 ? ((uint64_t)1000 << i) + (uint64_t)(int64_t)d : p;
+
+			CHECK_EQ_U64(lat_bucket(p), ref_bucket(p));
+			CHECK_EQ_U64(lat_bucket(m), ref_bucket(m));
+		}
+	for (i = 0; i < 200000; i++) {
+		uint64_t ns = (((uint64_t)test_rand(&seed) << 32) | test_rand(&seed)) >>
+			      (test_rand(&seed) % 64);
+
+		CHECK_EQ_U64(lat_bucket(ns), ref_bucket(ns));
+	}
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -164,6 +202,7 @@ static void test_table_durations(void)
 
 static const struct test tests[] = {
 	{ "bucket edges: (2^(i-1), 2^i] us", test_bucket_edges },
+	{ "buckets without a division: the definition's, every size", test_bucket_reference },
 	{ "percentiles are the nearest rank's bucket (random, sorted reference)",
 	  test_quantiles_against_sorted },
 	{ "percentiles: empty, one slow call, past the last bound", test_quantile_small_cases },
