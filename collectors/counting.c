@@ -311,6 +311,9 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	/* The state split needs switch-ins and wakeups: all of them, or none of it. */
 	ft->acct.states = ft->loaded[EV_SWITCH] && ft->dec.f[EV_SWITCH][2].size &&
 			  ft->loaded[EV_WAKEUP] && ft->loaded[EV_WAKEUP_NEW];
+	/* Applied as the drains read every CPU past them: a tick's worth never piles up. */
+	if (ft->acct.states)
+		acct_state_cpus(&ft->acct, trace_ncpus(ft->tr));
 	ft->page = xmalloc((size_t)trace_page_size(ft->tr));
 	ft->st.buffer_kb = trace_buffer_kb(ft->tr);
 	ft->on = true;
@@ -440,8 +443,10 @@ void ftrace_drain(struct ftrace *ft, int fd)
 	if (!ftrace_on(ft))
 		return;
 	for (i = 0; i < trace_ncpus(ft->tr); i++)
-		if (trace_cpu_fd(ft->tr, i) == fd && read_cpu(ft, i, false, DRAIN_BATCH))
+		if (trace_cpu_fd(ft->tr, i) == fd && read_cpu(ft, i, false, DRAIN_BATCH)) {
 			ft->st.drains++;
+			acct_state_drained(&ft->acct);
+		}
 }
 
 /*

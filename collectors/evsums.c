@@ -129,6 +129,7 @@ void acct_free(struct acct *a)
 	free(a->life_str);
 	free(a->sv);
 	free(a->sv_tmp);
+	free(a->st_read);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -366,8 +367,12 @@ static __attribute__((noinline)) void seg_begin(struct acct *a, struct acct_thre
 	t->seg = a->here;
 }
 
+static void note_read(struct acct *a);
+
 void acct_set_cpu(struct acct *a, int cpu)
 {
+	if (a->st_ncpus)
+		note_read(a);
 	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | ((uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1));
 }
 
@@ -1428,8 +1433,9 @@ DEFINE_MERGE_RUNS(apply_in_order, struct acct_sched, sched_before, struct acct, 
 
 static void apply_sched_all(struct acct *a)
 {
+	note_read(a);
 	apply_in_order(a, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
-	a->nsv = 0;
+	a->nsv = a->st_mark = 0;
 }
 
 /* acct_state_end's walk: the records to apply up to @cut, and those kept past it. */
@@ -1466,12 +1472,13 @@ void acct_state_end(struct acct *a, uint64_t cut)
 
 	if (!a->states)
 		return;
+	note_read(a);
 	end_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
 	/* The kept ones, in order (one run), are the records now. */
 	swap = a->sv;
 	a->sv = a->sv_tmp;
 	a->sv_tmp = swap;
-	a->nsv = e.keep;
+	a->nsv = a->st_mark = e.keep;
 	for (i = 0; i < a->threads.cap; i++) {
 		if (!a->threads.slots[i].key)
 			continue;
@@ -1483,4 +1490,67 @@ void acct_state_end(struct acct *a, uint64_t cut)
 		activate_thread(a, t);
 	}
 	a->st_cut = cut;
+}
+
+/*
+ * The newest record of the CPU being read (the last kept since st_mark: a
+ * CPU's records come in time order) is as far as it was read.
+ */
+static void note_read(struct acct *a)
+{
+	uint32_t cpu = a->here & ((1u << SEG_CPU_BITS) - 1);
+
+	if (a->nsv > a->st_mark && cpu < (uint32_t)a->st_ncpus &&
+	    a->sv[a->nsv - 1].ts > a->st_read[cpu])
+		a->st_read[cpu] = a->sv[a->nsv - 1].ts;
+	a->st_mark = a->nsv;
+}
+
+void acct_state_cpus(struct acct *a, int ncpus)
+{
+	free(a->st_read);
+	a->st_read = ncpus > 0 ? xcalloc((size_t)ncpus, sizeof(*a->st_read)) : NULL;
+	a->st_ncpus = ncpus > 0 ? ncpus : 0;
+	a->st_mark = a->nsv;
+}
+
+/* acct_state_drained's walk: the records before @e->cut applied, the others kept. */
+static inline void early_record(struct sched_end *e, const struct acct_sched *r)
+{
+	if (r->ts >= e->cut) {
+		e->a->sv_tmp[e->keep++] = *r;
+		return;
+	}
+	e->a->st_early++;
+	apply_sched(e->a, acct_thread(e->a, r->tid), r->what, r->ts);
+}
+
+DEFINE_MERGE_RUNS(early_in_order, struct acct_sched, sched_before, struct sched_end, early_record)
+
+void acct_state_drained(struct acct *a)
+{
+	struct sched_end e = { .a = a, .cut = UINT64_MAX };
+	struct acct_sched *swap;
+	int c;
+
+	if (!a->states || !a->st_ncpus)
+		return;
+	note_read(a);
+	/*
+	 * Strictly before: a CPU read up to a time may hold more records of
+	 * that time, which go before some of the others' (sched_before).
+	 */
+	for (c = 0; c < a->st_ncpus; c++) {
+		uint64_t upto = a->st_read[c] > a->st_cut ? a->st_read[c] : a->st_cut;
+
+		if (upto < e.cut)
+			e.cut = upto;
+	}
+	if (!a->nsv || e.cut <= a->st_cut)
+		return;
+	early_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	swap = a->sv;
+	a->sv = a->sv_tmp;
+	a->sv_tmp = swap;
+	a->nsv = a->st_mark = e.keep;
 }

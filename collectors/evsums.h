@@ -273,6 +273,16 @@ struct acct {
 	struct acct_runs sv_runs;
 	uint64_t st_cut;		/* the end of the last interval closed (0: none) */
 	uint64_t st_overflow;		/* times the records were applied early (full) */
+	/*
+	 * Applied before the tick (acct_state_drained), when every CPU was read
+	 * past them: per CPU (acct_state_cpus, st_ncpus of them; none: only
+	 * at the tick) the newest scheduler record read from it; st_mark is
+	 * where the records of the CPU being read began.
+	 */
+	uint64_t *st_read;
+	int st_ncpus;
+	size_t st_mark;
+	uint64_t st_early;		/* records applied before their tick */
 
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
@@ -411,6 +421,19 @@ void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts);
  * active (its row gets the time even without an event).
  */
 void acct_state_end(struct acct *a, uint64_t cut);
+/*
+ * acct_state_cpus - the buffers' CPUs are 0..@ncpus-1 (acct_set_cpu's): from
+ * then on acct_state_drained applies the records every CPU was read past.
+ */
+void acct_state_cpus(struct acct *a, int ncpus);
+/*
+ * acct_state_drained - a CPU's buffer was read (a drain, between ticks): the
+ * kept records older than what every CPU was read up to (the newest record
+ * read from it, or the last cut) applied in time order, as acct_state_end
+ * would apply them; the rest kept. A CPU that wrote none since the cut holds
+ * them all back: its buffer may hold older ones yet.
+ */
+void acct_state_drained(struct acct *a);
 /* The state a thread enters at a switch that reports @prev_state. */
 enum acct_st acct_state_of(long prev_state);
 
