@@ -312,8 +312,12 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	ft->acct.states = ft->loaded[EV_SWITCH] && ft->dec.f[EV_SWITCH][2].size &&
 			  ft->loaded[EV_WAKEUP] && ft->loaded[EV_WAKEUP_NEW];
 	/* Applied as the drains read every CPU past them: a tick's worth never piles up. */
-	if (ft->acct.states)
+	if (ft->acct.states) {
 		acct_state_cpus(&ft->acct, trace_ncpus(ft->tr));
+		for (i = 0; i < (size_t)trace_ncpus(ft->tr); i++)
+			if (trace_cpu_fd(ft->tr, (int)i) < 0)
+				acct_state_no_cpu(&ft->acct, (int)i);
+	}
 	ft->page = xmalloc((size_t)trace_page_size(ft->tr));
 	ft->st.buffer_kb = trace_buffer_kb(ft->tr);
 	ft->on = true;

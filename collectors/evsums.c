@@ -1514,6 +1514,12 @@ void acct_state_cpus(struct acct *a, int ncpus)
 	a->st_mark = a->nsv;
 }
 
+void acct_state_no_cpu(struct acct *a, int cpu)
+{
+	if (cpu >= 0 && cpu < a->st_ncpus)
+		a->st_read[cpu] = UINT64_MAX;
+}
+
 /* acct_state_drained's walk: the records before @e->cut applied, the others kept. */
 static inline void early_record(struct sched_end *e, const struct acct_sched *r)
 {

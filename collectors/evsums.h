@@ -426,6 +426,8 @@ void acct_state_end(struct acct *a, uint64_t cut);
  * then on acct_state_drained applies the records every CPU was read past.
  */
 void acct_state_cpus(struct acct *a, int ncpus);
+/* CPU @cpu has no buffer (offline or absent when tracing began): never read, it holds nothing back. */
+void acct_state_no_cpu(struct acct *a, int cpu);
 /*
  * acct_state_drained - a CPU's buffer was read (a drain, between ticks): the
  * kept records older than what every CPU was read up to (the newest record

@@ -116,6 +116,23 @@ static void test_quiet_cpu_holds_back(void)
 	acct_free(&a);
 }
 
+/* A CPU without a buffer (offline when tracing began) is never read: it holds nothing back. */
+static void test_cpu_without_buffer(void)
+{
+	struct acct a;
+
+	start(&a, 3);
+	acct_state_no_cpu(&a, 2);
+	pingpong(&a, 0, 1000, 0);
+	acct_state_drained(&a);
+	pingpong(&a, 0, 1000, 1);
+	acct_state_drained(&a);
+	/* Both read up to 950 and 850: all but T1's last run (900, 940, 950) and T2's 850. */
+	CHECK_EQ_U64(a.st_early, 30 - 4);
+	CHECK_EQ_U64(a.nsv, 4);
+	acct_free(&a);
+}
+
 /*
  * Records at the time a CPU was read up to wait: that CPU may hold more of
  * that time, which go first (a switch-out before a wakeup before a switch-in).
@@ -169,6 +186,7 @@ static const struct test tests[] = {
 	{ "states early: drains of two CPUs apply what both were read past; the tick's sums",
 	  test_drains_as_tick },
 	{ "states early: a CPU quiet since the cut holds every record back", test_quiet_cpu_holds_back },
+	{ "states early: a CPU without a buffer holds nothing back", test_cpu_without_buffer },
 	{ "states early: a record at a CPU's read time waits for that CPU", test_equal_time_waits },
 	{ "states early: a thread applied at a drain only is moved this interval", test_moved_at_drain },
 };
