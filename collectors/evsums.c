@@ -1435,7 +1435,7 @@ static void apply_sched_all(struct acct *a)
 {
 	note_read(a);
 	apply_in_order(a, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
-	a->nsv = a->st_mark = 0;
+	a->nsv = a->st_mark = a->st_left = 0;
 }
 
 /* acct_state_end's walk: the records to apply up to @cut, and those kept past it. */
@@ -1478,7 +1478,7 @@ void acct_state_end(struct acct *a, uint64_t cut)
 	swap = a->sv;
 	a->sv = a->sv_tmp;
 	a->sv_tmp = swap;
-	a->nsv = a->st_mark = e.keep;
+	a->nsv = a->st_mark = a->st_left = e.keep;
 	for (i = 0; i < a->threads.cap; i++) {
 		if (!a->threads.slots[i].key)
 			continue;
@@ -1552,11 +1552,12 @@ void acct_state_drained(struct acct *a)
 		if (upto < e.cut)
 			e.cut = upto;
 	}
-	if (!a->nsv || e.cut <= a->st_cut)
+	if (!a->nsv || e.cut <= a->st_cut || a->nsv < a->st_left + a->st_left / 2)
 		return;
+	a->st_walks++;
 	early_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
 	swap = a->sv;
 	a->sv = a->sv_tmp;
 	a->sv_tmp = swap;
-	a->nsv = a->st_mark = e.keep;
+	a->nsv = a->st_mark = a->st_left = e.keep;
 }

@@ -282,7 +282,14 @@ struct acct {
 	uint64_t *st_read;
 	int st_ncpus;
 	size_t st_mark;
+	/*
+	 * What the last walk (at a drain, at the tick) left: the next drain
+	 * walks them again only once half as many again came, so that a CPU
+	 * that holds them back costs each record a few copies, not one a drain.
+	 */
+	size_t st_left;
 	uint64_t st_early;		/* records applied before their tick */
+	uint64_t st_walks;		/* walks at the drains */
 
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
