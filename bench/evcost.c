@@ -198,8 +198,9 @@ static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct a
 			acct_set_cpu(a, c);
 			for (; at[c] < end; at[c]++)
 				evdecode_page(d, cpu[c].data + at[c] * SUBBUF, SUBBUF, a);
+			/* The mapping is exact: no slack. */
 			if (whole)
-				acct_state_drained(a);
+				acct_state_drained(a, 0);
 			more |= at[c] < to[c];
 		}
 	}

@@ -440,6 +440,20 @@ static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 	return pages;
 }
 
+/*
+ * How far before what the drains read the state split's records may be
+ * applied: mono's stamps are the cut's clock, every one read before the
+ * tick is before its cut. Mapped ones may be up to the mapping's error
+ * past it, and the tick moves its cut back by as much (calibrate): twice
+ * the error known, and a millisecond for a next sample that shows more.
+ */
+static uint64_t drain_slack(const struct ftrace *ft)
+{
+	uint64_t bound = ft->cmap.bound_ns > ft->cut_margin ? ft->cmap.bound_ns : ft->cut_margin;
+
+	return ft->mapped ? 2 * bound + 1000000 : 0;
+}
+
 void ftrace_drain(struct ftrace *ft, int fd)
 {
 	int i;
@@ -449,7 +463,7 @@ void ftrace_drain(struct ftrace *ft, int fd)
 	for (i = 0; i < trace_ncpus(ft->tr); i++)
 		if (trace_cpu_fd(ft->tr, i) == fd && read_cpu(ft, i, false, DRAIN_BATCH)) {
 			ft->st.drains++;
-			acct_state_drained(&ft->acct);
+			acct_state_drained(&ft->acct, drain_slack(ft));
 		}
 }
 

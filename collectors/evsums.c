@@ -1533,7 +1533,7 @@ static inline void early_record(struct sched_end *e, const struct acct_sched *r)
 
 DEFINE_MERGE_RUNS(early_in_order, struct acct_sched, sched_before, struct sched_end, early_record)
 
-void acct_state_drained(struct acct *a)
+void acct_state_drained(struct acct *a, uint64_t slack)
 {
 	struct sched_end e = { .a = a, .cut = UINT64_MAX };
 	struct acct_sched *swap;
@@ -1552,6 +1552,7 @@ void acct_state_drained(struct acct *a)
 		if (upto < e.cut)
 			e.cut = upto;
 	}
+	e.cut = e.cut > slack ? e.cut - slack : 0;
 	if (!a->nsv || e.cut <= a->st_cut || a->nsv < a->st_left + a->st_left / 2)
 		return;
 	a->st_walks++;

@@ -438,11 +438,13 @@ void acct_state_no_cpu(struct acct *a, int cpu);
 /*
  * acct_state_drained - a CPU's buffer was read (a drain, between ticks): the
  * kept records older than what every CPU was read up to (the newest record
- * read from it, or the last cut) applied in time order, as acct_state_end
- * would apply them; the rest kept. A CPU that wrote none since the cut holds
- * them all back: its buffer may hold older ones yet.
+ * read from it, or the last cut) less @slack applied in time order, as
+ * acct_state_end would apply them; the rest kept. A CPU that wrote none since
+ * the cut holds them all back: its buffer may hold older ones yet. @slack
+ * keeps them clear of the next cut when that may fall before what was read
+ * (a mapped clock's error, counting.c).
  */
-void acct_state_drained(struct acct *a);
+void acct_state_drained(struct acct *a, uint64_t slack);
 /* The state a thread enters at a switch that reports @prev_state. */
 enum acct_st acct_state_of(long prev_state);
 

@@ -61,11 +61,11 @@ static void test_drains_as_tick(void)
 	start(&b, 0);
 	for (t = 0; t < 10000; t += 1000) {
 		pingpong(&a, t, t + 1000, 0);
-		acct_state_drained(&a);
+		acct_state_drained(&a, 0);
 		if (a.nsv > most)
 			most = a.nsv;
 		pingpong(&a, t, t + 1000, 1);
-		acct_state_drained(&a);
+		acct_state_drained(&a, 0);
 		if (a.nsv > most)
 			most = a.nsv;
 		pingpong(&b, t, t + 1000, 0);
@@ -105,9 +105,9 @@ static void test_quiet_cpu_holds_back(void)
 
 	start(&a, 3);
 	pingpong(&a, 0, 1000, 0);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	pingpong(&a, 0, 1000, 1);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	CHECK_EQ_U64(a.st_early, 0);
 	CHECK_EQ_U64(a.nsv, 30);
 	/* CPU 2 had T3 on it from 10 to 990: read at the tick, in order with the rest. */
@@ -129,12 +129,28 @@ static void test_cpu_without_buffer(void)
 	start(&a, 3);
 	acct_state_no_cpu(&a, 2);
 	pingpong(&a, 0, 1000, 0);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	pingpong(&a, 0, 1000, 1);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	/* Both read up to 950 and 850: all but T1's last run (900, 940, 950) and T2's 850. */
 	CHECK_EQ_U64(a.st_early, 30 - 4);
 	CHECK_EQ_U64(a.nsv, 4);
+	acct_free(&a);
+}
+
+/* A slack (a mapped clock's error) keeps what was read last from being applied. */
+static void test_slack(void)
+{
+	struct acct a;
+
+	start(&a, 2);
+	pingpong(&a, 0, 1000, 0);
+	acct_state_drained(&a, 100);
+	pingpong(&a, 0, 1000, 1);
+	acct_state_drained(&a, 100);
+	/* Read up to 950 and 850, less 100: the 23 records before 750 applied. */
+	CHECK_EQ_U64(a.st_early, 23);
+	CHECK_EQ_U64(a.nsv, 7);
 	acct_free(&a);
 }
 
@@ -155,9 +171,9 @@ static void test_lagging_cpu(void)
 	acct_state_switch(&b, 0, R_RUNNING, T3, 5);
 	for (t = 0; t < 100000; t += 1000) {
 		pingpong(&a, t, t + 1000, 0);
-		acct_state_drained(&a);
+		acct_state_drained(&a, 0);
 		pingpong(&a, t, t + 1000, 1);
-		acct_state_drained(&a);
+		acct_state_drained(&a, 0);
 		pingpong(&b, t, t + 1000, 0);
 		pingpong(&b, t, t + 1000, 1);
 	}
@@ -187,11 +203,11 @@ static void test_equal_time_waits(void)
 	start(&a, 2);
 	acct_set_cpu(&a, 1);
 	acct_state_wakeup(&a, T2, false, 300);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, 0, R_RUNNING, T2, 50);
 	acct_state_wakeup(&a, T3, false, 300);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	/* Both CPUs read up to 300: only what is before it is applied. */
 	CHECK_EQ_U64(a.st_early, 1);
 	CHECK_EQ_U64(a.nsv, 2);
@@ -213,7 +229,7 @@ static void test_moved_at_drain(void)
 	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 200);
 	acct_state_switch(&a, 0, R_RUNNING, T2, 300);
-	acct_state_drained(&a);
+	acct_state_drained(&a, 0);
 	CHECK_EQ_U64(a.st_early, 2);
 	acct_state_end(&a, 1000);
 	CHECK(acct_thread(&a, T1)->st_moved);
@@ -230,6 +246,7 @@ static const struct test tests[] = {
 	  test_drains_as_tick },
 	{ "states early: a CPU quiet since the cut holds every record back", test_quiet_cpu_holds_back },
 	{ "states early: a CPU without a buffer holds nothing back", test_cpu_without_buffer },
+	{ "states early: a slack holds back what was read last", test_slack },
 	{ "states early: a lagging CPU: the records walked again only once half as many again came",
 	  test_lagging_cpu },
 	{ "states early: a record at a CPU's read time waits for that CPU", test_equal_time_waits },
