@@ -16,7 +16,7 @@
  * from per_cpu/cpuN/trace_pipe_raw, each a whole 64 KiB sub-buffer. The pages are
  * cut into TICKS intervals; each is decoded as above and closed as
  * collectors/counting.c closes a tick (lifecycle order, call timing with
- * "latency", the state split up to the newest time read, the interval's end).
+ * "latency", the state split up to the tick's cut, the interval's end).
  * All of that runs in measured_tick() and measured_end(), which callgrind is
  * told to count (--toggle-collect="measured*"). Prints: events=<decoded>
  * pages=<n> threads=<n> malformed=<n> digest=<the counts' hash, see add_digest>
@@ -149,6 +149,26 @@ static void add_digest(const struct acct *a)
 	}
 }
 
+/*
+ * The tick's cut: before it, every CPU's records are in the tick's pages (the
+ * oldest time of the pages that follow them; past the last page, all of it),
+ * as a live tick's cut is a time before which every CPU was read.
+ */
+static uint64_t tick_cut(const struct cpu_pages *cpu, int ncpus, const size_t *to)
+{
+	uint64_t cut = newest + 1, first;
+	int c;
+
+	for (c = 0; c < ncpus; c++) {
+		if ((to[c] + 1) * SUBBUF > cpu[c].len)
+			continue;
+		memcpy(&first, cpu[c].data + to[c] * SUBBUF, sizeof(first));
+		if (first && first < cut)
+			cut = first;
+	}
+	return cut;
+}
+
 /* What callgrind counts (--toggle-collect="measured*"): decoding a tick's pages, closing it. */
 static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct acct *a,
 						   struct cpu_pages *cpu, int ncpus, int t, int ticks,
@@ -164,22 +184,30 @@ static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct a
 		at[c] = npages * (size_t)t / (size_t)ticks;
 		to[c] = npages * (size_t)(t + 1) / (size_t)ticks;
 	}
-	/* Each CPU in turn, drain pages at a time, as ktop's reader takes them. */
+	/*
+	 * Each CPU in turn, drain pages at a time, as ktop's reader takes them
+	 * (a whole drain's worth is a drain: the state split's records every
+	 * CPU was read past are applied; what is left is the tick's read).
+	 */
 	while (more) {
 		more = false;
 		for (c = 0; c < ncpus; c++) {
 			size_t end = to[c] - at[c] > drain ? at[c] + drain : to[c];
+			bool whole = end - at[c] == drain;
 
 			acct_set_cpu(a, c);
 			for (; at[c] < end; at[c]++)
 				evdecode_page(d, cpu[c].data + at[c] * SUBBUF, SUBBUF, a);
+			/* The mapping is exact: no slack. */
+			if (whole)
+				acct_state_drained(a, 0);
 			more |= at[c] < to[c];
 		}
 	}
 	acct_order_life(a);
 	if (a->order_times)
 		acct_time_calls(a);
-	acct_state_end(a, newest + 1);
+	acct_state_end(a, tick_cut(cpu, ncpus, to));
 }
 
 static __attribute__((noinline)) void measured_end(struct acct *a)
@@ -266,6 +294,7 @@ int main(int argc, char **argv)
 	a.order_life = true;
 	a.states = true;
 	a.order_times = latency;
+	acct_state_cpus(&a, ncpus);
 	known_abi(&a, cpu, ncpus);
 	for (c = 0; c < ticks; c++) {
 		measured_tick(&dec, &a, cpu, ncpus, c, ticks, drain);

@@ -311,6 +311,13 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	/* The state split needs switch-ins and wakeups: all of them, or none of it. */
 	ft->acct.states = ft->loaded[EV_SWITCH] && ft->dec.f[EV_SWITCH][2].size &&
 			  ft->loaded[EV_WAKEUP] && ft->loaded[EV_WAKEUP_NEW];
+	/* Applied as the drains read every CPU past them: a tick's worth never piles up. */
+	if (ft->acct.states) {
+		acct_state_cpus(&ft->acct, trace_ncpus(ft->tr));
+		for (i = 0; i < (size_t)trace_ncpus(ft->tr); i++)
+			if (trace_cpu_fd(ft->tr, (int)i) < 0)
+				acct_state_no_cpu(&ft->acct, (int)i);
+	}
 	ft->page = xmalloc((size_t)trace_page_size(ft->tr));
 	ft->st.buffer_kb = trace_buffer_kb(ft->tr);
 	ft->on = true;
@@ -433,6 +440,20 @@ static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 	return pages;
 }
 
+/*
+ * How far before what the drains read the state split's records may be
+ * applied: mono's stamps are the cut's clock, every one read before the
+ * tick is before its cut. Mapped ones may be up to the mapping's error
+ * past it, and the tick moves its cut back by as much (calibrate): twice
+ * the error known, and a millisecond for a next sample that shows more.
+ */
+static uint64_t drain_slack(const struct ftrace *ft)
+{
+	uint64_t bound = ft->cmap.bound_ns > ft->cut_margin ? ft->cmap.bound_ns : ft->cut_margin;
+
+	return ft->mapped ? 2 * bound + 1000000 : 0;
+}
+
 void ftrace_drain(struct ftrace *ft, int fd)
 {
 	int i;
@@ -440,8 +461,10 @@ void ftrace_drain(struct ftrace *ft, int fd)
 	if (!ftrace_on(ft))
 		return;
 	for (i = 0; i < trace_ncpus(ft->tr); i++)
-		if (trace_cpu_fd(ft->tr, i) == fd && read_cpu(ft, i, false, DRAIN_BATCH))
+		if (trace_cpu_fd(ft->tr, i) == fd && read_cpu(ft, i, false, DRAIN_BATCH)) {
 			ft->st.drains++;
+			acct_state_drained(&ft->acct, drain_slack(ft));
+		}
 }
 
 /*

@@ -129,6 +129,7 @@ void acct_free(struct acct *a)
 	free(a->life_str);
 	free(a->sv);
 	free(a->sv_tmp);
+	free(a->st_read);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -213,28 +214,34 @@ static void time_exit(struct acct_thread *t, struct sc_stat *s, uint32_t n, uint
  * The kept records (call timings, scheduler events) are a few ascending runs:
  * each CPU's buffer is decoded in turn, in time order, and where a run begins
  * was noted as they were kept (run_begins). A merge sort over a scratch
- * array of the same size merges neighbouring runs, pair by pair, until one is
- * left: nothing to do when one CPU wrote them all, O(n log runs) otherwise,
- * with the order inline (a generic sort's callback per comparison was most of
- * --latency's cost). Stable: for records in the same place of the order, the
- * run read first comes first, so the order is the one stable sort's.
- * Sorts *@v (@n records, runs @r) using *@tmp; the sorted records end in *@v,
- * the scratch in *@tmp, and @r says one run.
+ * array of the same size merges neighbouring runs, pair by pair, until two
+ * are left, and those two are merged straight into their use: @each is
+ * called on every record in order (the last pass copies nothing; with one
+ * or two runs, nothing is copied at all). O(n log runs), with the order
+ * inline (a generic sort's callback per comparison was most of --latency's
+ * cost). Stable: for records in the same place of the order, the run read
+ * first comes first, so the order is the one stable sort's.
+ * Walks *@v (@n records, runs @r) using *@tmp; after it the records walked
+ * are in *@v, and *@tmp (@n records' room) was not read by the walk: @each
+ * may keep records there (@ctx's to say where). @r says one run.
  */
-#define DEFINE_MERGE_RUNS(name, type, before)						\
-static void name(type **v, type **tmp, size_t n, struct acct_runs *r)			\
+#define DEFINE_MERGE_RUNS(name, type, before, ctx_type, each)				\
+static void name(ctx_type *ctx, type **v, type **tmp, size_t n, struct acct_runs *r)	\
 {											\
 	type *src = *v, *dst = *tmp, *swap;						\
+	size_t i, m, mid;								\
 											\
-	while (r->n) {									\
+	while (r->n > 1) {								\
 		size_t j, runs = r->n + 1, nnew = 0;					\
 											\
 		for (j = 0; j < runs; j += 2) {						\
 			size_t lo = j ? r->start[j - 1] : 0;				\
-			size_t mid = j + 1 < runs ? r->start[j] : n;			\
 			size_t hi = j + 2 < runs ? r->start[j + 1] : n;			\
-			size_t i = lo, k = lo, m = mid;					\
+			size_t k = lo;							\
 											\
+			mid = j + 1 < runs ? r->start[j] : n;				\
+			i = lo;								\
+			m = mid;							\
 			while (i < mid && m < hi)					\
 				dst[k++] = before(&src[m], &src[i]) ? src[m++] : src[i++]; \
 			while (i < mid)							\
@@ -250,8 +257,16 @@ static void name(type **v, type **tmp, size_t n, struct acct_runs *r)			\
 		src = dst;								\
 		dst = swap;								\
 	}										\
+	mid = r->n ? r->start[0] : n;							\
+	r->n = 0;									\
 	*v = src;									\
 	*tmp = dst;									\
+	for (i = 0, m = mid; i < mid && m < n;)						\
+		each(ctx, before(&src[m], &src[i]) ? &src[m++] : &src[i++]);		\
+	for (; i < mid; i++)								\
+		each(ctx, &src[i]);							\
+	for (; m < n; m++)								\
+		each(ctx, &src[m]);							\
 }
 
 /* A run of kept records begins at index @at. */
@@ -276,7 +291,21 @@ static inline bool timing_before(const struct acct_timing *x, const struct acct_
 	return x->nr != SC_EMPTY && y->nr == SC_EMPTY;
 }
 
-DEFINE_MERGE_RUNS(sort_timing, struct acct_timing, timing_before)
+/* A kept record of a call, paired in time order. */
+static inline void time_record(struct acct *a, const struct acct_timing *r)
+{
+	struct acct_thread *t;
+
+	if (r->tid > 0) {
+		time_enter(acct_thread(a, r->tid), r->nr, r->ts);
+	} else {
+		/* The exit was counted this interval: its entry is in the table. */
+		t = acct_thread(a, -r->tid);
+		time_exit(t, sc_table_get(&t->sc, r->nr), r->nr, r->ts);
+	}
+}
+
+DEFINE_MERGE_RUNS(time_in_order, struct acct_timing, timing_before, struct acct, time_record)
 
 /* Records kept at most (16 MiB): past that, they are timed as they are. */
 #define TIMING_MAX (1u << 20)
@@ -338,8 +367,12 @@ static __attribute__((noinline)) void seg_begin(struct acct *a, struct acct_thre
 	t->seg = a->here;
 }
 
+static void note_read(struct acct *a);
+
 void acct_set_cpu(struct acct *a, int cpu)
 {
+	if (a->st_ncpus)
+		note_read(a);
 	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | ((uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1));
 }
 
@@ -416,22 +449,8 @@ static void seg_end_all(struct acct *a)
 
 void acct_time_calls(struct acct *a)
 {
-	size_t i;
-
 	seg_end_all(a);
-	sort_timing(&a->tv, &a->tv_tmp, a->ntv, &a->tv_runs);
-	for (i = 0; i < a->ntv; i++) {
-		const struct acct_timing *r = &a->tv[i];
-		struct acct_thread *t;
-
-		if (r->tid > 0) {
-			time_enter(acct_thread(a, r->tid), r->nr, r->ts);
-		} else {
-			/* The exit was counted this interval: its entry is in the table. */
-			t = acct_thread(a, -r->tid);
-			time_exit(t, sc_table_get(&t->sc, r->nr), r->nr, r->ts);
-		}
-	}
+	time_in_order(a, &a->tv, &a->tv_tmp, a->ntv, &a->tv_runs);
 	a->ntv = 0;
 }
 
@@ -1193,6 +1212,8 @@ void acct_end_interval(struct acct *a)
 		t->renamed = false;
 		t->named = false;
 		t->cred_call = false;
+		/* The next interval's records (at a drain, at the tick) set it. */
+		t->st_moved = false;
 		if (t->exited)
 			t->exited++;
 		else if (t->idle < UINT16_MAX)
@@ -1241,7 +1262,8 @@ static const enum acct_cnt st_cnt[] = {
 	[ACCT_ST_BLOCKED] = AC_BLOCKED_NS, [ACCT_ST_STOPPED] = AC_STOPPED_NS,
 };
 
-enum acct_st acct_state_of(long prev_state)
+/* Inline for a switch's records; acct_state_of for the rest. */
+static inline enum acct_st state_of(long prev_state)
 {
 	/* TASK_REPORT_MAX: preempted, whatever state it was about to sleep in. */
 	if (prev_state & ACCT_STATE_PREEMPTED)
@@ -1260,6 +1282,11 @@ enum acct_st acct_state_of(long prev_state)
 		return ACCT_ST_SLEEP;
 	/* R: it called schedule() runnable (yield, a wakeup won the race). */
 	return ACCT_ST_RUNQ;
+}
+
+enum acct_st acct_state_of(long prev_state)
+{
+	return state_of(prev_state);
 }
 
 /*
@@ -1281,18 +1308,27 @@ static inline bool sched_before(const struct acct_sched *x, const struct acct_sc
 
 static void apply_sched_all(struct acct *a);
 
-/* The kept scheduler records are full: room made for one more. */
-static __attribute__((noinline)) void sched_full(struct acct *a)
+/* The kept scheduler records are full: room made for @more. */
+static __attribute__((noinline)) void sched_full(struct acct *a, size_t more)
 {
-	if (a->cap_sv >= SCHED_MAX) {
-		/* Full before the tick: in order as far as read, not beyond. */
-		a->st_overflow++;
-		apply_sched_all(a);
-	} else {
+	while (a->cap_sv - a->nsv < more) {
+		if (a->cap_sv >= SCHED_MAX) {
+			/* Full before the tick: in order as far as read, not beyond. */
+			a->st_overflow++;
+			apply_sched_all(a);
+			return;
+		}
 		a->cap_sv = a->cap_sv ? a->cap_sv * 2 : 8192;
 		a->sv = xrealloc_huge(a->sv, a->nsv * sizeof(*a->sv), a->cap_sv * sizeof(*a->sv));
 		a->sv_tmp = xrealloc_huge(a->sv_tmp, 0, a->cap_sv * sizeof(*a->sv_tmp));
 	}
+}
+
+static inline void set_sched(struct acct_sched *r, pid_t tid, uint32_t what, uint64_t ts)
+{
+	r->ts = ts;
+	r->tid = tid;
+	r->what = what;
 }
 
 /* Inline, the growth apart: two or three of these per context switch. */
@@ -1301,11 +1337,9 @@ static inline void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t
 	struct acct_sched *r;
 
 	if (a->nsv == a->cap_sv)
-		sched_full(a);
+		sched_full(a, 1);
 	r = &a->sv[a->nsv];
-	r->ts = ts;
-	r->tid = tid;
-	r->what = what;
+	set_sched(r, tid, what, ts);
 	if (a->nsv && sched_before(r, r - 1))
 		run_begins(&a->sv_runs, a->nsv);
 	a->nsv++;
@@ -1313,13 +1347,27 @@ static inline void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t
 
 void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts)
 {
+	struct acct_sched *r;
+
 	if (!a->states)
 		return;
 	/* The idle tasks (pid 0, one a CPU) are not threads of anyone. */
-	if (prev > 0)
-		keep_sched(a, prev, ACCT_SR_OUT + acct_state_of(prev_state), ts);
-	if (next > 0)
-		keep_sched(a, next, ACCT_SR_IN, ts);
+	if (prev <= 0 || next <= 0) {
+		if (prev > 0)
+			keep_sched(a, prev, ACCT_SR_OUT + state_of(prev_state), ts);
+		if (next > 0)
+			keep_sched(a, next, ACCT_SR_IN, ts);
+		return;
+	}
+	/* Both at once: the switch-in is never before the switch-out of its time. */
+	if (a->cap_sv - a->nsv < 2)
+		sched_full(a, 2);
+	r = &a->sv[a->nsv];
+	set_sched(r, prev, ACCT_SR_OUT + state_of(prev_state), ts);
+	set_sched(r + 1, next, ACCT_SR_IN, ts);
+	if (a->nsv && sched_before(r, r - 1))
+		run_begins(&a->sv_runs, a->nsv);
+	a->nsv += 2;
 }
 
 void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts)
@@ -1329,7 +1377,7 @@ void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts)
 }
 
 /* Its time in the state it leaves at @ts. An event older than what is known adds nothing. */
-static void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
+static inline void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 {
 	if (ts <= t->st_since) {
 		/* Never back in time: the first event of it sets its start. */
@@ -1342,14 +1390,14 @@ static void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 
 		t->n[c] += ts - t->st_since;
 		a->total[c] += ts - t->st_since;
-		activate_thread(a, t);
 	}
 	t->st_since = ts;
 }
 
-static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, uint64_t ts)
+static inline void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, uint64_t ts)
 {
 	t->st_moved = true;
+	activate_thread(a, t);
 	switch (what) {
 	case ACCT_SR_IN:
 		st_close(a, t, ts);
@@ -1374,53 +1422,63 @@ static void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, ui
 		t->st = (uint8_t)(what - ACCT_SR_OUT);
 		break;
 	}
-	activate_thread(a, t);
 }
 
-DEFINE_MERGE_RUNS(merge_sched, struct acct_sched, sched_before)
-
-static void sort_sched(struct acct *a)
+static inline void apply_record(struct acct *a, const struct acct_sched *r)
 {
-	merge_sched(&a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	apply_sched(a, acct_thread(a, r->tid), r->what, r->ts);
 }
+
+DEFINE_MERGE_RUNS(apply_in_order, struct acct_sched, sched_before, struct acct, apply_record)
 
 static void apply_sched_all(struct acct *a)
 {
-	size_t i;
-
-	sort_sched(a);
-	for (i = 0; i < a->nsv; i++)
-		apply_sched(a, acct_thread(a, a->sv[i].tid), a->sv[i].what, a->sv[i].ts);
-	a->nsv = 0;
+	note_read(a);
+	apply_in_order(a, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	a->nsv = a->st_mark = a->st_left = 0;
 }
+
+/* acct_state_end's walk: the records to apply up to @cut, and those kept past it. */
+struct sched_end {
+	struct acct *a;
+	uint64_t cut;
+	size_t keep;		/* records kept (in acct.sv_tmp, the walk's spare) */
+};
+
+static inline void end_record(struct sched_end *e, const struct acct_sched *r)
+{
+	struct acct_thread *t = acct_thread(e->a, r->tid);
+
+	/*
+	 * After the cut: the next interval's, but for a thread that exited
+	 * (its exit was applied, its row ends now): up to its last switch, a
+	 * few microseconds past the cut at most.
+	 */
+	if (r->ts >= e->cut && !t->exited) {
+		e->a->sv_tmp[e->keep++] = *r;
+		return;
+	}
+	apply_sched(e->a, t, r->what, r->ts);
+}
+
+DEFINE_MERGE_RUNS(end_in_order, struct acct_sched, sched_before, struct sched_end, end_record)
 
 void acct_state_end(struct acct *a, uint64_t cut)
 {
+	struct sched_end e = { .a = a, .cut = cut };
+	struct acct_sched *swap;
 	struct acct_thread *t;
-	size_t i, keep = 0;
+	size_t i;
 
 	if (!a->states)
 		return;
-	for (i = 0; i < a->threads.cap; i++)
-		if (a->threads.slots[i].key)
-			((struct acct_thread *)a->threads.slots[i].val)->st_moved = false;
-	sort_sched(a);
-	for (i = 0; i < a->nsv; i++) {
-		const struct acct_sched r = a->sv[i];
-
-		t = acct_thread(a, r.tid);
-		/*
-		 * After the cut: the next interval's, but for a thread that
-		 * exited (its exit was applied, its row ends now): up to its
-		 * last switch, a few microseconds past the cut at most.
-		 */
-		if (r.ts >= cut && !t->exited) {
-			a->sv[keep++] = r;
-			continue;
-		}
-		apply_sched(a, t, r.what, r.ts);
-	}
-	a->nsv = keep;
+	note_read(a);
+	end_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	/* The kept ones, in order (one run), are the records now. */
+	swap = a->sv;
+	a->sv = a->sv_tmp;
+	a->sv_tmp = swap;
+	a->nsv = a->st_mark = a->st_left = e.keep;
 	for (i = 0; i < a->threads.cap; i++) {
 		if (!a->threads.slots[i].key)
 			continue;
@@ -1428,8 +1486,79 @@ void acct_state_end(struct acct *a, uint64_t cut)
 		if (t->st == ACCT_ST_UNKNOWN || t->st == ACCT_ST_DEAD)
 			continue;
 		st_close(a, t, cut);
-		/* No time added (its clock is past the cut): its row is due all the same. */
+		/* Its row is due, time added or not (its clock may be past the cut). */
 		activate_thread(a, t);
 	}
 	a->st_cut = cut;
+}
+
+/*
+ * The newest record of the CPU being read (the last kept since st_mark: a
+ * CPU's records come in time order) is as far as it was read.
+ */
+static void note_read(struct acct *a)
+{
+	uint32_t cpu = a->here & ((1u << SEG_CPU_BITS) - 1);
+
+	if (a->nsv > a->st_mark && cpu < (uint32_t)a->st_ncpus &&
+	    a->sv[a->nsv - 1].ts > a->st_read[cpu])
+		a->st_read[cpu] = a->sv[a->nsv - 1].ts;
+	a->st_mark = a->nsv;
+}
+
+void acct_state_cpus(struct acct *a, int ncpus)
+{
+	free(a->st_read);
+	a->st_read = ncpus > 0 ? xcalloc((size_t)ncpus, sizeof(*a->st_read)) : NULL;
+	a->st_ncpus = ncpus > 0 ? ncpus : 0;
+	a->st_mark = a->nsv;
+}
+
+void acct_state_no_cpu(struct acct *a, int cpu)
+{
+	if (cpu >= 0 && cpu < a->st_ncpus)
+		a->st_read[cpu] = UINT64_MAX;
+}
+
+/* acct_state_drained's walk: the records before @e->cut applied, the others kept. */
+static inline void early_record(struct sched_end *e, const struct acct_sched *r)
+{
+	if (r->ts >= e->cut) {
+		e->a->sv_tmp[e->keep++] = *r;
+		return;
+	}
+	e->a->st_early++;
+	apply_sched(e->a, acct_thread(e->a, r->tid), r->what, r->ts);
+}
+
+DEFINE_MERGE_RUNS(early_in_order, struct acct_sched, sched_before, struct sched_end, early_record)
+
+void acct_state_drained(struct acct *a, uint64_t slack)
+{
+	struct sched_end e = { .a = a, .cut = UINT64_MAX };
+	struct acct_sched *swap;
+	int c;
+
+	if (!a->states || !a->st_ncpus)
+		return;
+	note_read(a);
+	/*
+	 * Strictly before: a CPU read up to a time may hold more records of
+	 * that time, which go before some of the others' (sched_before).
+	 */
+	for (c = 0; c < a->st_ncpus; c++) {
+		uint64_t upto = a->st_read[c] > a->st_cut ? a->st_read[c] : a->st_cut;
+
+		if (upto < e.cut)
+			e.cut = upto;
+	}
+	e.cut = e.cut > slack ? e.cut - slack : 0;
+	if (!a->nsv || e.cut <= a->st_cut || a->nsv < a->st_left + a->st_left / 2)
+		return;
+	a->st_walks++;
+	early_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	swap = a->sv;
+	a->sv = a->sv_tmp;
+	a->sv_tmp = swap;
+	a->nsv = a->st_mark = a->st_left = e.keep;
 }

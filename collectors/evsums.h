@@ -273,6 +273,23 @@ struct acct {
 	struct acct_runs sv_runs;
 	uint64_t st_cut;		/* the end of the last interval closed (0: none) */
 	uint64_t st_overflow;		/* times the records were applied early (full) */
+	/*
+	 * Applied before the tick (acct_state_drained), when every CPU was read
+	 * past them: per CPU (acct_state_cpus, st_ncpus of them; none: only
+	 * at the tick) the newest scheduler record read from it; st_mark is
+	 * where the records of the CPU being read began.
+	 */
+	uint64_t *st_read;
+	int st_ncpus;
+	size_t st_mark;
+	/*
+	 * What the last walk (at a drain, at the tick) left: the next drain
+	 * walks them again only once half as many again came, so that a CPU
+	 * that holds them back costs each record a few copies, not one a drain.
+	 */
+	size_t st_left;
+	uint64_t st_early;		/* records applied before their tick */
+	uint64_t st_walks;		/* walks at the drains */
 
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
@@ -411,6 +428,23 @@ void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts);
  * active (its row gets the time even without an event).
  */
 void acct_state_end(struct acct *a, uint64_t cut);
+/*
+ * acct_state_cpus - the buffers' CPUs are 0..@ncpus-1 (acct_set_cpu's): from
+ * then on acct_state_drained applies the records every CPU was read past.
+ */
+void acct_state_cpus(struct acct *a, int ncpus);
+/* CPU @cpu has no buffer (offline or absent when tracing began): never read, it holds nothing back. */
+void acct_state_no_cpu(struct acct *a, int cpu);
+/*
+ * acct_state_drained - a CPU's buffer was read (a drain, between ticks): the
+ * kept records older than what every CPU was read up to (the newest record
+ * read from it, or the last cut) less @slack applied in time order, as
+ * acct_state_end would apply them; the rest kept. A CPU that wrote none since
+ * the cut holds them all back: its buffer may hold older ones yet. @slack
+ * keeps them clear of the next cut when that may fall before what was read
+ * (a mapped clock's error, counting.c).
+ */
+void acct_state_drained(struct acct *a, uint64_t slack);
 /* The state a thread enters at a switch that reports @prev_state. */
 enum acct_st acct_state_of(long prev_state);
 
