@@ -910,6 +910,15 @@ static void carry(struct ftrace *ft, struct acct_thread *th)
 		ft->carried_now[c] += th->n[c];
 }
 
+/* @th's row (@id) waits for the next tick, once, its counts carried; @why counts it. */
+static void hold_row(struct ftrace *ft, struct acct_thread *th, pid_t id, uint64_t *why)
+{
+	th->held = true;
+	(*why)++;
+	carry(ft, th);
+	push_id(&ft->held_ids, &ft->nheld_ids, &ft->cap_held_ids, id);
+}
+
 /*
  * A row that ends this tick (a thread's, or a process's last thread) whose
  * exit was read but not its last switch: its CPU was read in between, and
@@ -926,18 +935,15 @@ static bool hold_ending(struct ftrace *ft, const struct model *m, struct acct_th
 	if (last || th->exited != 1 || !ends || acct_gone(th) || th->held ||
 	    !ft->loaded[EV_SWITCH])
 		return false;
-	th->held = true;
-	ft->st.held++;
-	carry(ft, th);
-	push_id(&ft->held_ids, &ft->nheld_ids, &ft->cap_held_ids, m->threads ? th->tid : tgid);
+	hold_row(ft, th, m->threads ? th->tid : tgid, &ft->st.held);
 	return true;
 }
 
 /*
  * A row of a process born while traced whose fork was not read yet: its
  * parent's CPU was read before the fork was written, its own after its exec
- * or exit were. Its parent, and with -- CMD or -p whether it is followed at
- * all, come with the fork next tick: the row waits for it, once. Born while
+ * or exit were. Its parent, and with -- CMD whether it is followed at all,
+ * come with the fork next tick: the row waits for it, once. Born while
  * traced: /proc never listed it (without a focus), or the kernel's pid
  * filter let its calls through (with one: only the focus's descendants').
  */
@@ -953,10 +959,7 @@ static bool hold_unparented(struct ftrace *ft, const struct model *m, struct acc
 			       !(th->n[AC_SYSCALLS] || th->exited || leader->named)
 		     : model_task_find(m, id) != NULL)
 		return false;
-	th->held = true;
-	ft->st.unparented++;
-	carry(ft, th);
-	push_id(&ft->held_ids, &ft->nheld_ids, &ft->cap_held_ids, id);
+	hold_row(ft, th, id, &ft->st.unparented);
 	return true;
 }
 

@@ -170,6 +170,12 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 	}
 }
 
+/* --latency's sys_enter decoded in the walk (its nr a long), not by the kind dispatch. */
+static inline bool enter_inline(const struct evdecode *d)
+{
+	return d->id[EV_SYS_ENTER] >= 0 && d->f[EV_SYS_ENTER][0].size == 8;
+}
+
 /*
  * The walk of a page, made twice: with --latency's sys_enter (@enter: its
  * entries paired with their exits as read) and without (the counting
@@ -192,7 +198,7 @@ static inline __attribute__((always_inline)) int walk_page(struct evdecode *d, c
 	 */
 	int exit_id = d->id[EV_SYS_EXIT] >= 0 && xf[0].size == 8 && xf[1].size == 8 ?
 		      d->id[EV_SYS_EXIT] : -1;
-	int enter_id = d->id[EV_SYS_ENTER] >= 0 && nf[0].size == 8 ? d->id[EV_SYS_ENTER] : -1;
+	int enter_id = enter_inline(d) ? d->id[EV_SYS_ENTER] : -1;
 	unsigned exit_min = (unsigned)d->min_size[EV_SYS_EXIT];
 	unsigned enter_min = (unsigned)d->min_size[EV_SYS_ENTER];
 	/* sched_switch, two or three a context switch: its pids ints, its state a long. */
@@ -295,7 +301,7 @@ dispatch:
 
 int evdecode_page(struct evdecode *d, const void *sub, size_t size, struct acct *a)
 {
-	if (d->id[EV_SYS_ENTER] >= 0 && d->f[EV_SYS_ENTER][0].size == 8)
+	if (enter_inline(d))
 		return walk_page(d, sub, size, a, true);
 	return walk_page(d, sub, size, a, false);
 }

@@ -1438,47 +1438,73 @@ static void apply_sched_all(struct acct *a)
 	a->nsv = a->st_mark = a->st_left = 0;
 }
 
-/* acct_state_end's walk: the records to apply up to @cut, and those kept past it. */
+/* A walk of the kept records: those to apply before @cut, and those kept past it. */
 struct sched_end {
 	struct acct *a;
 	uint64_t cut;
+	bool early;		/* at a drain: past the cut is kept, whoever's it is */
 	size_t keep;		/* records kept (in acct.sv_tmp, the walk's spare) */
 };
 
-static inline void end_record(struct sched_end *e, const struct acct_sched *r)
+/* @early is a constant in each walk below: each loop stays as small as its own was. */
+static inline __attribute__((always_inline)) void split_record(struct sched_end *e,
+							       const struct acct_sched *r,
+							       bool early)
 {
-	struct acct_thread *t = acct_thread(e->a, r->tid);
+	struct acct_thread *t = NULL;
 
 	/*
-	 * After the cut: the next interval's, but for a thread that exited
-	 * (its exit was applied, its row ends now): up to its last switch, a
-	 * few microseconds past the cut at most.
+	 * After the cut: the next interval's, but at the tick for a thread
+	 * that exited (its exit was applied, its row ends now): up to its last
+	 * switch, a few microseconds past the cut at most.
 	 */
-	if (r->ts >= e->cut && !t->exited) {
+	if (r->ts >= e->cut && (early || !(t = acct_thread(e->a, r->tid))->exited)) {
 		e->a->sv_tmp[e->keep++] = *r;
 		return;
 	}
-	apply_sched(e->a, t, r->what, r->ts);
+	if (early)
+		e->a->st_early++;
+	apply_sched(e->a, t ? t : acct_thread(e->a, r->tid), r->what, r->ts);
+}
+
+static inline void end_record(struct sched_end *e, const struct acct_sched *r)
+{
+	split_record(e, r, false);
+}
+
+static inline void early_record(struct sched_end *e, const struct acct_sched *r)
+{
+	split_record(e, r, true);
 }
 
 DEFINE_MERGE_RUNS(end_in_order, struct acct_sched, sched_before, struct sched_end, end_record)
+DEFINE_MERGE_RUNS(early_in_order, struct acct_sched, sched_before, struct sched_end, early_record)
+
+/* Apply the kept records before @e->cut, in time order; the others, in order (one run), stay. */
+static inline __attribute__((always_inline)) void split_sched(struct acct *a, struct sched_end *e)
+{
+	struct acct_sched *swap;
+
+	if (e->early)
+		early_in_order(e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	else
+		end_in_order(e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
+	swap = a->sv;
+	a->sv = a->sv_tmp;
+	a->sv_tmp = swap;
+	a->nsv = a->st_mark = a->st_left = e->keep;
+}
 
 void acct_state_end(struct acct *a, uint64_t cut)
 {
 	struct sched_end e = { .a = a, .cut = cut };
-	struct acct_sched *swap;
 	struct acct_thread *t;
 	size_t i;
 
 	if (!a->states)
 		return;
 	note_read(a);
-	end_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
-	/* The kept ones, in order (one run), are the records now. */
-	swap = a->sv;
-	a->sv = a->sv_tmp;
-	a->sv_tmp = swap;
-	a->nsv = a->st_mark = a->st_left = e.keep;
+	split_sched(a, &e);
 	for (i = 0; i < a->threads.cap; i++) {
 		if (!a->threads.slots[i].key)
 			continue;
@@ -1520,23 +1546,9 @@ void acct_state_no_cpu(struct acct *a, int cpu)
 		a->st_read[cpu] = UINT64_MAX;
 }
 
-/* acct_state_drained's walk: the records before @e->cut applied, the others kept. */
-static inline void early_record(struct sched_end *e, const struct acct_sched *r)
-{
-	if (r->ts >= e->cut) {
-		e->a->sv_tmp[e->keep++] = *r;
-		return;
-	}
-	e->a->st_early++;
-	apply_sched(e->a, acct_thread(e->a, r->tid), r->what, r->ts);
-}
-
-DEFINE_MERGE_RUNS(early_in_order, struct acct_sched, sched_before, struct sched_end, early_record)
-
 void acct_state_drained(struct acct *a, uint64_t slack)
 {
-	struct sched_end e = { .a = a, .cut = UINT64_MAX };
-	struct acct_sched *swap;
+	struct sched_end e = { .a = a, .cut = UINT64_MAX, .early = true };
 	int c;
 
 	if (!a->states || !a->st_ncpus)
@@ -1556,9 +1568,5 @@ void acct_state_drained(struct acct *a, uint64_t slack)
 	if (!a->nsv || e.cut <= a->st_cut || a->nsv < a->st_left + a->st_left / 2)
 		return;
 	a->st_walks++;
-	early_in_order(&e, &a->sv, &a->sv_tmp, a->nsv, &a->sv_runs);
-	swap = a->sv;
-	a->sv = a->sv_tmp;
-	a->sv_tmp = swap;
-	a->nsv = a->st_mark = a->st_left = e.keep;
+	split_sched(a, &e);
 }
