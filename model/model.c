@@ -522,12 +522,22 @@ static void apply_reading(struct model *m, struct task_reading *r)
 	model_task_set_stat(m, t, &r->stat);
 	if (t->zombie_exited)
 		t->state = 'Z';	/* exited: in the kernel's exit path (D, R) or reaped soon */
-	if (r->have_csw) {
+	if (r->have_csw && !t->zombie_exited) {
 		model_task_set_counter(t, CNT_VCSW, r->vcsw);
 		model_task_set_counter(t, CNT_IVCSW, r->ivcsw);
 	}
-	if (r->have_runq)
+	if (r->have_runq && !t->zombie_exited)
 		model_task_set_counter(t, CNT_RUNQ, r->runq_ns);
+	if (t->zombie_exited) {
+		/*
+		 * Exited at an earlier tick, still listed: it runs no more, its
+		 * counts are the last ones (its exit's may be exact where /proc's
+		 * zombie reading is in clock ticks, lower): none this interval.
+		 */
+		memcpy(t->cnt, t->prev, sizeof(t->cnt));
+		t->have = t->have_prev;
+		t->final = t->was_final;
+	}
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
 		r->cmdline = NULL;

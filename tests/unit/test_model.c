@@ -1816,6 +1816,49 @@ static void listed_after_exit(bool read_at_exit)
 	model_free(&m);
 }
 
+/*
+ * A zombie listed ticks after its exit was applied: it runs no more, so its
+ * CPU is 0 and its counts stay its last ones, though /proc's reading of it
+ * may be lower (clock ticks, after the exact ones of its exit).
+ */
+static void test_model_zombie_after_exit(void)
+{
+	static const uint64_t utime[] = { 10, 14, 12, 12 };
+	struct model m;
+	struct sample s;
+	struct task_reading *r;
+	struct task *t;
+	int i;
+
+	model_init(&m, 100, 4);
+	sample_init(&s);
+	m.event_counters = 1u << CNT_SYSCALLS;
+	for (i = 1; i <= 4; i++) {
+		s.begin = true;
+		s.mono_ns = (uint64_t)i * SEC;
+		s.wall_s = 1700000000.0 + i;
+		r = sample_add_task(&s);
+		r->pid = r->tgid = 9;
+		r->uid = -1;
+		r->stat = mkstat(9, "srv", utime[i - 1], 2, 10);
+		r->stat.starttime = 500;
+		r->stat.state = i >= 2 ? 'Z' : 'S';
+		if (i == 2)
+			sample_add_exit(&s, 9);
+		s.end = true;
+		model_apply(&m, &s);
+		t = model_task_find(&m, 9);
+		CHECK(t && t->seen_tick == m.tick && t->state == (i >= 2 ? 'Z' : 'S'));
+		if (t && i >= 3) {
+			CHECK(t->have_cpu);
+			CHECK_NEAR(t->cpu_pct, 0.0, 1e-9);
+			CHECK_EQ_U64(t->cnt[CNT_UTIME], 14);
+		}
+	}
+	sample_free(&s);
+	model_free(&m);
+}
+
 static void test_model_listed_after_exit(void)
 {
 	listed_after_exit(true);
@@ -1845,6 +1888,7 @@ static const struct test tests[] = {
 	{ "model: events withheld for an interval are unknown", test_model_events_withheld },
 	{ "model: a row held a tick after /proc stopped listing its process", test_model_late_row },
 	{ "model: after its exit, Z while /proc lists it, then X once; no row after X", test_model_listed_after_exit },
+	{ "model: a zombie listed after its exit: CPU 0, its last counts kept", test_model_zombie_after_exit },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },
