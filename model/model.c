@@ -536,7 +536,6 @@ static void apply_reading(struct model *m, struct task_reading *r)
 		 */
 		memcpy(t->cnt, t->prev, sizeof(t->cnt));
 		t->have = t->have_prev;
-		t->final = t->was_final;
 	}
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
