@@ -289,6 +289,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		ft->tr = NULL;
 		return err;
 	}
+	ft->dec.self = getpid();
 	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	if (strcmp(cfg.clock, "mono") && start_clock(ft, cfg.clock)) {
 		/* Its time cannot be read here: mono after all (the buffers start again). */
@@ -424,17 +425,25 @@ size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max)
 	return ftrace_on(ft) ? trace_pollfds(ft->tr, pfd, max) : 0;
 }
 
-/* Returns the pages read; stops at @max or when the CPU has nothing more. */
+/*
+ * Returns the pages read; stops at @max, when the CPU has nothing more, or
+ * at a partial page of nothing but ktop's own calls: each read of it adds
+ * one (its sys_exit), and what follows was written after the cut.
+ */
 static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 {
 	size_t pages = 0;
-	int n;
+	bool partial;
+	int n, got;
 
 	acct_set_cpu(&ft->acct, cpu);
-	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush)) > 0) {
-		if (evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct) < 0)
+	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush, &partial)) > 0) {
+		got = evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct);
+		if (got < 0)
 			ft->st.malformed++;
 		pages++;
+		if (partial && got == 0)
+			break;
 	}
 	ft->st.pages += pages;
 	return pages;

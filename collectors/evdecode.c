@@ -55,6 +55,7 @@ int evdecode_init(struct evdecode *d, const char *header_page, size_t len)
 	memset(d, 0, sizeof(*d));
 	for (k = 0; k < EV_NR; k++)
 		d->id[k] = -1;
+	d->self = -1;
 	return evformat_init(&d->tep, &d->page_size, header_page, len);
 }
 
@@ -170,6 +171,15 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 	}
 }
 
+/* A system call of ktop's own (the kinds up to EV_EXIT_GROUP are the calls). */
+static inline bool own_call(int32_t self, const uint8_t *rec)
+{
+	int32_t pid;
+
+	memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+	return pid == self;
+}
+
 /* --latency's sys_enter decoded in the walk (its nr a long), not by the kind dispatch. */
 static inline bool enter_inline(const struct evdecode *d)
 {
@@ -205,6 +215,7 @@ static inline __attribute__((always_inline)) int walk_page(struct evdecode *d, c
 	int switch_id = d->id[EV_SWITCH] >= 0 && sf[0].size == 4 && sf[1].size == 8 &&
 			(sf[2].size == 4 || !sf[2].size) ? d->id[EV_SWITCH] : -1;
 	unsigned switch_min = (unsigned)d->min_size[EV_SWITCH];
+	const int32_t self = d->self;
 
 	const struct clockmap *cm = d->cmap;
 	struct clockmap_cursor cur = { { 0, 0, 0 }, 0 };
@@ -229,6 +240,8 @@ dispatch:
 			uint64_t next_ts;
 
 			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			if (pid == self)
+				continue;	/* its exit is dropped as it comes */
 			memcpy(&nr, rec + nf[0].offset, 8);
 			/*
 			 * --latency: a call that neither blocked nor was
@@ -264,6 +277,8 @@ dispatch:
 			int32_t pid;
 
 			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
+			if (pid == self)
+				continue;
 			memcpy(&nr, rec + xf[0].offset, 8);
 			memcpy(&ret, rec + xf[1].offset, 8);
 			acct_sys_exit(a, pid, (long)nr, (long)ret, ts);
@@ -291,6 +306,8 @@ dispatch:
 			d->malformed++;
 			continue;
 		}
+		if (k <= EV_EXIT_GROUP && own_call(self, rec))
+			continue;
 		decode(d, (enum ev_kind)k, rec, (int)rsize, ts, a);
 		count++;
 	}

@@ -21,6 +21,7 @@
 #include "evsums.h"
 #include "evformat.h"
 
+/* The system calls' kinds first, to EV_EXIT_GROUP (evdecode.c, own_call). */
 enum ev_kind {
 	EV_SYS_EXIT,		/* raw_syscalls:sys_exit: every syscall that returns */
 	EV_SYS_ENTER,		/* raw_syscalls:sys_enter: only to time calls */
@@ -55,6 +56,13 @@ struct evdecode {
 	 * evdecode_init); NULL: the trace clock is mono, stamps are times.
 	 */
 	const struct clockmap *cmap;
+	/*
+	 * ktop's own thread (the owner's, set after evdecode_init; -1 none):
+	 * its system calls are dropped here, not by the kernel's pid filter,
+	 * which would run two probes on every context switch and wakeup of
+	 * every traced task. Its switches and wakeups stay.
+	 */
+	int32_t self;
 };
 
 /* The catalog: which tracepoint an event kind is. */
@@ -81,8 +89,8 @@ int evdecode_add(struct evdecode *d, enum ev_kind k, const char *format, size_t 
 /*
  * evdecode_page - decode one ring-buffer sub-buffer into @a
  *
- * Returns the number of our events decoded, or -EINVAL for a page whose header
- * does not fit @len.
+ * Returns the number of our events decoded (not @d->self's system calls), or
+ * -EINVAL for a page whose header does not fit @len.
  */
 int evdecode_page(struct evdecode *d, const void *page, size_t len, struct acct *a);
 

@@ -776,7 +776,7 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 		if (*pages >= (flush ? f->buffer_kb * 1024 / (size_t)trace_page_size(f->tr) + 16 :
 				     DRAIN_PAGES) * (size_t)f->ncpus)
 			return false;
-		n = trace_read_page(f->tr, i, c->page, flush);
+		n = trace_read_page(f->tr, i, c->page, flush, NULL);
 		c->loaded = false;
 		if (n <= 0) {
 			c->drained = true;

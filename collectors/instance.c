@@ -268,10 +268,18 @@ static int set_pids(struct trace *t, const struct trace_config *cfg)
 	char buf[32];
 	int err;
 
-	/* ktop must not trace its own reads: it would never catch up. */
+	/*
+	 * System-wide, ktop's own calls are dropped as they are decoded
+	 * (evdecode.h, self): a pid list of any kind makes the kernel run
+	 * two probes on every context switch and wakeup it records, which
+	 * cost the context-switch flood half again what ktop's reading does.
+	 * With -p they run anyway: ktop is kept out there too.
+	 */
+	if (!cfg->pids)
+		return 0;
 	snprintf(buf, sizeof(buf), "%d", (int)getpid());
 	err = write_file(t, "set_event_notrace_pid", buf);
-	if (err || !cfg->pids)
+	if (err)
 		return err;
 	if (cfg->npids) {
 		err = write_pid_list(t, cfg->pids, cfg->npids);
@@ -591,17 +599,22 @@ int trace_page_size(const struct trace *t)
 	return t->page_size;
 }
 
-int trace_read_page(struct trace *t, int i, void *page, bool flush)
+int trace_read_page(struct trace *t, int i, void *page, bool flush, bool *partial)
 {
 	struct trace_cpu *c = &t->cpu[i];
 	int n;
 
+	if (partial)
+		*partial = false;
 	if (!c->tcpu)
 		return 0;
 	/* Whole sub-buffers through the splice pipe first, then the partial one. */
 	n = tracefs_cpu_buffered_read(c->tcpu, page, true);
-	if (n <= 0 && flush)
+	if (n <= 0 && flush) {
 		n = tracefs_cpu_flush(c->tcpu, page);
+		if (partial)
+			*partial = true;
+	}
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR || !errno ? 0 : -errno;
 	return n;

@@ -98,9 +98,11 @@ int trace_page_size(const struct trace *t);
 /*
  * Read the next sub-buffer of CPU @i into @page (trace_page_size bytes).
  * @flush: also the partly filled page the writer is on (at a tick).
+ * @partial: if not NULL, set when the page read is that one (no whole
+ * sub-buffer was left before it).
  * Returns its size, 0 when there is nothing more now, or -errno.
  */
-int trace_read_page(struct trace *t, int i, void *page, bool flush);
+int trace_read_page(struct trace *t, int i, void *page, bool flush, bool *partial);
 /*
  * trace_clock_now - the trace clock read now, between two CLOCK_MONOTONIC reads
  * @tries: reads taken; the one read fastest is kept (the tightest bracket)

@@ -46,7 +46,7 @@ static uint64_t find_marker(struct trace *t, int id, const char *tag, void *page
 	int cpu, n;
 
 	for (cpu = 0; cpu < trace_ncpus(t); cpu++) {
-		while ((n = trace_read_page(t, cpu, page, true)) > 0) {
+		while ((n = trace_read_page(t, cpu, page, true, NULL)) > 0) {
 			const uint8_t *rec;
 			struct rbpage p;
 			unsigned size;

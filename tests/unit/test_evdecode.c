@@ -354,6 +354,44 @@ static void test_enter_read_ahead(void)
 	teardown();
 }
 
+/*
+ * ktop's own system calls are dropped as decoded (the kernel's pid filter
+ * would cost every traced switch): entries, exits, exit_group, fused or
+ * not, and not counted in what the page returns; its switches stay, and
+ * another thread's calls around them are untouched.
+ */
+static void test_own_calls_dropped(void)
+{
+	struct page p;
+	uint8_t *r;
+
+	if (!setup())
+		return;
+	acct.order_times = true;
+	dec.self = 800;
+	page_init(&p);
+	add_enter(&p, 800, 0);		/* its read: entry and exit, fused */
+	add_exit(&p, 800, 0, 5);
+	add_exit(&p, 800, 17, 0);	/* an exit alone */
+	add_enter(&p, 801, 39);		/* another's entry, then ktop's exit between */
+	add_exit(&p, 800, 0, 1);
+	add_exit(&p, 801, 39, 5);
+	add_switch(&p, 800, 0x1);	/* its switch away: kept */
+	r = rec_new(&p, ID_EXIT_GROUP, 800, 24);
+	put32(r, 8, 231);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
+	acct_time_calls(&acct);
+	CHECK(!thr(800) || thr(800)->n[AC_SYSCALLS] == 0);
+	CHECK(thr(800) && thr(800)->n[AC_VCSW] == 1);
+	check_call(801, 39, 1, 1, 20);
+	CHECK_EQ_U64(acct.total[AC_SYSCALLS], 1);
+	/* A page of nothing but its own calls decodes none: a tick's read ends there. */
+	page_init(&p);
+	add_exit(&p, 800, 0, 64);
+	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 0);
+	teardown();
+}
+
 static void test_missed_events(void)
 {
 	struct page p;
@@ -703,6 +741,7 @@ static const struct test tests[] = {
 	{ "exit_group counted at entry; enter/exit pairs time a call", test_noreturn_and_timing },
 	{ "--latency: an entry paired with its exit read next, not with another's",
 	  test_enter_read_ahead },
+	{ "ktop's own calls dropped as decoded, its switches kept", test_own_calls_dropped },
 	{ "missed-event markers: stored count and unknown count", test_missed_events },
 	{ "long records, time extends, absolute stamps, discarded and end padding", test_record_types },
 	{ "formats missing a field or out of the page are refused", test_bad_formats },
