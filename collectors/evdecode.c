@@ -215,7 +215,6 @@ static inline __attribute__((always_inline)) int walk_page(struct evdecode *d, c
 	int switch_id = d->id[EV_SWITCH] >= 0 && sf[0].size == 4 && sf[1].size == 8 &&
 			(sf[2].size == 4 || !sf[2].size) ? d->id[EV_SWITCH] : -1;
 	unsigned switch_min = (unsigned)d->min_size[EV_SWITCH];
-	const int32_t self = d->self;
 
 	const struct clockmap *cm = d->cmap;
 	struct clockmap_cursor cur = { { 0, 0, 0 }, 0 };
@@ -240,7 +239,7 @@ dispatch:
 			uint64_t next_ts;
 
 			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
-			if (pid == self)
+			if (pid == d->self)
 				continue;	/* its exit is dropped as it comes */
 			memcpy(&nr, rec + nf[0].offset, 8);
 			/*
@@ -277,7 +276,7 @@ dispatch:
 			int32_t pid;
 
 			memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
-			if (pid == self)
+			if (pid == d->self)
 				continue;
 			memcpy(&nr, rec + xf[0].offset, 8);
 			memcpy(&ret, rec + xf[1].offset, 8);
@@ -306,7 +305,7 @@ dispatch:
 			d->malformed++;
 			continue;
 		}
-		if (k <= EV_EXIT_GROUP && own_call(self, rec))
+		if (k <= EV_EXIT_GROUP && own_call(d->self, rec))
 			continue;
 		decode(d, (enum ev_kind)k, rec, (int)rsize, ts, a);
 		count++;
