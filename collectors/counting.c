@@ -74,7 +74,19 @@ struct ftrace {
 	struct clockmap cmap;
 	bool mapped;
 	uint64_t cut_margin;		/* the mapping's error bound at the last sample */
+	struct stash *stash;		/* per CPU: ftrace_stash */
 	char status[160];
+};
+
+/*
+ * Whole sub-buffers taken out of a CPU's ring buffer by ftrace_stash, not
+ * decoded yet: read_cpu decodes them, in order, before it reads the CPU
+ * again. @len[i] is the length of page i; @head the next one to decode.
+ */
+struct stash {
+	unsigned char *pages;
+	int *len;
+	size_t n, head, cap;
 };
 
 /* The default view's events: one per syscall (its exit), the rest are rare. */
@@ -356,6 +368,11 @@ void ftrace_stop(struct ftrace *ft)
 {
 	if (!ft)
 		return;
+	for (int i = 0; ft->stash && i < trace_ncpus(ft->tr); i++) {
+		free(ft->stash[i].pages);
+		free(ft->stash[i].len);
+	}
+	free(ft->stash);
 	trace_close(ft->tr);
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
@@ -432,11 +449,19 @@ size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max)
  */
 static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 {
-	size_t pages = 0;
+	struct stash *sh = ft->stash ? &ft->stash[cpu] : NULL;
+	size_t pages = 0, stashed = 0;
 	bool partial;
 	int n, got;
 
 	acct_set_cpu(&ft->acct, cpu);
+	/* What ftrace_stash took from this CPU came first. */
+	for (; sh && sh->head < sh->n; sh->head++, stashed++)
+		if (evdecode_page(&ft->dec, sh->pages + sh->head * (size_t)trace_page_size(ft->tr),
+				  (size_t)sh->len[sh->head], &ft->acct) < 0)
+			ft->st.malformed++;
+	if (sh)
+		sh->head = sh->n = 0;
 	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush, &partial)) > 0) {
 		got = evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct);
 		if (got < 0)
@@ -445,8 +470,47 @@ static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 		if (partial && got == 0)
 			break;
 	}
-	ft->st.pages += pages;
-	return pages;
+	ft->st.pages += pages + stashed;
+	return pages + stashed;
+}
+
+/*
+ * A long /proc scan (a read of /proc/PID/stat waits while PID execs: 10,000
+ * processes exec'ing at once held a tick 40 s) must not let the ring buffers
+ * overrun: ktop copies their whole sub-buffers out, without decoding
+ * anything (the tick's counts are being folded), and read_cpu decodes them
+ * first. At most STASH_BUFFERS times the ring buffer a CPU; past that the
+ * kernel drops events, and they are counted as lost as always.
+ */
+#define STASH_BUFFERS 4
+
+void ftrace_stash(struct ftrace *ft)
+{
+	size_t psz, max;
+	int cpu, n;
+
+	if (!ftrace_on(ft))
+		return;
+	psz = (size_t)trace_page_size(ft->tr);
+	max = STASH_BUFFERS * (trace_buffer_kb(ft->tr) * 1024 / psz + 1);
+	if (!ft->stash)
+		ft->stash = xcalloc((size_t)trace_ncpus(ft->tr), sizeof(*ft->stash));
+	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++) {
+		struct stash *sh = &ft->stash[cpu];
+
+		while (sh->n < max) {
+			if (sh->n == sh->cap) {
+				sh->cap = sh->cap ? 2 * sh->cap : 16;
+				sh->pages = xrealloc(sh->pages, sh->cap * psz);
+				sh->len = xrealloc(sh->len, sh->cap * sizeof(*sh->len));
+			}
+			n = trace_read_page(ft->tr, cpu, sh->pages + sh->n * psz, false, NULL);
+			if (n <= 0)
+				break;
+			sh->len[sh->n++] = n;
+			ft->st.stashed++;
+		}
+	}
 }
 
 /*

@@ -47,6 +47,7 @@ struct ftrace_stats {
 	uint64_t events;	/* decoded, all time */
 	uint64_t pages;		/* ring-buffer pages read */
 	uint64_t drains;	/* wake-ups that read pages (a buffer reached buffer_percent) */
+	uint64_t stashed;	/* pages copied out during a long /proc scan (ftrace_stash) */
 	uint64_t malformed;	/* records the decoder rejected */
 	uint64_t lost;		/* dropped by the kernel, all time */
 	uint64_t unattributed;	/* events of threads whose process was not found */
@@ -98,6 +99,12 @@ const char *ftrace_status(const struct ftrace *ft);
 size_t ftrace_pollfds(const struct ftrace *ft, struct pollfd *pfd, size_t max);
 /* A descriptor of ftrace_pollfds was readable: decode what it holds. */
 void ftrace_drain(struct ftrace *ft, int fd);
+/*
+ * ftrace_stash - copy the whole sub-buffers waiting in the ring buffers out,
+ * undecoded, for the next read of each CPU: callable in the middle of a
+ * tick (from a long /proc scan), where decoding is not.
+ */
+void ftrace_stash(struct ftrace *ft);
 /*
  * At a tick, first: read everything the kernel wrote up to now (the partly filled
  * pages too). Returns true when the interval's events are complete (tracing ran

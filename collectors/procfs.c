@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgroupfs.h"
+#include "clocks.h"
 #include "creds.h"
 #include "fdcache.h"
 #include "users.h"
@@ -80,6 +81,9 @@ struct procfs {
 	char *buf;			/* read buffer */
 	size_t bufsz;
 	struct procfs_stats st;
+	void (*pause)(void *);		/* procfs_set_pause */
+	void *pause_arg;
+	uint64_t pause_at;		/* CLOCK_MONOTONIC ns: the next call, at the earliest */
 };
 
 static void entries_init(struct entries *e)
@@ -852,6 +856,15 @@ static void discover_threads(struct procfs *pc, struct pentry *p)
 	free(tids.v);
 }
 
+/* How often a long scan calls its pause: a read of /proc/PID/stat can wait (see procfs.h). */
+#define PAUSE_NS 20000000ull
+
+void procfs_set_pause(struct procfs *pc, void (*fn)(void *), void *arg)
+{
+	pc->pause = fn;
+	pc->pause_arg = arg;
+}
+
 void procfs_collect(struct procfs *pc, const struct model *m, const struct procfs_need *need,
 		    struct sample *s)
 {
@@ -868,9 +881,15 @@ void procfs_collect(struct procfs *pc, const struct model *m, const struct procf
 		for (i = 0; i < pc->procs.n; i++)
 			pc->procs.v[i]->tids_scan = pc->scan;
 	}
+	pc->pause_at = now_mono_ns() + PAUSE_NS;
 	for (i = 0; i < es->n;) {
 		struct pentry *e = es->v[i];
 
+		/* A clock read (tens of ns) against a read of /proc (microseconds at least). */
+		if (pc->pause && now_mono_ns() >= pc->pause_at) {
+			pc->pause(pc->pause_arg);
+			pc->pause_at = now_mono_ns() + PAUSE_NS;
+		}
 		if (pc->threads && e->seen_scan != pc->scan) {
 			entries_del(pc, es, e);	/* the swap brings an unread entry to i */
 		} else if (!sample_entry(pc, e, m, need, s)) {

@@ -88,6 +88,16 @@ void procfs_recheck_owners(struct procfs *pc, const pid_t *ids, size_t n);
 void procfs_recheck_cgroups(struct procfs *pc, const pid_t *ids, size_t n);
 
 /*
+ * procfs_set_pause - call @fn(@arg) every 20 ms or so of a tick's scan
+ *
+ * A read of /proc/PID/stat waits while PID execs (the kernel's
+ * exec_update_lock): 10,000 processes exec'ing at once made one scan last
+ * 40 s. @fn keeps what must not wait that long going (the ring buffers);
+ * it must not touch the model or the sample.
+ */
+void procfs_set_pause(struct procfs *pc, void (*fn)(void *), void *arg);
+
+/*
  * procfs_collect - one tick's readings of every task, into @s
  * @m: the model as applied so far this tick (the system's last_pid, the
  *     tasks the views want status of); read only

@@ -166,6 +166,12 @@ void setup_app(struct ktop *k)
 	}
 }
 
+/* procfs's pause: the ring buffers are copied out while a long scan waits. */
+static void stash_pages(void *ft)
+{
+	ftrace_stash(ft);
+}
+
 /*
  * The live system's sources: /proc, then tracing, with signals blocked
  * before it starts. Returns 0, or -1 (said why).
@@ -220,6 +226,7 @@ int start_sources(struct ktop *k)
 			if (k->nwatch)
 				k->inprog = inprog_new();
 			k->traced = true;
+			procfs_set_pause(k->procfs, stash_pages, k->ftrace);
 		}
 		/* exit() from deep inside (out of memory) must not leave tracing behind. */
 		atexit(ftrace_emergency_stop);
