@@ -1245,7 +1245,7 @@ static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c)
 
 size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 {
-	struct acct *a = &ft->acct;
+	struct acct *a;
 	bool more = true;
 	size_t i;
 	int pass;
@@ -1253,6 +1253,7 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 	*added = NULL;
 	if (!ftrace_on(ft) || !m->focus || !m->focus_follow)
 		return 0;
+	a = &ft->acct;	/* not before: without tracing there is no ft */
 	ft->model = m;
 	ft->nadded = 0;
 	/*

@@ -110,6 +110,15 @@ run_batch() {
 	[ "$status" -eq 0 ]
 }
 
+@test "mass exit: untraced (--no-trace), the exit records alone: no sanitizer report, rows ending in X" {
+	start_tasks procs
+	run_batch --no-trace
+	# untraced, signals are not counted (empty): 0 received in all
+	run check csv-mass-exit "$OUT" "$READY.pids" 0 mx-kid
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
 @test "mass exit: recording and serving metrics at once (-w, --listen)" {
 	start_tasks procs
 	run_batch -w "$BATS_TEST_TMPDIR/rec.db" --listen 127.0.0.1:0
