@@ -573,7 +573,8 @@ static void collect(struct cgres_src *c, const struct model *m, int by, struct s
 		return;
 	}
 	if ((enum cgroup_group_by)by != c->by) {
-		memset(c->ptab, 0, c->ptab_cap * sizeof(*c->ptab));
+		if (c->ptab)	/* memset(NULL, 0, 0) is undefined */
+			memset(c->ptab, 0, c->ptab_cap * sizeof(*c->ptab));
 		c->ptab_n = 0;
 		c->by = (enum cgroup_group_by)by;
 	}

@@ -119,6 +119,23 @@ run_batch() {
 	[ "$status" -eq 0 ]
 }
 
+@test "sanitizer build: every view and grouping, traced and untraced, JSON and text: no report" {
+	local v g t st bad=0
+	for t in --no-trace ""; do
+		for v in processes syscalls errors subsystems signals latency; do
+			st=0
+			"$ASAN" -b -n 2 -d 0.2 $t --view "$v" >/dev/null 2>"$ERR" || st=$?
+			sane "$st" || { echo "--view $v $t" >&2; bad=1; }
+		done
+		for g in comm user cgroup unit container; do
+			st=0
+			"$ASAN" -b -n 2 -d 0.2 $t --view groups --group-by "$g" --json >/dev/null 2>"$ERR" || st=$?
+			sane "$st" || { echo "--group-by $g $t" >&2; bad=1; }
+		done
+	done
+	[ "$bad" -eq 0 ]
+}
+
 @test "mass exit: recording and serving metrics at once (-w, --listen)" {
 	start_tasks procs
 	run_batch -w "$BATS_TEST_TMPDIR/rec.db" --listen 127.0.0.1:0
