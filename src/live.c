@@ -11,6 +11,7 @@
 #include "../lib/util.h"
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
+#include "../views/view.h"
 #include "ktop.h"
 
 /* Interactive table columns; COMMAND (comm or cmdline) last. */
@@ -153,6 +154,9 @@ bool handle_action(struct ktop *k, enum action act)
 		}
 		k->model.threads = !k->model.threads;
 		model_clear(&k->model);
+		/* The rows pointed at the tasks just freed: the collect below reads them. */
+		rowset_refresh(&a->rows, &k->model);
+		sysview_refresh_all(a);
 		procfs_set_threads(k->procfs, k->model.threads);
 		collect(k);
 		break;

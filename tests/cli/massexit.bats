@@ -215,6 +215,27 @@ run_batch() {
 	sane "$(cat "$BATS_TEST_TMPDIR/st")"
 }
 
+@test "sanitizer build, live view (tmux): threads on and off (H), views, sorts, the process view: no report" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	local S=ktop-keys-$$ i key
+	tmux -L "$S" kill-server 2>/dev/null || true
+	tmux -L "$S" new-session -d -s t -x 120 -y 40 \
+		"LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='$UBSAN_OPTIONS' '$ASAN' -d 0.3 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
+	for ((i = 0; i < 300; i++)); do
+		tmux -L "$S" capture-pane -p -t t | grep -q '^ *PID ' && break
+		sleep 0.1
+	done
+	# H frees every task the rows point at (the use after free it made).
+	for key in H P H M N T '<' '>' I x t t c 1 2 3 4 5 6 7 1 H Enter Escape H; do
+		tmux -L "$S" send-keys -t t "$key"
+		sleep 0.4
+	done
+	tmux -L "$S" send-keys -t t q
+	wait_for_file "$BATS_TEST_TMPDIR/st" 20
+	tmux -L "$S" kill-server 2>/dev/null || true
+	sane "$(cat "$BATS_TEST_TMPDIR/st")"
+}
+
 # stalled SIGNAL: ktop -b whose third tick never finishes; SIGNAL ends it.
 stalled() {
 	local kp t0 t1 i
