@@ -191,17 +191,32 @@ run_batch() {
 	grep -q "^[^,]*,[^,]*,$MX," "$OUT"
 }
 
-@test "mass exit: the live view (tmux, 120x40) while $N processes die at once" {
-	command -v tmux >/dev/null || skip "tmux is not installed"
-	local S=ktop-mx-$$ i
-	start_tasks procs
-	tmux -L "$S" kill-server 2>/dev/null || true
-	tmux -L "$S" new-session -d -s t -x 120 -y 40 \
-		"LSAN_OPTIONS='$LSAN_OPTIONS' '$ASAN' -d 0.5 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
+# live_start SERVER DELAY: the sanitizer build's live view in tmux (120x40,
+# server SERVER, window t), once its table is drawn.
+live_start() {
+	local i
+	tmux -L "$1" kill-server 2>/dev/null || true
+	tmux -L "$1" new-session -d -s t -x 120 -y 40 \
+		"LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='$UBSAN_OPTIONS' '$ASAN' -d $2 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
 	for ((i = 0; i < 300; i++)); do
-		tmux -L "$S" capture-pane -p -t t | grep -q '^ *PID ' && break
+		tmux -L "$1" capture-pane -p -t t | grep -q '^ *PID ' && break
 		sleep 0.1
 	done
+}
+
+# live_end SERVER: q; it ended by itself, with no sanitizer report.
+live_end() {
+	tmux -L "$1" send-keys -t t q
+	wait_for_file "$BATS_TEST_TMPDIR/st" 20
+	tmux -L "$1" kill-server 2>/dev/null || true
+	sane "$(cat "$BATS_TEST_TMPDIR/st")"
+}
+
+@test "mass exit: the live view (tmux, 120x40) while $N processes die at once" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	local S=ktop-mx-$$
+	start_tasks procs
+	live_start "$S" 0.5
 	sleep 1
 	kill -USR1 "$MX"
 	wait_for_file "$READY.done" 120
@@ -209,31 +224,19 @@ run_batch() {
 	sleep 2
 	tmux -L "$S" send-keys -t t P
 	sleep 0.5
-	tmux -L "$S" send-keys -t t q
-	wait_for_file "$BATS_TEST_TMPDIR/st" 20
-	tmux -L "$S" kill-server 2>/dev/null || true
-	sane "$(cat "$BATS_TEST_TMPDIR/st")"
+	live_end "$S"
 }
 
 @test "sanitizer build, live view (tmux): threads on and off (H), views, sorts, the process view: no report" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
-	local S=ktop-keys-$$ i key
-	tmux -L "$S" kill-server 2>/dev/null || true
-	tmux -L "$S" new-session -d -s t -x 120 -y 40 \
-		"LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='$UBSAN_OPTIONS' '$ASAN' -d 0.3 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
-	for ((i = 0; i < 300; i++)); do
-		tmux -L "$S" capture-pane -p -t t | grep -q '^ *PID ' && break
-		sleep 0.1
-	done
+	local S=ktop-keys-$$ key
+	live_start "$S" 0.3
 	# H frees every task the rows point at (the use after free it made).
 	for key in H P H M N T '<' '>' I x t t c 1 2 3 4 5 6 7 1 H Enter Escape H; do
 		tmux -L "$S" send-keys -t t "$key"
 		sleep 0.4
 	done
-	tmux -L "$S" send-keys -t t q
-	wait_for_file "$BATS_TEST_TMPDIR/st" 20
-	tmux -L "$S" kill-server 2>/dev/null || true
-	sane "$(cat "$BATS_TEST_TMPDIR/st")"
+	live_end "$S"
 }
 
 # stalled SIGNAL: ktop -b whose third tick never finishes; SIGNAL ends it.
