@@ -336,8 +336,8 @@ static void write_text(FILE *f, const struct tables *tb, const struct summary_in
 		for (i = 0; i < si->npids; i++)
 			fprintf(f, "%s%d", i ? "," : " ", (int)si->pids[i]);
 	}
-	fprintf(f, "; %.3f s watched, %zu process%s\n", si->elapsed_s, si->nprocs,
-		si->nprocs == 1 ? "" : "es");
+	fprintf(f, "; %.3f s watched, %zu process%s; call times are wall-clock (entry to exit, "
+		"as strace -c -w)\n", si->elapsed_s, si->nprocs, si->nprocs == 1 ? "" : "es");
 	for (i = 0; i < si->nexited; i++)
 		fprintf(f, "ktop: pid %d exited while watched\n", (int)si->exited[i]);
 	summary_write_priv(f, si);
