@@ -63,7 +63,7 @@ enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
-	F_TRACING, F_DROPPED_GROUPS, F_DROPPED,
+	F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
 	F_NR
 };
 
@@ -611,8 +611,11 @@ static const struct fam_def fam_defs[F_NR] = {
 		"Bytes of --remote-write pushes held for receivers, not yet accepted.",
 		false, { NULL }, false },
 	[F_TRACING] = { "ktop_tracing", PROM_GAUGE, PROM_U64, NULL,
-		"1 when ktop counts kernel events, else 0; reason: why not, or what is missing.",
-		false, { "reason" }, false },
+		"1 when ktop counts kernel events, else 0 (why: ktop_tracing_info).",
+		false, { NULL }, false },
+	[F_TRACING_INFO] = { "ktop_tracing_info", PROM_GAUGE, PROM_U64, NULL,
+		"Always 1. cause: why events are not counted, or what is missing (none, events_missing, no_trace_option, stopped, pid_namespace, no_tracefs, not_permitted, error); clock: the trace clock.",
+		false, { "cause", "clock" }, false },
 	[F_DROPPED_GROUPS] = { "ktop_metrics_dropped_groups", PROM_GAUGE, PROM_U64, NULL,
 		"Group names whose processes are counted in the group \"other\": ktop keeps at most --metrics-max-series groups.",
 		false, { NULL }, false },
@@ -620,6 +623,24 @@ static const struct fam_def fam_defs[F_NR] = {
 		"Label sets summed into the \"other\" series of a family at this scrape (its series cap, --metrics-max-series).",
 		false, { "family" }, false },
 };
+
+const char *const metrics_tracing_causes[] = {
+	"none", "events_missing", "no_trace_option", "stopped", "pid_namespace", "no_tracefs",
+	"not_permitted", "error", NULL
+};
+
+/* @c if it is one of the causes, else "error": the label's values stay a fixed set. */
+static const char *tracing_cause(const char *c)
+{
+	size_t i;
+
+	if (!c)
+		return "none";
+	for (i = 0; metrics_tracing_causes[i]; i++)
+		if (!strcmp(c, metrics_tracing_causes[i]))
+			return c;
+	return "error";
+}
 
 struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errlen)
 {
@@ -833,8 +854,9 @@ int metrics_emit(struct metrics *mx, const struct metrics_health *h, const struc
 		prom_family_add_u64(mx->fam[F_RW_DROPPED], NULL, h->rw_dropped);
 		prom_family_add_u64(mx->fam[F_RW_QUEUE], NULL, h->rw_queue_bytes);
 	}
-	prom_family_add_u64(mx->fam[F_TRACING], (const char *[]){ h->reason ? h->reason : "" },
-			    h->tracing);
+	prom_family_add_u64(mx->fam[F_TRACING], NULL, h->tracing);
+	prom_family_add_u64(mx->fam[F_TRACING_INFO], (const char *[]){ tracing_cause(h->cause),
+			    h->clock ? h->clock : "" }, 1);
 	prom_family_add_u64(mx->fam[F_DROPPED_GROUPS], NULL, mx->nfolded);
 	/* Every family is written even after an error: the caps' state moves as at every write. */
 	for (f = 0; f < F_DROPPED; f++) {

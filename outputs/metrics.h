@@ -55,7 +55,13 @@ struct metrics_opts {
 /* ktop's own state at a scrape, from the program (src/). */
 struct metrics_health {
 	bool tracing;			/* counting kernel events now */
-	const char *reason;		/* why not, or what is missing; "" or NULL: nothing */
+	/*
+	 * Why not, or what is missing, as one of a fixed set of words
+	 * (metrics_tracing_causes): a label value, so never the sentence, which
+	 * goes to stderr and the header. NULL: "none".
+	 */
+	const char *cause;
+	const char *clock;		/* the trace clock ("local", "mono"...); NULL: "" */
 	bool have_events;		/* a collector has decoded events (tracing ran) */
 	uint64_t events;		/* events decoded since start */
 	bool have_http;			/* --listen: the HTTP server's numbers below */
@@ -67,6 +73,9 @@ struct metrics_health {
 };
 
 struct metrics;
+
+/* The values ktop_tracing_info's cause label takes, NULL-terminated. */
+extern const char *const metrics_tracing_causes[];
 
 /* Make the sink and its families. NULL with a reason in @err (ENOMEM). */
 struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errlen);

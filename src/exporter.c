@@ -213,27 +213,50 @@ static int hidepid_check(struct ktop *k, bool open_http)
 	return 2;
 }
 
-static void health(struct ktop *k, struct metrics_health *h, char *reason, size_t len)
+/*
+ * The trace status's sentence (the header's, stderr's) as ktop_tracing_info's
+ * cause: a label takes one of a few words, never the sentence (whose paths,
+ * errnos and event lists would make a series of each).
+ */
+static const char *tracing_cause(const char *status)
+{
+	static const struct { const char *prefix, *cause; } causes[] = {
+		{ "events missing here", "events_missing" },
+		{ "tracing off: ktop runs in a pid namespace", "pid_namespace" },
+		{ "tracing off: tracefs is not mounted", "no_tracefs" },
+		{ "tracing off: tracefs is mounted read-only", "not_permitted" },
+		{ "tracing off: needs root", "not_permitted" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
+		if (!strncmp(status, causes[i].prefix, strlen(causes[i].prefix)))
+			return causes[i].cause;
+	return "error";
+}
+
+/* @h's strings point into @fs and the model: both outlive the render. */
+static void health(struct ktop *k, struct metrics_health *h, struct ftrace_stats *fs)
 {
 	const struct model *m = &k->model;
-	struct ftrace_stats fs = k->fstats;
 
 	memset(h, 0, sizeof(*h));
+	*fs = k->fstats;
 	h->tracing = ftrace_on(k->ftrace);
 	if (k->ftrace)
-		ftrace_get_stats(k->ftrace, &fs);
+		ftrace_get_stats(k->ftrace, fs);
 	h->have_events = k->traced;
-	h->events = fs.events;
+	h->events = fs->events;
+	h->clock = k->traced ? fs->clock : "";
 	if (h->tracing)
-		snprintf(reason, len, "%s", m->trace_status);
+		h->cause = strncmp(m->trace_status, "events missing", 14) ? "none" :
+			   tracing_cause(m->trace_status);
 	else if (k->opt.no_trace)
-		snprintf(reason, len, "--no-trace");
+		h->cause = "no_trace_option";
 	else if (k->traced)
-		snprintf(reason, len, "tracing stopped: %s ended", k->opt.cmd ? "the command" : "ktop");
+		h->cause = "stopped";
 	else
-		snprintf(reason, len, "%s", m->trace_status[0] ? m->trace_status :
-			 "tracing is not running");
-	h->reason = reason;
+		h->cause = tracing_cause(m->trace_status);
 	if (k->httpd) {
 		struct httpd_stats st;
 
@@ -256,9 +279,9 @@ static void health(struct ktop *k, struct metrics_health *h, char *reason, size_
 static int render(struct ktop *k, const struct prom_out *o)
 {
 	struct metrics_health h;
-	char reason[sizeof(k->model.trace_status) + 64];
+	struct ftrace_stats fs;
 
-	health(k, &h, reason, sizeof(reason));
+	health(k, &h, &fs);
 	return metrics_emit(k->metrics, &h, o);
 }
 

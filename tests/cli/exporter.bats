@@ -203,6 +203,9 @@ no_lost() {
 	[ "$(promq value "$PPORT" "ktop_processes{$g}")" = 3 ]
 	no_lost
 	[ "$(promq value "$PPORT" 'ktop_tracing')" = 1 ]
+	# why, as one word of a fixed set, and the clock: no sentence in a label
+	[ "$(promq value "$PPORT" 'ktop_tracing_info{cause="none",clock=~"local|mono|x86-tsc|global"}')" = 1 ]
+	[ "$(promq value "$PPORT" 'count(ktop_tracing_info)')" = 1 ]
 	[ ! -s "$OUT" ]	# headless: nothing on stdout
 }
 

@@ -138,7 +138,7 @@ static void tick_end(struct fixture *f)
 
 static void render(struct fixture *f)
 {
-	struct metrics_health h = { .tracing = true, .reason = "", .have_events = true };
+	struct metrics_health h = { .tracing = true, .have_events = true };
 
 	CHECK_EQ_I64(metrics_render(f->mx, &h, PROM_FMT_TEXT, &f->out), 0);
 }
@@ -514,7 +514,7 @@ static void test_by_unit(void)
 /* Both formats are whole expositions; the text one has no UNIT or EOF. */
 static void test_formats(void)
 {
-	struct metrics_health h = { .tracing = false, .reason = "no \"tracefs\"\n" };
+	struct metrics_health h = { .tracing = false, .cause = "no \"tracefs\"\n", .clock = "mono" };
 	struct fixture f;
 
 	fx_init(&f, CGROUP_BY_COMM, 0);
@@ -525,7 +525,9 @@ static void test_formats(void)
 	tick_end(&f);
 	CHECK_EQ_I64(metrics_render(f.mx, &h, PROM_FMT_OPENMETRICS, &f.out), 0);
 	CHECK(strstr(f.out.data, "# UNIT ktop_cpu_seconds seconds\n") != NULL);
-	CHECK(strstr(f.out.data, "ktop_tracing{reason=\"no \\\"tracefs\\\"\\n\"} 0\n") != NULL);
+	/* A cause not of the fixed set is "error": the label's values stay bounded. */
+	CHECK(strstr(f.out.data, "ktop_tracing 0\n") != NULL);
+	CHECK(strstr(f.out.data, "ktop_tracing_info{cause=\"error\",clock=\"mono\"} 1\n") != NULL);
 	CHECK(f.out.len > 6 && !strcmp(f.out.data + f.out.len - 6, "# EOF\n"));
 	/* Tracing never ran: no subsystem or event samples, only their metadata. */
 	CHECK(strstr(f.out.data, "ktop_subsystem_syscalls_total{") == NULL);
@@ -652,7 +654,7 @@ static void test_push_equals_page(void)
 {
 	static const struct rw_label ext[] = { { "instance", "h" }, { "job", "ktop" } };
 	static const char *const names[] = { "we\"ird\\name", "b\nc", "x", "y" };
-	struct metrics_health h = { .tracing = true, .reason = "", .have_events = true,
+	struct metrics_health h = { .tracing = true, .have_events = true,
 				    .have_rw = true, .rw_sent = 12, .rw_queue_bytes = 345 };
 	struct sc_table sc[4] = { 0 }, et[4] = { 0 };
 	struct rw_writer *w = rw_writer_new(ext, ARRAY_SIZE(ext));
