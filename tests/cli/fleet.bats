@@ -447,6 +447,58 @@ client_cert() {
 	[ "$status" -eq 2 ]
 }
 
+# authflood PORT ARGS...: tests/cli/helpers/authflood.py's one line, in $FLOOD;
+# its served= in $SERVED. ktop's CPU time meanwhile (schedstat) in $CPU_MS, the
+# flood's in $WALL_MS.
+authflood() {
+	local a b t0 t1
+	read -r a _ </proc/"$KPID"/schedstat
+	t0=$(date +%s%N)
+	FLOOD=$("$PY" "$HELPERS/authflood.py" "$@")
+	t1=$(date +%s%N)
+	read -r b _ </proc/"$KPID"/schedstat
+	CPU_MS=$(((b - a) / 1000000))
+	WALL_MS=$(((t1 - t0) / 1000000))
+	SERVED=$(sed -n 's/.* served=\([0-9]*\) .*/\1/p' <<<"$FLOOD")
+	echo "flood: $FLOOD; ktop's CPU $CPU_MS ms in $WALL_MS ms" >&3
+}
+
+@test "web-config: a password guess flood does not lock the rightful scraper out, from its address or another" {
+	need curl
+	local d="$BATS_TEST_TMPDIR" kp i
+	# bcrypt of cost 10, as htpasswd -nBC 10 makes: about 50 ms here
+	printf "basic_auth_users:\n  alice: '%s'\n" "$(bcrypt 's3cret w0rd')" >"$d/web.yml"
+	kp=$(promq freeport)
+	start_ktop "$OUT" -b --no-trace -d 0.5 --listen "127.0.0.1:$kp" --web-config "$d/web.yml"
+	# serving (401 without credentials): alice's password not checked yet
+	for ((i = 0; i < 100; i++)); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$kp/metrics")" = 401 ] && break
+		sleep 0.1
+	done
+	# 4 clients guessing alice's password from 127.0.0.1, alice's first
+	# scrapes from there too meanwhile: each try waits at most 10 s
+	authflood "$kp" alice 's3cret w0rd' --threads 4 --seconds 4 --tries 10
+	[ "$SERVED" -ge 9 ]
+	# the guesses were answered (checked, not refused unseen)
+	[[ "$FLOOD" == *" s401="* ]]
+	# bcrypt took its share of ktop's loop, not the loop
+	[ "$CPU_MS" -lt $((WALL_MS / 2)) ]
+	# bob (and carol, to see the new file read) added, bob not seen yet
+	printf "basic_auth_users:\n  alice: '%s'\n  bob: '%s'\n  carol: '%s'\n" \
+		"$(grep -o '\$2[^'"'"']*' "$d/web.yml")" "$(bcrypt 'b0b')" "$(bcrypt c)" >"$d/web.yml.new"
+	mv "$d/web.yml.new" "$d/web.yml"
+	for ((i = 0; i < 50; i++)); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' -u carol:c "http://127.0.0.1:$kp/metrics")" = 200 ] && break
+		sleep 0.1
+	done
+	# 16 clients guessing from 127.0.0.2, past its share of connections:
+	# bob's first scrapes, from 127.0.0.1, take turns with them
+	authflood "$kp" bob b0b --threads 16 --seconds 4 --tries 10 --flood-from 127.0.0.2 --guess-user alice
+	[ "$SERVED" -ge 9 ]
+	[ "$CPU_MS" -lt $((WALL_MS / 2)) ]
+	kill -0 "$KPID"
+}
+
 @test "listen: an address beyond this host without --web-config is a one-line warning naming it" {
 	run --separate-stderr "$KTOP" -b --no-trace -n 1 --listen 0.0.0.0:0
 	[ "$status" -eq 0 ]
