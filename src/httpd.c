@@ -38,7 +38,9 @@ enum {
 #define DEF_MAX_INFLIGHT ((size_t)64 << 20)
 /*
  * bcrypt runs on the one loop: its checks take at most this share of the
- * loop's time (CPU seconds per second), a burst of AUTH_BURST_S at most.
+ * loop's time (seconds each check held the loop, per second: on a busy
+ * machine a check holds it longer, and fewer are made), a burst of
+ * AUTH_BURST_S at most.
  */
 #define AUTH_SHARE 0.2
 #define AUTH_BURST_S 0.25
@@ -107,7 +109,7 @@ struct httpd {
 	struct auth_seen auth_ok[AUTH_OK], auth_bad[AUTH_BAD];
 	unsigned ok_next, bad_next;
 	unsigned char auth_key[32];	/* the MAC's key: random, for the server's life */
-	double auth_budget, auth_at;	/* CPU seconds bcrypt may take now; refilled when */
+	double auth_budget, auth_at;	/* seconds bcrypt may hold the loop now; refilled when */
 	bool auth_ran;			/* a bcrypt check ran in this httpd_run */
 	struct {
 		struct sockaddr_storage addr;
@@ -686,9 +688,9 @@ static unsigned check_basic_auth(struct httpd *h, struct MHD_Connection *c, stru
 	}
 	h->auth_ran = true;
 	h->st.bcrypts++;
-	t0 = cpu_s();
+	t0 = now_s();
 	got = crypt_rn(pass, hash, h->cd, sizeof(*h->cd));
-	h->auth_budget -= cpu_s() - t0;
+	h->auth_budget -= now_s() - t0;
 	ok = known && got && strlen(got) == strlen(hash) && same_bytes(got, hash, strlen(hash));
 	if (ok) {
 		memcpy(h->auth_ok[h->ok_next % AUTH_OK].mac, mac, sizeof(mac));
