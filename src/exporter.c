@@ -46,11 +46,11 @@ static int apply_web_config(struct ktop *k, char *err, size_t errlen)
 		return r;
 	k->web_stamp = webconfig_stamp(k->opt.web_config, &wc);
 	r = -EIO;
-	if (wc.tls && (!(cert = slurp_file("--web-config: cert_file", wc.cert_file, NULL, err, errlen)) ||
-		       !(key = slurp_file("--web-config: key_file", wc.key_file, NULL, err, errlen))))
+	if (wc.tls && (!(cert = webconfig_read_file("--web-config: cert_file", wc.cert_file, err, errlen)) ||
+		       !(key = webconfig_read_file("--web-config: key_file", wc.key_file, err, errlen))))
 		goto out;
 	if (wc.client_ca_file &&
-	    !(ca = slurp_file("--web-config: client_ca_file", wc.client_ca_file, NULL, err, errlen)))
+	    !(ca = webconfig_read_file("--web-config: client_ca_file", wc.client_ca_file, err, errlen)))
 		goto out;
 	if (wc.nusers && !(users = calloc(wc.nusers, sizeof(*users)))) {
 		r = err_set(err, errlen, -ENOMEM, "--web-config: out of memory");
@@ -86,7 +86,10 @@ out:
 	return r;
 }
 
-/* At each tick: the file (or one it names) changed? Read it again; said once if bad. */
+/*
+ * At each tick: the file (or one it names) changed? Read it again; a bad one
+ * is said once (again when it goes wrong otherwise, or after it was read).
+ */
 static void web_config_tick(struct ktop *k)
 {
 	char err[512];
@@ -97,12 +100,12 @@ static void web_config_tick(struct ktop *k)
 	if (k->web_stamp && webconfig_stamp(k->opt.web_config, &k->web) == k->web_stamp)
 		return;
 	if (!apply_web_config(k, err, sizeof(err))) {
-		k->web_failing = false;
+		k->web_said[0] = '\0';
 		return;
 	}
-	if (k->web_failing)
+	if (!strcmp(k->web_said, err))
 		return;
-	k->web_failing = true;
+	snprintf(k->web_said, sizeof(k->web_said), "%s", err);
 	if (k->mode->screen)
 		app_message(&k->app, "%s (the configuration before is kept)", err);
 	else

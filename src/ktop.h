@@ -93,7 +93,7 @@ struct ktop {
 	bool textfile_failing;		/* said once, until a write works again */
 	struct webconfig web;		/* --web-config as last applied */
 	unsigned long long web_stamp;	/* the files as last read (webconfig_stamp) */
-	bool web_failing;		/* a bad --web-config: said once, until it reads again */
+	char web_said[512];		/* why --web-config is refused, as said once; "": read */
 	bool web_auth;			/* --web-config asks for basic auth */
 	/* CPU time of the scrapes' renderings and of the pushes (KTOP_STATS, bench/exporter.sh). */
 	uint64_t scrape_cpu_ns, scrape_renders, push_cpu_ns, pushes;
