@@ -114,8 +114,7 @@ static void each_syscall(struct batch *b, const struct model *m, syscall_line_fn
 		char comm[PROC_COMM_MAX];
 
 		n = task_syscalls(t, &v);
-		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm),
-			      b->fmt == OUT_CSV ? TEXT_DATA : TEXT_UTF8);
+		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), TEXT_UTF8);
 		for (k = 0; k < n; k++)
 			fn(b, m, t, comm, v[k]);
 		free(v);
@@ -395,7 +394,7 @@ static void table_csv(struct batch *b, const struct table *t)
 			fputc(',', b->out);
 			if (c->text)
 				batch_csv_string(b->out, t->def->text(t, item, t->cols[k], buf, dn,
-								      TEXT_DATA));
+								      TEXT_UTF8));
 			else if (t->def->raw(t, item, t->cols[k], buf, sizeof(buf)))
 				fputs(buf, b->out);
 		}

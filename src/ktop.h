@@ -198,6 +198,8 @@ void sinks_needs(const struct ktop *k, struct procfs_need *need);
 int sinks_interval(struct ktop *k);
 /* KTOP_STATS: the intervals collected, and how many each sink was handed. */
 void sinks_print_stats(const struct ktop *k);
+/* What the recorder has to say that stops nothing (record_notice): stderr, or the live view's line. */
+void sinks_record_notices(struct ktop *k);
 
 /* src/output.c */
 int open_output(struct ktop *k);

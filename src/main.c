@@ -322,6 +322,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ktop: %s\n", why);
 			goto out;
 		}
+		sinks_record_notices(&k);
 	}
 	if (!live)
 		setvbuf(k.out, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
@@ -348,8 +349,10 @@ int main(int argc, char **argv)
 			k.app.message_ns += 6000000000ull;
 	}
 	status = run(&k);
-	/* The output went on without the recording: still, say it failed. */
-	if (k.rec_failed && !status)
+	/* The output went on without the recording, or some of it: still, say it failed. */
+	if (k.rec)
+		record_get_stats(k.rec, &k.rec_stats);
+	if ((k.rec_failed || k.rec_stats.unrecorded) && !status)
 		status = 1;
 	/* Tracing ends first: what CMD still does is not counted. */
 	stop_tracing(&k);

@@ -36,6 +36,18 @@ static void recorder_needs(const struct ktop *k, struct procfs_need *need)
 	need->first |= NEED_CMDLINE;
 }
 
+void sinks_record_notices(struct ktop *k)
+{
+	const char *line;
+
+	while (k->rec && (line = record_notice(k->rec)) != NULL) {
+		if (k->mode->screen)
+			app_message(&k->app, "%s", line);
+		else
+			fprintf(stderr, "ktop: %s\n", line);
+	}
+}
+
 /* -w: the interval into the recording. A failure stops recording, not ktop. */
 static int recorder_interval(struct ktop *k)
 {
@@ -50,6 +62,7 @@ static int recorder_interval(struct ktop *k)
 	ret = record_tick(k->rec, &k->model, err, sizeof(err));
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+	sinks_record_notices(k);
 	if (!ret)
 		return -1;
 	record_get_stats(k->rec, &k->rec_stats);

@@ -319,11 +319,14 @@ void print_stats(const struct ktop *k)
 
 	if (k->opt.write)
 		fprintf(stderr, "ktop-stats: record_cpu_s=%.3f record_intervals=%llu task_rows=%llu "
-			"proc_rows=%llu files=%llu\n", (double)k->rec_cpu_ns / 1e9,
+			"proc_rows=%llu files=%llu record_refused=%llu record_unrecorded=%llu\n",
+			(double)k->rec_cpu_ns / 1e9,
 			(unsigned long long)k->rec_stats.intervals,
 			(unsigned long long)k->rec_stats.task_rows,
 			(unsigned long long)k->rec_stats.proc_rows,
-			(unsigned long long)k->rec_stats.files);
+			(unsigned long long)k->rec_stats.files,
+			(unsigned long long)k->rec_stats.refused,
+			(unsigned long long)k->rec_stats.unrecorded);
 	if (k->metrics) {
 		struct httpd_stats hs = { 0 };
 

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -146,6 +147,15 @@ struct record {
 	bool have_prev;			/* a tick was written */
 	bool made;			/* the file written now was made by this ktop */
 	bool rotates;			/* the pattern has strftime conversions: new files come */
+	/*
+	 * The pattern's name of now: the file written is it or, when it was
+	 * refused, one of its next names (open_free). No file at all (every
+	 * name refused): nothing is written until the pattern's name changes.
+	 */
+	char natural[PATH_MAX];
+	bool paused;
+	char notes[4096];		/* lines to say, NUL-separated (record_notice) */
+	size_t notes_len, notes_off;	/* their bytes; the next one's offset */
 	uint64_t file_ticks;		/* ticks written to it */
 	uint64_t keyframe_mono;
 
@@ -183,6 +193,44 @@ static int file_name(const char *pattern, double now, char *out, size_t n)
 	len = strftime(out, n, pattern, &tm);
 #pragma GCC diagnostic pop
 	return len ? 0 : -1;
+}
+
+/* Names tried after a refused one: NAME.1.EXT to NAME.9.EXT. */
+#define ALT_MAX 9
+
+/*
+ * @natural with ".@i" before the extension of its last component (k.db:
+ * k.1.db; k: k.1), into @out; -1 when it is too long. Retention's glob of
+ * the pattern finds it where a conversion is in the last component.
+ */
+static int alt_name(const char *natural, unsigned i, char *out, size_t n)
+{
+	const char *base = strrchr(natural, '/'), *dot;
+	int len;
+
+	base = base ? base + 1 : natural;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = natural + strlen(natural);
+	len = snprintf(out, n, "%.*s.%u%s", (int)(dot - natural), natural, i, dot);
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+/* A line to say (record_notice); past the room left, it is cut. */
+static void note(struct record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct record *r, const char *fmt, ...)
+{
+	size_t room = sizeof(r->notes) - r->notes_len;
+	va_list ap;
+	int n;
+
+	if (room < 2)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(r->notes + r->notes_len, room, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		r->notes_len += (size_t)n < room ? (size_t)n + 1 : room;
 }
 
 static int db_error(struct record *r, const char *what)
@@ -695,6 +743,26 @@ static bool pattern_glob(const char *pattern, char *out, size_t n)
 }
 
 /*
+ * The glob of the next names (alt_name) of the pattern's glob @pat, into
+ * @out: false where its last component has a conversion ('*'), whose glob
+ * matches them already.
+ */
+static bool alt_glob(const char *pat, char *out, size_t n)
+{
+	const char *base = strrchr(pat, '/'), *dot;
+	int len;
+
+	base = base ? base + 1 : pat;
+	if (strchr(base, '*'))
+		return false;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = pat + strlen(pat);
+	len = snprintf(out, n, "%.*s.[1-9]%s", (int)(dot - pat), pat, dot);
+	return len >= 0 && (size_t)len < n;
+}
+
+/*
  * Is @path a recording of ktop's user (regular, theirs, starting like a ktop
  * recording: SQLite, application id "ktop")? @sb gets its status.
  */
@@ -770,10 +838,18 @@ static void remove_old(struct record *r, double now)
 	uint64_t total;
 	size_t i, n = 0;
 	glob_t g;
+	int found, alts = GLOB_NOMATCH;
 
 	if ((r->o.keep_days <= 0 && !r->o.max_bytes) || !pattern_glob(r->o.pattern, pat, sizeof(pat)))
 		return;
-	if (glob(pat, GLOB_NOSORT, NULL, &g))
+	found = glob(pat, GLOB_NOSORT, NULL, &g);
+	/* The next names (alt_name) where the glob's last component does not match them. */
+	if (alt_glob(pat, side, sizeof(side))) {
+		if (found)
+			globfree(&g);
+		alts = glob(side, GLOB_NOSORT | (found ? 0 : GLOB_APPEND), NULL, &g);
+	}
+	if (found && alts)
 		return;
 	v = xmalloc((g.gl_pathc ? g.gl_pathc : 1) * sizeof(*v));
 	snprintf(side, sizeof(side), "%s-wal", r->path);
@@ -804,6 +880,46 @@ static void remove_old(struct record *r, double now)
 	globfree(&g);
 }
 
+/*
+ * Open @natural, the pattern's name of now; when it is refused (another
+ * user's file planted there, a link, another ktop's recording...), the first
+ * of its next names (alt_name) that is not: a name planted in a shared
+ * directory delays a daily recording by nothing. Each refused name is said
+ * once (record_notice) and counted (record_stats.refused). A fixed name
+ * (no conversion) is the user's choice: no other is tried. -1 when no name
+ * could be opened, r->err saying why the last one was refused.
+ */
+static int open_free(struct record *r, const char *natural)
+{
+	char name[PATH_MAX] = "", why[sizeof(r->err)], first[sizeof(r->err)];
+	unsigned i;
+
+	snprintf(r->natural, sizeof(r->natural), "%s", natural);
+	if (!open_file(r, natural))
+		return 0;
+	if (!r->rotates)
+		return -1;
+	r->st.refused++;
+	snprintf(first, sizeof(first), "%s", r->err);
+	/* Where the directory is the reason, every name in it is refused alike. */
+	if (recfile_check_dir(natural, why, sizeof(why))) {
+		note(r, "%s: nothing recorded until the next file name", first);
+		return -1;
+	}
+	for (i = 1; i <= ALT_MAX && !alt_name(natural, i, name, sizeof(name)); i++) {
+		snprintf(why, sizeof(why), "%s", r->err);
+		if (!open_file(r, name)) {
+			note(r, "%s; recording to %s", why, name);
+			return 0;
+		}
+		note(r, "%s; trying %s", why, name);
+		r->st.refused++;
+	}
+	note(r, "%s; no name left: nothing recorded until the next file name", r->err);
+	snprintf(r->err, sizeof(r->err), "%.300s; so were its next names, up to %.150s", first, name);
+	return -1;
+}
+
 int record_open(const struct record_opts *o, double now, struct record **out, char *err,
 		size_t errsz)
 {
@@ -822,8 +938,8 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 		record_close(r);
 		return -1;
 	}
-	if (open_file(r, path)) {
-		snprintf(err, errsz, "%s", r->err);
+	if (open_free(r, path)) {
+		snprintf(err, errsz, "%s: not recording", r->err);
 		record_close(r);
 		return -1;
 	}
@@ -835,6 +951,18 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 const char *record_path(const struct record *r)
 {
 	return r->path;
+}
+
+const char *record_notice(struct record *r)
+{
+	const char *line = r->notes + r->notes_off;
+
+	if (r->notes_off >= r->notes_len) {
+		r->notes_len = r->notes_off = 0;
+		return NULL;
+	}
+	r->notes_off += strlen(line) + 1;
+	return line;
 }
 
 void record_get_stats(const struct record *r, struct record_stats *st)
@@ -1400,11 +1528,11 @@ static int begin_tick(struct record *r, const struct sample *s)
 {
 	char path[PATH_MAX];
 	bool new_file = file_name(r->o.pattern, s->wall_s, path, sizeof(path)) == 0 &&
-			strcmp(path, r->path);
+			strcmp(path, r->natural);
 
 	if (new_file) {
 		char old[PATH_MAX];
-		bool unused = r->made && !r->file_ticks;
+		bool unused = r->db && r->made && !r->file_ticks;
 
 		/* A new day (or hour...): the old file is closed whole, a new one starts. */
 		snprintf(old, sizeof(old), "%s", r->path);
@@ -1412,10 +1540,18 @@ static int begin_tick(struct record *r, const struct sample *s)
 		/* Made at the start, the first tick in the next second: no interval, no file. */
 		if (unused)
 			remove_recording(old);
-		if (open_file(r, path))
-			return -1;
+		if (open_free(r, path)) {
+			/* Said (record_notice): the ticks until the next name are not recorded. */
+			r->paused = true;
+			return 0;
+		}
+		if (r->paused)
+			note(r, "recording again, to %s", r->path);
+		r->paused = false;
 		remove_old(r, s->wall_s);
 	}
+	if (r->paused)
+		return 0;
 	if (exec(r, "BEGIN"))
 		return -1;
 	/* The tables the samples name go into the file in the tick's transaction. */
@@ -1439,10 +1575,10 @@ void record_sample(struct record *r, const struct sample *s)
 {
 	const struct recsample_tables tb = { .arg = r, .id = table_id };
 
-	if (!r->db || r->failed)
+	if ((!r->db && !r->paused) || r->failed)
 		return;
 	if (s->begin) {
-		if (r->in_tick) {
+		if (r->in_tick && r->db) {
 			/* The rows its samples' tables made went too: found again, they are written again. */
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 			r->lost_tick = true;
@@ -1463,7 +1599,7 @@ void record_sample(struct record *r, const struct sample *s)
 	/* Only a name with conversions changes: the copies a new file's baseline needs. */
 	if (r->rotates)
 		keep_sample(&r->kept[2], s, &r->mem.pool);
-	if (recsample_encode(&r->tick, &r->mem, s, &tb))
+	if (r->db && recsample_encode(&r->tick, &r->mem, s, &tb))
 		r->failed = true;
 }
 
@@ -1471,12 +1607,17 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 {
 	struct kept k;
 
-	if (!r->db && !r->failed)
+	if (!r->db && !r->failed && !r->paused)
 		return -1;
 	/* No sample of this tick was taken (recording started mid-tick): nothing to say. */
 	if (!r->in_tick && !r->failed)
 		return 0;
 	r->in_tick = false;
+	if (r->paused && !r->failed) {
+		/* No file for this name: the interval is not written, a new file's baseline kept. */
+		r->st.unrecorded++;
+		goto keep;
+	}
 	if (r->failed || !r->db || write_tick(r, m) || exec(r, "COMMIT")) {
 		snprintf(err, errsz, "recording stopped: %s", r->err);
 		if (r->db)
@@ -1487,6 +1628,7 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 	r->seq++;
 	r->have_prev = true;
 	r->file_ticks++;
+keep:
 	/* The last two ticks' samples: a new file's baseline. */
 	k = r->kept[0];
 	r->kept[0] = r->kept[1];

@@ -179,6 +179,119 @@ make_fixtures() {
 	[ "$(csvcol "$OUT" "pod:$U3" procs)" = 1 ]
 }
 
+# names_everywhere NAME: whether NAME is in any of ktop's outputs grouped by
+# container (CSV, JSON, text, the exporter's --textfile) under $ROOT; "yes" or "no".
+names_everywhere() {
+	local dir=$BATS_TEST_TMPDIR/tf.$RANDOM i kp
+	KTOP_HOST_ROOT=$ROOT "$KTOP" -b --csv --no-trace --view groups --group-by container -n 1 \
+		>"$OUT.csv" 2>/dev/null
+	KTOP_HOST_ROOT=$ROOT "$KTOP" -b --json --no-trace --view groups --group-by container -n 1 \
+		>"$OUT.json" 2>/dev/null
+	KTOP_HOST_ROOT=$ROOT "$KTOP" -b --no-trace --view groups --group-by container -n 1 \
+		>"$OUT.txt" 2>/dev/null
+	mkdir "$dir"
+	KTOP_HOST_ROOT=$ROOT "$KTOP" -b --no-trace --textfile "$dir" --metrics-group-by container \
+		-d 0.2 >/dev/null 2>&1 </dev/null 3>&- &
+	kp=$!
+	track "$kp"
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'ktop_processes{container=' "$dir/ktop.prom" 2>/dev/null && break
+		sleep 0.05
+	done
+	cp "$dir/ktop.prom" "$OUT.prom"
+	kill -TERM "$kp"
+	wait "$kp" || true
+	# every output was there, with the docker container in it under some name
+	grep -q "docker:${ID1:0:12}" "$OUT.csv"
+	grep -q 'ktop_processes{container=' "$OUT.prom"
+	if grep -q -- "$1" "$OUT.csv" "$OUT.json" "$OUT.txt" "$OUT.prom"; then
+		echo yes
+	else
+		echo no
+	fi
+}
+
+@test "containers: a runtime file the runtime could not have written is not read: links, another user's, writable by others" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files of root and of another user"
+	local cdir cfg secret=$BATS_TEST_TMPDIR/secret.json
+	make_fixtures
+	cdir=$ROOT/var/lib/docker/containers/$ID1
+	cfg=$cdir/config.v2.json
+	mv "$cfg" "$ROOT/good.json"
+	# a file only root may read, outside the root, and one inside it
+	printf '{"Name":"/leaked-outside"}\n' >"$secret"
+	printf '{"Name":"/leaked-inside"}\n' >"$ROOT/secret.json"
+	chmod 600 "$secret" "$ROOT/secret.json"
+
+	# config.v2.json a link to them: absolute, then relative (followed, it stays in the root)
+	ln -s "$secret" "$cfg"
+	[ "$(names_everywhere leaked-outside)" = no ]
+	rm "$cfg"
+	ln -s ../../../../../secret.json "$cfg"
+	[ "$(names_everywhere leaked-inside)" = no ]
+	rm "$cfg"
+	# a second name of the secret file (a hard link)
+	ln "$ROOT/secret.json" "$cfg"
+	[ "$(names_everywhere leaked-inside)" = no ]
+	rm "$cfg"
+	# another user's file, one others may write, one in another user's directory
+	printf '{"Name":"/by-nobody"}\n' >"$cfg"
+	chown nobody "$cfg"
+	[ "$(names_everywhere by-nobody)" = no ]
+	chown root "$cfg"
+	chmod 0666 "$cfg"
+	[ "$(names_everywhere by-nobody)" = no ]
+	chmod 0644 "$cfg"
+	chown nobody "$cdir"
+	[ "$(names_everywhere by-nobody)" = no ]
+	chown root "$cdir"
+	chmod 0777 "$cdir"
+	[ "$(names_everywhere by-nobody)" = no ]
+	chmod 0755 "$cdir"
+	rm "$cfg"
+
+	# the runtime's own file: named
+	cp "$ROOT/good.json" "$cfg"
+	[ "$(names_everywhere web-1)" = yes ]
+	# a directory on the way that is a link: resolved inside the root, never out of it
+	mkdir -p "$ROOT/data" "$BATS_TEST_TMPDIR/out/var/lib"
+	mv "$ROOT/var/lib/docker" "$ROOT/data/docker"
+	ln -s /data/docker "$ROOT/var/lib/docker"
+	[ "$(names_everywhere web-1)" = yes ]
+	rm "$ROOT/var/lib/docker"
+	mv "$ROOT/data/docker" "$BATS_TEST_TMPDIR/out/var/lib/docker"
+	ln -s "$BATS_TEST_TMPDIR/out/var/lib/docker" "$ROOT/var/lib/docker"
+	[ "$(names_everywhere web-1)" = no ]
+	ln -s ../../../out/var/lib/docker "$ROOT/var/lib/docker2"
+	rm "$ROOT/var/lib/docker"
+	mv "$ROOT/var/lib/docker2" "$ROOT/var/lib/docker"
+	[ "$(names_everywhere web-1)" = no ]
+}
+
+@test "containers: a pod directory that is a link, or of another user, names nothing" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files of another user"
+	local pods
+	make_fixtures
+	pods=$ROOT/var/log/pods
+	run -0 --separate-stderr env KTOP_HOST_ROOT="$ROOT" "$KTOP" -b --csv --no-trace --view groups --group-by pod -n 1
+	echo "$output" >"$OUT"
+	[ "$(csvcol "$OUT" shop/cart-5c7d procs)" = 1 ]
+	# the pods' directory another user's: none of its names
+	chown nobody "$pods"
+	run -0 --separate-stderr env KTOP_HOST_ROOT="$ROOT" "$KTOP" -b --csv --no-trace --view groups --group-by pod -n 1
+	echo "$output" >"$OUT"
+	[ -z "$(csvcol "$OUT" shop/cart-5c7d procs)" ]
+	[ "$(csvcol "$OUT" "pod:$U2" procs)" = 1 ]
+	chown root "$pods"
+	# a link to another directory of pods, out of the root
+	mv "$pods" "$BATS_TEST_TMPDIR/pods"
+	ln -s "$BATS_TEST_TMPDIR/pods" "$pods"
+	run -0 --separate-stderr env KTOP_HOST_ROOT="$ROOT" "$KTOP" -b --csv --no-trace --view groups --group-by pod -n 1
+	echo "$output" >"$OUT"
+	[ -z "$(csvcol "$OUT" shop/cart-5c7d procs)" ]
+	[ "$(csvcol "$OUT" "pod:$U2" procs)" = 1 ]
+}
+
 @test "containers: a recording keeps the names: its replay groups by container and pod as the live view did" {
 	local db=$BATS_TEST_TMPDIR/rec.db
 	make_fixtures

@@ -502,6 +502,82 @@ EOF
 	tail -n +2 "$D/live.csv" | cmp - "$D/replayed.csv"
 }
 
+@test "record: a name another user planted for a strftime pattern is skipped for the next free one, said once, counted" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local y nb
+	shared_dir
+	y=$(date +%Y)
+	nb=$(id -u nobody)
+	# this year's name taken by nobody, its first next name a link nobody made
+	as_nobody sh -c "umask 0; : >'$S/s_$y.db'; ln -s /etc/passwd '$S/s_$y.1.db'"
+	KTOP_STATS=1 run -0 --separate-stderr "$KTOP" -b -d 0.2 -n 3 --no-trace -w "$S/s_%Y.db"
+	[ "$(grep -c '^ktop: ' <<<"$stderr")" -eq 2 ]
+	grep -qx "ktop: $S/s_$y.db: owned by uid $nb, not by ktop's user (uid 0): not written to; trying $S/s_$y.1.db" <<<"$stderr"
+	grep -q "^ktop: cannot write $S/s_$y.1.db: .*; recording to $S/s_$y.2.db\$" <<<"$stderr"
+	grep -q ' record_refused=2 record_unrecorded=0$' <<<"$stderr"
+	[ "$(sqlite3 "$S/s_$y.2.db" 'SELECT count(*) FROM interval')" -eq 3 ]
+	[ "$(stat -c %u:%a:%s "$S/s_$y.db")" = "$nb:666:0" ]
+	[ "$(readlink "$S/s_$y.1.db")" = /etc/passwd ]
+	# a second run appends to the file of its own it finds, saying the same
+	run -0 --separate-stderr "$KTOP" -b -d 0.2 -n 2 --no-trace -w "$S/s_%Y.db"
+	[ "$(grep -c '^ktop: ' <<<"$stderr")" -eq 2 ]
+	[ "$(sqlite3 "$S/s_$y.2.db" 'SELECT count(*) FROM interval')" -eq 5 ]
+	# every name taken: not recording, one line, exit 1, nothing made
+	rm -f "$S/s_$y.2.db"*
+	as_nobody sh -c "umask 0; for i in 2 3 4 5 6 7 8 9; do : >'$S/s_$y.'\$i.db; done"
+	run -1 --separate-stderr "$KTOP" -b -d 0.2 -n 2 --no-trace -w "$S/s_%Y.db"
+	assert_one_line_error
+	[[ "$stderr" == "ktop: $S/s_$y.db: owned by uid $nb"*"so were its next names, up to $S/s_$y.9.db: not recording" ]]
+	[ -z "$(find "$S" -mindepth 1 -user root)" ]
+}
+
+@test "record: names planted for the next files of a daily pattern: recording goes on in other names, rows keep coming, each said once" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local now t n i x nb f planted=() all=()
+	shared_dir
+	nb=$(id -u nobody)
+	# the next seconds' names (the pattern's "days"): one taken, one a link, then one
+	# whose every next name is taken too
+	now=$(($(date +%s) + 1))	# a second's margin for ktop's start
+	for i in 1 2 3; do
+		planted+=("k_$(date -d "@$((now + i))" +%H%M%S)")
+	done
+	all=("k_$(date -d "@$((now + 4))" +%H%M%S)")
+	as_nobody sh -c "umask 0; : >'$S/${planted[0]}.db'; ln -s /etc/shadow '$S/${planted[1]}.db';
+		: >'$S/${planted[2]}.db'; : >'$S/${planted[2]}.1.db'"
+	as_nobody sh -c "umask 0; for x in '' .1 .2 .3 .4 .5 .6 .7 .8 .9; do : >'$S/${all[0]}'\$x.db; done"
+	# exit 1: the intervals of the second with no name left were not recorded
+	KTOP_STATS=1 run -1 --separate-stderr "$KTOP" -b --csv -d 0.25 -n 36 --no-trace \
+		-w "$S/k_%H%M%S.db" --output "$D/live.csv"
+	stderr=$(grep -v '^ktop: tracing off' <<<"$stderr")
+	# each refused name said once
+	grep -qx "ktop: $S/${planted[0]}.db: owned by uid $nb, not by ktop's user (uid 0): not written to; recording to $S/${planted[0]}.1.db" <<<"$stderr"
+	grep -q "^ktop: cannot write $S/${planted[1]}.db: .*; recording to $S/${planted[1]}.1.db\$" <<<"$stderr"
+	grep -qx "ktop: $S/${planted[2]}.db: owned by uid $nb, not by ktop's user (uid 0): not written to; trying $S/${planted[2]}.1.db" <<<"$stderr"
+	grep -qx "ktop: $S/${planted[2]}.1.db: owned by uid $nb, not by ktop's user (uid 0): not written to; recording to $S/${planted[2]}.2.db" <<<"$stderr"
+	grep -q "^ktop: $S/${all[0]}.9.db: .*; no name left: nothing recorded until the next file name\$" <<<"$stderr"
+	grep -q "^ktop: recording again, to $S/k_[0-9]*\.db\$" <<<"$stderr"
+	[ "$(grep -c '^ktop: ' <<<"$stderr")" -eq 15 ]
+	grep -q ' record_refused=14 record_unrecorded=[1-9]' <<<"$stderr"
+	# nobody's files as they were
+	for f in "${planted[0]}.db" "${planted[2]}.db" "${planted[2]}.1.db" "${all[0]}.db" "${all[0]}.9.db"; do
+		[ "$(stat -c %u:%s "$S/$f")" = "$nb:0" ]
+	done
+	[ "$(readlink "$S/${planted[1]}.db")" = /etc/shadow ]
+	# recorded: the files before, in between and after the planted names, each replays
+	# its own intervals; together they are the live rows but for the second of no name
+	[ -s "$S/${planted[0]}.1.db" ] && [ -s "$S/${planted[1]}.1.db" ] && [ -s "$S/${planted[2]}.2.db" ]
+	n=0
+	for f in $(find "$S" -user root -name 'k_*.db' | sort); do
+		"$KTOP" -r "$f" -b --csv | tail -n +2
+		n=$((n + 1))
+	done >"$D/replayed.csv"
+	[ "$n" -ge 6 ]
+	t=$(date -d "@$((now + 4))" +%s)
+	tail -n +2 "$D/live.csv" | awk -F, -v t="$t" 'int($1) != t' | cmp - "$D/replayed.csv"
+	[ "$(tail -n +2 "$D/live.csv" | awk -F, -v t="$t" 'int($1) > t' | wc -l)" -gt 0 ]
+}
+
 @test "record: --record-max-size removes the pattern's oldest recordings down to the size, nothing else" {
 	run -0 "$KTOP" -b -w "$D/cap-%Y%m%d%H%M%S.db" -n 1 $(trace_opt)
 	base=$(ls "$D"/cap-*.db)
@@ -534,6 +610,22 @@ EOF
 	[ "$status" -eq 2 ]
 	run "$KTOP" -b --record-max-size 1G -n 1
 	[ "$status" -eq 2 ]
+}
+
+@test "record: --record-keep removes the next names a refused name was skipped for (NAME.N.EXT) too" {
+	local y
+	y=$(date +%Y)
+	mkdir "$D/$y" "$D/1999"
+	run -0 "$KTOP" -b -w "$D/1999/r.db" -n 1 $(trace_opt)
+	cp "$D/1999/r.db" "$D/1999/r.3.db"
+	cp "$D/1999/r.db" "$D/1999/r.x.db"
+	touch -d 1999-01-01 "$D/1999/r.db" "$D/1999/r.3.db" "$D/1999/r.x.db"
+	run -0 "$KTOP" -b -w "$D/%Y/r.db" --record-keep 2 -n 1 $(trace_opt)
+	[ -s "$D/$y/r.db" ]
+	[ ! -e "$D/1999/r.db" ]
+	[ ! -e "$D/1999/r.3.db" ]
+	# not a name of the pattern's
+	[ -e "$D/1999/r.x.db" ]
 }
 
 @test "record: --record-keep removes the pattern's old recordings, nothing else" {
