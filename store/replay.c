@@ -32,6 +32,8 @@
 
 #include "recfmt.h"
 #include "recsample.h"
+#include "../lib/rcstr.h"
+#include "../lib/strpool.h"
 #include "../lib/util.h"
 
 #define PID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -71,6 +73,8 @@ struct replay {
 	unsigned iflags;
 	bool shown_now;			/* the interval being filled is shown */
 	bool first_sample;		/* its next sample is its first */
+	/* The readings, rows and exit records its samples gave so far (check_limits). */
+	size_t n_tasks, n_rows, n_finals;
 
 	struct sample_session sess, first;
 	pid_t *pins, *first_pins;
@@ -785,7 +789,46 @@ static int next_interval(struct replay *r)
 		r->restart = true;
 	r->shown_now = !(r->iflags & RI_HIDDEN) && r->seq > r->hide_through;
 	r->first_sample = true;
+	r->n_tasks = r->n_rows = r->n_finals = 0;
 	return 1;
+}
+
+/*
+ * What the sample just decoded makes the replay hold, against the limits
+ * (replay.h): the tasks of the interval so far, and the strings alive, the
+ * model's and the decoder's (every command line is a lib/rcstr.h string,
+ * and a replay is the one source of a process). 0, or -1 (r->why).
+ */
+static int check_limits(struct replay *r, const struct sample *s)
+{
+	const struct {
+		size_t *n;
+		size_t add;
+		const char *what;
+	} c[] = {
+		{ &r->n_tasks, s->ntasks, "readings of tasks" },
+		{ &r->n_rows, s->nrows, "rows of events" },
+		{ &r->n_finals, s->nfinals, "exit records" },
+	};
+	size_t strings = rcstr_live_bytes() + strpool_mem(&r->mem.pool), i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		*c[i].n += c[i].add;
+		if (*c[i].n > RECSAMPLE_COUNT_MAX) {
+			snprintf(r->why, sizeof(r->why),
+				 "%.200s: interval %lld gives %zu %s, over the replay's limit of %d",
+				 r->path, (long long)r->seq, *c[i].n, c[i].what, RECSAMPLE_COUNT_MAX);
+			return -1;
+		}
+	}
+	if (strings > (size_t)REPLAY_STRINGS_MAX_MIB << 20) {
+		snprintf(r->why, sizeof(r->why),
+			 "%.200s: interval %lld would need %.1f MiB for its tasks' strings,"
+			 " over the replay's limit of %d MiB", r->path, (long long)r->seq,
+			 (double)strings / (1 << 20), REPLAY_STRINGS_MAX_MIB);
+		return -1;
+	}
+	return 0;
 }
 
 int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz)
@@ -806,9 +849,14 @@ int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size
 	rc = recsample_decode(r->raw, r->len, &r->pos, &r->mem, s, &tb);
 	if (rc <= 0 || (r->first_sample && !s->begin) || (s->end && r->pos != r->len) ||
 	    (!s->end && r->pos >= r->len)) {
-		sample_reset(s);
 		if (!r->why[0] || rc >= 0)
 			fail(r, "an interval's samples are not ktop's");
+		rc = -1;
+	} else {
+		rc = check_limits(r, s);
+	}
+	if (rc < 0) {
+		sample_reset(s);
 		r->pos = r->len = 0;
 		r->have_key = false;
 		put_err(r, err, errsz);

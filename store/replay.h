@@ -35,6 +35,19 @@ struct replay_opts {
 #define REPLAY_STEP_LIMIT_S 10.0
 
 /*
+ * What a file may make a replay hold, counted as it is decoded (a few bytes
+ * of a file can say "a task with the command line of the one before", or
+ * "a row with syscall table 7", for thousands of tasks). The tasks' strings
+ * alive, each command line once however many tasks share it (lib/rcstr.h),
+ * users and cgroup paths: 256 MiB, 50,000 tasks at 2.5 KiB each held twice
+ * (a keyframe's copy while the model still has the last), 15 times the mean
+ * of a real machine's. The tasks an interval gives: RECSAMPLE_COUNT_MAX
+ * readings, as many rows of events and as many exit records. A file that
+ * asks for more is refused (replay_next's error says how much it wanted).
+ */
+#define REPLAY_STRINGS_MAX_MIB 256
+
+/*
  * replay_open - open a recording (@o may be NULL: the defaults)
  *
  * Refuses, with a one-line @err, what is not a regular file, a file that is

@@ -336,6 +336,67 @@ EOF
 	[ "${res%% *}" -lt 40000 ]
 }
 
+# replay_mem FILE ARGS...: "STATUS MAXRSS_KIB ROWS STDERR" of ktop -r FILE -b ARGS, in at
+# most 3 GiB of address space (a replay that would take more fails, the machine is spared).
+replay_mem() {
+	"$PY" - "$KTOP" -r "$@" <<'EOF'
+import resource, subprocess, sys
+lim = 3 << 30
+r = subprocess.run(sys.argv[1:4] + ["-b"] + sys.argv[4:], stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+      r.stdout.count("\n"), r.stderr.strip().replace("\n", " | "))
+EOF
+}
+
+RECBOMB="$BATS_TEST_DIRNAME/../../build/tests/helpers/recbomb"
+
+@test "replay: tasks that take the one before's 64 KiB command line (5,000; 262,143) hold one copy" {
+	local res
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# a byte or two a task: the files are their schema's pages
+	"$RECBOMB" "$D/b5k.db" 5000
+	"$RECBOMB" "$D/b262k.db" 262143
+	[ "$(stat -c %s "$D/b5k.db")" -lt 100000 ]
+	[ "$(stat -c %s "$D/b262k.db")" -lt 100000 ]
+	# 5,000 copies were 660 MB; one is 64 KiB, beside 5,000 tasks' rows
+	res=$(replay_mem "$D/b5k.db" --csv)
+	echo "5,000: $res" >&2
+	[ "${res%% *}" -eq 0 ]
+	read -r _ rss rows _ <<<"$res"
+	[ "$rows" -eq 5001 ]
+	[ "$rss" -lt 65536 ]
+	# 262,143 ran out of memory (16 GiB of copies); now the tasks alone, ~1.6 KiB each
+	res=$(replay_mem "$D/b262k.db" --csv)
+	echo "262,143: $res" >&2
+	[ "${res%% *}" -eq 0 ]
+	read -r _ rss rows _ <<<"$res"
+	[ "$rows" -eq 262144 ]
+	[ "$rss" -lt 786432 ]
+}
+
+@test "replay: tasks whose own command lines would take more than 256 MiB: refused, one line, bounded memory" {
+	local res
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# 9 intervals each adding 500 tasks of their own 64 KiB: 281 MiB at the 9th, in a 430 kB file
+	"$RECBOMB" -d -i 9 "$D/own.db" 500
+	res=$(replay_mem "$D/own.db")
+	echo "$res" >&2
+	[ "${res%% *}" -eq 1 ]
+	[[ "$res" == *" ktop: $D/own.db: interval 9 would need 281.3 MiB for its tasks' strings, over the replay's limit of 256 MiB" ]]
+	[[ "$res" != *"|"* ]]	# that line alone
+	read -r _ rss _ <<<"$res"
+	[ "$rss" -lt 409600 ]
+	# 8 intervals (250 MiB) replay
+	"$RECBOMB" -d -i 8 "$D/own8.db" 500
+	res=$(replay_mem "$D/own8.db" --csv)
+	echo "$res" >&2
+	read -r st _ rows _ <<<"$res"
+	[ "$st" -eq 0 ]
+	[ "$rows" -eq $((1 + 500 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8))) ]
+}
+
 @test "replay: a recording whose writer stopped mid-transaction is read as it is, nothing beside it touched" {
 	local line before
 	run -0 "$KTOP" -b -w "$D/w.db" -n 3 -d 0.2 $(trace_opt)
