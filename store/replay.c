@@ -33,6 +33,7 @@
 #include "recfmt.h"
 #include "recsample.h"
 #include "../lib/rcstr.h"
+#include "../lib/sctable.h"
 #include "../lib/strpool.h"
 #include "../lib/util.h"
 
@@ -75,6 +76,7 @@ struct replay {
 	bool first_sample;		/* its next sample is its first */
 	/* The readings, rows and exit records its samples gave so far (check_limits). */
 	size_t n_tasks, n_rows, n_finals;
+	size_t n_table_bytes;		/* and what their rows' tables take, copied */
 
 	struct sample_session sess, first;
 	pid_t *pins, *first_pins;
@@ -789,15 +791,28 @@ static int next_interval(struct replay *r)
 		r->restart = true;
 	r->shown_now = !(r->iflags & RI_HIDDEN) && r->seq > r->hide_through;
 	r->first_sample = true;
-	r->n_tasks = r->n_rows = r->n_finals = 0;
+	r->n_tasks = r->n_rows = r->n_finals = r->n_table_bytes = 0;
 	return 1;
+}
+
+/* The limits of replay.h, in bytes. */
+static int over(struct replay *r, size_t bytes, int max_mib, const char *what)
+{
+	if (bytes <= (size_t)max_mib << 20)
+		return 0;
+	snprintf(r->why, sizeof(r->why),
+		 "%.200s: interval %lld would need %.1f MiB for its %s, over the replay's limit"
+		 " of %d MiB", r->path, (long long)r->seq, (double)bytes / (1 << 20), what, max_mib);
+	return -1;
 }
 
 /*
  * What the sample just decoded makes the replay hold, against the limits
- * (replay.h): the tasks of the interval so far, and the strings alive, the
- * model's and the decoder's (every command line is a lib/rcstr.h string,
- * and a replay is the one source of a process). 0, or -1 (r->why).
+ * (replay.h), before the model has it: the tasks of the interval so far;
+ * the strings alive, the model's and the decoder's (every command line is a
+ * lib/rcstr.h string, and a replay is the one source of a process); the
+ * syscall tables alive (lib/sctable.h), and the copies the model is to make
+ * of the rows' tables. 0, or -1 (r->why).
  */
 static int check_limits(struct replay *r, const struct sample *s)
 {
@@ -810,8 +825,14 @@ static int check_limits(struct replay *r, const struct sample *s)
 		{ &r->n_rows, s->nrows, "rows of events" },
 		{ &r->n_finals, s->nfinals, "exit records" },
 	};
-	size_t strings = rcstr_live_bytes() + strpool_mem(&r->mem.pool), i;
+	size_t i;
 
+	for (i = 0; i < s->nrows; i++) {
+		if (s->rows[i].sc)
+			r->n_table_bytes += sc_table_mem(s->rows[i].sc);
+		if (s->rows[i].err)
+			r->n_table_bytes += sc_table_mem(s->rows[i].err);
+	}
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		*c[i].n += c[i].add;
 		if (*c[i].n > RECSAMPLE_COUNT_MAX) {
@@ -821,14 +842,11 @@ static int check_limits(struct replay *r, const struct sample *s)
 			return -1;
 		}
 	}
-	if (strings > (size_t)REPLAY_STRINGS_MAX_MIB << 20) {
-		snprintf(r->why, sizeof(r->why),
-			 "%.200s: interval %lld would need %.1f MiB for its tasks' strings,"
-			 " over the replay's limit of %d MiB", r->path, (long long)r->seq,
-			 (double)strings / (1 << 20), REPLAY_STRINGS_MAX_MIB);
+	if (over(r, rcstr_live_bytes() + strpool_mem(&r->mem.pool), REPLAY_STRINGS_MAX_MIB,
+		 "tasks' strings"))
 		return -1;
-	}
-	return 0;
+	return over(r, sc_table_live_bytes() + r->n_table_bytes, REPLAY_TABLES_MAX_MIB,
+		    "rows' syscall tables");
 }
 
 int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz)

@@ -397,6 +397,25 @@ RECBOMB="$BATS_TEST_DIRNAME/../../build/tests/helpers/recbomb"
 	[ "$rows" -eq $((1 + 500 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8))) ]
 }
 
+@test "replay: rows that each name one syscall table of 400 calls: copies past 1 GiB refused, one line" {
+	local res
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# 10,000 rows, 3 bytes each, a 270 KiB copy each (2.8 GB were taken)
+	"$RECBOMB" -s 400 -l 10 "$D/sc.db" 10000
+	[ "$(stat -c %s "$D/sc.db")" -lt 100000 ]
+	res=$(replay_mem "$D/sc.db")
+	echo "$res" >&2
+	[ "${res%% *}" -eq 1 ]
+	[[ "$res" == *" ktop: $D/sc.db: interval 1 would need "*" MiB for its rows' syscall tables, over the replay's limit of 1024 MiB" ]]
+	[[ "$res" != *"|"* ]]
+	read -r _ rss _ <<<"$res"
+	[ "$rss" -lt 102400 ]
+	# 150 such rows, then 300 (the first interval is the baseline): every call counted
+	"$RECBOMB" -i 2 -s 400 -l 10 "$D/sc300.db" 150
+	run -0 "$KTOP" -r "$D/sc300.db" -b --csv -o pid,syscalls --output "$D/sc300.csv"
+	[ "$(grep -c ',1\.000000,[0-9]*,400$' "$D/sc300.csv")" -eq 300 ]
+}
+
 @test "replay: a recording whose writer stopped mid-transaction is read as it is, nothing beside it touched" {
 	local line before
 	run -0 "$KTOP" -b -w "$D/w.db" -n 3 -d 0.2 $(trace_opt)
