@@ -83,6 +83,8 @@ struct replay {
 	bool restart;			/* the next sample starts the model over */
 	int64_t hide_through;		/* a jump: the intervals up to this one are not shown */
 	uint64_t step_limit_ns;		/* the longest a query may run */
+	int strings_max_mib, tables_max_mib;	/* check_limits's (replay_opts) */
+	size_t tasks_max;
 	uint64_t deadline_ns;		/* of the query running now (CLOCK_MONOTONIC) */
 	bool timed_out;			/* the progress handler stopped it */
 	char why[384];
@@ -476,6 +478,12 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 	recmem_init(&r->mem);
 	r->restart = true;
 	r->step_limit_ns = (uint64_t)((o->step_limit_s > 0 ? o->step_limit_s : REPLAY_STEP_LIMIT_S) * 1e9);
+	r->strings_max_mib = o->strings_max_mib > 0 && o->strings_max_mib < REPLAY_STRINGS_MAX_MIB ?
+			     o->strings_max_mib : REPLAY_STRINGS_MAX_MIB;
+	r->tables_max_mib = o->tables_max_mib > 0 && o->tables_max_mib < REPLAY_TABLES_MAX_MIB ?
+			    o->tables_max_mib : REPLAY_TABLES_MAX_MIB;
+	r->tasks_max = o->tasks_max && o->tasks_max < RECSAMPLE_COUNT_MAX ? o->tasks_max :
+		       RECSAMPLE_COUNT_MAX;
 	if (check_path(path, &wal, err, errsz))
 		goto fail;
 	rc = open_db(r, path, o, wal);
@@ -835,17 +843,17 @@ static int check_limits(struct replay *r, const struct sample *s)
 	}
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		*c[i].n += c[i].add;
-		if (*c[i].n > RECSAMPLE_COUNT_MAX) {
+		if (*c[i].n > r->tasks_max) {
 			snprintf(r->why, sizeof(r->why),
-				 "%.200s: interval %lld gives %zu %s, over the replay's limit of %d",
-				 r->path, (long long)r->seq, *c[i].n, c[i].what, RECSAMPLE_COUNT_MAX);
+				 "%.200s: interval %lld gives %zu %s, over the replay's limit of %zu",
+				 r->path, (long long)r->seq, *c[i].n, c[i].what, r->tasks_max);
 			return -1;
 		}
 	}
-	if (over(r, rcstr_live_bytes() + strpool_mem(&r->mem.pool), REPLAY_STRINGS_MAX_MIB,
+	if (over(r, rcstr_live_bytes() + strpool_mem(&r->mem.pool), r->strings_max_mib,
 		 "tasks' strings"))
 		return -1;
-	return over(r, sc_table_live_bytes() + r->n_table_bytes, REPLAY_TABLES_MAX_MIB,
+	return over(r, sc_table_live_bytes() + r->n_table_bytes, r->tables_max_mib,
 		    "rows' syscall tables");
 }
 

@@ -29,6 +29,13 @@ struct replay_opts {
 	bool follow;
 	/* A query that runs longer is stopped (the file is refused); 0: REPLAY_STEP_LIMIT_S. */
 	double step_limit_s;
+	/*
+	 * Lower limits of what a file may make the replay hold (a fuzzer's,
+	 * under its RSS limit); 0: REPLAY_STRINGS_MAX_MIB, REPLAY_TABLES_MAX_MIB,
+	 * RECSAMPLE_COUNT_MAX. Never higher.
+	 */
+	int strings_max_mib, tables_max_mib;
+	size_t tasks_max;
 };
 
 /* Seconds: the longest a single query on a recording may run. */

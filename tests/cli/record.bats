@@ -397,6 +397,27 @@ RECBOMB="$BATS_TEST_DIRNAME/../../build/tests/helpers/recbomb"
 	[ "$rows" -eq $((1 + 500 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8))) ]
 }
 
+@test "replay: an interval's tasks in several samples, 1,000,000 in all: past 262,144 refused, one line" {
+	local res
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# four samples of 250,000 (each under a sample's limit), the model has them all: 1.2 GB
+	"$RECBOMB" -p 4 -l 10 "$D/parts.db" 1000000
+	res=$(replay_mem "$D/parts.db")
+	echo "$res" >&2
+	[ "${res%% *}" -eq 1 ]
+	[[ "$res" == *" ktop: $D/parts.db: interval 1 gives 500000 readings of tasks, over the replay's limit of 262144" ]]
+	[[ "$res" != *"|"* ]]
+	read -r _ rss _ <<<"$res"
+	[ "$rss" -lt 614400 ]
+	# 240,000 in three
+	"$RECBOMB" -p 3 -l 10 "$D/parts3.db" 240000
+	res=$(replay_mem "$D/parts3.db" --csv -o pid)
+	echo "$res" >&2
+	read -r st _ rows _ <<<"$res"
+	[ "$st" -eq 0 ]
+	[ "$rows" -eq 240001 ]
+}
+
 @test "replay: rows that each name one syscall table of 400 calls: copies past 1 GiB refused, one line" {
 	local res
 	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"

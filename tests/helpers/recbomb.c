@@ -3,7 +3,7 @@
  * A recording that asks a replay for much memory in few bytes, for
  * tests/cli/record.bats and the replay fuzzer's seeds (tests/fuzz/fuzz_replay.c).
  *
- *	recbomb [-d] [-i INTERVALS] [-l BYTES] [-s SYSCALLS] FILE TASKS
+ *	recbomb [-d] [-i INTERVALS] [-l BYTES] [-p PARTS] [-s SYSCALLS] FILE TASKS
  *
  * FILE gets one session of INTERVALS intervals (default 1), each adding TASKS
  * new tasks to those before (pids from 1000 on), whose command line is BYTES
@@ -14,6 +14,8 @@
  * stays small, the replay must hold every one). With -s each task has a row
  * of events too, all with the same syscall table (its id) of SYSCALLS
  * entries, each timed (a histogram): a table the model copies into each task.
+ * With -p an interval's tasks come in PARTS samples, a share each (no live
+ * source does: /proc's are one sample): the model has them all.
  *
  * Only what a replay reads is written (schema, session, intervals), as the
  * recorder writes it: the same schema, encoder and deflate stream.
@@ -112,10 +114,25 @@ static char *cmdline(size_t i, size_t len, bool distinct)
 	return s;
 }
 
+/* Task @i (pid 1000 + @i), with @cmd (@len bytes; NULL: not read again, the same life). */
+static void add_task(struct sample *s, size_t i, char *cmd, size_t len)
+{
+	struct task_reading *r = sample_add_task(s);
+
+	r->pid = r->tgid = r->stat.pid = (pid_t)(1000 + i);
+	snprintf(r->stat.comm, sizeof(r->stat.comm), "bomb");
+	r->stat.state = 'S';
+	r->stat.ppid = 1;
+	r->stat.starttime = 100;
+	r->uid = 0;
+	r->cmdline = cmd;
+	r->cmdline_len = cmd ? len : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct recsample_tables tb = { .id = table_id };
-	size_t ntasks, nint = 1, len = 65536, nsc = 0, i, k;
+	size_t ntasks, nint = 1, len = 65536, nsc = 0, nparts = 1, i, k;
 	struct sc_table tab = { 0 };
 	bool distinct = false;
 	struct recbuf b = { 0 }, z = { 0 };
@@ -128,19 +145,21 @@ int main(int argc, char **argv)
 	char sql[256];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "di:l:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "di:l:p:s:")) != -1) {
 		if (opt == 'd')
 			distinct = true;
 		else if (opt == 'i')
 			nint = strtoul(optarg, NULL, 10);
 		else if (opt == 'l')
 			len = strtoul(optarg, NULL, 10);
+		else if (opt == 'p')
+			nparts = strtoul(optarg, NULL, 10);
 		else if (opt == 's')
 			nsc = strtoul(optarg, NULL, 10);
 		else
 			goto usage;
 	}
-	if (argc - optind != 2 || !nint || !len || len > 65536 || nsc > SC_KEY_NR_MASK)
+	if (argc - optind != 2 || !nint || !len || len > 65536 || nsc > SC_KEY_NR_MASK || !nparts)
 		goto usage;
 	ntasks = strtoul(argv[optind + 1], NULL, 10);
 	unlink(argv[optind]);
@@ -165,33 +184,27 @@ int main(int argc, char **argv)
 	if (!distinct)
 		same = cmdline(0, len, false);
 	for (k = 0; k < nint; k++) {
-		s.begin = s.end = true;
-		for (i = 0; i < (k + 1) * ntasks; i++) {
-			struct task_reading *r = sample_add_task(&s);
+		size_t n = (k + 1) * ntasks, part;
 
-			r->pid = r->tgid = r->stat.pid = (pid_t)(1000 + i);
-			snprintf(r->stat.comm, sizeof(r->stat.comm), "bomb");
-			r->stat.state = 'S';
-			r->stat.ppid = 1;
-			r->stat.starttime = 100;
-			r->uid = 0;
-			if (i >= k * ntasks) {	/* new: its command line, read once a life */
-				r->cmdline = same ? rcstr_ref(same) : cmdline(i, len, true);
-				r->cmdline_len = len;
-			}
-		}
-		for (i = 0; nsc && i < (k + 1) * ntasks; i++) {
-			struct row_events *e = sample_add_row(&s);
-
-			e->id = e->tgid = (pid_t)(1000 + i);
-			e->n[CNT_SYSCALLS] = nsc;
-			e->sc = &tab;
-			snprintf(e->comm, sizeof(e->comm), "bomb");
-		}
 		b.len = 0;
-		if (recsample_encode(&b, &mem, &s, &tb))
-			die("encode", NULL);
-		sample_reset(&s);
+		for (part = 0; part < nparts; part++) {
+			s.begin = part == 0;
+			s.end = part == nparts - 1;
+			for (i = part * n / nparts; i < (part + 1) * n / nparts; i++)
+				add_task(&s, i, i >= k * ntasks ? (same ? rcstr_ref(same) :
+								   cmdline(i, len, true)) : NULL, len);
+			for (i = 0; nsc && s.end && i < n; i++) {
+				struct row_events *e = sample_add_row(&s);
+
+				e->id = e->tgid = (pid_t)(1000 + i);
+				e->n[CNT_SYSCALLS] = nsc;
+				e->sc = &tab;
+				snprintf(e->comm, sizeof(e->comm), "bomb");
+			}
+			if (recsample_encode(&b, &mem, &s, &tb))
+				die("encode", NULL);
+			sample_reset(&s);
+		}
 		if (b.len > RECFMT_SAMPLES_MAX) {
 			fprintf(stderr, "recbomb: interval %zu: %zu bytes, more than a replay reads\n",
 				k + 1, b.len);
@@ -220,6 +233,6 @@ int main(int argc, char **argv)
 	recbuf_free(&z);
 	return 0;
 usage:
-	fprintf(stderr, "usage: recbomb [-d] [-i INTERVALS] [-l BYTES] [-s SYSCALLS] FILE TASKS\n");
+	fprintf(stderr, "usage: recbomb [-d] [-i INTERVALS] [-l BYTES] [-p PARTS] [-s SYSCALLS] FILE TASKS\n");
 	return 2;
 }
