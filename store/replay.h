@@ -47,14 +47,15 @@ struct replay_opts {
  * "a row with syscall table 7", for thousands of tasks). The tasks' strings
  * alive, each command line once however many tasks share it (lib/rcstr.h),
  * users and cgroup paths: 256 MiB, 50,000 tasks at 2.5 KiB each held twice
- * (a keyframe's copy while the model still has the last), 15 times the mean
- * of a real machine's. The syscall tables alive, the model's and the
- * decoder's, with those the interval's rows name copied into their tasks
+ * (a keyframe's copy while the model still has the last); a real recording
+ * needs 120 to 520 bytes a task. The syscall tables alive, the model's and
+ * the decoder's, with those the interval's rows name copied into their tasks
  * ("a row with table 7" is a few bytes, the copy up to 264 bytes a syscall):
- * 1 GiB, 50,000 tasks' tables and rows at 3.5 KiB a row (a real machine's
- * mean) three times over. The tasks an interval gives: RECSAMPLE_COUNT_MAX
- * readings, as many rows of events and as many exit records. A file that
- * asks for more is refused (replay_next's error says how much it wanted).
+ * 1 GiB; a real recording needs 3 KiB a task alive and 3.5 KiB a row, 1 GiB
+ * is 50,000 tasks each with a row three times over. The tasks an interval
+ * gives: RECSAMPLE_COUNT_MAX readings, as many rows of events and as many
+ * exit records. A file that asks for more is refused (replay_next's error
+ * says how much it wanted).
  */
 #define REPLAY_STRINGS_MAX_MIB 256
 #define REPLAY_TABLES_MAX_MIB 1024
