@@ -118,7 +118,7 @@ $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ)
 	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
 
 # Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
-HELPERS = $(B)/tests/helpers/promsample $(B)/tests/helpers/clockcheck
+HELPERS = $(B)/tests/helpers/promsample $(B)/tests/helpers/clockcheck $(B)/tests/helpers/recbomb
 
 $(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)

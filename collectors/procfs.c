@@ -16,6 +16,7 @@
 #include "fdcache.h"
 #include "users.h"
 #include "../lib/pidmap.h"
+#include "../lib/rcstr.h"
 #include "../lib/strpool.h"
 #include "../lib/util.h"
 
@@ -741,11 +742,7 @@ static void sample_cmdline(struct procfs *pc, struct pentry *e, const struct tas
 	/* Unchanged (the usual case): keep the copy the model has. */
 	if (t && t->cmdline && t->cmdline_len == (size_t)n && !memcmp(t->cmdline, pc->buf, (size_t)n))
 		return;
-	char *copy = xmalloc((size_t)n + 1);
-
-	memcpy(copy, pc->buf, (size_t)n);
-	copy[n] = '\0';
-	r->cmdline = copy;
+	r->cmdline = rcstr_new(pc->buf, (size_t)n);
 	r->cmdline_len = (size_t)n;
 }
 

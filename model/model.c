@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "watched.h"
+#include "../lib/rcstr.h"
 #include "../lib/util.h"
 
 /* How many ticks a row stays "wanted" after it was last shown (scrolling back). */
@@ -36,7 +37,7 @@ void model_init(struct model *m, long hz, long page_kb)
 
 static void task_free(struct task *t)
 {
-	free(t->cmdline);
+	rcstr_put(t->cmdline);
 	sc_table_free(&t->sc);
 	sc_table_free(&t->err);
 	free(t);
@@ -183,7 +184,7 @@ static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime
 {
 	struct sc_table sc = t->sc, err = t->err;
 
-	free(t->cmdline);
+	rcstr_put(t->cmdline);
 	/* The tables' memory is kept for the new task; their entries are not. */
 	sc_table_clear(&sc);
 	sc_table_clear(&err);
@@ -293,7 +294,7 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len)
 {
-	free(t->cmdline);
+	rcstr_put(t->cmdline);
 	t->cmdline = cmdline;
 	t->cmdline_len = len;
 }

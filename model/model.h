@@ -28,7 +28,7 @@ struct task {
 	pid_t tgid;
 	uint64_t starttime;	/* with pid, the identity of a task */
 	char comm[PROC_COMM_MAX];
-	char *cmdline;		/* raw, NUL-separated; NULL until read; owned */
+	char *cmdline;		/* raw, NUL-separated; NULL until read; a reference (lib/rcstr.h) */
 	size_t cmdline_len;
 	const char *user;	/* interned by the collector; NULL if unknown */
 	const char *cgroup;	/* its cgroup path, interned by the source; NULL: not read */
@@ -231,7 +231,7 @@ bool model_counts_events(const struct model *m, enum counter c);
  * its first scheduler event is not known).
  */
 bool model_state_counter(enum counter c);
-/* Take ownership of a malloc'ed command line. */
+/* Take the reference to a command line (lib/rcstr.h) @cmdline is. */
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
 
 /* Does any view or writer need @t's status this tick? */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/rcstr.h"
 #include "../lib/util.h"
 
 void sample_init(struct sample *s)
@@ -37,7 +38,7 @@ void sample_reset(struct sample *s)
 
 	/* Command lines not handed over are the sample's. */
 	for (i = 0; i < s->ntasks; i++)
-		free(s->tasks[i].cmdline);
+		rcstr_put(s->tasks[i].cmdline);
 	s->have_session = false;
 	s->begin = s->end = false;
 	s->have_sys = s->have_totals = false;

@@ -99,7 +99,7 @@ struct task_reading {
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */
-	char *cmdline;			/* malloc'ed, passed to the model; NULL: unchanged or not read */
+	char *cmdline;			/* a reference (lib/rcstr.h), passed to the model; NULL: unchanged or not read */
 	size_t cmdline_len;
 };
 

@@ -35,6 +35,7 @@
 #include <zlib.h>
 
 #include "../lib/pidmap.h"
+#include "../lib/rcstr.h"
 #include "recfmt.h"
 #include "recsample.h"
 #include "sccache.h"
@@ -1380,11 +1381,7 @@ static void keep_sample(struct kept *k, const struct sample *s, struct strpool *
 		struct task_reading *t = sample_add_task(d);
 
 		*t = s->tasks[i];
-		if (t->cmdline) {
-			t->cmdline = xmalloc(t->cmdline_len + 1);
-			memcpy(t->cmdline, s->tasks[i].cmdline, t->cmdline_len);
-			t->cmdline[t->cmdline_len] = '\0';
-		}
+		t->cmdline = rcstr_ref(t->cmdline);
 	}
 	for (i = 0; i < s->nrows; i++) {
 		struct row_events *e = sample_add_row(d);

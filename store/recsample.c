@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/rcstr.h"
 #include "../lib/util.h"
 
 #define PID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -12,7 +13,7 @@
  * more than a machine runs; a hostile file cannot make a reader allocate
  * more than that many (a reading is 1 byte stored, ~200 in memory).
  */
-#define COUNT_LIMIT	(1 << 18)
+#define COUNT_LIMIT	RECSAMPLE_COUNT_MAX
 #define CMDLINE_LIMIT	(1 << 16)	/* more than /proc gives ktop */
 #define TEXT_LIMIT	4096
 
@@ -337,7 +338,7 @@ static void forget(struct pidmap *map)
 		struct recmem_task *t = map->slots[i].key ? map->slots[i].val : NULL;
 
 		if (t) {
-			free(t->cmdline);
+			rcstr_put(t->cmdline);
 			free(t);
 		}
 	}
@@ -494,7 +495,7 @@ static void forget_unread(struct recmem *m)
 
 		if (t && t->mark != m->gen) {
 			pidmap_del(&m->map, m->order[i]);
-			free(t->cmdline);
+			rcstr_put(t->cmdline);
 			free(t);
 		}
 	}
@@ -542,7 +543,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	}
 	/* A new life of the pid: the texts of the one before are not its. */
 	if (t && t->r.stat.starttime != in->stat.starttime) {
-		free(t->cmdline);
+		rcstr_put(t->cmdline);
 		t->cmdline = NULL;
 		t->cmdline_len = 0;
 		t->r.cgroup = NULL;
@@ -586,8 +587,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		pidmap_put(&m->map, in->pid, t);
 		/* Its command line given, the last new one's. */
 		if ((mask & TB_CMD) && !cmd_new) {
-			t->cmdline = xmalloc(src->cmdline_len + 1);
-			memcpy(t->cmdline, src->cmdline, src->cmdline_len + 1);
+			t->cmdline = rcstr_ref(src->cmdline);
 			t->cmdline_len = src->cmdline_len;
 		}
 		m->tmpl = t;
@@ -602,10 +602,10 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	if (o)
 		t->zexit = o->zexit;
 	if (cmd_new) {
-		free(t->cmdline);
-		t->cmdline = xmalloc(in->cmdline_len + 1);
-		memcpy(t->cmdline, in->cmdline, in->cmdline_len);
-		t->cmdline[in->cmdline_len] = '\0';
+		char *c = rcstr_ref(in->cmdline);
+
+		rcstr_put(t->cmdline);
+		t->cmdline = c;
 		t->cmdline_len = in->cmdline_len;
 	}
 }
@@ -875,7 +875,7 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 		   mask & ((1ull << ARRAY_SIZE(task_fields)) - 1), out);
 	/* A new life's texts are its own. */
 	if (existed && out->stat.starttime != t->r.stat.starttime) {
-		free(t->cmdline);
+		rcstr_put(t->cmdline);
 		t->cmdline = NULL;
 		t->cmdline_len = 0;
 		t->r.cgroup = NULL;
@@ -914,23 +914,20 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 		cg = existed ? t->r.cgroup : NULL;
 	if ((mask & TB_CMD_NEW) && !r->bad) {
 		txt = get_text(r, CMDLINE_LIMIT, &len);
-		free(t->cmdline);
-		t->cmdline = xmalloc(len + 1);
-		memcpy(t->cmdline, txt, len);
-		t->cmdline[len] = '\0';
+		rcstr_put(t->cmdline);
+		t->cmdline = rcstr_new(txt, len);
 		t->cmdline_len = len;
 	} else if ((mask & TB_CMD) && !r->bad) {
 		if (!src || !src->cmdline) {
 			r->bad = true;
 		} else if (!existed) {
-			t->cmdline = xmalloc(src->cmdline_len + 1);
-			memcpy(t->cmdline, src->cmdline, src->cmdline_len + 1);
+			/* The one before's: one copy for both. */
+			t->cmdline = rcstr_ref(src->cmdline);
 			t->cmdline_len = src->cmdline_len;
 		}
 	}
 	if ((mask & TB_CMD) && !r->bad) {
-		out->cmdline = xmalloc(t->cmdline_len + 1);
-		memcpy(out->cmdline, t->cmdline, t->cmdline_len + 1);
+		out->cmdline = rcstr_ref(t->cmdline);
 		out->cmdline_len = t->cmdline_len;
 	}
 	t->r = *out;

@@ -7,8 +7,10 @@
 # a file still being written is followed; the man page's queries work.
 # In a directory others write to (/tmp), nothing another user made first or
 # plants meanwhile is written to, and retention counts only ktop's user's own
-# blocks; a hostile recording (a view that never ends, a FIFO, a huge value)
-# ends at once with one line.
+# blocks; a hostile recording (a view that never ends, a FIFO, a huge value,
+# few bytes that stand for much: tasks sharing a command line, rows naming a
+# syscall table, tests/helpers/recbomb.c) ends at once with one line, or
+# replays in bounded memory.
 
 load helpers/common
 
@@ -334,6 +336,95 @@ EOF
 	# the value alone is 62,500 KiB
 	res=${res#* }
 	[ "${res%% *}" -lt 40000 ]
+}
+
+# replay_mem FILE ARGS...: "STATUS MAXRSS_KIB ROWS STDERR" of ktop -r FILE -b ARGS, in at
+# most 3 GiB of address space (a replay that would take more fails, the machine is spared).
+replay_mem() {
+	"$PY" - "$KTOP" -r "$@" <<'EOF'
+import resource, subprocess, sys
+lim = 3 << 30
+r = subprocess.run(sys.argv[1:4] + ["-b"] + sys.argv[4:], stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+      r.stdout.count("\n"), r.stderr.strip().replace("\n", " | "))
+EOF
+}
+
+RECBOMB="$BATS_TEST_DIRNAME/../../build/tests/helpers/recbomb"
+
+# replay_rows FILE ROWS RSS_KIB ARGS...: ktop -r FILE -b --csv ARGS writes ROWS lines
+# (the header's included), in less than RSS_KIB of memory.
+replay_rows() {
+	local res st rss rows
+	res=$(replay_mem "$1" --csv "${@:4}")
+	echo "$1: $res" >&2
+	read -r st rss rows _ <<<"$res"
+	[ "$st" -eq 0 ]
+	[ "$rows" -eq "$2" ]
+	[ "$rss" -lt "$3" ]
+}
+
+# replay_refused FILE RSS_KIB WHAT: ktop -r FILE -b ends with status 1 and the one
+# line "ktop: FILE: interval WHAT" (a pattern), in less than RSS_KIB of memory.
+replay_refused() {
+	local res rss
+	res=$(replay_mem "$1")
+	echo "$res" >&2
+	[ "${res%% *}" -eq 1 ]
+	[[ "$res" == *" ktop: $1: interval "$3 ]]
+	[[ "$res" != *"|"* ]]	# that line alone
+	read -r _ rss _ <<<"$res"
+	[ "$rss" -lt "$2" ]
+}
+
+@test "replay: tasks that take the one before's 64 KiB command line (5,000; 262,143) hold one copy" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# a byte or two a task: the files are their schema's pages
+	"$RECBOMB" "$D/b5k.db" 5000
+	"$RECBOMB" "$D/b262k.db" 262143
+	[ "$(stat -c %s "$D/b5k.db")" -lt 100000 ]
+	[ "$(stat -c %s "$D/b262k.db")" -lt 100000 ]
+	# 5,000 copies were 660 MB; one is 64 KiB, beside 5,000 tasks' rows
+	replay_rows "$D/b5k.db" 5001 65536
+	# 262,143 ran out of memory (16 GiB of copies); now the tasks alone, ~1.6 KiB each
+	replay_rows "$D/b262k.db" 262144 786432
+}
+
+@test "replay: tasks whose own command lines would take more than 256 MiB: refused, one line, bounded memory" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# 9 intervals each adding 500 tasks of their own 64 KiB: 281 MiB at the 9th, in a 430 kB file
+	"$RECBOMB" -d -i 9 "$D/own.db" 500
+	replay_refused "$D/own.db" 409600 \
+		"9 would need 281.3 MiB for its tasks' strings, over the replay's limit of 256 MiB"
+	# 8 intervals (250 MiB) replay
+	"$RECBOMB" -d -i 8 "$D/own8.db" 500
+	replay_rows "$D/own8.db" $((1 + 500 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8))) 409600
+}
+
+@test "replay: an interval's tasks in several samples, 1,000,000 in all: past 262,144 refused, one line" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# four samples of 250,000 (each under a sample's limit), the model has them all: 1.2 GB
+	"$RECBOMB" -p 4 -l 10 "$D/parts.db" 1000000
+	replay_refused "$D/parts.db" 614400 \
+		"1 gives 500000 readings of tasks, over the replay's limit of 262144"
+	# 240,000 in three
+	"$RECBOMB" -p 3 -l 10 "$D/parts3.db" 240000
+	replay_rows "$D/parts3.db" 240001 614400 -o pid
+}
+
+@test "replay: rows that each name one syscall table of 400 calls: copies past 1 GiB refused, one line" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# 10,000 rows, 3 bytes each, a 270 KiB copy each (2.8 GB were taken)
+	"$RECBOMB" -s 400 -l 10 "$D/sc.db" 10000
+	[ "$(stat -c %s "$D/sc.db")" -lt 100000 ]
+	replay_refused "$D/sc.db" 102400 \
+		"1 would need *.* MiB for its rows' syscall tables, over the replay's limit of 1024 MiB"
+	# 150 such rows, then 300 (the first interval is the baseline): every call counted
+	"$RECBOMB" -i 2 -s 400 -l 10 "$D/sc300.db" 150
+	run -0 "$KTOP" -r "$D/sc300.db" -b --csv -o pid,syscalls --output "$D/sc300.csv"
+	[ "$(grep -c ',1\.000000,[0-9]*,400$' "$D/sc300.csv")" -eq 300 ]
 }
 
 @test "replay: a recording whose writer stopped mid-transaction is read as it is, nothing beside it touched" {

@@ -14,6 +14,7 @@
 #include "../../tables/columns.h"
 #include "../../model/model.h"
 #include "../../lib/pidmap.h"
+#include "../../lib/rcstr.h"
 #include "../../tables/rows.h"
 #include "../../model/sample.h"
 #include "../../lib/util.h"
@@ -276,7 +277,7 @@ static void test_model_pid_reuse(void)
 	struct task *t;
 	uint64_t d;
 	double v;
-	char *cmd = xstrdup("old-cmd");
+	char *cmd = rcstr_new("old-cmd", 7);
 
 	model_init(&m, 100, 4);
 	rowset_init(&rs);
@@ -579,10 +580,7 @@ static void test_model_sort_unknown_counter(void)
 
 static void set_cmdline(struct task *t, const char *s, size_t len)
 {
-	char *c = xmalloc(len);
-
-	memcpy(c, s, len);
-	model_task_set_cmdline(t, c, len);
+	model_task_set_cmdline(t, rcstr_new(s, len), len);
 }
 
 static void set_filter(struct rowset *rs, const struct model *m, const char *f)
