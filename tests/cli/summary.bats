@@ -167,7 +167,9 @@ strace_c() {
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"System call usage summary for 32 bit mode:"* ]]
-	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$output"
+	# strace's columns, p50 and p99 after max usecs; getppid: 1000 calls, no error
+	grep -Eq '^% time +seconds +usecs/call +max usecs +p50 <=us +p99 <=us +calls +errors +syscall +subsystem$' <<<"$output"
+	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$output"
 }
 
 @test "32-bit: -b --csv --syscalls names and counts them, errors with their errno" {
@@ -208,7 +210,8 @@ strace_c() {
 	# both tables in the text, the 64-bit one first
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
-	[[ "$output" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]]
+	[[ "$output" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]] ||
+		{ echo "$output" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- launch
