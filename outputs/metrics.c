@@ -246,6 +246,22 @@ static bool other_like(const char *key)
 
 /* ---- the cap, shared out per user ---- */
 
+/*
+ * @v (@n of *@cap elements of @size bytes used) with room for one more: @v
+ * itself, or moved (*@cap updated); NULL when out of memory (@v unchanged).
+ */
+static void *grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 16;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, c * size);
+	if (v)
+		*cap = c;
+	return v;
+}
+
 static struct owner *owner_find(const struct metrics *mx, int64_t uid)
 {
 	size_t i;
@@ -262,17 +278,12 @@ static int owner_add(struct metrics *mx, int64_t uid, int d)
 	struct owner *o = owner_find(mx, uid);
 
 	if (!o) {
-		if (d < 0)
-			return 0;
-		if (mx->nowners == mx->cap_owners) {
-			size_t cap = mx->cap_owners ? mx->cap_owners * 2 : 16;
-			struct owner *v = realloc(mx->owners, cap * sizeof(*v));
+		struct owner *v = d < 0 ? NULL :
+			grow(mx->owners, mx->nowners, &mx->cap_owners, sizeof(*v));
 
-			if (!v)
-				return -ENOMEM;
-			mx->owners = v;
-			mx->cap_owners = cap;
-		}
+		if (!v)
+			return d < 0 ? 0 : -ENOMEM;
+		mx->owners = v;
 		o = &mx->owners[mx->nowners++];
 		*o = (struct owner){ uid, 0 };
 	}
@@ -361,20 +372,12 @@ static const struct owner *owner_above(const struct metrics *mx, int64_t uid)
 static bool make_room(struct metrics *mx, int64_t uid)
 {
 	const struct owner *big = owner_above(mx, uid);
-	struct mgroup *v;
+	struct mgroup *v, **dead;
 	size_t i;
 
-	if (!big)
+	if (!big || !(dead = grow(mx->dead, mx->ndead, &mx->cap_dead, sizeof(*dead))))
 		return false;
-	if (mx->ndead == mx->cap_dead) {
-		size_t cap = mx->cap_dead ? mx->cap_dead * 2 : 16;
-		struct mgroup **d = realloc(mx->dead, cap * sizeof(*d));
-
-		if (!d)
-			return false;
-		mx->dead = d;
-		mx->cap_dead = cap;
-	}
+	mx->dead = dead;
 	v = owner_victim(mx, big->uid);
 	if (!v)
 		return false;
@@ -686,15 +689,11 @@ static void count_task(struct metrics *mx, const struct model *m, const struct t
 /* @t's group is made once every task of the tick is seen (group_later). */
 static bool defer_task(struct metrics *mx, const struct task *t)
 {
-	if (mx->nlater == mx->cap_later) {
-		size_t cap = mx->cap_later ? mx->cap_later * 2 : 16;
-		const struct task **v = realloc(mx->later, cap * sizeof(*v));
+	const struct task **v = grow(mx->later, mx->nlater, &mx->cap_later, sizeof(*v));
 
-		if (!v)
-			return false;
-		mx->later = v;
-		mx->cap_later = cap;
-	}
+	if (!v)
+		return false;
+	mx->later = v;
 	mx->later[mx->nlater++] = t;
 	return true;
 }
