@@ -541,7 +541,12 @@ EOF
 	done
 	wait_rows "$OUT" "/$name" 2
 	K0=$(sed -n 's/^oom_kill //p' "$mem/memory.oom_control")
-	in_cgroups hog "$V2/$name $mem" "$PY" -c 'b = b"x" * (256 << 20); print(len(b))'
+	# The hog allocates only once the test has seen it in both cgroups (it
+	# waits on a FIFO): killed at once, it was gone before in_cgroups looked.
+	mkfifo "$BATS_TEST_TMPDIR/gate"
+	in_cgroups hog "$V2/$name $mem" sh -c 'read -r _ <"$1" && exec "$2" -c "$3"' sh \
+		"$BATS_TEST_TMPDIR/gate" "$PY" 'b = b"x" * (256 << 20); print(len(b))'
+	timeout 10 sh -c 'echo go >"$1"' sh "$BATS_TEST_TMPDIR/gate"
 	wait "$hog" || true
 	K1=$(sed -n 's/^oom_kill //p' "$mem/memory.oom_control")
 	k=$(group_lines "$OUT" "/$name")

@@ -167,6 +167,8 @@ strace_c() {
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"System call usage summary for 32 bit mode:"* ]]
+	# strace's columns, p50 and p99 after max usecs; getppid: 1000 calls, no error
+	grep -Eq '^% time +seconds +usecs/call +max usecs +p50 <=us +p99 <=us +calls +errors +syscall +subsystem$' <<<"$stderr"
 	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$stderr"
 }
 
@@ -208,7 +210,8 @@ strace_c() {
 	# both tables in the text, the 64-bit one first
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]]
+	[[ "$stderr" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]] ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- launch
