@@ -460,8 +460,14 @@ static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 		if (evdecode_page(&ft->dec, sh->pages + sh->head * (size_t)trace_page_size(ft->tr),
 				  (size_t)sh->len[sh->head], &ft->acct) < 0)
 			ft->st.malformed++;
-	if (sh)
-		sh->head = sh->n = 0;
+	/* Decoded: its copies go (up to STASH_BUFFERS times the ring buffer a CPU). */
+	if (sh && sh->cap) {
+		free(sh->pages);
+		free(sh->len);
+		memset(sh, 0, sizeof(*sh));
+	}
+	if (sh && sh->cap * ((size_t)trace_page_size(ft->tr) + sizeof(int)) > ft->st.stash_kept)
+		ft->st.stash_kept = sh->cap * ((size_t)trace_page_size(ft->tr) + sizeof(int));
 	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush, &partial)) > 0) {
 		got = evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct);
 		if (got < 0)
@@ -1292,6 +1298,8 @@ void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 		st->clock_err_max_ns = ft->cmap.max_err_ns;
 		st->clock_rate = ft->cmap.rate;
 	}
+	st->switches_unseen = ft->acct.st_unseen;
+	st->oncpu_overlaps = ft->acct.st_overlaps;
 	if (ft->decoder_ready) {
 		st->events = ft->dec.events;
 		st->malformed += ft->dec.malformed;

@@ -136,7 +136,7 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
 		if (a->states)
-			acct_state_wakeup(a, (pid_t)ev_num(rec, &f[0]), k == EV_WAKEUP_NEW, ts);
+			acct_state_wakeup(a, (pid_t)ev_num(rec, &f[0]), k == EV_WAKEUP_NEW, pid, ts);
 		break;
 	case EV_NEWTASK:
 		s = ev_str(rec, size, &f[2], &n);

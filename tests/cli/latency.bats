@@ -46,17 +46,6 @@ col() {
 		END { printf "%.3f\n", s }' "$f"
 }
 
-# wait_wchan PID FUNCTION: until PID sleeps in the kernel's FUNCTION.
-wait_wchan() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ "$(cat /proc/$1/wchan 2>/dev/null)" = "$2" ] && return 0
-		sleep 0.05
-	done
-	echo "$1 does not sleep in $2: $(cat /proc/$1/wchan 2>&1)" >&2
-	return 1
-}
-
 # within A B PCT: |A - B| <= PCT% of B.
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
