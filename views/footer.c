@@ -13,7 +13,7 @@
 
 static const struct {
 	int key;
-	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop */
+	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop, then a space */
 	bool extra;			/* shown in the room the function keys leave */
 } bar[] = {
 	{ KEY_F(1), "F1", "Help  ", false }, { KEY_F(2), "F2", "Setup ", false },
@@ -62,9 +62,10 @@ static int what_len(const struct view *v, size_t i, bool pad)
 	return n;
 }
 
+/* An entry and the space after it: "F3Search" never runs into "F4Filter". */
 static int entry_len(const struct view *v, size_t i, bool pad)
 {
-	return (int)strlen(bar[i].name) + what_len(v, i, pad) + !pad;
+	return (int)strlen(bar[i].name) + what_len(v, i, pad) + 1;
 }
 
 /*

@@ -69,6 +69,19 @@ static const char *help_section(const struct view *const *order, size_t nv, int 
 	return order[nv - 1]->name;
 }
 
+/* The widest key label of the views listed: their help starts past it ("Esc q F6 F10" too). */
+static int label_width(const struct view *const *order, size_t nv)
+{
+	int wmax = 11;
+	size_t t, k;
+
+	for (t = 0; t < nv; t++)
+		for (k = 0; k < order[t]->nkeys; k++)
+			if ((int)strlen(order[t]->keys[k].label) > wmax)
+				wmax = (int)strlen(order[t]->keys[k].label);
+	return wmax;
+}
+
 /* Line @n of the list (the legend, a section title or a key), drawn at @y. */
 static bool help_line(const struct app *a, const struct view *const *order, size_t nv, int n,
 		      int y, int w)
@@ -101,11 +114,12 @@ static bool help_line(const struct app *a, const struct view *const *order, size
 			put_text(y, 0, w, title);
 		} else if (n <= (int)order[t]->nkeys) {
 			const struct key_binding *k = &order[t]->keys[n - 1];
+			int x = label_width(order, nv) + 2;
 
 			attrset(theme_attr(EL_FOOTER_KEY));
 			put_text(y, 1, w - 1, k->label);
 			attrset(theme_attr(EL_NORMAL));
-			put_text(y, 13, w - 13, k->help);
+			put_text(y, x, w - x, k->help);
 		}
 		attrset(theme_attr(EL_NORMAL));
 		return true;
@@ -143,15 +157,18 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	for (n = y0; n < y0 + h; n++)
 		mvhline(n, 0, ' ', w);
 	attrset(theme_attr(EL_TITLE));
-	/* The title names the section at the top of the page, not always the first. */
-	if (help_scroll < NLEGEND)
-		snprintf(line, sizeof(line), "ktop %s - help of the %s view: the header's legend, "
-			 "then the keys (any key returns; Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION,
-			 under->name);
-	else
-		snprintf(line, sizeof(line), "ktop %s - %s view keys (any key returns; "
-			 "Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION,
-			 help_section(order, nv, help_scroll));
+	mvhline(y, 0, ' ', w);
+	/*
+	 * The title names the section at the top of the page, not always the
+	 * first; the shorter form where the longer would be cut.
+	 */
+	snprintf(line, sizeof(line), "ktop %s help: %s%s%s (any key returns; Up/Down/PgUp/PgDn/Home/End "
+		 "scroll)", KTOP_VERSION, help_scroll < NLEGEND ? "the header, then the keys of the " :
+		 "keys of the ", help_scroll < NLEGEND ? under->name : help_section(order, nv, help_scroll),
+		 " view");
+	if ((int)strlen(line) > w)
+		snprintf(line, sizeof(line), "ktop help: %s view (any key returns; arrows scroll)",
+			 help_scroll < NLEGEND ? under->name : help_section(order, nv, help_scroll));
 	put_text(y++, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	snprintf(line, sizeof(line), "Rates are per second over the refresh interval (%.2f s); "

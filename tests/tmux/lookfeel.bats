@@ -204,7 +204,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 
 @test "function-key bar and help list every screen's keys" {
 	start ""
-	wait_for 'F1Help +F2Setup F3?.*F5Tree +F6SortByF7Nice -F8Nice \+F9Kill +F10Quit'
+	wait_for 'F1Help +F2Setup +F3?.*F5Tree +F6SortBy +F7Nice - +F8Nice \+ +F9Kill +F10Quit'
 	keys '?'
 	wait_for 'Keys of the table view'
 	keys G	# End: the last page (the legend and every view's keys before it)
