@@ -20,11 +20,15 @@ static const int table_default[] = {
 	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_VSZ, COL_RSS, COL_TIME,
 	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
 };
-/* With tracing: the syscall columns next, they are what ktop is for. */
+/*
+ * With tracing: where the time goes next to CPU% (RUNQ%, BLOCK%; WAIT% in
+ * their place where they do not fit), then the syscall columns, what ktop
+ * is for. Untraced, BLOCK% is not known and RUNQ% would read schedstat.
+ */
 static const int table_traced[] = {
-	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_TIME, COL_SYSC,
-	COL_SYSERR, COL_TOPSC, COL_RUNQ, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV,
-	COL_THREADS, COL_CMDLINE,
+	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_RUNQ, COL_BLOCKED, COL_WAIT, COL_MEM,
+	COL_RSS, COL_TIME, COL_SYSC, COL_SYSERR, COL_TOPSC, COL_MINFLT, COL_MAJFLT, COL_VCSW,
+	COL_IVCSW, COL_SIGRECV, COL_THREADS, COL_CMDLINE,
 };
 
 /* Z: which theme it switched to, and which of how many. */
@@ -218,8 +222,8 @@ bool column_useless(const struct ktop *k, int c)
 		return !k->model.exit_records;
 	if (events_counted(k))
 		return false;
-	/* runq_ms has schedstat's run_delay untraced. */
-	return c == COL_TOPSC || c == COL_LOST ||
+	/* runq_ms has schedstat's run_delay untraced; WAIT% would not know blocked. */
+	return c == COL_TOPSC || c == COL_LOST || c == COL_WAIT ||
 	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ);
 }
 

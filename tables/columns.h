@@ -40,6 +40,7 @@ enum col_id {
 	COL_SLEEP,
 	COL_BLOCKED,
 	COL_STOPPED,
+	COL_WAIT,
 	COL_SCTIME,
 	COL_SCP99,
 	COL_LOST,
@@ -100,6 +101,14 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
  * from events when tracing runs, from status otherwise.
  */
 unsigned col_needs(const struct model *m, int c);
+/*
+ * WAIT%: the largest share of the interval @t waited for something, and
+ * what (its word: "runq", "blk"); false when not known. col_wait_redundant:
+ * every kind it names is a column of its own among @shown (shown[c] per
+ * catalog column), so it says nothing more.
+ */
+bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word);
+bool col_wait_redundant(const bool *shown);
 /* The column named @key (case-insensitive), or -1. */
 int col_by_key(const char *key);
 /* Compare two tasks by column @c, ascending; unknown values sort lowest. */

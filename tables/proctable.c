@@ -187,12 +187,21 @@ static void drill(const struct table *t, const void *it, struct drill *out)
 
 /*
  * Narrow terminals lose these first: the rarer rates, then what a top user can
- * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
+ * spare. Where the time goes stays: RUNQ% and BLOCK% to 118 columns, then
+ * WAIT% in their place (redundant); PID, state, CPU%, RES, TIME+ (htop
+ * keeps it at 80) and the syscall count (what ktop is for) go last.
  */
 static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_RUNQ, COL_VSZ, COL_TOPSC,
-	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
+	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC, COL_VCSW,
+	COL_RUNQ, COL_BLOCKED, COL_MEM, COL_SYSERR, COL_USER, COL_NICE, COL_SYSC, COL_TIME, COL_RSS,
 };
+
+/* WAIT% says which of RUNQ%, BLOCK% (...) is largest: not where they show themselves. */
+static bool redundant(const struct table *t, int c, const bool *kept)
+{
+	(void)t;
+	return c == COL_WAIT && col_wait_redundant(kept);
+}
 #define COMMAND_MIN_W 13
 
 /*
@@ -227,6 +236,7 @@ const struct table_def proc_table_def = {
 	.drop_order = drop_order,
 	.ndrop = ARRAY_SIZE(drop_order),
 	.last_min = command_min,
+	.redundant = redundant,
 };
 
 void proc_table(struct table *t, const struct model *m, const struct rowset *rs, const int *cols,

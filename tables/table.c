@@ -143,29 +143,55 @@ void table_drill(const struct table *t, size_t row, struct drill *out)
 		t->def->drill(t, t->def->item(t, row), out);
 }
 
-/* Drop the columns of drop_order, in its order, until the rest leave the last its least. */
+#define FIT_COLS_MAX 128
+
+/* Which of @cols are kept once @dropped are: not dropped, and not said by the others. */
+static void fit_kept(const struct table *t, const int *cols, size_t ncols, const bool *dropped,
+		     bool *kept)
+{
+	size_t i;
+
+	memset(kept, 0, FIT_COLS_MAX * sizeof(*kept));
+	for (i = 0; i < ncols; i++)
+		if (cols[i] >= 0 && cols[i] < FIT_COLS_MAX && !dropped[cols[i]])
+			kept[cols[i]] = true;
+	if (!t->def->redundant)
+		return;
+	for (i = 0; i + 1 < ncols; i++)
+		if (kept[cols[i]] && t->def->redundant(t, cols[i], kept))
+			kept[cols[i]] = false;
+}
+
+/*
+ * Drop the columns of drop_order, in its order, until the rest leave the last
+ * its least. A column that stands in for others (redundant) comes back when
+ * one of them goes.
+ */
 static size_t fit_dropping(const struct table *t, const int *cols, size_t ncols, int w, int *out,
 			   int *width)
 {
 	const struct table_def *d = t->def;
-	bool dropped[128] = { false };
+	bool dropped[FIT_COLS_MAX] = { false }, kept[FIT_COLS_MAX];
 	size_t i, k = 0, n;
 	struct tcol c;
 	int total, x = 0;
 
 	for (;;) {
 		total = 0;
+		fit_kept(t, cols, ncols, dropped, kept);
 		for (i = 0; i + 1 < ncols; i++)
-			if (!dropped[cols[i]] && table_col(t, cols[i], &c))
+			if (cols[i] >= 0 && cols[i] < FIT_COLS_MAX && kept[cols[i]] &&
+			    table_col(t, cols[i], &c))
 				total += c.width + 1;
 		if (total + d->last_min(w) <= w || k == d->ndrop)
 			break;
-		if (d->drop_order[k] >= 0 && d->drop_order[k] < (int)ARRAY_SIZE(dropped))
+		if (d->drop_order[k] >= 0 && d->drop_order[k] < FIT_COLS_MAX)
 			dropped[d->drop_order[k]] = true;
 		k++;
 	}
 	for (i = 0, n = 0; i < ncols; i++) {
-		if (dropped[cols[i]] || !table_col(t, cols[i], &c))
+		if (cols[i] < 0 || cols[i] >= FIT_COLS_MAX || !kept[cols[i]] ||
+		    !table_col(t, cols[i], &c))
 			continue;
 		out[n] = cols[i];
 		width[n++] = i + 1 == ncols ? w - x : c.width;

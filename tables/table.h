@@ -122,6 +122,11 @@ struct table_def {
 	const int *drop_order;
 	size_t ndrop;
 	int (*last_min)(int w);	/* drop_order: the last column's least width */
+	/*
+	 * drop_order: is column @c left out because the others kept say what
+	 * it says (@kept[k] per catalog column)? NULL: none is.
+	 */
+	bool (*redundant)(const struct table *t, int c, const bool *kept);
 };
 
 /* A table: a definition over a source, the columns shown, the rows. */

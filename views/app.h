@@ -144,6 +144,7 @@ struct app {
 #define SORT_MENU_MAX 48
 		const char *items[SORT_MENU_MAX];
 		char text[SORT_MENU_MAX][200];
+		int col[SORT_MENU_MAX];	/* the process table's: the column of each item */
 	} sortmenu;
 
 	/* The process view, its event list and snapshot (views/procview.c, ...). */

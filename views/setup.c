@@ -77,6 +77,12 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 	char line[256], val[96];
 	size_t nc = column_list(a, cols, shown);
 
+	int fitted[COL_NR];
+	size_t nfit = table_view_fit(a, w, fitted), k;
+	bool on_screen[COL_NR] = { false };
+
+	for (k = 0; k < nfit; k++)
+		on_screen[fitted[k]] = true;
 	n = IT_COLS + (int)nc;
 	attrset(theme_attr(EL_NORMAL));
 	for (y = y0; y < y0 + h; y++)
@@ -94,10 +100,17 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 			item_text(a, i, val, sizeof(val));
 			snprintf(line, sizeof(line), "  %-16s %s", item_names[i], val);
 		} else {
-			const struct column *c = &columns[cols[i - IT_COLS]];
+			int c_id = cols[i - IT_COLS];
+			const struct column *c = &columns[c_id];
+			char why[64] = "";
 
-			snprintf(line, sizeof(line), "  %s %-10s %-15s %s", shown[i - IT_COLS] ? "[x]" : "[ ]",
-				 c->title, c->key, c->doc);
+			/* Ticked, not on screen: say so, and why, before what it is. */
+			if (shown[i - IT_COLS] && !on_screen[c_id] && c_id == COL_WAIT && col_wait_redundant(on_screen))
+				snprintf(why, sizeof(why), "(shown where RUNQ%% and BLOCK%% do not fit) ");
+			else if (shown[i - IT_COLS] && !on_screen[c_id])
+				snprintf(why, sizeof(why), "(no room at %d columns) ", w);
+			snprintf(line, sizeof(line), "  %s %-10s %-15s %s%s", shown[i - IT_COLS] ? "[x]" : "[ ]",
+				 c->title, c->key, why, c->doc);
 		}
 		attrset(theme_attr(i == cursor ? EL_SELECTED : i < IT_COLS ? EL_DIALOG : EL_NORMAL));
 		mvhline(y, 0, ' ', w);

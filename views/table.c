@@ -80,14 +80,37 @@ static void as_table(struct app *a, struct table *t)
 	proc_table(t, a->model, &a->rows, a->cols, a->ncols);
 }
 
-/* The columns that fit in @w (model/proctable.c: which go first): @out gets them. */
-static size_t fit_columns(struct app *a, int w, int *out)
+/* The columns that fit in @w (tables/proctable.c: which go first): @out gets them. */
+size_t table_view_fit(struct app *a, int w, int *out)
 {
 	struct table t;
 	int width[COL_NR];
 
 	as_table(a, &t);
 	return table_fit(&t, a->cols, a->ncols, w, out, width);
+}
+
+/*
+ * The sort column is not on screen (no room, not ticked): the header still
+ * says what the rows are sorted by, at its right end, with the arrow.
+ */
+static void draw_sort_elsewhere(const struct app *a, const int *cols, size_t ncols, int y, int w)
+{
+	const struct glyphs *g = glyphs_get(a);
+	char text[64];
+	int len;
+	size_t i;
+
+	for (i = 0; i < ncols; i++)
+		if (cols[i] == a->rows.sort_col)
+			return;
+	snprintf(text, sizeof(text), " sorted by %s", columns[a->rows.sort_col].title);
+	len = (int)strlen(text) + 1;
+	if (len + 8 > w - a->hdr_x[a->hdr_n - 1])
+		return;	/* COMMAND's title first; the bottom line says sort: anyway */
+	attrset(theme_attr(EL_SORT_COL));
+	put_text(y, w - len, len, text);
+	mvaddstr(y, w - 1, a->rows.sort_dir == SORT_DESC ? g->sort_desc : g->sort_asc);
 }
 
 static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y, int w)
@@ -133,6 +156,7 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 		attrset(theme_attr(EL_TABLE_HEADER));
 		x += c->width + 1;
 	}
+	draw_sort_elsewhere(a, cols, ncols, y, w);
 	attrset(theme_attr(EL_NORMAL));
 }
 
@@ -259,7 +283,7 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	if (rows < 1)
 		return;
 	clamp_scroll(a, rows);
-	ncols = fit_columns(a, w, cols);
+	ncols = table_view_fit(a, w, cols);
 	draw_header_row(a, cols, ncols, y0, w);
 	if (rs->tree)	/* COMMAND's room: what the header row left it */
 		tree_layout(a, w - a->hdr_x[a->hdr_n - 1]);
@@ -334,23 +358,29 @@ static enum action k_invert(struct app *a)
 	return reorder(a, ACT_RESORT);
 }
 
+/* < and >: the column left or right of the sort column among those on screen, as in htop. */
 static enum action sort_step(struct app *a, int step)
 {
-	size_t i, n = a->ncols;
+	int cols[COL_NR];
+	size_t i, n = table_view_fit(a, COLS, cols);
 
-	for (i = 0; i < n && a->cols[i] != a->rows.sort_col; i++)
+	if (!n)
+		return ACT_NONE;
+	for (i = 0; i < n && cols[i] != a->rows.sort_col; i++)
 		;
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
-	a->rows.sort_col = a->cols[i];
-	a->rows.sort_dir = columns[a->cols[i]].sort_default;
-	return reorder(a, columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
+	a->rows.sort_col = cols[i];
+	a->rows.sort_dir = columns[cols[i]].sort_default;
+	return reorder(a, columns[cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
 static enum action k_sort_right(struct app *a) { return sort_step(a, 1); }
 
-static enum action sort_pick(struct app *a, size_t col)
+static enum action sort_pick(struct app *a, size_t item)
 {
+	size_t col = item < SORT_MENU_MAX ? (size_t)a->sortmenu.col[item] : 0;
+
 	if (a->rows.sort_col == (int)col)
 		a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
 	else
@@ -359,14 +389,31 @@ static enum action sort_pick(struct app *a, size_t col)
 	return ACT_COLLECT;
 }
 
+/*
+ * The sort menu: the columns on screen first, in their order, then the
+ * others, each said not shown (a sort by one still shows: draw_sort_elsewhere).
+ */
 static enum action k_sort_menu(struct app *a)
 {
-	size_t i;
+	int shown[COL_NR];
+	bool in[COL_NR] = { false };
+	size_t nshown = table_view_fit(a, COLS, shown), n = 0, i, cur = 0;
+	char doc[200];
+	int c;
 
-	for (i = 0; i < COL_NR; i++)
-		sort_menu_item(a, i, (int)i == a->rows.sort_col, columns[i].title, columns[i].key,
-			       columns[i].doc);
-	sort_menu_open(a, COL_NR, (size_t)a->rows.sort_col, sort_pick);
+	for (i = 0; i < nshown; i++)
+		in[shown[i]] = true;
+	for (i = 0; i < nshown + COL_NR && n < SORT_MENU_MAX; i++) {
+		c = i < nshown ? shown[i] : (int)(i - nshown);
+		if (i >= nshown && in[c])
+			continue;
+		snprintf(doc, sizeof(doc), "%s%s", i < nshown ? "" : "(not shown) ", columns[c].doc);
+		if (c == a->rows.sort_col)
+			cur = n;
+		a->sortmenu.col[n] = c;
+		sort_menu_item(a, n++, c == a->rows.sort_col, columns[c].title, columns[c].key, doc);
+	}
+	sort_menu_open(a, n, cur, sort_pick);
 	return ACT_REDRAW;
 }
 

@@ -111,6 +111,9 @@ void sort_menu_item(struct app *a, size_t i, bool current, const char *title, co
 		    const char *doc);
 void sort_menu_open(struct app *a, size_t n, size_t cur, menu_pick_fn pick);
 
+/* The process table's columns that fit in @w cells, into @out (COL_NR of room); how many. */
+size_t table_view_fit(struct app *a, int w, int *out);
+
 /* The header (meters and system rates); returns how many lines it used. */
 int header_draw(struct app *a, int w, int max_lines);
 

@@ -9,6 +9,13 @@ load helpers/tmux
 KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-hu-$$"
 
+setup_file() {
+	local cc
+	cc=$(command -v cc || command -v gcc) || return 0
+	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/stateswl" \
+		"$BATS_TEST_DIRNAME/../cli/helpers/stateswl.c" || echo "stateswl.c does not build" >&2
+}
+
 # pane W H: a new tmux server whose pane runs a shell, W x H.
 pane() {
 	tmux -L "$S" kill-server 2>/dev/null || true
@@ -54,6 +61,19 @@ quit() {
 # The table's column titles (the sort arrow as one byte) and the bottom line.
 titles() { screen | grep -E '^ +PID' | head -1 | sed 's/▽/v/; s/△/^/'; }
 bottom() { screen | grep -v '^$' | tail -1; }
+row_of() { screen | grep -E "^ +$1 " | head -1; }
+# cell PID TITLE WIDTH: the right-aligned cell of PID's row under TITLE, trimmed.
+cell() {
+	row_of "$1" | awk -v t="$(titles)" -v k="$2" -v w="$3" '{
+		e = index(t, k) + length(k) - 1; v = substr($0, e - w + 1, w)
+		gsub(/^ +| +$/, "", v); print v }'
+}
+# filter TEXT: the table shows only the rows holding TEXT (F4, as in htop).
+filter() {
+	keys F4
+	tmux -L "$S" send-keys -t t -l "$1"
+	keys Enter
+}
 
 # lacks RE: stdin has no line matching RE (a plain "! grep" would not fail a test).
 lacks() { ! grep -Eq -- "$1"; }
@@ -93,4 +113,102 @@ needs_root() { [ "$(id -u)" = 0 ] || skip "counts events: needs root"; }
 		keys q
 		quit
 	done
+}
+
+# Two processes whose time goes elsewhere than a CPU: three threads pinned to
+# one CPU (each waits for it two thirds of the time) and a parent waiting in
+# vfork (blocked, D) while its child sleeps. They start work when $GO exists
+# (go): after ktop, which then sees them switch (a thread that has not
+# switched since tracing began is in no state ktop knows).
+waiters() {
+	WL="$BATS_FILE_TMPDIR/stateswl"
+	[ -x "$WL" ] || skip "tests/cli/helpers/stateswl.c was not built (no C compiler?)"
+	GO="$BATS_TEST_TMPDIR/go"
+	rm -f "$GO"
+	bg env GO="$GO" "$WL" pinned 60000 "$BATS_TEST_TMPDIR/pinned.out"
+	PINNED=$BG
+	bg env GO="$GO" "$WL" vfork 600 100 "$BATS_TEST_TMPDIR/vfork.out"
+	VF=$BG
+}
+go() { touch "$GO"; }
+
+# until_cell PID TITLE WIDTH RE: wait (up to 15 s) until that cell matches RE.
+until_cell() {
+	local v
+	for _ in $(seq 150); do
+		v=$(cell "$1" "$2" "$3")
+		[[ "$v" =~ $4 ]] && return 0
+		sleep 0.1
+	done
+	echo "$2 of $1: '$v', not $4" >&2
+	screen >&2
+	return 1
+}
+
+@test "where the time goes: RUNQ% and BLOCK% on the default table at 120 and 200 columns" {
+	needs_root
+	local size
+	for size in "120 40" "200 60"; do
+		pane $size
+		waiters
+		start -d 1
+		go
+		filter stateswl
+		wait_for "^ +$VF "
+		titles | grep -Eq ' RUNQ% BLOCK% '
+		# the pinned threads wait for their CPU (~200% of one thread's time);
+		# the vfork parent is blocked all the time (~100%)
+		until_cell "$PINNED" 'RUNQ%' 5 '^([5-9][0-9]|[1-9][0-9][0-9])(\.[0-9])?$'
+		until_cell "$VF" 'BLOCK%' 6 '^([5-9][0-9]|1[0-9][0-9])(\.[0-9])?$'
+		quit
+	done
+}
+
+@test "where the time goes at 80 columns: WAIT% names runq or blk; TIME+ stays" {
+	needs_root
+	waiters
+	pane 80 24
+	start -d 1
+	go
+	filter stateswl
+	wait_for "^ +$VF "
+	titles | grep -Eq ' WAIT% .* TIME\+ '
+	until_cell "$PINNED" 'WAIT%' 9 '^runq [0-9]+'
+	until_cell "$VF" 'WAIT%' 9 '^blk [0-9]+'
+	quit
+}
+
+@test "the sort column shows when it is not on screen; < > step through the columns shown" {
+	start -d 1 -s majflt
+	wait_for 'sorted by MAJFLT/s▽$'
+	keys P
+	wait_for 'CPU%▽'
+	lacks 'sorted by' <<<"$(screen)"
+	quit
+	[ "$(id -u)" = 0 ] || return 0	# untraced, ERR/s is not a column
+	# right of ERR/s on screen is COMMAND (TOP-SYSCALL has no room at 120)
+	start -d 1 -s syscall_errors
+	wait_for 'ERR/s▽'
+	keys '>'
+	wait_for 'sort:cmdline\+'
+	quit
+}
+
+@test "the sort menu lists the columns on screen first; setup says which ticked ones do not fit" {
+	needs_root	# the default columns with tracing: more than 120 columns hold
+	start -d 1
+	keys F6
+	wait_for '^Sort by'
+	# the first items are the titles on screen, in their order
+	local first
+	first=$(screen | grep -A4 '^Sort by' | tail -4 | awk '{ print $(NF > 0 && $1 == "*" ? 2 : 1) }' | tr '\n' ' ')
+	echo "first items: $first" >&2
+	[ "$first" = "PID USER NI S " ]
+	wait_for 'TOP-SYSCALL +top_syscall +\(not shown\)'
+	keys Escape
+	keys F2
+	wait_for '\[x\] TOP-SYSCALL +top_syscall +\(no room at 120 columns\)'
+	wait_for '\[x\] RUNQ% +runq_ms +time runnable'
+	keys Escape
+	quit
 }

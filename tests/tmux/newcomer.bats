@@ -337,12 +337,12 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 @test "help: the header's legend first (Mem is total - available), then each page's title" {
 	start -d 1 --no-trace
 	keys '?'
-	wait_for 'help of the table view: the header.s legend'
+	wait_for 'help: the header, then the keys of the table view'
 	wait_for 'Mem +used = MemTotal - MemAvailable'
 	keys NPage NPage NPage
-	wait_for '^ktop .* - table view keys'
+	wait_for '^ktop .* help: keys of the table view'
 	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
-	if screen | head -1 | grep -q 'table view keys'; then return 1; fi
+	if screen | head -1 | grep -q 'keys of the table view'; then return 1; fi
 	keys x
 	quit
 }

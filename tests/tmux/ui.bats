@@ -60,8 +60,8 @@ start_ktop() {
 	wait_for 'sort:pid-'
 	keys P
 	wait_for 'sort:cpu_pct-'
-	keys '>'
-	wait_for 'sort:mem_pct-'
+	keys '>'	# the column right of CPU% on screen: WAIT% at 100 columns traced, MEM% untraced
+	wait_for 'sort:(wait_pct|mem_pct)-'
 	keys '<'
 	wait_for 'sort:cpu_pct-'
 	keys q
