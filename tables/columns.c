@@ -222,11 +222,17 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	}
 }
 
+bool col_kthread(const struct task *t)
+{
+	return (t->pid == 2 || t->ppid == 2) && !t->vsize_kb && t->starttime;
+}
+
 static const char *cmdline_text(const struct task *t, char *buf, size_t n, int utf8)
 {
-	size_t len = t->cmdline_len;
+	size_t len = t->cmdline ? t->cmdline_len : 0;
 
-	if (!t->cmdline)	/* not read (yet): the name will do */
+	/* Not read (yet): the name will do, a kernel thread's bracketed as always. */
+	if (!t->cmdline && !col_kthread(t))
 		return col_text(t, COL_COMM, buf, n, utf8);
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')

@@ -122,7 +122,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		while (l && task->cmdline && task->cmdline[l - 1] == '\0')
 			l--;
 		if (!task->cmdline || !l) {
-			snprintf(buf, n, task->cmdline ? "[%s]" : "%s", task->comm);
+			snprintf(buf, n, task->cmdline || col_kthread(task) ? "[%s]" : "%s", task->comm);
 			*len = strlen(buf);
 			return buf;
 		}
@@ -172,6 +172,8 @@ static bool match(const struct table *t, const void *it, const char *s)
 	if (rs->exited == EXITED_HIDE && task->state == 'X')
 		return false;
 	if (rs->filter_uid >= 0 && task->uid != rs->filter_uid)
+		return false;
+	if (rs->hide_kthreads && col_kthread(task))
 		return false;
 	return task_text_matches(task, s);
 }

@@ -131,8 +131,9 @@ void footer_draw(struct app *a, int y, int w)
 		snprintf(user, sizeof(user), "user:%lld ", (long long)rs->filter_uid);
 	/* A system view's own order and filter; else the process table's. */
 	if (!sysview_status(a, right, sizeof(right)))
-		snprintf(right, sizeof(right), "%s%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
-			 rs->tree ? "tree " : "", user, rs->filter[0] ? "filter:" : "", rs->filter,
+		snprintf(right, sizeof(right), "%s%s%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
+			 rs->tree ? "tree " : "", rs->hide_kthreads ? "kthreads:hidden " : "", user,
+			 rs->filter[0] ? "filter:" : "", rs->filter,
 			 rs->filter[0] ? " " : "", rs->exited == EXITED_HIDE ? "exited:hidden " :
 			 rs->exited == EXITED_MIXED ? "exited:mixed " : "", columns[rs->sort_col].key,
 			 rs->sort_dir == SORT_DESC ? "-" : "+");

@@ -37,6 +37,20 @@ static const char *const legend[] = {
 	" -         not known yet: a rate needs two readings (from the second refresh on)",
 	" 0.4       rates under 10 per second carry a decimal: one event every 2.5 s is 0.4",
 	" CPU%\u25bd    the sort column and its order (\u25bd descending, \u25b3 ascending)",
+	"",
+	"Where the keys differ from htop's",
+	" Up Down   the selection then stays on its process as rows move (htop: on its line",
+	"           unless F); Home and End put it back on a line",
+	" Space     htop tags; ktop has no tags and says so (k signals the selected process)",
+	" Z         pauses, as in htop; a replay: pause and play (Space too)",
+	" s         htop's strace: ktop's own, the process's system calls as they happen",
+	" / F3      search, as in htop; \\ F4 filter",
+	" [ ]       nice + 1 and - 1, as in htop; a replay: the interval before and after",
+	" H         a row per thread (htop's H shows or hides user threads)",
+	" c         COMMAND: the command line or the name (htop's c tags a tree)",
+	" x         exited processes' rows (htop's x: file locks)",
+	" C S F2    setup, as in htop; its Theme line changes the colours",
+	" l w a i U m p   htop's lsof, wrap, affinity, I/O priority, untag, merge, path: not in ktop",
 };
 #define NLEGEND (int)(ARRAY_SIZE(legend) + 1)	/* and a blank line */
 /* The views in the order shown: @under first. Returns how many. */
@@ -92,7 +106,8 @@ static bool help_line(const struct app *a, const struct view *const *order, size
 	if (n < NLEGEND) {
 		const char *s = n < (int)ARRAY_SIZE(legend) ? legend[n] : "";
 
-		attrset(theme_attr(n ? EL_NORMAL : EL_LABEL));
+		/* A section's title: not indented. */
+		attrset(theme_attr(s[0] && s[0] != ' ' ? EL_LABEL : EL_NORMAL));
 		/* The glyphs' line is ASCII where the terminal is. */
 		if (a->ascii && strstr(s, "\u25bd"))
 			s = " CPU%v     the sort column and its order (v descending, ^ ascending)";

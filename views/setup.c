@@ -11,13 +11,13 @@
 #include "../lib/util.h"
 
 enum item {
-	IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_COMMAND, IT_VIEW, IT_GROUP_BY,
-	IT_COLS
+	IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_KTHREADS, IT_COMMAND, IT_VIEW,
+	IT_GROUP_BY, IT_COLS
 };
 
 static const char *const item_names[IT_COLS] = {
-	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "COMMAND shows", "View",
-	"Groups by",
+	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "Kernel threads",
+	"COMMAND shows", "View", "Groups by",
 };
 
 /* Its steps; any delay from DELAY_MIN_S (-d, d, the settings file) is kept until one is picked. */
@@ -63,6 +63,7 @@ static void item_text(const struct app *a, int i, char *buf, size_t n)
 	case IT_ORDER: snprintf(buf, n, "%s", rs->sort_dir == SORT_DESC ? "descending" : "ascending"); break;
 	case IT_TREE: snprintf(buf, n, "%s", rs->tree ? "yes" : "no"); break;
 	case IT_THREADS: snprintf(buf, n, "%s", a->model->threads ? "yes (a row per thread)" : "no"); break;
+	case IT_KTHREADS: snprintf(buf, n, "%s", rs->hide_kthreads ? "hidden (K)" : "shown (K)"); break;
 	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
 	case IT_VIEW: snprintf(buf, n, "%s (shown when setup closes)", view_title(a->view)); break;
 	case IT_GROUP_BY: snprintf(buf, n, "%s", cgroup_group_by_name(a->groups.by)); break;
@@ -195,6 +196,9 @@ static enum action change(struct app *a, int dir)
 		return ACT_RESORT;
 	case IT_THREADS:	/* src/live.c toggles the model's thread mode */
 		return ACT_THREADS;
+	case IT_KTHREADS:
+		rs->hide_kthreads = !rs->hide_kthreads;
+		return ACT_RESORT;
 	case IT_COMMAND:
 		a->show_cmdline = !a->show_cmdline;
 		a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;

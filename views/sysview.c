@@ -633,11 +633,6 @@ static enum action k_group_by(struct app *a)
 	return ACT_REDRAW;
 }
 
-static enum action k_pause(struct app *a)
-{
-	a->paused = !a->paused;
-	return a->paused ? ACT_REDRAW : ACT_COLLECT;
-}
 
 static const struct key_binding sys_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's process view", k_enter },
@@ -664,7 +659,8 @@ static const struct key_binding sys_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
-	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
+	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
+	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time", key_replay_jump },

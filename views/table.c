@@ -13,9 +13,9 @@
 #include "../lib/util.h"
 
 /*
- * Where the selection is after rows were rebuilt. Following (F), or after the
- * user changed the order (sort, filter, tree): on the same process. Otherwise,
- * as in htop, on the same line while a refresh reorders the processes.
+ * Where the selection is after rows were rebuilt: on its process when pinned
+ * (found by pid and start time), else on its line, as in htop. A pinned
+ * process no longer among the rows (gone, filtered out) leaves it on the line.
  */
 static void follow_selection(struct app *a)
 {
@@ -23,20 +23,33 @@ static void follow_selection(struct app *a)
 	const struct rowset *rs = &a->rows;
 	size_t i;
 
-	if (ts->selected_pid && (a->follow || ts->keep_pid)) {
-		for (i = 0; i < rs->nrows; i++) {
-			if (rs->rows[i].task->pid == ts->selected_pid) {
-				ts->list.sel = i;
-				ts->keep_pid = false;
-				return;
-			}
-		}
-		if (a->follow) {
-			app_message(a, "the followed process %d is gone", (int)ts->selected_pid);
-			a->follow = false;
+	if (!ts->pinned)
+		return;
+	for (i = 0; i < rs->nrows; i++) {
+		const struct task *t = rs->rows[i].task;
+
+		if (t->pid == ts->selected_pid && t->starttime == ts->selected_start) {
+			ts->list.sel = i;
+			return;
 		}
 	}
-	ts->keep_pid = false;
+	if (a->follow)
+		app_message(a, "the followed process %d is gone", (int)ts->selected_pid);
+	a->follow = false;
+	ts->pinned = false;
+}
+
+/* The selection's process is now row @i's: followed from here on when @pin. */
+static void select_row(struct app *a, size_t i, bool pin)
+{
+	struct table_state *ts = &a->table;
+
+	ts->list.sel = i;
+	ts->pinned = pin && i < a->rows.nrows;
+	if (i < a->rows.nrows) {
+		ts->selected_pid = a->rows.rows[i].task->pid;
+		ts->selected_start = a->rows.rows[i].task->starttime;
+	}
 }
 
 static void clamp_scroll(struct app *a, int h)
@@ -46,7 +59,8 @@ static void clamp_scroll(struct app *a, int h)
 
 	follow_selection(a);
 	list_fit(&ts->list, rows, h);
-	ts->selected_pid = ts->list.sel < rows ? a->rows.rows[ts->list.sel].task->pid : 0;
+	if (!ts->pinned)
+		select_row(a, ts->list.sel, false);
 }
 
 /* Rates by level; thresholds per second (CPU: percent of one CPU). */
@@ -78,6 +92,15 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 static void as_table(struct app *a, struct table *t)
 {
 	proc_table(t, a->model, &a->rows, a->cols, a->ncols);
+}
+
+void table_view_free(struct app *a)
+{
+	free(a->table.environ);
+	free(a->table.environ_items);
+	a->table.environ = NULL;
+	a->table.environ_items = NULL;
+	a->table.environ_n = 0;
 }
 
 /* The columns that fit in @w (tables/proctable.c: which go first): @out gets them. */
@@ -311,29 +334,26 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	a->table.shown = true;
 }
 
-static enum action move_sel(struct app *a, long delta)
+/* The selection @delta rows on; the process it lands on is followed (@pin), as htop's F. */
+static enum action move_sel(struct app *a, long delta, bool pin)
 {
 	struct table_state *ts = &a->table;
 
+	follow_selection(a);	/* from where its process is now */
 	if (!list_move(&ts->list, a->rows.nrows, delta))
 		return ACT_NONE;
-	ts->selected_pid = a->rows.rows[ts->list.sel].task->pid;
+	select_row(a, ts->list.sel, pin);
+	a->follow = false;	/* another process: F's is left */
 	return ACT_REDRAW;
 }
 
-static enum action k_up(struct app *a) { return move_sel(a, -1); }
-static enum action k_down(struct app *a) { return move_sel(a, 1); }
-static enum action k_pgup(struct app *a) { return move_sel(a, -list_page(&a->table.list)); }
-static enum action k_pgdn(struct app *a) { return move_sel(a, list_page(&a->table.list)); }
-static enum action k_home(struct app *a) { return move_sel(a, -(long)a->rows.nrows); }
-static enum action k_end(struct app *a) { return move_sel(a, (long)a->rows.nrows); }
-
-/* The user changed the order: the selection stays on its process. */
-static enum action reorder(struct app *a, enum action act)
-{
-	a->table.keep_pid = true;
-	return act;
-}
+static enum action k_up(struct app *a) { return move_sel(a, -1, true); }
+static enum action k_down(struct app *a) { return move_sel(a, 1, true); }
+static enum action k_pgup(struct app *a) { return move_sel(a, -list_page(&a->table.list), true); }
+static enum action k_pgdn(struct app *a) { return move_sel(a, list_page(&a->table.list), true); }
+/* Home and End: the first and last lines, whatever process is there (htop's). */
+static enum action k_home(struct app *a) { return move_sel(a, -(long)a->rows.nrows, false); }
+static enum action k_end(struct app *a) { return move_sel(a, (long)a->rows.nrows, false); }
 
 static enum action sort_by(struct app *a, int col)
 {
@@ -344,7 +364,7 @@ static enum action sort_by(struct app *a, int col)
 		a->rows.sort_dir = columns[col].sort_default;
 	}
 	/* A column read only for visible rows must now be read for all. */
-	return reorder(a, columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
+	return columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT;
 }
 
 static enum action k_sort_cpu(struct app *a) { return sort_by(a, COL_CPU); }
@@ -355,7 +375,7 @@ static enum action k_sort_time(struct app *a) { return sort_by(a, COL_TIME); }
 static enum action k_invert(struct app *a)
 {
 	a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
-	return reorder(a, ACT_RESORT);
+	return ACT_RESORT;
 }
 
 /* < and >: the column left or right of the sort column among those on screen, as in htop. */
@@ -371,7 +391,7 @@ static enum action sort_step(struct app *a, int step)
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
 	a->rows.sort_col = cols[i];
 	a->rows.sort_dir = columns[cols[i]].sort_default;
-	return reorder(a, columns[cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
+	return columns[cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT;
 }
 
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
@@ -428,8 +448,8 @@ static enum action filter_done(struct app *a, const char *text)
 	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : a->table.saved_filter);
 	/* Command lines not read yet: read them now, not at the next refresh. */
 	if (a->rows.filter[0] && cmdlines_pending(a->model) && !a->paused && !a->replay)
-		return reorder(a, ACT_COLLECT);
-	return reorder(a, ACT_RESORT);
+		return ACT_COLLECT;
+	return ACT_RESORT;
 }
 
 static enum action k_filter(struct app *a)
@@ -462,16 +482,16 @@ static void search_go(struct app *a, const char *text, size_t from)
 {
 	long r = text[0] ? search_from(a, text, from) : -1;
 
-	if (r >= 0) {
-		a->table.list.sel = (size_t)r;
-		a->table.selected_pid = a->rows.rows[r].task->pid;
-	}
+	/* Found: followed from now on, through re-sorts, as htop follows it. */
+	if (r >= 0)
+		select_row(a, (size_t)r, true);
 	prompt_relabel(a, text[0] && r < 0 ? "Search (no match): " : "Search (F3: next): ");
 }
 
 static void search_change(struct app *a, const char *text)
 {
 	snprintf(a->search, sizeof(a->search), "%s", text);
+	follow_selection(a);
 	search_go(a, text, a->table.list.sel);
 }
 
@@ -479,34 +499,38 @@ static enum action search_key(struct app *a, int ch, const char *text)
 {
 	if (ch != KEY_F(3))
 		return ACT_NONE;
+	follow_selection(a);
 	search_go(a, text, a->table.list.sel + 1);
 	return ACT_REDRAW;
 }
 
+/* Enter: the selection stays where the search took it. Esc too, the text cleared. */
 static enum action search_done(struct app *a, const char *text)
 {
-	(void)text;	/* the selection stays where the search took it */
+	if (!text)
+		a->search[0] = '\0';
 	a->searching = false;
-	return reorder(a, ACT_REDRAW);
+	return ACT_REDRAW;
 }
 
 static bool cmdlines_pending(const struct model *m);
 
+/* F3, /: a new search, its text empty (htop's); F3 in its prompt: the next match. */
 static enum action k_search(struct app *a)
 {
-	prompt_open(a, "Search (F3: next): ", a->search, search_done, search_change);
+	a->search[0] = '\0';
+	prompt_open(a, "Search (F3: next): ", "", search_done, search_change);
 	prompt_keys(a, search_key);
 	a->searching = true;
-	/* F3 again on the last search: its next match at once, as in htop. */
-	if (a->search[0])
-		search_go(a, a->search, a->table.list.sel + 1);
 	/*
 	 * Only the rows shown have their command line: read them all, now. That
 	 * refresh reorders the rows: the selection stays on its process (the one
-	 * the search took it to, or the one it was on), not on its line.
+	 * the search will take it to, or the one it is on), not on its line.
 	 */
+	follow_selection(a);
+	select_row(a, a->table.list.sel, true);
 	if (cmdlines_pending(a->model) && !a->paused && !a->replay)
-		return reorder(a, ACT_COLLECT);
+		return ACT_COLLECT;
 	return ACT_REDRAW;
 }
 
@@ -522,7 +546,7 @@ static enum action k_exited(struct app *a)
 	a->rows.exited = a->rows.exited == EXITED_LAST ? EXITED_HIDE :
 			 a->rows.exited == EXITED_HIDE ? EXITED_MIXED : EXITED_LAST;
 	app_message(a, "%s", say[a->rows.exited]);
-	return reorder(a, ACT_RESORT);
+	return ACT_RESORT;
 }
 
 static enum action k_clear_filter(struct app *a)
@@ -530,7 +554,7 @@ static enum action k_clear_filter(struct app *a)
 	if (!a->rows.filter[0])
 		return ACT_NONE;
 	a->rows.filter[0] = '\0';
-	return reorder(a, ACT_RESORT);
+	return ACT_RESORT;
 }
 
 static enum action delay_done(struct app *a, const char *text)
@@ -558,10 +582,33 @@ static enum action k_delay(struct app *a)
 	return ACT_REDRAW;
 }
 
-static enum action k_pause(struct app *a)
+/* Z: pause or resume the refreshing, as htop's Z; a replay: pause or play. */
+enum action key_pause(struct app *a)
 {
 	a->paused = !a->paused;
 	return a->paused ? ACT_REDRAW : ACT_COLLECT;
+}
+
+/*
+ * Space: htop tags the selected process with it; ktop has no tags. Rather
+ * than something else under an htop user's finger (it paused), it says so;
+ * a replay's Space is a player's: pause and play.
+ */
+enum action key_space(struct app *a)
+{
+	if (a->replay)
+		return key_pause(a);
+	app_message(a, "Space tags in htop; ktop has no tags: k signals the selected process, Z pauses");
+	return ACT_REDRAW;
+}
+
+/* K: kernel threads hidden or shown, as htop's K. */
+static enum action k_kthreads(struct app *a)
+{
+	a->rows.hide_kthreads = !a->rows.hide_kthreads;
+	app_message(a, a->rows.hide_kthreads ? "kernel threads hidden (K: show them)" :
+		    "kernel threads shown (K: hide them)");
+	return ACT_RESORT;
 }
 
 /* A recording's keys: step, jump (src/live.c does them); not a replay, say how to get one. */
@@ -619,6 +666,7 @@ static enum action k_open(struct app *a)
 	struct table t;
 	struct drill d;
 
+	follow_selection(a);
 	if (a->table.list.sel >= a->rows.nrows) {
 		/* Say why nothing opens, rather than nothing. */
 		app_message(a, a->rows.filter[0] ? "no process to open: the filter '%.60s' matches none (Esc clears it)" :
@@ -630,12 +678,29 @@ static enum action k_open(struct app *a)
 	return view_drill(a, &d);
 }
 
-static const struct row *selected_row(const struct app *a)
+static const struct row *selected_row(struct app *a);
+
+/*
+ * s, htop's strace of the selected process: ktop's own, the process view's
+ * event list (its system calls as they happen, with arguments and times).
+ */
+static enum action k_strace(struct app *a)
 {
+	enum action act = k_open(a);
+
+	if (act == ACT_FOCUS)
+		evlist_open(a, NULL);
+	return act;
+}
+
+/* The selected row: its process's, wherever the rows put it since the last draw. */
+static const struct row *selected_row(struct app *a)
+{
+	follow_selection(a);
 	return a->table.list.sel < a->rows.nrows ? &a->rows.rows[a->table.list.sel] : NULL;
 }
 
-static const struct task *selected_task(const struct app *a)
+static const struct task *selected_task(struct app *a)
 {
 	const struct row *r = selected_row(a);
 
@@ -646,7 +711,7 @@ static enum action k_tree(struct app *a)
 {
 	a->rows.tree = !a->rows.tree;
 	app_message(a, a->rows.tree ? "tree view (- folds, + unfolds)" : "flat view");
-	return reorder(a, ACT_RESORT);
+	return ACT_RESORT;
 }
 
 static enum action fold(struct app *a, bool on)
@@ -657,7 +722,7 @@ static enum action fold(struct app *a, bool on)
 		return ACT_NONE;
 	if (on && !r->kids)
 		return ACT_NONE;
-	return rowset_fold(&a->rows, r->task->pid, on) ? reorder(a, ACT_RESORT) : ACT_NONE;
+	return rowset_fold(&a->rows, r->task->pid, on) ? ACT_RESORT : ACT_NONE;
 }
 
 static enum action k_fold(struct app *a) { return fold(a, true); }
@@ -667,7 +732,7 @@ static enum action k_unfold_all(struct app *a)
 {
 	if (!a->rows.tree || !rowset_unfold_all(&a->rows))
 		return ACT_NONE;
-	return reorder(a, ACT_RESORT);
+	return ACT_RESORT;
 }
 
 static enum action k_follow(struct app *a)
@@ -677,10 +742,12 @@ static enum action k_follow(struct app *a)
 	if (!t)
 		return ACT_NONE;
 	a->follow = !a->follow;
+	/* F off: the selection stays on its line, as in htop before a move. */
+	select_row(a, a->table.list.sel, a->follow);
 	if (a->follow)
 		app_message(a, "following %d (%s): F again to stop", (int)t->pid, t->comm);
 	else
-		app_message(a, "not following");
+		app_message(a, "not following: the selection stays on its line until it moves");
 	return ACT_REDRAW;
 }
 
@@ -695,7 +762,7 @@ static enum action user_pick(struct app *a, size_t i)
 	a->rows.filter_uid = a->table.users[i].uid;
 	if (i)
 		app_message(a, "only the processes of %s (u: another user)", a->table.users[i].name);
-	return reorder(a, ACT_RESORT);
+	return ACT_RESORT;
 }
 
 static enum action k_user(struct app *a)
@@ -825,6 +892,28 @@ static enum action renice(struct app *a, int step)
 static enum action k_nice_down(struct app *a) { return renice(a, -1); }
 static enum action k_nice_up(struct app *a) { return renice(a, 1); }
 
+/* [ and ]: a replay's steps; live, htop's: ] more CPU (nice - 1), [ less (nice + 1). */
+static enum action k_bracket_open(struct app *a)
+{
+	return a->replay ? key_replay_back(a) : renice(a, 1);
+}
+
+static enum action k_bracket_close(struct app *a)
+{
+	return a->replay ? key_replay_fwd(a) : renice(a, -1);
+}
+
+/* e: the selected process's environment, as htop's e (src/live.c reads it). */
+static enum action k_environ(struct app *a)
+{
+	const struct task *t = selected_task(a);
+
+	if (!live_process(a) || !t)
+		return ACT_REDRAW;
+	request(a, t);
+	return ACT_ENVIRON;
+}
+
 static enum action k_setup(struct app *a)
 {
 	app_push(a, &setup_view);
@@ -851,9 +940,13 @@ enum action theme_step(struct app *a, int dir)
 	return ACT_THEME;
 }
 
-static enum action k_theme(struct app *a)
+
+/* htop's keys for what ktop does not do: said, rather than nothing. */
+static enum action k_not_htop(struct app *a)
 {
-	return theme_step(a, 1);
+	app_message(a, "not in ktop: htop's l lsof, w wrap, a affinity, i I/O priority, U untag, "
+		    "m merged command, p program path (? lists ktop's keys)");
+	return ACT_REDRAW;
 }
 
 static enum action k_redraw(struct app *a)
@@ -865,12 +958,12 @@ static enum action k_redraw(struct app *a)
 
 static const struct key_binding table_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "the process view: its syscalls, rates, signals, events", k_open },
-	{ { KEY_UP }, "Up", "select the row above", k_up },
+	{ { KEY_UP }, "Up", "select the row above: the selection then stays on its process as rows move", k_up },
 	{ { KEY_DOWN }, "Down", "select the row below", k_down },
 	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp ^B", "one page up", k_pgup },
 	{ { KEY_NPAGE, 6 /* ^F */ }, "PgDn ^F", "one page down", k_pgdn },
-	{ { KEY_HOME, 'g' }, "Home g", "first row", k_home },
-	{ { KEY_END, 'G' }, "End G", "last row", k_end },
+	{ { KEY_HOME, 'g' }, "Home g", "first row: the selection stays on the first line as rows move", k_home },
+	{ { KEY_END, 'G' }, "End G", "last row (its line, as Home)", k_end },
 	{ { 'P' }, "P", "sort by CPU%", k_sort_cpu },
 	{ { 'M' }, "M", "sort by memory (RSS)", k_sort_mem },
 	{ { 'N' }, "N", "sort by PID", k_sort_pid },
@@ -878,9 +971,9 @@ static const struct key_binding table_keys[] = {
 	{ { '<', ',' }, "< ,", "sort by the column to the left", k_sort_left },
 	{ { '>', '.' }, "> .", "sort by the column to the right", k_sort_right },
 	{ { 'I', 'R' }, "I R", "invert the sort order", k_invert },
-	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
-	{ { KEY_F(3) }, "F3", "search: select the next row whose name or command line holds the text, hiding none (F3 again: the next)", k_search },
-	{ { '/', '\\', 'o', KEY_F(4) }, "/ \\ o F4", "filter by name or command line: only the rows that hold the text show (Esc cancels)", k_filter },
+	{ { KEY_F(6) }, "F6", "sort menu: the columns on screen first, then the others", k_sort_menu },
+	{ { KEY_F(3), '/' }, "F3 /", "search: select the next row whose name or command line holds the text, hiding none (F3 again: the next)", k_search },
+	{ { '\\', 'o', KEY_F(4) }, "\\ o F4", "filter by name or command line: only the rows that hold the text show (Esc cancels)", k_filter },
 	{ { 27 /* Esc */ }, "Esc", "clear the filter", k_clear_filter },
 	{ { 'x' }, "x", "exited processes (X rows): after the live ones (default), hidden, or among them", k_exited },
 	{ { 'u' }, "u", "show one user's processes (menu)", k_user },
@@ -888,19 +981,22 @@ static const struct key_binding table_keys[] = {
 	{ { '-' }, "-", "tree: fold (hide the children of the selected process)", k_fold },
 	{ { '+', '=' }, "+ =", "tree: unfold the selected process", k_unfold },
 	{ { '*' }, "*", "tree: unfold all", k_unfold_all },
-	{ { 'F' }, "F", "follow the selected process as the rows move", k_follow },
+	{ { 'K' }, "K", "kernel threads hidden or shown (settings: hide_kernel_threads)", k_kthreads },
+	{ { 'F' }, "F", "follow the selected process (a move, a click or a search follows the one it lands on; F again: its line)", k_follow },
 	{ { 'k', KEY_F(9) }, "k F9", "send a signal to the selected process (menu)", k_kill },
+	{ { 's' }, "s", "its system calls as they happen (htop's strace): the process view's event list", k_strace },
+	{ { 'e' }, "e", "its environment (a menu; root, or your own processes)", k_environ },
 	{ { KEY_F(7) }, "F7", "nice - 1: more CPU for the selected process (root)", k_nice_down },
 	{ { KEY_F(8) }, "F8", "nice + 1: less CPU for the selected process", k_nice_up },
 	{ { 'H' }, "H", "threads on/off (a row per thread)", k_threads },
 	{ { 'c' }, "c", "COMMAND: command line or name", k_cmdline },
-	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
-	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
-	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
+	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
+	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
+	{ { '[' }, "[", "a replay (-r): the interval before; live: nice + 1, as htop's [", k_bracket_open },
+	{ { ']' }, "]", "a replay: the interval after; live: nice - 1 (root), as htop's ]", k_bracket_close },
 	{ { 'J' }, "J", "a replay: jump to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", key_replay_jump },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
-	{ { 'Z' }, "Z", "next colour theme", k_theme },
-	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
+	{ { KEY_F(2), 'S', 'C' }, "F2 S C", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
 	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency", key_view_next },
 	{ { 'V' }, "V", "views menu (F3 in the other views)", key_view_menu },
 	{ { '1' }, "1", "the Processes view (this table)", key_view_1 },
@@ -910,6 +1006,8 @@ static const struct key_binding table_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
+	{ { 'l', 'w', 'a', 'i' }, "l w a i", "htop's lsof, wrap, affinity, I/O priority: not in ktop (says so)", k_not_htop },
+	{ { 'U', 'm', 'p' }, "U m p", "htop's untag, merged command, program path: not in ktop (says so)", k_not_htop },
 	{ { 12 /* ^L */ }, "^L", "redraw the screen", k_redraw },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
@@ -950,9 +1048,9 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 	size_t i;
 
 	if (kind == MOUSE_WHEEL_UP)
-		return move_sel(a, -3);
+		return move_sel(a, -3, true);
 	if (kind == MOUSE_WHEEL_DOWN)
-		return move_sel(a, 3);
+		return move_sel(a, 3, true);
 	if (y == a->hdr_y) {
 		for (i = 0; i < a->hdr_n; i++)
 			if (x >= a->hdr_x[i] && x < a->hdr_x[i + 1])
@@ -962,7 +1060,8 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 	if (y < a->rows_y || y >= a->rows_y + a->table.list.rows ||
 	    !list_at(&a->table.list, a->rows.nrows, y - a->rows_y, &i))
 		return ACT_NONE;
-	move_sel(a, (long)i - (long)a->table.list.sel);
+	select_row(a, i, true);
+	a->follow = false;
 	if (kind == MOUSE_DOUBLE)
 		return keys_dispatch(a, table_keys, ARRAY_SIZE(table_keys), '\n');
 	return ACT_REDRAW;

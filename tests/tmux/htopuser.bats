@@ -212,3 +212,172 @@ until_cell() {
 	keys Escape
 	quit
 }
+
+# cpu_at_least PID TICKS: wait until PID used TICKS clock ticks of CPU.
+cpu_at_least() {
+	for _ in $(seq 300); do
+		[ "$(awk '{ print $14 + $15 }' "/proc/$1/stat")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# refreshed N: wait until the header's clock moved N times (a refresh each, at least).
+refreshed() {
+	local t0 t n=0
+	t0=$(screen | sed -nE '1s/^ktop ([0-9:]+) .*/\1/p')
+	for _ in $(seq 100); do
+		t=$(screen | sed -nE '1s/^ktop ([0-9:]+) .*/\1/p')
+		if [ -n "$t" ] && [ "$t" != "$t0" ]; then
+			n=$((n + 1))
+			t0=$t
+			[ "$n" -ge "$1" ] && return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# search TEXT: F3, TEXT typed, Enter.
+search() {
+	keys F3
+	wait_for '^Search'
+	tmux -L "$S" send-keys -t t -l "$1"
+	keys Enter
+}
+
+@test "selection: F3 finds a process, four CPU hogs re-sort the table, Enter opens the one found" {
+	bg sleep 1007
+	local target=$BG
+	start -d 0.5
+	search "sleep 1007"
+	wait_for '^F1Help'
+	local i hogs=()
+	for i in 1 2 3 4; do
+		bg sh -c 'while :; do :; done'
+		hogs+=("$BG")
+	done
+	# the hogs at the top of CPU% push every other row down: once they ran,
+	# and ktop refreshed (each 0.5 s) since
+	for i in "${hogs[@]}"; do cpu_at_least "$i" 30; done
+	refreshed 2
+	keys Enter
+	wait_for '^Process [0-9]+'
+	screen | grep -Eq "^Process $target( |$)" || { echo "target $target" >&2; screen >&2; false; }
+	keys Escape
+	quit
+}
+
+@test "selection: it stays on its process through sort changes, H, the tree and a filter" {
+	bg sleep 1008
+	local target=$BG
+	start -d 0.5
+	search "sleep 1008"
+	wait_for '^F1Help'
+	keys M
+	wait_for 'sort:rss_kb-'
+	keys H
+	wait_for 'one row per thread'
+	keys N
+	wait_for 'sort:pid\+'
+	keys t
+	wait_for 'tree view'
+	keys F4
+	tmux -L "$S" send-keys -t t -l "sleep"
+	keys Enter
+	wait_for 'filter:sleep'
+	keys Enter
+	wait_for '^Process [0-9]+'
+	screen | grep -Eq "^Process $target( |$)" || { echo "target $target" >&2; screen >&2; false; }
+	keys Escape
+	quit
+}
+
+@test "search: a new F3 starts empty; Esc clears the text" {
+	start -d 1
+	search "no-such-process-xyz"
+	wait_for '^F1Help'
+	keys F3
+	wait_for '^Search'
+	bottom | grep -Eq '^Search \(F3: next\): *$'
+	tmux -L "$S" send-keys -t t -l "ktop"
+	wait_for '^Search \(F3: next\): ktop'
+	keys Escape
+	keys F3
+	wait_for '^Search'
+	bottom | grep -Eq '^Search \(F3: next\): *$'
+	keys Escape
+	quit
+}
+
+@test "htop's keys: K hides and shows kernel threads; hide_kernel_threads in the settings file" {
+	[ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ] || skip "no kthreadd in this pid namespace"
+	start -d 1
+	keys N
+	wait_for '^ +2 +root .*\[kthreadd\]'
+	keys K
+	wait_for 'kernel threads hidden'
+	wait_for '^ +1 +root'
+	lacks '\[kthreadd\]' <<<"$(screen)"
+	wait_for 'kthreads:hidden'
+	keys K
+	wait_for '^ +2 +root .*\[kthreadd\]'
+	quit
+	mkdir -p "$CFG/ktop"
+	printf 'hide_kernel_threads = yes\nsort = +pid\n' >"$CFG/ktop/ktoprc"
+	start -d 1
+	wait_for '^ +1 +root'
+	wait_for 'kthreads:hidden'
+	lacks '\[kthreadd\]' <<<"$(screen)"
+	quit
+}
+
+@test "htop's keys: / searches (the filter is \\ and F4), Z pauses, Space says there are no tags" {
+	start -d 0.5
+	keys /
+	wait_for '^Search \(F3: next\):'
+	keys Escape
+	keys '\'
+	wait_for '^Filter:'
+	keys Escape
+	keys Z
+	wait_for '^ktop .*PAUSED'
+	keys Z
+	for _ in $(seq 50); do screen | head -1 | grep -q PAUSED || break; sleep 0.1; done
+	lacks PAUSED <<<"$(screen | head -1)"
+	keys Space
+	wait_for 'Space tags in htop; ktop has no tags'
+	lacks PAUSED <<<"$(screen | head -1)"
+	quit
+}
+
+@test "htop's keys: s shows the selected process's system calls as they happen, e its environment" {
+	needs_root	# s: its events are traced
+	bg env -i HU_MARK="hu-mark-$$" PATH="$PATH" /bin/sh -c 'while :; do sleep 0.2; done'
+	local p=$BG
+	start -d 0.5
+	search "while :; do sleep 0.2"
+	wait_for '^F1Help'
+	keys s
+	wait_for "^Events of $p "
+	wait_for 'wait4|nanosleep|clock_nanosleep'
+	keys Escape
+	wait_for "^Process $p"
+	keys Escape
+	wait_for '^ +PID'
+	keys e
+	wait_for "^Environment of $p"
+	wait_for "HU_MARK=hu-mark-$$"
+	keys Escape
+	quit
+}
+
+@test "help lists where ktop's keys differ from htop's" {
+	pane 100 60
+	start -d 1
+	keys '?'
+	wait_for "Where the keys differ from htop's"
+	wait_for '^ Space +htop tags'
+	keys q
+	quit
+}

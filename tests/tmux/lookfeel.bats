@@ -95,8 +95,11 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	title_line | grep -qE $'\e\\[([0-9]+;)*7m'
 	run any_colour
 	[ "$status" -ne 0 ]
-	keys Z
+	keys C	# setup, as in htop: Theme is its second line
+	wait_for '^ +Theme '
+	keys Down Right
 	wait_for 'NO_COLOR is set'
+	keys Escape
 	quit
 }
 
@@ -109,12 +112,22 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	quit
 }
 
-@test "Z cycles the themes live" {
+@test "setup's Theme cycles the themes live" {
 	start "" --theme default
-	keys Z
+	keys C	# setup, as in htop
+	wait_for '^ +Theme '
+	keys Down Right
+	wait_for 'Theme +high-contrast'
+	keys Escape
+	wait_for 'PID.*USER'
 	sleep 0.5
 	title_line | grep -qF $'\e[30m\e[103m'	# high-contrast follows default
-	keys Z
+	keys C
+	wait_for '^ +Theme '
+	keys Right
+	wait_for 'Theme +light'
+	keys Escape
+	wait_for 'PID.*USER'
 	sleep 0.5
 	title_line | grep -qF $'\e[37m\e[44m'	# then light
 	quit

@@ -131,7 +131,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	[ -e "$BATS_TEST_TMPDIR/ready" ]
 	bg sh -c "while :; do kill -USR1 $rx; sleep 2.5; done"
 	start -d 5
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "nc-rx-$$"
 	keys Enter
 	wait_for "^ +$rx "
@@ -176,13 +176,16 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	quit
 }
 
-@test "the sort column has an arrow (ASCII too); Z names the theme" {
+@test "the sort column has an arrow (ASCII too); setup's Theme names the theme" {
 	start -d 1 --no-trace
 	wait_for 'CPU%▽'
 	keys I
 	wait_for 'CPU%△'
-	keys Z
-	wait_for '^theme [a-z-]+ \([0-9] of [0-9]; Z: the next'
+	keys C	# setup, as in htop: its second line is the theme
+	wait_for '^ +Theme '
+	keys Down Right
+	wait_for '^theme [a-z-]+ \([0-9] of [0-9]; Left/Right: another'
+	keys Escape
 	quit
 	keys "clear; env XDG_CONFIG_HOME='$CFG' LANG=C.UTF-8 $KTOP -d 1 --no-trace --ascii; echo KTOP-EXIT=\$?" Enter
 	wait_for 'CPU%v'
@@ -208,7 +211,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	bg sleep 1004
 	local p=$BG
 	start -d 1 --no-trace
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "sleep 1004"
 	keys Enter
 	wait_for "^ +$p +root +0 "
@@ -373,7 +376,7 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 
 @test "a filter that matches nothing: Enter says so" {
 	start -d 1 --no-trace
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "zz-nothing-$$"
 	keys Enter
 	wait_for 'no process matches the filter \(Esc clears it\)'

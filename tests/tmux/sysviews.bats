@@ -73,12 +73,12 @@ select_row() {
 }
 
 pause() {
-	keys ' '
+	keys Z
 	wait_for 'PAUSED'
 }
 
 resume() {
-	keys ' '
+	keys Z
 	for _ in $(seq 50); do
 		screen | grep -q PAUSED || return 0
 		sleep 0.1
