@@ -233,6 +233,7 @@ bool handle_action(struct ktop *k, enum action act)
 			model_fproc_remove(&k->model, a->view_pid);
 		watch_signals(k);
 		a->view_pid = 0;
+		a->pv_last.pid = 0;
 		break;
 	case ACT_THEME:
 		if (!ui_theme(a) && a->color)

@@ -73,9 +73,10 @@ const struct column columns[COL_NR] = {
 		       "RUNQ% and BLOCK% do not fit (CSV, JSON: the share)" },
 	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
 			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
-	[COL_SCP99] = { "sc_p99_us", "P99us", 8, false, CT_INT, 0, -1, SORT_DESC,
-			"99th percentile of those calls' durations, all threads and system calls, as the upper "
-			"bound of its log2 bucket: 16 = 99% took at most 16 us (--latency, -p, -- CMD)" },
+	[COL_SCP99] = { "sc_p99_us", "SCP99", 8, false, CT_USEC_BOUND, 0, -1, SORT_DESC,
+			"99th percentile of those calls' durations in us, all threads and system calls, as the "
+			"upper bound of its log2 bucket (the longest call when shorter): 16 = 99% took at most "
+			"16 us; the screen scales it, <=16us (--latency, -p, -- CMD)" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -153,11 +154,34 @@ bool col_wait_redundant(const bool *shown)
 	return true;
 }
 
+/*
+ * A task /proc never read (born and gone between two refreshes: its row is
+ * its events' and its exit record's) has no stat: its nice value, memory,
+ * threads and CPU are not known, not 0.
+ */
+static bool stat_known(const struct task *t)
+{
+	return t->starttime != 0;
+}
+
 bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out)
 {
 	const char *word;
 	uint64_t d;
 
+	switch (c) {
+	case COL_NICE:
+	case COL_MEM:
+	case COL_RSS:
+	case COL_VSZ:
+	case COL_THREADS:
+	case COL_CPUID:
+		if (!stat_known(t))
+			return false;
+		break;
+	default:
+		break;
+	}
 	switch (c) {
 	case COL_PID: *out = t->pid; return true;
 	case COL_TGID: *out = t->tgid; return true;
@@ -451,6 +475,28 @@ void fmt_mem(char *buf, size_t n, double kb)
 		fmt_fixed(buf, n, kb / (1024.0 * 1024 * 1024), 1, 'T');
 }
 
+void fmt_usec(char *buf, size_t n, double us, bool bound, bool utf8)
+{
+	static const struct {
+		double scale;
+		char unit[3];
+	} units[] = { { 1, "us" }, { 1e3, "ms" }, { 1e6, "s" } };
+	const char *le = !bound ? "" : utf8 ? "\u2264" : "<=";
+	char num[32];
+	size_t u = 0;
+	double v;
+
+	if (!(us > 0))
+		us = 0;
+	/* The unit where the number is under 1000 once rounded; seconds past that. */
+	while (u + 1 < ARRAY_SIZE(units) && us / units[u].scale >= 999.5)
+		u++;
+	v = us / units[u].scale;
+	/* Three digits at least: 0.4us, 16us, 4.19ms, 26.2ms, 262ms, 3.00s. */
+	fmt_fixed(num, sizeof(num), v, !u ? v < 9.95 : v < 9.995 ? 2 : v < 99.95, 0);
+	snprintf(buf, n, "%s%s%s", le, num, units[u].unit);
+}
+
 void fmt_cputime(char *buf, size_t n, double s)
 {
 	uint64_t cs = (uint64_t)llround(s > 0 ? s * 100 : 0);
@@ -541,6 +587,13 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 	const struct column *col = &columns[c];
 	double v;
 
+	/* A kernel thread's name bracketed as in its COMMAND line (CSV and JSON: the name). */
+	if (c == COL_COMM && col_kthread(t)) {
+		char comm[PROC_COMM_MAX * 4];
+
+		snprintf(buf, n, "[%s]", col_text(t, c, comm, sizeof(comm), utf8));
+		return buf;
+	}
 	if (col->type == CT_STR || col->type == CT_CHAR)
 		return col_text(t, c, buf, n, utf8);
 	/* The first frame: what is known at once, the average since the start. */
@@ -589,6 +642,9 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		break;
 	case CT_TIME:
 		fmt_cputime(buf, n, v);
+		break;
+	case CT_USEC_BOUND:
+		fmt_usec(buf, n, v, true, utf8);
 		break;
 	default:
 		if (v < 0) {	/* nice, priority */

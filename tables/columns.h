@@ -66,6 +66,7 @@ enum col_type {
 	 * the share of the interval, 100 = one thread's whole interval.
 	 */
 	CT_MS,
+	CT_USEC_BOUND,	/* microseconds, an upper bound (a percentile); screens scale it: "≤262ms" */
 	CT_CHAR,	/* one character (state) */
 	CT_STR,		/* text, sanitized before it is shown */
 };
@@ -134,6 +135,13 @@ void fmt_rate(char *buf, size_t n, double v);
 void fmt_kb(char *buf, size_t n, double kb);
 /* KiB with a unit always: "512K", "299.0M", "23.5G". */
 void fmt_mem(char *buf, size_t n, double kb);
+/*
+ * A duration of @us microseconds in the unit it needs: "0.4us", "16us",
+ * "4.19ms", "262ms", "3.00s", "524s" (7 characters at most below 10^6 s).
+ * @bound: it is an upper bound (a percentile), said "≤" ("<=" without
+ * @utf8).
+ */
+void fmt_usec(char *buf, size_t n, double us, bool bound, bool utf8);
 /* CPU seconds as top's TIME+: "M:SS.hh", or "HHHh" past 999 minutes. */
 void fmt_cputime(char *buf, size_t n, double s);
 /* "3 days, 04:05" or "04:05" */

@@ -43,9 +43,15 @@ static const void *item(const struct table *t, size_t row)
 	return &rows_of(t)->rows[row];
 }
 
+/*
+ * A cell's number for the sort: on the first frame, what the cell shows
+ * (CPU% and faults per second since each process started), so that the
+ * rows are in the order the arrow says from the first frame on.
+ */
 static bool num(const struct table *t, const void *it, int c, double *out)
 {
-	return col_num(t->m, task_of(it), (enum col_id)c, out);
+	return fmt_since_start(t->m, task_of(it), (enum col_id)c, out) ||
+	       col_num(t->m, task_of(it), (enum col_id)c, out);
 }
 
 static const char *text(const struct table *t, const void *it, int c, char *buf, size_t n, int how)

@@ -251,8 +251,8 @@ static size_t put_cell(char *buf, size_t n, size_t off, const char *text, int wi
 		len = text_fit(text, len, w, &tw);
 	else if (left)
 		tw = text_width(text, len);
-	else
-		tw = len;	/* right-aligned: numbers, ASCII */
+	else	/* right-aligned: numbers, "≤" before a percentile */
+		tw = len && (text[0] & 0x80) ? text_width(text, len) : len;
 	pad = tw < w && !(last && (left || !pad_last)) ? w - tw : 0;
 	if (off + pad + len + 2 > n)
 		return off;

@@ -161,6 +161,16 @@ struct app {
 
 	/* The process view, its event list and snapshot (views/procview.c, ...). */
 	pid_t view_pid;			/* the process shown; 0 = none */
+	/*
+	 * The table's row of an exited process Enter opened (its last numbers,
+	 * as the row showed them: no more come), for the process view of @pid.
+	 */
+	struct pv_last_row {
+		pid_t pid;
+		char comm[64];
+		char command[256];
+		char header[1024], row[1024];
+	} pv_last;
 	struct list pv_list;		/* the selected row of its syscall table */
 	struct evlist_state {		/* views/evlist.c: the event list */
 		struct evfilter filter;	/* the kind and syscall it shows */

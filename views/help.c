@@ -45,7 +45,7 @@ static const char *const legend[] = {
 	" Z         pauses, as in htop; a replay: pause and play (Space too)",
 	" s         htop's strace: ktop's own, the process's system calls as they happen",
 	" / F3      search, as in htop; \\ F4 filter",
-	" [ ]       nice + 1 and - 1, as in htop; a replay: the interval before and after",
+	" [ ]       a replay: the interval before and after (htop's renice: F7 F8, as in htop)",
 	" H         a row per thread (htop's H shows or hides user threads)",
 	" c         COMMAND: the command line or the name (htop's c tags a tree)",
 	" x         exited processes' rows (htop's x: file locks)",

@@ -344,8 +344,9 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 			t = fmt_av_cell(v, row, (int)i, cell, sizeof(cell), a->utf8);
 			if (c[i].left)
 				text_pad(padded, sizeof(padded), t, (size_t)width[i]);
-			else
-				snprintf(padded, sizeof(padded), "%*s", width[i], t);
+			else	/* by cells: a percentile's "≤" is 3 bytes, 1 cell */
+				snprintf(padded, sizeof(padded), "%*s", width[i] + (int)(strlen(t) -
+					 text_width(t, strlen(t))), t);
 			if (!sel)
 				attrset(theme_attr(cell_style(v, row, (int)i, &c[i])));
 			put_text(y, x, w - x, padded);

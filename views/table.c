@@ -261,8 +261,9 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 			snprintf(padded, sizeof(padded), "%s", text);
 		else if (col->left)
 			snprintf(padded, sizeof(padded), "%-*.*s", col->width, col->width, text);
-		else
-			snprintf(padded, sizeof(padded), "%*s", col->width, text);
+		else	/* by cells: a percentile's "≤" is 3 bytes, 1 cell */
+			snprintf(padded, sizeof(padded), "%*s", col->width + (int)(strlen(text) -
+				 text_width(text, strlen(text))), text);
 		if (last)
 			x += draw_tree(a, row, y, x, w - x, selected);
 		if (!selected)
@@ -614,8 +615,13 @@ static enum action k_kthreads(struct app *a)
 /* A recording's keys: step, jump (src/live.c does them); not a replay, say how to get one. */
 static bool replaying(struct app *a)
 {
+	/*
+	 * Not htop's renice: a terminal's key sequence split under load
+	 * (Esc [ 1 ~) would then renice whatever is selected. F7 and F8 do.
+	 */
 	if (!a->replay)
-		app_message(a, "this key steps through a recording: ktop -r FILE (recorded with -w FILE)");
+		app_message(a, "this key steps through a recording: ktop -r FILE (recorded with -w FILE); "
+			    "nice: F7 F8");
 	return a->replay;
 }
 
@@ -660,6 +666,33 @@ static enum action k_cmdline(struct app *a)
 	return ACT_COLLECT;
 }
 
+/*
+ * An exited process's row: the process view will have nothing of its own
+ * (no /proc, no events to come), so it shows the row's last numbers as the
+ * table did: its columns but COMMAND, as text lines, and its command apart.
+ */
+static void keep_last_row(struct app *a, const struct table *t, size_t row)
+{
+	struct pv_last_row *l = &a->pv_last;
+	const struct task *task = a->rows.rows[row].task;
+	struct table one = *t;
+	char cmd[CMDLINE_TEXT_MAX];
+	int cols[COL_NR];
+	size_t n = table_view_fit(a, COLS, cols);
+
+	l->pid = 0;
+	if (task->state != 'X' || n < 2)
+		return;
+	one.cols = cols;	/* those on screen */
+	one.ncols = n - 1;
+	table_header_line(&one, l->header, sizeof(l->header));
+	table_row_line(&one, row, l->row, sizeof(l->row));
+	snprintf(l->command, sizeof(l->command), "%s",
+		 col_text(task, COL_CMDLINE, cmd, sizeof(cmd), a->utf8));
+	col_text(task, COL_COMM, l->comm, sizeof(l->comm), a->utf8);
+	l->pid = task->tgid ? task->tgid : task->pid;
+}
+
 /* The process view of the selected row's process; its events get focused. */
 static enum action k_open(struct app *a)
 {
@@ -675,6 +708,7 @@ static enum action k_open(struct app *a)
 	}
 	as_table(a, &t);
 	table_drill(&t, a->table.list.sel, &d);
+	keep_last_row(a, &t, a->table.list.sel);
 	return view_drill(a, &d);
 }
 
@@ -892,16 +926,6 @@ static enum action renice(struct app *a, int step)
 static enum action k_nice_down(struct app *a) { return renice(a, -1); }
 static enum action k_nice_up(struct app *a) { return renice(a, 1); }
 
-/* [ and ]: a replay's steps; live, htop's: ] more CPU (nice - 1), [ less (nice + 1). */
-static enum action k_bracket_open(struct app *a)
-{
-	return a->replay ? key_replay_back(a) : renice(a, 1);
-}
-
-static enum action k_bracket_close(struct app *a)
-{
-	return a->replay ? key_replay_fwd(a) : renice(a, -1);
-}
 
 /* e: the selected process's environment, as htop's e (src/live.c reads it). */
 static enum action k_environ(struct app *a)
@@ -992,8 +1016,8 @@ static const struct key_binding table_keys[] = {
 	{ { 'c' }, "c", "COMMAND: command line or name", k_cmdline },
 	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
 	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
-	{ { '[' }, "[", "a replay (-r): the interval before; live: nice + 1, as htop's [", k_bracket_open },
-	{ { ']' }, "]", "a replay: the interval after; live: nice - 1 (root), as htop's ]", k_bracket_close },
+	{ { '[' }, "[", "a replay (-r): the interval before (htop's [ ] renice: F8 F7 here)", key_replay_back },
+	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", key_replay_jump },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
 	{ { KEY_F(2), 'S', 'C' }, "F2 S C", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },

@@ -381,3 +381,129 @@ search() {
 	keys q
 	quit
 }
+
+# A process that sleeps 0.3 s at a time: each call in the log2 bucket
+# (262144, 524288] us, whose bound is far above the longest call.
+sleeper() {
+	bg sh -c 'while :; do sleep 0.3; done'
+	SLEEPER=$BG
+}
+
+@test "numbers: the Latency view's durations in scaled units, TIME/s, percentiles never above MAX" {
+	needs_root
+	sleeper
+	start -d 1 --latency
+	keys 7
+	wait_for '^SYSCALL +TIME/s +CALLS/s +AVG +P50 +P90 +P99 +MAX '
+	# wait4 of the sleeper's shell: ~0.3 s a call
+	wait_for '^wait4 +[0-9.]+(us|ms|s) +[0-9.k]+ +[0-9.]+(us|ms|s) +≤[0-9.]+(us|ms|s) '
+	local line
+	line=$(screen | grep -E '^(clock_nanosleep|wait4) ' | head -1)
+	echo "$line" >&2
+	# no raw microseconds: every duration has its unit
+	lacks '[0-9]{6,}' <<<"$line"
+	python3 - "$line" <<'PY'
+import re, sys
+f = sys.argv[1].split()
+def us(s):
+    v, u = re.fullmatch(r"≤?([0-9.]+)(us|ms|s)", s).groups()
+    return float(v) * {"us": 1, "ms": 1e3, "s": 1e6}[u]
+p50, p90, p99, mx = (us(x) for x in f[4:8])
+# rounded to 3 digits: a percentile equal to the max reads the same
+assert p50 <= p90 <= p99 <= mx * 1.005, f
+PY
+	quit
+}
+
+@test "numbers: --latency --syscalls --csv, --view latency --csv and --summary: no percentile above max_us" {
+	needs_root
+	sleeper
+	local d=$BATS_TEST_TMPDIR
+	timeout 30 "$KTOP" -b --csv --latency --syscalls -d 0.7 -n 4 >"$d/sc.csv"
+	timeout 30 "$KTOP" -b --csv --latency --view latency -d 0.7 -n 4 >"$d/lat.csv"
+	timeout 30 "$KTOP" --summary --csv -- sh -c 'sleep 0.3; sleep 0.3' >"$d/sum.csv" 2>/dev/null
+	# the sleeper's calls were timed, a bucket's bound far above them
+	grep -q ',clock_nanosleep,' "$d/sc.csv" || grep -q ',wait4,' "$d/sc.csv"
+	python3 - "$d/sc.csv" "$d/lat.csv" "$d/sum.csv" <<'PY'
+import csv, sys
+n = 0
+for path in sys.argv[1:]:
+    rows = list(csv.DictReader(open(path)))
+    for r in rows:
+        mx = r.get("max_us", "")
+        if not mx:
+            continue
+        for k in ("p50_us", "p90_us", "p99_us"):
+            if r.get(k):
+                n += 1
+                assert float(r[k]) <= float(mx), (path, k, r)
+assert n > 0, "no percentile written"
+print(n, "percentiles, none above its row's max_us")
+PY
+}
+
+@test "numbers: exited rows show '-' for what is not known (NI, RES), not 0" {
+	bg sh -c 'while :; do /bin/true; sleep 0.02; done'
+	start -d 0.5
+	keys F4
+	tmux -L "$S" send-keys -t t -l "true"
+	keys Enter
+	# an X row of a true that lived between two refreshes: no /proc reading of it
+	wait_for '^ +[0-9]+ +root +- X '
+	lacks '^ +[0-9]+ +root +- X .* 0 +[0-9:.]+ +[0-9.k-]+ +[0-9.k-]+ +true$' <<<"$(screen)"
+	row=$(screen | grep -E '^ +[0-9]+ +root +- X ' | head -1)
+	echo "$row" >&2
+	[[ "$row" =~ \ -\ +-\ +[0-9]+:[0-9.]+\  ]]	# MEM% RES unknown, TIME+ its exit record's
+	quit
+}
+
+@test "first frame: sorted as its arrow says, command lines, kernel threads bracketed; batch's first iteration too" {
+	bg sh -c 'while :; do :; done'
+	local hog=$BG
+	cpu_at_least "$hog" 50
+	start -d 30	# no second refresh: what shows is the first frame
+	wait_for 'averages since each process started'
+	# the hog first (its CPU% since it started is ~100), then CPU% going down
+	screen | grep -E '^ +[0-9]+ ' | head -1 | grep -Eq "^ +$hog .*sh -c while :; do :; done"
+	screen | awk '/^ +PID/ { on = 1; next } on && /^ +[0-9]+ / { v = $5; if (n++ && v > last + 0.05) bad++; last = v }
+		END { exit !(n > 5 && !bad) }'
+	quit
+	start -d 30 -s +pid
+	wait_for 'averages since each process started'
+	if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+		wait_for '^ +2 +root .* \[kthreadd\]$'
+	fi
+	quit
+	# batch: the first iteration in CPU% order, the hog first; kernel threads bracketed
+	local out
+	out=$(timeout 20 "$KTOP" -b -n 1 -d 1)
+	echo "$out" | grep -E '^ +[0-9]+ ' | head -1 | grep -Eq "^ +$hog "
+	echo "$out" | awk '/^ +PID/ { on = 1; next } on && /^ +[0-9]+ / { v = $4; if (n++ && v > last + 0.05) bad++; last = v }
+		END { exit !(n > 5 && !bad) }'
+	if [ "$(cat /proc/2/comm 2>/dev/null)" = kthreadd ]; then
+		timeout 20 "$KTOP" -b -n 1 -d 1 -s +pid | grep -Eq '^ +2 .* \[kthreadd\]$'
+	fi
+}
+
+@test "selection: Enter on an exited row opens its last numbers, as the row showed them" {
+	needs_root	# the process view focuses events
+	bg sh -c 'while :; do /bin/true; sleep 0.02; done'
+	start -d 1
+	keys F4
+	tmux -L "$S" send-keys -t t -l "true"
+	keys Enter
+	wait_for '^ +[0-9]+ +root +[-0-9]+ X '
+	keys Z	# paused: the rows stay as they are
+	wait_for 'PAUSED'
+	keys End
+	local row pid
+	row=$(screen | grep -E '^ +[0-9]+ +root +[-0-9]+ X ' | tail -1 | sed -E 's/ +true$//')
+	pid=$(awk '{ print $1 }' <<<"$row")
+	echo "row: $row" >&2
+	keys Enter
+	wait_for "^Process $pid "
+	wait_for '^ +PID USER'
+	screen | grep -qxF -- "$row" || { screen >&2; return 1; }
+	keys Escape
+	quit
+}

@@ -171,7 +171,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	# No pattern below has "sleep 302" in it: a grep that has would match the
 	# filter and could be the first row when pids wrap.
 	start "" -s +pid
-	keys t / s l e e p ' ' 3 0 2 Enter
+	keys t F4 s l e e p ' ' 3 0 2 Enter
 	wait_for 'filter:sleep 30[2]'
 	wait_for "^ *$TREE .*sh -c sleep 30[2]"
 	wait_for '├─ sleep 30[2]'

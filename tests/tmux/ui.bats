@@ -192,7 +192,8 @@ start_ktop() {
 	tmux -L "$S" resize-window -t t -x 80 -y 24
 	start_ktop
 	if [ "$(id -u)" = 0 ]; then
-		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +RES +SYSC/s +ERR/s COMMAND'
+		# where the time goes (WAIT%) and TIME+ (htop keeps it) before ktop's SYSC/s
+		wait_for 'PID[^ ]* +S +CPU%[^ ]* +WAIT% +RES +TIME\+ +SYSC/s COMMAND'
 	else
 		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +MEM% +RES +TIME\+ COMMAND'
 	fi

@@ -251,7 +251,7 @@ click() {
 @test "views: help lists the process view's keys" {
 	open_parent_view
 	keys '?'
-	wait_for 'help of the process view'
+	wait_for '^ktop .*help.* process view'
 	wait_for 'the event list: every kernel event'
 	keys x
 	wait_for "^Process $P"
