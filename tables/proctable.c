@@ -34,6 +34,8 @@ static bool col(const struct table *t, int c, struct tcol *out)
 	*out = (struct tcol){
 		.key = k->key, .title = k->title, .width = k->width, .left = k->left,
 		.text = k->type == CT_STR || k->type == CT_CHAR, .sort_default = k->sort_default,
+		/* Long names: as wide as they need where the screen has room. */
+		.grow = c == COL_CGROUP || c == COL_UNIT,
 	};
 	return true;
 }

@@ -862,6 +862,8 @@ static bool def_col(const struct table *t, int c, struct tcol *out)
 		.key = k->key, .title = k->title, .width = k->width, .left = k->left,
 		.text = k->type == AV_STR, .screen_only = k->type == AV_GRAPH,
 		.sort_default = k->sort_default,
+		/* The group's name (a cgroup's path is long): wider where there is room. */
+		.grow = av_of(t)->kind == VIEW_GROUPS && c == 0,
 	};
 	return true;
 }

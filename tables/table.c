@@ -230,6 +230,65 @@ size_t table_fit(const struct table *t, const int *cols, size_t ncols, int w, in
 	return fit_first(t, cols, ncols, w, out, width);
 }
 
+/* The cells column @c's text takes in rows @first .. @first + @count - 1, at most. */
+static int cells_needed(const struct table *t, int c, size_t first, size_t count)
+{
+	char cell[TEXT_MAX];
+	size_t r, n = t->def->cell_max < sizeof(cell) ? t->def->cell_max : sizeof(cell);
+	int need = 0, tw;
+
+	for (r = first; r < first + count && r < t->nrows; r++) {
+		const char *s = t->def->cell(t, t->def->item(t, r), c, cell, n, TEXT_UTF8);
+
+		tw = (int)text_width(s, strlen(s));
+		if (tw > need)
+			need = tw;
+	}
+	return need;
+}
+
+size_t table_fit_rows(const struct table *t, const int *cols, size_t ncols, int w, size_t first,
+		      size_t count, int *out, int *width)
+{
+	struct tcol c;
+	int x = 0, slack, extra, w0;
+	size_t n, i;
+
+	if (!t->def->drop_order) {
+		if (!ncols || !table_col(t, cols[0], &c) || !c.grow)
+			return fit_first(t, cols, ncols, w, out, width);
+		/* A name first: as wide as it needs up to half the line, the others after it. */
+		w0 = cells_needed(t, cols[0], first, count);
+		if (w0 > (w / 2 > c.width ? w / 2 : c.width))
+			w0 = w / 2 > c.width ? w / 2 : c.width;
+		if (w0 < c.width)
+			w0 = c.width;
+		out[0] = cols[0];
+		width[0] = w0;
+		return 1 + fit_first(t, cols + 1, ncols - 1, w - w0 - 1, out + 1, width + 1);
+	}
+	n = fit_dropping(t, cols, ncols, w, out, width);
+	if (n < 2)
+		return n;
+	for (i = 0; i + 1 < n; i++)
+		x += width[i] + 1;
+	/* What the last column has over its least goes to the names that need it. */
+	slack = w - x - t->def->last_min(w);
+	for (i = 0; i + 1 < n && slack > 0; i++) {
+		if (!table_col(t, out[i], &c) || !c.grow)
+			continue;
+		extra = cells_needed(t, out[i], first, count) - width[i];
+		if (extra > slack)
+			extra = slack;
+		if (extra > 0) {
+			width[i] += extra;
+			width[n - 1] -= extra;
+			slack -= extra;
+		}
+	}
+	return n;
+}
+
 /*
  * Append @text at @off, padded to @width (right-aligned unless @left); the
  * last cell unpadded when left-aligned, or when the table's lines end at

@@ -226,8 +226,11 @@ static void draw_title(struct app *a, int id, int y, int w)
 	attrset(theme_attr(EL_NORMAL));
 }
 
-/* The columns that fit in @w (the engine: the first ones, a graph taking what is left). */
-static size_t fit(const struct aggview *v, size_t n, int w, int *width)
+/*
+ * The columns that fit in @w (the engine: the first ones, a graph taking what
+ * is left; a group's name as wide as the rows of @l's window need).
+ */
+static size_t fit(const struct aggview *v, const struct list *l, size_t n, int w, int *width)
 {
 	struct table t;
 	int cols[32], out[32];
@@ -236,7 +239,7 @@ static size_t fit(const struct aggview *v, size_t n, int w, int *width)
 	for (i = 0; i < n && i < ARRAY_SIZE(cols); i++)
 		cols[i] = (int)i;
 	aggview_table(&t, v, cols, i);
-	return table_fit(&t, cols, i, w, out, width);
+	return table_fit_rows(&t, cols, i, w, l->top, (size_t)l->rows, out, width);
 }
 
 static void draw_graph(const struct app *a, const struct sysagg *g, enum subsystem sub, int y,
@@ -297,7 +300,8 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 	int width[32], x;
 	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 16];
 
-	k = fit(v, n, w, width);
+	list_fit(&s->list, v->n, h - 1);
+	k = fit(v, &s->list, n, w, width);
 	/* The titles, the sort column marked. */
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y0, 0, ' ', w);
@@ -320,7 +324,6 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 		a->hdr_x[a->hdr_n] = x;
 	}
 	attrset(theme_attr(EL_NORMAL));
-	list_fit(&s->list, v->n, h - 1);
 	a->rows_y = y0 + 1;
 	for (r = 0; (int)r < h - 1; r++) {
 		size_t row = s->list.top + r;

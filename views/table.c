@@ -94,6 +94,16 @@ static void as_table(struct app *a, struct table *t)
 	proc_table(t, a->model, &a->rows, a->cols, a->ncols);
 }
 
+/* The columns that fit in @w, the long names as wide as the rows on screen need. */
+static size_t fit_shown(struct app *a, int w, int *out, int *width)
+{
+	const struct list *l = &a->table.list;
+	struct table t;
+
+	as_table(a, &t);
+	return table_fit_rows(&t, a->cols, a->ncols, w, l->top, (size_t)l->rows, out, width);
+}
+
 void table_view_free(struct app *a)
 {
 	free(a->table.environ);
@@ -136,7 +146,8 @@ static void draw_sort_elsewhere(const struct app *a, const int *cols, size_t nco
 	mvaddstr(y, w - 1, a->rows.sort_dir == SORT_DESC ? g->sort_desc : g->sort_asc);
 }
 
-static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y, int w)
+static void draw_header_row(struct app *a, const int *cols, const int *width, size_t ncols,
+			    int y, int w)
 {
 	int x = 0;
 	size_t i;
@@ -149,13 +160,13 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 		const struct column *c = &columns[cols[i]];
 		bool last = i + 1 == ncols;
 		char cell[64];
-		int cw = last ? w - x : c->width;
+		int cwid = width[i], cw = last ? w - x : cwid;
 
 		a->hdr_x[a->hdr_n] = x;
 		a->hdr_col[a->hdr_n++] = cols[i];
-		a->hdr_x[a->hdr_n] = last ? w : x + c->width + 1;
+		a->hdr_x[a->hdr_n] = last ? w : x + cwid + 1;
 
-		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", c->width, c->title);
+		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", cwid, c->title);
 		if (cols[i] == a->rows.sort_col) {
 			const struct glyphs *g = glyphs_get(a);
 			int tl = (int)strlen(c->title);
@@ -164,10 +175,10 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 			 * it has room (the title moves left by one), else in the space
 			 * that follows it.
 			 */
-			int ax = x + (last || c->left ? tl : tl < c->width ? c->width - 1 : c->width);
+			int ax = x + (last || c->left ? tl : tl < cwid ? cwid - 1 : cwid);
 
-			if (!c->left && !last && tl < c->width)
-				snprintf(cell, sizeof(cell), "%*s ", c->width - 1, c->title);
+			if (!c->left && !last && tl < cwid)
+				snprintf(cell, sizeof(cell), "%*s ", cwid - 1, c->title);
 			attrset(theme_attr(EL_SORT_COL));
 			put_text(y, x, cw < w - x ? cw : w - x, cell);
 			if (ax < w)
@@ -177,7 +188,7 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 			put_text(y, x, cw < w - x ? cw : w - x, cell);
 		}
 		attrset(theme_attr(EL_TABLE_HEADER));
-		x += c->width + 1;
+		x += cwid + 1;
 	}
 	draw_sort_elsewhere(a, cols, ncols, y, w);
 	attrset(theme_attr(EL_NORMAL));
@@ -239,8 +250,8 @@ static int draw_tree(const struct app *a, const struct row *r, int y, int x, int
 	return used;
 }
 
-static void draw_row(struct app *a, const int *cols, size_t ncols, const struct row *row,
-		     int y, int w, bool selected)
+static void draw_row(struct app *a, const int *cols, const int *width, size_t ncols,
+		     const struct row *row, int y, int w, bool selected)
 {
 	const struct task *t = row->task;
 	char cell[CMDLINE_TEXT_MAX];
@@ -253,6 +264,7 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 	for (i = 0; i < ncols && x < w; i++) {
 		int c = cols[i];
 		const struct column *col = &columns[c];
+		int cwid = width[i];
 		bool last = i + 1 == ncols;
 		char padded[CMDLINE_TEXT_MAX + 16];
 		const char *text = fmt_cell(a->model, t, c, cell, sizeof(cell), a->utf8);
@@ -260,9 +272,9 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		if (last)
 			snprintf(padded, sizeof(padded), "%s", text);
 		else if (col->left)
-			snprintf(padded, sizeof(padded), "%-*.*s", col->width, col->width, text);
+			snprintf(padded, sizeof(padded), "%-*.*s", cwid, cwid, text);
 		else	/* by cells: a percentile's "≤" is 3 bytes, 1 cell */
-			snprintf(padded, sizeof(padded), "%*s", col->width + (int)(strlen(text) -
+			snprintf(padded, sizeof(padded), "%*s", cwid + (int)(strlen(text) -
 				 text_width(text, strlen(text))), text);
 		if (last)
 			x += draw_tree(a, row, y, x, w - x, selected);
@@ -275,9 +287,9 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		 * look (dim zeros) is then one run for the terminal, not one
 		 * attribute change per cell, which over SSH is most of a refresh.
 		 */
-		if (!last && x + col->width < w)
-			put_text(y, x + col->width, 1, " ");
-		x += col->width + 1;
+		if (!last && x + cwid < w)
+			put_text(y, x + cwid, 1, " ");
+		x += cwid + 1;
 	}
 	attrset(theme_attr(EL_NORMAL));
 }
@@ -301,21 +313,21 @@ static void table_draw(struct app *a, int y0, int h, int w)
 {
 	const struct rowset *rs = &a->rows;
 	const struct list *l = &a->table.list;
-	int rows = h - 1, r, cols[COL_NR];
+	int rows = h - 1, r, cols[COL_NR], width[COL_NR];
 	size_t ncols;
 
 	if (rows < 1)
 		return;
 	clamp_scroll(a, rows);
-	ncols = table_view_fit(a, w, cols);
-	draw_header_row(a, cols, ncols, y0, w);
+	ncols = fit_shown(a, w, cols, width);
+	draw_header_row(a, cols, width, ncols, y0, w);
 	if (rs->tree)	/* COMMAND's room: what the header row left it */
 		tree_layout(a, w - a->hdr_x[a->hdr_n - 1]);
 	a->rows_y = y0 + 1;
 	for (r = 0; r < rows && l->top + (size_t)r < rs->nrows; r++) {
 		size_t idx = l->top + (size_t)r;
 
-		draw_row(a, cols, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == l->sel);
+		draw_row(a, cols, width, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == l->sel);
 	}
 	attrset(theme_attr(EL_NORMAL));
 	for (; r < rows; r++)

@@ -507,3 +507,25 @@ PY
 	keys Escape
 	quit
 }
+
+@test "layout: cgroup names use the width there is (Groups by cgroup, the CGROUP column) at 200 columns" {
+	bg sleep 1011
+	local cg
+	cg=$(timeout 20 "$KTOP" -b --csv -o pid,cgroup -p "$BG" -d 0.3 -n 1 | awk -F, 'NR == 2 { print $NF }')
+	[ "${#cg}" -gt 24 ] || skip "no cgroup path past 24 characters here ('$cg')"
+	echo "cgroup: $cg" >&2
+	pane 200 60
+	start -d 1 --group-by cgroup
+	keys 6
+	wait_for '^CGROUP +PROCS'
+	wait_for "^${cg//./\\.} +[0-9]+ "
+	quit
+	mkdir -p "$CFG/ktop"
+	printf 'columns = pid,user,cgroup,cmdline\n' >"$CFG/ktop/ktoprc"
+	start -d 1
+	keys F4
+	tmux -L "$S" send-keys -t t -l "sleep 1011"
+	keys Enter
+	wait_for "^ +$BG +root +${cg//./\\.} +sleep 1011"
+	quit
+}
