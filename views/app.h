@@ -83,6 +83,7 @@ struct table_state {			/* views/table.c */
 	pid_t selected_pid;
 	uint64_t selected_start;
 	bool pinned;
+	bool keep_pid;			/* the user reordered: on its process at the next rebuild */
 	int tree_step, tree_first;	/* the tree's lines: cells per level, first level drawn */
 	char saved_filter[128];		/* the filter before the prompt opened (Esc restores it) */
 	/*

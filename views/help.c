@@ -37,7 +37,11 @@ static const char *const legend[] = {
 	" -         not known yet: a rate needs two readings (from the second refresh on)",
 	" 0.4       rates under 10 per second carry a decimal: one event every 2.5 s is 0.4",
 	" CPU%\u25bd    the sort column and its order (\u25bd descending, \u25b3 ascending)",
-	"",
+};
+#define NLEGEND (int)(ARRAY_SIZE(legend) + 1)	/* and a blank line */
+
+/* After every view's keys: what an htop user's fingers would expect otherwise. */
+static const char *const htop_keys[] = {
 	"Where the keys differ from htop's",
 	" Up Down   the selection then stays on its process as rows move (htop: on its line",
 	"           unless F); Home and End put it back on a line",
@@ -52,7 +56,6 @@ static const char *const legend[] = {
 	" C S F2    setup, as in htop; its Theme line changes the colours",
 	" l w a i U m p   htop's lsof, wrap, affinity, I/O priority, untag, merge, path: not in ktop",
 };
-#define NLEGEND (int)(ARRAY_SIZE(legend) + 1)	/* and a blank line */
 /* The views in the order shown: @under first. Returns how many. */
 static size_t help_order(const struct view *under, const struct view **out)
 {
@@ -80,7 +83,7 @@ static const char *help_section(const struct view *const *order, size_t nv, int 
 			return order[t]->name;
 		n -= (int)order[t]->nkeys + 2;
 	}
-	return order[nv - 1]->name;
+	return "htop";
 }
 
 /* The widest key label of the views listed: their help starts past it ("Esc q F6 F10" too). */
@@ -139,6 +142,12 @@ static bool help_line(const struct app *a, const struct view *const *order, size
 		attrset(theme_attr(EL_NORMAL));
 		return true;
 	}
+	if (n < (int)ARRAY_SIZE(htop_keys)) {
+		attrset(theme_attr(n ? EL_NORMAL : EL_LABEL));
+		put_text(y, 0, w, htop_keys[n]);
+		attrset(theme_attr(EL_NORMAL));
+		return true;
+	}
 	return false;
 }
 
@@ -151,7 +160,7 @@ static const struct view *help_under(const struct app *a)
 /* The lines of the list: the legend, then each view's title, keys and a blank line. */
 static size_t help_total(const struct view *const *order, size_t nv)
 {
-	size_t t, total = NLEGEND;
+	size_t t, total = NLEGEND + ARRAY_SIZE(htop_keys);
 
 	for (t = 0; t < nv; t++)
 		total += order[t]->nkeys + 2;
@@ -164,6 +173,7 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	const struct view *order[ARRAY_SIZE(views) + 1];
 	size_t nv = help_order(under, order);
 	char line[256];
+	const char *section;
 	int y = y0, n, help_scroll;
 
 	list_fit_window(&a->help, help_total(order, nv), h - 3);
@@ -177,13 +187,17 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	 * The title names the section at the top of the page, not always the
 	 * first; the shorter form where the longer would be cut.
 	 */
-	snprintf(line, sizeof(line), "ktop %s help: %s%s%s (any key returns; Up/Down/PgUp/PgDn/Home/End "
-		 "scroll)", KTOP_VERSION, help_scroll < NLEGEND ? "the header, then the keys of the " :
-		 "keys of the ", help_scroll < NLEGEND ? under->name : help_section(order, nv, help_scroll),
-		 " view");
+	section = help_scroll < NLEGEND ? under->name : help_section(order, nv, help_scroll);
+	if (!strcmp(section, "htop"))
+		snprintf(line, sizeof(line), "ktop %s help: where the keys differ from htop's (any key "
+			 "returns; Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION);
+	else
+		snprintf(line, sizeof(line), "ktop %s help: %s%s view (any key returns; "
+			 "Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION, help_scroll < NLEGEND ?
+			 "the header, then the keys of the " : "keys of the ", section);
 	if ((int)strlen(line) > w)
-		snprintf(line, sizeof(line), "ktop help: %s view (any key returns; arrows scroll)",
-			 help_scroll < NLEGEND ? under->name : help_section(order, nv, help_scroll));
+		snprintf(line, sizeof(line), "ktop help: %s%s (any key returns; arrows scroll)",
+			 section, strcmp(section, "htop") ? " view" : "'s keys and ktop's");
 	put_text(y++, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	snprintf(line, sizeof(line), "Rates are per second over the refresh interval (%.2f s); "

@@ -217,8 +217,15 @@ static enum action change(struct app *a, int dir)
 	}
 }
 
-static enum action s_left(struct app *a) { return change(a, -1); }
-static enum action s_right(struct app *a) { return change(a, 1); }
+/* A setting that reorders the table: its selection stays on its process. */
+static enum action setup_change(struct app *a, int dir)
+{
+	a->table.keep_pid = true;
+	return change(a, dir);
+}
+
+static enum action s_left(struct app *a) { return setup_change(a, -1); }
+static enum action s_right(struct app *a) { return setup_change(a, 1); }
 
 static enum action s_toggle(struct app *a)
 {
@@ -226,7 +233,7 @@ static enum action s_toggle(struct app *a)
 
 	if (cursor == IT_DELAY || cursor == IT_THEME || cursor == IT_SORT)
 		return ACT_NONE;
-	return change(a, 1);
+	return setup_change(a, 1);
 }
 
 /* Move the column under the cursor one place earlier (@dir -1) or later. */

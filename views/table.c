@@ -14,8 +14,9 @@
 
 /*
  * Where the selection is after rows were rebuilt: on its process when pinned
- * (found by pid and start time), else on its line, as in htop. A pinned
- * process no longer among the rows (gone, filtered out) leaves it on the line.
+ * (found by pid and start time) or when the user changed the order or the
+ * rows (keep_pid, once), else on its line, as in htop. A pinned process no
+ * longer among the rows (gone, filtered out) leaves it on the line.
  */
 static void follow_selection(struct app *a)
 {
@@ -23,7 +24,10 @@ static void follow_selection(struct app *a)
 	const struct rowset *rs = &a->rows;
 	size_t i;
 
-	if (!ts->pinned)
+	bool keep = ts->keep_pid;
+
+	ts->keep_pid = false;
+	if (!ts->pinned && !keep)
 		return;
 	for (i = 0; i < rs->nrows; i++) {
 		const struct task *t = rs->rows[i].task;
@@ -33,6 +37,8 @@ static void follow_selection(struct app *a)
 			return;
 		}
 	}
+	if (!ts->pinned)
+		return;
 	if (a->follow)
 		app_message(a, "the followed process %d is gone", (int)ts->selected_pid);
 	a->follow = false;
@@ -347,6 +353,16 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	a->table.shown = true;
 }
 
+/*
+ * The user changed what the rows are (sort, filter, tree, H...): the
+ * selection stays on its process through it, pinned or not.
+ */
+static enum action reorder(struct app *a, enum action act)
+{
+	a->table.keep_pid = true;
+	return act;
+}
+
 /* The selection @delta rows on; the process it lands on is followed (@pin), as htop's F. */
 static enum action move_sel(struct app *a, long delta, bool pin)
 {
@@ -377,7 +393,7 @@ static enum action sort_by(struct app *a, int col)
 		a->rows.sort_dir = columns[col].sort_default;
 	}
 	/* A column read only for visible rows must now be read for all. */
-	return columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT;
+	return reorder(a, columns[col].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_cpu(struct app *a) { return sort_by(a, COL_CPU); }
@@ -388,7 +404,7 @@ static enum action k_sort_time(struct app *a) { return sort_by(a, COL_TIME); }
 static enum action k_invert(struct app *a)
 {
 	a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 /* < and >: the column left or right of the sort column among those on screen, as in htop. */
@@ -404,7 +420,7 @@ static enum action sort_step(struct app *a, int step)
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
 	a->rows.sort_col = cols[i];
 	a->rows.sort_dir = columns[cols[i]].sort_default;
-	return columns[cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT;
+	return reorder(a, columns[cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
@@ -419,7 +435,7 @@ static enum action sort_pick(struct app *a, size_t item)
 	else
 		a->rows.sort_dir = columns[col].sort_default;
 	a->rows.sort_col = (int)col;
-	return ACT_COLLECT;
+	return reorder(a, ACT_COLLECT);
 }
 
 /*
@@ -461,8 +477,8 @@ static enum action filter_done(struct app *a, const char *text)
 	snprintf(a->rows.filter, sizeof(a->rows.filter), "%s", text ? text : a->table.saved_filter);
 	/* Command lines not read yet: read them now, not at the next refresh. */
 	if (a->rows.filter[0] && cmdlines_pending(a->model) && !a->paused && !a->replay)
-		return ACT_COLLECT;
-	return ACT_RESORT;
+		return reorder(a, ACT_COLLECT);
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_filter(struct app *a)
@@ -559,7 +575,7 @@ static enum action k_exited(struct app *a)
 	a->rows.exited = a->rows.exited == EXITED_LAST ? EXITED_HIDE :
 			 a->rows.exited == EXITED_HIDE ? EXITED_MIXED : EXITED_LAST;
 	app_message(a, "%s", say[a->rows.exited]);
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_clear_filter(struct app *a)
@@ -567,7 +583,7 @@ static enum action k_clear_filter(struct app *a)
 	if (!a->rows.filter[0])
 		return ACT_NONE;
 	a->rows.filter[0] = '\0';
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action delay_done(struct app *a, const char *text)
@@ -621,7 +637,7 @@ static enum action k_kthreads(struct app *a)
 	a->rows.hide_kthreads = !a->rows.hide_kthreads;
 	app_message(a, a->rows.hide_kthreads ? "kernel threads hidden (K: show them)" :
 		    "kernel threads shown (K: hide them)");
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 /* A recording's keys: step, jump (src/live.c does them); not a replay, say how to get one. */
@@ -666,7 +682,7 @@ static enum action k_threads(struct app *a)
 {
 	/* What the toggle does (src/live.c toggles, or says why not: a recording, CMD's end). */
 	app_message(a, a->model->threads ? "one row per process" : "one row per thread");
-	return ACT_THREADS;
+	return reorder(a, ACT_THREADS);
 }
 
 static enum action k_cmdline(struct app *a)
@@ -675,7 +691,7 @@ static enum action k_cmdline(struct app *a)
 	a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;
 	if (a->rows.sort_col == COL_CMDLINE || a->rows.sort_col == COL_COMM)
 		a->rows.sort_col = a->cols[a->ncols - 1];
-	return ACT_COLLECT;
+	return reorder(a, ACT_COLLECT);
 }
 
 /*
@@ -757,7 +773,7 @@ static enum action k_tree(struct app *a)
 {
 	a->rows.tree = !a->rows.tree;
 	app_message(a, a->rows.tree ? "tree view (- folds, + unfolds)" : "flat view");
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action fold(struct app *a, bool on)
@@ -768,7 +784,7 @@ static enum action fold(struct app *a, bool on)
 		return ACT_NONE;
 	if (on && !r->kids)
 		return ACT_NONE;
-	return rowset_fold(&a->rows, r->task->pid, on) ? ACT_RESORT : ACT_NONE;
+	return rowset_fold(&a->rows, r->task->pid, on) ? reorder(a, ACT_RESORT) : ACT_NONE;
 }
 
 static enum action k_fold(struct app *a) { return fold(a, true); }
@@ -778,7 +794,7 @@ static enum action k_unfold_all(struct app *a)
 {
 	if (!a->rows.tree || !rowset_unfold_all(&a->rows))
 		return ACT_NONE;
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_follow(struct app *a)
@@ -808,7 +824,7 @@ static enum action user_pick(struct app *a, size_t i)
 	a->rows.filter_uid = a->table.users[i].uid;
 	if (i)
 		app_message(a, "only the processes of %s (u: another user)", a->table.users[i].name);
-	return ACT_RESORT;
+	return reorder(a, ACT_RESORT);
 }
 
 static enum action k_user(struct app *a)

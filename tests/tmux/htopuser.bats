@@ -376,6 +376,8 @@ search() {
 	pane 100 60
 	start -d 1
 	keys '?'
+	wait_for '^ktop .*help'
+	keys End	# at the end, after every view's keys
 	wait_for "Where the keys differ from htop's"
 	wait_for '^ Space +htop tags'
 	keys q

@@ -278,7 +278,7 @@ resume() {
 	keys F2
 	wait_for '^Setup'
 	wait_for 'Groups by +unit'
-	keys Down Down Down Down Down Down Down Right
+	keys Down Down Down Down Down Down Down Down Right
 	wait_for 'View +Syscalls'
 	keys s
 	wait_for 'saved to'
