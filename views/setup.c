@@ -104,11 +104,12 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 			int c_id = cols[i - IT_COLS];
 			const struct column *c = &columns[c_id];
 			char why[64] = "";
+			bool hidden = shown[i - IT_COLS] && !on_screen[c_id];
 
 			/* Ticked, not on screen: say so, and why, before what it is. */
-			if (shown[i - IT_COLS] && !on_screen[c_id] && c_id == COL_WAIT && col_wait_redundant(on_screen))
+			if (hidden && c_id == COL_WAIT && col_wait_redundant(on_screen))
 				snprintf(why, sizeof(why), "(shown where RUNQ%% and BLOCK%% do not fit) ");
-			else if (shown[i - IT_COLS] && !on_screen[c_id])
+			else if (hidden)
 				snprintf(why, sizeof(why), "(no room at %d columns) ", w);
 			snprintf(line, sizeof(line), "  %s %-10s %-15s %s%s", shown[i - IT_COLS] ? "[x]" : "[ ]",
 				 c->title, c->key, why, c->doc);
