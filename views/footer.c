@@ -107,7 +107,7 @@ void footer_draw(struct app *a, int y, int w)
 {
 	const struct view *v = a->stack[a->depth - 1];
 	const struct rowset *rs = &a->rows;
-	char right[240], user[64] = "";
+	char right[320], user[64] = "";
 	bool show[ARRAY_SIZE(bar)];
 	int x = 0, rw;
 	bool pad;
