@@ -83,7 +83,10 @@ def csv_format(path, n_iter, dmin, dmax):
         if len(set(pids)) != len(pids):
             fail("iteration %d: a pid is listed twice" % (i + 1))
         for r in it:
-            if not is_uint(r["pid"]) or not is_uint(r["ppid"]) or not is_uint(r["rss_kb"]):
+            # rss_kb: empty for a row /proc never read (born and gone between
+            # two refreshes, state X: its exit record has no memory), never 0
+            rss_ok = is_uint(r["rss_kb"]) or (r["rss_kb"] == "" and r["state"] == "X")
+            if not is_uint(r["pid"]) or not is_uint(r["ppid"]) or not rss_ok:
                 fail("iteration %d: pid/ppid/rss_kb not whole numbers: %r" % (i + 1, r))
             if len(r["state"]) != 1:
                 fail("iteration %d: state %r is not one character" % (i + 1, r["state"]))
