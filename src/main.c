@@ -394,6 +394,7 @@ out:
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
 	evlist_free(&k.app);
+	table_view_free(&k.app);
 	rowset_free(&k.batch.rows);
 	model_free(&k.model);
 	batch_free(&k.batch);
