@@ -10,7 +10,14 @@ THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS = ncursesw libtracefs libtraceevent libmicrohttpd sqlite3 gnutls libcrypt zlib yaml-0.1 libcurl snappy
+# Linked: what every run may need. Loaded when an option needs them (lib/dl.h):
+# the exporter's, the web config's and remote write's, named KEY=PACKAGE for
+# tools/gen-dlnames.sh; compiled against, never linked into ktop.
+PKGS = ncursesw libtracefs libtraceevent sqlite3 zlib
+DL_LIBS = MHD=libmicrohttpd GNUTLS=gnutls CRYPT=libcrypt YAML=yaml-0.1 CURL=libcurl SNAPPY=snappy
+DL_PKGS = $(foreach l,$(DL_LIBS),$(word 2,$(subst =, ,$(l))))
+# The unit tests, helpers and fuzzers call some of them directly.
+ALL_PKGS = $(PKGS) $(DL_PKGS)
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wformat=2 -Wformat-security -Wundef -Wcast-align -Wwrite-strings -Wvla
@@ -71,7 +78,7 @@ ktop: $(CORE_OBJ) $(UI_OBJ)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(HARDEN) $(CFLAGS) $$($(PKG_CONFIG) --cflags $(ALL_PKGS)) -c -o $@ $<
 
 # The kernel's own syscall tables (data/syscalls/README.md) name what the
 # build host's headers are too old to know.
@@ -80,6 +87,13 @@ SYSCALL_TABLES = data/syscalls/abis $(wildcard data/syscalls/*.tbl)
 $(B)/gen/syscall_names.c: tools/gen-syscalls.sh $(SYSCALL_TABLES)
 	@mkdir -p $(dir $@)
 	sh tools/gen-syscalls.sh "$(CC)" $@ data/syscalls
+
+$(B)/gen/dlnames.h: tools/gen-dlnames.sh
+	@mkdir -p $(dir $@)
+	sh tools/gen-dlnames.sh "$(CC)" "$(PKG_CONFIG)" $@ $(DL_LIBS)
+
+$(B)/lib/dl.o $(B)/asan-obj/lib/dl.o $(B)/fuzz/obj/lib/dl.o: CPPFLAGS += -I$(B)/gen
+$(B)/lib/dl.o $(B)/asan-obj/lib/dl.o $(B)/fuzz/obj/lib/dl.o: $(B)/gen/dlnames.h
 
 $(B)/gen/themes.c: tools/gen-themes.sh themes/default.theme themes/mono.theme
 	@mkdir -p $(dir $@)
@@ -90,14 +104,14 @@ $(GEN_SRC:.c=.o): $(B)/gen/%.o: $(B)/gen/%.c
 
 $(B)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 # The core is compiled once under ASan+UBSan; each test links it.
 ASAN_OBJ = $(CORE_SRC:%.c=$(B)/asan-obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/asan-obj/gen/%.o)
 
 $(B)/asan-obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -MMD -MP $$($(PKG_CONFIG) --cflags $(ALL_PKGS)) -c -o $@ $<
 
 $(B)/asan-obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -115,26 +129,26 @@ $(B)/ktop-asan: $(ASAN_OBJ) $(ASAN_UI_OBJ)
 
 $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(ALL_PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 # Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
 HELPERS = $(B)/tests/helpers/promsample $(B)/tests/helpers/clockcheck $(B)/tests/helpers/recbomb
 
 $(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 unit: $(TESTS) $(ASAN_TESTS) $(HELPERS)
 
 # bench/record.sh's generator of long recordings (linked with the core).
 $(B)/bench/recgen: bench/recgen.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 # bench/evcost.sh's decoder of recorded pages (instructions per event, under callgrind).
 $(B)/bench/evcost: bench/evcost.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(CORE_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 # bench/trace.sh's and bench/evcost.sh's workloads.
 $(B)/bench/flood: bench/flood.c
@@ -143,14 +157,14 @@ $(B)/bench/flood: bench/flood.c
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP $$($(PKG_CONFIG) --cflags $(PKGS)) -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP $$($(PKG_CONFIG) --cflags $(ALL_PKGS)) -c -o $@ $<
 
 $(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_OBJ) $$($(PKG_CONFIG) --libs $(PKGS)) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 # Kept: the harnesses share them.
 .SECONDARY: $(FUZZ_OBJ)
