@@ -25,6 +25,7 @@
 #include "../views/view.h"
 #include "httpd.h"
 #include "ktop.h"
+#include "version.h"
 #include "watchdog.h"
 
 int arm_timer(int fd, double delay_s, bool now)
@@ -237,7 +238,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (k.opt.show_version) {
-		printf("ktop %s\n", KTOP_VERSION);
+		version_print(stdout);
 		return 0;
 	}
 	k.mode = k.opt.summary ? &mode_summary : options_exporter_only(&k.opt) ? &mode_exporter :
