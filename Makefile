@@ -6,6 +6,8 @@ MANDIR = $(PREFIX)/share/man/man1
 DATADIR = $(PREFIX)/share/ktop
 # systemd reads units from /usr/local/lib/systemd/system too.
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+# bash-completion looks in $XDG_DATA_DIRS/bash-completion/completions (/usr/local/share too).
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 THEMES = $(wildcard themes/*.theme)
 
 CC ?= cc
@@ -208,8 +210,14 @@ soak: deps
 	@$(MAKE) --no-print-directory ktop
 	bash tests/stress/soak.sh 600
 
-install: ktop
+# Made by the program from its own tables (src/completion.c): it cannot drift from --help.
+$(B)/ktop.bash-completion: ktop
+	@mkdir -p $(dir $@)
+	./ktop --completion bash >$@
+
+install: ktop $(B)/ktop.bash-completion
 	install -D -m 0755 ktop $(DESTDIR)$(BINDIR)/ktop
+	install -D -m 0644 $(B)/ktop.bash-completion $(DESTDIR)$(COMPLETIONDIR)/ktop
 	install -D -m 0644 man/ktop.1 $(DESTDIR)$(MANDIR)/ktop.1
 	install -d $(DESTDIR)$(DATADIR)/themes
 	install -m 0644 $(THEMES) $(DESTDIR)$(DATADIR)/themes/
@@ -223,7 +231,7 @@ install: ktop
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-record.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1
+	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1 $(DESTDIR)$(COMPLETIONDIR)/ktop
 	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-exporter.socket \
 		$(DESTDIR)$(UNITDIR)/ktop-record.service
 	rm -rf $(DESTDIR)$(DATADIR)

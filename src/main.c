@@ -24,6 +24,7 @@
 #include "../collectors/system.h"
 #include "../views/view.h"
 #include "httpd.h"
+#include "completion.h"
 #include "ktop.h"
 #include "version.h"
 #include "watchdog.h"
@@ -237,6 +238,8 @@ int main(int argc, char **argv)
 		options_usage(stdout);
 		return 0;
 	}
+	if (k.opt.completion)
+		return completion_print(stdout, k.opt.completion) ? 2 : 0;
 	if (k.opt.show_version) {
 		version_print(stdout);
 		return 0;
