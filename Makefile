@@ -229,11 +229,12 @@ install: ktop $(B)/ktop.bash-completion
 	sed 's|/usr/local/bin/ktop|$(BINDIR)/ktop|' contrib/ktop-record.service \
 		>$(DESTDIR)$(UNITDIR)/ktop-record.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/ktop-record.service
+	install -m 0644 contrib/ktop-record.timer $(DESTDIR)$(UNITDIR)/ktop-record.timer
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ktop $(DESTDIR)$(MANDIR)/ktop.1 $(DESTDIR)$(COMPLETIONDIR)/ktop
 	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-exporter.socket \
-		$(DESTDIR)$(UNITDIR)/ktop-record.service
+		$(DESTDIR)$(UNITDIR)/ktop-record.service $(DESTDIR)$(UNITDIR)/ktop-record.timer
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
