@@ -64,7 +64,7 @@ FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/ob
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
 
-.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz stress soak
+.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz stress soak deb
 
 all: ktop
 
@@ -236,6 +236,33 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/ktop-exporter.service $(DESTDIR)$(UNITDIR)/ktop-exporter.socket \
 		$(DESTDIR)$(UNITDIR)/ktop-record.service $(DESTDIR)$(UNITDIR)/ktop-record.timer
 	rm -rf $(DESTDIR)$(DATADIR)
+
+# The Debian package, ktop_VERSION_ARCH.deb here, built by debhelper (debian/rules)
+# from a copy of this tree (its clean step must not touch this build), then
+# checked by lintian: an error fails the build.
+VERSION = $(shell sed -n 's/^\#define KTOP_VERSION "\(.*\)"/\1/p' lib/util.h)
+DEB = ktop_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null).deb
+
+# Build-Depends: tools/deps.sh's build list, less build-essential's gcc and make.
+debian/control: debian/control.in tools/deps.sh
+	sh tools/deps.sh --list build | grep -vxE 'gcc|make' | \
+		awk 'NR > 1 { print prev "," } { prev = " " $$0 } END { print prev }' >$@.deps
+	awk -v deps=$@.deps '/^@BUILD_DEPENDS@$$/ { while ((getline l <deps) > 0) print l; next } { print }' \
+		debian/control.in >$@.tmp
+	rm -f $@.deps
+	mv $@.tmp $@
+
+deb: debian/control
+	@sh tools/deps.sh deb
+	@head -n 1 debian/changelog | grep -q '^ktop ($(VERSION))' || \
+		{ echo "ktop: debian/changelog's first entry is not version $(VERSION) (lib/util.h)" >&2; exit 1; }
+	rm -rf $(B)/deb
+	mkdir -p $(B)/deb/ktop-$(VERSION)
+	tar -cf - --exclude=./.git --exclude=./$(B) --exclude=./ktop --exclude='./ktop_*' . | \
+		tar -xf - -C $(B)/deb/ktop-$(VERSION)
+	cd $(B)/deb/ktop-$(VERSION) && dpkg-buildpackage -b -us -uc -j$$(nproc)
+	cp $(B)/deb/$(DEB) .
+	@if command -v lintian >/dev/null; then lintian --fail-on error --info $(DEB); fi
 
 clean:
 	rm -rf $(B) ktop
