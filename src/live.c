@@ -23,8 +23,8 @@ static const int table_default[] = {
 /* With tracing: the syscall columns next, they are what ktop is for. */
 static const int table_traced[] = {
 	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_TIME, COL_SYSC,
-	COL_SYSERR, COL_TOPSC, COL_RUNQ, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV,
-	COL_THREADS, COL_CMDLINE,
+	COL_SYSERR, COL_TOPSC, COL_RUNQ, COL_THROTTLED, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW,
+	COL_SIGRECV, COL_THREADS, COL_CMDLINE,
 };
 
 /* Z: which theme it switched to, and which of how many. */

@@ -50,8 +50,7 @@ static bool num(const struct table *t, const void *it, int c, double *out)
 
 static const char *text(const struct table *t, const void *it, int c, char *buf, size_t n, int how)
 {
-	(void)t;
-	return col_text(task_of(it), (enum col_id)c, buf, n, how);
+	return col_text_model(t->m, task_of(it), (enum col_id)c, buf, n, how);
 }
 
 static const char *cell(const struct table *t, const void *it, int c, char *buf, size_t n, int utf8)
@@ -138,7 +137,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		*len = strlen(task->user);
 		return task->user;
 	default:
-		col_text(task, (enum col_id)c, buf, n, TEXT_UTF8);
+		col_text_model(t->m, task, (enum col_id)c, buf, n, TEXT_UTF8);
 		*len = strlen(buf);
 		return buf;
 	}
@@ -190,8 +189,8 @@ static void drill(const struct table *t, const void *it, struct drill *out)
  * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
  */
 static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_RUNQ, COL_VSZ, COL_TOPSC,
-	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
+	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_THROTTLED, COL_RUNQ, COL_VSZ,
+	COL_TOPSC, COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
 };
 #define COMMAND_MIN_W 13
 
