@@ -11,6 +11,7 @@
 
 #include "../lib/cgroup.h"
 #include "../lib/util.h"
+#include "cgfds.h"
 
 /* Ticks a cgroup or a process not asked for is kept (its descriptors too). */
 #define CGCPU_IDLE_TICKS 3
@@ -55,8 +56,8 @@ struct cgcpu {
 	size_t n, cap;
 	size_t *index, index_cap;	/* open addressing by the path's hash: v index + 1 */
 	struct pidmap procs;		/* row id -> struct cgproc */
-	size_t nfds;
-	unsigned long reads, path_reads;
+	struct cgfds fds;
+	unsigned long path_reads;
 };
 
 #define KEYLEN (sizeof(CGRES_CPU_KEY) - 1)
@@ -104,6 +105,7 @@ struct cgcpu *cgcpu_new(int v1, int v2, const char *proc)
 	c->v1 = v1 >= 0;
 	c->mnt = c->v1 ? v1 : v2;
 	c->proc = pfd;
+	c->fds.budget = CGCPU_FD_BUDGET;
 	pidmap_init(&c->procs);
 	return c;
 }
@@ -113,10 +115,7 @@ static void node_free(struct cgcpu *c, struct cgnode *nd)
 	int f;
 
 	for (f = 0; f < CF_NR; f++)
-		if (nd->fd[f] >= 0) {
-			close(nd->fd[f]);
-			c->nfds--;
-		}
+		cgfds_close(&c->fds, &nd->fd[f]);
 	free(nd->key);
 	free(nd);
 }
@@ -167,18 +166,9 @@ void cgcpu_moved(struct cgcpu *c, const pid_t *ids, size_t n)
 
 /* ---- the cgroups ---- */
 
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 static size_t *slot_of(const struct cgcpu *c, const char *path)
 {
-	size_t i = hash_str(path) & (c->index_cap - 1);
+	size_t i = str_hash(path) & (c->index_cap - 1);
 
 	while (c->index[i] && strcmp(c->v[c->index[i] - 1]->key + KEYLEN, path))
 		i = (i + 1) & (c->index_cap - 1);
@@ -239,42 +229,16 @@ static struct cgnode *node_get(struct cgcpu *c, const char *path)
 static ssize_t node_read(struct cgcpu *c, struct cgnode *nd, enum cfile f, char *buf, size_t cap)
 {
 	const char *name = cfile_name[c->v1][f];
-	char rel[CGCPU_PATH_MAX + 64];
 	ssize_t n;
-	int fd = nd->fd[f];
 
 	if (!name || nd->absent[f])
 		return -1;
-	if (fd < 0) {
-		/* Relative to the mount: "/a/b" is "a/b", the root ".". */
-		snprintf(rel, sizeof(rel), "%s/%s", nd->key[KEYLEN + 1] ? nd->key + KEYLEN + 1 : ".",
-			 name);
-		fd = openat(c->mnt, rel, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				nd->absent[f] = true;
-			return -1;
-		}
-		if (c->nfds < CGCPU_FD_BUDGET) {
-			nd->fd[f] = fd;
-			c->nfds++;
-		}
-	}
-	n = pread(fd, buf, cap - 1, 0);
-	c->reads++;
-	if (nd->fd[f] != fd)
-		close(fd);
-	if (n < 0) {
-		/* Removed: its files read ENODEV. Opened again next time. */
-		if (nd->fd[f] >= 0) {
-			close(nd->fd[f]);
-			nd->fd[f] = -1;
-			c->nfds--;
-		}
-		return -1;
-	}
-	buf[n] = '\0';
-	return n;
+	/* Relative to the mount: "/a/b" is "a/b", the root ".". */
+	n = cgfds_read(&c->fds, c->mnt, nd->key[KEYLEN + 1] ? nd->key + KEYLEN + 1 : ".", name,
+		       &nd->fd[f], buf, cap);
+	if (n == -ENOENT)
+		nd->absent[f] = true;
+	return n < 0 ? -1 : n;
 }
 
 /* @nd's CPU limit, read again when due. */
@@ -475,7 +439,7 @@ void cgcpu_get_stats(const struct cgcpu *c, struct cgcpu_stats *st)
 		return;
 	st->nodes = c->n;
 	st->procs = c->procs.n;
-	st->open_fds = c->nfds;
-	st->reads = c->reads;
+	st->open_fds = c->fds.n;
+	st->reads = c->fds.reads;
 	st->path_reads = c->path_reads;
 }

@@ -11,6 +11,7 @@
 
 #include "../lib/util.h"
 #include "../model/watched.h"
+#include "cgfds.h"
 
 /* The hierarchies a group's files are in. */
 enum hier { H_V2, H_CPU, H_MEM, H_PIDS, H_NR };
@@ -55,7 +56,7 @@ static const struct {
 /* Ticks a group not shown keeps its descriptors. */
 #define CGRES_IDLE_TICKS 3
 
-enum fstate { FS_UNTRIED, FS_OPEN, FS_ABSENT };
+enum fstate { FS_UNTRIED, FS_ABSENT };
 
 struct cgent {
 	char *key;			/* the group's dir (struct group.dir), the table's key */
@@ -85,8 +86,8 @@ struct cgres_src {
 	size_t n, cap;
 	size_t *index;			/* open addressing by the key's hash: v index + 1 */
 	size_t index_cap;
-	size_t nfds;
-	unsigned long reads, opens, group_reads;
+	struct cgfds fds;		/* the groups' files' descriptors */
+	unsigned long group_reads;
 	uint64_t cpu_ns;		/* its own CPU time (KTOP_STATS, bench/cgroups.sh) */
 	struct cgcpu *cpu;		/* the rows' CPU limits; NULL: no CPU controller found */
 	/* Each task's cgroup path (interned) -> its group's entry (NULL: no one cgroup). */
@@ -167,6 +168,7 @@ struct cgres_src *cgres_new(const char *mountinfo)
 		return NULL;
 	for (i = 0; i < H_NR; i++)
 		c->mnt[i] = -1;
+	c->fds.budget = CGRES_FD_BUDGET;
 	find_mounts(c, mountinfo);
 	c->cpu = cgcpu_new(c->mnt[H_CPU], c->mnt[H_V2], "/proc");
 	for (i = 0; i < CG_PSI_NR; i++)
@@ -179,11 +181,7 @@ static void ent_close(struct cgres_src *c, struct cgent *e)
 	int f;
 
 	for (f = 0; f < F_NR; f++)
-		if (e->fd[f] >= 0) {
-			close(e->fd[f]);
-			e->fd[f] = -1;
-			c->nfds--;
-		}
+		cgfds_close(&c->fds, &e->fd[f]);
 }
 
 static void ent_free(struct cgres_src *c, struct cgent *e)
@@ -221,18 +219,9 @@ void cgres_destroy(struct cgres_src *c)
 
 /* ---- the groups' entries ---- */
 
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 static size_t *slot_of(const struct cgres_src *c, const char *key)
 {
-	size_t i = hash_str(key) & (c->index_cap - 1);
+	size_t i = str_hash(key) & (c->index_cap - 1);
 
 	while (c->index[i] && strcmp(c->v[c->index[i] - 1]->key, key))
 		i = (i + 1) & (c->index_cap - 1);
@@ -351,57 +340,21 @@ static struct cgent *ent_get(struct cgres_src *c, const char *dir, pid_t pid,
 /* File @f of @e into @buf: its length, or -1 (not there, not readable). */
 static ssize_t read_file(struct cgres_src *c, struct cgent *e, enum file f, char *buf, size_t cap)
 {
-	char rel[CGROUP_PATH_MAX + 64];
 	enum hier h = files[f].h;
-	bool keep;
 	ssize_t n;
-	int fd;
 
 	if (e->st[f] == FS_ABSENT || c->mnt[h] < 0 || !e->dir[h])
 		return -1;
-	fd = e->fd[f];
-	if (fd < 0) {
-		snprintf(rel, sizeof(rel), "%s/%s", e->dir[h], files[f].name);
-		fd = openat(c->mnt[h], rel, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				e->st[f] = FS_ABSENT;
-			return -1;
-		}
-		c->opens++;
-		keep = c->nfds < CGRES_FD_BUDGET;
-		if (keep) {
-			e->fd[f] = fd;
-			e->st[f] = FS_OPEN;
-			c->nfds++;
-		}
-	}
-	n = pread(fd, buf, cap - 1, 0);
-	c->reads++;
-	if (e->fd[f] != fd)
-		close(fd);
-	if (n < 0) {
-		/* A cgroup removed: its files read ENODEV. Opened again next time. */
-		if (e->fd[f] >= 0) {
-			close(e->fd[f]);
-			e->fd[f] = -1;
-			c->nfds--;
-			e->st[f] = FS_UNTRIED;
-		}
-		return -1;
-	}
-	buf[n] = '\0';
-	return n;
+	n = cgfds_read(&c->fds, c->mnt[h], e->dir[h], files[f].name, &e->fd[f], buf, cap);
+	if (n == -ENOENT)
+		e->st[f] = FS_ABSENT;
+	return n < 0 ? -1 : n;
 }
 
 /* A file that has nothing we use here (v2 cpu.stat without the cpu controller): not again. */
 static void drop(struct cgres_src *c, struct cgent *e, enum file f)
 {
-	if (e->fd[f] >= 0) {
-		close(e->fd[f]);
-		e->fd[f] = -1;
-		c->nfds--;
-	}
+	cgfds_close(&c->fds, &e->fd[f]);
 	e->st[f] = FS_ABSENT;
 }
 
@@ -507,7 +460,7 @@ static void read_system(struct cgres_src *c, struct sample *s)
 		if (c->psi[i] < 0)
 			continue;
 		n = pread(c->psi[i], buf, sizeof(buf) - 1, 0);
-		c->reads++;
+		c->fds.reads++;
 		if (n < 0)
 			continue;
 		if (!r) {
@@ -732,10 +685,10 @@ void cgres_get_stats(const struct cgres_src *c, struct cgres_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (!c)
 		return;
-	st->open_fds = c->nfds;
+	st->open_fds = c->fds.n;
 	st->groups = c->n;
-	st->reads = c->reads;
-	st->opens = c->opens;
+	st->reads = c->fds.reads;
+	st->opens = c->fds.opens;
 	st->group_reads = c->group_reads;
 	st->cpu_ns = c->cpu_ns;
 	cgcpu_get_stats(c->cpu, &st->cpu);

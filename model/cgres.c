@@ -292,19 +292,10 @@ void cgres_table_free(struct cgres_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 /* @dir's slot in the index (t->index_cap > 0): its entry + 1, or 0 where it would go. */
 static size_t *slot_of(const struct cgres_table *t, const char *dir)
 {
-	size_t i = hash_str(dir) & (t->index_cap - 1);
+	size_t i = str_hash(dir) & (t->index_cap - 1);
 
 	while (t->index[i] && strcmp(t->v[t->index[i] - 1]->dir, dir))
 		i = (i + 1) & (t->index_cap - 1);

@@ -105,9 +105,8 @@ into() {
 	key=$("$KTOP" -b --csv --no-trace -n 1 -p "$hog" -o cgroup | tail -n 1 | cut -d, -f3-)
 	[ "$key" != "/$name" ]
 	key=$(printf '%s' "${key:0:20}" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
-	tmux -L "$S" kill-server 2>/dev/null || true
-	tmux -L "$S" new-session -d -s t -x 120 -y 40 "sh"
-	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+	tmux -L "$S" resize-window -t t -x 120 -y 40
+	[ "$(tmux -L "$S" display -p -t t '#{pane_width}x#{pane_height}')" = 120x40 ]
 	keys "clear; XDG_CONFIG_HOME=$XDG_CONFIG_HOME LANG=C.UTF-8 $KTOP --no-trace -d 0.4 --view groups --group-by cgroup; echo KTOP-EXIT=\$?" Enter
 	wait_for '^CGROUP +PROCS +CPU% +THROT% +CPULIM% +ALERT +MEM%'
 	# its group: throttled (a share above 0), its limit 10% of a CPU, THR
