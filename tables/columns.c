@@ -84,7 +84,7 @@ const struct column columns[COL_NR] = {
 			    "share of the interval its CPU cgroup (or the nearest above it with a CPU "
 			    "limit) was throttled, from that cgroup's cpu.stat (v2 cpu.max, v1 "
 			    "cpu.cfs_quota_us at its own path in the cpu hierarchy); 0 when no limit; "
-			    "the screen leaves 0 blank" },
+			    "the screen and the text output leave 0 blank" },
 	[COL_CGROUP] = { "cgroup", "CGROUP", 24, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
 			 "cgroup path: /proc/PID/cgroup, the v2 line (else name=systemd, pids, ...)" },
 	[COL_UNIT] = { "unit", "UNIT", 20, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
