@@ -738,6 +738,8 @@ void model_apply(struct model *m, struct sample *s)
 	for (i = 0; i < s->ncgres; i++)
 		cgres_table_apply(&m->cgres, s->cgres[i].dir, &s->cgres[i].raw, s->cgres[i].t_ns,
 				  m->tick);
+	for (i = 0; i < s->ncpu_of; i++)
+		cgres_table_cpu_of(&m->cgres, s->cpu_of[i].id, s->cpu_of[i].dir, m->tick);
 	if (s->end)
 		model_end_tick(m);
 	sample_reset(s);

@@ -45,6 +45,11 @@
 #define NEED_CMDLINE	0x2u
 #define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
 #define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
+/*
+ * Its CPU limit (collectors/cgres.c: the cgroup of the CPU controller that
+ * limits it, its cpu.stat each tick; /proc/PID/cgroup once a process life).
+ */
+#define NEED_CPULIMIT	0x10u
 
 /*
  * Monotonic per-task counters. Each is read from one source (see columns.c for
@@ -189,6 +194,16 @@ struct cg_reading {
 	struct cgres_raw raw;
 };
 
+/*
+ * A row's CPU limit (collectors/cgres.c): the key of the reading (struct
+ * cg_reading, read in the same sample) of the nearest cgroup with a CPU
+ * limit on its path in the hierarchy of the CPU controller.
+ */
+struct cg_cpu_of {
+	pid_t id;			/* the row (tgid, or the tid in thread mode) */
+	const char *dir;		/* CGRES_CPU_KEY "PATH", the source's; "": nothing limits it */
+};
+
 struct sample {
 	/* Applied first, before the tick begins: a recording's session. */
 	bool have_session;
@@ -233,6 +248,8 @@ struct sample {
 	size_t nnamed, cap_named;
 	struct cg_reading *cgres;
 	size_t ncgres, cap_cgres;
+	struct cg_cpu_of *cpu_of;	/* applied after the readings */
+	size_t ncpu_of, cap_cpu_of;
 
 	/*
 	 * The watched processes' system calls in progress for an interval or
@@ -266,6 +283,7 @@ struct sig_flow *sample_add_flow(struct sample *s);
 struct task_final *sample_add_final(struct sample *s);
 struct cg_named *sample_add_named(struct sample *s);
 struct cg_reading *sample_add_cgres(struct sample *s);
+struct cg_cpu_of *sample_add_cpu_of(struct sample *s);
 struct fcall *sample_add_call(struct sample *s);
 
 #endif
