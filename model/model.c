@@ -251,7 +251,7 @@ void model_task_add_events(struct task *t, enum counter c, uint64_t n)
 
 bool model_state_counter(enum counter c)
 {
-	return c >= CNT_ONCPU && c <= CNT_STOPPED;
+	return (c >= CNT_ONCPU && c <= CNT_STOPPED) || c == CNT_EXITCPU;
 }
 
 bool model_counts_events(const struct model *m, enum counter c)
