@@ -537,6 +537,7 @@ static void apply_reading(struct model *m, struct task_reading *r)
 		 */
 		memcpy(t->cnt, t->prev, sizeof(t->cnt));
 		t->have = t->have_prev;
+		t->final = t->was_final;
 	}
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
@@ -649,11 +650,14 @@ static void apply_flow(struct model *m, const struct sig_flow *f)
  * A dead task's final reading (its exit record). A task /proc read at the
  * previous tick counts the record less that reading; one born within the
  * interval counts it all; one without a reading that was older (ktop never
- * read it) shows its totals (cpu_s) but no count of the interval.
+ * read it) shows its totals (cpu_s) but no count of the interval. Its CPU
+ * time is never below this tick's /proc reading: a zombie's is the kernel's
+ * final figure in clock ticks, which the record alone may miss (exits.c).
  */
 static void apply_final(struct model *m, const struct task_final *f)
 {
 	struct task *t = model_task_find(m, f->id);
+	uint64_t proc;
 	int c;
 
 	if (!t) {
@@ -675,9 +679,12 @@ static void apply_final(struct model *m, const struct task_final *f)
 		return;
 	if (f->born && !(t->have_prev & (1u << CNT_CPU)))
 		model_task_born(t);
+	proc = t->read_now && (t->have & (1u << CNT_CPU)) ? t->cnt[CNT_CPU] : 0;
 	for (c = 0; c < CNT_NR; c++)
 		if (f->have & (1u << c))
 			model_task_set_counter(t, c, f->cnt[c]);
+	if ((f->have & (1u << CNT_CPU)) && proc > t->cnt[CNT_CPU])
+		t->cnt[CNT_CPU] = proc;
 	t->final = true;
 }
 

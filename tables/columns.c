@@ -38,7 +38,7 @@ const struct column columns[COL_NR] = {
 	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "virtual memory size in KiB, stat field 23" },
 	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
-		       "CPU time since start in seconds, stat utime+stime; a dead one's exit record" },
+		       "CPU time since start in seconds, stat utime+stime; a dead one's: its exit record and its events after it" },
 	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
 			 "minor page faults, all threads, stat field 10" },
 	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,

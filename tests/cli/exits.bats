@@ -12,6 +12,8 @@ setup_file() {
 	cc=$(command -v cc || command -v gcc) || return 0
 	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/burn" "$BATS_TEST_DIRNAME/helpers/burn.c" ||
 		echo "burn.c does not build" >&2
+	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/deadcpu" "$BATS_TEST_DIRNAME/helpers/deadcpu.c" ||
+		echo "deadcpu.c does not build" >&2
 }
 
 setup() {
@@ -54,6 +56,51 @@ burn_rows() {
 	wait "$kpid" || st=$?
 	[ "$st" -eq 0 ] || { echo "ktop exit $st: $(cat "$OUT.err")" >&2; return 1; }
 	[ "$(wc -l <"$DIR/report")" -eq "$n" ] || { echo "$(wc -l <"$DIR/report") reports of $n" >&2; return 1; }
+}
+
+# wait4_rows DEADCPU-ARGS...: ktop's CSV ($OUT, traced) over a run of
+# helpers/deadcpu.c, whose children's wait4 is in $DIR/report. The helper and
+# its children run SCHED_FIFO on one CPU: a child runs from its parent's
+# switch to it to its own switches, no other task comes between (a task
+# whose own events the kernel does not record, as pid 1's threads on some
+# virtual machines, hides the switch back to the task it preempted).
+wait4_rows() {
+	local kpid st=0 t
+	[ -x "$BATS_FILE_TMPDIR/deadcpu" ] || skip "helpers/deadcpu.c was not built"
+	command -v chrt >/dev/null && command -v taskset >/dev/null || skip "no chrt, taskset"
+	"$KTOP" -b --csv -d 0.5 -o pid,comm,state,cpu_s,cpu_pct >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	wait_for_lines "$OUT" 2 10
+	sleep 0.3
+	taskset -c "$(($(nproc) - 1))" chrt -f 1 "$BATS_FILE_TMPDIR/deadcpu" "$@" "$DIR/report"
+	# every child reaped: a tick begun after that has read them all; then one more
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t" 10
+	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
+	kill -TERM "$kpid"
+	wait "$kpid" || st=$?
+	[ "$st" -eq 0 ] || { echo "ktop exit $st: $(cat "$OUT.err")" >&2; return 1; }
+}
+
+# The exit record is sent before the exit frees the memory, with the runtime
+# of the last clock tick: the events add what came after (the X row's cpu_s
+# is wait4's, not 20-40 ms short for 256 MiB, nor a tick short for a spin).
+@test "exits: 12 children touching 256 MiB or spinning 20 ms: cpu_s is wait4's (traced)" {
+	wait4_rows kids 12 256 20 250
+	run check csv-wait4 "$OUT" "$DIR/report"
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+# A child that touched 4 MiB and exited between two refreshes, reaped 1.5 s
+# later: its record's runtime is 0 (no clock tick in its one run), its Z rows
+# and its X row are what wait4 says (they read 0.000000).
+@test "exits: a child first seen as a zombie: its Z and X rows' cpu_s is wait4's, not 0 (traced)" {
+	wait4_rows zombie 4 1500
+	run check csv-wait4 "$OUT" "$DIR/report" Z
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
 }
 
 @test "exits: 40 processes of 30 ms and 500 pages, 20 a second: every X row exact (traced)" {
