@@ -281,6 +281,7 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->tty_nr = st->tty_nr;
 	t->priority = st->priority;
 	t->nice = st->nice;
+	t->threads_before = t->threads;
 	t->threads = st->num_threads;
 	t->rss_kb = st->rss * (uint64_t)m->page_kb;
 	t->vsize_kb = st->vsize / 1024;
@@ -327,6 +328,13 @@ bool task_sc_quantile_us(const struct task *t, double q, double *out)
 	uint64_t max;
 
 	return sc_table_hist_sum(&t->sc, &h, &max) && lat_hist_quantile_us(&h, q, max, out);
+}
+
+double task_share_max(const struct model *m, const struct task *t)
+{
+	uint64_t n = t->threads > t->threads_before ? t->threads : t->threads_before;
+
+	return m->threads || !n ? 100.0 : 100.0 * (double)n;
 }
 
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out)
@@ -818,6 +826,8 @@ static void task_compute(struct model *m, struct task *t)
 	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_CPU)) &&
 	    (t->final || ((t->have_delta & (1u << CNT_UTIME)) && (t->have_delta & (1u << CNT_STIME))))) {
 		t->cpu_pct = (double)t->delta[CNT_CPU] * 100.0 / (m->interval_s * 1e9);
+		if (t->cpu_pct > task_share_max(m, t))
+			t->cpu_pct = task_share_max(m, t);
 		t->have_cpu = true;
 	}
 }

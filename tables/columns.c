@@ -30,7 +30,7 @@ const struct column columns[COL_NR] = {
 	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
 		       "nice value, stat field 19" },
 	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
-		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
+		      "CPU use in the interval, 100 = one CPU, at most 100 a thread: stat utime+stime; a dead one's cpu_s" },
 	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
 		      "resident memory as a share of MemTotal" },
 	[COL_RSS] = { "rss_kb", "RES", 6, false, CT_KB, 0, -1, SORT_DESC,
@@ -635,6 +635,8 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		}
 		/* ms / (s * 1000) * 100: the share of the interval. */
 		v /= m->interval_s * 10;
+		if (model_state_counter((enum counter)col->counter) && v > task_share_max(m, t))
+			v = task_share_max(m, t);
 		fmt_fixed(buf, n, v, v < 999.95, 0);
 		break;
 	case CT_KB:
