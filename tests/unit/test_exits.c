@@ -600,30 +600,41 @@ static void events(pid_t id, double oncpu_ms, double exit_ms, bool exited)
 }
 
 /*
- * Born and dead within the interval, its one run without a clock tick: the
- * record's runtime is 0 (the kernel brought it up to date at no tick, no
- * switch), the events saw its whole life: 2.4 ms, 1.9 of them after its exit.
+ * Born and dead within the interval, as its events saw it: 2.4 ms on a CPU,
+ * 1.9 of them after its exit event; its record's runtime @record_ms; @lost:
+ * events were lost in the interval. Its row, or NULL.
  */
-static void test_events_whole_life(void)
+static struct task *born_dead(pid_t pid, uint64_t record_ms, bool lost)
 {
-	struct ts_exit e = rec(1300, 1300, true, 0, 10, "child");
-	struct task *t;
+	struct ts_exit e = rec(pid, pid, true, record_ms, 10, "child");
 
-	setup();
 	m.event_counters = (1u << CNT_ONCPU) | (1u << CNT_EXITCPU);
 	tick_begin(1);
 	tick_end();
 	tick_begin(2);
-	events(1300, 2.4, 1.9, true);
+	events(pid, 2.4, 1.9, true);
+	s.have_totals = lost;
+	s.lost = lost ? 5 : 0;
 	exits_feed(x, &e, 1);
 	tick_end();
-	t = model_task_find(&m, 1300);
-	if (!CHECK(t))
-		goto out;
-	CHECK_EQ_I64(t->state, 'X');
-	CHECK_NEAR(col(t, COL_TIME), 0.0024, 1e-9);
-	CHECK_NEAR(col(t, COL_CPU), 0.24, 1e-9);	/* 2.4 ms of 1 s */
-out:
+	return model_task_find(&m, pid);
+}
+
+/*
+ * Its one run met no clock tick: the record's runtime is 0 (the kernel
+ * brought it up to date at no tick, no switch); the events saw its whole life.
+ */
+static void test_events_whole_life(void)
+{
+	struct task *t;
+
+	setup();
+	t = born_dead(1300, 0, false);
+	if (CHECK(t)) {
+		CHECK_EQ_I64(t->state, 'X');
+		CHECK_NEAR(col(t, COL_TIME), 0.0024, 1e-9);
+		CHECK_NEAR(col(t, COL_CPU), 0.24, 1e-9);	/* 2.4 ms of 1 s */
+	}
 	teardown();
 }
 
@@ -663,20 +674,10 @@ out:
 /* Events lost while it lived: a lost switch makes time off a CPU look on it; the record alone. */
 static void test_events_lost(void)
 {
-	struct ts_exit e = rec(1320, 1320, true, 1, 10, "child");
 	struct task *t;
 
 	setup();
-	m.event_counters = (1u << CNT_ONCPU) | (1u << CNT_EXITCPU);
-	tick_begin(1);
-	tick_end();
-	tick_begin(2);
-	events(1320, 2.4, 1.9, true);
-	s.have_totals = true;
-	s.lost = 5;
-	exits_feed(x, &e, 1);
-	tick_end();
-	t = model_task_find(&m, 1320);
+	t = born_dead(1320, 1, true);
 	if (CHECK(t))
 		CHECK_NEAR(col(t, COL_TIME), 0.001, 1e-9);
 	teardown();
