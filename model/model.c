@@ -659,8 +659,9 @@ static void apply_flow(struct model *m, const struct sig_flow *f)
  * previous tick counts the record less that reading; one born within the
  * interval counts it all; one without a reading that was older (ktop never
  * read it) shows its totals (cpu_s) but no count of the interval. Its CPU
- * time is never below this tick's /proc reading: a zombie's is the kernel's
- * final figure in clock ticks, which the record alone may miss (exits.c).
+ * time is never below its last /proc reading: a zombie's is the kernel's
+ * final figure in clock ticks, which the record alone may miss (exits.c),
+ * and a zombie's row X keeps what its rows Z said.
  */
 static void apply_final(struct model *m, const struct task_final *f)
 {
@@ -687,7 +688,10 @@ static void apply_final(struct model *m, const struct task_final *f)
 		return;
 	if (f->born && !(t->have_prev & (1u << CNT_CPU)))
 		model_task_born(t);
-	proc = t->read_now && (t->have & (1u << CNT_CPU)) ? t->cnt[CNT_CPU] : 0;
+	if (t->read_now && (t->have & (1u << CNT_CPU)))
+		proc = t->cnt[CNT_CPU];
+	else
+		proc = t->have_prev & (1u << CNT_CPU) ? t->prev[CNT_CPU] : 0;
 	for (c = 0; c < CNT_NR; c++)
 		if (f->have & (1u << c))
 			model_task_set_counter(t, c, f->cnt[c]);

@@ -357,6 +357,36 @@ out:
 	teardown();
 }
 
+/*
+ * Not traced: a zombie /proc read at 120 ms (the kernel's final figure, in
+ * clock ticks), its record of 80 ms (before its exit freed its memory) read
+ * once it is reaped: its row X keeps the 120 ms its rows Z said.
+ */
+static void test_zombie_record_short(void)
+{
+	struct ts_exit e = rec(780, 780, true, 80, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(780, start_of(&e), 'R', 5, 50);
+	tick_end();
+	tick_begin(2);
+	reading(780, start_of(&e), 'Z', 12, 100);
+	tick_end();
+	tick_begin(3);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 780);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.12, 1e-9);
+out:
+	teardown();
+}
+
 /* A record whose row stays alive (the pid lived on: an exec from a thread) is dropped. */
 static void test_record_waits_bounded(void)
 {
@@ -720,6 +750,8 @@ static const struct test tests[] = {
 	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
 	{ "a record before its row is dead waits (zombie)", test_early_record },
+	{ "a zombie's record below what /proc read of it: its row X keeps /proc's",
+	  test_zombie_record_short },
 	{ "a record whose row lives on is dropped after a few ticks", test_record_waits_bounded },
 	{ "a process of threads: the sum of its thread records", test_threads_summed },
 	{ "threads unheard: counters unknown, not short", test_threads_partial },
