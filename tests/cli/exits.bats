@@ -95,8 +95,8 @@ wait4_rows() {
 }
 
 # A child that touched 4 MiB and exited between two refreshes, reaped 1.5 s
-# later: its record's runtime is 0 (no clock tick in its one run), its Z rows
-# and its X row are what wait4 says (they read 0.000000).
+# later: its record's runtime is its last clock tick's, 0 when its one run met
+# none; its Z rows and its X row are what wait4 says (they read 0.000000).
 @test "exits: a child first seen as a zombie: its Z and X rows' cpu_s is wait4's, not 0 (traced)" {
 	wait4_rows zombie 4 1500
 	run check csv-wait4 "$OUT" "$DIR/report" Z

@@ -219,15 +219,16 @@ def csv_exits(path, report, comm, user):
           % (n, cpu_k, cpu_r, flt_k, flt_r))
 
 
-def csv_wait4(path, report, first_state):
+def csv_wait4(path, report, need_state):
     """Dead children (helpers/deadcpu.c) against what wait4 said of them.
 
     @report has a line "pid cpu_us" per child, its rusage utime + stime. Each
     must have a row X or Z with a cpu_s up to its first X, and each such
     cpu_s must be wait4's within 1 ms or 2% (a row X without one is for
-    calls read a tick late, csv_exits; rows after it, of another process). With @first_state, the child's first row must be in it (a
-    zombie: ktop first saw it dead, unreaped). A child has one thread: no
-    row of it has a cpu_pct above 100.
+    calls read a tick late, csv_exits; rows after it, of another process).
+    With @need_state, a row of the child must be in it (Z: ktop saw it
+    dead, unreaped). A child has one thread: no row of it has a cpu_pct
+    above 100.
     """
     header, iters = read_csv(path)
     rows = {}
@@ -246,8 +247,8 @@ def csv_wait4(path, report, first_state):
             dead = [r for r in mine if r["state"] in ("X", "Z") and r["cpu_s"] != ""]
             if not dead:
                 fail("pid %s: no row X or Z (wait4: %.6f s): %r" % (pid, want, mine))
-            if first_state and mine[0]["state"] != first_state:
-                fail("pid %s: first seen in state %s, not %s" % (pid, mine[0]["state"], first_state))
+            if need_state and not any(r["state"] == need_state for r in mine):
+                fail("pid %s: no row in state %s: %r" % (pid, need_state, mine))
             over = [r["cpu_pct"] for r in mine if r["cpu_pct"] != "" and float(r["cpu_pct"]) > 100]
             if over:
                 fail("pid %s: cpu_pct %r, of one thread" % (pid, over))
@@ -1243,7 +1244,7 @@ def main():
     elif cmd == "csv-exits":
         csv_exits(a[0], a[1], a[2], a[3])
     elif cmd == "csv-wait4":
-        # csv-wait4 FILE REPORT [FIRST-STATE]
+        # csv-wait4 FILE REPORT [STATE]: a row of each child in STATE
         csv_wait4(a[0], a[1], a[2] if len(a) > 2 else None)
     elif cmd == "csv-pids":
         # csv-pids FILE only|any COL1,COL2|- PID...
