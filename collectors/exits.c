@@ -54,6 +54,7 @@ struct exits {
 	uint64_t enobufs_seen;
 	uint64_t lost;			/* this interval */
 	bool lost_unknown;
+	bool fed;			/* records were fed (exits_feed): as if listening */
 	struct exits_stats st;
 	char status[160];
 };
@@ -190,6 +191,7 @@ void exits_feed(struct exits *x, const struct ts_exit *v, size_t n)
 	}
 	memcpy(x->in.v + x->in.n, v, n * sizeof(*v));
 	x->in.n += n;
+	x->fed = true;
 	x->st.records += n;
 }
 
@@ -410,7 +412,9 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 	if (exits_on(x))
 		drain(x, DRAIN_ROUNDS);
 	take_records(x, m);
-	lifecpu_note(x->life, m);
+	/* Without records, nothing to add the events to. */
+	if (exits_on(x) || x->fed)
+		lifecpu_note(x->life, m);
 	for (i = 0; i < x->npend; i++) {
 		struct pending *p = &x->pend[i];
 		const struct task *t = model_task_find(m, p->f.id);
