@@ -89,6 +89,11 @@ enum counter {
 	 * (--latency, -p, -- CMD).
 	 */
 	CNT_SCTIME,
+	/*
+	 * Of CNT_ONCPU, nanoseconds after the exit event (all threads): the
+	 * exit's own work, which the exit record leaves out (collectors/exits.c).
+	 */
+	CNT_EXITCPU,
 	CNT_NR
 };
 

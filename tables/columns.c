@@ -30,7 +30,7 @@ const struct column columns[COL_NR] = {
 	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
 		       "nice value, stat field 19" },
 	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
-		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
+		      "CPU use in the interval, 100 = one CPU, at most 100 a thread: stat utime+stime; a dead one's cpu_s" },
 	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
 		      "resident memory as a share of MemTotal" },
 	[COL_RSS] = { "rss_kb", "RES", 6, false, CT_KB, 0, -1, SORT_DESC,
@@ -38,7 +38,7 @@ const struct column columns[COL_NR] = {
 	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "virtual memory size in KiB, stat field 23" },
 	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
-		       "CPU time since start in seconds, stat utime+stime; a dead one's exit record" },
+		       "CPU time since start in seconds, stat utime+stime; a dead one's: its exit record and its events after it" },
 	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
 			 "minor page faults, all threads, stat field 10" },
 	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
@@ -697,6 +697,8 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		}
 		/* ms / (s * 1000) * 100: the share of the interval. */
 		v /= m->interval_s * 10;
+		if (model_state_counter((enum counter)col->counter) && v > task_share_max(m, t))
+			v = task_share_max(m, t);
 		fmt_fixed(buf, n, v, v < 999.95, 0);
 		/*
 		 * Where THROT% has no room (120 columns), a wait that is mostly
