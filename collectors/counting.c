@@ -290,6 +290,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		cfg.follow_forks = true;
 	}
 	cfg.clock = pick_clock(o->trace_clock, ft->st.clock_why, sizeof(ft->st.clock_why));
+	cfg.flight = o->flight;
 	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
 	free(tids);
 	if (err)
@@ -1306,4 +1307,22 @@ void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 		st->events = ft->dec.events;
 		st->malformed += ft->dec.malformed;
 	}
+}
+
+bool ftrace_clock_offset(const struct ftrace *ft, int64_t *off_ns)
+{
+	const struct clockmap_seg *seg;
+
+	if (!ftrace_on(ft) || !ft->tr)
+		return false;
+	if (!ft->mapped) {
+		*off_ns = 0;
+		return !strcmp(ft->st.clock, "mono");
+	}
+	if (!strcmp(ft->st.clock, "x86-tsc") || !clockmap_ready(&ft->cmap))
+		return false;
+	/* The newest segment's start: its error is the mapping's, a few us. */
+	seg = &ft->cmap.seg[ft->cmap.cur];
+	*off_ns = (int64_t)(seg->raw - seg->mono);
+	return true;
 }

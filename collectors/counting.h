@@ -24,6 +24,7 @@
 #include "../model/model.h"
 
 struct ftrace;
+struct flight;
 
 struct ftrace_opts {
 	bool time_syscalls;	/* also sys_enter, for time per call (costs an event) */
@@ -36,6 +37,7 @@ struct ftrace_opts {
 	 * safe one (ftrace_start), else one of ftrace_clock_ok's.
 	 */
 	const char *trace_clock;
+	struct flight *flight;	/* non-NULL: the pages read are kept there too (flight.h) */
 };
 
 /*
@@ -188,5 +190,10 @@ struct ftrace_priv {
 size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out);
 
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st);
+/*
+ * The trace clock minus CLOCK_MONOTONIC now, in ns, from the clock's mapping
+ * (0 for mono); false when tracing is off or the clock is not in ns.
+ */
+bool ftrace_clock_offset(const struct ftrace *ft, int64_t *off_ns);
 
 #endif

@@ -16,6 +16,7 @@
 #include <tracefs.h>
 
 #include "clocks.h"
+#include "flight.h"
 #include "procfs.h"
 #include "sysparse.h"
 #include "../lib/util.h"
@@ -42,6 +43,8 @@ struct trace {
 	int page_size;
 	size_t buffer_kb;
 	bool on[MAX_EVENTS];
+	struct flight *flight;	/* the pages read are kept there too; NULL: not */
+	int flight_buf;		/* its buffer there */
 };
 
 /*
@@ -365,6 +368,33 @@ static void arm_emergency(struct trace *t)
 	tracefs_put_tracing_file(p);
 }
 
+/*
+ * The flight recorder keeps this instance's pages: its buffer there, with
+ * the sub-buffer's layout (this instance's header_page: its sub-buffer
+ * size) and the events enabled.
+ */
+static void keep_pages(struct trace *t, const struct trace_config *cfg)
+{
+	const char *ev[MAX_EVENTS][2];
+	size_t i, n = 0;
+	int len = 0;
+	char *hp = tracefs_instance_file_read(t->inst, "events/header_page", &len);
+
+	for (i = 0; i < cfg->nevents; i++)
+		if (t->on[i]) {
+			ev[n][0] = cfg->events[i][0];
+			ev[n++][1] = cfg->events[i][1];
+		}
+	if (hp && len > 0) {
+		t->flight_buf = flight_buffer(cfg->flight, t->name, cfg->clock ? cfg->clock : "local",
+					      t->page_size, t->ncpus, hp, (size_t)len,
+					      (const char *const (*)[2])ev, n);
+		if (t->flight_buf >= 0)
+			t->flight = cfg->flight;
+	}
+	free(hp);
+}
+
 int trace_open(const struct trace_config *cfg, struct trace **out, char *why, size_t whylen,
 	       char *missing, size_t missinglen)
 {
@@ -487,6 +517,8 @@ sized:
 	err = open_cpus(t);
 	if (err)
 		goto fail;
+	if (cfg->flight)
+		keep_pages(t, cfg);
 	err = write_file(t, "tracing_on", "1");
 	if (err)
 		goto fail;
@@ -640,6 +672,8 @@ int trace_read_page(struct trace *t, int i, void *page, bool flush, bool *partia
 	}
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR || !errno ? 0 : -errno;
+	if (n > 0 && t->flight)
+		flight_keep(t->flight, t->flight_buf, i, page, (size_t)n);
 	return n;
 }
 
@@ -689,7 +723,11 @@ int trace_file_open(const struct trace *t, const char *file, int flags)
 
 int trace_set_clock(struct trace *t, const char *clock)
 {
-	return set_clock(t, clock);
+	int err = set_clock(t, clock);
+
+	if (!err && t->flight)
+		flight_buffer_clock(t->flight, t->flight_buf, clock);
+	return err;
 }
 
 static uint64_t stats_field(const char *buf, const char *key)

@@ -25,6 +25,7 @@
 
 struct pollfd;
 
+struct flight;
 struct trace;
 
 struct trace_config {
@@ -48,6 +49,7 @@ struct trace_config {
 	 */
 	const char *name_suffix;
 	const char *clock;	/* trace_clock to select (e.g. "mono"); NULL = default */
+	struct flight *flight;	/* non-NULL: every page read is kept there too (flight.h) */
 };
 
 /*
