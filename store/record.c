@@ -16,6 +16,7 @@
  * signal flows (interval, the view sigflow), containers' names (cgname).
  */
 #include "record.h"
+#include "recflight.h"
 #include "recnames.h"
 
 #include <errno.h>
@@ -946,6 +947,20 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 	}
 	remove_old(r, now);
 	*out = r;
+	return 0;
+}
+
+int record_flight(struct record *r, double wall, const char *path, const char *why,
+		  uint64_t bytes, char *err, size_t errsz)
+{
+	if (!r->db || r->in_tick) {
+		snprintf(err, errsz, "no recording file open now");
+		return -1;
+	}
+	if (recflight_add(r->db, wall, path, why, bytes) != SQLITE_OK) {
+		snprintf(err, errsz, "%s", sqlite3_errmsg(r->db));
+		return -1;
+	}
 	return 0;
 }
 
