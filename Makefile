@@ -38,7 +38,7 @@ B = build
 # The program's wiring (the loop, the modes, the live view's actions) and the
 # views are not in it.
 APP_SRC = src/main.c src/ui.c src/sources.c src/live.c src/cmd.c src/modesinks.c src/exporter.c \
-	  src/watchdog.c src/sinks.c src/start.c src/replayctl.c
+	  src/watchdog.c src/sinks.c src/start.c src/replayctl.c src/flightctl.c
 CORE_SRC = $(wildcard lib/*.c) $(wildcard model/*.c) $(wildcard tables/*.c) $(wildcard store/*.c) \
 	   $(wildcard collectors/*.c) $(wildcard outputs/*.c) \
 	   $(filter-out $(APP_SRC),$(wildcard src/*.c))

@@ -66,7 +66,7 @@ enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
-	F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
+	F_FLIGHT_FILES, F_FLIGHT_BYTES, F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
 	F_NR
 };
 
@@ -855,6 +855,11 @@ static const struct fam_def fam_defs[F_NR] = {
 	[F_RW_QUEUE] = { "ktop_remote_write_queue_bytes", PROM_GAUGE, PROM_U64, "bytes",
 		"Bytes of --remote-write pushes held for receivers, not yet accepted.",
 		false, { NULL }, false },
+	[F_FLIGHT_FILES] = { "ktop_flight_saves", PROM_COUNTER, PROM_U64, NULL,
+		"trace.dat files the flight recorder saved (--flight: SIGUSR2, --trigger).",
+		false, { NULL }, false },
+	[F_FLIGHT_BYTES] = { "ktop_flight_saved_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes of the trace.dat files the flight recorder saved.", false, { NULL }, false },
 	[F_TRACING] = { "ktop_tracing", PROM_GAUGE, PROM_U64, NULL,
 		"1 when ktop counts kernel events, else 0 (why: ktop_tracing_info).",
 		false, { NULL }, false },
@@ -1105,6 +1110,10 @@ int metrics_emit(struct metrics *mx, const struct metrics_health *h, const struc
 		prom_family_add_u64(mx->fam[F_RW_SENT], NULL, h->rw_sent);
 		prom_family_add_u64(mx->fam[F_RW_DROPPED], NULL, h->rw_dropped);
 		prom_family_add_u64(mx->fam[F_RW_QUEUE], NULL, h->rw_queue_bytes);
+	}
+	if (h->have_flight) {
+		prom_family_add_u64(mx->fam[F_FLIGHT_FILES], NULL, h->flight_files);
+		prom_family_add_u64(mx->fam[F_FLIGHT_BYTES], NULL, h->flight_bytes);
 	}
 	prom_family_add_u64(mx->fam[F_TRACING], NULL, h->tracing);
 	prom_family_add_u64(mx->fam[F_TRACING_INFO], (const char *[]){ tracing_cause(h->cause),

@@ -75,6 +75,8 @@ struct metrics_health {
 	bool have_rw;			/* --remote-write: its numbers below */
 	uint64_t rw_sent, rw_dropped;	/* samples accepted by receivers; dropped */
 	uint64_t rw_queue_bytes;	/* held for receivers now */
+	bool have_flight;		/* the flight recorder keeps events: its saves below */
+	uint64_t flight_files, flight_bytes;	/* trace.dat files saved, their bytes */
 };
 
 struct metrics;

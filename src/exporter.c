@@ -18,6 +18,7 @@
 #include "../outputs/metrics.h"
 #include "../outputs/textfile.h"
 #include "httpd.h"
+#include "flightctl.h"
 #include "ktop.h"
 #include "remotewrite.h"
 #include "webconfig.h"
@@ -269,6 +270,8 @@ static void health(struct ktop *k, struct metrics_health *h, struct ftrace_stats
 		h->scrapes = st.scrapes;
 		h->last_scrape_s = st.last_scrape_s;
 	}
+	h->have_flight = k->flight != NULL;
+	flightctl_counts(k, &h->flight_files, &h->flight_bytes);
 	if (k->rw) {
 		struct rw_stats st;
 

@@ -13,6 +13,7 @@
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "ktop.h"
 
 /* Interactive table columns; COMMAND (comm or cmdline) last. */
@@ -250,6 +251,12 @@ bool handle_action(struct ktop *k, enum action act)
 		break;
 	case ACT_SAVE:
 		save_settings(k);
+		break;
+	case ACT_FLIGHT:
+		flightctl_request(k, "the W key");
+		/* No tick comes while paused or after CMD's end: what is kept, now. */
+		if (a->paused || k->final)
+			flightctl_finish(k);
 		break;
 	default:
 		break;

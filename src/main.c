@@ -23,6 +23,7 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "httpd.h"
 #include "completion.h"
 #include "ktop.h"
@@ -50,6 +51,11 @@ static int on_signal(struct ktop *k)
 	struct signalfd_siginfo si;
 
 	while (read(k->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		/* The flight recorder's: a save, not an end. */
+		if (si.ssi_signo == SIGUSR2) {
+			flightctl_request(k, "SIGUSR2");
+			continue;
+		}
 		if (si.ssi_signo == SIGWINCH) {
 			ui_resize();
 			ui_draw(&k->app);
@@ -403,6 +409,7 @@ out:
 	model_free(&k.model);
 	batch_free(&k.batch);
 	exits_free(k.exits);	/* after the model: its rows name its users */
+	flightctl_free(&k);
 	sample_free(&k.sample);
 	/* After the model: it points into the replay's strings. */
 	replay_close(k.replay);

@@ -15,6 +15,7 @@
 #include "../collectors/procfs.h"
 #include "../lib/util.h"
 #include "../outputs/metrics.h"
+#include "flightctl.h"
 #include "ktop.h"
 
 struct sink {
@@ -113,6 +114,7 @@ static int mode_interval(struct ktop *k)
 static const struct sink sinks[] = {
 	{ "recorder", recorder_needs, recorder_interval, false },
 	{ "exporter", exporter_needs, exporter_sink, false },
+	{ "flight", flightctl_needs, flightctl_interval, false },
 	{ "mode", mode_needs, mode_interval, true },
 };
 

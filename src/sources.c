@@ -22,12 +22,14 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "httpd.h"
 #include "ktop.h"
 
 /* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
 void stop_tracing(struct ktop *k)
 {
+	flightctl_finish(k);	/* a save still due: the instances are still there */
 	focus_free(k->focus);	/* its instance first: the main one outlives it */
 	k->focus = NULL;
 	inprog_free(k->inprog);
@@ -342,6 +344,7 @@ void print_stats(const struct ktop *k)
 			(double)k->push_cpu_ns / 1e9);
 	}
 	sinks_print_stats(k);
+	flightctl_print_stats(k);
 	if (!k->procfs)
 		return;
 	procfs_get_stats(k->procfs, &ps);

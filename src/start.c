@@ -21,6 +21,7 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "ktop.h"
 #include "watchdog.h"
 
@@ -225,12 +226,14 @@ int start_sources(struct ktop *k)
 			return -1;
 		}
 
+		fo.flight = flightctl_start(k);
 		if (ftrace_start(&fo, &k->ftrace) == 0) {
 			/* The process view's buffer; small ones let tests see its losses. */
 			kb = getenv("KTOP_FOCUS_KB");
 			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
 				v = 0;
 			k->focus = focus_new((size_t)v);
+			focus_set_flight(k->focus, fo.flight);
 			if (k->nwatch)
 				k->inprog = inprog_new();
 			k->traced = true;

@@ -41,6 +41,7 @@ enum action {
 	ACT_REPLAY_BACK,	/* a replay: the interval before */
 	ACT_REPLAY_FWD,		/* the interval after */
 	ACT_REPLAY_JUMP,	/* the interval at a->jump_to */
+	ACT_FLIGHT,	/* save the flight recorder's events */
 	ACT_QUIT,
 };
 

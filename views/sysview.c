@@ -668,6 +668,7 @@ static const struct key_binding sys_keys[] = {
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time", key_replay_jump },
+	{ { 'W' }, "W", "flight recorder: save the last kernel events as a trace.dat (--flight)", key_flight },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
 };

@@ -1047,6 +1047,7 @@ static const struct key_binding table_keys[] = {
 	{ { '[' }, "[", "a replay (-r): the interval before (htop's [ ] renice: F8 F7 here)", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", key_replay_jump },
+	{ { 'W' }, "W", "flight recorder: save the last kernel events as a trace.dat (--flight)", key_flight },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
 	{ { KEY_F(2), 'S', 'C' }, "F2 S C", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
 	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency", key_view_next },

@@ -147,6 +147,8 @@ enum action key_replay_back(struct app *a);
 enum action key_replay_fwd(struct app *a);
 /* A replay: a prompt for the time to jump to. */
 enum action key_replay_jump(struct app *a);
+/* Save the flight recorder's events (src/flightctl.c). */
+enum action key_flight(struct app *a);
 
 /* The event list's stepping and times, shared with the snapshot view. */
 struct fproc;
