@@ -134,7 +134,13 @@ $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ)
 	$(CC) $(CPPFLAGS) -std=gnu11 $(WARN) $(ASAN_FLAGS) -Ilib -Imodel -Itables -Istore -Icollectors -Ioutputs $$($(PKG_CONFIG) --cflags $(ALL_PKGS)) -o $@ $< $(ASAN_OBJ) $$($(PKG_CONFIG) --libs $(ALL_PKGS)) -lm
 
 # Test helpers run by the CLI tests (tests/helpers/NAME.c, linked with the core).
-HELPERS = $(B)/tests/helpers/promsample $(B)/tests/helpers/clockcheck $(B)/tests/helpers/recbomb
+HELPERS = $(B)/tests/helpers/promsample $(B)/tests/helpers/clockcheck $(B)/tests/helpers/recbomb \
+	  $(B)/tests/helpers/tdread
+
+# The flight recorder's files read back with libtracecmd (a test dependency, tools/deps.sh).
+$(B)/tests/helpers/tdread: tests/helpers/tdread.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $$($(PKG_CONFIG) --cflags libtracecmd) -o $@ $< $$($(PKG_CONFIG) --libs libtracecmd)
 
 $(B)/tests/helpers/%: tests/helpers/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)

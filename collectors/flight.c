@@ -68,7 +68,8 @@ struct flight {
 	int64_t off_ns;		/* the main buffer's clock minus CLOCK_MONOTONIC */
 	bool off_ok;
 	bool holding;		/* flight_hold */
-	uint64_t held;		/* bytes kept since */
+	uint64_t hold_from;	/* pages from this time on count */
+	uint64_t held;		/* bytes of them kept */
 	struct flight_stats st;
 };
 
@@ -215,7 +216,8 @@ void flight_keep(struct flight *fl, int buf, int cpu, const void *page, size_t l
 	struct fbuf *b;
 	struct stream *s;
 	struct entry *e;
-	uint64_t need, room, pos, commit, used;
+	uint64_t need, room, pos, commit, used, ts;
+	int64_t ts_add;
 
 	if (buf < 0 || (size_t)buf >= fl->nbuf || cpu < 0 || cpu >= fl->buf[buf].ncpus ||
 	    len < RBPAGE_HDR_SIZE)
@@ -229,7 +231,9 @@ void flight_keep(struct flight *fl, int buf, int cpu, const void *page, size_t l
 	if (used < len)
 		len = used;
 	need = entry_size((uint32_t)len);
-	if (fl->holding) {
+	ts_add = b->mono && fl->off_ok ? fl->off_ns : 0;
+	memcpy(&ts, page, 8);
+	if (fl->holding && ts + (uint64_t)ts_add >= fl->hold_from) {
 		if (fl->held + need > fl->cap / 2) {
 			fl->st.held_back++;
 			return;
@@ -249,7 +253,7 @@ void flight_keep(struct flight *fl, int buf, int cpu, const void *page, size_t l
 	e = at(fl, pos);
 	e->next = NONE;
 	e->kept_ns = now_mono_ns();
-	e->ts_add = b->mono && fl->off_ok ? fl->off_ns : 0;
+	e->ts_add = ts_add;
 	e->len = (uint32_t)len;
 	e->buf = (uint16_t)buf;
 	e->cpu = (uint16_t)cpu;
@@ -265,9 +269,10 @@ void flight_keep(struct flight *fl, int buf, int cpu, const void *page, size_t l
 	fl->st.bytes += len;
 }
 
-void flight_hold(struct flight *fl, bool on)
+void flight_hold(struct flight *fl, bool on, uint64_t from_ts)
 {
 	fl->holding = on;
+	fl->hold_from = from_ts;
 	fl->held = 0;
 }
 

@@ -60,12 +60,14 @@ int flight_buffer(struct flight *fl, const char *name, const char *clock, int pa
 void flight_buffer_clock(struct flight *fl, int buf, const char *clock);
 
 /*
- * flight_hold - from now on, the pages kept take at most half the ring, the
- * others not kept (counted in held_back): a save asked for now keeps the
- * moment it was asked at, whatever comes before it is written. Off again
- * with @on false.
+ * flight_hold - the pages that begin at @from_ts (the main buffer's clock)
+ * or later take at most half the ring from now on, the others not kept
+ * (counted in held_back); earlier ones, still coming (read late from the
+ * kernel's buffers), are kept as always. A save asked for at @from_ts keeps
+ * the moment it was asked at, whatever comes before it is written. Off
+ * again with @on false.
  */
-void flight_hold(struct flight *fl, bool on);
+void flight_hold(struct flight *fl, bool on, uint64_t from_ts);
 
 /* Keep the sub-buffer @page of @len bytes (as trace_read_page read it) of @buf's CPU @cpu. */
 void flight_keep(struct flight *fl, int buf, int cpu, const void *page, size_t len);

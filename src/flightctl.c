@@ -117,6 +117,7 @@ static void ask(struct ktop *k, const char *why, uint64_t now)
 	struct flightctl *fc = k->flight;
 	struct flight_stats st;
 	size_t len = strlen(fc->why);
+	int64_t off;
 
 	if (fc->pending) {
 		/* One file holds both: the first one's moment and this one's. */
@@ -129,7 +130,8 @@ static void ask(struct ktop *k, const char *why, uint64_t now)
 	fc->due_ns = now + (uint64_t)(k->opt.flight_after * 1e9);
 	flight_get_stats(fc->fl, &st);
 	fc->held_back = st.held_back;
-	flight_hold(fc->fl, true);
+	/* In the trace clock when it maps: pages of earlier events still to come count not. */
+	flight_hold(fc->fl, true, ftrace_clock_offset(k->ftrace, &off) ? now + (uint64_t)off : 0);
 	if (k->mode->screen)
 		app_message(&k->app, "flight recorder: saving the events kept%s (%s)",
 			    k->opt.flight_after > 0 ? " and those of the next seconds" : "", why);
@@ -404,6 +406,13 @@ static int save_to(struct ktop *k, const char *why, char *path, size_t pathsz, u
 	/* Whatever the umask: the events name every process. */
 	fchmod(fd, 0600);
 	ret = write_file(k, fd, why, bytes, err, errsz);
+	if (ret) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "%.400s", err);
+		snprintf(err, errsz, "cannot save in %.300s: %s%s", dir, what,
+			 tmp ? "" : " (the partial file removed)");
+	}
 	if (!ret && tmp) {
 		char self[64];
 
@@ -452,7 +461,7 @@ static void save(struct ktop *k)
 	uint64_t t0 = now_mono_ns(), bytes = 0, span;
 
 	fc->pending = false;
-	flight_hold(fc->fl, false);
+	flight_hold(fc->fl, false, 0);
 	flight_get_stats(fc->fl, &st);
 	span = st.oldest_ns && t0 > st.oldest_ns ? t0 - st.oldest_ns : 0;
 	if (save_to(k, fc->why, path, sizeof(path), &bytes, err, sizeof(err))) {
@@ -513,18 +522,26 @@ static void check_triggers(struct ktop *k, uint64_t now)
 	}
 }
 
+void flightctl_clock(struct ktop *k)
+{
+	int64_t off;
+	bool ok;
+
+	if (!k->flight || !ftrace_on(k->ftrace))
+		return;
+	ok = ftrace_clock_offset(k->ftrace, &off);
+	flight_clock_offset(k->flight->fl, ok ? off : 0, ok);
+}
+
 int flightctl_interval(struct ktop *k)
 {
 	struct flightctl *fc = k->flight;
 	struct flight_stats st;
 	uint64_t now;
-	int64_t off;
-	bool ok;
 
 	if (!fc || !ftrace_on(k->ftrace))
 		return -1;
-	ok = ftrace_clock_offset(k->ftrace, &off);
-	flight_clock_offset(fc->fl, ok ? off : 0, ok);
+	flightctl_clock(k);
 	now = now_mono_ns();
 	check_triggers(k, now);
 	if (!fc->pending)

@@ -23,6 +23,8 @@ struct flight;
 
 /* The ring for the instances (NULL: --flight 0, or tracing not asked for). */
 struct flight *flightctl_start(struct ktop *k);
+/* Tracing started, and at each tick: the main clock's offset for the other buffers' pages. */
+void flightctl_clock(struct ktop *k);
 /* A save is asked for (@why: "SIGUSR2", "the W key"): said if the recorder is off. */
 void flightctl_request(struct ktop *k, const char *why);
 /* The sink: the clock offset, the triggers, a save that is due. -1. */

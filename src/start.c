@@ -234,6 +234,7 @@ int start_sources(struct ktop *k)
 				v = 0;
 			k->focus = focus_new((size_t)v);
 			focus_set_flight(k->focus, fo.flight);
+			flightctl_clock(k);
 			if (k->nwatch)
 				k->inprog = inprog_new();
 			k->traced = true;

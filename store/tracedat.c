@@ -34,8 +34,17 @@ struct out {
 	unsigned char *buf;
 	size_t n;
 	int err;		/* the first error, -errno */
-	const char *what;	/* what was being written when it failed */
+	const char *what;	/* what is being written */
+	const char *failed;	/* what was being written when it failed */
 };
+
+static void fail(struct out *o, int err)
+{
+	if (err && !o->err) {
+		o->err = err;
+		o->failed = o->what;
+	}
+}
 
 static int write_all(int fd, const void *p, size_t len, uint64_t at)
 {
@@ -58,7 +67,7 @@ static int write_all(int fd, const void *p, size_t len, uint64_t at)
 static void flush(struct out *o)
 {
 	if (o->n && !o->err)
-		o->err = write_all(o->fd, o->buf, o->n, o->off - o->n);
+		fail(o, write_all(o->fd, o->buf, o->n, o->off - o->n));
 	o->n = 0;
 }
 
@@ -69,7 +78,7 @@ static void put(struct out *o, const void *p, size_t len)
 	if (len >= WBUF / 2) {
 		flush(o);
 		if (!o->err)
-			o->err = write_all(o->fd, p, len, o->off);
+			fail(o, write_all(o->fd, p, len, o->off));
 		o->off += len;
 		return;
 	}
@@ -99,7 +108,7 @@ static void patch8(struct out *o, uint64_t at, uint64_t v)
 {
 	flush(o);
 	if (!o->err)
-		o->err = write_all(o->fd, &v, 8, at);
+		fail(o, write_all(o->fd, &v, 8, at));
 }
 
 /* The descriptions of the sections, in the strings section: their ids are offsets there. */
@@ -378,6 +387,6 @@ int tracedat_write(int fd, const struct tracedat *td, uint64_t *bytes, char *err
 	free(ob.s);
 	free(o.buf);
 	if (o.err)
-		snprintf(err, errsz, "writing %s: %s", o.what, strerror(-o.err));
+		snprintf(err, errsz, "writing %s: %s", o.failed, strerror(-o.err));
 	return o.err;
 }
