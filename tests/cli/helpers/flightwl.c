@@ -9,6 +9,7 @@
  *     flightwl READY GATE runq N    N threads pinned to CPU 0, spinning from
  *         the gate on: each waits for the CPU most of the time.
  *     flightwl READY GATE flood 0   getppid in a loop from the gate on.
+ *     flightwl READY GATE slow 0    getppid every 2 ms from the gate on.
  *
  * READY gets "PID TID..." (the threads of runq) once all is set up, written
  * to READY.tmp and renamed. The process is named "flightwl".
@@ -124,6 +125,11 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[3], "flood")) {
 		for (;;)
 			syscall(SYS_getppid);
+	} else if (!strcmp(argv[3], "slow")) {
+		for (;;) {
+			syscall(SYS_getppid);
+			usleep(2000);
+		}
 	}
 	for (;;)
 		wait_gate();
