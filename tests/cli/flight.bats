@@ -267,21 +267,22 @@ name_at() {
 in_private_tmpfs() {
 	M="$BATS_TEST_TMPDIR/mnt"
 	mkdir -p "$M"
-	M="$M" KTOP="$KTOP" OUT="$OUT" unshare -m --propagation private sh -ec "
-		mount -t tmpfs -o '$1' tmpfs \"\$M\"
-		$2"
+	M="$M" KTOP="$KTOP" OUT="$OUT" unshare -m --propagation private sh -c "
+		mount -t tmpfs -o '$1' tmpfs \"\$M\" || exit 3
+		$2" >"$OUT.sh" 2>&1 || { echo "in the namespace: status $?" >&2; cat "$OUT.sh" >&2; return 1; }
 }
 
 # The script's part: ktop saving into $M on SIGUSR2, going on after, then ended.
 SAVE_AND_GO_ON='
-	KTOP_STATS=1 "$KTOP" -b -d 0.5 -o pid --flight-dir "$M" --flight-after 0 >"$OUT" 2>"$OUT.err" &
+	: >"$OUT"; : >"$OUT.err"
+	KTOP_STATS=1 "$KTOP" -b -d 0.5 -o pid --flight-dir "$M" --flight-after 0 >>"$OUT" 2>>"$OUT.err" &
 	k=$!
 	echo $k >"$OUT.pid"
-	i=0; while [ $(wc -l <"$OUT") -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	kill -USR2 $k
+	i=0; while [ "$(wc -l <"$OUT")" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -USR2 $k || { echo "ktop $k is gone:"; cat "$OUT.err"; exit 4; }
 	i=0; while ! grep -q "flight recorder" "$OUT.err" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 	n=$(wc -l <"$OUT")
-	i=0; while [ $(wc -l <"$OUT") -lt $((n + 2)) ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	i=0; while [ "$(wc -l <"$OUT")" -lt $((n + 2)) ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 	kill -TERM $k
 	wait $k; echo "exit $?" >"$OUT.exit"
 	ls -A "$M" >"$OUT.ls"
