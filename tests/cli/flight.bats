@@ -62,6 +62,21 @@ start_ktop() {
 	ktop_started "$KPID"
 }
 
+# usr2_goes_on OUT ERE: SIGUSR2 to ktop $KPID (writing OUT, OUT.err), its line on
+# stderr matches ERE, two more intervals come, and SIGTERM still ends it (0).
+usr2_goes_on() {
+	local n
+	wait_for_lines "$1" 2 10
+	kill -USR2 "$KPID"
+	for _ in $(seq 100); do grep -q 'flight recorder' "$1.err" && break; sleep 0.05; done
+	grep -E "$2" "$1.err"
+	n=$(wc -l <"$1")
+	wait_for_lines "$1" $((n + 2)) 10
+	kill -TERM "$KPID"
+	wait_exit "$KPID" 10
+	[ "$ST" -eq 0 ]
+}
+
 # saved_path ERRFILE [N]: the path of the Nth (default 1st) "saved" line, once there.
 saved_path() {
 	local i
@@ -250,15 +265,7 @@ name_at() {
 	mkdir "$D2"
 	chmod 0777 "$D2"
 	start_ktop "$OUT.2" -b -d 0.5 -o pid --flight-dir "$D2" --flight-after 0
-	wait_for_lines "$OUT.2" 2 10
-	kill -USR2 "$KPID"
-	for _ in $(seq 100); do grep -q 'flight recorder' "$OUT.2.err" && break; sleep 0.05; done
-	grep -E "ktop: flight recorder: .*open: group or others may write to this directory and it has no sticky bit" "$OUT.2.err"
-	n=$(wc -l <"$OUT.2")
-	wait_for_lines "$OUT.2" $((n + 2)) 10
-	kill -TERM "$KPID"
-	wait_exit "$KPID" 10
-	[ "$ST" -eq 0 ]
+	usr2_goes_on "$OUT.2" "ktop: flight recorder: .*open: group or others may write to this directory and it has no sticky bit"
 	[ -z "$(ls -A "$D2")" ]
 }
 
@@ -354,15 +361,9 @@ SAVE_AND_GO_ON='
 @test "flight: --flight 0 and tracing off: SIGUSR2 says so and ktop goes on; the options are checked" {
 	need_all
 	start_ktop "$OUT" -b -d 0.3 -o pid --flight 0
-	wait_for_lines "$OUT" 2 10
-	kill -USR2 "$KPID"
-	for _ in $(seq 100); do grep -q 'flight recorder' "$OUT.err" && break; sleep 0.05; done
-	grep -x 'ktop: flight recorder off: --flight 0 (SIGUSR2 ignored)' "$OUT.err"
-	n=$(wc -l <"$OUT")
-	wait_for_lines "$OUT" $((n + 2)) 10
-	kill -TERM "$KPID"
-	wait_exit "$KPID" 10
-	[ "$ST" -eq 0 ]
+	usr2_goes_on "$OUT" '^ktop: flight recorder off: --flight 0 \(SIGUSR2 ignored\)$'
+	start_ktop "$OUT.nt" -b -d 0.3 -o pid --no-trace
+	usr2_goes_on "$OUT.nt" '^ktop: flight recorder off: --no-trace \(SIGUSR2 ignored\)$'
 
 	run --separate-stderr "$KTOP" -b -n 1 --trigger 'runq_ms>x'
 	[ "$status" -eq 2 ]
