@@ -72,3 +72,23 @@ teardown() {
 	# trace-cmd shows the second buffer by its name.
 	trace-cmd report -i "$f" 2>/dev/null | grep -qE "^ktop-$k-[0-9]+-f: +flightwl-$WL +\[[0-9]+\] +[0-9.]+: sys_exit: +NR 110 = "
 }
+
+@test "flight: a save listed in a recording shows in its replay at the interval it was made in" {
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	"$KTOP" -b -d 0.3 -w "$D/rec.db" --flight-after 0 >/dev/null 2>"$D/rec.err" </dev/null &
+	r=$!
+	for _ in $(seq 100); do [ -s "$D/rec.db" ] && break; sleep 0.05; done
+	sleep 1
+	kill -USR2 "$r"
+	for _ in $(seq 200); do grep -q 'flight recorder: saved' "$D/rec.err" && break; sleep 0.05; done
+	sleep 1
+	kill -TERM "$r"
+	wait "$r"
+	f=$(sqlite3 "$D/rec.db" 'SELECT path FROM flight')
+	[ -f "$f" ]
+	keys "$KTOP -r $D/rec.db -d 0.2; echo KTOP-EXIT=\$?" Enter
+	# The path is longer than the pane: its start, and the rest when the line has room.
+	wait_for "flight recorder: saved here .*$(basename "$(dirname "$f")")/ktop-flight-"
+	keys q
+	wait_for "KTOP-EXIT=0"
+}
