@@ -10,6 +10,7 @@
 
 #include "flight.h"
 #include "instance.h"
+#include "sysparse.h"
 #include "clocks.h"
 #include "../lib/util.h"
 
@@ -134,6 +135,18 @@ void flight_meta_free(struct flight_meta *m)
 		free(m->cpustats[i]);
 	free(m->cpustats);
 	memset(m, 0, sizeof(*m));
+}
+
+size_t flight_default_size(size_t want)
+{
+	struct sys_mem mem;
+	char buf[4096];
+	ssize_t n = read_small_file("/proc/meminfo", buf, sizeof(buf));
+
+	if (n > 0 && !parse_meminfo(buf, (size_t)n, &mem) && mem.has_available &&
+	    mem.available * 1024 / 32 < want)
+		want = (size_t)(mem.available * 1024 / 32);
+	return want < FLIGHT_MIN ? FLIGHT_MIN : want;
 }
 
 int flight_oom_kills(uint64_t *n)

@@ -38,6 +38,12 @@ struct flight_meta {
 int flight_meta_read(const struct flight *fl, struct flight_meta *m);
 void flight_meta_free(struct flight_meta *m);
 
+/*
+ * --flight's default: @want, but at most 1/32 of the memory available now
+ * (/proc/meminfo MemAvailable; the ring buffers take up to 1/64), at least
+ * FLIGHT_MIN.
+ */
+size_t flight_default_size(size_t want);
 /* The OOM kills since boot (/proc/vmstat oom_kill): 0, or -errno. */
 int flight_oom_kills(uint64_t *n);
 /* /proc/@pid/comm into @comm (NUL-terminated); false when it cannot be read. */

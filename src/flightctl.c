@@ -94,7 +94,8 @@ struct flight *flightctl_start(struct ktop *k)
 	}
 	for (i = 0; i < CGROUP_BY__COUNT; i++)
 		groups_init(&fc->groups[i], (enum cgroup_group_by)i);
-	fc->fl = flight_new((size_t)k->opt.flight);
+	fc->fl = flight_new(k->opt.flight_set ? (size_t)k->opt.flight :
+			    flight_default_size((size_t)k->opt.flight));
 	k->flight = fc;
 	return fc->fl;
 }
