@@ -59,6 +59,9 @@ struct flightctl {
 	uint64_t suppressed;
 	/* What the saves did. */
 	uint64_t files, bytes, failures;
+	/* Said while the live view ends (its screen is gone): for stderr, after it. */
+	bool ending;
+	char late[2048];
 	uint64_t save_ns_last, save_ns_max, pages_in, pages_out;
 };
 
@@ -71,10 +74,15 @@ static void say(struct ktop *k, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (k->mode->screen)
+	if (k->mode->screen && k->flight && k->flight->ending) {
+		size_t n = strlen(k->flight->late);
+
+		snprintf(k->flight->late + n, sizeof(k->flight->late) - n, "ktop: %s\n", line);
+	} else if (k->mode->screen) {
 		app_message(&k->app, "%s", line);
-	else
+	} else {
 		fprintf(stderr, "ktop: %s\n", line);
+	}
 }
 
 struct flight *flightctl_start(struct ktop *k)
@@ -106,6 +114,8 @@ void flightctl_free(struct ktop *k)
 
 	if (!fc)
 		return;
+	/* The terminal is the shell's again: what the last save said. */
+	fputs(fc->late, stderr);
 	for (size_t i = 0; i < CGROUP_BY__COUNT; i++)
 		groups_free(&fc->groups[i]);
 	flight_free(fc->fl);
@@ -142,6 +152,7 @@ void flightctl_request(struct ktop *k, const char *why)
 {
 	if (!k->flight) {
 		say(k, "flight recorder off: %s (%s ignored)",
+		    k->replay ? "a replay (-r) has no kernel events to keep" :
 		    k->opt.no_trace ? "--no-trace" : !k->opt.flight ? "--flight 0" : "tracing is off", why);
 		return;
 	}
@@ -562,10 +573,19 @@ void flightctl_needs(const struct ktop *k, struct procfs_need *need)
 		need->all |= trigger_needs(&fc->trig[i], &k->model);
 }
 
-void flightctl_finish(struct ktop *k)
+void flightctl_now(struct ktop *k)
 {
 	if (k->flight && k->flight->pending && ftrace_on(k->ftrace))
 		save(k);
+}
+
+void flightctl_finish(struct ktop *k)
+{
+	if (k->flight && k->flight->pending && ftrace_on(k->ftrace)) {
+		/* The loop is over: the live view draws no more. */
+		k->flight->ending = true;
+		save(k);
+	}
 }
 
 void flightctl_counts(const struct ktop *k, uint64_t *files, uint64_t *bytes)

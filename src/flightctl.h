@@ -30,7 +30,9 @@ void flightctl_request(struct ktop *k, const char *why);
 /* The sink: the clock offset, the triggers, a save that is due. -1. */
 int flightctl_interval(struct ktop *k);
 void flightctl_needs(const struct ktop *k, struct procfs_need *need);
-/* Before tracing stops: a save still waiting is written now. */
+/* A save asked for is written now, with what is kept (no tick will come: paused). */
+void flightctl_now(struct ktop *k);
+/* Before tracing stops: a save still waiting is written now (its line on stderr, at exit). */
 void flightctl_finish(struct ktop *k);
 void flightctl_free(struct ktop *k);
 /* Saved files and their bytes (the exporter's health family). */

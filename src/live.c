@@ -256,7 +256,7 @@ bool handle_action(struct ktop *k, enum action act)
 		flightctl_request(k, "the W key");
 		/* No tick comes while paused or after CMD's end: what is kept, now. */
 		if (a->paused || k->final)
-			flightctl_finish(k);
+			flightctl_now(k);
 		break;
 	default:
 		break;

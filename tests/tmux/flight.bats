@@ -92,3 +92,21 @@ teardown() {
 	keys q
 	wait_for "KTOP-EXIT=0"
 }
+
+@test "flight: W while paused saves at once; a save still waiting when ktop quits is written, its line on the terminal after" {
+	keys "cd $D && $KTOP -d 0.5 --flight-after 30; echo KTOP-EXIT=\$?" Enter
+	wait_for "PID[^ ]* +USER"
+	keys Z
+	wait_for "PAUSED|paused"
+	keys W
+	wait_for "flight recorder: saved \./ktop-flight-[^ ]+\.dat .*the W key"
+	[ "$(ls "$D" | wc -l)" -eq 1 ]
+	keys Z
+	sleep 1
+	keys W
+	wait_for "flight recorder: saving the events kept and those of the next seconds"
+	keys q
+	wait_for "KTOP-EXIT=0"
+	wait_for "^ktop: flight recorder: saved \./ktop-flight-[^ ]+\.dat \("
+	[ "$(ls "$D" | wc -l)" -eq 2 ]
+}
