@@ -26,7 +26,7 @@ static const struct {
 } values[] = {
 	{ "columns", "columns" }, { "sort", "sort" }, { "view", "views" },
 	{ "group-by", "groups" }, { "metrics-group-by", "groups" }, { "theme", "themes" },
-	{ "pid", "pids" }, { "textfile", "dirs" }, { "completion", "completion" },
+	{ "pid", "pids" }, { "textfile", "dirs" }, { "flight-dir", "dirs" }, { "completion", "completion" },
 	{ "write", "files" }, { "read", "files" }, { "output", "files" },
 	{ "web-config", "files" }, { "remote-write-password-file", "files" },
 	{ "remote-write-bearer-token-file", "files" }, { "remote-write-ca", "files" },
