@@ -27,6 +27,7 @@ setup() {
 teardown() {
 	common_teardown
 	[ -n "${NOBODY_FILE:-}" ] && rm -f "$NOBODY_FILE"
+	[ -n "${CG:-}" ] && rmdir "$CG" 2>/dev/null
 	return 0
 }
 
@@ -406,4 +407,29 @@ SAVE_AND_GO_ON='
 		$4 == p && $7 ~ /^id=110 / { if ($3 < t) before++; else after++ }
 		END { printf "%d calls before the request, %d after\n", before, after
 		      exit !(before > 1000 && after > 1000) }' "$BATS_TEST_TMPDIR/td"
+}
+
+@test "flight: --trigger throttled_pct>50 fires on a spinner in a v1 cpu cgroup of 10%" {
+	need_all
+	[ -f /sys/fs/cgroup/cpu/cgroup.procs ] || skip "no v1 cpu hierarchy"
+	CG=/sys/fs/cgroup/cpu/ktoptest-flight-$$
+	mkdir "$CG"
+	echo 100000 >"$CG/cpu.cfs_period_us"
+	echo 10000 >"$CG/cpu.cfs_quota_us"
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec sh -c 'while :; do :; done'" </dev/null >/dev/null 2>&1 3>&- &
+	hog=$!
+	track "$hog"
+	for _ in $(seq 100); do grep -qx "$hog" "$CG/cgroup.procs" && break; sleep 0.05; done
+	start_ktop "$OUT" -b -d 0.5 -n 8 -p "$hog" -o pid --trigger 'throttled_pct>50' \
+		--flight-dir "$D" --flight-after 0
+	f=$(saved_path "$OUT.err")
+	wait_exit "$KPID" 20
+	[ "$ST" -eq 0 ]
+	grep -E "saved .*trigger throttled_pct>50: pid $hog \(sh\): throttled_pct [5-9][0-9]\.[0-9]" "$OUT.err"
+	[ "$(grep -c 'flight recorder: saved' "$OUT.err")" -eq 1 ]
+	kill "$hog"
+	wait "$hog" 2>/dev/null || true
+	for _ in $(seq 100); do [ -z "$(cat "$CG/cgroup.procs")" ] && break; sleep 0.05; done
+	rmdir "$CG" && CG=
+	trace-cmd report -i "$f" >/dev/null 2>&1
 }
