@@ -45,6 +45,7 @@
 #define NEED_CMDLINE	0x2u
 #define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
 #define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
+#define NEED_IO		0x10u	/* /proc/PID/io (read_bytes, write_bytes) */
 
 /*
  * Monotonic per-task counters. Each is read from one source (see columns.c for
@@ -84,6 +85,19 @@ enum counter {
 	 * (--latency, -p, -- CMD).
 	 */
 	CNT_SCTIME,
+	/*
+	 * Bytes the task caused to be read from and written to storage:
+	 * /proc/PID/io read_bytes, write_bytes (NEED_IO); a dead task's exit
+	 * record (rounded down to KiB by the kernel).
+	 */
+	CNT_DISK_READ,
+	CNT_DISK_WRITE,
+	/*
+	 * Bytes sent and received through sockets: sock:sock_send_length,
+	 * sock_recv_length (events only).
+	 */
+	CNT_NET_TX,
+	CNT_NET_RX,
 	CNT_NR
 };
 
@@ -96,6 +110,8 @@ struct task_reading {
 	uint64_t vcsw, ivcsw;
 	bool have_runq;			/* run_delay read (schedstat, summed over threads), ns */
 	uint64_t runq_ns;
+	bool have_io;			/* /proc/PID/io read (NEED_IO): the task's totals, bytes */
+	uint64_t io_read, io_write;	/* read_bytes, write_bytes */
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */

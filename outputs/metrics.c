@@ -19,6 +19,8 @@ enum mg_cnt {
 	MG_VCSW, MG_IVCSW, MG_MINFLT, MG_MAJFLT, MG_SIGSENT, MG_SIGRECV, MG_UTIME, MG_STIME,
 	/* The state split, ns (from events: written when the model counts them). */
 	MG_ONCPU, MG_RUNQ, MG_SLEEP, MG_BLOCKED, MG_STOPPED,
+	/* Bytes: /proc/PID/io and exit records. */
+	MG_DISK_READ, MG_DISK_WRITE,
 	MG_NR
 };
 
@@ -28,6 +30,7 @@ static const enum counter mg_counter[MG_NR] = {
 	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
 	[MG_ONCPU] = CNT_ONCPU, [MG_RUNQ] = CNT_RUNQ, [MG_SLEEP] = CNT_SLEEP,
 	[MG_BLOCKED] = CNT_BLOCKED, [MG_STOPPED] = CNT_STOPPED,
+	[MG_DISK_READ] = CNT_DISK_READ, [MG_DISK_WRITE] = CNT_DISK_WRITE,
 };
 
 /* Signal numbers named in ktop_signals (the kernel's _NSIG); the rest are "other". */
@@ -64,6 +67,7 @@ struct mgroup {
 /* The families, in the order they are written. */
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
+	F_DISK_BYTES,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
 	F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
@@ -632,7 +636,7 @@ unsigned metrics_needs(const struct metrics *mx, const struct model *m)
 		need |= NEED_CGROUP;
 	if (!model_counts_events(m, CNT_VCSW) || !model_counts_events(m, CNT_IVCSW))
 		need |= NEED_STATUS;
-	return need;
+	return need | NEED_IO;
 }
 
 /* Add the tick's counts of @t (read this tick) to its group @g. */
@@ -816,6 +820,9 @@ static const struct fam_def fam_defs[F_NR] = {
 		true, { "syscall" }, true },
 	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
 		"Processes alive at the last refresh, by group.", true, { NULL }, true },
+	[F_DISK_BYTES] = { "ktop_disk_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes the group's tasks caused to be read from or written to storage (/proc/PID/io read_bytes, write_bytes; exit records), by group and direction (read, write): OpenTelemetry's process.disk.io.",
+		true, { "direction" }, true },
 	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
 		"System calls of the whole system (the processes ktop watches), by kernel subsystem.",
 		false, { "subsystem" }, true },
@@ -1001,6 +1008,7 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
 		[MG_ONCPU] = { "on_cpu" }, [MG_RUNQ] = { "runnable" }, [MG_SLEEP] = { "sleeping" },
 		[MG_BLOCKED] = { "blocked" }, [MG_STOPPED] = { "stopped" },
+		[MG_DISK_READ] = { "read" }, [MG_DISK_WRITE] = { "write" },
 	};
 	static const enum fam fam_of[MG_NR] = {
 		[MG_VCSW] = F_CSW, [MG_IVCSW] = F_CSW, [MG_MINFLT] = F_FAULTS,
@@ -1008,6 +1016,7 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
 		[MG_ONCPU] = F_STATE, [MG_RUNQ] = F_STATE, [MG_SLEEP] = F_STATE,
 		[MG_BLOCKED] = F_STATE, [MG_STOPPED] = F_STATE,
+		[MG_DISK_READ] = F_DISK_BYTES, [MG_DISK_WRITE] = F_DISK_BYTES,
 	};
 	char nbuf[SYSCALL_LABEL_BUF], ebuf[ERRNO_NAME_BUF];
 	const char *v[3] = { g->key };

@@ -220,7 +220,8 @@ bool column_useless(const struct ktop *k, int c)
 		return false;
 	/* runq_ms has schedstat's run_delay untraced. */
 	return c == COL_TOPSC || c == COL_LOST ||
-	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ);
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ &&
+		col->counter != CNT_DISK_READ && col->counter != CNT_DISK_WRITE);
 }
 
 /*
