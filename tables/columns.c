@@ -76,6 +76,10 @@ const struct column columns[COL_NR] = {
 			    "bytes it caused to be read from storage, all threads: /proc/PID/io read_bytes (asked of the block layer; page-cache hits are not); a dead one's exit record" },
 	[COL_DISK_WRITE] = { "disk_write_bytes", "WR/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_WRITE, SORT_DESC,
 			     "bytes it caused to be written to storage, all threads: /proc/PID/io write_bytes (counted when a page-cache page is dirtied, before writeback; truncated ones are not subtracted); a dead one's exit record" },
+	[COL_NET_TX] = { "net_tx_bytes", "TX/s", 6, false, CT_COUNTER, 0, CNT_NET_TX, SORT_DESC,
+			 "bytes it sent through INET and INET6 sockets (TCP, UDP, ...), all threads: sock:sock_send_length, calls that succeeded" },
+	[COL_NET_RX] = { "net_rx_bytes", "RX/s", 6, false, CT_COUNTER, 0, CNT_NET_RX, SORT_DESC,
+			 "bytes it received through INET and INET6 sockets, all threads: sock:sock_recv_length, calls that succeeded, not MSG_PEEK" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -145,6 +149,8 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_SIGSENT:
 	case COL_DISK_READ:
 	case COL_DISK_WRITE:
+	case COL_NET_TX:
+	case COL_NET_RX:
 		if (!task_delta(t, (enum counter)columns[c].counter, &d))
 			return false;
 		*out = (double)d;
@@ -358,7 +364,7 @@ void fmt_rate(char *buf, size_t n, double v)
 
 bool col_bytes(int c)
 {
-	return c == COL_DISK_READ || c == COL_DISK_WRITE;
+	return c == COL_DISK_READ || c == COL_DISK_WRITE || c == COL_NET_TX || c == COL_NET_RX;
 }
 
 void fmt_bytes(char *buf, size_t n, double v)

@@ -179,3 +179,145 @@ disk_load() {
 	[ "$((after - before))" -eq "$((w1 - w0))" ]
 	[ "$((rafter - rbefore))" -eq "$((r1 - r0))" ]
 }
+
+# net_run KTOP-ARGS...: ktop's CSV ($OUT) of the intervals byteswl tcp and udp
+# run in; their own reports in $SHM/tcp and $SHM/udp.
+net_run() {
+	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes "$@" \
+		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	ktop_started "$kpid"
+	wait_for_lines "$OUT" 3 10
+	sleep 0.6
+	"$BW" tcp 10000000 1000000 "$SHM/tcp"
+	"$BW" udp 1000 1000 "$SHM/udp"
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t" 10
+	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
+	kill -TERM "$kpid"
+	wait "$kpid"
+}
+
+# net_check REPORT ROLE: ROLE's sums in $OUT are what its calls returned
+net_check() {
+	local role pid tx rx
+	read -r role pid tx rx _ < <(grep "^$2 " "$1")
+	run sum_col "$OUT" "$pid" net_tx_bytes
+	echo "$role $pid sent $tx: ktop $output"
+	[[ "$output" == "$tx "*"unknown=0"* ]]
+	run sum_col "$OUT" "$pid" net_rx_bytes
+	echo "$role $pid received $rx: ktop $output"
+	[[ "$output" == "$rx "*"unknown=0"* ]]
+}
+
+@test "bytes: TCP on 127.0.0.1, 10,000,000 bytes sent and 1,000,000 answered: the four sums exact" {
+	need_tracing "the sock events"
+	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
+		skip "no sock:sock_send_length (Linux before 6.3)"
+	net_run
+	cat "$SHM/tcp"
+	[ "$(grep -c '^server .* 1000000 10000000 ' "$SHM/tcp")" -eq 1 ]
+	[ "$(grep -c '^client .* 10000000 1000000 ' "$SHM/tcp")" -eq 1 ]
+	net_check "$SHM/tcp" server
+	net_check "$SHM/tcp" client
+}
+
+@test "bytes: UDP, 1,000 datagrams of 1,000 bytes, each peeked (MSG_PEEK) then read: counted once" {
+	need_tracing "the sock events"
+	[ -d /sys/kernel/tracing/events/sock/sock_recv_length ] ||
+		skip "no sock:sock_recv_length (Linux before 6.3)"
+	net_run
+	cat "$SHM/udp"
+	# the receiver peeked 1,000,000 bytes (its fifth field) and read as many
+	[ "$(grep -c '^receiver .* 0 1000000 [0-9]* 1000000$' "$SHM/udp")" -eq 1 ]
+	net_check "$SHM/udp" receiver
+	net_check "$SHM/udp" sender
+}
+
+@test "bytes: TCP inside a network namespace of its own (as in a container): the same four sums" {
+	need_tracing "the sock events"
+	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
+		skip "no sock:sock_send_length (Linux before 6.3)"
+	command -v unshare >/dev/null && command -v ip >/dev/null || skip "no unshare or ip"
+	unshare -n true 2>/dev/null || skip "cannot make a network namespace here"
+	BWNS() {
+		if [ "$1" = tcp ]; then
+			unshare -n sh -c 'ip link set lo up && exec "$0" "$@"' "$BW" "$@"
+		else
+			"$BW" "$@"
+		fi
+	}
+	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes \
+		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	ktop_started "$kpid"
+	wait_for_lines "$OUT" 3 10
+	sleep 0.6
+	BWNS tcp 10000000 1000000 "$SHM/tcp"
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t" 10
+	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
+	kill -TERM "$kpid"
+	wait "$kpid"
+	net_check "$SHM/tcp" server
+	net_check "$SHM/tcp" client
+}
+
+@test "bytes: the groups view and the exporter's ktop_network_bytes_total grow by the same bytes" {
+	need_tracing "the sock events"
+	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
+		skip "no sock:sock_send_length (Linux before 6.3)"
+	local port=$((20000 + RANDOM % 20000)) tx rx i
+	"$KTOP" -b --csv --view groups --group-by comm -d 0.5 --listen "127.0.0.1:$port" \
+		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	ktop_started "$kpid"
+	wait_for_lines "$OUT" 3 10
+	metric() {
+		curl -s "127.0.0.1:$port/metrics" |
+			awk -v d="$1" '$1 == "ktop_network_bytes_total{comm=\"byteswl\",direction=\"" d "\"}" { print $2 }'
+	}
+	# no byteswl yet: no series
+	[ -z "$(metric transmit)" ]
+	"$BW" tcp 10000000 1000000 "$SHM/tcp"
+	"$BW" udp 1000 1000 "$SHM/udp"
+	for ((i = 0; i < 100; i++)); do
+		tx=$(metric transmit)
+		rx=$(metric receive)
+		[ "${tx:-0}" -ge 12000000 ] && [ "${rx:-0}" -ge 12000000 ] && break
+		sleep 0.1
+	done
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t" 10
+	kill -TERM "$kpid"
+	wait "$kpid"
+	echo "exporter: transmit $tx receive $rx"
+	[ "$tx" -eq 12000000 ]
+	[ "$rx" -eq 12000000 ]
+	run awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["group"] == "byteswl" { tx += $col["net_tx_bytes"]; rx += $col["net_rx_bytes"] }
+		END { print tx, rx }' "$OUT"
+	echo "groups view: $output"
+	[ "$output" = "12000000 12000000" ]
+}
+
+@test "bytes: replay gives the network columns byte for byte as recorded" {
+	need_tracing "the sock events"
+	"$KTOP" -b -d 0.3 -n 8 -w "$BATS_TEST_TMPDIR/r.db" --csv \
+		-o pid,state,comm,net_tx_bytes,net_rx_bytes --output "$OUT.live" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	ktop_started "$kpid"
+	wait_for_lines "$OUT.live" 3 10
+	"$BW" tcp 10000000 1000000 "$SHM/tcp"
+	"$BW" udp 1000 1000 "$SHM/udp"
+	wait "$kpid"
+	run -0 "$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --csv -o pid,state,comm,net_tx_bytes,net_rx_bytes \
+		--output "$OUT.replay"
+	cmp "$OUT.live" "$OUT.replay"
+	# the bytes were there to be replayed
+	grep -q ',byteswl,[1-9][0-9]*,' "$OUT.live"
+}
