@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # Where the bytes go (issue 35): disk bytes per process from /proc/PID/io and,
-# for the dead, their exit records; compared with what the processes
-# themselves did and read of /proc/self/io (helpers/byteswl.c), exactly.
+# for the dead, their exit records; network bytes from the sock events (TCP,
+# UDP with peeks, sendfile, splice, in a network namespace); groups, exporter,
+# replay. Compared with what the processes themselves did: their calls'
+# returns and their /proc/self/io (helpers/byteswl.c), exactly.
 
 load helpers/common
 
@@ -233,6 +235,31 @@ net_check() {
 	[ "$(grep -c '^receiver .* 0 1000000 [0-9]* 1000000$' "$SHM/udp")" -eq 1 ]
 	net_check "$SHM/udp" receiver
 	net_check "$SHM/udp" sender
+}
+
+@test "bytes: sendfile(2) and splice(2) of a file to a TCP socket: counted, exactly" {
+	need_tracing "the sock events"
+	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
+		skip "no sock:sock_send_length (Linux before 6.3)"
+	head -c 10000000 /dev/zero >"$SHM/file"
+	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes \
+		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	ktop_started "$kpid"
+	wait_for_lines "$OUT" 3 10
+	sleep 0.6
+	"$BW" tcp 10000000 1000000 "$SHM/sendfile" sendfile "$SHM/file"
+	"$BW" tcp 10000000 1000000 "$SHM/splice" splice "$SHM/file"
+	t=$(date +%s.%N)
+	wait_tick_after "$OUT" "$t" 10
+	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
+	kill -TERM "$kpid"
+	wait "$kpid"
+	net_check "$SHM/sendfile" client
+	net_check "$SHM/sendfile" server
+	net_check "$SHM/splice" client
+	net_check "$SHM/splice" server
 }
 
 @test "bytes: TCP inside a network namespace of its own (as in a container): the same four sums" {

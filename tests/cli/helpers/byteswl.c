@@ -14,11 +14,12 @@
  *	report "PID read_bytes write_bytes" of /proc/self/io, wait until GO
  *	exists, then three times: write 1 MiB, fsync, read it back (O_DIRECT),
  *	sleep 0.3 s; report the second line, and sleep until killed.
- *   byteswl tcp SEND ANSWER REPORT
+ *   byteswl tcp SEND ANSWER REPORT [HOW FILE]
  *	a server (this process) and a client (its child) over TCP on
  *	127.0.0.1: the client sends SEND bytes, the server answers ANSWER bytes;
  *	REPORT gets "server PID TX RX" and "client PID TX RX", the sums of
- *	what their calls returned. Both exit.
+ *	what their calls returned. Both exit. HOW: send (the default);
+ *	sendfile or splice (through a pipe) of FILE, SEND bytes long.
  *   byteswl udp N SIZE REPORT
  *	a receiver (this process) and a sender (its child) over UDP on
  *	127.0.0.1: N datagrams of SIZE bytes, each first peeked (MSG_PEEK) then
@@ -28,11 +29,13 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -194,6 +197,44 @@ static unsigned long long recv_all(int fd, size_t n)
 	return sum;
 }
 
+/* @n bytes of @path to @fd by sendfile(2) or (@splice) splice(2) through a pipe. */
+static unsigned long long file_all(int fd, const char *path, size_t n, bool splice_it)
+{
+	unsigned long long sum = 0;
+	int in = open(path, O_RDONLY), p[2];
+
+	if (in < 0 || (splice_it && pipe(p)))
+		die(path);
+	while (sum < n) {
+		ssize_t w;
+
+		if (!splice_it) {
+			w = sendfile(fd, in, NULL, n - sum);
+		} else {
+			ssize_t r = splice(in, NULL, p[1], NULL, n - sum, 0);
+
+			if (r <= 0)
+				die("splice from the file");
+			for (w = 0; w < r;) {
+				ssize_t k = splice(p[0], NULL, fd, NULL, (size_t)(r - w), 0);
+
+				if (k <= 0)
+					die("splice to the socket");
+				w += k;
+			}
+		}
+		if (w <= 0)
+			die("sendfile");
+		sum += (unsigned long long)w;
+	}
+	close(in);
+	if (splice_it) {
+		close(p[0]);
+		close(p[1]);
+	}
+	return sum;
+}
+
 static int bound_socket(int type, struct sockaddr_in *a)
 {
 	socklen_t len = sizeof(*a);
@@ -224,7 +265,7 @@ static void report_pair(const char *path, const char *me, int fromchild, pid_t c
 	report(path, text);
 }
 
-static int tcp(char **av)
+static int tcp(char **av, const char *how, const char *file)
 {
 	size_t nsend = strtoull(av[0], NULL, 0), nanswer = strtoull(av[1], NULL, 0);
 	unsigned long long tx, rx;
@@ -246,7 +287,10 @@ static int tcp(char **av)
 		fd = socket(AF_INET, SOCK_STREAM, 0);
 		if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)))
 			die("connect");
-		tx = send_all(fd, nsend);
+		if (!how || !strcmp(how, "send"))
+			tx = send_all(fd, nsend);
+		else
+			tx = file_all(fd, file, nsend, !strcmp(how, "splice"));
 		rx = recv_all(fd, nanswer);
 		close(fd);
 		snprintf(line, sizeof(line), "client %d %llu %llu %u\n", (int)getpid(), tx, rx,
@@ -338,10 +382,12 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "disk-live"))
 		return disk_live(argv + 2);
 	if (argc == 5 && !strcmp(argv[1], "tcp"))
-		return tcp(argv + 2);
+		return tcp(argv + 2, NULL, NULL);
+	if (argc == 7 && !strcmp(argv[1], "tcp"))
+		return tcp(argv + 2, argv[5], argv[6]);
 	if (argc == 5 && !strcmp(argv[1], "udp"))
 		return udp(argv + 2);
 	fprintf(stderr, "usage: byteswl disk-die FILE BYTES READ REPORT | disk-live FILE GO REPORT |\n"
-			"       tcp SEND ANSWER REPORT | udp N SIZE REPORT\n");
+			"       tcp SEND ANSWER REPORT [send|sendfile|splice FILE] | udp N SIZE REPORT\n");
 	return 2;
 }
