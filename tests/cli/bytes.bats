@@ -49,21 +49,39 @@ sum_col() {
 		END { printf "%d rows=%d unknown=%d X=%s\n", sum, rows, unknown, x }' "$1"
 }
 
+# disk_live_start: byteswl disk-live, its pid and /proc/self/io (pid r0 w0)
+disk_live_start() {
+	"$BW" disk-live "$DISKDIR/f" "$SHM/go" "$SHM/report" </dev/null 3>&- &
+	track $!
+	wait_for_file "$SHM/report" 10
+	read -r pid r0 w0 <"$SHM/report"
+}
+
+# disk_live_go: let it write and read back 3 MiB; its /proc/self/io after (r1 w1)
+disk_live_go() {
+	local i
+	touch "$SHM/go"
+	for ((i = 0; i < 200; i++)); do
+		[ "$(wc -l <"$SHM/report")" -ge 2 ] && break
+		sleep 0.05
+	done
+	read -r _ r1 w1 < <(tail -n 1 "$SHM/report")
+}
+
 @test "bytes: 8 MiB written + fsync, 1 MiB read back, then exit: the X row's disk bytes exact (exit record)" {
 	[ "$(id -u)" -eq 0 ] || skip "exit records need root (CAP_NET_ADMIN)"
 	"$KTOP" -b --csv -d 1 --no-trace -o pid,state,comm,disk_read_bytes,disk_write_bytes \
 		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kpid=$!
 	track "$kpid"
-	# made before: its directory entry is not the workload's write
-	: >"$DISKDIR/f"
+	# written before, its blocks allocated: the workload writes over them, so
+	# that no metadata it dirties (a directory entry, a block bitmap) counts
+	head -c 8388608 /dev/zero >"$DISKDIR/f"
 	sync "$DISKDIR/f"
 	wait_for_lines "$OUT" 3 10
 	"$BW" disk-die "$DISKDIR/f" 8388608 1048576 "$SHM/report"
 	read -r pid rd wr <"$SHM/report"
 	echo "/proc/$pid/io at its exit: read_bytes $rd write_bytes $wr"
-	[ "$wr" -eq 8388608 ]
-	[ "$rd" -eq 1048576 ]
 	t=$(date +%s.%N)
 	wait_tick_after "$OUT" "$t" 10
 	kill -TERM "$kpid"
@@ -71,12 +89,15 @@ sum_col() {
 	grep -q ",$pid,X,byteswl," "$OUT" || { echo "no X row of $pid" >&2; cat "$OUT.err" >&2; false; }
 	run sum_col "$OUT" "$pid" disk_write_bytes
 	echo "write: $output"
-	[[ "$output" == "8388608 "*"unknown=0"* ]]
+	# the kernel's own count, and what it wrote
+	[[ "$output" == "$wr "*"unknown=0"* ]]
+	[ "$wr" -eq 8388608 ]
 	# within one interval (the usual case): the exit record alone, whole
 	if [[ "$output" == *"rows=1 "* ]]; then [[ "$output" == *"X=8388608" ]]; fi
 	run sum_col "$OUT" "$pid" disk_read_bytes
 	echo "read: $output"
-	[[ "$output" == "1048576 "*"unknown=0"* ]]
+	[[ "$output" == "$rd "*"unknown=0"* ]]
+	[ "$rd" -eq 1048576 ]
 }
 
 @test "bytes: a live process's disk bytes summed over the intervals equal its /proc/PID/io deltas" {
@@ -84,19 +105,11 @@ sum_col() {
 		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kpid=$!
 	track "$kpid"
-	"$BW" disk-live "$DISKDIR/f" "$SHM/go" "$SHM/report" </dev/null 3>&- &
-	track $!
-	wait_for_file "$SHM/report" 10
-	read -r pid r0 w0 <"$SHM/report"
+	disk_live_start
 	# ktop has read its /proc/PID/io once before it writes: a tick after its start
 	t=$(date +%s.%N)
 	wait_tick_after "$OUT" "$t" 10
-	touch "$SHM/go"
-	for ((i = 0; i < 200; i++)); do
-		[ "$(wc -l <"$SHM/report")" -ge 2 ] && break
-		sleep 0.05
-	done
-	read -r _ r1 w1 < <(tail -n 1 "$SHM/report")
+	disk_live_go
 	t=$(date +%s.%N)
 	wait_tick_after "$OUT" "$t" 10
 	kill -TERM "$kpid"
@@ -112,17 +125,10 @@ sum_col() {
 	[[ "$output" == "$((r1 - r0)) "*"unknown=0"* ]]
 }
 
-# disk_load: a process that writes and reads back (O_DIRECT) 1 MiB a few times
-disk_load() {
-	"$BW" disk-live "$DISKDIR/f" "$SHM/go" "$SHM/report" </dev/null 3>&- &
-	track $!
-	wait_for_file "$SHM/report" 10
-	touch "$SHM/go"
-}
-
 @test "bytes: replay gives the disk columns (processes, groups; CSV, JSON, text) byte for byte as recorded" {
 	local f
-	disk_load
+	disk_live_start
+	disk_live_go &
 	"$BW" disk-die "$DISKDIR/g" 4194304 1048576 "$SHM/dies" &
 	track $!
 	run -0 "$KTOP" -b -d 0.3 -n 8 --no-trace -w "$BATS_TEST_TMPDIR/r.db" --csv \
@@ -149,10 +155,7 @@ disk_load() {
 		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kpid=$!
 	track "$kpid"
-	"$BW" disk-live "$DISKDIR/f" "$SHM/go" "$SHM/report" </dev/null 3>&- &
-	track $!
-	wait_for_file "$SHM/report" 10
-	read -r pid r0 w0 <"$SHM/report"
+	disk_live_start
 	metric() {
 		curl -s "127.0.0.1:$port/metrics" |
 			awk -v d="$1" '$1 == "ktop_disk_bytes_total{comm=\"byteswl\",direction=\"" d "\"}" { print $2 }'
@@ -164,12 +167,7 @@ disk_load() {
 	done
 	[ -n "$before" ]
 	rbefore=$(metric read)
-	touch "$SHM/go"
-	for ((i = 0; i < 200; i++)); do
-		[ "$(wc -l <"$SHM/report")" -ge 2 ] && break
-		sleep 0.05
-	done
-	read -r _ r1 w1 < <(tail -n 1 "$SHM/report")
+	disk_live_go
 	# two refreshes later (0.4 s each) the counter holds all of it
 	for ((i = 0; i < 100; i++)); do
 		after=$(metric write)
@@ -182,23 +180,35 @@ disk_load() {
 	[ "$((rafter - rbefore))" -eq "$((r1 - r0))" ]
 }
 
-# net_run KTOP-ARGS...: ktop's CSV ($OUT) of the intervals byteswl tcp and udp
-# run in; their own reports in $SHM/tcp and $SHM/udp.
+# net_run CMD...: ktop's CSV ($OUT) of the intervals CMD runs in (traced).
 net_run() {
-	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes "$@" \
+	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes \
 		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kpid=$!
 	track "$kpid"
 	ktop_started "$kpid"
 	wait_for_lines "$OUT" 3 10
 	sleep 0.6
-	"$BW" tcp 10000000 1000000 "$SHM/tcp"
-	"$BW" udp 1000 1000 "$SHM/udp"
+	"$@"
 	t=$(date +%s.%N)
 	wait_tick_after "$OUT" "$t" 10
 	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
 	kill -TERM "$kpid"
 	wait "$kpid"
+}
+
+# need_sock_events: tracing, and a kernel with the sock events (6.3+)
+need_sock_events() {
+	need_tracing "the sock events"
+	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
+		skip "no sock:sock_send_length (Linux before 6.3)"
+}
+
+# tcp_and_udp: byteswl tcp (10,000,000 bytes, 1,000,000 answered) and udp
+# (1,000 datagrams of 1,000 bytes, each peeked first); reports in $SHM
+tcp_and_udp() {
+	"$BW" tcp 10000000 1000000 "$SHM/tcp"
+	"$BW" udp 1000 1000 "$SHM/udp"
 }
 
 # net_check REPORT ROLE: ROLE's sums in $OUT are what its calls returned
@@ -214,10 +224,8 @@ net_check() {
 }
 
 @test "bytes: TCP on 127.0.0.1, 10,000,000 bytes sent and 1,000,000 answered: the four sums exact" {
-	need_tracing "the sock events"
-	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
-		skip "no sock:sock_send_length (Linux before 6.3)"
-	net_run
+	need_sock_events
+	net_run tcp_and_udp
 	cat "$SHM/tcp"
 	[ "$(grep -c '^server .* 1000000 10000000 ' "$SHM/tcp")" -eq 1 ]
 	[ "$(grep -c '^client .* 10000000 1000000 ' "$SHM/tcp")" -eq 1 ]
@@ -226,10 +234,8 @@ net_check() {
 }
 
 @test "bytes: UDP, 1,000 datagrams of 1,000 bytes, each peeked (MSG_PEEK) then read: counted once" {
-	need_tracing "the sock events"
-	[ -d /sys/kernel/tracing/events/sock/sock_recv_length ] ||
-		skip "no sock:sock_recv_length (Linux before 6.3)"
-	net_run
+	need_sock_events
+	net_run tcp_and_udp
 	cat "$SHM/udp"
 	# the receiver peeked 1,000,000 bytes (its fifth field) and read as many
 	[ "$(grep -c '^receiver .* 0 1000000 [0-9]* 1000000$' "$SHM/udp")" -eq 1 ]
@@ -238,24 +244,13 @@ net_check() {
 }
 
 @test "bytes: sendfile(2) and splice(2) of a file to a TCP socket: counted, exactly" {
-	need_tracing "the sock events"
-	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
-		skip "no sock:sock_send_length (Linux before 6.3)"
+	need_sock_events
 	head -c 10000000 /dev/zero >"$SHM/file"
-	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes \
-		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
-	kpid=$!
-	track "$kpid"
-	ktop_started "$kpid"
-	wait_for_lines "$OUT" 3 10
-	sleep 0.6
-	"$BW" tcp 10000000 1000000 "$SHM/sendfile" sendfile "$SHM/file"
-	"$BW" tcp 10000000 1000000 "$SHM/splice" splice "$SHM/file"
-	t=$(date +%s.%N)
-	wait_tick_after "$OUT" "$t" 10
-	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
-	kill -TERM "$kpid"
-	wait "$kpid"
+	files() {
+		"$BW" tcp 10000000 1000000 "$SHM/sendfile" sendfile "$SHM/file"
+		"$BW" tcp 10000000 1000000 "$SHM/splice" splice "$SHM/file"
+	}
+	net_run files
 	net_check "$SHM/sendfile" client
 	net_check "$SHM/sendfile" server
 	net_check "$SHM/splice" client
@@ -263,39 +258,19 @@ net_check() {
 }
 
 @test "bytes: TCP inside a network namespace of its own (as in a container): the same four sums" {
-	need_tracing "the sock events"
-	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
-		skip "no sock:sock_send_length (Linux before 6.3)"
+	need_sock_events
 	command -v unshare >/dev/null && command -v ip >/dev/null || skip "no unshare or ip"
 	unshare -n true 2>/dev/null || skip "cannot make a network namespace here"
-	BWNS() {
-		if [ "$1" = tcp ]; then
-			unshare -n sh -c 'ip link set lo up && exec "$0" "$@"' "$BW" "$@"
-		else
-			"$BW" "$@"
-		fi
+	in_netns() {
+		unshare -n sh -c 'ip link set lo up && exec "$0" "$@"' "$BW" tcp 10000000 1000000 "$SHM/tcp"
 	}
-	"$KTOP" -b --csv -d 0.5 -o pid,state,comm,net_tx_bytes,net_rx_bytes \
-		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
-	kpid=$!
-	track "$kpid"
-	ktop_started "$kpid"
-	wait_for_lines "$OUT" 3 10
-	sleep 0.6
-	BWNS tcp 10000000 1000000 "$SHM/tcp"
-	t=$(date +%s.%N)
-	wait_tick_after "$OUT" "$t" 10
-	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
-	kill -TERM "$kpid"
-	wait "$kpid"
+	net_run in_netns
 	net_check "$SHM/tcp" server
 	net_check "$SHM/tcp" client
 }
 
 @test "bytes: the groups view and the exporter's ktop_network_bytes_total grow by the same bytes" {
-	need_tracing "the sock events"
-	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
-		skip "no sock:sock_send_length (Linux before 6.3)"
+	need_sock_events
 	local port=$((20000 + RANDOM % 20000)) tx rx i
 	"$KTOP" -b --csv --view groups --group-by comm -d 0.5 --listen "127.0.0.1:$port" \
 		>"$OUT" 2>"$OUT.err" </dev/null 3>&- &
@@ -309,8 +284,7 @@ net_check() {
 	}
 	# no byteswl yet: no series
 	[ -z "$(metric transmit)" ]
-	"$BW" tcp 10000000 1000000 "$SHM/tcp"
-	"$BW" udp 1000 1000 "$SHM/udp"
+	tcp_and_udp
 	for ((i = 0; i < 100; i++)); do
 		tx=$(metric transmit)
 		rx=$(metric receive)
@@ -339,8 +313,7 @@ net_check() {
 	track "$kpid"
 	ktop_started "$kpid"
 	wait_for_lines "$OUT.live" 3 10
-	"$BW" tcp 10000000 1000000 "$SHM/tcp"
-	"$BW" udp 1000 1000 "$SHM/udp"
+	tcp_and_udp
 	wait "$kpid"
 	run -0 "$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --csv -o pid,state,comm,net_tx_bytes,net_rx_bytes \
 		--output "$OUT.replay"

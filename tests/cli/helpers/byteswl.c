@@ -7,7 +7,8 @@
  * counted then.
  *
  *   byteswl disk-die FILE BYTES READ REPORT
- *	write BYTES to FILE (1 MiB calls), fsync, read READ bytes of it back
+ *	write BYTES at the start of FILE (1 MiB calls; over what it holds,
+ *	not truncated), fsync, read READ bytes of it back
  *	with O_DIRECT (asked of the block layer: read_bytes), write
  *	"PID read_bytes write_bytes" of /proc/self/io to REPORT, exit.
  *   byteswl disk-live FILE GO REPORT
@@ -114,7 +115,8 @@ static void report(const char *path, const char *text)
 
 static int disk_die(char **av)
 {
-	int fd = open(av[0], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	/* Not truncated: a file written before has its blocks, none is allocated now. */
+	int fd = open(av[0], O_WRONLY | O_CREAT, 0644);
 	unsigned long long rd, wr;
 	char line[128];
 
