@@ -89,11 +89,13 @@ disk_live_go() {
 	grep -q ",$pid,X,byteswl," "$OUT" || { echo "no X row of $pid" >&2; cat "$OUT.err" >&2; false; }
 	run sum_col "$OUT" "$pid" disk_write_bytes
 	echo "write: $output"
-	# the kernel's own count, and what it wrote
+	# the kernel's own count, exactly; it is the 8 MiB written, but for a page
+	# of file system metadata now and then (about 1 run in 20 here) that the
+	# kernel charges to the process that dirtied it
 	[[ "$output" == "$wr "*"unknown=0"* ]]
-	[ "$wr" -eq 8388608 ]
+	[ "$wr" -ge 8388608 ] && [ "$wr" -le $((8388608 + 16384)) ]
 	# within one interval (the usual case): the exit record alone, whole
-	if [[ "$output" == *"rows=1 "* ]]; then [[ "$output" == *"X=8388608" ]]; fi
+	if [[ "$output" == *"rows=1 "* ]]; then [[ "$output" == *"X=$wr" ]]; fi
 	run sum_col "$OUT" "$pid" disk_read_bytes
 	echo "read: $output"
 	[[ "$output" == "$rd "*"unknown=0"* ]]
