@@ -340,3 +340,23 @@ net_check() {
 	awk -F, '$2 != "" { rows++; if ($6 != "" || $7 != "") bad++; if ($5 > 0) sc++ }
 		END { exit !(rows > 10 && !bad && sc > 0) }' "$OUT.csv"
 }
+
+@test "bytes: a recording made without the disk columns replays them (the recorder reads /proc/PID/io)" {
+	disk_live_start
+	# -b -w alone: the headless recorder, no column asked for
+	"$KTOP" -b -d 0.3 -n 10 --no-trace -w "$BATS_TEST_TMPDIR/r.db" </dev/null >/dev/null 2>&1 3>&- &
+	kpid=$!
+	track "$kpid"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(sqlite3 -readonly "$BATS_TEST_TMPDIR/r.db" 'SELECT count(*) FROM interval' 2>/dev/null ||
+			echo 0)" -ge 2 ] && break
+		sleep 0.05
+	done
+	disk_live_go
+	wait "$kpid"
+	"$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --csv -o pid,state,comm,disk_read_bytes,disk_write_bytes >"$OUT"
+	run sum_col "$OUT" "$pid" disk_write_bytes
+	echo "its /proc/self/io: write_bytes $w0 -> $w1; replayed: $output"
+	[[ "$output" == "$((w1 - w0)) "*"unknown=0"* ]]
+	[ "$((w1 - w0))" -ge 3145728 ]
+}
