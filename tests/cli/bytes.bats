@@ -360,3 +360,20 @@ net_check() {
 	[[ "$output" == "$((w1 - w0)) "*"unknown=0"* ]]
 	[ "$((w1 - w0))" -ge 3145728 ]
 }
+
+@test "bytes: ktop run by another user: its own processes' disk bytes, root's unknown (empty), never 0" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run ktop as nobody"
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	cp "$KTOP" "$SHM/ktop"
+	chmod 755 "$SHM" "$SHM/ktop"
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups sleep 30 </dev/null 3>&- &
+	mine=$!
+	track "$mine"
+	run -0 setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$SHM/ktop" -b --csv -n 3 -d 0.3 -p "1,$mine" -o pid,user,disk_read_bytes,disk_write_bytes
+	echo "$output"
+	# pid 1 is root's: /proc/1/io needs ptrace access; nobody's sleep is read
+	awk -F, -v mine="$mine" '$2 != "" && $3 == 1 { one++; if ($5 != "" || $6 != "") bad++ }
+		$2 != "" && $3 == mine { own++; if ($5 != "0" || $6 != "0") bad++ }
+		END { exit !(one == 2 && own == 2 && !bad) }' <<<"$output"
+}
