@@ -245,18 +245,24 @@ net_check() {
 	net_check "$SHM/udp" sender
 }
 
-@test "bytes: sendfile(2) and splice(2) of a file to a TCP socket: counted, exactly" {
+@test "bytes: sendfile(2) and splice(2) of a file to a TCP socket, io_uring's sends: counted, exactly" {
 	need_sock_events
 	head -c 10000000 /dev/zero >"$SHM/file"
 	files() {
 		"$BW" tcp 10000000 1000000 "$SHM/sendfile" sendfile "$SHM/file"
 		"$BW" tcp 10000000 1000000 "$SHM/splice" splice "$SHM/file"
+		if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 2 ]; then
+			"$BW" tcp 10000000 1000000 "$SHM/uring" uring -
+		fi
 	}
 	net_run files
 	net_check "$SHM/sendfile" client
 	net_check "$SHM/sendfile" server
 	net_check "$SHM/splice" client
 	net_check "$SHM/splice" server
+	[ -f "$SHM/uring" ] || skip "io_uring is disabled here (kernel.io_uring_disabled = 2)"
+	net_check "$SHM/uring" client
+	net_check "$SHM/uring" server
 }
 
 @test "bytes: TCP inside a network namespace of its own (as in a container): the same four sums" {

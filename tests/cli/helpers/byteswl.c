@@ -20,7 +20,8 @@
  *	127.0.0.1: the client sends SEND bytes, the server answers ANSWER bytes;
  *	REPORT gets "server PID TX RX" and "client PID TX RX", the sums of
  *	what their calls returned. Both exit. HOW: send (the default);
- *	sendfile or splice (through a pipe) of FILE, SEND bytes long.
+ *	sendfile or splice (through a pipe) of FILE, SEND bytes long; uring:
+ *	io_uring's IORING_OP_SEND, one at a time (FILE unused).
  *   byteswl udp N SIZE REPORT
  *	a receiver (this process) and a sender (its child) over UDP on
  *	127.0.0.1: N datagrams of SIZE bytes, each first peeked (MSG_PEEK) then
@@ -36,7 +37,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/io_uring.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -237,6 +242,96 @@ static unsigned long long file_all(int fd, const char *path, size_t n, bool spli
 	return sum;
 }
 
+/* A ring of one submission at a time, without liburing. */
+struct uring {
+	int fd;
+	unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static void uring_init(struct uring *u)
+{
+	struct io_uring_params p;
+	size_t sqsz, cqsz;
+	char *sq, *cq;
+
+	memset(&p, 0, sizeof(p));
+	u->fd = (int)syscall(__NR_io_uring_setup, 4, &p);
+	if (u->fd < 0)
+		die("io_uring_setup");
+	sqsz = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	cqsz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (p.features & IORING_FEAT_SINGLE_MMAP)
+		sqsz = cqsz = sqsz > cqsz ? sqsz : cqsz;
+	sq = mmap(NULL, sqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd,
+		  IORING_OFF_SQ_RING);
+	cq = (p.features & IORING_FEAT_SINGLE_MMAP) ? sq :
+	     mmap(NULL, cqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd,
+		  IORING_OFF_CQ_RING);
+	u->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, u->fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || u->sqes == MAP_FAILED)
+		die("mmap io_uring");
+	u->sq_tail = (unsigned *)(void *)(sq + p.sq_off.tail);
+	u->sq_mask = (unsigned *)(void *)(sq + p.sq_off.ring_mask);
+	u->sq_array = (unsigned *)(void *)(sq + p.sq_off.array);
+	u->cq_head = (unsigned *)(void *)(cq + p.cq_off.head);
+	u->cq_tail = (unsigned *)(void *)(cq + p.cq_off.tail);
+	u->cq_mask = (unsigned *)(void *)(cq + p.cq_off.ring_mask);
+	u->cqes = (struct io_uring_cqe *)(void *)(cq + p.cq_off.cqes);
+}
+
+/* One IORING_OP_SEND of @len bytes, waited for: its result. */
+static int uring_send(struct uring *u, int fd, const void *buf, size_t len)
+{
+	unsigned tail = *u->sq_tail, idx = tail & *u->sq_mask, head;
+	struct io_uring_sqe *sqe = &u->sqes[idx];
+	int res;
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_SEND;
+	sqe->fd = fd;
+	sqe->addr = (uint64_t)(uintptr_t)buf;
+	sqe->len = (uint32_t)len;
+	u->sq_array[idx] = idx;
+	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, u->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+		die("io_uring_enter");
+	for (;;) {
+		head = __atomic_load_n(u->cq_head, __ATOMIC_ACQUIRE);
+		if (head != __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+			break;
+		if (syscall(__NR_io_uring_enter, u->fd, 0, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+			die("io_uring_enter");
+	}
+	res = u->cqes[head & *u->cq_mask].res;
+	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+/* send_all through io_uring. */
+static unsigned long long uring_all(int fd, size_t n)
+{
+	static char buf[65536];
+	unsigned long long sum = 0;
+	struct uring u;
+
+	uring_init(&u);
+	while (sum < n) {
+		size_t c = n - sum < sizeof(buf) ? n - sum : sizeof(buf);
+		int w = uring_send(&u, fd, buf, c);
+
+		if (w <= 0) {
+			errno = -w;
+			die("IORING_OP_SEND");
+		}
+		sum += (unsigned long long)w;
+	}
+	close(u.fd);
+	return sum;
+}
+
 static int bound_socket(int type, struct sockaddr_in *a)
 {
 	socklen_t len = sizeof(*a);
@@ -291,6 +386,8 @@ static int tcp(char **av, const char *how, const char *file)
 			die("connect");
 		if (!how || !strcmp(how, "send"))
 			tx = send_all(fd, nsend);
+		else if (!strcmp(how, "uring"))
+			tx = uring_all(fd, nsend);
 		else
 			tx = file_all(fd, file, nsend, !strcmp(how, "splice"));
 		rx = recv_all(fd, nanswer);
