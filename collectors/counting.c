@@ -283,6 +283,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	cfg.events = (const char *const (*)[2])events;
 	cfg.nevents = ft->nkinds;
 	cfg.buffer_kb = o->buffer_kb;
+	cfg.keep_buffer = o->baseline_only && !o->buffer_kb;
 	cfg.buffer_percent = WAKE_PERCENT;
 	if (o->pids) {
 		tids = threads_of(&ft->acct, o->pids, o->npids, &cfg.npids);

@@ -28,6 +28,7 @@ struct ftrace;
 struct ftrace_opts {
 	bool time_syscalls;	/* also sys_enter, for time per call (costs an event) */
 	size_t buffer_kb;	/* per CPU; 0 = automatic */
+	bool baseline_only;	/* no interval but the first (whose events no sink shows) */
 	const pid_t *pids;	/* only these processes (and children) in the kernel */
 	size_t npids;
 	/*

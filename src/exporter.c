@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/dl.h"
 #include "../lib/util.h"
 #include "../collectors/clocks.h"
 #include "../outputs/metrics.h"
@@ -394,6 +395,13 @@ int exporter_start(struct ktop *k)
 
 	if (!options_exporter(&k->opt))
 		return 0;
+	/* Their libraries first: one missing is one line, before anything starts. */
+	if ((k->opt.listen && dl_load_for("--listen", err, sizeof(err))) ||
+	    (k->opt.web_config && dl_load_for("--web-config", err, sizeof(err))) ||
+	    (k->opt.nremote_write && dl_load_for("--remote-write", err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return 1;
+	}
 	k->metrics = metrics_new(&mo, err, sizeof(err));
 	if (!k->metrics) {
 		fprintf(stderr, "ktop: %s\n", err);

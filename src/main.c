@@ -24,7 +24,9 @@
 #include "../collectors/system.h"
 #include "../views/view.h"
 #include "httpd.h"
+#include "completion.h"
 #include "ktop.h"
+#include "version.h"
 #include "watchdog.h"
 
 int arm_timer(int fd, double delay_s, bool now)
@@ -236,8 +238,10 @@ int main(int argc, char **argv)
 		options_usage(stdout);
 		return 0;
 	}
+	if (k.opt.completion)
+		return completion_print(stdout, k.opt.completion) ? 2 : 0;
 	if (k.opt.show_version) {
-		printf("ktop %s\n", KTOP_VERSION);
+		version_print(stdout);
 		return 0;
 	}
 	k.mode = k.opt.summary ? &mode_summary : options_exporter_only(&k.opt) ? &mode_exporter :
@@ -394,6 +398,7 @@ out:
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
 	evlist_free(&k.app);
+	table_view_free(&k.app);
 	rowset_free(&k.batch.rows);
 	model_free(&k.model);
 	batch_free(&k.batch);

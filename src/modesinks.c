@@ -35,8 +35,13 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	if (k->app.view == VIEW_GROUPS)
 		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
 			     col_needs(m, COL_DISK_READ);
-	/* A search (F3, while its prompt is open) looks at every command line, as a filter. */
-	if (k->app.searching)
+	/*
+	 * A search (F3, while its prompt is open) looks at every command line,
+	 * as a filter. So does the first frame, once: which rows it shows is
+	 * not known before they are sorted, and they show command lines, as
+	 * top and htop's first screen do (then only the rows shown).
+	 */
+	if (k->app.searching || (!m->tick && k->app.show_cmdline))
 		need->all |= NEED_CMDLINE;
 	rows_needs(m, &k->app.rows, need);
 }

@@ -17,7 +17,7 @@ enum {
 	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
 	OPT_RECORD_KEEP, OPT_RECORD_MAX, OPT_BEGIN, OPT_END, OPT_FOLLOW,
 	OPT_EXPIRE, OPT_WEB_CONFIG, OPT_RW, OPT_RW_HEADER, OPT_EXT_LABEL, OPT_RW_QUEUE,
-	OPT_RW_USER, OPT_RW_PASSWORD, OPT_RW_TOKEN, OPT_RW_CA, OPT_EXPOSE_HIDEPID,
+	OPT_RW_USER, OPT_RW_PASSWORD, OPT_RW_TOKEN, OPT_RW_CA, OPT_EXPOSE_HIDEPID, OPT_COMPLETION,
 };
 
 static const struct option long_opts[] = {
@@ -65,8 +65,14 @@ static const struct option long_opts[] = {
 	{ "follow", no_argument, NULL, OPT_FOLLOW },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "completion", required_argument, NULL, OPT_COMPLETION },
 	{ NULL, 0, NULL, 0 },
 };
+
+const struct option *options_long(void)
+{
+	return long_opts;
+}
 
 void options_usage(FILE *f)
 {
@@ -159,7 +165,8 @@ void options_usage(FILE *f)
 	      "  -- CMD [ARGS...]       run CMD traced from its first system call (its execve),\n"
 	      "                         with its children; end with it, with its exit status\n"
 	      "  -h, --help             show this help and exit\n"
-	      "  -V, --version          show the version and exit\n"
+	      "  -V, --version          show the version, the features and libraries, the kernel's; exit\n"
+	      "      --completion bash  print a bash completion script (made from these tables)\n"
 	      "\n"
 	      "In CSV and JSON the event columns are counts within the interval (exact); text\n"
 	      "shows them per second (one decimal under 10). The first iteration is the\n"
@@ -253,6 +260,11 @@ static const char *const summary_keys[] = {
 	[SUM_TIME] = "time", [SUM_CALLS] = "calls", [SUM_ERRORS] = "errors",
 	[SUM_AVG] = "avg", [SUM_MAX] = "max", [SUM_NAME] = "name",
 };
+
+const char *options_summary_key(size_t i)
+{
+	return i < ARRAY_SIZE(summary_keys) ? summary_keys[i] : NULL;
+}
 
 /* "500M", "2G", "1048576": bytes, the suffix a power of 1024 (K to T); at least 1 MiB. */
 static int parse_size(const char *arg, uint64_t *out)
@@ -662,6 +674,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return 0;
 		case 'V':
 			o->show_version = true;
+			return 0;
+		case OPT_COMPLETION:
+			if (strcmp(optarg, "bash") && strcmp(optarg, "themes")) {
+				snprintf(err, errsz, "--completion: '%s' is not bash (or themes)", optarg);
+				return -EINVAL;
+			}
+			o->completion = optarg;
 			return 0;
 		case ':':
 			snprintf(err, errsz, "option '%s' needs a value", argv[optind - 1]);

@@ -3,6 +3,7 @@
 #define KTOP_OPTIONS_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@ struct options {
 	const char *begin, *end;	/* --begin, --end TIME: the replayed intervals */
 	bool follow;			/* --follow: batch replay waits for new intervals */
 	bool show_help, show_version;
+	const char *completion;		/* --completion bash|themes: print it, exit */
 };
 
 /*
@@ -96,5 +98,9 @@ bool options_exporter_only(const struct options *o);
 bool options_record_only(const struct options *o);
 /* The --help text. */
 void options_usage(FILE *f);
+/* getopt's table of the long options (completion.c); ends with a NULL name. */
+const struct option *options_long(void);
+/* --summary's orders (-s), @i from 0; NULL past the last. */
+const char *options_summary_key(size_t i);
 
 #endif

@@ -203,6 +203,13 @@ int start_sources(struct ktop *k)
 		const char *kb = getenv("KTOP_BUFFER_KB");
 		unsigned long long v;
 
+		/*
+		 * ktop -b -n 1: the baseline is all it writes, and a first interval's
+		 * event columns are empty. (An exporter, a recording or a summary
+		 * would still use the interval's events.)
+		 */
+		fo.baseline_only = k->mode == &mode_batch && k->opt.iterations == 1 &&
+				   !k->opt.write && !options_exporter(&k->opt);
 		/* Time per call (sys_enter too) only when watching a few processes. */
 		fo.time_syscalls = k->nwatch > 0 || k->opt.latency;
 		/* Per-CPU ring buffer size; small ones let tests see lost events. */

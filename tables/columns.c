@@ -59,7 +59,7 @@ const struct column columns[COL_NR] = {
 			  "signals it sent (from task context): signal:signal_generate" },
 	[COL_ONCPU] = { "oncpu_ms", "ONCPU%", 6, false, CT_MS, 0, CNT_ONCPU, SORT_DESC,
 			"time on a CPU, all threads: sched_switch in to out (100% = one thread's interval)" },
-	[COL_RUNQ] = { "runq_ms", "RUNQ%", 6, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
+	[COL_RUNQ] = { "runq_ms", "RUNQ%", 5, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
 		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in (untraced: task/TID/schedstat run_delay)" },
 	[COL_SLEEP] = { "sleep_ms", "SLEEP%", 6, false, CT_MS, 0, CNT_SLEEP, SORT_DESC,
 			"time asleep (S; idle or parked kernel threads), all threads: sched_switch out to sched_wakeup" },
@@ -67,11 +67,16 @@ const struct column columns[COL_NR] = {
 			  "time blocked (D, uninterruptible: I/O, vfork), all threads: sched_switch out to sched_wakeup" },
 	[COL_STOPPED] = { "stopped_ms", "STOP%", 6, false, CT_MS, 0, CNT_STOPPED, SORT_DESC,
 			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
+	[COL_WAIT] = { "wait_pct", "WAIT%", 9, false, CT_PCT, NEED_SCHEDSTAT, -1, SORT_DESC,
+		       "the largest share of the interval it waited, all threads, and what for: runq "
+		       "(runq_ms: for a CPU), blk (blocked_ms: D, I/O); sleep is not waiting. Shown where "
+		       "RUNQ% and BLOCK% do not fit (CSV, JSON: the share)" },
 	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
 			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
-	[COL_SCP99] = { "sc_p99_us", "P99us", 8, false, CT_INT, 0, -1, SORT_DESC,
-			"99th percentile of those calls' durations, all threads and system calls, as the upper "
-			"bound of its log2 bucket: 16 = 99% took at most 16 us (--latency, -p, -- CMD)" },
+	[COL_SCP99] = { "sc_p99_us", "SCP99", 8, false, CT_USEC_BOUND, 0, -1, SORT_DESC,
+			"99th percentile of those calls' durations in us, all threads and system calls, as the "
+			"upper bound of its log2 bucket (the longest call when shorter): 16 = 99% took at most "
+			"16 us; the screen scales it, <=16us (--latency, -p, -- CMD)" },
 	[COL_DISK_READ] = { "disk_read_bytes", "RD/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_READ, SORT_DESC,
 			    "bytes it caused to be read from storage, all threads: /proc/PID/io read_bytes (asked of the block layer; page-cache hits are not); a dead one's exit record" },
 	[COL_DISK_WRITE] = { "disk_write_bytes", "WR/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_WRITE, SORT_DESC,
@@ -100,10 +105,91 @@ const struct column columns[COL_NR] = {
 			  "command line, /proc/PID/cmdline ([comm] if empty)" },
 };
 
+/*
+ * What WAIT% names: the shares of the interval a process waits for something
+ * other than its own sleep. Another kind is one row here: a cgroup's CPU
+ * throttling, once the catalog has a throttled_pct column, is
+ * { COL_THROTTLED, "thr" } (col_share reads a CT_PCT column as it is).
+ */
+static const struct {
+	enum col_id col;
+	const char *word;
+} wait_kinds[] = {
+	{ COL_RUNQ, "runq" },
+	{ COL_BLOCKED, "blk" },
+};
+
+/* Column @c (CT_MS or CT_PCT) as a share of the interval, 100 = one thread all of it. */
+static bool col_share(const struct model *m, const struct task *t, enum col_id c, double *out)
+{
+	if (!col_num(m, t, c, out))
+		return false;
+	if (columns[c].type == CT_MS) {
+		if (m->interval_s <= 0)
+			return false;
+		*out /= m->interval_s * 10;
+	}
+	return true;
+}
+
+bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word)
+{
+	bool known = false;
+	size_t i;
+	double v;
+
+	*pct = 0;
+	*word = "";
+	for (i = 0; i < ARRAY_SIZE(wait_kinds); i++) {
+		if (!col_share(m, t, wait_kinds[i].col, &v))
+			continue;
+		if (!known || v > *pct) {
+			*pct = v;
+			*word = wait_kinds[i].word;
+		}
+		known = true;
+	}
+	return known;
+}
+
+bool col_wait_redundant(const bool *shown)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(wait_kinds); i++)
+		if (!shown[wait_kinds[i].col])
+			return false;
+	return true;
+}
+
+/*
+ * A task /proc never read (born and gone between two refreshes: its row is
+ * its events' and its exit record's) has no stat: its nice value, memory,
+ * threads and CPU are not known, not 0.
+ */
+static bool stat_known(const struct task *t)
+{
+	return t->starttime != 0;
+}
+
 bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out)
 {
+	const char *word;
 	uint64_t d;
 
+	switch (c) {
+	case COL_NICE:
+	case COL_MEM:
+	case COL_RSS:
+	case COL_VSZ:
+	case COL_THREADS:
+	case COL_CPUID:
+		if (!stat_known(t))
+			return false;
+		break;
+	default:
+		break;
+	}
 	switch (c) {
 	case COL_PID: *out = t->pid; return true;
 	case COL_TGID: *out = t->tgid; return true;
@@ -131,6 +217,8 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_CPUID:
 		*out = t->processor;
 		return t->processor >= 0;
+	case COL_WAIT:
+		return col_wait(m, t, out, &word);
 	case COL_SCP99:
 		return task_delta(t, CNT_SCTIME, &d) && task_sc_quantile_us(t, 0.99, out);
 	case COL_LOST:
@@ -170,11 +258,17 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	}
 }
 
+bool col_kthread(const struct task *t)
+{
+	return (t->pid == 2 || t->ppid == 2) && !t->vsize_kb && t->starttime;
+}
+
 static const char *cmdline_text(const struct task *t, char *buf, size_t n, int utf8)
 {
-	size_t len = t->cmdline_len;
+	size_t len = t->cmdline ? t->cmdline_len : 0;
 
-	if (!t->cmdline)	/* not read (yet): the name will do */
+	/* Not read (yet): the name will do, a kernel thread's bracketed as always. */
+	if (!t->cmdline && !col_kthread(t))
 		return col_text(t, COL_COMM, buf, n, utf8);
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')
@@ -250,7 +344,13 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 unsigned col_needs(const struct model *m, int c)
 {
 	unsigned needs = columns[c].needs;
+	size_t i;
 
+	if (c == COL_WAIT) {	/* what its kinds need */
+		for (needs = 0, i = 0; i < ARRAY_SIZE(wait_kinds); i++)
+			needs |= col_needs(m, wait_kinds[i].col);
+		return needs;
+	}
 	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
 		needs &= ~(NEED_STATUS | NEED_SCHEDSTAT);
 	return needs;
@@ -406,6 +506,28 @@ void fmt_mem(char *buf, size_t n, double kb)
 		fmt_fixed(buf, n, kb / (1024.0 * 1024 * 1024), 1, 'T');
 }
 
+void fmt_usec(char *buf, size_t n, double us, bool bound, bool utf8)
+{
+	static const struct {
+		double scale;
+		char unit[3];
+	} units[] = { { 1, "us" }, { 1e3, "ms" }, { 1e6, "s" } };
+	const char *le = !bound ? "" : utf8 ? "\u2264" : "<=";
+	char num[32];
+	size_t u = 0;
+	double v;
+
+	if (!(us > 0))
+		us = 0;
+	/* The unit where the number is under 1000 once rounded; seconds past that. */
+	while (u + 1 < ARRAY_SIZE(units) && us / units[u].scale >= 999.5)
+		u++;
+	v = us / units[u].scale;
+	/* Three digits at least: 0.4us, 16us, 4.19ms, 26.2ms, 262ms, 3.00s. */
+	fmt_fixed(num, sizeof(num), v, !u ? v < 9.95 : v < 9.995 ? 2 : v < 99.95, 0);
+	snprintf(buf, n, "%s%s%s", le, num, units[u].unit);
+}
+
 void fmt_cputime(char *buf, size_t n, double s)
 {
 	uint64_t cs = (uint64_t)llround(s > 0 ? s * 100 : 0);
@@ -463,12 +585,46 @@ bool fmt_since_start(const struct model *m, const struct task *t, enum col_id c,
 	return true;
 }
 
+/*
+ * WAIT%'s cell: "runq 12", "blk 4.5", at most 9 characters (a share of
+ * 10,000% and more, a hundred threads waiting, is "runq 12k"); "0" when
+ * nothing waited a twentieth of a percent.
+ */
+static const char *fmt_wait(const struct model *m, const struct task *t, char *buf, size_t n)
+{
+	const char *word;
+	char num[16];
+	double v;
+
+	if (!col_wait(m, t, &v, &word)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	if (v < 0.05) {
+		snprintf(buf, n, "0");
+		return buf;
+	}
+	if (v < 9999.5)
+		fmt_fixed(num, sizeof(num), v, v < 9.95, 0);
+	else
+		fmt_rate(num, sizeof(num), v);
+	snprintf(buf, n, "%s %s", word, num);
+	return buf;
+}
+
 const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		     char *buf, size_t n, bool utf8)
 {
 	const struct column *col = &columns[c];
 	double v;
 
+	/* A kernel thread's name bracketed as in its COMMAND line (CSV and JSON: the name). */
+	if (c == COL_COMM && col_kthread(t)) {
+		char comm[PROC_COMM_MAX * 4];
+
+		snprintf(buf, n, "[%s]", col_text(t, c, comm, sizeof(comm), utf8));
+		return buf;
+	}
 	if (col->type == CT_STR || col->type == CT_CHAR)
 		return col_text(t, c, buf, n, utf8);
 	/* The first frame: what is known at once, the average since the start. */
@@ -483,6 +639,8 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		snprintf(buf, n, "-");
 		return buf;
 	}
+	if (c == COL_WAIT)
+		return fmt_wait(m, t, buf, n);
 	switch (col->type) {
 	case CT_COUNTER:
 		if (m->interval_s <= 0) {
@@ -518,6 +676,9 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		break;
 	case CT_TIME:
 		fmt_cputime(buf, n, v);
+		break;
+	case CT_USEC_BOUND:
+		fmt_usec(buf, n, v, true, utf8);
 		break;
 	default:
 		if (v < 0) {	/* nice, priority */

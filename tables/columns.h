@@ -40,6 +40,7 @@ enum col_id {
 	COL_SLEEP,
 	COL_BLOCKED,
 	COL_STOPPED,
+	COL_WAIT,
 	COL_SCTIME,
 	COL_SCP99,
 	COL_DISK_READ,
@@ -69,6 +70,7 @@ enum col_type {
 	 * the share of the interval, 100 = one thread's whole interval.
 	 */
 	CT_MS,
+	CT_USEC_BOUND,	/* microseconds, an upper bound (a percentile); screens scale it: "≤262ms" */
 	CT_CHAR,	/* one character (state) */
 	CT_STR,		/* text, sanitized before it is shown */
 };
@@ -109,6 +111,20 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
  * from events when tracing runs, from status otherwise.
  */
 unsigned col_needs(const struct model *m, int c);
+/*
+ * WAIT%: the largest share of the interval @t waited for something, and
+ * what (its word: "runq", "blk"); false when not known. col_wait_redundant:
+ * every kind it names is a column of its own among @shown (shown[c] per
+ * catalog column), so it says nothing more.
+ */
+bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word);
+bool col_wait_redundant(const bool *shown);
+/*
+ * Is @t a kernel thread? kthreadd (pid 2) and its children with no memory
+ * of their own (a helper kthreadd started, such as modprobe, has some once
+ * it exec'd): known from stat alone, before a command line is read.
+ */
+bool col_kthread(const struct task *t);
 /* The column named @key (case-insensitive), or -1. */
 int col_by_key(const char *key);
 /* Compare two tasks by column @c, ascending; unknown values sort lowest. */
@@ -128,6 +144,13 @@ void fmt_rate(char *buf, size_t n, double v);
 void fmt_kb(char *buf, size_t n, double kb);
 /* KiB with a unit always: "512K", "299.0M", "23.5G". */
 void fmt_mem(char *buf, size_t n, double kb);
+/*
+ * A duration of @us microseconds in the unit it needs: "0.4us", "16us",
+ * "4.19ms", "262ms", "3.00s", "524s" (7 characters at most below 10^6 s).
+ * @bound: it is an upper bound (a percentile), said "≤" ("<=" without
+ * @utf8).
+ */
+void fmt_usec(char *buf, size_t n, double us, bool bound, bool utf8);
 /* CPU seconds as top's TIME+: "M:SS.hh", or "HHHh" past 999 minutes. */
 void fmt_cputime(char *buf, size_t n, double s);
 /* "3 days, 04:05" or "04:05" */

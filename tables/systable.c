@@ -162,8 +162,9 @@ static const struct av_col groups_cols[] = {
 	  "the rows' blocked_ms, summed" },
 	{ "sc_time_ms", "SCTIME%", 7, false, AV_MS, SORT_DESC, COL_SCTIME,
 	  "the rows' sc_time_ms, summed (--latency, -p, -- CMD)" },
-	{ "sc_p99_us", "P99us", 8, false, AV_INT, SORT_DESC, COL_SCP99,
-	  "99th percentile of the rows' calls put together, as a log2 bucket's upper bound" },
+	{ "sc_p99_us", "SCP99", 8, false, AV_USEC_BOUND, SORT_DESC, COL_SCP99,
+	  "99th percentile of the rows' calls put together in us, as a log2 bucket's upper bound "
+	  "(the longest call when shorter)" },
 	{ "threads", "THR", 5, false, AV_INT, SORT_DESC, COL_THREADS, "the rows' threads, summed" },
 	{ "vsz_kb", "VIRT", 6, false, AV_KB, SORT_DESC, COL_VSZ, "the rows' vsz_kb, summed" },
 	{ "cpu_s", "TIME+", 10, false, AV_TIME, SORT_DESC, COL_TIME, "the rows' cpu_s, summed" },
@@ -219,21 +220,25 @@ static const struct av_col groups_cols[] = {
 /*
  * The system calls timed (sys_enter to sys_exit, --latency): the durations
  * of the calls that ended in the interval, every process's summed. A
- * percentile is the upper bound of its log2 bucket (lib/lathist.h).
+ * percentile is the upper bound of its log2 bucket, or the longest call
+ * when that is less (lib/lathist.h); the screen scales durations (us, ms,
+ * s), CSV and JSON write microseconds.
  */
 static const struct av_col latency_cols[] = {
 	{ "syscall", "SYSCALL", 18, true, AV_STR, SORT_ASC, -1, "system call name" },
-	{ "time_ms", "TIME%", 7, false, AV_MS, SORT_DESC, -1,
-	  "time inside its calls that ended in the interval, every process (100% = one thread's interval)" },
+	{ "time_ms", "TIME/s", 7, false, AV_MS_PER_S, SORT_DESC, -1,
+	  "time inside its calls that ended in the interval, every process's threads summed; the "
+	  "screen: per second, 3.70s = 3.7 threads in it on average" },
 	{ "calls", "CALLS/s", 9, false, AV_COUNT, SORT_DESC, -1,
 	  "its calls timed in the interval (entry and exit seen)" },
-	{ "avg_us", "AVGus", 8, false, AV_INT, SORT_DESC, -1, "their mean duration, microseconds" },
-	{ "p50_us", "P50us", 8, false, AV_INT, SORT_DESC, -1,
-	  "median duration: the upper bound of the log2 bucket half of the calls fit in (us)" },
-	{ "p90_us", "P90us", 8, false, AV_INT, SORT_DESC, -1, "90th percentile, likewise" },
-	{ "p99_us", "P99us", 8, false, AV_INT, SORT_DESC, -1,
+	{ "avg_us", "AVG", 8, false, AV_USEC, SORT_DESC, -1, "their mean duration, microseconds" },
+	{ "p50_us", "P50", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
+	  "median duration: the upper bound of the log2 bucket half of the calls fit in, or the "
+	  "longest call when shorter (us; the screen: <=262ms)" },
+	{ "p90_us", "P90", 8, false, AV_USEC_BOUND, SORT_DESC, -1, "90th percentile, likewise" },
+	{ "p99_us", "P99", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
 	  "99th percentile, likewise: 16 = 99% of the calls took at most 16 us" },
-	{ "max_us", "MAXus", 9, false, AV_INT, SORT_DESC, -1, "the longest call, microseconds" },
+	{ "max_us", "MAX", 9, false, AV_USEC, SORT_DESC, -1, "the longest call, microseconds" },
 	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
 	  "processes (threads with -H) that made it in the interval" },
 	{ "subsystem", "SUBSYSTEM", 13, true, AV_STR, SORT_ASC, -1, "the kernel subsystem that implements it" },
@@ -251,12 +256,13 @@ static const struct av_col callers_cols[] = {
 	  "those that failed (with the errno, for an error)" },
 	{ "syscalls", "SYSC/s", 7, false, AV_COUNT, SORT_DESC, COL_SYSC, "all its system calls" },
 	{ "top_syscall", "TOP-SYSCALL", 14, true, AV_STR, SORT_ASC, COL_TOPSC, "its most frequent" },
-	{ "time_ms", "TIME%", 7, false, AV_MS, SORT_DESC, -1,
-	  "time inside its calls of the syscall (of every syscall, for a group) that ended in the interval (--latency)" },
-	{ "p50_us", "P50us", 8, false, AV_INT, SORT_DESC, -1,
-	  "their median duration, as a log2 bucket's upper bound (us)" },
-	{ "p99_us", "P99us", 8, false, AV_INT, SORT_DESC, -1, "their 99th percentile, likewise" },
-	{ "max_us", "MAXus", 9, false, AV_INT, SORT_DESC, -1, "the longest of them (us)" },
+	{ "time_ms", "TIME/s", 7, false, AV_MS_PER_S, SORT_DESC, -1,
+	  "time inside its calls of the syscall (of every syscall, for a group) that ended in the "
+	  "interval, its threads summed; the screen: per second (--latency)" },
+	{ "p50_us", "P50", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
+	  "their median duration, as a log2 bucket's upper bound or the longest call (us)" },
+	{ "p99_us", "P99", 8, false, AV_USEC_BOUND, SORT_DESC, -1, "their 99th percentile, likewise" },
+	{ "max_us", "MAX", 9, false, AV_USEC, SORT_DESC, -1, "the longest of them (us)" },
 	{ "comm", "COMMAND", 15, true, AV_STR, SORT_ASC, COL_COMM, "its command name" },
 };
 
@@ -628,7 +634,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 
 		if (num_at(v, i, col, &d))
 			snprintf(buf, n, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
-				 c->type == AV_MS ? "%.3f" : "%.0f", d);
+				 c->type == AV_MS || c->type == AV_MS_PER_S ? "%.3f" : "%.0f", d);
 		return buf;
 	}
 	switch (v->kind) {
@@ -864,6 +870,8 @@ static bool def_col(const struct table *t, int c, struct tcol *out)
 		.key = k->key, .title = k->title, .width = k->width, .left = k->left,
 		.text = k->type == AV_STR, .screen_only = k->type == AV_GRAPH,
 		.sort_default = k->sort_default,
+		/* The group's name (a cgroup's path is long): wider where there is room. */
+		.grow = av_of(t)->kind == VIEW_GROUPS && c == 0,
 	};
 	return true;
 }
@@ -898,11 +906,13 @@ static bool def_raw(const struct table *t, const void *item, int c, char *buf, s
 	const struct av_col *k = col_of(av_of(t), c);
 	double d;
 
+	bool ms = k && (k->type == AV_MS || k->type == AV_MS_PER_S);
+
 	if (!k || !num_at(av_of(t), src_of(item), c, &d) ||
-	    ((k->type == AV_COUNT || k->type == AV_MS) && t->m->interval_s <= 0))
+	    ((k->type == AV_COUNT || ms) && t->m->interval_s <= 0))
 		return false;
-	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME ? "%.2f" :
-		 k->type == AV_MS ? "%.3f" : "%.0f", d);
+	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME ? "%.2f" : ms ? "%.3f" : "%.0f",
+		 d);
 	return true;
 }
 
@@ -1027,7 +1037,8 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 	c += col;
 	if (c->type == AV_STR)
 		return aggview_text(v, row, col, buf, n, utf8);
-	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d)) ||
+	if (!aggview_num(v, row, col, &d) ||
+	    ((c->type == AV_COUNT || c->type == AV_MS_PER_S) && !aggview_rate(v, d, &d)) ||
 	    (c->type == AV_MS && !aggview_rate(v, d / 10, &d))) {
 		snprintf(buf, n, "-");
 		return buf;
@@ -1053,6 +1064,13 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 		break;
 	case AV_TIME:
 		fmt_cputime(buf, n, d);
+		break;
+	case AV_MS_PER_S:	/* ms a second: a duration a second */
+		fmt_usec(buf, n, d * 1e3, false, utf8);
+		break;
+	case AV_USEC:
+	case AV_USEC_BOUND:
+		fmt_usec(buf, n, d, c->type == AV_USEC_BOUND, utf8);
 		break;
 	default:
 		snprintf(buf, n, "%.0f", d);

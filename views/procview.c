@@ -71,10 +71,32 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 	}
 }
 
+/*
+ * The table's last row of this process, when Enter opened it exited
+ * (views/table.c): no number of its own comes after it.
+ */
+static const struct pv_last_row *last_row(const struct app *a, const struct fproc *fp)
+{
+	return a->pv_last.pid == fp->pid ? &a->pv_last : NULL;
+}
+
 static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 {
 	char line[512], cmd[256], comm[64], user[64];
+	const struct pv_last_row *last = last_row(a, fp);
 
+	if (last && !fp->have_identity) {	/* the row's name and command: the process is gone */
+		snprintf(comm, sizeof(comm), "%s", last->comm);
+		snprintf(line, sizeof(line), "Process %d  %s  (exited before the view opened: its last "
+			 "row below, as the table showed it)", (int)fp->pid, comm);
+		attrset(theme_attr(EL_TITLE));
+		put_line(y, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+		put_line(y + 1, 0, w, "not read from /proc: it was gone");
+		snprintf(line, sizeof(line), "command: %s", last->command);
+		put_line(y + 2, 0, w, line);
+		return;
+	}
 	view_clean(a, comm, sizeof(comm), fp->comm);
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Process %d  %s%s", (int)fp->pid, comm,
@@ -494,6 +516,13 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 			 fp->sys_lost_unknown ? "+" : "");
 		put_line(y++, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
+	}
+	/* An exited process's last numbers, as its row in the table had them. */
+	if (last_row(a, fp) && y + 2 < end) {
+		attrset(theme_attr(EL_TABLE_HEADER));
+		put_line(y++, 0, w, a->pv_last.header);
+		attrset(theme_attr(EL_NORMAL));
+		put_line(y++, 0, w, a->pv_last.row);
 	}
 	/* The calls in progress first: the slow call a person opened the view for. */
 	y += draw_calls(a, fp, y, fp->ncalls > 4 ? 4 : (int)fp->ncalls, w);

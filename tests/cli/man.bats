@@ -173,7 +173,7 @@ PYEOF
 @test "man: the version in .TH is the binary's" {
 	run "$KTOP" --version
 	[ "$status" -eq 0 ]
-	grep -q "^\.TH KTOP 1 .*\"$output\"" "$MAN"
+	grep -q "^\.TH KTOP 1 .*\"${lines[0]}\"" "$MAN"
 }
 
 @test "man: ENVIRONMENT, EXIT STATUS and SEE ALSO have what they must" {

@@ -349,9 +349,10 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	local pct p50 p99
 	read -r pct p50 p99 < <(awk -F, '$1 == "syscall" && $2 == "clock_nanosleep" { print $12, $10, $11 }' "$OUT")
 	awk -v p="$pct" 'BEGIN { exit !(p > 50) }'
-	# beside strace's columns, the histogram's: the bucket (8192, 16384] us holds 10 ms
-	[ "$p50" = 16384 ] || { echo "p50 $p50 p99 $p99" >&2; return 1; }
-	awk -v p="$p99" 'BEGIN { exit !(p >= 16384) }'
+	# beside strace's columns, the histogram's: the bucket (8192, 16384] us
+	# holds 10 ms; its bound is above the longest sleep: the longest, then
+	awk -v a="$p50" -v b="$p99" -v m="$max" 'BEGIN { exit !(a == m && b == m && a >= 10000) }' ||
+		{ echo "p50 $p50 p99 $p99 max $max" >&2; return 1; }
 }
 
 @test "time: calls pending at a refresh, then exit_group (sleeps in a shell loop): each timed, the note true" {
