@@ -424,7 +424,7 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 		c |= 1u << CNT_NET_RX;
 	if (ft->acct.states)
 		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
-		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED);
+		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED) | (1u << CNT_EXITCPU);
 	return c;
 }
 
@@ -660,6 +660,7 @@ static const enum counter cnt_of[AC_NR] = {
 	[AC_IVCSW] = CNT_IVCSW, [AC_SIGRECV] = CNT_SIGRECV, [AC_SIGSENT] = CNT_SIGSENT,
 	[AC_ONCPU_NS] = CNT_ONCPU, [AC_RUNQ_NS] = CNT_RUNQ, [AC_SLEEP_NS] = CNT_SLEEP,
 	[AC_BLOCKED_NS] = CNT_BLOCKED, [AC_STOPPED_NS] = CNT_STOPPED,
+	[AC_EXITCPU_NS] = CNT_EXITCPU,
 	[AC_NET_TX] = CNT_NET_TX, [AC_NET_RX] = CNT_NET_RX,
 };
 

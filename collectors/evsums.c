@@ -934,6 +934,8 @@ static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clo
 	/* A reused tid: whatever was known of the old thread is not this one's. */
 	t->exited = 0;
 	t->group_dead = t->held = false;
+	if (t->exit_ts < ts)
+		t->exit_ts = 0;
 	/*
 	 * Only what is older than the fork: the calls are paired (acct_time_calls)
 	 * before the forks are applied, so a call the child began this interval
@@ -1121,8 +1123,17 @@ void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, u
 
 void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
 {
+	struct acct_thread *t;
+
 	if (tid <= 0)
 		return;
+	/*
+	 * As decoded, not in time order: the state split may apply its switches
+	 * before the tick, and they are on this CPU's pages after this event.
+	 */
+	t = acct_thread(a, tid);
+	if (ts > t->exit_ts && ts >= t->life_ts)
+		t->exit_ts = ts;
 	if (!a->order_life) {
 		life_exit(a, tid, group_dead, ts);
 		return;
@@ -1481,6 +1492,16 @@ static uint64_t oncpu_from(struct acct *a, struct acct_thread *t, uint64_t from,
 	return from;
 }
 
+/* Of its time on a CPU from @from to @ts, what came after its exit event. */
+static __attribute__((noinline)) void exit_time(struct acct *a, struct acct_thread *t, uint64_t from,
+						      uint64_t ts)
+{
+	if (from < t->exit_ts)
+		from = t->exit_ts;
+	t->n[AC_EXITCPU_NS] += ts - from;
+	a->total[AC_EXITCPU_NS] += ts - from;
+}
+
 /* Its time in the state it leaves at @ts. An event older than what is known adds nothing. */
 static inline void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 {
@@ -1499,6 +1520,8 @@ static inline void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 			from = oncpu_from(a, t, from, ts);
 		t->n[c] += ts - from;
 		a->total[c] += ts - from;
+		if (t->exit_ts && t->st == ACCT_ST_ONCPU && ts > t->exit_ts)
+			exit_time(a, t, from, ts);
 	}
 	t->st_since = ts;
 }

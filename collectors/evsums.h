@@ -31,6 +31,12 @@ enum acct_cnt {
 	AC_SLEEP_NS,	/* S (and I, P: idle and parked kernel threads) */
 	AC_BLOCKED_NS,	/* D */
 	AC_STOPPED_NS,	/* T, t: stopped or traced */
+	/*
+	 * Of AC_ONCPU_NS, the time after its exit event: the exit's own work
+	 * (freeing its memory and files) up to its last switch, which its exit
+	 * record (taskstats, sent just before the event) leaves out.
+	 */
+	AC_EXITCPU_NS,
 	/* Bytes through INET and INET6 sockets (collectors/sockev.h). */
 	AC_NET_TX,
 	AC_NET_RX,
@@ -143,6 +149,7 @@ struct acct_thread {
 	bool st_guess;
 	uint16_t st_cpu;	/* ACCT_ST_ONCPU: the CPU it runs on (acct.cpus) */
 	uint64_t st_since;
+	uint64_t exit_ts;	/* its exit event's time, as decoded (AC_EXITCPU_NS); 0 = none */
 	struct acct_thread *next;	/* active list */
 };
 

@@ -32,6 +32,9 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	/* Groups by a cgroup are summed each tick: every row's cgroup. */
 	if (k->app.groups.by >= CGROUP_BY_CGROUP)
 		need->all |= NEED_CGROUP;
+	/* The Groups view's CPU limits are its rows' (at each one's own path). */
+	if (k->app.view == VIEW_GROUPS && k->app.groups.by >= CGROUP_BY_CGROUP)
+		need->all |= NEED_CPULIMIT;
 	if (k->app.view == VIEW_GROUPS)
 		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
 			     col_needs(m, COL_DISK_READ);
@@ -70,7 +73,7 @@ static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
 	if (k->batch.view == VIEW_GROUPS) {
 		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
 		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
-			need->all |= NEED_CGROUP;
+			need->all |= NEED_CGROUP | NEED_CPULIMIT;
 		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
 			     col_needs(m, COL_DISK_READ);
 	} else if (k->batch.view == VIEW_PROCESSES) {

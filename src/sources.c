@@ -114,6 +114,7 @@ static bool live_collect(struct ktop *k)
 	/* A process moved to another cgroup (no exec): its cgroup is read again. */
 	nids = ftrace_cgroup_moves(k->ftrace, m, &ids);
 	procfs_recheck_cgroups(k->procfs, ids, nids);
+	cgres_moved(k->cgres, ids, nids);
 	if (k->focus && m->nfprocs) {
 		const struct acct_sig *sigs;
 		size_t n = ftrace_signals(k->ftrace, &sigs), i;
@@ -148,7 +149,9 @@ static bool live_collect(struct ktop *k)
 	/* Last: the deaths /proc and the events told of have their records queued. */
 	nids = ftrace_held(k->ftrace, &ids);
 	exits_collect(k->exits, m, s, ids, nids);
-	cgres_collect(k->cgres, m, shown_group_by(k), s);
+	cgres_collect(k->cgres, m, shown_group_by(k),
+		      need.all & NEED_CPULIMIT ? CGRES_ROWS_ALL :
+		      need.wanted & NEED_CPULIMIT ? CGRES_ROWS_WANTED : CGRES_ROWS_NONE, s);
 	s->end = true;
 	apply(k, s);
 	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
@@ -355,8 +358,10 @@ void print_stats(const struct ktop *k)
 
 		cgres_get_stats(k->cgres, &cs);
 		fprintf(stderr, "ktop-stats: cgres_cpu_s=%.6f cgres_group_reads=%lu cgres_file_reads=%lu "
-			"cgres_opens=%lu cgres_fds=%zu\n", (double)cs.cpu_ns / 1e9, cs.group_reads,
-			cs.reads, cs.opens, cs.open_fds);
+			"cgres_opens=%lu cgres_fds=%zu cgcpu_file_reads=%lu cgcpu_path_reads=%lu "
+			"cgcpu_cgroups=%zu cgcpu_fds=%zu\n", (double)cs.cpu_ns / 1e9, cs.group_reads,
+			cs.reads, cs.opens, cs.open_fds, cs.cpu.reads, cs.cpu.path_reads, cs.cpu.nodes,
+			cs.cpu.open_fds);
 	}
 	exits_get_stats(k->exits, &xs);
 	fprintf(stderr, "ktop-stats: exit_records=%llu exit_rows=%llu exit_unmatched=%llu "

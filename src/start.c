@@ -190,7 +190,8 @@ int start_sources(struct ktop *k)
 	if (check_pids(k))
 		return -1;
 	k->cgnames = cgnames_new(NULL);
-	k->cgres = cgres_new(NULL);
+	/* A fixture's mount table (tests): its hierarchies where it says. */
+	k->cgres = cgres_new(getenv("KTOP_CGROUP_MOUNTINFO"));
 	/*
 	 * Signals are blocked (and read from the signalfd) before tracing starts:
 	 * a Ctrl-C from now on ends the loop, which removes the instance.

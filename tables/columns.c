@@ -30,7 +30,7 @@ const struct column columns[COL_NR] = {
 	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
 		       "nice value, stat field 19" },
 	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
-		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
+		      "CPU use in the interval, 100 = one CPU, at most 100 a thread: stat utime+stime; a dead one's cpu_s" },
 	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
 		      "resident memory as a share of MemTotal" },
 	[COL_RSS] = { "rss_kb", "RES", 6, false, CT_KB, 0, -1, SORT_DESC,
@@ -38,7 +38,7 @@ const struct column columns[COL_NR] = {
 	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "virtual memory size in KiB, stat field 23" },
 	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
-		       "CPU time since start in seconds, stat utime+stime; a dead one's exit record" },
+		       "CPU time since start in seconds, stat utime+stime; a dead one's: its exit record and its events after it" },
 	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
 			 "minor page faults, all threads, stat field 10" },
 	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
@@ -93,12 +93,20 @@ const struct column columns[COL_NR] = {
 			  "number of threads, stat field 20" },
 	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
 			"CPU it last ran on, stat field 39" },
+	[COL_THROTTLED] = { "throttled_pct", "THROT%", 6, false, CT_PCT, NEED_CPULIMIT, -1, SORT_DESC,
+			    "share of the interval its CPU cgroup (or the nearest above it with a CPU "
+			    "limit) was throttled, from that cgroup's cpu.stat (v2 cpu.max, v1 "
+			    "cpu.cfs_quota_us at its own path in the cpu hierarchy); 0 when no limit; "
+			    "the screen and the text output leave 0 blank" },
 	[COL_CGROUP] = { "cgroup", "CGROUP", 24, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
 			 "cgroup path: /proc/PID/cgroup, the v2 line (else name=systemd, pids, ...)" },
 	[COL_UNIT] = { "unit", "UNIT", 20, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
 		       "systemd unit of the cgroup: its innermost .service or .scope, else .slice" },
 	[COL_CONTAINER] = { "container", "CONTAINER", 19, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
-			    "container of the cgroup, RUNTIME:ID (12 hex digits); empty on the host" },
+			    "container of the cgroup by its name, as the Groups view names it (web-1, "
+			    "namespace/pod/container), else RUNTIME:ID; empty on the host" },
+	[COL_CONTAINER_ID] = { "container_id", "CONTAINER-ID", 23, true, CT_STR, NEED_CGROUP, -1,
+			       SORT_ASC, "its container's RUNTIME:ID (12 hex digits); empty on the host" },
 	[COL_COMM] = { "comm", "COMMAND", 15, true, CT_STR, 0, -1, SORT_ASC,
 		       "command name, stat field 2" },
 	[COL_CMDLINE] = { "cmdline", "COMMAND", 15, true, CT_STR, NEED_CMDLINE, -1, SORT_ASC,
@@ -132,6 +140,8 @@ static bool col_share(const struct model *m, const struct task *t, enum col_id c
 	return true;
 }
 
+static bool runq_throttled(const struct model *m, const struct task *t, double runq);
+
 bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word)
 {
 	bool known = false;
@@ -149,7 +159,22 @@ bool col_wait(const struct model *m, const struct task *t, double *pct, const ch
 		}
 		known = true;
 	}
+	/*
+	 * A throttled task is runnable: its throttled time is in RUNQ too. When
+	 * the limit is most of that wait (at least half of it), the wait is the
+	 * quota's, not the machine's: "thr", so that nobody adds CPUs for it.
+	 */
+	if (known && !strcmp(*word, "runq") && runq_throttled(m, t, *pct))
+		*word = "thr";
 	return known;
+}
+
+/* @runq (a share of the interval) is at least half @t's cgroup's throttling. */
+static bool runq_throttled(const struct model *m, const struct task *t, double runq)
+{
+	double thr;
+
+	return col_num(m, t, COL_THROTTLED, &thr) && thr > 0 && thr >= runq / 2;
 }
 
 bool col_wait_redundant(const bool *shown)
@@ -219,6 +244,14 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 		return t->processor >= 0;
 	case COL_WAIT:
 		return col_wait(m, t, out, &word);
+	case COL_THROTTLED: {
+		const struct cgres *r;
+
+		if (!col_cpu_limit(m, t, &r))
+			return false;
+		*out = 0;
+		return !r || cgres_num(r, CGF_THROTTLED_PCT, out);
+	}
 	case COL_SCP99:
 		return task_delta(t, CNT_SCTIME, &d) && task_sc_quantile_us(t, 0.99, out);
 	case COL_LOST:
@@ -297,10 +330,33 @@ static const char *cgroup_text(const struct task *t, enum col_id c, char *buf, s
 		snprintf(raw, sizeof(raw), "%s", t->cgroup);
 	else if (c == COL_UNIT)
 		cgroup_unit(t->cgroup, raw, sizeof(raw));
+	else if (c == COL_CONTAINER_ID)
+		cgname_group_id(CGROUP_BY_CONTAINER, t->cgroup, raw, sizeof(raw));
 	else if (cgroup_container(t->cgroup, &ct) != CGROUP_RT_NONE)
 		snprintf(raw, sizeof(raw), "%s:%s", cgroup_runtime_name(ct.runtime), ct.id);
 	sanitize_text(buf, n, raw, strlen(raw), utf8);
 	return buf;
+}
+
+const char *col_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
+			   size_t n, int utf8)
+{
+	char raw[CGROUP_KEY_MAX];
+
+	if (c != COL_CONTAINER || !t->cgroup)
+		return col_text(t, c, buf, n, utf8);
+	/* The Groups view's key by container: its name once known; the host's "-" is empty. */
+	cgname_group_key(CGROUP_BY_CONTAINER, NULL, NULL, t->cgroup,
+			 cgnames_get(&m->names, t->cgroup), raw, sizeof(raw));
+	if (!strcmp(raw, "-"))
+		raw[0] = '\0';
+	sanitize_text(buf, n, raw, strlen(raw), utf8);
+	return buf;
+}
+
+bool col_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r)
+{
+	return cgres_cpu_of(&m->cgres, t->pid, m->tick, r);
 }
 
 const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
@@ -325,6 +381,7 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 	case COL_CGROUP:
 	case COL_UNIT:
 	case COL_CONTAINER:
+	case COL_CONTAINER_ID:
 		return cgroup_text(t, c, buf, n, utf8);
 	case COL_TOPSC: {
 		char tmp[SYSCALL_LABEL_BUF];
@@ -375,8 +432,8 @@ int col_compare(const struct model *m, const struct task *a, const struct task *
 	if (columns[c].type == CT_STR || columns[c].type == CT_CHAR) {
 		char bx[256], by[256];
 
-		return strcmp(col_text(a, c, bx, sizeof(bx), true),
-			      col_text(b, c, by, sizeof(by), true));
+		return strcmp(col_text_model(m, a, c, bx, sizeof(bx), true),
+			      col_text_model(m, b, c, by, sizeof(by), true));
 	}
 	hx = col_num(m, a, c, &x);
 	hy = col_num(m, b, c, &y);
@@ -626,7 +683,7 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		return buf;
 	}
 	if (col->type == CT_STR || col->type == CT_CHAR)
-		return col_text(t, c, buf, n, utf8);
+		return col_text_model(m, t, c, buf, n, utf8);
 	/* The first frame: what is known at once, the average since the start. */
 	if (fmt_since_start(m, t, c, &v)) {
 		if (c == COL_CPU)
@@ -641,6 +698,11 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 	}
 	if (c == COL_WAIT)
 		return fmt_wait(m, t, buf, n);
+	/* Not throttled, the usual: blank, so that a throttled row stands out. */
+	if (c == COL_THROTTLED && v < 0.05) {
+		snprintf(buf, n, "%s", "");
+		return buf;
+	}
 	switch (col->type) {
 	case CT_COUNTER:
 		if (m->interval_s <= 0) {
@@ -669,7 +731,16 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		}
 		/* ms / (s * 1000) * 100: the share of the interval. */
 		v /= m->interval_s * 10;
+		if (model_state_counter((enum counter)col->counter) && v > task_share_max(m, t))
+			v = task_share_max(m, t);
 		fmt_fixed(buf, n, v, v < 999.95, 0);
+		/*
+		 * Where THROT% has no room (120 columns), a wait that is mostly
+		 * its cgroup's quota is marked "t" on RUNQ% itself: throttled is
+		 * not contended.
+		 */
+		if (c == COL_RUNQ && runq_throttled(m, t, v) && strlen(buf) + 1 < n)
+			strcat(buf, "t");
 		break;
 	case CT_KB:
 		fmt_kb(buf, n, v);

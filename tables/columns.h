@@ -51,9 +51,11 @@ enum col_id {
 	COL_LOST_EXITS,
 	COL_THREADS,
 	COL_CPUID,
+	COL_THROTTLED,
 	COL_CGROUP,
 	COL_UNIT,
 	COL_CONTAINER,
+	COL_CONTAINER_ID,
 	COL_COMM,
 	COL_CMDLINE,
 	COL_NR
@@ -106,6 +108,18 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
  * terminal or a file. Returns @buf.
  */
 const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8);
+/*
+ * col_text with what @m knows of the task's cgroup: the container column
+ * names the container as the Groups view does ("web-1"), where col_text
+ * can only give its RUNTIME:ID.
+ */
+const char *col_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
+			   size_t n, int utf8);
+/*
+ * The cgroup that limits @t's CPU this tick (collectors/cgcpu.h): false when
+ * not read, true with *@r its reading or NULL when nothing limits it.
+ */
+bool col_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r);
 /*
  * What column @c needs read beyond stat this session: context switches come
  * from events when tracing runs, from status otherwise.

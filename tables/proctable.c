@@ -58,8 +58,7 @@ static bool num(const struct table *t, const void *it, int c, double *out)
 
 static const char *text(const struct table *t, const void *it, int c, char *buf, size_t n, int how)
 {
-	(void)t;
-	return col_text(task_of(it), (enum col_id)c, buf, n, how);
+	return col_text_model(t->m, task_of(it), (enum col_id)c, buf, n, how);
 }
 
 static const char *cell(const struct table *t, const void *it, int c, char *buf, size_t n, int utf8)
@@ -146,7 +145,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		*len = strlen(task->user);
 		return task->user;
 	default:
-		col_text(task, (enum col_id)c, buf, n, TEXT_UTF8);
+		col_text_model(t->m, task, (enum col_id)c, buf, n, TEXT_UTF8);
 		*len = strlen(buf);
 		return buf;
 	}
@@ -203,7 +202,8 @@ static void drill(const struct table *t, const void *it, struct drill *out)
  */
 static const int drop_order[] = {
 	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC, COL_VCSW,
-	COL_RUNQ, COL_BLOCKED, COL_MEM, COL_SYSERR, COL_USER, COL_NICE, COL_SYSC, COL_TIME, COL_RSS,
+	COL_THROTTLED, COL_RUNQ, COL_BLOCKED, COL_MEM, COL_SYSERR, COL_USER, COL_NICE, COL_SYSC, COL_TIME,
+	COL_RSS,
 };
 
 /* WAIT% says which of RUNQ%, BLOCK% (...) is largest: not where they show themselves. */

@@ -136,6 +136,18 @@ static const struct av_col groups_cols[] = {
 	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
 	  "its rows this interval (processes, threads with -H), exited ones included" },
 	{ "cpu_pct", "CPU%", 6, false, AV_PCT, SORT_DESC, COL_CPU, "the rows' cpu_pct, summed" },
+	/*
+	 * Its CPU limit where a screen of 120 columns shows it, beside its CPU%
+	 * (the rest of its cgroup's resources: after TIME+). On a hybrid host,
+	 * a cgroup that limits its rows, each read at its own path in the cpu
+	 * hierarchy (collectors/cgres.c, group_cpu).
+	 */
+	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
+	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
+	{ "cpu_limit_pct", "CPULIM%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_LIMIT),
+	  "its CPU limit, 100 = one CPU (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us)" },
+	{ "alerts", "ALERT", 11, true, AV_STR, SORT_DESC, AV_CGRES(CGF_NR),
+	  "THR throttled, OOM a process OOM-killed, MEM memory pressure, in the interval" },
 	{ "mem_pct", "MEM%", 5, false, AV_PCT, SORT_DESC, COL_MEM, "the rows' mem_pct, summed" },
 	{ "rss_kb", "RSS", 6, false, AV_KB, SORT_DESC, COL_RSS, "the rows' rss_kb, summed" },
 	{ "syscalls", "SYSC/s", 8, false, AV_COUNT, SORT_DESC, COL_SYSC, "the rows' syscalls, summed" },
@@ -178,14 +190,8 @@ static const struct av_col groups_cols[] = {
 	 */
 	{ "id", "ID", 22, true, AV_STR, SORT_ASC, AV_CGRES_ID,
 	  "the container's RUNTIME:ID, the pod's pod:UID (by container, pod)" },
-	{ "alerts", "ALERT", 11, true, AV_STR, SORT_DESC, AV_CGRES(CGF_NR),
-	  "THR throttled, OOM a process OOM-killed, MEM memory pressure, in the interval" },
 	{ "cpu_some_pct", "CPUPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_SOME),
 	  "share of the interval some of its tasks waited for a CPU (cpu.pressure)" },
-	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
-	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
-	{ "cpu_limit_pct", "CPULIM%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_LIMIT),
-	  "its CPU limit, 100 = one CPU (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us)" },
 	{ "mem_some_pct", "MEMPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_MEM_SOME),
 	  "share of the interval some of its tasks waited for memory (memory.pressure)" },
 	{ "io_some_pct", "IOPSI%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_IO_SOME),
@@ -691,7 +697,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 							       sizeof(tmp)), utf8);
 		return copy(buf, n, v->gr->v[i].key, utf8);
 	case VIEW_CALLERS:
-		return col_text(v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
+		return col_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
 	default:
 		return buf;
 	}

@@ -81,7 +81,7 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 
 	if (c == COL_STATE)
 		return t->state == 'R' ? EL_STATE_RUN : t->state == 'D' ? EL_STATE_D : EL_NORMAL;
-	if (c == COL_LOST || c == COL_LOST_EXITS)
+	if (c == COL_LOST || c == COL_LOST_EXITS || c == COL_THROTTLED)
 		return col_num(m, t, c, &v) && v > 0 ? EL_LOST : EL_RATE_ZERO;
 	if (columns[c].type != CT_COUNTER && c != COL_CPU)
 		return EL_NORMAL;

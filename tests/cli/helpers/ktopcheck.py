@@ -219,6 +219,52 @@ def csv_exits(path, report, comm, user):
           % (n, cpu_k, cpu_r, flt_k, flt_r))
 
 
+def csv_wait4(path, report, need_state):
+    """Dead children (helpers/deadcpu.c) against what wait4 said of them.
+
+    @report has a line "pid cpu_us" per child, its rusage utime + stime. Each
+    must have a row X or Z with a cpu_s up to its first X, and each such
+    cpu_s must be wait4's within 1 ms or 2% (a row X without one is for
+    calls read a tick late, csv_exits; rows after it, of another process).
+    With @need_state, a row of the child must be in it (Z: ktop saw it
+    dead, unreaped). A child has one thread: no row of it has a cpu_pct
+    above 100.
+    """
+    header, iters = read_csv(path)
+    rows = {}
+    for it in iters:
+        for r in it:
+            rows.setdefault(r["pid"], []).append(r)
+    n, worst = 0, 0.0
+    with open(report) as f:
+        for line in f:
+            pid, cpu_us = line.split()
+            want = int(cpu_us) / 1e6
+            mine = rows.get(pid, [])
+            # its life's rows: up to its first X (after it, its pid is another's)
+            first_x = next((i for i, r in enumerate(mine) if r["state"] == "X"), len(mine))
+            mine = mine[:first_x + 1]
+            dead = [r for r in mine if r["state"] in ("X", "Z") and r["cpu_s"] != ""]
+            if not dead:
+                fail("pid %s: no row X or Z (wait4: %.6f s): %r" % (pid, want, mine))
+            if need_state and not any(r["state"] == need_state for r in mine):
+                fail("pid %s: no row in state %s: %r" % (pid, need_state, mine))
+            over = [r["cpu_pct"] for r in mine if r["cpu_pct"] != "" and float(r["cpu_pct"]) > 100]
+            if over:
+                fail("pid %s: cpu_pct %r, of one thread" % (pid, over))
+            tol = max(0.001, 0.02 * want)
+            for r in dead:
+                if abs(float(r["cpu_s"]) - want) > tol:
+                    fail("pid %s: cpu_s %r in state %s, wait4 %.6f s"
+                         % (pid, r["cpu_s"], r["state"], want))
+                worst = max(worst, abs(float(r["cpu_s"]) - want))
+            print("pid %s: cpu_s %s, wait4 %.6f" % (pid, dead[-1]["cpu_s"], want))
+            n += 1
+    if not n:
+        fail("no child reported")
+    print("%d children: cpu_s within %.6f s of wait4" % (n, worst))
+
+
 def csv_pids(path, pids, only, nonempty):
     header, iters = read_csv(path)
     want = set(str(p) for p in pids)
@@ -1197,6 +1243,9 @@ def main():
         csv_mass_exit(a[0], a[1], int(a[2]), a[3])
     elif cmd == "csv-exits":
         csv_exits(a[0], a[1], a[2], a[3])
+    elif cmd == "csv-wait4":
+        # csv-wait4 FILE REPORT [STATE]: a row of each child in STATE
+        csv_wait4(a[0], a[1], a[2] if len(a) > 2 else None)
     elif cmd == "csv-pids":
         # csv-pids FILE only|any COL1,COL2|- PID...
         csv_pids(a[0], [int(p) for p in a[3:]], a[1] == "only",
