@@ -93,6 +93,7 @@ struct stash {
 static const enum ev_kind default_kinds[] = {
 	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
 	EV_SIGNAL, EV_CGATTACH, EV_RENAME, EV_WAKEUP, EV_WAKEUP_NEW,
+	EV_SOCK_SEND, EV_SOCK_RECV,
 };
 
 /*
@@ -418,6 +419,10 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 		c |= 1u << CNT_SIGRECV;
 	if (ft->acct.order_times)
 		c |= 1u << CNT_SCTIME;
+	if (ft->loaded[EV_SOCK_SEND])
+		c |= 1u << CNT_NET_TX;
+	if (ft->loaded[EV_SOCK_RECV])
+		c |= 1u << CNT_NET_RX;
 	if (ft->acct.states)
 		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
 		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED) | (1u << CNT_EXITCPU);
@@ -657,6 +662,7 @@ static const enum counter cnt_of[AC_NR] = {
 	[AC_ONCPU_NS] = CNT_ONCPU, [AC_RUNQ_NS] = CNT_RUNQ, [AC_SLEEP_NS] = CNT_SLEEP,
 	[AC_BLOCKED_NS] = CNT_BLOCKED, [AC_STOPPED_NS] = CNT_STOPPED,
 	[AC_EXITCPU_NS] = CNT_EXITCPU,
+	[AC_NET_TX] = CNT_NET_TX, [AC_NET_RX] = CNT_NET_RX,
 };
 
 /*

@@ -1860,3 +1860,8 @@ void acct_state_drained(struct acct *a, uint64_t slack)
 	a->st_walks++;
 	split_sched(a, &e);
 }
+
+struct acct_thread *acct_activate(struct acct *a, pid_t tid)
+{
+	return activate(a, tid);
+}

@@ -37,6 +37,9 @@ enum acct_cnt {
 	 * record (taskstats, sent just before the event) leaves out.
 	 */
 	AC_EXITCPU_NS,
+	/* Bytes through INET and INET6 sockets (collectors/sockev.h). */
+	AC_NET_TX,
+	AC_NET_RX,
 	AC_NR
 };
 
@@ -375,6 +378,8 @@ void acct_free(struct acct *a);
 
 /* The thread @tid, created (tgid unknown) on first sight. Never NULL. */
 struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid);
+/* @tid's thread, on the interval's active list (its counts are collected). */
+struct acct_thread *acct_activate(struct acct *a, pid_t tid);
 static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 {
 	struct acct_thread *t = a->recent[(uint32_t)tid & (ACCT_RECENT - 1)];

@@ -217,6 +217,8 @@ static void record_counts(const struct ts_exit *e, uint64_t cnt[CNT_NR])
 	cnt[CNT_MAJFLT] = e->majflt;
 	cnt[CNT_VCSW] = e->nvcsw;
 	cnt[CNT_IVCSW] = e->nivcsw;
+	cnt[CNT_DISK_READ] = e->read_bytes;
+	cnt[CNT_DISK_WRITE] = e->write_bytes;
 }
 
 /* User and system time of record_counts in clock ticks, rounded down as /proc's. */
@@ -228,7 +230,8 @@ static void final_ticks(uint64_t cnt[CNT_NR], long hz)
 
 #define FINAL_HAVE ((1u << CNT_CPU) | (1u << CNT_UTIME) | (1u << CNT_STIME) | \
 		    (1u << CNT_MINFLT) | (1u << CNT_MAJFLT) | \
-		    (1u << CNT_VCSW) | (1u << CNT_IVCSW))
+		    (1u << CNT_VCSW) | (1u << CNT_IVCSW) | \
+		    (1u << CNT_DISK_READ) | (1u << CNT_DISK_WRITE))
 
 static struct pending *add_pending(struct exits *x, const struct ts_exit *e, pid_t id)
 {

@@ -537,6 +537,10 @@ static void apply_reading(struct model *m, struct task_reading *r)
 	}
 	if (r->have_runq && !t->zombie_exited)
 		model_task_set_counter(t, CNT_RUNQ, r->runq_ns);
+	if (r->have_io && !t->zombie_exited) {
+		model_task_set_counter(t, CNT_DISK_READ, r->io_read);
+		model_task_set_counter(t, CNT_DISK_WRITE, r->io_write);
+	}
 	if (t->zombie_exited) {
 		/*
 		 * Exited at an earlier tick, still listed: it runs no more, its

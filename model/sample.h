@@ -50,6 +50,7 @@
  * limits it, its cpu.stat each tick; /proc/PID/cgroup once a process life).
  */
 #define NEED_CPULIMIT	0x10u
+#define NEED_IO		0x20u	/* /proc/PID/io (read_bytes, write_bytes) */
 
 /*
  * Monotonic per-task counters. Each is read from one source (see columns.c for
@@ -94,6 +95,19 @@ enum counter {
 	 * exit's own work, which the exit record leaves out (collectors/exits.c).
 	 */
 	CNT_EXITCPU,
+	/*
+	 * Bytes the task caused to be read from and written to storage:
+	 * /proc/PID/io read_bytes, write_bytes (NEED_IO); a dead task's exit
+	 * record (rounded down to KiB by the kernel).
+	 */
+	CNT_DISK_READ,
+	CNT_DISK_WRITE,
+	/*
+	 * Bytes sent and received through sockets: sock:sock_send_length,
+	 * sock_recv_length (events only).
+	 */
+	CNT_NET_TX,
+	CNT_NET_RX,
 	CNT_NR
 };
 
@@ -106,6 +120,8 @@ struct task_reading {
 	uint64_t vcsw, ivcsw;
 	bool have_runq;			/* run_delay read (schedstat, summed over threads), ns */
 	uint64_t runq_ns;
+	bool have_io;			/* /proc/PID/io read (NEED_IO): the task's totals, bytes */
+	uint64_t io_read, io_write;	/* read_bytes, write_bytes */
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */

@@ -19,6 +19,10 @@ enum mg_cnt {
 	MG_VCSW, MG_IVCSW, MG_MINFLT, MG_MAJFLT, MG_SIGSENT, MG_SIGRECV, MG_UTIME, MG_STIME,
 	/* The state split, ns (from events: written when the model counts them). */
 	MG_ONCPU, MG_RUNQ, MG_SLEEP, MG_BLOCKED, MG_STOPPED,
+	/* Bytes: /proc/PID/io and exit records. */
+	MG_DISK_READ, MG_DISK_WRITE,
+	/* Bytes through INET sockets (events: written when the model counts them). */
+	MG_NET_TX, MG_NET_RX,
 	MG_NR
 };
 
@@ -28,6 +32,8 @@ static const enum counter mg_counter[MG_NR] = {
 	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
 	[MG_ONCPU] = CNT_ONCPU, [MG_RUNQ] = CNT_RUNQ, [MG_SLEEP] = CNT_SLEEP,
 	[MG_BLOCKED] = CNT_BLOCKED, [MG_STOPPED] = CNT_STOPPED,
+	[MG_DISK_READ] = CNT_DISK_READ, [MG_DISK_WRITE] = CNT_DISK_WRITE,
+	[MG_NET_TX] = CNT_NET_TX, [MG_NET_RX] = CNT_NET_RX,
 };
 
 /* Signal numbers named in ktop_signals (the kernel's _NSIG); the rest are "other". */
@@ -64,6 +70,7 @@ struct mgroup {
 /* The families, in the order they are written. */
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
+	F_DISK_BYTES, F_NET_BYTES,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
 	F_FLIGHT_FILES, F_FLIGHT_BYTES, F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
@@ -128,6 +135,7 @@ struct metrics {
 	long hz;
 	bool states;			/* the model counts the state split (tracing) */
 	bool timed;			/* the model times system calls (--latency) */
+	bool net;			/* the model counts network bytes (the sock events) */
 	uint64_t ticks, lost, lost_unknown;
 	bool exit_records;		/* exit records are listened to: their losses count */
 	uint64_t lost_exits, lost_exits_unknown;
@@ -632,7 +640,7 @@ unsigned metrics_needs(const struct metrics *mx, const struct model *m)
 		need |= NEED_CGROUP;
 	if (!model_counts_events(m, CNT_VCSW) || !model_counts_events(m, CNT_IVCSW))
 		need |= NEED_STATUS;
-	return need;
+	return need | NEED_IO;
 }
 
 /* Add the tick's counts of @t (read this tick) to its group @g. */
@@ -710,6 +718,8 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 		mx->states = true;
 	if (model_counts_events(m, CNT_SCTIME))
 		mx->timed = true;
+	if (model_counts_events(m, CNT_NET_TX) && model_counts_events(m, CNT_NET_RX))
+		mx->net = true;
 	mx->wall_s = m->wall_s;
 	/* The first tick is the baseline: nothing was counted in it. */
 	if (m->interval_s > 0) {
@@ -816,6 +826,12 @@ static const struct fam_def fam_defs[F_NR] = {
 		true, { "syscall" }, true },
 	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
 		"Processes alive at the last refresh, by group.", true, { NULL }, true },
+	[F_DISK_BYTES] = { "ktop_disk_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes the group's tasks caused to be read from or written to storage (/proc/PID/io read_bytes, write_bytes; exit records), by group and direction (read, write): OpenTelemetry's process.disk.io.",
+		true, { "direction" }, true },
+	[F_NET_BYTES] = { "ktop_network_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes the group's tasks sent and received through INET and INET6 sockets (sock:sock_send_length, sock_recv_length: calls that succeeded, peeks not counted), by group and direction (transmit, receive): OpenTelemetry's process.network.io.",
+		true, { "direction" }, true },
 	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
 		"System calls of the whole system (the processes ktop watches), by kernel subsystem.",
 		false, { "subsystem" }, true },
@@ -1006,6 +1022,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
 		[MG_ONCPU] = { "on_cpu" }, [MG_RUNQ] = { "runnable" }, [MG_SLEEP] = { "sleeping" },
 		[MG_BLOCKED] = { "blocked" }, [MG_STOPPED] = { "stopped" },
+		[MG_DISK_READ] = { "read" }, [MG_DISK_WRITE] = { "write" },
+		[MG_NET_TX] = { "transmit" }, [MG_NET_RX] = { "receive" },
 	};
 	static const enum fam fam_of[MG_NR] = {
 		[MG_VCSW] = F_CSW, [MG_IVCSW] = F_CSW, [MG_MINFLT] = F_FAULTS,
@@ -1013,6 +1031,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
 		[MG_ONCPU] = F_STATE, [MG_RUNQ] = F_STATE, [MG_SLEEP] = F_STATE,
 		[MG_BLOCKED] = F_STATE, [MG_STOPPED] = F_STATE,
+		[MG_DISK_READ] = F_DISK_BYTES, [MG_DISK_WRITE] = F_DISK_BYTES,
+		[MG_NET_TX] = F_NET_BYTES, [MG_NET_RX] = F_NET_BYTES,
 	};
 	char nbuf[SYSCALL_LABEL_BUF], ebuf[ERRNO_NAME_BUF];
 	const char *v[3] = { g->key };
@@ -1024,6 +1044,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		if (fam_of[c] == F_SIGNALS)
 			continue;	/* add_signals */
 		if (fam_of[c] == F_STATE && !mx->states)
+			continue;
+		if (fam_of[c] == F_NET_BYTES && !mx->net)
 			continue;
 		if (fam_of[c] == F_CPU)
 			prom_family_add_double(mx->fam[F_CPU], v, (double)g->n[c] / (double)mx->hz);

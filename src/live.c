@@ -291,7 +291,8 @@ bool column_useless(const struct ktop *k, int c)
 		return false;
 	/* runq_ms has schedstat's run_delay untraced; WAIT% would not know blocked. */
 	return c == COL_TOPSC || c == COL_LOST || c == COL_WAIT ||
-	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ);
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ &&
+		col->counter != CNT_DISK_READ && col->counter != CNT_DISK_WRITE);
 }
 
 /*

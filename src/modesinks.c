@@ -36,7 +36,8 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	if (k->app.view == VIEW_GROUPS && k->app.groups.by >= CGROUP_BY_CGROUP)
 		need->all |= NEED_CPULIMIT;
 	if (k->app.view == VIEW_GROUPS)
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ);
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
+			     col_needs(m, COL_DISK_READ);
 	/*
 	 * A search (F3, while its prompt is open) looks at every command line,
 	 * as a filter. So does the first frame, once: which rows it shows is
@@ -73,7 +74,8 @@ static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
 		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
 		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
 			need->all |= NEED_CGROUP | NEED_CPULIMIT;
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ);
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
+			     col_needs(m, COL_DISK_READ);
 	} else if (k->batch.view == VIEW_PROCESSES) {
 		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
 	}

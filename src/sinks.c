@@ -28,12 +28,15 @@ struct sink {
 	bool replayed;
 };
 
-/* A recording stores who each process is: its command line and cgroup once a life. */
+/*
+ * A recording stores who each process is (its command line and cgroup once a
+ * life) and its disk bytes: who wrote the disk is asked of the past too.
+ */
 static void recorder_needs(const struct ktop *k, struct procfs_need *need)
 {
 	if (!k->rec)
 		return;
-	need->all |= NEED_CGROUP;
+	need->all |= NEED_CGROUP | NEED_IO;
 	need->first |= NEED_CMDLINE;
 }
 

@@ -77,6 +77,14 @@ const struct column columns[COL_NR] = {
 			"99th percentile of those calls' durations in us, all threads and system calls, as the "
 			"upper bound of its log2 bucket (the longest call when shorter): 16 = 99% took at most "
 			"16 us; the screen scales it, <=16us (--latency, -p, -- CMD)" },
+	[COL_DISK_READ] = { "disk_read_bytes", "RD/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_READ, SORT_DESC,
+			    "bytes it caused to be read from storage, all threads: /proc/PID/io read_bytes (asked of the block layer; page-cache hits are not); a dead one's exit record" },
+	[COL_DISK_WRITE] = { "disk_write_bytes", "WR/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_WRITE, SORT_DESC,
+			     "bytes it caused to be written to storage, all threads: /proc/PID/io write_bytes (counted when a page-cache page is dirtied, before writeback; truncated ones are not subtracted); a dead one's exit record" },
+	[COL_NET_TX] = { "net_tx_bytes", "TX/s", 6, false, CT_COUNTER, 0, CNT_NET_TX, SORT_DESC,
+			 "bytes it sent through INET and INET6 sockets (TCP, UDP, ...), all threads: sock:sock_send_length, calls that succeeded" },
+	[COL_NET_RX] = { "net_rx_bytes", "RX/s", 6, false, CT_COUNTER, 0, CNT_NET_RX, SORT_DESC,
+			 "bytes it received through INET and INET6 sockets, all threads: sock:sock_recv_length, calls that succeeded, not MSG_PEEK" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -260,6 +268,10 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_SYSERR:
 	case COL_SIGRECV:
 	case COL_SIGSENT:
+	case COL_DISK_READ:
+	case COL_DISK_WRITE:
+	case COL_NET_TX:
+	case COL_NET_RX:
 		if (!task_delta(t, (enum counter)columns[c].counter, &d))
 			return false;
 		*out = (double)d;
@@ -507,6 +519,25 @@ void fmt_rate(char *buf, size_t n, double v)
 		fmt_fixed(buf, n, v / 1e9, 1, 'G');
 }
 
+bool col_bytes(int c)
+{
+	return c == COL_DISK_READ || c == COL_DISK_WRITE || c == COL_NET_TX || c == COL_NET_RX;
+}
+
+void fmt_bytes(char *buf, size_t n, double v)
+{
+	if (v < 999.5)
+		fmt_fixed(buf, n, v, 0, 0);
+	else if (v < 1024.0 * 999.95)
+		fmt_fixed(buf, n, v / 1024, 1, 'K');
+	else if (v < 1024.0 * 1024 * 999.95)
+		fmt_fixed(buf, n, v / (1024.0 * 1024), 1, 'M');
+	else if (v < 1024.0 * 1024 * 1024 * 999.95)
+		fmt_fixed(buf, n, v / (1024.0 * 1024 * 1024), 1, 'G');
+	else
+		fmt_fixed(buf, n, v / (1024.0 * 1024 * 1024 * 1024), 1, 'T');
+}
+
 void fmt_kb(char *buf, size_t n, double kb)
 {
 	/* At most 6 characters: "999.9M", then "1.0G"; never "20480.0G" (ASan's VIRT). */
@@ -678,7 +709,10 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 			snprintf(buf, n, "-");
 			break;
 		}
-		fmt_rate(buf, n, v / m->interval_s);
+		if (col_bytes(c))
+			fmt_bytes(buf, n, v / m->interval_s);
+		else
+			fmt_rate(buf, n, v / m->interval_s);
 		break;
 	case CT_PCT:
 		/*

@@ -43,6 +43,10 @@ enum col_id {
 	COL_WAIT,
 	COL_SCTIME,
 	COL_SCP99,
+	COL_DISK_READ,
+	COL_DISK_WRITE,
+	COL_NET_TX,
+	COL_NET_RX,
 	COL_LOST,
 	COL_LOST_EXITS,
 	COL_THREADS,
@@ -91,6 +95,11 @@ struct column {
 };
 
 extern const struct column columns[COL_NR];
+
+/* A column of bytes (CT_COUNTER): screens scale its rate in KiB, MiB, GiB. */
+bool col_bytes(int c);
+/* @v bytes (per second) for a person: "512", "4.0K", "8.0M", "1.2G" (1024-based, 6 wide). */
+void fmt_bytes(char *buf, size_t n, double v);
 
 /* Numeric value of a column; false if unknown (no rate yet, not read). */
 bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out);

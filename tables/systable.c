@@ -159,6 +159,14 @@ static const struct av_col groups_cols[] = {
 	{ "ivcsw", "ICSW/s", 7, false, AV_COUNT, SORT_DESC, COL_IVCSW, "the rows' ivcsw, summed" },
 	{ "sig_recv", "SIG/s", 6, false, AV_COUNT, SORT_DESC, COL_SIGRECV, "the rows' sig_recv, summed" },
 	{ "sig_sent", "SIGTX/s", 7, false, AV_COUNT, SORT_DESC, COL_SIGSENT, "the rows' sig_sent, summed" },
+	{ "disk_read_bytes", "RD/s", 6, false, AV_COUNT, SORT_DESC, COL_DISK_READ,
+	  "the rows' disk_read_bytes, summed" },
+	{ "disk_write_bytes", "WR/s", 6, false, AV_COUNT, SORT_DESC, COL_DISK_WRITE,
+	  "the rows' disk_write_bytes, summed" },
+	{ "net_tx_bytes", "TX/s", 6, false, AV_COUNT, SORT_DESC, COL_NET_TX,
+	  "the rows' net_tx_bytes, summed" },
+	{ "net_rx_bytes", "RX/s", 6, false, AV_COUNT, SORT_DESC, COL_NET_RX,
+	  "the rows' net_rx_bytes, summed" },
 	{ "oncpu_ms", "ONCPU%", 6, false, AV_MS, SORT_DESC, COL_ONCPU, "the rows' oncpu_ms, summed" },
 	{ "runq_ms", "RUNQ%", 6, false, AV_MS, SORT_DESC, COL_RUNQ, "the rows' runq_ms, summed" },
 	{ "sleep_ms", "SLEEP%", 6, false, AV_MS, SORT_DESC, COL_SLEEP, "the rows' sleep_ms, summed" },
@@ -1043,7 +1051,10 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 	}
 	switch (c->type) {
 	case AV_COUNT:
-		fmt_rate(buf, n, d);
+		if (c->pcol >= 0 && c->pcol < COL_NR && col_bytes(c->pcol))
+			fmt_bytes(buf, n, d);
+		else
+			fmt_rate(buf, n, d);
 		break;
 	case AV_TOTAL:
 		snprintf(buf, n, "%.0f", d);
