@@ -350,8 +350,10 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	read -r pct p50 p99 < <(awk -F, '$1 == "syscall" && $2 == "clock_nanosleep" { print $12, $10, $11 }' "$OUT")
 	awk -v p="$pct" 'BEGIN { exit !(p > 50) }'
 	# beside strace's columns, the histogram's: the bucket (8192, 16384] us
-	# holds 10 ms; its bound is above the longest sleep: the longest, then
-	awk -v a="$p50" -v b="$p99" -v m="$max" 'BEGIN { exit !(a == m && b == m && a >= 10000) }' ||
+	# holds 10 ms: its bound, or the longest sleep where that is shorter (a
+	# percentile is never above the longest call); p99 is the longest's bucket,
+	# above it: the longest (a loaded machine may stretch one sleep past 16 ms)
+	awk -v a="$p50" -v b="$p99" -v m="$max" 'BEGIN { exit !(a == (m < 16384 ? m : 16384) && b == m && a >= 10000) }' ||
 		{ echo "p50 $p50 p99 $p99 max $max" >&2; return 1; }
 }
 

@@ -84,8 +84,9 @@ def csv_format(path, n_iter, dmin, dmax):
             fail("iteration %d: a pid is listed twice" % (i + 1))
         for r in it:
             # rss_kb: empty for a row /proc never read (born and gone between
-            # two refreshes, state X: its exit record has no memory), never 0
-            rss_ok = is_uint(r["rss_kb"]) or (r["rss_kb"] == "" and r["state"] == "X")
+            # two refreshes, state X: its exit record has no memory; or known
+            # only from its events yet, state ?), never 0
+            rss_ok = is_uint(r["rss_kb"]) or (r["rss_kb"] == "" and r["state"] in ("X", "?"))
             if not is_uint(r["pid"]) or not is_uint(r["ppid"]) or not rss_ok:
                 fail("iteration %d: pid/ppid/rss_kb not whole numbers: %r" % (i + 1, r))
             if len(r["state"]) != 1:
