@@ -30,7 +30,7 @@ CPPFLAGS += -D_GNU_SOURCE -DKTOP_DATADIR='"$(DATADIR)"'
 LDFLAGS += -pie -Wl,-z,relro,-z,now
 
 B = build
-# The layout (README, Layout; tools/check-layout.sh enforces it): lib/ is
+# The layout (DESIGN.md, Files; tools/check-layout.sh enforces it): lib/ is
 # what includes nothing of ours, model/ the applied state (pure), tables/ the
 # tables shown and written, store/ the recording (format, recorder, replay),
 # collectors/ are sources, views/ and outputs/ are sinks, src/ wires them.
@@ -200,7 +200,7 @@ bench: deps
 # tests/stress (root): 10,000 tasks ending at once under the sanitizer build,
 # 60 s fork and thread storms, then 10,000 processes and 50,000 threads, and
 # a remote write receiver stopped for 30 s (fleet.bats's test, 6 s in check);
-# the 10-minute soak separately. Results: README, Reliability.
+# the 10-minute soak separately. Results: tests/README.md, Reliability.
 stress: deps
 	@sh tools/deps.sh stress
 	@sh tools/deps.sh test

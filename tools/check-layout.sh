@@ -1,5 +1,5 @@
 #!/bin/sh
-# The layout's directions, checked (make check runs this; README, Layout):
+# The layout's directions, checked (make check runs this; DESIGN.md, Files):
 #
 #   lib/        -> nothing              containers, catalogs, text: pure, no I/O
 #   model/      -> lib/                 the applied state: pure, no I/O
