@@ -201,8 +201,8 @@ static void drill(const struct table *t, const void *it, struct drill *out)
  * keeps it at 80) and the syscall count (what ktop is for) go last.
  */
 static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC, COL_VCSW,
-	COL_THROTTLED, COL_RUNQ, COL_BLOCKED, COL_MEM, COL_SYSERR, COL_USER, COL_NICE, COL_SYSC, COL_TIME,
+	COL_THROTTLED, COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC,
+	COL_VCSW, COL_RUNQ, COL_BLOCKED, COL_MEM, COL_SYSERR, COL_USER, COL_NICE, COL_SYSC, COL_TIME,
 	COL_RSS,
 };
 
