@@ -855,6 +855,9 @@ def strace_sandbox(path, outputs):
     debugfs in a mount namespace of its own to read sched/debug."""
     line_re = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+|\?)")
     resumed_re = re.compile(r"^(\d+) +<\.\.\. (\w+) resumed>(.*)\) += (-?\d+|\?)")
+    # a call another process's line interrupted: its arguments come first
+    unfinished_re = re.compile(r"^(\d+) +(\w+)\((.*) <unfinished \.\.\.>$")
+    pending = {}
     inst = "/sys/kernel/tracing/instances/"
     me = None
     bad, n = [], 0
@@ -863,10 +866,18 @@ def strace_sandbox(path, outputs):
     # head of sched/debug into a pipe and exits; nothing else.
     probe, probe_ns = None, False
     for line in open(path, errors="replace"):
-        m = line_re.match(line) or resumed_re.match(line)
+        u = unfinished_re.match(line.rstrip("\n"))
+        if u:
+            pending[(u.group(1), u.group(2))] = u.group(3)
+            continue
+        m = line_re.match(line)
+        r = None if m else resumed_re.match(line)
+        m = m or r
         if not m:
             continue
         pid, call, args, ret = m.group(1), m.group(2), m.group(3), m.group(4)
+        if r:
+            args = pending.pop((pid, call), "") + args
         n += 1
         if me is None:
             me = pid
