@@ -51,7 +51,7 @@ summary() {
 	ST=0
 	# In the foreground (a background job would give CMD SIGINT ignored), its
 	# pid from the shell that becomes ktop.
-	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" "$KTOP" --summary --csv --output "$OUT" "$@" \
+	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" ${PIN:+taskset -c "$PIN"} "$KTOP" --summary --csv --output "$OUT" "$@" \
 		>"$OUT.cmd" 2>"$OUT.err" </dev/null 3>&- || ST=$?
 	ktop_started "$(cat "$OUT.pid")"
 	no_instance_left "$(cat "$OUT.pid")"
@@ -145,7 +145,10 @@ strace_c() {
 	need_sumwl
 	need_strace
 	need_32bit
-	summary -- "$SUMWL32" abi 1000
+	# One CPU for ktop and the program (inherited): a thread's calls read
+	# from another CPU before its exec's return are named with the old table
+	# (a known defect, issue 32's note), which this test is not about.
+	PIN=0 summary -- "$SUMWL32" abi 1000
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	strace_c "$SUMWL32" abi 1000
 	grep -q "System call usage summary for 32 bit mode:" "$OUT.strace"
@@ -175,7 +178,7 @@ strace_c() {
 @test "32-bit: -b --csv --syscalls names and counts them, errors with their errno" {
 	need_sumwl
 	need_32bit
-	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000
+	run --separate-stderr taskset -c 0 "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000	# one CPU: as above
 	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
 	# syscall,calls,errors,last_errno summed over the intervals (the baseline has none)
 	local sums
@@ -191,7 +194,7 @@ strace_c() {
 	need_sumwl
 	need_strace
 	need_32bit
-	summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
+	PIN=0 summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000	# one CPU: as above
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	strace_c "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	check summary-strace "$OUT" "$OUT.strace" 3300
