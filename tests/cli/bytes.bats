@@ -375,6 +375,12 @@ net_check() {
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups sleep 30 </dev/null 3>&- &
 	mine=$!
 	track "$mine"
+	# until setpriv has become nobody's sleep (before, the pid is root's setpriv)
+	for _ in $(seq 100); do
+		[ "$(cat /proc/$mine/comm 2>/dev/null)" = sleep ] && break
+		sleep 0.05
+	done
+	[ "$(stat -c %U /proc/$mine)" = nobody ]
 	run -0 setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		"$SHM/ktop" -b --csv -n 3 -d 0.3 -p "1,$mine" -o pid,user,disk_read_bytes,disk_write_bytes
 	echo "$output"
