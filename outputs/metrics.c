@@ -1039,6 +1039,10 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 	uint32_t i;
 	int c;
 
+	/* Each family's series shared out per user, as the groups are (make_room). */
+	for (c = 0; c < F_NR; c++)
+		if (fam_defs[c].grouped)
+			prom_family_owner(mx->fam[c], g == mx->other ? -1 : g->uid);
 	for (c = 0; c < MG_NR; c++) {
 		v[1] = kinds[c][0];
 		if (fam_of[c] == F_SIGNALS)
