@@ -277,7 +277,7 @@ static const struct av_col disks_cols[] = {
 	{ "queue_avg", "AQU", 6, false, AV_MEAN, SORT_DESC, -1,
 	  "mean requests in flight over the interval: the issue -> complete times of those "
 	  "completed in it, summed, over its length (iostat's aqu-sz counts from the request's start)" },
-	{ "submitters", "SUBMITTERS (bytes started in the interval)", 30, true, AV_STR, SORT_ASC, -1,
+	{ "submitters", "SUBMITTERS", 30, true, AV_STR, SORT_ASC, -1,
 	  "the tasks that started the most bytes of requests (block_io_start, in the submitting "
 	  "task: a process's own reads, direct and synchronous writes; the page cache's "
 	  "writeback is a kernel thread's, kworker): COMM[TID] BYTES, most first" },

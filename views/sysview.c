@@ -26,6 +26,12 @@ static const enum view_kind sv_kind[SV_NR] = {
 	[SV_CALLERS] = VIEW_CALLERS,
 };
 
+/* The key of each view (key_view_1 ...): the tabs say it. */
+static const char view_keys[VIEW_NAMED] = {
+	[VIEW_PROCESSES] = '1', [VIEW_SYSCALLS] = '2', [VIEW_ERRORS] = '3', [VIEW_SUBSYSTEMS] = '4',
+	[VIEW_SIGNALS] = '5', [VIEW_GROUPS] = '6', [VIEW_LATENCY] = '7', [VIEW_DISKS] = '9',
+};
+
 /* The screen of system view @id; -1 when @v is not one. */
 static int sv_of(const struct view *v)
 {
@@ -205,7 +211,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 		return;
 	}
 	for (i = 0; i < VIEW_NAMED && x < w; i++) {
-		snprintf(line, sizeof(line), " %d %s ", i + 1, view_title((enum view_kind)i));
+		snprintf(line, sizeof(line), " %c %s ", view_keys[i], view_title((enum view_kind)i));
 		attrset(theme_attr(i == (int)sv_kind[id] ? EL_TAB_CURRENT : EL_TAB));
 		put_text(y, x, w - x, line);
 		x += (int)strlen(line) + 1;
