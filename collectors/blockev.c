@@ -301,6 +301,9 @@ void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t
 		remove_at(b, (size_t)(e - b->t));
 		return;
 	}
+	/* The end of a flush sequence has no issue of its own to wait for. */
+	if (!nr_sector)
+		return;
 	e = free_slot(b, dev, sector);
 	if (!e)
 		return;
