@@ -417,7 +417,7 @@ void blockev_fill(struct blockev *b, struct sample *s)
 		struct device *d = &b->dev[i];
 		struct disk_reading *r = sample_add_disk(s);
 
-		qsort(d->tasks, d->ntasks, sizeof(d->tasks[0]), by_bytes);
+		sort_array(d->tasks, d->ntasks, sizeof(d->tasks[0]), by_bytes);
 		d->r.nsub = 0;
 		for (k = 0; k < d->ntasks && k < DISK_SUBMITTERS; k++) {
 			d->r.sub[k].pid = d->tasks[k].pid;
