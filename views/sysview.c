@@ -151,7 +151,7 @@ enum action key_view_menu(struct app *a)
 	struct sysviews_state *vs = &a->svs;
 
 	for (i = 0; i < VIEW_NAMED; i++) {
-		snprintf(vs->view_text[i], sizeof(vs->view_text[i]), "%d %-11s %s", i + 1,
+		snprintf(vs->view_text[i], sizeof(vs->view_text[i]), "%c %-11s %s", view_keys[i],
 			 view_title((enum view_kind)i), what[i]);
 		vs->view_items[i] = vs->view_text[i];
 	}
