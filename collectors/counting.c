@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockev.h"
 #include "clocks.h"
 #include "evsums.h"
 #include "creds.h"
@@ -31,6 +32,7 @@
 struct ftrace {
 	struct trace *tr;
 	struct evdecode dec;
+	struct blockev *blk;		/* the block devices (NULL: their events are not on) */
 	struct acct acct;
 	unsigned resolve_budget;	/* status reads left this tick */
 	unsigned abi_budget;		/* exe reads left this tick */
@@ -275,6 +277,16 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	if (o->pids) {
 		ft->kinds[ft->nkinds++] = EV_SIGDELIVER;
 		ft->acct.recv_on_deliver = true;
+	} else {
+		/*
+		 * The block devices (collectors/blockev.h), three events a
+		 * request. Not with -p: the kernel's pid filter would keep
+		 * only the completions that interrupt a watched process.
+		 */
+		ft->kinds[ft->nkinds++] = EV_BLK_ISSUE;
+		ft->kinds[ft->nkinds++] = EV_BLK_COMPLETE;
+		ft->kinds[ft->nkinds++] = EV_BLK_START;
+		ft->kinds[ft->nkinds++] = EV_BLK_REQUEUE;
 	}
 	for (i = 0; i < ft->nkinds; i++) {
 		events[i][0] = ev_system(ft->kinds[i]);
@@ -305,6 +317,10 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		return err;
 	}
 	ft->dec.self = getpid();
+	if (ft->loaded[EV_BLK_ISSUE] && ft->loaded[EV_BLK_COMPLETE]) {
+		ft->blk = blockev_new("/sys");
+		ft->dec.blk = ft->blk;
+	}
 	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	if (strcmp(cfg.clock, "mono") && start_clock(ft, cfg.clock)) {
 		/* Its time cannot be read here: mono after all (the buffers start again). */
@@ -379,6 +395,7 @@ void ftrace_stop(struct ftrace *ft)
 	trace_close(ft->tr);
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
+	blockev_free(ft->blk);
 	acct_free(&ft->acct);
 	pidmap_free(&ft->noted);
 	pidmap_free(&ft->withheld);
@@ -1231,6 +1248,8 @@ void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, 
 	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
 	ft->model = m;
 	fold(ft, m, s, last);
+	if (ft->blk)
+		blockev_fill(ft->blk, s);
 	ft->nexec_owner = 0;
 }
 
@@ -1309,6 +1328,9 @@ void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 	}
 	st->switches_unseen = ft->acct.st_unseen;
 	st->oncpu_overlaps = ft->acct.st_overlaps;
+	st->block_on = ft->blk != NULL;
+	if (ft->blk)
+		blockev_get_stats(ft->blk, &st->block);
 	if (ft->decoder_ready) {
 		st->events = ft->dec.events;
 		st->malformed += ft->dec.malformed;

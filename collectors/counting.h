@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "blockev.h"
 #include "evsums.h"
 #include "../model/model.h"
 
@@ -69,6 +70,8 @@ struct ftrace_stats {
 	uint64_t clock_err_max_ns;	/* the largest |error| of a sample */
 	uint64_t clock_bound_ns;	/* the largest margin the cut was given */
 	double clock_rate;		/* CLOCK_MONOTONIC ns per trace clock unit */
+	bool block_on;			/* the block devices' events are decoded */
+	struct blockev_stats block;	/* collectors/blockev.h */
 };
 
 /*

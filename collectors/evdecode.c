@@ -7,6 +7,7 @@
 
 #include <event-parse.h>
 
+#include "blockev.h"
 #include "instance.h"
 #include "sockev.h"
 
@@ -37,6 +38,11 @@ static const struct ev_def {
 	[EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new", { "pid" }, 0 },
 	[EV_SOCK_SEND]	= { "sock", "sock_send_length", { "family", "ret", "flags" }, 0 },
 	[EV_SOCK_RECV]	= { "sock", "sock_recv_length", { "family", "ret", "flags" }, 0 },
+	[EV_BLK_ISSUE]	= { "block", "block_rq_issue", { "dev", "sector", "rwbs" }, 0 },
+	[EV_BLK_COMPLETE] = { "block", "block_rq_complete", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
+	/* block_io_start came in 6.5: without it the devices are counted, their submitters not. */
+	[EV_BLK_START]	= { "block", "block_io_start", { "dev", "bytes", "comm" }, 0 },
+	[EV_BLK_REQUEUE] = { "block", "block_rq_requeue", { "dev", "sector" }, 0 },
 };
 
 
@@ -175,6 +181,30 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		if (pid != d->self)
 			sockev_bytes(a, pid, k == EV_SOCK_SEND, (unsigned)ev_num(rec, &f[0]),
 				     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]));
+		break;
+	case EV_BLK_ISSUE:
+	case EV_BLK_COMPLETE:
+		s = ev_str(rec, size, &f[k == EV_BLK_ISSUE ? 2 : 3], &n);
+		if (!d->blk || !s)
+			break;
+		if (k == EV_BLK_ISSUE)
+			blockev_issue(d->blk, (uint32_t)ev_num(rec, &f[0]), (uint64_t)ev_num(rec, &f[1]),
+				      s, strnlen(s, n), ts);
+		else
+			blockev_complete(d->blk, (uint32_t)ev_num(rec, &f[0]),
+					 (uint64_t)ev_num(rec, &f[1]), (uint32_t)ev_num(rec, &f[2]),
+					 s, strnlen(s, n), ts);
+		break;
+	case EV_BLK_REQUEUE:
+		if (d->blk)
+			blockev_requeue(d->blk, (uint32_t)ev_num(rec, &f[0]), (uint64_t)ev_num(rec, &f[1]),
+					ts);
+		break;
+	case EV_BLK_START:
+		s = ev_str(rec, size, &f[2], &n);
+		if (d->blk && s)
+			blockev_start(d->blk, (uint32_t)ev_num(rec, &f[0]), pid, s, strnlen(s, n),
+				      (uint32_t)ev_num(rec, &f[1]));
 		break;
 	case EV_NR:
 		break;

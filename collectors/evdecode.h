@@ -39,6 +39,10 @@ enum ev_kind {
 	EV_WAKEUP_NEW,		/* sched:sched_wakeup_new: likewise, a new task */
 	EV_SOCK_SEND,		/* sock:sock_send_length: a sendmsg's bytes (Linux 6.3+) */
 	EV_SOCK_RECV,		/* sock:sock_recv_length: a recvmsg's bytes */
+	EV_BLK_ISSUE,		/* block:block_rq_issue: a request to the driver (blockev.h) */
+	EV_BLK_COMPLETE,	/* block:block_rq_complete: the driver completed it */
+	EV_BLK_START,		/* block:block_io_start: a request made, in its submitter */
+	EV_BLK_REQUEUE,		/* block:block_rq_requeue: an issued request back in the queue */
 	EV_NR
 };
 
@@ -65,6 +69,8 @@ struct evdecode {
 	 * every traced task. Its switches and wakeups stay.
 	 */
 	int32_t self;
+	/* The block events' collector (the owner's; NULL: those events are not decoded). */
+	struct blockev *blk;
 };
 
 /* The catalog: which tracepoint an event kind is. */

@@ -31,6 +31,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	pidmap_init(&m->focus_set);
 	sysagg_init(&m->agg);
 	sigflows_init(&m->sigflows);
+	disks_init(&m->disks);
 	cgnames_init(&m->names);
 	cgres_table_init(&m->cgres);
 }
@@ -112,6 +113,7 @@ void model_free(struct model *m)
 	sc_table_free(&m->sc_total);
 	sysagg_free(&m->agg);
 	sigflows_free(&m->sigflows);
+	disks_free(&m->disks);
 	cgnames_free(&m->names);
 	cgres_table_free(&m->cgres);
 	free(m->cpu_bufs[0]);
@@ -173,6 +175,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	m->lost_events = 0;
 	m->lost_unknown = false;
 	sigflows_begin(&m->sigflows);
+	disks_begin(&m->disks);
 	m->exits_lost = 0;
 	m->exits_lost_unknown = false;
 	/* A tick without a source for them (a replay, tracing off): not known. */
@@ -740,6 +743,10 @@ void model_apply(struct model *m, struct sample *s)
 	}
 	for (i = 0; i < s->nflows; i++)
 		apply_flow(m, &s->flows[i]);
+	if (s->have_disks)
+		disks_known(&m->disks);
+	for (i = 0; i < s->ndisks; i++)
+		disks_apply(&m->disks, &s->disks[i], m->interval_s > 0);
 	if (s->have_totals) {
 		memcpy(m->ev_total, s->ev_total, sizeof(m->ev_total));
 		m->lost_events = s->lost;

@@ -20,6 +20,7 @@
 #include "procdata.h"
 #include "sample.h"
 #include "sigflow.h"
+#include "disks.h"
 #include "systotals.h"
 
 
@@ -157,6 +158,8 @@ struct model {
 	bool aggregate;
 	struct sysagg agg;
 	struct sigflows sigflows;
+	/* Block devices (model/disks.h): from the block layer's events. */
+	struct disks disks;
 	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
 	bool exit_records;		/* listening */
 	uint64_t exits_lost;		/* records the kernel dropped this interval */

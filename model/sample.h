@@ -33,6 +33,7 @@
 
 #include "../lib/cgname.h"
 #include "cgres.h"
+#include "disks.h"
 #include "fcall.h"
 #include "procdata.h"
 #include "../lib/sctable.h"
@@ -282,6 +283,11 @@ struct sample {
 	size_t ncalls, cap_calls;
 	uint64_t calls_ns;
 
+	/* Block devices' interval (collectors/blockev.c); have_disks: read (none: idle). */
+	bool have_disks;
+	struct disk_reading *disks;
+	size_t ndisks, cap_disks;
+
 	/* The whole system's event counts and what the kernel dropped, this interval. */
 	bool have_totals;
 	uint64_t ev_total[CNT_NR];
@@ -306,5 +312,6 @@ struct cg_named *sample_add_named(struct sample *s);
 struct cg_reading *sample_add_cgres(struct sample *s);
 struct cg_cpu_of *sample_add_cpu_of(struct sample *s);
 struct fcall *sample_add_call(struct sample *s);
+struct disk_reading *sample_add_disk(struct sample *s);
 
 #endif

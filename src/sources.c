@@ -366,6 +366,16 @@ void print_stats(const struct ktop *k)
 			cs.reads, cs.opens, cs.open_fds, cs.cpu.reads, cs.cpu.path_reads, cs.cpu.nodes,
 			cs.cpu.open_fds);
 	}
+	if (fs.block_on)
+		fprintf(stderr, "ktop-stats: block_issued=%llu block_completed=%llu block_started=%llu "
+			"block_matched=%llu block_requeued=%llu block_early=%llu block_unmatched=%llu block_stale=%llu "
+			"block_table_full=%llu block_dropped_devices=%llu block_inflight=%zu\n",
+			(unsigned long long)fs.block.issued, (unsigned long long)fs.block.completed,
+			(unsigned long long)fs.block.started, (unsigned long long)fs.block.matched,
+			(unsigned long long)fs.block.requeued,
+			(unsigned long long)fs.block.early, (unsigned long long)fs.block.unmatched,
+			(unsigned long long)fs.block.stale, (unsigned long long)fs.block.table_full,
+			(unsigned long long)fs.block.dropped_devices, fs.block.inflight);
 	exits_get_stats(k->exits, &xs);
 	fprintf(stderr, "ktop-stats: exit_records=%llu exit_rows=%llu exit_unmatched=%llu "
 		"exit_partial=%llu exit_lost=%llu\n", (unsigned long long)xs.records,

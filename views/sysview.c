@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The system-wide views: Syscalls, Errors, Subsystems, Signals, Groups, Latency, and
+ * The system-wide views: Syscalls, Errors, Subsystems, Signals, Groups, Latency, Disks, and
  * what Enter opens from a row of one (a subsystem's syscalls, the processes
  * behind a row). Each is a table of tables/systable.h's: the same look and
  * keys as the process table, its rows refreshed each tick
  * (sysview_refresh_all) and when its order or filter changes. The view keys
- * (1-7, v, F3) switch the view picked, at the bottom of the stack.
+ * (1-7, 9, v, F3) switch the view picked, at the bottom of the stack.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,8 +21,15 @@
 static const enum view_kind sv_kind[SV_NR] = {
 	[SV_SYSCALLS] = VIEW_SYSCALLS, [SV_ERRORS] = VIEW_ERRORS,
 	[SV_SUBSYSTEMS] = VIEW_SUBSYSTEMS, [SV_SIGNALS] = VIEW_SIGNALS,
-	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
+	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_DISKS] = VIEW_DISKS,
+	[SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
 	[SV_CALLERS] = VIEW_CALLERS,
+};
+
+/* The key of each view (key_view_1 ...): the tabs say it. */
+static const char view_keys[VIEW_NAMED] = {
+	[VIEW_PROCESSES] = '1', [VIEW_SYSCALLS] = '2', [VIEW_ERRORS] = '3', [VIEW_SUBSYSTEMS] = '4',
+	[VIEW_SIGNALS] = '5', [VIEW_GROUPS] = '6', [VIEW_LATENCY] = '7', [VIEW_DISKS] = '9',
 };
 
 /* The screen of system view @id; -1 when @v is not one. */
@@ -95,6 +102,7 @@ static const struct view *base_of(enum view_kind k)
 	case VIEW_SIGNALS: return &sys_views[SV_SIGNALS];
 	case VIEW_GROUPS: return &sys_views[SV_GROUPS];
 	case VIEW_LATENCY: return &sys_views[SV_LATENCY];
+	case VIEW_DISKS: return &sys_views[SV_DISKS];
 	default: return &table_view;
 	}
 }
@@ -136,13 +144,14 @@ enum action key_view_menu(struct app *a)
 		[VIEW_SIGNALS] = "who signals whom",
 		[VIEW_GROUPS] = "processes summed per command, user, cgroup, unit, container",
 		[VIEW_LATENCY] = "the system calls' durations: time, percentiles (--latency)",
+		[VIEW_DISKS] = "block devices: I/O, bytes, latency, queue, submitters",
 	};
 	int i;
 
 	struct sysviews_state *vs = &a->svs;
 
 	for (i = 0; i < VIEW_NAMED; i++) {
-		snprintf(vs->view_text[i], sizeof(vs->view_text[i]), "%d %-11s %s", i + 1,
+		snprintf(vs->view_text[i], sizeof(vs->view_text[i]), "%c %-11s %s", view_keys[i],
 			 view_title((enum view_kind)i), what[i]);
 		vs->view_items[i] = vs->view_text[i];
 	}
@@ -158,6 +167,8 @@ enum action key_view_4(struct app *a) { return sysview_switch(a, VIEW_SUBSYSTEMS
 enum action key_view_5(struct app *a) { return sysview_switch(a, VIEW_SIGNALS); }
 enum action key_view_6(struct app *a) { return sysview_switch(a, VIEW_GROUPS); }
 enum action key_view_7(struct app *a) { return sysview_switch(a, VIEW_LATENCY); }
+/* 9: 8 is left for the Connections view (issue 35). */
+enum action key_view_9(struct app *a) { return sysview_switch(a, VIEW_DISKS); }
 
 /* ---- drawing ------------------------------------------------------------------ */
 
@@ -200,7 +211,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 		return;
 	}
 	for (i = 0; i < VIEW_NAMED && x < w; i++) {
-		snprintf(line, sizeof(line), " %d %s ", i + 1, view_title((enum view_kind)i));
+		snprintf(line, sizeof(line), " %c %s ", view_keys[i], view_title((enum view_kind)i));
 		attrset(theme_attr(i == (int)sv_kind[id] ? EL_TAB_CURRENT : EL_TAB));
 		put_text(y, x, w - x, line);
 		x += (int)strlen(line) + 1;
@@ -654,7 +665,7 @@ static const struct key_binding sys_keys[] = {
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
 	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter: the rows whose text holds it (Esc cancels)", k_filter },
 	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu); signals: per process or per command", k_group_by },
-	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency", key_view_next },
+	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency, Disks", key_view_next },
 	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
 	{ { '1' }, "1", "the Processes view (the process table)", key_view_1 },
 	{ { '2' }, "2", "the Syscalls view", key_view_2 },
@@ -663,6 +674,7 @@ static const struct key_binding sys_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
+	{ { '9' }, "9", "the Disks view: block devices' I/O, latency, queue, submitters", key_view_9 },
 	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
 	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
@@ -707,6 +719,7 @@ const struct view sys_views[SV_NR] = {
 	[SV_SIGNALS] = SYS_VIEW("signals"),
 	[SV_GROUPS] = SYS_VIEW("groups"),
 	[SV_LATENCY] = SYS_VIEW("latency"),
+	[SV_DISKS] = SYS_VIEW("disks"),
 	[SV_SUB_SYSCALLS] = SYS_VIEW("subsystem's syscalls"),
 	[SV_CALLERS] = SYS_VIEW("processes behind a row"),
 };

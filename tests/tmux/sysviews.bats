@@ -218,7 +218,7 @@ resume() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-7 pick one; the bar and help list them" {
+@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-7 and 9 pick one; the bar and help list them" {
 	need_tracing
 	start
 	# the table's F3 is htop's search; a system view's F3 is the views menu
@@ -240,6 +240,12 @@ resume() {
 	keys v
 	wait_for '^SYSCALL +TIME/s +CALLS/s +AVG +P50'
 	keys v
+	wait_for '^DEVICE +RD/s +WR/s'
+	keys v
+	wait_for 'PID[^ ]* +USER'
+	keys 9
+	wait_for '^DEVICE +RD/s +WR/s'
+	keys 1
 	wait_for 'PID[^ ]* +USER'
 	keys V
 	wait_for '^Views \(Enter: show, Esc: cancel\)'
