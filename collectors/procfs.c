@@ -743,6 +743,9 @@ static void sample_cmdline(struct procfs *pc, struct pentry *e, const struct tas
 	pc->st.cmdline_reads++;
 	if (n < 0)
 		return;
+	/* A zombie's is empty: its row, X once reaped, keeps what it ran (Z shows [comm]). */
+	if (!n && r->stat.state == 'Z' && t && t->cmdline)
+		return;
 	/* Unchanged (the usual case): keep the copy the model has. */
 	if (t && t->cmdline && t->cmdline_len == (size_t)n && !memcmp(t->cmdline, pc->buf, (size_t)n))
 		return;

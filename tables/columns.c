@@ -306,7 +306,7 @@ static const char *cmdline_text(const struct task *t, char *buf, size_t n, int u
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')
 		len--;
-	if (!len) {
+	if (!len || t->state == 'Z') {
 		char comm[PROC_COMM_MAX];
 
 		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), utf8);
