@@ -1040,7 +1040,10 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *st)
 	st->sid = (pid_t)i;
 	if (next_i64(&c, &i)) return -EINVAL;	/* 7 tty_nr */
 	st->tty_nr = (int)i;
-	if (skip_fields(&c, 2)) return -EINVAL;	/* 8 tpgid, 9 flags */
+	if (skip_fields(&c, 1)) return -EINVAL;	/* 8 tpgid */
+	if (next_u64(&c, &u)) return -EINVAL;	/* 9 flags */
+	st->have_flags = true;
+	st->kthread = u & PROCFS_PF_KTHREAD;
 	if (next_u64(&c, &st->minflt)) return -EINVAL;	/* 10 */
 	if (skip_fields(&c, 1)) return -EINVAL;		/* 11 cminflt */
 	if (next_u64(&c, &st->majflt)) return -EINVAL;	/* 12 */

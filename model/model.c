@@ -286,6 +286,8 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->rss_kb = st->rss * (uint64_t)m->page_kb;
 	t->vsize_kb = st->vsize / 1024;
 	t->processor = st->processor;
+	t->have_flags = st->have_flags;
+	t->kthread = st->kthread;
 	model_task_set_counter(t, CNT_UTIME, st->utime);
 	model_task_set_counter(t, CNT_STIME, st->stime);
 	model_task_set_counter(t, CNT_CPU, ticks_to_ns(st->utime + st->stime, m->hz));

@@ -41,6 +41,7 @@ struct task {
 	uint64_t threads_before;	/* at the reading before (task_share_max) */
 	uint64_t rss_kb, vsize_kb;
 	int processor;
+	bool have_flags, kthread;	/* PF_KTHREAD, when /proc said (not a replay) */
 
 	uint64_t cnt[CNT_NR];		/* values read this tick */
 	uint64_t prev[CNT_NR];		/* values read the tick before */

@@ -293,6 +293,8 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 
 bool col_kthread(const struct task *t)
 {
+	if (t->have_flags)
+		return t->kthread;
 	return (t->pid == 2 || t->ppid == 2) && !t->vsize_kb && t->starttime;
 }
 
