@@ -289,6 +289,8 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->rss_kb = st->rss * (uint64_t)m->page_kb;
 	t->vsize_kb = st->vsize / 1024;
 	t->processor = st->processor;
+	t->have_flags = st->have_flags;
+	t->kthread = st->kthread;
 	model_task_set_counter(t, CNT_UTIME, st->utime);
 	model_task_set_counter(t, CNT_STIME, st->stime);
 	model_task_set_counter(t, CNT_CPU, ticks_to_ns(st->utime + st->stime, m->hz));
@@ -925,6 +927,23 @@ static void sys_summarize(const struct model *m, struct sys_summary *s)
 	}
 }
 
+void model_reaping(struct model *m, pid_t pid)
+{
+	m->reaping = pid;
+}
+
+/* The zombie ktop reaps now (model_reaping): gone once this tick is shown. */
+static void reaped(struct model *m)
+{
+	struct task *t = m->reaping ? model_task_find(m, m->reaping) : NULL;
+
+	m->reaping = 0;
+	if (!t || t->state != 'Z')
+		return;
+	t->state = 'X';
+	t->exited = true;
+}
+
 void model_end_tick(struct model *m)
 {
 	size_t i = 0;
@@ -958,6 +977,7 @@ void model_end_tick(struct model *m)
 	}
 	for (i = 0; i < m->nfprocs; i++)
 		fproc_tick(m->fprocs[i], m);
+	reaped(m);
 	sys_summarize(m, &m->sum);
 	if (m->aggregate)
 		sysagg_update(&m->agg, m);

@@ -42,6 +42,7 @@ struct task {
 	uint64_t threads_before;	/* at the reading before (task_share_max) */
 	uint64_t rss_kb, vsize_kb;
 	int processor;
+	bool have_flags, kthread;	/* PF_KTHREAD, when /proc said (not a replay) */
 
 	uint64_t cnt[CNT_NR];		/* values read this tick */
 	uint64_t prev[CNT_NR];		/* values read the tick before */
@@ -135,6 +136,8 @@ struct model {
 	struct pidmap focus_set;	/* the same pids, for O(1) lookups */
 	bool focus_follow;
 	bool keep_exited;		/* a named process that exits keeps its row (state X) */
+	/* A zombie its parent, ktop (-- CMD), reaps after this tick: X, not Z (model_reaping). */
+	pid_t reaping;
 
 	/* --summary: every focused task's syscalls, summed over the ticks. */
 	bool sum_syscalls;
@@ -237,6 +240,13 @@ bool model_counts_events(const struct model *m, enum counter c);
 bool model_state_counter(enum counter c);
 /* Take the reference to a command line (lib/rcstr.h) @cmdline is. */
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
+
+/*
+ * model_reaping - @pid has exited and ktop, its parent (-- CMD), reaps it
+ * after the next tick's readings: no later tick would see it gone, so that
+ * tick's row of it says X (exited), not Z, and the header counts it exited.
+ */
+void model_reaping(struct model *m, pid_t pid);
 
 /* Does any view or writer need @t's status this tick? */
 bool model_task_wants_status(const struct model *m, const struct task *t);
