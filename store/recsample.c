@@ -63,6 +63,8 @@ static const struct fdesc row_fields[] = {
 	FN(struct row_events, tgid), FA(struct row_events, n), FS(struct row_events, comm),
 	FB(struct row_events, have_state), FB(struct row_events, renamed),
 	FN(struct row_events, ppid), FB(struct row_events, exited),
+	FN(struct row_events, life), FB(struct row_events, born), FB(struct row_events, ended),
+	FB(struct row_events, unsure),
 };
 #define RB_SC	(1ull << ARRAY_SIZE(row_fields))	/* a syscall table: its id */
 #define RB_ERR	(RB_SC << 1)				/* an errno table: its id */
@@ -70,7 +72,8 @@ static const struct fdesc row_fields[] = {
 static const struct fdesc final_fields[] = {
 	FN(struct task_final, tgid), FN(struct task_final, ppid), FB(struct task_final, born),
 	FN(struct task_final, have), FA(struct task_final, cnt), FN(struct task_final, uid),
-	FS(struct task_final, comm),
+	FS(struct task_final, comm), FB(struct task_final, have_window),
+	FN(struct task_final, start_lo), FN(struct task_final, start_hi),
 };
 #define FB_USER	(1ull << ARRAY_SIZE(final_fields))
 
