@@ -54,6 +54,7 @@ struct ftrace_stats {
 	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
 	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
 	uint64_t unparented;	/* rows left for the next tick: born while traced, fork not read */
+	uint64_t lives_unsplit;	/* events of two lives of a tid counted in one (evlives.c) */
 	size_t buffer_kb;
 	/* The trace clock, and how its stamps were mapped to CLOCK_MONOTONIC (lib/clockmap.h). */
 	char clock[16];
