@@ -17,17 +17,22 @@
  *     on the CPU it first runs on).
  *
  * Each life is an acct_thread that holds the events from life_lo to life_hi
- * (inclusive). The newest is in acct.threads; the older ones still kept hang
- * off it (older), newest first, life_hi below the newer one's life_lo. An
- * event outside its newest life's bounds goes to the life it falls in: one
- * after an exit begins a new life there (its fork is read later, from
- * another CPU), one before every kept life begins an older one.
+ * (inclusive), its calls from call_lo (its first return) to call_hi (its
+ * exit). The newest is in acct.threads; the older ones still kept hang off
+ * it (older), newest first, life_hi below the newer one's life_lo. An event
+ * outside its newest life's bounds goes to the life it falls in: a call
+ * after an exit, anything after the last switch, begins a new life there
+ * (its fork is read later, from another CPU); a call before every kept life
+ * (or before a life's first return) is an older life's. A fork read before
+ * a first return it may or may not go with waits for acct_order_life, when
+ * every CPU was read; a fork or first return read after a life's events
+ * that came later moves that life's earlier beginnings to an older one.
  *
  * What cannot be split: a life's events read from one CPU before both its
  * end and the next one's beginning, from others, when the next life's
  * events came first in that CPU too (the old life moved off it, the new
- * one onto it, both before the boundary's CPUs were read). They are counted
- * in the one life they were put in, and acct.lives_unsplit says how often.
+ * one onto it, both before the boundary's CPUs were read). acct.lives_unsplit
+ * counts it; both lives are mixed: their rows' event counts are unknown.
  */
 #include <stdint.h>
 
@@ -125,7 +130,7 @@ static struct acct_thread *life_below(struct acct *a, struct acct_thread *l, uin
 /* Could @l hold nothing before @cut (then what is older of it is another life's)? */
 static bool empty_before(const struct acct_thread *l, uint64_t cut)
 {
-	return l->any_lo >= cut && (!l->end_ts || l->end_ts >= cut) && cut > l->life_lo;
+	return l->first_ts >= cut && (!l->end_ts || l->end_ts >= cut) && cut > l->life_lo;
 }
 
 struct acct_thread *acct_life_route(struct acct *a, struct acct_thread *t, uint64_t ts, bool call)
@@ -194,12 +199,12 @@ static bool began_at(const struct acct_thread *l, uint64_t ts, bool fr)
 static bool own_beginning(const struct acct *a, const struct acct_thread *l, uint64_t ts, bool fr)
 {
 	/* What it did comes after both, none of another life's between. */
-	if (l->any_lo < ts || (l->end_ts && ts > l->end_ts))
+	if (l->first_ts < ts || (l->end_ts && ts > l->end_ts))
 		return false;
 	if (fr ? l->seen_fr || (l->seen_nt && ts < l->nt_ts) : l->seen_nt || (l->seen_fr && ts > l->fr_ts))
 		return false;
 	/* Not one that was there before, nothing of it read yet (only its scheduler's records). */
-	return l->own_life || l->any_lo != UINT64_MAX || l->made == a->intervals;
+	return l->own_life || l->first_ts != UINT64_MAX || l->made == a->intervals;
 }
 
 static struct acct_thread *begun(struct acct_thread *l, uint64_t ts, bool fr)
@@ -249,7 +254,7 @@ struct acct_thread *acct_life_begin(struct acct *a, struct acct_thread *l, uint6
 	 * Another life begins within @l's: calls of @l read after that are the
 	 * new one's, and cannot be told from @l's now. Both counts unknown.
 	 */
-	if (l->ev_hi >= ts && ts >= l->life_lo) {
+	if (l->last_call_ts >= ts && ts >= l->life_lo) {
 		a->lives_unsplit++;
 		l->mixed = true;
 	}
@@ -272,7 +277,7 @@ void acct_life_end(struct acct *a, struct acct_thread *l, uint64_t ts, bool ends
 	 * Calls of it after its exit, read before it: the next life's, not
 	 * split. Its counts and the next one's (made later, from @l) unknown.
 	 */
-	if (l->ev_hi > ts) {
+	if (l->last_call_ts > ts) {
 		struct acct_thread *n = newer_of(a, l);
 
 		a->lives_unsplit++;

@@ -145,7 +145,7 @@ struct acct_thread *acct_thread_new(struct acct *a, pid_t tid)
 	t->seg = SEG_NONE;
 	t->abi_slow = true;	/* its ABI is unknown */
 	t->life_hi = t->call_hi = UINT64_MAX;
-	t->ev_lo = t->any_lo = UINT64_MAX;
+	t->first_ts = UINT64_MAX;
 	t->serial = ++a->lives ? a->lives : ++a->lives;
 	t->made = a->intervals;
 	return t;
@@ -182,12 +182,10 @@ static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
 /* A call of @t at @ts: its life's calls span this far (evlives.c splits by them). */
 static inline void note_ts(struct acct_thread *t, uint64_t ts)
 {
-	if (ts < t->ev_lo)
-		t->ev_lo = ts;
-	if (ts < t->any_lo)
-		t->any_lo = ts;
-	if (ts > t->ev_hi)
-		t->ev_hi = ts;
+	if (ts < t->first_ts)
+		t->first_ts = ts;
+	if (ts > t->last_call_ts)
+		t->last_call_ts = ts;
 }
 
 /*
@@ -767,8 +765,8 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
 	else
 		t = acct_life_at(a, t, ts);
 	activate_thread(a, t);
-	if (ts < t->any_lo)
-		t->any_lo = ts;
+	if (ts < t->first_ts)
+		t->first_ts = ts;
 	/* It leaves this CPU: what it does next may be written on another. */
 	if (t->seg == a->here)
 		seg_end(a, t);

@@ -146,8 +146,8 @@ struct acct_thread {
 	 */
 	uint64_t life_lo, life_hi, call_lo, call_hi;
 	uint64_t end_ts;	/* its exit event (0: none seen); its last switch and SIGCHLD follow it */
-	/* Its calls' first and last times (ev_lo UINT64_MAX: none yet); its switches' too in any_lo. */
-	uint64_t ev_lo, ev_hi, any_lo;
+	/* When its first call or switch was (UINT64_MAX: none yet), its last call. */
+	uint64_t first_ts, last_call_ts;
 	struct acct_thread *older;
 	uint32_t serial;	/* its life's number (acct.lives): never 0 */
 	uint32_t proc_life;	/* its process's life (the leader's serial) when it began; 0 unknown */
