@@ -27,6 +27,7 @@
 #include "../store/replay.h"
 #include "../tables/columns.h"
 #include "../model/model.h"
+#include "../lib/rcstr.h"
 #include "../lib/util.h"
 #include "../store/record.h"
 
@@ -164,8 +165,7 @@ static int make(const char *file, double hours, double interval, int nprocs)
 			r->user = "root";
 			r->cgroup = "/system.slice/bench.service";
 			if (!p->cmd_sent) {
-				r->cmdline = xmalloc(sizeof(p->cmd));
-				memcpy(r->cmdline, p->cmd, sizeof(p->cmd));
+				r->cmdline = rcstr_new(p->cmd, sizeof(p->cmd) - 1);
 				r->cmdline_len = strlen(p->cmd) + 1 + strlen(p->cmd + strlen(p->cmd) + 1) + 1;
 				p->cmd_sent = true;
 			}

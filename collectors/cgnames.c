@@ -3,19 +3,19 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../lib/util.h"
+#include "hostfile.h"
 
 /* config.v2.json read at most: a container's is a few KiB, with many labels tens. */
 #define CONFIG_MAX (1 << 20)
 
 struct cgnames_src {
-	char root[512];			/* without a trailing '/': "" for "/" */
+	char root[512];			/* the host's root: its runtimes' files are under it */
 	const char **seen;		/* cgroup paths looked at (interned pointers) */
 	size_t nseen, cap;		/* open addressing; cap a power of two */
 };
@@ -33,7 +33,7 @@ struct cgnames_src *cgnames_new(const char *root)
 		root = "/";
 	snprintf(c->root, sizeof(c->root), "%s", root);
 	n = strlen(c->root);
-	while (n && c->root[n - 1] == '/')
+	while (n > 1 && c->root[n - 1] == '/')
 		c->root[--n] = '\0';
 	return c;
 }
@@ -79,12 +79,15 @@ static bool first_sight(struct cgnames_src *c, const char *p)
 	return true;
 }
 
-/* A whole file (up to @cap - 1 bytes), NUL-terminated; its length or -errno. */
-static ssize_t slurp(const char *path, char *buf, size_t cap)
+/*
+ * A whole file @rel under the root (up to @cap - 1 bytes), NUL-terminated,
+ * when the runtime could have written it (hostfile.h); its length or -errno.
+ */
+static ssize_t slurp(const struct cgnames_src *c, const char *rel, char *buf, size_t cap)
 {
 	size_t n = 0;
 	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = hostfile_open(c->root, rel);
 
 	if (fd < 0)
 		return -errno;
@@ -110,11 +113,11 @@ static bool docker_names(const struct cgnames_src *c, const char *id, struct cg_
 
 	if (strlen(id) != 64)
 		return false;
-	snprintf(path, sizeof(path), "%s/var/lib/docker/containers/%s/config.v2.json", c->root, id);
+	snprintf(path, sizeof(path), "var/lib/docker/containers/%s/config.v2.json", id);
 	buf = malloc(CONFIG_MAX);
 	if (!buf)
 		return false;
-	n = slurp(path, buf, CONFIG_MAX);
+	n = slurp(c, path, buf, CONFIG_MAX);
 	if (n > 0 && cgname_json_string(buf, (size_t)n, "Name", 1, nm->container,
 					sizeof(nm->container)) > 0) {
 		/* Docker keeps its names with a leading '/'. */
@@ -133,10 +136,10 @@ static bool docker_names(const struct cgnames_src *c, const char *id, struct cg_
 	return ok;
 }
 
-/* The only subdirectory of @path into @out; false for none or several. */
-static bool only_subdir(const char *path, char *out, size_t cap)
+/* The only subdirectory of @rel under the root into @out; false for none or several. */
+static bool only_subdir(const struct cgnames_src *c, const char *rel, char *out, size_t cap)
 {
-	DIR *d = opendir(path);
+	DIR *d = hostfile_opendir(c->root, rel);
 	struct dirent *e;
 	int found = 0;
 
@@ -159,8 +162,7 @@ static bool pod_names(const struct cgnames_src *c, const struct cg_ident *id, st
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "%s/var/log/pods", c->root);
-	d = opendir(path);
+	d = hostfile_opendir(c->root, "var/log/pods");
 	while (d && (e = readdir(d)) != NULL)
 		if (cgname_pod_dir(e->d_name, id->pod_uid, nm->ns, sizeof(nm->ns), nm->pod,
 				   sizeof(nm->pod))) {
@@ -181,21 +183,19 @@ static bool pod_names(const struct cgnames_src *c, const struct cg_ident *id, st
 	if (id->runtime == CGROUP_RT_NONE)
 		return dname[0] != '\0';
 	/* The container: its log link names it by id, else a pod of one container. */
-	snprintf(path, sizeof(path), "%s/var/log/containers", c->root);
-	d = opendir(path);
+	d = hostfile_opendir(c->root, "var/log/containers");
 	while (d && (e = readdir(d)) != NULL)
 		if (cgname_container_log(e->d_name, id->id, ctr, sizeof(ctr)))
 			break;
 	if (d)
 		closedir(d);
 	if (!ctr[0] && dname[0]) {
-		snprintf(path, sizeof(path), "%s/var/log/pods/%s", c->root, dname);
-		only_subdir(path, ctr, sizeof(ctr));
+		snprintf(path, sizeof(path), "var/log/pods/%s", dname);
+		only_subdir(c, path, ctr, sizeof(ctr));
 	}
 	if (!ctr[0]) {
-		snprintf(path, sizeof(path), "%s/var/lib/kubelet/pods/%s/containers", c->root,
-			 id->pod_uid);
-		only_subdir(path, ctr, sizeof(ctr));
+		snprintf(path, sizeof(path), "var/lib/kubelet/pods/%s/containers", id->pod_uid);
+		only_subdir(c, path, ctr, sizeof(ctr));
 	}
 	if (dname[0] && ctr[0])
 		snprintf(nm->container, sizeof(nm->container), "%.100s/%.58s", nm->pod, ctr);

@@ -14,7 +14,9 @@
  *    ROOT/var/log/containers/POD_NS_NAME-ID.log, else the pod directory's
  *    only container directory, else ROOT/var/lib/kubelet/pods/UID/containers'.
  * Files only: no runtime is asked, nothing waits. A cgroup whose files are
- * not there keeps RUNTIME:ID (and is not looked at again).
+ * not there keeps RUNTIME:ID (and is not looked at again); so does one whose
+ * files the runtime could not have written (a link, a file or directory of
+ * another user or that others may write: collectors/hostfile.h).
  *
  * ROOT is "/" unless the environment variable KTOP_HOST_ROOT names another
  * directory (a host's root mounted elsewhere; tests).

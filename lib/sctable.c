@@ -6,6 +6,9 @@
 
 #include "util.h"
 
+/* What every table's slots and histograms take (sc_table_live_bytes). */
+static size_t live;
+
 static uint32_t slot_of(uint32_t nr, uint32_t cap)
 {
 	/* Must agree with sc_table_get's inline first probe. */
@@ -26,6 +29,7 @@ static void alloc_slots(struct sc_table *t, uint32_t cap)
 	uint32_t i;
 
 	t->slots = xmalloc(cap * sizeof(*t->slots));
+	live += cap * sizeof(*t->slots);
 	for (i = 0; i < cap; i++)
 		t->slots[i].nr = SC_EMPTY;
 	t->cap = cap;
@@ -39,8 +43,10 @@ static void grow(struct sc_table *t)
 	uint32_t oldcap = t->cap, i;
 
 	alloc_slots(t, oldcap ? oldcap * 2 : 16);
-	if (oldh)
+	if (oldh) {
 		t->hist = xcalloc(t->cap, sizeof(*t->hist));
+		live += t->cap * sizeof(*t->hist) - oldcap * sizeof(*oldh);
+	}
 	for (i = 0; i < oldcap; i++) {
 		struct sc_stat *s;
 
@@ -51,6 +57,7 @@ static void grow(struct sc_table *t)
 		if (oldh)
 			t->hist[s - t->slots] = oldh[i];
 	}
+	live -= oldcap * sizeof(*old);
 	free(old);
 	free(oldh);
 }
@@ -102,6 +109,7 @@ void sc_table_clear(struct sc_table *t)
 
 void sc_table_free(struct sc_table *t)
 {
+	live -= sc_table_mem(t);
 	free(t->slots);
 	free(t->hist);
 	t->slots = NULL;
@@ -123,8 +131,20 @@ void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)
 
 void sc_table_hist_alloc(struct sc_table *t)
 {
-	if (!t->hist)
+	if (!t->hist) {
 		t->hist = xcalloc(t->cap, sizeof(*t->hist));
+		live += t->cap * sizeof(*t->hist);
+	}
+}
+
+size_t sc_table_mem(const struct sc_table *t)
+{
+	return t->cap * (sizeof(*t->slots) + (t->hist ? sizeof(*t->hist) : 0));
+}
+
+size_t sc_table_live_bytes(void)
+{
+	return live;
 }
 
 static struct lat_hist *hist_of(struct sc_table *t, struct sc_stat *s)

@@ -128,6 +128,13 @@ static inline uint32_t sc_err_errno(uint32_t key)
 const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr);
 /* Forget every entry, keep the memory (the next interval uses it again). */
 void sc_table_clear(struct sc_table *t);
+/* What @t's slots and histograms take: a copy of it takes that much again at most. */
+size_t sc_table_mem(const struct sc_table *t);
+/*
+ * What every table alive takes (one count for the process, like lib/rcstr.h's):
+ * a replay refuses a file whose rows' tables would take more than its limit.
+ */
+size_t sc_table_live_bytes(void);
 void sc_table_free(struct sc_table *t);
 /* Add @src's calls, errors and times to @dst (same syscall or a sum of several). */
 void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src);

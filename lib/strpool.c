@@ -21,6 +21,7 @@ void strpool_init(struct strpool *p)
 {
 	p->cap = 64;
 	p->n = 0;
+	p->bytes = 0;
 	p->slots = xcalloc(p->cap, sizeof(*p->slots));
 }
 
@@ -64,5 +65,12 @@ const char *strpool_get(struct strpool *p, const char *s)
 	}
 	*slot = xstrdup(s);
 	p->n++;
+	p->bytes += strlen(s) + 1;
 	return *slot;
+}
+
+size_t strpool_mem(const struct strpool *p)
+{
+	/* malloc's header and rounding: 16 bytes a string on glibc, about. */
+	return p->bytes + p->n * 16 + p->cap * sizeof(*p->slots);
 }

@@ -13,6 +13,7 @@
 struct strpool {
 	char **slots;		/* open addressing; NULL = empty */
 	size_t cap, n;
+	size_t bytes;		/* of the strings, their NULs included */
 };
 
 void strpool_init(struct strpool *p);
@@ -20,5 +21,7 @@ void strpool_init(struct strpool *p);
 void strpool_free(struct strpool *p);
 /* The pool's copy of @s (NUL-terminated), made the first time it is asked for. */
 const char *strpool_get(struct strpool *p, const char *s);
+/* What the pool takes: its strings, their allocations' overhead, its slots. */
+size_t strpool_mem(const struct strpool *p);
 
 #endif

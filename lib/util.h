@@ -30,6 +30,8 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 void sort_array_r(void *base, size_t n, size_t size,
 		  int (*cmp)(const void *, const void *, void *), void *arg);
 char *xstrdup(const char *s);
+/* FNV-1a of the string @s: the hash of the tables keyed by a path. */
+size_t str_hash(const char *s);
 /* Room for any uint64_t in decimal (20 digits) and a byte before it. */
 #define U64_DEC_BUF 24
 /*
@@ -78,9 +80,15 @@ unsigned utf8_cp(const unsigned char *s, size_t len);
  */
 bool cp_invisible(unsigned cp);
 
-/* sanitize_text's @utf8: */
-#define TEXT_UTF8 1	/* valid UTF-8 kept, invisible code points as '?' (screens, text) */
-#define TEXT_DATA 2	/* valid UTF-8 kept whole (CSV: the bytes, for programs) */
+/*
+ * sanitize_text's @utf8. TEXT_UTF8: valid UTF-8 kept, invisible code points
+ * as '?': whatever is shown or written as text (screens, text, CSV; the
+ * Prometheus label values write them '?' too, outputs/promtext.c). TEXT_DATA:
+ * valid UTF-8 kept whole, for sorting, filtering and JSON (which escapes the
+ * invisible ones itself, as \uXXXX: batch_json_string); never written as it is.
+ */
+#define TEXT_UTF8 1
+#define TEXT_DATA 2
 size_t sanitize_text(char *dst, size_t dstsz, const char *src, size_t n, int utf8);
 
 /* Display width (terminal cells) of sanitized text: wide CJK 2, combining marks 0. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "watched.h"
+#include "../lib/rcstr.h"
 #include "../lib/util.h"
 
 /* How many ticks a row stays "wanted" after it was last shown (scrolling back). */
@@ -37,7 +38,7 @@ void model_init(struct model *m, long hz, long page_kb)
 
 static void task_free(struct task *t)
 {
-	free(t->cmdline);
+	rcstr_put(t->cmdline);
 	sc_table_free(&t->sc);
 	sc_table_free(&t->err);
 	free(t);
@@ -186,7 +187,7 @@ static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime
 {
 	struct sc_table sc = t->sc, err = t->err;
 
-	free(t->cmdline);
+	rcstr_put(t->cmdline);
 	/* The tables' memory is kept for the new task; their entries are not. */
 	sc_table_clear(&sc);
 	sc_table_clear(&err);
@@ -330,7 +331,7 @@ void model_task_add_events(struct task *t, enum counter c, uint64_t n)
 
 bool model_state_counter(enum counter c)
 {
-	return c >= CNT_ONCPU && c <= CNT_STOPPED;
+	return (c >= CNT_ONCPU && c <= CNT_STOPPED) || c == CNT_EXITCPU;
 }
 
 bool model_counts_events(const struct model *m, enum counter c)
@@ -360,6 +361,7 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->tty_nr = st->tty_nr;
 	t->priority = st->priority;
 	t->nice = st->nice;
+	t->threads_before = t->threads;
 	t->threads = st->num_threads;
 	t->rss_kb = st->rss * (uint64_t)m->page_kb;
 	t->vsize_kb = st->vsize / 1024;
@@ -373,7 +375,7 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len)
 {
-	free(t->cmdline);
+	rcstr_put(t->cmdline);
 	t->cmdline = cmdline;
 	t->cmdline_len = len;
 }
@@ -406,6 +408,13 @@ bool task_sc_quantile_us(const struct task *t, double q, double *out)
 	uint64_t max;
 
 	return sc_table_hist_sum(&t->sc, &h, &max) && lat_hist_quantile_us(&h, q, max, out);
+}
+
+double task_share_max(const struct model *m, const struct task *t)
+{
+	uint64_t n = t->threads > t->threads_before ? t->threads : t->threads_before;
+
+	return m->threads || !n ? 100.0 : 100.0 * (double)n;
 }
 
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out)
@@ -608,6 +617,10 @@ static void apply_reading(struct model *m, struct task_reading *r)
 	}
 	if (r->have_runq && !t->zombie_exited)
 		model_task_set_counter(t, CNT_RUNQ, r->runq_ns);
+	if (r->have_io && !t->zombie_exited) {
+		model_task_set_counter(t, CNT_DISK_READ, r->io_read);
+		model_task_set_counter(t, CNT_DISK_WRITE, r->io_write);
+	}
 	if (t->zombie_exited) {
 		/*
 		 * Exited at an earlier tick, still listed: it runs no more, its
@@ -616,6 +629,7 @@ static void apply_reading(struct model *m, struct task_reading *r)
 		 */
 		memcpy(t->cnt, t->prev, sizeof(t->cnt));
 		t->have = t->have_prev;
+		t->final = t->was_final;
 	}
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
@@ -816,14 +830,34 @@ static bool final_fits(const struct task *t, const struct task_final *f)
  * a pid reused, untraced, by tasks /proc never read). NULL: its last row
  * was shown already.
  */
+/*
+ * Of this tick's past lives of @f's pid without a record that @f fits, the
+ * @skip-th oldest (the ones before it take the records of the pid that come
+ * first); NULL if none. @n: how many there are.
+ */
+static struct task *past_pick(const struct model *m, const struct task_final *f, size_t skip,
+			      size_t *n)
+{
+	struct task *p;
+	size_t i = 0;
+
+	*n = 0;
+	for (p = pidmap_get(&m->past, f->id); p; p = p->older)
+		*n += p->past_tick == m->tick && !p->final && final_fits(p, f);
+	if (skip >= *n)
+		return NULL;
+	for (p = pidmap_get(&m->past, f->id); p; p = p->older)
+		if (p->past_tick == m->tick && !p->final && final_fits(p, f) && i++ == *n - 1 - skip)
+			return p;
+	return NULL;
+}
+
 static struct task *final_task(struct model *m, const struct task_final *f)
 {
-	struct task *p, *pick = NULL, *t = model_task_find(m, f->id);
+	struct task *pick, *t = model_task_find(m, f->id);
+	size_t n;
 
-	for (p = pidmap_get(&m->past, f->id); p; p = p->older)
-		if (p->past_tick == m->tick && !p->final && final_fits(p, f))
-			pick = p;
-	if (pick)
+	if ((pick = past_pick(m, f, 0, &n)))
 		return pick;
 	if (t && !final_fits(t, f)) {
 		t = past_new(m, f->id, f->tgid);
@@ -844,15 +878,33 @@ static struct task *final_task(struct model *m, const struct task_final *f)
 	return t;
 }
 
+const struct task *model_final_of(const struct model *m, const struct task_final *f, size_t skip)
+{
+	const struct task *t = model_task_find(m, f->id), *pick;
+	size_t n;
+
+	if ((pick = past_pick(m, f, skip, &n)))
+		return pick;
+	/* final_task's cases that make a task for the record: nothing else told of that life. */
+	if (skip > n || !t || !final_fits(t, f) || (t->final && t->seen_tick == m->tick) ||
+	    t->gone || (t->state == 'X' && t->seen_tick != m->tick))
+		return NULL;
+	return t;
+}
+
 /*
  * A dead task's final reading (its exit record). A task /proc read at the
  * previous tick counts the record less that reading; one born within the
  * interval counts it all; one without a reading that was older (ktop never
- * read it) shows its totals (cpu_s) but no count of the interval.
+ * read it) shows its totals (cpu_s) but no count of the interval. Its CPU
+ * time is never below its last /proc reading: a zombie's is the kernel's
+ * final figure in clock ticks, which the record alone may miss (exits.c),
+ * and a zombie's row X keeps what its rows Z said.
  */
 static void apply_final(struct model *m, const struct task_final *f)
 {
 	struct task *t = final_task(m, f);
+	uint64_t proc;
 	int c;
 
 	if (!t)
@@ -870,9 +922,15 @@ static void apply_final(struct model *m, const struct task_final *f)
 		return;
 	if (f->born && !(t->have_prev & (1u << CNT_CPU)))
 		model_task_born(t);
+	if (t->read_now && (t->have & (1u << CNT_CPU)))
+		proc = t->cnt[CNT_CPU];
+	else
+		proc = t->have_prev & (1u << CNT_CPU) ? t->prev[CNT_CPU] : 0;
 	for (c = 0; c < CNT_NR; c++)
 		if (f->have & (1u << c))
 			model_task_set_counter(t, c, f->cnt[c]);
+	if ((f->have & (1u << CNT_CPU)) && proc > t->cnt[CNT_CPU])
+		t->cnt[CNT_CPU] = proc;
 	t->final = true;
 }
 
@@ -933,6 +991,8 @@ void model_apply(struct model *m, struct sample *s)
 	for (i = 0; i < s->ncgres; i++)
 		cgres_table_apply(&m->cgres, s->cgres[i].dir, &s->cgres[i].raw, s->cgres[i].t_ns,
 				  m->tick);
+	for (i = 0; i < s->ncpu_of; i++)
+		cgres_table_cpu_of(&m->cgres, s->cpu_of[i].id, s->cpu_of[i].dir, m->tick);
 	if (s->end)
 		model_end_tick(m);
 	sample_reset(s);
@@ -1008,6 +1068,8 @@ static void task_compute(struct model *m, struct task *t)
 	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_CPU)) &&
 	    (t->final || ((t->have_delta & (1u << CNT_UTIME)) && (t->have_delta & (1u << CNT_STIME))))) {
 		t->cpu_pct = (double)t->delta[CNT_CPU] * 100.0 / (m->interval_s * 1e9);
+		if (t->cpu_pct > task_share_max(m, t))
+			t->cpu_pct = task_share_max(m, t);
 		t->have_cpu = true;
 	}
 }

@@ -28,7 +28,7 @@ struct task {
 	pid_t tgid;
 	uint64_t starttime;	/* with pid, the identity of a task */
 	char comm[PROC_COMM_MAX];
-	char *cmdline;		/* raw, NUL-separated; NULL until read; owned */
+	char *cmdline;		/* raw, NUL-separated; NULL until read; a reference (lib/rcstr.h) */
 	size_t cmdline_len;
 	const char *user;	/* interned by the collector; NULL if unknown */
 	const char *cgroup;	/* its cgroup path, interned by the source; NULL: not read */
@@ -38,6 +38,7 @@ struct task {
 	int tty_nr;
 	int64_t priority, nice;
 	uint64_t threads;
+	uint64_t threads_before;	/* at the reading before (task_share_max) */
 	uint64_t rss_kb, vsize_kb;
 	int processor;
 
@@ -238,6 +239,12 @@ struct task *model_task_find(const struct model *m, pid_t pid);
  * one): ended, and a row of its own beside the life model_task_find has.
  */
 const struct task *model_past_find(const struct model *m, pid_t pid);
+/*
+ * The task exit record @f will be applied to, of those the model has now,
+ * after @skip records of its pid that come before it in the same sample;
+ * NULL when the model will make one for it (a life nothing else told of).
+ */
+const struct task *model_final_of(const struct model *m, const struct task_final *f, size_t skip);
 void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat *st);
 void model_task_set_counter(struct task *t, enum counter c, uint64_t v);
 /*
@@ -255,7 +262,7 @@ bool model_counts_events(const struct model *m, enum counter c);
  * its first scheduler event is not known).
  */
 bool model_state_counter(enum counter c);
-/* Take ownership of a malloc'ed command line. */
+/* Take the reference to a command line (lib/rcstr.h) @cmdline is. */
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
 
 /* Does any view or writer need @t's status this tick? */
@@ -276,6 +283,15 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out);
 bool task_sc_quantile_us(const struct task *t, double q, double *out);
 /* Rate per second of @c; false when not known. */
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
+/*
+ * The most a share of the interval can be for @t (cpu_pct, the state
+ * columns' percentages): 100 per thread, of the most threads its last two
+ * readings said (one in threads mode, and for a row /proc never read). A
+ * count can be larger: CPU time between two reads of /proc, a late one, is
+ * more than the interval; so is a wait the kernel counts when it ends
+ * (schedstat's run_delay), or a row held a tick for its last switch.
+ */
+double task_share_max(const struct model *m, const struct task *t);
 bool model_is_focused(const struct model *m, pid_t tgid);
 /*
  * Does @t belong to the rows groups count this tick (seen, not frozen,

@@ -18,7 +18,12 @@
  * any later group count in the group "other" (and metrics_render says how
  * many group names were folded so: ktop_metrics_dropped_groups). A group
  * none of whose tasks was read for expire_s leaves (its slot free for a new
- * name). "other" names only the overflow: a group of that name is written
+ * name). The slots are shared out per user (the uid of the task that made
+ * the group): every slot taken, a new group of a user with two groups fewer
+ * than the user with the most takes a slot of the latter's (one with no
+ * process alive, else its newest), so that one user's churn of new names
+ * cannot keep another's processes in "other" (max-min fairness; man ktop,
+ * --metrics-max-series). "other" names only the overflow: a group of that name is written
  * "[other]" (and "[other]" "[[other]]", and so on). Each family
  * is capped again at max_series series by the writer, the rest summed into
  * an "other" series (ktop_metrics_dropped_series).
@@ -55,7 +60,13 @@ struct metrics_opts {
 /* ktop's own state at a scrape, from the program (src/). */
 struct metrics_health {
 	bool tracing;			/* counting kernel events now */
-	const char *reason;		/* why not, or what is missing; "" or NULL: nothing */
+	/*
+	 * Why not, or what is missing, as one of a fixed set of words
+	 * (metrics_tracing_causes): a label value, so never the sentence, which
+	 * goes to stderr and the header. NULL: "none".
+	 */
+	const char *cause;
+	const char *clock;		/* the trace clock ("local", "mono"...); NULL: "" */
 	bool have_events;		/* a collector has decoded events (tracing ran) */
 	uint64_t events;		/* events decoded since start */
 	bool have_http;			/* --listen: the HTTP server's numbers below */
@@ -64,9 +75,14 @@ struct metrics_health {
 	bool have_rw;			/* --remote-write: its numbers below */
 	uint64_t rw_sent, rw_dropped;	/* samples accepted by receivers; dropped */
 	uint64_t rw_queue_bytes;	/* held for receivers now */
+	bool have_flight;		/* the flight recorder keeps events: its saves below */
+	uint64_t flight_files, flight_bytes;	/* trace.dat files saved, their bytes */
 };
 
 struct metrics;
+
+/* The values ktop_tracing_info's cause label takes, NULL-terminated. */
+extern const char *const metrics_tracing_causes[];
 
 /* Make the sink and its families. NULL with a reason in @err (ENOMEM). */
 struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errlen);

@@ -124,6 +124,9 @@ static size_t utf8_valid(const unsigned char *s, size_t n, unsigned *cp)
  * Append @n bytes of @s as valid UTF-8 without control characters, escaping
  * backslash and newline, and double quote when @quote (label values, and HELP
  * in OpenMetrics, whose grammar has no bare quote in an escaped string).
+ * Invisible code points (cp_invisible: bidi controls, zero-width and other
+ * format characters) become '?', as in text and CSV: a dashboard's legend
+ * shows "x?abc" where the name would have shown reversed.
  */
 static void put_escaped(struct prom_buf *b, const char *s, size_t n, bool quote)
 {
@@ -137,7 +140,7 @@ static void put_escaped(struct prom_buf *b, const char *s, size_t n, bool quote)
 
 		k = utf8_valid(p, (size_t)(end - p), &cp);
 		if (k && cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp <= 0x9f) && cp != '\\' &&
-		    !(quote && cp == '"')) {
+		    !(quote && cp == '"') && !cp_invisible(cp)) {
 			p += k;
 			continue;
 		}
@@ -150,6 +153,8 @@ static void put_escaped(struct prom_buf *b, const char *s, size_t n, bool quote)
 			rep = "\\\"";
 		} else if (cp == '\n') {
 			rep = "\\n";
+		} else if (cp_invisible(cp)) {
+			rep = "?";	/* as the text output and CSV show it (sanitize_text) */
 		} else {
 			rep = REPLACEMENT;
 		}

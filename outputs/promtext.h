@@ -30,10 +30,13 @@
  * valid UTF-8. Each byte that does not start a valid UTF-8 sequence (RFC 3629:
  * no overlong forms, no surrogates, nothing past U+10FFFF) becomes U+FFFD, and
  * so does each control character but newline (C0, DEL, C1: they could drive
- * the terminal of whoever reads the metrics); newline, backslash and double
- * quote are escaped (\n \\ \"). An empty value is written as label="". Label
- * sets are compared after this mapping: two names that differ only in their
- * invalid bytes are one series, whose value is the sum of both.
+ * the terminal of whoever reads the metrics); each invisible code point
+ * (cp_invisible, lib/util.h: U+202E and the other bidi controls, zero-width
+ * and format characters) becomes '?', as the text output and CSV show it;
+ * newline, backslash and double quote are escaped (\n \\ \"). An empty value
+ * is written as label="". Label sets are compared after this mapping: two
+ * names that differ only in their invalid bytes are one series, whose value
+ * is the sum of both.
  *
  * Series cap (max_series, 0 = none). A family has at most max_series series of
  * its own plus one overflow series whose label values are all "other"; what

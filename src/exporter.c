@@ -12,11 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/dl.h"
 #include "../lib/util.h"
 #include "../collectors/clocks.h"
 #include "../outputs/metrics.h"
 #include "../outputs/textfile.h"
 #include "httpd.h"
+#include "flightctl.h"
 #include "ktop.h"
 #include "remotewrite.h"
 #include "webconfig.h"
@@ -46,11 +48,11 @@ static int apply_web_config(struct ktop *k, char *err, size_t errlen)
 		return r;
 	k->web_stamp = webconfig_stamp(k->opt.web_config, &wc);
 	r = -EIO;
-	if (wc.tls && (!(cert = slurp_file("--web-config: cert_file", wc.cert_file, NULL, err, errlen)) ||
-		       !(key = slurp_file("--web-config: key_file", wc.key_file, NULL, err, errlen))))
+	if (wc.tls && (!(cert = webconfig_read_file("--web-config: cert_file", wc.cert_file, err, errlen)) ||
+		       !(key = webconfig_read_file("--web-config: key_file", wc.key_file, err, errlen))))
 		goto out;
 	if (wc.client_ca_file &&
-	    !(ca = slurp_file("--web-config: client_ca_file", wc.client_ca_file, NULL, err, errlen)))
+	    !(ca = webconfig_read_file("--web-config: client_ca_file", wc.client_ca_file, err, errlen)))
 		goto out;
 	if (wc.nusers && !(users = calloc(wc.nusers, sizeof(*users)))) {
 		r = err_set(err, errlen, -ENOMEM, "--web-config: out of memory");
@@ -86,7 +88,10 @@ out:
 	return r;
 }
 
-/* At each tick: the file (or one it names) changed? Read it again; said once if bad. */
+/*
+ * At each tick: the file (or one it names) changed? Read it again; a bad one
+ * is said once (again when it goes wrong otherwise, or after it was read).
+ */
 static void web_config_tick(struct ktop *k)
 {
 	char err[512];
@@ -97,12 +102,12 @@ static void web_config_tick(struct ktop *k)
 	if (k->web_stamp && webconfig_stamp(k->opt.web_config, &k->web) == k->web_stamp)
 		return;
 	if (!apply_web_config(k, err, sizeof(err))) {
-		k->web_failing = false;
+		k->web_said[0] = '\0';
 		return;
 	}
-	if (k->web_failing)
+	if (!strcmp(k->web_said, err))
 		return;
-	k->web_failing = true;
+	snprintf(k->web_said, sizeof(k->web_said), "%s", err);
 	if (k->mode->screen)
 		app_message(&k->app, "%s (the configuration before is kept)", err);
 	else
@@ -213,27 +218,50 @@ static int hidepid_check(struct ktop *k, bool open_http)
 	return 2;
 }
 
-static void health(struct ktop *k, struct metrics_health *h, char *reason, size_t len)
+/*
+ * The trace status's sentence (the header's, stderr's) as ktop_tracing_info's
+ * cause: a label takes one of a few words, never the sentence (whose paths,
+ * errnos and event lists would make a series of each).
+ */
+static const char *tracing_cause(const char *status)
+{
+	static const struct { const char *prefix, *cause; } causes[] = {
+		{ "events missing here", "events_missing" },
+		{ "tracing off: ktop runs in a pid namespace", "pid_namespace" },
+		{ "tracing off: tracefs is not mounted", "no_tracefs" },
+		{ "tracing off: tracefs is mounted read-only", "not_permitted" },
+		{ "tracing off: needs root", "not_permitted" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
+		if (!strncmp(status, causes[i].prefix, strlen(causes[i].prefix)))
+			return causes[i].cause;
+	return "error";
+}
+
+/* @h's strings point into @fs and the model: both outlive the render. */
+static void health(struct ktop *k, struct metrics_health *h, struct ftrace_stats *fs)
 {
 	const struct model *m = &k->model;
-	struct ftrace_stats fs = k->fstats;
 
 	memset(h, 0, sizeof(*h));
+	*fs = k->fstats;
 	h->tracing = ftrace_on(k->ftrace);
 	if (k->ftrace)
-		ftrace_get_stats(k->ftrace, &fs);
+		ftrace_get_stats(k->ftrace, fs);
 	h->have_events = k->traced;
-	h->events = fs.events;
+	h->events = fs->events;
+	h->clock = k->traced ? fs->clock : "";
 	if (h->tracing)
-		snprintf(reason, len, "%s", m->trace_status);
+		h->cause = strncmp(m->trace_status, "events missing", 14) ? "none" :
+			   tracing_cause(m->trace_status);
 	else if (k->opt.no_trace)
-		snprintf(reason, len, "--no-trace");
+		h->cause = "no_trace_option";
 	else if (k->traced)
-		snprintf(reason, len, "tracing stopped: %s ended", k->opt.cmd ? "the command" : "ktop");
+		h->cause = "stopped";
 	else
-		snprintf(reason, len, "%s", m->trace_status[0] ? m->trace_status :
-			 "tracing is not running");
-	h->reason = reason;
+		h->cause = tracing_cause(m->trace_status);
 	if (k->httpd) {
 		struct httpd_stats st;
 
@@ -242,6 +270,8 @@ static void health(struct ktop *k, struct metrics_health *h, char *reason, size_
 		h->scrapes = st.scrapes;
 		h->last_scrape_s = st.last_scrape_s;
 	}
+	h->have_flight = k->flight != NULL;
+	flightctl_counts(k, &h->flight_files, &h->flight_bytes);
 	if (k->rw) {
 		struct rw_stats st;
 
@@ -256,9 +286,9 @@ static void health(struct ktop *k, struct metrics_health *h, char *reason, size_
 static int render(struct ktop *k, const struct prom_out *o)
 {
 	struct metrics_health h;
-	char reason[sizeof(k->model.trace_status) + 64];
+	struct ftrace_stats fs;
 
-	health(k, &h, reason, sizeof(reason));
+	health(k, &h, &fs);
 	return metrics_emit(k->metrics, &h, o);
 }
 
@@ -368,6 +398,13 @@ int exporter_start(struct ktop *k)
 
 	if (!options_exporter(&k->opt))
 		return 0;
+	/* Their libraries first: one missing is one line, before anything starts. */
+	if ((k->opt.listen && dl_load_for("--listen", err, sizeof(err))) ||
+	    (k->opt.web_config && dl_load_for("--web-config", err, sizeof(err))) ||
+	    (k->opt.nremote_write && dl_load_for("--remote-write", err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return 1;
+	}
 	k->metrics = metrics_new(&mo, err, sizeof(err));
 	if (!k->metrics) {
 		fprintf(stderr, "ktop: %s\n", err);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "httpd.h"
+#include "../lib/dlhttp.h"
 #include "../lib/util.h"
 #include "../collectors/clocks.h"
 
@@ -18,10 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <crypt.h>
-#include <gnutls/gnutls.h>
-#include <gnutls/crypto.h>
-#include <microhttpd.h>
 #include <sys/epoll.h>
 #include <zlib.h>
 
@@ -31,12 +28,30 @@ enum {
 	DEF_TIMEOUT_S = 10,
 	DEF_CONN_MEMORY = 16 * 1024,
 	LISTEN_BACKLOG = 128,
-	/* bcrypt checks of passwords not seen before: a burst, then per second. */
-	AUTH_BURST = 4,
-	AUTH_PER_S = 2,
-	AUTH_CACHE = 16,
+	AUTH_OK = 16,		/* user-password pairs that passed bcrypt, remembered */
+	AUTH_BAD = 64,		/* pairs that failed, remembered: a retry costs no bcrypt */
+	AUTH_RECENT = 16,	/* the last bcrypt checks' addresses: whose turn is next */
 };
 #define DEF_MAX_INFLIGHT ((size_t)64 << 20)
+/*
+ * bcrypt runs on the one loop: its checks take at most this share of the
+ * loop's time (seconds each check held the loop, per second: on a busy
+ * machine a check holds it longer, and fewer are made), a burst of
+ * AUTH_BURST_S at most.
+ */
+#define AUTH_SHARE 0.2
+#define AUTH_BURST_S 0.25
+/* A request that waited this long for its check is answered 429. */
+#define AUTH_WAIT_S 10.0
+
+/* Where a request stands with its password check (check_basic_auth). */
+enum auth_state {
+	AUTH_NONE,
+	AUTH_WAITING,		/* suspended, in the line for a bcrypt check */
+	AUTH_GRANTED,		/* resumed: its check runs now */
+	AUTH_EXPIRED,		/* resumed: waited AUTH_WAIT_S, answered 429 */
+	AUTH_GONE,		/* resumed: its client hung up or it was evicted; closed */
+};
 
 /*
  * A connection as ktop tracks it, beside libmicrohttpd: when its request head
@@ -50,6 +65,8 @@ struct hconn {
 	double since;		/* accepted, or its last response done */
 	bool in_request;	/* a complete request head is being answered */
 	bool doomed;		/* shut down: libmicrohttpd closes it */
+	enum auth_state auth;
+	double auth_since;	/* when it started to wait for its check */
 };
 
 /* A rendered body, shared by the connections that send it. */
@@ -59,10 +76,9 @@ struct body {
 	char data[];
 };
 
-/* A password that passed bcrypt: its salted digest, so the next scrape costs a hash. */
-struct auth_ok {
-	size_t user;
-	unsigned char digest[32];
+/* A user-password pair bcrypt judged: its keyed MAC (auth_mac), never the password. */
+struct auth_seen {
+	unsigned char mac[32];
 	bool used;
 };
 
@@ -87,11 +103,18 @@ struct httpd {
 	bool cert_required, cert_verified;
 	struct httpd_user *users;
 	size_t nusers;
-	struct auth_ok auth_cache[AUTH_CACHE];
-	unsigned auth_next;
-	unsigned char auth_salt[16];
-	double auth_tokens, auth_at;
+	struct auth_seen auth_ok[AUTH_OK], auth_bad[AUTH_BAD];
+	unsigned ok_next, bad_next;
+	unsigned char auth_key[32];	/* the MAC's key: random, for the server's life */
+	double auth_budget, auth_at;	/* seconds bcrypt may hold the loop now; refilled when */
+	bool auth_ran;			/* a bcrypt check ran in this httpd_run */
+	struct {
+		struct sockaddr_storage addr;
+		double at;
+	} auth_recent[AUTH_RECENT];	/* the last checks: for whom, when */
+	unsigned recent_next;
 	struct crypt_data *cd;
+	char auth_wait;			/* its address: the con_cls of a request in the line */
 	struct httpd_stats st;
 	char lastlog[160];	/* libmicrohttpd's last message, never printed */
 	/* Open connections, oldest first. */
@@ -519,79 +542,164 @@ static bool same_bytes(const void *a, const void *b, size_t n)
 	return !d;
 }
 
-static void auth_digest(const struct httpd *h, size_t user, const char *pass,
-			unsigned char out[32])
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 {
-	size_t n = strlen(pass);
-	unsigned char *buf = malloc(sizeof(h->auth_salt) + sizeof(user) + n);
-
-	memset(out, 0, 32);
-	if (!buf)
-		return;
-	memcpy(buf, h->auth_salt, sizeof(h->auth_salt));
-	memcpy(buf + sizeof(h->auth_salt), &user, sizeof(user));
-	memcpy(buf + sizeof(h->auth_salt) + sizeof(user), pass, n);
-	gnutls_hash_fast(GNUTLS_DIG_SHA256, buf, sizeof(h->auth_salt) + sizeof(user) + n, out);
-	gnutls_memset(buf, 0, sizeof(h->auth_salt) + sizeof(user) + n);
-	free(buf);
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return true;	/* a socket given by systemd of another family: one client */
 }
 
 /*
- * Basic auth against the bcrypt hashes: 0, 401, or 429 when the bcrypt
- * budget is spent. bcrypt costs tens of ms on the one loop: a password that
- * passed is remembered (salted SHA-256) so that each scrape does not pay it
- * again, and checks of passwords not seen are rate-limited (AUTH_PER_S), so
- * that a client guessing cannot stall the ticks. A user not configured is
- * checked against a hash all the same, so its absence takes as long.
+ * What remembers a pair: HMAC-SHA256 under a key drawn at start, of whether
+ * the user is configured, its name, the hash it is checked against and the
+ * password. A new hash (a reload) is a new pair; the memory holds nothing
+ * that can be guessed against offline. False: no MAC (then nothing is
+ * remembered or matched).
  */
-static unsigned check_basic_auth(struct httpd *h, struct MHD_Connection *c)
+static bool auth_mac(const struct httpd *h, bool known, const char *user, const char *hash,
+		     const char *pass, unsigned char out[32])
 {
-	char *pass = NULL, *user;
-	unsigned char dg[32];
+	gnutls_hmac_hd_t hd;
+	unsigned char k = known;
+
+	if (gnutls_hmac_init(&hd, GNUTLS_MAC_SHA256, h->auth_key, sizeof(h->auth_key)) < 0)
+		return false;
+	if (gnutls_hmac(hd, &k, 1) < 0 || gnutls_hmac(hd, user, strlen(user) + 1) < 0 ||
+	    gnutls_hmac(hd, hash, strlen(hash) + 1) < 0 || gnutls_hmac(hd, pass, strlen(pass)) < 0) {
+		gnutls_hmac_deinit(hd, out);
+		return false;
+	}
+	gnutls_hmac_deinit(hd, out);
+	return true;
+}
+
+/* Whether @mac is in @set: every entry compared, each in constant time. */
+static bool auth_seen(const struct auth_seen *set, size_t n, const unsigned char mac[32])
+{
+	bool hit = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		hit |= set[i].used & same_bytes(set[i].mac, mac, 32);
+	return hit;
+}
+
+static void auth_refill(struct httpd *h, double now)
+{
+	h->auth_budget += (now - h->auth_at) * AUTH_SHARE;
+	if (h->auth_budget > AUTH_BURST_S)
+		h->auth_budget = AUTH_BURST_S;
+	h->auth_at = now;
+}
+
+static bool auth_waiting(const struct httpd *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++)
+		if (h->conns[i]->auth == AUTH_WAITING)
+			return true;
+	return false;
+}
+
+/* Values of check_basic_auth beside 0 and HTTP statuses. */
+enum { AUTH_SUSPENDED = 1, AUTH_CLOSE, AUTH_UNCHECKED };
+
+/*
+ * Basic auth against the bcrypt hashes: 0 (passed), 401, 429 (waited
+ * AUTH_WAIT_S in the line), AUTH_CLOSE (its client went while it waited),
+ * AUTH_SUSPENDED (in the line: auth_schedule resumes it), AUTH_UNCHECKED
+ * (!@may_wait, the request refused whoever sends it: not worth a check).
+ *
+ * bcrypt costs tens of ms on the one loop, and a guess is known wrong only
+ * by paying it. A pair bcrypt judged is remembered (auth_mac), right or
+ * wrong: a scrape with it costs a MAC and is never limited or delayed, so
+ * the rightful scraper pays bcrypt once per password. The checks of pairs
+ * not seen take at most AUTH_SHARE of the loop's time; past it, a request
+ * is not refused but waits, suspended, in one line (auth_schedule): a client
+ * guessing holds at most its connections' places in it (per_ip_limit from
+ * one address), so the rightful user's first scrape waits behind those and
+ * is then checked, whoever floods. A user not configured is checked against
+ * a hash all the same, so its absence takes as long.
+ */
+static unsigned check_basic_auth(struct httpd *h, struct MHD_Connection *c, struct hconn *hc,
+				 bool may_wait)
+{
+	enum auth_state was = hc ? hc->auth : AUTH_NONE;
+	char *pass = NULL, *user = NULL;
+	unsigned char mac[32];
 	const char *hash, *got;
-	size_t i, u = (size_t)-1;
 	unsigned st = MHD_HTTP_UNAUTHORIZED;
-	double now;
+	bool known = false, ok;
+	double t0;
+	size_t i;
 
 	if (!h->nusers)
 		return 0;
+	if (hc)
+		hc->auth = AUTH_NONE;
+	if (was == AUTH_GONE)
+		return AUTH_CLOSE;
+	if (was == AUTH_EXPIRED)
+		return MHD_HTTP_TOO_MANY_REQUESTS;
 	user = MHD_basic_auth_get_username_password(c, &pass);
 	if (!user || !pass)
 		goto out;
-	/* An unknown user costs a bcrypt of the same cost: no oracle of names. */
 	hash = h->users[0].hash;
 	for (i = 0; i < h->nusers; i++)
 		if (!strcmp(h->users[i].name, user)) {
-			u = i;
+			known = true;
 			hash = h->users[i].hash;
 		}
-	auth_digest(h, u, pass, dg);
-	for (i = 0; i < AUTH_CACHE && u != (size_t)-1; i++)
-		if (h->auth_cache[i].used && h->auth_cache[i].user == u &&
-		    same_bytes(h->auth_cache[i].digest, dg, sizeof(dg))) {
-			st = 0;
-			goto out;
-		}
-	now = now_s();
-	h->auth_tokens += (now - h->auth_at) * AUTH_PER_S;
-	if (h->auth_tokens > AUTH_BURST)
-		h->auth_tokens = AUTH_BURST;
-	h->auth_at = now;
-	if (h->auth_tokens < 1) {
-		st = MHD_HTTP_TOO_MANY_REQUESTS;
+	if (!auth_mac(h, known, user, hash, pass, mac))
+		goto out;
+	if (auth_seen(h->auth_ok, AUTH_OK, mac)) {
+		st = 0;
 		goto out;
 	}
-	h->auth_tokens -= 1;
+	if (auth_seen(h->auth_bad, AUTH_BAD, mac))
+		goto out;
+	if (was != AUTH_GRANTED) {
+		auth_refill(h, now_s());
+		/* One check per run, and none ahead of those in the line. */
+		if (h->auth_ran || h->auth_budget <= 0 || auth_waiting(h)) {
+			if (!may_wait) {
+				st = AUTH_UNCHECKED;
+			} else if (!hc) {
+				st = MHD_HTTP_TOO_MANY_REQUESTS;
+			} else {
+				hc->auth = AUTH_WAITING;
+				hc->auth_since = now_s();
+				h->st.auth_waits++;
+				MHD_suspend_connection(c);
+				st = AUTH_SUSPENDED;
+			}
+			goto out;
+		}
+	}
+	h->auth_ran = true;
 	h->st.bcrypts++;
+	t0 = now_s();
 	got = crypt_rn(pass, hash, h->cd, sizeof(*h->cd));
-	if (got && strlen(got) == strlen(hash) && same_bytes(got, hash, strlen(hash)) &&
-	    u != (size_t)-1) {
-		struct auth_ok *a = &h->auth_cache[h->auth_next++ % AUTH_CACHE];
-
-		a->user = u;
-		memcpy(a->digest, dg, sizeof(dg));
-		a->used = true;
+	h->auth_budget -= now_s() - t0;
+	ok = known && got && strlen(got) == strlen(hash) && same_bytes(got, hash, strlen(hash));
+	if (ok) {
+		memcpy(h->auth_ok[h->ok_next % AUTH_OK].mac, mac, sizeof(mac));
+		h->auth_ok[h->ok_next++ % AUTH_OK].used = true;
 		st = 0;
+	} else {
+		memcpy(h->auth_bad[h->bad_next % AUTH_BAD].mac, mac, sizeof(mac));
+		h->auth_bad[h->bad_next++ % AUTH_BAD].used = true;
+	}
+	if (hc) {
+		h->auth_recent[h->recent_next % AUTH_RECENT].addr = hc->addr;
+		h->auth_recent[h->recent_next++ % AUTH_RECENT].at = now_s();
 	}
 out:
 	if (pass) {
@@ -601,6 +709,114 @@ out:
 	if (user)
 		MHD_free(user);
 	return st;
+}
+
+/* Whether the client of @fd hung up (or reset): nobody waits for its answer. */
+static bool peer_gone(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* Resume @hc, suspended in the line, to be answered as @to says. */
+static void auth_resume(struct hconn *hc, enum auth_state to)
+{
+	hc->auth = to;
+	MHD_resume_connection(hc->c);
+}
+
+/* When a check was last made for @addr; 0: not among the last AUTH_RECENT. */
+static double auth_last(const struct httpd *h, const struct sockaddr_storage *addr)
+{
+	double at = 0;
+	size_t i;
+
+	for (i = 0; i < AUTH_RECENT && i < h->recent_next; i++)
+		if (h->auth_recent[i].at > at && same_addr(&h->auth_recent[i].addr, addr))
+			at = h->auth_recent[i].at;
+	return at;
+}
+
+/*
+ * The line of requests waiting for a bcrypt check, at each run: those that
+ * waited AUTH_WAIT_S are answered 429, those whose client left are closed
+ * (no check is spent on them), and, the budget allowing, one is checked: of
+ * the address checked least recently, the one that waited longest. One
+ * address flooding thus takes turns with each other one, and from one
+ * address the line is first come, first checked. Returns whether one was
+ * resumed (libmicrohttpd must run again).
+ */
+static bool auth_schedule(struct httpd *h)
+{
+	struct hconn *best = NULL;
+	double best_at = 0, now = now_s();
+	bool resumed = false;
+	size_t i;
+
+	auth_refill(h, now);
+	for (i = 0; i < h->nconns; i++) {
+		struct hconn *hc = h->conns[i];
+		double at;
+
+		if (hc->auth != AUTH_WAITING)
+			continue;
+		if (now - hc->auth_since >= AUTH_WAIT_S) {
+			auth_resume(hc, AUTH_EXPIRED);
+			resumed = true;
+			continue;
+		}
+		if (peer_gone(hc->fd)) {
+			auth_resume(hc, AUTH_GONE);
+			resumed = true;
+			continue;
+		}
+		at = auth_last(h, &hc->addr);
+		if (!best || at < best_at || (at == best_at && hc->auth_since < best->auth_since)) {
+			best = hc;
+			best_at = at;
+		}
+	}
+	if (best && h->auth_budget > 0 && !h->auth_ran) {
+		h->auth_ran = true;
+		auth_resume(best, AUTH_GRANTED);
+		resumed = true;
+	}
+	return resumed;
+}
+
+/* Milliseconds until the line can move (a check, an expiry); -1: nobody waits. */
+static int auth_timeout_ms(struct httpd *h)
+{
+	double now = now_s(), oldest = -1, wait;
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++)
+		if (h->conns[i]->auth == AUTH_WAITING &&
+		    (oldest < 0 || h->conns[i]->auth_since < oldest))
+			oldest = h->conns[i]->auth_since;
+	if (oldest < 0)
+		return -1;
+	auth_refill(h, now);
+	wait = h->auth_budget > 0 ? 0 : -h->auth_budget / AUTH_SHARE;
+	if (oldest + AUTH_WAIT_S - now < wait)
+		wait = oldest + AUTH_WAIT_S - now;
+	return wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+}
+
+/* Before a daemon stops: what waits in the line is resumed to be closed. */
+static void auth_release(struct httpd *h)
+{
+	bool resumed = false;
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++)
+		if (h->conns[i]->auth == AUTH_WAITING) {
+			auth_resume(h->conns[i], AUTH_GONE);
+			resumed = true;
+		}
+	if (resumed)
+		MHD_run(h->d);
 }
 
 static bool has_body(struct MHD_Connection *c)
@@ -631,27 +847,42 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	 * (an answer queued now makes libmicrohttpd discard the rest and close
 	 * the connection: no body is ever read). The rest is answered at the
 	 * second call, once the request is complete, so the connection can be
-	 * kept alive for the next scrape.
+	 * kept alive for the next scrape. A request suspended in the line of
+	 * bcrypt checks is called again when resumed, complete (it has no body:
+	 * one with a body is never put in the line): its checks run again, its
+	 * password's turn come, and it is answered in that call.
 	 */
-	if (!*con_cls) {
+	if (!*con_cls || *con_cls == &h->auth_wait) {
 		const union MHD_ConnectionInfo *ci =
 			MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		struct hconn *hc = ci ? ci->socket_context : NULL;
+		bool resumed = *con_cls == &h->auth_wait;
+		unsigned bad = 0, deny;
 
-		if (ci && ci->socket_context)
-			((struct hconn *)ci->socket_context)->in_request = true;
-		unsigned deny = check_client_cert(h, c);
-
+		if (hc)
+			hc->in_request = true;
+		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+			bad = MHD_HTTP_METHOD_NOT_ALLOWED;
+		else if (has_body(c))
+			bad = MHD_HTTP_CONTENT_TOO_LARGE;
+		deny = check_client_cert(h, c);
 		if (!deny)
-			deny = check_basic_auth(h, c);
-		if (deny)
+			deny = check_basic_auth(h, c, hc, !bad);
+		if (deny == AUTH_SUSPENDED) {
+			/* Called again once resumed (auth_schedule): the request is complete. */
+			*con_cls = &h->auth_wait;
+			return MHD_YES;
+		}
+		if (deny == AUTH_CLOSE)
+			return MHD_NO;
+		if (deny && deny != AUTH_UNCHECKED)
 			return answer(h, c, deny, deny == MHD_HTTP_UNAUTHORIZED ? h->r_401 :
 				      deny == MHD_HTTP_FORBIDDEN ? h->r_403 : h->r_429);
-		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-			return answer(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, h->r_405);
-		if (has_body(c))
-			return answer(h, c, MHD_HTTP_CONTENT_TOO_LARGE, h->r_413);
+		if (bad)
+			return answer(h, c, bad, bad == MHD_HTTP_METHOD_NOT_ALLOWED ? h->r_405 : h->r_413);
 		*con_cls = h;
-		return MHD_YES;
+		if (!resumed)
+			return MHD_YES;
 	}
 	if (*upload_data_size) {
 		/* Not announced by the headers, so not possible: drop it all the same. */
@@ -691,51 +922,66 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		h->lastlog[--n] = '\0';
 }
 
-static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	if (a->ss_family != b->ss_family)
-		return false;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	if (a->ss_family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
-	return true;	/* a socket given by systemd of another family: one client */
-}
-
-/* Shut @hc down: its peer gets nothing more, libmicrohttpd wakes to close it. */
+/*
+ * Shut @hc down: its peer gets nothing more, libmicrohttpd wakes to close it
+ * (one waiting in the line of bcrypt checks is suspended: resumed to be closed).
+ */
 static void doom(struct hconn *hc)
 {
 	if (hc->doomed)
 		return;
 	hc->doomed = true;
 	shutdown(hc->fd, SHUT_RDWR);
+	if (hc->auth == AUTH_WAITING)
+		auth_resume(hc, AUTH_GONE);
+}
+
+static unsigned conns_from(const struct httpd *h, const struct sockaddr_storage *addr)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < h->nconns; i++)
+		n += !h->conns[i]->doomed && same_addr(&h->conns[i]->addr, addr);
+	return n;
 }
 
 /*
  * A new connection over a share (@same: of its address; else of the server):
  * the oldest connection that is not being answered (still sending its
- * request head, or idle between two requests) makes room for it. A client
- * that holds connections open gains nothing but its own being closed; one
- * being answered is never cut. With none to evict, the new one goes.
+ * request head, or idle between two requests) makes room for it; else one
+ * waiting for its bcrypt check, the newest of the address that holds the
+ * most connections (a guesser's, not the one a scraper holds). A client that
+ * holds connections open gains nothing but its own being closed; one being
+ * answered is never cut. With none to evict, the new one goes.
  */
 static void make_room(struct httpd *h, struct hconn *new, bool same)
 {
+	struct hconn *waiting = NULL;
+	unsigned most = 0;
 	size_t i;
 
 	for (i = 0; i < h->nconns; i++) {
 		struct hconn *hc = h->conns[i];
+		unsigned n;
 
-		if (hc == new || hc->doomed || hc->in_request ||
-		    (same && !same_addr(&hc->addr, &new->addr)))
+		if (hc == new || hc->doomed || (same && !same_addr(&hc->addr, &new->addr)))
 			continue;
-		h->st.evicted++;
-		doom(hc);
-		return;
+		if (!hc->in_request) {
+			h->st.evicted++;
+			doom(hc);
+			return;
+		}
+		if (hc->auth != AUTH_WAITING)
+			continue;
+		n = same ? 0 : conns_from(h, &hc->addr);
+		if (!waiting || n >= most) {
+			waiting = hc;
+			most = n;
+		}
 	}
 	h->st.evicted++;
-	doom(new);
+	doom(waiting ? waiting : new);
 }
 
 static void track(struct httpd *h, struct MHD_Connection *c, int fd, void **socket_ctx)
@@ -805,6 +1051,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		struct hconn *hc = ci->socket_context;
 
 		hc->in_request = false;
+		hc->auth = AUTH_NONE;
 		hc->since = now_s();
 	}
 }
@@ -1009,7 +1256,7 @@ static struct MHD_Daemon *start_daemon(struct httpd *h, char *err, size_t errlen
 {
 	const struct httpd_limits *l = &h->lim;
 	struct MHD_OptionItem tls[4], *t = tls;
-	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	struct MHD_Daemon *d;
 	int fd = fcntl(h->listen_fd, F_DUPFD_CLOEXEC, 3);
 
@@ -1068,6 +1315,7 @@ static int switch_daemon(struct httpd *h, struct MHD_Daemon *d, char *err, size_
 		return err_set(err, errlen, -EIO, "--listen: epoll: %s", strerror(errno));
 	}
 	if (h->d) {
+		auth_release(h);
 		epoll_ctl(h->ep, EPOLL_CTL_DEL, h->daemon_ep, NULL);
 		MHD_stop_daemon(h->d);
 		for (f = 0; f < 4; f++) {
@@ -1113,8 +1361,12 @@ int httpd_start(const char *spec, const struct httpd_limits *lim, httpd_render_f
 	h->conn_limit = l.conn_limit;
 	h->per_ip_limit = l.per_ip_limit;
 	h->head_timeout_s = l.head_timeout_s;
-	h->auth_tokens = AUTH_BURST;
+	h->auth_budget = AUTH_BURST_S;
 	h->auth_at = now_s();
+	if (gnutls_rnd(GNUTLS_RND_KEY, h->auth_key, sizeof(h->auth_key))) {
+		r = err_set(err, errlen, -EIO, "--listen: no random key for basic auth");
+		goto fail;
+	}
 	if (make_fixed(h)) {
 		r = err_set(err, errlen, -ENOMEM, "--listen: out of memory");
 		goto fail;
@@ -1219,9 +1471,11 @@ int httpd_set_security(struct httpd *h, const struct httpd_security *sec, char *
 	free_users(h);
 	h->users = users;
 	h->nusers = sec->nusers;
-	/* A new salt: what passed with the old users passes no more. */
-	memset(h->auth_cache, 0, sizeof(h->auth_cache));
-	gnutls_rnd(GNUTLS_RND_NONCE, h->auth_salt, sizeof(h->auth_salt));
+	/*
+	 * What bcrypt judged stays: a pair is remembered with the hash it was
+	 * checked against, so a user whose hash changed, or who is gone, is
+	 * checked anew, and the others' scrapes go on costing no bcrypt.
+	 */
 	return 0;
 }
 
@@ -1233,9 +1487,10 @@ int httpd_fd(const struct httpd *h)
 int httpd_timeout_ms(struct httpd *h)
 {
 	MHD_UNSIGNED_LONG_LONG t;
+	int dl = next_deadline_ms(h), al = auth_timeout_ms(h);
 
-	int dl = next_deadline_ms(h);
-
+	if (al >= 0 && (dl < 0 || al < dl))
+		dl = al;
 	if (MHD_get_timeout(h->d, &t) != MHD_YES)
 		return dl;
 	if (t > INT_MAX)
@@ -1255,6 +1510,7 @@ void httpd_run(struct httpd *h)
 {
 	unsigned before = connections(h);
 
+	h->auth_ran = false;
 	MHD_run(h->d);
 	/*
 	 * At the connection limit the listening socket leaves the epoll set, and
@@ -1263,6 +1519,9 @@ void httpd_run(struct httpd *h)
 	 * timeout.
 	 */
 	if (connections(h) < before)
+		MHD_run(h->d);
+	/* Those resumed from the line of bcrypt checks are answered now. */
+	if (auth_schedule(h))
 		MHD_run(h->d);
 	enforce_deadlines(h);
 }
@@ -1294,8 +1553,10 @@ void httpd_stop(struct httpd *h)
 {
 	if (!h)
 		return;
-	if (h->d)
+	if (h->d) {
+		auth_release(h);
 		MHD_stop_daemon(h->d);
+	}
 	while (h->nconns)
 		untrack(h, h->conns[0]);
 	free(h->conns);

@@ -19,7 +19,8 @@
  * Accept header prefers application/openmetrics-text, else the text format
  * 0.0.4; gzip when Accept-Encoding takes it) and of / (a tiny page linking
  * /metrics). With httpd_set_security: TLS, a client certificate (403
- * without), basic auth (401 without). Other paths: 404; other
+ * without), basic auth (401 without; a password not judged before waits,
+ * suspended, for its turn of a bcrypt check, 429 after 10 s). Other paths: 404; other
  * methods: 405; a request with a body: 413; headers past the per-connection
  * memory: 431 (libmicrohttpd); over the in-flight budget: 503.
  *
@@ -76,7 +77,8 @@ struct httpd_stats {
 	uint64_t busy;		/* 503: over the in-flight budget */
 	uint64_t unauthorized;	/* 401: basic auth missing or wrong */
 	uint64_t forbidden;	/* 403: no client certificate of the CA */
-	uint64_t auth_throttled;	/* 429: the bcrypt budget spent */
+	uint64_t auth_throttled;	/* 429: waited too long for a bcrypt check */
+	uint64_t auth_waits;	/* requests that waited in the line for a bcrypt check */
 	uint64_t bcrypts;	/* passwords checked with bcrypt (not remembered) */
 	uint64_t head_timeouts;	/* closed: no complete request head in head_timeout_s */
 	uint64_t evicted;	/* closed to make room for a newer connection */

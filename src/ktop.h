@@ -93,7 +93,7 @@ struct ktop {
 	bool textfile_failing;		/* said once, until a write works again */
 	struct webconfig web;		/* --web-config as last applied */
 	unsigned long long web_stamp;	/* the files as last read (webconfig_stamp) */
-	bool web_failing;		/* a bad --web-config: said once, until it reads again */
+	char web_said[512];		/* why --web-config is refused, as said once; "": read */
 	bool web_auth;			/* --web-config asks for basic auth */
 	/* CPU time of the scrapes' renderings and of the pushes (KTOP_STATS, bench/exporter.sh). */
 	uint64_t scrape_cpu_ns, scrape_renders, push_cpu_ns, pushes;
@@ -112,6 +112,7 @@ struct ktop {
 	char replay_err[320];		/* the file is damaged: why (exit 1) */
 	bool replay_jumped;		/* it was moved (a step back, a jump): the process views restart */
 	unsigned long sink_intervals[4];	/* KTOP_STATS: the intervals each sink was handed */
+	struct flightctl *flight;	/* the flight recorder (flightctl.h); NULL: off */
 };
 
 /* src/main.c */
@@ -198,6 +199,8 @@ void sinks_needs(const struct ktop *k, struct procfs_need *need);
 int sinks_interval(struct ktop *k);
 /* KTOP_STATS: the intervals collected, and how many each sink was handed. */
 void sinks_print_stats(const struct ktop *k);
+/* What the recorder has to say that stops nothing (record_notice): stderr, or the live view's line. */
+void sinks_record_notices(struct ktop *k);
 
 /* src/output.c */
 int open_output(struct ktop *k);

@@ -23,8 +23,11 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "httpd.h"
+#include "completion.h"
 #include "ktop.h"
+#include "version.h"
 #include "watchdog.h"
 
 int arm_timer(int fd, double delay_s, bool now)
@@ -48,6 +51,11 @@ static int on_signal(struct ktop *k)
 	struct signalfd_siginfo si;
 
 	while (read(k->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		/* The flight recorder's: a save, not an end. */
+		if (si.ssi_signo == SIGUSR2) {
+			flightctl_request(k, "SIGUSR2");
+			continue;
+		}
 		if (si.ssi_signo == SIGWINCH) {
 			ui_resize();
 			ui_draw(&k->app);
@@ -236,8 +244,10 @@ int main(int argc, char **argv)
 		options_usage(stdout);
 		return 0;
 	}
+	if (k.opt.completion)
+		return completion_print(stdout, k.opt.completion) ? 2 : 0;
 	if (k.opt.show_version) {
-		printf("ktop %s\n", KTOP_VERSION);
+		version_print(stdout);
 		return 0;
 	}
 	k.mode = k.opt.summary ? &mode_summary : options_exporter_only(&k.opt) ? &mode_exporter :
@@ -322,6 +332,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ktop: %s\n", why);
 			goto out;
 		}
+		sinks_record_notices(&k);
 	}
 	if (!live)
 		setvbuf(k.out, NULL, _IOFBF, 1 << 16);	/* a few writes per iteration */
@@ -348,8 +359,10 @@ int main(int argc, char **argv)
 			k.app.message_ns += 6000000000ull;
 	}
 	status = run(&k);
-	/* The output went on without the recording: still, say it failed. */
-	if (k.rec_failed && !status)
+	/* The output went on without the recording, or some of it: still, say it failed. */
+	if (k.rec)
+		record_get_stats(k.rec, &k.rec_stats);
+	if ((k.rec_failed || k.rec_stats.unrecorded) && !status)
 		status = 1;
 	/* Tracing ends first: what CMD still does is not counted. */
 	stop_tracing(&k);
@@ -391,10 +404,12 @@ out:
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
 	evlist_free(&k.app);
+	table_view_free(&k.app);
 	rowset_free(&k.batch.rows);
 	model_free(&k.model);
 	batch_free(&k.batch);
 	exits_free(k.exits);	/* after the model: its rows name its users */
+	flightctl_free(&k);
 	sample_free(&k.sample);
 	/* After the model: it points into the replay's strings. */
 	replay_close(k.replay);

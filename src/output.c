@@ -14,12 +14,16 @@
 #include "../collectors/procfs.h"
 #include "ktop.h"
 
-/* --output FILE, or stdout. Returns 0 or -1 (said why). */
+/*
+ * --output FILE, or stdout; the summary's default is stderr, as strace -c's:
+ * after `-- CMD` the table must not mix into the command's own output.
+ * Returns 0 or -1 (said why).
+ */
 int open_output(struct ktop *k)
 {
 	int fd;
 
-	k->out = stdout;
+	k->out = k->opt.summary ? stderr : stdout;
 	if (!k->opt.output)
 		return 0;
 	/* Close-on-exec: CMD must not inherit ktop's output file. */

@@ -15,6 +15,7 @@
 #include "../collectors/procfs.h"
 #include "../lib/util.h"
 #include "../outputs/metrics.h"
+#include "flightctl.h"
 #include "ktop.h"
 
 struct sink {
@@ -27,13 +28,28 @@ struct sink {
 	bool replayed;
 };
 
-/* A recording stores who each process is: its command line and cgroup once a life. */
+/*
+ * A recording stores who each process is (its command line and cgroup once a
+ * life) and its disk bytes: who wrote the disk is asked of the past too.
+ */
 static void recorder_needs(const struct ktop *k, struct procfs_need *need)
 {
 	if (!k->rec)
 		return;
-	need->all |= NEED_CGROUP;
+	need->all |= NEED_CGROUP | NEED_IO;
 	need->first |= NEED_CMDLINE;
+}
+
+void sinks_record_notices(struct ktop *k)
+{
+	const char *line;
+
+	while (k->rec && (line = record_notice(k->rec)) != NULL) {
+		if (k->mode->screen)
+			app_message(&k->app, "%s", line);
+		else
+			fprintf(stderr, "ktop: %s\n", line);
+	}
 }
 
 /* -w: the interval into the recording. A failure stops recording, not ktop. */
@@ -50,6 +66,7 @@ static int recorder_interval(struct ktop *k)
 	ret = record_tick(k->rec, &k->model, err, sizeof(err));
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	k->rec_cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+	sinks_record_notices(k);
 	if (!ret)
 		return -1;
 	record_get_stats(k->rec, &k->rec_stats);
@@ -100,6 +117,7 @@ static int mode_interval(struct ktop *k)
 static const struct sink sinks[] = {
 	{ "recorder", recorder_needs, recorder_interval, false },
 	{ "exporter", exporter_needs, exporter_sink, false },
+	{ "flight", flightctl_needs, flightctl_interval, false },
 	{ "mode", mode_needs, mode_interval, true },
 };
 

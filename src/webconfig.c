@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
+#include "../lib/dlyaml.h"
 #include "../lib/util.h"
 
 /* Keys of the exporter-toolkit's format that ktop does not serve: refused by name. */
@@ -282,6 +281,15 @@ done:
 	if (ps.ev.type != YAML_STREAM_END_EVENT)
 		r = fail(&ps, &ps.ev.start_mark, "one document is expected");
 out:
+	/*
+	 * The toolkit serves an empty file as no file: plain HTTP, anyone may
+	 * scrape. A file given for protection that asks for none (emptied,
+	 * truncated) is rather a mistake than a wish, and would fail open.
+	 */
+	if (!r && !wc->tls && !wc->nusers)
+		r = err_set(err, errlen, -EINVAL,
+			    "--web-config %s: asks for neither TLS nor basic auth (an empty file?): refused; leave --web-config out to serve plain HTTP",
+			    name);
 	if (r == -ENOMEM)
 		err_set(err, errlen, r, "--web-config: out of memory");
 	if (ps.have_ev)
@@ -292,17 +300,43 @@ out:
 	return r;
 }
 
-char *slurp_file(const char *what, const char *path, size_t *lenp, char *err,
+int webconfig_trusted(const char *what, const char *path, const struct stat *sb, char *err,
 		      size_t errlen)
+{
+	if (!S_ISREG(sb->st_mode))
+		return err_set(err, errlen, -EPERM, "%s %s: not a regular file: not read", what, path);
+	if (sb->st_uid != geteuid() && sb->st_uid != 0)
+		return err_set(err, errlen, -EPERM,
+			       "%s %s: owned by uid %u, neither ktop's user (uid %u) nor root: not read",
+			       what, path, (unsigned)sb->st_uid, (unsigned)geteuid());
+	if (sb->st_mode & (S_IWGRP | S_IWOTH))
+		return err_set(err, errlen, -EPERM,
+			       "%s %s: group or others may write it (mode %04o): not read", what,
+			       path, (unsigned)(sb->st_mode & 07777));
+	return 0;
+}
+
+/* slurp_file, the file checked first (webconfig_trusted) when @checked. */
+static char *slurp(const char *what, const char *path, bool checked, size_t *lenp, char *err,
+		   size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0, cap = 0;
+	struct stat sb;
 	int fd, r = 0;
 	ssize_t n;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at the name is refused, not waited on. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | (checked ? O_NONBLOCK : 0));
 	if (fd < 0) {
 		err_set(err, errlen, -errno, "%s %s: %s", what, path, strerror(errno));
+		return NULL;
+	}
+	/* On the descriptor read: what was checked is what is read. */
+	if (checked && (fstat(fd, &sb) ? err_set(err, errlen, -errno, "%s %s: %s", what, path,
+						  strerror(errno)) :
+			webconfig_trusted(what, path, &sb, err, errlen))) {
+		close(fd);
 		return NULL;
 	}
 	for (;;) {
@@ -345,6 +379,16 @@ char *slurp_file(const char *what, const char *path, size_t *lenp, char *err,
 	return text;
 }
 
+char *slurp_file(const char *what, const char *path, size_t *lenp, char *err, size_t errlen)
+{
+	return slurp(what, path, false, lenp, err, errlen);
+}
+
+char *webconfig_read_file(const char *what, const char *path, char *err, size_t errlen)
+{
+	return slurp(what, path, true, NULL, err, errlen);
+}
+
 int webconfig_load(const char *path, struct webconfig *wc, char *err, size_t errlen)
 {
 	char *text, *dir = NULL, *slash;
@@ -352,7 +396,7 @@ int webconfig_load(const char *path, struct webconfig *wc, char *err, size_t err
 	int r = 0;
 
 	memset(wc, 0, sizeof(*wc));
-	text = slurp_file("--web-config", path, &len, err, errlen);
+	text = slurp("--web-config", path, true, &len, err, errlen);
 	if (!text)
 		return -EIO;
 	dir = strdup(path);
@@ -397,6 +441,9 @@ static unsigned long long stamp_of(const char *path, unsigned long long h)
 	h = h * 1000003 ^ (unsigned long long)st.st_size;
 	h = h * 1000003 ^ (unsigned long long)st.st_mtim.tv_sec;
 	h = h * 1000003 ^ (unsigned long long)st.st_mtim.tv_nsec;
+	/* A chmod or chown changes whether the file is trusted. */
+	h = h * 1000003 ^ (unsigned long long)st.st_ctim.tv_sec;
+	h = h * 1000003 ^ (unsigned long long)st.st_ctim.tv_nsec;
 	return h;
 }
 

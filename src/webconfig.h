@@ -48,8 +48,9 @@ struct webconfig {
 
 /*
  * Parse @path into @wc (zeroed first; free with webconfig_free). Returns 0,
- * or -EINVAL (a bad file, with "FILE:LINE: why" in @err) or another negative
- * errno (unreadable).
+ * or -EINVAL (a bad file, with "FILE:LINE: why" in @err; one that asks for
+ * neither TLS nor basic auth, an empty one) or another negative errno
+ * (unreadable, or not trusted: webconfig_trusted).
  */
 int webconfig_load(const char *path, struct webconfig *wc, char *err, size_t errlen);
 /* Parse @len bytes of YAML; @dir resolves relative file names; @name is for errors. */
@@ -64,7 +65,23 @@ void webconfig_free(struct webconfig *wc);
 char *slurp_file(const char *what, const char *path, size_t *lenp, char *err,
 		      size_t errlen);
 
-/* A number that changes when the file or one it names changes (inode, size, mtime). */
+/*
+ * Whether a file --web-config reads (the file, its certificates, key and CA)
+ * is one only ktop's user or root can have made so: a regular file, owned by
+ * ktop's effective user or root, not writable by group or others. Another
+ * user who can write it decides who may scrape. 0, or -EPERM with
+ * "WHAT PATH: why" in @err.
+ */
+int webconfig_trusted(const char *what, const char *path, const struct stat *sb, char *err,
+		      size_t errlen);
+
+/* slurp_file of a file --web-config names, refused unless webconfig_trusted. */
+char *webconfig_read_file(const char *what, const char *path, char *err, size_t errlen);
+
+/*
+ * A number that changes when the file or one it names changes (inode, size,
+ * mtime; ctime: its mode or owner).
+ */
 unsigned long long webconfig_stamp(const char *path, const struct webconfig *wc);
 
 #endif

@@ -16,11 +16,13 @@
  * signal flows (interval, the view sigflow), containers' names (cgname).
  */
 #include "record.h"
+#include "recflight.h"
 #include "recnames.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -34,6 +36,7 @@
 #include <zlib.h>
 
 #include "../lib/pidmap.h"
+#include "../lib/rcstr.h"
 #include "recfmt.h"
 #include "recsample.h"
 #include "sccache.h"
@@ -143,10 +146,26 @@ struct record {
 	bool failed;			/* recording stops at the tick's end (r->err) */
 	/* The samples of the tick before the last, the last, this one: a new file's baseline. */
 	struct kept kept[3];
+	/*
+	 * The exit records of processes still listed (zombies): their rows keep
+	 * the record's numbers for as long as they are listed, which may be
+	 * longer than the baseline's two ticks; a new file gives them again.
+	 */
+	struct task_final *zfin;
+	size_t nzfin, cap_zfin;
 
 	bool have_prev;			/* a tick was written */
 	bool made;			/* the file written now was made by this ktop */
 	bool rotates;			/* the pattern has strftime conversions: new files come */
+	/*
+	 * The pattern's name of now: the file written is it or, when it was
+	 * refused, one of its next names (open_free). No file at all (every
+	 * name refused): nothing is written until the pattern's name changes.
+	 */
+	char natural[PATH_MAX];
+	bool paused;
+	char notes[4096];		/* lines to say, NUL-separated (record_notice) */
+	size_t notes_len, notes_off;	/* their bytes; the next one's offset */
 	uint64_t file_ticks;		/* ticks written to it */
 	uint64_t keyframe_mono;
 
@@ -184,6 +203,44 @@ static int file_name(const char *pattern, double now, char *out, size_t n)
 	len = strftime(out, n, pattern, &tm);
 #pragma GCC diagnostic pop
 	return len ? 0 : -1;
+}
+
+/* Names tried after a refused one: NAME.1.EXT to NAME.9.EXT. */
+#define ALT_MAX 9
+
+/*
+ * @natural with ".@i" before the extension of its last component (k.db:
+ * k.1.db; k: k.1), into @out; -1 when it is too long. Retention's glob of
+ * the pattern finds it where a conversion is in the last component.
+ */
+static int alt_name(const char *natural, unsigned i, char *out, size_t n)
+{
+	const char *base = strrchr(natural, '/'), *dot;
+	int len;
+
+	base = base ? base + 1 : natural;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = natural + strlen(natural);
+	len = snprintf(out, n, "%.*s.%u%s", (int)(dot - natural), natural, i, dot);
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+/* A line to say (record_notice); past the room left, it is cut. */
+static void note(struct record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct record *r, const char *fmt, ...)
+{
+	size_t room = sizeof(r->notes) - r->notes_len;
+	va_list ap;
+	int n;
+
+	if (room < 2)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(r->notes + r->notes_len, room, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		r->notes_len += (size_t)n < room ? (size_t)n + 1 : room;
 }
 
 static int db_error(struct record *r, const char *what)
@@ -696,6 +753,26 @@ static bool pattern_glob(const char *pattern, char *out, size_t n)
 }
 
 /*
+ * The glob of the next names (alt_name) of the pattern's glob @pat, into
+ * @out: false where its last component has a conversion ('*'), whose glob
+ * matches them already.
+ */
+static bool alt_glob(const char *pat, char *out, size_t n)
+{
+	const char *base = strrchr(pat, '/'), *dot;
+	int len;
+
+	base = base ? base + 1 : pat;
+	if (strchr(base, '*'))
+		return false;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = pat + strlen(pat);
+	len = snprintf(out, n, "%.*s.[1-9]%s", (int)(dot - pat), pat, dot);
+	return len >= 0 && (size_t)len < n;
+}
+
+/*
  * Is @path a recording of ktop's user (regular, theirs, starting like a ktop
  * recording: SQLite, application id "ktop")? @sb gets its status.
  */
@@ -771,10 +848,18 @@ static void remove_old(struct record *r, double now)
 	uint64_t total;
 	size_t i, n = 0;
 	glob_t g;
+	int found, alts = GLOB_NOMATCH;
 
 	if ((r->o.keep_days <= 0 && !r->o.max_bytes) || !pattern_glob(r->o.pattern, pat, sizeof(pat)))
 		return;
-	if (glob(pat, GLOB_NOSORT, NULL, &g))
+	found = glob(pat, GLOB_NOSORT, NULL, &g);
+	/* The next names (alt_name) where the glob's last component does not match them. */
+	if (alt_glob(pat, side, sizeof(side))) {
+		if (found)
+			globfree(&g);
+		alts = glob(side, GLOB_NOSORT | (found ? 0 : GLOB_APPEND), NULL, &g);
+	}
+	if (found && alts)
 		return;
 	v = xmalloc((g.gl_pathc ? g.gl_pathc : 1) * sizeof(*v));
 	snprintf(side, sizeof(side), "%s-wal", r->path);
@@ -805,6 +890,46 @@ static void remove_old(struct record *r, double now)
 	globfree(&g);
 }
 
+/*
+ * Open @natural, the pattern's name of now; when it is refused (another
+ * user's file planted there, a link, another ktop's recording...), the first
+ * of its next names (alt_name) that is not: a name planted in a shared
+ * directory delays a daily recording by nothing. Each refused name is said
+ * once (record_notice) and counted (record_stats.refused). A fixed name
+ * (no conversion) is the user's choice: no other is tried. -1 when no name
+ * could be opened, r->err saying why the last one was refused.
+ */
+static int open_free(struct record *r, const char *natural)
+{
+	char name[PATH_MAX] = "", why[sizeof(r->err)], first[sizeof(r->err)];
+	unsigned i;
+
+	snprintf(r->natural, sizeof(r->natural), "%s", natural);
+	if (!open_file(r, natural))
+		return 0;
+	if (!r->rotates)
+		return -1;
+	r->st.refused++;
+	snprintf(first, sizeof(first), "%s", r->err);
+	/* Where the directory is the reason, every name in it is refused alike. */
+	if (recfile_check_dir(natural, why, sizeof(why))) {
+		note(r, "%s: nothing recorded until the next file name", first);
+		return -1;
+	}
+	for (i = 1; i <= ALT_MAX && !alt_name(natural, i, name, sizeof(name)); i++) {
+		snprintf(why, sizeof(why), "%s", r->err);
+		if (!open_file(r, name)) {
+			note(r, "%s; recording to %s", why, name);
+			return 0;
+		}
+		note(r, "%s; trying %s", why, name);
+		r->st.refused++;
+	}
+	note(r, "%s; no name left: nothing recorded until the next file name", r->err);
+	snprintf(r->err, sizeof(r->err), "%.300s; so were its next names, up to %.150s", first, name);
+	return -1;
+}
+
 int record_open(const struct record_opts *o, double now, struct record **out, char *err,
 		size_t errsz)
 {
@@ -823,8 +948,8 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 		record_close(r);
 		return -1;
 	}
-	if (open_file(r, path)) {
-		snprintf(err, errsz, "%s", r->err);
+	if (open_free(r, path)) {
+		snprintf(err, errsz, "%s: not recording", r->err);
 		record_close(r);
 		return -1;
 	}
@@ -833,9 +958,35 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 	return 0;
 }
 
+int record_flight(struct record *r, double wall, const char *path, const char *why,
+		  uint64_t bytes, char *err, size_t errsz)
+{
+	if (!r->db || r->in_tick) {
+		snprintf(err, errsz, "no recording file open now");
+		return -1;
+	}
+	if (recflight_add(r->db, wall, path, why, bytes) != SQLITE_OK) {
+		snprintf(err, errsz, "%s", sqlite3_errmsg(r->db));
+		return -1;
+	}
+	return 0;
+}
+
 const char *record_path(const struct record *r)
 {
 	return r->path;
+}
+
+const char *record_notice(struct record *r)
+{
+	const char *line = r->notes + r->notes_off;
+
+	if (r->notes_off >= r->notes_len) {
+		r->notes_len = r->notes_off = 0;
+		return NULL;
+	}
+	r->notes_off += strlen(line) + 1;
+	return line;
 }
 
 void record_get_stats(const struct record *r, struct record_stats *st)
@@ -858,6 +1009,7 @@ void record_close(struct record *r)
 	recmem_free(&r->mem);
 	for (i = 0; i < 3; i++)
 		kept_free(&r->kept[i]);
+	free(r->zfin);
 	recbuf_free(&r->tick);
 	recbuf_free(&r->z);
 	if (r->zinit)
@@ -1284,11 +1436,7 @@ static void keep_sample(struct kept *k, const struct sample *s, struct strpool *
 		struct task_reading *t = sample_add_task(d);
 
 		*t = s->tasks[i];
-		if (t->cmdline) {
-			t->cmdline = xmalloc(t->cmdline_len + 1);
-			memcpy(t->cmdline, s->tasks[i].cmdline, t->cmdline_len);
-			t->cmdline[t->cmdline_len] = '\0';
-		}
+		t->cmdline = rcstr_ref(t->cmdline);
 	}
 	for (i = 0; i < s->nrows; i++) {
 		struct row_events *e = sample_add_row(d);
@@ -1375,6 +1523,39 @@ static void kept_free(struct kept *k)
  * speak of (a task that left, a zombie reaped, a late row) as they found it
  * when recorded. As a jump does (store/replay.c).
  */
+/* Whether a sample of the baseline has @id's exit record already. */
+static bool baseline_has_final(const struct record *r, pid_t id)
+{
+	size_t i, j;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < r->kept[k].n; i++)
+			for (j = 0; j < r->kept[k].v[i].nfinals; j++)
+				if (r->kept[k].v[i].finals[j].id == id)
+					return true;
+	return false;
+}
+
+/*
+ * The first baseline interval's last sample, given the exit records of the
+ * zombies still listed whose record came before the baseline (then taken
+ * back: the kept sample is as it was). Returns how many it had.
+ */
+static size_t baseline_add_zombies(struct record *r, struct sample *s)
+{
+	size_t n = s->nfinals, i;
+
+	for (i = 0; i < r->nzfin; i++)
+		if (!baseline_has_final(r, r->zfin[i].id)) {
+			struct task_final *f = sample_add_final(s);
+
+			*f = r->zfin[i];
+			f->born = false;
+		}
+	return n;
+}
+
 static int put_baseline(struct record *r)
 {
 	const struct recsample_tables tb = { .arg = r, .id = table_id };
@@ -1384,13 +1565,18 @@ static int put_baseline(struct record *r)
 	recmem_keyframe(&r->mem);
 	for (k = 0; k < 2; k++) {
 		struct kept *t = &r->kept[k];
+		size_t nf = 0;
 
 		if (!t->n)
 			continue;
 		r->tick.len = 0;
+		if (first)
+			nf = baseline_add_zombies(r, &t->v[t->n - 1]);
 		for (i = 0; i < t->n; i++)
 			if (recsample_encode(&r->tick, &r->mem, &t->v[i], &tb))
 				return -1;
+		if (first)
+			t->v[t->n - 1].nfinals = nf;
 		if (put_session(r, &r->sess, first, false, t->v[0].wall_s) ||
 		    put_interval(r, t->v[0].mono_ns, t->v[0].wall_s,
 				 (first ? RI_KEYFRAME : 0) | RI_HIDDEN | RI_SESSION, NULL, &r->tick))
@@ -1432,11 +1618,11 @@ static int begin_tick(struct record *r, const struct sample *s)
 {
 	char path[PATH_MAX];
 	bool new_file = file_name(r->o.pattern, s->wall_s, path, sizeof(path)) == 0 &&
-			strcmp(path, r->path);
+			strcmp(path, r->natural);
 
 	if (new_file) {
 		char old[PATH_MAX];
-		bool unused = r->made && !r->file_ticks;
+		bool unused = r->db && r->made && !r->file_ticks;
 
 		/* A new day (or hour...): the old file is closed whole, a new one starts. */
 		snprintf(old, sizeof(old), "%s", r->path);
@@ -1444,10 +1630,18 @@ static int begin_tick(struct record *r, const struct sample *s)
 		/* Made at the start, the first tick in the next second: no interval, no file. */
 		if (unused)
 			remove_recording(old);
-		if (open_file(r, path))
-			return -1;
+		if (open_free(r, path)) {
+			/* Said (record_notice): the ticks until the next name are not recorded. */
+			r->paused = true;
+			return 0;
+		}
+		if (r->paused)
+			note(r, "recording again, to %s", r->path);
+		r->paused = false;
 		remove_old(r, s->wall_s);
 	}
+	if (r->paused)
+		return 0;
 	if (exec(r, "BEGIN"))
 		return -1;
 	/* The tables the samples name go into the file in the tick's transaction. */
@@ -1467,14 +1661,47 @@ static int begin_tick(struct record *r, const struct sample *s)
 	return 0;
 }
 
+/* @s's exit records, kept while their processes may stay listed (record_tick prunes). */
+static void keep_finals(struct record *r, const struct sample *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nfinals; i++) {
+		for (j = 0; j < r->nzfin && r->zfin[j].id != s->finals[i].id; j++)
+			;
+		if (j == r->nzfin) {
+			if (r->nzfin == r->cap_zfin) {
+				r->cap_zfin = r->cap_zfin ? r->cap_zfin * 2 : 16;
+				r->zfin = xrealloc(r->zfin, r->cap_zfin * sizeof(*r->zfin));
+			}
+			r->nzfin++;
+		}
+		r->zfin[j] = s->finals[i];
+	}
+}
+
+/* Only the records of processes the model still lists as zombies stay kept. */
+static void prune_finals(struct record *r, const struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nzfin; i++) {
+		const struct task *t = model_task_find(m, r->zfin[i].id);
+
+		if (t && t->zombie_exited && t->state == 'Z')
+			r->zfin[n++] = r->zfin[i];
+	}
+	r->nzfin = n;
+}
+
 void record_sample(struct record *r, const struct sample *s)
 {
 	const struct recsample_tables tb = { .arg = r, .id = table_id };
 
-	if (!r->db || r->failed)
+	if ((!r->db && !r->paused) || r->failed)
 		return;
 	if (s->begin) {
-		if (r->in_tick) {
+		if (r->in_tick && r->db) {
 			/* The rows its samples' tables made went too: found again, they are written again. */
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 			r->lost_tick = true;
@@ -1493,9 +1720,11 @@ void record_sample(struct record *r, const struct sample *s)
 	if (!r->in_tick)
 		return;
 	/* Only a name with conversions changes: the copies a new file's baseline needs. */
-	if (r->rotates)
+	if (r->rotates) {
 		keep_sample(&r->kept[2], s, &r->mem.pool);
-	if (recsample_encode(&r->tick, &r->mem, s, &tb))
+		keep_finals(r, s);
+	}
+	if (r->db && recsample_encode(&r->tick, &r->mem, s, &tb))
 		r->failed = true;
 }
 
@@ -1503,12 +1732,17 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 {
 	struct kept k;
 
-	if (!r->db && !r->failed)
+	if (!r->db && !r->failed && !r->paused)
 		return -1;
 	/* No sample of this tick was taken (recording started mid-tick): nothing to say. */
 	if (!r->in_tick && !r->failed)
 		return 0;
 	r->in_tick = false;
+	if (r->paused && !r->failed) {
+		/* No file for this name: the interval is not written, a new file's baseline kept. */
+		r->st.unrecorded++;
+		goto keep;
+	}
 	if (r->failed || !r->db || write_tick(r, m) || exec(r, "COMMIT")) {
 		snprintf(err, errsz, "recording stopped: %s", r->err);
 		if (r->db)
@@ -1519,6 +1753,8 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 	r->seq++;
 	r->have_prev = true;
 	r->file_ticks++;
+keep:
+	prune_finals(r, m);
 	/* The last two ticks' samples: a new file's baseline. */
 	k = r->kept[0];
 	r->kept[0] = r->kept[1];

@@ -27,6 +27,8 @@ struct record_opts {
 
 struct record_stats {
 	uint64_t intervals, task_rows, proc_rows, files;
+	uint64_t refused;	/* file names refused at a start or a new name (open_free) */
+	uint64_t unrecorded;	/* intervals not written: every name of theirs refused */
 };
 
 struct record;
@@ -38,6 +40,10 @@ struct record;
  * one to append to. Refuses a file that is not a ktop recording, one of a
  * newer format, one another ktop records to, and one that is not ktop's
  * user's own, or whose -wal, -shm or -journal is not (store/recfile.h).
+ * A name with conversions that is refused (planted by another user in a
+ * shared directory) is skipped for the first of NAME.1.EXT to NAME.9.EXT
+ * that is not, said by record_notice; so is one at each new name, and when
+ * none is free, nothing is written until the pattern's name changes.
  * Returns 0, or -1 with @err (one line).
  */
 int record_open(const struct record_opts *o, double now, struct record **out, char *err,
@@ -62,7 +68,20 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 
 /* The file written now. */
 const char *record_path(const struct record *r);
+/*
+ * record_notice - the next line to say about the recording that stops
+ * nothing (a name refused, the one written instead, a name with none
+ * left), once each, or NULL: after record_open and each record_tick.
+ */
+const char *record_notice(struct record *r);
 void record_get_stats(const struct record *r, struct record_stats *st);
+/*
+ * record_flight - list a flight recorder's save in the file written now
+ * (store/recflight.h), between two ticks. 0, or -1 (no file now, or SQLite
+ * failed: @err).
+ */
+int record_flight(struct record *r, double wall, const char *path, const char *why,
+		  uint64_t bytes, char *err, size_t errsz);
 void record_close(struct record *r);
 
 #endif

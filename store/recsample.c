@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/rcstr.h"
 #include "../lib/util.h"
 
 #define PID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -12,7 +13,7 @@
  * more than a machine runs; a hostile file cannot make a reader allocate
  * more than that many (a reading is 1 byte stored, ~200 in memory).
  */
-#define COUNT_LIMIT	(1 << 18)
+#define COUNT_LIMIT	RECSAMPLE_COUNT_MAX
 #define CMDLINE_LIMIT	(1 << 16)	/* more than /proc gives ktop */
 #define TEXT_LIMIT	4096
 
@@ -58,6 +59,13 @@ static const struct fdesc task_fields[] = {
 #define TB_CG_NEW	(TB_USER << 2)	/* ...and it is not the one remembered: its text */
 #define TB_CMD		(TB_USER << 3)	/* a command line given */
 #define TB_CMD_NEW	(TB_USER << 4)	/* ...and it moved: its bytes */
+/* Format 6: the I/O counters moved (a mask of io_fields, then theirs, after the texts). */
+#define TB_IO		(TB_USER << 5)
+
+static const struct fdesc io_fields[] = {
+	FB(struct task_reading, have_io), FN(struct task_reading, io_read),
+	FN(struct task_reading, io_write),
+};
 
 static const struct fdesc row_fields[] = {
 	FN(struct row_events, tgid), FA(struct row_events, n), FS(struct row_events, comm),
@@ -364,7 +372,7 @@ static void forget(struct pidmap *map)
 		struct recmem_task *t = map->slots[i].key ? map->slots[i].val : NULL;
 
 		if (t) {
-			free(t->cmdline);
+			rcstr_put(t->cmdline);
 			free(t);
 		}
 	}
@@ -521,7 +529,7 @@ static void forget_unread(struct recmem *m)
 
 		if (t && t->mark != m->gen) {
 			pidmap_del(&m->map, m->order[i]);
-			free(t->cmdline);
+			rcstr_put(t->cmdline);
 			free(t);
 		}
 	}
@@ -551,7 +559,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	struct task_reading tmp;
 	const char *user, *cg;
 	bool cmd_new = false;
-	uint64_t mask;
+	uint64_t mask, io_mask;
 
 	/* New since a keyframe: its texts as known before, where this sample has none. */
 	if (!t && (o = pidmap_get(&m->old, given->pid)) &&
@@ -569,7 +577,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	}
 	/* A new life of the pid: the texts of the one before are not its. */
 	if (t && t->r.stat.starttime != in->stat.starttime) {
-		free(t->cmdline);
+		rcstr_put(t->cmdline);
 		t->cmdline = NULL;
 		t->cmdline_len = 0;
 		t->r.cgroup = NULL;
@@ -586,6 +594,9 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		mask |= TB_CG;
 	if (in->cgroup && !str_eq(in->cgroup, base->cgroup))
 		mask |= TB_CG_NEW;
+	io_mask = fields_mask(io_fields, ARRAY_SIZE(io_fields), in, base);
+	if (io_mask)
+		mask |= TB_IO;
 	if (in->cmdline) {
 		mask |= TB_CMD;
 		cmd_new = !src || !src->cmdline || src->cmdline_len != in->cmdline_len ||
@@ -604,6 +615,10 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		put_text(b, in->cgroup, strlen(in->cgroup));
 	if (cmd_new)
 		put_text(b, in->cmdline, in->cmdline_len);
+	if (io_mask) {
+		rec_put_varint(b, io_mask);
+		put_fields(b, io_fields, ARRAY_SIZE(io_fields), io_mask, in, base);
+	}
 	/* Remembered as it now is (base may be t->r: its texts first). */
 	user = (mask & TB_USER) ? intern(m, in->user) : base->user;
 	/* Its own texts only: a new one's cgroup is the last new one's only when given. */
@@ -613,8 +628,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		pidmap_put(&m->map, in->pid, t);
 		/* Its command line given, the last new one's. */
 		if ((mask & TB_CMD) && !cmd_new) {
-			t->cmdline = xmalloc(src->cmdline_len + 1);
-			memcpy(t->cmdline, src->cmdline, src->cmdline_len + 1);
+			t->cmdline = rcstr_ref(src->cmdline);
 			t->cmdline_len = src->cmdline_len;
 		}
 		m->tmpl = t;
@@ -629,10 +643,10 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	if (o)
 		t->zexit = o->zexit;
 	if (cmd_new) {
-		free(t->cmdline);
-		t->cmdline = xmalloc(in->cmdline_len + 1);
-		memcpy(t->cmdline, in->cmdline, in->cmdline_len);
-		t->cmdline[in->cmdline_len] = '\0';
+		char *c = rcstr_ref(in->cmdline);
+
+		rcstr_put(t->cmdline);
+		t->cmdline = c;
 		t->cmdline_len = in->cmdline_len;
 	}
 }
@@ -909,7 +923,7 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 		   mask & ((1ull << ARRAY_SIZE(task_fields)) - 1), out);
 	/* A new life's texts are its own. */
 	if (existed && out->stat.starttime != t->r.stat.starttime) {
-		free(t->cmdline);
+		rcstr_put(t->cmdline);
 		t->cmdline = NULL;
 		t->cmdline_len = 0;
 		t->r.cgroup = NULL;
@@ -918,7 +932,7 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 	cg_given = (mask & TB_CG) != 0;
 	if (m->format >= RECFMT_CG_FLIP)
 		cg_given ^= src && src->cg_given;
-	if (mask >> (ARRAY_SIZE(task_fields) + 5) || ((mask & TB_CG_NEW) && !cg_given) ||
+	if (mask >> (ARRAY_SIZE(task_fields) + (m->format >= RECFMT_IO ? 6 : 5)) || ((mask & TB_CG_NEW) && !cg_given) ||
 	    ((mask & TB_CMD_NEW) && !(mask & TB_CMD)))
 		r->bad = true;
 	if ((mask & TB_USER) && !r->bad) {
@@ -948,24 +962,29 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 		cg = existed ? t->r.cgroup : NULL;
 	if ((mask & TB_CMD_NEW) && !r->bad) {
 		txt = get_text(r, CMDLINE_LIMIT, &len);
-		free(t->cmdline);
-		t->cmdline = xmalloc(len + 1);
-		memcpy(t->cmdline, txt, len);
-		t->cmdline[len] = '\0';
+		rcstr_put(t->cmdline);
+		t->cmdline = rcstr_new(txt, len);
 		t->cmdline_len = len;
 	} else if ((mask & TB_CMD) && !r->bad) {
 		if (!src || !src->cmdline) {
 			r->bad = true;
 		} else if (!existed) {
-			t->cmdline = xmalloc(src->cmdline_len + 1);
-			memcpy(t->cmdline, src->cmdline, src->cmdline_len + 1);
+			/* The one before's: one copy for both. */
+			t->cmdline = rcstr_ref(src->cmdline);
 			t->cmdline_len = src->cmdline_len;
 		}
 	}
 	if ((mask & TB_CMD) && !r->bad) {
-		out->cmdline = xmalloc(t->cmdline_len + 1);
-		memcpy(out->cmdline, t->cmdline, t->cmdline_len + 1);
+		out->cmdline = rcstr_ref(t->cmdline);
 		out->cmdline_len = t->cmdline_len;
+	}
+	if ((mask & TB_IO) && !r->bad) {
+		uint64_t io_mask = rec_get_varint(r);
+
+		if (!io_mask || io_mask >> ARRAY_SIZE(io_fields))
+			r->bad = true;
+		else
+			get_fields(r, io_fields, ARRAY_SIZE(io_fields), io_mask, out);
 	}
 	t->r = *out;
 	t->r.cmdline = NULL;

@@ -39,10 +39,13 @@
 #include "../model/sample.h"
 #include "../lib/strpool.h"
 
+/* The most entries a list of a sample may have (its readings, rows, exit records...). */
+#define RECSAMPLE_COUNT_MAX (1 << 18)
+
 /* A task's last reading, as both sides remember it. */
 struct recmem_task {
 	struct task_reading r;	/* r.user, r.cgroup: interned in recmem.pool; r.cmdline NULL */
-	char *cmdline;		/* the last command line given, owned; NULL: none */
+	char *cmdline;		/* the last command line given, a reference (lib/rcstr.h); NULL: none */
 	size_t cmdline_len;
 	uint64_t mark;		/* the sample that read it last (recmem.gen) */
 	uint64_t read_tick;	/* the tick of its last reading (recmem.tick) */

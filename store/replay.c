@@ -32,6 +32,9 @@
 
 #include "recfmt.h"
 #include "recsample.h"
+#include "../lib/rcstr.h"
+#include "../lib/sctable.h"
+#include "../lib/strpool.h"
 #include "../lib/util.h"
 
 #define PID_LIMIT	(1 << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -44,6 +47,7 @@ struct replay {
 		*st_prev, *st_after;
 	/* Containers' names (table cgname, store/recnames.h), looked up once per path. */
 	sqlite3_stmt *st_names;
+	sqlite3_stmt *st_flight;	/* the flight recorder's saves (store/recflight.h) */
 	const char **named;		/* paths looked up (interned in mem.pool); open addressing */
 	size_t nnamed, cap_named;
 
@@ -71,12 +75,17 @@ struct replay {
 	unsigned iflags;
 	bool shown_now;			/* the interval being filled is shown */
 	bool first_sample;		/* its next sample is its first */
+	/* The readings, rows and exit records its samples gave so far (check_limits). */
+	size_t n_tasks, n_rows, n_finals;
+	size_t n_table_bytes;		/* and what their rows' tables take, copied */
 
 	struct sample_session sess, first;
 	pid_t *pins, *first_pins;
 	bool restart;			/* the next sample starts the model over */
 	int64_t hide_through;		/* a jump: the intervals up to this one are not shown */
 	uint64_t step_limit_ns;		/* the longest a query may run */
+	int strings_max_mib, tables_max_mib;	/* check_limits's (replay_opts) */
+	size_t tasks_max;
 	uint64_t deadline_ns;		/* of the query running now (CLOCK_MONOTONIC) */
 	bool timed_out;			/* the progress handler stopped it */
 	char why[384];
@@ -279,6 +288,7 @@ void replay_close(struct replay *r)
 	sqlite3_finalize(r->st_prev);
 	sqlite3_finalize(r->st_after);
 	sqlite3_finalize(r->st_names);
+	sqlite3_finalize(r->st_flight);
 	free(r->named);
 	sqlite3_close_v2(r->db);
 	for (i = 0; i < r->cap_sc; i++) {
@@ -470,6 +480,12 @@ int replay_open(const char *path, const struct replay_opts *o, struct replay **o
 	recmem_init(&r->mem);
 	r->restart = true;
 	r->step_limit_ns = (uint64_t)((o->step_limit_s > 0 ? o->step_limit_s : REPLAY_STEP_LIMIT_S) * 1e9);
+	r->strings_max_mib = o->strings_max_mib > 0 && o->strings_max_mib < REPLAY_STRINGS_MAX_MIB ?
+			     o->strings_max_mib : REPLAY_STRINGS_MAX_MIB;
+	r->tables_max_mib = o->tables_max_mib > 0 && o->tables_max_mib < REPLAY_TABLES_MAX_MIB ?
+			    o->tables_max_mib : REPLAY_TABLES_MAX_MIB;
+	r->tasks_max = o->tasks_max && o->tasks_max < RECSAMPLE_COUNT_MAX ? o->tasks_max :
+		       RECSAMPLE_COUNT_MAX;
 	if (check_path(path, &wal, err, errsz))
 		goto fail;
 	rc = open_db(r, path, o, wal);
@@ -785,7 +801,62 @@ static int next_interval(struct replay *r)
 		r->restart = true;
 	r->shown_now = !(r->iflags & RI_HIDDEN) && r->seq > r->hide_through;
 	r->first_sample = true;
+	r->n_tasks = r->n_rows = r->n_finals = r->n_table_bytes = 0;
 	return 1;
+}
+
+/* The limits of replay.h, in bytes. */
+static int over(struct replay *r, size_t bytes, int max_mib, const char *what)
+{
+	if (bytes <= (size_t)max_mib << 20)
+		return 0;
+	snprintf(r->why, sizeof(r->why),
+		 "%.200s: interval %lld would need %.1f MiB for its %s, over the replay's limit"
+		 " of %d MiB", r->path, (long long)r->seq, (double)bytes / (1 << 20), what, max_mib);
+	return -1;
+}
+
+/*
+ * What the sample just decoded makes the replay hold, against the limits
+ * (replay.h), before the model has it: the tasks of the interval so far;
+ * the strings alive, the model's and the decoder's (every command line is a
+ * lib/rcstr.h string, and a replay is the one source of a process); the
+ * syscall tables alive (lib/sctable.h), and the copies the model is to make
+ * of the rows' tables. 0, or -1 (r->why).
+ */
+static int check_limits(struct replay *r, const struct sample *s)
+{
+	const struct {
+		size_t *n;
+		size_t add;
+		const char *what;
+	} c[] = {
+		{ &r->n_tasks, s->ntasks, "readings of tasks" },
+		{ &r->n_rows, s->nrows, "rows of events" },
+		{ &r->n_finals, s->nfinals, "exit records" },
+	};
+	size_t i;
+
+	for (i = 0; i < s->nrows; i++) {
+		if (s->rows[i].sc)
+			r->n_table_bytes += sc_table_mem(s->rows[i].sc);
+		if (s->rows[i].err)
+			r->n_table_bytes += sc_table_mem(s->rows[i].err);
+	}
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		*c[i].n += c[i].add;
+		if (*c[i].n > r->tasks_max) {
+			snprintf(r->why, sizeof(r->why),
+				 "%.200s: interval %lld gives %zu %s, over the replay's limit of %zu",
+				 r->path, (long long)r->seq, *c[i].n, c[i].what, r->tasks_max);
+			return -1;
+		}
+	}
+	if (over(r, rcstr_live_bytes() + strpool_mem(&r->mem.pool), r->strings_max_mib,
+		 "tasks' strings"))
+		return -1;
+	return over(r, sc_table_live_bytes() + r->n_table_bytes, r->tables_max_mib,
+		    "rows' syscall tables");
 }
 
 int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size_t errsz)
@@ -806,9 +877,14 @@ int replay_next(struct replay *r, struct sample *s, bool *shown, char *err, size
 	rc = recsample_decode(r->raw, r->len, &r->pos, &r->mem, s, &tb);
 	if (rc <= 0 || (r->first_sample && !s->begin) || (s->end && r->pos != r->len) ||
 	    (!s->end && r->pos >= r->len)) {
-		sample_reset(s);
 		if (!r->why[0] || rc >= 0)
 			fail(r, "an interval's samples are not ktop's");
+		rc = -1;
+	} else {
+		rc = check_limits(r, s);
+	}
+	if (rc < 0) {
+		sample_reset(s);
 		r->pos = r->len = 0;
 		r->have_key = false;
 		put_err(r, err, errsz);
@@ -952,4 +1028,28 @@ int replay_range(struct replay *r, double *first, double *last, char *err, size_
 	if (rc < 0)
 		put_err(r, err, errsz);
 	return rc;
+}
+
+int replay_flight(struct replay *r, double after, double upto, char *out, size_t n)
+{
+	const unsigned char *path, *why;
+	int rc;
+
+	if (!r->st_flight &&
+	    sqlite3_prepare_v2(r->db, "SELECT path, why FROM flight WHERE wall > ?1 AND wall <= ?2"
+			       " ORDER BY wall LIMIT 1", -1, &r->st_flight, NULL) != SQLITE_OK) {
+		r->st_flight = NULL;	/* no save listed (yet): asked again at the next interval */
+		return 0;
+	}
+	sqlite3_bind_double(r->st_flight, 1, after);
+	sqlite3_bind_double(r->st_flight, 2, upto);
+	rc = step(r, r->st_flight);
+	if (rc == SQLITE_ROW) {
+		path = sqlite3_column_text(r->st_flight, 0);
+		why = sqlite3_column_text(r->st_flight, 1);
+		snprintf(out, n, "%.300s (%.300s)", path ? (const char *)path : "?",
+			 why ? (const char *)why : "?");
+	}
+	sqlite3_reset(r->st_flight);
+	return rc == SQLITE_ROW;
 }

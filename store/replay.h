@@ -29,10 +29,36 @@ struct replay_opts {
 	bool follow;
 	/* A query that runs longer is stopped (the file is refused); 0: REPLAY_STEP_LIMIT_S. */
 	double step_limit_s;
+	/*
+	 * Lower limits of what a file may make the replay hold (a fuzzer's,
+	 * under its RSS limit); 0: REPLAY_STRINGS_MAX_MIB, REPLAY_TABLES_MAX_MIB,
+	 * RECSAMPLE_COUNT_MAX. Never higher.
+	 */
+	int strings_max_mib, tables_max_mib;
+	size_t tasks_max;
 };
 
 /* Seconds: the longest a single query on a recording may run. */
 #define REPLAY_STEP_LIMIT_S 10.0
+
+/*
+ * What a file may make a replay hold, counted as it is decoded (a few bytes
+ * of a file can say "a task with the command line of the one before", or
+ * "a row with syscall table 7", for thousands of tasks). The tasks' strings
+ * alive, each command line once however many tasks share it (lib/rcstr.h),
+ * users and cgroup paths: 256 MiB, 50,000 tasks at 2.5 KiB each held twice
+ * (a keyframe's copy while the model still has the last); a real recording
+ * needs 120 to 520 bytes a task. The syscall tables alive, the model's and
+ * the decoder's, with those the interval's rows name copied into their tasks
+ * ("a row with table 7" is a few bytes, the copy up to 264 bytes a syscall):
+ * 1 GiB; a real recording needs 3 KiB a task alive and 3.5 KiB a row, 1 GiB
+ * is 50,000 tasks each with a row three times over. The tasks an interval
+ * gives: RECSAMPLE_COUNT_MAX readings, as many rows of events and as many
+ * exit records. A file that asks for more is refused (replay_next's error
+ * says how much it wanted).
+ */
+#define REPLAY_STRINGS_MAX_MIB 256
+#define REPLAY_TABLES_MAX_MIB 1024
 
 /*
  * replay_open - open a recording (@o may be NULL: the defaults)
@@ -52,6 +78,13 @@ void replay_close(struct replay *r);
 const struct sample_session *replay_first_session(const struct replay *r);
 /* Wall-clock times of the first and last shown intervals recorded so far. */
 int replay_range(struct replay *r, double *first, double *last, char *err, size_t errsz);
+/*
+ * replay_flight - the first flight recorder save the recording lists
+ * (store/recflight.h) made after @after and up to @upto (wall clock), as
+ * "PATH (WHY)" into @out, text of the file (the caller makes it safe to
+ * show). 1, or 0 when none (or no table yet).
+ */
+int replay_flight(struct replay *r, double after, double upto, char *out, size_t n);
 
 /*
  * replay_next - fill @s with the next sample (the sample must be empty)

@@ -71,7 +71,7 @@ name_case() {
 	name_case '\xf0\\abc' '"?\\abc"' '"\ufffd\\abc"'
 }
 
-@test "names: CJK, emoji, combining marks, a ZWJ, a bidi override: text columns line up by display width, invisible ones are '?', CSV keeps the bytes" {
+@test "names: CJK, emoji, combining marks, a ZWJ, a bidi override: text columns line up by display width, invisible ones are '?' in text and CSV" {
 	local n pids=() list
 	# 日本語の名 (15 bytes, 10 cells), three emoji (6 cells), éée with combining
 	# acute accents (3 cells), a<ZWJ>b<ZWJ>c, x<RLO>abc (would show reversed).
@@ -106,10 +106,76 @@ if len(ends) != 1:
 PY
 	grep -q 'a?b?c' "$OUT.txt"
 	grep -q 'x?abc' "$OUT.txt"
-	# CSV: the bytes, for programs.
+	# CSV: as text shows them; the other characters' bytes whole.
 	LANG=C.UTF-8 timeout 10 "$KTOP" -b --csv -n 1 -p "$list" -o pid,comm >"$OUT.csv"
-	grep -q $'x\xe2\x80\xaeabc' "$OUT.csv"
+	grep -q 'x?abc' "$OUT.csv"
+	grep -q 'a?b?c' "$OUT.csv"
+	grep -q $'\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e' "$OUT.csv"
 	# -o cmdline cut to its column: valid UTF-8, at a character boundary.
 	LANG=C.UTF-8 timeout 10 "$KTOP" -b -n 1 -p "$list" -o cmdline,pid >"$OUT.cmd"
 	"$PY" -c 'import sys; open(sys.argv[1], encoding="utf-8").read()' "$OUT.cmd"
+}
+
+# no_invisible FILE: no Unicode format character (Cf: bidi controls, zero-width
+# characters, ...) nor U+2028/9 in FILE's text.
+no_invisible() {
+	"$PY" - "$1" <<'PY'
+import sys, unicodedata
+text = open(sys.argv[1], encoding="utf-8").read()
+bad = sorted({"U+%04X" % ord(ch) for ch in text
+              if unicodedata.category(ch) in ("Cf", "Zl", "Zp")})
+if bad:
+    sys.exit("%s: %s" % (sys.argv[1], ", ".join(bad)))
+PY
+}
+
+@test "names: a bidi override (U+202E) and other invisible characters are '?' in CSV, /metrics and --textfile as in text; \\u202e in JSON" {
+	local pids=() list port dir=$BATS_TEST_TMPDIR/tf i n kp
+	# x<RLO>abc (would show "xcba"), <ZWSP>zw<BOM>, <LRI>iso<PDI>, ma<MVS>n<ALM>
+	for n in 'x\xe2\x80\xaeabc' '\xe2\x80\x8bzw\xef\xbb\xbf' '\xe2\x81\xa6iso\xe2\x81\xa9' \
+		'ma\xe1\xa0\x8en\xd8\x9c'; do
+		start_workload name "$n"
+		pids+=("$WL_PID")
+	done
+	list=$(IFS=,; echo "${pids[*]}")
+	mkdir "$dir"
+	port=$("$PY" "$HELPERS/promq.py" freeport)
+	"$KTOP" -b --csv -d 0.3 -o pid,comm --no-trace --listen "127.0.0.1:$port" --textfile "$dir" \
+		--output "$OUT.csv" </dev/null >/dev/null 2>"$OUT.err" 3>&- &
+	kp=$!
+	track "$kp"
+	for ((i = 0; i < 100; i++)); do
+		curl -sf "http://127.0.0.1:$port/metrics" -o "$OUT.prom" 2>/dev/null &&
+			grep -q 'comm="x?abc"' "$OUT.prom" && [ -s "$dir/ktop.prom" ] && break
+		sleep 0.1
+	done
+	curl -sf -H 'Accept: application/openmetrics-text;version=1.0.0' \
+		"http://127.0.0.1:$port/metrics" -o "$OUT.om"
+	cp "$dir/ktop.prom" "$OUT.tf"
+	kill -TERM "$kp"
+	wait_exit "$kp" 10
+	[ "$ST" -eq 0 ]
+	# /metrics (both formats) and --textfile: the label values as text shows the names
+	for f in "$OUT.prom" "$OUT.om" "$OUT.tf"; do
+		grep -q '^ktop_processes{comm="x?abc"} 1$' "$f"
+		grep -q '^ktop_processes{comm="?zw?"} 1$' "$f"
+		grep -q '^ktop_processes{comm="?iso?"} 1$' "$f"
+		grep -q '^ktop_processes{comm="ma?n?"} 1$' "$f"
+		no_invisible "$f"
+	done
+	# CSV
+	for p in "${pids[@]}"; do grep -q "^[0-9.]*,[0-9.]*,$p," "$OUT.csv"; done
+	grep -q ',x?abc$' "$OUT.csv"
+	grep -q ',?zw?$' "$OUT.csv"
+	grep -q ',?iso?$' "$OUT.csv"
+	grep -q ',ma?n?$' "$OUT.csv"
+	no_invisible "$OUT.csv"
+	# text: '?' as before; JSON: escaped, the name whole for programs
+	timeout 10 "$KTOP" -b -n 1 -p "$list" -o pid,comm --no-trace >"$OUT.txt"
+	grep -q ' x?abc$' "$OUT.txt"
+	no_invisible "$OUT.txt"
+	timeout 10 "$KTOP" -b --json -n 1 -p "$list" -o pid,comm --no-trace >"$OUT.json"
+	grep -qF '"comm":"x\u202eabc"' "$OUT.json"
+	grep -qF '"comm":"\u200bzw\ufeff"' "$OUT.json"
+	no_invisible "$OUT.json"
 }

@@ -7,8 +7,10 @@
 # a file still being written is followed; the man page's queries work.
 # In a directory others write to (/tmp), nothing another user made first or
 # plants meanwhile is written to, and retention counts only ktop's user's own
-# blocks; a hostile recording (a view that never ends, a FIFO, a huge value)
-# ends at once with one line.
+# blocks; a hostile recording (a view that never ends, a FIFO, a huge value,
+# few bytes that stand for much: tasks sharing a command line, rows naming a
+# syscall table, tests/helpers/recbomb.c) ends at once with one line, or
+# replays in bounded memory.
 
 load helpers/common
 
@@ -336,6 +338,95 @@ EOF
 	[ "${res%% *}" -lt 40000 ]
 }
 
+# replay_mem FILE ARGS...: "STATUS MAXRSS_KIB ROWS STDERR" of ktop -r FILE -b ARGS, in at
+# most 3 GiB of address space (a replay that would take more fails, the machine is spared).
+replay_mem() {
+	"$PY" - "$KTOP" -r "$@" <<'EOF'
+import resource, subprocess, sys
+lim = 3 << 30
+r = subprocess.run(sys.argv[1:4] + ["-b"] + sys.argv[4:], stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+      r.stdout.count("\n"), r.stderr.strip().replace("\n", " | "))
+EOF
+}
+
+RECBOMB="$BATS_TEST_DIRNAME/../../build/tests/helpers/recbomb"
+
+# replay_rows FILE ROWS RSS_KIB ARGS...: ktop -r FILE -b --csv ARGS writes ROWS lines
+# (the header's included), in less than RSS_KIB of memory.
+replay_rows() {
+	local res st rss rows
+	res=$(replay_mem "$1" --csv "${@:4}")
+	echo "$1: $res" >&2
+	read -r st rss rows _ <<<"$res"
+	[ "$st" -eq 0 ]
+	[ "$rows" -eq "$2" ]
+	[ "$rss" -lt "$3" ]
+}
+
+# replay_refused FILE RSS_KIB WHAT: ktop -r FILE -b ends with status 1 and the one
+# line "ktop: FILE: interval WHAT" (a pattern), in less than RSS_KIB of memory.
+replay_refused() {
+	local res rss
+	res=$(replay_mem "$1")
+	echo "$res" >&2
+	[ "${res%% *}" -eq 1 ]
+	[[ "$res" == *" ktop: $1: interval "$3 ]]
+	[[ "$res" != *"|"* ]]	# that line alone
+	read -r _ rss _ <<<"$res"
+	[ "$rss" -lt "$2" ]
+}
+
+@test "replay: tasks that take the one before's 64 KiB command line (5,000; 262,143) hold one copy" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# a byte or two a task: the files are their schema's pages
+	"$RECBOMB" "$D/b5k.db" 5000
+	"$RECBOMB" "$D/b262k.db" 262143
+	[ "$(stat -c %s "$D/b5k.db")" -lt 100000 ]
+	[ "$(stat -c %s "$D/b262k.db")" -lt 100000 ]
+	# 5,000 copies were 660 MB; one is 64 KiB, beside 5,000 tasks' rows
+	replay_rows "$D/b5k.db" 5001 65536
+	# 262,143 ran out of memory (16 GiB of copies); now the tasks alone, ~1.6 KiB each
+	replay_rows "$D/b262k.db" 262144 786432
+}
+
+@test "replay: tasks whose own command lines would take more than 256 MiB: refused, one line, bounded memory" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# 9 intervals each adding 500 tasks of their own 64 KiB: 281 MiB at the 9th, in a 430 kB file
+	"$RECBOMB" -d -i 9 "$D/own.db" 500
+	replay_refused "$D/own.db" 409600 \
+		"9 would need 281.3 MiB for its tasks' strings, over the replay's limit of 256 MiB"
+	# 8 intervals (250 MiB) replay
+	"$RECBOMB" -d -i 8 "$D/own8.db" 500
+	replay_rows "$D/own8.db" $((1 + 500 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8))) 409600
+}
+
+@test "replay: an interval's tasks in several samples, 1,000,000 in all: past 262,144 refused, one line" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# four samples of 250,000 (each under a sample's limit), the model has them all: 1.2 GB
+	"$RECBOMB" -p 4 -l 10 "$D/parts.db" 1000000
+	replay_refused "$D/parts.db" 614400 \
+		"1 gives 500000 readings of tasks, over the replay's limit of 262144"
+	# 240,000 in three
+	"$RECBOMB" -p 3 -l 10 "$D/parts3.db" 240000
+	replay_rows "$D/parts3.db" 240001 614400 -o pid
+}
+
+@test "replay: rows that each name one syscall table of 400 calls: copies past 1 GiB refused, one line" {
+	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	# 10,000 rows, 3 bytes each, a 270 KiB copy each (2.8 GB were taken)
+	"$RECBOMB" -s 400 -l 10 "$D/sc.db" 10000
+	[ "$(stat -c %s "$D/sc.db")" -lt 100000 ]
+	replay_refused "$D/sc.db" 102400 \
+		"1 would need *.* MiB for its rows' syscall tables, over the replay's limit of 1024 MiB"
+	# 150 such rows, then 300 (the first interval is the baseline): every call counted
+	"$RECBOMB" -i 2 -s 400 -l 10 "$D/sc300.db" 150
+	run -0 "$KTOP" -r "$D/sc300.db" -b --csv -o pid,syscalls --output "$D/sc300.csv"
+	[ "$(grep -c ',1\.000000,[0-9]*,400$' "$D/sc300.csv")" -eq 300 ]
+}
+
 @test "replay: a recording whose writer stopped mid-transaction is read as it is, nothing beside it touched" {
 	local line before
 	run -0 "$KTOP" -b -w "$D/w.db" -n 3 -d 0.2 $(trace_opt)
@@ -502,6 +593,103 @@ EOF
 	tail -n +2 "$D/live.csv" | cmp - "$D/replayed.csv"
 }
 
+@test "record: a zombie listed across a new file: the new file replays its row as it was live" {
+	# A child that exits while ktop records and is reaped only 3 s later:
+	# its exit record is applied in one file, its Z rows go on in the next.
+	"$KTOP" -b --csv -d 0.3 -n 12 -w "$D/zr-%H%M%S.db" $(trace_opt) --output "$D/live.csv" &
+	local k=$!
+	echo "$k" >>"$PIDFILE"
+	wait_for_lines "$D/live.csv" 2
+	"$PY" -c 'import os, time
+if os.fork() == 0:
+    os.execv("/bin/true", ["true"])
+time.sleep(3)' &
+	echo $! >>"$PIDFILE"
+	wait "$k"
+	[ "$(ls "$D"/zr-*.db | wc -l)" -ge 3 ]
+	grep -q ',true,Z,' "$D/live.csv"
+	for f in "$D"/zr-*.db; do
+		"$KTOP" -r "$f" -b --csv | tail -n +2
+	done >"$D/replayed.csv"
+	diff <(tail -n +2 "$D/live.csv" | grep ',true,[ZX],') <(grep ',true,[ZX],' "$D/replayed.csv")
+}
+
+@test "record: a name another user planted for a strftime pattern is skipped for the next free one, said once, counted" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local y nb
+	shared_dir
+	y=$(date +%Y)
+	nb=$(id -u nobody)
+	# this year's name taken by nobody, its first next name a link nobody made
+	as_nobody sh -c "umask 0; : >'$S/s_$y.db'; ln -s /etc/passwd '$S/s_$y.1.db'"
+	KTOP_STATS=1 run -0 --separate-stderr "$KTOP" -b -d 0.2 -n 3 --no-trace -w "$S/s_%Y.db"
+	[ "$(grep -c '^ktop: ' <<<"$stderr")" -eq 2 ]
+	grep -qx "ktop: $S/s_$y.db: owned by uid $nb, not by ktop's user (uid 0): not written to; trying $S/s_$y.1.db" <<<"$stderr"
+	grep -q "^ktop: cannot write $S/s_$y.1.db: .*; recording to $S/s_$y.2.db\$" <<<"$stderr"
+	grep -q ' record_refused=2 record_unrecorded=0$' <<<"$stderr"
+	[ "$(sqlite3 "$S/s_$y.2.db" 'SELECT count(*) FROM interval')" -eq 3 ]
+	[ "$(stat -c %u:%a:%s "$S/s_$y.db")" = "$nb:666:0" ]
+	[ "$(readlink "$S/s_$y.1.db")" = /etc/passwd ]
+	# a second run appends to the file of its own it finds, saying the same
+	run -0 --separate-stderr "$KTOP" -b -d 0.2 -n 2 --no-trace -w "$S/s_%Y.db"
+	[ "$(grep -c '^ktop: ' <<<"$stderr")" -eq 2 ]
+	[ "$(sqlite3 "$S/s_$y.2.db" 'SELECT count(*) FROM interval')" -eq 5 ]
+	# every name taken: not recording, one line, exit 1, nothing made
+	rm -f "$S/s_$y.2.db"*
+	as_nobody sh -c "umask 0; for i in 2 3 4 5 6 7 8 9; do : >'$S/s_$y.'\$i.db; done"
+	run -1 --separate-stderr "$KTOP" -b -d 0.2 -n 2 --no-trace -w "$S/s_%Y.db"
+	assert_one_line_error
+	[[ "$stderr" == "ktop: $S/s_$y.db: owned by uid $nb"*"so were its next names, up to $S/s_$y.9.db: not recording" ]]
+	[ -z "$(find "$S" -mindepth 1 -user root)" ]
+}
+
+@test "record: names planted for the next files of a daily pattern: recording goes on in other names, rows keep coming, each said once" {
+	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
+	local now t n i x nb f planted=() all=()
+	shared_dir
+	nb=$(id -u nobody)
+	# the next seconds' names (the pattern's "days"): one taken, one a link, then one
+	# whose every next name is taken too
+	now=$(($(date +%s) + 1))	# a second's margin for ktop's start
+	for i in 1 2 3; do
+		planted+=("k_$(date -d "@$((now + i))" +%H%M%S)")
+	done
+	all=("k_$(date -d "@$((now + 4))" +%H%M%S)")
+	as_nobody sh -c "umask 0; : >'$S/${planted[0]}.db'; ln -s /etc/shadow '$S/${planted[1]}.db';
+		: >'$S/${planted[2]}.db'; : >'$S/${planted[2]}.1.db'"
+	as_nobody sh -c "umask 0; for x in '' .1 .2 .3 .4 .5 .6 .7 .8 .9; do : >'$S/${all[0]}'\$x.db; done"
+	# exit 1: the intervals of the second with no name left were not recorded
+	KTOP_STATS=1 run -1 --separate-stderr "$KTOP" -b --csv -d 0.25 -n 36 --no-trace \
+		-w "$S/k_%H%M%S.db" --output "$D/live.csv"
+	stderr=$(grep -v '^ktop: tracing off' <<<"$stderr")
+	# each refused name said once
+	grep -qx "ktop: $S/${planted[0]}.db: owned by uid $nb, not by ktop's user (uid 0): not written to; recording to $S/${planted[0]}.1.db" <<<"$stderr"
+	grep -q "^ktop: cannot write $S/${planted[1]}.db: .*; recording to $S/${planted[1]}.1.db\$" <<<"$stderr"
+	grep -qx "ktop: $S/${planted[2]}.db: owned by uid $nb, not by ktop's user (uid 0): not written to; trying $S/${planted[2]}.1.db" <<<"$stderr"
+	grep -qx "ktop: $S/${planted[2]}.1.db: owned by uid $nb, not by ktop's user (uid 0): not written to; recording to $S/${planted[2]}.2.db" <<<"$stderr"
+	grep -q "^ktop: $S/${all[0]}.9.db: .*; no name left: nothing recorded until the next file name\$" <<<"$stderr"
+	grep -q "^ktop: recording again, to $S/k_[0-9]*\.db\$" <<<"$stderr"
+	[ "$(grep -c '^ktop: ' <<<"$stderr")" -eq 15 ]
+	grep -q ' record_refused=14 record_unrecorded=[1-9]' <<<"$stderr"
+	# nobody's files as they were
+	for f in "${planted[0]}.db" "${planted[2]}.db" "${planted[2]}.1.db" "${all[0]}.db" "${all[0]}.9.db"; do
+		[ "$(stat -c %u:%s "$S/$f")" = "$nb:0" ]
+	done
+	[ "$(readlink "$S/${planted[1]}.db")" = /etc/shadow ]
+	# recorded: the files before, in between and after the planted names, each replays
+	# its own intervals; together they are the live rows but for the second of no name
+	[ -s "$S/${planted[0]}.1.db" ] && [ -s "$S/${planted[1]}.1.db" ] && [ -s "$S/${planted[2]}.2.db" ]
+	n=0
+	for f in $(find "$S" -user root -name 'k_*.db' | sort); do
+		"$KTOP" -r "$f" -b --csv | tail -n +2
+		n=$((n + 1))
+	done >"$D/replayed.csv"
+	[ "$n" -ge 6 ]
+	t=$(date -d "@$((now + 4))" +%s)
+	tail -n +2 "$D/live.csv" | awk -F, -v t="$t" 'int($1) != t' | cmp - "$D/replayed.csv"
+	[ "$(tail -n +2 "$D/live.csv" | awk -F, -v t="$t" 'int($1) > t' | wc -l)" -gt 0 ]
+}
+
 @test "record: --record-max-size removes the pattern's oldest recordings down to the size, nothing else" {
 	run -0 "$KTOP" -b -w "$D/cap-%Y%m%d%H%M%S.db" -n 1 $(trace_opt)
 	base=$(ls "$D"/cap-*.db)
@@ -534,6 +722,22 @@ EOF
 	[ "$status" -eq 2 ]
 	run "$KTOP" -b --record-max-size 1G -n 1
 	[ "$status" -eq 2 ]
+}
+
+@test "record: --record-keep removes the next names a refused name was skipped for (NAME.N.EXT) too" {
+	local y
+	y=$(date +%Y)
+	mkdir "$D/$y" "$D/1999"
+	run -0 "$KTOP" -b -w "$D/1999/r.db" -n 1 $(trace_opt)
+	cp "$D/1999/r.db" "$D/1999/r.3.db"
+	cp "$D/1999/r.db" "$D/1999/r.x.db"
+	touch -d 1999-01-01 "$D/1999/r.db" "$D/1999/r.3.db" "$D/1999/r.x.db"
+	run -0 "$KTOP" -b -w "$D/%Y/r.db" --record-keep 2 -n 1 $(trace_opt)
+	[ -s "$D/$y/r.db" ]
+	[ ! -e "$D/1999/r.db" ]
+	[ ! -e "$D/1999/r.3.db" ]
+	# not a name of the pattern's
+	[ -e "$D/1999/r.x.db" ]
 }
 
 @test "record: --record-keep removes the pattern's old recordings, nothing else" {

@@ -181,18 +181,18 @@ user_part_only() {
 	local as_nobody=$AS_NOBODY
 	run --separate-stderr timeout 20 $as_nobody --summary -d 0.3 -- \
 		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
-	# CMD's status: 0, every open of /etc/shadow succeeded.
-	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "exit $status: $stderr" >&2; return 1; }
-	printf '%s\n' "$output" >&2
-	grep -Eq '^ktop: pid [0-9]+ \(shadowloop\) gained privileges: its calls are not counted from the refresh before that exec on$' <<<"$output"
-	grep -Eq ' [1-9][0-9]+ +getppid +Process Mgmt\.' <<<"$output"
-	if grep -q sched_yield <<<"$output"; then return 1; fi
-	# CSV: the note on stderr.
+	# CMD's status: 0, every open of /etc/shadow succeeded; the summary on stderr, nothing on stdout.
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "exit $status: $output" >&2; return 1; }
+	printf '%s\n' "$stderr" >&2
+	grep -Eq '^ktop: pid [0-9]+ \(shadowloop\) gained privileges: its calls are not counted from the refresh before that exec on$' <<<"$stderr"
+	grep -Eq ' [1-9][0-9]+ +getppid +Process Mgmt\.' <<<"$stderr"
+	if grep -q sched_yield <<<"$stderr"; then return 1; fi
+	# CSV: the note and the table on stderr.
 	run --separate-stderr timeout 20 $as_nobody --summary --csv -d 0.3 -- \
 		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
 	[ "$status" -eq 0 ]
-	grep -Eq '^syscall,getppid,' <<<"$output"
-	if grep -q sched_yield <<<"$output"; then return 1; fi
+	grep -Eq '^syscall,getppid,' <<<"$stderr"
+	if grep -q sched_yield <<<"$stderr"; then return 1; fi
 	[[ "$stderr" =~ ^ktop:\ pid\ [0-9]+\ \(shadowloop\)\ gained\ privileges ]]
 }
 

@@ -51,7 +51,7 @@ summary() {
 	ST=0
 	# In the foreground (a background job would give CMD SIGINT ignored), its
 	# pid from the shell that becomes ktop.
-	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" "$KTOP" --summary --csv --output "$OUT" "$@" \
+	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" ${PIN:+taskset -c "$PIN"} "$KTOP" --summary --csv --output "$OUT" "$@" \
 		>"$OUT.cmd" 2>"$OUT.err" </dev/null 3>&- || ST=$?
 	ktop_started "$(cat "$OUT.pid")"
 	no_instance_left "$(cat "$OUT.pid")"
@@ -145,7 +145,10 @@ strace_c() {
 	need_sumwl
 	need_strace
 	need_32bit
-	summary -- "$SUMWL32" abi 1000
+	# One CPU for ktop and the program (inherited): a thread's calls read
+	# from another CPU before its exec's return are named with the old table
+	# (a known defect, issue 32's note), which this test is not about.
+	PIN=0 summary -- "$SUMWL32" abi 1000
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	strace_c "$SUMWL32" abi 1000
 	grep -q "System call usage summary for 32 bit mode:" "$OUT.strace"
@@ -166,14 +169,16 @@ strace_c() {
 	# the text says which table, as strace does
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"System call usage summary for 32 bit mode:"* ]]
-	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$output"
+	[[ "$stderr" == *"System call usage summary for 32 bit mode:"* ]]
+	# strace's columns, p50 and p99 after max usecs; getppid: 1000 calls, no error
+	grep -Eq '^% time +seconds +usecs/call +max usecs +p50 <=us +p99 <=us +calls +errors +syscall +subsystem$' <<<"$stderr"
+	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$stderr"
 }
 
 @test "32-bit: -b --csv --syscalls names and counts them, errors with their errno" {
 	need_sumwl
 	need_32bit
-	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000
+	run --separate-stderr taskset -c 0 "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000	# one CPU: as above
 	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
 	# syscall,calls,errors,last_errno summed over the intervals (the baseline has none)
 	local sums
@@ -189,7 +194,7 @@ strace_c() {
 	need_sumwl
 	need_strace
 	need_32bit
-	summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
+	PIN=0 summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000	# one CPU: as above
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	strace_c "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	check summary-strace "$OUT" "$OUT.strace" 3300
@@ -208,7 +213,8 @@ strace_c() {
 	# both tables in the text, the 64-bit one first
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
-	[[ "$output" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]]
+	[[ "$stderr" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]] ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- launch
@@ -226,7 +232,7 @@ strace_c() {
 	[ "$status" -eq 143 ]
 	[[ "$output" == *"killed by SIGTERM"* ]]
 	run "$KTOP" --summary -- "$SUMWL" exit 3
-	[[ "${lines[0]}" == "ktop: "*"sumwl exit 3: exited with status 3; "*" 1 process" ]]
+	[[ "${lines[0]}" == "ktop: "*"sumwl exit 3: exited with status 3; "*" 1 process; call times are wall-clock"* ]]
 	run "$KTOP" -b -d 0.2 -- "$SUMWL" exit 3
 	[ "$status" -eq 3 ]
 	run "$KTOP" -b --csv -d 0.2 -- sh -c 'kill -KILL $$'
@@ -277,7 +283,7 @@ strace_c() {
 	[ "${output%% *}" = 4 ]
 	run "$KTOP" --summary -- sh -c "$SUMWL mix; $SUMWL exit 0"
 	# sh, sumwl mix and its 3 children, sumwl exit
-	[[ "${lines[0]}" == *", 6 processes" ]] || { echo "$output" >&2; return 1; }
+	[[ "${lines[0]}" == *", 6 processes; "* ]] || { echo "$output" >&2; return 1; }
 }
 
 @test "launch: SIGINT to the process group (Ctrl-C): CMD ends as in a shell, ktop after it, 130" {
@@ -346,9 +352,12 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	local pct p50 p99
 	read -r pct p50 p99 < <(awk -F, '$1 == "syscall" && $2 == "clock_nanosleep" { print $12, $10, $11 }' "$OUT")
 	awk -v p="$pct" 'BEGIN { exit !(p > 50) }'
-	# beside strace's columns, the histogram's: the bucket (8192, 16384] us holds 10 ms
-	[ "$p50" = 16384 ] || { echo "p50 $p50 p99 $p99" >&2; return 1; }
-	awk -v p="$p99" 'BEGIN { exit !(p >= 16384) }'
+	# beside strace's columns, the histogram's: the bucket (8192, 16384] us
+	# holds 10 ms: its bound, or the longest sleep where that is shorter (a
+	# percentile is never above the longest call); p99 is the longest's bucket,
+	# above it: the longest (a loaded machine may stretch one sleep past 16 ms)
+	awk -v a="$p50" -v b="$p99" -v m="$max" 'BEGIN { exit !(a == (m < 16384 ? m : 16384) && b == m && a >= 10000) }' ||
+		{ echo "p50 $p50 p99 $p99 max $max" >&2; return 1; }
 }
 
 @test "time: calls pending at a refresh, then exit_group (sleeps in a shell loop): each timed, the note true" {
@@ -366,8 +375,8 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	# the text's note counts its reasons
 	run --separate-stderr "$KTOP" --summary -d 0.05 -- sh -c "$loop"
 	[ "$status" -eq 0 ]
-	grep -Fxq '(82 calls without a time: 82 exit/exit_group, which never return)' <<<"$output" ||
-		{ echo "$output" >&2; return 1; }
+	grep -Fxq '(82 calls without a time: 82 exit/exit_group, which never return)' <<<"$stderr" ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- names
@@ -388,8 +397,8 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	# the text table too
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" listmount 7
 	[ "$status" -eq 0 ]
-	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +7 +7 listmount +Filesystem$' <<<"$output" ||
-		{ echo "$output" >&2; return 1; }
+	grep -Eq '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +7 +7 listmount +Filesystem$' <<<"$stderr" ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- -p
@@ -427,16 +436,16 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	start_sleeps 1
 	run --separate-stderr timeout 10 "$KTOP" --summary --json -n 2 -d 0.2 -p "${SLEEP_PIDS[0]}"
 	[ "$status" -eq 0 ]
-	printf '%s\n' "$output" >"$OUT"
+	printf '%s\n' "$stderr" >"$OUT"
 	check summary-json "$OUT"
-	[[ "$output" == *'"command":null,"pids":['"${SLEEP_PIDS[0]}"'],"exited":[]'* ]]
+	[[ "$stderr" == *'"command":null,"pids":['"${SLEEP_PIDS[0]}"'],"exited":[]'* ]]
 }
 
 @test "--summary --json -- CMD: command, status, totals that add up" {
 	need_sumwl
 	run --separate-stderr "$KTOP" --summary --json -- "$SUMWL" mix
 	[ "$status" -eq 0 ]
-	printf '%s\n' "$output" >"$OUT"
+	printf '%s\n' "$stderr" >"$OUT"
 	run check summary-json "$OUT"
 	[ "$status" -eq 0 ]
 	[ "$output" = "312 0" ] || [ "${output#* }" = 0 ]
@@ -462,11 +471,24 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	[[ "$stderr" == "ktop: cannot write /nonexistent/dir/f: "* ]]
 }
 
-@test "--summary to a full disk (/dev/full, --output /dev/full): exit 1 with one line on stderr saying why" {
+@test "--summary writes to stderr (strace -c's habit): stdout is exactly the command's; the header says wall-clock" {
+	need_sumwl
+	run --separate-stderr "$KTOP" --summary -- sh -c 'echo x'
+	[ "$status" -eq 0 ]
+	[ "$output" = x ] || { echo "stdout: $output" >&2; return 1; }
+	[[ "${stderr_lines[0]}" == "ktop: sh -c echo x: exited with status 0; "*" s watched, 1 process; call times are wall-clock (entry to exit, as strace -c -w)" ]]
+	[[ "$stderr" == *" total"* ]]
+	# --output FILE: the table there, stdout still the command's alone.
+	run --separate-stderr "$KTOP" --summary --csv --output "$OUT" -- sh -c 'echo x'
+	[ "$status" -eq 0 ] && [ "$output" = x ]
+	grep -q '^total,' "$OUT"
+}
+
+@test "--summary to a full disk (--output /dev/full): exit 1 with one line on stderr saying why" {
 	need_sumwl
 	local fmt
 	for fmt in "" --csv --json; do
-		run --separate-stderr timeout 20 bash -c '"$1" --summary $2 -- true >/dev/full' _ "$KTOP" "$fmt"
+		run --separate-stderr timeout 20 bash -c '"$1" --summary $2 --output /dev/full -- true' _ "$KTOP" "$fmt"
 		[ "$status" -eq 1 ]
 		assert_one_line_error
 		[[ "$stderr" == *"cannot write the summary: No space left on device"* ]]

@@ -6,9 +6,16 @@
  * that are SQLite but not ktop's, ktop's with hostile values. The hostile-*
  * seeds are recordings with a hostile schema: a table a view over an endless
  * recursive query (it spun for ever), a virtual table, a default, a generated
- * column that builds a 100 MB text. Every interval is applied to a model and
- * written by the batch writer, then a jump to each interval is tried: an
- * error is fine, a crash, a leak or a hang (run.sh's -timeout) is a find.
+ * column that builds a 100 MB text. The refs-* seeds (tests/helpers/recbomb.c)
+ * ask for much in a few bytes: tasks that take the one before's 64 KiB
+ * command line, tasks with their own, rows that each name one syscall
+ * table, an interval's tasks in several samples; mutated, they ask for more.
+ * The replay counts what a file makes it hold against its limits, here lower
+ * (replay_opts) so that what they let through stays under run.sh's RSS limit
+ * (-rss_limit_mb): a way around the count is a find. Every interval is applied
+ * to a model and written by the batch writer, then a jump to each interval is
+ * tried: an error is fine, a crash, a leak or a hang (run.sh's -timeout) is a
+ * find.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -73,6 +80,9 @@ static int play(struct replay *r, struct model *m, struct sample *s, FILE *out, 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* 20,000 tasks are ~40 MB; strings and tables then take at most 32 + 64 MiB. */
+	static const struct replay_opts o = { .strings_max_mib = 32, .tables_max_mib = 64,
+					      .tasks_max = 20000 };
 	struct replay *r;
 	struct model m;
 	struct sample s;
@@ -82,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n;
 
 	write_file(data, size);
-	if (replay_open(path, NULL, &r, err, sizeof(err))) {
+	if (replay_open(path, &o, &r, err, sizeof(err))) {
 		if (!err[0] || strchr(err, '\n'))
 			abort();	/* one line, always */
 		return 0;

@@ -186,6 +186,18 @@ static void test_label_escaping(void)
 	LV(FFFD, FFFD);
 	LV("\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf");
 	LV("\xc2\xa0nbsp", "\xc2\xa0nbsp");
+	/*
+	 * Invisible code points (bidi controls, zero-width and format
+	 * characters): '?', as the text output and CSV show them.
+	 */
+	LV("x\xe2\x80\xae" "abc", "x?abc");		/* U+202E RLO */
+	LV("\xe2\x80\x8b\xe2\x80\x8f", "??");	/* U+200B ZWSP, U+200F RLM */
+	LV("\xe2\x80\xaa\xe2\x80\xac", "??");	/* U+202A LRE, U+202C PDF */
+	LV("\xe2\x81\xa0\xe2\x81\xa4", "??");	/* U+2060 WJ, U+2064 */
+	LV("\xe2\x81\xa6" "a\xe2\x81\xa9", "?a?");	/* U+2066 LRI, U+2069 PDI */
+	LV("\xef\xbb\xbf\xd8\x9c\xe1\xa0\x8e", "???");	/* U+FEFF, U+061C ALM, U+180E */
+	LV("\xf3\xa0\x80\x81", "?");			/* U+E0001 LANGUAGE TAG */
+	LV("a\xe2\x80\xae\"\n", "a?\\\"\\n");		/* then a quote and a newline */
 }
 
 static void test_invalid_utf8(void)

@@ -24,6 +24,7 @@
 #include "../../store/recfmt.h"
 #include "../../store/recsample.h"
 #include "../../tables/rows.h"
+#include "../../lib/rcstr.h"
 #include "../../lib/util.h"
 #include "../../outputs/batch.h"
 #include "../../store/record.h"
@@ -33,13 +34,14 @@
 #define EV_BITS ((1u << CNT_VCSW) | (1u << CNT_IVCSW) | (1u << CNT_SYSCALLS) | \
 		 (1u << CNT_SYSERR) | (1u << CNT_SIGRECV) | (1u << CNT_SIGSENT) | \
 		 (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) | (1u << CNT_BLOCKED) | \
-		 (1u << CNT_STOPPED))
+		 (1u << CNT_STOPPED) | (1u << CNT_NET_TX) | (1u << CNT_NET_RX))
 
 struct sim {
 	bool alive, read_last;
 	pid_t pid;
 	struct pid_stat st;
 	uint64_t vcsw, ivcsw;
+	uint64_t rd, wr;		/* /proc/PID/io read_bytes, write_bytes */
 	int64_t uid;
 	const char *user, *cgroup;
 	char cmd[64];
@@ -211,6 +213,9 @@ static void world_tick(struct world *w, struct model *m, struct sample *s)
 					f->cnt[CNT_MAJFLT] = p->st.majflt;
 					f->cnt[CNT_VCSW] = p->vcsw + rnd(w, 5);
 					f->cnt[CNT_IVCSW] = p->ivcsw;
+					f->have |= (1u << CNT_DISK_READ) | (1u << CNT_DISK_WRITE);
+					f->cnt[CNT_DISK_READ] = p->rd + p->st.minflt % 8 * 1024;
+					f->cnt[CNT_DISK_WRITE] = p->wr + p->vcsw % 8 * 4096;
 					f->uid = rnd(w, 3) ? -1 : 1;
 					f->user = f->uid < 0 ? NULL : users[1];
 					snprintf(f->comm, sizeof(f->comm), "%s", rnd(w, 3) ? p->st.comm : "lastname");
@@ -245,14 +250,22 @@ static void world_tick(struct world *w, struct model *m, struct sample *s)
 		p->ivcsw += rnd(w, 3);
 		r->vcsw = p->vcsw;
 		r->ivcsw = p->ivcsw;
+		/*
+		 * Format 6: the disk bytes, read or not, moving or not; from what
+		 * moved already, not rnd: the other fields' draws stay as they were.
+		 */
+		r->have_io = (p->st.utime + (uint64_t)p->pid) % 5 != 0;
+		p->rd += p->st.minflt % 3 ? 0 : (p->st.utime % 64) * 4096;
+		p->wr += p->vcsw % 2 ? 0 : (p->vcsw * 977 % 2048) * 4096;
+		r->io_read = p->rd;
+		r->io_write = p->wr;
 		r->uid = p->uid;
 		r->user = p->user;
 		r->cgroup = rnd(w, 2) ? p->cgroup : NULL;
 		if (!p->cmd_sent && rnd(w, 2)) {
 			size_t len = strlen(p->cmd) + 1 + strlen(p->cmd + strlen(p->cmd) + 1);
 
-			r->cmdline = xmalloc(len + 1);
-			memcpy(r->cmdline, p->cmd, len + 1);
+			r->cmdline = rcstr_new(p->cmd, len);
 			r->cmdline_len = len;
 			p->cmd_sent = true;
 		}
@@ -356,6 +369,7 @@ static char *dump(const struct model *m)
 		COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SYSC,
 		COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_ONCPU, COL_RUNQ, COL_SLEEP,
 		COL_BLOCKED, COL_STOPPED, COL_LOST, COL_THREADS, COL_CPUID,
+		COL_DISK_READ, COL_DISK_WRITE, COL_NET_TX, COL_NET_RX,
 		COL_CGROUP, COL_LOST_EXITS, COL_COMM, COL_CMDLINE,
 	};
 	struct batch b = { 0 };
@@ -690,7 +704,7 @@ static void carry_read(struct sample *s, pid_t pid, char state, uint64_t utime, 
 	r->uid = uid;
 	r->user = uid >= 0 ? users[uid] : NULL;
 	r->cgroup = cgroups[0];
-	r->cmdline = xstrdup("cmd");
+	r->cmdline = rcstr_new("cmd", 4);
 	r->cmdline_len = 4;
 }
 
@@ -898,6 +912,66 @@ static int64_t stub_id(void *arg, const struct sc_table *t, bool err)
 }
 
 /*
+ * Tasks with the command line of the one before (stored as "the same", a
+ * byte): the encoder, the decoder, the samples and the model hold one copy,
+ * a reference each (lib/rcstr.h); one task's own stays its own.
+ */
+static void test_cmdline_shared(void)
+{
+	enum { N = 1000, LEN = 60000 };
+	const struct recsample_tables enc = { .id = stub_id }, dec = { .get = stub_table };
+	char *big = xmalloc(LEN), *same;
+	size_t before = rcstr_live_bytes(), pos = 0, i;
+	struct recbuf b = { 0 };
+	struct recmem em, dm;
+	struct sample s;
+	struct model m;
+
+	memset(big, 'a', LEN);
+	same = rcstr_new(big, LEN);
+	sample_init(&s);
+	recmem_init(&em);
+	recmem_init(&dm);
+	model_init(&m, 100, 4);
+	s.begin = s.end = true;
+	for (i = 0; i < N; i++) {
+		struct task_reading *r = sample_add_task(&s);
+
+		r->pid = r->tgid = r->stat.pid = (pid_t)(100 + i);
+		r->stat.starttime = 7;
+		r->cmdline = rcstr_ref(same);
+		r->cmdline_len = LEN;
+	}
+	/* The last one's own: its bytes, its copy. */
+	big[0] = 'b';
+	rcstr_put(s.tasks[N - 1].cmdline);
+	s.tasks[N - 1].cmdline = rcstr_new(big, LEN);
+	CHECK(recsample_encode(&b, &em, &s, &enc) == 0);
+	sample_reset(&s);
+	/* Two command lines' bytes, not a thousand's. */
+	CHECK(b.len < 2 * LEN + 20 * N);
+	CHECK(recsample_decode(b.p, b.len, &pos, &dm, &s, &dec) == 1);
+	CHECK_EQ_U64(s.ntasks, N);
+	CHECK(s.tasks[0].cmdline && s.tasks[0].cmdline == s.tasks[N - 2].cmdline);
+	CHECK(s.tasks[N - 1].cmdline != s.tasks[0].cmdline && s.tasks[N - 1].cmdline[0] == 'b');
+	model_apply(&m, &s);
+	CHECK_EQ_U64(m.ntasks, N);
+	CHECK(model_task_find(&m, 100)->cmdline_len == LEN &&
+	      !memcmp(model_task_find(&m, 100)->cmdline, same, LEN));
+	/* The encoder's and the decoder's: two copies each, with headers. */
+	rcstr_put(same);
+	CHECK(rcstr_live_bytes() - before < 4 * (LEN + 64));
+	CHECK(rcstr_live_bytes() - before >= 4 * LEN);
+	model_free(&m);
+	recmem_free(&em);
+	recmem_free(&dm);
+	CHECK_EQ_U64(rcstr_live_bytes(), before);
+	sample_free(&s);
+	recbuf_free(&b);
+	free(big);
+}
+
+/*
  * The samples' decoder on what a hostile file may hold: every cut of a real
  * interval's bytes and random changes to them end in -1 or a sample, never a
  * crash or a read outside (ASan); the whole decodes to what was encoded.
@@ -938,7 +1012,7 @@ static void test_samples_damaged(void)
 			r->user = users[i % 3];
 			r->cgroup = i % 2 ? cgroups[i % 3] : NULL;
 			if (i % 3 == 0) {
-				r->cmdline = xstrdup("cmd");
+				r->cmdline = rcstr_new("cmd", 4);
 				r->cmdline_len = 4;
 			}
 		}
@@ -963,7 +1037,7 @@ static void test_samples_damaged(void)
 		start = b.len;
 		t.tasks[3].stat.utime += 5;
 		for (i = 0; i < t.ntasks; i++) {
-			free(t.tasks[i].cmdline);
+			rcstr_put(t.tasks[i].cmdline);
 			t.tasks[i].cmdline = NULL;
 		}
 		CHECK(recsample_encode(&b, &em, &t, &enc) == 0);
@@ -1319,6 +1393,7 @@ static const struct test tests[] = {
 	{ "idle_one_byte", test_idle_one_byte },
 	{ "zombie_before_keyframe", test_zombie_before_keyframe },
 	{ "samples_damaged", test_samples_damaged },
+	{ "cmdline_shared", test_cmdline_shared },
 	{ "sys_codec", test_sys_codec },
 	{ "sc_codec", test_sc_codec },
 	{ "cmdline_codec", test_cmdline_codec },

@@ -14,6 +14,7 @@
 
 #include "../../model/model.h"
 #include "../../store/record.h"
+#include "../../lib/rcstr.h"
 #include "../../lib/util.h"
 #include "test.h"
 
@@ -74,9 +75,7 @@ static void reading(struct sample *s, pid_t pid, pid_t ppid, const char *comm, c
 	r->user = "root";
 	r->cgroup = "/user.slice";
 	if (cmd) {
-		r->cmdline = xmalloc(len + 1);
-		memcpy(r->cmdline, cmd, len);
-		r->cmdline[len] = '\0';
+		r->cmdline = rcstr_new(cmd, len);
 		r->cmdline_len = len;
 	}
 }

@@ -327,12 +327,48 @@ static void test_large_body(void)
 	rw_writer_free(w);
 }
 
+/*
+ * A process name with a bidi override (U+202E) and a zero-width space: the
+ * pushed label value is what /metrics shows ('?' for each, as text and CSV
+ * show them), never the invisible bytes.
+ */
+static void test_invisible(void)
+{
+	static const char *const l[] = { "comm" };
+	struct prom_family *f = family("ktop_processes", PROM_GAUGE, PROM_U64, l, 1, 0);
+	struct rw_writer *w = rw_writer_new(NULL, 0);
+	struct prom_out o = { .sample = rw_writer_sample, .ctx = w };
+	struct rw_body b;
+	char err[128], *raw = NULL, *text = NULL;
+	size_t len = 0, tl;
+
+	if (!CHECK(f && w))
+		goto out;
+	rw_writer_begin(w, 1700000000000ll);
+	prom_family_begin(f);
+	prom_family_add_u64(f, (const char *[]){ "x\xe2\x80\xae" "abc\xe2\x80\x8b" }, 1);
+	CHECK_EQ_I64(prom_family_emit(f, &o), 0);
+	if (!CHECK_EQ_I64(rw_writer_end(w, &b, err, sizeof(err)), 0))
+		goto out;
+	raw = unsnappy(&b, &len);
+	if (CHECK(raw) && CHECK_EQ_I64(rw_decode_text(raw, len, &text, &tl), 0)) {
+		CHECK(strstr(text, "__name__=\"ktop_processes\",comm=\"x?abc?\" 1 1700000000000\n") != NULL);
+		CHECK(!memmem(raw, len, "\xe2\x80", 2));
+	}
+out:
+	free(text);
+	free(raw);
+	rw_writer_free(w);
+	prom_family_free(f);
+}
+
 static const struct test tests[] = {
 	{ "rwproto: the bytes of a WriteRequest", test_bytes },
 	{ "rwproto: escapes, external labels, sorted labels, empty labels dropped", test_roundtrip },
 	{ "rwproto: lines not of the text format", test_bad },
 	{ "rwproto: the samples encoded directly equal the text's encoding", test_direct_equals_text },
 	{ "rwproto: bodies large, small and empty from one writer", test_large_body },
+	{ "rwproto: invisible characters of a name are '?', as /metrics writes them", test_invisible },
 };
 
 int main(void)

@@ -122,7 +122,34 @@ static void test_merge_and_clear(void)
 	sc_table_free(&b);
 }
 
+/* What the tables take, counted through growth, histograms, merges and frees. */
+static void test_live_bytes(void)
+{
+	struct sc_table a = { 0 }, b = { 0 };
+	struct lat_hist h = { { 0 } };
+	size_t before = sc_table_live_bytes();
+	uint32_t nr;
+
+	h.n[2] = 1;
+	for (nr = 0; nr < 400; nr++)
+		sc_table_get(&a, nr * 7)->calls = 1;
+	CHECK_EQ_U64(sc_table_live_bytes() - before, sc_table_mem(&a));
+	CHECK_EQ_U64(sc_table_mem(&a), 1024 * sizeof(struct sc_stat));
+	sc_table_put_hist(&a, sc_table_get(&a, 7), &h);
+	CHECK_EQ_U64(sc_table_mem(&a), 1024 * (sizeof(struct sc_stat) + sizeof(struct lat_hist)));
+	sc_table_merge(&b, &a);
+	/* A copy takes no more than its source. */
+	CHECK(sc_table_mem(&b) <= sc_table_mem(&a));
+	CHECK_EQ_U64(sc_table_live_bytes() - before, sc_table_mem(&a) + sc_table_mem(&b));
+	sc_table_clear(&b);
+	CHECK_EQ_U64(sc_table_live_bytes() - before, sc_table_mem(&a) + sc_table_mem(&b));
+	sc_table_free(&a);
+	sc_table_free(&b);
+	CHECK_EQ_U64(sc_table_live_bytes(), before);
+}
+
 static const struct test tests[] = {
+	{ "live bytes: growth, histograms, merge, free", test_live_bytes },
 	{ "get creates a zeroed entry once", test_get_creates_zeroed },
 	{ "200k random calls agree with a dense array; sorted and top", test_against_reference },
 	{ "merge adds, keeps the max; clear keeps nothing", test_merge_and_clear },

@@ -2,7 +2,7 @@
 /*
  * Unit tests of lib/util.c's text for screens and text output: invisible code
  * points (bidi controls, zero-width characters, U+00AD, U+2028/9) shown as '?'
- * but kept for CSV; padding and cutting by display width at character
+ * (screens, text, CSV), kept only for sorting, filtering and JSON; padding and cutting by display width at character
  * boundaries (CJK, emoji, combining marks).
  */
 #include <string.h>
@@ -29,7 +29,7 @@ static void test_invisible(void)
 	CHECK_STR(clean("a\xd8\x9c" "b", TEXT_UTF8), "a?b");		/* ALM */
 	CHECK_STR(clean("a\xe2\x80\xa8" "b", TEXT_UTF8), "a?b");		/* LINE SEPARATOR */
 	CHECK_STR(clean("a\xef\xbb\xbf" "b", TEXT_UTF8), "a?b");		/* BOM */
-	/* Kept for programs (CSV), and ordinary text kept everywhere. */
+	/* Kept to sort, filter and escape as JSON does; ordinary text kept everywhere. */
 	CHECK_STR(clean("evil\xe2\x80\xaetxt", TEXT_DATA), "evil\xe2\x80\xaetxt");
 	CHECK_STR(clean("\xe6\x97\xa5\xe6\x9c\xac", TEXT_UTF8), "\xe6\x97\xa5\xe6\x9c\xac");
 	CHECK(!cp_invisible('a') && !cp_invisible(0x65e5) && !cp_invisible(0x1f600));
@@ -67,7 +67,7 @@ static void test_pad(void)
 }
 
 static const struct test tests[] = {
-	{ "invisible code points: '?' on screens and in text, kept for CSV", test_invisible },
+	{ "invisible code points: '?' on screens, in text and CSV, kept for JSON", test_invisible },
 	{ "display width: CJK 2, combining 0, emoji 2; cuts at characters", test_width },
 	{ "padding by display width", test_pad },
 };

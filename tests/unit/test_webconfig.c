@@ -6,7 +6,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../src/webconfig.h"
 #include "test.h"
@@ -54,16 +57,76 @@ static void test_full(void)
 
 static void test_empty(void)
 {
-	static const char *const ok[] = { "", "# nothing\n", "tls_server_config:\nbasic_auth_users: ~\n" };
+	/* What would serve without TLS or auth, as the toolkit takes it: refused here. */
+	static const char *const none[] = {
+		"", "# nothing\n", "~\n", "tls_server_config:\nbasic_auth_users: ~\n",
+		"basic_auth_users: {}\n",
+	};
 	struct webconfig wc;
-	char err[256];
+	char err[256], text[256];
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(ok); i++) {
-		CHECK_EQ_I64(parse(ok[i], &wc, err, sizeof(err)), 0);
-		CHECK(!wc.tls && !wc.nusers);
-		webconfig_free(&wc);
+	for (i = 0; i < ARRAY_SIZE(none); i++) {
+		err[0] = '\0';
+		if (!CHECK_EQ_I64(parse(none[i], &wc, err, sizeof(err)), -EINVAL) ||
+		    !CHECK(strstr(err, "web.yml: asks for neither TLS nor basic auth") != NULL))
+			printf("# case %zu: '%s'\n", i, err);
+		CHECK(!wc.users && !wc.cert_file);
 	}
+	/* Either alone is enough; an empty section beside the other is fine. */
+	snprintf(text, sizeof(text), "tls_server_config:\nbasic_auth_users:\n  a: %s\n", hash);
+	CHECK_EQ_I64(parse(text, &wc, err, sizeof(err)), 0);
+	CHECK(!wc.tls && wc.nusers == 1);
+	webconfig_free(&wc);
+	CHECK_EQ_I64(parse("tls_server_config:\n  cert_file: a\n  key_file: b\nbasic_auth_users: {}\n",
+			   &wc, err, sizeof(err)), 0);
+	CHECK(wc.tls && !wc.nusers);
+	webconfig_free(&wc);
+}
+
+/* webconfig_load: the file itself must be one only ktop's user or root could write. */
+static void test_trusted(void)
+{
+	char dir[] = "/tmp/ktop-webconfig-XXXXXX", path[64], err[512], text[256];
+	struct webconfig wc;
+	FILE *f;
+
+	if (!CHECK(mkdtemp(dir) != NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/web.yml", dir);
+	snprintf(text, sizeof(text), "basic_auth_users:\n  a: %s\n", hash);
+	f = fopen(path, "w");
+	if (!CHECK(f != NULL))
+		goto out;
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0644);
+	CHECK_EQ_I64(webconfig_load(path, &wc, err, sizeof(err)), 0);
+	CHECK_EQ_U64(wc.nusers, 1);
+	webconfig_free(&wc);
+	chmod(path, 0666);
+	CHECK_EQ_I64(webconfig_load(path, &wc, err, sizeof(err)), -EIO);
+	CHECK(strstr(err, "group or others may write it (mode 0666): not read") != NULL);
+	chmod(path, 0620);
+	CHECK_EQ_I64(webconfig_load(path, &wc, err, sizeof(err)), -EIO);
+	CHECK(strstr(err, "(mode 0620)") != NULL);
+	chmod(path, 0600);
+	/* Another user's (only root can give a file away). */
+	if (geteuid() == 0 && !chown(path, 65534, 65534)) {
+		CHECK_EQ_I64(webconfig_load(path, &wc, err, sizeof(err)), -EIO);
+		CHECK(strstr(err, "owned by uid 65534, neither ktop's user (uid 0) nor root") != NULL);
+	}
+	unlink(path);
+	/* Not a regular file. */
+	if (CHECK(mkfifo(path, 0600) == 0)) {
+		CHECK_EQ_I64(webconfig_load(path, &wc, err, sizeof(err)), -EIO);
+		CHECK(strstr(err, "not a regular file") != NULL);
+	}
+	unlink(path);
+	CHECK_EQ_I64(webconfig_load(path, &wc, err, sizeof(err)), -EIO);
+	CHECK(strstr(err, "No such file") != NULL);
+out:
+	rmdir(dir);
 }
 
 static void test_refused(void)
@@ -100,7 +163,8 @@ static void test_refused(void)
 
 static const struct test tests[] = {
 	{ "webconfig: TLS, client CA and users; relative paths", test_full },
-	{ "webconfig: empty sections and files", test_empty },
+	{ "webconfig: a file asking for neither TLS nor basic auth (empty) is refused", test_empty },
+	{ "webconfig: a file others could write or own is refused", test_trusted },
 	{ "webconfig: unknown and unsupported keys, bad values: refused with the line", test_refused },
 };
 

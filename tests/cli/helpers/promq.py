@@ -290,7 +290,7 @@ FAMILIES = {
     "ktop_lost_events": "counter", "ktop_lost_events_unknown_intervals": "counter",
     "ktop_events_decoded": "counter", "ktop_refreshes": "counter",
     "ktop_last_refresh_timestamp_seconds": "gauge", "ktop_scrapes": "counter",
-    "ktop_scrape_duration_seconds": "gauge", "ktop_tracing": "gauge",
+    "ktop_scrape_duration_seconds": "gauge", "ktop_tracing": "gauge", "ktop_tracing_info": "gauge",
     "ktop_metrics_dropped_groups": "gauge", "ktop_metrics_dropped_series": "gauge",
 }
 
