@@ -1071,8 +1071,12 @@ static void get_tasks(struct rec_reader *r, struct recmem *m, struct sample *s)
 	free(pids);
 }
 
-static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb)
+static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb,
+		     int format)
 {
+	/* RB_LIFE: written from format 7 on. */
+	size_t bits = ARRAY_SIZE(row_fields) + (format >= RECFMT_LIVES ? 3 : 2);
+
 	size_t n = get_count(r), i;
 	pid_t prev = 0;
 
@@ -1091,7 +1095,7 @@ static void get_rows(struct rec_reader *r, struct sample *s, const struct recsam
 		mask = rec_get_varint(r);
 		get_fields(r, row_fields, ARRAY_SIZE(row_fields),
 			   mask & ((1ull << ARRAY_SIZE(row_fields)) - 1), e);
-		if (e->id <= 0 || mask >> (ARRAY_SIZE(row_fields) + 3))
+		if (e->id <= 0 || mask >> bits)
 			r->bad = true;
 		for (k = 0; k < 2 && !r->bad; k++) {
 			bool err = k == 1, bad = false;
@@ -1246,7 +1250,7 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 	if ((parts & P_WITHHELD) && !r.bad)
 		get_pids(&r, add_withheld, s);
 	if ((parts & P_ROWS) && !r.bad)
-		get_rows(&r, s, t);
+		get_rows(&r, s, t, m->format);
 	if ((parts & P_EXITS) && !r.bad)
 		get_pids(&r, add_exit, s);
 	if ((parts & P_UNFOCUS) && !r.bad)
@@ -1268,7 +1272,9 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 			mask = rec_get_varint(&r);
 			get_fields(&r, final_fields, ARRAY_SIZE(final_fields),
 				   mask & ((1ull << ARRAY_SIZE(final_fields)) - 1), f);
-			if (f->id <= 0 || mask >> (ARRAY_SIZE(final_fields) + 2))
+			/* FB_WIN: written from format 7 on. */
+			if (f->id <= 0 ||
+			    mask >> (ARRAY_SIZE(final_fields) + (m->format >= RECFMT_LIVES ? 2 : 1)))
 				r.bad = true;
 			if ((mask & FB_USER) && !r.bad) {
 				f->user = NULL;
