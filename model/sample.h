@@ -8,9 +8,15 @@
  * A source fills a sample with what it read (the processes' /proc readings,
  * the interval's event counts per row, the system files, lost events, the
  * time) and the model applies it (model_apply, model.h): sources never write
- * the model's data themselves, they get it const. The live loop is
+ * the model's data themselves, they get it const, with one exception: the
+ * focus (collectors/focus.c, the process view's rings, fed at event rate
+ * between ticks; the forks of focused processes joining the model's focus,
+ * ftrace_follow), handed the model writable by the source list
+ * (collectors/source.h, struct source_env). The live loop is the list
+ * (src/sourcelist.c), in its order:
  *
- *	system, procfs, ftrace each: fill a sample -> model_apply
+ *	system, procfs, cgnames, counting, focus, inprog, exits, cgres:
+ *	fill a sample -> model_apply (after system, procfs, inprog, cgres)
  *	-> views, outputs (sinks read the model)
  *
  * and a replayed recording is one more source filling the same samples. A

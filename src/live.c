@@ -10,8 +10,6 @@
 #include "procctl.h"
 #include "ui.h"
 #include "../lib/util.h"
-#include "../collectors/focus.h"
-#include "../collectors/procfs.h"
 #include "../views/view.h"
 #include "flightctl.h"
 #include "ktop.h"
@@ -219,8 +217,7 @@ bool handle_action(struct ktop *k, enum action act)
 		/* The rows pointed at the tasks just freed: the collect below reads them. */
 		rowset_refresh(&a->rows, &k->model);
 		sysview_refresh_all(a);
-		procfs_set_threads(k->procfs, k->model.threads);
-		collect(k);
+		collect(k);	/* /proc is read anew in the new mode */
 		break;
 	case ACT_FOCUS:
 		if (!focus_open_view(k, a->view_pid)) {
@@ -232,9 +229,7 @@ bool handle_action(struct ktop *k, enum action act)
 		}
 		break;
 	case ACT_UNFOCUS:
-		if (k->focus)
-			focus_remove(k->focus, &k->model, a->view_pid);
-		else
+		if (!sources_focus_close(k, a->view_pid))
 			model_fproc_remove(&k->model, a->view_pid);
 		watch_signals(k);
 		a->view_pid = 0;
