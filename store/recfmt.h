@@ -35,9 +35,12 @@
  * command lines as the rest of an earlier one, signal flows grouped by
  * receiver); a replay reads none of those. 6: a task's I/O bytes
  * (/proc/PID/io, RECFMT_IO), the byte counters of rows and exit records.
+ * 7: the block devices' interval readings (RECFMT_DISKS, model/disks.h);
+ * an older file's replay says they are not recorded in it.
  */
-#define RECFMT_VERSION	6
+#define RECFMT_VERSION	7
 #define RECFMT_IO	6
+#define RECFMT_DISKS	7
 #define RECFMT_CG_FLIP	4
 #define RECFMT_ZSTREAM	4
 /*
