@@ -157,3 +157,52 @@ json_sum() {
 	grep -q '^# TYPE ktop_disk_device_latency_seconds histogram' "$OUT.prom"
 	[ "$(val "ktop_disk_device_requests_in_flight{device=\"$DEV\"}")" -eq 0 ]
 }
+
+@test "disks: recorded with -w and replayed (-r -b --csv --view disks): byte for byte the live CSV, whose sums are /sys/block/DEV/stat's" {
+	"$KTOP" -b --csv --view disks -d 0.3 -w "$BATS_TEST_TMPDIR/rec.db" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	local kp=$!
+	track "$kp"
+	ktop_started "$kp"
+	# the baseline, then a counted interval
+	wait_for_lines "$OUT" 3 10
+	read -r r0 rs0 w0 ws0 < <(stat_of)
+	dd if=/dev/zero of="$LOOP" bs=4k count=150 oflag=direct status=none
+	dd if="$LOOP" of=/dev/null bs=16k count=40 iflag=direct status=none
+	read -r r1 rs1 w1 ws1 < <(stat_of)
+	# two more intervals of the device: its I/O is in the ones written
+	local n i
+	n=$(grep -c ",$DEV," "$OUT" || true)
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c ",$DEV," "$OUT" || true)" -ge $((n + 2)) ] && break
+		sleep 0.1
+	done
+	kill -TERM "$kp"
+	wait "$kp" || true
+	[ $((w1 - w0)) -eq 150 ] && [ $((r1 - r0)) -eq 40 ] ||
+		{ echo "stat: $((w1 - w0)) writes, $((r1 - r0)) reads (other I/O on $DEV?)" >&2; return 1; }
+	run --separate-stderr "$KTOP" -r "$BATS_TEST_TMPDIR/rec.db" -b --csv --view disks
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ] || { echo "replay: $stderr" >&2; return 1; }
+	printf '%s\n' "$output" >"$OUT.replay"
+	diff "$OUT" "$OUT.replay" >&2
+	# the same numbers as the kernel's: reads, writes, bytes of the device
+	local sums
+	sums=$(awk -F, -v d="$DEV" '$3 == d { r += $4; w += $5; rb += $6; wb += $7 } END { print r, w, rb, wb }' "$OUT.replay")
+	echo "replay: $sums; stat: $((r1 - r0)) $((w1 - w0)) $(((rs1 - rs0) * 512)) $(((ws1 - ws0) * 512))" >&2
+	[ "$sums" = "$((r1 - r0)) $((w1 - w0)) $(((rs1 - rs0) * 512)) $(((ws1 - ws0) * 512))" ]
+}
+
+@test "disks: a recording of an older format (without the devices) replays, and the Disks view says they are not recorded in it" {
+	local f=tests/fuzz/corpus/replay/procs-keyframes-f5
+	[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = 5 ]
+	run --separate-stderr "$KTOP" -r "$f" -b --view disks
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == "ktop: the disks view: the block devices are not recorded in this file (format 5; ktop records them from format "[0-9]*")" ]]
+	[ "$(grep -c '^Disks: not recorded in this file (format 5' <<<"$output")" -eq "$(grep -c '^ktop - ' <<<"$output")" ]
+	run --separate-stderr "$KTOP" -r "$f" -b --json --view disks
+	[ "$status" -eq 0 ]
+	jq -e -s 'length > 0 and all(.[]; (.disks | startswith("not recorded in this file")) and .rows == [])' <<<"$output"
+	# the processes of the same file are there as before
+	run -0 --separate-stderr "$KTOP" -r "$f" -b --csv
+	[ "${#lines[@]}" -ge 3 ]
+}
