@@ -426,7 +426,8 @@ static int by_bytes(const void *x, const void *y)
 	return (a->pid > c->pid) - (a->pid < c->pid);
 }
 
-void blockev_fill(struct blockev *b, struct sample *s)
+void blockev_fill(struct blockev *b, struct sample *s, bool (*visible)(void *arg, pid_t tid),
+		  void *arg)
 {
 	size_t i, k;
 
@@ -452,6 +453,15 @@ void blockev_fill(struct blockev *b, struct sample *s)
 		struct device *d = &b->dev[i];
 		struct disk_reading *r = sample_add_disk(s);
 
+		d->r.sub_hidden = 0;
+		for (k = 0; visible && k < d->ntasks;) {
+			if (visible(arg, d->tasks[k].pid)) {
+				k++;
+				continue;
+			}
+			d->r.sub_hidden++;
+			d->tasks[k] = d->tasks[--d->ntasks];
+		}
 		sort_array(d->tasks, d->ntasks, sizeof(d->tasks[0]), by_bytes);
 		d->r.nsub = 0;
 		for (k = 0; k < d->ntasks && k < DISK_SUBMITTERS; k++) {
@@ -468,7 +478,7 @@ void blockev_fill(struct blockev *b, struct sample *s)
 		memset(&d->r.hist, 0, sizeof(d->r.hist));
 		d->r.other = d->r.timed = d->r.lat_ns = d->r.max_ns = 0;
 		d->r.sub_reqs = d->r.sub_bytes = 0;
-		d->r.nsub = 0;
+		d->r.nsub = d->r.sub_hidden = 0;
 		d->ntasks = 0;
 	}
 	b->gen++;

@@ -33,6 +33,7 @@
  * (/sys/dev/block/MAJ:MIN/uevent, once per device).
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -74,8 +75,14 @@ void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t 
 void blockev_start(struct blockev *b, uint32_t dev, pid_t tid, const char *comm, size_t commlen,
 		   uint32_t bytes);
 
-/* The interval's readings into @s (one per device seen since the start), then a new interval. */
-void blockev_fill(struct blockev *b, struct sample *s);
+/*
+ * The interval's readings into @s (one per device seen since the start),
+ * then a new interval. @visible (NULL: every task) says whether task @tid
+ * may be named: the others are counted in sub_hidden, their bytes in
+ * sub_bytes only.
+ */
+void blockev_fill(struct blockev *b, struct sample *s, bool (*visible)(void *arg, pid_t tid),
+		  void *arg);
 void blockev_get_stats(const struct blockev *b, struct blockev_stats *st);
 
 #endif

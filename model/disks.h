@@ -45,6 +45,8 @@ struct disk_reading {
 	struct disk_submitter sub[DISK_SUBMITTERS];	/* most bytes first */
 	uint32_t nsub;
 	uint64_t sub_reqs, sub_bytes;	/* every task's, named or not */
+	/* Tasks not named because they are other users' (ktop not root): their number only. */
+	uint32_t sub_hidden;
 };
 
 /* A device of the model: seen since the first interval. */

@@ -121,7 +121,7 @@ static const struct fdesc disk_fields[] = {
 	FN(struct disk_reading, lat_ns), FN(struct disk_reading, max_ns),
 	FN(struct disk_reading, inflight), FN(struct disk_reading, nsub),
 	FN(struct disk_reading, sub_reqs), FN(struct disk_reading, sub_bytes),
-	DF_SUB(0), DF_SUB(1), DF_SUB(2),
+	DF_SUB(0), DF_SUB(1), DF_SUB(2), FN(struct disk_reading, sub_hidden),
 };
 _Static_assert(DISK_SUBMITTERS == 3, "disk_fields names each submitter");
 

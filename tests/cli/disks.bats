@@ -206,3 +206,42 @@ json_sum() {
 	run -0 --separate-stderr "$KTOP" -r "$f" -b --csv
 	[ "${#lines[@]}" -ge 3 ]
 }
+
+@test "disks: not root (nobody with access to tracefs): its own submitter named, root's dd counted as another user's task, not named" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (to become nobody)"
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	command -v setpriv >/dev/null || skip "no setpriv"
+	local dir as_nobody kp i
+	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	chmod 755 "$dir"
+	cp "$KTOP" "$dir/ktop"
+	# tracefs as a tracing group would give it: CAP_DAC_OVERRIDE, nothing else
+	as_nobody="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override"
+	$as_nobody "$dir/ktop" -b --csv --view disks -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kp=$!
+	track "$kp"
+	wait_for_lines "$OUT" 3 10
+	# root's dd, then nobody's own (the loop device opened to it for this)
+	dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct status=none
+	chmod o+rw "$LOOP"
+	# a process /proc has read as nobody's before it writes (as a row, a task
+	# is known to be the user's once read; one gone before is nobody's to see)
+	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups sh -c \
+		'sleep 1; exec dd if=/dev/zero of="$1" bs=4k count=30 seek=100 oflag=direct status=none' _ "$LOOP"
+	for ((i = 0; i < 100; i++)); do
+		grep -q ",$DEV,0,[1-9]" "$OUT" && [ "$(grep -c ",$DEV," "$OUT" || true)" -ge 3 ] && break
+		sleep 0.1
+	done
+	sleep 0.7
+	kill -TERM "$kp"
+	wait "$kp" || true
+	rm -rf "$dir"
+	cat "$OUT.err" >&2
+	grep ",$DEV," "$OUT" >&2
+	# the device's numbers are the whole system's (80 writes), as /sys/block/DEV/stat's
+	[ "$(awk -F, -v d="$DEV" '$3 == d { w += $5 } END { print w + 0 }' "$OUT")" -eq 80 ]
+	# nobody's dd named with its bytes; root's not named, counted
+	grep ",$DEV," "$OUT" | grep -q 'dd\[[0-9]*\] 120.0K'
+	! grep ",$DEV," "$OUT" | grep -q 'dd\[[0-9]*\] 200.0K'
+	grep ",$DEV," "$OUT" | grep -q "1 other users' task"
+}

@@ -20,7 +20,7 @@ static struct disk_reading fill(struct blockev *b)
 	struct disk_reading r = { 0 };
 
 	sample_init(&s);
-	blockev_fill(b, &s);
+	blockev_fill(b, &s, NULL, NULL);
 	CHECK(s.have_disks);
 	if (CHECK_EQ_U64(s.ndisks, 1))
 		r = s.disks[0];
@@ -190,7 +190,36 @@ static void test_partial(void)
 	blockev_free(b);
 }
 
+/* Not root: a task that is not the user's is counted, not named (its bytes are "others"). */
+static bool not_42(void *arg, pid_t tid)
+{
+	(void)arg;
+	return tid != 42;
+}
+
+static void test_submitters_hidden(void)
+{
+	struct blockev *b = blockev_new(NULL);
+	struct sample s;
+	struct disk_reading r;
+
+	blockev_start(b, DEV, 42, "dd", 2, 1 << 20);
+	blockev_start(b, DEV, 7, "mine", 4, 4096);
+	sample_init(&s);
+	blockev_fill(b, &s, not_42, NULL);
+	CHECK_EQ_U64(s.ndisks, 1);
+	r = s.disks[0];
+	sample_free(&s);
+	CHECK_EQ_U64(r.nsub, 1);
+	CHECK_EQ_U64(r.sub[0].pid, 7);
+	CHECK_EQ_U64(r.sub_hidden, 1);
+	CHECK_EQ_U64(r.sub_reqs, 2);
+	CHECK_EQ_U64(r.sub_bytes, (1 << 20) + 4096);
+	blockev_free(b);
+}
+
 static const struct test tests[] = {
+	{ "submitters_hidden", test_submitters_hidden },
 	{ "partial", test_partial },
 	{ "same_sector_across_cpus", test_same_sector_across_cpus },
 	{ "requeue", test_requeue },
