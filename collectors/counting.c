@@ -334,6 +334,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	if (len < sizeof(ft->status))
 		snprintf(ft->status + len, sizeof(ft->status) - len, "trace clock %s", ft->st.clock);
 	ft->group_dead_known = ft->loaded[EV_PEXIT] && ft->dec.f[EV_PEXIT][1].size;
+	ft->acct.group_dead_known = ft->group_dead_known;
 	/*
 	 * Calls are paired as decoded while their thread stays on one CPU,
 	 * which only its switch-outs tell (evsums.h, acct_thread.seg).
@@ -372,7 +373,7 @@ struct ftrace *ftrace_new_offline(int64_t only_uid)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
 		ft->loaded[default_kinds[i]] = true;
 	}
-	ft->group_dead_known = true;
+	ft->group_dead_known = ft->acct.group_dead_known = true;
 	ft->reads = 2;
 	ft->on = true;
 	return ft;
@@ -715,7 +716,8 @@ static struct row_events *add_row(struct ftrace *ft, const struct model *m, stru
 {
 	pid_t id = m->threads ? th->tid : tgid;
 	const struct task *t = model_task_find(m, id);
-	struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	/* Its process's life (a reused tgid's older one, for a thread of that). */
+	struct acct_thread *leader = m->threads ? th : acct_life_of_proc(&ft->acct, th, tgid);
 	struct row_events *e;
 
 	if (m->focus && !model_is_focused(m, tgid))
@@ -745,6 +747,19 @@ static struct row_events *add_row(struct ftrace *ft, const struct model *m, stru
 	 * (before 6.16): the leader's exit, most often the last.
 	 */
 	e->exited = th->exited && (m->threads || (!ft->group_dead_known && th->tid == tgid));
+	/*
+	 * Which life: its number when it began while traced; an older one
+	 * ended (evlives.c). A thread's row is its process's: its leader's
+	 * life, or the number it was made in.
+	 */
+	if (leader) {
+		e->life = leader->own_life ? leader->serial : 0;
+		e->born = leader->born;
+		e->ended = leader->ended;
+	} else {
+		e->life = th->proc_life;
+	}
+	e->unsure = th->mixed || (leader && leader->mixed);
 	return e;
 }
 
@@ -1055,7 +1070,7 @@ static bool hold_ending(struct ftrace *ft, const struct model *m, struct acct_th
 static bool hold_unparented(struct ftrace *ft, const struct model *m, struct acct_thread *th,
 			    pid_t tgid, bool last)
 {
-	const struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	const struct acct_thread *leader = m->threads ? th : acct_life_of_proc(&ft->acct, th, tgid);
 	pid_t id = m->threads ? th->tid : tgid;
 
 	if (last || th->held || !leader || leader->ppid || !ft->loaded[EV_NEWTASK])
@@ -1124,8 +1139,8 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		if (state_ghost(m, th, tgid))
 			continue;
 		e = add_row(ft, m, s, th, tgid);
-		/* Held last tick, its process's end is told now. */
-		if (th->held && th->group_dead && !m->threads)
+		/* Held last tick, its process's end is told now (an older life's row says so). */
+		if (th->held && th->group_dead && !m->threads && !th->ended)
 			tell_exit(ft, s, tgid);
 		th->held = false;
 		if (!e)
@@ -1330,6 +1345,7 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 {
 	*st = ft->st;
+	st->lives_unsplit = ft->acct.lives_unsplit;
 	if (ft->mapped) {
 		st->clock_samples = ft->cmap.samples;
 		st->clock_refused = ft->cmap.refused;

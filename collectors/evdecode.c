@@ -167,10 +167,10 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		break;
 	case EV_SIGNAL:
 		acct_signal(a, (rec[RB_COMMON_FLAGS_OFF] & RB_FLAG_IRQ_CONTEXT) ? 0 : pid,
-			    (pid_t)ev_num(rec, &f[0]), (int)ev_num(rec, &f[2]), (int)ev_num(rec, &f[1]));
+			    (pid_t)ev_num(rec, &f[0]), (int)ev_num(rec, &f[2]), (int)ev_num(rec, &f[1]), ts);
 		break;
 	case EV_SIGDELIVER:
-		acct_signal_deliver(a, pid);
+		acct_signal_deliver(a, pid, ts);
 		break;
 	case EV_CGATTACH:
 		acct_cgroup_attach(a, (pid_t)ev_num(rec, &f[0]));
@@ -180,7 +180,7 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		/* ktop's own (taskstats, the exporter's clients) as its system calls: dropped. */
 		if (pid != d->self)
 			sockev_bytes(a, pid, k == EV_SOCK_SEND, (unsigned)ev_num(rec, &f[0]),
-				     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]));
+				     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]), ts);
 		break;
 	case EV_BLK_ISSUE:
 	case EV_BLK_COMPLETE:

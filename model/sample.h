@@ -147,6 +147,17 @@ struct row_events {
 	bool renamed;			/* it exec'd or was renamed after /proc last read it */
 	pid_t ppid;
 	bool exited;
+	/*
+	 * Which life of @id it is: a pid is reused, within an interval too
+	 * (collectors/evlives.c). @life: its number (0: it began before the
+	 * events told); @born: it began this interval; @ended: an older life
+	 * than the one the id has now, ended (a row of its own, X, next to
+	 * the newer one's).
+	 */
+	uint32_t life;
+	bool born, ended;
+	/* Its events and another life's were read in an order that cannot split them: unknown. */
+	bool unsure;
 };
 
 /*
@@ -169,7 +180,9 @@ struct sig_flow {
  * the model turns them into the interval's counts against the task's last
  * /proc reading, or takes them whole for a task born in the interval.
  * Applied only to a task that is dead this tick (its /proc read failed, or an
- * exit event said so), or to none: it then makes the task's row.
+ * exit event said so), or to none: it then makes the task's row. Of a pid's
+ * lives, the oldest dead this tick without its record takes it: records come
+ * in the order the tasks exited.
  */
 struct task_final {
 	pid_t id, tgid;			/* id: the row (tgid, or the tid in thread mode) */
@@ -181,6 +194,9 @@ struct task_final {
 	int64_t uid;			/* the REAL uid (the record has no other); -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	char comm[16];			/* its name at exit (after exec and prctl) */
+	/* When it started, in clock ticks after boot, as the record bounds it: which life it was. */
+	bool have_window;
+	uint64_t start_lo, start_hi;
 };
 
 /*

@@ -14,7 +14,9 @@
 
 /*
  * The text default reads only /proc/PID/stat (one pread per process per tick):
- * context switches need a status read per thread, so they are asked for with -o.
+ * context switches and run_delay need a status and a schedstat read per
+ * thread, 2.5x the refresh (bench/README.md), so they are asked for with -o.
+ * CSV and JSON, for every number known, read them.
  */
 static const int text_default[] = {
 	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
@@ -23,7 +25,7 @@ static const int text_default[] = {
 static const int data_default[] = {
 	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
 	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
-	COL_IVCSW, COL_LOST_EXITS,
+	COL_IVCSW, COL_RUNQ, COL_LOST_EXITS,
 };
 
 /* Counted from events: no /proc reads, so they cost the text default nothing. */

@@ -17,15 +17,19 @@
 #include "ktop.h"
 
 /* Interactive table columns; COMMAND (comm or cmdline) last. */
-/* What a top or htop user looks for first (NI, RES, TIME+), then ktop's own. */
+/*
+ * What a top or htop user looks for first (NI, RES, TIME+), then ktop's own:
+ * RUNQ% from schedstat's run_delay and the context switches from status, read
+ * for the rows on screen only (bench/README.md: what they cost).
+ */
 static const int table_default[] = {
-	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_VSZ, COL_RSS, COL_TIME,
+	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_RUNQ, COL_MEM, COL_VSZ, COL_RSS, COL_TIME,
 	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
 };
 /*
  * With tracing: where the time goes next to CPU% (RUNQ%, BLOCK%; WAIT% in
  * their place where they do not fit), then the syscall columns, what ktop
- * is for. Untraced, BLOCK% is not known and RUNQ% would read schedstat.
+ * is for. Untraced, BLOCK% is not known.
  */
 static const int table_traced[] = {
 	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_RUNQ, COL_THROTTLED, COL_BLOCKED, COL_WAIT,

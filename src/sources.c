@@ -383,7 +383,7 @@ void print_stats(const struct ktop *k)
 		(unsigned long long)xs.partial, (unsigned long long)xs.lost);
 	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
 		"drains=%llu stashed=%llu lost=%llu malformed=%llu unattributed=%llu carried=%llu held=%llu unparented=%llu "
-		"buffer_kb=%zu switches_unseen=%llu oncpu_overlaps=%llu stash_kept=%zu "
+		"lives_unsplit=%llu buffer_kb=%zu switches_unseen=%llu oncpu_overlaps=%llu stash_kept=%zu "
 		"stat_reads=%lu scans=%lu event_scans=%lu\n",
 		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
@@ -392,7 +392,7 @@ void print_stats(const struct ktop *k)
 		(unsigned long long)fs.stashed, (unsigned long long)fs.lost,
 		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed,
 		(unsigned long long)fs.carried, (unsigned long long)fs.held,
-		(unsigned long long)fs.unparented, fs.buffer_kb,
+		(unsigned long long)fs.unparented, (unsigned long long)fs.lives_unsplit, fs.buffer_kb,
 		(unsigned long long)fs.switches_unseen, (unsigned long long)fs.oncpu_overlaps,
 		fs.stash_kept, ps.stat_reads, ps.scans, ps.event_scans);
 	if (fs.clock[0])

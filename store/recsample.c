@@ -75,6 +75,16 @@ static const struct fdesc row_fields[] = {
 };
 #define RB_SC	(1ull << ARRAY_SIZE(row_fields))	/* a syscall table: its id */
 #define RB_ERR	(RB_SC << 1)				/* an errno table: its id */
+/*
+ * Which life of its pid a row is (a reused pid): after its tables, a mask and
+ * the fields that moved, when a bit after RB_ERR says so (files written
+ * before it have none: their masks end before that bit).
+ */
+#define RB_LIFE	(RB_SC << 2)
+static const struct fdesc life_fields[] = {
+	FN(struct row_events, life), FB(struct row_events, born), FB(struct row_events, ended),
+	FB(struct row_events, unsure),
+};
 
 static const struct fdesc final_fields[] = {
 	FN(struct task_final, tgid), FN(struct task_final, ppid), FB(struct task_final, born),
@@ -82,6 +92,12 @@ static const struct fdesc final_fields[] = {
 	FS(struct task_final, comm),
 };
 #define FB_USER	(1ull << ARRAY_SIZE(final_fields))
+/* Likewise its start window (which life of its pid it was), after its user. */
+#define FB_WIN	(FB_USER << 1)
+static const struct fdesc window_fields[] = {
+	FB(struct task_final, have_window), FN(struct task_final, start_lo),
+	FN(struct task_final, start_hi),
+};
 
 static const struct fdesc flow_fields[] = {
 	FN(struct sig_flow, sender), FN(struct sig_flow, receiver), FN(struct sig_flow, sig),
@@ -330,6 +346,17 @@ static void get_fields(struct rec_reader *r, const struct fdesc *fd, size_t nf, 
 	/* A bit past the table's: a newer field this ktop does not know. */
 	if (nf < 64 && mask >> nf)
 		r->bad = true;
+}
+
+/* Fields added after a struct's mask (RB_LIFE, FB_WIN): their own mask (put_plain's), then them. */
+static void get_more(struct rec_reader *r, const struct fdesc *fd, size_t nf, void *out)
+{
+	uint64_t mask = rec_get_varint(r);
+
+	if (mask >> nf)
+		r->bad = true;
+	else
+		get_fields(r, fd, nf, mask, out);
 }
 
 /* A struct stored as its fields that are not 0 (the mask first). */
@@ -695,14 +722,16 @@ static int put_rows(struct recbuf *b, const struct sample *s, const struct recsa
 	rec_put_varint(b, s->nrows);
 	for (i = 0; i < s->nrows; i++) {
 		const struct row_events *e = &s->rows[i];
+		/* Against the row before: the rows of a loop's commands are alike. */
+		const struct row_events *before = i ? &s->rows[i - 1] : &zero;
 		bool sc = e->sc && e->sc->used, err = e->err && e->err->used;
+		bool life = fields_mask(life_fields, ARRAY_SIZE(life_fields), e, before) != 0;
 		int64_t id;
 
 		put_zigzag(b, (uint64_t)(int64_t)e->id, (uint64_t)(int64_t)prev);
 		prev = e->id;
-		/* Against the row before: the rows of a loop's commands are alike. */
-		put_plain(b, row_fields, ARRAY_SIZE(row_fields), e, i ? &s->rows[i - 1] : &zero,
-			  (sc ? RB_SC : 0) | (err ? RB_ERR : 0));
+		put_plain(b, row_fields, ARRAY_SIZE(row_fields), e, before,
+			  (sc ? RB_SC : 0) | (err ? RB_ERR : 0) | (life ? RB_LIFE : 0));
 		if (sc) {
 			id = tb->id(tb->arg, e->sc, false);
 			if (id <= 0)
@@ -715,6 +744,8 @@ static int put_rows(struct recbuf *b, const struct sample *s, const struct recsa
 				return -1;
 			rec_put_varint(b, (uint64_t)id);
 		}
+		if (life)
+			put_plain(b, life_fields, ARRAY_SIZE(life_fields), e, before, 0);
 	}
 	return 0;
 }
@@ -903,17 +934,20 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 			const struct task_final *f = &s->finals[i];
 
 			const struct task_final *fb = i ? &s->finals[i - 1] : &zf;
+			bool win = fields_mask(window_fields, ARRAY_SIZE(window_fields), f, fb) != 0;
 
 			put_zigzag(b, (uint64_t)(int64_t)f->id, (uint64_t)(int64_t)prev);
 			prev = f->id;
 			/* Against the record before, its user too. */
 			put_plain(b, final_fields, ARRAY_SIZE(final_fields), f, fb,
-				  str_eq(f->user, fb->user) ? 0 : FB_USER);
+				  (str_eq(f->user, fb->user) ? 0 : FB_USER) | (win ? FB_WIN : 0));
 			if (!str_eq(f->user, fb->user)) {
 				rec_put_varint(b, f->user ? 1 : 0);
 				if (f->user)
 					put_text(b, f->user, strlen(f->user));
 			}
+			if (win)
+				put_plain(b, window_fields, ARRAY_SIZE(window_fields), f, fb, 0);
 		}
 	}
 	if (parts & P_EXIT_TOTALS) {
@@ -1122,8 +1156,12 @@ static void get_tasks(struct rec_reader *r, struct recmem *m, struct sample *s)
 	free(pids);
 }
 
-static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb)
+static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb,
+		     int format)
 {
+	/* RB_LIFE: written from format 7 on. */
+	size_t bits = ARRAY_SIZE(row_fields) + (format >= RECFMT_LIVES ? 3 : 2);
+
 	size_t n = get_count(r), i;
 	pid_t prev = 0;
 
@@ -1142,7 +1180,7 @@ static void get_rows(struct rec_reader *r, struct sample *s, const struct recsam
 		mask = rec_get_varint(r);
 		get_fields(r, row_fields, ARRAY_SIZE(row_fields),
 			   mask & ((1ull << ARRAY_SIZE(row_fields)) - 1), e);
-		if (e->id <= 0 || mask >> (ARRAY_SIZE(row_fields) + 2))
+		if (e->id <= 0 || mask >> bits)
 			r->bad = true;
 		for (k = 0; k < 2 && !r->bad; k++) {
 			bool err = k == 1, bad = false;
@@ -1164,6 +1202,8 @@ static void get_rows(struct rec_reader *r, struct sample *s, const struct recsam
 			else
 				e->sc = t;
 		}
+		if ((mask & RB_LIFE) && !r->bad)
+			get_more(r, life_fields, ARRAY_SIZE(life_fields), e);
 		e->comm[sizeof(e->comm) - 1] = '\0';
 	}
 }
@@ -1343,7 +1383,7 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 	if ((parts & P_WITHHELD) && !r.bad)
 		get_pids(&r, add_withheld, s);
 	if ((parts & P_ROWS) && !r.bad)
-		get_rows(&r, s, t);
+		get_rows(&r, s, t, m->format);
 	if ((parts & P_EXITS) && !r.bad)
 		get_pids(&r, add_exit, s);
 	if ((parts & P_UNFOCUS) && !r.bad)
@@ -1365,7 +1405,9 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 			mask = rec_get_varint(&r);
 			get_fields(&r, final_fields, ARRAY_SIZE(final_fields),
 				   mask & ((1ull << ARRAY_SIZE(final_fields)) - 1), f);
-			if (f->id <= 0 || mask >> (ARRAY_SIZE(final_fields) + 1))
+			/* FB_WIN: written from format 7 on. */
+			if (f->id <= 0 ||
+			    mask >> (ARRAY_SIZE(final_fields) + (m->format >= RECFMT_LIVES ? 2 : 1)))
 				r.bad = true;
 			if ((mask & FB_USER) && !r.bad) {
 				f->user = NULL;
@@ -1378,6 +1420,8 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 					f->user = intern(m, buf);
 				}
 			}
+			if ((mask & FB_WIN) && !r.bad)
+				get_more(&r, window_fields, ARRAY_SIZE(window_fields), f);
 			f->comm[sizeof(f->comm) - 1] = '\0';
 		}
 	}

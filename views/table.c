@@ -889,11 +889,19 @@ static enum action signal_pick(struct app *a, size_t i)
 	return ACT_SIGNAL;
 }
 
-/* May this user signal or renice @t? Root may; others their own processes only. */
+/*
+ * May this user signal or renice @t? Not one that exited (its pid may be
+ * another process's now, a reused pid's row beside it); root may, others
+ * their own processes only.
+ */
 static bool may_act_on(struct app *a, const struct task *t, const char *what)
 {
 	uid_t me = geteuid();
 
+	if (t->state == 'X') {
+		app_message(a, "cannot %s %d: it exited", what, (int)t->pid);
+		return false;
+	}
 	if (me == 0 || (t->uid >= 0 && (uid_t)t->uid == me))
 		return true;
 	app_message(a, "cannot %s %d: it belongs to %s, not to you", what, (int)t->pid,
