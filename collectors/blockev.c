@@ -20,9 +20,14 @@
 
 enum { E_FREE, E_ISSUED, E_DONE };
 
-/* A request issued (or, read before its issue, completed): keyed by (dev, sector). */
+/*
+ * A request issued (or, read before its issue, completed): keyed by (dev,
+ * sector). @end: the sector after it (an issue's request, a completion's
+ * part): a request completed in parts (blk_update_request with fewer bytes
+ * than it has) stays issued from the sector after each part, until its last.
+ */
 struct entry {
-	uint64_t sector, ts;
+	uint64_t sector, ts, end;
 	uint32_t dev, gen;	/* gen: the fill it was stored before (E_DONE) */
 	uint8_t state;
 };
@@ -239,29 +244,42 @@ static bool table_ready(struct blockev *b)
 	return true;
 }
 
-void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, const char *rwbs, size_t len,
-		   uint64_t ts)
+void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
+		   const char *rwbs, size_t len, uint64_t ts)
 {
+	char op = rwbs_op(rwbs, len);
+	uint64_t end = sector + nr_sector;
 	struct device *d;
 	struct entry *e;
 
 	b->st.issued++;
 	if (ts > b->last_ts)
 		b->last_ts = ts;
-	if (!timed_op(rwbs_op(rwbs, len)) || !sector_valid(sector) || !(d = device_of(b, dev)) ||
-	    !table_ready(b))
+	if (!timed_op(op) || !sector_valid(sector) || !(d = device_of(b, dev)) || !table_ready(b))
 		return;
-	e = find(b, dev, sector, E_DONE, ts);
-	if (e) {
-		/* Its completion was read first (another CPU's buffer). */
-		time_request(d, ts, e->ts);
-		b->st.matched++;
+	/* Its completion was read first (another CPU's buffer): all of it, or its parts. */
+	while ((e = find(b, dev, sector, E_DONE, ts))) {
+		uint64_t part_end = e->end, done = e->ts;
+
 		remove_at(b, (size_t)(e - b->t));
-		return;
+		if (part_end >= end || part_end <= sector) {
+			time_request(d, ts, done);
+			b->st.matched++;
+			return;
+		}
+		/*
+		 * A part, not its last: it was counted a request when read (its
+		 * issue unknown then), in this interval (an early completion
+		 * waits one fill at most): the request is counted at its last.
+		 */
+		d->r.ios[op == 'R' ? DISK_READ : DISK_WRITE]--;
+		b->st.parts++;
+		sector = part_end;
 	}
 	e = free_slot(b, dev, sector);
 	if (e)
-		*e = (struct entry){ .sector = sector, .ts = ts, .dev = dev, .state = E_ISSUED };
+		*e = (struct entry){ .sector = sector, .ts = ts, .end = end, .dev = dev,
+				     .state = E_ISSUED };
 }
 
 void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
@@ -270,6 +288,7 @@ void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t
 	char op = rwbs_op(rwbs, len);
 	struct device *d;
 	struct entry *e;
+	int dir = -1;
 
 	b->st.completed++;
 	if (ts > b->last_ts)
@@ -283,17 +302,32 @@ void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t
 	 * not a write.
 	 */
 	if ((op == 'R' || op == 'W') && nr_sector) {
-		int dir = op == 'R' ? DISK_READ : DISK_WRITE;
-
-		d->r.ios[dir]++;
+		dir = op == 'R' ? DISK_READ : DISK_WRITE;
 		d->r.bytes[dir] += (uint64_t)nr_sector * 512;
 	} else {
 		d->r.other++;
 	}
-	if (!timed_op(op) || !sector_valid(sector) || !table_ready(b))
-		return;
 	/* Its issue: the latest one of its sector before it. */
-	e = find(b, dev, sector, E_ISSUED, ts);
+	e = timed_op(op) && sector_valid(sector) && table_ready(b) ?
+		find(b, dev, sector, E_ISSUED, ts) : NULL;
+	if (e && nr_sector && sector + nr_sector < e->end) {
+		/*
+		 * A part of it (blk_update_request with fewer bytes): its bytes
+		 * now, the request at its last part, as /sys/block/DEV/stat
+		 * counts them. It waits from the sector after this part.
+		 */
+		struct entry part = *e;
+
+		remove_at(b, (size_t)(e - b->t));
+		b->st.parts++;
+		part.sector = sector + nr_sector;
+		e = free_slot(b, dev, part.sector);
+		if (e)
+			*e = part;
+		return;
+	}
+	if (dir >= 0)
+		d->r.ios[dir]++;
 	if (e) {
 		if (nr_sector)
 			time_request(d, e->ts, ts);
@@ -302,13 +336,14 @@ void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t
 		return;
 	}
 	/* The end of a flush sequence has no issue of its own to wait for. */
-	if (!nr_sector)
+	if (!timed_op(op) || !sector_valid(sector) || !b->t || !nr_sector)
 		return;
 	e = free_slot(b, dev, sector);
 	if (!e)
 		return;
 	b->st.early++;
-	*e = (struct entry){ .sector = sector, .ts = ts, .dev = dev, .gen = b->gen, .state = E_DONE };
+	*e = (struct entry){ .sector = sector, .ts = ts, .end = sector + nr_sector, .dev = dev,
+			     .gen = b->gen, .state = E_DONE };
 }
 
 void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t ts)
@@ -391,7 +426,8 @@ static int by_bytes(const void *x, const void *y)
 	return (a->pid > c->pid) - (a->pid < c->pid);
 }
 
-void blockev_fill(struct blockev *b, struct sample *s)
+void blockev_fill(struct blockev *b, struct sample *s, bool (*visible)(void *arg, pid_t tid),
+		  void *arg)
 {
 	size_t i, k;
 
@@ -417,6 +453,15 @@ void blockev_fill(struct blockev *b, struct sample *s)
 		struct device *d = &b->dev[i];
 		struct disk_reading *r = sample_add_disk(s);
 
+		d->r.sub_hidden = 0;
+		for (k = 0; visible && k < d->ntasks;) {
+			if (visible(arg, d->tasks[k].pid)) {
+				k++;
+				continue;
+			}
+			d->r.sub_hidden++;
+			d->tasks[k] = d->tasks[--d->ntasks];
+		}
 		sort_array(d->tasks, d->ntasks, sizeof(d->tasks[0]), by_bytes);
 		d->r.nsub = 0;
 		for (k = 0; k < d->ntasks && k < DISK_SUBMITTERS; k++) {
@@ -433,7 +478,7 @@ void blockev_fill(struct blockev *b, struct sample *s)
 		memset(&d->r.hist, 0, sizeof(d->r.hist));
 		d->r.other = d->r.timed = d->r.lat_ns = d->r.max_ns = 0;
 		d->r.sub_reqs = d->r.sub_bytes = 0;
-		d->r.nsub = 0;
+		d->r.nsub = d->r.sub_hidden = 0;
 		d->ntasks = 0;
 	}
 	b->gen++;

@@ -13,7 +13,11 @@
  *                            timed from its next issue
  *
  * Completions are counted per device and direction, with their sectors (the
- * kernel's /sys/block/DEV/stat counts the same requests). An issue and its
+ * kernel's /sys/block/DEV/stat counts the same requests). A request the
+ * driver completes in parts (block_rq_complete with fewer sectors than it
+ * has, its sector the part's) counts each part's bytes, and the request once,
+ * at its last part (the kernel's stat does the same: sectors at each part,
+ * the request at its end); its time runs from the issue to the last part. An issue and its
  * completion are matched by (dev, sector) in a bounded table: the time
  * between them is the request's latency on the device. The CPUs' buffers are
  * decoded one after the other, so a completion may be read before its issue
@@ -29,6 +33,7 @@
  * (/sys/dev/block/MAJ:MIN/uevent, once per device).
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -45,6 +50,7 @@ struct blockev_stats {
 	uint64_t issued, completed, started;	/* events, all time */
 	uint64_t matched;		/* issues paired with their completion */
 	uint64_t requeued;		/* issues taken back (block_rq_requeue) */
+	uint64_t parts;			/* completions of a part of a request, not its last */
 	uint64_t early;			/* completions read before their issue (paired later or not) */
 	uint64_t unmatched;		/* completions whose issue was never read (issued before) */
 	uint64_t stale;			/* issues not completed within a minute (their completion lost) */
@@ -61,16 +67,22 @@ struct blockev *blockev_new(const char *sysfs);
 void blockev_free(struct blockev *b);
 
 /* @rwbs: the event's rwbs text (not terminated, up to @len). @ts: CLOCK_MONOTONIC ns. */
-void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, const char *rwbs, size_t len,
-		   uint64_t ts);
+void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
+		   const char *rwbs, size_t len, uint64_t ts);
 void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
 		      const char *rwbs, size_t len, uint64_t ts);
 void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t ts);
 void blockev_start(struct blockev *b, uint32_t dev, pid_t tid, const char *comm, size_t commlen,
 		   uint32_t bytes);
 
-/* The interval's readings into @s (one per device seen since the start), then a new interval. */
-void blockev_fill(struct blockev *b, struct sample *s);
+/*
+ * The interval's readings into @s (one per device seen since the start),
+ * then a new interval. @visible (NULL: every task) says whether task @tid
+ * may be named: the others are counted in sub_hidden, their bytes in
+ * sub_bytes only.
+ */
+void blockev_fill(struct blockev *b, struct sample *s, bool (*visible)(void *arg, pid_t tid),
+		  void *arg);
 void blockev_get_stats(const struct blockev *b, struct blockev_stats *st);
 
 #endif

@@ -1254,6 +1254,18 @@ void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n)
 	ft->acct.nsig_watch = n;
 }
 
+/*
+ * May a block device's submitter @tid be named (not root: the user's own
+ * tasks only, as their rows)? A thread whose process is not known is not.
+ */
+static bool submitter_visible(void *arg, pid_t tid)
+{
+	struct ftrace *ft = arg;
+	const struct acct_thread *th = pidmap_get(&ft->acct.threads, tid);
+
+	return flow_visible(ft, ft->model, th && th->tgid ? th->tgid : tid);
+}
+
 void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, bool last)
 {
 	if (!ftrace_on(ft))
@@ -1264,7 +1276,7 @@ void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, 
 	ft->model = m;
 	fold(ft, m, s, last);
 	if (ft->blk)
-		blockev_fill(ft->blk, s);
+		blockev_fill(ft->blk, s, ft->only_uid >= 0 ? submitter_visible : NULL, ft);
 	ft->nexec_owner = 0;
 }
 

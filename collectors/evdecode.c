@@ -38,7 +38,7 @@ static const struct ev_def {
 	[EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new", { "pid" }, 0 },
 	[EV_SOCK_SEND]	= { "sock", "sock_send_length", { "family", "ret", "flags" }, 0 },
 	[EV_SOCK_RECV]	= { "sock", "sock_recv_length", { "family", "ret", "flags" }, 0 },
-	[EV_BLK_ISSUE]	= { "block", "block_rq_issue", { "dev", "sector", "rwbs" }, 0 },
+	[EV_BLK_ISSUE]	= { "block", "block_rq_issue", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
 	[EV_BLK_COMPLETE] = { "block", "block_rq_complete", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
 	/* block_io_start came in 6.5: without it the devices are counted, their submitters not. */
 	[EV_BLK_START]	= { "block", "block_io_start", { "dev", "bytes", "comm" }, 0 },
@@ -184,12 +184,12 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		break;
 	case EV_BLK_ISSUE:
 	case EV_BLK_COMPLETE:
-		s = ev_str(rec, size, &f[k == EV_BLK_ISSUE ? 2 : 3], &n);
+		s = ev_str(rec, size, &f[3], &n);
 		if (!d->blk || !s)
 			break;
 		if (k == EV_BLK_ISSUE)
 			blockev_issue(d->blk, (uint32_t)ev_num(rec, &f[0]), (uint64_t)ev_num(rec, &f[1]),
-				      s, strnlen(s, n), ts);
+				      (uint32_t)ev_num(rec, &f[2]), s, strnlen(s, n), ts);
 		else
 			blockev_complete(d->blk, (uint32_t)ev_num(rec, &f[0]),
 					 (uint64_t)ev_num(rec, &f[1]), (uint32_t)ev_num(rec, &f[2]),

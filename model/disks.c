@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "disks.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,11 @@ void disks_begin(struct disks *d)
 		memcpy(r->name, name, sizeof(name));
 	}
 	d->known = false;
+}
+
+void disks_set_why(struct disks *d, const char *why)
+{
+	snprintf(d->why, sizeof(d->why), "%s", why ? why : "");
 }
 
 const struct disk *disks_find(const struct disks *d, uint32_t dev)

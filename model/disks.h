@@ -45,6 +45,8 @@ struct disk_reading {
 	struct disk_submitter sub[DISK_SUBMITTERS];	/* most bytes first */
 	uint32_t nsub;
 	uint64_t sub_reqs, sub_bytes;	/* every task's, named or not */
+	/* Tasks not named because they are other users' (ktop not root): their number only. */
+	uint32_t sub_hidden;
 };
 
 /* A device of the model: seen since the first interval. */
@@ -59,6 +61,8 @@ struct disks {
 	struct disk *v;
 	size_t n, cap;
 	bool known;	/* a source read the devices this interval (the events are on) */
+	/* Why no source reads them, when one says (a replay of a file without them); "" else. */
+	char why[96];
 };
 
 void disks_init(struct disks *d);
@@ -70,6 +74,8 @@ void disks_begin(struct disks *d);
  * baseline (its numbers go into the totals). Marks the devices known.
  */
 void disks_apply(struct disks *d, const struct disk_reading *r, bool counted);
+/* Why the devices are not known ("" or NULL: nothing said). */
+void disks_set_why(struct disks *d, const char *why);
 /* A source read the devices this interval, whether any did I/O or not. */
 void disks_known(struct disks *d);
 /* The device @dev, or NULL. */

@@ -97,6 +97,7 @@ void model_set_session(struct model *m, const struct sample_session *ss)
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ss->trace_status);
 	m->exit_records = ss->exit_records;
 	snprintf(m->exits_status, sizeof(m->exits_status), "%s", ss->exits_status);
+	disks_set_why(&m->disks, ss->disks_status);
 	/* The recording's -p, unless this replay names its own. */
 	if (ss->npins && !m->focus)
 		model_set_focus(m, ss->pins, ss->npins);

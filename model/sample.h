@@ -223,6 +223,7 @@ struct sample_session {
 	size_t npins;
 	bool exit_records;		/* exit records were listened to */
 	char exits_status[160];		/* why not */
+	char disks_status[96];		/* why the block devices are not in it ("": they may be) */
 };
 
 /* A cgroup's names (collectors/cgnames.c), resolved once per cgroup path. */

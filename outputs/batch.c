@@ -646,6 +646,12 @@ static void refresh(struct batch *b, const struct model *m, struct table *t)
 	aggview_table(t, &b->av, b->view_cols, b->nview_cols);
 }
 
+/* The Disks view, and why its devices are not known (a recording without them). */
+static bool disks_unknown(const struct batch *b, const struct model *m)
+{
+	return b->view == VIEW_DISKS && !m->disks.known && m->disks.why[0];
+}
+
 /*
  * One interval of either kind of table, in one of the three formats; what
  * differs is the table's definition, and the lines around it: the groups'
@@ -671,6 +677,10 @@ int batch_write(struct batch *b, const struct model *m)
 		json_head(b, m);
 		if (!procs)
 			fprintf(b->out, ",\"view\":\"%s\"", view_name(b->av.kind));
+		if (disks_unknown(b, m)) {
+			fputs(",\"disks\":", b->out);
+			batch_json_string(b->out, m->disks.why, strlen(m->disks.why));
+		}
 		if (b->view == VIEW_GROUPS)
 			fprintf(b->out, ",\"group_by\":\"%s\"", cgroup_group_by_name(b->groups.by));
 		table_json(b, &t, procs, procs && b->syscalls && m->interval_s > 0);
@@ -679,6 +689,8 @@ int batch_write(struct batch *b, const struct model *m)
 		text_header(b, m);
 		if (b->view == VIEW_GROUPS)
 			fprintf(b->out, "Groups by %s\n", cgroup_group_by_name(b->groups.by));
+		if (disks_unknown(b, m))
+			fprintf(b->out, "Disks: %s\n", m->disks.why);
 		table_text(b, &t);
 		if (procs)
 			text_calls(b, m);

@@ -287,6 +287,9 @@ int main(int argc, char **argv)
 	else if (k.mode == &mode_batch && !events_counted(&k))
 		fprintf(stderr, "ktop: %s\n", k.model.trace_status[0] ? k.model.trace_status :
 			"tracing off");
+	else if (k.mode == &mode_batch && k.opt.view == VIEW_DISKS && k.model.disks.why[0])
+		fprintf(stderr, "ktop: the disks view: the block devices are %s\n",
+			k.model.disks.why);
 	/* ktop -p PID: the view of that process, its events focused. */
 	if (live && k.opt.npids == 1 && focus_open_view(&k, k.opt.pids[0])) {
 		k.app.view_pid = k.opt.pids[0];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "recsample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,8 +121,25 @@ enum {
 	P_BEGIN = 1 << 0, P_SYS = 1 << 1, P_TASKS = 1 << 2, P_WITHHELD = 1 << 3,
 	P_ROWS = 1 << 4, P_EXITS = 1 << 5, P_UNFOCUS = 1 << 6, P_FINALS = 1 << 7,
 	P_EXIT_TOTALS = 1 << 8, P_FLOWS = 1 << 9, P_TOTALS = 1 << 10, P_CGRES = 1 << 11,
-	P_END = 1 << 12, P_RESTORE = 1 << 13, P_ALL = (1 << 14) - 1
+	P_END = 1 << 12, P_RESTORE = 1 << 13, P_DISKS = 1 << 14, P_ALL = (1 << 15) - 1
 };
+
+/*
+ * Format 7 (RECFMT_DISKS): a block device's interval (model/disks.h), after
+ * its place in the remembered list (or its dev and name): its fields that
+ * moved since its last reading (an idle device: one byte).
+ */
+#define DF_SUB(k) FN(struct disk_reading, sub[k].pid), FS(struct disk_reading, sub[k].comm), \
+		  FN(struct disk_reading, sub[k].reqs), FN(struct disk_reading, sub[k].bytes)
+static const struct fdesc disk_fields[] = {
+	FA(struct disk_reading, ios), FA(struct disk_reading, bytes), FN(struct disk_reading, other),
+	FN(struct disk_reading, timed), FA(struct disk_reading, hist.n),
+	FN(struct disk_reading, lat_ns), FN(struct disk_reading, max_ns),
+	FN(struct disk_reading, inflight), FN(struct disk_reading, nsub),
+	FN(struct disk_reading, sub_reqs), FN(struct disk_reading, sub_bytes),
+	DF_SUB(0), DF_SUB(1), DF_SUB(2), FN(struct disk_reading, sub_hidden),
+};
+_Static_assert(DISK_SUBMITTERS == 3, "disk_fields names each submitter");
 
 static const struct fdesc totals_fields[] = {
 	FA(struct sample, ev_total), FN(struct sample, lost), FB(struct sample, lost_unknown),
@@ -391,6 +409,7 @@ void recmem_reset(struct recmem *m)
 	forget_tasks(m);
 	m->have_sys = false;
 	m->ncg = 0;
+	m->ndisk = 0;
 }
 
 void recmem_keyframe(struct recmem *m)
@@ -404,6 +423,7 @@ void recmem_keyframe(struct recmem *m)
 	m->norder = 0;
 	m->have_sys = false;
 	m->ncg = 0;
+	m->ndisk = 0;
 }
 
 void recmem_free(struct recmem *m)
@@ -414,6 +434,7 @@ void recmem_free(struct recmem *m)
 	free(m->order);
 	free(m->sys.stat.cpu);
 	free(m->cg);
+	free(m->disk);
 	strpool_free(&m->pool);
 	memset(m, 0, sizeof(*m));
 }
@@ -759,6 +780,68 @@ static void put_cg(struct recbuf *b, struct recmem *m, const struct sample *s)
 	}
 }
 
+/* The remembered reading of device @dev (its place in *@idx), or NULL. */
+static struct disk_reading *disk_find(struct recmem *m, uint32_t dev, size_t hint, size_t *idx)
+{
+	size_t i;
+
+	if (hint < m->ndisk && m->disk[hint].dev == dev) {
+		*idx = hint;
+		return &m->disk[hint];
+	}
+	for (i = 0; i < m->ndisk; i++)
+		if (m->disk[i].dev == dev) {
+			*idx = i;
+			return &m->disk[i];
+		}
+	return NULL;
+}
+
+static struct disk_reading *disk_add(struct recmem *m, uint32_t dev, const char *name)
+{
+	struct disk_reading *d;
+
+	if (m->ndisk == m->cap_disk) {
+		m->cap_disk = m->cap_disk ? m->cap_disk * 2 : 8;
+		m->disk = xrealloc(m->disk, m->cap_disk * sizeof(*m->disk));
+	}
+	d = &m->disk[m->ndisk++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	return d;
+}
+
+static void put_disks(struct recbuf *b, struct recmem *m, const struct sample *s)
+{
+	size_t i, idx = 0;
+
+	rec_put_varint(b, s->ndisks);
+	for (i = 0; i < s->ndisks; i++) {
+		const struct disk_reading *in = &s->disks[i];
+		struct disk_reading *d = disk_find(m, in->dev, idx, &idx);
+		uint64_t mask;
+
+		/* Its place in the remembered list + 1, or 0, its dev and its name. */
+		if (d && !strncmp(d->name, in->name, sizeof(d->name))) {
+			rec_put_varint(b, idx + 1);
+		} else {
+			rec_put_varint(b, 0);
+			rec_put_varint(b, in->dev);
+			put_text(b, in->name, strnlen(in->name, sizeof(in->name)));
+			if (!d) {
+				d = disk_add(m, in->dev, "");
+				idx = m->ndisk - 1;
+			}
+		}
+		mask = fields_mask(disk_fields, ARRAY_SIZE(disk_fields), in, d);
+		rec_put_varint(b, mask);
+		put_fields(b, disk_fields, ARRAY_SIZE(disk_fields), mask, in, d);
+		*d = *in;
+		idx++;
+	}
+}
+
 /*
  * A keyframe's readings of zombies whose exit the model applied before it:
  * their pids, so that a decoder starting there applies it again (the model
@@ -811,7 +894,7 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 			 (s->nunfocus ? P_UNFOCUS : 0) | (s->nfinals ? P_FINALS : 0) |
 			 (s->have_exit_totals ? P_EXIT_TOTALS : 0) | (s->nflows ? P_FLOWS : 0) |
 			 (s->have_totals ? P_TOTALS : 0) | (s->ncgres ? P_CGRES : 0) |
-			 (s->end ? P_END : 0);
+			 (s->end ? P_END : 0) | (s->have_disks ? P_DISKS : 0);
 	pid_t prev = 0;
 	size_t i;
 
@@ -881,6 +964,8 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 		put_plain(b, totals_fields, ARRAY_SIZE(totals_fields), s, &zs, 0);
 	if (parts & P_CGRES)
 		put_cg(b, m, s);
+	if (parts & P_DISKS)
+		put_disks(b, m, s);
 	return 0;
 }
 
@@ -1158,6 +1243,43 @@ static void get_cg(struct rec_reader *r, struct recmem *m, struct sample *s)
 	}
 }
 
+static void get_disks(struct rec_reader *r, struct recmem *m, struct sample *s)
+{
+	size_t n = get_count(r), i;
+
+	s->have_disks = true;
+	for (i = 0; i < n && !r->bad; i++) {
+		uint64_t idx = rec_get_varint(r), mask;
+		struct disk_reading *d, *out;
+
+		if (idx == 0) {
+			uint64_t dev = rec_get_varint(r);
+			size_t len, k;
+			const char *txt = get_text(r, DISK_NAME_MAX - 1, &len);
+			char name[DISK_NAME_MAX];
+
+			if (r->bad || dev > UINT32_MAX)
+				break;
+			memcpy(name, txt, len);
+			name[len] = '\0';
+			d = disk_find(m, (uint32_t)dev, 0, &k);
+			if (!d)
+				d = disk_add(m, (uint32_t)dev, "");
+			memset(d->name, 0, sizeof(d->name));
+			memcpy(d->name, name, len);
+		} else if (idx <= m->ndisk) {
+			d = &m->disk[idx - 1];
+		} else {
+			r->bad = true;
+			break;
+		}
+		mask = rec_get_varint(r);
+		get_fields(r, disk_fields, ARRAY_SIZE(disk_fields), mask, d);
+		out = sample_add_disk(s);
+		*out = *d;
+	}
+}
+
 static void add_withheld(struct sample *s, pid_t p)
 {
 	sample_add_withheld(s, p);
@@ -1210,6 +1332,17 @@ static bool sane(const struct sample *s)
 	for (i = 0; i < s->ncgres; i++)
 		if (s->cgres[i].raw.have >= CGR_PIDS_MAX << 1)
 			return false;
+	for (i = 0; i < s->ndisks; i++) {
+		const struct disk_reading *d = &s->disks[i];
+		uint32_t k;
+
+		if (d->nsub > DISK_SUBMITTERS || d->name[sizeof(d->name) - 1])
+			return false;
+		for (k = 0; k < d->nsub; k++)
+			if (d->sub[k].pid < 0 || d->sub[k].pid >= PID_LIMIT ||
+			    d->sub[k].comm[sizeof(d->sub[k].comm) - 1])
+				return false;
+	}
 	return true;
 }
 
@@ -1317,6 +1450,11 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 	}
 	if ((parts & P_CGRES) && !r.bad)
 		get_cg(&r, m, s);
+	/* Before RECFMT_DISKS no file has them: the bit says the bytes are not a sample. */
+	if ((parts & P_DISKS) && m->format < RECFMT_DISKS)
+		r.bad = true;
+	if ((parts & P_DISKS) && !r.bad)
+		get_disks(&r, m, s);
 	if (r.bad || !sane(s)) {
 		sample_reset(s);
 		return -1;

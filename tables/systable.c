@@ -600,8 +600,12 @@ static const char *disk_submitters(const struct disk_reading *r, char *buf, size
 	}
 	if (len < n && r->sub_bytes > named) {
 		fmt_bytes(b, sizeof(b), (double)(r->sub_bytes - named));
-		snprintf(buf + len, n - len, ", others %s", b);
+		len += (size_t)snprintf(buf + len, n - len, "%sothers %s", len ? ", " : "", b);
 	}
+	/* Not root: other users' tasks are a number, not who (as their rows are not shown). */
+	if (len < n && r->sub_hidden)
+		snprintf(buf + len, n - len, "%s%u other users' task%s", len ? ", " : "",
+			 (unsigned)r->sub_hidden, r->sub_hidden == 1 ? "" : "s");
 	return buf;
 }
 
@@ -814,7 +818,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		if (!m->disks.known || m->interval_s <= 0)
 			return buf;
 		{
-			char subs[DISK_SUBMITTERS * 48];
+			char subs[DISK_SUBMITTERS * 48 + 64];
 
 			return copy(buf, n, disk_submitters(&m->disks.v[i].now, subs, sizeof(subs)),
 				    utf8);

@@ -385,6 +385,8 @@ static void draw_empty(struct app *a, int id, int y, int w)
 	else if (id == SV_LATENCY && !model_counts_events(m, CNT_SCTIME))
 		snprintf(line, sizeof(line), "system calls are not timed: start ktop with --latency "
 			 "(sys_enter too: twice the events a call)");
+	else if (id == SV_DISKS && !m->disks.known && m->disks.why[0])
+		snprintf(line, sizeof(line), "The block devices are %s", m->disks.why);
 	else if (s->av.filter[0])
 		snprintf(line, sizeof(line), "no row matches the filter");
 	else if (m->interval_s <= 0)

@@ -157,3 +157,91 @@ json_sum() {
 	grep -q '^# TYPE ktop_disk_device_latency_seconds histogram' "$OUT.prom"
 	[ "$(val "ktop_disk_device_requests_in_flight{device=\"$DEV\"}")" -eq 0 ]
 }
+
+@test "disks: recorded with -w and replayed (-r -b --csv --view disks): byte for byte the live CSV, whose sums are /sys/block/DEV/stat's" {
+	"$KTOP" -b --csv --view disks -d 0.3 -w "$BATS_TEST_TMPDIR/rec.db" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	local kp=$!
+	track "$kp"
+	ktop_started "$kp"
+	# the baseline, then a counted interval
+	wait_for_lines "$OUT" 3 10
+	read -r r0 rs0 w0 ws0 < <(stat_of)
+	dd if=/dev/zero of="$LOOP" bs=4k count=150 oflag=direct status=none
+	dd if="$LOOP" of=/dev/null bs=16k count=40 iflag=direct status=none
+	read -r r1 rs1 w1 ws1 < <(stat_of)
+	# two more intervals of the device: its I/O is in the ones written
+	local n i
+	n=$(grep -c ",$DEV," "$OUT" || true)
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c ",$DEV," "$OUT" || true)" -ge $((n + 2)) ] && break
+		sleep 0.1
+	done
+	kill -TERM "$kp"
+	wait "$kp" || true
+	[ $((w1 - w0)) -eq 150 ] && [ $((r1 - r0)) -eq 40 ] ||
+		{ echo "stat: $((w1 - w0)) writes, $((r1 - r0)) reads (other I/O on $DEV?)" >&2; return 1; }
+	run --separate-stderr "$KTOP" -r "$BATS_TEST_TMPDIR/rec.db" -b --csv --view disks
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ] || { echo "replay: $stderr" >&2; return 1; }
+	printf '%s\n' "$output" >"$OUT.replay"
+	diff "$OUT" "$OUT.replay" >&2
+	# the same numbers as the kernel's: reads, writes, bytes of the device
+	local sums
+	sums=$(awk -F, -v d="$DEV" '$3 == d { r += $4; w += $5; rb += $6; wb += $7 } END { print r, w, rb, wb }' "$OUT.replay")
+	echo "replay: $sums; stat: $((r1 - r0)) $((w1 - w0)) $(((rs1 - rs0) * 512)) $(((ws1 - ws0) * 512))" >&2
+	[ "$sums" = "$((r1 - r0)) $((w1 - w0)) $(((rs1 - rs0) * 512)) $(((ws1 - ws0) * 512))" ]
+}
+
+@test "disks: a recording of an older format (without the devices) replays, and the Disks view says they are not recorded in it" {
+	local f=tests/fuzz/corpus/replay/procs-keyframes-f5
+	[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = 5 ]
+	run --separate-stderr "$KTOP" -r "$f" -b --view disks
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == "ktop: the disks view: the block devices are not recorded in this file (format 5; ktop records them from format "[0-9]*")" ]]
+	[ "$(grep -c '^Disks: not recorded in this file (format 5' <<<"$output")" -eq "$(grep -c '^ktop - ' <<<"$output")" ]
+	run --separate-stderr "$KTOP" -r "$f" -b --json --view disks
+	[ "$status" -eq 0 ]
+	jq -e -s 'length > 0 and all(.[]; (.disks | startswith("not recorded in this file")) and .rows == [])' <<<"$output"
+	# the processes of the same file are there as before
+	run -0 --separate-stderr "$KTOP" -r "$f" -b --csv
+	[ "${#lines[@]}" -ge 3 ]
+}
+
+@test "disks: not root (nobody with access to tracefs): its own submitter named, root's dd counted as another user's task, not named" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (to become nobody)"
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	command -v setpriv >/dev/null || skip "no setpriv"
+	local dir as_nobody kp i
+	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
+	chmod 755 "$dir"
+	cp "$KTOP" "$dir/ktop"
+	# tracefs as a tracing group would give it: CAP_DAC_OVERRIDE, nothing else
+	as_nobody="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups --inh-caps=+dac_override --ambient-caps=+dac_override"
+	$as_nobody "$dir/ktop" -b --csv --view disks -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kp=$!
+	track "$kp"
+	wait_for_lines "$OUT" 3 10
+	# root's dd, then nobody's own (the loop device opened to it for this)
+	dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct status=none
+	chmod o+rw "$LOOP"
+	# a process /proc has read as nobody's before it writes (as a row, a task
+	# is known to be the user's once read; one gone before is nobody's to see)
+	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups sh -c \
+		'sleep 1; exec dd if=/dev/zero of="$1" bs=4k count=30 seek=100 oflag=direct status=none' _ "$LOOP"
+	for ((i = 0; i < 100; i++)); do
+		grep -q ",$DEV,0,[1-9]" "$OUT" && [ "$(grep -c ",$DEV," "$OUT" || true)" -ge 3 ] && break
+		sleep 0.1
+	done
+	sleep 0.7
+	kill -TERM "$kp"
+	wait "$kp" || true
+	rm -rf "$dir"
+	cat "$OUT.err" >&2
+	grep ",$DEV," "$OUT" >&2
+	# the device's numbers are the whole system's (80 writes), as /sys/block/DEV/stat's
+	[ "$(awk -F, -v d="$DEV" '$3 == d { w += $5 } END { print w + 0 }' "$OUT")" -eq 80 ]
+	# nobody's dd named with its bytes; root's not named, counted
+	grep ",$DEV," "$OUT" | grep -q 'dd\[[0-9]*\] 120.0K'
+	! grep ",$DEV," "$OUT" | grep -q 'dd\[[0-9]*\] 200.0K'
+	grep ",$DEV," "$OUT" | grep -q "1 other users' task"
+}
