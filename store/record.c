@@ -152,6 +152,8 @@ struct record {
 	 * longer than the baseline's two ticks; a new file gives them again.
 	 */
 	struct task_final *zfin;
+	int64_t *zseq;			/* the interval (seq) each was given in */
+	int64_t *zread;			/* the last interval /proc read it a zombie in */
 	size_t nzfin, cap_zfin;
 
 	bool have_prev;			/* a tick was written */
@@ -1010,6 +1012,8 @@ void record_close(struct record *r)
 	for (i = 0; i < 3; i++)
 		kept_free(&r->kept[i]);
 	free(r->zfin);
+	free(r->zseq);
+	free(r->zread);
 	recbuf_free(&r->tick);
 	recbuf_free(&r->z);
 	if (r->zinit)
@@ -1673,11 +1677,55 @@ static void keep_finals(struct record *r, const struct sample *s)
 			if (r->nzfin == r->cap_zfin) {
 				r->cap_zfin = r->cap_zfin ? r->cap_zfin * 2 : 16;
 				r->zfin = xrealloc(r->zfin, r->cap_zfin * sizeof(*r->zfin));
+				r->zseq = xrealloc(r->zseq, r->cap_zfin * sizeof(*r->zseq));
+				r->zread = xrealloc(r->zread, r->cap_zfin * sizeof(*r->zread));
 			}
 			r->nzfin++;
 		}
 		r->zfin[j] = s->finals[i];
+		r->zseq[j] = r->seq;
+		r->zread[j] = -1;
 	}
+}
+
+/* The kept records of zombies @s read, marked as read in this interval. */
+static void note_zombies_read(struct record *r, const struct sample *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->ntasks && r->nzfin; i++)
+		if (s->tasks[i].stat.state == 'Z')
+			for (j = 0; j < r->nzfin; j++)
+				if (r->zfin[j].id == s->tasks[i].pid)
+					r->zread[j] = r->seq;
+}
+
+/*
+ * A keyframe's last sample comes after the exit records of the zombies /proc
+ * read in it whose record an earlier interval gave: a jump decodes from the
+ * keyframe and finds their rows with the record's numbers, not /proc's (a
+ * zombie's stat leaves out its exit's own work). Read in order, giving one
+ * again changes nothing: the task has it (apply_final sets the same counts).
+ * 0, or -1.
+ */
+static int regive_finals(struct record *r)
+{
+	const struct recsample_tables tb = { .arg = r, .id = table_id };
+	struct sample s;
+	size_t i;
+	int rc;
+
+	sample_init(&s);
+	for (i = 0; i < r->nzfin; i++)
+		if (r->zread[i] == r->seq && r->zseq[i] != r->seq) {
+			struct task_final *f = sample_add_final(&s);
+
+			*f = r->zfin[i];
+			f->born = false;
+		}
+	rc = s.nfinals ? recsample_encode(&r->tick, &r->mem, &s, &tb) : 0;
+	sample_free(&s);
+	return rc ? -1 : 0;
 }
 
 /* Only the records of processes the model still lists as zombies stay kept. */
@@ -1688,8 +1736,11 @@ static void prune_finals(struct record *r, const struct model *m)
 	for (i = 0; i < r->nzfin; i++) {
 		const struct task *t = model_task_find(m, r->zfin[i].id);
 
-		if (t && t->zombie_exited && t->state == 'Z')
+		if (t && t->zombie_exited && t->state == 'Z') {
+			r->zseq[n] = r->zseq[i];
+			r->zread[n] = r->zread[i];
 			r->zfin[n++] = r->zfin[i];
+		}
 	}
 	r->nzfin = n;
 }
@@ -1720,10 +1771,12 @@ void record_sample(struct record *r, const struct sample *s)
 	if (!r->in_tick)
 		return;
 	/* Only a name with conversions changes: the copies a new file's baseline needs. */
-	if (r->rotates) {
+	if (r->rotates)
 		keep_sample(&r->kept[2], s, &r->mem.pool);
-		keep_finals(r, s);
-	}
+	note_zombies_read(r, s);
+	if (r->db && s->end && r->keyframe && regive_finals(r))
+		r->failed = true;
+	keep_finals(r, s);
 	if (r->db && recsample_encode(&r->tick, &r->mem, s, &tb))
 		r->failed = true;
 }

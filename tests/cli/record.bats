@@ -43,7 +43,10 @@ as_nobody() {
 
 # A mixed load while recording: short-lived commands, a failing open, a busy loop.
 start_load() {
-	sh -c 'while :; do cat /nonexistent-ktop-file 2>/dev/null; /bin/true; sleep 0.02; done' \
+	# Each cat fails 200 opens: in the man page's top 10 of failed openat
+	# whatever else fails beside it (a compiler searching its paths).
+	sh -c 'f=/nonexistent-ktop-file; set -- $f $f $f $f $f $f $f $f $f $f; set -- "$@" "$@" "$@" "$@" "$@"
+		set -- "$@" "$@" "$@" "$@"; while :; do cat "$@" 2>/dev/null; /bin/true; sleep 0.02; done' \
 		</dev/null >/dev/null 2>&1 3>&- &
 	track $!
 	sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 3>&- &
@@ -612,6 +615,26 @@ time.sleep(3)' &
 		"$KTOP" -r "$f" -b --csv | tail -n +2
 	done >"$D/replayed.csv"
 	diff <(tail -n +2 "$D/live.csv" | grep ',true,[ZX],') <(grep ',true,[ZX],' "$D/replayed.csv")
+}
+
+@test "record: a jump past a keyframe to a zombie's interval replays its row with the exit record, as it was live" {
+	# Keyframes every 0.5 s: the child's exit record is given intervals before
+	# the keyframe a jump to its last Z interval decodes from.
+	KTOP_KEYFRAME_S=0.5 "$KTOP" -b --csv -d 0.3 -n 14 -w "$D/zj.db" $(trace_opt) --output "$D/live.csv" &
+	local k=$! t
+	echo "$k" >>"$PIDFILE"
+	wait_for_lines "$D/live.csv" 2
+	"$PY" -c 'import os, time
+if os.fork() == 0:
+    os.execv("/bin/true", ["true"])
+time.sleep(3)' &
+	echo $! >>"$PIDFILE"
+	wait "$k"
+	[ "$(grep -c ',true,Z,' "$D/live.csv")" -ge 5 ]
+	t=$(grep ',true,Z,' "$D/live.csv" | tail -n 1 | cut -d, -f1)
+	"$KTOP" -r "$D/zj.db" -b --csv --begin "$t" | grep ',true,[ZX],' >"$D/replayed.csv"
+	[ -s "$D/replayed.csv" ]
+	diff <(grep ',true,[ZX],' "$D/live.csv" | awk -F, -v t="$t" '$1 >= t') "$D/replayed.csv"
 }
 
 @test "record: a name another user planted for a strftime pattern is skipped for the next free one, said once, counted" {
