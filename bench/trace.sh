@@ -31,9 +31,10 @@
 #   bpftrace   tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }
 #   ftrace     our own tracefs instance, raw_syscalls sys_enter + sys_exit, no reader
 #   ftrace-exit  the same with sys_exit only (what ktop enables for syscalls)
-#   ftrace-ktop  the same with the events ktop enables, no reader: what ktop
-#                costs the traced before it reads anything; with ktop's
-#                instance settings (trace_clock, sub-buffer and buffer size,
+#   ftrace-ktop  the same with the events ktop enables (read from its instance
+#                during its first run; KTOP_EVENTS before one), no reader:
+#                what ktop costs the traced before it reads anything; with
+#                ktop's instance settings (trace_clock, sub-buffer and buffer size,
 #                read from ktop's instance during its first run), so that it
 #                differs from ktop by the reader alone
 #   ftrace-ktop-dflt  ktop's events with the instance's defaults (local clock,
@@ -101,11 +102,14 @@ FIRST_TARGET=50		# ms to the first line on stdout
 CC=${CC:-cc}
 B=build/bench
 TRACEFS=/sys/kernel/tracing
-# The events ktop enables by default (collectors/counting.c, evdecode.c).
+# The events ktop enables by default (collectors/counting.c, blockev.c), for a
+# floor measured before any ktop run: the floors take the set ktop's instance
+# had (events_of), so that they follow ktop's defaults and what this kernel has.
 KTOP_EVENTS="raw_syscalls/sys_exit syscalls/sys_enter_exit syscalls/sys_enter_exit_group
 sched/sched_switch task/task_newtask sched/sched_process_exec sched/sched_process_exit
 signal/signal_generate cgroup/cgroup_attach_task task/task_rename sched/sched_wakeup
-sched/sched_wakeup_new"
+sched/sched_wakeup_new sock/sock_send_length sock/sock_recv_length
+block/block_rq_issue block/block_rq_complete block/block_io_start block/block_rq_requeue"
 BPF_COUNT='BEGIN { printf("ready\n"); } tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }'
 # runqlat as bcc does it: runnable from a wakeup or a preemption to the switch-in.
 BPF_RUNQLAT='BEGIN { printf("ready\n"); }
@@ -368,6 +372,16 @@ sc_nr() {
 	sed -n "s/^[[:space:]]*\[\([0-9]*\)\] = \"$(sc_name "$1")\",/\1/p" build/gen/syscall_names.c 2>/dev/null | head -1
 }
 per_iter() { case $1 in getppid*) echo 1 ;; open) echo 3 ;; pingpong) echo 4 ;; esac; }
+# The events of ktop's floor: what TOOL's instance had enabled in its first
+# run (ktop or ktop-lat), else KTOP_EVENTS (ktop-lat's: + raw_syscalls:sys_enter).
+events_of() {
+	if [ -s "$T/events.$1" ]; then
+		cat "$T/events.$1"
+	else
+		echo "$KTOP_EVENTS"
+		[ "$1" = ktop-lat ] && echo raw_syscalls/sys_enter
+	fi
+}
 
 raw_on() {	# system/event ...
 	RAW=kbench-$$
@@ -491,20 +505,20 @@ traced() {
 		raw_off
 		;;
 	ftrace-ktop)
-		# shellcheck disable=SC2086
-		RAW_CFG=$T/cfg.ktop raw_on $KTOP_EVENTS
+		# shellcheck disable=SC2046
+		RAW_CFG=$T/cfg.ktop raw_on $(events_of ktop)
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
 	ftrace-ktop-dflt)
-		# shellcheck disable=SC2086
-		raw_on $KTOP_EVENTS
+		# shellcheck disable=SC2046
+		raw_on $(events_of ktop)
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
 	ftrace-lat)
-		# shellcheck disable=SC2086
-		RAW_CFG=$T/cfg.ktop-lat raw_on $KTOP_EVENTS raw_syscalls/sys_enter
+		# shellcheck disable=SC2046
+		RAW_CFG=$T/cfg.ktop-lat raw_on $(events_of ktop-lat)
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
