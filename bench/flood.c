@@ -403,10 +403,13 @@ static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 		}
 		calls += r.calls;
 		ns += r.ns;
-		if (r.recvs)
-			got += r.bytes, recvs += r.recvs;
-		else
+		/* tcp64: a receiver's result has its recv calls (none: nothing received). */
+		if (r.recvs) {
+			got += r.bytes;
+			recvs += r.recvs;
+		} else {
 			sent += r.bytes;
+		}
 	}
 	for (i = 0; i < nprocs; i++) {
 		int st;
