@@ -18,6 +18,19 @@
  *       over two pipes: each round trip is two sleeps, two wakeups and two
  *       context switches a side (the scheduler events' worst case). ns is per
  *       round trip, of the side that starts them.
+ *   flood tcp64 SECONDS [NPAIRS]
+ *       NPAIRS TCP connections on 127.0.0.1 (default: one per CPU), each a
+ *       sender and a receiver pinned to two CPUs (pair i: the sender on CPU
+ *       i, the receiver on CPU i+1), so every CPU sends and receives. The
+ *       sender writes 64-byte messages with send() (TCP_NODELAY: a segment
+ *       each, as a small-message protocol has), the receiver reads them with
+ *       recv() of at most 64 bytes, so one send and about one recv a message
+ *       (two sock events). The sender stops after SECONDS with shutdown();
+ *       the receiver reads to the end, and every byte sent must have come.
+ *       ns is per message: the senders' loop times / all messages (with one
+ *       sender per CPU, the time a CPU spends sending and receiving one).
+ *       The output adds bytes=<received: both directions' bytes are this
+ *       each> recvs=<recv calls> pids=<the flood processes, comma-separated>.
  *   flood firstline -- COMMAND [ARG ...]
  *       Runs COMMAND with stdout on a pipe and prints, in ms from just before
  *       fork: first=<first byte on stdout> row=<first line that starts with a
@@ -41,7 +54,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +71,8 @@ static volatile sig_atomic_t nkids;
 struct result {
 	uint64_t calls;	/* loop iterations */
 	uint64_t ns;	/* loop time */
+	uint64_t bytes;	/* tcp64: bytes sent, or received */
+	uint64_t recvs;	/* tcp64: recv calls that returned bytes */
 	int err;
 };
 
@@ -77,6 +95,7 @@ static void usage(void)
 	fputs("usage: flood getppid SECONDS [NPROCS]\n"
 	      "       flood open SECONDS DIR [NPROCS]\n"
 	      "       flood pingpong SECONDS [NPAIRS]\n"
+	      "       flood tcp64 SECONDS [NPAIRS]\n"
 	      "       flood firstline -- COMMAND [ARG ...]\n", stderr);
 	exit(2);
 }
@@ -166,6 +185,88 @@ fail:
 	r->err = errno ? errno : EIO;
 }
 
+#define MSG_LEN 64
+
+/* tcp64's sender: 64-byte sends for @dur, then the end of the stream. */
+static void loop_tcp_send(uint64_t dur, int fd, struct result *r)
+{
+	uint64_t t0 = now_ns(), t, n = 0;
+	char msg[MSG_LEN];
+	int i;
+
+	memset(msg, 'm', sizeof(msg));
+	do {
+		for (i = 0; i < 64; i++)
+			if (send(fd, msg, sizeof(msg), 0) != (ssize_t)sizeof(msg))
+				goto fail;
+		n += 64;
+		t = now_ns();
+	} while (t - t0 < dur);
+	if (shutdown(fd, SHUT_WR))
+		goto fail;
+	r->calls = n;
+	r->ns = t - t0;
+	r->bytes = n * MSG_LEN;
+	return;
+fail:
+	r->err = errno ? errno : EIO;
+}
+
+/* tcp64's receiver: recv() of at most a message until the sender's end. */
+static void loop_tcp_recv(int fd, struct result *r)
+{
+	char buf[MSG_LEN];
+	ssize_t got;
+
+	while ((got = recv(fd, buf, sizeof(buf), 0)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			r->err = errno;
+			return;
+		}
+		r->bytes += (uint64_t)got;
+		r->recvs++;
+	}
+}
+
+/*
+ * A connected pair on 127.0.0.1 through @lfd (listening): @c the sender's
+ * end (TCP_NODELAY), @s the receiver's.
+ */
+static void tcp_pair(int lfd, const struct sockaddr_in *addr, int *c, int *s)
+{
+	int one = 1;
+
+	*c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*c < 0)
+		die("socket");
+	if (connect(*c, (const struct sockaddr *)addr, sizeof(*addr)))
+		die("connect 127.0.0.1");
+	*s = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (*s < 0)
+		die("accept");
+	if (setsockopt(*c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("TCP_NODELAY");
+}
+
+/* A listening socket on 127.0.0.1, a port the kernel picks, in @addr. */
+static int tcp_listen(struct sockaddr_in *addr)
+{
+	socklen_t len = sizeof(*addr);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die("socket");
+	memset(addr, 0, sizeof(*addr));
+	addr->sin_family = AF_INET;
+	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)addr, sizeof(*addr)) || listen(fd, MAX_PROCS) ||
+	    getsockname(fd, (struct sockaddr *)addr, &len))
+		die("listen on 127.0.0.1");
+	return fd;
+}
+
 static int cpus_allowed(int *cpus, int max)
 {
 	cpu_set_t set;
@@ -192,25 +293,45 @@ static void on_stop(int sig)
 	raise(sig);
 }
 
-enum mode { M_GETPPID, M_OPEN, M_PINGPONG };
+enum mode { M_GETPPID, M_OPEN, M_PINGPONG, M_TCP64 };
+
+static const char *mode_name(enum mode mode)
+{
+	switch (mode) {
+	case M_OPEN: return "open/read";
+	case M_PINGPONG: return "pingpong";
+	case M_TCP64: return "tcp64";
+	default: return "getppid";
+	}
+}
 
 static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 {
 	int cpus[MAX_PROCS], ncpus = cpus_allowed(cpus, MAX_PROCS);
 	int ready[2], go[2], res[2], i, failed = 0, open_mode = mode == M_OPEN;
 	int pp[MAX_PROCS][2];	/* pingpong: pipe i carries what process i writes */
-	uint64_t dur = (uint64_t)(secs * 1e9), calls = 0, ns = 0;
+	int sk[MAX_PROCS];	/* tcp64: process i's socket (even: sender, odd: receiver) */
+	uint64_t dur = (uint64_t)(secs * 1e9), calls = 0, ns = 0, sent = 0, got = 0, recvs = 0;
+	bool paired = mode == M_PINGPONG || mode == M_TCP64;
+	struct sockaddr_in addr;
 	char c;
 
 	if (nprocs <= 0)
 		nprocs = mode == M_PINGPONG ? (ncpus > 1 ? ncpus / 2 : 1) : ncpus;
-	if (mode == M_PINGPONG)
+	if (paired)
 		nprocs *= 2;	/* pairs */
 	if (nprocs > MAX_PROCS || ncpus <= 0)
 		usage();
 	for (i = 0; mode == M_PINGPONG && i < nprocs; i++)
 		if (pipe2(pp[i], O_CLOEXEC))
 			die("pipe");
+	if (mode == M_TCP64) {
+		int lfd = tcp_listen(&addr);
+
+		for (i = 0; i < nprocs; i += 2)
+			tcp_pair(lfd, &addr, &sk[i], &sk[i + 1]);
+		close(lfd);
+	}
 	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
 		die("pipe");
 	for (i = 0; i < nprocs; i++) {
@@ -224,7 +345,8 @@ static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			CPU_ZERO(&set);
-			CPU_SET(cpus[i % ncpus], &set);
+			/* tcp64: pair i/2's sender on CPU i/2, its receiver on the next. */
+			CPU_SET(cpus[(mode == M_TCP64 ? i / 2 + (i & 1) : i) % ncpus], &set);
 			sched_setaffinity(0, sizeof(set), &set);
 			close(ready[0]);
 			close(go[1]);
@@ -234,7 +356,12 @@ static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 			/* All start when the parent closes the go pipe. */
 			if (read(go[0], &c, 1) < 0)
 				_exit(2);
-			if (mode == M_PINGPONG) {
+			if (mode == M_TCP64) {
+				if (i & 1)
+					loop_tcp_recv(sk[i], &r);
+				else
+					loop_tcp_send(dur, sk[i], &r);
+			} else if (mode == M_PINGPONG) {
 				/* Reads its partner's pipe (i ^ 1), writes its own. */
 				loop_pingpong(dur, pp[i ^ 1][0], pp[i][1], !(i & 1), &r);
 			} else if (open_mode) {
@@ -255,6 +382,9 @@ static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 	close(ready[1]);
 	close(go[0]);
 	close(res[1]);
+	/* The parent's copies: the flood's are the only ends (the stream's end is shutdown's). */
+	for (i = 0; mode == M_TCP64 && i < nprocs; i++)
+		close(sk[i]);
 	for (i = 0; i < nprocs; i++)
 		if (read(ready[0], &c, 1) != 1)
 			die("a flood process did not start");
@@ -268,13 +398,18 @@ static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 		}
 		if (r.err) {
 			errno = r.err;
-			fprintf(stderr, "flood: %s: %s\n",
-				mode == M_PINGPONG ? "pingpong" : open_mode ? "open/read" : "getppid",
-				strerror(errno));
+			fprintf(stderr, "flood: %s: %s\n", mode_name(mode), strerror(errno));
 			failed = 1;
 		}
 		calls += r.calls;
 		ns += r.ns;
+		/* tcp64: a receiver's result has its recv calls (none: nothing received). */
+		if (r.recvs) {
+			got += r.bytes;
+			recvs += r.recvs;
+		} else {
+			sent += r.bytes;
+		}
 	}
 	for (i = 0; i < nprocs; i++) {
 		int st;
@@ -282,12 +417,24 @@ static int run_flood(enum mode mode, double secs, const char *dir, int nprocs)
 		if (waitpid(kids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			failed = 1;
 	}
+	if (!failed && sent != got) {
+		fprintf(stderr, "flood: tcp64: %llu bytes sent, %llu received\n",
+			(unsigned long long)sent, (unsigned long long)got);
+		failed = 1;
+	}
 	if (failed || !calls) {
 		fprintf(stderr, "flood: a flood process failed\n");
 		return 1;
 	}
-	printf("ns=%.2f calls=%llu procs=%d secs=%.3f\n", (double)ns / (double)calls,
-	       (unsigned long long)calls, nprocs, (double)ns / 1e9 / nprocs);
+	/* secs: of the processes that time their loop (pingpong's, tcp64's first sides). */
+	printf("ns=%.2f calls=%llu procs=%d secs=%.3f", (double)ns / (double)calls,
+	       (unsigned long long)calls, nprocs, (double)ns / 1e9 / (paired ? nprocs / 2 : nprocs));
+	if (mode == M_TCP64) {
+		printf(" bytes=%llu recvs=%llu pids=", (unsigned long long)got, (unsigned long long)recvs);
+		for (i = 0; i < nprocs; i++)
+			printf("%s%d", i ? "," : "", (int)kids[i]);
+	}
+	printf("\n");
 	return 0;
 }
 
@@ -371,6 +518,8 @@ int main(int argc, char **argv)
 		return run_flood(M_OPEN, secs, argv[3], argc == 5 ? atoi(argv[4]) : 0);
 	if (!strcmp(argv[1], "pingpong") && argc <= 4)
 		return run_flood(M_PINGPONG, secs, NULL, argc == 4 ? atoi(argv[3]) : 0);
+	if (!strcmp(argv[1], "tcp64") && argc <= 4)
+		return run_flood(M_TCP64, secs, NULL, argc == 4 ? atoi(argv[3]) : 0);
 	usage();
 	return 2;
 }

@@ -6,7 +6,10 @@
 # BENCH_REPS runs), syscalls per refresh and per process (strace -f -c, runs
 # of -n 3 and -n 13, median of BENCH_SREPS), ktop's descriptors and peak RSS.
 # Ends with PASS/FAIL against the targets at the largest count: ktop CPU per
-# refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1.
+# refresh <= 0.40 x top's, and ktop syscalls per process per refresh <= 1.1;
+# and a second line for the disk columns (issue 35): ktop -o with the text
+# default columns plus disk_read_bytes,disk_write_bytes (/proc/PID/io for
+# every row), CPU per refresh <= 0.40 x top's as well.
 # Exit status 1 on FAIL, 2 on error (the idle processes are killed either way).
 # Then runs bench/trace.sh (the cost of tracing, see there) and bench/tty.sh
 # (bytes per screen refresh against htop and top), then bench/exporter.sh (the
@@ -38,6 +41,9 @@ LONG=${BENCH_LONG:-23}
 SLONG=${BENCH_SLONG:-13}
 DELAY=${BENCH_DELAY:-0.1}
 CPU_TARGET=0.40
+DISK_TARGET=0.40	# ktop with the disk columns, CPU per refresh against top's
+# The text default without tracing (man ktop, -o) and the disk columns before comm.
+DISK_COLS=pid,user,state,cpu_pct,mem_pct,rss_kb,minflt,majflt,threads,cpu_s,disk_read_bytes,disk_write_bytes,comm
 SYS_TARGET=1.1
 CC=${CC:-cc}
 B=build/bench
@@ -89,7 +95,7 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
 # The tools: tool_argv TOOL N prints the command line for N iterations. top gets
 # its default configuration (an empty HOME) and 512 columns so no line is cut.
-TOOLS="top ktop ktopcsv"
+TOOLS="top ktop ktopcsv ktopdisk"
 BASE=${BENCH_BASE:-}
 if [ -n "$BASE" ]; then
 	[ -x "$BASE" ] || die "BENCH_BASE=$BASE is not an executable"
@@ -105,6 +111,7 @@ tool_argv() {
 	# the events of strace's own ptrace calls, a feedback loop of strace's.
 	ktop) echo "env LC_ALL=C $KTOP -b --no-trace -d $DELAY -n $2" ;;
 	ktopcsv) echo "env LC_ALL=C $KTOP -b --no-trace --csv -d $DELAY -n $2" ;;
+	ktopdisk) echo "env LC_ALL=C $KTOP -b --no-trace -o $DISK_COLS -d $DELAY -n $2" ;;
 	ktopbase) echo "env LC_ALL=C $BASE -b --no-trace -d $DELAY -n $2" ;;
 	esac
 }
@@ -117,7 +124,7 @@ check_frames() {
 		die "$tool -n 2 failed"
 	case $tool in
 	top) frames=$(grep -c '^top - ' "$T/frames.$tool") ;;
-	ktop | ktopbase) frames=$(grep -c '^ktop - ' "$T/frames.$tool") ;;
+	ktop | ktopbase | ktopdisk) frames=$(grep -c '^ktop - ' "$T/frames.$tool") ;;
 	ktopcsv) frames=$(awk -F, 'NR > 1 { print $1 }' "$T/frames.$tool" | sort -u | wc -l) ;;
 	esac
 	rows=$(wc -l <"$T/frames.$tool")
@@ -140,12 +147,13 @@ measure_sys() {	# tool n -> sets $calls, the total syscall count
 
 iters=$((LONG - SHORT))
 siters=$((SLONG - SHORT))
-label() { case $1 in ktopcsv) echo "ktop --csv" ;; ktopbase) echo "ktop-base" ;; *) echo "$1" ;; esac; }
+label() { case $1 in ktopcsv) echo "ktop --csv" ;; ktopbase) echo "ktop-base" ;; ktopdisk) echo "ktop +disk" ;; *) echo "$1" ;; esac; }
 start=$(date +%s)
 echo "ktop bench: $(nproc) CPUs, $(uname -r), $(top -V | head -1), ktop $($KTOP -V 2>/dev/null | head -1)"
 echo "per refresh = (run of -n LONG minus run of -n $SHORT) / (LONG - $SHORT), -d $DELAY, stdout to /dev/null"
 echo "CPU: LONG=$LONG, user+sys from wait4 rusage, median of $REPS runs; user% = user share of the long runs"
 echo "syscalls: LONG=$SLONG, strace -f -c, median of $SREPS; per proc = per refresh / processes in /proc"
+echo "ktop +disk: ktop -b -o $DISK_COLS"
 echo "existing processes: $existing"
 echo
 printf '%-6s %-11s %7s %15s %17s %14s %6s\n' procs tool nprocs cpu_ms/refresh syscalls/refresh syscalls/proc user%
@@ -167,7 +175,7 @@ for procs in $PROCS; do
 	done
 
 	# Descriptors and peak RSS of ktop while it runs (after a few refreshes).
-	for tool in ktop ktopcsv; do
+	for tool in ktop ktopcsv ktopdisk; do
 		# shellcheck disable=SC2046
 		env $(tool_argv "$tool" 40) >/dev/null 2>>"$T/stderr" &
 		kp=$!
@@ -175,10 +183,11 @@ for procs in $PROCS; do
 		fds=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
 		fstat=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 -lname '/proc/*/stat' 2>/dev/null | wc -l)
 		fstatus=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 -lname '/proc/*/status' 2>/dev/null | wc -l)
+		fio=$(find "/proc/$kp/fd" -mindepth 1 -maxdepth 1 -lname '/proc/*/io' 2>/dev/null | wc -l)
 		hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$kp/status" 2>/dev/null)
 		npnow=$(nprocs)
 		wait "$kp"
-		echo "$tool $fds $fstat $fstatus ${hwm:-0} $npnow" >>"$T/fds.$procs"
+		echo "$tool $fds $fstat $fstatus $fio ${hwm:-0} $npnow" >>"$T/fds.$procs"
 	done
 
 	np2=$(nprocs)
@@ -213,14 +222,16 @@ for procs in $PROCS; do
 		END {
 			printf "ratio ktop/top:        cpu %.2f, syscalls %.2f\n", c["ktop"] / c["top"], s["ktop"] / s["top"]
 			printf "ratio ktop --csv/top:  cpu %.2f, syscalls %.2f\n", c["ktopcsv"] / c["top"], s["ktopcsv"] / s["top"]
+			printf "ratio ktop +disk/top:  cpu %.2f, syscalls %.2f\n", c["ktopdisk"] / c["top"], s["ktopdisk"] / s["top"]
 			if (c["ktopbase"] > 0)
 				printf "ratio ktop/ktop-base:  cpu %.2f, syscalls %.2f\n", c["ktop"] / c["ktopbase"], s["ktop"] / s["ktopbase"]
 		}' "$T/summary"
 	awk -v p="$procs" '$1 == p { r[$2] = $6 } END {
-			printf "peak RSS (ru_maxrss): top %d KiB, ktop %d KiB, ktop --csv %d KiB\n", r["top"], r["ktop"], r["ktopcsv"] }' "$T/summary"
-	while read -r tool fds fstat fstatus hwm npnow; do
-		printf '%s: %s open descriptors (%s stat, %s status) with %s processes, VmHWM %s KiB\n' \
-			"$(label "$tool")" "$fds" "$fstat" "$fstatus" "$npnow" "$hwm"
+			printf "peak RSS (ru_maxrss): top %d KiB, ktop %d KiB, ktop --csv %d KiB, ktop +disk %d KiB\n",
+				r["top"], r["ktop"], r["ktopcsv"], r["ktopdisk"] }' "$T/summary"
+	while read -r tool fds fstat fstatus fio hwm npnow; do
+		printf '%s: %s open descriptors (%s stat, %s status, %s io) with %s processes, VmHWM %s KiB\n' \
+			"$(label "$tool")" "$fds" "$fstat" "$fstatus" "$fio" "$npnow" "$hwm"
 	done <"$T/fds.$procs"
 	echo
 done
@@ -233,9 +244,17 @@ verdict=$(awk -v p="$max" -v ct="$CPU_TARGET" -v st="$SYS_TARGET" '$1 == p { c[$
 		printf "%s: at %d processes ktop cpu/refresh = %.2f x top (target <= %.2f: %s), syscalls/proc = %.3f (target <= %.1f: %s)\n",
 			ok ? "PASS" : "FAIL", p, r, ct, r <= ct ? "ok" : "missed", s["ktop"], st, s["ktop"] <= st ? "ok" : "missed"
 	}' "$T/summary")
+# The disk columns (issue 35): /proc/PID/io beside stat for every row.
+dverdict=$(awk -v p="$max" -v ct="$DISK_TARGET" '$1 == p { c[$2] = $3; s[$2] = $5 }
+	END {
+		r = c["ktopdisk"] / c["top"]
+		printf "%s: at %d processes ktop with the disk columns (+disk_read_bytes,disk_write_bytes) cpu/refresh = %.2f x top (target <= %.2f: %s), syscalls/proc = %.3f\n",
+			r <= ct ? "PASS" : "FAIL", p, r, ct, r <= ct ? "ok" : "missed", s["ktopdisk"]
+	}' "$T/summary")
 echo "$verdict"
+echo "$dverdict"
 echo "bench time: $(($(date +%s) - start)) s"
-case $verdict in PASS*) status=0 ;; *) status=1 ;; esac
+case $verdict$dverdict in PASS*PASS*) status=0 ;; *) status=1 ;; esac
 
 # Then the cost of tracing (bench/trace.sh), once the idle processes are gone,
 # and the bytes a refresh sends to the terminal (bench/tty.sh).

@@ -14,6 +14,13 @@
 #            trip. Tracers: ktop, ftrace with ktop's events, bpftrace doing
 #            runqlat (bcc's logic: wakeup -> switch-in histogram), perf sched
 #            record.
+#   tcp64    TCP on 127.0.0.1, one connection per CPU, its sender and
+#            receiver on two CPUs (so each CPU sends and receives), 64-byte
+#            send()s (TCP_NODELAY) and recv()s of at most 64 bytes: a small
+#            message flood, two sock events a message (sock_send_length,
+#            sock_recv_length); ns per message. Tracers: ktop, ftrace with
+#            ktop's events, bpftrace summing the same bytes per pid from
+#            the same two tracepoints.
 # --latency (ktop-lat and its anchors) runs on the getppid flood only.
 # ns = CPU time per iteration (the sum of the loop times / all iterations).
 #
@@ -29,11 +36,14 @@
 #   ktop-nofl  the same with --flight 0: what the flight recorder's keeping of
 #              pages costs, the traced and ktop (getppid, getppid1)
 #   bpftrace   tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }
+#              (pingpong: runqlat; tcp64: the bytes of sock_send_length and
+#              sock_recv_length summed per pid, as ktop counts them)
 #   ftrace     our own tracefs instance, raw_syscalls sys_enter + sys_exit, no reader
 #   ftrace-exit  the same with sys_exit only (what ktop enables for syscalls)
-#   ftrace-ktop  the same with the events ktop enables, no reader: what ktop
-#                costs the traced before it reads anything; with ktop's
-#                instance settings (trace_clock, sub-buffer and buffer size,
+#   ftrace-ktop  the same with the events ktop enables (read from its instance
+#                during its first run; KTOP_EVENTS before one), no reader:
+#                what ktop costs the traced before it reads anything; with
+#                ktop's instance settings (trace_clock, sub-buffer and buffer size,
 #                read from ktop's instance during its first run), so that it
 #                differs from ktop by the reader alone
 #   ftrace-ktop-dflt  ktop's events with the instance's defaults (local clock,
@@ -71,7 +81,7 @@
 #                 ktop-lat ftrace-lat bpftrace-lat strace-w"
 #                        the tracers (a subset runs; a target whose
 #                        measurements are missing says SKIP)
-#   BENCH_TWORKLOADS="getppid open getppid1 pingpong"
+#   BENCH_TWORKLOADS="getppid open getppid1 pingpong tcp64"
 #   BENCH_TQUIET=90      seconds in all to wait for other tracers to finish
 #   BENCH_KEEP=1         keep the raw logs (path printed at the end)
 #   BENCH_BASE=PATH      another ktop binary (an older build), measured side by
@@ -84,14 +94,16 @@ REPS=${BENCH_TREPS:-5}
 SLOW_REPS=${BENCH_TSLOW_REPS:-3}
 FIRST_REPS=${BENCH_TFIRST:-9}
 TOOLS=${BENCH_TTOOLS:-"ktop ktop-nofl bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace ktop-lat ftrace-lat bpftrace-lat strace-w"}
-WORKLOADS=${BENCH_TWORKLOADS:-"getppid open getppid1 pingpong"}
+WORKLOADS=${BENCH_TWORKLOADS:-"getppid open getppid1 pingpong tcp64"}
 ONE_CPU_TOOLS="ktop ktop-nofl ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt"	# the tracers measured on getppid1
 PINGPONG_TOOLS="ktop ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt perf-sched"	# and on pingpong
+TCP_TOOLS="ktop ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt"	# and on tcp64
 LAT_TOOLS="ktop-lat ftrace-lat bpftrace-lat strace-w"	# measured on getppid only
 FLIGHT_TOOLS="ktop-nofl"	# measured on getppid and getppid1 only
 FLIGHT_EPS=0.05		# the flight recorder: the traced's ratio at most +this over ktop --flight 0's
 FLIGHT_CPU=1.05		# and ktop's CPU per event at most this times --flight 0's
 PINGPONG_EPS=0.05	# ktop on pingpong: at most its events with no reader + this
+TCP_EPS=0.05		# ktop on tcp64: at most its events with no reader + this
 LAT_EPS=0.05		# ktop --latency on getppid: at most its events with no reader + this
 FAR=10			# "far below": ktop-lat's added cost at most 1/FAR of perf trace's, strace -w's
 FLOOD_TARGET=3.0	# ktop ratio on the getppid flood; and no worse than bpftrace
@@ -101,11 +113,14 @@ FIRST_TARGET=50		# ms to the first line on stdout
 CC=${CC:-cc}
 B=build/bench
 TRACEFS=/sys/kernel/tracing
-# The events ktop enables by default (collectors/counting.c, evdecode.c).
+# The events ktop enables by default (collectors/counting.c, blockev.c), for a
+# floor measured before any ktop run: the floors take the set ktop's instance
+# had (events_of), so that they follow ktop's defaults and what this kernel has.
 KTOP_EVENTS="raw_syscalls/sys_exit syscalls/sys_enter_exit syscalls/sys_enter_exit_group
 sched/sched_switch task/task_newtask sched/sched_process_exec sched/sched_process_exit
 signal/signal_generate cgroup/cgroup_attach_task task/task_rename sched/sched_wakeup
-sched/sched_wakeup_new"
+sched/sched_wakeup_new sock/sock_send_length sock/sock_recv_length
+block/block_rq_issue block/block_rq_complete block/block_io_start block/block_rq_requeue"
 BPF_COUNT='BEGIN { printf("ready\n"); } tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }'
 # runqlat as bcc does it: runnable from a wakeup or a preemption to the switch-in.
 BPF_RUNQLAT='BEGIN { printf("ready\n"); }
@@ -123,6 +138,11 @@ tracepoint:raw_syscalls:sys_exit /@start[tid]/ {
 	delete(@start[tid]);
 }
 END { clear(@start); }'
+# The bytes ktop counts per process from the same tracepoints: calls that
+# moved bytes (ret > 0), receives without MSG_PEEK (2).
+BPF_NET='BEGIN { printf("ready\n"); }
+tracepoint:sock:sock_send_length /args->ret > 0/ { @tx[pid] = sum(args->ret); }
+tracepoint:sock:sock_recv_length /args->ret > 0 && !(args->flags & 2)/ { @rx[pid] = sum(args->ret); }'
 BPF_PROG=$BPF_COUNT
 
 T=""
@@ -330,6 +350,23 @@ check_bpftrace() {
 	fi
 }
 check_bpftrace bpftrace "$BPF_COUNT"
+# tcp64 needs the sock events (Linux 6.3+), and bpftrace able to attach to them.
+case " $WORKLOADS " in
+*" tcp64 "*)
+	if [ ! -d "$TRACEFS/events/sock/sock_send_length" ] || [ ! -d "$TRACEFS/events/sock/sock_recv_length" ]; then
+		SKIPPED="$SKIPPED tcp64 (no sock:sock_send_length/sock_recv_length events: Linux 6.3+);"
+		WORKLOADS=$(echo " $WORKLOADS " | sed 's/ tcp64 / /; s/^ *//; s/ *$//')
+	elif have bpftrace; then
+		BPF_PROG=$BPF_NET
+		if start_bpftrace; then
+			stop_pid "$bp" TERM
+		else
+			SKIPPED="$SKIPPED bpftrace on tcp64 (does not attach to the sock events: $(grep -v RLIMIT_MEMLOCK "$T/bpf.err" | tail -1));"
+			TCP_TOOLS=$(echo " $TCP_TOOLS " | sed 's/ bpftrace / /; s/^ *//; s/ *$//')
+		fi
+	fi
+	;;
+esac
 check_bpftrace bpftrace-lat "$BPF_LAT"
 if have perf; then
 	if ! command -v perf >/dev/null 2>&1; then
@@ -354,6 +391,7 @@ flood_args() {
 	open) echo "open $SECS $S" ;;
 	getppid1) echo "getppid $SECS 1" ;;
 	pingpong) echo "pingpong $SECS" ;;
+	tcp64) echo "tcp64 $SECS" ;;
 	esac
 }
 # ns of the last flood, from its output file $1; its iterations in $calls.
@@ -367,7 +405,17 @@ sc_name() { case $1 in getppid*) echo getppid ;; open) echo openat ;; pingpong) 
 sc_nr() {
 	sed -n "s/^[[:space:]]*\[\([0-9]*\)\] = \"$(sc_name "$1")\",/\1/p" build/gen/syscall_names.c 2>/dev/null | head -1
 }
-per_iter() { case $1 in getppid*) echo 1 ;; open) echo 3 ;; pingpong) echo 4 ;; esac; }
+per_iter() { case $1 in getppid*) echo 1 ;; open) echo 3 ;; pingpong) echo 4 ;; tcp64) echo 2 ;; esac; }
+# The events of ktop's floor: what TOOL's instance had enabled in its first
+# run (ktop or ktop-lat), else KTOP_EVENTS (ktop-lat's: + raw_syscalls:sys_enter).
+events_of() {
+	if [ -s "$T/events.$1" ]; then
+		cat "$T/events.$1"
+	else
+		echo "$KTOP_EVENTS"
+		[ "$1" = ktop-lat ] && echo raw_syscalls/sys_enter
+	fi
+}
 
 raw_on() {	# system/event ...
 	RAW=kbench-$$
@@ -460,10 +508,17 @@ traced() {
 	bpftrace)
 		BPF_PROG=$BPF_COUNT
 		[ "$w" = pingpong ] && BPF_PROG=$BPF_RUNQLAT
+		[ "$w" = tcp64 ] && BPF_PROG=$BPF_NET
 		start_bpftrace || die "bpftrace did not start: $(tail -1 "$T/bpf.err")"
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under bpftrace failed"
 		stop_pid "$bp" TERM
 		nr=$(sc_nr "$w")
+		# tcp64: the bytes it summed for the flood's processes, both ways, in
+		# 128-byte units (a message sent and received): / messages = 1 when exact.
+		[ "$w" = tcp64 ] && nr="" && seen=$(sed -n 's/^@[tr]x\[\([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpf.out" |
+			awk -v pl="$(sed -n 's/.* pids=\([0-9,]*\).*/\1/p' "$out")" '
+				BEGIN { n = split(pl, a, ","); for (i = 1; i <= n; i++) f[a[i]] = 1 }
+				$1 in f { s += $2 } END { print s / 128 }')
 		[ -n "$nr" ] && seen=$(sed -n 's/^@\[[0-9]*, \([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpf.out" |
 			awk -v nr="$nr" '$1 == nr { s += $2 } END { print s + 0 }')
 		;;
@@ -491,20 +546,20 @@ traced() {
 		raw_off
 		;;
 	ftrace-ktop)
-		# shellcheck disable=SC2086
-		RAW_CFG=$T/cfg.ktop raw_on $KTOP_EVENTS
+		# shellcheck disable=SC2046
+		RAW_CFG=$T/cfg.ktop raw_on $(events_of ktop)
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
 	ftrace-ktop-dflt)
-		# shellcheck disable=SC2086
-		raw_on $KTOP_EVENTS
+		# shellcheck disable=SC2046
+		raw_on $(events_of ktop)
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
 	ftrace-lat)
-		# shellcheck disable=SC2086
-		RAW_CFG=$T/cfg.ktop-lat raw_on $KTOP_EVENTS raw_syscalls/sys_enter
+		# shellcheck disable=SC2046
+		RAW_CFG=$T/cfg.ktop-lat raw_on $(events_of ktop-lat)
 		run "$out" "$FLOOD" $(flood_args "$w") || die "flood $w under ftrace failed"
 		raw_off
 		;;
@@ -588,7 +643,13 @@ label() {	# tool [workload]
 	ktop-base) echo "ktop-base -b -d 1" ;;
 	ktop-lat) echo "ktop --latency" ;;
 	ktop-nofl) echo "ktop --flight 0" ;;
-	bpftrace) [ "${2:-}" = pingpong ] && echo "bpftrace runqlat" || echo "bpftrace count()" ;;
+	bpftrace)
+		case ${2:-} in
+		pingpong) echo "bpftrace runqlat" ;;
+		tcp64) echo "bpftrace sum(bytes)" ;;
+		*) echo "bpftrace count()" ;;
+		esac
+		;;
 	bpftrace-lat) echo "bpftrace lat hist" ;;
 	ftrace-lat) echo "ftrace ktop's+enter" ;;
 	strace-w) echo "strace -c -w -f" ;;
@@ -610,10 +671,12 @@ echo "ktop trace bench: $NCPU CPUs, $(uname -r), $("$KTOP" -V 2>/dev/null | head
 echo "tools: $(strace -V | head -1 | sed 's/ -- version//')$(command -v perf >/dev/null && echo ", $(perf --version)")$(command -v bpftrace >/dev/null && echo ", $(bpftrace --version)")"
 [ -n "$SKIPPED" ] && echo "skipped:$SKIPPED"
 echo "flood: $NCPU processes, one pinned per CPU, ${SECS} s a run; ns = CPU time per iteration"
-echo "       (getppid1: one process only, the other CPUs left to the tracer)"
+echo "       (getppid1: one process only, the other CPUs left to the tracer;"
+echo "       tcp64: a TCP connection per CPU on 127.0.0.1, 64-byte messages, ns per message)"
 echo "ratio = traced ns / the mean of the untraced runs just before and after it:"
 echo "        median [min-max] of $REPS ($SLOW_REPS for perf, strace); untraced_ns and traced_ns are medians"
-echo "seen = the workload's syscall as counted by the tool / as made (ktop: all events decoded / syscalls made)"
+echo "seen = the workload's syscall as counted by the tool / as made (ktop: all events decoded / syscalls made;"
+echo "       tcp64: bpftrace's bytes of the flood's pids / the bytes sent and received)"
 echo "--latency on getppid only: ktop --latency, ftrace with its events (ktop's + raw_syscalls:sys_enter),"
 echo "        bpftrace's per-syscall latency histogram, strace -c -w -f; perf trace -s is the getppid row"
 echo
@@ -629,6 +692,7 @@ for w in $WORKLOADS; do
 			case " $FLIGHT_TOOLS " in *" $tool "*) [ "$w" = getppid ] || [ "$w" = getppid1 ] || continue ;; esac
 			[ "$w" = getppid1 ] && case " $ONE_CPU_TOOLS " in *" $tool "*) ;; *) continue ;; esac
 			[ "$w" = pingpong ] && case " $PINGPONG_TOOLS " in *" $tool "*) ;; *) continue ;; esac
+			[ "$w" = tcp64 ] && case " $TCP_TOOLS " in *" $tool "*) ;; *) continue ;; esac
 			[ "$w" != pingpong ] && [ "$tool" = perf-sched ] && continue
 			pair "$tool" "$w" "$rep"
 		done
@@ -753,7 +817,7 @@ target "$mr" le "$MIXED_TARGET" "open/read/close: ktop $(fx "$mr") (target <= ${
 target "$mr" le "$mb" "open/read/close: ktop $(fx "$mr"), bpftrace $(fx "$mb") (target: ktop <= bpftrace)"
 # The reader's own cost: ktop over ftrace with its events and nobody reading.
 # ktop-base is put over the same floor (its event set is printed when it differs).
-for w in getppid open getppid1 pingpong; do
+for w in getppid open getppid1 pingpong tcp64; do
 	fl=$(ratio_of "$w" ftrace-ktop)
 	rk=$(minus "$(ratio_of "$w" ktop)" "$fl")
 	rb=$(minus "$(ratio_of "$w" ktop-base)" "$fl")
@@ -784,6 +848,15 @@ for o in perf-sched bpftrace; do
 	orr=$(ratio_of pingpong "$o")
 	target "$pr" lt "$orr" "context switch flood: ktop $(fx "$pr"), $(label "$o" pingpong) $(fx "$orr") (target: ktop below)"
 done
+# The loopback TCP flood of small messages (issue 35).
+tr_=$(ratio_of tcp64 ktop)
+tf=$(ratio_of tcp64 ftrace-ktop)
+target "$tr_" le "$(plus "$tf" "$TCP_EPS")" \
+	"TCP flood (tcp64): ktop $(fx "$tr_"), its events with no reader $(fx "$tf") (target <= +$TCP_EPS)"
+tb=$(ratio_of tcp64 bpftrace)
+target "$tr_" lt "$tb" "TCP flood (tcp64): ktop $(fx "$tr_"), $(label bpftrace tcp64) per pid $(fx "$tb") (target: ktop below)"
+tcl=$(awk '$1 == "tcp64" && $2 == "ktop" { print ($6 > $7 ? $6 : $7) }' "$T/ktopsum")
+target "$tcl" le 0 "TCP flood (tcp64): lost events under ktop: ${tcl:--} (ktop's count or the kernel's, the larger, over its runs; target 0, default buffers)"
 # --latency on the getppid flood.
 lr=$(ratio_of getppid ktop-lat)
 lf=$(ratio_of getppid ftrace-lat)
@@ -821,7 +894,7 @@ for w in getppid getppid1; do
 done
 # An older build measured side by side: information, not a target.
 if have ktop && have ktop-base; then
-	for w in getppid open getppid1 pingpong; do
+	for w in getppid open getppid1 pingpong tcp64; do
 		kr=$(ratio_of "$w" ktop)
 		br=$(ratio_of "$w" ktop-base)
 		[ -n "$kr" ] && [ -n "$br" ] &&
