@@ -17,12 +17,19 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # sqlite3 reads recordings in tests; prometheus (server, promtool) and
 # python3-prometheus-client (a strict OpenMetrics parser) check the exporter;
 # curl and openssl (a CA and certificates made by the test) its TLS and auth.
-# gcc-multilib builds the 32-bit test program (gcc -m32, summary.bats).
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib"
+# gcc-multilib builds the 32-bit test program (gcc -m32, summary.bats);
+# groff-base renders the man page (man.bats).
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib groff-base"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"
 stress="stress-ng procps"
+# --list WHAT...: only print the packages of WHAT (tests/need.bash asks).
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 want="$build"
 for what in "$@"; do
 	case "$what" in
@@ -31,6 +38,11 @@ for what in "$@"; do
 	stress) want="$want $stress" ;;
 	esac
 done
+if [ -n "$list" ]; then
+	# shellcheck disable=SC2086
+	echo $want
+	exit 0
+fi
 missing=""
 for p in $want; do
 	case " $missing " in *" $p "*) continue ;; esac

@@ -24,7 +24,7 @@ setup() {
 	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 		V2=/sys/fs/cgroup
 	else
-		skip "no cgroup v2 hierarchy"
+		skip_kernel "no cgroup v2 hierarchy"
 	fi
 	CGLIST="$BATS_TEST_TMPDIR/cgroups"
 	: >"$CGLIST"
@@ -110,7 +110,7 @@ make_fixtures() {
 	C1=$V2/docker/$ID1
 	C2=$V2/kubepods/burstable/pod$U2/$ID2
 	C3=$V2/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod$u3.slice/cri-containerd-$ID3.scope
-	mkcg "$C1" && mkcg "$C2" && mkcg "$C3" || skip "cannot make cgroups under $V2"
+	mkcg "$C1" && mkcg "$C2" && mkcg "$C3" || skip_kernel "cannot make cgroups under $V2"
 	in_cgroups P1 "$C1" sleep 1000
 	in_cgroups P2 "$C2" sleep 1000
 	in_cgroups P3 "$C3" sleep 1000
@@ -316,7 +316,7 @@ names_everywhere() {
 @test "containers: a recording keeps the groups' resources: the replay's Groups view is the live one, byte for byte" {
 	local g=ktoptest-rec-$$ dirs h1 h2 mem=/sys/fs/cgroup/memory pids=/sys/fs/cgroup/pids
 	local db=$BATS_TEST_TMPDIR/res.db t
-	mkcg "$V2/$g" || skip "cannot make cgroups under $V2"
+	mkcg "$V2/$g" || skip_kernel "cannot make cgroups under $V2"
 	dirs="$V2/$g"
 	# on a hybrid host the v1 memory and pids files at the same path: limits, current values
 	if [ "$V2" = /sys/fs/cgroup/unified ]; then
@@ -459,7 +459,7 @@ run_frozen() {
 
 @test "containers: a v1 CPU quota of 10%: throttled periods and time equal cpu.stat's deltas, marked THR" {
 	local v1=/sys/fs/cgroup/cpu name=ktoptest-cpu-$$ hog
-	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip "no v1 cpu hierarchy beside v2"
+	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip_kernel "no v1 cpu hierarchy beside v2"
 	mkcg "$V2/$name" && mkcg "$v1/$name"
 	echo 10000 >"$v1/$name/cpu.cfs_quota_us"
 	echo 100000 >"$v1/$name/cpu.cfs_period_us"
@@ -516,7 +516,7 @@ EOF
 
 @test "containers: a memory limit exceeded: the OOM kill counted and shown, the victim the test's own" {
 	local v1=/sys/fs/cgroup/memory name=ktoptest-oom-$$ own mem k hog sl
-	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip "no v1 memory hierarchy beside v2"
+	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip_kernel "no v1 memory hierarchy beside v2"
 	# under the test's own memory cgroup: whatever limits it stay
 	own=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)
 	mem=$v1${own%/}/$name

@@ -6,10 +6,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/pidreuse" "$BATS_TEST_DIRNAME/helpers/pidreuse.c" ||
-		echo "pidreuse.c does not build" >&2
+	helper_prog pidreuse || true
 }
 
 setup() {
@@ -49,7 +46,7 @@ reuse_case() {
 	t=$(date +%s.%N)
 	[ "$(cat "$d/done")" = "done $pid" ] || {
 		st=$(cat "$d/err")
-		[[ "$st" == *"clone3"* ]] && skip "the kernel would not reuse the pid: $st"
+		[[ "$st" == *"clone3"* ]] && skip_kernel "the kernel would not reuse the pid: $st"
 		return 1
 	}
 	wait_tick_after "$OUT" "$t"

@@ -9,10 +9,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/stateswl" \
-		"$BATS_TEST_DIRNAME/helpers/stateswl.c" || echo "stateswl.c does not build" >&2
+	helper_prog stateswl || true
 }
 
 setup() {
@@ -20,7 +17,7 @@ setup() {
 	need_tracing "calls are timed from tracing"
 	WL="$BATS_FILE_TMPDIR/stateswl"
 	[ -x "$WL" ] || skip "helpers/stateswl.c was not built (no C compiler?)"
-	command -v strace >/dev/null || skip "strace is not installed (sh tools/deps.sh test)"
+	need_program strace
 }
 
 teardown() { common_teardown; }

@@ -15,7 +15,7 @@ setup_file() {
 
 setup() {
 	common_setup
-	command -v groff >/dev/null || skip "no groff"
+	need_program groff groff-base
 	[ -f "$MAN" ]
 	RENDERED="$BATS_FILE_TMPDIR/ktop.txt"
 	[ -s "$RENDERED" ]

@@ -23,13 +23,12 @@ teardown() {
 }
 
 need_promtool() {
-	command -v promtool >/dev/null ||
-		skip "promtool is not installed (Debian package prometheus; make deps-test)"
+	need_program promtool prometheus
 }
 
 need_client() {
 	"$PY" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
-		skip "python3 module prometheus_client is missing (python3-prometheus-client; make deps-test)"
+		skip_missing python3-prometheus-client "python3 module prometheus_client"
 }
 
 omcheck() {

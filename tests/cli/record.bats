@@ -171,7 +171,7 @@ same_replay() {
 	# A disk that holds some of the 60 intervals, not all: how many bytes
 	# that is depends on the machine's processes (samples are compact).
 	for sz in 96 128 192 256 384; do
-		mount -t tmpfs -o size=${sz}k tmpfs "$MNT" || skip "cannot mount a tmpfs here"
+		mount -t tmpfs -o size=${sz}k tmpfs "$MNT" || skip_kernel "cannot mount a tmpfs here"
 		run --separate-stderr "$KTOP" -b --csv -d 0.05 -n 60 -w "$MNT/f.db" --output "$D/out.csv"
 		n=$(sqlite3 "$MNT/f.db" 'SELECT count(*) FROM interval' 2>/dev/null || echo 0)
 		[ "$status" -eq 1 ] && [ "$n" -gt 0 ] && break

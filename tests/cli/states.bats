@@ -8,10 +8,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/stateswl" \
-		"$BATS_TEST_DIRNAME/helpers/stateswl.c" || echo "stateswl.c does not build" >&2
+	helper_prog stateswl || true
 }
 
 setup() {

@@ -8,10 +8,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/blockers" "$BATS_TEST_DIRNAME/helpers/blockers.c" ||
-		echo "blockers.c does not build" >&2
+	helper_prog blockers || true
 }
 
 setup() {
@@ -122,7 +119,7 @@ now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 
 @test "-p: the thread ids go to set_event_pid in one write (strace)" {
 	need_blockers
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_program strace
 	start_blockers 500
 	run --separate-stderr strace -f -y -s 0 -e trace=write -o "$BATS_TEST_TMPDIR/st" \
 		"$KTOP" -b --csv -n 1 -p "$BPID" -o pid
