@@ -1,17 +1,23 @@
 #!/bin/sh
 # The whole test suite: unit tests (plain and under ASan+UBSan), a short run of
 # the fuzz harnesses, CLI tests of the real binary, terminal tests under tmux.
-# Every level prints TAP; this script counts the results and ends with one line
-# "N passed, N failed".
+# Every level prints TAP; this script counts the results, names each skip with
+# its reason and ends with one line "N passed, N failed, N skipped".
 #
-# Two CPUs are the machine this has to fit (15 minutes): what cannot disturb
-# another test runs side by side. First, the CLI files of LANE1 and LANE2, two
-# bats side by side (each lane's files one after the other; the lanes are of
-# about the same length), while the unit tests and the fuzz harnesses run
-# under nice beside them. Then, one file at a time and nothing else running,
-# every other CLI file and the tmux suite: the ones that time things (latency,
-# states, the exporter's refreshes), count the machine's processes, threads or
-# tracefs instances, take a CPU offline or remount tracefs (kernel.bats).
+# Two CPUs are the machine this has to fit (8 minutes with the build): most of
+# a bats file's time is waiting (for refreshes, a scrape, a screen), so what
+# cannot disturb another test runs side by side. First, three bats lanes side
+# by side (LANE1-3, each lane's files one after the other, the lanes of about
+# the same length), while the unit tests and the fuzz harnesses run under nice
+# beside them. The lanes' files check formats, exact counts of their own
+# processes, a screen: no timing of their own against the clock, no count of
+# the whole machine, no flood of events or processes that would overrun
+# another ktop's ring buffers. Then, one file at a time and nothing else
+# running, every other file: the ones that time things (latency, states, the
+# exporter's refreshes under attack), count the machine's processes, threads,
+# exit records or tracefs instances, run other users' processes (security),
+# flood (order, massexit, trace's overrun, the process view's floods), take a
+# CPU offline or remount tracefs (kernel.bats).
 # KTOP_TEST_JOBS=1 runs everything one at a time.
 cd "$(dirname "$0")/.." || exit 1
 
@@ -39,19 +45,28 @@ fi
 
 log=$(mktemp /tmp/ktop-tests.XXXXXX)
 bg=$(mktemp /tmp/ktop-tests-bg.XXXXXX)
-trap 'rm -f "$log" "$log.out" "$bg" "$bg.1" "$bg.2"' EXIT
+trap 'rm -f "$log" "$log.out" "$log.skips" "$bg" "$bg.1" "$bg.2" "$bg.3"' EXIT
 status=0
 jobs=${KTOP_TEST_JOBS:-2}
+# No test waits forever (an until loop on a row that never comes): bats ends
+# one after this many seconds, "not ok ... # timeout" (the longest take ~30 s).
+export BATS_TEST_TIMEOUT="${BATS_TEST_TIMEOUT:-300}"
 t0=$(date +%s)
-# took WHAT: how long the suite has run so far (the 15 minutes are in parts).
+# took WHAT: how long the suite has run so far (the minutes are in parts).
 took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
-# Files of tests/cli whose tests check formats and exact counts of their own
-# processes only: no timing, no count of the whole machine, no instance count.
-# (exits.bats is not one: it reads every exit record of the machine, and
-# order.bats's 5000 exits beside it could overflow them.)
-LANE1="record summary csv json text"
-LANE2="order names man exact promtext"
+# The lanes (files of tests/, without .bats), about 3 minutes each on a quiet
+# machine; every other file runs alone after them.
+LANE1="cli/record cli/valgrind"
+LANE2="cli/names cli/exact cli/summary cli/csv cli/json cli/text cli/man cli/promtext cli/fleet"
+LANE3="cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/newcomer tmux/robust tmux/launch tmux/containers tmux/valgrind"
+
+# files LIST: the paths of LIST's files that exist.
+files() {
+	for n in "$@"; do
+		[ -f "tests/$n.bats" ] && printf ' tests/%s.bats' "$n"
+	done
+}
 
 # The layout's directions (collectors, views, outputs -> model; model pure).
 echo "# layout: tools/check-layout.sh"
@@ -62,10 +77,11 @@ else
 	echo "not ok - layout: tools/check-layout.sh" | tee -a "$log"
 fi
 
-lanes=$(for n in $LANE1 $LANE2; do printf ' tests/cli/%s.bats' "$n"; done)
+# shellcheck disable=SC2086
+lanes="$(files $LANE1 $LANE2 $LANE3) "
 serial=""
-for f in tests/cli/*.bats; do
-	case "$lanes " in
+for f in tests/cli/*.bats tests/tmux/*.bats; do
+	case "$lanes" in
 	*" $f "*) ;;
 	*) serial="$serial $f" ;;
 	esac
@@ -74,33 +90,45 @@ if [ "$jobs" -gt 1 ]; then
 	# (nice: the bats files beside them are the longer road)
 	nice -n 10 sh tests/run.sh --unit-fuzz >"$bg" 2>&1 &
 	upid=$!
-	echo "# bats: tests/cli, two lanes side by side:$LANE1 |$LANE2"
-	# shellcheck disable=SC2046
-	bats --tap --timing $(for n in $LANE1; do echo "tests/cli/$n.bats"; done) >"$bg.1" 2>&1 &
+	# shellcheck disable=SC2086
+	echo "# bats: three lanes side by side:$(files $LANE1) |$(files $LANE2) |$(files $LANE3)"
+	# shellcheck disable=SC2046,SC2086
+	bats --tap --timing $(files $LANE1) >"$bg.1" 2>&1 &
 	l1=$!
-	# shellcheck disable=SC2046
-	bats --tap --timing $(for n in $LANE2; do echo "tests/cli/$n.bats"; done) >"$bg.2" 2>&1 &
+	# shellcheck disable=SC2046,SC2086
+	bats --tap --timing $(files $LANE2) >"$bg.2" 2>&1 &
 	l2=$!
-	wait "$l1" "$l2" "$upid"
-	cat "$bg.1" "$bg.2" "$bg" | tee -a "$log"
-	took "the two lanes, unit tests and fuzzers"
+	# shellcheck disable=SC2046,SC2086
+	bats --tap --timing $(files $LANE3) >"$bg.3" 2>&1 &
+	l3=$!
+	wait "$l1" "$l2" "$l3" "$upid"
+	cat "$bg.1" "$bg.2" "$bg.3" "$bg" | tee -a "$log"
+	took "the three lanes, unit tests and fuzzers"
 else
 	unit_and_fuzz | tee -a "$log"
 	serial="$lanes$serial"
 fi
 
-echo "# bats: tests/cli, one file at a time"
+echo "# bats: one file at a time"
 # shellcheck disable=SC2086
 bats --tap --timing $serial 2>&1 | tee -a "$log"
-took "tests/cli"
-if ls tests/tmux/*.bats >/dev/null 2>&1; then
-	echo "# bats: tests/tmux"
-	bats --tap --timing tests/tmux 2>&1 | tee -a "$log"
-	took "tests/tmux"
-fi
+took "the files one at a time"
 
-passed=$(grep -c '^ok ' "$log")
+# Each skip named, with its reason (tests/need.bash: "missing ..." for a
+# program or package, "kernel: ..." for what this kernel lacks), its file.
+grep -iE '^ok .* # skip' "$log" >"$log.skips"
+skipped=$(wc -l <"$log.skips")
+if [ "$skipped" -gt 0 ]; then
+	echo "# skipped, and why:"
+	while IFS= read -r line; do
+		why=$(printf '%s\n' "$line" | sed 's/.* # [sS][kK][iI][pP] *//')
+		name=$(printf '%s\n' "$line" | sed 's/^ok [0-9]* \(- \)\{0,1\}//; s/ # [sS][kK][iI][pP].*//; s/ in [0-9]*ms$//')
+		file=$(grep -lF "@test \"$name\"" tests/cli/*.bats tests/tmux/*.bats 2>/dev/null | head -n 1)
+		echo "#   ${why:-(no reason given)}: ${file:+$file: }$name"
+	done <"$log.skips" | sort
+fi
+passed=$(( $(grep -c '^ok ' "$log") - skipped ))
 failed=$(grep -c '^not ok ' "$log")
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ] || status=1
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 exit $status
