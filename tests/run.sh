@@ -57,9 +57,9 @@ took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
 # The lanes (files of tests/, without .bats), about 3 minutes each on a quiet
 # machine; every other file runs alone after them.
-LANE1="cli/record cli/valgrind"
-LANE2="cli/names cli/exact cli/summary cli/csv cli/json cli/text cli/man cli/promtext cli/fleet"
-LANE3="cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/newcomer tmux/robust tmux/launch tmux/containers tmux/valgrind"
+LANE1="cli/record cli/valgrind cli/inprog tmux/inprog"
+LANE2="cli/names cli/exact cli/csv cli/json cli/text cli/man cli/promtext cli/fleet tmux/sysviews tmux/valgrind"
+LANE3="cli/summary cli/security cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/newcomer tmux/robust tmux/launch tmux/containers"
 
 # files LIST: the paths of LIST's files that exist.
 files() {
