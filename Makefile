@@ -190,9 +190,12 @@ run: deps
 	@$(MAKE) --no-print-directory ktop
 	./ktop
 
-# deps-test ran: a test that finds a package of it missing fails (tests/need.bash).
+# What the bats files run first; tests/run.sh builds the sanitizer build, the
+# unit tests and the fuzz harnesses beside the first bats files, which mostly
+# wait. deps-test ran: a test that finds a package of it missing fails
+# (tests/need.bash).
 check: deps-test
-	@$(MAKE) --no-print-directory -j$$(nproc) ktop $(B)/ktop-asan unit fuzzers
+	@$(MAKE) --no-print-directory -j$$(nproc) ktop $(HELPERS) $(TEST_PROGS)
 	@KTOP_TESTS_STRICT=$${KTOP_TESTS_STRICT:-1} sh tests/run.sh
 
 bench: deps

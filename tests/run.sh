@@ -8,23 +8,31 @@
 # a bats file's time is waiting (for refreshes, a scrape, a screen), so what
 # cannot disturb another test runs side by side. First, three bats lanes side
 # by side (LANE1-3, each lane's files one after the other, the lanes of about
-# the same length), while the unit tests and the fuzz harnesses run under nice
-# beside them. The lanes' files check formats, exact counts of their own
-# processes, a screen: no timing of their own against the clock, no count of
-# the whole machine, no flood of events or processes that would overrun
-# another ktop's ring buffers. Then, one file at a time and nothing else
-# running, every other file: the ones that time things (latency, states, the
-# exporter's refreshes under attack), count the machine's processes, threads,
-# exit records or tracefs instances, run other users' processes (security),
+# the same length), while the sanitizer build, the unit tests and the fuzz
+# harnesses are built and run under nice beside them (make check built the
+# program and the tests' workloads before). The lanes' files check formats,
+# exact counts of their own processes, a screen: no timing against the clock,
+# no count of the whole machine, no flood of events or processes that would
+# overrun another ktop's ring buffers. Then, one file at a time and nothing
+# else running, every other file: the ones that time things (latency, states,
+# the exporter's refreshes under attack), count the machine's processes,
+# threads, exit records or tracefs instances, see other ktops' instances
+# (security's strace of ktop: it removes one a ktop killed beside it left),
 # flood (order, massexit, trace's overrun, the process view's floods), take a
 # CPU offline or remount tracefs (kernel.bats).
 # KTOP_TEST_JOBS=1 runs everything one at a time.
 cd "$(dirname "$0")/.." || exit 1
 
-# unit_and_fuzz: the unit tests, then a few seconds of each libFuzzer harness
-# (make fuzz runs them for longer); TAP on stdout.
+# unit_and_fuzz: the sanitizer build (massexit.bats runs it), the unit tests
+# and the fuzz harnesses built, the unit tests run, then a few seconds of each
+# libFuzzer harness (make fuzz runs them for longer); TAP on stdout.
 unit_and_fuzz() {
 	out=$(mktemp /tmp/ktop-tests-unit.XXXXXX)
+	echo "# build: make build/ktop-asan unit fuzzers"
+	if ! MAKEFLAGS='' make -s --no-print-directory -j"$(nproc)" build/ktop-asan unit fuzzers >"$out" 2>&1; then
+		echo "not ok - build: make build/ktop-asan unit fuzzers" >>"$out"
+	fi
+	sed '/^not ok - build: /!s/^/# /' "$out"
 	for t in build/tests/test_* build/asan/test_*; do
 		[ -x "$t" ] || continue
 		echo "# unit: $t"
@@ -55,11 +63,11 @@ t0=$(date +%s)
 # took WHAT: how long the suite has run so far (the minutes are in parts).
 took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
-# The lanes (files of tests/, without .bats), about 3 minutes each on a quiet
+# The lanes (files of tests/, without .bats), about 2 minutes each on a quiet
 # machine; every other file runs alone after them.
-LANE1="cli/record cli/valgrind cli/inprog tmux/inprog"
-LANE2="cli/names cli/exact cli/csv cli/json cli/text cli/man cli/promtext cli/fleet tmux/sysviews tmux/valgrind"
-LANE3="cli/summary cli/security cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/newcomer tmux/robust tmux/launch tmux/containers"
+LANE1="cli/record cli/valgrind cli/inprog tmux/inprog tmux/sysviews"
+LANE2="cli/names cli/exact cli/csv cli/json cli/text cli/man cli/promtext cli/fleet tmux/valgrind"
+LANE3="cli/summary cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/newcomer tmux/robust tmux/launch tmux/containers"
 
 # files LIST: the paths of LIST's files that exist.
 files() {
