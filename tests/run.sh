@@ -13,15 +13,15 @@
 # workloads before). The lanes' files check formats, exact counts of their
 # own processes, a screen: no timing against the clock, no count of the whole
 # machine, no flood of events or processes that would overrun another ktop's
-# ring buffers. Then, one file at a time and nothing
-# else running, every other file: the ones that time things (latency, states,
-# the exporter's refreshes under attack), count the machine's processes,
-# threads, exit records or tracefs instances, see other ktops' instances
-# (security's strace of ktop: it removes one a ktop killed beside it left),
-# flood (order, massexit, trace's overrun, the process view's floods), take a
-# CPU offline or remount tracefs (kernel.bats); only the fuzz harnesses,
-# which use nothing but the CPU, are built and run under nice beside the
-# first of them (the files that time things come last).
+# ring buffers. Then, one file at a time and nothing else running, every other
+# file: the ones that time things (latency, states, the exporter's refreshes
+# under attack), count the machine's processes, threads, zombies, exit records
+# or tracefs instances, see other ktops' instances (security's strace of ktop:
+# it removes one a ktop killed beside it left), flood (order, massexit,
+# trace's overrun, the process view's floods), take a CPU offline or remount
+# tracefs (kernel.bats); only the fuzz harnesses, which use nothing but the
+# CPU, are built and run under nice beside the first of them (the files that
+# time things come last).
 # KTOP_TEST_JOBS=1 runs everything one at a time.
 cd "$(dirname "$0")/.." || exit 1
 
@@ -86,9 +86,9 @@ took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
 # The lanes (files of tests/, without .bats), about 2 minutes each on a quiet
 # machine; every other file runs alone after them.
-LANE1="cli/record cli/valgrind cli/inprog tmux/inprog tmux/sysviews"
-LANE2="cli/names cli/exact cli/csv cli/json cli/text cli/man cli/promtext cli/fleet tmux/valgrind"
-LANE3="cli/summary cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/newcomer tmux/robust tmux/launch tmux/containers"
+LANE1="cli/record cli/valgrind cli/inprog tmux/inprog"
+LANE2="cli/names cli/exact cli/csv cli/json cli/text cli/man cli/promtext cli/fleet"
+LANE3="cli/summary cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/robust tmux/launch tmux/containers tmux/sysviews tmux/valgrind"
 
 # Of the files one at a time, those that time things against the clock come
 # last, when the fuzz harnesses (below) are done.
