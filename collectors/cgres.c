@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "../lib/util.h"
+#include "../model/watched.h"
+#include "cgfds.h"
 
 /* The hierarchies a group's files are in. */
 enum hier { H_V2, H_CPU, H_MEM, H_PIDS, H_NR };
@@ -54,7 +56,7 @@ static const struct {
 /* Ticks a group not shown keeps its descriptors. */
 #define CGRES_IDLE_TICKS 3
 
-enum fstate { FS_UNTRIED, FS_OPEN, FS_ABSENT };
+enum fstate { FS_UNTRIED, FS_ABSENT };
 
 struct cgent {
 	char *key;			/* the group's dir (struct group.dir), the table's key */
@@ -63,6 +65,18 @@ struct cgent {
 	int fd[F_NR];
 	uint8_t st[F_NR];
 	uint64_t tick;			/* the model's tick it was last wanted */
+	/*
+	 * Its rows' CPU limit (collectors/cgcpu.h), when they were read: the
+	 * cgroup its CPU numbers come from (a copy of its key; NULL: its own),
+	 * kept while it limits one of its rows. This tick: its reading's index
+	 * in the sample, the first limit seen, whether @cpu_key was seen.
+	 */
+	char *cpu_key;
+	uint64_t last_tick;		/* read before, in that tick */
+	size_t rd;
+	const char *cand;
+	struct cgres_raw cand_raw, keep_raw;
+	bool keep;
 };
 
 struct cgres_src {
@@ -72,9 +86,10 @@ struct cgres_src {
 	size_t n, cap;
 	size_t *index;			/* open addressing by the key's hash: v index + 1 */
 	size_t index_cap;
-	size_t nfds;
-	unsigned long reads, opens, group_reads;
+	struct cgfds fds;		/* the groups' files' descriptors */
+	unsigned long group_reads;
 	uint64_t cpu_ns;		/* its own CPU time (KTOP_STATS, bench/cgroups.sh) */
+	struct cgcpu *cpu;		/* the rows' CPU limits; NULL: no CPU controller found */
 	/* Each task's cgroup path (interned) -> its group's entry (NULL: no one cgroup). */
 	enum cgroup_group_by by;
 	struct pslot {
@@ -153,7 +168,9 @@ struct cgres_src *cgres_new(const char *mountinfo)
 		return NULL;
 	for (i = 0; i < H_NR; i++)
 		c->mnt[i] = -1;
+	c->fds.budget = CGRES_FD_BUDGET;
 	find_mounts(c, mountinfo);
+	c->cpu = cgcpu_new(c->mnt[H_CPU], c->mnt[H_V2], "/proc");
 	for (i = 0; i < CG_PSI_NR; i++)
 		c->psi[i] = open(psi[i], O_RDONLY | O_CLOEXEC);
 	return c;
@@ -164,11 +181,7 @@ static void ent_close(struct cgres_src *c, struct cgent *e)
 	int f;
 
 	for (f = 0; f < F_NR; f++)
-		if (e->fd[f] >= 0) {
-			close(e->fd[f]);
-			e->fd[f] = -1;
-			c->nfds--;
-		}
+		cgfds_close(&c->fds, &e->fd[f]);
 }
 
 static void ent_free(struct cgres_src *c, struct cgent *e)
@@ -178,6 +191,7 @@ static void ent_free(struct cgres_src *c, struct cgent *e)
 	ent_close(c, e);
 	for (h = 0; h < H_NR; h++)
 		free(e->dir[h]);
+	free(e->cpu_key);
 	free(e->key);
 	free(e);
 }
@@ -188,6 +202,7 @@ void cgres_destroy(struct cgres_src *c)
 
 	if (!c)
 		return;
+	cgcpu_destroy(c->cpu);
 	for (i = 0; i < c->n; i++)
 		ent_free(c, c->v[i]);
 	for (i = 0; i < H_NR; i++)
@@ -204,18 +219,9 @@ void cgres_destroy(struct cgres_src *c)
 
 /* ---- the groups' entries ---- */
 
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 static size_t *slot_of(const struct cgres_src *c, const char *key)
 {
-	size_t i = hash_str(key) & (c->index_cap - 1);
+	size_t i = str_hash(key) & (c->index_cap - 1);
 
 	while (c->index[i] && strcmp(c->v[c->index[i] - 1]->key, key))
 		i = (i + 1) & (c->index_cap - 1);
@@ -334,57 +340,21 @@ static struct cgent *ent_get(struct cgres_src *c, const char *dir, pid_t pid,
 /* File @f of @e into @buf: its length, or -1 (not there, not readable). */
 static ssize_t read_file(struct cgres_src *c, struct cgent *e, enum file f, char *buf, size_t cap)
 {
-	char rel[CGROUP_PATH_MAX + 64];
 	enum hier h = files[f].h;
-	bool keep;
 	ssize_t n;
-	int fd;
 
 	if (e->st[f] == FS_ABSENT || c->mnt[h] < 0 || !e->dir[h])
 		return -1;
-	fd = e->fd[f];
-	if (fd < 0) {
-		snprintf(rel, sizeof(rel), "%s/%s", e->dir[h], files[f].name);
-		fd = openat(c->mnt[h], rel, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				e->st[f] = FS_ABSENT;
-			return -1;
-		}
-		c->opens++;
-		keep = c->nfds < CGRES_FD_BUDGET;
-		if (keep) {
-			e->fd[f] = fd;
-			e->st[f] = FS_OPEN;
-			c->nfds++;
-		}
-	}
-	n = pread(fd, buf, cap - 1, 0);
-	c->reads++;
-	if (e->fd[f] != fd)
-		close(fd);
-	if (n < 0) {
-		/* A cgroup removed: its files read ENODEV. Opened again next time. */
-		if (e->fd[f] >= 0) {
-			close(e->fd[f]);
-			e->fd[f] = -1;
-			c->nfds--;
-			e->st[f] = FS_UNTRIED;
-		}
-		return -1;
-	}
-	buf[n] = '\0';
-	return n;
+	n = cgfds_read(&c->fds, c->mnt[h], e->dir[h], files[f].name, &e->fd[f], buf, cap);
+	if (n == -ENOENT)
+		e->st[f] = FS_ABSENT;
+	return n < 0 ? -1 : n;
 }
 
 /* A file that has nothing we use here (v2 cpu.stat without the cpu controller): not again. */
 static void drop(struct cgres_src *c, struct cgent *e, enum file f)
 {
-	if (e->fd[f] >= 0) {
-		close(e->fd[f]);
-		e->fd[f] = -1;
-		c->nfds--;
-	}
+	cgfds_close(&c->fds, &e->fd[f]);
 	e->st[f] = FS_ABSENT;
 }
 
@@ -490,7 +460,7 @@ static void read_system(struct cgres_src *c, struct sample *s)
 		if (c->psi[i] < 0)
 			continue;
 		n = pread(c->psi[i], buf, sizeof(buf) - 1, 0);
-		c->reads++;
+		c->fds.reads++;
 		if (n < 0)
 			continue;
 		if (!r) {
@@ -559,17 +529,90 @@ static uint64_t cpu_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void collect(struct cgres_src *c, const struct model *m, int by, struct sample *s)
+/* The CPU limit of @rows' rows, and of the focused processes' (the process view). */
+static void collect_rows(struct cgres_src *c, const struct model *m, enum cgres_rows rows,
+			 struct sample *s)
+{
+	const struct task *t;
+	size_t i;
+
+	if (!c->cpu)
+		return;
+	for (i = 0; rows != CGRES_ROWS_NONE && i < m->ntasks; i++) {
+		t = m->tasks[i];
+		if (rows == CGRES_ROWS_ALL ? groups_counts(m, t) : model_task_wants_status(m, t))
+			cgcpu_row(c->cpu, m, t, s);
+	}
+	/* One of them again: its cgroup is read once a tick all the same. */
+	for (i = 0; i < m->nfprocs; i++)
+		if ((t = model_task_find(m, m->fprocs[i]->pid)))
+			cgcpu_row(c->cpu, m, t, s);
+}
+
+/* Row @t of group @e: the cgroup that limits its CPU, a candidate for the group's. */
+static void row_limit(struct cgres_src *c, struct cgent *e, const struct task *t, uint64_t tick)
+{
+	struct cgres_raw raw;
+	const char *key = cgcpu_limit(c->cpu, t, tick, &raw);
+
+	if (!key)
+		return;
+	if (e->cpu_key && !e->keep && !strcmp(key, e->cpu_key)) {
+		e->keep = true;
+		e->keep_raw = raw;
+	}
+	if (!e->cand) {
+		e->cand = key;
+		e->cand_raw = raw;
+	}
+}
+
+/*
+ * Group @e's CPU numbers: on a hybrid host its rows may be in other cgroups
+ * of the cpu hierarchy than its own (grouped by their memory path), each read
+ * at its own path: the group's are those of a cgroup that limits one of its
+ * rows (the same one while it does), else its own cgroup's. Its counters
+ * then come from another cgroup: not an interval the first time.
+ */
+static void group_cpu(struct cgent *e, struct cgres_raw *r, bool rows_read, uint64_t tick)
+{
+	const char *pick = !rows_read ? NULL : e->keep ? e->cpu_key : e->cand;
+	const struct cgres_raw *from = e->keep ? &e->keep_raw : &e->cand_raw;
+	bool moved = (pick == NULL) != (e->cpu_key == NULL) || (pick && strcmp(pick, e->cpu_key));
+
+	if (pick) {
+		r->quota_us = from->quota_us;
+		r->period_us = from->period_us;
+		r->nr_throttled = from->nr_throttled;
+		r->throttled_us = from->throttled_us;
+		r->have = (r->have & ~(CGR_CPU_MAX | CGR_THROTTLE)) |
+			  (from->have & (CGR_CPU_MAX | CGR_THROTTLE));
+	}
+	if (moved) {
+		/* The model makes an interval of two readings in a row only. */
+		if (e->last_tick && e->last_tick + 1 == tick)
+			r->have &= ~CGR_THROTTLE;
+		if (pick != e->cpu_key) {
+			free(e->cpu_key);
+			e->cpu_key = pick ? xstrdup(pick) : NULL;
+		}
+	}
+}
+
+static void collect(struct cgres_src *c, const struct model *m, int by, enum cgres_rows rows,
+		    struct sample *s)
 {
 	char dir[CGROUP_PATH_MAX];
 	struct cg_reading *r;
 	struct pslot *ps;
 	struct cgent *e;
-	size_t i;
+	size_t i, first = s->ncgres;
 
 	read_system(c, s);
+	collect_rows(c, m, rows, s);
 	if (by < 0 || by >= CGROUP_BY__COUNT) {
 		forget_idle(c, m->tick);
+		cgcpu_end(c->cpu, m->tick);
 		return;
 	}
 	if ((enum cgroup_group_by)by != c->by) {
@@ -592,27 +635,49 @@ static void collect(struct cgres_src *c, const struct model *m, int by, struct s
 				ent_get(c, dir, t->tgid, c->by) : NULL;
 		}
 		e = ps->e;
-		if (!e || e->tick == m->tick)
+		if (!e)
 			continue;
-		e->tick = m->tick;
-		r = sample_add_cgres(s);
-		r->dir = e->key;
-		r->t_ns = mono_ns();
-		read_group(c, e, &r->raw);
-		c->group_reads++;
+		if (e->tick != m->tick) {
+			e->last_tick = e->tick;
+			e->tick = m->tick;
+			e->rd = s->ncgres;
+			e->cand = NULL;
+			e->keep = false;
+			r = sample_add_cgres(s);
+			r->dir = e->key;
+			r->t_ns = mono_ns();
+			read_group(c, e, &r->raw);
+			c->group_reads++;
+		}
+		row_limit(c, e, t, m->tick);
+	}
+	/* Each group read this tick (its reading's index: the sample's array may have moved). */
+	for (i = 0; i < c->n; i++) {
+		e = c->v[i];
+		if (e->tick == m->tick && e->rd >= first && e->rd < s->ncgres &&
+		    s->cgres[e->rd].dir == e->key)
+			group_cpu(e, &s->cgres[e->rd].raw, rows == CGRES_ROWS_ALL && c->cpu, m->tick);
 	}
 	forget_idle(c, m->tick);
+	cgcpu_end(c->cpu, m->tick);
 }
 
-void cgres_collect(struct cgres_src *c, const struct model *m, int by, struct sample *s)
+void cgres_collect(struct cgres_src *c, const struct model *m, int by, enum cgres_rows rows,
+		   struct sample *s)
 {
 	uint64_t t0;
 
 	if (!c)
 		return;
 	t0 = cpu_now_ns();
-	collect(c, m, by, s);
+	collect(c, m, by, rows, s);
 	c->cpu_ns += cpu_now_ns() - t0;
+}
+
+void cgres_moved(struct cgres_src *c, const pid_t *ids, size_t n)
+{
+	if (c)
+		cgcpu_moved(c->cpu, ids, n);
 }
 
 void cgres_get_stats(const struct cgres_src *c, struct cgres_stats *st)
@@ -620,10 +685,11 @@ void cgres_get_stats(const struct cgres_src *c, struct cgres_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (!c)
 		return;
-	st->open_fds = c->nfds;
+	st->open_fds = c->fds.n;
 	st->groups = c->n;
-	st->reads = c->reads;
-	st->opens = c->opens;
+	st->reads = c->fds.reads;
+	st->opens = c->fds.opens;
 	st->group_reads = c->group_reads;
 	st->cpu_ns = c->cpu_ns;
+	cgcpu_get_stats(c->cpu, &st->cpu);
 }

@@ -15,13 +15,15 @@
  * the v2 hierarchy only the group's own cgroup counts: a container whose v2
  * path was left at its runtime's service is not that service.
  * A file a hierarchy does not have is not tried again; a group not shown for
- * a few ticks has its descriptors closed.
+ * a few ticks has its descriptors closed. What limits each process's CPU,
+ * read at its own path whatever the groups: collectors/cgcpu.h.
  */
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../model/model.h"
+#include "cgcpu.h"
 
 struct cgres_src;
 
@@ -33,13 +35,24 @@ struct cgres_src;
 struct cgres_src *cgres_new(const char *mountinfo);
 void cgres_destroy(struct cgres_src *c);
 
+/* Whose CPU limit cgres_collect reads (collectors/cgcpu.h). */
+enum cgres_rows {
+	CGRES_ROWS_NONE,	/* the process view's (focused) processes only */
+	CGRES_ROWS_WANTED,	/* and the rows the model marks wanted (on screen) */
+	CGRES_ROWS_ALL,		/* and every row groups count */
+};
+
 /*
  * cgres_collect - the system's pressure and the cgroup files of this tick's
  * groups by @by (enum cgroup_group_by; -1: the system's only), each group's
- * cgroup (cgname_group_dir) read once, into @s (sample_add_cgres). Runs after
+ * cgroup (cgname_group_dir) read once, and the CPU limit of @rows' rows
+ * (cgcpu_row), into @s (sample_add_cgres, sample_add_cpu_of). Runs after
  * the tick's /proc readings are applied, before its end.
  */
-void cgres_collect(struct cgres_src *c, const struct model *m, int by, struct sample *s);
+void cgres_collect(struct cgres_src *c, const struct model *m, int by, enum cgres_rows rows,
+		   struct sample *s);
+/* Rows @ids moved to another cgroup: what limits their CPU is found again. */
+void cgres_moved(struct cgres_src *c, const pid_t *ids, size_t n);
 
 /*
  * Statistics since the start: descriptors open, groups known, files read
@@ -49,6 +62,7 @@ struct cgres_stats {
 	size_t open_fds, groups;
 	unsigned long reads, opens, group_reads;
 	uint64_t cpu_ns;
+	struct cgcpu_stats cpu;		/* the rows' CPU limits */
 };
 void cgres_get_stats(const struct cgres_src *c, struct cgres_stats *st);
 

@@ -93,6 +93,7 @@ struct stash {
 static const enum ev_kind default_kinds[] = {
 	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
 	EV_SIGNAL, EV_CGATTACH, EV_RENAME, EV_WAKEUP, EV_WAKEUP_NEW,
+	EV_SOCK_SEND, EV_SOCK_RECV,
 };
 
 /*
@@ -282,6 +283,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	cfg.events = (const char *const (*)[2])events;
 	cfg.nevents = ft->nkinds;
 	cfg.buffer_kb = o->buffer_kb;
+	cfg.keep_buffer = o->baseline_only && !o->buffer_kb;
 	cfg.buffer_percent = WAKE_PERCENT;
 	if (o->pids) {
 		tids = threads_of(&ft->acct, o->pids, o->npids, &cfg.npids);
@@ -289,6 +291,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		cfg.follow_forks = true;
 	}
 	cfg.clock = pick_clock(o->trace_clock, ft->st.clock_why, sizeof(ft->st.clock_why));
+	cfg.flight = o->flight;
 	err = trace_open(&cfg, &ft->tr, ft->status, sizeof(ft->status), missing, sizeof(missing));
 	free(tids);
 	if (err)
@@ -416,9 +419,13 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 		c |= 1u << CNT_SIGRECV;
 	if (ft->acct.order_times)
 		c |= 1u << CNT_SCTIME;
+	if (ft->loaded[EV_SOCK_SEND])
+		c |= 1u << CNT_NET_TX;
+	if (ft->loaded[EV_SOCK_RECV])
+		c |= 1u << CNT_NET_RX;
 	if (ft->acct.states)
 		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
-		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED);
+		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED) | (1u << CNT_EXITCPU);
 	return c;
 }
 
@@ -460,8 +467,14 @@ static size_t read_cpu(struct ftrace *ft, int cpu, bool flush, size_t max)
 		if (evdecode_page(&ft->dec, sh->pages + sh->head * (size_t)trace_page_size(ft->tr),
 				  (size_t)sh->len[sh->head], &ft->acct) < 0)
 			ft->st.malformed++;
-	if (sh)
-		sh->head = sh->n = 0;
+	/* Decoded: its copies go (up to STASH_BUFFERS times the ring buffer a CPU). */
+	if (sh && sh->cap) {
+		free(sh->pages);
+		free(sh->len);
+		memset(sh, 0, sizeof(*sh));
+	}
+	if (sh && sh->cap * ((size_t)trace_page_size(ft->tr) + sizeof(int)) > ft->st.stash_kept)
+		ft->st.stash_kept = sh->cap * ((size_t)trace_page_size(ft->tr) + sizeof(int));
 	while (pages < max && (n = trace_read_page(ft->tr, cpu, ft->page, flush, &partial)) > 0) {
 		got = evdecode_page(&ft->dec, ft->page, (size_t)n, &ft->acct);
 		if (got < 0)
@@ -648,6 +661,8 @@ static const enum counter cnt_of[AC_NR] = {
 	[AC_IVCSW] = CNT_IVCSW, [AC_SIGRECV] = CNT_SIGRECV, [AC_SIGSENT] = CNT_SIGSENT,
 	[AC_ONCPU_NS] = CNT_ONCPU, [AC_RUNQ_NS] = CNT_RUNQ, [AC_SLEEP_NS] = CNT_SLEEP,
 	[AC_BLOCKED_NS] = CNT_BLOCKED, [AC_STOPPED_NS] = CNT_STOPPED,
+	[AC_EXITCPU_NS] = CNT_EXITCPU,
+	[AC_NET_TX] = CNT_NET_TX, [AC_NET_RX] = CNT_NET_RX,
 };
 
 /*
@@ -1292,8 +1307,28 @@ void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 		st->clock_err_max_ns = ft->cmap.max_err_ns;
 		st->clock_rate = ft->cmap.rate;
 	}
+	st->switches_unseen = ft->acct.st_unseen;
+	st->oncpu_overlaps = ft->acct.st_overlaps;
 	if (ft->decoder_ready) {
 		st->events = ft->dec.events;
 		st->malformed += ft->dec.malformed;
 	}
+}
+
+bool ftrace_clock_offset(const struct ftrace *ft, int64_t *off_ns)
+{
+	const struct clockmap_seg *seg;
+
+	if (!ftrace_on(ft) || !ft->tr)
+		return false;
+	if (!ft->mapped) {
+		*off_ns = 0;
+		return !strcmp(ft->st.clock, "mono");
+	}
+	if (!strcmp(ft->st.clock, "x86-tsc") || !clockmap_ready(&ft->cmap))
+		return false;
+	/* The newest segment's start: its error is the mapping's, a few us. */
+	seg = &ft->cmap.seg[ft->cmap.cur];
+	*off_ns = (int64_t)(seg->raw - seg->mono);
+	return true;
 }

@@ -24,10 +24,12 @@
 #include "../model/model.h"
 
 struct ftrace;
+struct flight;
 
 struct ftrace_opts {
 	bool time_syscalls;	/* also sys_enter, for time per call (costs an event) */
 	size_t buffer_kb;	/* per CPU; 0 = automatic */
+	bool baseline_only;	/* no interval but the first (whose events no sink shows) */
 	const pid_t *pids;	/* only these processes (and children) in the kernel */
 	size_t npids;
 	/*
@@ -35,6 +37,7 @@ struct ftrace_opts {
 	 * safe one (ftrace_start), else one of ftrace_clock_ok's.
 	 */
 	const char *trace_clock;
+	struct flight *flight;	/* non-NULL: the pages read are kept there too (flight.h) */
 };
 
 /*
@@ -54,6 +57,9 @@ struct ftrace_stats {
 	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
 	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
 	uint64_t unparented;	/* rows left for the next tick: born while traced, fork not read */
+	uint64_t switches_unseen;	/* switches the kernel did not write, told by other records */
+	uint64_t oncpu_overlaps;	/* on-CPU times that would have overlapped on a CPU (none) */
+	size_t stash_kept;	/* the most a CPU's stash kept once decoded (bytes; freed: 0) */
 	size_t buffer_kb;
 	/* The trace clock, and how its stamps were mapped to CLOCK_MONOTONIC (lib/clockmap.h). */
 	char clock[16];
@@ -184,5 +190,10 @@ struct ftrace_priv {
 size_t ftrace_privileged(const struct ftrace *ft, const struct ftrace_priv **out);
 
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st);
+/*
+ * The trace clock minus CLOCK_MONOTONIC now, in ns, from the clock's mapping
+ * (0 for mono); false when tracing is off or the clock is not in ns.
+ */
+bool ftrace_clock_offset(const struct ftrace *ft, int64_t *off_ns);
 
 #endif

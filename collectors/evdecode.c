@@ -8,6 +8,7 @@
 #include <event-parse.h>
 
 #include "instance.h"
+#include "sockev.h"
 
 /*
  * The event catalog. Fields marked optional may be missing on older kernels
@@ -34,6 +35,8 @@ static const struct ev_def {
 	[EV_RENAME]	= { "task", "task_rename", { "newcomm", "pid" }, 1u << 1 },
 	[EV_WAKEUP]	= { "sched", "sched_wakeup", { "pid" }, 0 },
 	[EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new", { "pid" }, 0 },
+	[EV_SOCK_SEND]	= { "sock", "sock_send_length", { "family", "ret", "flags" }, 0 },
+	[EV_SOCK_RECV]	= { "sock", "sock_recv_length", { "family", "ret", "flags" }, 0 },
 };
 
 
@@ -136,7 +139,7 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
 		if (a->states)
-			acct_state_wakeup(a, (pid_t)ev_num(rec, &f[0]), k == EV_WAKEUP_NEW, ts);
+			acct_state_wakeup(a, (pid_t)ev_num(rec, &f[0]), k == EV_WAKEUP_NEW, pid, ts);
 		break;
 	case EV_NEWTASK:
 		s = ev_str(rec, size, &f[2], &n);
@@ -165,6 +168,13 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		break;
 	case EV_CGATTACH:
 		acct_cgroup_attach(a, (pid_t)ev_num(rec, &f[0]));
+		break;
+	case EV_SOCK_SEND:
+	case EV_SOCK_RECV:
+		/* ktop's own (taskstats, the exporter's clients) as its system calls: dropped. */
+		if (pid != d->self)
+			sockev_bytes(a, pid, k == EV_SOCK_SEND, (unsigned)ev_num(rec, &f[0]),
+				     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]));
 		break;
 	case EV_NR:
 		break;

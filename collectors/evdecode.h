@@ -37,6 +37,8 @@ enum ev_kind {
 	EV_RENAME,		/* task:task_rename: prctl(PR_SET_NAME), /proc/PID/comm, exec */
 	EV_WAKEUP,		/* sched:sched_wakeup: the state split (a sleeper is runnable) */
 	EV_WAKEUP_NEW,		/* sched:sched_wakeup_new: likewise, a new task */
+	EV_SOCK_SEND,		/* sock:sock_send_length: a sendmsg's bytes (Linux 6.3+) */
+	EV_SOCK_RECV,		/* sock:sock_recv_length: a recvmsg's bytes */
 	EV_NR
 };
 

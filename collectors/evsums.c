@@ -98,6 +98,11 @@ void acct_init(struct acct *a)
 	memset(a, 0, sizeof(*a));
 	pidmap_init(&a->threads);
 	compat_nrs_init();
+	/* CPU 0 until acct_set_cpu says another. */
+	a->cpus = xcalloc(1, sizeof(*a->cpus));
+	a->cpus[0].cur = -1;
+	a->ncpus_cap = 1;
+	a->on = a->cpus;
 }
 
 static void thread_free(struct acct_thread *t)
@@ -130,6 +135,7 @@ void acct_free(struct acct *a)
 	free(a->sv);
 	free(a->sv_tmp);
 	free(a->st_read);
+	free(a->cpus);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -369,11 +375,43 @@ static __attribute__((noinline)) void seg_begin(struct acct *a, struct acct_thre
 
 static void note_read(struct acct *a);
 
+/* Room for CPUs 0..@n-1 in acct.cpus (acct.on follows). */
+static void cpus_grow(struct acct *a, size_t n)
+{
+	size_t on = (size_t)(a->on - a->cpus), i;
+
+	if (n <= a->ncpus_cap)
+		return;
+	a->cpus = xrealloc(a->cpus, n * sizeof(*a->cpus));
+	memset(a->cpus + a->ncpus_cap, 0, (n - a->ncpus_cap) * sizeof(*a->cpus));
+	for (i = a->ncpus_cap; i < n; i++)
+		a->cpus[i].cur = -1;
+	a->ncpus_cap = n;
+	a->on = a->cpus + on;
+}
+
 void acct_set_cpu(struct acct *a, int cpu)
 {
+	uint32_t c = (uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1);
+
 	if (a->st_ncpus)
 		note_read(a);
-	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | ((uint32_t)cpu & ((1u << SEG_CPU_BITS) - 1));
+	a->here = (a->here & ~((1u << SEG_CPU_BITS) - 1)) | c;
+	cpus_grow(a, (size_t)c + 1);
+	a->on = &a->cpus[c];
+	a->cpu_tag = c << 8;
+}
+
+static void cpu_unseen(struct acct *a, pid_t tid, uint64_t ts);
+
+/*
+ * A record written on the CPU being read by @tid (its common_pid): @tid ran
+ * there at @ts. Inline, a compare, on every system call: the state split's.
+ */
+static inline __attribute__((always_inline)) void cpu_proof(struct acct *a, pid_t tid, uint64_t ts)
+{
+	if (a->states && __builtin_expect(tid != a->on->cur, 0))
+		cpu_unseen(a, tid, ts);
 }
 
 /*
@@ -409,8 +447,10 @@ static inline __attribute__((always_inline)) void sys_enter(struct acct *a, stru
 
 void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 {
-	if (tid > 0)
-		sys_enter(a, acct_thread(a, tid), nr, ts);
+	if (tid <= 0)
+		return;
+	cpu_proof(a, tid, ts);
+	sys_enter(a, acct_thread(a, tid), nr, ts);
 }
 
 /*
@@ -635,8 +675,10 @@ static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struc
 
 void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 {
-	if (tid > 0)
-		sys_exit(a, acct_thread(a, tid), nr, ret, ts);
+	if (tid <= 0)
+		return;
+	cpu_proof(a, tid, ts);
+	sys_exit(a, acct_thread(a, tid), nr, ret, ts);
 }
 
 void acct_sys_call(struct acct *a, pid_t tid, long enter_nr, uint64_t enter_ts, long nr, long ret,
@@ -646,6 +688,7 @@ void acct_sys_call(struct acct *a, pid_t tid, long enter_nr, uint64_t enter_ts, 
 
 	if (tid <= 0)
 		return;
+	cpu_proof(a, tid, enter_ts);
 	t = acct_thread(a, tid);
 	sys_enter(a, t, enter_nr, enter_ts);
 	sys_exit(a, t, nr, ret, ts);
@@ -657,6 +700,7 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
 
 	if (tid <= 0)
 		return;
+	cpu_proof(a, tid, ts);
 	t = activate(a, tid);
 	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
 	count(a, t, AC_SYSCALLS);
@@ -890,6 +934,8 @@ static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clo
 	/* A reused tid: whatever was known of the old thread is not this one's. */
 	t->exited = 0;
 	t->group_dead = t->held = false;
+	if (t->exit_ts < ts)
+		t->exit_ts = 0;
 	/*
 	 * Only what is older than the fork: the calls are paired (acct_time_calls)
 	 * before the forks are applied, so a call the child began this interval
@@ -1077,8 +1123,17 @@ void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, u
 
 void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
 {
+	struct acct_thread *t;
+
 	if (tid <= 0)
 		return;
+	/*
+	 * As decoded, not in time order: the state split may apply its switches
+	 * before the tick, and they are on this CPU's pages after this event.
+	 */
+	t = acct_thread(a, tid);
+	if (ts > t->exit_ts && ts >= t->life_ts)
+		t->exit_ts = ts;
 	if (!a->order_life) {
 		life_exit(a, tid, group_dead, ts);
 		return;
@@ -1245,14 +1300,27 @@ void acct_end_interval(struct acct *a)
  * CPUs (it sleeps on one, is woken from another, runs on a third) and each
  * CPU's buffer is decoded in turn: they are kept (16 bytes each, no lookup)
  * and applied in time order once every CPU is read.
+ *
+ * A switch the kernel did not write (acct_cpu) is told, as each CPU's
+ * buffer is decoded in its own time order, by a record written by another
+ * task than the one running there: that one ran on it since the CPU's
+ * previous record at the earliest (no record of the CPU between says
+ * otherwise), and not before it was runnable (its wakeup may be in another
+ * CPU's buffer, applied first in time order). A record says so
+ * (ACCT_SR_RAN, ACCT_SR_IDLE), written at the time of the one that told it.
  */
 
 enum acct_sched_what {
+	ACCT_SR_RAN,		/* the thread's records say it ran on the CPU, since... (above) */
+	ACCT_SR_IDLE,		/* the idle task's: no thread ran on it since its previous record */
 	ACCT_SR_IN,		/* switched in */
 	ACCT_SR_WAKE,		/* sched_wakeup: runnable, if it slept */
 	ACCT_SR_WAKE_NEW,	/* sched_wakeup_new: a new task, runnable */
 	ACCT_SR_OUT,		/* + enum acct_st: switched out into that state */
 };
+
+#define SR_KIND(what) ((what) & 0xffu)
+#define SR_CPU(what) ((what) >> 8)
 
 /* Records kept at most (32 MiB): past that, they are applied as they are. */
 #define SCHED_MAX (1u << 21)
@@ -1292,19 +1360,23 @@ enum acct_st acct_state_of(long prev_state)
 /*
  * Each CPU's records are in time order: the array is a few ascending runs
  * (a run per CPU and drain), merged (DEFINE_MERGE_RUNS) stably: for equal
- * times, the run read first first. Then, across CPUs at one time stamp, a
- * switch-out before a wakeup before a switch-in.
+ * times, the run read first first. Then, across CPUs at one time stamp, what
+ * a CPU's records told (before the switch-out that told it), a switch-out,
+ * a wakeup, a switch-in.
  */
 static inline bool sched_before(const struct acct_sched *x, const struct acct_sched *y)
 {
-	static const uint8_t rank[] = { [ACCT_SR_IN] = 2, [ACCT_SR_WAKE] = 1,
-					[ACCT_SR_WAKE_NEW] = 1 };
+	static const uint8_t rank[16] = {
+		[ACCT_SR_RAN] = 0, [ACCT_SR_IDLE] = 0, [ACCT_SR_IN] = 3, [ACCT_SR_WAKE] = 2,
+		[ACCT_SR_WAKE_NEW] = 2, [ACCT_SR_OUT ... 15] = 1,
+	};
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts;
-	return (x->what >= ACCT_SR_OUT ? 0 : rank[x->what]) <
-	       (y->what >= ACCT_SR_OUT ? 0 : rank[y->what]);
+	return rank[x->what & 15] < rank[y->what & 15];
 }
+
+_Static_assert(ACCT_SR_OUT + ACCT_ST_DEAD < 16, "sched_before's ranks");
 
 static void apply_sched_all(struct acct *a);
 
@@ -1339,10 +1411,25 @@ static inline void keep_sched(struct acct *a, pid_t tid, uint32_t what, uint64_t
 	if (a->nsv == a->cap_sv)
 		sched_full(a, 1);
 	r = &a->sv[a->nsv];
-	set_sched(r, tid, what, ts);
+	set_sched(r, tid, what | a->cpu_tag, ts);
 	if (a->nsv && sched_before(r, r - 1))
 		run_begins(&a->sv_runs, a->nsv);
 	a->nsv++;
+}
+
+/*
+ * @tid wrote a record at @ts on the CPU being read, which its records so far
+ * said another ran on: a switch to it was not read. Kept at @ts, in the
+ * CPU's order (apply_sched finds since when). The first record read of a
+ * CPU tells nothing: it was not known who ran there before.
+ */
+static __attribute__((noinline)) void cpu_unseen(struct acct *a, pid_t tid, uint64_t ts)
+{
+	if (a->on->cur >= 0) {
+		keep_sched(a, tid, tid > 0 ? ACCT_SR_RAN : ACCT_SR_IDLE, ts);
+		a->st_unseen++;
+	}
+	a->on->cur = tid;
 }
 
 void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts)
@@ -1351,6 +1438,9 @@ void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, 
 
 	if (!a->states)
 		return;
+	/* prev runs here until now: if the CPU's records said another, a switch to it was missed. */
+	cpu_proof(a, prev, ts);
+	a->on->cur = next;
 	/* The idle tasks (pid 0, one a CPU) are not threads of anyone. */
 	if (prev <= 0 || next <= 0) {
 		if (prev > 0)
@@ -1363,23 +1453,61 @@ void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, 
 	if (a->cap_sv - a->nsv < 2)
 		sched_full(a, 2);
 	r = &a->sv[a->nsv];
-	set_sched(r, prev, ACCT_SR_OUT + state_of(prev_state), ts);
-	set_sched(r + 1, next, ACCT_SR_IN, ts);
+	set_sched(r, prev, (ACCT_SR_OUT + state_of(prev_state)) | a->cpu_tag, ts);
+	set_sched(r + 1, next, ACCT_SR_IN | a->cpu_tag, ts);
 	if (a->nsv && sched_before(r, r - 1))
 		run_begins(&a->sv_runs, a->nsv);
 	a->nsv += 2;
 }
 
-void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts)
+void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, pid_t by, uint64_t ts)
 {
-	if (a->states && pid > 0)
+	if (!a->states)
+		return;
+	cpu_proof(a, by, ts);
+	if (pid > 0)
 		keep_sched(a, pid, new_task ? ACCT_SR_WAKE_NEW : ACCT_SR_WAKE, ts);
+}
+
+/*
+ * Where @t's on-CPU time from @from to @ts on its CPU begins: not before
+ * what the CPU credited already ends, one task at a time. None overlaps by
+ * construction (the CPU's owner alone runs there); what would is counted
+ * (st_overlaps) and credited as waiting, never twice as on a CPU.
+ */
+static uint64_t oncpu_from(struct acct *a, struct acct_thread *t, uint64_t from, uint64_t ts)
+{
+	struct acct_cpu *c = &a->cpus[t->st_cpu];
+
+	if (from < c->credited) {
+		uint64_t end = c->credited < ts ? c->credited : ts;
+
+		t->n[AC_RUNQ_NS] += end - from;
+		a->total[AC_RUNQ_NS] += end - from;
+		a->st_overlaps++;
+		from = end;
+	}
+	if (ts > c->credited)
+		c->credited = ts;
+	return from;
+}
+
+/* Of its time on a CPU from @from to @ts, what came after its exit event. */
+static __attribute__((noinline)) void exit_time(struct acct *a, struct acct_thread *t, uint64_t from,
+						      uint64_t ts)
+{
+	if (from < t->exit_ts)
+		from = t->exit_ts;
+	t->n[AC_EXITCPU_NS] += ts - from;
+	a->total[AC_EXITCPU_NS] += ts - from;
 }
 
 /* Its time in the state it leaves at @ts. An event older than what is known adds nothing. */
 static inline void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 {
-	if (ts <= t->st_since) {
+	uint64_t from = t->st_since;
+
+	if (ts <= from) {
 		/* Never back in time: the first event of it sets its start. */
 		if (t->st == ACCT_ST_UNKNOWN)
 			t->st_since = ts;
@@ -1388,20 +1516,152 @@ static inline void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 	if (t->st != ACCT_ST_UNKNOWN && t->st != ACCT_ST_DEAD) {
 		enum acct_cnt c = st_cnt[t->st];
 
-		t->n[c] += ts - t->st_since;
-		a->total[c] += ts - t->st_since;
+		if (t->st == ACCT_ST_ONCPU && !a->st_detached)
+			from = oncpu_from(a, t, from, ts);
+		t->n[c] += ts - from;
+		a->total[c] += ts - from;
+		if (t->exit_ts && t->st == ACCT_ST_ONCPU && ts > t->exit_ts)
+			exit_time(a, t, from, ts);
 	}
 	t->st_since = ts;
 }
 
+/* The thread @tid, if known (not made). */
+static struct acct_thread *find_thread(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t = a->recent[(uint32_t)tid & (ACCT_RECENT - 1)];
+
+	return t && t->tid == tid ? t : pidmap_get(&a->threads, tid);
+}
+
+/* @t leaves the CPU it is on (about to change state): that CPU has no owner. */
+static inline void cpu_release(struct acct *a, struct acct_thread *t)
+{
+	if (t->st == ACCT_ST_ONCPU && a->cpus[t->st_cpu].owner == t->tid)
+		a->cpus[t->st_cpu].owner = 0;
+}
+
+/*
+ * @c's owner, whose switch-out was not read, did not run on it after @ts:
+ * off it from then, in a state not known (asleep, until its own records say).
+ */
+static __attribute__((noinline)) void cpu_evict(struct acct *a, struct acct_cpu *c, uint64_t ts)
+{
+	struct acct_thread *o = find_thread(a, c->owner);
+
+	c->owner = 0;
+	if (!o || o->st != ACCT_ST_ONCPU || &a->cpus[o->st_cpu] != c)
+		return;
+	st_close(a, o, ts);
+	o->st = ACCT_ST_SLEEP;
+	o->st_guess = true;
+	o->st_moved = true;
+	activate_thread(a, o);
+}
+
+/*
+ * @t, on another CPU, is on CPU @cpu at @ts: its switch-out there was not
+ * read. It left that CPU after that one's last record at the earliest: off
+ * it since then, so that the CPU's next thread may run from then.
+ */
+static inline void cpu_moved(struct acct *a, struct acct_thread *t, uint32_t cpu, uint64_t ts)
+{
+	struct acct_cpu *old = &a->cpus[t->st_cpu];
+
+	if (t->st == ACCT_ST_ONCPU && t->st_cpu != cpu)
+		cpu_evict(a, old, old->last < ts ? old->last : ts);
+}
+
+/* @t runs on CPU @cpu from @ts: whoever was there is not (it left unseen). */
+static inline void run_on(struct acct *a, struct acct_thread *t, uint32_t cpu, uint64_t ts)
+{
+	struct acct_cpu *c = &a->cpus[cpu];
+
+	if (c->owner && c->owner != t->tid)
+		cpu_evict(a, c, ts);
+	cpu_moved(a, t, cpu, ts);
+	st_close(a, t, ts);
+	t->st = ACCT_ST_ONCPU;
+	t->st_cpu = (uint16_t)cpu;
+	t->st_guess = false;
+	c->owner = t->tid;
+}
+
+/*
+ * ACCT_SR_RAN: @t's record at @ts on CPU @cpu said it ran there, no switch
+ * to it read. The CPU's records applied before (all of its older ones, in
+ * time order) end at c->last: whoever it held was not there after that,
+ * and @t ran since then at the earliest, since it was runnable if later.
+ * Asleep as its own switch-out said, with no wakeup read (the waker's was
+ * not written): from @ts only, what is known.
+ */
+static __attribute__((noinline)) void ran_on(struct acct *a, struct acct_thread *t, uint32_t cpu,
+					     uint64_t ts)
+{
+	struct acct_cpu *c = &a->cpus[cpu];
+	uint64_t from = c->last < ts ? c->last : ts;
+
+	if (c->owner && c->owner != t->tid)
+		cpu_evict(a, c, from);
+	cpu_moved(a, t, cpu, ts);
+	switch (t->st) {
+	case ACCT_ST_DEAD:
+	case ACCT_ST_ONCPU:	/* here already */
+		return;
+	case ACCT_ST_RUNQ:
+		break;
+	case ACCT_ST_SLEEP:
+		if (t->st_guess)
+			break;
+		/* fall through */
+	default:
+		from = ts;
+		break;
+	}
+	/* Not before its current state began (its wakeup, read on another CPU). */
+	if (from < t->st_since)
+		from = t->st_since;
+	run_on(a, t, cpu, from);
+}
+
+/*
+ * A record of a thread that exited, past the cut, applied at the tick (its
+ * row ends now: its time up to its last switch) before its CPU's records
+ * that precede it, which are the next interval's: its own state only. Its
+ * CPU's owner, last record and credited time follow that CPU's records in
+ * their order (st_detached).
+ */
+static __attribute__((noinline)) void apply_detached(struct acct *a, struct acct_thread *t,
+						     uint32_t what, uint64_t ts)
+{
+	if (t->st == ACCT_ST_DEAD)
+		return;
+	st_close(a, t, ts);
+	if (SR_KIND(what) == ACCT_SR_IN || SR_KIND(what) == ACCT_SR_RAN) {
+		t->st = ACCT_ST_ONCPU;
+		t->st_cpu = (uint16_t)SR_CPU(what);
+	} else {
+		t->st = (uint8_t)(SR_KIND(what) - ACCT_SR_OUT);
+	}
+	t->st_guess = false;
+}
+
 static inline void apply_sched(struct acct *a, struct acct_thread *t, uint32_t what, uint64_t ts)
 {
+	uint32_t cpu = SR_CPU(what);
+
 	t->st_moved = true;
 	activate_thread(a, t);
-	switch (what) {
+	if (a->st_detached && SR_KIND(what) != ACCT_SR_WAKE && SR_KIND(what) != ACCT_SR_WAKE_NEW) {
+		apply_detached(a, t, what, ts);
+		return;
+	}
+	switch (SR_KIND(what)) {
 	case ACCT_SR_IN:
-		st_close(a, t, ts);
-		t->st = ACCT_ST_ONCPU;
+		run_on(a, t, cpu, ts);
+		break;
+	case ACCT_SR_RAN:
+		ran_on(a, t, cpu, ts);
 		break;
 	case ACCT_SR_WAKE:
 		/* On a CPU still (woken before it slept), or runnable: nothing changes. */
@@ -1409,6 +1669,7 @@ static inline void apply_sched(struct acct *a, struct acct_thread *t, uint32_t w
 			break;
 		st_close(a, t, ts);
 		t->st = ACCT_ST_RUNQ;
+		t->st_guess = false;
 		break;
 	case ACCT_SR_WAKE_NEW:
 		/* A new task (its tid may have been a dead one's). */
@@ -1416,17 +1677,38 @@ static inline void apply_sched(struct acct *a, struct acct_thread *t, uint32_t w
 			break;
 		st_close(a, t, ts);
 		t->st = ACCT_ST_RUNQ;
+		t->st_guess = false;
 		break;
 	default:
+		/* It ran here until now: not whoever the CPU's records had there. */
+		if (a->cpus[cpu].owner && a->cpus[cpu].owner != t->tid)
+			cpu_evict(a, &a->cpus[cpu], ts);
 		st_close(a, t, ts);
-		t->st = (uint8_t)(what - ACCT_SR_OUT);
+		cpu_release(a, t);
+		t->st = (uint8_t)(SR_KIND(what) - ACCT_SR_OUT);
+		t->st_guess = false;
 		break;
 	}
 }
 
+/* A record, @t its thread if looked up already. */
+static inline void apply_one(struct acct *a, const struct acct_sched *r, struct acct_thread *t)
+{
+	struct acct_cpu *c = &a->cpus[SR_CPU(r->what)];
+
+	if (SR_KIND(r->what) == ACCT_SR_IDLE) {
+		if (c->owner)
+			cpu_evict(a, c, c->last < r->ts ? c->last : r->ts);
+	} else {
+		apply_sched(a, t ? t : acct_thread(a, r->tid), r->what, r->ts);
+	}
+	if (r->ts > c->last && !a->st_detached)
+		c->last = r->ts;
+}
+
 static inline void apply_record(struct acct *a, const struct acct_sched *r)
 {
-	apply_sched(a, acct_thread(a, r->tid), r->what, r->ts);
+	apply_one(a, r, NULL);
 }
 
 DEFINE_MERGE_RUNS(apply_in_order, struct acct_sched, sched_before, struct acct, apply_record)
@@ -1458,13 +1740,20 @@ static inline __attribute__((always_inline)) void split_record(struct sched_end 
 	 * that exited (its exit was applied, its row ends now): up to its last
 	 * switch, a few microseconds past the cut at most.
 	 */
-	if (r->ts >= e->cut && (early || !(t = acct_thread(e->a, r->tid))->exited)) {
+	if (r->ts >= e->cut &&
+	    (early || r->tid <= 0 || !(t = acct_thread(e->a, r->tid))->exited)) {
 		e->a->sv_tmp[e->keep++] = *r;
 		return;
 	}
 	if (early)
 		e->a->st_early++;
-	apply_sched(e->a, t ? t : acct_thread(e->a, r->tid), r->what, r->ts);
+	if (r->ts < e->cut) {
+		apply_one(e->a, r, t);
+		return;
+	}
+	e->a->st_detached = true;
+	apply_one(e->a, r, t);
+	e->a->st_detached = false;
 }
 
 static inline void end_record(struct sched_end *e, const struct acct_sched *r)
@@ -1538,6 +1827,7 @@ void acct_state_cpus(struct acct *a, int ncpus)
 	a->st_read = ncpus > 0 ? xcalloc((size_t)ncpus, sizeof(*a->st_read)) : NULL;
 	a->st_ncpus = ncpus > 0 ? ncpus : 0;
 	a->st_mark = a->nsv;
+	cpus_grow(a, (size_t)a->st_ncpus);
 }
 
 void acct_state_no_cpu(struct acct *a, int cpu)
@@ -1569,4 +1859,9 @@ void acct_state_drained(struct acct *a, uint64_t slack)
 		return;
 	a->st_walks++;
 	split_sched(a, &e);
+}
+
+struct acct_thread *acct_activate(struct acct *a, pid_t tid)
+{
+	return activate(a, tid);
 }

@@ -31,6 +31,15 @@ enum acct_cnt {
 	AC_SLEEP_NS,	/* S (and I, P: idle and parked kernel threads) */
 	AC_BLOCKED_NS,	/* D */
 	AC_STOPPED_NS,	/* T, t: stopped or traced */
+	/*
+	 * Of AC_ONCPU_NS, the time after its exit event: the exit's own work
+	 * (freeing its memory and files) up to its last switch, which its exit
+	 * record (taskstats, sent just before the event) leaves out.
+	 */
+	AC_EXITCPU_NS,
+	/* Bytes through INET and INET6 sockets (collectors/sockev.h). */
+	AC_NET_TX,
+	AC_NET_RX,
 	AC_NR
 };
 
@@ -133,7 +142,14 @@ struct acct_thread {
 	 */
 	uint8_t st;
 	bool st_moved;		/* a scheduler record of it was applied this interval */
+	/*
+	 * Off a CPU without a switch-out read (another task's records on its
+	 * CPU said it had left, acct_cpu): counted as asleep, its state not known.
+	 */
+	bool st_guess;
+	uint16_t st_cpu;	/* ACCT_ST_ONCPU: the CPU it runs on (acct.cpus) */
 	uint64_t st_since;
+	uint64_t exit_ts;	/* its exit event's time, as decoded (AC_EXITCPU_NS); 0 = none */
 	struct acct_thread *next;	/* active list */
 };
 
@@ -176,11 +192,36 @@ enum acct_st {
 	ACCT_ST_DEAD,		/* its last switch, after its exit */
 };
 
-/* A scheduler event kept until every CPU is read (acct_state_end): 16 bytes. */
+/*
+ * A scheduler event kept until every CPU is read (acct_state_end): 16 bytes.
+ * @what: in its low 8 bits enum acct_sched_what (or ACCT_SR_OUT + enum
+ * acct_st), above them the CPU whose buffer it was read from.
+ */
 struct acct_sched {
 	uint64_t ts;
 	pid_t tid;
-	uint32_t what;		/* enum acct_sched_what, or ACCT_SR_OUT + enum acct_st */
+	uint32_t what;
+};
+
+/*
+ * Per CPU, for the state split: a CPU runs one task at a time. Its records
+ * say which: a switch's prev and next, and the writer (common_pid) of every
+ * record written on it, the system calls' and wakeups' too. Some kernels do
+ * not write every switch (this one writes none of CPU 1's idle task's own
+ * events, its switches to a woken task included, nor some threads' of its
+ * VM agent): a record written by another task than the one believed running
+ * says a switch was missed (acct_state_switch, ACCT_SR_RAN). Applied in time
+ * order, the thread on it (owner) is the only one credited on-CPU time of
+ * it, and no two of its credited spans overlap: per CPU, on-CPU time is a
+ * partition of the time, idle included.
+ */
+struct acct_cpu {
+	/* Decoding its buffer, in its own time order: */
+	pid_t cur;		/* who runs on it, as read so far: 0 idle, -1 not known yet */
+	/* Applying every CPU's records in time order: */
+	pid_t owner;		/* the thread on it (ACCT_ST_ONCPU, st_cpu this one); 0: none */
+	uint64_t last;		/* the time of the latest record of it applied */
+	uint64_t credited;	/* where the latest on-CPU time credited on it ends */
 };
 
 /*
@@ -268,6 +309,13 @@ struct acct {
 	 * acct_state_end. Off: nothing kept (states unknown).
 	 */
 	bool states;
+	struct acct_cpu *cpus;		/* ncpus_cap of them; [0] from acct_init */
+	size_t ncpus_cap;
+	struct acct_cpu *on;		/* the CPU being read (acct_set_cpu) */
+	uint32_t cpu_tag;		/* its number, in acct_sched.what's place */
+	uint64_t st_unseen;		/* switches missed, told by another task's record */
+	uint64_t st_overlaps;		/* on-CPU times that overlapped on a CPU (none by design) */
+	bool st_detached;		/* applying an exited thread's record past the cut */
 	struct acct_sched *sv, *sv_tmp;	/* sv_tmp: the merge's scratch */
 	size_t nsv, cap_sv;
 	struct acct_runs sv_runs;
@@ -330,6 +378,8 @@ void acct_free(struct acct *a);
 
 /* The thread @tid, created (tgid unknown) on first sight. Never NULL. */
 struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid);
+/* @tid's thread, on the interval's active list (its counts are collected). */
+struct acct_thread *acct_activate(struct acct *a, pid_t tid);
 static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 {
 	struct acct_thread *t = a->recent[(uint32_t)tid & (ACCT_RECENT - 1)];
@@ -413,10 +463,15 @@ void acct_set_cpu(struct acct *a, int cpu);
 void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat);
 /*
  * The state split (only with acct.states). sched_switch: @prev leaves the
- * CPU in @prev_state, @next takes it. sched_wakeup(_new): @pid is runnable.
+ * CPU in @prev_state, @next takes it. sched_wakeup(_new): @pid is runnable;
+ * @by wrote the record (its common_pid: the task running on this CPU, 0 its
+ * idle task; the woken task's parent for a new one). A record written by
+ * another task than the one the CPU's records said runs there (a switch's
+ * prev, a wakeup's or a system call's writer) means a switch was not read:
+ * that task ran since (acct_cpu).
  */
 void acct_state_switch(struct acct *a, pid_t prev, long prev_state, pid_t next, uint64_t ts);
-void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, uint64_t ts);
+void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, pid_t by, uint64_t ts);
 /*
  * acct_state_end - the interval's states, up to @cut
  * @cut: a time (the trace clock's) before which every CPU's events were read

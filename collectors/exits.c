@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lifecpu.h"
 #include "taskstats.h"
 #include "users.h"
 #include "../lib/pidmap.h"
@@ -43,6 +44,7 @@ struct exits {
 	struct pending *pend;
 	size_t npend, cap_pend;
 	struct pidmap sums;		/* tgid -> struct tsum */
+	struct lifecpu *life;		/* the rows' time on a CPU, by the events */
 	uint64_t ticks;			/* exits_collect calls */
 	uint64_t begin_ticks;		/* this tick's exits_begin, clock ticks after boot */
 	uint64_t prev_begin_ticks;	/* the previous tick's; 0 = none */
@@ -52,6 +54,7 @@ struct exits {
 	uint64_t enobufs_seen;
 	uint64_t lost;			/* this interval */
 	bool lost_unknown;
+	bool fed;			/* records were fed (exits_feed): as if listening */
 	struct exits_stats st;
 	char status[160];
 };
@@ -77,6 +80,7 @@ struct exits *exits_new(long hz)
 	x->self = getpid();
 	x->users = users_new();
 	pidmap_init(&x->sums);
+	x->life = lifecpu_new();
 	snprintf(x->status, sizeof(x->status), "exit records off");
 	return x;
 }
@@ -100,6 +104,7 @@ void exits_free(struct exits *x)
 	free(x->pend);
 	sums_clear(x);
 	pidmap_free(&x->sums);
+	lifecpu_free(x->life);
 	users_free(x->users);
 	free(x);
 }
@@ -186,6 +191,7 @@ void exits_feed(struct exits *x, const struct ts_exit *v, size_t n)
 	}
 	memcpy(x->in.v + x->in.n, v, n * sizeof(*v));
 	x->in.n += n;
+	x->fed = true;
 	x->st.records += n;
 }
 
@@ -211,6 +217,8 @@ static void record_counts(const struct ts_exit *e, uint64_t cnt[CNT_NR])
 	cnt[CNT_MAJFLT] = e->majflt;
 	cnt[CNT_VCSW] = e->nvcsw;
 	cnt[CNT_IVCSW] = e->nivcsw;
+	cnt[CNT_DISK_READ] = e->read_bytes;
+	cnt[CNT_DISK_WRITE] = e->write_bytes;
 }
 
 /* User and system time of record_counts in clock ticks, rounded down as /proc's. */
@@ -222,7 +230,8 @@ static void final_ticks(uint64_t cnt[CNT_NR], long hz)
 
 #define FINAL_HAVE ((1u << CNT_CPU) | (1u << CNT_UTIME) | (1u << CNT_STIME) | \
 		    (1u << CNT_MINFLT) | (1u << CNT_MAJFLT) | \
-		    (1u << CNT_VCSW) | (1u << CNT_IVCSW))
+		    (1u << CNT_VCSW) | (1u << CNT_IVCSW) | \
+		    (1u << CNT_DISK_READ) | (1u << CNT_DISK_WRITE))
 
 static struct pending *add_pending(struct exits *x, const struct ts_exit *e, pid_t id)
 {
@@ -406,6 +415,9 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 	if (exits_on(x))
 		drain(x, DRAIN_ROUNDS);
 	take_records(x, m);
+	/* Without records, nothing to add the events to. */
+	if (exits_on(x) || x->fed)
+		lifecpu_note(x->life, m);
 	for (i = 0; i < x->npend; i++) {
 		struct pending *p = &x->pend[i];
 		const struct task *t = model_task_find(m, p->f.id);
@@ -429,6 +441,9 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 		}
 		f = sample_add_final(s);
 		*f = p->f;
+		/* The record leaves out the exit's own work: the events have it. */
+		if (f->have & (1u << CNT_CPU))
+			f->cnt[CNT_CPU] = lifecpu_final(x->life, f->id, f->cnt[CNT_CPU]);
 		/*
 		 * Started after the tick before the one its record came at began
 		 * (clock ticks: at most one early), or not.
@@ -438,6 +453,7 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 	}
 	x->npend = keep;
 	forget_sums(x, m);
+	lifecpu_forget(x->life, m);
 	if (exits_on(x)) {
 		s->have_exit_totals = true;
 		s->exits_lost = x->lost;

@@ -13,6 +13,7 @@
  * A task that lived and died between two ticks gets a row (state X) with its
  * CPU time, faults, switches and (real) user; one that /proc read at the
  * previous tick and that died since counts its record less that reading.
+ * Its CPU time is the record's and what the events saw after it (lifecpu.h).
  *
  * When: at a tick, after /proc was read and the trace events applied. The
  * kernel queues a task's record before its exit event and long before its

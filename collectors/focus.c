@@ -92,6 +92,7 @@ struct focus {
 	struct model *m;		/* during a read pass */
 	int cur_cpu;
 	bool offline;			/* focus_new_offline: no instance, records given (tests) */
+	struct flight *flight;		/* the instance's pages kept there too; NULL: not */
 };
 
 struct focus *focus_new(size_t buffer_kb)
@@ -113,6 +114,11 @@ struct focus *focus_new_offline(void)
 	f->procfd = -1;		/* no variables sampled */
 	pidmap_init(&f->tids);
 	return f;
+}
+
+void focus_set_flight(struct focus *f, struct flight *fl)
+{
+	f->flight = fl;
 }
 
 static void close_instance(struct focus *f)
@@ -296,6 +302,7 @@ static int open_instance(struct focus *f, struct model *m)
 	cfg.name_suffix = "-f";
 	/* Event times on CLOCK_MONOTONIC: comparable with when /proc was read. */
 	cfg.clock = "mono";
+	cfg.flight = f->flight;
 	err = trace_open(&cfg, &f->tr, m->focus_status, sizeof(m->focus_status), missing,
 			 sizeof(missing));
 	free(tids);

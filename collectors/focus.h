@@ -46,6 +46,9 @@ struct evrich_rec;
 void focus_feed(struct focus *f, struct model *m, int cpu, const struct evrich_rec *r);
 /* Remove the instance if there is one. NULL is fine. */
 void focus_free(struct focus *f);
+/* The instances made from now on keep their pages in @fl too (flight.h); NULL: not. */
+struct flight;
+void focus_set_flight(struct focus *f, struct flight *fl);
 
 /*
  * focus_add - focus @pid: model_fproc_add, and the instance (re)made to

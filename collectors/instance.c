@@ -16,6 +16,7 @@
 #include <tracefs.h>
 
 #include "clocks.h"
+#include "flight.h"
 #include "procfs.h"
 #include "sysparse.h"
 #include "../lib/util.h"
@@ -42,6 +43,8 @@ struct trace {
 	int page_size;
 	size_t buffer_kb;
 	bool on[MAX_EVENTS];
+	struct flight *flight;	/* the pages read are kept there too; NULL: not */
+	int flight_buf;		/* its buffer there */
 };
 
 /*
@@ -222,6 +225,21 @@ static int write_file(struct trace *t, const char *file, const char *val)
 }
 
 /*
+ * A new instance runs the default clock (local, unless the kernel's
+ * trace_clock= said otherwise). Writing a clock, the same one too, empties the
+ * buffers and waits for an RCU grace period: 30 ms here, a third of the
+ * time tracing took to start. Written only when it changes.
+ */
+static int set_clock(struct trace *t, const char *clock)
+{
+	char *cur = tracefs_get_clock(t->inst);
+	bool same = cur && !strcmp(cur, clock);
+
+	free(cur);
+	return same ? 0 : write_file(t, "trace_clock", clock);
+}
+
+/*
  * Every write to set_event_pid waits for an RCU grace period in the kernel
  * (event_pid_write -> tracepoint_synchronize_unregister: 20-70 ms each), and
  * adds its ids to the list (only an open with O_TRUNC empties it). One id a
@@ -350,6 +368,33 @@ static void arm_emergency(struct trace *t)
 	tracefs_put_tracing_file(p);
 }
 
+/*
+ * The flight recorder keeps this instance's pages: its buffer there, with
+ * the sub-buffer's layout (this instance's header_page: its sub-buffer
+ * size) and the events enabled.
+ */
+static void keep_pages(struct trace *t, const struct trace_config *cfg)
+{
+	const char *ev[MAX_EVENTS][2];
+	size_t i, n = 0;
+	int len = 0;
+	char *hp = tracefs_instance_file_read(t->inst, "events/header_page", &len);
+
+	for (i = 0; i < cfg->nevents; i++)
+		if (t->on[i]) {
+			ev[n][0] = cfg->events[i][0];
+			ev[n++][1] = cfg->events[i][1];
+		}
+	if (hp && len > 0) {
+		t->flight_buf = flight_buffer(cfg->flight, t->name, cfg->clock ? cfg->clock : "local",
+					      t->page_size, t->ncpus, hp, (size_t)len,
+					      (const char *const (*)[2])ev, n);
+		if (t->flight_buf >= 0)
+			t->flight = cfg->flight;
+	}
+	free(hp);
+}
+
 int trace_open(const struct trace_config *cfg, struct trace **out, char *why, size_t whylen,
 	       char *missing, size_t missinglen)
 {
@@ -410,6 +455,13 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 		goto fail;
 	t->page_size = getpagesize();
 	t->buffer_kb = cfg->buffer_kb;
+	if (cfg->keep_buffer) {
+		/* Growing them is 30 ms of the kernel's time (page allocation, RCU waits). */
+		ssize_t kb = tracefs_instance_get_buffer_size(t->inst, 0);
+
+		t->buffer_kb = kb > 0 ? (size_t)kb : 1024;
+		goto sized;
+	}
 	if (!t->buffer_kb) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -429,6 +481,7 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 		err = -ENOMEM;
 		goto fail;
 	}
+sized:
 	snprintf(buf, sizeof(buf), "%u", cfg->buffer_percent);
 	err = write_file(t, "buffer_percent", buf);
 	if (err)
@@ -437,7 +490,7 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	if (err)
 		goto fail;
 	if (cfg->clock) {
-		err = write_file(t, "trace_clock", cfg->clock);
+		err = set_clock(t, cfg->clock);
 		if (err)
 			goto fail;
 	}
@@ -464,6 +517,8 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 	err = open_cpus(t);
 	if (err)
 		goto fail;
+	if (cfg->flight)
+		keep_pages(t, cfg);
 	err = write_file(t, "tracing_on", "1");
 	if (err)
 		goto fail;
@@ -617,6 +672,8 @@ int trace_read_page(struct trace *t, int i, void *page, bool flush, bool *partia
 	}
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR || !errno ? 0 : -errno;
+	if (n > 0 && t->flight)
+		flight_keep(t->flight, t->flight_buf, i, page, (size_t)n);
 	return n;
 }
 
@@ -666,7 +723,11 @@ int trace_file_open(const struct trace *t, const char *file, int flags)
 
 int trace_set_clock(struct trace *t, const char *clock)
 {
-	return write_file(t, "trace_clock", clock);
+	int err = set_clock(t, clock);
+
+	if (!err && t->flight)
+		flight_buffer_clock(t->flight, t->flight_buf, clock);
+	return err;
 }
 
 static uint64_t stats_field(const char *buf, const char *key)

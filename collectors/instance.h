@@ -25,12 +25,18 @@
 
 struct pollfd;
 
+struct flight;
 struct trace;
 
 struct trace_config {
 	const char *const (*events)[2];	/* {system, event} pairs to enable */
 	size_t nevents;
 	size_t buffer_kb;	/* per CPU; 0 = chosen from memory and CPU count */
+	/*
+	 * The buffers mkdir made, neither resized nor re-paged: nothing read
+	 * from them is ever shown (ktop -b -n 1 writes its baseline only).
+	 */
+	bool keep_buffer;
 	unsigned buffer_percent;
 	const pid_t *pids;	/* non-NULL: only these (and, with follow, children) */
 	size_t npids;
@@ -43,6 +49,7 @@ struct trace_config {
 	 */
 	const char *name_suffix;
 	const char *clock;	/* trace_clock to select (e.g. "mono"); NULL = default */
+	struct flight *flight;	/* non-NULL: every page read is kept there too (flight.h) */
 };
 
 /*

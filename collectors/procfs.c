@@ -14,6 +14,7 @@
 #include "clocks.h"
 #include "creds.h"
 #include "fdcache.h"
+#include "procio.h"
 #include "users.h"
 #include "../lib/pidmap.h"
 #include "../lib/rcstr.h"
@@ -47,6 +48,7 @@ struct pentry {
 	char path[40];			/* "PID" or "PID/task/TID", relative to /proc */
 	struct pfile stat, status, cmdline, taskdir;
 	struct pfile schedstat;		/* thread mode: its own (NEED_SCHEDSTAT) */
+	struct pfile io;		/* NEED_IO */
 
 	/* Process mode: threads whose status is summed. */
 	struct pthread_ctx **thr;
@@ -110,6 +112,7 @@ static void entry_close(struct procfs *pc, struct pentry *e)
 	pfile_close(&pc->fc, &e->schedstat);
 	pfile_close(&pc->fc, &e->cmdline);
 	pfile_close(&pc->fc, &e->taskdir);
+	pfile_close(&pc->fc, &e->io);
 	for (i = 0; i < e->nthr; i++)
 		thr_free(pc, e->thr[i]);
 	free(e->thr);
@@ -163,6 +166,7 @@ static struct pentry *entries_add(struct procfs *pc, struct entries *es, pid_t p
 	pfile_init(&e->schedstat);
 	pfile_init(&e->cmdline);
 	pfile_init(&e->taskdir);
+	pfile_init(&e->io);
 	/*
 	 * The directory's owner is the effective uid (root for non-dumpable
 	 * tasks, as ps shows them); status, when read, gives the exact one.
@@ -746,6 +750,19 @@ static void sample_cmdline(struct procfs *pc, struct pentry *e, const struct tas
 	r->cmdline_len = (size_t)n;
 }
 
+/* Its I/O byte counters (collectors/procio.h). */
+static void sample_io(struct procfs *pc, struct pentry *e, struct task_reading *r)
+{
+	struct procio io;
+
+	pc->st.io_reads++;
+	if (procio_read(&pc->fc, &e->io, e->path, &io))
+		return;
+	r->have_io = true;
+	r->io_read = io.read_bytes;
+	r->io_write = io.write_bytes;
+}
+
 /*
  * Read one task's files into a reading of @s. Returns false when the task is
  * gone (its stat cannot be read) so the caller drops the entry.
@@ -815,6 +832,8 @@ static bool sample_entry(struct procfs *pc, struct pentry *e, const struct model
 	if ((wants & NEED_CMDLINE) ||
 	    ((need->first & NEED_CMDLINE) && (!t || !t->cmdline || strcmp(t->comm, r->stat.comm))))
 		sample_cmdline(pc, e, t, r);
+	if (wants & NEED_IO)
+		sample_io(pc, e, r);
 	if (wants & NEED_CGROUP) {
 		/* Without events, a new name is the sign of an exec. */
 		if (t && t->cgroup && strcmp(t->comm, r->stat.comm))

@@ -35,6 +35,7 @@ struct procfs_need {
 struct procfs_stats {
 	unsigned long scans, skipped_scans, event_scans, stat_reads, status_reads, cmdline_reads;
 	unsigned long schedstat_reads;	/* run_delay of threads (runq_ms untraced) */
+	unsigned long io_reads;		/* /proc/PID/io (NEED_IO) */
 	unsigned long cgroup_reads;
 	unsigned long opens, evictions;
 	size_t nopen, budget;

@@ -375,57 +375,78 @@ static int line_rank(struct span ctl)
 	return best;
 }
 
-int cgroup_parse_proc(const char *buf, size_t len, char *out, size_t cap)
+/* A line of /proc/PID/cgroup: "ID:CONTROLLERS:PATH", the path being the rest of the line. */
+struct cg_line {
+	struct span ctl, path;
+	bool v2;		/* "0::PATH", its " (deleted)" mark dropped */
+};
+
+/*
+ * The next line at *@p (before @end) that parses, into @l; *@p moves past
+ * it. A second "0::" line (*@v2_seen) is not the kernel's. False at the end.
+ */
+static bool next_line(const char **p, const char *end, bool *v2_seen, struct cg_line *l)
 {
 	static const char deleted[] = " (deleted)";
-	const char *p = buf, *end = buf + len, *le, *c1, *c2, *best = NULL;
-	size_t best_n = 0, k;
-	int best_score = INT_MAX, score;
-	bool any = false, v2_seen = false, v2;
-	struct span ctl, path, id;
+	const char *le, *c1, *c2;
+	size_t k;
 
-	if (cap)
-		out[0] = '\0';
-	for (; p < end; p = le < end ? le + 1 : end) {
-		le = memchr(p, '\n', (size_t)(end - p));
+	for (; *p < end; *p = le < end ? le + 1 : end) {
+		le = memchr(*p, '\n', (size_t)(end - *p));
 		if (!le)
 			le = end;
-		/* "ID:CONTROLLERS:PATH", the path being the rest of the line. */
-		c1 = memchr(p, ':', (size_t)(le - p));
-		if (!c1 || c1 == p || c1 - p > 10 || !all_digits(p, (size_t)(c1 - p)))
+		c1 = memchr(*p, ':', (size_t)(le - *p));
+		if (!c1 || c1 == *p || c1 - *p > 10 || !all_digits(*p, (size_t)(c1 - *p)))
 			continue;
 		c2 = memchr(c1 + 1, ':', (size_t)(le - c1 - 1));
 		if (!c2)
 			continue;
-		ctl.s = c1 + 1;
-		ctl.n = (size_t)(c2 - ctl.s);
-		path.s = c2 + 1;
-		path.n = (size_t)(le - path.s);
+		l->ctl.s = c1 + 1;
+		l->ctl.n = (size_t)(c2 - l->ctl.s);
+		l->path.s = c2 + 1;
+		l->path.n = (size_t)(le - l->path.s);
 		/* A NUL is not the kernel's (and would cut the string the model keeps). */
-		if (!path.n || path.s[0] != '/' || memchr(path.s, '\0', path.n))
+		if (!l->path.n || l->path.s[0] != '/' || memchr(l->path.s, '\0', l->path.n))
 			continue;
-		v2 = ctl.n == 0 && c1 - p == 1 && p[0] == '0';
-		if (!v2 && ctl.n == 0)
+		l->v2 = l->ctl.n == 0 && c1 - *p == 1 && (*p)[0] == '0';
+		if (!l->v2 && l->ctl.n == 0)
 			continue;
-		if (v2) {
-			/* One v2 hierarchy: a second "0::" line is not the kernel's. */
-			if (v2_seen)
+		if (l->v2) {
+			if (*v2_seen)
 				continue;
-			v2_seen = true;
+			*v2_seen = true;
 			k = sizeof(deleted) - 1;
-			if (path.n > k && memcmp(path.s + path.n - k, deleted, k) == 0)
-				path.n -= k;
+			if (l->path.n > k && memcmp(l->path.s + l->path.n - k, deleted, k) == 0)
+				l->path.n -= k;
 		}
+		*p = le < end ? le + 1 : end;
+		return true;
+	}
+	return false;
+}
+
+int cgroup_parse_proc(const char *buf, size_t len, char *out, size_t cap)
+{
+	const char *p = buf, *end = buf + len, *best = NULL;
+	size_t best_n = 0;
+	int best_score = INT_MAX, score;
+	bool any = false, v2_seen = false;
+	struct span id;
+	struct cg_line l;
+
+	if (cap)
+		out[0] = '\0';
+	while (next_line(&p, end, &v2_seen, &l)) {
 		any = true;
-		if (path.n == 1)
+		if (l.path.n == 1)
 			continue;	/* the root */
-		score = line_rank(ctl);
-		if (container_of(path.s, path.n, &id) == CGROUP_RT_NONE)
+		score = line_rank(l.ctl);
+		if (container_of(l.path.s, l.path.n, &id) == CGROUP_RT_NONE)
 			score += 8;
 		if (score < best_score) {
 			best_score = score;
-			best = path.s;
-			best_n = path.n;
+			best = l.path.s;
+			best_n = l.path.n;
 		}
 	}
 	if (best)
@@ -433,6 +454,45 @@ int cgroup_parse_proc(const char *buf, size_t len, char *out, size_t cap)
 	if (any)
 		return (int)set_str(out, cap, "/", 1);
 	return -EINVAL;
+}
+
+/* Does the comma-separated list @ctl name controller @w? */
+static bool has_ctl(struct span ctl, const char *w)
+{
+	const char *p = ctl.s, *e = ctl.s + ctl.n, *comma;
+	struct span c;
+
+	while (p <= e) {
+		comma = memchr(p, ',', (size_t)(e - p));
+		c.s = p;
+		c.n = (size_t)((comma ? comma : e) - p);
+		if (span_is(c, w))
+			return true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return false;
+}
+
+int cgroup_hier_path(const char *buf, size_t len, const char *ctl, char *out, size_t cap)
+{
+	const char *p = buf, *end = buf + len;
+	bool v2_seen = false;
+	struct cg_line l;
+
+	if (cap)
+		out[0] = '\0';
+	while (next_line(&p, end, &v2_seen, &l)) {
+		if (ctl ? l.v2 || !has_ctl(l.ctl, ctl) : !l.v2)
+			continue;
+		if (l.path.n >= cap)
+			return -ENAMETOOLONG;
+		memcpy(out, l.path.s, l.path.n);
+		out[l.path.n] = '\0';
+		return (int)l.path.n;
+	}
+	return -ENOENT;
 }
 
 static const char *const group_by_names[CGROUP_BY__COUNT] = {

@@ -53,6 +53,16 @@
 int cgroup_parse_proc(const char *buf, size_t len, char *out, size_t cap);
 
 /*
+ * cgroup_hier_path - the path of one hierarchy's line of @buf (@len bytes of
+ * /proc/PID/cgroup): the v1 hierarchy that has controller @ctl ("cpu" is
+ * "cpu,cpuacct" too), or with @ctl NULL the v2 one ("0::", its " (deleted)"
+ * mark dropped). Whole, not shortened: it names the directory whose files
+ * are read. Returns its length, -ENOENT when no line is that hierarchy's,
+ * -ENAMETOOLONG when it does not fit @cap.
+ */
+int cgroup_hier_path(const char *buf, size_t len, const char *ctl, char *out, size_t cap);
+
+/*
  * cgroup_path_fit - @n bytes of @path into @out (@cap bytes), NUL-terminated.
  * A path too long keeps its first component and its end, where the unit and
  * the container id are, with a "…" component in between:

@@ -52,7 +52,13 @@ bool lat_hist_quantile_us(const struct lat_hist *h, double q, uint64_t max_ns, d
 
 	if (b < 0)
 		return false;
-	/* Past the last bound, the longest call is the one bound known. */
-	*out = b == LAT_OVERFLOW ? ceil((double)max_ns / 1e3) : (double)lat_bucket_us((unsigned)b);
+	/*
+	 * Past the last bound, the longest call is the one bound known; a
+	 * bucket's bound above the longest call says less than the call does
+	 * (p50 4194304 us of calls that took 3.0 s at most): the longest, then.
+	 */
+	*out = b == LAT_OVERFLOW ? (double)max_ns / 1e3 : (double)lat_bucket_us((unsigned)b);
+	if (*out > (double)max_ns / 1e3)
+		*out = (double)max_ns / 1e3;
 	return true;
 }

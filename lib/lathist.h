@@ -59,7 +59,9 @@ int lat_hist_quantile(const struct lat_hist *h, double q);
 
 /*
  * lat_hist_quantile_us - the @q quantile as an upper bound, in microseconds
- * @max_ns: the longest call the histogram holds, the bound of LAT_OVERFLOW
+ * @max_ns: the longest call the histogram holds: the bound of LAT_OVERFLOW,
+ * and of every bucket whose own bound is above it (a percentile is never
+ * more than the longest call)
  *
  * false for an empty histogram.
  */

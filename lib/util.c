@@ -329,3 +329,12 @@ void sort_array_r(void *base, size_t n, size_t size,
 	if (n > 1)
 		qsort_r(base, n, size, cmp, arg);
 }
+
+size_t str_hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}

@@ -30,6 +30,8 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 void sort_array_r(void *base, size_t n, size_t size,
 		  int (*cmp)(const void *, const void *, void *), void *arg);
 char *xstrdup(const char *s);
+/* FNV-1a of the string @s: the hash of the tables keyed by a path. */
+size_t str_hash(const char *s);
 /* Room for any uint64_t in decimal (20 digits) and a byte before it. */
 #define U64_DEC_BUF 24
 /*

@@ -271,6 +271,7 @@ void cgres_table_init(struct cgres_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->sys.dir = "";
+	pidmap_init(&t->cpu_of);
 }
 
 static void cgres_free_one(struct cgres *r)
@@ -286,22 +287,45 @@ void cgres_table_free(struct cgres_table *t)
 	for (i = 0; i < t->n; i++)
 		cgres_free_one(t->v[i]);
 	free(t->v);
+	free(t->index);
+	pidmap_free(&t->cpu_of);
 	memset(t, 0, sizeof(*t));
+}
+
+/* @dir's slot in the index (t->index_cap > 0): its entry + 1, or 0 where it would go. */
+static size_t *slot_of(const struct cgres_table *t, const char *dir)
+{
+	size_t i = str_hash(dir) & (t->index_cap - 1);
+
+	while (t->index[i] && strcmp(t->v[t->index[i] - 1]->dir, dir))
+		i = (i + 1) & (t->index_cap - 1);
+	return &t->index[i];
+}
+
+static void reindex(struct cgres_table *t)
+{
+	size_t i;
+
+	while (t->index_cap < 2 * (t->n + 1))
+		t->index_cap = t->index_cap ? t->index_cap * 2 : 64;
+	free(t->index);
+	t->index = xcalloc(t->index_cap, sizeof(*t->index));
+	for (i = 0; i < t->n; i++)
+		*slot_of(t, t->v[i]->dir) = i + 1;
 }
 
 const struct cgres *cgres_find(const struct cgres_table *t, const char *dir)
 {
-	size_t i;
+	size_t s;
 
 	if (!dir)
 		return NULL;
 	if (!*dir)
 		return &t->sys;
-	/* A few hundred at most, looked up per row shown. */
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->v[i]->dir, dir))
-			return t->v[i];
-	return NULL;
+	if (!t->index_cap)
+		return NULL;
+	s = *slot_of(t, dir);
+	return s ? t->v[s - 1] : NULL;
 }
 
 void cgres_table_apply(struct cgres_table *t, const char *dir, const struct cgres_raw *raw,
@@ -317,6 +341,10 @@ void cgres_table_apply(struct cgres_table *t, const char *dir, const struct cgre
 		r = xcalloc(1, sizeof(*r));
 		r->dir = xstrdup(dir);
 		t->v[t->n++] = r;
+		if (2 * (t->n + 1) > t->index_cap)
+			reindex(t);
+		else
+			*slot_of(t, dir) = t->n;
 	}
 	if (r->tick == tick && r->have_prev)
 		return;		/* read twice in one tick (two views): the first counts */
@@ -333,15 +361,17 @@ void cgres_table_apply(struct cgres_table *t, const char *dir, const struct cgre
 
 void cgres_table_end(struct cgres_table *t, uint64_t tick)
 {
+	unsigned a, cpu_throttled = 0;
 	size_t i, k = 0;
-	unsigned a;
 
 	t->n_throttled = t->n_oom = t->n_mem = 0;
 	t->have_groups = false;
 	for (i = 0; i < t->n; i++) {
 		struct cgres *r = t->v[i];
 
-		if (r->tick == tick) {
+		if (r->tick == tick && cgres_is_cpu(r)) {
+			cpu_throttled += !!(cgres_alerts(r) & CGA_THROTTLED);
+		} else if (r->tick == tick) {
 			t->have_groups = true;
 			a = cgres_alerts(r);
 			t->n_throttled += !!(a & CGA_THROTTLED);
@@ -354,7 +384,49 @@ void cgres_table_end(struct cgres_table *t, uint64_t tick)
 		}
 		t->v[k++] = r;
 	}
-	t->n = k;
+	/*
+	 * The cgroups that limit the rows' CPU (read at the rows' own paths),
+	 * each counted once; a group's cgroup that limits them is one of them,
+	 * so the larger count, not the sum.
+	 */
+	if (cpu_throttled > t->n_throttled)
+		t->n_throttled = cpu_throttled;
+	/* A row's limit is of this tick's readings (cgres_cpu_of): none of these. */
+	if (k != t->n) {
+		t->n = k;
+		reindex(t);
+	}
+}
+
+bool cgres_is_cpu(const struct cgres *r)
+{
+	return !strncmp(r->dir, CGRES_CPU_KEY, strlen(CGRES_CPU_KEY));
+}
+
+/* What a row maps to when nothing limits it (a pidmap value is never NULL). */
+static const struct cgres no_limit;
+
+void cgres_table_cpu_of(struct cgres_table *t, pid_t id, const char *dir, uint64_t tick)
+{
+	const struct cgres *r = *dir ? cgres_find(t, dir) : &no_limit;
+
+	if (t->cpu_tick != tick) {
+		pidmap_clear(&t->cpu_of);
+		t->cpu_tick = tick;
+	}
+	/* Its reading not applied (a damaged sample): not known, rather than not limited. */
+	if (id > 0 && r)
+		pidmap_put(&t->cpu_of, id, (void *)r);
+}
+
+bool cgres_cpu_of(const struct cgres_table *t, pid_t id, uint64_t tick, const struct cgres **r)
+{
+	const struct cgres *v;
+
+	if (!tick || t->cpu_tick != tick || !(v = pidmap_get(&t->cpu_of, id)))
+		return false;
+	*r = v == &no_limit ? NULL : v;
+	return true;
 }
 
 bool cgres_group_num(const struct cgres_table *t, const char *dir, int f, double *out)

@@ -21,6 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "../lib/pidmap.h"
 
 enum cg_psi { CG_PSI_CPU, CG_PSI_IO, CG_PSI_MEM, CG_PSI_NR };
 
@@ -113,14 +116,27 @@ unsigned cgres_alerts(const struct cgres *r);
 /* "THR", "OOM", "MEM" joined by ',' into @out; "" for none. Returns @out. */
 const char *cgres_alert_text(unsigned alerts, char *out, size_t cap);
 
+/*
+ * The key of a reading of a cgroup in the hierarchy of the CPU controller,
+ * read for the processes it limits (throttled_pct): "cpu:PATH". A group's
+ * key is its cgroup's path alone; the two are read apart (on a hybrid host
+ * the same path may be two cgroups) and only groups count as groups.
+ */
+#define CGRES_CPU_KEY "cpu:"
+
 /* The system's pressure (/proc/pressure) and every cgroup read, in the model. */
 struct cgres_table {
 	struct cgres sys;		/* dir "": the whole system, PSI only */
 	struct cgres **v;		/* in order of first reading */
 	size_t n, cap;
+	size_t *index;			/* open addressing by the dir's hash: v index + 1 */
+	size_t index_cap;
 	/* Groups alerting in the last interval, per alert, for the header and exporter. */
 	unsigned n_throttled, n_oom, n_mem;
 	bool have_groups;		/* some group was read this tick */
+	/* Each row's CPU limit as of tick cpu_tick: row id -> struct cgres (cgres_cpu_of). */
+	struct pidmap cpu_of;
+	uint64_t cpu_tick;
 };
 
 void cgres_table_init(struct cgres_table *t);
@@ -132,6 +148,20 @@ void cgres_table_apply(struct cgres_table *t, const char *dir, const struct cgre
 void cgres_table_end(struct cgres_table *t, uint64_t tick);
 /* @dir's readings, or NULL. */
 const struct cgres *cgres_find(const struct cgres_table *t, const char *dir);
+
+/*
+ * Row @id's CPU limit in tick @tick: the reading @dir (CGRES_CPU_KEY "PATH",
+ * applied before in the tick), or "" when nothing on its path limits it.
+ */
+void cgres_table_cpu_of(struct cgres_table *t, pid_t id, const char *dir, uint64_t tick);
+/*
+ * Row @id's CPU limit in tick @tick: false when not read (its column not
+ * shown, a recording); true with *@r its cgroup's reading, or NULL when
+ * nothing limits it (never throttled).
+ */
+bool cgres_cpu_of(const struct cgres_table *t, pid_t id, uint64_t tick, const struct cgres **r);
+/* Is @r a reading for the processes it limits (CGRES_CPU_KEY), not a group's? */
+bool cgres_is_cpu(const struct cgres *r);
 
 /* Field @f of the cgroup @dir (a group's; NULL: none) in @t; false when not known. */
 bool cgres_group_num(const struct cgres_table *t, const char *dir, int f, double *out);

@@ -251,7 +251,7 @@ void model_task_add_events(struct task *t, enum counter c, uint64_t n)
 
 bool model_state_counter(enum counter c)
 {
-	return c >= CNT_ONCPU && c <= CNT_STOPPED;
+	return (c >= CNT_ONCPU && c <= CNT_STOPPED) || c == CNT_EXITCPU;
 }
 
 bool model_counts_events(const struct model *m, enum counter c)
@@ -281,6 +281,7 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->tty_nr = st->tty_nr;
 	t->priority = st->priority;
 	t->nice = st->nice;
+	t->threads_before = t->threads;
 	t->threads = st->num_threads;
 	t->rss_kb = st->rss * (uint64_t)m->page_kb;
 	t->vsize_kb = st->vsize / 1024;
@@ -327,6 +328,13 @@ bool task_sc_quantile_us(const struct task *t, double q, double *out)
 	uint64_t max;
 
 	return sc_table_hist_sum(&t->sc, &h, &max) && lat_hist_quantile_us(&h, q, max, out);
+}
+
+double task_share_max(const struct model *m, const struct task *t)
+{
+	uint64_t n = t->threads > t->threads_before ? t->threads : t->threads_before;
+
+	return m->threads || !n ? 100.0 : 100.0 * (double)n;
 }
 
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out)
@@ -529,6 +537,10 @@ static void apply_reading(struct model *m, struct task_reading *r)
 	}
 	if (r->have_runq && !t->zombie_exited)
 		model_task_set_counter(t, CNT_RUNQ, r->runq_ns);
+	if (r->have_io && !t->zombie_exited) {
+		model_task_set_counter(t, CNT_DISK_READ, r->io_read);
+		model_task_set_counter(t, CNT_DISK_WRITE, r->io_write);
+	}
 	if (t->zombie_exited) {
 		/*
 		 * Exited at an earlier tick, still listed: it runs no more, its
@@ -537,6 +549,7 @@ static void apply_reading(struct model *m, struct task_reading *r)
 		 */
 		memcpy(t->cnt, t->prev, sizeof(t->cnt));
 		t->have = t->have_prev;
+		t->final = t->was_final;
 	}
 	if (r->cmdline) {
 		model_task_set_cmdline(t, r->cmdline, r->cmdline_len);
@@ -649,11 +662,15 @@ static void apply_flow(struct model *m, const struct sig_flow *f)
  * A dead task's final reading (its exit record). A task /proc read at the
  * previous tick counts the record less that reading; one born within the
  * interval counts it all; one without a reading that was older (ktop never
- * read it) shows its totals (cpu_s) but no count of the interval.
+ * read it) shows its totals (cpu_s) but no count of the interval. Its CPU
+ * time is never below its last /proc reading: a zombie's is the kernel's
+ * final figure in clock ticks, which the record alone may miss (exits.c),
+ * and a zombie's row X keeps what its rows Z said.
  */
 static void apply_final(struct model *m, const struct task_final *f)
 {
 	struct task *t = model_task_find(m, f->id);
+	uint64_t proc;
 	int c;
 
 	if (!t) {
@@ -675,9 +692,15 @@ static void apply_final(struct model *m, const struct task_final *f)
 		return;
 	if (f->born && !(t->have_prev & (1u << CNT_CPU)))
 		model_task_born(t);
+	if (t->read_now && (t->have & (1u << CNT_CPU)))
+		proc = t->cnt[CNT_CPU];
+	else
+		proc = t->have_prev & (1u << CNT_CPU) ? t->prev[CNT_CPU] : 0;
 	for (c = 0; c < CNT_NR; c++)
 		if (f->have & (1u << c))
 			model_task_set_counter(t, c, f->cnt[c]);
+	if ((f->have & (1u << CNT_CPU)) && proc > t->cnt[CNT_CPU])
+		t->cnt[CNT_CPU] = proc;
 	t->final = true;
 }
 
@@ -738,6 +761,8 @@ void model_apply(struct model *m, struct sample *s)
 	for (i = 0; i < s->ncgres; i++)
 		cgres_table_apply(&m->cgres, s->cgres[i].dir, &s->cgres[i].raw, s->cgres[i].t_ns,
 				  m->tick);
+	for (i = 0; i < s->ncpu_of; i++)
+		cgres_table_cpu_of(&m->cgres, s->cpu_of[i].id, s->cpu_of[i].dir, m->tick);
 	if (s->end)
 		model_end_tick(m);
 	sample_reset(s);
@@ -811,6 +836,8 @@ static void task_compute(struct model *m, struct task *t)
 	if (m->interval_s > 0 && (t->have_delta & (1u << CNT_CPU)) &&
 	    (t->final || ((t->have_delta & (1u << CNT_UTIME)) && (t->have_delta & (1u << CNT_STIME))))) {
 		t->cpu_pct = (double)t->delta[CNT_CPU] * 100.0 / (m->interval_s * 1e9);
+		if (t->cpu_pct > task_share_max(m, t))
+			t->cpu_pct = task_share_max(m, t);
 		t->have_cpu = true;
 	}
 }

@@ -38,6 +38,7 @@ struct task {
 	int tty_nr;
 	int64_t priority, nice;
 	uint64_t threads;
+	uint64_t threads_before;	/* at the reading before (task_share_max) */
 	uint64_t rss_kb, vsize_kb;
 	int processor;
 
@@ -252,6 +253,15 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out);
 bool task_sc_quantile_us(const struct task *t, double q, double *out);
 /* Rate per second of @c; false when not known. */
 bool task_rate(const struct model *m, const struct task *t, enum counter c, double *out);
+/*
+ * The most a share of the interval can be for @t (cpu_pct, the state
+ * columns' percentages): 100 per thread, of the most threads its last two
+ * readings said (one in threads mode, and for a row /proc never read). A
+ * count can be larger: CPU time between two reads of /proc, a late one, is
+ * more than the interval; so is a wait the kernel counts when it ends
+ * (schedstat's run_delay), or a row held a tick for its last switch.
+ */
+double task_share_max(const struct model *m, const struct task *t);
 bool model_is_focused(const struct model *m, pid_t tgid);
 /*
  * Does @t belong to the rows groups count this tick (seen, not frozen,

@@ -28,6 +28,7 @@ void sample_free(struct sample *s)
 	free(s->finals);
 	free(s->named);
 	free(s->cgres);
+	free(s->cpu_of);
 	free(s->calls);
 	memset(s, 0, sizeof(*s));
 }
@@ -44,7 +45,7 @@ void sample_reset(struct sample *s)
 	s->have_sys = s->have_totals = false;
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;
 	s->nflows = 0;
-	s->nnamed = s->ncgres = 0;
+	s->nnamed = s->ncgres = s->ncpu_of = 0;
 	s->have_calls = false;
 	s->ncalls = 0;
 	s->have_exit_totals = s->exits_lost_unknown = false;
@@ -122,4 +123,9 @@ struct cg_named *sample_add_named(struct sample *s)
 struct cg_reading *sample_add_cgres(struct sample *s)
 {
 	return grow((void **)&s->cgres, &s->ncgres, &s->cap_cgres, sizeof(struct cg_reading));
+}
+
+struct cg_cpu_of *sample_add_cpu_of(struct sample *s)
+{
+	return grow((void **)&s->cpu_of, &s->ncpu_of, &s->cap_cpu_of, sizeof(struct cg_cpu_of));
 }

@@ -45,6 +45,12 @@
 #define NEED_CMDLINE	0x2u
 #define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
 #define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
+/*
+ * Its CPU limit (collectors/cgres.c: the cgroup of the CPU controller that
+ * limits it, its cpu.stat each tick; /proc/PID/cgroup once a process life).
+ */
+#define NEED_CPULIMIT	0x10u
+#define NEED_IO		0x20u	/* /proc/PID/io (read_bytes, write_bytes) */
 
 /*
  * Monotonic per-task counters. Each is read from one source (see columns.c for
@@ -84,6 +90,24 @@ enum counter {
 	 * (--latency, -p, -- CMD).
 	 */
 	CNT_SCTIME,
+	/*
+	 * Of CNT_ONCPU, nanoseconds after the exit event (all threads): the
+	 * exit's own work, which the exit record leaves out (collectors/exits.c).
+	 */
+	CNT_EXITCPU,
+	/*
+	 * Bytes the task caused to be read from and written to storage:
+	 * /proc/PID/io read_bytes, write_bytes (NEED_IO); a dead task's exit
+	 * record (rounded down to KiB by the kernel).
+	 */
+	CNT_DISK_READ,
+	CNT_DISK_WRITE,
+	/*
+	 * Bytes sent and received through sockets: sock:sock_send_length,
+	 * sock_recv_length (events only).
+	 */
+	CNT_NET_TX,
+	CNT_NET_RX,
 	CNT_NR
 };
 
@@ -96,6 +120,8 @@ struct task_reading {
 	uint64_t vcsw, ivcsw;
 	bool have_runq;			/* run_delay read (schedstat, summed over threads), ns */
 	uint64_t runq_ns;
+	bool have_io;			/* /proc/PID/io read (NEED_IO): the task's totals, bytes */
+	uint64_t io_read, io_write;	/* read_bytes, write_bytes */
 	int64_t uid;			/* -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	const char *cgroup;		/* likewise; NULL: not read this time (unchanged) */
@@ -189,6 +215,16 @@ struct cg_reading {
 	struct cgres_raw raw;
 };
 
+/*
+ * A row's CPU limit (collectors/cgres.c): the key of the reading (struct
+ * cg_reading, read in the same sample) of the nearest cgroup with a CPU
+ * limit on its path in the hierarchy of the CPU controller.
+ */
+struct cg_cpu_of {
+	pid_t id;			/* the row (tgid, or the tid in thread mode) */
+	const char *dir;		/* CGRES_CPU_KEY "PATH", the source's; "": nothing limits it */
+};
+
 struct sample {
 	/* Applied first, before the tick begins: a recording's session. */
 	bool have_session;
@@ -233,6 +269,8 @@ struct sample {
 	size_t nnamed, cap_named;
 	struct cg_reading *cgres;
 	size_t ncgres, cap_cgres;
+	struct cg_cpu_of *cpu_of;	/* applied after the readings */
+	size_t ncpu_of, cap_cpu_of;
 
 	/*
 	 * The watched processes' system calls in progress for an interval or
@@ -266,6 +304,7 @@ struct sig_flow *sample_add_flow(struct sample *s);
 struct task_final *sample_add_final(struct sample *s);
 struct cg_named *sample_add_named(struct sample *s);
 struct cg_reading *sample_add_cgres(struct sample *s);
+struct cg_cpu_of *sample_add_cpu_of(struct sample *s);
 struct fcall *sample_add_call(struct sample *s);
 
 #endif

@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -78,7 +79,8 @@ static size_t task_syscalls(const struct task *t, const struct sc_stat ***out)
  * The durations of @t's syscall @s (time_ms, p50_us, p99_us, max_us) into
  * @out, separated by @sep, @none for what is not known: all four when calls
  * are not timed (no sys_enter), the percentiles and max when none of these
- * was. Percentiles are log2 bucket bounds (lib/lathist.h).
+ * was. Percentiles are log2 bucket bounds, or the longest call when that is
+ * less (lib/lathist.h).
  */
 static const char *syscall_times(const struct model *m, const struct task *t,
 				 const struct sc_stat *s, const char *sep, const char *none,
@@ -93,9 +95,10 @@ static const char *syscall_times(const struct model *m, const struct task *t,
 		 !lat_hist_quantile_us(h, 0.99, s->max_ns, &p99))
 		snprintf(out, n, "%.3f%s%s%s%s%s%s", (double)s->time_ns / 1e6, sep, none, sep, none,
 			 sep, none);
-	else
-		snprintf(out, n, "%.3f%s%.0f%s%.0f%s%.3f", (double)s->time_ns / 1e6, sep, p50, sep,
-			 p99, sep, (double)s->max_ns / 1e3);
+	else	/* a bound above the longest call is the longest: as max_us writes it */
+		snprintf(out, n, "%.3f%s%.*f%s%.*f%s%.3f", (double)s->time_ns / 1e6, sep,
+			 p50 == floor(p50) ? 0 : 3, p50, sep, p99 == floor(p99) ? 0 : 3, p99, sep,
+			 (double)s->max_ns / 1e3);
 	return out;
 }
 

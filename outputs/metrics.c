@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../lib/cgname.h"
+#include "../lib/pidmap.h"
 #include "../tables/columns.h"
 #include "../lib/signames.h"
 #include "../model/sigflow.h"
@@ -18,6 +19,10 @@ enum mg_cnt {
 	MG_VCSW, MG_IVCSW, MG_MINFLT, MG_MAJFLT, MG_SIGSENT, MG_SIGRECV, MG_UTIME, MG_STIME,
 	/* The state split, ns (from events: written when the model counts them). */
 	MG_ONCPU, MG_RUNQ, MG_SLEEP, MG_BLOCKED, MG_STOPPED,
+	/* Bytes: /proc/PID/io and exit records. */
+	MG_DISK_READ, MG_DISK_WRITE,
+	/* Bytes through INET sockets (events: written when the model counts them). */
+	MG_NET_TX, MG_NET_RX,
 	MG_NR
 };
 
@@ -27,6 +32,8 @@ static const enum counter mg_counter[MG_NR] = {
 	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
 	[MG_ONCPU] = CNT_ONCPU, [MG_RUNQ] = CNT_RUNQ, [MG_SLEEP] = CNT_SLEEP,
 	[MG_BLOCKED] = CNT_BLOCKED, [MG_STOPPED] = CNT_STOPPED,
+	[MG_DISK_READ] = CNT_DISK_READ, [MG_DISK_WRITE] = CNT_DISK_WRITE,
+	[MG_NET_TX] = CNT_NET_TX, [MG_NET_RX] = CNT_NET_RX,
 };
 
 /* Signal numbers named in ktop_signals (the kernel's _NSIG); the rest are "other". */
@@ -38,6 +45,8 @@ enum mg_dir { DIR_SENT, DIR_RECV, DIR_NR };
 struct mgroup {
 	char *key;
 	uint64_t hash;
+	int64_t uid;		/* its owner: the uid of the task that made it (-1: not known yet) */
+	uint64_t seq;		/* the order made */
 	uint64_t n[MG_NR];
 	/*
 	 * Of n[MG_SIGSENT] and n[MG_SIGRECV], those the signal flows name, per
@@ -61,9 +70,10 @@ struct mgroup {
 /* The families, in the order they are written. */
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
+	F_DISK_BYTES, F_NET_BYTES,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
-	F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
+	F_FLIGHT_FILES, F_FLIGHT_BYTES, F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
 	F_NR
 };
 
@@ -84,6 +94,12 @@ struct sigpart {
 /* Bounded count of distinct group keys folded into "other". */
 #define FOLDED_MAX 65536
 
+/* An owner's number of groups (the "other" group is nobody's). */
+struct owner {
+	int64_t uid;
+	size_t n;
+};
+
 struct metrics {
 	enum cgroup_group_by by;
 	size_t max_groups;
@@ -95,6 +111,17 @@ struct metrics {
 	struct mgroup **tab;		/* open addressing by key; NULL = free */
 	size_t tab_cap;
 	struct mgroup *other;		/* made when the first group is folded */
+	uint64_t seq;			/* groups made */
+	uint64_t tick;			/* the model's tick being added */
+	bool taking;			/* a new group may take another's slot now */
+	const struct task **later;	/* tasks whose group is made once all are seen */
+	size_t nlater, cap_later;
+
+	struct owner *owners;		/* uids owning a group, and how many */
+	size_t nowners, cap_owners;
+	struct mgroup **dead;		/* given up this tick: freed at its end */
+	size_t ndead, cap_dead;
+	struct pidmap sig_groups;	/* this tick: task -> the group its signals counted in */
 
 	struct pslot *ptab;		/* by user or a cgroup key: pointer -> group */
 	size_t ptab_cap, ptab_used;
@@ -108,6 +135,7 @@ struct metrics {
 	long hz;
 	bool states;			/* the model counts the state split (tracing) */
 	bool timed;			/* the model times system calls (--latency) */
+	bool net;			/* the model counts network bytes (the sock events) */
 	uint64_t ticks, lost, lost_unknown;
 	bool exit_records;		/* exit records are listened to: their losses count */
 	uint64_t lost_exits, lost_exits_unknown;
@@ -224,8 +252,174 @@ static bool other_like(const char *key)
 	}
 }
 
-/* The group of @key: found, made, or (the table full) the group "other". */
-static struct mgroup *group_get(struct metrics *mx, const char *key)
+/* ---- the cap, shared out per user ---- */
+
+/*
+ * @v (@n of *@cap elements of @size bytes used) with room for one more: @v
+ * itself, or moved (*@cap updated); NULL when out of memory (@v unchanged).
+ */
+static void *grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 16;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, c * size);
+	if (v)
+		*cap = c;
+	return v;
+}
+
+static struct owner *owner_find(const struct metrics *mx, int64_t uid)
+{
+	size_t i;
+
+	for (i = 0; i < mx->nowners; i++)
+		if (mx->owners[i].uid == uid)
+			return &mx->owners[i];
+	return NULL;
+}
+
+/* @uid owns @d more groups (-1: one less). Returns 0 or -ENOMEM (nothing changed). */
+static int owner_add(struct metrics *mx, int64_t uid, int d)
+{
+	struct owner *o = owner_find(mx, uid);
+
+	if (!o) {
+		struct owner *v = d < 0 ? NULL :
+			grow(mx->owners, mx->nowners, &mx->cap_owners, sizeof(*v));
+
+		if (!v)
+			return d < 0 ? 0 : -ENOMEM;
+		mx->owners = v;
+		o = &mx->owners[mx->nowners++];
+		*o = (struct owner){ uid, 0 };
+	}
+	if (d > 0) {
+		o->n += (size_t)d;
+	} else if (o->n <= (size_t)-d) {
+		*o = mx->owners[--mx->nowners];	/* owns none: forgotten */
+	} else {
+		o->n -= (size_t)-d;
+	}
+	return 0;
+}
+
+/* Rebuild the key table from the groups kept. */
+static void tab_fill(struct metrics *mx)
+{
+	size_t i, j;
+
+	memset(mx->tab, 0, mx->tab_cap * sizeof(*mx->tab));
+	for (i = 0; i < mx->ngroups; i++) {
+		for (j = mx->groups[i]->hash & (mx->tab_cap - 1); mx->tab[j];
+		     j = (j + 1) & (mx->tab_cap - 1))
+			;
+		mx->tab[j] = mx->groups[i];
+	}
+}
+
+/* The pointer cache names groups that left, and "other" for names that may fit now. */
+static void ptab_flush(struct metrics *mx)
+{
+	free(mx->ptab);
+	mx->ptab = NULL;
+	mx->ptab_cap = mx->ptab_used = 0;
+}
+
+/*
+ * Which group of @uid gives its slot up (every task of the tick seen): one
+ * with no process alive this tick, the longest unseen first; else the newest
+ * made, so that long-lived processes keep theirs.
+ */
+static struct mgroup *owner_victim(const struct metrics *mx, int64_t uid)
+{
+	struct mgroup *idle = NULL, *live = NULL;
+	size_t i;
+
+	for (i = 0; i < mx->ngroups; i++) {
+		struct mgroup *g = mx->groups[i];
+
+		if (g == mx->other || g->uid != uid)
+			continue;
+		if (g->procs_tick == mx->tick) {
+			if (!live || g->seq > live->seq)
+				live = g;
+		} else if (!idle || g->seen_ns < idle->seen_ns ||
+			   (g->seen_ns == idle->seen_ns && g->seq < idle->seq)) {
+			idle = g;
+		}
+	}
+	return idle ? idle : live;
+}
+
+/*
+ * Every slot taken, whose slot a new group of @uid may take: one of the owner
+ * of the most groups, if it has two more than @uid (so the counts meet and
+ * never swap back: max-min fairness). So each of the k users with groups
+ * keeps max_groups/k of them whatever the others start, and a user's churn of
+ * new names takes only the slots of users above their share (its own new
+ * names are in "other" once it is the biggest). NULL: none.
+ */
+static const struct owner *owner_above(const struct metrics *mx, int64_t uid)
+{
+	const struct owner *o = owner_find(mx, uid), *big = NULL;
+	size_t own = o ? o->n : 0, i;
+
+	for (i = 0; i < mx->nowners; i++)
+		if (!big || mx->owners[i].n > big->n)
+			big = &mx->owners[i];
+	return big && big->uid != uid && big->n >= own + 2 ? big : NULL;
+}
+
+/*
+ * A slot for a new group of @uid (owner_above): the group given up leaves as
+ * an expired one does (its series end; it is freed at the end of the tick: a
+ * task's signals may still name it). Its processes are in "other" from now on.
+ */
+static bool make_room(struct metrics *mx, int64_t uid)
+{
+	const struct owner *big = owner_above(mx, uid);
+	struct mgroup *v, **dead;
+	size_t i;
+
+	if (!big || !(dead = grow(mx->dead, mx->ndead, &mx->cap_dead, sizeof(*dead))))
+		return false;
+	mx->dead = dead;
+	v = owner_victim(mx, big->uid);
+	if (!v)
+		return false;
+	if (v->procs_tick == mx->tick) {
+		if (!mx->other && !(mx->other = group_add(mx, "other", hash_str("other"))))
+			return false;
+		if (mx->other->procs_tick != mx->tick) {
+			mx->other->procs_tick = mx->tick;
+			mx->other->procs = 0;
+		}
+		mx->other->procs += v->procs;
+		mx->other->seen_ns = v->seen_ns;
+	}
+	for (i = 0; mx->groups[i] != v; i++)
+		;
+	memmove(&mx->groups[i], &mx->groups[i + 1], (mx->ngroups - i - 1) * sizeof(*mx->groups));
+	mx->ngroups--;
+	owner_add(mx, v->uid, -1);
+	mx->dead[mx->ndead++] = v;
+	tab_fill(mx);
+	ptab_flush(mx);
+	return true;
+}
+
+/* What group_get returns for a task to be placed once every task of the tick is seen. */
+static struct mgroup group_later;
+
+/*
+ * The group of @key for a task of @uid: found, made, or (the table full and
+ * no slot for @uid: make_room) the group "other". Before mx->taking, a new
+ * group that would take another's slot is &group_later: which one gives it up
+ * is chosen when every group's processes of the tick are known.
+ */
+static struct mgroup *group_get(struct metrics *mx, const char *key, int64_t uid)
 {
 	char esc[CGROUP_KEY_MAX + 2];
 	uint64_t h;
@@ -240,8 +434,25 @@ static struct mgroup *group_get(struct metrics *mx, const char *key)
 	if (g)
 		return g;
 	/* The overflow never takes a slot of the cap. */
-	if (mx->ngroups - (mx->other != NULL) < mx->max_groups)
-		return group_add(mx, key, h);
+	if (mx->ngroups - (mx->other != NULL) >= mx->max_groups) {
+		if (!owner_above(mx, uid))
+			goto fold;
+		if (!mx->taking)
+			return &group_later;
+		if (!make_room(mx, uid))
+			goto fold;
+	}
+	if (owner_add(mx, uid, 1))
+		return NULL;
+	g = group_add(mx, key, h);
+	if (!g) {
+		owner_add(mx, uid, -1);
+		return NULL;
+	}
+	g->uid = uid;
+	g->seq = ++mx->seq;
+	return g;
+fold:
 	note_folded(mx, h);
 	if (!mx->other)
 		mx->other = group_add(mx, "other", hash_str("other"));
@@ -266,7 +477,7 @@ static void group_free(struct mgroup *g)
  */
 static void expire_groups(struct metrics *mx, uint64_t now_ns)
 {
-	size_t i, n = 0, j;
+	size_t i, n = 0;
 
 	for (i = 0; i < mx->ngroups; i++) {
 		struct mgroup *g = mx->groups[i];
@@ -277,22 +488,15 @@ static void expire_groups(struct metrics *mx, uint64_t now_ns)
 		}
 		if (g == mx->other)
 			mx->other = NULL;
+		else
+			owner_add(mx, g->uid, -1);
 		group_free(g);
 	}
 	if (n == mx->ngroups)
 		return;
 	mx->ngroups = n;
-	memset(mx->tab, 0, mx->tab_cap * sizeof(*mx->tab));
-	for (i = 0; i < n; i++) {
-		for (j = mx->groups[i]->hash & (mx->tab_cap - 1); mx->tab[j];
-		     j = (j + 1) & (mx->tab_cap - 1))
-			;
-		mx->tab[j] = mx->groups[i];
-	}
-	/* The pointer cache names freed groups, and "other" for names that now fit. */
-	free(mx->ptab);
-	mx->ptab = NULL;
-	mx->ptab_cap = mx->ptab_used = 0;
+	tab_fill(mx);
+	ptab_flush(mx);
 }
 
 /* The pointer @p's group, from the cache or made with @key_of. */
@@ -311,9 +515,9 @@ static struct mgroup *group_by_ptr(struct metrics *mx, const struct task *t, con
 	}
 	cgname_group_key(mx->by, t->comm, t->user, t->cgroup,
 			 mx->names ? cgnames_get(mx->names, t->cgroup) : NULL, key, sizeof(key));
-	g = group_get(mx, key);
-	if (!g)
-		return NULL;
+	g = group_get(mx, key, t->uid);
+	if (!g || g == &group_later)
+		return g;
 	if ((mx->ptab_used + 1) * 2 > mx->ptab_cap) {
 		size_t cap = mx->ptab_cap ? mx->ptab_cap * 2 : 64, i;
 		struct pslot *nt = calloc(cap, sizeof(*nt));
@@ -361,7 +565,7 @@ static struct mgroup *task_group(struct metrics *mx, const struct task *t)
 		return group_by_ptr(mx, t, t->cgroup);
 	default:
 		cgroup_group_key(mx->by, t->comm, t->user, t->cgroup, key, sizeof(key));
-		return group_get(mx, key);
+		return group_get(mx, key, t->uid);
 	}
 }
 
@@ -378,7 +582,7 @@ static size_t add_part(struct metrics *mx, const struct model *m, size_t np, pid
 	if (!t || t->seen_tick != m->tick ||
 	    !task_delta(t, dir == DIR_SENT ? CNT_SIGSENT : CNT_SIGRECV, &d))
 		return np;
-	g = task_group(mx, t);
+	g = pidmap_get(&mx->sig_groups, t->pid);
 	if (!g || g->tick_of != m->tick)
 		return np;
 	if (np == mx->cap_parts) {
@@ -436,21 +640,86 @@ unsigned metrics_needs(const struct metrics *mx, const struct model *m)
 		need |= NEED_CGROUP;
 	if (!model_counts_events(m, CNT_VCSW) || !model_counts_events(m, CNT_IVCSW))
 		need |= NEED_STATUS;
-	return need;
+	return need | NEED_IO;
+}
+
+/* Add the tick's counts of @t (read this tick) to its group @g. */
+static void count_task(struct metrics *mx, const struct model *m, const struct task *t,
+		       struct mgroup *g)
+{
+	uint64_t d;
+	int c;
+
+	g->seen_ns = m->t_now;
+	/* Made by a task whose uid was not known (seen by its events only): the first known. */
+	if (g->uid < 0 && t->uid >= 0 && g != mx->other && !owner_add(mx, t->uid, 1)) {
+		owner_add(mx, g->uid, -1);
+		g->uid = t->uid;
+	}
+	if (!g->dir_done) {
+		char dir[CGROUP_PATH_MAX];
+
+		g->dir_done = true;
+		if (g != mx->other && cgname_group_dir(mx->by, t->cgroup, dir, sizeof(dir)))
+			g->dir = strdup(dir);
+	}
+	if (t->state != 'X' && (!m->threads || t->pid == t->tgid)) {
+		if (g->procs_tick != m->tick) {
+			g->procs_tick = m->tick;
+			g->procs = 0;
+		}
+		g->procs++;
+	}
+	if (m->interval_s <= 0)
+		return;
+	for (c = 0; c < MG_NR; c++)
+		if (task_delta(t, mg_counter[c], &d))
+			g->n[c] += d;
+	if (g->tick_of != m->tick) {
+		g->tick_of = m->tick;
+		memset(g->tick_n, 0, sizeof(g->tick_n));
+		memset(g->tick_named, 0, sizeof(g->tick_named));
+	}
+	if (task_delta(t, CNT_SIGSENT, &d))
+		g->tick_n[DIR_SENT] += d;
+	if (task_delta(t, CNT_SIGRECV, &d))
+		g->tick_n[DIR_RECV] += d;
+	/* Its group now: a later task's new group may take this one's slot. */
+	if (m->sigflows.n)
+		pidmap_put(&mx->sig_groups, t->pid, g);
+	/* The tables are the events': known when the syscall count is. */
+	if (task_delta(t, CNT_SYSCALLS, &d)) {
+		sc_table_merge(&g->sc, &t->sc);
+		sc_table_merge(&g->err, &t->err);
+	}
+}
+
+/* @t's group is made once every task of the tick is seen (group_later). */
+static bool defer_task(struct metrics *mx, const struct task *t)
+{
+	const struct task **v = grow(mx->later, mx->nlater, &mx->cap_later, sizeof(*v));
+
+	if (!v)
+		return false;
+	mx->later = v;
+	mx->later[mx->nlater++] = t;
+	return true;
 }
 
 void metrics_tick(struct metrics *mx, const struct model *m)
 {
 	size_t i;
-	int c;
 
 	mx->hz = m->hz;
 	mx->names = &m->names;
+	mx->tick = m->tick;
 	mx->ticks++;
 	if (model_counts_events(m, CNT_RUNQ))
 		mx->states = true;
 	if (model_counts_events(m, CNT_SCTIME))
 		mx->timed = true;
+	if (model_counts_events(m, CNT_NET_TX) && model_counts_events(m, CNT_NET_RX))
+		mx->net = true;
 	mx->wall_s = m->wall_s;
 	/* The first tick is the baseline: nothing was counted in it. */
 	if (m->interval_s > 0) {
@@ -463,51 +732,37 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];
 		struct mgroup *g;
-		uint64_t d;
 
 		/* Not read this tick: gone, or kept on screen with its last numbers. */
 		if (t->seen_tick != m->tick)
 			continue;
 		g = task_group(mx, t);
+		if (g == &group_later && defer_task(mx, t))
+			continue;
+		if (g == &group_later) {	/* out of memory: placed now */
+			mx->taking = true;
+			g = task_group(mx, t);
+			mx->taking = false;
+		}
 		if (!g)
 			continue;	/* out of memory: this tick's counts of it are lost */
-		g->seen_ns = m->t_now;
-		if (!g->dir_done) {
-			char dir[CGROUP_PATH_MAX];
-
-			g->dir_done = true;
-			if (g != mx->other && cgname_group_dir(mx->by, t->cgroup, dir, sizeof(dir)))
-				g->dir = strdup(dir);
-		}
-		if (t->state != 'X' && (!m->threads || t->pid == t->tgid)) {
-			if (g->procs_tick != m->tick) {
-				g->procs_tick = m->tick;
-				g->procs = 0;
-			}
-			g->procs++;
-		}
-		if (m->interval_s <= 0)
-			continue;
-		for (c = 0; c < MG_NR; c++)
-			if (task_delta(t, mg_counter[c], &d))
-				g->n[c] += d;
-		if (g->tick_of != m->tick) {
-			g->tick_of = m->tick;
-			memset(g->tick_n, 0, sizeof(g->tick_n));
-			memset(g->tick_named, 0, sizeof(g->tick_named));
-		}
-		if (task_delta(t, CNT_SIGSENT, &d))
-			g->tick_n[DIR_SENT] += d;
-		if (task_delta(t, CNT_SIGRECV, &d))
-			g->tick_n[DIR_RECV] += d;
-		/* The tables are the events': known when the syscall count is. */
-		if (task_delta(t, CNT_SYSCALLS, &d)) {
-			sc_table_merge(&g->sc, &t->sc);
-			sc_table_merge(&g->err, &t->err);
-		}
+		count_task(mx, m, t, g);
 	}
+	/* Which groups have processes this tick is known: the slots a new one may take. */
+	mx->taking = true;
+	for (i = 0; i < mx->nlater; i++) {
+		struct mgroup *g = task_group(mx, mx->later[i]);
+
+		if (g)
+			count_task(mx, m, mx->later[i], g);
+	}
+	mx->taking = false;
+	mx->nlater = 0;
 	if (m->interval_s > 0)
 		name_signals(mx, m);
+	pidmap_clear(&mx->sig_groups);
+	while (mx->ndead)
+		group_free(mx->dead[--mx->ndead]);
 	/* Groups with no process this tick have none. */
 	for (i = 0; i < mx->ngroups; i++)
 		if (mx->groups[i]->procs_tick != m->tick)
@@ -571,6 +826,12 @@ static const struct fam_def fam_defs[F_NR] = {
 		true, { "syscall" }, true },
 	[F_PROCS] = { "ktop_processes", PROM_GAUGE, PROM_U64, NULL,
 		"Processes alive at the last refresh, by group.", true, { NULL }, true },
+	[F_DISK_BYTES] = { "ktop_disk_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes the group's tasks caused to be read from or written to storage (/proc/PID/io read_bytes, write_bytes; exit records), by group and direction (read, write): OpenTelemetry's process.disk.io.",
+		true, { "direction" }, true },
+	[F_NET_BYTES] = { "ktop_network_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes the group's tasks sent and received through INET and INET6 sockets (sock:sock_send_length, sock_recv_length: calls that succeeded, peeks not counted), by group and direction (transmit, receive): OpenTelemetry's process.network.io.",
+		true, { "direction" }, true },
 	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
 		"System calls of the whole system (the processes ktop watches), by kernel subsystem.",
 		false, { "subsystem" }, true },
@@ -610,6 +871,11 @@ static const struct fam_def fam_defs[F_NR] = {
 	[F_RW_QUEUE] = { "ktop_remote_write_queue_bytes", PROM_GAUGE, PROM_U64, "bytes",
 		"Bytes of --remote-write pushes held for receivers, not yet accepted.",
 		false, { NULL }, false },
+	[F_FLIGHT_FILES] = { "ktop_flight_saves", PROM_COUNTER, PROM_U64, NULL,
+		"trace.dat files the flight recorder saved (--flight: SIGUSR2, --trigger).",
+		false, { NULL }, false },
+	[F_FLIGHT_BYTES] = { "ktop_flight_saved_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes of the trace.dat files the flight recorder saved.", false, { NULL }, false },
 	[F_TRACING] = { "ktop_tracing", PROM_GAUGE, PROM_U64, NULL,
 		"1 when ktop counts kernel events, else 0 (why: ktop_tracing_info).",
 		false, { NULL }, false },
@@ -655,6 +921,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 	}
 	mx->by = o->by;
 	mx->max_groups = max;
+	pidmap_init(&mx->sig_groups);
 	mx->expire_ns = (uint64_t)(o->expire_s * 1e9);
 	mx->hz = 100;
 	for (i = 0; i < F_NR; i++) {
@@ -704,6 +971,12 @@ void metrics_free(struct metrics *mx)
 		prom_family_free(mx->fam[i]);
 	for (i = 0; i < mx->ngroups; i++)
 		group_free(mx->groups[i]);
+	while (mx->ndead)
+		group_free(mx->dead[--mx->ndead]);
+	free(mx->dead);
+	free(mx->later);
+	free(mx->owners);
+	pidmap_free(&mx->sig_groups);
 	free(mx->groups);
 	free(mx->tab);
 	free(mx->ptab);
@@ -749,6 +1022,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
 		[MG_ONCPU] = { "on_cpu" }, [MG_RUNQ] = { "runnable" }, [MG_SLEEP] = { "sleeping" },
 		[MG_BLOCKED] = { "blocked" }, [MG_STOPPED] = { "stopped" },
+		[MG_DISK_READ] = { "read" }, [MG_DISK_WRITE] = { "write" },
+		[MG_NET_TX] = { "transmit" }, [MG_NET_RX] = { "receive" },
 	};
 	static const enum fam fam_of[MG_NR] = {
 		[MG_VCSW] = F_CSW, [MG_IVCSW] = F_CSW, [MG_MINFLT] = F_FAULTS,
@@ -756,6 +1031,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
 		[MG_ONCPU] = F_STATE, [MG_RUNQ] = F_STATE, [MG_SLEEP] = F_STATE,
 		[MG_BLOCKED] = F_STATE, [MG_STOPPED] = F_STATE,
+		[MG_DISK_READ] = F_DISK_BYTES, [MG_DISK_WRITE] = F_DISK_BYTES,
+		[MG_NET_TX] = F_NET_BYTES, [MG_NET_RX] = F_NET_BYTES,
 	};
 	char nbuf[SYSCALL_LABEL_BUF], ebuf[ERRNO_NAME_BUF];
 	const char *v[3] = { g->key };
@@ -767,6 +1044,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 		if (fam_of[c] == F_SIGNALS)
 			continue;	/* add_signals */
 		if (fam_of[c] == F_STATE && !mx->states)
+			continue;
+		if (fam_of[c] == F_NET_BYTES && !mx->net)
 			continue;
 		if (fam_of[c] == F_CPU)
 			prom_family_add_double(mx->fam[F_CPU], v, (double)g->n[c] / (double)mx->hz);
@@ -853,6 +1132,10 @@ int metrics_emit(struct metrics *mx, const struct metrics_health *h, const struc
 		prom_family_add_u64(mx->fam[F_RW_SENT], NULL, h->rw_sent);
 		prom_family_add_u64(mx->fam[F_RW_DROPPED], NULL, h->rw_dropped);
 		prom_family_add_u64(mx->fam[F_RW_QUEUE], NULL, h->rw_queue_bytes);
+	}
+	if (h->have_flight) {
+		prom_family_add_u64(mx->fam[F_FLIGHT_FILES], NULL, h->flight_files);
+		prom_family_add_u64(mx->fam[F_FLIGHT_BYTES], NULL, h->flight_bytes);
 	}
 	prom_family_add_u64(mx->fam[F_TRACING], NULL, h->tracing);
 	prom_family_add_u64(mx->fam[F_TRACING_INFO], (const char *[]){ tracing_cause(h->cause),

@@ -18,7 +18,12 @@
  * any later group count in the group "other" (and metrics_render says how
  * many group names were folded so: ktop_metrics_dropped_groups). A group
  * none of whose tasks was read for expire_s leaves (its slot free for a new
- * name). "other" names only the overflow: a group of that name is written
+ * name). The slots are shared out per user (the uid of the task that made
+ * the group): every slot taken, a new group of a user with two groups fewer
+ * than the user with the most takes a slot of the latter's (one with no
+ * process alive, else its newest), so that one user's churn of new names
+ * cannot keep another's processes in "other" (max-min fairness; man ktop,
+ * --metrics-max-series). "other" names only the overflow: a group of that name is written
  * "[other]" (and "[other]" "[[other]]", and so on). Each family
  * is capped again at max_series series by the writer, the rest summed into
  * an "other" series (ktop_metrics_dropped_series).
@@ -70,6 +75,8 @@ struct metrics_health {
 	bool have_rw;			/* --remote-write: its numbers below */
 	uint64_t rw_sent, rw_dropped;	/* samples accepted by receivers; dropped */
 	uint64_t rw_queue_bytes;	/* held for receivers now */
+	bool have_flight;		/* the flight recorder keeps events: its saves below */
+	uint64_t flight_files, flight_bytes;	/* trace.dat files saved, their bytes */
 };
 
 struct metrics;

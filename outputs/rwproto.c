@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <snappy-c.h>
-
+#include "../lib/dlsnappy.h"
 #include "../lib/util.h"
 
 /* A growing byte buffer. */

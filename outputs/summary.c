@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,12 @@ struct line {
  * Its median and 99th percentile, log2 bucket bounds in microseconds; false
  * when none of its calls was timed.
  */
+/* A bucket's bound is whole; the longest call, when less, is written as max_us is. */
+static int pct_decimals(double p)
+{
+	return p == floor(p) ? 0 : 3;
+}
+
 static bool pcts(const struct line *l, double *p50, double *p99)
 {
 	return lat_hist_quantile_us(&l->h, 0.5, l->s.max_ns, p50) &&
@@ -165,7 +172,8 @@ static void text_dashes(FILE *f)
 
 /*
  * usecs/call and max usecs as strace shows usecs: whole microseconds; then
- * p50 and p99, the upper bounds of their log2 buckets.
+ * p50 and p99, the upper bounds of their log2 buckets, or the longest call
+ * (whole microseconds as max usecs, never above it).
  */
 static void text_times(FILE *f, const struct line *l)
 {
@@ -177,7 +185,7 @@ static void text_times(FILE *f, const struct line *l)
 	else
 		fprintf(f, " %11s %11s", "-", "-");
 	if (pcts(l, &p50, &p99))
-		fprintf(f, " %9.0f %9.0f", p50, p99);
+		fprintf(f, " %9.0f %9.0f", floor(p50), floor(p99));
 	else
 		fprintf(f, " %9s %9s", "-", "-");
 }
@@ -371,7 +379,7 @@ static void csv_line(FILE *f, const char *kind, const struct line *l, const stru
 	else
 		fputc(',', f);
 	if (pcts(l, &p50, &p99))
-		fprintf(f, ",%.0f,%.0f", p50, p99);
+		fprintf(f, ",%.*f,%.*f", pct_decimals(p50), p50, pct_decimals(p99), p99);
 	else
 		fputs(",,", f);
 	fprintf(f, ",%.2f,%.2f,%s\n", pct(l->s.time_ns, tb->total.s.time_ns),
@@ -412,7 +420,8 @@ static void json_line(FILE *f, const struct line *l, const struct tables *tb, bo
 	else
 		fputs("\"avg_us\":null,\"max_us\":null", f);
 	if (pcts(l, &p50, &p99))
-		fprintf(f, ",\"p50_us\":%.0f,\"p99_us\":%.0f", p50, p99);
+		fprintf(f, ",\"p50_us\":%.*f,\"p99_us\":%.*f", pct_decimals(p50), p50, pct_decimals(p99),
+			p99);
 	else
 		fputs(",\"p50_us\":null,\"p99_us\":null", f);
 	fprintf(f, ",\"pct_time\":%.2f,\"pct_calls\":%.2f", pct(l->s.time_ns, tb->total.s.time_ns),

@@ -12,11 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/dl.h"
 #include "../lib/util.h"
 #include "../collectors/clocks.h"
 #include "../outputs/metrics.h"
 #include "../outputs/textfile.h"
 #include "httpd.h"
+#include "flightctl.h"
 #include "ktop.h"
 #include "remotewrite.h"
 #include "webconfig.h"
@@ -268,6 +270,8 @@ static void health(struct ktop *k, struct metrics_health *h, struct ftrace_stats
 		h->scrapes = st.scrapes;
 		h->last_scrape_s = st.last_scrape_s;
 	}
+	h->have_flight = k->flight != NULL;
+	flightctl_counts(k, &h->flight_files, &h->flight_bytes);
 	if (k->rw) {
 		struct rw_stats st;
 
@@ -394,6 +398,13 @@ int exporter_start(struct ktop *k)
 
 	if (!options_exporter(&k->opt))
 		return 0;
+	/* Their libraries first: one missing is one line, before anything starts. */
+	if ((k->opt.listen && dl_load_for("--listen", err, sizeof(err))) ||
+	    (k->opt.web_config && dl_load_for("--web-config", err, sizeof(err))) ||
+	    (k->opt.nremote_write && dl_load_for("--remote-write", err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return 1;
+	}
 	k->metrics = metrics_new(&mo, err, sizeof(err));
 	if (!k->metrics) {
 		fprintf(stderr, "ktop: %s\n", err);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "httpd.h"
+#include "../lib/dlhttp.h"
 #include "../lib/util.h"
 #include "../collectors/clocks.h"
 
@@ -18,10 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <crypt.h>
-#include <gnutls/gnutls.h>
-#include <gnutls/crypto.h>
-#include <microhttpd.h>
 #include <sys/epoll.h>
 #include <zlib.h>
 

@@ -112,6 +112,7 @@ struct ktop {
 	char replay_err[320];		/* the file is damaged: why (exit 1) */
 	bool replay_jumped;		/* it was moved (a step back, a jump): the process views restart */
 	unsigned long sink_intervals[4];	/* KTOP_STATS: the intervals each sink was handed */
+	struct flightctl *flight;	/* the flight recorder (flightctl.h); NULL: off */
 };
 
 /* src/main.c */

@@ -4,6 +4,7 @@
  * signal, renice, save), its columns and its settings file.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "procctl.h"
@@ -12,6 +13,7 @@
 #include "../collectors/focus.h"
 #include "../collectors/procfs.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "ktop.h"
 
 /* Interactive table columns; COMMAND (comm or cmdline) last. */
@@ -20,14 +22,18 @@ static const int table_default[] = {
 	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_VSZ, COL_RSS, COL_TIME,
 	COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_THREADS, COL_CMDLINE,
 };
-/* With tracing: the syscall columns next, they are what ktop is for. */
+/*
+ * With tracing: where the time goes next to CPU% (RUNQ%, BLOCK%; WAIT% in
+ * their place where they do not fit), then the syscall columns, what ktop
+ * is for. Untraced, BLOCK% is not known and RUNQ% would read schedstat.
+ */
 static const int table_traced[] = {
-	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_TIME, COL_SYSC,
-	COL_SYSERR, COL_TOPSC, COL_RUNQ, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SIGRECV,
-	COL_THREADS, COL_CMDLINE,
+	COL_PID, COL_USER, COL_NICE, COL_STATE, COL_CPU, COL_RUNQ, COL_THROTTLED, COL_BLOCKED, COL_WAIT,
+	COL_MEM, COL_RSS, COL_TIME, COL_SYSC, COL_SYSERR, COL_TOPSC, COL_MINFLT, COL_MAJFLT, COL_VCSW,
+	COL_IVCSW, COL_SIGRECV, COL_THREADS, COL_CMDLINE,
 };
 
-/* Z: which theme it switched to, and which of how many. */
+/* Setup's theme: which theme it switched to, and which of how many. */
 static void say_theme(struct app *a)
 {
 	size_t i;
@@ -35,7 +41,7 @@ static void say_theme(struct app *a)
 	for (i = 0; i < a->nthemes && strcmp(a->themes[i], a->theme); i++)
 		;
 	if (i < a->nthemes)
-		app_message(a, "theme %s (%zu of %zu; Z: the next, F2: setup)", a->theme, i + 1,
+		app_message(a, "theme %s (%zu of %zu; Left/Right: another)", a->theme, i + 1,
 			    a->nthemes);
 	else
 		app_message(a, "theme %.100s", a->theme);
@@ -73,6 +79,56 @@ static void act_renice(struct ktop *k)
 		collect(k);
 }
 
+#define ENVIRON_MAX (64 * 1024)
+
+static enum action environ_pick(struct app *a, size_t i)
+{
+	(void)a;
+	(void)i;
+	return ACT_REDRAW;
+}
+
+/*
+ * e: the environment of a->req.pid as a menu, one variable a line (its
+ * text made safe for the terminal); the first 64 KiB, or why not.
+ */
+static void act_environ(struct ktop *k)
+{
+	struct app *a = &k->app;
+	struct table_state *ts = &a->table;
+	char *raw = xmalloc(ENVIRON_MAX), title[160];
+	ssize_t n = proc_environ(a->req.pid, a->req.starttime, raw, ENVIRON_MAX);
+	size_t i, start, nitems = 0, off = 0;
+
+	if (n < 0) {
+		app_message(a, "the environment of %d: %s", (int)a->req.pid,
+			    n == -ESRCH ? "the process is gone" : strerror((int)-n));
+		free(raw);
+		return;
+	}
+	free(ts->environ);
+	free(ts->environ_items);
+	/* Each byte at most 4 once made safe (sanitize_text), and a NUL a line. */
+	ts->environ = xmalloc((size_t)n * 4 + (size_t)n + 2);
+	ts->environ_items = xmalloc(((size_t)n + 1) * sizeof(*ts->environ_items));
+	for (i = 0, start = 0; i <= (size_t)n; i++) {
+		if (i < (size_t)n && raw[i])
+			continue;
+		if (i > start) {
+			sanitize_text(ts->environ + off, (i - start) * 4 + 1, raw + start, i - start,
+				      a->utf8);
+			ts->environ_items[nitems++] = ts->environ + off;
+			off += strlen(ts->environ + off) + 1;
+		}
+		start = i + 1;
+	}
+	ts->environ_n = nitems;
+	free(raw);
+	snprintf(title, sizeof(title), "Environment of %d%s (%zu variables; Esc: back)",
+		 (int)a->req.pid, n == ENVIRON_MAX ? ", its first 64 KiB" : "", nitems);
+	menu_open(a, title, ts->environ_items, nitems, 0, environ_pick);
+}
+
 /* The live view's settings as they are now, into the settings file. */
 static void save_settings(struct ktop *k)
 {
@@ -88,6 +144,7 @@ static void save_settings(struct ktop *k)
 	memcpy(s.cols, a->cols, a->ncols * sizeof(a->cols[0]));
 	s.ncols = a->ncols;
 	s.tree = a->rows.tree;
+	s.hide_kthreads = a->rows.hide_kthreads;
 	s.view = a->view;
 	s.group_by = a->groups.by;
 	s.threads = k->model.threads;
@@ -107,7 +164,8 @@ bool handle_action(struct ktop *k, enum action act)
 	if (act != ACT_QUIT && act != ACT_NONE && k->quits == 1)
 		k->quits = 0;	/* a q, then something else: the q is forgotten */
 	/* A recording: no process to signal or renice, its rows are as recorded. */
-	if (k->replay && (act == ACT_SIGNAL || act == ACT_RENICE || act == ACT_THREADS)) {
+	if (k->replay && (act == ACT_SIGNAL || act == ACT_RENICE || act == ACT_THREADS ||
+			  act == ACT_ENVIRON)) {
 		if (act == ACT_THREADS)
 			app_message(a, "a recording keeps its rows: one per %s",
 				    k->model.threads ? "thread" : "process");
@@ -162,6 +220,9 @@ bool handle_action(struct ktop *k, enum action act)
 		break;
 	case ACT_FOCUS:
 		if (!focus_open_view(k, a->view_pid)) {
+			/* The process view and what opened over it (s: its event list). */
+			while (a->depth > 1 && a->stack[a->depth - 1] != &procview_view)
+				app_pop(a);
 			app_pop(a);
 			a->view_pid = 0;
 		}
@@ -173,6 +234,7 @@ bool handle_action(struct ktop *k, enum action act)
 			model_fproc_remove(&k->model, a->view_pid);
 		watch_signals(k);
 		a->view_pid = 0;
+		a->pv_last.pid = 0;
 		break;
 	case ACT_THEME:
 		if (!ui_theme(a) && a->color)
@@ -184,8 +246,17 @@ bool handle_action(struct ktop *k, enum action act)
 	case ACT_RENICE:
 		act_renice(k);
 		break;
+	case ACT_ENVIRON:
+		act_environ(k);
+		break;
 	case ACT_SAVE:
 		save_settings(k);
+		break;
+	case ACT_FLIGHT:
+		flightctl_request(k, "the W key");
+		/* No tick comes while paused or after CMD's end: what is kept, now. */
+		if (a->paused || k->final)
+			flightctl_now(k);
 		break;
 	default:
 		break;
@@ -218,9 +289,10 @@ bool column_useless(const struct ktop *k, int c)
 		return !k->model.exit_records;
 	if (events_counted(k))
 		return false;
-	/* runq_ms has schedstat's run_delay untraced. */
-	return c == COL_TOPSC || c == COL_LOST ||
-	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ);
+	/* runq_ms has schedstat's run_delay untraced; WAIT% would not know blocked. */
+	return c == COL_TOPSC || c == COL_LOST || c == COL_WAIT ||
+	       (col->counter >= CNT_SYSCALLS && col->counter < CNT_NR && c != COL_RUNQ &&
+		col->counter != CNT_DISK_READ && col->counter != CNT_DISK_WRITE);
 }
 
 /*
@@ -256,6 +328,8 @@ void apply_settings(struct ktop *k)
 	}
 	if (s.have_tree)
 		a->rows.tree = s.tree;
+	if (s.have_hide_kthreads)
+		a->rows.hide_kthreads = s.hide_kthreads;
 	if (s.have_view && !k->opt.view_set)
 		a->view = s.view;
 	if (s.have_group_by && !k->opt.group_by_set)

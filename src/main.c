@@ -23,8 +23,11 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "httpd.h"
+#include "completion.h"
 #include "ktop.h"
+#include "version.h"
 #include "watchdog.h"
 
 int arm_timer(int fd, double delay_s, bool now)
@@ -48,6 +51,11 @@ static int on_signal(struct ktop *k)
 	struct signalfd_siginfo si;
 
 	while (read(k->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		/* The flight recorder's: a save, not an end. */
+		if (si.ssi_signo == SIGUSR2) {
+			flightctl_request(k, "SIGUSR2");
+			continue;
+		}
 		if (si.ssi_signo == SIGWINCH) {
 			ui_resize();
 			ui_draw(&k->app);
@@ -236,8 +244,10 @@ int main(int argc, char **argv)
 		options_usage(stdout);
 		return 0;
 	}
+	if (k.opt.completion)
+		return completion_print(stdout, k.opt.completion) ? 2 : 0;
 	if (k.opt.show_version) {
-		printf("ktop %s\n", KTOP_VERSION);
+		version_print(stdout);
 		return 0;
 	}
 	k.mode = k.opt.summary ? &mode_summary : options_exporter_only(&k.opt) ? &mode_exporter :
@@ -394,10 +404,12 @@ out:
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
 	evlist_free(&k.app);
+	table_view_free(&k.app);
 	rowset_free(&k.batch.rows);
 	model_free(&k.model);
 	batch_free(&k.batch);
 	exits_free(k.exits);	/* after the model: its rows name its users */
+	flightctl_free(&k);
 	sample_free(&k.sample);
 	/* After the model: it points into the replay's strings. */
 	replay_close(k.replay);

@@ -32,10 +32,19 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	/* Groups by a cgroup are summed each tick: every row's cgroup. */
 	if (k->app.groups.by >= CGROUP_BY_CGROUP)
 		need->all |= NEED_CGROUP;
+	/* The Groups view's CPU limits are its rows' (at each one's own path). */
+	if (k->app.view == VIEW_GROUPS && k->app.groups.by >= CGROUP_BY_CGROUP)
+		need->all |= NEED_CPULIMIT;
 	if (k->app.view == VIEW_GROUPS)
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ);
-	/* A search (F3, while its prompt is open) looks at every command line, as a filter. */
-	if (k->app.searching)
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
+			     col_needs(m, COL_DISK_READ);
+	/*
+	 * A search (F3, while its prompt is open) looks at every command line,
+	 * as a filter. So does the first frame, once: which rows it shows is
+	 * not known before they are sorted, and they show command lines, as
+	 * top and htop's first screen do (then only the rows shown).
+	 */
+	if (k->app.searching || (!m->tick && k->app.show_cmdline))
 		need->all |= NEED_CMDLINE;
 	rows_needs(m, &k->app.rows, need);
 }
@@ -64,8 +73,9 @@ static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
 	if (k->batch.view == VIEW_GROUPS) {
 		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
 		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
-			need->all |= NEED_CGROUP;
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ);
+			need->all |= NEED_CGROUP | NEED_CPULIMIT;
+		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
+			     col_needs(m, COL_DISK_READ);
 	} else if (k->batch.view == VIEW_PROCESSES) {
 		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
 	}

@@ -9,6 +9,8 @@
 
 #include "../lib/util.h"
 #include "../outputs/metrics.h"
+#include "../tables/trigger.h"
+#include "flightctl.h"
 #include "httpd.h"
 
 enum {
@@ -17,7 +19,8 @@ enum {
 	OPT_MAX_SERIES, OPT_VIEW, OPT_VIEW_GROUP_BY,
 	OPT_RECORD_KEEP, OPT_RECORD_MAX, OPT_BEGIN, OPT_END, OPT_FOLLOW,
 	OPT_EXPIRE, OPT_WEB_CONFIG, OPT_RW, OPT_RW_HEADER, OPT_EXT_LABEL, OPT_RW_QUEUE,
-	OPT_RW_USER, OPT_RW_PASSWORD, OPT_RW_TOKEN, OPT_RW_CA, OPT_EXPOSE_HIDEPID,
+	OPT_RW_USER, OPT_RW_PASSWORD, OPT_RW_TOKEN, OPT_RW_CA, OPT_EXPOSE_HIDEPID, OPT_COMPLETION,
+	OPT_FLIGHT, OPT_FLIGHT_DIR, OPT_FLIGHT_AFTER, OPT_TRIGGER, OPT_TRIGGER_EVERY,
 };
 
 static const struct option long_opts[] = {
@@ -63,10 +66,21 @@ static const struct option long_opts[] = {
 	{ "begin", required_argument, NULL, OPT_BEGIN },
 	{ "end", required_argument, NULL, OPT_END },
 	{ "follow", no_argument, NULL, OPT_FOLLOW },
+	{ "flight", required_argument, NULL, OPT_FLIGHT },
+	{ "flight-dir", required_argument, NULL, OPT_FLIGHT_DIR },
+	{ "flight-after", required_argument, NULL, OPT_FLIGHT_AFTER },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "trigger-every", required_argument, NULL, OPT_TRIGGER_EVERY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "completion", required_argument, NULL, OPT_COMPLETION },
 	{ NULL, 0, NULL, 0 },
 };
+
+const struct option *options_long(void)
+{
+	return long_opts;
+}
 
 void options_usage(FILE *f)
 {
@@ -156,10 +170,22 @@ void options_usage(FILE *f)
 	      "                         seconds since 1970\n"
 	      "      --end TIME         replay up to TIME\n"
 	      "      --follow           batch replay: wait for the intervals still being recorded\n"
+	      "      --flight SIZE      flight recorder: keep the last SIZE of raw kernel events\n"
+	      "                         (default 64M; 0 off); SIGUSR2 or the W key saves them as\n"
+	      "                         a trace.dat (trace-cmd report -i FILE, KernelShark)\n"
+	      "      --flight-dir DIR   where saves go (default: -w's directory, else .)\n"
+	      "      --flight-after SECONDS  a save also holds this long after it was asked\n"
+	      "                         for (default 2)\n"
+	      "      --trigger EXPR     save when EXPR holds in an interval: KEY>N, KEY<N (a\n"
+	      "                         column, as CSV has it: runq_ms>500, syscall_errors>1000),\n"
+	      "                         BY:KEY>N per group (container:runq_ms>500), or oom\n"
+	      "                         (repeatable)\n"
+	      "      --trigger-every SECONDS  at most one triggered save per SECONDS (default 60)\n"
 	      "  -- CMD [ARGS...]       run CMD traced from its first system call (its execve),\n"
 	      "                         with its children; end with it, with its exit status\n"
 	      "  -h, --help             show this help and exit\n"
-	      "  -V, --version          show the version and exit\n"
+	      "  -V, --version          show the version, the features and libraries, the kernel's; exit\n"
+	      "      --completion bash  print a bash completion script (made from these tables)\n"
 	      "\n"
 	      "In CSV and JSON the event columns are counts within the interval (exact); text\n"
 	      "shows them per second (one decimal under 10). The first iteration is the\n"
@@ -253,6 +279,11 @@ static const char *const summary_keys[] = {
 	[SUM_TIME] = "time", [SUM_CALLS] = "calls", [SUM_ERRORS] = "errors",
 	[SUM_AVG] = "avg", [SUM_MAX] = "max", [SUM_NAME] = "name",
 };
+
+const char *options_summary_key(size_t i)
+{
+	return i < ARRAY_SIZE(summary_keys) ? summary_keys[i] : NULL;
+}
 
 /* "500M", "2G", "1048576": bytes, the suffix a power of 1024 (K to T); at least 1 MiB. */
 static int parse_size(const char *arg, uint64_t *out)
@@ -414,6 +445,15 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 		snprintf(err, errsz, "--record-keep and --record-max-size are for recording (-w FILE)");
 		return -EINVAL;
 	}
+	if ((o->flight_set || o->flight_dir || o->ntriggers) && (o->read || o->no_trace)) {
+		snprintf(err, errsz, "the flight recorder keeps the live kernel events: not with %s",
+			 o->read ? "-r" : "--no-trace");
+		return -EINVAL;
+	}
+	if (o->ntriggers && !o->flight) {
+		snprintf(err, errsz, "--trigger saves the flight recorder's events: not with --flight 0");
+		return -EINVAL;
+	}
 	if (o->output && !o->batch && !o->summary) {
 		snprintf(err, errsz, "--output is for -b and --summary (the live view is the terminal)");
 		return -EINVAL;
@@ -434,6 +474,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	o->format = OUT_TEXT;
 	o->events = 4096;
 	o->metrics_expire = -1;
+	o->flight = FLIGHT_DEFAULT;
+	o->flight_after = 2;
+	o->trigger_every = 60;
 	opterr = 0;
 	optind = 1;
 	/* '+': options end at the first other word, so CMD's own options stay its own. */
@@ -657,11 +700,56 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_FOLLOW:
 			o->follow = true;
 			break;
+		case OPT_FLIGHT:
+			o->flight_set = true;
+			if (!strcmp(optarg, "0")) {
+				o->flight = 0;
+			} else if (parse_size(optarg, &o->flight) || o->flight > (1ull << 40)) {
+				snprintf(err, errsz, "--flight: '%s' is not 0 or a size from 1M (like 64M)",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_FLIGHT_DIR:
+			if (!optarg[0]) {
+				snprintf(err, errsz, "--flight-dir needs a directory");
+				return -EINVAL;
+			}
+			o->flight_dir = optarg;
+			break;
+		case OPT_FLIGHT_AFTER:
+			if (parse_seconds(optarg, 0, 3600, &o->flight_after)) {
+				snprintf(err, errsz, "--flight-after: '%s' is not a number of seconds from 0 to 3600",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_TRIGGER: {
+			struct trigger t;
+
+			if (trigger_parse(optarg, &t, err, errsz) ||
+			    add_list(o->triggers, &o->ntriggers, "--trigger", optarg, err, errsz))
+				return -EINVAL;
+			break;
+		}
+		case OPT_TRIGGER_EVERY:
+			if (parse_seconds(optarg, 0, 1e7, &o->trigger_every)) {
+				snprintf(err, errsz, "--trigger-every: '%s' is not a number of seconds", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'h':
 			o->show_help = true;
 			return 0;
 		case 'V':
 			o->show_version = true;
+			return 0;
+		case OPT_COMPLETION:
+			if (strcmp(optarg, "bash") && strcmp(optarg, "themes")) {
+				snprintf(err, errsz, "--completion: '%s' is not bash (or themes)", optarg);
+				return -EINVAL;
+			}
+			o->completion = optarg;
 			return 0;
 		case ':':
 			snprintf(err, errsz, "option '%s' needs a value", argv[optind - 1]);

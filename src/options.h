@@ -3,6 +3,7 @@
 #define KTOP_OPTIONS_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,7 +74,16 @@ struct options {
 	const char *read;		/* -r FILE: replay a recording instead of the live system */
 	const char *begin, *end;	/* --begin, --end TIME: the replayed intervals */
 	bool follow;			/* --follow: batch replay waits for new intervals */
+	/* The flight recorder (src/flightctl.c). */
+	uint64_t flight;		/* --flight SIZE: bytes of pages kept; 0 = off */
+	bool flight_set;		/* --flight given */
+	const char *flight_dir;		/* --flight-dir DIR; NULL = -w's directory, or . */
+	double flight_after;		/* --flight-after SECONDS: the save waits this long */
+	const char *triggers[OPT_LIST_MAX];	/* --trigger EXPR (tables/trigger.h) */
+	size_t ntriggers;
+	double trigger_every;		/* --trigger-every SECONDS: one triggered save per */
 	bool show_help, show_version;
+	const char *completion;		/* --completion bash|themes: print it, exit */
 };
 
 /*
@@ -96,5 +106,9 @@ bool options_exporter_only(const struct options *o);
 bool options_record_only(const struct options *o);
 /* The --help text. */
 void options_usage(FILE *f);
+/* getopt's table of the long options (completion.c); ends with a NULL name. */
+const struct option *options_long(void);
+/* --summary's orders (-s), @i from 0; NULL past the last. */
+const char *options_summary_key(size_t i);
 
 #endif

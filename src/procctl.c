@@ -2,6 +2,7 @@
 #include "procctl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -58,4 +59,27 @@ int proc_renice(pid_t pid, uint64_t starttime, int nice)
 	if (!ret && setpriority(PRIO_PROCESS, (id_t)pid, nice))
 		ret = -errno;
 	return ret;
+}
+
+ssize_t proc_environ(pid_t pid, uint64_t starttime, char *buf, size_t cap)
+{
+	char path[64];
+	size_t len = 0;
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	/* Opened: the start time says it is the process shown (a pid reused since is not). */
+	ret = same_process(pid, starttime);
+	while (!ret && len < cap && (n = read(fd, buf + len, cap - len)) != 0) {
+		if (n < 0 && errno != EINTR)
+			ret = -errno;
+		else if (n > 0)
+			len += (size_t)n;
+	}
+	close(fd);
+	return ret ? ret : (ssize_t)len;
 }

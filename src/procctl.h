@@ -15,5 +15,10 @@
 int proc_signal(pid_t pid, uint64_t starttime, int sig);
 /* Set the nice value of @pid (a thread in thread mode) to @nice. 0 or -errno. */
 int proc_renice(pid_t pid, uint64_t starttime, int nice);
+/*
+ * The environment of @pid (/proc/PID/environ: NUL-separated), its first @cap
+ * bytes into @buf. The bytes read, or -errno (-ESRCH: gone or another process).
+ */
+ssize_t proc_environ(pid_t pid, uint64_t starttime, char *buf, size_t cap);
 
 #endif

@@ -12,8 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-
+#include "../lib/dlcurl.h"
 #include "../lib/util.h"
 #include "webconfig.h"
 

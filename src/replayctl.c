@@ -7,7 +7,9 @@
  * each reaches the sinks (sinks.c) that take a replayed one.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "../lib/util.h"
 #include "ktop.h"
 #include "timearg.h"
 
@@ -130,4 +132,13 @@ void replay_position(struct ktop *k)
 	a->replay_last_s = last;
 	a->replay_pos = replay_seq(k->replay) - s0 + 1;
 	a->replay_n = s1 - s0 + 1;
+	/* The flight recorder saved a trace.dat in the interval shown: its marker. */
+	if (k->model.interval_s > 0 &&
+	    replay_flight(k->replay, k->model.wall_s - k->model.interval_s, k->model.wall_s,
+			  err, sizeof(err))) {
+		char clean[sizeof(err)];
+
+		sanitize_text(clean, sizeof(clean), err, strlen(err), a->utf8);
+		app_message(a, "flight recorder: saved here %s", clean);
+	}
 }

@@ -128,6 +128,12 @@ static int parse_setting(const char *key, char *v, struct settings *s, char *why
 			return -EINVAL;
 		}
 		*(key[1] == 'r' ? &s->have_tree : &s->have_threads) = true;
+	} else if (!strcmp(key, "hide_kernel_threads")) {
+		if (parse_bool(v, &s->hide_kthreads)) {
+			snprintf(why, n, "%s: '%.40s' is not yes or no", key, v);
+			return -EINVAL;
+		}
+		s->have_hide_kthreads = true;
 	} else if (!strcmp(key, "view")) {
 		if (view_parse(v, &s->view)) {
 			snprintf(why, n, "view: '%.40s' is not a view", v);
@@ -270,8 +276,8 @@ int settings_save(const char *path, const struct settings *s, char *err, size_t 
 		      columns[s->sort_col].key);
 	for (i = 0; i < s->ncols; i++)
 		p += snprintf(p, (size_t)(end - p), "%s%s", i ? "," : "", columns[s->cols[i]].key);
-	p += snprintf(p, (size_t)(end - p), "\ntree = %s\nthreads = %s\n", s->tree ? "yes" : "no",
-		      s->threads ? "yes" : "no");
+	p += snprintf(p, (size_t)(end - p), "\ntree = %s\nthreads = %s\nhide_kernel_threads = %s\n",
+		      s->tree ? "yes" : "no", s->threads ? "yes" : "no", s->hide_kthreads ? "yes" : "no");
 	p += snprintf(p, (size_t)(end - p), "view = %s\ngroup_by = %s\n", view_name(s->view),
 		      cgroup_group_by_name(s->group_by));
 	return conf_write(path, text, (size_t)(p - text), err, errsz);

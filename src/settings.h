@@ -12,6 +12,7 @@
  *	columns = pid,user,...  the table's columns in order; COMMAND last
  *	tree = no               tree view
  *	threads = no            a row per thread
+ *	hide_kernel_threads = no  kernel threads not shown (K)
  *	view = processes        the view shown at start (--view's words)
  *	group_by = comm         the groups view's key (--group-by's words)
  *
@@ -34,11 +35,12 @@ struct settings {
 	bool sort_asc;
 	int cols[COL_NR];
 	size_t ncols;
-	bool tree, threads;
+	bool tree, threads, hide_kthreads;
 	enum view_kind view;
 	enum cgroup_group_by group_by;
 	/* which of the above the file set */
 	bool have_delay, have_theme, have_sort, have_tree, have_threads, have_view, have_group_by;
+	bool have_hide_kthreads;
 };
 
 /* The file's path in @buf; -ENOENT when neither XDG_CONFIG_HOME nor HOME is set. */

@@ -15,6 +15,7 @@
 #include "../collectors/procfs.h"
 #include "../lib/util.h"
 #include "../outputs/metrics.h"
+#include "flightctl.h"
 #include "ktop.h"
 
 struct sink {
@@ -27,12 +28,15 @@ struct sink {
 	bool replayed;
 };
 
-/* A recording stores who each process is: its command line and cgroup once a life. */
+/*
+ * A recording stores who each process is (its command line and cgroup once a
+ * life) and its disk bytes: who wrote the disk is asked of the past too.
+ */
 static void recorder_needs(const struct ktop *k, struct procfs_need *need)
 {
 	if (!k->rec)
 		return;
-	need->all |= NEED_CGROUP;
+	need->all |= NEED_CGROUP | NEED_IO;
 	need->first |= NEED_CMDLINE;
 }
 
@@ -113,6 +117,7 @@ static int mode_interval(struct ktop *k)
 static const struct sink sinks[] = {
 	{ "recorder", recorder_needs, recorder_interval, false },
 	{ "exporter", exporter_needs, exporter_sink, false },
+	{ "flight", flightctl_needs, flightctl_interval, false },
 	{ "mode", mode_needs, mode_interval, true },
 };
 

@@ -22,12 +22,14 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "httpd.h"
 #include "ktop.h"
 
 /* Stop tracing (the instance is removed), keeping its statistics for KTOP_STATS. */
 void stop_tracing(struct ktop *k)
 {
+	flightctl_finish(k);	/* a save still due: the instances are still there */
 	focus_free(k->focus);	/* its instance first: the main one outlives it */
 	k->focus = NULL;
 	inprog_free(k->inprog);
@@ -114,6 +116,7 @@ static bool live_collect(struct ktop *k)
 	/* A process moved to another cgroup (no exec): its cgroup is read again. */
 	nids = ftrace_cgroup_moves(k->ftrace, m, &ids);
 	procfs_recheck_cgroups(k->procfs, ids, nids);
+	cgres_moved(k->cgres, ids, nids);
 	if (k->focus && m->nfprocs) {
 		const struct acct_sig *sigs;
 		size_t n = ftrace_signals(k->ftrace, &sigs), i;
@@ -148,7 +151,9 @@ static bool live_collect(struct ktop *k)
 	/* Last: the deaths /proc and the events told of have their records queued. */
 	nids = ftrace_held(k->ftrace, &ids);
 	exits_collect(k->exits, m, s, ids, nids);
-	cgres_collect(k->cgres, m, shown_group_by(k), s);
+	cgres_collect(k->cgres, m, shown_group_by(k),
+		      need.all & NEED_CPULIMIT ? CGRES_ROWS_ALL :
+		      need.wanted & NEED_CPULIMIT ? CGRES_ROWS_WANTED : CGRES_ROWS_NONE, s);
 	s->end = true;
 	apply(k, s);
 	/* The live view's rows point at the tasks: rebuilt at once (batch_write does its own). */
@@ -339,6 +344,7 @@ void print_stats(const struct ktop *k)
 			(double)k->push_cpu_ns / 1e9);
 	}
 	sinks_print_stats(k);
+	flightctl_print_stats(k);
 	if (!k->procfs)
 		return;
 	procfs_get_stats(k->procfs, &ps);
@@ -355,8 +361,10 @@ void print_stats(const struct ktop *k)
 
 		cgres_get_stats(k->cgres, &cs);
 		fprintf(stderr, "ktop-stats: cgres_cpu_s=%.6f cgres_group_reads=%lu cgres_file_reads=%lu "
-			"cgres_opens=%lu cgres_fds=%zu\n", (double)cs.cpu_ns / 1e9, cs.group_reads,
-			cs.reads, cs.opens, cs.open_fds);
+			"cgres_opens=%lu cgres_fds=%zu cgcpu_file_reads=%lu cgcpu_path_reads=%lu "
+			"cgcpu_cgroups=%zu cgcpu_fds=%zu\n", (double)cs.cpu_ns / 1e9, cs.group_reads,
+			cs.reads, cs.opens, cs.open_fds, cs.cpu.reads, cs.cpu.path_reads, cs.cpu.nodes,
+			cs.cpu.open_fds);
 	}
 	exits_get_stats(k->exits, &xs);
 	fprintf(stderr, "ktop-stats: exit_records=%llu exit_rows=%llu exit_unmatched=%llu "
@@ -365,7 +373,7 @@ void print_stats(const struct ktop *k)
 		(unsigned long long)xs.partial, (unsigned long long)xs.lost);
 	fprintf(stderr, "ktop-stats: ticks=%ld cpu_s=%.3f maxrss_kb=%ld tracing=%d events=%llu pages=%llu "
 		"drains=%llu stashed=%llu lost=%llu malformed=%llu unattributed=%llu carried=%llu held=%llu unparented=%llu "
-		"buffer_kb=%zu "
+		"buffer_kb=%zu switches_unseen=%llu oncpu_overlaps=%llu stash_kept=%zu "
 		"stat_reads=%lu scans=%lu event_scans=%lu\n",
 		k->ticks, (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
@@ -375,7 +383,8 @@ void print_stats(const struct ktop *k)
 		(unsigned long long)fs.malformed, (unsigned long long)fs.unattributed,
 		(unsigned long long)fs.carried, (unsigned long long)fs.held,
 		(unsigned long long)fs.unparented, fs.buffer_kb,
-		ps.stat_reads, ps.scans, ps.event_scans);
+		(unsigned long long)fs.switches_unseen, (unsigned long long)fs.oncpu_overlaps,
+		fs.stash_kept, ps.stat_reads, ps.scans, ps.event_scans);
 	if (fs.clock[0])
 		fprintf(stderr, "ktop-stats: trace_clock=%s clock_why=\"%s\" clock_samples=%llu "
 			"clock_refused=%llu clock_steps=%llu clock_err_last_ns=%lld clock_err_max_ns=%llu "

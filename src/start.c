@@ -21,6 +21,7 @@
 #include "../collectors/procfs.h"
 #include "../collectors/system.h"
 #include "../views/view.h"
+#include "flightctl.h"
 #include "ktop.h"
 #include "watchdog.h"
 
@@ -190,7 +191,8 @@ int start_sources(struct ktop *k)
 	if (check_pids(k))
 		return -1;
 	k->cgnames = cgnames_new(NULL);
-	k->cgres = cgres_new(NULL);
+	/* A fixture's mount table (tests): its hierarchies where it says. */
+	k->cgres = cgres_new(getenv("KTOP_CGROUP_MOUNTINFO"));
 	/*
 	 * Signals are blocked (and read from the signalfd) before tracing starts:
 	 * a Ctrl-C from now on ends the loop, which removes the instance.
@@ -203,6 +205,13 @@ int start_sources(struct ktop *k)
 		const char *kb = getenv("KTOP_BUFFER_KB");
 		unsigned long long v;
 
+		/*
+		 * ktop -b -n 1: the baseline is all it writes, and a first interval's
+		 * event columns are empty. (An exporter, a recording or a summary
+		 * would still use the interval's events.)
+		 */
+		fo.baseline_only = k->mode == &mode_batch && k->opt.iterations == 1 &&
+				   !k->opt.write && !options_exporter(&k->opt);
 		/* Time per call (sys_enter too) only when watching a few processes. */
 		fo.time_syscalls = k->nwatch > 0 || k->opt.latency;
 		/* Per-CPU ring buffer size; small ones let tests see lost events. */
@@ -217,12 +226,15 @@ int start_sources(struct ktop *k)
 			return -1;
 		}
 
+		fo.flight = flightctl_start(k);
 		if (ftrace_start(&fo, &k->ftrace) == 0) {
 			/* The process view's buffer; small ones let tests see its losses. */
 			kb = getenv("KTOP_FOCUS_KB");
 			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
 				v = 0;
 			k->focus = focus_new((size_t)v);
+			focus_set_flight(k->focus, fo.flight);
+			flightctl_clock(k);
 			if (k->nwatch)
 				k->inprog = inprog_new();
 			k->traced = true;

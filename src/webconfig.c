@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
+#include "../lib/dlyaml.h"
 #include "../lib/util.h"
 
 /* Keys of the exporter-toolkit's format that ktop does not serve: refused by name. */

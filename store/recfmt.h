@@ -33,9 +33,11 @@
  * the same samples, smaller tables beside them for sqlite3 (what process
  * lives share in kind, a life's first interval's syscall tables in its row,
  * command lines as the rest of an earlier one, signal flows grouped by
- * receiver); a replay reads none of those.
+ * receiver); a replay reads none of those. 6: a task's I/O bytes
+ * (/proc/PID/io, RECFMT_IO), the byte counters of rows and exit records.
  */
-#define RECFMT_VERSION	5
+#define RECFMT_VERSION	6
+#define RECFMT_IO	6
 #define RECFMT_CG_FLIP	4
 #define RECFMT_ZSTREAM	4
 /*

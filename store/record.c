@@ -16,6 +16,7 @@
  * signal flows (interval, the view sigflow), containers' names (cgname).
  */
 #include "record.h"
+#include "recflight.h"
 #include "recnames.h"
 
 #include <errno.h>
@@ -144,6 +145,13 @@ struct record {
 	bool failed;			/* recording stops at the tick's end (r->err) */
 	/* The samples of the tick before the last, the last, this one: a new file's baseline. */
 	struct kept kept[3];
+	/*
+	 * The exit records of processes still listed (zombies): their rows keep
+	 * the record's numbers for as long as they are listed, which may be
+	 * longer than the baseline's two ticks; a new file gives them again.
+	 */
+	struct task_final *zfin;
+	size_t nzfin, cap_zfin;
 
 	bool have_prev;			/* a tick was written */
 	bool made;			/* the file written now was made by this ktop */
@@ -949,6 +957,20 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 	return 0;
 }
 
+int record_flight(struct record *r, double wall, const char *path, const char *why,
+		  uint64_t bytes, char *err, size_t errsz)
+{
+	if (!r->db || r->in_tick) {
+		snprintf(err, errsz, "no recording file open now");
+		return -1;
+	}
+	if (recflight_add(r->db, wall, path, why, bytes) != SQLITE_OK) {
+		snprintf(err, errsz, "%s", sqlite3_errmsg(r->db));
+		return -1;
+	}
+	return 0;
+}
+
 const char *record_path(const struct record *r)
 {
 	return r->path;
@@ -986,6 +1008,7 @@ void record_close(struct record *r)
 	recmem_free(&r->mem);
 	for (i = 0; i < 3; i++)
 		kept_free(&r->kept[i]);
+	free(r->zfin);
 	recbuf_free(&r->tick);
 	recbuf_free(&r->z);
 	if (r->zinit)
@@ -1468,6 +1491,39 @@ static void kept_free(struct kept *k)
  * speak of (a task that left, a zombie reaped, a late row) as they found it
  * when recorded. As a jump does (store/replay.c).
  */
+/* Whether a sample of the baseline has @id's exit record already. */
+static bool baseline_has_final(const struct record *r, pid_t id)
+{
+	size_t i, j;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < r->kept[k].n; i++)
+			for (j = 0; j < r->kept[k].v[i].nfinals; j++)
+				if (r->kept[k].v[i].finals[j].id == id)
+					return true;
+	return false;
+}
+
+/*
+ * The first baseline interval's last sample, given the exit records of the
+ * zombies still listed whose record came before the baseline (then taken
+ * back: the kept sample is as it was). Returns how many it had.
+ */
+static size_t baseline_add_zombies(struct record *r, struct sample *s)
+{
+	size_t n = s->nfinals, i;
+
+	for (i = 0; i < r->nzfin; i++)
+		if (!baseline_has_final(r, r->zfin[i].id)) {
+			struct task_final *f = sample_add_final(s);
+
+			*f = r->zfin[i];
+			f->born = false;
+		}
+	return n;
+}
+
 static int put_baseline(struct record *r)
 {
 	const struct recsample_tables tb = { .arg = r, .id = table_id };
@@ -1477,13 +1533,18 @@ static int put_baseline(struct record *r)
 	recmem_keyframe(&r->mem);
 	for (k = 0; k < 2; k++) {
 		struct kept *t = &r->kept[k];
+		size_t nf = 0;
 
 		if (!t->n)
 			continue;
 		r->tick.len = 0;
+		if (first)
+			nf = baseline_add_zombies(r, &t->v[t->n - 1]);
 		for (i = 0; i < t->n; i++)
 			if (recsample_encode(&r->tick, &r->mem, &t->v[i], &tb))
 				return -1;
+		if (first)
+			t->v[t->n - 1].nfinals = nf;
 		if (put_session(r, &r->sess, first, false, t->v[0].wall_s) ||
 		    put_interval(r, t->v[0].mono_ns, t->v[0].wall_s,
 				 (first ? RI_KEYFRAME : 0) | RI_HIDDEN | RI_SESSION, NULL, &r->tick))
@@ -1568,6 +1629,39 @@ static int begin_tick(struct record *r, const struct sample *s)
 	return 0;
 }
 
+/* @s's exit records, kept while their processes may stay listed (record_tick prunes). */
+static void keep_finals(struct record *r, const struct sample *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nfinals; i++) {
+		for (j = 0; j < r->nzfin && r->zfin[j].id != s->finals[i].id; j++)
+			;
+		if (j == r->nzfin) {
+			if (r->nzfin == r->cap_zfin) {
+				r->cap_zfin = r->cap_zfin ? r->cap_zfin * 2 : 16;
+				r->zfin = xrealloc(r->zfin, r->cap_zfin * sizeof(*r->zfin));
+			}
+			r->nzfin++;
+		}
+		r->zfin[j] = s->finals[i];
+	}
+}
+
+/* Only the records of processes the model still lists as zombies stay kept. */
+static void prune_finals(struct record *r, const struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nzfin; i++) {
+		const struct task *t = model_task_find(m, r->zfin[i].id);
+
+		if (t && t->zombie_exited && t->state == 'Z')
+			r->zfin[n++] = r->zfin[i];
+	}
+	r->nzfin = n;
+}
+
 void record_sample(struct record *r, const struct sample *s)
 {
 	const struct recsample_tables tb = { .arg = r, .id = table_id };
@@ -1594,8 +1688,10 @@ void record_sample(struct record *r, const struct sample *s)
 	if (!r->in_tick)
 		return;
 	/* Only a name with conversions changes: the copies a new file's baseline needs. */
-	if (r->rotates)
+	if (r->rotates) {
 		keep_sample(&r->kept[2], s, &r->mem.pool);
+		keep_finals(r, s);
+	}
 	if (r->db && recsample_encode(&r->tick, &r->mem, s, &tb))
 		r->failed = true;
 }
@@ -1626,6 +1722,7 @@ int record_tick(struct record *r, const struct model *m, char *err, size_t errsz
 	r->have_prev = true;
 	r->file_ticks++;
 keep:
+	prune_finals(r, m);
 	/* The last two ticks' samples: a new file's baseline. */
 	k = r->kept[0];
 	r->kept[0] = r->kept[1];

@@ -75,6 +75,13 @@ const char *record_path(const struct record *r);
  */
 const char *record_notice(struct record *r);
 void record_get_stats(const struct record *r, struct record_stats *st);
+/*
+ * record_flight - list a flight recorder's save in the file written now
+ * (store/recflight.h), between two ticks. 0, or -1 (no file now, or SQLite
+ * failed: @err).
+ */
+int record_flight(struct record *r, double wall, const char *path, const char *why,
+		  uint64_t bytes, char *err, size_t errsz);
 void record_close(struct record *r);
 
 #endif

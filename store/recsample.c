@@ -59,6 +59,13 @@ static const struct fdesc task_fields[] = {
 #define TB_CG_NEW	(TB_USER << 2)	/* ...and it is not the one remembered: its text */
 #define TB_CMD		(TB_USER << 3)	/* a command line given */
 #define TB_CMD_NEW	(TB_USER << 4)	/* ...and it moved: its bytes */
+/* Format 6: the I/O counters moved (a mask of io_fields, then theirs, after the texts). */
+#define TB_IO		(TB_USER << 5)
+
+static const struct fdesc io_fields[] = {
+	FB(struct task_reading, have_io), FN(struct task_reading, io_read),
+	FN(struct task_reading, io_write),
+};
 
 static const struct fdesc row_fields[] = {
 	FN(struct row_events, tgid), FA(struct row_events, n), FS(struct row_events, comm),
@@ -525,7 +532,7 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 	struct task_reading tmp;
 	const char *user, *cg;
 	bool cmd_new = false;
-	uint64_t mask;
+	uint64_t mask, io_mask;
 
 	/* New since a keyframe: its texts as known before, where this sample has none. */
 	if (!t && (o = pidmap_get(&m->old, given->pid)) &&
@@ -560,6 +567,9 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		mask |= TB_CG;
 	if (in->cgroup && !str_eq(in->cgroup, base->cgroup))
 		mask |= TB_CG_NEW;
+	io_mask = fields_mask(io_fields, ARRAY_SIZE(io_fields), in, base);
+	if (io_mask)
+		mask |= TB_IO;
 	if (in->cmdline) {
 		mask |= TB_CMD;
 		cmd_new = !src || !src->cmdline || src->cmdline_len != in->cmdline_len ||
@@ -578,6 +588,10 @@ static void put_task(struct recbuf *b, struct recmem *m, const struct task_readi
 		put_text(b, in->cgroup, strlen(in->cgroup));
 	if (cmd_new)
 		put_text(b, in->cmdline, in->cmdline_len);
+	if (io_mask) {
+		rec_put_varint(b, io_mask);
+		put_fields(b, io_fields, ARRAY_SIZE(io_fields), io_mask, in, base);
+	}
 	/* Remembered as it now is (base may be t->r: its texts first). */
 	user = (mask & TB_USER) ? intern(m, in->user) : base->user;
 	/* Its own texts only: a new one's cgroup is the last new one's only when given. */
@@ -884,7 +898,7 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 	cg_given = (mask & TB_CG) != 0;
 	if (m->format >= RECFMT_CG_FLIP)
 		cg_given ^= src && src->cg_given;
-	if (mask >> (ARRAY_SIZE(task_fields) + 5) || ((mask & TB_CG_NEW) && !cg_given) ||
+	if (mask >> (ARRAY_SIZE(task_fields) + (m->format >= RECFMT_IO ? 6 : 5)) || ((mask & TB_CG_NEW) && !cg_given) ||
 	    ((mask & TB_CMD_NEW) && !(mask & TB_CMD)))
 		r->bad = true;
 	if ((mask & TB_USER) && !r->bad) {
@@ -929,6 +943,14 @@ static void get_task(struct rec_reader *r, struct recmem *m, pid_t pid, struct s
 	if ((mask & TB_CMD) && !r->bad) {
 		out->cmdline = rcstr_ref(t->cmdline);
 		out->cmdline_len = t->cmdline_len;
+	}
+	if ((mask & TB_IO) && !r->bad) {
+		uint64_t io_mask = rec_get_varint(r);
+
+		if (!io_mask || io_mask >> ARRAY_SIZE(io_fields))
+			r->bad = true;
+		else
+			get_fields(r, io_fields, ARRAY_SIZE(io_fields), io_mask, out);
 	}
 	t->r = *out;
 	t->r.cmdline = NULL;

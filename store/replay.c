@@ -47,6 +47,7 @@ struct replay {
 		*st_prev, *st_after;
 	/* Containers' names (table cgname, store/recnames.h), looked up once per path. */
 	sqlite3_stmt *st_names;
+	sqlite3_stmt *st_flight;	/* the flight recorder's saves (store/recflight.h) */
 	const char **named;		/* paths looked up (interned in mem.pool); open addressing */
 	size_t nnamed, cap_named;
 
@@ -287,6 +288,7 @@ void replay_close(struct replay *r)
 	sqlite3_finalize(r->st_prev);
 	sqlite3_finalize(r->st_after);
 	sqlite3_finalize(r->st_names);
+	sqlite3_finalize(r->st_flight);
 	free(r->named);
 	sqlite3_close_v2(r->db);
 	for (i = 0; i < r->cap_sc; i++) {
@@ -1026,4 +1028,28 @@ int replay_range(struct replay *r, double *first, double *last, char *err, size_
 	if (rc < 0)
 		put_err(r, err, errsz);
 	return rc;
+}
+
+int replay_flight(struct replay *r, double after, double upto, char *out, size_t n)
+{
+	const unsigned char *path, *why;
+	int rc;
+
+	if (!r->st_flight &&
+	    sqlite3_prepare_v2(r->db, "SELECT path, why FROM flight WHERE wall > ?1 AND wall <= ?2"
+			       " ORDER BY wall LIMIT 1", -1, &r->st_flight, NULL) != SQLITE_OK) {
+		r->st_flight = NULL;	/* no save listed (yet): asked again at the next interval */
+		return 0;
+	}
+	sqlite3_bind_double(r->st_flight, 1, after);
+	sqlite3_bind_double(r->st_flight, 2, upto);
+	rc = step(r, r->st_flight);
+	if (rc == SQLITE_ROW) {
+		path = sqlite3_column_text(r->st_flight, 0);
+		why = sqlite3_column_text(r->st_flight, 1);
+		snprintf(out, n, "%.300s (%.300s)", path ? (const char *)path : "?",
+			 why ? (const char *)why : "?");
+	}
+	sqlite3_reset(r->st_flight);
+	return rc == SQLITE_ROW;
 }

@@ -78,6 +78,13 @@ void replay_close(struct replay *r);
 const struct sample_session *replay_first_session(const struct replay *r);
 /* Wall-clock times of the first and last shown intervals recorded so far. */
 int replay_range(struct replay *r, double *first, double *last, char *err, size_t errsz);
+/*
+ * replay_flight - the first flight recorder save the recording lists
+ * (store/recflight.h) made after @after and up to @upto (wall clock), as
+ * "PATH (WHY)" into @out, text of the file (the caller makes it safe to
+ * show). 1, or 0 when none (or no table yet).
+ */
+int replay_flight(struct replay *r, double after, double upto, char *out, size_t n);
 
 /*
  * replay_next - fill @s with the next sample (the sample must be empty)

@@ -30,7 +30,7 @@ const struct column columns[COL_NR] = {
 	[COL_NICE] = { "nice", "NI", 3, false, CT_INT, 0, -1, SORT_DESC,
 		       "nice value, stat field 19" },
 	[COL_CPU] = { "cpu_pct", "CPU%", 5, false, CT_PCT, 0, -1, SORT_DESC,
-		      "CPU use in the interval, 100 = one CPU: stat utime+stime; a dead one's exit record" },
+		      "CPU use in the interval, 100 = one CPU, at most 100 a thread: stat utime+stime; a dead one's cpu_s" },
 	[COL_MEM] = { "mem_pct", "MEM%", 5, false, CT_PCT, 0, -1, SORT_DESC,
 		      "resident memory as a share of MemTotal" },
 	[COL_RSS] = { "rss_kb", "RES", 6, false, CT_KB, 0, -1, SORT_DESC,
@@ -38,7 +38,7 @@ const struct column columns[COL_NR] = {
 	[COL_VSZ] = { "vsz_kb", "VIRT", 6, false, CT_KB, 0, -1, SORT_DESC,
 		      "virtual memory size in KiB, stat field 23" },
 	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
-		       "CPU time since start in seconds, stat utime+stime; a dead one's exit record" },
+		       "CPU time since start in seconds, stat utime+stime; a dead one's: its exit record and its events after it" },
 	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
 			 "minor page faults, all threads, stat field 10" },
 	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
@@ -59,7 +59,7 @@ const struct column columns[COL_NR] = {
 			  "signals it sent (from task context): signal:signal_generate" },
 	[COL_ONCPU] = { "oncpu_ms", "ONCPU%", 6, false, CT_MS, 0, CNT_ONCPU, SORT_DESC,
 			"time on a CPU, all threads: sched_switch in to out (100% = one thread's interval)" },
-	[COL_RUNQ] = { "runq_ms", "RUNQ%", 6, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
+	[COL_RUNQ] = { "runq_ms", "RUNQ%", 5, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
 		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in (untraced: task/TID/schedstat run_delay)" },
 	[COL_SLEEP] = { "sleep_ms", "SLEEP%", 6, false, CT_MS, 0, CNT_SLEEP, SORT_DESC,
 			"time asleep (S; idle or parked kernel threads), all threads: sched_switch out to sched_wakeup" },
@@ -67,11 +67,24 @@ const struct column columns[COL_NR] = {
 			  "time blocked (D, uninterruptible: I/O, vfork), all threads: sched_switch out to sched_wakeup" },
 	[COL_STOPPED] = { "stopped_ms", "STOP%", 6, false, CT_MS, 0, CNT_STOPPED, SORT_DESC,
 			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
+	[COL_WAIT] = { "wait_pct", "WAIT%", 9, false, CT_PCT, NEED_SCHEDSTAT, -1, SORT_DESC,
+		       "the largest share of the interval it waited, all threads, and what for: runq "
+		       "(runq_ms: for a CPU), blk (blocked_ms: D, I/O); sleep is not waiting. Shown where "
+		       "RUNQ% and BLOCK% do not fit (CSV, JSON: the share)" },
 	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
 			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
-	[COL_SCP99] = { "sc_p99_us", "P99us", 8, false, CT_INT, 0, -1, SORT_DESC,
-			"99th percentile of those calls' durations, all threads and system calls, as the upper "
-			"bound of its log2 bucket: 16 = 99% took at most 16 us (--latency, -p, -- CMD)" },
+	[COL_SCP99] = { "sc_p99_us", "SCP99", 8, false, CT_USEC_BOUND, 0, -1, SORT_DESC,
+			"99th percentile of those calls' durations in us, all threads and system calls, as the "
+			"upper bound of its log2 bucket (the longest call when shorter): 16 = 99% took at most "
+			"16 us; the screen scales it, <=16us (--latency, -p, -- CMD)" },
+	[COL_DISK_READ] = { "disk_read_bytes", "RD/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_READ, SORT_DESC,
+			    "bytes it caused to be read from storage, all threads: /proc/PID/io read_bytes (asked of the block layer; page-cache hits are not); a dead one's exit record" },
+	[COL_DISK_WRITE] = { "disk_write_bytes", "WR/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_WRITE, SORT_DESC,
+			     "bytes it caused to be written to storage, all threads: /proc/PID/io write_bytes (counted when a page-cache page is dirtied, before writeback; truncated ones are not subtracted); a dead one's exit record" },
+	[COL_NET_TX] = { "net_tx_bytes", "TX/s", 6, false, CT_COUNTER, 0, CNT_NET_TX, SORT_DESC,
+			 "bytes it sent through INET and INET6 sockets (TCP, UDP, ...), all threads: sock:sock_send_length, calls that succeeded" },
+	[COL_NET_RX] = { "net_rx_bytes", "RX/s", 6, false, CT_COUNTER, 0, CNT_NET_RX, SORT_DESC,
+			 "bytes it received through INET and INET6 sockets, all threads: sock:sock_recv_length, calls that succeeded, not MSG_PEEK" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -80,22 +93,128 @@ const struct column columns[COL_NR] = {
 			  "number of threads, stat field 20" },
 	[COL_CPUID] = { "cpu", "CPU", 3, false, CT_INT, 0, -1, SORT_ASC,
 			"CPU it last ran on, stat field 39" },
+	[COL_THROTTLED] = { "throttled_pct", "THROT%", 6, false, CT_PCT, NEED_CPULIMIT, -1, SORT_DESC,
+			    "share of the interval its CPU cgroup (or the nearest above it with a CPU "
+			    "limit) was throttled, from that cgroup's cpu.stat (v2 cpu.max, v1 "
+			    "cpu.cfs_quota_us at its own path in the cpu hierarchy); 0 when no limit; "
+			    "the screen and the text output leave 0 blank" },
 	[COL_CGROUP] = { "cgroup", "CGROUP", 24, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
 			 "cgroup path: /proc/PID/cgroup, the v2 line (else name=systemd, pids, ...)" },
 	[COL_UNIT] = { "unit", "UNIT", 20, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
 		       "systemd unit of the cgroup: its innermost .service or .scope, else .slice" },
 	[COL_CONTAINER] = { "container", "CONTAINER", 19, true, CT_STR, NEED_CGROUP, -1, SORT_ASC,
-			    "container of the cgroup, RUNTIME:ID (12 hex digits); empty on the host" },
+			    "container of the cgroup by its name, as the Groups view names it (web-1, "
+			    "namespace/pod/container), else RUNTIME:ID; empty on the host" },
+	[COL_CONTAINER_ID] = { "container_id", "CONTAINER-ID", 23, true, CT_STR, NEED_CGROUP, -1,
+			       SORT_ASC, "its container's RUNTIME:ID (12 hex digits); empty on the host" },
 	[COL_COMM] = { "comm", "COMMAND", 15, true, CT_STR, 0, -1, SORT_ASC,
 		       "command name, stat field 2" },
 	[COL_CMDLINE] = { "cmdline", "COMMAND", 15, true, CT_STR, NEED_CMDLINE, -1, SORT_ASC,
 			  "command line, /proc/PID/cmdline ([comm] if empty)" },
 };
 
+/*
+ * What WAIT% names: the shares of the interval a process waits for something
+ * other than its own sleep. Another kind is one row here: a cgroup's CPU
+ * throttling, once the catalog has a throttled_pct column, is
+ * { COL_THROTTLED, "thr" } (col_share reads a CT_PCT column as it is).
+ */
+static const struct {
+	enum col_id col;
+	const char *word;
+} wait_kinds[] = {
+	{ COL_RUNQ, "runq" },
+	{ COL_BLOCKED, "blk" },
+};
+
+/* Column @c (CT_MS or CT_PCT) as a share of the interval, 100 = one thread all of it. */
+static bool col_share(const struct model *m, const struct task *t, enum col_id c, double *out)
+{
+	if (!col_num(m, t, c, out))
+		return false;
+	if (columns[c].type == CT_MS) {
+		if (m->interval_s <= 0)
+			return false;
+		*out /= m->interval_s * 10;
+	}
+	return true;
+}
+
+static bool runq_throttled(const struct model *m, const struct task *t, double runq);
+
+bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word)
+{
+	bool known = false;
+	size_t i;
+	double v;
+
+	*pct = 0;
+	*word = "";
+	for (i = 0; i < ARRAY_SIZE(wait_kinds); i++) {
+		if (!col_share(m, t, wait_kinds[i].col, &v))
+			continue;
+		if (!known || v > *pct) {
+			*pct = v;
+			*word = wait_kinds[i].word;
+		}
+		known = true;
+	}
+	/*
+	 * A throttled task is runnable: its throttled time is in RUNQ too. When
+	 * the limit is most of that wait (at least half of it), the wait is the
+	 * quota's, not the machine's: "thr", so that nobody adds CPUs for it.
+	 */
+	if (known && !strcmp(*word, "runq") && runq_throttled(m, t, *pct))
+		*word = "thr";
+	return known;
+}
+
+/* @runq (a share of the interval) is at least half @t's cgroup's throttling. */
+static bool runq_throttled(const struct model *m, const struct task *t, double runq)
+{
+	double thr;
+
+	return col_num(m, t, COL_THROTTLED, &thr) && thr > 0 && thr >= runq / 2;
+}
+
+bool col_wait_redundant(const bool *shown)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(wait_kinds); i++)
+		if (!shown[wait_kinds[i].col])
+			return false;
+	return true;
+}
+
+/*
+ * A task /proc never read (born and gone between two refreshes: its row is
+ * its events' and its exit record's) has no stat: its nice value, memory,
+ * threads and CPU are not known, not 0.
+ */
+static bool stat_known(const struct task *t)
+{
+	return t->starttime != 0;
+}
+
 bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out)
 {
+	const char *word;
 	uint64_t d;
 
+	switch (c) {
+	case COL_NICE:
+	case COL_MEM:
+	case COL_RSS:
+	case COL_VSZ:
+	case COL_THREADS:
+	case COL_CPUID:
+		if (!stat_known(t))
+			return false;
+		break;
+	default:
+		break;
+	}
 	switch (c) {
 	case COL_PID: *out = t->pid; return true;
 	case COL_TGID: *out = t->tgid; return true;
@@ -123,6 +242,16 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_CPUID:
 		*out = t->processor;
 		return t->processor >= 0;
+	case COL_WAIT:
+		return col_wait(m, t, out, &word);
+	case COL_THROTTLED: {
+		const struct cgres *r;
+
+		if (!col_cpu_limit(m, t, &r))
+			return false;
+		*out = 0;
+		return !r || cgres_num(r, CGF_THROTTLED_PCT, out);
+	}
 	case COL_SCP99:
 		return task_delta(t, CNT_SCTIME, &d) && task_sc_quantile_us(t, 0.99, out);
 	case COL_LOST:
@@ -139,6 +268,10 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	case COL_SYSERR:
 	case COL_SIGRECV:
 	case COL_SIGSENT:
+	case COL_DISK_READ:
+	case COL_DISK_WRITE:
+	case COL_NET_TX:
+	case COL_NET_RX:
 		if (!task_delta(t, (enum counter)columns[c].counter, &d))
 			return false;
 		*out = (double)d;
@@ -158,11 +291,17 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	}
 }
 
+bool col_kthread(const struct task *t)
+{
+	return (t->pid == 2 || t->ppid == 2) && !t->vsize_kb && t->starttime;
+}
+
 static const char *cmdline_text(const struct task *t, char *buf, size_t n, int utf8)
 {
-	size_t len = t->cmdline_len;
+	size_t len = t->cmdline ? t->cmdline_len : 0;
 
-	if (!t->cmdline)	/* not read (yet): the name will do */
+	/* Not read (yet): the name will do, a kernel thread's bracketed as always. */
+	if (!t->cmdline && !col_kthread(t))
 		return col_text(t, COL_COMM, buf, n, utf8);
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')
@@ -191,10 +330,33 @@ static const char *cgroup_text(const struct task *t, enum col_id c, char *buf, s
 		snprintf(raw, sizeof(raw), "%s", t->cgroup);
 	else if (c == COL_UNIT)
 		cgroup_unit(t->cgroup, raw, sizeof(raw));
+	else if (c == COL_CONTAINER_ID)
+		cgname_group_id(CGROUP_BY_CONTAINER, t->cgroup, raw, sizeof(raw));
 	else if (cgroup_container(t->cgroup, &ct) != CGROUP_RT_NONE)
 		snprintf(raw, sizeof(raw), "%s:%s", cgroup_runtime_name(ct.runtime), ct.id);
 	sanitize_text(buf, n, raw, strlen(raw), utf8);
 	return buf;
+}
+
+const char *col_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
+			   size_t n, int utf8)
+{
+	char raw[CGROUP_KEY_MAX];
+
+	if (c != COL_CONTAINER || !t->cgroup)
+		return col_text(t, c, buf, n, utf8);
+	/* The Groups view's key by container: its name once known; the host's "-" is empty. */
+	cgname_group_key(CGROUP_BY_CONTAINER, NULL, NULL, t->cgroup,
+			 cgnames_get(&m->names, t->cgroup), raw, sizeof(raw));
+	if (!strcmp(raw, "-"))
+		raw[0] = '\0';
+	sanitize_text(buf, n, raw, strlen(raw), utf8);
+	return buf;
+}
+
+bool col_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r)
+{
+	return cgres_cpu_of(&m->cgres, t->pid, m->tick, r);
 }
 
 const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
@@ -219,6 +381,7 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 	case COL_CGROUP:
 	case COL_UNIT:
 	case COL_CONTAINER:
+	case COL_CONTAINER_ID:
 		return cgroup_text(t, c, buf, n, utf8);
 	case COL_TOPSC: {
 		char tmp[SYSCALL_LABEL_BUF];
@@ -238,7 +401,13 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 unsigned col_needs(const struct model *m, int c)
 {
 	unsigned needs = columns[c].needs;
+	size_t i;
 
+	if (c == COL_WAIT) {	/* what its kinds need */
+		for (needs = 0, i = 0; i < ARRAY_SIZE(wait_kinds); i++)
+			needs |= col_needs(m, wait_kinds[i].col);
+		return needs;
+	}
 	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
 		needs &= ~(NEED_STATUS | NEED_SCHEDSTAT);
 	return needs;
@@ -263,8 +432,8 @@ int col_compare(const struct model *m, const struct task *a, const struct task *
 	if (columns[c].type == CT_STR || columns[c].type == CT_CHAR) {
 		char bx[256], by[256];
 
-		return strcmp(col_text(a, c, bx, sizeof(bx), true),
-			      col_text(b, c, by, sizeof(by), true));
+		return strcmp(col_text_model(m, a, c, bx, sizeof(bx), true),
+			      col_text_model(m, b, c, by, sizeof(by), true));
 	}
 	hx = col_num(m, a, c, &x);
 	hy = col_num(m, b, c, &y);
@@ -350,6 +519,25 @@ void fmt_rate(char *buf, size_t n, double v)
 		fmt_fixed(buf, n, v / 1e9, 1, 'G');
 }
 
+bool col_bytes(int c)
+{
+	return c == COL_DISK_READ || c == COL_DISK_WRITE || c == COL_NET_TX || c == COL_NET_RX;
+}
+
+void fmt_bytes(char *buf, size_t n, double v)
+{
+	if (v < 999.5)
+		fmt_fixed(buf, n, v, 0, 0);
+	else if (v < 1024.0 * 999.95)
+		fmt_fixed(buf, n, v / 1024, 1, 'K');
+	else if (v < 1024.0 * 1024 * 999.95)
+		fmt_fixed(buf, n, v / (1024.0 * 1024), 1, 'M');
+	else if (v < 1024.0 * 1024 * 1024 * 999.95)
+		fmt_fixed(buf, n, v / (1024.0 * 1024 * 1024), 1, 'G');
+	else
+		fmt_fixed(buf, n, v / (1024.0 * 1024 * 1024 * 1024), 1, 'T');
+}
+
 void fmt_kb(char *buf, size_t n, double kb)
 {
 	/* At most 6 characters: "999.9M", then "1.0G"; never "20480.0G" (ASan's VIRT). */
@@ -373,6 +561,28 @@ void fmt_mem(char *buf, size_t n, double kb)
 		fmt_fixed(buf, n, kb / (1024.0 * 1024), 1, 'G');
 	else
 		fmt_fixed(buf, n, kb / (1024.0 * 1024 * 1024), 1, 'T');
+}
+
+void fmt_usec(char *buf, size_t n, double us, bool bound, bool utf8)
+{
+	static const struct {
+		double scale;
+		char unit[3];
+	} units[] = { { 1, "us" }, { 1e3, "ms" }, { 1e6, "s" } };
+	const char *le = !bound ? "" : utf8 ? "\u2264" : "<=";
+	char num[32];
+	size_t u = 0;
+	double v;
+
+	if (!(us > 0))
+		us = 0;
+	/* The unit where the number is under 1000 once rounded; seconds past that. */
+	while (u + 1 < ARRAY_SIZE(units) && us / units[u].scale >= 999.5)
+		u++;
+	v = us / units[u].scale;
+	/* Three digits at least: 0.4us, 16us, 4.19ms, 26.2ms, 262ms, 3.00s. */
+	fmt_fixed(num, sizeof(num), v, !u ? v < 9.95 : v < 9.995 ? 2 : v < 99.95, 0);
+	snprintf(buf, n, "%s%s%s", le, num, units[u].unit);
 }
 
 void fmt_cputime(char *buf, size_t n, double s)
@@ -432,14 +642,48 @@ bool fmt_since_start(const struct model *m, const struct task *t, enum col_id c,
 	return true;
 }
 
+/*
+ * WAIT%'s cell: "runq 12", "blk 4.5", at most 9 characters (a share of
+ * 10,000% and more, a hundred threads waiting, is "runq 12k"); "0" when
+ * nothing waited a twentieth of a percent.
+ */
+static const char *fmt_wait(const struct model *m, const struct task *t, char *buf, size_t n)
+{
+	const char *word;
+	char num[16];
+	double v;
+
+	if (!col_wait(m, t, &v, &word)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	if (v < 0.05) {
+		snprintf(buf, n, "0");
+		return buf;
+	}
+	if (v < 9999.5)
+		fmt_fixed(num, sizeof(num), v, v < 9.95, 0);
+	else
+		fmt_rate(num, sizeof(num), v);
+	snprintf(buf, n, "%s %s", word, num);
+	return buf;
+}
+
 const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		     char *buf, size_t n, bool utf8)
 {
 	const struct column *col = &columns[c];
 	double v;
 
+	/* A kernel thread's name bracketed as in its COMMAND line (CSV and JSON: the name). */
+	if (c == COL_COMM && col_kthread(t)) {
+		char comm[PROC_COMM_MAX * 4];
+
+		snprintf(buf, n, "[%s]", col_text(t, c, comm, sizeof(comm), utf8));
+		return buf;
+	}
 	if (col->type == CT_STR || col->type == CT_CHAR)
-		return col_text(t, c, buf, n, utf8);
+		return col_text_model(m, t, c, buf, n, utf8);
 	/* The first frame: what is known at once, the average since the start. */
 	if (fmt_since_start(m, t, c, &v)) {
 		if (c == COL_CPU)
@@ -452,13 +696,23 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		snprintf(buf, n, "-");
 		return buf;
 	}
+	if (c == COL_WAIT)
+		return fmt_wait(m, t, buf, n);
+	/* Not throttled, the usual: blank, so that a throttled row stands out. */
+	if (c == COL_THROTTLED && v < 0.05) {
+		snprintf(buf, n, "%s", "");
+		return buf;
+	}
 	switch (col->type) {
 	case CT_COUNTER:
 		if (m->interval_s <= 0) {
 			snprintf(buf, n, "-");
 			break;
 		}
-		fmt_rate(buf, n, v / m->interval_s);
+		if (col_bytes(c))
+			fmt_bytes(buf, n, v / m->interval_s);
+		else
+			fmt_rate(buf, n, v / m->interval_s);
 		break;
 	case CT_PCT:
 		/*
@@ -477,13 +731,25 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 		}
 		/* ms / (s * 1000) * 100: the share of the interval. */
 		v /= m->interval_s * 10;
+		if (model_state_counter((enum counter)col->counter) && v > task_share_max(m, t))
+			v = task_share_max(m, t);
 		fmt_fixed(buf, n, v, v < 999.95, 0);
+		/*
+		 * Where THROT% has no room (120 columns), a wait that is mostly
+		 * its cgroup's quota is marked "t" on RUNQ% itself: throttled is
+		 * not contended.
+		 */
+		if (c == COL_RUNQ && runq_throttled(m, t, v) && strlen(buf) + 1 < n)
+			strcat(buf, "t");
 		break;
 	case CT_KB:
 		fmt_kb(buf, n, v);
 		break;
 	case CT_TIME:
 		fmt_cputime(buf, n, v);
+		break;
+	case CT_USEC_BOUND:
+		fmt_usec(buf, n, v, true, utf8);
 		break;
 	default:
 		if (v < 0) {	/* nice, priority */

@@ -40,15 +40,22 @@ enum col_id {
 	COL_SLEEP,
 	COL_BLOCKED,
 	COL_STOPPED,
+	COL_WAIT,
 	COL_SCTIME,
 	COL_SCP99,
+	COL_DISK_READ,
+	COL_DISK_WRITE,
+	COL_NET_TX,
+	COL_NET_RX,
 	COL_LOST,
 	COL_LOST_EXITS,
 	COL_THREADS,
 	COL_CPUID,
+	COL_THROTTLED,
 	COL_CGROUP,
 	COL_UNIT,
 	COL_CONTAINER,
+	COL_CONTAINER_ID,
 	COL_COMM,
 	COL_CMDLINE,
 	COL_NR
@@ -65,6 +72,7 @@ enum col_type {
 	 * the share of the interval, 100 = one thread's whole interval.
 	 */
 	CT_MS,
+	CT_USEC_BOUND,	/* microseconds, an upper bound (a percentile); screens scale it: "≤262ms" */
 	CT_CHAR,	/* one character (state) */
 	CT_STR,		/* text, sanitized before it is shown */
 };
@@ -88,6 +96,11 @@ struct column {
 
 extern const struct column columns[COL_NR];
 
+/* A column of bytes (CT_COUNTER): screens scale its rate in KiB, MiB, GiB. */
+bool col_bytes(int c);
+/* @v bytes (per second) for a person: "512", "4.0K", "8.0M", "1.2G" (1024-based, 6 wide). */
+void fmt_bytes(char *buf, size_t n, double v);
+
 /* Numeric value of a column; false if unknown (no rate yet, not read). */
 bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out);
 /*
@@ -96,10 +109,36 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
  */
 const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8);
 /*
+ * col_text with what @m knows of the task's cgroup: the container column
+ * names the container as the Groups view does ("web-1"), where col_text
+ * can only give its RUNTIME:ID.
+ */
+const char *col_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
+			   size_t n, int utf8);
+/*
+ * The cgroup that limits @t's CPU this tick (collectors/cgcpu.h): false when
+ * not read, true with *@r its reading or NULL when nothing limits it.
+ */
+bool col_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r);
+/*
  * What column @c needs read beyond stat this session: context switches come
  * from events when tracing runs, from status otherwise.
  */
 unsigned col_needs(const struct model *m, int c);
+/*
+ * WAIT%: the largest share of the interval @t waited for something, and
+ * what (its word: "runq", "blk"); false when not known. col_wait_redundant:
+ * every kind it names is a column of its own among @shown (shown[c] per
+ * catalog column), so it says nothing more.
+ */
+bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word);
+bool col_wait_redundant(const bool *shown);
+/*
+ * Is @t a kernel thread? kthreadd (pid 2) and its children with no memory
+ * of their own (a helper kthreadd started, such as modprobe, has some once
+ * it exec'd): known from stat alone, before a command line is read.
+ */
+bool col_kthread(const struct task *t);
 /* The column named @key (case-insensitive), or -1. */
 int col_by_key(const char *key);
 /* Compare two tasks by column @c, ascending; unknown values sort lowest. */
@@ -119,6 +158,13 @@ void fmt_rate(char *buf, size_t n, double v);
 void fmt_kb(char *buf, size_t n, double kb);
 /* KiB with a unit always: "512K", "299.0M", "23.5G". */
 void fmt_mem(char *buf, size_t n, double kb);
+/*
+ * A duration of @us microseconds in the unit it needs: "0.4us", "16us",
+ * "4.19ms", "262ms", "3.00s", "524s" (7 characters at most below 10^6 s).
+ * @bound: it is an upper bound (a percentile), said "≤" ("<=" without
+ * @utf8).
+ */
+void fmt_usec(char *buf, size_t n, double us, bool bound, bool utf8);
 /* CPU seconds as top's TIME+: "M:SS.hh", or "HHHh" past 999 minutes. */
 void fmt_cputime(char *buf, size_t n, double s);
 /* "3 days, 04:05" or "04:05" */

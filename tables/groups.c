@@ -54,6 +54,16 @@ size_t groups_task_key(const struct model *m, enum cgroup_group_by by, const str
 	char uid[24];
 	const char *user = t->user;
 
+	/*
+	 * Its cgroup not read: it exited before /proc was read (born and gone
+	 * within an interval: its row is its exit record's or its events'), or
+	 * its reading failed. Named so, not "?".
+	 */
+	if (by >= CGROUP_BY_CGROUP && !t->cgroup && cap) {
+		snprintf(out, cap, "%s", t->exited || t->gone || t->final || t->state == 'X' ||
+			 t->state == 'Z' ? GROUPS_EXITED_UNREAD : GROUPS_UNREAD);
+		return strlen(out);
+	}
 	/* A user with no name (no passwd entry) is its number, as ps shows it. */
 	if (!user && t->uid >= 0) {
 		snprintf(uid, sizeof(uid), "%lld", (long long)t->uid);

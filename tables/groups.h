@@ -66,9 +66,13 @@ void groups_set_by(struct groups *g, enum cgroup_group_by by);
 
 /* Is column @c one that a group sums (a count, a size, CPU)? */
 bool groups_col_sums(int c);
+/* The group of the rows by a cgroup whose cgroup was not read: exited before, or not. */
+#define GROUPS_EXITED_UNREAD "(exited before read)"
+#define GROUPS_UNREAD "(cgroup not read)"
 /*
  * The key of @t's group under @by into @out, with the names @m has for its
- * cgroup (lib/cgname.h); "?" when not known. Returns its length.
+ * cgroup (lib/cgname.h); by a cgroup, GROUPS_EXITED_UNREAD or GROUPS_UNREAD
+ * when its cgroup was not read, "?" when else not known. Returns its length.
  */
 size_t groups_task_key(const struct model *m, enum cgroup_group_by by, const struct task *t,
 		       char *out, size_t cap);

@@ -34,6 +34,8 @@ static bool col(const struct table *t, int c, struct tcol *out)
 	*out = (struct tcol){
 		.key = k->key, .title = k->title, .width = k->width, .left = k->left,
 		.text = k->type == CT_STR || k->type == CT_CHAR, .sort_default = k->sort_default,
+		/* Long names: as wide as they need where the screen has room. */
+		.grow = c == COL_CGROUP || c == COL_UNIT,
 	};
 	return true;
 }
@@ -43,15 +45,20 @@ static const void *item(const struct table *t, size_t row)
 	return &rows_of(t)->rows[row];
 }
 
+/*
+ * A cell's number for the sort: on the first frame, what the cell shows
+ * (CPU% and faults per second since each process started), so that the
+ * rows are in the order the arrow says from the first frame on.
+ */
 static bool num(const struct table *t, const void *it, int c, double *out)
 {
-	return col_num(t->m, task_of(it), (enum col_id)c, out);
+	return fmt_since_start(t->m, task_of(it), (enum col_id)c, out) ||
+	       col_num(t->m, task_of(it), (enum col_id)c, out);
 }
 
 static const char *text(const struct table *t, const void *it, int c, char *buf, size_t n, int how)
 {
-	(void)t;
-	return col_text(task_of(it), (enum col_id)c, buf, n, how);
+	return col_text_model(t->m, task_of(it), (enum col_id)c, buf, n, how);
 }
 
 static const char *cell(const struct table *t, const void *it, int c, char *buf, size_t n, int utf8)
@@ -122,7 +129,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		while (l && task->cmdline && task->cmdline[l - 1] == '\0')
 			l--;
 		if (!task->cmdline || !l) {
-			snprintf(buf, n, task->cmdline ? "[%s]" : "%s", task->comm);
+			snprintf(buf, n, task->cmdline || col_kthread(task) ? "[%s]" : "%s", task->comm);
 			*len = strlen(buf);
 			return buf;
 		}
@@ -138,7 +145,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		*len = strlen(task->user);
 		return task->user;
 	default:
-		col_text(task, (enum col_id)c, buf, n, TEXT_UTF8);
+		col_text_model(t->m, task, (enum col_id)c, buf, n, TEXT_UTF8);
 		*len = strlen(buf);
 		return buf;
 	}
@@ -173,6 +180,8 @@ static bool match(const struct table *t, const void *it, const char *s)
 		return false;
 	if (rs->filter_uid >= 0 && task->uid != rs->filter_uid)
 		return false;
+	if (rs->hide_kthreads && col_kthread(task))
+		return false;
 	return task_text_matches(task, s);
 }
 
@@ -187,12 +196,22 @@ static void drill(const struct table *t, const void *it, struct drill *out)
 
 /*
  * Narrow terminals lose these first: the rarer rates, then what a top user can
- * spare; PID, state, CPU%, RES and the syscall counts (what ktop is for) stay.
+ * spare. Where the time goes stays: RUNQ% and BLOCK% to 118 columns, then
+ * WAIT% in their place (redundant); PID, state, CPU%, RES, TIME+ (htop
+ * keeps it at 80) and the syscall count (what ktop is for) go last.
  */
 static const int drop_order[] = {
-	COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_RUNQ, COL_VSZ, COL_TOPSC,
-	COL_VCSW, COL_TIME, COL_MEM, COL_USER, COL_SYSERR, COL_NICE, COL_RSS,
+	COL_THROTTLED, COL_MAJFLT, COL_SIGRECV, COL_IVCSW, COL_THREADS, COL_MINFLT, COL_VSZ, COL_TOPSC,
+	COL_VCSW, COL_RUNQ, COL_BLOCKED, COL_MEM, COL_SYSERR, COL_USER, COL_NICE, COL_SYSC, COL_TIME,
+	COL_RSS,
 };
+
+/* WAIT% says which of RUNQ%, BLOCK% (...) is largest: not where they show themselves. */
+static bool redundant(const struct table *t, int c, const bool *kept)
+{
+	(void)t;
+	return c == COL_WAIT && col_wait_redundant(kept);
+}
 #define COMMAND_MIN_W 13
 
 /*
@@ -227,6 +246,7 @@ const struct table_def proc_table_def = {
 	.drop_order = drop_order,
 	.ndrop = ARRAY_SIZE(drop_order),
 	.last_min = command_min,
+	.redundant = redundant,
 };
 
 void proc_table(struct table *t, const struct model *m, const struct rowset *rs, const int *cols,

@@ -42,6 +42,7 @@ struct rowset {
 	char filter[128];		/* substring of comm or cmdline; "" = none */
 	int64_t filter_uid;		/* -1 = all users */
 	bool tree;			/* children under their parent */
+	bool hide_kthreads;		/* kernel threads not shown (htop's K) */
 	enum exited_rows exited;	/* where the X rows go (the live view: last) */
 	pid_t *folded;			/* tree: processes whose children are hidden */
 	size_t nfolded;

@@ -136,6 +136,18 @@ static const struct av_col groups_cols[] = {
 	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
 	  "its rows this interval (processes, threads with -H), exited ones included" },
 	{ "cpu_pct", "CPU%", 6, false, AV_PCT, SORT_DESC, COL_CPU, "the rows' cpu_pct, summed" },
+	/*
+	 * Its CPU limit where a screen of 120 columns shows it, beside its CPU%
+	 * (the rest of its cgroup's resources: after TIME+). On a hybrid host,
+	 * a cgroup that limits its rows, each read at its own path in the cpu
+	 * hierarchy (collectors/cgres.c, group_cpu).
+	 */
+	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
+	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
+	{ "cpu_limit_pct", "CPULIM%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_LIMIT),
+	  "its CPU limit, 100 = one CPU (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us)" },
+	{ "alerts", "ALERT", 11, true, AV_STR, SORT_DESC, AV_CGRES(CGF_NR),
+	  "THR throttled, OOM a process OOM-killed, MEM memory pressure, in the interval" },
 	{ "mem_pct", "MEM%", 5, false, AV_PCT, SORT_DESC, COL_MEM, "the rows' mem_pct, summed" },
 	{ "rss_kb", "RSS", 6, false, AV_KB, SORT_DESC, COL_RSS, "the rows' rss_kb, summed" },
 	{ "syscalls", "SYSC/s", 8, false, AV_COUNT, SORT_DESC, COL_SYSC, "the rows' syscalls, summed" },
@@ -147,6 +159,14 @@ static const struct av_col groups_cols[] = {
 	{ "ivcsw", "ICSW/s", 7, false, AV_COUNT, SORT_DESC, COL_IVCSW, "the rows' ivcsw, summed" },
 	{ "sig_recv", "SIG/s", 6, false, AV_COUNT, SORT_DESC, COL_SIGRECV, "the rows' sig_recv, summed" },
 	{ "sig_sent", "SIGTX/s", 7, false, AV_COUNT, SORT_DESC, COL_SIGSENT, "the rows' sig_sent, summed" },
+	{ "disk_read_bytes", "RD/s", 6, false, AV_COUNT, SORT_DESC, COL_DISK_READ,
+	  "the rows' disk_read_bytes, summed" },
+	{ "disk_write_bytes", "WR/s", 6, false, AV_COUNT, SORT_DESC, COL_DISK_WRITE,
+	  "the rows' disk_write_bytes, summed" },
+	{ "net_tx_bytes", "TX/s", 6, false, AV_COUNT, SORT_DESC, COL_NET_TX,
+	  "the rows' net_tx_bytes, summed" },
+	{ "net_rx_bytes", "RX/s", 6, false, AV_COUNT, SORT_DESC, COL_NET_RX,
+	  "the rows' net_rx_bytes, summed" },
 	{ "oncpu_ms", "ONCPU%", 6, false, AV_MS, SORT_DESC, COL_ONCPU, "the rows' oncpu_ms, summed" },
 	{ "runq_ms", "RUNQ%", 6, false, AV_MS, SORT_DESC, COL_RUNQ, "the rows' runq_ms, summed" },
 	{ "sleep_ms", "SLEEP%", 6, false, AV_MS, SORT_DESC, COL_SLEEP, "the rows' sleep_ms, summed" },
@@ -154,8 +174,9 @@ static const struct av_col groups_cols[] = {
 	  "the rows' blocked_ms, summed" },
 	{ "sc_time_ms", "SCTIME%", 7, false, AV_MS, SORT_DESC, COL_SCTIME,
 	  "the rows' sc_time_ms, summed (--latency, -p, -- CMD)" },
-	{ "sc_p99_us", "P99us", 8, false, AV_INT, SORT_DESC, COL_SCP99,
-	  "99th percentile of the rows' calls put together, as a log2 bucket's upper bound" },
+	{ "sc_p99_us", "SCP99", 8, false, AV_USEC_BOUND, SORT_DESC, COL_SCP99,
+	  "99th percentile of the rows' calls put together in us, as a log2 bucket's upper bound "
+	  "(the longest call when shorter)" },
 	{ "threads", "THR", 5, false, AV_INT, SORT_DESC, COL_THREADS, "the rows' threads, summed" },
 	{ "vsz_kb", "VIRT", 6, false, AV_KB, SORT_DESC, COL_VSZ, "the rows' vsz_kb, summed" },
 	{ "cpu_s", "TIME+", 10, false, AV_TIME, SORT_DESC, COL_TIME, "the rows' cpu_s, summed" },
@@ -169,14 +190,8 @@ static const struct av_col groups_cols[] = {
 	 */
 	{ "id", "ID", 22, true, AV_STR, SORT_ASC, AV_CGRES_ID,
 	  "the container's RUNTIME:ID, the pod's pod:UID (by container, pod)" },
-	{ "alerts", "ALERT", 11, true, AV_STR, SORT_DESC, AV_CGRES(CGF_NR),
-	  "THR throttled, OOM a process OOM-killed, MEM memory pressure, in the interval" },
 	{ "cpu_some_pct", "CPUPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_SOME),
 	  "share of the interval some of its tasks waited for a CPU (cpu.pressure)" },
-	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
-	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
-	{ "cpu_limit_pct", "CPULIM%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_CPU_LIMIT),
-	  "its CPU limit, 100 = one CPU (cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us)" },
 	{ "mem_some_pct", "MEMPSI%", 7, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_MEM_SOME),
 	  "share of the interval some of its tasks waited for memory (memory.pressure)" },
 	{ "io_some_pct", "IOPSI%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_IO_SOME),
@@ -211,21 +226,25 @@ static const struct av_col groups_cols[] = {
 /*
  * The system calls timed (sys_enter to sys_exit, --latency): the durations
  * of the calls that ended in the interval, every process's summed. A
- * percentile is the upper bound of its log2 bucket (lib/lathist.h).
+ * percentile is the upper bound of its log2 bucket, or the longest call
+ * when that is less (lib/lathist.h); the screen scales durations (us, ms,
+ * s), CSV and JSON write microseconds.
  */
 static const struct av_col latency_cols[] = {
 	{ "syscall", "SYSCALL", 18, true, AV_STR, SORT_ASC, -1, "system call name" },
-	{ "time_ms", "TIME%", 7, false, AV_MS, SORT_DESC, -1,
-	  "time inside its calls that ended in the interval, every process (100% = one thread's interval)" },
+	{ "time_ms", "TIME/s", 7, false, AV_MS_PER_S, SORT_DESC, -1,
+	  "time inside its calls that ended in the interval, every process's threads summed; the "
+	  "screen: per second, 3.70s = 3.7 threads in it on average" },
 	{ "calls", "CALLS/s", 9, false, AV_COUNT, SORT_DESC, -1,
 	  "its calls timed in the interval (entry and exit seen)" },
-	{ "avg_us", "AVGus", 8, false, AV_INT, SORT_DESC, -1, "their mean duration, microseconds" },
-	{ "p50_us", "P50us", 8, false, AV_INT, SORT_DESC, -1,
-	  "median duration: the upper bound of the log2 bucket half of the calls fit in (us)" },
-	{ "p90_us", "P90us", 8, false, AV_INT, SORT_DESC, -1, "90th percentile, likewise" },
-	{ "p99_us", "P99us", 8, false, AV_INT, SORT_DESC, -1,
+	{ "avg_us", "AVG", 8, false, AV_USEC, SORT_DESC, -1, "their mean duration, microseconds" },
+	{ "p50_us", "P50", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
+	  "median duration: the upper bound of the log2 bucket half of the calls fit in, or the "
+	  "longest call when shorter (us; the screen: <=262ms)" },
+	{ "p90_us", "P90", 8, false, AV_USEC_BOUND, SORT_DESC, -1, "90th percentile, likewise" },
+	{ "p99_us", "P99", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
 	  "99th percentile, likewise: 16 = 99% of the calls took at most 16 us" },
-	{ "max_us", "MAXus", 9, false, AV_INT, SORT_DESC, -1, "the longest call, microseconds" },
+	{ "max_us", "MAX", 9, false, AV_USEC, SORT_DESC, -1, "the longest call, microseconds" },
 	{ "procs", "PROCS", 5, false, AV_INT, SORT_DESC, -1,
 	  "processes (threads with -H) that made it in the interval" },
 	{ "subsystem", "SUBSYSTEM", 13, true, AV_STR, SORT_ASC, -1, "the kernel subsystem that implements it" },
@@ -243,12 +262,13 @@ static const struct av_col callers_cols[] = {
 	  "those that failed (with the errno, for an error)" },
 	{ "syscalls", "SYSC/s", 7, false, AV_COUNT, SORT_DESC, COL_SYSC, "all its system calls" },
 	{ "top_syscall", "TOP-SYSCALL", 14, true, AV_STR, SORT_ASC, COL_TOPSC, "its most frequent" },
-	{ "time_ms", "TIME%", 7, false, AV_MS, SORT_DESC, -1,
-	  "time inside its calls of the syscall (of every syscall, for a group) that ended in the interval (--latency)" },
-	{ "p50_us", "P50us", 8, false, AV_INT, SORT_DESC, -1,
-	  "their median duration, as a log2 bucket's upper bound (us)" },
-	{ "p99_us", "P99us", 8, false, AV_INT, SORT_DESC, -1, "their 99th percentile, likewise" },
-	{ "max_us", "MAXus", 9, false, AV_INT, SORT_DESC, -1, "the longest of them (us)" },
+	{ "time_ms", "TIME/s", 7, false, AV_MS_PER_S, SORT_DESC, -1,
+	  "time inside its calls of the syscall (of every syscall, for a group) that ended in the "
+	  "interval, its threads summed; the screen: per second (--latency)" },
+	{ "p50_us", "P50", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
+	  "their median duration, as a log2 bucket's upper bound or the longest call (us)" },
+	{ "p99_us", "P99", 8, false, AV_USEC_BOUND, SORT_DESC, -1, "their 99th percentile, likewise" },
+	{ "max_us", "MAX", 9, false, AV_USEC, SORT_DESC, -1, "the longest of them (us)" },
 	{ "comm", "COMMAND", 15, true, AV_STR, SORT_ASC, COL_COMM, "its command name" },
 };
 
@@ -620,7 +640,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 
 		if (num_at(v, i, col, &d))
 			snprintf(buf, n, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
-				 c->type == AV_MS ? "%.3f" : "%.0f", d);
+				 c->type == AV_MS || c->type == AV_MS_PER_S ? "%.3f" : "%.0f", d);
 		return buf;
 	}
 	switch (v->kind) {
@@ -677,7 +697,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 							       sizeof(tmp)), utf8);
 		return copy(buf, n, v->gr->v[i].key, utf8);
 	case VIEW_CALLERS:
-		return col_text(v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
+		return col_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
 	default:
 		return buf;
 	}
@@ -856,6 +876,8 @@ static bool def_col(const struct table *t, int c, struct tcol *out)
 		.key = k->key, .title = k->title, .width = k->width, .left = k->left,
 		.text = k->type == AV_STR, .screen_only = k->type == AV_GRAPH,
 		.sort_default = k->sort_default,
+		/* The group's name (a cgroup's path is long): wider where there is room. */
+		.grow = av_of(t)->kind == VIEW_GROUPS && c == 0,
 	};
 	return true;
 }
@@ -890,11 +912,13 @@ static bool def_raw(const struct table *t, const void *item, int c, char *buf, s
 	const struct av_col *k = col_of(av_of(t), c);
 	double d;
 
+	bool ms = k && (k->type == AV_MS || k->type == AV_MS_PER_S);
+
 	if (!k || !num_at(av_of(t), src_of(item), c, &d) ||
-	    ((k->type == AV_COUNT || k->type == AV_MS) && t->m->interval_s <= 0))
+	    ((k->type == AV_COUNT || ms) && t->m->interval_s <= 0))
 		return false;
-	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME ? "%.2f" :
-		 k->type == AV_MS ? "%.3f" : "%.0f", d);
+	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME ? "%.2f" : ms ? "%.3f" : "%.0f",
+		 d);
 	return true;
 }
 
@@ -1019,14 +1043,18 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 	c += col;
 	if (c->type == AV_STR)
 		return aggview_text(v, row, col, buf, n, utf8);
-	if (!aggview_num(v, row, col, &d) || (c->type == AV_COUNT && !aggview_rate(v, d, &d)) ||
+	if (!aggview_num(v, row, col, &d) ||
+	    ((c->type == AV_COUNT || c->type == AV_MS_PER_S) && !aggview_rate(v, d, &d)) ||
 	    (c->type == AV_MS && !aggview_rate(v, d / 10, &d))) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
 	switch (c->type) {
 	case AV_COUNT:
-		fmt_rate(buf, n, d);
+		if (c->pcol >= 0 && c->pcol < COL_NR && col_bytes(c->pcol))
+			fmt_bytes(buf, n, d);
+		else
+			fmt_rate(buf, n, d);
 		break;
 	case AV_TOTAL:
 		snprintf(buf, n, "%.0f", d);
@@ -1042,6 +1070,13 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 		break;
 	case AV_TIME:
 		fmt_cputime(buf, n, d);
+		break;
+	case AV_MS_PER_S:	/* ms a second: a duration a second */
+		fmt_usec(buf, n, d * 1e3, false, utf8);
+		break;
+	case AV_USEC:
+	case AV_USEC_BOUND:
+		fmt_usec(buf, n, d, c->type == AV_USEC_BOUND, utf8);
 		break;
 	default:
 		snprintf(buf, n, "%.0f", d);

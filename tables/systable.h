@@ -62,6 +62,14 @@ enum av_type {
 	AV_KB,		/* KiB; screens scale it */
 	AV_TIME,	/* seconds of CPU */
 	AV_MS,		/* ms within the interval (3 decimals); screens: share of it, 100 = one thread */
+	/*
+	 * ms within the interval (3 decimals), spent by any number of threads:
+	 * screens show it per second, scaled ("3.70s": 3.7 threads in it on
+	 * average), not as a share that passes 100.
+	 */
+	AV_MS_PER_S,
+	AV_USEC,	/* a duration in microseconds; screens scale it: "48.7ms" */
+	AV_USEC_BOUND,	/* likewise, an upper bound (a percentile): "≤262ms" */
 	AV_GRAPH,	/* the screen's history graph; not written in batch */
 };
 

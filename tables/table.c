@@ -143,29 +143,55 @@ void table_drill(const struct table *t, size_t row, struct drill *out)
 		t->def->drill(t, t->def->item(t, row), out);
 }
 
-/* Drop the columns of drop_order, in its order, until the rest leave the last its least. */
+#define FIT_COLS_MAX 128
+
+/* Which of @cols are kept once @dropped are: not dropped, and not said by the others. */
+static void fit_kept(const struct table *t, const int *cols, size_t ncols, const bool *dropped,
+		     bool *kept)
+{
+	size_t i;
+
+	memset(kept, 0, FIT_COLS_MAX * sizeof(*kept));
+	for (i = 0; i < ncols; i++)
+		if (cols[i] >= 0 && cols[i] < FIT_COLS_MAX && !dropped[cols[i]])
+			kept[cols[i]] = true;
+	if (!t->def->redundant)
+		return;
+	for (i = 0; i + 1 < ncols; i++)
+		if (kept[cols[i]] && t->def->redundant(t, cols[i], kept))
+			kept[cols[i]] = false;
+}
+
+/*
+ * Drop the columns of drop_order, in its order, until the rest leave the last
+ * its least. A column that stands in for others (redundant) comes back when
+ * one of them goes.
+ */
 static size_t fit_dropping(const struct table *t, const int *cols, size_t ncols, int w, int *out,
 			   int *width)
 {
 	const struct table_def *d = t->def;
-	bool dropped[128] = { false };
+	bool dropped[FIT_COLS_MAX] = { false }, kept[FIT_COLS_MAX];
 	size_t i, k = 0, n;
 	struct tcol c;
 	int total, x = 0;
 
 	for (;;) {
 		total = 0;
+		fit_kept(t, cols, ncols, dropped, kept);
 		for (i = 0; i + 1 < ncols; i++)
-			if (!dropped[cols[i]] && table_col(t, cols[i], &c))
+			if (cols[i] >= 0 && cols[i] < FIT_COLS_MAX && kept[cols[i]] &&
+			    table_col(t, cols[i], &c))
 				total += c.width + 1;
 		if (total + d->last_min(w) <= w || k == d->ndrop)
 			break;
-		if (d->drop_order[k] >= 0 && d->drop_order[k] < (int)ARRAY_SIZE(dropped))
+		if (d->drop_order[k] >= 0 && d->drop_order[k] < FIT_COLS_MAX)
 			dropped[d->drop_order[k]] = true;
 		k++;
 	}
 	for (i = 0, n = 0; i < ncols; i++) {
-		if (dropped[cols[i]] || !table_col(t, cols[i], &c))
+		if (cols[i] < 0 || cols[i] >= FIT_COLS_MAX || !kept[cols[i]] ||
+		    !table_col(t, cols[i], &c))
 			continue;
 		out[n] = cols[i];
 		width[n++] = i + 1 == ncols ? w - x : c.width;
@@ -204,6 +230,65 @@ size_t table_fit(const struct table *t, const int *cols, size_t ncols, int w, in
 	return fit_first(t, cols, ncols, w, out, width);
 }
 
+/* The cells column @c's text takes in rows @first .. @first + @count - 1, at most. */
+static int cells_needed(const struct table *t, int c, size_t first, size_t count)
+{
+	char cell[TEXT_MAX];
+	size_t r, n = t->def->cell_max < sizeof(cell) ? t->def->cell_max : sizeof(cell);
+	int need = 0, tw;
+
+	for (r = first; r < first + count && r < t->nrows; r++) {
+		const char *s = t->def->cell(t, t->def->item(t, r), c, cell, n, TEXT_UTF8);
+
+		tw = (int)text_width(s, strlen(s));
+		if (tw > need)
+			need = tw;
+	}
+	return need;
+}
+
+size_t table_fit_rows(const struct table *t, const int *cols, size_t ncols, int w, size_t first,
+		      size_t count, int *out, int *width)
+{
+	struct tcol c;
+	int x = 0, slack, extra, w0;
+	size_t n, i;
+
+	if (!t->def->drop_order) {
+		if (!ncols || !table_col(t, cols[0], &c) || !c.grow)
+			return fit_first(t, cols, ncols, w, out, width);
+		/* A name first: as wide as it needs up to half the line, the others after it. */
+		w0 = cells_needed(t, cols[0], first, count);
+		if (w0 > (w / 2 > c.width ? w / 2 : c.width))
+			w0 = w / 2 > c.width ? w / 2 : c.width;
+		if (w0 < c.width)
+			w0 = c.width;
+		out[0] = cols[0];
+		width[0] = w0;
+		return 1 + fit_first(t, cols + 1, ncols - 1, w - w0 - 1, out + 1, width + 1);
+	}
+	n = fit_dropping(t, cols, ncols, w, out, width);
+	if (n < 2)
+		return n;
+	for (i = 0; i + 1 < n; i++)
+		x += width[i] + 1;
+	/* What the last column has over its least goes to the names that need it. */
+	slack = w - x - t->def->last_min(w);
+	for (i = 0; i + 1 < n && slack > 0; i++) {
+		if (!table_col(t, out[i], &c) || !c.grow)
+			continue;
+		extra = cells_needed(t, out[i], first, count) - width[i];
+		if (extra > slack)
+			extra = slack;
+		if (extra > 0) {
+			width[i] += extra;
+			width[n - 1] -= extra;
+			slack -= extra;
+		}
+	}
+	return n;
+}
+
 /*
  * Append @text at @off, padded to @width (right-aligned unless @left); the
  * last cell unpadded when left-aligned, or when the table's lines end at
@@ -225,8 +310,8 @@ static size_t put_cell(char *buf, size_t n, size_t off, const char *text, int wi
 		len = text_fit(text, len, w, &tw);
 	else if (left)
 		tw = text_width(text, len);
-	else
-		tw = len;	/* right-aligned: numbers, ASCII */
+	else	/* right-aligned: numbers, "≤" before a percentile */
+		tw = len && (text[0] & 0x80) ? text_width(text, len) : len;
 	pad = tw < w && !(last && (left || !pad_last)) ? w - tw : 0;
 	if (off + pad + len + 2 > n)
 		return off;

@@ -35,6 +35,7 @@ struct tcol {
 	bool text;		/* its cells are text, not numbers */
 	bool screen_only;	/* drawn, never written (a graph) */
 	enum sort_dir sort_default;
+	bool grow;		/* a long name: as wide as its cells where there is room (table_fit_rows) */
 };
 
 /* What Enter opens from a row. */
@@ -122,6 +123,11 @@ struct table_def {
 	const int *drop_order;
 	size_t ndrop;
 	int (*last_min)(int w);	/* drop_order: the last column's least width */
+	/*
+	 * drop_order: is column @c left out because the others kept say what
+	 * it says (@kept[k] per catalog column)? NULL: none is.
+	 */
+	bool (*redundant)(const struct table *t, int c, const bool *kept);
 };
 
 /* A table: a definition over a source, the columns shown, the rows. */
@@ -168,6 +174,16 @@ void table_drill(const struct table *t, size_t row, struct drill *out);
  */
 size_t table_fit(const struct table *t, const int *cols, size_t ncols, int w, int *out,
 		 int *width);
+
+/*
+ * table_fit_rows - table_fit, and the grow columns (long names: a cgroup, a
+ * unit) as wide as the longest of their cells in rows @first ..
+ * @first + @count - 1 needs, as far as there is room: what the last column
+ * leaves over its least (drop_order), or, for a first column, half the line
+ * (the columns after it fit in the rest).
+ */
+size_t table_fit_rows(const struct table *t, const int *cols, size_t ncols, int w, size_t first,
+		      size_t count, int *out, int *width);
 
 /* The header line of the columns shown: each title padded to its column. */
 void table_header_line(const struct table *t, char *buf, size_t n);

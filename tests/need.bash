@@ -25,7 +25,7 @@ tests_strict() {
 # skip_missing PACKAGE WHAT: WHAT, of PACKAGE, is not on this machine.
 skip_missing() {
 	local why="missing $2 (package $1; make deps-test)"
-	if tests_strict && sh "$KTOP_ROOT/tools/deps.sh" --list test | tr ' ' '\n' | grep -qxF -- "$1"; then
+	if tests_strict && sh "$KTOP_ROOT/tools/deps.sh" --list test | grep -qxF -- "$1"; then
 		echo "$why: tools/deps.sh test installs it, so it should be here" >&2
 		return 1
 	fi

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Install what ktop needs to build (and, with "test", "bench" or "stress", to test,
-# measure, or run tests/stress) on Debian/Ubuntu. As root: apt-get installs what
-# is missing. Otherwise: print the exact command and fail. Idempotent: nothing
-# happens when all is there.
+# Install what ktop needs to build (and, with "test", "bench", "stress" or "deb",
+# to test, measure, run tests/stress, or build the Debian package) on
+# Debian/Ubuntu. As root: apt-get installs what is missing. Otherwise: print the
+# exact command and fail. Idempotent: nothing happens when all is there.
 set -e
 
 # libFuzzer (tests/fuzz) is in clang's runtime package, named after the version
@@ -17,32 +17,32 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # sqlite3 reads recordings in tests; prometheus (server, promtool) and
 # python3-prometheus-client (a strict OpenMetrics parser) check the exporter;
 # curl and openssl (a CA and certificates made by the test) its TLS and auth.
-# gcc-multilib builds the 32-bit test program (gcc -m32, summary.bats);
+# gcc-multilib builds the 32-bit test program (gcc -m32, summary.bats).
+# `make deb` (debhelper builds the package) and its tests (tests/cli/package.bats:
+# lintian, systemd-analyze, bash-completion, man -w).
+# trace-cmd and libtracecmd-dev read the flight recorder's trace.dat (flight.bats).
 # groff-base renders the man page (man.bats).
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib groff-base"
+deb="debhelper dpkg-dev fakeroot"
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev groff-base"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"
 stress="stress-ng procps"
-# --list WHAT...: only print the packages of WHAT (tests/need.bash asks).
-list=
-if [ "${1:-}" = --list ]; then
-	list=1
-	shift
+# --list KIND: the packages of that list, one a line (debian/control's Build-Depends
+# are made from "build": `make debian/control`).
+if [ "$1" = --list ]; then
+	eval "printf '%s\\n' \$$2"
+	exit 0
 fi
 want="$build"
 for what in "$@"; do
 	case "$what" in
 	test) want="$want $test $(fuzzer_runtime)" ;;
 	bench) want="$want $bench" ;;
+	deb) want="$want $deb" ;;
 	stress) want="$want $stress" ;;
 	esac
 done
-if [ -n "$list" ]; then
-	# shellcheck disable=SC2086
-	echo $want
-	exit 0
-fi
 missing=""
 for p in $want; do
 	case " $missing " in *" $p "*) continue ;; esac

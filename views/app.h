@@ -36,10 +36,12 @@ enum action {
 	ACT_THEME,	/* a->theme changed: load it */
 	ACT_SIGNAL,	/* send a->req.sig to a->req.pid, say how it went */
 	ACT_RENICE,	/* set the nice value of a->req.pid to a->req.nice */
+	ACT_ENVIRON,	/* show the environment of a->req.pid (a menu of its lines) */
 	ACT_SAVE,	/* write the settings file */
 	ACT_REPLAY_BACK,	/* a replay: the interval before */
 	ACT_REPLAY_FWD,		/* the interval after */
 	ACT_REPLAY_JUMP,	/* the interval at a->jump_to */
+	ACT_FLIGHT,	/* save the flight recorder's events */
 	ACT_QUIT,
 };
 
@@ -73,8 +75,16 @@ struct sv_state {
 #define SIGNALS_MAX 16
 struct table_state {			/* views/table.c */
 	struct list list;		/* the selected row, the first shown */
-	pid_t selected_pid;		/* keeps the selection on its process across sorts */
-	bool keep_pid;			/* the user reordered: the selection stays on its process */
+	/*
+	 * The selected process (pid and start time: a reused pid is another).
+	 * Once the user puts the selection on one (a move, a click, a search,
+	 * F), it stays on it whatever reorders the rows (@pinned); before, and
+	 * after Home or End, on its line, as in htop.
+	 */
+	pid_t selected_pid;
+	uint64_t selected_start;
+	bool pinned;
+	bool keep_pid;			/* the user reordered: on its process at the next rebuild */
 	int tree_step, tree_first;	/* the tree's lines: cells per level, first level drawn */
 	char saved_filter[128];		/* the filter before the prompt opened (Esc restores it) */
 	/*
@@ -90,6 +100,10 @@ struct table_state {			/* views/table.c */
 	const char *user_items[USERS_MAX + 1];
 	size_t nusers;
 	const char *signal_items[SIGNALS_MAX];	/* the k menu */
+	/* The e menu: a process's environment as read (src/live.c), its lines' starts. */
+	char *environ;
+	const char **environ_items;
+	size_t environ_n;
 };
 
 struct sysviews_state {			/* views/sysview.c: what the system views share */
@@ -144,10 +158,21 @@ struct app {
 #define SORT_MENU_MAX 48
 		const char *items[SORT_MENU_MAX];
 		char text[SORT_MENU_MAX][200];
+		int col[SORT_MENU_MAX];	/* the process table's: the column of each item */
 	} sortmenu;
 
 	/* The process view, its event list and snapshot (views/procview.c, ...). */
 	pid_t view_pid;			/* the process shown; 0 = none */
+	/*
+	 * The table's row of an exited process Enter opened (its last numbers,
+	 * as the row showed them: no more come), for the process view of @pid.
+	 */
+	struct pv_last_row {
+		pid_t pid;
+		char comm[64];
+		char command[256];
+		char header[1024], row[1024];
+	} pv_last;
 	struct list pv_list;		/* the selected row of its syscall table */
 	struct evlist_state {		/* views/evlist.c: the event list */
 		struct evfilter filter;	/* the kind and syscall it shows */
@@ -182,7 +207,7 @@ struct app {
 	bool color;			/* colours allowed: NO_COLOR is not set */
 	bool ascii;			/* ASCII lines and graphs (no UTF-8 locale, --ascii) */
 	bool mouse;			/* mouse clicks wanted (no --no-mouse) */
-	bool follow;			/* the selection follows its process across refreshes */
+	bool follow;			/* F: the footer says so, and when the process is gone */
 	bool tracing;			/* kernel events are counted */
 	bool replay;			/* -r: a recording, not the live system */
 	bool replay_end;		/* it shows the last interval recorded (so far) */

@@ -13,7 +13,7 @@
 
 static const struct {
 	int key;
-	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop */
+	const char *name, *what;	/* "F1", "Help  ": padded to 6 as in htop, then a space */
 	bool extra;			/* shown in the room the function keys leave */
 } bar[] = {
 	{ KEY_F(1), "F1", "Help  ", false }, { KEY_F(2), "F2", "Setup ", false },
@@ -62,9 +62,10 @@ static int what_len(const struct view *v, size_t i, bool pad)
 	return n;
 }
 
+/* An entry and the space after it: "F3Search" never runs into "F4Filter". */
 static int entry_len(const struct view *v, size_t i, bool pad)
 {
-	return (int)strlen(bar[i].name) + what_len(v, i, pad) + !pad;
+	return (int)strlen(bar[i].name) + what_len(v, i, pad) + 1;
 }
 
 /*
@@ -106,7 +107,7 @@ void footer_draw(struct app *a, int y, int w)
 {
 	const struct view *v = a->stack[a->depth - 1];
 	const struct rowset *rs = &a->rows;
-	char right[240], user[64] = "";
+	char right[320], user[64] = "";
 	bool show[ARRAY_SIZE(bar)];
 	int x = 0, rw;
 	bool pad;
@@ -130,8 +131,9 @@ void footer_draw(struct app *a, int y, int w)
 		snprintf(user, sizeof(user), "user:%lld ", (long long)rs->filter_uid);
 	/* A system view's own order and filter; else the process table's. */
 	if (!sysview_status(a, right, sizeof(right)))
-		snprintf(right, sizeof(right), "%s%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
-			 rs->tree ? "tree " : "", user, rs->filter[0] ? "filter:" : "", rs->filter,
+		snprintf(right, sizeof(right), "%s%s%s%s%s%s%s%ssort:%s%s", a->follow ? "follow " : "",
+			 rs->tree ? "tree " : "", rs->hide_kthreads ? "kthreads:hidden " : "", user,
+			 rs->filter[0] ? "filter:" : "", rs->filter,
 			 rs->filter[0] ? " " : "", rs->exited == EXITED_HIDE ? "exited:hidden " :
 			 rs->exited == EXITED_MIXED ? "exited:mixed " : "", columns[rs->sort_col].key,
 			 rs->sort_dir == SORT_DESC ? "-" : "+");

@@ -191,9 +191,9 @@ static void events_line(const struct model *m, int y, int w)
 
 /*
  * After the tasks at @x: the system's pressure (/proc/pressure, the share of
- * the interval some task waited) and the groups alerting (throttled,
- * OOM-killed, under memory pressure; read while the Groups view shows them),
- * loud. Only what fits.
+ * the interval some task waited) and the cgroups alerting (throttled by a CPU
+ * limit, a process OOM-killed, under memory pressure; read while the Groups
+ * view or the throttled_pct column shows them), loud. Only what fits.
  */
 static void pressure_note(const struct model *m, int y, int x, int w)
 {
@@ -218,8 +218,16 @@ static void pressure_note(const struct model *m, int y, int x, int w)
 	}
 	if (!t->n_throttled && !t->n_oom && !t->n_mem)
 		return;
-	n = snprintf(buf, sizeof(buf), "  GROUPS %u THR %u OOM %u MEM", t->n_throttled, t->n_oom,
-		     t->n_mem);
+	/* In words, the ones that happened: "cgroups: 1 CPU-throttled, 2 with an OOM kill". */
+	n = snprintf(buf, sizeof(buf), "  cgroups:");
+	if (t->n_throttled)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %u CPU-throttled", t->n_throttled);
+	if (t->n_oom)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %u with an OOM kill",
+			      t->n_throttled ? "," : "", t->n_oom);
+	if (t->n_mem)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %u short of memory",
+			      t->n_throttled || t->n_oom ? "," : "", t->n_mem);
 	if (x + n > w)
 		x = w - n > 0 ? w - n : 0;
 	attrset(theme_attr(EL_LOST));

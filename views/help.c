@@ -39,6 +39,23 @@ static const char *const legend[] = {
 	" CPU%\u25bd    the sort column and its order (\u25bd descending, \u25b3 ascending)",
 };
 #define NLEGEND (int)(ARRAY_SIZE(legend) + 1)	/* and a blank line */
+
+/* After every view's keys: what an htop user's fingers would expect otherwise. */
+static const char *const htop_keys[] = {
+	"Where the keys differ from htop's",
+	" Up Down   the selection then stays on its process as rows move (htop: on its line",
+	"           unless F); Home and End put it back on a line",
+	" Space     htop tags; ktop has no tags and says so (k signals the selected process)",
+	" Z         pauses, as in htop; a replay: pause and play (Space too)",
+	" s         htop's strace: ktop's own, the process's system calls as they happen",
+	" / F3      search, as in htop; \\ F4 filter",
+	" [ ]       a replay: the interval before and after (htop's renice: F7 F8, as in htop)",
+	" H         a row per thread (htop's H shows or hides user threads)",
+	" c         COMMAND: the command line or the name (htop's c tags a tree)",
+	" x         exited processes' rows (htop's x: file locks)",
+	" C S F2    setup, as in htop; its Theme line changes the colours",
+	" l w a i U m p   htop's lsof, wrap, affinity, I/O priority, untag, merge, path: not in ktop",
+};
 /* The views in the order shown: @under first. Returns how many. */
 static size_t help_order(const struct view *under, const struct view **out)
 {
@@ -66,7 +83,20 @@ static const char *help_section(const struct view *const *order, size_t nv, int 
 			return order[t]->name;
 		n -= (int)order[t]->nkeys + 2;
 	}
-	return order[nv - 1]->name;
+	return "htop";
+}
+
+/* The widest key label of the views listed: their help starts past it ("Esc q F6 F10" too). */
+static int label_width(const struct view *const *order, size_t nv)
+{
+	int wmax = 11;
+	size_t t, k;
+
+	for (t = 0; t < nv; t++)
+		for (k = 0; k < order[t]->nkeys; k++)
+			if ((int)strlen(order[t]->keys[k].label) > wmax)
+				wmax = (int)strlen(order[t]->keys[k].label);
+	return wmax;
 }
 
 /* Line @n of the list (the legend, a section title or a key), drawn at @y. */
@@ -79,7 +109,8 @@ static bool help_line(const struct app *a, const struct view *const *order, size
 	if (n < NLEGEND) {
 		const char *s = n < (int)ARRAY_SIZE(legend) ? legend[n] : "";
 
-		attrset(theme_attr(n ? EL_NORMAL : EL_LABEL));
+		/* A section's title: not indented. */
+		attrset(theme_attr(s[0] && s[0] != ' ' ? EL_LABEL : EL_NORMAL));
 		/* The glyphs' line is ASCII where the terminal is. */
 		if (a->ascii && strstr(s, "\u25bd"))
 			s = " CPU%v     the sort column and its order (v descending, ^ ascending)";
@@ -101,12 +132,19 @@ static bool help_line(const struct app *a, const struct view *const *order, size
 			put_text(y, 0, w, title);
 		} else if (n <= (int)order[t]->nkeys) {
 			const struct key_binding *k = &order[t]->keys[n - 1];
+			int x = label_width(order, nv) + 2;
 
 			attrset(theme_attr(EL_FOOTER_KEY));
 			put_text(y, 1, w - 1, k->label);
 			attrset(theme_attr(EL_NORMAL));
-			put_text(y, 13, w - 13, k->help);
+			put_text(y, x, w - x, k->help);
 		}
+		attrset(theme_attr(EL_NORMAL));
+		return true;
+	}
+	if (n < (int)ARRAY_SIZE(htop_keys)) {
+		attrset(theme_attr(n ? EL_NORMAL : EL_LABEL));
+		put_text(y, 0, w, htop_keys[n]);
 		attrset(theme_attr(EL_NORMAL));
 		return true;
 	}
@@ -122,7 +160,7 @@ static const struct view *help_under(const struct app *a)
 /* The lines of the list: the legend, then each view's title, keys and a blank line. */
 static size_t help_total(const struct view *const *order, size_t nv)
 {
-	size_t t, total = NLEGEND;
+	size_t t, total = NLEGEND + ARRAY_SIZE(htop_keys);
 
 	for (t = 0; t < nv; t++)
 		total += order[t]->nkeys + 2;
@@ -135,6 +173,7 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	const struct view *order[ARRAY_SIZE(views) + 1];
 	size_t nv = help_order(under, order);
 	char line[256];
+	const char *section;
 	int y = y0, n, help_scroll;
 
 	list_fit_window(&a->help, help_total(order, nv), h - 3);
@@ -143,15 +182,22 @@ static void help_draw(struct app *a, int y0, int h, int w)
 	for (n = y0; n < y0 + h; n++)
 		mvhline(n, 0, ' ', w);
 	attrset(theme_attr(EL_TITLE));
-	/* The title names the section at the top of the page, not always the first. */
-	if (help_scroll < NLEGEND)
-		snprintf(line, sizeof(line), "ktop %s - help of the %s view: the header's legend, "
-			 "then the keys (any key returns; Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION,
-			 under->name);
+	mvhline(y, 0, ' ', w);
+	/*
+	 * The title names the section at the top of the page, not always the
+	 * first; the shorter form where the longer would be cut.
+	 */
+	section = help_scroll < NLEGEND ? under->name : help_section(order, nv, help_scroll);
+	if (!strcmp(section, "htop"))
+		snprintf(line, sizeof(line), "ktop %s help: where the keys differ from htop's (any key "
+			 "returns; Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION);
 	else
-		snprintf(line, sizeof(line), "ktop %s - %s view keys (any key returns; "
-			 "Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION,
-			 help_section(order, nv, help_scroll));
+		snprintf(line, sizeof(line), "ktop %s help: %s%s view (any key returns; "
+			 "Up/Down/PgUp/PgDn/Home/End scroll)", KTOP_VERSION, help_scroll < NLEGEND ?
+			 "the header, then the keys of the " : "keys of the ", section);
+	if ((int)strlen(line) > w)
+		snprintf(line, sizeof(line), "ktop help: %s%s (any key returns; arrows scroll)",
+			 section, strcmp(section, "htop") ? " view" : "'s keys and ktop's");
 	put_text(y++, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	snprintf(line, sizeof(line), "Rates are per second over the refresh interval (%.2f s); "

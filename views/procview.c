@@ -71,10 +71,32 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 	}
 }
 
+/*
+ * The table's last row of this process, when Enter opened it exited
+ * (views/table.c): no number of its own comes after it.
+ */
+static const struct pv_last_row *last_row(const struct app *a, const struct fproc *fp)
+{
+	return a->pv_last.pid == fp->pid ? &a->pv_last : NULL;
+}
+
 static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 {
 	char line[512], cmd[256], comm[64], user[64];
+	const struct pv_last_row *last = last_row(a, fp);
 
+	if (last && !fp->have_identity) {	/* the row's name and command: the process is gone */
+		snprintf(comm, sizeof(comm), "%s", last->comm);
+		snprintf(line, sizeof(line), "Process %d  %s  (exited before the view opened: its last "
+			 "row below, as the table showed it)", (int)fp->pid, comm);
+		attrset(theme_attr(EL_TITLE));
+		put_line(y, 0, w, line);
+		attrset(theme_attr(EL_NORMAL));
+		put_line(y + 1, 0, w, "not read from /proc: it was gone");
+		snprintf(line, sizeof(line), "command: %s", last->command);
+		put_line(y + 2, 0, w, line);
+		return;
+	}
 	view_clean(a, comm, sizeof(comm), fp->comm);
 	attrset(theme_attr(EL_TITLE));
 	snprintf(line, sizeof(line), "Process %d  %s%s", (int)fp->pid, comm,
@@ -96,6 +118,54 @@ static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 		snprintf(cmd, sizeof(cmd), "[%s]", comm);
 	snprintf(line, sizeof(line), "command: %s", cmd);
 	put_line(y + 2, 0, w, line);
+}
+
+/*
+ * What limits its CPU (collectors/cgcpu.h): the cgroup, its limit, how much
+ * of the interval it was throttled, its cpu pressure. Throttled, its runq %
+ * is that wait, not a busy CPU. Nothing when no limit applies or not known.
+ */
+static int draw_cpu_limit(struct app *a, const struct fproc *fp, int y, int w)
+{
+	const struct model *m = a->model;
+	const struct task *t = model_task_find(m, fp->pid);
+	const struct cgres *r;
+	char line[512], name[CGROUP_KEY_MAX * 4], raw[CGROUP_KEY_MAX], dir[CGROUP_PATH_MAX];
+	char thr[96], psi[48];
+	const char *path;
+	double lim, pct, us, n, some;
+
+	if (!t || !col_cpu_limit(m, t, &r) || !r || !cgres_num(r, CGF_CPU_LIMIT, &lim))
+		return 0;
+	path = r->dir + strlen(CGRES_CPU_KEY);
+	/* Its container's own cgroup: named as the Groups view names it. */
+	if (t->cgroup && cgname_group_dir(CGROUP_BY_CONTAINER, t->cgroup, dir, sizeof(dir)) &&
+	    !strcmp(dir, path)) {
+		cgname_group_key(CGROUP_BY_CONTAINER, NULL, NULL, t->cgroup,
+				 cgnames_get(&m->names, t->cgroup), raw, sizeof(raw));
+		view_clean(a, name, sizeof(name), raw);
+		snprintf(line, sizeof(line), "container %.200s", name);
+	} else {
+		view_clean(a, name, sizeof(name), path);
+		snprintf(line, sizeof(line), "cgroup %.200s", name);
+	}
+	snprintf(name, sizeof(name), "%s", line);
+	if (cgres_num(r, CGF_THROTTLED_PCT, &pct) && cgres_num(r, CGF_THROTTLED_US, &us) &&
+	    cgres_num(r, CGF_THROTTLED, &n))
+		snprintf(thr, sizeof(thr), "throttled %.0f%% of the interval (%.0f ms, %.0f periods)",
+			 pct, us / 1e3, n);
+	else
+		snprintf(thr, sizeof(thr), "throttled: - (one reading yet)");
+	if (cgres_num(r, CGF_CPU_SOME, &some))
+		snprintf(psi, sizeof(psi), "PSI cpu some %.1f%%", some);
+	else
+		snprintf(psi, sizeof(psi), "%s", r->cur.have & CGR_PSI_SOME(CG_PSI_CPU) ?
+			 "PSI cpu -" : "no cpu.pressure (cgroup v1)");
+	snprintf(line, sizeof(line), "CPU limit %.0f%% of a CPU, %.220s: %s; %s", lim, name, thr, psi);
+	attrset(theme_attr(cgres_num(r, CGF_THROTTLED_PCT, &pct) && pct > 0 ? EL_LOST : EL_NORMAL));
+	put_line(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	return 1;
 }
 
 static int draw_rates(struct app *a, const struct fproc *fp, int y, int w)
@@ -472,6 +542,7 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 	}
 	draw_identity(a, fp, y, w);
 	y += 3;
+	y += draw_cpu_limit(a, fp, y, w);
 	if (a->model->focus_status[0]) {
 		attrset(theme_attr(EL_MESSAGE));
 		put_line(y++, 0, w, a->model->focus_status);
@@ -494,6 +565,13 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 			 fp->sys_lost_unknown ? "+" : "");
 		put_line(y++, 0, w, line);
 		attrset(theme_attr(EL_NORMAL));
+	}
+	/* An exited process's last numbers, as its row in the table had them. */
+	if (last_row(a, fp) && y + 2 < end) {
+		attrset(theme_attr(EL_TABLE_HEADER));
+		put_line(y++, 0, w, a->pv_last.header);
+		attrset(theme_attr(EL_NORMAL));
+		put_line(y++, 0, w, a->pv_last.row);
 	}
 	/* The calls in progress first: the slow call a person opened the view for. */
 	y += draw_calls(a, fp, y, fp->ncalls > 4 ? 4 : (int)fp->ncalls, w);
@@ -577,6 +655,7 @@ static const struct key_binding procview_keys[] = {
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time", key_replay_jump },
+	{ { 'W' }, "W", "flight recorder: save the last kernel events as a trace.dat (--flight)", key_flight },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { KEY_F(10), 'Q' }, "F10 Q", "quit ktop", key_quit },
 };

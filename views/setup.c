@@ -11,13 +11,13 @@
 #include "../lib/util.h"
 
 enum item {
-	IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_COMMAND, IT_VIEW, IT_GROUP_BY,
-	IT_COLS
+	IT_DELAY, IT_THEME, IT_SORT, IT_ORDER, IT_TREE, IT_THREADS, IT_KTHREADS, IT_COMMAND, IT_VIEW,
+	IT_GROUP_BY, IT_COLS
 };
 
 static const char *const item_names[IT_COLS] = {
-	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "COMMAND shows", "View",
-	"Groups by",
+	"Delay", "Theme", "Sort by", "Sort order", "Tree view", "Threads", "Kernel threads",
+	"COMMAND shows", "View", "Groups by",
 };
 
 /* Its steps; any delay from DELAY_MIN_S (-d, d, the settings file) is kept until one is picked. */
@@ -63,6 +63,7 @@ static void item_text(const struct app *a, int i, char *buf, size_t n)
 	case IT_ORDER: snprintf(buf, n, "%s", rs->sort_dir == SORT_DESC ? "descending" : "ascending"); break;
 	case IT_TREE: snprintf(buf, n, "%s", rs->tree ? "yes" : "no"); break;
 	case IT_THREADS: snprintf(buf, n, "%s", a->model->threads ? "yes (a row per thread)" : "no"); break;
+	case IT_KTHREADS: snprintf(buf, n, "%s", rs->hide_kthreads ? "hidden (K)" : "shown (K)"); break;
 	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
 	case IT_VIEW: snprintf(buf, n, "%s (shown when setup closes)", view_title(a->view)); break;
 	case IT_GROUP_BY: snprintf(buf, n, "%s", cgroup_group_by_name(a->groups.by)); break;
@@ -77,6 +78,12 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 	char line[256], val[96];
 	size_t nc = column_list(a, cols, shown);
 
+	int fitted[COL_NR];
+	size_t nfit = table_view_fit(a, w, fitted), k;
+	bool on_screen[COL_NR] = { false };
+
+	for (k = 0; k < nfit; k++)
+		on_screen[fitted[k]] = true;
 	n = IT_COLS + (int)nc;
 	attrset(theme_attr(EL_NORMAL));
 	for (y = y0; y < y0 + h; y++)
@@ -94,10 +101,18 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 			item_text(a, i, val, sizeof(val));
 			snprintf(line, sizeof(line), "  %-16s %s", item_names[i], val);
 		} else {
-			const struct column *c = &columns[cols[i - IT_COLS]];
+			int c_id = cols[i - IT_COLS];
+			const struct column *c = &columns[c_id];
+			char why[64] = "";
+			bool hidden = shown[i - IT_COLS] && !on_screen[c_id];
 
-			snprintf(line, sizeof(line), "  %s %-10s %-15s %s", shown[i - IT_COLS] ? "[x]" : "[ ]",
-				 c->title, c->key, c->doc);
+			/* Ticked, not on screen: say so, and why, before what it is. */
+			if (hidden && c_id == COL_WAIT && col_wait_redundant(on_screen))
+				snprintf(why, sizeof(why), "(shown where RUNQ%% and BLOCK%% do not fit) ");
+			else if (hidden)
+				snprintf(why, sizeof(why), "(no room at %d columns) ", w);
+			snprintf(line, sizeof(line), "  %s %-10s %-15s %s%s", shown[i - IT_COLS] ? "[x]" : "[ ]",
+				 c->title, c->key, why, c->doc);
 		}
 		attrset(theme_attr(i == cursor ? EL_SELECTED : i < IT_COLS ? EL_DIALOG : EL_NORMAL));
 		mvhline(y, 0, ' ', w);
@@ -182,6 +197,9 @@ static enum action change(struct app *a, int dir)
 		return ACT_RESORT;
 	case IT_THREADS:	/* src/live.c toggles the model's thread mode */
 		return ACT_THREADS;
+	case IT_KTHREADS:
+		rs->hide_kthreads = !rs->hide_kthreads;
+		return ACT_RESORT;
 	case IT_COMMAND:
 		a->show_cmdline = !a->show_cmdline;
 		a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;
@@ -200,8 +218,15 @@ static enum action change(struct app *a, int dir)
 	}
 }
 
-static enum action s_left(struct app *a) { return change(a, -1); }
-static enum action s_right(struct app *a) { return change(a, 1); }
+/* A setting that reorders the table: its selection stays on its process. */
+static enum action setup_change(struct app *a, int dir)
+{
+	a->table.keep_pid = true;
+	return change(a, dir);
+}
+
+static enum action s_left(struct app *a) { return setup_change(a, -1); }
+static enum action s_right(struct app *a) { return setup_change(a, 1); }
 
 static enum action s_toggle(struct app *a)
 {
@@ -209,7 +234,7 @@ static enum action s_toggle(struct app *a)
 
 	if (cursor == IT_DELAY || cursor == IT_THEME || cursor == IT_SORT)
 		return ACT_NONE;
-	return change(a, 1);
+	return setup_change(a, 1);
 }
 
 /* Move the column under the cursor one place earlier (@dir -1) or later. */

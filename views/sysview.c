@@ -226,8 +226,11 @@ static void draw_title(struct app *a, int id, int y, int w)
 	attrset(theme_attr(EL_NORMAL));
 }
 
-/* The columns that fit in @w (the engine: the first ones, a graph taking what is left). */
-static size_t fit(const struct aggview *v, size_t n, int w, int *width)
+/*
+ * The columns that fit in @w (the engine: the first ones, a graph taking what
+ * is left; a group's name as wide as the rows of @l's window need).
+ */
+static size_t fit(const struct aggview *v, const struct list *l, size_t n, int w, int *width)
 {
 	struct table t;
 	int cols[32], out[32];
@@ -236,7 +239,7 @@ static size_t fit(const struct aggview *v, size_t n, int w, int *width)
 	for (i = 0; i < n && i < ARRAY_SIZE(cols); i++)
 		cols[i] = (int)i;
 	aggview_table(&t, v, cols, i);
-	return table_fit(&t, cols, i, w, out, width);
+	return table_fit_rows(&t, cols, i, w, l->top, (size_t)l->rows, out, width);
 }
 
 static void draw_graph(const struct app *a, const struct sysagg *g, enum subsystem sub, int y,
@@ -297,7 +300,8 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 	int width[32], x;
 	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 16];
 
-	k = fit(v, n, w, width);
+	list_fit(&s->list, v->n, h - 1);
+	k = fit(v, &s->list, n, w, width);
 	/* The titles, the sort column marked. */
 	attrset(theme_attr(EL_TABLE_HEADER));
 	mvhline(y0, 0, ' ', w);
@@ -320,7 +324,6 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 		a->hdr_x[a->hdr_n] = x;
 	}
 	attrset(theme_attr(EL_NORMAL));
-	list_fit(&s->list, v->n, h - 1);
 	a->rows_y = y0 + 1;
 	for (r = 0; (int)r < h - 1; r++) {
 		size_t row = s->list.top + r;
@@ -344,8 +347,9 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 			t = fmt_av_cell(v, row, (int)i, cell, sizeof(cell), a->utf8);
 			if (c[i].left)
 				text_pad(padded, sizeof(padded), t, (size_t)width[i]);
-			else
-				snprintf(padded, sizeof(padded), "%*s", width[i], t);
+			else	/* by cells: a percentile's "≤" is 3 bytes, 1 cell */
+				snprintf(padded, sizeof(padded), "%*s", width[i] + (int)(strlen(t) -
+					 text_width(t, strlen(t))), t);
 			if (!sel)
 				attrset(theme_attr(cell_style(v, row, (int)i, &c[i])));
 			put_text(y, x, w - x, padded);
@@ -633,11 +637,6 @@ static enum action k_group_by(struct app *a)
 	return ACT_REDRAW;
 }
 
-static enum action k_pause(struct app *a)
-{
-	a->paused = !a->paused;
-	return a->paused ? ACT_REDRAW : ACT_COLLECT;
-}
 
 static const struct key_binding sys_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's process view", k_enter },
@@ -664,10 +663,12 @@ static const struct key_binding sys_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
-	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
+	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
+	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time", key_replay_jump },
+	{ { 'W' }, "W", "flight recorder: save the last kernel events as a trace.dat (--flight)", key_flight },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
 };

@@ -13,9 +13,10 @@
 #include "../lib/util.h"
 
 /*
- * Where the selection is after rows were rebuilt. Following (F), or after the
- * user changed the order (sort, filter, tree): on the same process. Otherwise,
- * as in htop, on the same line while a refresh reorders the processes.
+ * Where the selection is after rows were rebuilt: on its process when pinned
+ * (found by pid and start time) or when the user changed the order or the
+ * rows (keep_pid, once), else on its line, as in htop. A pinned process no
+ * longer among the rows (gone, filtered out) leaves it on the line.
  */
 static void follow_selection(struct app *a)
 {
@@ -23,20 +24,38 @@ static void follow_selection(struct app *a)
 	const struct rowset *rs = &a->rows;
 	size_t i;
 
-	if (ts->selected_pid && (a->follow || ts->keep_pid)) {
-		for (i = 0; i < rs->nrows; i++) {
-			if (rs->rows[i].task->pid == ts->selected_pid) {
-				ts->list.sel = i;
-				ts->keep_pid = false;
-				return;
-			}
-		}
-		if (a->follow) {
-			app_message(a, "the followed process %d is gone", (int)ts->selected_pid);
-			a->follow = false;
+	bool keep = ts->keep_pid;
+
+	ts->keep_pid = false;
+	if (!ts->pinned && !keep)
+		return;
+	for (i = 0; i < rs->nrows; i++) {
+		const struct task *t = rs->rows[i].task;
+
+		if (t->pid == ts->selected_pid && t->starttime == ts->selected_start) {
+			ts->list.sel = i;
+			return;
 		}
 	}
-	ts->keep_pid = false;
+	if (!ts->pinned)
+		return;
+	if (a->follow)
+		app_message(a, "the followed process %d is gone", (int)ts->selected_pid);
+	a->follow = false;
+	ts->pinned = false;
+}
+
+/* The selection's process is now row @i's: followed from here on when @pin. */
+static void select_row(struct app *a, size_t i, bool pin)
+{
+	struct table_state *ts = &a->table;
+
+	ts->list.sel = i;
+	ts->pinned = pin && i < a->rows.nrows;
+	if (i < a->rows.nrows) {
+		ts->selected_pid = a->rows.rows[i].task->pid;
+		ts->selected_start = a->rows.rows[i].task->starttime;
+	}
 }
 
 static void clamp_scroll(struct app *a, int h)
@@ -46,7 +65,8 @@ static void clamp_scroll(struct app *a, int h)
 
 	follow_selection(a);
 	list_fit(&ts->list, rows, h);
-	ts->selected_pid = ts->list.sel < rows ? a->rows.rows[ts->list.sel].task->pid : 0;
+	if (!ts->pinned)
+		select_row(a, ts->list.sel, false);
 }
 
 /* Rates by level; thresholds per second (CPU: percent of one CPU). */
@@ -61,7 +81,7 @@ static enum elem cell_style(const struct model *m, const struct task *t, int c)
 
 	if (c == COL_STATE)
 		return t->state == 'R' ? EL_STATE_RUN : t->state == 'D' ? EL_STATE_D : EL_NORMAL;
-	if (c == COL_LOST || c == COL_LOST_EXITS)
+	if (c == COL_LOST || c == COL_LOST_EXITS || c == COL_THROTTLED)
 		return col_num(m, t, c, &v) && v > 0 ? EL_LOST : EL_RATE_ZERO;
 	if (columns[c].type != CT_COUNTER && c != COL_CPU)
 		return EL_NORMAL;
@@ -80,8 +100,27 @@ static void as_table(struct app *a, struct table *t)
 	proc_table(t, a->model, &a->rows, a->cols, a->ncols);
 }
 
-/* The columns that fit in @w (model/proctable.c: which go first): @out gets them. */
-static size_t fit_columns(struct app *a, int w, int *out)
+/* The columns that fit in @w, the long names as wide as the rows on screen need. */
+static size_t fit_shown(struct app *a, int w, int *out, int *width)
+{
+	const struct list *l = &a->table.list;
+	struct table t;
+
+	as_table(a, &t);
+	return table_fit_rows(&t, a->cols, a->ncols, w, l->top, (size_t)l->rows, out, width);
+}
+
+void table_view_free(struct app *a)
+{
+	free(a->table.environ);
+	free(a->table.environ_items);
+	a->table.environ = NULL;
+	a->table.environ_items = NULL;
+	a->table.environ_n = 0;
+}
+
+/* The columns that fit in @w (tables/proctable.c: which go first): @out gets them. */
+size_t table_view_fit(struct app *a, int w, int *out)
 {
 	struct table t;
 	int width[COL_NR];
@@ -90,7 +129,31 @@ static size_t fit_columns(struct app *a, int w, int *out)
 	return table_fit(&t, a->cols, a->ncols, w, out, width);
 }
 
-static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y, int w)
+/*
+ * The sort column is not on screen (no room, not ticked): the header still
+ * says what the rows are sorted by, at its right end, with the arrow.
+ */
+static void draw_sort_elsewhere(const struct app *a, const int *cols, size_t ncols, int y, int w)
+{
+	const struct glyphs *g = glyphs_get(a);
+	char text[64];
+	int len;
+	size_t i;
+
+	for (i = 0; i < ncols; i++)
+		if (cols[i] == a->rows.sort_col)
+			return;
+	snprintf(text, sizeof(text), " sorted by %s", columns[a->rows.sort_col].title);
+	len = (int)strlen(text) + 1;
+	if (len + 8 > w - a->hdr_x[a->hdr_n - 1])
+		return;	/* COMMAND's title first; the bottom line says sort: anyway */
+	attrset(theme_attr(EL_SORT_COL));
+	put_text(y, w - len, len, text);
+	mvaddstr(y, w - 1, a->rows.sort_dir == SORT_DESC ? g->sort_desc : g->sort_asc);
+}
+
+static void draw_header_row(struct app *a, const int *cols, const int *width, size_t ncols,
+			    int y, int w)
 {
 	int x = 0;
 	size_t i;
@@ -103,13 +166,13 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 		const struct column *c = &columns[cols[i]];
 		bool last = i + 1 == ncols;
 		char cell[64];
-		int cw = last ? w - x : c->width;
+		int cwid = width[i], cw = last ? w - x : cwid;
 
 		a->hdr_x[a->hdr_n] = x;
 		a->hdr_col[a->hdr_n++] = cols[i];
-		a->hdr_x[a->hdr_n] = last ? w : x + c->width + 1;
+		a->hdr_x[a->hdr_n] = last ? w : x + cwid + 1;
 
-		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", c->width, c->title);
+		snprintf(cell, sizeof(cell), c->left ? "%-*s" : "%*s", cwid, c->title);
 		if (cols[i] == a->rows.sort_col) {
 			const struct glyphs *g = glyphs_get(a);
 			int tl = (int)strlen(c->title);
@@ -118,10 +181,10 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 			 * it has room (the title moves left by one), else in the space
 			 * that follows it.
 			 */
-			int ax = x + (last || c->left ? tl : tl < c->width ? c->width - 1 : c->width);
+			int ax = x + (last || c->left ? tl : tl < cwid ? cwid - 1 : cwid);
 
-			if (!c->left && !last && tl < c->width)
-				snprintf(cell, sizeof(cell), "%*s ", c->width - 1, c->title);
+			if (!c->left && !last && tl < cwid)
+				snprintf(cell, sizeof(cell), "%*s ", cwid - 1, c->title);
 			attrset(theme_attr(EL_SORT_COL));
 			put_text(y, x, cw < w - x ? cw : w - x, cell);
 			if (ax < w)
@@ -131,8 +194,9 @@ static void draw_header_row(struct app *a, const int *cols, size_t ncols, int y,
 			put_text(y, x, cw < w - x ? cw : w - x, cell);
 		}
 		attrset(theme_attr(EL_TABLE_HEADER));
-		x += c->width + 1;
+		x += cwid + 1;
 	}
+	draw_sort_elsewhere(a, cols, ncols, y, w);
 	attrset(theme_attr(EL_NORMAL));
 }
 
@@ -192,8 +256,8 @@ static int draw_tree(const struct app *a, const struct row *r, int y, int x, int
 	return used;
 }
 
-static void draw_row(struct app *a, const int *cols, size_t ncols, const struct row *row,
-		     int y, int w, bool selected)
+static void draw_row(struct app *a, const int *cols, const int *width, size_t ncols,
+		     const struct row *row, int y, int w, bool selected)
 {
 	const struct task *t = row->task;
 	char cell[CMDLINE_TEXT_MAX];
@@ -206,6 +270,7 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 	for (i = 0; i < ncols && x < w; i++) {
 		int c = cols[i];
 		const struct column *col = &columns[c];
+		int cwid = width[i];
 		bool last = i + 1 == ncols;
 		char padded[CMDLINE_TEXT_MAX + 16];
 		const char *text = fmt_cell(a->model, t, c, cell, sizeof(cell), a->utf8);
@@ -213,9 +278,10 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		if (last)
 			snprintf(padded, sizeof(padded), "%s", text);
 		else if (col->left)
-			snprintf(padded, sizeof(padded), "%-*.*s", col->width, col->width, text);
-		else
-			snprintf(padded, sizeof(padded), "%*s", col->width, text);
+			snprintf(padded, sizeof(padded), "%-*.*s", cwid, cwid, text);
+		else	/* by cells: a percentile's "≤" is 3 bytes, 1 cell */
+			snprintf(padded, sizeof(padded), "%*s", cwid + (int)(strlen(text) -
+				 text_width(text, strlen(text))), text);
 		if (last)
 			x += draw_tree(a, row, y, x, w - x, selected);
 		if (!selected)
@@ -227,9 +293,9 @@ static void draw_row(struct app *a, const int *cols, size_t ncols, const struct 
 		 * look (dim zeros) is then one run for the terminal, not one
 		 * attribute change per cell, which over SSH is most of a refresh.
 		 */
-		if (!last && x + col->width < w)
-			put_text(y, x + col->width, 1, " ");
-		x += col->width + 1;
+		if (!last && x + cwid < w)
+			put_text(y, x + cwid, 1, " ");
+		x += cwid + 1;
 	}
 	attrset(theme_attr(EL_NORMAL));
 }
@@ -253,21 +319,21 @@ static void table_draw(struct app *a, int y0, int h, int w)
 {
 	const struct rowset *rs = &a->rows;
 	const struct list *l = &a->table.list;
-	int rows = h - 1, r, cols[COL_NR];
+	int rows = h - 1, r, cols[COL_NR], width[COL_NR];
 	size_t ncols;
 
 	if (rows < 1)
 		return;
 	clamp_scroll(a, rows);
-	ncols = fit_columns(a, w, cols);
-	draw_header_row(a, cols, ncols, y0, w);
+	ncols = fit_shown(a, w, cols, width);
+	draw_header_row(a, cols, width, ncols, y0, w);
 	if (rs->tree)	/* COMMAND's room: what the header row left it */
 		tree_layout(a, w - a->hdr_x[a->hdr_n - 1]);
 	a->rows_y = y0 + 1;
 	for (r = 0; r < rows && l->top + (size_t)r < rs->nrows; r++) {
 		size_t idx = l->top + (size_t)r;
 
-		draw_row(a, cols, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == l->sel);
+		draw_row(a, cols, width, ncols, &rs->rows[idx], y0 + 1 + r, w, idx == l->sel);
 	}
 	attrset(theme_attr(EL_NORMAL));
 	for (; r < rows; r++)
@@ -287,29 +353,36 @@ static void table_draw(struct app *a, int y0, int h, int w)
 	a->table.shown = true;
 }
 
-static enum action move_sel(struct app *a, long delta)
-{
-	struct table_state *ts = &a->table;
-
-	if (!list_move(&ts->list, a->rows.nrows, delta))
-		return ACT_NONE;
-	ts->selected_pid = a->rows.rows[ts->list.sel].task->pid;
-	return ACT_REDRAW;
-}
-
-static enum action k_up(struct app *a) { return move_sel(a, -1); }
-static enum action k_down(struct app *a) { return move_sel(a, 1); }
-static enum action k_pgup(struct app *a) { return move_sel(a, -list_page(&a->table.list)); }
-static enum action k_pgdn(struct app *a) { return move_sel(a, list_page(&a->table.list)); }
-static enum action k_home(struct app *a) { return move_sel(a, -(long)a->rows.nrows); }
-static enum action k_end(struct app *a) { return move_sel(a, (long)a->rows.nrows); }
-
-/* The user changed the order: the selection stays on its process. */
+/*
+ * The user changed what the rows are (sort, filter, tree, H...): the
+ * selection stays on its process through it, pinned or not.
+ */
 static enum action reorder(struct app *a, enum action act)
 {
 	a->table.keep_pid = true;
 	return act;
 }
+
+/* The selection @delta rows on; the process it lands on is followed (@pin), as htop's F. */
+static enum action move_sel(struct app *a, long delta, bool pin)
+{
+	struct table_state *ts = &a->table;
+
+	follow_selection(a);	/* from where its process is now */
+	if (!list_move(&ts->list, a->rows.nrows, delta))
+		return ACT_NONE;
+	select_row(a, ts->list.sel, pin);
+	a->follow = false;	/* another process: F's is left */
+	return ACT_REDRAW;
+}
+
+static enum action k_up(struct app *a) { return move_sel(a, -1, true); }
+static enum action k_down(struct app *a) { return move_sel(a, 1, true); }
+static enum action k_pgup(struct app *a) { return move_sel(a, -list_page(&a->table.list), true); }
+static enum action k_pgdn(struct app *a) { return move_sel(a, list_page(&a->table.list), true); }
+/* Home and End: the first and last lines, whatever process is there (htop's). */
+static enum action k_home(struct app *a) { return move_sel(a, -(long)a->rows.nrows, false); }
+static enum action k_end(struct app *a) { return move_sel(a, (long)a->rows.nrows, false); }
 
 static enum action sort_by(struct app *a, int col)
 {
@@ -334,39 +407,62 @@ static enum action k_invert(struct app *a)
 	return reorder(a, ACT_RESORT);
 }
 
+/* < and >: the column left or right of the sort column among those on screen, as in htop. */
 static enum action sort_step(struct app *a, int step)
 {
-	size_t i, n = a->ncols;
+	int cols[COL_NR];
+	size_t i, n = table_view_fit(a, COLS, cols);
 
-	for (i = 0; i < n && a->cols[i] != a->rows.sort_col; i++)
+	if (!n)
+		return ACT_NONE;
+	for (i = 0; i < n && cols[i] != a->rows.sort_col; i++)
 		;
 	i = i == n ? 0 : (i + n + (size_t)step) % n;
-	a->rows.sort_col = a->cols[i];
-	a->rows.sort_dir = columns[a->cols[i]].sort_default;
-	return reorder(a, columns[a->cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
+	a->rows.sort_col = cols[i];
+	a->rows.sort_dir = columns[cols[i]].sort_default;
+	return reorder(a, columns[cols[i]].needs & NEED_STATUS ? ACT_COLLECT : ACT_RESORT);
 }
 
 static enum action k_sort_left(struct app *a) { return sort_step(a, -1); }
 static enum action k_sort_right(struct app *a) { return sort_step(a, 1); }
 
-static enum action sort_pick(struct app *a, size_t col)
+static enum action sort_pick(struct app *a, size_t item)
 {
+	size_t col = item < SORT_MENU_MAX ? (size_t)a->sortmenu.col[item] : 0;
+
 	if (a->rows.sort_col == (int)col)
 		a->rows.sort_dir = a->rows.sort_dir == SORT_DESC ? SORT_ASC : SORT_DESC;
 	else
 		a->rows.sort_dir = columns[col].sort_default;
 	a->rows.sort_col = (int)col;
-	return ACT_COLLECT;
+	return reorder(a, ACT_COLLECT);
 }
 
+/*
+ * The sort menu: the columns on screen first, in their order, then the
+ * others, each said not shown (a sort by one still shows: draw_sort_elsewhere).
+ */
 static enum action k_sort_menu(struct app *a)
 {
-	size_t i;
+	int shown[COL_NR];
+	bool in[COL_NR] = { false };
+	size_t nshown = table_view_fit(a, COLS, shown), n = 0, i, cur = 0;
+	char doc[200];
+	int c;
 
-	for (i = 0; i < COL_NR; i++)
-		sort_menu_item(a, i, (int)i == a->rows.sort_col, columns[i].title, columns[i].key,
-			       columns[i].doc);
-	sort_menu_open(a, COL_NR, (size_t)a->rows.sort_col, sort_pick);
+	for (i = 0; i < nshown; i++)
+		in[shown[i]] = true;
+	for (i = 0; i < nshown + COL_NR && n < SORT_MENU_MAX; i++) {
+		c = i < nshown ? shown[i] : (int)(i - nshown);
+		if (i >= nshown && in[c])
+			continue;
+		snprintf(doc, sizeof(doc), "%s%s", i < nshown ? "" : "(not shown) ", columns[c].doc);
+		if (c == a->rows.sort_col)
+			cur = n;
+		a->sortmenu.col[n] = c;
+		sort_menu_item(a, n++, c == a->rows.sort_col, columns[c].title, columns[c].key, doc);
+	}
+	sort_menu_open(a, n, cur, sort_pick);
 	return ACT_REDRAW;
 }
 
@@ -415,16 +511,16 @@ static void search_go(struct app *a, const char *text, size_t from)
 {
 	long r = text[0] ? search_from(a, text, from) : -1;
 
-	if (r >= 0) {
-		a->table.list.sel = (size_t)r;
-		a->table.selected_pid = a->rows.rows[r].task->pid;
-	}
+	/* Found: followed from now on, through re-sorts, as htop follows it. */
+	if (r >= 0)
+		select_row(a, (size_t)r, true);
 	prompt_relabel(a, text[0] && r < 0 ? "Search (no match): " : "Search (F3: next): ");
 }
 
 static void search_change(struct app *a, const char *text)
 {
 	snprintf(a->search, sizeof(a->search), "%s", text);
+	follow_selection(a);
 	search_go(a, text, a->table.list.sel);
 }
 
@@ -432,34 +528,38 @@ static enum action search_key(struct app *a, int ch, const char *text)
 {
 	if (ch != KEY_F(3))
 		return ACT_NONE;
+	follow_selection(a);
 	search_go(a, text, a->table.list.sel + 1);
 	return ACT_REDRAW;
 }
 
+/* Enter: the selection stays where the search took it. Esc too, the text cleared. */
 static enum action search_done(struct app *a, const char *text)
 {
-	(void)text;	/* the selection stays where the search took it */
+	if (!text)
+		a->search[0] = '\0';
 	a->searching = false;
-	return reorder(a, ACT_REDRAW);
+	return ACT_REDRAW;
 }
 
 static bool cmdlines_pending(const struct model *m);
 
+/* F3, /: a new search, its text empty (htop's); F3 in its prompt: the next match. */
 static enum action k_search(struct app *a)
 {
-	prompt_open(a, "Search (F3: next): ", a->search, search_done, search_change);
+	a->search[0] = '\0';
+	prompt_open(a, "Search (F3: next): ", "", search_done, search_change);
 	prompt_keys(a, search_key);
 	a->searching = true;
-	/* F3 again on the last search: its next match at once, as in htop. */
-	if (a->search[0])
-		search_go(a, a->search, a->table.list.sel + 1);
 	/*
 	 * Only the rows shown have their command line: read them all, now. That
 	 * refresh reorders the rows: the selection stays on its process (the one
-	 * the search took it to, or the one it was on), not on its line.
+	 * the search will take it to, or the one it is on), not on its line.
 	 */
+	follow_selection(a);
+	select_row(a, a->table.list.sel, true);
 	if (cmdlines_pending(a->model) && !a->paused && !a->replay)
-		return reorder(a, ACT_COLLECT);
+		return ACT_COLLECT;
 	return ACT_REDRAW;
 }
 
@@ -511,17 +611,45 @@ static enum action k_delay(struct app *a)
 	return ACT_REDRAW;
 }
 
-static enum action k_pause(struct app *a)
+/* Z: pause or resume the refreshing, as htop's Z; a replay: pause or play. */
+enum action key_pause(struct app *a)
 {
 	a->paused = !a->paused;
 	return a->paused ? ACT_REDRAW : ACT_COLLECT;
 }
 
+/*
+ * Space: htop tags the selected process with it; ktop has no tags. Rather
+ * than something else under an htop user's finger (it paused), it says so;
+ * a replay's Space is a player's: pause and play.
+ */
+enum action key_space(struct app *a)
+{
+	if (a->replay)
+		return key_pause(a);
+	app_message(a, "Space tags in htop; ktop has no tags: k signals the selected process, Z pauses");
+	return ACT_REDRAW;
+}
+
+/* K: kernel threads hidden or shown, as htop's K. */
+static enum action k_kthreads(struct app *a)
+{
+	a->rows.hide_kthreads = !a->rows.hide_kthreads;
+	app_message(a, a->rows.hide_kthreads ? "kernel threads hidden (K: show them)" :
+		    "kernel threads shown (K: hide them)");
+	return reorder(a, ACT_RESORT);
+}
+
 /* A recording's keys: step, jump (src/live.c does them); not a replay, say how to get one. */
 static bool replaying(struct app *a)
 {
+	/*
+	 * Not htop's renice: a terminal's key sequence split under load
+	 * (Esc [ 1 ~) would then renice whatever is selected. F7 and F8 do.
+	 */
 	if (!a->replay)
-		app_message(a, "this key steps through a recording: ktop -r FILE (recorded with -w FILE)");
+		app_message(a, "this key steps through a recording: ktop -r FILE (recorded with -w FILE); "
+			    "nice: F7 F8");
 	return a->replay;
 }
 
@@ -554,7 +682,7 @@ static enum action k_threads(struct app *a)
 {
 	/* What the toggle does (src/live.c toggles, or says why not: a recording, CMD's end). */
 	app_message(a, a->model->threads ? "one row per process" : "one row per thread");
-	return ACT_THREADS;
+	return reorder(a, ACT_THREADS);
 }
 
 static enum action k_cmdline(struct app *a)
@@ -563,7 +691,34 @@ static enum action k_cmdline(struct app *a)
 	a->cols[a->ncols - 1] = a->show_cmdline ? COL_CMDLINE : COL_COMM;
 	if (a->rows.sort_col == COL_CMDLINE || a->rows.sort_col == COL_COMM)
 		a->rows.sort_col = a->cols[a->ncols - 1];
-	return ACT_COLLECT;
+	return reorder(a, ACT_COLLECT);
+}
+
+/*
+ * An exited process's row: the process view will have nothing of its own
+ * (no /proc, no events to come), so it shows the row's last numbers as the
+ * table did: its columns but COMMAND, as text lines, and its command apart.
+ */
+static void keep_last_row(struct app *a, const struct table *t, size_t row)
+{
+	struct pv_last_row *l = &a->pv_last;
+	const struct task *task = a->rows.rows[row].task;
+	struct table one = *t;
+	char cmd[CMDLINE_TEXT_MAX];
+	int cols[COL_NR];
+	size_t n = table_view_fit(a, COLS, cols);
+
+	l->pid = 0;
+	if (task->state != 'X' || n < 2)
+		return;
+	one.cols = cols;	/* those on screen */
+	one.ncols = n - 1;
+	table_header_line(&one, l->header, sizeof(l->header));
+	table_row_line(&one, row, l->row, sizeof(l->row));
+	snprintf(l->command, sizeof(l->command), "%s",
+		 col_text(task, COL_CMDLINE, cmd, sizeof(cmd), a->utf8));
+	col_text(task, COL_COMM, l->comm, sizeof(l->comm), a->utf8);
+	l->pid = task->tgid ? task->tgid : task->pid;
 }
 
 /* The process view of the selected row's process; its events get focused. */
@@ -572,6 +727,7 @@ static enum action k_open(struct app *a)
 	struct table t;
 	struct drill d;
 
+	follow_selection(a);
 	if (a->table.list.sel >= a->rows.nrows) {
 		/* Say why nothing opens, rather than nothing. */
 		app_message(a, a->rows.filter[0] ? "no process to open: the filter '%.60s' matches none (Esc clears it)" :
@@ -580,15 +736,33 @@ static enum action k_open(struct app *a)
 	}
 	as_table(a, &t);
 	table_drill(&t, a->table.list.sel, &d);
+	keep_last_row(a, &t, a->table.list.sel);
 	return view_drill(a, &d);
 }
 
-static const struct row *selected_row(const struct app *a)
+static const struct row *selected_row(struct app *a);
+
+/*
+ * s, htop's strace of the selected process: ktop's own, the process view's
+ * event list (its system calls as they happen, with arguments and times).
+ */
+static enum action k_strace(struct app *a)
 {
+	enum action act = k_open(a);
+
+	if (act == ACT_FOCUS)
+		evlist_open(a, NULL);
+	return act;
+}
+
+/* The selected row: its process's, wherever the rows put it since the last draw. */
+static const struct row *selected_row(struct app *a)
+{
+	follow_selection(a);
 	return a->table.list.sel < a->rows.nrows ? &a->rows.rows[a->table.list.sel] : NULL;
 }
 
-static const struct task *selected_task(const struct app *a)
+static const struct task *selected_task(struct app *a)
 {
 	const struct row *r = selected_row(a);
 
@@ -630,10 +804,12 @@ static enum action k_follow(struct app *a)
 	if (!t)
 		return ACT_NONE;
 	a->follow = !a->follow;
+	/* F off: the selection stays on its line, as in htop before a move. */
+	select_row(a, a->table.list.sel, a->follow);
 	if (a->follow)
 		app_message(a, "following %d (%s): F again to stop", (int)t->pid, t->comm);
 	else
-		app_message(a, "not following");
+		app_message(a, "not following: the selection stays on its line until it moves");
 	return ACT_REDRAW;
 }
 
@@ -778,6 +954,18 @@ static enum action renice(struct app *a, int step)
 static enum action k_nice_down(struct app *a) { return renice(a, -1); }
 static enum action k_nice_up(struct app *a) { return renice(a, 1); }
 
+
+/* e: the selected process's environment, as htop's e (src/live.c reads it). */
+static enum action k_environ(struct app *a)
+{
+	const struct task *t = selected_task(a);
+
+	if (!live_process(a) || !t)
+		return ACT_REDRAW;
+	request(a, t);
+	return ACT_ENVIRON;
+}
+
 static enum action k_setup(struct app *a)
 {
 	app_push(a, &setup_view);
@@ -804,9 +992,13 @@ enum action theme_step(struct app *a, int dir)
 	return ACT_THEME;
 }
 
-static enum action k_theme(struct app *a)
+
+/* htop's keys for what ktop does not do: said, rather than nothing. */
+static enum action k_not_htop(struct app *a)
 {
-	return theme_step(a, 1);
+	app_message(a, "not in ktop: htop's l lsof, w wrap, a affinity, i I/O priority, U untag, "
+		    "m merged command, p program path (? lists ktop's keys)");
+	return ACT_REDRAW;
 }
 
 static enum action k_redraw(struct app *a)
@@ -818,12 +1010,12 @@ static enum action k_redraw(struct app *a)
 
 static const struct key_binding table_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", "the process view: its syscalls, rates, signals, events", k_open },
-	{ { KEY_UP }, "Up", "select the row above", k_up },
+	{ { KEY_UP }, "Up", "select the row above: the selection then stays on its process as rows move", k_up },
 	{ { KEY_DOWN }, "Down", "select the row below", k_down },
 	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp ^B", "one page up", k_pgup },
 	{ { KEY_NPAGE, 6 /* ^F */ }, "PgDn ^F", "one page down", k_pgdn },
-	{ { KEY_HOME, 'g' }, "Home g", "first row", k_home },
-	{ { KEY_END, 'G' }, "End G", "last row", k_end },
+	{ { KEY_HOME, 'g' }, "Home g", "first row: the selection stays on the first line as rows move", k_home },
+	{ { KEY_END, 'G' }, "End G", "last row (its line, as Home)", k_end },
 	{ { 'P' }, "P", "sort by CPU%", k_sort_cpu },
 	{ { 'M' }, "M", "sort by memory (RSS)", k_sort_mem },
 	{ { 'N' }, "N", "sort by PID", k_sort_pid },
@@ -831,9 +1023,9 @@ static const struct key_binding table_keys[] = {
 	{ { '<', ',' }, "< ,", "sort by the column to the left", k_sort_left },
 	{ { '>', '.' }, "> .", "sort by the column to the right", k_sort_right },
 	{ { 'I', 'R' }, "I R", "invert the sort order", k_invert },
-	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
-	{ { KEY_F(3) }, "F3", "search: select the next row whose name or command line holds the text, hiding none (F3 again: the next)", k_search },
-	{ { '/', '\\', 'o', KEY_F(4) }, "/ \\ o F4", "filter by name or command line: only the rows that hold the text show (Esc cancels)", k_filter },
+	{ { KEY_F(6) }, "F6", "sort menu: the columns on screen first, then the others", k_sort_menu },
+	{ { KEY_F(3), '/' }, "F3 /", "search: select the next row whose name or command line holds the text, hiding none (F3 again: the next)", k_search },
+	{ { '\\', 'o', KEY_F(4) }, "\\ o F4", "filter by name or command line: only the rows that hold the text show (Esc cancels)", k_filter },
 	{ { 27 /* Esc */ }, "Esc", "clear the filter", k_clear_filter },
 	{ { 'x' }, "x", "exited processes (X rows): after the live ones (default), hidden, or among them", k_exited },
 	{ { 'u' }, "u", "show one user's processes (menu)", k_user },
@@ -841,19 +1033,23 @@ static const struct key_binding table_keys[] = {
 	{ { '-' }, "-", "tree: fold (hide the children of the selected process)", k_fold },
 	{ { '+', '=' }, "+ =", "tree: unfold the selected process", k_unfold },
 	{ { '*' }, "*", "tree: unfold all", k_unfold_all },
-	{ { 'F' }, "F", "follow the selected process as the rows move", k_follow },
+	{ { 'K' }, "K", "kernel threads hidden or shown (settings: hide_kernel_threads)", k_kthreads },
+	{ { 'F' }, "F", "follow the selected process (a move, a click or a search follows the one it lands on; F again: its line)", k_follow },
 	{ { 'k', KEY_F(9) }, "k F9", "send a signal to the selected process (menu)", k_kill },
+	{ { 's' }, "s", "its system calls as they happen (htop's strace): the process view's event list", k_strace },
+	{ { 'e' }, "e", "its environment (a menu; root, or your own processes)", k_environ },
 	{ { KEY_F(7) }, "F7", "nice - 1: more CPU for the selected process (root)", k_nice_down },
 	{ { KEY_F(8) }, "F8", "nice + 1: less CPU for the selected process", k_nice_up },
 	{ { 'H' }, "H", "threads on/off (a row per thread)", k_threads },
 	{ { 'c' }, "c", "COMMAND: command line or name", k_cmdline },
-	{ { ' ' }, "Space", "pause/resume refreshing (a replay: pause/play)", k_pause },
-	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
+	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
+	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
+	{ { '[' }, "[", "a replay (-r): the interval before (htop's [ ] renice: F8 F7 here)", key_replay_back },
 	{ { ']' }, "]", "a replay: the interval after", key_replay_fwd },
 	{ { 'J' }, "J", "a replay: jump to a time, HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS]", key_replay_jump },
+	{ { 'W' }, "W", "flight recorder: save the last kernel events as a trace.dat (--flight)", key_flight },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
-	{ { 'Z' }, "Z", "next colour theme", k_theme },
-	{ { KEY_F(2), 'S' }, "F2 S", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
+	{ { KEY_F(2), 'S', 'C' }, "F2 S C", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
 	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency", key_view_next },
 	{ { 'V' }, "V", "views menu (F3 in the other views)", key_view_menu },
 	{ { '1' }, "1", "the Processes view (this table)", key_view_1 },
@@ -863,6 +1059,8 @@ static const struct key_binding table_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
+	{ { 'l', 'w', 'a', 'i' }, "l w a i", "htop's lsof, wrap, affinity, I/O priority: not in ktop (says so)", k_not_htop },
+	{ { 'U', 'm', 'p' }, "U m p", "htop's untag, merged command, program path: not in ktop (says so)", k_not_htop },
 	{ { 12 /* ^L */ }, "^L", "redraw the screen", k_redraw },
 	{ { '?', KEY_F(1), 'h' }, "? F1 h", "this help", key_help },
 	{ { 'q', KEY_F(10) }, "q F10", "quit", key_quit },
@@ -903,9 +1101,9 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 	size_t i;
 
 	if (kind == MOUSE_WHEEL_UP)
-		return move_sel(a, -3);
+		return move_sel(a, -3, true);
 	if (kind == MOUSE_WHEEL_DOWN)
-		return move_sel(a, 3);
+		return move_sel(a, 3, true);
 	if (y == a->hdr_y) {
 		for (i = 0; i < a->hdr_n; i++)
 			if (x >= a->hdr_x[i] && x < a->hdr_x[i + 1])
@@ -915,7 +1113,8 @@ static enum action table_mouse(struct app *a, int y, int x, enum mouse_kind kind
 	if (y < a->rows_y || y >= a->rows_y + a->table.list.rows ||
 	    !list_at(&a->table.list, a->rows.nrows, y - a->rows_y, &i))
 		return ACT_NONE;
-	move_sel(a, (long)i - (long)a->table.list.sel);
+	select_row(a, i, true);
+	a->follow = false;
 	if (kind == MOUSE_DOUBLE)
 		return keys_dispatch(a, table_keys, ARRAY_SIZE(table_keys), '\n');
 	return ACT_REDRAW;

@@ -111,6 +111,11 @@ void sort_menu_item(struct app *a, size_t i, bool current, const char *title, co
 		    const char *doc);
 void sort_menu_open(struct app *a, size_t n, size_t cur, menu_pick_fn pick);
 
+/* What the process table's screen holds (the e menu's environment), freed at the end. */
+void table_view_free(struct app *a);
+/* The process table's columns that fit in @w cells, into @out (COL_NR of room); how many. */
+size_t table_view_fit(struct app *a, int w, int *out);
+
 /* The header (meters and system rates); returns how many lines it used. */
 int header_draw(struct app *a, int w, int max_lines);
 
@@ -135,10 +140,15 @@ enum action key_help(struct app *a);
 enum action key_back(struct app *a);
 enum action key_quit(struct app *a);
 /* A replay: the interval before, after (a message when ktop is not replaying). */
+/* Z: pause or resume; Space: a replay's pause and play, live says there are no tags. */
+enum action key_pause(struct app *a);
+enum action key_space(struct app *a);
 enum action key_replay_back(struct app *a);
 enum action key_replay_fwd(struct app *a);
 /* A replay: a prompt for the time to jump to. */
 enum action key_replay_jump(struct app *a);
+/* Save the flight recorder's events (src/flightctl.c). */
+enum action key_flight(struct app *a);
 
 /* The event list's stepping and times, shared with the snapshot view. */
 struct fproc;

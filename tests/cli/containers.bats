@@ -34,6 +34,12 @@ setup() {
 
 teardown() {
 	local d i
+	# a process in a frozen v1 cgroup does not die before it thaws
+	if [ -f "$CGLIST" ]; then
+		while read -r d; do
+			[ -f "$d/freezer.state" ] && echo THAWED >"$d/freezer.state"
+		done <"$CGLIST"
+	fi
 	common_teardown
 	# the processes are gone: their cgroups empty, removed deepest first
 	if [ -f "$CGLIST" ]; then
@@ -435,20 +441,34 @@ wait_rows() {
 	return 1
 }
 
+# freeze1 DIR 0|1: freeze a v1 freezer cgroup, and wait until the kernel says so.
+freeze1() {
+	local i want=THAWED
+	[ "$2" = 1 ] && want=FROZEN
+	echo "$want" >"$1/freezer.state"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat "$1/freezer.state")" = "$want" ] && return 0
+		sleep 0.02
+	done
+	echo "$1 did not get $want" >&2
+	return 1
+}
+
 # run_frozen FILE GROUP CG RUN_ROWS: ktop (KTOP_ARGS) writes a row of GROUP
 # with CG frozen, CG thaws for RUN_ROWS rows, freezes, two more rows; then
-# ktop is stopped. BEFORE and AFTER run at the frozen ends.
+# ktop is stopped. BEFORE and AFTER run at the frozen ends. FREEZE: the
+# function that freezes CG (freeze: v2; freeze1: a v1 freezer cgroup).
 run_frozen() {
-	local f=$1 g=$2 cg=$3 n=$4 k
+	local f=$1 g=$2 cg=$3 n=$4 k fz=${FREEZE:-freeze}
 	"$KTOP" "${KTOP_ARGS[@]}" >"$f" 2>"$f.err" </dev/null 3>&- &
 	KP=$!
 	track "$KP"
 	wait_rows "$f" "$g" 1
 	before
-	freeze "$cg" 0
+	$fz "$cg" 0
 	k=$(group_lines "$f" "$g")
 	wait_rows "$f" "$g" $((k + n))
-	freeze "$cg" 1
+	$fz "$cg" 1
 	after
 	k=$(group_lines "$f" "$g")
 	# the next row's reading may have been taken before the freeze: one more after it
@@ -478,6 +498,108 @@ run_frozen() {
 	[ "$(csvcol "$OUT" "/$name" throttled_us sum)" -eq "$((T1 / 1000 - T0 / 1000))" ]
 	[ "$(csvcol "$OUT" "/$name" cpu_limit_pct last)" = 10.0 ]
 	csvcol "$OUT" "/$name" alerts | grep -q THR
+}
+
+# rowsum FILE PID: a process CSV's throttled time in ms, summed over its rows
+# (each interval's throttled_pct of its interval_s), its largest share, the
+# rows, and its cgroup column's values.
+rowsum() {
+	"$PY" - "$@" <<'EOF'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["pid"] == sys.argv[2]]
+thr = [r for r in rows if r["throttled_pct"]]
+ms = sum(float(r["throttled_pct"]) * float(r["interval_s"]) * 10 for r in thr)
+print("%.1f %.1f %d %s" % (ms, max([float(r["throttled_pct"]) for r in thr] or [0]), len(thr),
+                          ",".join(sorted({r.get("cgroup", "") for r in rows}))))
+EOF
+}
+
+# within GOT WANT: GOT ms within 3% (and 10 ms) of WANT ms.
+within() {
+	"$PY" -c 'import sys; got, want = map(float, sys.argv[1:]); sys.exit(abs(got - want) > 0.03 * want + 10)' "$1" "$2"
+}
+
+@test "throttled_pct: a hog alone in a v1 cpu cgroup of 10% (grouped by its memory path): its row > 50%, its time cpu.stat's" {
+	local cpu=/sys/fs/cgroup/cpu fz=/sys/fs/cgroup/freezer name=ktoptest-rowthr-$$ hog
+	local ms max n cg want
+	[ -f $cpu/cgroup.procs ] && [ -f $fz/cgroup.procs ] || skip "no v1 cpu and freezer hierarchies"
+	mkcg "$cpu/$name" && mkcg "$fz/$name"
+	echo 10000 >"$cpu/$name/cpu.cfs_quota_us"
+	echo 100000 >"$cpu/$name/cpu.cfs_period_us"
+	# its memory, pids and v2 cgroups stay the test's: its cgroup column is another path
+	in_cgroups hog "$cpu/$name $fz/$name" sh -c 'while :; do :; done'
+	freeze1 "$fz/$name" 1
+	settle "$cpu/$name/cpu.stat"
+	before() { T0=$(sed -n 's/^throttled_time //p' "$cpu/$name/cpu.stat"); }
+	after() { T1=$(sed -n 's/^throttled_time //p' "$cpu/$name/cpu.stat"); }
+	KTOP_ARGS=(-b --csv -d 0.5 -p "$hog" -o pid,throttled_pct,runq_ms,cgroup)
+	FREEZE=freeze1 run_frozen "$OUT" "$hog" "$fz/$name" 4
+	read -r ms max n cg < <(rowsum "$OUT" "$hog")
+	want=$(((T1 - T0) / 1000000))
+	echo "cpu.stat throttled_time: $T0 -> $T1 ns = $want ms; ktop: $ms ms over $n intervals, at most $max%; its cgroup column: $cg" >&3
+	[ "$cg" != "/$name" ]
+	[ "$want" -gt 200 ]
+	"$PY" -c 'import sys; assert float(sys.argv[1]) > 50' "$max"
+	within "$ms" "$want"
+}
+
+@test "throttled_pct: v2 (a fixture hierarchy: v1 holds the cpu controller here): the nearest cgroup with a cpu.max, its cpu.stat's delta" {
+	local root=$BATS_TEST_TMPDIR/cg name=ktoptest-v2thr-$$ hog k i ms max n cg wrote=0 rows
+	# where the process really is in v2, the fixture's files
+	mkcg "$V2/$name/app" || skip "cannot make cgroups under $V2"
+	in_cgroups hog "$V2/$name/app" sh -c 'while :; do :; done'
+	mkdir -p "$root/$name/app"
+	echo "cpu io memory pids" >"$root/cgroup.controllers"
+	echo "max 100000" >"$root/$name/app/cpu.max"
+	printf 'usage_usec 0\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n' >"$root/$name/app/cpu.stat"
+	echo "20000 100000" >"$root/$name/cpu.max"
+	stat_at() { printf 'usage_usec 1\nuser_usec 1\nsystem_usec 0\nnr_periods %d\nnr_throttled %d\nthrottled_usec %d\nnr_bursts 0\nburst_usec 0\n' "$1" "$1" "$2" >"$root/$name/cpu.stat"; }
+	stat_at 0 0
+	printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' >"$root/$name/cpu.pressure"
+	echo "41 31 0:38 / $root rw,relatime - cgroup2 cgroup2 rw" >"$BATS_TEST_TMPDIR/mountinfo"
+	KTOP_CGROUP_MOUNTINFO=$BATS_TEST_TMPDIR/mountinfo "$KTOP" -b --csv --no-trace -d 0.5 -p "$hog" \
+		-o pid,throttled_pct,cgroup >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	KP=$!
+	track "$KP"
+	# after each row, 400 ms more throttled (80% of the interval) in the parent's cpu.stat
+	wait_rows "$OUT" "$hog" 1
+	for ((i = 1; i <= 4; i++)); do
+		wrote=$((wrote + 400000))
+		stat_at $((i * 4)) "$wrote"
+		k=$(group_lines "$OUT" "$hog")
+		wait_rows "$OUT" "$hog" $((k + 1))
+	done
+	kill -TERM "$KP"
+	wait "$KP" || true
+	read -r ms max n cg < <(rowsum "$OUT" "$hog")
+	echo "fixture throttled_usec: 0 -> $wrote us; ktop: $ms ms over $n intervals, at most $max%" >&3
+	[ "$n" -ge 4 ]
+	within "$ms" $((wrote / 1000))
+	"$PY" -c 'import sys; assert float(sys.argv[1]) > 50' "$max"
+}
+
+@test "containers: the process table's container column names it as the Groups view does, the id one column away" {
+	make_fixtures
+	KTOP_HOST_ROOT=$ROOT run --separate-stderr "$KTOP" -b --csv --no-trace -n 2 -d 0.2 \
+		-p "$P1,$P2" -o pid,container,container_id
+	[ "$status" -eq 0 ]
+	echo "$output" >&3
+	[[ "$output" == *$'\n'*",$P1,web-1,docker:${ID1:0:12}"* ]]
+	[[ "$output" == *$'\n'*",$P2,shop/cart-5c7d/app,kubepods:${ID2:0:12}"* ]]
+	# the text batch likewise
+	KTOP_HOST_ROOT=$ROOT run --separate-stderr "$KTOP" -b --no-trace -n 1 -p "$P1" -o pid,container
+	[[ "$output" == *"$P1 web-1"* ]]
+	[[ "$output" != *"docker:"* ]]
+}
+
+@test "groups: the processes whose cgroup was not read (exited before) are named so, not ?" {
+	sh -c 'while :; do /bin/true; done' </dev/null >/dev/null 2>&1 3>&- &
+	track $!
+	run --separate-stderr "$KTOP" -b --csv --no-trace --view groups --group-by cgroup -n 4 -d 0.3
+	[ "$status" -eq 0 ]
+	echo "$output" >"$OUT"
+	[ -n "$(csvcol "$OUT" "(exited before read)" procs)" ]
+	[ -z "$(csvcol "$OUT" "?" procs)" ]
 }
 
 @test "containers: cpu pressure share from cpu.pressure's total: two hogs on one CPU exact, a sleeping group 0" {
@@ -541,7 +663,12 @@ EOF
 	done
 	wait_rows "$OUT" "/$name" 2
 	K0=$(sed -n 's/^oom_kill //p' "$mem/memory.oom_control")
-	in_cgroups hog "$V2/$name $mem" "$PY" -c 'b = b"x" * (256 << 20); print(len(b))'
+	# The hog allocates only once the test has seen it in both cgroups (it
+	# waits on a FIFO): killed at once, it was gone before in_cgroups looked.
+	mkfifo "$BATS_TEST_TMPDIR/gate"
+	in_cgroups hog "$V2/$name $mem" sh -c 'read -r _ <"$1" && exec "$2" -c "$3"' sh \
+		"$BATS_TEST_TMPDIR/gate" "$PY" 'b = b"x" * (256 << 20); print(len(b))'
+	timeout 10 sh -c 'echo go >"$1"' sh "$BATS_TEST_TMPDIR/gate"
 	wait "$hog" || true
 	K1=$(sed -n 's/^oom_kill //p' "$mem/memory.oom_control")
 	k=$(group_lines "$OUT" "/$name")

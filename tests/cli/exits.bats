@@ -9,6 +9,7 @@ load helpers/common
 
 setup_file() {
 	helper_prog burn || true
+	helper_prog deadcpu || true
 }
 
 setup() {
@@ -27,30 +28,76 @@ teardown() {
 	[ -n "$DIR" ] && rm -rf "$DIR"
 }
 
-# burn_rows USER N EVERY_MS MS PAGES THREADS KTOP-ARGS...: ktop's CSV of the
-# interval the loop runs in ($OUT), the processes' own report ($DIR/report).
-burn_rows() {
-	local user=$1 n=$2 every=$3 ms=$4 pages=$5 threads=$6 kpid st=0 t
-	shift 6
-	"$KTOP" -b --csv -d 0.5 -o pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw,syscalls \
-		"$@" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
-	kpid=$!
-	track "$kpid"
-	# the header and the first sample: the processes come after it, and
-	# after the time it began listening (known within 0.1 s, exits.h)
+# csv_start COLUMNS KTOP-ARGS...: ktop's CSV into $OUT (ktop: $KPID), its
+# header and first sample written: the test's processes come after it, and
+# after the time it began listening (known within 0.1 s, exits.h).
+csv_start() {
+	local cols=$1
+	shift
+	"$KTOP" -b --csv -d 0.5 -o "$cols" "$@" >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	KPID=$!
+	track "$KPID"
 	wait_for_lines "$OUT" 2 10
 	sleep 0.3
-	setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups \
-		"$DIR/burn" loop "$n" "$every" "$DIR/burnone" "$ms" "$pages" "$DIR/report" "$threads"
-	# every process reaped: a tick begun after that has read them all; and
-	# one more, for calls read a tick late (however long the load made it)
+}
+
+# csv_stop: the test's processes reaped, a tick begun after that has read
+# them all; and one more, for calls read a tick late (however long the load
+# made it). Then ktop ends, with 0.
+csv_stop() {
+	local st=0 t
 	t=$(date +%s.%N)
 	wait_tick_after "$OUT" "$t" 10
 	wait_tick_after "$OUT" "$(tail -n 1 "$OUT" | cut -d, -f1)" 10
-	kill -TERM "$kpid"
-	wait "$kpid" || st=$?
+	kill -TERM "$KPID"
+	wait "$KPID" || st=$?
 	[ "$st" -eq 0 ] || { echo "ktop exit $st: $(cat "$OUT.err")" >&2; return 1; }
+}
+
+# burn_rows USER N EVERY_MS MS PAGES THREADS KTOP-ARGS...: ktop's CSV of the
+# interval the loop runs in ($OUT), the processes' own report ($DIR/report).
+burn_rows() {
+	local user=$1 n=$2 every=$3 ms=$4 pages=$5 threads=$6
+	shift 6
+	csv_start pid,user,comm,state,cpu_s,cpu_pct,minflt,majflt,vcsw,syscalls "$@"
+	setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups \
+		"$DIR/burn" loop "$n" "$every" "$DIR/burnone" "$ms" "$pages" "$DIR/report" "$threads"
+	csv_stop
 	[ "$(wc -l <"$DIR/report")" -eq "$n" ] || { echo "$(wc -l <"$DIR/report") reports of $n" >&2; return 1; }
+}
+
+# wait4_rows DEADCPU-ARGS...: ktop's CSV ($OUT, traced) over a run of
+# helpers/deadcpu.c, whose children's wait4 is in $DIR/report. The helper and
+# its children run SCHED_FIFO on one CPU: a child runs from its parent's
+# switch to it to its own switches, no other task comes between (a task
+# whose own events the kernel does not record, as pid 1's threads on some
+# virtual machines, hides the switch back to the task it preempted).
+wait4_rows() {
+	[ -x "$BATS_FILE_TMPDIR/deadcpu" ] || skip "helpers/deadcpu.c was not built"
+	command -v chrt >/dev/null && command -v taskset >/dev/null || skip "no chrt, taskset"
+	csv_start pid,comm,state,cpu_s,cpu_pct
+	taskset -c "$(($(nproc) - 1))" chrt -f 1 "$BATS_FILE_TMPDIR/deadcpu" "$@" "$DIR/report"
+	csv_stop
+}
+
+# The exit record is sent before the exit frees the memory, with the runtime
+# of the last clock tick: the events add what came after (the X row's cpu_s
+# is wait4's, not 20-40 ms short for 256 MiB, nor a tick short for a spin).
+@test "exits: 12 children touching 256 MiB or spinning 20 ms: cpu_s is wait4's (traced)" {
+	wait4_rows kids 12 256 20 250
+	run check csv-wait4 "$OUT" "$DIR/report"
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+}
+
+# A child that touched 4 MiB and exited between two refreshes, reaped 1.5 s
+# later: its record's runtime is its last clock tick's, 0 when its one run met
+# none; its Z rows and its X row are what wait4 says (they read 0.000000).
+@test "exits: a child first seen as a zombie: its Z and X rows' cpu_s is wait4's, not 0 (traced)" {
+	wait4_rows zombie 4 1500
+	run check csv-wait4 "$OUT" "$DIR/report" Z
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
 }
 
 @test "exits: 40 processes of 30 ms and 500 pages, 20 a second: every X row exact (traced)" {

@@ -24,7 +24,10 @@ setup() {
 	TRACEWL="$BATS_FILE_TMPDIR/$WLNAME"
 }
 
-teardown() { common_teardown; }
+teardown() {
+	common_teardown
+	[ -z "${FLOOD:-}" ] || rm -rf "$FLOOD"
+}
 
 promq() {
 	"$PY" "$HELPERS/promq.py" "$@"
@@ -472,4 +475,85 @@ max_gap() {
 		"$BATS_TEST_TMPDIR/after.prom" | awk '{ print $2 }')
 	echo "openat ENOENT of $WLNAME: ${v:-absent} (want 1000)" >&2
 	[ "$v" = 1000 ]
+}
+
+# ---------------------------------------------------------------- fairness
+
+# Issue 32: an unprivileged user's churn of new names filled every group slot,
+# and every process started later, root's included, was only in comm="other"
+# for as long as the churn went on. The cap is shared out per user now.
+#
+# In a pid namespace of its own (unshare), so that the machine's own processes
+# and the other tests' (root's, many) take no part in the shares: there ktop
+# sees the namespace's processes only (a /proc monitor: no tracing in a pid
+# namespace, the groups are the same). The flood: as nobody, 20 processes a
+# second, each exec'd under a new name (a symlink to sleep) and living 4 s;
+# the root process starts once the flood's names fill the 20 slots.
+@test "exporter: 20 new names a second from nobody; a root process started meanwhile gets its own series" {
+	need_tracing "pid namespaces and setpriv"
+	command -v setpriv >/dev/null || skip "setpriv is not installed (Debian package util-linux)"
+	command -v unshare >/dev/null || skip "unshare is not installed (Debian package util-linux)"
+	local kp i v t0 name="kxrt$$" flname="kxf$$" n ok=0 m="$BATS_TEST_TMPDIR/m.prom"
+	kp=$(promq freeport)
+	FLOOD=$(mktemp -d /tmp/kxflood.XXXXXX)
+	chmod 755 "$FLOOD"
+	chown nobody "$FLOOD"
+	ln -s /bin/sleep "$FLOOD/$name"
+	# --kill-child: killing unshare (teardown) ends the namespace, flood and all
+	unshare --pid --fork --kill-child --mount-proc bash -c '
+		ktop=$1 port=$2 d=$3 name=$4 flname=$5
+		"$ktop" -b -d 0.3 --listen "127.0.0.1:$port" --metrics-max-series 20 \
+			>"$d/ktop.out" 2>"$d/ktop.err" </dev/null &
+		setpriv --reuid=nobody --regid=nogroup --clear-groups -- bash -c '\''
+			d=$1 i=0 t=$EPOCHREALTIME
+			while :; do
+				ln -s /bin/sleep "$d/$2-$i"
+				"$d/$2-$i" 4 </dev/null >/dev/null 2>&1 &
+				i=$((i + 1))
+				echo "$i" >"$d/started"
+				# 20 a second: the next start i/20 s after the first
+				sleep "$(awk -v t="$t" -v i="$i" -v n="$EPOCHREALTIME" \
+					"BEGIN { s = t + i / 20 - n; printf \"%.3f\", (s > 0 ? s : 0) }")"
+			done'\'' _ "$d" "$flname" &
+		until [ -e "$d/go" ]; do sleep 0.05; done
+		"$d/$name" 60 &
+		wait' _ "$KTOP" "$kp" "$FLOOD" "$name" "$flname" </dev/null >"$OUT" 2>&1 3>&- &
+	track $!
+	for ((i = 0; i < 100; i++)); do
+		curl -s "http://127.0.0.1:$kp/metrics" >"$m" && break
+		sleep 0.1
+	done
+	# the flood's names fill the slots: later names are folded into other
+	for ((i = 0; i < 100; i++)); do
+		curl -s "http://127.0.0.1:$kp/metrics" >"$m"
+		v=$(awk '$1 == "ktop_metrics_dropped_groups" { print $2 }' "$m")
+		[ "${v:-0}" -gt 0 ] && break
+		sleep 0.1
+	done
+	echo "folded into other before root's process: ${v:-0}" >&2
+	[ "${v:-0}" -gt 0 ]
+	touch "$FLOOD/go"
+	t0=$EPOCHREALTIME
+	for ((i = 1; i <= 50; i++)); do
+		curl -s "http://127.0.0.1:$kp/metrics" >"$m"
+		grep -q "^ktop_processes{comm=\"$name\"} 1\$" "$m" && break
+		sleep 0.2
+	done
+	echo "root's $name: own series at scrape $i, $(awk -v t="$t0" -v n="$EPOCHREALTIME" \
+		'BEGIN { printf "%.1f", n - t }') s after it started" >&2
+	grep -q "^ktop_processes{comm=\"$name\"} 1\$" "$m"
+	# It keeps it while the flood goes on (ten scrapes, 3 s), and the groups
+	# stay within the cap: at most 20 of their own, and other.
+	for ((i = 0; i < 10; i++)); do
+		sleep 0.3
+		curl -s "http://127.0.0.1:$kp/metrics" >"$m"
+		grep -q "^ktop_processes{comm=\"$name\"} 1\$" "$m" && ok=$((ok + 1))
+		n=$(grep -c '^ktop_processes{' "$m")
+		((n <= 21)) || { echo "$n groups" >&2; return 1; }
+	done
+	echo "kept at $ok of 10 later scrapes; the flood's own groups then: $(grep -c \
+		"^ktop_processes{comm=\"$flname-" "$m"), started: $(cat "$FLOOD/started")" >&2
+	[ "$ok" = 10 ]
+	# the flood went on all along: its later names are in other
+	grep -q '^ktop_processes{comm="other"} [1-9]' "$m"
 }

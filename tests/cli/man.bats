@@ -45,7 +45,7 @@ section() {
 	fi
 	local s
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "BATCH OUTPUT" KEYS THEMES ENVIRONMENT \
-		"EXIT STATUS" FILES "SEE ALSO"; do
+		"EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
 		grep -qx "$s" "$RENDERED" || { echo "no section $s" >&2; return 1; }
 	done
 }
@@ -87,6 +87,39 @@ section() {
 	# and the two fields CSV puts first
 	grep -qw time "$BATS_TEST_TMPDIR/batch.txt"
 	grep -qw interval_s "$BATS_TEST_TMPDIR/batch.txt"
+}
+
+@test "man: every option of OPTIONS is in --help, and every column key of BATCH OUTPUT" {
+	run "$KTOP" --help
+	[ "$status" -eq 0 ]
+	local o k n=0
+	# OPTIONS' entries: "-b, --batch", "--csv  Batch mode..." (the tag's first long option)
+	for o in $(section OPTIONS | grep -oE -- '^       (-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort -u); do
+		n=$((n + 1))
+		grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" <<<"$output" || { echo "$o: in OPTIONS, not in --help" >&2; return 1; }
+	done
+	[ "$n" -ge 30 ]
+	# Column keys' entries: the tag alone on its line, or its text at the indent
+	n=0
+	for k in $(section "BATCH OUTPUT" | awk '/^   Column keys/ { on = 1; next } /^   [A-Z]/ { on = 0 } on' |
+		awk '{ if (match($0, /^       [a-z][a-z0-9_]*( +|$)/) && (RLENGTH == 14 || RLENGTH == length($0))) print $1 }'); do
+		n=$((n + 1))
+		sed -n '/Column keys:/,/^$/p' <<<"$output" | grep -qE "^  $k " ||
+			{ echo "column $k: in the man page, not in --help's Column keys" >&2; return 1; }
+	done
+	[ "$n" -ge 30 ]
+}
+
+@test "docs: README is for users (at most 16,000 bytes) and points to the rest; the man page has EXAMPLES" {
+	local root="$BATS_TEST_DIRNAME/../.."
+	[ "$(wc -c <"$root/README.md")" -le 16000 ]
+	local f
+	for f in DESIGN.md bench/README.md tests/README.md man/ktop.1; do
+		grep -qF "\`$f" "$root/README.md" || grep -qF "man -l $f" "$root/README.md" ||
+			{ echo "README does not point to $f" >&2; return 1; }
+		[ -s "$root/$f" ]
+	done
+	grep -qx EXAMPLES "$RENDERED"
 }
 
 @test "man: every key of the JSON system object is documented" {
@@ -173,7 +206,7 @@ PYEOF
 @test "man: the version in .TH is the binary's" {
 	run "$KTOP" --version
 	[ "$status" -eq 0 ]
-	grep -q "^\.TH KTOP 1 .*\"$output\"" "$MAN"
+	grep -q "^\.TH KTOP 1 .*\"${lines[0]}\"" "$MAN"
 }
 
 @test "man: ENVIRONMENT, EXIT STATUS and SEE ALSO have what they must" {
@@ -195,7 +228,7 @@ PYEOF
 @test "docs: the design document is in the repository, README points at it, nothing points outside" {
 	local root="$BATS_TEST_DIRNAME/../.."
 	[ -s "$root/DESIGN.md" ]
-	grep -q '(`DESIGN.md`' "$root/README.md"
+	grep -qF '`DESIGN.md`' "$root/README.md"
 	# a user's clone has nothing beside the repository: no file may point there
 	command -v git >/dev/null && git -C "$root" rev-parse >/dev/null 2>&1 || skip "not a git checkout"
 	run git -C "$root" grep -n '\.\./shared' -- ':!tests'

@@ -160,15 +160,21 @@ usage_error() {
 	done
 }
 
-@test "--version prints 'ktop X.Y.Z' and exits 0" {
+@test "--version prints 'ktop X.Y.Z', the features and their libraries, the kernel's; exits 0" {
 	run --separate-stderr "$KTOP" --version
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" =~ ^ktop\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "${lines[0]}" =~ ^ktop\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[1]}" == "built with: tracing (libtracefs, libtraceevent), recording and replay (SQLite "* ]]
+	[[ "${lines[2]}" == "loaded when asked: exporter --listen (libmicrohttpd.so."*"), web config --web-config (libyaml"*"), remote write --remote-write (libcurl"*")" ]]
+	[[ "${lines[3]}" == "kernel $(uname -r): "* ]]
+	if [ -d /sys/kernel/tracing/events ] && [ "$(id -u)" = 0 ]; then
+		[[ "${lines[3]}" == *"tracefs at /sys/kernel/tracing (instances writable), events "* ]]
+	fi
 	run "$KTOP" -V
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^ktop\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[0]}" =~ ^ktop\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 }
 
 @test "every long option is accepted in its long form" {

@@ -593,6 +593,27 @@ replay_refused() {
 	tail -n +2 "$D/live.csv" | cmp - "$D/replayed.csv"
 }
 
+@test "record: a zombie listed across a new file: the new file replays its row as it was live" {
+	# A child that exits while ktop records and is reaped only 3 s later:
+	# its exit record is applied in one file, its Z rows go on in the next.
+	"$KTOP" -b --csv -d 0.3 -n 12 -w "$D/zr-%H%M%S.db" $(trace_opt) --output "$D/live.csv" &
+	local k=$!
+	echo "$k" >>"$PIDFILE"
+	wait_for_lines "$D/live.csv" 2
+	"$PY" -c 'import os, time
+if os.fork() == 0:
+    os.execv("/bin/true", ["true"])
+time.sleep(3)' &
+	echo $! >>"$PIDFILE"
+	wait "$k"
+	[ "$(ls "$D"/zr-*.db | wc -l)" -ge 3 ]
+	grep -q ',true,Z,' "$D/live.csv"
+	for f in "$D"/zr-*.db; do
+		"$KTOP" -r "$f" -b --csv | tail -n +2
+	done >"$D/replayed.csv"
+	diff <(tail -n +2 "$D/live.csv" | grep ',true,[ZX],') <(grep ',true,[ZX],' "$D/replayed.csv")
+}
+
 @test "record: a name another user planted for a strftime pattern is skipped for the next free one, said once, counted" {
 	[ "$(id -u)" -eq 0 ] || skip "makes files as another user (root)"
 	local y nb

@@ -47,7 +47,7 @@ summary() {
 	ST=0
 	# In the foreground (a background job would give CMD SIGINT ignored), its
 	# pid from the shell that becomes ktop.
-	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" "$KTOP" --summary --csv --output "$OUT" "$@" \
+	sh -c 'echo $$ >"$0"; exec "$@"' "$OUT.pid" ${PIN:+taskset -c "$PIN"} "$KTOP" --summary --csv --output "$OUT" "$@" \
 		>"$OUT.cmd" 2>"$OUT.err" </dev/null 3>&- || ST=$?
 	ktop_started "$(cat "$OUT.pid")"
 	no_instance_left "$(cat "$OUT.pid")"
@@ -141,7 +141,10 @@ strace_c() {
 	need_sumwl
 	need_strace
 	need_32bit
-	summary -- "$SUMWL32" abi 1000
+	# One CPU for ktop and the program (inherited): a thread's calls read
+	# from another CPU before its exec's return are named with the old table
+	# (a known defect, issue 32's note), which this test is not about.
+	PIN=0 summary -- "$SUMWL32" abi 1000
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	strace_c "$SUMWL32" abi 1000
 	grep -q "System call usage summary for 32 bit mode:" "$OUT.strace"
@@ -163,13 +166,15 @@ strace_c() {
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"System call usage summary for 32 bit mode:"* ]]
+	# strace's columns, p50 and p99 after max usecs; getppid: 1000 calls, no error
+	grep -Eq '^% time +seconds +usecs/call +max usecs +p50 <=us +p99 <=us +calls +errors +syscall +subsystem$' <<<"$stderr"
 	grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +1000 +getppid +Process Mgmt\.$' <<<"$stderr"
 }
 
 @test "32-bit: -b --csv --syscalls names and counts them, errors with their errno" {
 	need_sumwl
 	need_32bit
-	run --separate-stderr "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000
+	run --separate-stderr taskset -c 0 "$KTOP" -b --csv --syscalls -d 0.2 -- "$SUMWL32" abi 1000	# one CPU: as above
 	[ "$status" -eq 0 ] || { echo "$stderr" >&2; return 1; }
 	# syscall,calls,errors,last_errno summed over the intervals (the baseline has none)
 	local sums
@@ -185,7 +190,7 @@ strace_c() {
 	need_sumwl
 	need_strace
 	need_32bit
-	summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
+	PIN=0 summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000	# one CPU: as above
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	strace_c "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	check summary-strace "$OUT" "$OUT.strace" 3300
@@ -204,7 +209,8 @@ strace_c() {
 	# both tables in the text, the 64-bit one first
 	run --separate-stderr "$KTOP" --summary -- "$SUMWL" abi 100 "$SUMWL32" abi 1000
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]]
+	[[ "$stderr" == *" 100 "*" getppid "*"System call usage summary for 32 bit mode:"*" 1000 "*" getppid "* ]] ||
+		{ echo "$stderr" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- launch
@@ -342,9 +348,12 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	local pct p50 p99
 	read -r pct p50 p99 < <(awk -F, '$1 == "syscall" && $2 == "clock_nanosleep" { print $12, $10, $11 }' "$OUT")
 	awk -v p="$pct" 'BEGIN { exit !(p > 50) }'
-	# beside strace's columns, the histogram's: the bucket (8192, 16384] us holds 10 ms
-	[ "$p50" = 16384 ] || { echo "p50 $p50 p99 $p99" >&2; return 1; }
-	awk -v p="$p99" 'BEGIN { exit !(p >= 16384) }'
+	# beside strace's columns, the histogram's: the bucket (8192, 16384] us
+	# holds 10 ms: its bound, or the longest sleep where that is shorter (a
+	# percentile is never above the longest call); p99 is the longest's bucket,
+	# above it: the longest (a loaded machine may stretch one sleep past 16 ms)
+	awk -v a="$p50" -v b="$p99" -v m="$max" 'BEGIN { exit !(a == (m < 16384 ? m : 16384) && b == m && a >= 10000) }' ||
+		{ echo "p50 $p50 p99 $p99 max $max" >&2; return 1; }
 }
 
 @test "time: calls pending at a refresh, then exit_group (sleeps in a shell loop): each timed, the note true" {

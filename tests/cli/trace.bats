@@ -648,3 +648,20 @@ killed_ktop() {
 	# Its threads' calls are the process's row.
 	awk -F, -v p="$wpid" 'NR > 2 && $3 == p && $4 > 1000 { ok = 1 } END { exit !ok }' <<<"$output"
 }
+
+@test "a long /proc scan (-H, 5,000 threads): the ring-buffer pages copied out during it are freed once decoded" {
+	need_tracing
+	local wpid
+	helper_prog waker "$BATS_TEST_TMPDIR/waker"
+	"$BATS_TEST_TMPDIR/waker" 5000 "$BATS_TEST_TMPDIR/wpid" 3>&- &
+	WAKER=$!
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/wpid" ] && break; sleep 0.1; done
+	# each tick reads 5,000 threads' /proc files: more than 20 ms, the
+	# buffers' pages are copied out as it goes (ftrace_stash)
+	run --separate-stderr env KTOP_STATS=1 timeout 60 "$KTOP" -b -H -d 0.3 -n 6
+	[ "$status" -eq 0 ]
+	grep '^ktop-stats: ticks' <<<"$stderr" >&2
+	grep -q ' stashed=[1-9]' <<<"$stderr"
+	# Before: kept at its most (up to 4 ring buffers a CPU) once decoded.
+	grep -q ' stash_kept=0 ' <<<"$stderr"
+}

@@ -52,6 +52,8 @@ vg() {
 	vg -r "$d/r.db" -b --begin "$b"
 	[[ "$output" == *"PID USER"* ]]
 	if [ "$(id -u)" -eq 0 ]; then
-		vg --summary -r "$d/r.db" -p 1
+		# the summary to a file: stderr is valgrind's (and the summary's by default)
+		vg --summary --output "$d/sum.txt" -r "$d/r.db" -p 1
+		grep -q 'total' "$d/sum.txt"
 	fi
 }

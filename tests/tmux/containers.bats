@@ -3,7 +3,9 @@
 # and removed after, its own processes in them): a Docker container by its
 # name from a fixture root (KTOP_HOST_ROOT), `b` to pod; a group under a v1
 # CPU quota of 10% running a busy loop is counted in the header as throttled
-# and its row drawn loud; the header shows the system's pressure.
+# and its row drawn loud; the header shows the system's pressure. At 120
+# columns the throttled share, the limit and the alerts are on screen, for a
+# process whose cpu cgroup is not the path it is grouped by.
 
 load helpers/tmux
 
@@ -88,7 +90,28 @@ into() {
 	keys Home Down Down Enter
 	wait_for '^CGROUP +PROCS'
 	wait_for "^/$name +1 "
-	wait_for 'GROUPS [1-9][0-9]* THR'
+	wait_for 'cgroups: [1-9][0-9]* CPU-throttled'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+}
+
+@test "live: at 120 columns a throttled group's THROT%, CPULIM% and ALERT are on screen, by its rows' own cpu cgroup; the header in words" {
+	local name=ktoptest-thr120-$$ key hog
+	# alone in a v1 cpu cgroup of 10%, its other cgroups the test's: grouped by another path
+	mkcg "$V1/$name"
+	echo 10000 >"$V1/$name/cpu.cfs_quota_us"
+	into "$V1/$name" sh -c 'while :; do :; done'
+	hog=${PIDS[-1]}
+	key=$("$KTOP" -b --csv --no-trace -n 1 -p "$hog" -o cgroup | tail -n 1 | cut -d, -f3-)
+	[ "$key" != "/$name" ]
+	key=$(printf '%s' "${key:0:20}" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
+	tmux -L "$S" resize-window -t t -x 120 -y 40
+	[ "$(tmux -L "$S" display -p -t t '#{pane_width}x#{pane_height}')" = 120x40 ]
+	keys "clear; XDG_CONFIG_HOME=$XDG_CONFIG_HOME LANG=C.UTF-8 $KTOP --no-trace -d 0.4 --view groups --group-by cgroup; echo KTOP-EXIT=\$?" Enter
+	wait_for '^CGROUP +PROCS +CPU% +THROT% +CPULIM% +ALERT +MEM%'
+	# its group: throttled (a share above 0), its limit 10% of a CPU, THR
+	wait_for "^$key[^ ]* +[0-9]+ +[0-9.]+ +([1-9][0-9.]*|0\.[1-9]) +10\.0 THR "
+	wait_for 'cgroups: [1-9][0-9]* CPU-throttled'
 	keys q
 	wait_for 'KTOP-EXIT=0'
 }

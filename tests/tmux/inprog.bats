@@ -39,7 +39,7 @@ open_view() {
 	WL=$!
 	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/pids" ] && break; sleep 0.1; done
 	read -r P BUSY SLEEP VFORK READER FD <"$BATS_TEST_TMPDIR/pids"
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "$BATS_TEST_TMPDIR/pids"
 	keys Enter
 	wait_for "^ +$P "

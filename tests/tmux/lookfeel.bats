@@ -95,8 +95,11 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	title_line | grep -qE $'\e\\[([0-9]+;)*7m'
 	run any_colour
 	[ "$status" -ne 0 ]
-	keys Z
+	keys C	# setup, as in htop: Theme is its second line
+	wait_for '^ +Theme '
+	keys Down Right
 	wait_for 'NO_COLOR is set'
+	keys Escape
 	quit
 }
 
@@ -109,12 +112,22 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	quit
 }
 
-@test "Z cycles the themes live" {
+@test "setup's Theme cycles the themes live" {
 	start "" --theme default
-	keys Z
+	keys C	# setup, as in htop
+	wait_for '^ +Theme '
+	keys Down Right
+	wait_for 'Theme +high-contrast'
+	keys Escape
+	wait_for 'PID.*USER'
 	sleep 0.5
 	title_line | grep -qF $'\e[30m\e[103m'	# high-contrast follows default
-	keys Z
+	keys C
+	wait_for '^ +Theme '
+	keys Right
+	wait_for 'Theme +light'
+	keys Escape
+	wait_for 'PID.*USER'
 	sleep 0.5
 	title_line | grep -qF $'\e[37m\e[44m'	# then light
 	quit
@@ -158,7 +171,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 	# No pattern below has "sleep 302" in it: a grep that has would match the
 	# filter and could be the first row when pids wrap.
 	start "" -s +pid
-	keys t / s l e e p ' ' 3 0 2 Enter
+	keys t F4 s l e e p ' ' 3 0 2 Enter
 	wait_for 'filter:sleep 30[2]'
 	wait_for "^ *$TREE .*sh -c sleep 30[2]"
 	wait_for '├─ sleep 30[2]'
@@ -204,7 +217,7 @@ title_line() { colours | grep -m1 'PID.*USER'; }
 
 @test "function-key bar and help list every screen's keys" {
 	start ""
-	wait_for 'F1Help +F2Setup F3?.*F5Tree +F6SortByF7Nice -F8Nice \+F9Kill +F10Quit'
+	wait_for 'F1Help +F2Setup +F3?.*F5Tree +F6SortBy +F7Nice - +F8Nice \+ +F9Kill +F10Quit'
 	keys '?'
 	wait_for 'Keys of the table view'
 	keys G	# End: the last page (the legend and every view's keys before it)

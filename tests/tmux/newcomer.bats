@@ -10,38 +10,8 @@ load helpers/tmux
 KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-nc-$$"
 
-# pane W H: a new tmux server whose pane runs a shell, W x H.
-pane() {
-	tmux -L "$S" kill-server 2>/dev/null || true
-	# the old server gone first: a new one on its socket could meet its exit
-	for _ in $(seq 50); do tmux -L "$S" ls >/dev/null 2>&1 || break; sleep 0.1; done
-	tmux -L "$S" new-session -d -s t -x "$1" -y "$2" "sh"
-	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
-}
-
-setup() {
-	pane 120 40
-	CFG="$BATS_TEST_TMPDIR/cfg"
-	mkdir -p "$CFG"
-	PIDS=()
-}
-
-teardown() {
-	tmux -L "$S" kill-server 2>/dev/null || true
-	local p
-	# each started with setsid: its group is all it started (a chain of shells too)
-	for p in "${PIDS[@]}"; do
-		kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true
-	done
-}
-
-# bg CMD...: CMD in the background, in a process group of its own; its pid in
-# PIDS (teardown ends the group) and in BG.
-bg() {
-	setsid "$@" </dev/null >/dev/null 2>&1 3>&- &
-	BG=$!
-	PIDS+=("$BG")
-}
+setup() { pane_setup; }
+teardown() { bg_end; }
 
 # start ARGS...: ktop in the pane, its settings in $CFG (none), UTF-8.
 start() {
@@ -54,10 +24,6 @@ quit() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-# The table's column titles line, and the row of pid $1 (its first match).
-# (the sort arrow as one byte: positions are then cells)
-titles() { screen | grep -E '^ +PID' | head -1 | sed 's/▽/v/; s/△/^/'; }
-row_of() { screen | grep -E "^ +$1 " | head -1; }
 
 # The look (foreground, background, attributes, from the SGR sequences in
 # effect) where text $1 starts in the pane's coloured capture.
@@ -131,7 +97,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	[ -e "$BATS_TEST_TMPDIR/ready" ]
 	bg sh -c "while :; do kill -USR1 $rx; sleep 2.5; done"
 	start -d 5
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "nc-rx-$$"
 	keys Enter
 	wait_for "^ +$rx "
@@ -176,13 +142,16 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	quit
 }
 
-@test "the sort column has an arrow (ASCII too); Z names the theme" {
+@test "the sort column has an arrow (ASCII too); setup's Theme names the theme" {
 	start -d 1 --no-trace
 	wait_for 'CPU%▽'
 	keys I
 	wait_for 'CPU%△'
-	keys Z
-	wait_for '^theme [a-z-]+ \([0-9] of [0-9]; Z: the next'
+	keys C	# setup, as in htop: its second line is the theme
+	wait_for '^ +Theme '
+	keys Down Right
+	wait_for '^theme [a-z-]+ \([0-9] of [0-9]; Left/Right: another'
+	keys Escape
 	quit
 	keys "clear; env XDG_CONFIG_HOME='$CFG' LANG=C.UTF-8 $KTOP -d 1 --no-trace --ascii; echo KTOP-EXIT=\$?" Enter
 	wait_for 'CPU%v'
@@ -208,7 +177,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	bg sleep 1004
 	local p=$BG
 	start -d 1 --no-trace
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "sleep 1004"
 	keys Enter
 	wait_for "^ +$p +root +0 "
@@ -235,8 +204,11 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	# the first match selected, and the rows all there (the table is not filtered)
 	[ "$(screen | grep -cE '^ +[0-9]+ ')" -ge $((before - 2)) ]
 	if screen | tail -1 | grep -q 'filter:'; then return 1; fi
-	keys F3	# the last search again: the next match
+	keys F3	# a new search starts empty (issue 33); F3 in it: the next match
+	wait_for '^Search \(F3: next\): *$'
+	tmux -L "$S" send-keys -t t -l "sleep 1005"
 	wait_for '^Search \(F3: next\): sleep 1005'
+	keys F3
 	keys Enter
 	keys Enter	# the selected row's process view
 	wait_for "^Process $b +sleep"
@@ -249,9 +221,9 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	: "$a"
 }
 
-@test "search (F3): the refresh it makes keeps the selection on its process, not its line" {
-	# -d 100: no tick; the only refresh after the first frames is the one F3
-	# makes to read every command line (only the rows shown have theirs).
+@test "search (F3): a refresh after it keeps the selection on its process, not its line" {
+	# -d 100: no tick; the only refresh after the first frames is the one c
+	# makes (COMMAND: the name; the first frame read every command line).
 	# By threads, most first: a process of 200 threads started then lands
 	# above the selected row (pids wrap: a new one is not always the highest).
 	start -d 100 --no-trace -s threads
@@ -269,9 +241,10 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 	for _ in $(seq 100); do [ -e "$BATS_TEST_TMPDIR/threads-ready" ] && break; sleep 0.1; done
 	keys F3
 	wait_for '^Search \(F3: next\):'
+	keys Escape
+	keys c
 	# the refresh is done when the new process has its row
 	wait_for "^ +$BG "
-	keys Escape
 	keys Enter
 	wait_for '^Process [0-9]+'
 	echo "selected before F3: $sel; after: $(screen | grep -E '^Process [0-9]+')" >&2
@@ -337,12 +310,12 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 @test "help: the header's legend first (Mem is total - available), then each page's title" {
 	start -d 1 --no-trace
 	keys '?'
-	wait_for 'help of the table view: the header.s legend'
+	wait_for 'help: the header, then the keys of the table view'
 	wait_for 'Mem +used = MemTotal - MemAvailable'
 	keys NPage NPage NPage
-	wait_for '^ktop .* - table view keys'
+	wait_for '^ktop .* help: keys of the table view'
 	keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
-	if screen | head -1 | grep -q 'table view keys'; then return 1; fi
+	if screen | head -1 | grep -q 'keys of the table view'; then return 1; fi
 	keys x
 	quit
 }
@@ -373,7 +346,7 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 
 @test "a filter that matches nothing: Enter says so" {
 	start -d 1 --no-trace
-	keys /
+	keys F4
 	tmux -L "$S" send-keys -t t -l "zz-nothing-$$"
 	keys Enter
 	wait_for 'no process matches the filter \(Esc clears it\)'

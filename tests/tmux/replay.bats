@@ -58,8 +58,8 @@ record() {
 	keys '['
 	wait_for 'the first interval of the recording'
 	keys '?'
-	wait_for 'help of the table view'
-	keys NPage NPage NPage
+	wait_for '^ktop .*help.* table view'
+	for _ in $(seq 10); do screen | grep -q 'a replay: jump to a time' && break; keys NPage; sleep 0.2; done
 	wait_for 'a replay: jump to a time'
 	keys q
 	keys q

@@ -137,7 +137,7 @@ colours_on_screen() {
 	local title
 	title=$(tmux -L "$S" display -p -t t '#{pane_title}')
 	start_ktop
-	keys / ctypes Enter	# its command line; then COMMAND shows the name (comm)
+	keys F4 ctypes Enter	# its command line; then COMMAND shows the name (comm)
 	keys c
 	wait_for "^ +$NAMED .*\\?\\]2;pwned\\?\\?\\[2"
 	[ "$(tmux -L "$S" display -p -t t '#{pane_title}')" = "$title" ]
@@ -207,10 +207,12 @@ end_by() {
 	local log="$BATS_TEST_TMPDIR/st.log"
 	keys "clear; strace -f -y -qq -o $log -e trace=%file,%process,unshare,write,pwrite64,writev,pwritev,pwritev2 $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
 	wait_for 'PID[^ ]* +USER'
-	keys / '$(touch /tmp/ktop-pwned)' Enter
+	keys F4 '$(touch /tmp/ktop-pwned)' Enter
 	sleep 0.5
 	keys Escape
-	keys s
+	keys / '$(touch /tmp/ktop-pwned)' Enter
+	sleep 0.5
+	keys F6
 	sleep 0.3
 	keys Escape
 	keys '?'

@@ -72,12 +72,12 @@ select_row() {
 }
 
 pause() {
-	keys ' '
+	keys Z
 	wait_for 'PAUSED'
 }
 
 resume() {
-	keys ' '
+	keys Z
 	for _ in $(seq 50); do
 		screen | grep -q PAUSED || return 0
 		sleep 0.1
@@ -188,21 +188,24 @@ resume() {
 	need_tracing
 	start --latency
 	keys 7
-	wait_for '^SYSCALL +TIME% +CALLS/s +AVGus +P50us +P90us +P99us +MAXus +PROCS'
+	wait_for '^SYSCALL +TIME/s +CALLS/s +AVG +P50 +P90 +P99 +MAX +PROCS'
 	wait_for ' 7 Latency'
 	filter nanosleep
 	# evwl and its sender sleep (100 and 300 ms): a row with the time and
-	# percentiles; evwl's own p50 is the bucket of 100 ms, (65536, 131072] us
-	wait_for '^nanosleep +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ '
+	# percentiles, durations scaled, percentiles marked as bounds; evwl's own
+	# p50 is in the bucket of 100 ms, (65536, 131072] us, whose bound is
+	# above its longest sleep: that sleep, about 100 ms, then
+	d='[0-9.]+(us|ms|s)'
+	wait_for "^nanosleep +$d +[0-9.k]+ +$d +≤$d +≤$d +≤$d +$d +[0-9]+ "
 	pause
-	select_row '^SYSCALL +TIME%' '^nanosleep '
+	select_row '^SYSCALL +TIME/s' '^nanosleep '
 	keys Enter
 	wait_for '^Processes timed in nanosleep'
-	wait_for 'TIME% +P50us +P99us +MAXus'
+	wait_for 'TIME/s +P50 +P99 +MAX'
 	filter evwl
-	wait_for "^ +$P .* [0-9.]+ +131072 +[0-9]+ +[0-9.]+ evwl *\$"
+	wait_for "^ +$P .* $d +≤1[0-3][0-9]ms +≤$d +$d +evwl *\$"
 	keys Left
-	wait_for '^SYSCALL +TIME% +CALLS/s'
+	wait_for '^SYSCALL +TIME/s +CALLS/s'
 	resume
 	keys q
 	wait_for 'KTOP-EXIT=0'
@@ -234,7 +237,7 @@ resume() {
 	keys v
 	wait_for '^COMM +PROCS'
 	keys v
-	wait_for '^SYSCALL +TIME% +CALLS/s +AVGus +P50us'
+	wait_for '^SYSCALL +TIME/s +CALLS/s +AVG +P50'
 	keys v
 	wait_for 'PID[^ ]* +USER'
 	keys V
@@ -274,7 +277,7 @@ resume() {
 	keys F2
 	wait_for '^Setup'
 	wait_for 'Groups by +unit'
-	keys Down Down Down Down Down Down Down Right
+	keys Down Down Down Down Down Down Down Down Right
 	wait_for 'View +Syscalls'
 	keys s
 	wait_for 'saved to'

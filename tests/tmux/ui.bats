@@ -60,8 +60,8 @@ start_ktop() {
 	wait_for 'sort:pid-'
 	keys P
 	wait_for 'sort:cpu_pct-'
-	keys '>'
-	wait_for 'sort:mem_pct-'
+	keys '>'	# the column right of CPU% on screen: WAIT% at 100 columns traced, MEM% untraced
+	wait_for 'sort:(wait_pct|mem_pct)-'
 	keys '<'
 	wait_for 'sort:cpu_pct-'
 	keys q
@@ -89,14 +89,14 @@ start_ktop() {
 	sleep 300 &
 	SLEEPER=$!
 	start_ktop
-	keys / k t o p Enter
+	keys '\' k t o p Enter
 	wait_for 'filter:ktop'
 	run sh -c "tmux -L $S capture-pane -p -t t | sed -n '/PID *USER/,\$p' | sed '1d;\$d' | grep -v '^ *\$'"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *ktop* ]]
 	[[ "$output" != *"sleep 300"* ]]
 	keys Escape
-	keys / s l e e p Enter
+	keys F4 s l e e p Enter
 	wait_for 'sleep 300'
 	keys q
 }
@@ -106,7 +106,7 @@ start_ktop() {
 	sleep 300 &
 	SLEEPER=$!
 	start_ktop --no-trace
-	keys / s l e e p Enter
+	keys F4 s l e e p Enter
 	wait_for 'CSW/s COMMAND'
 	# CSW/s, just before COMMAND: "-" until its status is read.
 	wait_for "^ *$SLEEPER .* [0-9][0-9.kM]* +sleep 300"
@@ -118,7 +118,7 @@ start_ktop() {
 	keys F6
 	wait_for 'Sort by'
 	keys Home
-	for _ in 1 2 3; do keys Down; done
+	keys Down	# the columns on screen first: PID, USER, ...
 	keys Enter
 	wait_for 'sort:user\+'
 	keys q
@@ -127,9 +127,10 @@ start_ktop() {
 @test "tmux: help lists the keys and returns" {
 	start_ktop
 	keys '?'
-	wait_for 'keys \(any key returns'
+	wait_for 'view \(any key returns'
+	# the header's legend comes first: the keys on the next pages
+	for _ in $(seq 10); do screen | grep -q 'filter by name' && break; keys NPage; sleep 0.2; done
 	wait_for 'sort by CPU%'
-	keys NPage	# the header's legend comes first: the filter is on the next page
 	wait_for 'filter by name'
 	keys x
 	wait_for '^ +PID'
@@ -149,13 +150,13 @@ start_ktop() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "tmux: H toggles threads and space pauses" {
+@test "tmux: H toggles threads and Z pauses" {
 	start_ktop
 	keys H
 	wait_for 'threads'
-	keys ' '
+	keys Z
 	wait_for 'PAUSED'
-	keys ' '
+	keys Z
 	keys H
 	keys q
 	wait_for 'KTOP-EXIT=0'
@@ -191,7 +192,8 @@ start_ktop() {
 	tmux -L "$S" resize-window -t t -x 80 -y 24
 	start_ktop
 	if [ "$(id -u)" = 0 ]; then
-		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +RES +SYSC/s +ERR/s COMMAND'
+		# where the time goes (WAIT%) and TIME+ (htop keeps it) before ktop's SYSC/s
+		wait_for 'PID[^ ]* +S +CPU%[^ ]* +WAIT% +RES +TIME\+ +SYSC/s COMMAND'
 	else
 		wait_for 'PID[^ ]* +USER +NI S +CPU%[^ ]* +MEM% +RES +TIME\+ COMMAND'
 	fi

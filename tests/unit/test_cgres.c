@@ -144,9 +144,58 @@ static void test_interval(void)
 	cgres_table_free(&t);
 }
 
+/*
+ * Each row's CPU limit (collectors/cgcpu.h): the reading of the cgroup that
+ * limits it, keyed CGRES_CPU_KEY PATH apart from the groups' (the same path
+ * may be two cgroups on a hybrid host), or none; known in its tick only.
+ */
+static void test_cpu_of(void)
+{
+	struct cgres_table t;
+	struct cgres_raw grp = { 0 }, lim = { 0 };
+	const struct cgres *r;
+	double v;
+	int i;
+
+	cgres_table_init(&t);
+	grp.have = CGR_MEM_CUR;
+	lim.have = CGR_CPU_MAX | CGR_THROTTLE;
+	lim.quota_us = 20000;
+	lim.period_us = 100000;
+	for (i = 1; i <= 3; i++) {
+		cgres_table_apply(&t, "/ktop", &grp, (uint64_t)i * 1000000000ull, (uint64_t)i);
+		cgres_table_apply(&t, "cpu:/ktop", &lim, (uint64_t)i * 1000000000ull, (uint64_t)i);
+		cgres_table_cpu_of(&t, 42, "cpu:/ktop", (uint64_t)i);
+		cgres_table_cpu_of(&t, 43, "", (uint64_t)i);
+		cgres_table_cpu_of(&t, 44, "cpu:/not-read", (uint64_t)i);
+		cgres_table_end(&t, (uint64_t)i);
+		/* 800 ms of the second throttled: 80% */
+		lim.nr_throttled += 10;
+		lim.throttled_us += 800000;
+	}
+	CHECK(cgres_cpu_of(&t, 42, 3, &r) && r && !strcmp(r->dir, "cpu:/ktop"));
+	CHECK(r && cgres_is_cpu(r) && !cgres_is_cpu(cgres_find(&t, "/ktop")));
+	CHECK(r && cgres_num(r, CGF_THROTTLED_PCT, &v) && v == 80.0);
+	CHECK(r && cgres_num(r, CGF_CPU_LIMIT, &v) && v == 20.0);
+	CHECK(cgres_cpu_of(&t, 43, 3, &r) && !r);	/* nothing limits it */
+	CHECK(!cgres_cpu_of(&t, 44, 3, &r));		/* its reading not there: not known */
+	CHECK(!cgres_cpu_of(&t, 45, 3, &r));		/* not read */
+	CHECK(!cgres_cpu_of(&t, 42, 4, &r));		/* another tick's */
+	/* The throttled CPU cgroup counts once; the group's is not a CPU one. */
+	CHECK_EQ_U64(t.n_throttled, 1);
+	CHECK(t.have_groups);
+	/* A tick without rows asked for: the group alone, nothing known of the rows. */
+	cgres_table_apply(&t, "/ktop", &grp, 4000000000ull, 4);
+	cgres_table_end(&t, 4);
+	CHECK(!cgres_cpu_of(&t, 42, 4, &r));
+	CHECK_EQ_U64(t.n_throttled, 0);
+	cgres_table_free(&t);
+}
+
 static const struct test tests[] = {
 	{ "parse", test_parse },
 	{ "interval", test_interval },
+	{ "cpu_of", test_cpu_of },
 };
 
 int main(void)

@@ -432,6 +432,48 @@ static void test_group_key(void)
 	CHECK_EQ_U64(cgroup_group_key(CGROUP_BY_COMM, "x", NULL, NULL, out, 0), 0);
 }
 
+/* One hierarchy's line, whole: the cpu controller's path where the model keeps another. */
+static void test_hier_path(void)
+{
+	static const char hybrid[] =
+		"9:name=systemd:/\n8:pids:/\n3:cpuset:/\n4:memory:/process_api/5724\n"
+		"2:cpu,cpuacct:/ktop-thr\n0::/\n";
+	static const char v2[] = "1:name=systemd:/x\n0::/svc.slice/a.service (deleted)\n";
+	char out[CGROUP_PATH_MAX], longp[600], file[700];
+
+	/* The model's path is the memory one; the CPU's is its own. */
+	CHECK(parse_exact(hybrid, out, sizeof(out)) > 0);
+	CHECK_STR(out, "/process_api/5724");
+	CHECK_EQ_I64(cgroup_hier_path(hybrid, strlen(hybrid), "cpu", out, sizeof(out)),
+		     strlen("/ktop-thr"));
+	CHECK_STR(out, "/ktop-thr");
+	CHECK_EQ_I64(cgroup_hier_path(hybrid, strlen(hybrid), "cpuacct", out, sizeof(out)),
+		     strlen("/ktop-thr"));
+	CHECK_EQ_I64(cgroup_hier_path(hybrid, strlen(hybrid), "memory", out, sizeof(out)),
+		     strlen("/process_api/5724"));
+	/* "cpuset" is not "cpu"; v2 with its mark dropped; the root is a path. */
+	CHECK_EQ_I64(cgroup_hier_path("3:cpuset:/x\n", 12, "cpu", out, sizeof(out)), -ENOENT);
+	CHECK_STR(out, "");
+	CHECK_EQ_I64(cgroup_hier_path(v2, strlen(v2), NULL, out, sizeof(out)),
+		     strlen("/svc.slice/a.service"));
+	CHECK_STR(out, "/svc.slice/a.service");
+	CHECK_EQ_I64(cgroup_hier_path(hybrid, strlen(hybrid), NULL, out, sizeof(out)), 1);
+	CHECK_EQ_I64(cgroup_hier_path(hybrid, strlen(hybrid), "pids", out, sizeof(out)), 1);
+	CHECK_STR(out, "/");
+	/* v2 only: no v1 line names cpu. */
+	CHECK_EQ_I64(cgroup_hier_path("0::/a\n", 6, "cpu", out, sizeof(out)), -ENOENT);
+	/* Not shortened: a path that does not fit is not read at all. */
+	long_path(longp, sizeof(longp), "/kubepods", 60, "/leaf");
+	snprintf(file, sizeof(file), "2:cpu:%s\n", longp);
+	CHECK_EQ_I64(cgroup_hier_path(file, strlen(file), "cpu", out, sizeof(out)),
+		     -ENAMETOOLONG);
+	CHECK_EQ_I64(cgroup_hier_path(file, strlen(file), "cpu", longp, sizeof(longp)) > 0, 1);
+	/* Hostile: no NUL inside, no relative path, a partial last line. */
+	CHECK_EQ_I64(cgroup_hier_path("2:cpu:/a\0b\n", 11, "cpu", out, sizeof(out)), -ENOENT);
+	CHECK_EQ_I64(cgroup_hier_path("2:cpu:rel\n", 10, "cpu", out, sizeof(out)), -ENOENT);
+	CHECK_EQ_I64(cgroup_hier_path("2:cpu:/a", 8, "cpu", out, sizeof(out)), 2);
+}
+
 /*
  * Random files of 1-4 lines, each a head ("0::", "4:memory:", junk) and a
  * path of cgroup-ish tokens and random bytes: outputs bounded and terminated,
@@ -476,6 +518,10 @@ static void test_fuzz(void)
 			abort();
 		memcpy(b, buf, n);
 		cap = 1 + test_rand(&x) % sizeof(out);
+		r = cgroup_hier_path(b, n, i % 2 ? "cpu" : NULL, out, cap);
+		if (!CHECK(r == -ENOENT || r == -ENAMETOOLONG ||
+			   (r > 0 && (size_t)r < cap && strlen(out) == (size_t)r && out[0] == '/')))
+			break;
 		r = cgroup_parse_proc(b, n, out, cap);
 		free(b);
 		if (!CHECK(r == -EINVAL || (r >= 0 && (size_t)r < cap && strlen(out) == (size_t)r)))
@@ -808,6 +854,7 @@ static const struct test tests[] = {
 	{ "fit_utf8", test_fit_utf8 },
 	{ "unit_bounded", test_unit_bounded },
 	{ "group_key", test_group_key },
+	{ "hier_path", test_hier_path },
 	{ "fuzz", test_fuzz },
 	{ "read_fixture", test_read_fixture },
 	{ "attach_event", test_attach_event },

@@ -542,6 +542,47 @@ static void test_carry_exited(void)
 }
 
 /*
+ * Its time on a CPU after its exit event (AC_EXITCPU_NS): the exit's own work
+ * up to its last switch, across a preemption and another CPU, the last
+ * switch read past the cut; none of a new task's that has the tid after it.
+ */
+static void test_exit_time(void)
+{
+	struct acct_thread *t;
+	struct acct a;
+
+	acct_init(&a);
+	a.states = a.order_life = true;
+	acct_state_cpus(&a, 2);
+	acct_set_cpu(&a, 0);
+	acct_state_switch(&a, 0, 0, TID, 100);
+	acct_exit(&a, TID, true, 150);
+	acct_state_switch(&a, TID, OUT_PREEMPTED, 0, 200);
+	acct_set_cpu(&a, 1);
+	acct_state_switch(&a, 0, 0, TID, 300);
+	acct_state_switch(&a, TID, 0x20, 0, 350);		/* Z: its last switch */
+	acct_order_life(&a);
+	acct_state_end(&a, 320);
+	t = acct_thread(&a, TID);
+	CHECK_EQ_U64(t->n[AC_ONCPU_NS], 100 + 50);
+	CHECK_EQ_U64(t->n[AC_EXITCPU_NS], 50 + 50);
+	CHECK_EQ_U64(a.total[AC_EXITCPU_NS], 100);
+	acct_end_interval(&a);
+	acct_set_cpu(&a, 0);
+	acct_state_switch(&a, 0, 0, TID + 1, 400);		/* its parent */
+	acct_newtask(&a, TID + 1, TID, 0, "new", 3, 500);
+	acct_state_wakeup(&a, TID, true, TID + 1, 500);
+	acct_state_switch(&a, TID + 1, OUT_SLEEP, TID, 600);
+	acct_state_switch(&a, TID, OUT_SLEEP, 0, 700);
+	acct_order_life(&a);
+	acct_state_end(&a, 1000);
+	t = acct_thread(&a, TID);
+	CHECK_EQ_U64(t->n[AC_ONCPU_NS], 100);
+	CHECK_EQ_U64(t->n[AC_EXITCPU_NS], 0);
+	acct_free(&a);
+}
+
+/*
  * A task's last switch (prev_state X or Z, not a preemption) after its exit
  * says nothing more of it comes; read before the lifecycle events are put
  * in order, it still counts. A preemption after the exit does not; nor does
@@ -845,6 +886,8 @@ static const struct test tests[] = {
 	{ "acct: a child's call pending at the interval's end survives its fork's replay",
 	  test_fork_after_pairing },
 	{ "acct: the interval's execs, with their file names, cut ones marked", test_exec_records },
+	{ "acct: a thread's time on a CPU after its exit event, none of the tid's next task",
+	  test_exit_time },
 	{ "acct: a credential call that succeeded marks its thread for the interval",
 	  test_cred_calls },
 #if defined(__x86_64__) && !defined(__ILP32__)

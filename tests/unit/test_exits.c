@@ -6,7 +6,8 @@
  * a task born and dead within the interval, one /proc read before it died,
  * a record that comes while /proc still reads its task (a zombie), a process
  * of several threads, a reused pid, ktop's own records, threads mode, focus,
- * and the rule that a dead row is shown once.
+ * the rule that a dead row is shown once, and the CPU time the events add to
+ * a record (collectors/lifecpu.c).
  */
 #include <string.h>
 #include <time.h>
@@ -306,7 +307,7 @@ static void test_traced_zombie(void)
 	tick_begin(4);
 	tick_end();
 	t = model_task_find(&m, 760);
-	CHECK(t && !t->final);	/* the last numbers were /proc's (tick 3) */
+	CHECK(t && t->final);	/* the record's numbers, kept through its Z rows */
 	t = model_task_find(&m, 760);
 	if (!CHECK(t))
 		goto out;
@@ -346,6 +347,36 @@ static void test_traced_zombie_reaped(void)
 	CHECK(t->final);
 	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
 	CHECK_NEAR(col(t, COL_MINFLT), 0, 0);
+out:
+	teardown();
+}
+
+/*
+ * Not traced: a zombie /proc read at 120 ms (the kernel's final figure, in
+ * clock ticks), its record of 80 ms (before its exit freed its memory) read
+ * once it is reaped: its row X keeps the 120 ms its rows Z said.
+ */
+static void test_zombie_record_short(void)
+{
+	struct ts_exit e = rec(780, 780, true, 80, 100, "zombie");
+	struct task *t;
+
+	setup();
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(780, start_of(&e), 'R', 5, 50);
+	tick_end();
+	tick_begin(2);
+	reading(780, start_of(&e), 'Z', 12, 100);
+	tick_end();
+	tick_begin(3);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 780);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.12, 1e-9);
 out:
 	teardown();
 }
@@ -571,6 +602,131 @@ out:
 	teardown();
 }
 
+/* A row of @id's events this tick: @oncpu_ms on a CPU, @exit_ms of it after its exit event. */
+static void events(pid_t id, double oncpu_ms, double exit_ms, bool exited)
+{
+	struct row_events *r = sample_add_row(&s);
+
+	r->id = r->tgid = id;
+	r->n[CNT_ONCPU] = (uint64_t)(oncpu_ms * (double)MS);
+	r->n[CNT_EXITCPU] = (uint64_t)(exit_ms * (double)MS);
+	r->have_state = true;
+	r->exited = exited;
+	snprintf(r->comm, sizeof(r->comm), "child");
+}
+
+/*
+ * Born and dead within the interval, as its events saw it: 2.4 ms on a CPU,
+ * 1.9 of them after its exit event; its record's runtime @record_ms; @lost:
+ * events were lost in the interval. Its row, or NULL.
+ */
+static struct task *born_dead(pid_t pid, uint64_t record_ms, bool lost)
+{
+	struct ts_exit e = rec(pid, pid, true, record_ms, 10, "child");
+
+	m.event_counters = (1u << CNT_ONCPU) | (1u << CNT_EXITCPU);
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	events(pid, 2.4, 1.9, true);
+	s.have_totals = lost;
+	s.lost = lost ? 5 : 0;
+	exits_feed(x, &e, 1);
+	tick_end();
+	return model_task_find(&m, pid);
+}
+
+/*
+ * Its one run met no clock tick: the record's runtime is 0 (the kernel
+ * brought it up to date at no tick, no switch); the events saw its whole life.
+ */
+static void test_events_whole_life(void)
+{
+	struct task *t;
+
+	setup();
+	t = born_dead(1300, 0, false);
+	if (CHECK(t)) {
+		CHECK_EQ_I64(t->state, 'X');
+		CHECK_NEAR(col(t, COL_TIME), 0.0024, 1e-9);
+		CHECK_NEAR(col(t, COL_CPU), 0.24, 1e-9);	/* 2.4 ms of 1 s */
+	}
+	teardown();
+}
+
+/*
+ * Older than tracing (its events saw 75 ms of its life): its record's 600 ms
+ * and the 40 ms on a CPU after its exit event (freeing its memory).
+ */
+static void test_events_after_exit(void)
+{
+	struct ts_exit e = rec(1310, 1310, true, 600, 100, "old");
+	struct task *t;
+
+	setup();
+	m.event_counters = (1u << CNT_ONCPU) | (1u << CNT_EXITCPU);
+	e.etime_us = 5 * 1000000;
+	tick_begin(1);
+	reading(1310, start_of(&e), 'R', 50, 90);
+	tick_end();
+	tick_begin(2);
+	reading(1310, start_of(&e), 'R', 55, 95);
+	events(1310, 30, 0, false);
+	tick_end();
+	tick_begin(3);
+	events(1310, 45, 40, true);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 1310);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'X');
+	CHECK_NEAR(col(t, COL_TIME), 0.640, 1e-9);
+	CHECK_NEAR(col(t, COL_CPU), 9.0, 1e-9);	/* 640 - 550 ms of 1 s */
+out:
+	teardown();
+}
+
+/* Events lost while it lived: a lost switch makes time off a CPU look on it; the record alone. */
+static void test_events_lost(void)
+{
+	struct task *t;
+
+	setup();
+	t = born_dead(1320, 1, true);
+	if (CHECK(t))
+		CHECK_NEAR(col(t, COL_TIME), 0.001, 1e-9);
+	teardown();
+}
+
+/* A pid again, another process's: none of the life of the one before, gone without a record. */
+static void test_events_pid_again(void)
+{
+	struct ts_exit e = rec(1330, 1330, true, 0, 10, "child");
+	struct task *t;
+
+	setup();
+	m.event_counters = (1u << CNT_ONCPU) | (1u << CNT_EXITCPU);
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	reading(1330, 100, 'R', 50, 90);
+	events(1330, 500, 0, false);
+	tick_end();
+	tick_begin(3);		/* gone, its record dropped */
+	tick_end();
+	tick_begin(4);
+	tick_end();
+	tick_begin(5);
+	events(1330, 1, 0.5, true);
+	exits_feed(x, &e, 1);
+	tick_end();
+	t = model_task_find(&m, 1330);
+	if (CHECK(t))
+		CHECK_NEAR(col(t, COL_TIME), 0.001, 1e-9);
+	teardown();
+}
+
 static const struct test tests[] = {
 	{ "exits: traced, its exit and its zombie in one tick: Z, not X, until reaped",
 	  test_traced_zombie },
@@ -580,6 +736,8 @@ static const struct test tests[] = {
 	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
 	{ "a record before its row is dead waits (zombie)", test_early_record },
+	{ "a zombie's record below what /proc read of it: its row X keeps /proc's",
+	  test_zombie_record_short },
 	{ "a record whose row lives on is dropped after a few ticks", test_record_waits_bounded },
 	{ "a process of threads: the sum of its thread records", test_threads_summed },
 	{ "threads unheard: counters unknown, not short", test_threads_partial },
@@ -588,6 +746,12 @@ static const struct test tests[] = {
 	{ "focus: only the focused processes", test_focus },
 	{ "a dead row is shown once", test_shown_once },
 	{ "calls read a tick late: the dead row again, with them", test_late_calls },
+	{ "its record's runtime 0: the events saw its whole life, the exit's work too",
+	  test_events_whole_life },
+	{ "older than tracing: its record and its time on a CPU after its exit event",
+	  test_events_after_exit },
+	{ "events lost while it lived: its record alone", test_events_lost },
+	{ "its pid again: nothing of the process before", test_events_pid_again },
 };
 
 int main(void)

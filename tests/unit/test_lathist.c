@@ -106,7 +106,9 @@ static void test_quantiles_against_sorted(void)
 			CHECK_EQ_U64((uint64_t)lat_hist_quantile(&h, qs[k]), lat_bucket(v[rank - 1]));
 			CHECK(lat_hist_quantile_us(&h, qs[k], v[n - 1], &us));
 			/* The bound is true: that share of the calls took at most it. */
-			CHECK(v[rank - 1] <= (uint64_t)us * 1000);
+			CHECK((double)v[rank - 1] <= us * 1000 + 1e-6);
+			/* ... and never more than the longest call. */
+			CHECK(us * 1000 <= (double)v[n - 1] + 1e-6);
 		}
 	}
 }
@@ -118,19 +120,28 @@ static void test_quantile_small_cases(void)
 
 	CHECK_EQ_U64((uint64_t)(lat_hist_quantile(&h, 0.5) + 1), 0);
 	CHECK(!lat_hist_quantile_us(&h, 0.5, 0, &us));
-	/* 99 fast calls and one slow: p99 is the fast bucket, p99.9 and max the slow one. */
+	/*
+	 * 99 fast calls and one slow: p99 is the fast bucket, p99.9 the slow
+	 * one, whose bound (8192 us) is above the longest call (5000 us): the
+	 * longest, then.
+	 */
 	h.n[lat_bucket(3000)] = 99;
 	h.n[lat_bucket(5000000)] = 1;
 	CHECK(lat_hist_quantile_us(&h, 0.99, 5000000, &us));
 	CHECK(us == 4);
 	CHECK(lat_hist_quantile_us(&h, 0.999, 5000000, &us));
-	CHECK(us == 8192);
+	CHECK(us == 5000);
 	CHECK(lat_hist_quantile_us(&h, 0.5, 5000000, &us));
 	CHECK(us == 4);
+	/* A slow call's bucket: p50 4194304 us would be above calls of 3.0 s at most. */
+	memset(&h, 0, sizeof(h));
+	h.n[lat_bucket(3001716000ull)] = 10;
+	CHECK(lat_hist_quantile_us(&h, 0.5, 3001716000ull, &us));
+	CHECK(us == 3001716);
 	/* Past the last bound the longest call bounds it. */
 	h.n[LAT_OVERFLOW] = 1000;
 	CHECK(lat_hist_quantile_us(&h, 0.99, 100000000001ull, &us));
-	CHECK(us == 100000001);
+	CHECK(us == 100000000001ull / 1e3);
 }
 
 /* Durations stay with their syscall through growth, merges, re-keying and clears. */

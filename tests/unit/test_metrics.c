@@ -409,6 +409,80 @@ static void test_expire(void)
 	fx_free(&f);
 }
 
+/* Live processes of @uid this tick: @names[i] is pid @pid0 + i. */
+static void live(struct fixture *f, int64_t uid, pid_t pid0, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i])
+			reading(f, pid0 + (pid_t)i, names[i], 1, 1)->uid = uid;
+}
+
+#define HAS(f, comm) (!isnan(value(f, "ktop_processes{comm=\"" comm "\"}")))
+
+/*
+ * Issue 32: the cap is shared out per user. One user's new names, every slot
+ * taken, went to "other", and so did every later process of anyone. Now a
+ * user with fewer groups takes the slot of the user with the most (two more
+ * at least): an idle group of theirs first, else their newest. A user at its
+ * share takes nobody's slot: its new names are "other".
+ */
+static void test_fair_share(void)
+{
+	static const char *const fl[] = { "f0", "f1", "f2", "f3", "f4" };
+	static const char *const fl_no_f1[] = { "f0", NULL, "f2", "f3", "f4" };
+	static const char *const root1[] = { "daemon" };
+	static const char *const root2[] = { "daemon", "daemon2" };
+	static const char *const root3[] = { "daemon", "daemon2", "daemon3" };
+	static const char *const more[] = { "f5" };
+	struct fixture f;
+
+	fx_init(&f, CGROUP_BY_COMM, 4);
+	if (!CHECK(f.mx))
+		return;
+	tick_start(&f);
+	tick_end(&f);
+	/* nobody's five names: four slots, f4 in other */
+	tick_start(&f);
+	live(&f, 65534, 100, fl, 5);
+	tick_end(&f);
+	render(&f);
+	CHECK(HAS(&f, "f3") && !HAS(&f, "f4"));
+	CHECK_VAL(&f, "ktop_processes{comm=\"other\"}", 1);
+	/* root's daemon takes the slot of nobody's idle f1 (its process is gone) */
+	tick_start(&f);
+	live(&f, 65534, 100, fl_no_f1, 5);
+	live(&f, 0, 200, root1, 1);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_processes{comm=\"daemon\"}", 1);
+	CHECK(!HAS(&f, "f1") && HAS(&f, "f0") && HAS(&f, "f3"));
+	/* 1 against 3: root's daemon2 takes nobody's newest, f3; f3 is in other */
+	tick_start(&f);
+	live(&f, 65534, 100, fl_no_f1, 5);
+	live(&f, 0, 200, root2, 2);
+	tick_end(&f);
+	render(&f);
+	CHECK_VAL(&f, "ktop_processes{comm=\"daemon2\"}", 1);
+	CHECK(!HAS(&f, "f3") && HAS(&f, "f0") && HAS(&f, "f2"));
+	CHECK_VAL(&f, "ktop_processes{comm=\"other\"}", 2);
+	/* 2 and 2: each at its share, the new names of both are in other */
+	tick_start(&f);
+	live(&f, 65534, 100, fl_no_f1, 5);
+	live(&f, 65534, 150, more, 1);
+	live(&f, 0, 200, root3, 3);
+	tick_end(&f);
+	render(&f);
+	CHECK(!HAS(&f, "daemon3") && !HAS(&f, "f5"));
+	CHECK(HAS(&f, "daemon") && HAS(&f, "daemon2") && HAS(&f, "f0") && HAS(&f, "f2"));
+	CHECK_VAL(&f, "ktop_processes{comm=\"other\"}", 4);
+	CHECK_EQ_U64(metrics_ngroups(f.mx), 5);
+	/* every process counted once: 4 of nobody's, 3 of root's */
+	CHECK_NEAR(sum(&f, "ktop_processes{"), 4 + 1 + 3, 0);
+	fx_free(&f);
+}
+
 /* "other" is only the overflow: a process of that name is "[other]", and so on. */
 static void test_other_name(void)
 {
@@ -731,6 +805,8 @@ static const struct test tests[] = {
 	  test_by_unit },
 	{ "metrics: OpenMetrics and text expositions", test_formats },
 	{ "metrics: idle groups expire, a new name gets its own series", test_expire },
+	{ "metrics: the group cap is shared out per user: one's new names take no other's slot",
+	  test_fair_share },
 	{ "metrics: a process named other is not the overflow", test_other_name },
 	{ "metrics: lost exit records are counted", test_lost_exits },
 	{ "metrics: a push encoded from the samples equals the page's encoding", test_push_equals_page },

@@ -145,9 +145,10 @@ static void test_model_second_tick_rates(void)
 	CHECK(task_rate(&m, t, CNT_MINFLT, &r));
 	CHECK_NEAR(r, 0.0, 0);
 
-	/* More than one CPU: 100 = one CPU, so 3 CPUs busy = 300. */
+	/* More than one CPU: 100 = one CPU, so 3 CPUs busy = 300 (of three threads). */
 	tick_begin(&m, 13.5);
 	t = sample(&m, 42, 1000, "busy", 800, 150, 8234);
+	t->threads = 3;
 	model_end_tick(&m);
 	CHECK_NEAR(t->cpu_pct, 300.0, 1e-9);
 	model_free(&m);
@@ -1838,6 +1839,84 @@ static void test_model_zombie_after_exit(void)
 	model_free(&m);
 }
 
+static void late_refresh(bool traced)
+{
+	static const uint64_t utime[][2] = { { 0, 105 }, { 0, 380 } };
+	static const uint64_t runq_ns[] = { 0, 1448000000ull };
+	struct model m;
+	struct sample s;
+	struct task_reading *r;
+	struct row_events *e;
+	struct task *t;
+	char b[32];
+	double v;
+	int i;
+
+	model_init(&m, 100, 4);
+	sample_init(&s);
+	m.event_counters = traced ? (1u << CNT_ONCPU) | (1u << CNT_RUNQ) : 0;
+	for (i = 0; i < 2; i++) {
+		s.begin = true;
+		s.mono_ns = (uint64_t)(i + 1) * SEC;	/* 1 s apart */
+		s.wall_s = 1700000000.0 + i;
+		/* One thread: 1.05 s of CPU between the reads, 1.448 s of waiting told at its end. */
+		r = sample_add_task(&s);
+		r->pid = r->tgid = 21;
+		r->uid = -1;
+		r->stat = mkstat(21, "late", utime[0][i], 0, 10);
+		r->have_runq = !traced;
+		r->runq_ns = runq_ns[i];
+		/* Four threads, three of them gone by the second read: 3.8 s is not too much. */
+		r = sample_add_task(&s);
+		r->pid = r->tgid = 22;
+		r->uid = -1;
+		r->stat = mkstat(22, "pool", utime[1][i], 0, 10);
+		r->stat.num_threads = i ? 1 : 4;
+		/* Traced, a row held a tick: 1.2 s on a CPU, of one thread. */
+		if (traced && i) {
+			e = sample_add_row(&s);
+			e->id = e->tgid = 21;
+			e->n[CNT_ONCPU] = 1200000000ull;
+			e->have_state = true;
+		}
+		s.end = true;
+		model_apply(&m, &s);
+	}
+	t = model_task_find(&m, 21);
+	if (!CHECK(t) || !CHECK(t->have_cpu))
+		goto out;
+	CHECK_NEAR(t->cpu_pct, 100.0, 1e-9);
+	CHECK_STR(fmt_cell(&m, t, COL_CPU, b, sizeof(b), true), "100.0");
+	/* The counts as counted (CSV's milliseconds): only the shares are bound. */
+	if (traced) {
+		CHECK_STR(fmt_cell(&m, t, COL_ONCPU, b, sizeof(b), true), "100.0");
+		CHECK(col_num(&m, t, COL_ONCPU, &v));
+		CHECK_NEAR(v, 1200.0, 1e-9);
+	} else {
+		CHECK_STR(fmt_cell(&m, t, COL_RUNQ, b, sizeof(b), true), "100.0");
+		CHECK(col_num(&m, t, COL_RUNQ, &v));
+		CHECK_NEAR(v, 1448.0, 1e-9);
+	}
+	t = model_task_find(&m, 22);
+	if (CHECK(t) && CHECK(t->have_cpu))
+		CHECK_NEAR(t->cpu_pct, 380.0, 1e-9);
+out:
+	sample_free(&s);
+	model_free(&m);
+}
+
+/*
+ * A refresh whose /proc reads came late (its scan waited) or whose counts
+ * came late (a wait the kernel counts at its end, a row held a tick for its
+ * last switch): more than the interval of CPU, or of waiting, for one
+ * thread. No share is above 100 per thread; the counts stay as counted.
+ */
+static void test_model_share_late_refresh(void)
+{
+	late_refresh(false);
+	late_refresh(true);
+}
+
 static void test_model_listed_after_exit(void)
 {
 	listed_after_exit(true);
@@ -1868,6 +1947,8 @@ static const struct test tests[] = {
 	{ "model: a row held a tick after /proc stopped listing its process", test_model_late_row },
 	{ "model: after its exit, Z while /proc lists it, then X once; no row after X", test_model_listed_after_exit },
 	{ "model: a zombie listed after its exit: CPU 0, its last counts kept", test_model_zombie_after_exit },
+	{ "model: a late refresh: no share above 100 per thread, the counts as counted",
+	  test_model_share_late_refresh },
 	{ "model_sum_syscalls", test_model_sum_syscalls },
 	{ "rowset_want: the shown rows' status is read", test_rowset_want },
 	{ "sys_rate", test_sys_rate },

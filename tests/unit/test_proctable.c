@@ -51,8 +51,92 @@ static void test_json_text(void)
 	CHECK_STR(s, "cron.service");
 }
 
+/* Durations in the unit they need; a percentile marked as the bound it is. */
+static void test_durations(void)
+{
+	char b[32];
+
+	fmt_usec(b, sizeof(b), 0.4, false, true);
+	CHECK_STR(b, "0.4us");
+	fmt_usec(b, sizeof(b), 16, false, true);
+	CHECK_STR(b, "16us");
+	fmt_usec(b, sizeof(b), 999.4, false, true);
+	CHECK_STR(b, "999us");
+	fmt_usec(b, sizeof(b), 999.6, false, true);
+	CHECK_STR(b, "1.00ms");
+	fmt_usec(b, sizeof(b), 4194.304, false, true);
+	CHECK_STR(b, "4.19ms");
+	fmt_usec(b, sizeof(b), 48668, false, true);
+	CHECK_STR(b, "48.7ms");
+	fmt_usec(b, sizeof(b), 262144, true, true);
+	CHECK_STR(b, "\u2264262ms");
+	fmt_usec(b, sizeof(b), 262144, true, false);
+	CHECK_STR(b, "<=262ms");
+	fmt_usec(b, sizeof(b), 3001716, false, true);
+	CHECK_STR(b, "3.00s");
+	fmt_usec(b, sizeof(b), 67108864, false, true);
+	CHECK_STR(b, "67.1s");
+	fmt_usec(b, sizeof(b), 1501534000, false, true);
+	CHECK_STR(b, "1502s");
+}
+
+/* WAIT%: the larger of the waits, named; not known without their numbers. */
+static void test_wait(void)
+{
+	struct model m = { .interval_s = 2, .event_counters = (1u << CNT_RUNQ) | (1u << CNT_BLOCKED) };
+	struct task t = { .pid = 9, .starttime = 5, .state = 'D' };
+	bool kept[COL_NR] = { false };
+	const char *word;
+	char b[32];
+	double v;
+
+	CHECK(!col_wait(&m, &t, &v, &word));
+	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "-");
+	/* 2 s: 0.4 s waiting for a CPU (20%), 1.2 s blocked (60%). */
+	t.have_delta = (1u << CNT_RUNQ) | (1u << CNT_BLOCKED);
+	t.delta[CNT_RUNQ] = 400000000;
+	t.delta[CNT_BLOCKED] = 1200000000;
+	CHECK(col_wait(&m, &t, &v, &word));
+	CHECK(v > 59.99 && v < 60.01);
+	CHECK_STR(word, "blk");
+	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "blk 60");
+	t.delta[CNT_RUNQ] = 3 * 2000000000ull;	/* three threads waiting all the time: 300% */
+	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "runq 300");
+	t.delta[CNT_RUNQ] = t.delta[CNT_BLOCKED] = 0;
+	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "0");
+	/* It says nothing more where RUNQ% and BLOCK% both show. */
+	kept[COL_RUNQ] = true;
+	CHECK(!col_wait_redundant(kept));
+	kept[COL_BLOCKED] = true;
+	CHECK(col_wait_redundant(kept));
+}
+
+/* What only stat says is not known of a task /proc never read (born and gone). */
+static void test_unread(void)
+{
+	struct model m = { .interval_s = 1 };
+	struct task t = { .pid = 9, .state = 'X' };
+	char b[32];
+	double v;
+
+	CHECK(!col_num(&m, &t, COL_NICE, &v));
+	CHECK(!col_num(&m, &t, COL_RSS, &v));
+	CHECK_STR(fmt_cell(&m, &t, COL_RSS, b, sizeof(b), true), "-");
+	t.starttime = 77;	/* read once: its last reading */
+	CHECK(col_num(&m, &t, COL_NICE, &v) && v == 0);
+	/* A kernel thread is bracketed before its command line is read. */
+	t.ppid = 2;
+	snprintf(t.comm, sizeof(t.comm), "kworker/0:1");
+	CHECK_STR(col_text(&t, COL_CMDLINE, b, sizeof(b), true), "[kworker/0:1]");
+	CHECK_STR(fmt_cell(&m, &t, COL_COMM, b, sizeof(b), true), "[kworker/0:1]");
+	CHECK_STR(col_text(&t, COL_COMM, b, sizeof(b), true), "kworker/0:1");	/* CSV: the name */
+}
+
 static const struct test tests[] = {
 	{ "JSON text cells: raw name and command line, whole cgroup and unit", test_json_text },
+	{ "durations: us, ms, s as needed; a percentile marked as a bound", test_durations },
+	{ "WAIT%: the larger wait, named; redundant where RUNQ% and BLOCK% show", test_wait },
+	{ "a task /proc never read: its stat columns not known; kernel threads bracketed", test_unread },
 };
 
 int main(void)

@@ -35,13 +35,14 @@
 #define EV_BITS ((1u << CNT_VCSW) | (1u << CNT_IVCSW) | (1u << CNT_SYSCALLS) | \
 		 (1u << CNT_SYSERR) | (1u << CNT_SIGRECV) | (1u << CNT_SIGSENT) | \
 		 (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) | (1u << CNT_BLOCKED) | \
-		 (1u << CNT_STOPPED))
+		 (1u << CNT_STOPPED) | (1u << CNT_NET_TX) | (1u << CNT_NET_RX))
 
 struct sim {
 	bool alive, read_last;
 	pid_t pid;
 	struct pid_stat st;
 	uint64_t vcsw, ivcsw;
+	uint64_t rd, wr;		/* /proc/PID/io read_bytes, write_bytes */
 	int64_t uid;
 	const char *user, *cgroup;
 	char cmd[64];
@@ -213,6 +214,9 @@ static void world_tick(struct world *w, struct model *m, struct sample *s)
 					f->cnt[CNT_MAJFLT] = p->st.majflt;
 					f->cnt[CNT_VCSW] = p->vcsw + rnd(w, 5);
 					f->cnt[CNT_IVCSW] = p->ivcsw;
+					f->have |= (1u << CNT_DISK_READ) | (1u << CNT_DISK_WRITE);
+					f->cnt[CNT_DISK_READ] = p->rd + p->st.minflt % 8 * 1024;
+					f->cnt[CNT_DISK_WRITE] = p->wr + p->vcsw % 8 * 4096;
 					f->uid = rnd(w, 3) ? -1 : 1;
 					f->user = f->uid < 0 ? NULL : users[1];
 					snprintf(f->comm, sizeof(f->comm), "%s", rnd(w, 3) ? p->st.comm : "lastname");
@@ -247,6 +251,15 @@ static void world_tick(struct world *w, struct model *m, struct sample *s)
 		p->ivcsw += rnd(w, 3);
 		r->vcsw = p->vcsw;
 		r->ivcsw = p->ivcsw;
+		/*
+		 * Format 6: the disk bytes, read or not, moving or not; from what
+		 * moved already, not rnd: the other fields' draws stay as they were.
+		 */
+		r->have_io = (p->st.utime + (uint64_t)p->pid) % 5 != 0;
+		p->rd += p->st.minflt % 3 ? 0 : (p->st.utime % 64) * 4096;
+		p->wr += p->vcsw % 2 ? 0 : (p->vcsw * 977 % 2048) * 4096;
+		r->io_read = p->rd;
+		r->io_write = p->wr;
 		r->uid = p->uid;
 		r->user = p->user;
 		r->cgroup = rnd(w, 2) ? p->cgroup : NULL;
@@ -357,6 +370,7 @@ static char *dump(const struct model *m)
 		COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW, COL_IVCSW, COL_SYSC,
 		COL_SYSERR, COL_TOPSC, COL_SIGRECV, COL_SIGSENT, COL_ONCPU, COL_RUNQ, COL_SLEEP,
 		COL_BLOCKED, COL_STOPPED, COL_LOST, COL_THREADS, COL_CPUID,
+		COL_DISK_READ, COL_DISK_WRITE, COL_NET_TX, COL_NET_RX,
 		COL_CGROUP, COL_LOST_EXITS, COL_COMM, COL_CMDLINE,
 	};
 	struct batch b = { 0 };

@@ -7,11 +7,14 @@
  */
 #include "test.h"
 
+#include <sys/syscall.h>
+
 #include "../../collectors/evsums.h"
 #include "../../lib/util.h"
 
 #define T1 700
 #define T2 701
+#define T3 702
 
 /* sched_switch's prev_state values (TASK_REPORT bits; 0x100 = preempted). */
 #define R_PREEMPT 0x100
@@ -65,7 +68,7 @@ static void test_five_runs(void)
 	start(&a);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 900);		/* CPU 0, drain 2 */
 	acct_state_switch(&a, T1, R_PREEMPT, T2, 700);		/* CPU 1, drain 2 */
-	acct_state_wakeup(&a, T1, false, 500);			/* CPU 1, drain 1 */
+	acct_state_wakeup(&a, T1, false, 0, 500);			/* CPU 1, drain 1 */
 	acct_state_switch(&a, 0, R_RUNNING, T1, 600);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 200);		/* CPU 0, drain 1 */
 	acct_state_switch(&a, 0, R_RUNNING, T1, 100);		/* CPU 0, drain 0 */
@@ -102,7 +105,7 @@ static void test_many_records(void)
 		acct_state_switch(&a, 0, R_RUNNING, T1, t);
 		acct_state_switch(&a, T1, S_SLEEP, 0, t + 4);
 		acct_set_cpu(&a, 1);
-		acct_state_wakeup(&a, T1, false, t + 7);
+		acct_state_wakeup(&a, T1, false, 0, t + 7);
 	}
 	CHECK_EQ_U64(a.nsv, 3 * (uint64_t)N);
 	acct_state_end(&a, 100 + N * 10);
@@ -123,11 +126,11 @@ static void test_across_cpus(void)
 	struct acct a;
 
 	start(&a);
-	/* CPU 1 */
-	acct_state_wakeup(&a, T1, false, 500);
+	acct_set_cpu(&a, 1);
+	acct_state_wakeup(&a, T1, false, 0, 500);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 600);
 	acct_state_switch(&a, T1, R_PREEMPT, T2, 700);
-	/* CPU 0 */
+	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 200);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 900);
@@ -161,9 +164,9 @@ static void test_wakeup_while_running(void)
 
 	start(&a);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_wakeup(&a, T1, false, 150);
+	acct_state_wakeup(&a, T1, false, T1, 150);
 	acct_state_switch(&a, T1, R_RUNNING, 0, 200);	/* it yielded, runnable */
-	acct_state_wakeup(&a, T1, false, 250);		/* runnable already */
+	acct_state_wakeup(&a, T1, false, 0, 250);		/* runnable already */
 	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
 	acct_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 100);
@@ -181,8 +184,10 @@ static void test_cut(void)
 	struct acct a;
 
 	start(&a);
+	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 1500);	/* after the cut at 1000 */
+	acct_set_cpu(&a, 1);
 	acct_state_switch(&a, 0, R_RUNNING, T2, 200);
 	acct_exit(&a, T2, true, 1090);
 	acct_state_switch(&a, T2, S_DEAD, 0, 1100);
@@ -210,10 +215,10 @@ static void test_sleep_then_exit(void)
 	struct acct a;
 
 	start(&a);
-	acct_state_wakeup(&a, T1, true, 10);		/* wakeup_new */
+	acct_state_wakeup(&a, T1, true, 0, 10);		/* wakeup_new */
 	acct_state_switch(&a, 0, R_RUNNING, T1, 30);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 40);
-	acct_state_wakeup(&a, T1, false, 540);
+	acct_state_wakeup(&a, T1, false, 0, 540);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 545);
 	acct_state_switch(&a, T1, S_DEAD, 0, 560);
 	acct_state_end(&a, 1000);
@@ -230,11 +235,14 @@ static void test_equal_times(void)
 	struct acct a;
 
 	start(&a);
+	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
 	/* CPU 1: woken and switched in at 300 */
-	acct_state_wakeup(&a, T1, false, 300);
+	acct_set_cpu(&a, 1);
+	acct_state_wakeup(&a, T1, false, 0, 300);
 	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
 	/* CPU 0: it slept at 200, at 300 another task's */
+	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, T1, S_STOP, 0, 200);
 	acct_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, AC_STOPPED_NS), 100);
@@ -251,15 +259,17 @@ static void test_many_runs(void)
 	int run, i;
 
 	start(&a);
-	/* 8 runs, each of its own thread at interleaved times. */
-	for (run = 0; run < 8; run++)
+	/* 8 runs, each of its own thread on its own CPU at interleaved times. */
+	for (run = 0; run < 8; run++) {
+		acct_set_cpu(&a, run);
 		for (i = 0; i < 1000; i++) {
 			uint64_t t = (uint64_t)i * 1000 + (uint64_t)run;
 
 			acct_state_switch(&a, 0, R_RUNNING, 800 + run, t);
 			acct_state_switch(&a, 800 + run, S_SLEEP, 0, t + 400);
-			acct_state_wakeup(&a, 800 + run, false, t + 900);
+			acct_state_wakeup(&a, 800 + run, false, 0, t + 900);
 		}
+	}
 	acct_state_end(&a, 1000000);
 	for (run = 0; run < 8; run++) {
 		CHECK_EQ_U64(ns(&a, 800 + run, AC_ONCPU_NS), 1000 * 400);
@@ -311,6 +321,293 @@ static void test_off(void)
 	acct_free(&a);
 }
 
+/*
+ * When the kernel does not write every switch. Some kernels leave out a
+ * CPU's idle task's own events (this machine's CPU 1: its switch to a task
+ * woken there is never written) or those of some threads (a VM agent's:
+ * their switch-ins are written by the task they follow, their switch-outs
+ * not at all). Each CPU's records say who runs there: a switch-out's prev
+ * and the writer of every record. A record of another task than the one
+ * believed running says a switch was missed; and a CPU runs one task at a
+ * time: its on-CPU time is a partition of the interval, never more than
+ * its wall time.
+ */
+static void start_cpus(struct acct *a, int ncpus)
+{
+	start(a);
+	acct_state_cpus(a, ncpus);
+}
+
+/*
+ * A 20/30 burn-sleep loop pinned to CPU 1, whose idle task's switches are
+ * not written: it sleeps at 120, its timer wakes it at 300 (written by the
+ * interrupt, in the idle task), it runs, and its next switch-out (at 320)
+ * names it as prev. It ran from its wakeup, not waited 20 for a CPU.
+ */
+static void test_idle_exit_unwritten(void)
+{
+	struct acct a;
+
+	start_cpus(&a, 2);
+	acct_set_cpu(&a, 1);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
+	acct_state_wakeup(&a, T1, false, 0, 300);
+	/* no 0 -> T1 */
+	acct_state_switch(&a, T1, S_SLEEP, 0, 320);
+	acct_state_end(&a, 400);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20 + 20);
+	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 180 + 80);
+	CHECK_EQ_U64(sum(&a, T1), 300);
+	CHECK_EQ_U64(a.st_unseen, 1);
+	CHECK_EQ_U64(a.st_overlaps, 0);
+	acct_free(&a);
+}
+
+/*
+ * The same, its first record after the wakeup a system call's exit (its
+ * nanosleep returning at 302): it ran from 300, and the cut at 310 falls
+ * before its switch-out was written.
+ */
+static void test_idle_exit_syscall(void)
+{
+	struct acct a;
+
+	start_cpus(&a, 2);
+	acct_set_cpu(&a, 1);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
+	acct_state_wakeup(&a, T1, false, 0, 300);
+	acct_sys_exit(&a, T1, SYS_clock_nanosleep, 0, 302);
+	acct_state_end(&a, 310);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20 + 10);
+	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
+	CHECK_EQ_I64(acct_thread(&a, T1)->st, ACCT_ST_ONCPU);
+	acct_end_interval(&a);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 330);
+	acct_state_end(&a, 400);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20);
+	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 70);
+	acct_free(&a);
+}
+
+/*
+ * Woken from CPU 0 (at 300) onto CPU 1, idle since 120 with nothing
+ * written there since: it ran from its wakeup at the earliest, not from
+ * the CPU's last record.
+ */
+static void test_remote_wakeup(void)
+{
+	struct acct a;
+
+	start_cpus(&a, 2);
+	acct_set_cpu(&a, 0);
+	acct_state_switch(&a, 0, R_RUNNING, T2, 250);
+	acct_state_wakeup(&a, T1, false, T2, 300);
+	acct_state_switch(&a, T2, S_SLEEP, 0, 350);
+	acct_set_cpu(&a, 1);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 320);
+	acct_state_end(&a, 400);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20 + 20);
+	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 180 + 80);
+	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
+	acct_free(&a);
+}
+
+/*
+ * A thread whose own events are not written (T3): its switch-in at 100 is
+ * (T2's switch-out), its switch-out is not. The CPU's next switch-out names
+ * T2 (at 500): T3 did not run since at least 100, T2 did. Before, T3 ran
+ * to the cut and T2 waited: 2 x 900 of on-CPU time on one CPU's 1000.
+ */
+static void test_switch_out_of_another(void)
+{
+	struct acct a;
+
+	start_cpus(&a, 1);
+	acct_set_cpu(&a, 0);
+	acct_state_switch(&a, 0, R_RUNNING, T2, 50);
+	acct_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	/* no T3 -> T2 */
+	acct_state_switch(&a, T2, S_SLEEP, 0, 500);
+	acct_state_end(&a, 1000);
+	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 450);
+	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(ns(&a, T2, AC_SLEEP_NS), 500);
+	CHECK_EQ_U64(ns(&a, T3, AC_ONCPU_NS), 0);
+	/* Off its CPU, its state not known: asleep, until its records say more. */
+	CHECK_EQ_U64(sum(&a, T3), 900);
+	CHECK(acct_thread(&a, T3)->st_guess);
+	acct_free(&a);
+}
+
+/*
+ * The same thread, switched in on a CPU whose idle task's switches are
+ * written: the idle task's switch-out (at 600) tells it left (at 100 at
+ * the latest, the CPU's last record). Woken at 700 (written by T1 on
+ * another CPU), switched in at 800 there: waited 100, ran from 800.
+ */
+static void test_switch_in_then_idle(void)
+{
+	struct acct a;
+
+	start_cpus(&a, 2);
+	acct_set_cpu(&a, 0);
+	acct_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	acct_state_switch(&a, 0, R_RUNNING, T2, 600);
+	acct_set_cpu(&a, 1);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 650);
+	acct_state_wakeup(&a, T3, false, T1, 700);
+	acct_state_switch(&a, T1, R_PREEMPT, T3, 800);
+	acct_state_end(&a, 1000);
+	CHECK_EQ_U64(ns(&a, T3, AC_ONCPU_NS), 200);
+	CHECK_EQ_U64(ns(&a, T3, AC_RUNQ_NS), 100);
+	CHECK_EQ_U64(ns(&a, T3, AC_SLEEP_NS), 600);
+	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 400);
+	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 500);
+	CHECK_EQ_U64(a.st_overlaps, 0);
+	acct_free(&a);
+}
+
+/*
+ * A thread moved to another CPU with its switch-out not written: T1 runs on
+ * CPU 0 from 100, wakes T2 there at 200, leaves unseen; T2 runs there (its
+ * switch-out at 450 tells); T1 is switched in on CPU 1 at 300. On one CPU
+ * at a time, and each CPU one thread at a time: T1 on CPU 0 until its last
+ * record there (200) only, T2 from then on.
+ */
+static void test_moved_unseen(void)
+{
+	struct acct a;
+
+	start_cpus(&a, 2);
+	acct_set_cpu(&a, 0);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
+	acct_state_wakeup(&a, T2, false, T1, 200);
+	acct_state_switch(&a, T2, S_SLEEP, 0, 450);
+	acct_set_cpu(&a, 1);
+	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
+	acct_state_switch(&a, T1, S_SLEEP, 0, 500);
+	acct_state_end(&a, 1000);
+	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 200);
+	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 100 + 500);
+	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 250);
+	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(sum(&a, T2), 800);
+	CHECK_EQ_U64(a.st_overlaps, 0);
+	acct_free(&a);
+}
+
+/*
+ * A pseudo-random schedule on NCPU CPUs of NTHR threads, with a fifth of
+ * the switches and a third of the wakeups not written, read CPU by CPU,
+ * with drains and ticks: per interval and CPU, the on-CPU time credited
+ * over every thread never exceeds the interval; a thread's states never
+ * add up to more than it; nothing overlaps.
+ */
+#define NCPU 3
+#define NTHR 6
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 16) % n;
+}
+
+struct ev {
+	uint64_t ts;
+	int kind;	/* 0 switch, 1 wakeup, 2 syscall */
+	pid_t a, b, by;
+	long st;
+};
+
+static void test_partition(void)
+{
+	static struct ev evs[NCPU][4096];
+	size_t nev[NCPU] = { 0 }, pos[NCPU] = { 0 };
+	pid_t on[NCPU] = { 0 };
+	int where[NTHR], c, i, tick;
+	uint64_t t = 1000, cut, prev_cut = 0;
+	struct acct a;
+
+	for (i = 0; i < NTHR; i++)
+		where[i] = -1;
+	/* The true schedule; each CPU's written events. */
+	for (i = 0; i < 3000; i++) {
+		c = (int)rnd(NCPU);
+		t += 1 + rnd(50);
+		if (rnd(4) == 0 && on[c]) {
+			/* a system call of the running thread */
+			evs[c][nev[c]++] = (struct ev){ t, 2, on[c], 0, on[c], 0 };
+			continue;
+		}
+		{
+			int n = (int)rnd(NTHR + 1) - 1;	/* -1: idle */
+			pid_t next = n < 0 ? 0 : (pid_t)(T1 + n), prev = on[c];
+			bool hide = rnd(5) == 0;
+
+			if (next && where[n] >= 0)
+				continue;	/* running elsewhere */
+			if (next == prev)
+				continue;
+			if (next && rnd(2)) {
+				/* woken first, from here or another CPU */
+				int wc = (int)rnd(NCPU);
+
+				if (rnd(3))
+					evs[wc][nev[wc]++] = (struct ev){ t, 1, next, 0, on[wc], 0 };
+				t += 1 + rnd(5);
+			}
+			if (!hide)
+				evs[c][nev[c]++] = (struct ev){ t, 0, prev, next, prev,
+								 rnd(2) ? S_SLEEP : R_PREEMPT };
+			if (prev)
+				where[prev - T1] = -1;
+			if (next)
+				where[n] = c;
+			on[c] = next;
+		}
+	}
+	start_cpus(&a, NCPU);
+	for (tick = 1; tick <= 10; tick++) {
+		uint64_t oncpu = 0;
+
+		cut = 1000 + (t - 1000) * (uint64_t)tick / 10;
+		for (c = 0; c < NCPU; c++) {
+			acct_set_cpu(&a, c);
+			while (pos[c] < nev[c] && evs[c][pos[c]].ts < cut) {
+				const struct ev *e = &evs[c][pos[c]++];
+
+				if (e->kind == 0)
+					acct_state_switch(&a, e->a, e->st, e->b, e->ts);
+				else if (e->kind == 1)
+					acct_state_wakeup(&a, e->a, false, e->by, e->ts);
+				else
+					acct_sys_exit(&a, e->a, SYS_getpid, 1, e->ts);
+			}
+			acct_state_drained(&a, 0);
+		}
+		acct_state_end(&a, cut);
+		for (i = 0; i < NTHR; i++) {
+			struct acct_thread *th = acct_thread(&a, T1 + i);
+
+			oncpu += th->n[AC_ONCPU_NS];
+			CHECK(sum(&a, T1 + i) <= cut - prev_cut);
+		}
+		if (!CHECK(oncpu <= NCPU * (cut - prev_cut)))
+			printf("# tick %d: on-CPU %" PRIu64 " over %d CPUs x %" PRIu64 "\n", tick,
+			       oncpu, NCPU, cut - prev_cut);
+		acct_end_interval(&a);
+		prev_cut = cut;
+	}
+	CHECK(a.st_unseen > 0);
+	CHECK_EQ_U64(a.st_overlaps, 0);
+	acct_free(&a);
+}
+
 static const struct test tests[] = {
 	{ "states: sched_switch prev_state to a state", test_state_of },
 	{ "states: events of three CPUs decoded out of order, applied in order", test_across_cpus },
@@ -325,6 +622,20 @@ static const struct test tests[] = {
 	{ "states: off: nothing kept", test_off },
 	{ "latency: a call across two intervals, then exit_group: timed where it ends",
 	  test_call_across_intervals_then_exit },
+	{ "states cpus: CPU 1 leaves idle unwritten: the next switch-out names the woken task, it ran",
+	  test_idle_exit_unwritten },
+	{ "states cpus: the woken task's system call tells it runs, before the cut",
+	  test_idle_exit_syscall },
+	{ "states cpus: woken from another CPU onto a silent one: runs from its wakeup",
+	  test_remote_wakeup },
+	{ "states cpus: a switch-in followed by another task's switch-out: that one ran",
+	  test_switch_out_of_another },
+	{ "states cpus: a switch-in followed by the idle task's switch-out: it left",
+	  test_switch_in_then_idle },
+	{ "states cpus: moved to another CPU unwritten: on one CPU at a time",
+	  test_moved_unseen },
+	{ "states cpus: a random schedule with switches and wakeups missing: per CPU, on-CPU <= wall",
+	  test_partition },
 };
 
 int main(void)

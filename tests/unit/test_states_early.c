@@ -44,7 +44,7 @@ static void pingpong(struct acct *a, uint64_t from, uint64_t to, int cpu)
 		if ((t / 100) % 2 != (cpu ? 0u : 1u))
 			continue;
 		acct_state_switch(a, 0, R_RUNNING, cpu ? T2 : T1, t);
-		acct_state_wakeup(a, cpu ? T1 : T2, false, t + 40);
+		acct_state_wakeup(a, cpu ? T1 : T2, false, cpu ? T2 : T1, t + 40);
 		acct_state_switch(a, cpu ? T2 : T1, S_SLEEP, 0, t + 50);
 	}
 }
@@ -167,6 +167,7 @@ static void test_lagging_cpu(void)
 	start(&a, 3);
 	start(&b, 0);
 	acct_set_cpu(&a, 2);
+	acct_set_cpu(&b, 2);
 	acct_state_switch(&a, 0, R_RUNNING, T3, 5);
 	acct_state_switch(&b, 0, R_RUNNING, T3, 5);
 	for (t = 0; t < 100000; t += 1000) {
@@ -202,11 +203,11 @@ static void test_equal_time_waits(void)
 
 	start(&a, 2);
 	acct_set_cpu(&a, 1);
-	acct_state_wakeup(&a, T2, false, 300);
+	acct_state_wakeup(&a, T2, false, 0, 300);
 	acct_state_drained(&a, 0);
 	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, 0, R_RUNNING, T2, 50);
-	acct_state_wakeup(&a, T3, false, 300);
+	acct_state_wakeup(&a, T3, false, T2, 300);
 	acct_state_drained(&a, 0);
 	/* Both CPUs read up to 300: only what is before it is applied. */
 	CHECK_EQ_U64(a.st_early, 1);

@@ -18,10 +18,10 @@ struct fruit {
 };
 
 static const struct tcol fcols[] = {
-	{ "name", "NAME", 8, true, true, false, SORT_ASC },
-	{ "n", "N", 4, false, false, false, SORT_DESC },
-	{ "weight", "WEIGHT", 6, false, false, false, SORT_DESC },
-	{ "graph", "GRAPH", 0, true, false, true, SORT_DESC },
+	{ "name", "NAME", 8, true, true, false, SORT_ASC, false },
+	{ "n", "N", 4, false, false, false, SORT_DESC, false },
+	{ "weight", "WEIGHT", 6, false, false, false, SORT_DESC, false },
+	{ "graph", "GRAPH", 0, true, false, true, SORT_DESC, false },
 };
 
 static bool f_col(const struct table *t, int c, struct tcol *out)
@@ -203,6 +203,75 @@ static void test_fit(void)
 	CHECK_EQ_U64(n, 1);	/* the first always */
 }
 
+/*
+ * A second catalog: NAME grows (a long name), SUM stands in for N where N
+ * has no room (redundant), CMD last.
+ */
+static const struct tcol gcols[] = {
+	{ "name", "NAME", 4, true, true, false, SORT_ASC, true },
+	{ "n", "N", 4, false, false, false, SORT_DESC, false },
+	{ "sum", "SUM", 6, false, false, false, SORT_DESC, false },
+	{ "cmd", "CMD", 6, true, true, false, SORT_ASC, false },
+};
+
+static bool g_col(const struct table *t, int c, struct tcol *out)
+{
+	(void)t;
+	if (c < 0 || (size_t)c >= ARRAY_SIZE(gcols))
+		return false;
+	*out = gcols[c];
+	return true;
+}
+
+static bool g_redundant(const struct table *t, int c, const bool *kept)
+{
+	(void)t;
+	return c == 2 && kept[1];
+}
+
+static const int g_drop[] = { 1 };
+
+static void test_fit_rows(void)
+{
+	struct fruit v[] = { { "fig", 1, 1, false }, { "blackberry", 2, 2, false } };
+	struct table_def gd = def;
+	struct table t = { .def = &gd, .src = v, .nrows = ARRAY_SIZE(v) };
+	int stand[] = { 2, 1, 3 }, named[] = { 0, 1, 3 }, out[8], width[8];
+	size_t n;
+
+	gd.col = g_col;
+	gd.drop_order = g_drop;
+	gd.ndrop = ARRAY_SIZE(g_drop);
+	gd.last_min = f_last_min;
+	gd.redundant = g_redundant;
+	/* Room for N: SUM says nothing more. */
+	n = table_fit_rows(&t, stand, 3, 40, 0, 2, out, width);
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_I64(out[0], 1);
+	CHECK_EQ_I64(out[1], 3);
+	/* No room for N (5 + CMD's 6 > 10): SUM in its place, room or not. */
+	n = table_fit_rows(&t, stand, 3, 10, 0, 2, out, width);
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_I64(out[0], 2);
+	/* NAME as wide as "blackberry" where CMD has more than its 6... */
+	n = table_fit_rows(&t, named, 3, 40, 0, 2, out, width);
+	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_I64(width[0], 10);
+	CHECK_EQ_I64(width[2], 40 - 11 - 5);
+	/* ... of the rows asked for only ("fig"); and none where there is no room. */
+	n = table_fit_rows(&t, named, 3, 40, 0, 1, out, width);
+	CHECK_EQ_I64(width[0], 4);
+	n = table_fit_rows(&t, named, 3, 18, 0, 2, out, width);
+	CHECK_EQ_I64(width[0], 6);	/* 18 - 5 - 5 - 6: two cells over its 4 */
+	/* Without a drop order, a first name takes up to half the line. */
+	gd.drop_order = NULL;
+	n = table_fit_rows(&t, named, 3, 40, 0, 2, out, width);
+	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_I64(width[0], 10);
+	n = table_fit_rows(&t, named, 3, 16, 0, 2, out, width);
+	CHECK_EQ_I64(width[0], 8);
+}
+
 static void test_lines(void)
 {
 	struct fruit v[] = { { "blackberry", 12, 3, false } };
@@ -232,6 +301,8 @@ static const struct test tests[] = {
 	{ "sort: a key first, known above unknown, the tie column, a total order", test_sort },
 	{ "filter: any text cell holds it, in any case", test_match },
 	{ "fit: a drop order and the last's least width; or the first and a graph", test_fit },
+	{ "fit: a stand-in where what it stands for has no room; a long name takes the room there is",
+	  test_fit_rows },
 	{ "text lines: padded to the columns, the last as the table says", test_lines },
 };
 

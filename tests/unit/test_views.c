@@ -394,7 +394,7 @@ static void test_groups(void)
 	CHECK(group_num(gr, COL_SIGSENT, &v) && v == 2);
 	CHECK(find(&g, "session-4.scope"));
 	CHECK(find(&g, "docker-" ID64 ".scope"));
-	gr = find(&g, "?");	/* the exited row: counted, its group unknown */
+	gr = find(&g, GROUPS_EXITED_UNREAD);	/* the exited row: counted, named what it is */
 	CHECK(gr && gr->rows == 1 && group_num(gr, COL_SYSC, &v) && v == 44);
 
 	groups_set_by(&g, CGROUP_BY_CONTAINER);
@@ -406,6 +406,28 @@ static void test_groups(void)
 	CHECK(find(&g, "kubepods:0123456789ab"));
 	gr = find(&g, "-");
 	CHECK(gr && gr->rows == 3);
+	/* The process table's container column names it as the groups do, the id beside. */
+	{
+		const struct task *t = model_task_find(&m, 21);
+		struct cg_name nm = { .container = "web-1" };
+		char buf[64];
+
+		if (CHECK(t && t->cgroup)) {
+			CHECK_STR(col_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0),
+				  "docker:0123456789ab");
+			cgnames_set(&m.names, t->cgroup, &nm);
+			CHECK_STR(col_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0), "web-1");
+			CHECK_STR(col_text_model(&m, t, COL_CONTAINER_ID, buf, sizeof(buf), 0),
+				  "docker:0123456789ab");
+			groups_set_by(&g, CGROUP_BY_CONTAINER);
+			g.tick = 0;
+			groups_update(&g, &m);
+			CHECK(find(&g, "web-1"));
+		}
+		t = model_task_find(&m, 10);	/* the host: empty, not "-" */
+		CHECK(t && !strcmp(col_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0), ""));
+		CHECK(t && !strcmp(col_text_model(&m, t, COL_CONTAINER_ID, buf, sizeof(buf), 0), ""));
+	}
 
 	groups_set_by(&g, CGROUP_BY_USER);
 	groups_update(&g, &m);

@@ -149,6 +149,17 @@ assert_one_line_error() {
 	fi
 }
 
+# wait_wchan PID FUNCTION: until PID sleeps in the kernel's FUNCTION.
+wait_wchan() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat /proc/$1/wchan 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.05
+	done
+	echo "$1 does not sleep in $2: $(cat /proc/$1/wchan 2>&1)" >&2
+	return 1
+}
+
 # wait_exit PID [SECONDS]: until PID (a child of this shell) has exited; reaps it
 # and sets ST to its exit status.
 wait_exit() {

@@ -21,6 +21,13 @@
  *                              waits for a line on the fifo GOFIFO, if set
  *                              (no nanosleep of its own before the N);
  *                              the sum and the longest of those times
+ *   stateswl burnsleep CPU BURN SLEEP MS OUT  fork a child pinned to
+ *                              CPU that burns BURN ms and sleeps SLEEP ms in
+ *                              turn for MS ms, after the line on GOFIFO (as
+ *                              sleepshere); its pid (written at once), and
+ *                              its schedstat (time on a CPU, waiting for
+ *                              one) from before it waits for the line to
+ *                              its end (read from its zombie)
  *
  * Started with GO set to a file name, each waits until that file exists
  * before working (the test starts ktop first).
@@ -29,10 +36,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -215,20 +224,30 @@ static int sleeps(int n, long ms, FILE *out)
 	return 0;
 }
 
+/* Wait for a line on the fifo GOFIFO, if set. */
+static int wait_fifo(void)
+{
+	const char *fifo = getenv("GOFIFO");
+	char c;
+	int fd;
+
+	if (!fifo)
+		return 0;
+	fd = open(fifo, O_RDONLY);
+	if (fd < 0 || read(fd, &c, 1) != 1)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 static int sleeps_here(int n, long ms, FILE *out)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	const char *fifo = getenv("GOFIFO");
 	long long inner = 0, max = 0;
-	char c;
-	int i, fd;
+	int i;
 
-	if (fifo) {
-		fd = open(fifo, O_RDONLY);
-		if (fd < 0 || read(fd, &c, 1) != 1)
-			return 1;
-		close(fd);
-	}
+	if (wait_fifo())
+		return 1;
 	for (i = 0; i < n; i++) {
 		long long a = now_ns();
 
@@ -239,6 +258,72 @@ static int sleeps_here(int n, long ms, FILE *out)
 			max = a;
 	}
 	fprintf(out, "child %d\ninner_ns %lld\nmax_ns %lld\n", (int)getpid(), inner, max);
+	return 0;
+}
+
+/* /proc/PID/schedstat of a child that exited, before it is reaped (its whole life). */
+static int zombie_schedstat(pid_t pid, long long *run, long long *delay)
+{
+	char path[64];
+	siginfo_t si;
+	FILE *f;
+	int ok;
+
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	ok = f && fscanf(f, "%lld %lld", run, delay) == 2;
+	if (f)
+		fclose(f);
+	waitpid(pid, NULL, 0);
+	return ok ? 0 : -1;
+}
+
+static int burn_sleep(int cpu, long burn, long nap, long ms, FILE *out)
+{
+	long long *t0 = mmap(NULL, 2 * sizeof(long long), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long long r1, d1;
+	pid_t pid;
+
+	if (t0 == MAP_FAILED)
+		return 1;
+	fflush(out);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		volatile unsigned long x = 0;
+		long long end, stop;
+		cpu_set_t set;
+
+		/* A test that ends early kills its parent: not left waiting for the go. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(1);
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(1);
+		/* From here, its start-up done, to its end: what ktop sees of it. */
+		schedstat(&t0[0], &t0[1]);
+		if (wait_fifo())
+			_exit(1);
+		stop = now_ns() + ms * 1000000LL;
+		while (now_ns() < stop) {
+			end = now_ns() + burn * 1000000LL;
+			while (now_ns() < end)
+				x++;
+			sleep_ms(nap);
+		}
+		_exit(0);
+	}
+	fprintf(out, "child %d\n", (int)pid);
+	fflush(out);
+	if (zombie_schedstat(pid, &r1, &d1))
+		return 1;
+	fprintf(out, "run_ns %lld\nrun_delay_ns %lld\n", r1 - t0[0], d1 - t0[1]);
 	return 0;
 }
 
@@ -261,6 +346,8 @@ int main(int argc, char **argv)
 		ret = sleeps(atoi(argv[2]), atol(argv[3]), out);
 	else if (!strcmp(argv[1], "sleepshere") && argc == 5)
 		ret = sleeps_here(atoi(argv[2]), atol(argv[3]), out);
+	else if (!strcmp(argv[1], "burnsleep") && argc == 7)
+		ret = burn_sleep(atoi(argv[2]), atol(argv[3]), atol(argv[4]), atol(argv[5]), out);
 	else if (!strcmp(argv[1], "sleepexit"))
 		ret = sleepexit(atol(argv[2]), out);
 	else

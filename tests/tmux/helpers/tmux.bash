@@ -37,6 +37,47 @@ shell_pane() {
 	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
 }
 
+# pane W H: a new tmux server -L "$S" whose pane runs a shell, W x H.
+pane() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	# the old server gone first: a new one on its socket could meet its exit
+	for _ in $(seq 50); do tmux -L "$S" ls >/dev/null 2>&1 || break; sleep 0.1; done
+	tmux -L "$S" new-session -d -s t -x "$1" -y "$2" "sh"
+	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
+}
+
+# A test's start: a 120x40 pane, an empty settings directory $CFG, no
+# background process yet (bg, bg_end).
+pane_setup() {
+	pane 120 40
+	CFG="$BATS_TEST_TMPDIR/cfg"
+	mkdir -p "$CFG"
+	PIDS=()
+}
+
+# bg CMD...: CMD in the background, in a process group of its own; its pid in
+# PIDS (bg_end ends the group) and in BG.
+bg() {
+	setsid "$@" </dev/null >/dev/null 2>&1 3>&- &
+	BG=$!
+	PIDS+=("$BG")
+}
+
+# The tmux server and what bg started (each with setsid: its group is all it
+# started, a chain of shells too).
+bg_end() {
+	tmux -L "$S" kill-server 2>/dev/null || true
+	local p
+	for p in "${PIDS[@]}"; do
+		kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true
+	done
+}
+
+# The table's column titles line, and the row of pid $1 (its first match).
+# (the sort arrow as one byte: positions are then cells)
+titles() { screen | grep -E '^ +PID' | head -1 | sed 's/▽/v/; s/△/^/'; }
+row_of() { screen | grep -E "^ +$1 " | head -1; }
+
 # inst_dir PID [-f]: the tracefs instance of ktop PID (tests/instances.bash).
 . "$(dirname "${BASH_SOURCE[0]}")/../../instances.bash"
 # need_program, skip_missing, skip_kernel, helper_prog (tests/need.bash).
