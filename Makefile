@@ -64,7 +64,7 @@ FUZZ_OBJ = $(CORE_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/ob
 FUZZERS = $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_SECONDS ?= 300
 
-.PHONY: all run check deps deps-test install uninstall clean bench unit fuzzers fuzz stress soak deb
+.PHONY: all run check deps deps-test install uninstall clean bench unit testprogs fuzzers fuzz stress soak deb
 
 all: ktop
 
@@ -172,6 +172,9 @@ $(B)/tests/cli/%32: tests/cli/helpers/%.c
 
 unit: $(TESTS) $(ASAN_TESTS) $(HELPERS) $(TEST_PROGS)
 
+# What the CLI and terminal tests run besides ktop (make check builds it first).
+testprogs: $(HELPERS) $(TEST_PROGS)
+
 # bench/record.sh's generator of long recordings (linked with the core).
 $(B)/bench/recgen: bench/recgen.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -217,7 +220,7 @@ run: deps
 # wait. deps-test ran: a test that finds a package of it missing fails
 # (tests/need.bash).
 check: deps-test
-	@$(MAKE) --no-print-directory -j$$(nproc) ktop $(HELPERS) $(TEST_PROGS)
+	@$(MAKE) --no-print-directory -j$$(nproc) ktop testprogs
 	@KTOP_TESTS_STRICT=$${KTOP_TESTS_STRICT:-1} sh tests/run.sh
 
 bench: deps
