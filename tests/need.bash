@@ -6,18 +6,22 @@
 #   need_program PROG [PACKAGE]   "missing program PROG (package PACKAGE; ...)"
 #   skip_missing PACKAGE WHAT     "missing WHAT (package PACKAGE; ...)": a test
 #                                 found WHAT of PACKAGE missing (a module, a file)
+#   need_built FILE               "missing FILE (not built: ...)": a program
+#                                 make builds for the tests
 #   skip_kernel WHY               "kernel: WHY": a feature of the kernel (or of
 #                                 how it is set up: tracefs, cgroups, CPUs) that
 #                                 this machine lacks
 # Other skips (not root, another architecture) say so in plain words.
 #
-# Where tools/deps.sh test ran, a missing package it installs is a fault, not
-# a reason: with KTOP_TESTS_STRICT=1 (make check sets it, after deps-test) or
-# CI=true, the test fails instead of skipping.
+# Where tools/deps.sh test ran, what a test needs is there: its test list
+# names every program and package the tests use. With KTOP_TESTS_STRICT=1
+# (make check sets it, after deps-test) or CI=true, a missing one fails the
+# test instead of skipping it (and tests/run.sh counts any "missing ..." skip
+# as a failure).
 
 KTOP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# tests_strict: a missing package of tools/deps.sh test fails the test.
+# tests_strict: tools/deps.sh test ran; nothing it installs may be missing.
 tests_strict() {
 	[ "${KTOP_TESTS_STRICT:-0}" = 1 ] || [ "${CI:-}" = true ]
 }
@@ -25,8 +29,13 @@ tests_strict() {
 # skip_missing PACKAGE WHAT: WHAT, of PACKAGE, is not on this machine.
 skip_missing() {
 	local why="missing $2 (package $1; make deps-test)"
-	if tests_strict && sh "$KTOP_ROOT/tools/deps.sh" --list test | grep -qxF -- "$1"; then
-		echo "$why: tools/deps.sh test installs it, so it should be here" >&2
+	if tests_strict; then
+		if { sh "$KTOP_ROOT/tools/deps.sh" --list build
+			sh "$KTOP_ROOT/tools/deps.sh" --list test; } | grep -qxF -- "$1"; then
+			echo "$why: tools/deps.sh test installs it, so it should be here" >&2
+		else
+			echo "$why: add $1 to tools/deps.sh's test list" >&2
+		fi
 		return 1
 	fi
 	skip "$why"
@@ -35,6 +44,18 @@ skip_missing() {
 # need_program PROG [PACKAGE]: skip (or fail, see above) unless PROG is in PATH.
 need_program() {
 	command -v "$1" >/dev/null 2>&1 || skip_missing "${2:-$1}" "program $1"
+}
+
+# need_built FILE: a program make builds for the tests (make testprogs, or
+# build/ktop-asan); make check built it, so where deps.sh ran it fails.
+need_built() {
+	[ -x "$1" ] && return 0
+	local why="missing ${1#"$KTOP_ROOT"/} (not built: make testprogs)"
+	if tests_strict; then
+		echo "$why" >&2
+		return 1
+	fi
+	skip "$why"
 }
 
 # skip_kernel WHY: this kernel (or its setup here) lacks what the test needs.

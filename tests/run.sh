@@ -2,27 +2,33 @@
 # The whole test suite: unit tests (plain and under ASan+UBSan), a short run of
 # the fuzz harnesses, CLI tests of the real binary, terminal tests under tmux.
 # Every level prints TAP; this script counts the results, names each skip with
-# its reason and ends with one line "N passed, N failed, N skipped".
+# its reason, times each file and ends with one line
+# "N passed, M skipped, K failed".
 #
 # Two CPUs are the machine this has to fit (8 minutes with the build): most of
 # a bats file's time is waiting (for refreshes, a scrape, a screen), so what
-# cannot disturb another test runs side by side. First, three bats lanes side
-# by side (LANE1-3, each lane's files one after the other, the lanes of about
-# the same length), while the sanitizer build and the unit tests are built
-# and run under nice beside them (make check built the program and the tests'
-# workloads before). The lanes' files check formats, exact counts of their
-# own processes, a screen: no timing against the clock, no count of the whole
-# machine, no flood of events or processes that would overrun another ktop's
-# ring buffers. Then, one file at a time and nothing else running, every other
-# file: the ones that time things (latency, states, the exporter's refreshes
-# under attack), count the machine's processes, threads, zombies, exit records
-# or tracefs instances, see other ktops' instances (security's strace of ktop:
-# it removes one a ktop killed beside it left), flood (order, massexit,
-# trace's overrun, the process view's floods), take a CPU offline or remount
-# tracefs (kernel.bats); only the fuzz harnesses, which use nothing but the
-# CPU, are built and run under nice beside the first of them (the files that
-# time things come last).
+# cannot disturb another test runs side by side. First, the files of POOL,
+# taken longest first from one queue by three workers (KTOP_TEST_JOBS), while
+# the sanitizer build and the unit tests are built and run under nice beside
+# them (make check built the program and the tests' programs before). POOL's
+# files check formats, exact counts of their own processes, a screen: no
+# timing against the clock, no count of the whole machine, no flood of events
+# or processes that would overrun another ktop's ring buffers. Then, one file
+# at a time and nothing else running, every other file: the ones that time
+# things (latency, states, the exporter's refreshes under attack), count the
+# machine's processes, threads, zombies, exit records or tracefs instances,
+# see other ktops' instances (security's strace of ktop: it removes one a
+# ktop killed beside it left), flood (order, massexit, trace's overrun, the
+# process view's floods, the flight recorder's), take a CPU offline or
+# remount tracefs (kernel.bats); only the fuzz harnesses, which use nothing
+# but the CPU, are built and run under nice beside the first of them (the
+# files that time things come last).
 # KTOP_TEST_JOBS=1 runs everything one at a time.
+#
+# Where tools/deps.sh test ran (make check: KTOP_TESTS_STRICT=1; CI=true) a
+# skip for a missing program or package ("missing ...", tests/need.bash) is a
+# failure: deps.sh installs them. A skip for what the kernel lacks
+# ("kernel: ...") or for not being root stays a skip, listed with its reason.
 cd "$(dirname "$0")/.." || exit 1
 
 # build TARGET...: make them; its messages as TAP comments, a failure "not ok".
@@ -73,10 +79,9 @@ case "${1:-}" in
 esac
 
 log=$(mktemp /tmp/ktop-tests.XXXXXX)
-bg=$(mktemp /tmp/ktop-tests-bg.XXXXXX)
-trap 'rm -f "$log" "$log.out" "$log.skips" "$bg" "$bg.1" "$bg.2" "$bg.3" "$bg.f"' EXIT
+trap 'rm -rf "$log" "$log".*' EXIT
 status=0
-jobs=${KTOP_TEST_JOBS:-2}
+jobs=${KTOP_TEST_JOBS:-3}
 # No test waits forever (an until loop on a row that never comes): bats ends
 # one after this many seconds, "not ok ... # timeout" (the longest take ~30 s).
 export BATS_TEST_TIMEOUT="${BATS_TEST_TIMEOUT:-300}"
@@ -84,11 +89,13 @@ t0=$(date +%s)
 # took WHAT: how long the suite has run so far (the minutes are in parts).
 took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
-# The lanes (files of tests/, without .bats), about 2 minutes each on a quiet
-# machine; every other file runs alone after them.
-LANE1="cli/record cli/valgrind cli/inprog tmux/inprog"
-LANE2="cli/names cli/exact cli/csv cli/json cli/text cli/man cli/promtext cli/fleet"
-LANE3="cli/summary cli/containers tmux/config tmux/replay tmux/lookfeel tmux/ui tmux/robust tmux/launch tmux/containers tmux/sysviews tmux/valgrind"
+# The files (of tests/, without .bats) run side by side, longest first (their
+# seconds on a quiet machine are in the comments of the last run's "# time:"
+# lines: sort -k3 -n).
+POOL="cli/record tmux/lookfeel cli/package cli/containers cli/bytes cli/summary
+cli/fleet tmux/replay cli/valgrind tmux/robust tmux/sysviews cli/inprog
+cli/names tmux/ui tmux/inprog cli/exact tmux/valgrind cli/csv tmux/launch
+cli/man cli/json tmux/containers cli/text cli/promtext tmux/config"
 
 # Of the files one at a time, those that time things against the clock come
 # last, when the fuzz harnesses (below) are done.
@@ -98,6 +105,26 @@ LAST="cli/clock cli/kernel cli/latency cli/lifecycle cli/options cli/states cli/
 files() {
 	for n in "$@"; do
 		[ -f "tests/$n.bats" ] && printf ' tests/%s.bats' "$n"
+	done
+}
+
+# batsfile FILE OUT: FILE's TAP to OUT, then a line of its time.
+batsfile() {
+	s=$(date +%s)
+	bats --tap --timing "$1" >"$2" 2>&1
+	echo "# time: $1 $(( $(date +%s) - s )) s (ended at $(( $(date +%s) - t0 )) s)" >>"$2"
+}
+
+# worker N: takes the queue's next file until none is left (mkdir is the lock).
+worker() {
+	while :; do
+		until mkdir "$log.lock" 2>/dev/null; do sleep 0.05; done
+		f=$(head -n 1 "$log.queue")
+		sed -i 1d "$log.queue"
+		rmdir "$log.lock"
+		[ -n "$f" ] || return 0
+		batsfile "$f" "$log.w$1"
+		cat "$log.w$1" >>"$log.pool$1"
 	done
 }
 
@@ -111,12 +138,12 @@ else
 fi
 
 # shellcheck disable=SC2086
-lanes="$(files $LANE1 $LANE2 $LANE3) "
+pool="$(files $POOL) "
 # shellcheck disable=SC2086
 last="$(files $LAST) "
 serial=""
 for f in tests/cli/*.bats tests/tmux/*.bats; do
-	case "$lanes$last" in
+	case "$pool$last" in
 	*" $f "*) ;;
 	*) serial="$serial $f" ;;
 	esac
@@ -125,56 +152,75 @@ serial="$serial $last"
 fpid=
 if [ "$jobs" -gt 1 ]; then
 	# (nice: the bats files beside them are the longer road)
-	nice -n 10 sh tests/run.sh --unit >"$bg" 2>&1 &
+	nice -n 10 sh tests/run.sh --unit >"$log.unit" 2>&1 &
 	upid=$!
+	echo "# bats: $jobs side by side, longest first:$pool"
 	# shellcheck disable=SC2086
-	echo "# bats: three lanes side by side:$(files $LANE1) |$(files $LANE2) |$(files $LANE3)"
-	# shellcheck disable=SC2046,SC2086
-	bats --tap --timing $(files $LANE1) >"$bg.1" 2>&1 &
-	l1=$!
-	# shellcheck disable=SC2046,SC2086
-	bats --tap --timing $(files $LANE2) >"$bg.2" 2>&1 &
-	l2=$!
-	# shellcheck disable=SC2046,SC2086
-	bats --tap --timing $(files $LANE3) >"$bg.3" 2>&1 &
-	l3=$!
-	wait "$l1" "$l2" "$l3" "$upid"
-	cat "$bg.1" "$bg.2" "$bg.3" "$bg" | tee -a "$log"
-	took "the three lanes, the sanitizer build and the unit tests"
+	printf '%s\n' $pool >"$log.queue"
+	pids=""
+	i=1
+	while [ "$i" -le "$jobs" ]; do
+		worker "$i" &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	wait $pids "$upid"
+	cat "$log".pool* "$log.unit" | tee -a "$log"
+	took "the files side by side, the sanitizer build and the unit tests"
 	# The fuzz harnesses use the CPU and nothing else (no process, no event
 	# of their own): under nice beside the first files of the next part.
-	nice -n 10 sh tests/run.sh --fuzz >"$bg.f" 2>&1 &
+	nice -n 10 sh tests/run.sh --fuzz >"$log.fuzz" 2>&1 &
 	fpid=$!
 else
 	{ unit; fuzz; } | tee -a "$log"
-	serial="$lanes$serial"
+	serial="$pool$serial"
 fi
 
 echo "# bats: one file at a time"
-# shellcheck disable=SC2086
-bats --tap --timing $serial 2>&1 | tee -a "$log"
+for f in $serial; do
+	batsfile "$f" "$log.one"
+	tee -a "$log" <"$log.one"
+done
 took "the files one at a time"
 if [ -n "$fpid" ]; then
 	wait "$fpid"
-	tee -a "$log" <"$bg.f"
+	tee -a "$log" <"$log.fuzz"
 	took "the fuzz harnesses"
 fi
 
+echo "# the files by time (seconds, run alone or side by side):"
+sed -n 's/^# time: \([^ ]*\) \([0-9]*\) s.*/\2 \1/p' "$log" | sort -rn | head -n 12 |
+	while read -r sec f; do echo "#   $sec s $f"; done
+
 # Each skip named, with its reason (tests/need.bash: "missing ..." for a
 # program or package, "kernel: ..." for what this kernel lacks), its file.
+# Where deps.sh test ran, a "missing" one is a failure.
+strict=0
+[ "${KTOP_TESTS_STRICT:-0}" = 1 ] || [ "${CI:-}" = true ] && strict=1
 grep -iE '^ok .* # skip' "$log" >"$log.skips"
-skipped=$(wc -l <"$log.skips")
-if [ "$skipped" -gt 0 ]; then
+: >"$log.missing"
+if [ -s "$log.skips" ]; then
 	echo "# skipped, and why:"
 	while IFS= read -r line; do
 		why=$(printf '%s\n' "$line" | sed 's/.* # [sS][kK][iI][pP] *//')
 		name=$(printf '%s\n' "$line" | sed 's/^ok [0-9]* \(- \)\{0,1\}//; s/ # [sS][kK][iI][pP].*//; s/ in [0-9]*ms$//')
 		file=$(grep -lF "@test \"$name\"" tests/cli/*.bats tests/tmux/*.bats 2>/dev/null | head -n 1)
+		case "$why" in
+		missing*)
+			[ "$strict" = 1 ] && echo "not ok - $file: $name: $why, where tools/deps.sh test ran" >>"$log.missing"
+			;;
+		esac
 		echo "#   ${why:-(no reason given)}: ${file:+$file: }$name"
 	done <"$log.skips" | sort
 fi
-passed=$(( $(grep -c '^ok ' "$log") - skipped ))
+if [ -s "$log.missing" ]; then
+	cat "$log.missing"
+	cat "$log.missing" >>"$log"
+fi
+skipped=$(( $(wc -l <"$log.skips") - $(wc -l <"$log.missing") ))
+passed=$(( $(grep -c '^ok ' "$log") - $(wc -l <"$log.skips") ))
 failed=$(grep -c '^not ok ' "$log")
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ] || status=1
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "$passed passed, $skipped skipped, $failed failed"
 exit $status

@@ -56,7 +56,7 @@ kernel_says() {
 
 # markers CLOCK: clockcheck's markers mapped through CLOCK's calibration, within their bracket + 5 us.
 markers() {
-	[ -x "$CLOCKCHECK" ] || skip "build/tests/helpers/clockcheck is not built (make unit)"
+	need_built "$CLOCKCHECK"
 	grep -qw -- "$1" /sys/kernel/tracing/trace_clock || skip_kernel "no trace clock $1 here"
 	run "$CLOCKCHECK" "$1" 8
 	echo "$output" >&2

@@ -522,7 +522,7 @@ within() {
 @test "throttled_pct: a hog alone in a v1 cpu cgroup of 10% (grouped by its memory path): its row > 50%, its time cpu.stat's" {
 	local cpu=/sys/fs/cgroup/cpu fz=/sys/fs/cgroup/freezer name=ktoptest-rowthr-$$ hog
 	local ms max n cg want
-	[ -f $cpu/cgroup.procs ] && [ -f $fz/cgroup.procs ] || skip "no v1 cpu and freezer hierarchies"
+	[ -f $cpu/cgroup.procs ] && [ -f $fz/cgroup.procs ] || skip_kernel "no v1 cpu and freezer hierarchies"
 	mkcg "$cpu/$name" && mkcg "$fz/$name"
 	echo 10000 >"$cpu/$name/cpu.cfs_quota_us"
 	echo 100000 >"$cpu/$name/cpu.cfs_period_us"
@@ -546,7 +546,7 @@ within() {
 @test "throttled_pct: v2 (a fixture hierarchy: v1 holds the cpu controller here): the nearest cgroup with a cpu.max, its cpu.stat's delta" {
 	local root=$BATS_TEST_TMPDIR/cg name=ktoptest-v2thr-$$ hog k i ms max n cg wrote=0 rows
 	# where the process really is in v2, the fixture's files
-	mkcg "$V2/$name/app" || skip "cannot make cgroups under $V2"
+	mkcg "$V2/$name/app" || skip_kernel "cannot make cgroups under $V2"
 	in_cgroups hog "$V2/$name/app" sh -c 'while :; do :; done'
 	mkdir -p "$root/$name/app"
 	echo "cpu io memory pids" >"$root/cgroup.controllers"

@@ -14,7 +14,7 @@ setup_file() {
 
 setup() {
 	common_setup
-	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/burn"
 	[ "$(id -u)" -eq 0 ] || skip "exit records need root (CAP_NET_ADMIN)"
 	# Another user must run it: a directory of its own, readable by all.
 	DIR=$(mktemp -d /tmp/ktop-burn.XXXXXX)
@@ -73,8 +73,9 @@ burn_rows() {
 # whose own events the kernel does not record, as pid 1's threads on some
 # virtual machines, hides the switch back to the task it preempted).
 wait4_rows() {
-	[ -x "$BATS_FILE_TMPDIR/deadcpu" ] || skip "helpers/deadcpu.c was not built"
-	command -v chrt >/dev/null && command -v taskset >/dev/null || skip "no chrt, taskset"
+	need_built "$BATS_FILE_TMPDIR/deadcpu"
+	need_program chrt util-linux
+	need_program taskset util-linux
 	csv_start pid,comm,state,cpu_s,cpu_pct
 	taskset -c "$(($(nproc) - 1))" chrt -f 1 "$BATS_FILE_TMPDIR/deadcpu" "$@" "$DIR/report"
 	csv_stop

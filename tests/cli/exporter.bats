@@ -34,7 +34,7 @@ promq() {
 }
 
 need_tracewl() {
-	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+	need_built "$TRACEWL"
 }
 
 need_prometheus() {
@@ -234,7 +234,7 @@ no_lost() {
 	need_tracing
 	need_prometheus
 	local kp d="$BATS_TEST_TMPDIR" sel v b
-	[ -x "$BATS_FILE_TMPDIR/$SLNAME" ] || skip "helpers/stateswl.c was not built"
+	need_built "$BATS_FILE_TMPDIR/$SLNAME"
 	sel="comm=\"$SLNAME\",syscall=\"clock_nanosleep\""
 	mkfifo "$d/go"
 	GOFIFO="$d/go" "$BATS_FILE_TMPDIR/$SLNAME" sleepshere 50 10 "$d/truth" 3>&- &
@@ -453,7 +453,7 @@ max_gap() {
 	tmux -L "$S" kill-server 2>/dev/null || true
 	tmux -L "$S" new-session -d -s t -x 120 -y 40 "'$KTOP' --listen 127.0.0.1:$kp -d 0.5"
 	wait_serving "$kp"
-	sleep 1.2
+	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"
 	tmux -L "$S" send-keys -t t ' '
 	for ((i = 0; i < 100; i++)); do
 		tmux -L "$S" capture-pane -p -t t | grep -q PAUSED && break
@@ -466,7 +466,7 @@ max_gap() {
 		tmux -L "$S" capture-pane -p -t t | grep -q PAUSED || break
 		sleep 0.05
 	done
-	sleep 1.5	# the resumed interval, then ticks
+	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"	# the resumed interval, then a tick
 	promq scrape "$kp" "$BATS_TEST_TMPDIR/after.prom" >/dev/null
 	tmux -L "$S" send-keys -t t q
 	sleep 0.5
@@ -491,8 +491,8 @@ max_gap() {
 # the root process starts once the flood's names fill the 20 slots.
 @test "exporter: 20 new names a second from nobody; a root process started meanwhile gets its own series" {
 	need_tracing "pid namespaces and setpriv"
-	command -v setpriv >/dev/null || skip "setpriv is not installed (Debian package util-linux)"
-	command -v unshare >/dev/null || skip "unshare is not installed (Debian package util-linux)"
+	need_program setpriv util-linux
+	need_program unshare util-linux
 	local kp i v t0 name="kxrt$$" flname="kxf$$" n ok=0 m="$BATS_TEST_TMPDIR/m.prom"
 	kp=$(promq freeport)
 	FLOOD=$(mktemp -d /tmp/kxflood.XXXXXX)

@@ -197,9 +197,8 @@ kills() {
 	track $!
 	sleep 0.5
 	start_ktop "$OUT" -b -d 0.3 --listen "127.0.0.1:0" --remote-write "http://127.0.0.1:$port/write"
-	wait_for_file "$BATS_TEST_TMPDIR/reqs" 10
-	sleep 2
-	# one request per refresh, none retried
+	# one request per refresh (4 of them), none retried
+	wait_for_lines "$BATS_TEST_TMPDIR/reqs" 4 20
 	n=$(wc -l <"$BATS_TEST_TMPDIR/reqs")
 	echo "$n requests" >&2
 	((n >= 4))

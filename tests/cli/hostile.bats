@@ -26,7 +26,7 @@ teardown() {
 # shows the new process's name in that pid's row, and so does every later one.
 reuse_case() {
 	[ "$(id -u)" -eq 0 ] || skip "reusing a pid on purpose needs root (clone3 set_tid)"
-	[ -x "$PIDREUSE" ] || skip "helpers/pidreuse.c was not built"
+	need_built "$PIDREUSE"
 	local d=$BATS_TEST_TMPDIR pid t after
 	mkfifo "$d/gate"
 	"$PIDREUSE" "$d/ready" "$d/gate" >"$d/done" 2>"$d/err" </dev/null 3>&- &

@@ -15,7 +15,7 @@ setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs root: the calls come from tracing"
 	[ -d /sys/kernel/tracing/events/raw_syscalls ] || skip_kernel "tracefs is not available"
-	[ -x "$BATS_FILE_TMPDIR/thrwl" ] || skip "thrwl.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/thrwl"
 	"$BATS_FILE_TMPDIR/thrwl" "$BATS_TEST_TMPDIR/wl" "$BATS_TEST_TMPDIR/reads" &
 	track $!
 	wait_for_file "$BATS_TEST_TMPDIR/wl"

@@ -16,7 +16,7 @@ setup() {
 	common_setup
 	need_tracing "calls are timed from tracing"
 	WL="$BATS_FILE_TMPDIR/stateswl"
-	[ -x "$WL" ] || skip "helpers/stateswl.c was not built (no C compiler?)"
+	need_built "$WL"
 	need_program strace
 }
 

@@ -21,8 +21,8 @@ setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs tracing (root)"
 	[ -d /sys/kernel/tracing/instances ] || skip_kernel "no tracefs"
-	[ -x "$BATS_FILE_TMPDIR/massexit" ] || skip "helpers/massexit.c was not built (no C compiler?)"
-	[ -x "$ASAN" ] || skip "build/ktop-asan is not built (make build/ktop-asan)"
+	need_built "$BATS_FILE_TMPDIR/massexit"
+	need_built "$ASAN"
 	READY="$BATS_TEST_TMPDIR/ready"
 	ERR="$BATS_TEST_TMPDIR/err"
 	export LSAN_OPTIONS="suppressions=$BATS_TEST_DIRNAME/../lsan.supp:print_suppressions=0"

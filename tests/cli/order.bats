@@ -51,7 +51,7 @@ loop_rows() {
 }
 
 @test "order: 100 children that rename themselves (prctl): shown by that name, events only" {
-	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/burn"
 	KTOP_EXITS_KB=0 loop_rows 100 "$BATS_FILE_TMPDIR/burn" name worker-42
 	run check csv-dead-children "$OUT" 100 worker-42
 	echo "$output" >&2
@@ -59,7 +59,7 @@ loop_rows() {
 }
 
 @test "order: the same with exit records" {
-	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/burn"
 	loop_rows 100 "$BATS_FILE_TMPDIR/burn" name worker-42
 	run check csv-dead-children "$OUT" 100 worker-42
 	echo "$output" >&2

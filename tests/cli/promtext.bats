@@ -12,7 +12,7 @@ PROMSAMPLE="$BATS_TEST_DIRNAME/../../build/tests/helpers/promsample"
 PROM_ACCEPT='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 
 setup() {
-	[ -x "$PROMSAMPLE" ] || skip "build/tests/helpers/promsample is not built (make unit)"
+	need_built "$PROMSAMPLE"
 	PIDFILE="$BATS_TEST_TMPDIR/pids"
 	: >"$PIDFILE"
 	OUT="$BATS_TEST_TMPDIR/out"

@@ -25,7 +25,7 @@ teardown() { common_teardown; }
 
 need_sumwl() {
 	need_tracing "--summary counts kernel events"
-	[ -x "$SUMWL" ] || skip "helpers/sumwl.c was not built (no C compiler?)"
+	need_built "$SUMWL"
 }
 
 # need_32bit: a 32-bit program built, and a kernel that runs one (IA-32

@@ -20,7 +20,7 @@ teardown() { common_teardown; }
 
 need_blockers() {
 	need_tracing "the pid filter is tracing's"
-	[ -x "$BLOCKERS" ] || skip "helpers/blockers.c was not built (no C compiler?)"
+	need_built "$BLOCKERS"
 }
 
 # start_blockers N [CALLS]: a process of N threads, blocked; sets BPID. With

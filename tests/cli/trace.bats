@@ -35,7 +35,7 @@ teardown() {
 
 
 need_tracewl() {
-	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+	need_built "$TRACEWL"
 }
 
 # ---------------------------------------------------------------- ktop

@@ -32,7 +32,7 @@ teardown() {
 need_tracing() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
 	[ -d "$INST" ] || skip_kernel "tracefs is not available (no $INST)"
-	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+	need_built "$TRACEWL"
 }
 
 # make_cgroup: a cgroup v2 of the test's own (hybrid: under unified), CG its path.

@@ -89,7 +89,7 @@ needs_root() { [ "$(id -u)" = 0 ] || skip "counts events: needs root"; }
 # switched since tracing began is in no state ktop knows).
 waiters() {
 	WL="$BATS_FILE_TMPDIR/stateswl"
-	[ -x "$WL" ] || skip "tests/cli/helpers/stateswl.c was not built (no C compiler?)"
+	need_built "$WL"
 	GO="$BATS_TEST_TMPDIR/go"
 	rm -f "$GO"
 	bg env GO="$GO" "$WL" pinned 60000 "$BATS_TEST_TMPDIR/pinned.out"
