@@ -22,16 +22,6 @@ need() {
 	need_program "$1" "${2:-$1}"
 }
 
-# start_ktop OUT ARGS...: ktop in the background; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
-
 # wait_serving PORT [CURL ARGS...]: until ktop answers /metrics (200).
 wait_serving() {
 	local i port=$1 scheme=http

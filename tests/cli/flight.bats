@@ -50,15 +50,8 @@ open_gate() {
 	printf x >"$GATE"
 }
 
-# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # usr2_goes_on OUT ERE: SIGUSR2 to ktop $KPID (writing OUT, OUT.err), its line on
 # stderr matches ERE, two more intervals come, and SIGTERM still ends it (0).

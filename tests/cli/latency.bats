@@ -22,17 +22,6 @@ setup() {
 
 teardown() { common_teardown; }
 
-# start_ktop OUT ARGS...: one more ktop in the background.
-start_ktop() {
-	local out=$1
-	shift
-	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	track $!
-	ktop_started $!
-	KPIDS+=($!)
-	OUTS+=("$out")
-}
-
 # col FILE KEY [FILTER_KEY FILTER_VALUE]...: the sum of column KEY over FILE's rows.
 col() {
 	local f=$1 k=$2

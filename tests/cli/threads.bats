@@ -39,16 +39,6 @@ start_blockers() {
 	[ "$(ls "/proc/$BPID/task" | wc -l)" -eq "$1" ]
 }
 
-# start_ktop OUT ARGS...: ktop in the background; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
-
 now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 
 @test "-p of 10,000 threads: armed within seconds, every thread's calls counted" {

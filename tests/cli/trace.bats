@@ -40,15 +40,8 @@ need_tracewl() {
 
 # ---------------------------------------------------------------- ktop
 
-# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # stop_ktop [SIG]: SIGTERM (or SIG) to ktop; it must exit 0.
 stop_ktop() {

@@ -50,16 +50,8 @@ make_cgroup() {
 	CGNAME=${CG#"$root"}
 }
 
-# start_ktop OUT ARGS...: one more ktop in the background; its pid in KPIDS.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	track $!
-	ktop_started $!
-	KPIDS+=($!)
-	OUTS+=("$out")
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # wait_blocked PID SYSCALL: until every thread of PID is switched out in SYSCALL.
 wait_blocked() {

@@ -77,6 +77,25 @@ common_teardown() {
 	return 0
 }
 
+# start_ktop OUT ARGS...: ktop ARGS in the background, stdout to OUT, stderr
+# to OUT.err; KPID its pid, also added to KPIDS and OUTS (for tests that start
+# several). A file that sets START_KTOP_STATS=1 gets KTOP_STATS's counts on
+# OUT.err at exit.
+start_ktop() {
+	local out=$1
+	shift
+	if [ -n "${START_KTOP_STATS:-}" ]; then
+		KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	else
+		"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	fi
+	KPID=$!
+	track "$KPID"
+	ktop_started "$KPID"
+	KPIDS+=("$KPID")
+	OUTS+=("$out")
+}
+
 # Remember pids to kill in teardown.
 track() {
 	local p
