@@ -7,22 +7,22 @@
 #
 # Two CPUs are the machine this has to fit (8 minutes with the build): most of
 # a bats file's time is waiting (for refreshes, a scrape, a screen), so what
-# cannot disturb another test runs side by side. First, the files of POOL,
-# taken longest first from one queue by three workers (KTOP_TEST_JOBS), while
-# the sanitizer build and the unit tests are built and run under nice beside
-# them (make check built the program and the tests' programs before). POOL's
-# files check formats, exact counts of their own processes, a screen: no
-# timing against the clock, no count of the whole machine, no flood of events
-# or processes that would overrun another ktop's ring buffers. Then, one file
-# at a time and nothing else running, every other file: the ones that time
-# things (latency, states, the exporter's refreshes under attack), count the
-# machine's processes, threads, zombies, exit records or tracefs instances,
-# see other ktops' instances (security's strace of ktop: it removes one a
-# ktop killed beside it left), flood (order, massexit, trace's overrun, the
-# process view's floods, the flight recorder's), take a CPU offline or
-# remount tracefs (kernel.bats); only the fuzz harnesses, which use nothing
-# but the CPU, are built and run under nice beside the first of them (the
-# files that time things come last).
+# cannot disturb another test runs side by side. make check built the program
+# and the tests' programs; the sanitizer build, the unit tests and the fuzz
+# harnesses (CPU only: no process, no event, no instance of their own to see)
+# are built and run under nice in the background from the start. First, the
+# files of POOL, taken longest first from one queue by three workers
+# (KTOP_TEST_JOBS): they check formats, exact counts of their own processes,
+# a screen: no timing against the clock, no count of the whole machine, no
+# flood of events or processes that would overrun another ktop's ring
+# buffers. Then, one file at a time, every other file: first those of BESIDE,
+# which the background's compilers cannot disturb (nice: they run when the
+# CPU is free), while it ends; then, with nothing else running, the ones that
+# count the machine's processes, threads, zombies, exit records or tracefs
+# instances (security's strace of ktop: it removes one a ktop killed beside it
+# left), flood (order, massexit: the sanitizer build), and last those that
+# time things against the clock (LAST), take a CPU offline or remount tracefs
+# (kernel.bats).
 # KTOP_TEST_JOBS=1 runs everything one at a time.
 #
 # Where tools/deps.sh test ran (make check: KTOP_TESTS_STRICT=1; CI=true) a
@@ -66,17 +66,12 @@ fuzz() {
 	sh tests/fuzz/run.sh "${KTOP_FUZZ_SECONDS:-4}"
 }
 
-# (run.sh --unit, --fuzz: only them, the background jobs below)
-case "${1:-}" in
---unit)
+# (run.sh --background: only them, the background job below)
+if [ "${1:-}" = --background ]; then
 	unit
-	exit 0
-	;;
---fuzz)
 	fuzz
 	exit 0
-	;;
-esac
+fi
 
 log=$(mktemp /tmp/ktop-tests.XXXXXX)
 trap 'rm -rf "$log" "$log".*' EXIT
@@ -89,17 +84,19 @@ t0=$(date +%s)
 # took WHAT: how long the suite has run so far (the minutes are in parts).
 took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
-# The files (of tests/, without .bats) run side by side, longest first (their
-# seconds on a quiet machine are in the comments of the last run's "# time:"
-# lines: sort -k3 -n).
-POOL="cli/record tmux/lookfeel cli/package cli/containers cli/bytes cli/summary
-cli/fleet tmux/replay cli/valgrind tmux/robust tmux/sysviews cli/inprog
-cli/names tmux/ui tmux/inprog cli/exact tmux/valgrind cli/csv tmux/launch
-cli/man cli/json tmux/containers cli/text cli/promtext tmux/config"
+# The files (of tests/, without .bats) run side by side, longest first (as
+# the "# time:" lines of a run say).
+POOL="cli/fleet cli/record cli/package cli/valgrind cli/containers tmux/lookfeel
+cli/bytes cli/names tmux/ui tmux/robust tmux/sysviews tmux/replay cli/man
+cli/exact cli/csv cli/inprog tmux/inprog tmux/valgrind cli/json tmux/launch
+tmux/containers cli/promtext cli/text tmux/config"
+
+# Of the files one at a time, those run while the background job ends.
+BESIDE="cli/exporter tmux/views tmux/htopuser cli/trace cli/flight tmux/flight cli/views"
 
 # Of the files one at a time, those that time things against the clock come
-# last, when the fuzz harnesses (below) are done.
-LAST="cli/clock cli/kernel cli/latency cli/lifecycle cli/options cli/states cli/threads"
+# last (summary: its sleeps' durations).
+LAST="cli/summary cli/clock cli/kernel cli/latency cli/lifecycle cli/options cli/states cli/threads"
 
 # files LIST: the paths of LIST's files that exist.
 files() {
@@ -140,20 +137,29 @@ fi
 # shellcheck disable=SC2086
 pool="$(files $POOL) "
 # shellcheck disable=SC2086
+beside="$(files $BESIDE) "
+# shellcheck disable=SC2086
 last="$(files $LAST) "
 serial=""
 for f in tests/cli/*.bats tests/tmux/*.bats; do
-	case "$pool$last" in
+	case "$pool$beside$last" in
 	*" $f "*) ;;
 	*) serial="$serial $f" ;;
 	esac
 done
 serial="$serial $last"
-fpid=
+
+# one FILE...: each file alone, its TAP to the log.
+one() {
+	for f in "$@"; do
+		batsfile "$f" "$log.one"
+		tee -a "$log" <"$log.one"
+	done
+}
+
 if [ "$jobs" -gt 1 ]; then
-	# (nice: the bats files beside them are the longer road)
-	nice -n 10 sh tests/run.sh --unit >"$log.unit" 2>&1 &
-	upid=$!
+	nice -n 10 sh tests/run.sh --background >"$log.bg" 2>&1 &
+	bgpid=$!
 	echo "# bats: $jobs side by side, longest first:$pool"
 	# shellcheck disable=SC2086
 	printf '%s\n' $pool >"$log.queue"
@@ -165,29 +171,24 @@ if [ "$jobs" -gt 1 ]; then
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2086
-	wait $pids "$upid"
-	cat "$log".pool* "$log.unit" | tee -a "$log"
-	took "the files side by side, the sanitizer build and the unit tests"
-	# The fuzz harnesses use the CPU and nothing else (no process, no event
-	# of their own): under nice beside the first files of the next part.
-	nice -n 10 sh tests/run.sh --fuzz >"$log.fuzz" 2>&1 &
-	fpid=$!
+	wait $pids
+	cat "$log".pool* | tee -a "$log"
+	took "the files side by side"
+	echo "# bats: one file at a time, the background job beside"
+	# shellcheck disable=SC2086
+	one $beside
+	wait "$bgpid"
+	tee -a "$log" <"$log.bg"
+	took "the background job (sanitizer build, unit tests, fuzz harnesses)"
 else
 	{ unit; fuzz; } | tee -a "$log"
-	serial="$pool$serial"
+	serial="$pool$beside$serial"
 fi
 
 echo "# bats: one file at a time"
-for f in $serial; do
-	batsfile "$f" "$log.one"
-	tee -a "$log" <"$log.one"
-done
+# shellcheck disable=SC2086
+one $serial
 took "the files one at a time"
-if [ -n "$fpid" ]; then
-	wait "$fpid"
-	tee -a "$log" <"$log.fuzz"
-	took "the fuzz harnesses"
-fi
 
 echo "# the files by time (seconds, run alone or side by side):"
 sed -n 's/^# time: \([^ ]*\) \([0-9]*\) s.*/\2 \1/p' "$log" | sort -rn | head -n 12 |
