@@ -105,11 +105,23 @@ files() {
 	done
 }
 
-# batsfile FILE OUT: FILE's TAP to OUT, then a line of its time.
+# cpu FILE: the CPU seconds (user + system) of this shell's children so far
+# appended to FILE (times in a $(...) would give the subshell's).
+cpu() {
+	times >"$1.t"
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, "m"); c += t[1] * 60 + t[2] } print c }' "$1.t" >>"$1"
+}
+
+# batsfile FILE OUT: FILE's TAP to OUT, then a line of its time: wall clock
+# and the CPU of what it ran and reaped (not a tmux server's: it is a daemon).
 batsfile() {
 	s=$(date +%s)
+	: >"$2.cpu"
+	cpu "$2.cpu"
 	bats --tap --timing "$1" >"$2" 2>&1
-	echo "# time: $1 $(( $(date +%s) - s )) s (ended at $(( $(date +%s) - t0 )) s)" >>"$2"
+	cpu "$2.cpu"
+	c=$(awk 'NR == 1 { a = $1 } NR == 2 { printf "%.1f", $1 - a }' "$2.cpu")
+	echo "# time: $1 $(( $(date +%s) - s )) s, cpu $c s (ended at $(( $(date +%s) - t0 )) s)" >>"$2"
 }
 
 # worker N: takes the queue's next file until none is left (mkdir is the lock).
@@ -191,8 +203,8 @@ one $serial
 took "the files one at a time"
 
 echo "# the files by time (seconds, run alone or side by side):"
-sed -n 's/^# time: \([^ ]*\) \([0-9]*\) s.*/\2 \1/p' "$log" | sort -rn | head -n 12 |
-	while read -r sec f; do echo "#   $sec s $f"; done
+sed -n 's/^# time: \([^ ]*\) \([0-9]*\) s, cpu \([0-9.]*\) s.*/\2 \1 \3/p' "$log" | sort -rn | head -n 12 |
+	while read -r sec f c; do echo "#   $sec s $f (cpu $c s)"; done
 
 # Each skip named, with its reason (tests/need.bash: "missing ..." for a
 # program or package, "kernel: ..." for what this kernel lacks), its file.

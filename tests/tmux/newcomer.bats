@@ -282,6 +282,8 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 	printf '%s\n' 'if [ "$1" -gt 0 ]; then sh "$0" $(($1 - 1)); else exec sleep 1006; fi' \
 		>"$BATS_TEST_TMPDIR/deep.sh"
 	bg sh "$BATS_TEST_TMPDIR/deep.sh" 10
+	# the chain complete before ktop's first frame (a loaded machine takes a while)
+	for _ in $(seq 200); do pgrep -s "$BG" -f '^sleep 1006$' >/dev/null && break; sleep 0.05; done
 	start -d 1 --no-trace
 	keys t
 	wait_for 'tree view'
