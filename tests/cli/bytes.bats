@@ -8,22 +8,19 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/byteswl" "$BATS_TEST_DIRNAME/helpers/byteswl.c" ||
-		echo "byteswl.c does not build" >&2
+	helper_prog byteswl || true
 }
 
 setup() {
 	common_setup
 	BW="$BATS_FILE_TMPDIR/byteswl"
-	[ -x "$BW" ] || skip "helpers/byteswl.c was not built (no C compiler?)"
+	need_built "$BW"
 	# a disk file system: tmpfs has no block I/O to account
 	DISKDIR=$(mktemp -d "${KTOP_DISK_DIR:-/var/tmp}/ktop-bytes.XXXXXX")
 	case "$(stat -f -c %T "$DISKDIR")" in
 	tmpfs | ramfs) skip "$DISKDIR is not on a disk file system" ;;
 	esac
-	[ -r /proc/self/io ] || skip "no /proc/PID/io (CONFIG_TASK_IO_ACCOUNTING)"
+	[ -r /proc/self/io ] || skip_kernel "no /proc/PID/io (CONFIG_TASK_IO_ACCOUNTING)"
 	# the workloads' reports: where writing them is no disk I/O of theirs
 	SHM=$(mktemp -d /dev/shm/ktop-bytes.XXXXXX)
 }
@@ -203,7 +200,7 @@ net_run() {
 need_sock_events() {
 	need_tracing "the sock events"
 	[ -d /sys/kernel/tracing/events/sock/sock_send_length ] ||
-		skip "no sock:sock_send_length (Linux before 6.3)"
+		skip_kernel "no sock:sock_send_length (Linux before 6.3)"
 }
 
 # tcp_and_udp: byteswl tcp (10,000,000 bytes, 1,000,000 answered) and udp
@@ -260,15 +257,16 @@ net_check() {
 	net_check "$SHM/sendfile" server
 	net_check "$SHM/splice" client
 	net_check "$SHM/splice" server
-	[ -f "$SHM/uring" ] || skip "io_uring is disabled here (kernel.io_uring_disabled = 2)"
+	[ -f "$SHM/uring" ] || skip_kernel "io_uring is disabled here (kernel.io_uring_disabled = 2)"
 	net_check "$SHM/uring" client
 	net_check "$SHM/uring" server
 }
 
 @test "bytes: TCP inside a network namespace of its own (as in a container): the same four sums" {
 	need_sock_events
-	command -v unshare >/dev/null && command -v ip >/dev/null || skip "no unshare or ip"
-	unshare -n true 2>/dev/null || skip "cannot make a network namespace here"
+	need_program unshare util-linux
+	need_program ip iproute2
+	unshare -n true 2>/dev/null || skip_kernel "cannot make a network namespace here"
 	in_netns() {
 		unshare -n sh -c 'ip link set lo up && exec "$0" "$@"' "$BW" tcp 10000000 1000000 "$SHM/tcp"
 	}
@@ -332,7 +330,7 @@ net_check() {
 
 @test "bytes: without the sock events (a kernel before 6.3): the network columns empty, the header says which are missing" {
 	need_sock_events
-	command -v unshare >/dev/null || skip "no unshare(1)"
+	need_program unshare util-linux
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	# an empty directory over events/sock: as on Debian 12's 6.1, no sock_*_length
 	run --separate-stderr unshare -m --propagation private sh -c \

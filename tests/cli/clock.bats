@@ -15,7 +15,7 @@ CLOCKCHECK="$BATS_TEST_DIRNAME/../../build/tests/helpers/clockcheck"
 setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs root: the trace clock is tracing's"
-	[ -d /sys/kernel/tracing/events/sched ] || skip "tracefs is not available"
+	[ -d /sys/kernel/tracing/events/sched ] || skip_kernel "tracefs is not available"
 }
 teardown() { common_teardown; }
 
@@ -28,7 +28,7 @@ kernel_says() {
 
 @test "trace clock: local where the kernel keeps sched_clock stable, else mono; named in Events/s and KTOP_STATS" {
 	stable=$(kernel_says)
-	[ -n "$stable" ] || skip "no debugfs sched/debug here: ktop keeps mono and cannot be checked against the kernel"
+	[ -n "$stable" ] || skip_kernel "no debugfs sched/debug here: ktop keeps mono and cannot be checked against the kernel"
 	want=mono
 	[ "$stable" = 1 ] && want=local
 	run --separate-stderr env -u KTOP_TRACE_CLOCK KTOP_STATS=1 "$KTOP" -b -d 0.3 -n 4
@@ -56,8 +56,8 @@ kernel_says() {
 
 # markers CLOCK: clockcheck's markers mapped through CLOCK's calibration, within their bracket + 5 us.
 markers() {
-	[ -x "$CLOCKCHECK" ] || skip "build/tests/helpers/clockcheck is not built (make unit)"
-	grep -qw -- "$1" /sys/kernel/tracing/trace_clock || skip "no trace clock $1 here"
+	need_built "$CLOCKCHECK"
+	grep -qw -- "$1" /sys/kernel/tracing/trace_clock || skip_kernel "no trace clock $1 here"
 	run "$CLOCKCHECK" "$1" 8
 	echo "$output" >&2
 	[ "$status" -eq 0 ]

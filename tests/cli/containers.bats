@@ -24,7 +24,7 @@ setup() {
 	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 		V2=/sys/fs/cgroup
 	else
-		skip "no cgroup v2 hierarchy"
+		skip_kernel "no cgroup v2 hierarchy"
 	fi
 	CGLIST="$BATS_TEST_TMPDIR/cgroups"
 	: >"$CGLIST"
@@ -116,7 +116,7 @@ make_fixtures() {
 	C1=$V2/docker/$ID1
 	C2=$V2/kubepods/burstable/pod$U2/$ID2
 	C3=$V2/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod$u3.slice/cri-containerd-$ID3.scope
-	mkcg "$C1" && mkcg "$C2" && mkcg "$C3" || skip "cannot make cgroups under $V2"
+	mkcg "$C1" && mkcg "$C2" && mkcg "$C3" || skip_kernel "cannot make cgroups under $V2"
 	in_cgroups P1 "$C1" sleep 1000
 	in_cgroups P2 "$C2" sleep 1000
 	in_cgroups P3 "$C3" sleep 1000
@@ -322,7 +322,7 @@ names_everywhere() {
 @test "containers: a recording keeps the groups' resources: the replay's Groups view is the live one, byte for byte" {
 	local g=ktoptest-rec-$$ dirs h1 h2 mem=/sys/fs/cgroup/memory pids=/sys/fs/cgroup/pids
 	local db=$BATS_TEST_TMPDIR/res.db t
-	mkcg "$V2/$g" || skip "cannot make cgroups under $V2"
+	mkcg "$V2/$g" || skip_kernel "cannot make cgroups under $V2"
 	dirs="$V2/$g"
 	# on a hybrid host the v1 memory and pids files at the same path: limits, current values
 	if [ "$V2" = /sys/fs/cgroup/unified ]; then
@@ -479,7 +479,7 @@ run_frozen() {
 
 @test "containers: a v1 CPU quota of 10%: throttled periods and time equal cpu.stat's deltas, marked THR" {
 	local v1=/sys/fs/cgroup/cpu name=ktoptest-cpu-$$ hog
-	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip "no v1 cpu hierarchy beside v2"
+	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip_kernel "no v1 cpu hierarchy beside v2"
 	mkcg "$V2/$name" && mkcg "$v1/$name"
 	echo 10000 >"$v1/$name/cpu.cfs_quota_us"
 	echo 100000 >"$v1/$name/cpu.cfs_period_us"
@@ -522,7 +522,7 @@ within() {
 @test "throttled_pct: a hog alone in a v1 cpu cgroup of 10% (grouped by its memory path): its row > 50%, its time cpu.stat's" {
 	local cpu=/sys/fs/cgroup/cpu fz=/sys/fs/cgroup/freezer name=ktoptest-rowthr-$$ hog
 	local ms max n cg want
-	[ -f $cpu/cgroup.procs ] && [ -f $fz/cgroup.procs ] || skip "no v1 cpu and freezer hierarchies"
+	[ -f $cpu/cgroup.procs ] && [ -f $fz/cgroup.procs ] || skip_kernel "no v1 cpu and freezer hierarchies"
 	mkcg "$cpu/$name" && mkcg "$fz/$name"
 	echo 10000 >"$cpu/$name/cpu.cfs_quota_us"
 	echo 100000 >"$cpu/$name/cpu.cfs_period_us"
@@ -546,7 +546,7 @@ within() {
 @test "throttled_pct: v2 (a fixture hierarchy: v1 holds the cpu controller here): the nearest cgroup with a cpu.max, its cpu.stat's delta" {
 	local root=$BATS_TEST_TMPDIR/cg name=ktoptest-v2thr-$$ hog k i ms max n cg wrote=0 rows
 	# where the process really is in v2, the fixture's files
-	mkcg "$V2/$name/app" || skip "cannot make cgroups under $V2"
+	mkcg "$V2/$name/app" || skip_kernel "cannot make cgroups under $V2"
 	in_cgroups hog "$V2/$name/app" sh -c 'while :; do :; done'
 	mkdir -p "$root/$name/app"
 	echo "cpu io memory pids" >"$root/cgroup.controllers"
@@ -638,7 +638,7 @@ EOF
 
 @test "containers: a memory limit exceeded: the OOM kill counted and shown, the victim the test's own" {
 	local v1=/sys/fs/cgroup/memory name=ktoptest-oom-$$ own mem k hog sl
-	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip "no v1 memory hierarchy beside v2"
+	[ -f $v1/cgroup.procs ] && [ "$V2" = /sys/fs/cgroup/unified ] || skip_kernel "no v1 memory hierarchy beside v2"
 	# under the test's own memory cgroup: whatever limits it stay
 	own=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)
 	mem=$v1${own%/}/$name

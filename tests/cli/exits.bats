@@ -8,17 +8,13 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/burn" "$BATS_TEST_DIRNAME/helpers/burn.c" ||
-		echo "burn.c does not build" >&2
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/deadcpu" "$BATS_TEST_DIRNAME/helpers/deadcpu.c" ||
-		echo "deadcpu.c does not build" >&2
+	helper_prog burn || true
+	helper_prog deadcpu || true
 }
 
 setup() {
 	common_setup
-	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/burn"
 	[ "$(id -u)" -eq 0 ] || skip "exit records need root (CAP_NET_ADMIN)"
 	# Another user must run it: a directory of its own, readable by all.
 	DIR=$(mktemp -d /tmp/ktop-burn.XXXXXX)
@@ -77,8 +73,9 @@ burn_rows() {
 # whose own events the kernel does not record, as pid 1's threads on some
 # virtual machines, hides the switch back to the task it preempted).
 wait4_rows() {
-	[ -x "$BATS_FILE_TMPDIR/deadcpu" ] || skip "helpers/deadcpu.c was not built"
-	command -v chrt >/dev/null && command -v taskset >/dev/null || skip "no chrt, taskset"
+	need_built "$BATS_FILE_TMPDIR/deadcpu"
+	need_program chrt util-linux
+	need_program taskset util-linux
 	csv_start pid,comm,state,cpu_s,cpu_pct
 	taskset -c "$(($(nproc) - 1))" chrt -f 1 "$BATS_FILE_TMPDIR/deadcpu" "$@" "$DIR/report"
 	csv_stop

@@ -7,21 +7,16 @@
 # skips its test and says which, never passes it.
 #
 # Workloads with known counts are helpers/tracewl.c (trace.bats says what each
-# mode does), built under a name of this run's own, so that the group (by
+# mode does), copied under a name of this run's own, so that the group (by
 # comm) holds only them whatever else runs on the machine.
 
 load helpers/common
-TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
 
 setup_file() {
-	local cc
 	# comm: at most 15 bytes, unique to this run
 	export WLNAME="kxwl$$" SLNAME="kxsl$$"
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/$WLNAME" "$TRACEWL_SRC" ||
-		echo "tracewl.c does not build" >&2
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/$SLNAME" "$BATS_TEST_DIRNAME/helpers/stateswl.c" ||
-		echo "stateswl.c does not build" >&2
+	helper_prog tracewl "$BATS_FILE_TMPDIR/$WLNAME" || true
+	helper_prog stateswl "$BATS_FILE_TMPDIR/$SLNAME" || true
 }
 
 setup() {
@@ -39,33 +34,24 @@ promq() {
 }
 
 need_tracewl() {
-	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+	need_built "$TRACEWL"
 }
 
 need_prometheus() {
-	command -v prometheus >/dev/null ||
-		skip "the prometheus server is not installed (Debian package prometheus; make deps-test)"
+	need_program prometheus
 }
 
 need_promtool() {
-	command -v promtool >/dev/null ||
-		skip "promtool is not installed (Debian package prometheus; make deps-test)"
+	need_program promtool prometheus
 }
 
 need_client() {
 	"$PY" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
-		skip "python3 module prometheus_client is missing (python3-prometheus-client; make deps-test)"
+		skip_missing python3-prometheus-client "python3 module prometheus_client"
 }
 
-# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # wait_serving PORT: until ktop answers /metrics.
 wait_serving() {
@@ -153,8 +139,9 @@ expect_exactly() {
 # stays_exact: two more refreshes and scrapes later, every expect_exactly's
 # QUERY is N still.
 stays_exact() {
-	local i v
-	sleep 2.5
+	local i v n q='count_over_time(up{job="ktop"}[1h])'
+	n=$(promq value "$PPORT" "$q")
+	promq wait "$PPORT" "$q" $((${n%.*} + 2)) 15 >/dev/null
 	for ((i = 0; i < ${#EXACT[@]}; i += 2)); do
 		v=$(promq value "$PPORT" "${EXACT[i]}")
 		[ "$v" = "${EXACT[i + 1]}" ] || { echo "then ${EXACT[i]} = $v" >&2; return 1; }
@@ -224,7 +211,9 @@ no_lost() {
 	start_ktop "$OUT" -b --csv --syscalls -d 1 --listen "127.0.0.1:$kp"
 	wait_serving "$kp"
 	start_prometheus "$kp"
-	sleep 10
+	# six scrapes of each counter compared (csv-match needs three, rate() a span)
+	promq wait "$PPORT" "count_over_time(ktop_syscalls_total{comm=\"$xc\",syscall=\"openat\"}[2m])" 6 60 >/dev/null
+	promq wait "$PPORT" "count_over_time(ktop_syscalls_total{comm=\"$xc\",syscall=\"execve\"}[2m])" 6 60 >/dev/null
 	run promq csv-match "$PPORT" "ktop_syscalls_total{comm=\"$xc\",syscall=\"openat\"}" "$OUT" "$xc" openat calls
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -238,7 +227,7 @@ no_lost() {
 	need_tracing
 	need_prometheus
 	local kp d="$BATS_TEST_TMPDIR" sel v b
-	[ -x "$BATS_FILE_TMPDIR/$SLNAME" ] || skip "helpers/stateswl.c was not built"
+	need_built "$BATS_FILE_TMPDIR/$SLNAME"
 	sel="comm=\"$SLNAME\",syscall=\"clock_nanosleep\""
 	mkfifo "$d/go"
 	GOFIFO="$d/go" "$BATS_FILE_TMPDIR/$SLNAME" sleepshere 50 10 "$d/truth" 3>&- &
@@ -275,7 +264,7 @@ no_lost() {
 	kp=$(promq freeport)
 	start_ktop "$OUT" -b --latency --listen "127.0.0.1:$kp" -d 0.3 --metrics-max-series 3
 	wait_serving "$kp"
-	sleep 1
+	wait_refreshes 3 "http://127.0.0.1:$kp/metrics"
 	run "$PY" "$HELPERS/omcheck.py" fetch "$kp" /metrics - "$OUT.txt"
 	run promtool check metrics <"$OUT.txt"
 	echo "$output"
@@ -309,7 +298,7 @@ no_lost() {
 	kp=$(promq freeport)
 	start_ktop "$OUT" -b --listen "127.0.0.1:$kp" -d 0.3
 	wait_serving "$kp"
-	sleep 1
+	wait_refreshes 3 "http://127.0.0.1:$kp/metrics"
 	run "$PY" "$HELPERS/omcheck.py" fetch "$kp" /metrics - "$OUT.txt"
 	[ "$output" = "200 text/plain; version=0.0.4; charset=utf-8" ]
 	run promtool check metrics <"$OUT.txt"
@@ -331,7 +320,7 @@ d"$'\xef\xbf\xbd'"e"
 	mkdir "$dir"
 	start_ktop "$OUT" -b --textfile "$dir" -d 0.2
 	wait_for_file "$dir/ktop.prom" 5
-	sleep 0.5
+	wait_for_match "$dir/ktop.prom" '^ktop_refreshes_total ([3-9]|[1-9][0-9]+)$'
 	run promtool check metrics <"$dir/ktop.prom"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -364,7 +353,7 @@ print(s.getsockname()[1]); sys.stdout.flush(); time.sleep(30)' >"$BATS_TEST_TMPD
 	assert_one_line_error
 	# Before tracing starts: no instance was made (other ktops' come and go, so
 	# it is ktop's own calls that are looked at), and /bin/true never ran.
-	command -v strace >/dev/null || skip "strace is not installed: the instance check needs it"
+	need_program strace	# the instance check needs it
 	run strace -f -qq -e trace=mkdir,mkdirat,execve -o "$BATS_TEST_TMPDIR/st" \
 		"$KTOP" -b --csv --listen ":$busy" -- /bin/true
 	[ "$status" -eq 1 ]
@@ -419,7 +408,7 @@ max_gap() {
 	# one refresh every 0.5 s, written as CSV with its time
 	start_ktop "$OUT" -b --csv -d 0.5 -p "$sl" -o pid,state --listen "127.0.0.1:$kp"
 	wait_serving "$kp"
-	sleep 1
+	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"
 	rss0=$(rss_kb "$KPID")
 	for kind in slowloris flood huge paths; do
 		t0=$(date +%s.%N)
@@ -449,7 +438,7 @@ max_gap() {
 @test "exporter: 1000 failed calls made while the live view was paused are counted once resumed" {
 	need_tracing
 	need_tracewl
-	command -v tmux >/dev/null || skip "tmux is not installed"
+	need_program tmux
 	local kp S="ktop-xp-$$" i v g="comm=\"$WLNAME\""
 	start_wl fails fails 1000
 	wait_blocked "${WL[0]}" read
@@ -457,7 +446,7 @@ max_gap() {
 	tmux -L "$S" kill-server 2>/dev/null || true
 	tmux -L "$S" new-session -d -s t -x 120 -y 40 "'$KTOP' --listen 127.0.0.1:$kp -d 0.5"
 	wait_serving "$kp"
-	sleep 1.2
+	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"
 	tmux -L "$S" send-keys -t t ' '
 	for ((i = 0; i < 100; i++)); do
 		tmux -L "$S" capture-pane -p -t t | grep -q PAUSED && break
@@ -470,7 +459,7 @@ max_gap() {
 		tmux -L "$S" capture-pane -p -t t | grep -q PAUSED || break
 		sleep 0.05
 	done
-	sleep 1.5	# the resumed interval, then ticks
+	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"	# the resumed interval, then a tick
 	promq scrape "$kp" "$BATS_TEST_TMPDIR/after.prom" >/dev/null
 	tmux -L "$S" send-keys -t t q
 	sleep 0.5
@@ -495,8 +484,8 @@ max_gap() {
 # the root process starts once the flood's names fill the 20 slots.
 @test "exporter: 20 new names a second from nobody; a root process started meanwhile gets its own series" {
 	need_tracing "pid namespaces and setpriv"
-	command -v setpriv >/dev/null || skip "setpriv is not installed (Debian package util-linux)"
-	command -v unshare >/dev/null || skip "unshare is not installed (Debian package util-linux)"
+	need_program setpriv util-linux
+	need_program unshare util-linux
 	local kp i v t0 name="kxrt$$" flname="kxf$$" n ok=0 m="$BATS_TEST_TMPDIR/m.prom"
 	kp=$(promq freeport)
 	FLOOD=$(mktemp -d /tmp/kxflood.XXXXXX)

@@ -19,17 +19,7 @@ promq() {
 }
 
 need() {
-	command -v "$1" >/dev/null || skip "$1 is not installed (${2:-make deps-test})"
-}
-
-# start_ktop OUT ARGS...: ktop in the background; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
+	need_program "$1" "${2:-$1}"
 }
 
 # wait_serving PORT [CURL ARGS...]: until ktop answers /metrics (200).
@@ -93,8 +83,10 @@ kills() {
 	v=$(promq wait "$PPORT" "$g" 778 15)
 	echo "before the outage: $v (want 778)" >&2
 	[ "$v" = 778 ]
-	# promq value fails on more than one series: exactly once
-	sleep 1.5
+	# promq value fails on more than one series: exactly once (three refreshes later)
+	q='ktop_refreshes_total{job="ktop",site="test"}'
+	n=$(promq value "$PPORT" "$q")
+	promq wait "$PPORT" "$q" $((${n%.*} + 3)) 15 >/dev/null
 	[ "$(promq value "$PPORT" "$g")" = 778 ]
 
 	# The receiver goes away for $outage s (2 refreshes a second); more work meanwhile.
@@ -158,7 +150,9 @@ kills() {
 	sleep 1
 	start_ktop "$OUT" -b --csv -o pid -p 1 -d 0.2 --remote-write "http://127.0.0.1:$port/write" \
 		--listen 127.0.0.1:0
-	sleep 9
+	# 35 refreshes (7 s) and a connect timed out (5 s): what is checked below
+	wait_for_lines "$OUT" 37 30
+	wait_for_match "$OUT.err" "Connection timed out|Timeout was reached" 30
 	kill -TERM "$KPID"
 	wait "$KPID" || true
 	# refreshes every 0.2 s while connects hang (libcurl's 5 s connect timeout)
@@ -193,9 +187,8 @@ kills() {
 	track $!
 	sleep 0.5
 	start_ktop "$OUT" -b -d 0.3 --listen "127.0.0.1:0" --remote-write "http://127.0.0.1:$port/write"
-	wait_for_file "$BATS_TEST_TMPDIR/reqs" 10
-	sleep 2
-	# one request per refresh, none retried
+	# one request per refresh (4 of them), none retried
+	wait_for_lines "$BATS_TEST_TMPDIR/reqs" 4 20
 	n=$(wc -l <"$BATS_TEST_TMPDIR/reqs")
 	echo "$n requests" >&2
 	((n >= 4))
@@ -419,7 +412,8 @@ client_cert() {
 	[ "$code" = 200 ]
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:one "http://127.0.0.1:$kp/metrics")" = 401 ]
 	printf "basic_auth_users:\n  alice: '%s'\n  colour: blue\nhttp_server_config:\n" "$(bcrypt three)" >"$d/web.yml"
-	sleep 1
+	wait_for_match "$OUT.err" 'web.yml:3'
+	wait_refreshes 3 "http://127.0.0.1:$kp/metrics" -u alice:two	# said once
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u alice:two "http://127.0.0.1:$kp/metrics")" = 200 ]
 	[ "$(grep -c 'web.yml:3' "$OUT.err")" = 1 ]
 	grep -q "the configuration before is kept" "$OUT.err"
@@ -543,7 +537,7 @@ said_kept() {
 		grep -q "$3" "$OUT.err" && break
 		sleep 0.1
 	done
-	sleep 0.6	# three refreshes more: said once
+	wait_refreshes 3 "http://127.0.0.1:$kp/metrics" -u alice:two	# said once
 	cat "$OUT.err" >&2
 	[ "$(grep -c "" "$OUT.err")" = "$1" ]
 	[ "$(grep -c "^ktop: --web-config $2$3.*(the configuration before is kept)$" "$OUT.err")" = 1 ]
@@ -573,13 +567,13 @@ put() {
 	chmod 0666 "$d/web.yml"
 	said_kept 2 "$d/web.yml" ": group or others may write it (mode 0666): not read"
 	put "$d/web.yml" "$(printf "%s\n  mallory: '%s'\n" "$good" "$(bcrypt m)")" 0666
-	sleep 0.6
+	wait_refreshes 3 "http://127.0.0.1:$kp/metrics" -u alice:two
 	[ "$(grep -c "" "$OUT.err")" = 2 ]
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u mallory:m "http://127.0.0.1:$kp/metrics")" = 401 ]
 	chown nobody "$d/web.yml"
 	said_kept 3 "$d/web.yml" ": owned by uid $(id -u nobody), neither ktop's user"
 	chmod 0644 "$d/web.yml"
-	sleep 0.6
+	wait_refreshes 3 "http://127.0.0.1:$kp/metrics" -u alice:two
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u mallory:m "http://127.0.0.1:$kp/metrics")" = 401 ]
 	# made right again: read again, silently
 	chown root "$d/web.yml"
@@ -604,7 +598,7 @@ put() {
 
 @test "gzip: Accept-Encoding: gzip gets the same page compressed; promtool accepts it" {
 	need curl
-	need promtool "Debian package prometheus; make deps-test"
+	need promtool prometheus
 	local kp d="$BATS_TEST_TMPDIR" i
 	kp=$(promq freeport)
 	# refreshes far apart: both requests see one model state
@@ -632,7 +626,7 @@ put() {
 # ---------------------------------------------------------------- socket activation
 
 @test "systemd: --listen systemd serves the socket passed (LISTEN_FDS), and says when there is none" {
-	need systemd-socket-activate "Debian package systemd"
+	need systemd-socket-activate systemd
 	need curl
 	local kp
 	kp=$(promq freeport)
@@ -686,7 +680,7 @@ put() {
 
 @test "slots: 300 short-lived unique names with --metrics-max-series 200; a new command gets its own series within the expiry" {
 	need_tracing
-	command -v pgrep >/dev/null || skip "pgrep is not installed (Debian package procps)"
+	need_program pgrep procps
 	local kp i name="kxnew$$" v t0 gate="$BATS_TEST_TMPDIR/gate" gfd
 	kp=$(promq freeport)
 	start_ktop "$OUT" -b -d 0.5 --listen "127.0.0.1:$kp" --metrics-max-series 200 --metrics-expire 8
@@ -756,7 +750,7 @@ put() {
 	start_ktop "$OUT" -b -d 0.3 --listen "127.0.0.1:$kp"
 	wait_serving "$kp"
 	bash -c 'printf other >/proc/$$/comm; sleep 1; :'
-	sleep 0.7
+	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"
 	curl -s "http://127.0.0.1:$kp/metrics" >"$BATS_TEST_TMPDIR/p"
 	grep -q '^ktop_processes{comm="\[other\]"}' "$BATS_TEST_TMPDIR/p"
 	if grep -q '{comm="other"' "$BATS_TEST_TMPDIR/p"; then return 1; fi
@@ -765,7 +759,7 @@ put() {
 # ---------------------------------------------------------------- hidepid
 
 @test "hidepid: an unauthenticated --listen, a --textfile or a --remote-write is refused where /proc hides pids, unless --expose-hidepid" {
-	need unshare "Debian package util-linux"
+	need unshare util-linux
 	[ "$(id -u)" -eq 0 ] || skip "needs root: a /proc of its own in a new mount namespace"
 	# A procfs instance of its own (new pid and mount namespaces): the host's is untouched.
 	run --separate-stderr unshare -m -p -f sh -c 'mount -t proc -o hidepid=2 proc /proc &&

@@ -9,10 +9,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/flightwl" "$BATS_TEST_DIRNAME/helpers/flightwl.c" ||
-		echo "flightwl.c does not build" >&2
+	helper_prog flightwl || true
 }
 
 setup() {
@@ -33,9 +30,9 @@ teardown() {
 
 need_all() {
 	need_tracing "the flight recorder keeps kernel events"
-	[ -x "$FWL" ] || skip "helpers/flightwl.c was not built"
-	[ -x "$TDREAD" ] || skip "build/tests/helpers/tdread is not built (make unit; libtracecmd-dev)"
-	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed (tools/deps.sh test)"
+	need_built "$FWL"
+	need_built "$TDREAD"
+	need_program trace-cmd
 }
 
 # start_wl MODE N: the workload, blocked before its gate; WL (pid), WL_TIDS (the rest).
@@ -53,15 +50,8 @@ open_gate() {
 	printf x >"$GATE"
 }
 
-# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # usr2_goes_on OUT ERE: SIGUSR2 to ktop $KPID (writing OUT, OUT.err), its line on
 # stderr matches ERE, two more intervals come, and SIGTERM still ends it (0).
@@ -145,8 +135,9 @@ saved_path() {
 	wait_for_lines "$OUT" 2 10
 	open_gate
 	f=$(saved_path "$OUT.err")
-	# Three more seconds above the bound: the rate limit (60 s) lets no second save through.
-	sleep 3
+	# Six more intervals (a row each) above the bound: the rate limit (60 s) lets no
+	# second save through.
+	wait_for_lines "$OUT" $(($(wc -l <"$OUT") + 6)) 30
 	kill -TERM "$KPID"
 	wait_exit "$KPID" 10
 	[ "$ST" -eq 0 ]
@@ -299,7 +290,7 @@ SAVE_AND_GO_ON='
 
 @test "flight: a full disk: a clear message, nothing left behind, ktop goes on" {
 	need_all
-	command -v unshare >/dev/null || skip "no unshare"
+	need_program unshare util-linux
 	# Full before the save: a ring of a few pages would fit in any free space left.
 	in_private_tmpfs size=256k,mode=0755 'echo "another file" >"$M/other"; head -c 1M /dev/zero >"$M/fill" 2>/dev/null; '"$SAVE_AND_GO_ON"
 	track "$(cat "$OUT.pid")"
@@ -316,7 +307,7 @@ SAVE_AND_GO_ON='
 
 @test "flight: a read-only directory: a clear message, ktop goes on" {
 	need_all
-	command -v unshare >/dev/null || skip "no unshare"
+	need_program unshare util-linux
 	in_private_tmpfs ro "$SAVE_AND_GO_ON"
 	track "$(cat "$OUT.pid")"
 	ktop_started "$(cat "$OUT.pid")"
@@ -328,7 +319,7 @@ SAVE_AND_GO_ON='
 
 @test "flight: with -w the save goes to the recording's directory and is listed in it (time, path, why, bytes)" {
 	need_all
-	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	need_program sqlite3
 	start_ktop "$OUT" -b -d 0.5 -w "$D/rec.db" --flight-after 0
 	for _ in $(seq 100); do [ -s "$D/rec.db" ] && break; sleep 0.05; done
 	sleep 1
@@ -412,7 +403,7 @@ SAVE_AND_GO_ON='
 
 @test "flight: --trigger throttled_pct>50 fires on a spinner in a v1 cpu cgroup of 10%" {
 	need_all
-	[ -f /sys/fs/cgroup/cpu/cgroup.procs ] || skip "no v1 cpu hierarchy"
+	[ -f /sys/fs/cgroup/cpu/cgroup.procs ] || skip_kernel "no v1 cpu hierarchy (/sys/fs/cgroup/cpu)"
 	CG=/sys/fs/cgroup/cpu/ktoptest-flight-$$
 	mkdir "$CG"
 	echo 100000 >"$CG/cpu.cfs_period_us"

@@ -6,10 +6,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/pidreuse" "$BATS_TEST_DIRNAME/helpers/pidreuse.c" ||
-		echo "pidreuse.c does not build" >&2
+	helper_prog pidreuse || true
 }
 
 setup() {
@@ -30,7 +27,7 @@ teardown() {
 # the old one's end is a row of its own, X, once (its exit record, its events).
 reuse_case() {
 	[ "$(id -u)" -eq 0 ] || skip "reusing a pid on purpose needs root (clone3 set_tid)"
-	[ -x "$PIDREUSE" ] || skip "helpers/pidreuse.c was not built"
+	need_built "$PIDREUSE"
 	local d=$BATS_TEST_TMPDIR pid t after
 	mkfifo "$d/gate"
 	"$PIDREUSE" "$d/ready" "$d/gate" >"$d/done" 2>"$d/err" </dev/null 3>&- &
@@ -50,7 +47,7 @@ reuse_case() {
 	t=$(date +%s.%N)
 	[ "$(cat "$d/done")" = "done $pid" ] || {
 		st=$(cat "$d/err")
-		[[ "$st" == *"clone3"* ]] && skip "the kernel would not reuse the pid: $st"
+		[[ "$st" == *"clone3"* ]] && skip_kernel "the kernel would not reuse the pid: $st"
 		return 1
 	}
 	wait_tick_after "$OUT" "$t"

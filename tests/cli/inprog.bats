@@ -8,17 +8,14 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/thrwl" \
-		"$BATS_TEST_DIRNAME/../tmux/helpers/thrwl.c" || echo "thrwl.c does not build" >&2
+	helper_prog thrwl || true
 }
 
 setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs root: the calls come from tracing"
-	[ -d /sys/kernel/tracing/events/raw_syscalls ] || skip "tracefs is not available"
-	[ -x "$BATS_FILE_TMPDIR/thrwl" ] || skip "thrwl.c was not built (no C compiler?)"
+	[ -d /sys/kernel/tracing/events/raw_syscalls ] || skip_kernel "tracefs is not available"
+	need_built "$BATS_FILE_TMPDIR/thrwl"
 	"$BATS_FILE_TMPDIR/thrwl" "$BATS_TEST_TMPDIR/wl" "$BATS_TEST_TMPDIR/reads" &
 	track $!
 	wait_for_file "$BATS_TEST_TMPDIR/wl"

@@ -12,8 +12,8 @@ CPU1=/sys/devices/system/cpu/cpu1/online
 
 need_root_tracing() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root"
-	[ -d "$INST" ] || skip "tracefs is not available"
-	command -v unshare >/dev/null || skip "no unshare(1)"
+	[ -d "$INST" ] || skip_kernel "tracefs is not available"
+	need_program unshare util-linux
 }
 
 setup() {
@@ -145,9 +145,9 @@ assert s["signals"] is None and s["syscalls"] > 0 and s["syscall_errors"] is not
 
 @test "a CPU goes offline and online while tracing: ktop goes on, counts what runs there after" {
 	need_root_tracing
-	[ -w "$CPU1" ] || skip "cpu1 cannot go offline here"
-	[ "$(cat "$CPU1")" = 1 ] || skip "cpu1 is offline"
-	command -v taskset >/dev/null || skip "no taskset"
+	[ -w "$CPU1" ] || skip_kernel "cpu1 cannot go offline here"
+	[ "$(cat "$CPU1")" = 1 ] || skip_kernel "cpu1 is offline"
+	need_program taskset util-linux
 	KTOP_STATS=1 "$KTOP" -b --csv -d 0.3 -o pid,comm,syscalls,lost_events >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	KPID=$!
 	track "$KPID"

@@ -9,32 +9,18 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/stateswl" \
-		"$BATS_TEST_DIRNAME/helpers/stateswl.c" || echo "stateswl.c does not build" >&2
+	helper_prog stateswl || true
 }
 
 setup() {
 	common_setup
 	need_tracing "calls are timed from tracing"
 	WL="$BATS_FILE_TMPDIR/stateswl"
-	[ -x "$WL" ] || skip "helpers/stateswl.c was not built (no C compiler?)"
-	command -v strace >/dev/null || skip "strace is not installed (sh tools/deps.sh test)"
+	need_built "$WL"
+	need_program strace
 }
 
 teardown() { common_teardown; }
-
-# start_ktop OUT ARGS...: one more ktop in the background.
-start_ktop() {
-	local out=$1
-	shift
-	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	track $!
-	ktop_started $!
-	KPIDS+=($!)
-	OUTS+=("$out")
-}
 
 # col FILE KEY [FILTER_KEY FILTER_VALUE]...: the sum of column KEY over FILE's rows.
 col() {

@@ -15,7 +15,7 @@ setup_file() {
 
 setup() {
 	common_setup
-	command -v groff >/dev/null || skip "no groff"
+	need_program groff groff-base
 	[ -f "$MAN" ]
 	RENDERED="$BATS_FILE_TMPDIR/ktop.txt"
 	[ -s "$RENDERED" ]
@@ -230,7 +230,8 @@ PYEOF
 	[ -s "$root/DESIGN.md" ]
 	grep -qF '`DESIGN.md`' "$root/README.md"
 	# a user's clone has nothing beside the repository: no file may point there
-	command -v git >/dev/null && git -C "$root" rev-parse >/dev/null 2>&1 || skip "not a git checkout"
+	need_program git
+	git -C "$root" rev-parse >/dev/null 2>&1 || skip "not a git checkout"
 	run git -C "$root" grep -n '\.\./shared' -- ':!tests'
 	[ "$status" -eq 1 ] || { echo "$output" >&2; return 1; }
 }

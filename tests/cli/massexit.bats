@@ -14,18 +14,15 @@ ASAN="$BATS_TEST_DIRNAME/../../build/ktop-asan"
 N=${KTOP_MASSEXIT_N:-1000}
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/massexit" \
-		"$BATS_TEST_DIRNAME/helpers/massexit.c" || echo "massexit.c does not build" >&2
+	helper_prog massexit || true
 }
 
 setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs tracing (root)"
-	[ -d /sys/kernel/tracing/instances ] || skip "no tracefs"
-	[ -x "$BATS_FILE_TMPDIR/massexit" ] || skip "helpers/massexit.c was not built (no C compiler?)"
-	[ -x "$ASAN" ] || skip "build/ktop-asan is not built (make build/ktop-asan)"
+	[ -d /sys/kernel/tracing/instances ] || skip_kernel "no tracefs"
+	need_built "$BATS_FILE_TMPDIR/massexit"
+	need_built "$ASAN"
 	READY="$BATS_TEST_TMPDIR/ready"
 	ERR="$BATS_TEST_TMPDIR/err"
 	export LSAN_OPTIONS="suppressions=$BATS_TEST_DIRNAME/../lsan.supp:print_suppressions=0"
@@ -213,7 +210,7 @@ live_end() {
 }
 
 @test "mass exit: the live view (tmux, 120x40) while $N processes die at once" {
-	command -v tmux >/dev/null || skip "tmux is not installed"
+	need_program tmux
 	local S=ktop-mx-$$
 	start_tasks procs
 	live_start "$S" 0.5
@@ -228,7 +225,7 @@ live_end() {
 }
 
 @test "sanitizer build, live view (tmux): threads on and off (H), views, sorts, the process view: no report" {
-	command -v tmux >/dev/null || skip "tmux is not installed"
+	need_program tmux
 	local S=ktop-keys-$$ key
 	live_start "$S" 0.3
 	# H frees every task the rows point at (the use after free it made).

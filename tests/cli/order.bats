@@ -11,16 +11,13 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/burn" "$BATS_TEST_DIRNAME/helpers/burn.c" ||
-		echo "burn.c does not build" >&2
+	helper_prog burn || true
 }
 
 setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs tracing (root)"
-	[ -d /sys/kernel/tracing/instances ] || skip "no tracefs"
+	[ -d /sys/kernel/tracing/instances ] || skip_kernel "no tracefs"
 }
 
 teardown() {
@@ -54,7 +51,7 @@ loop_rows() {
 }
 
 @test "order: 100 children that rename themselves (prctl): shown by that name, events only" {
-	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/burn"
 	KTOP_EXITS_KB=0 loop_rows 100 "$BATS_FILE_TMPDIR/burn" name worker-42
 	run check csv-dead-children "$OUT" 100 worker-42
 	echo "$output" >&2
@@ -62,7 +59,7 @@ loop_rows() {
 }
 
 @test "order: the same with exit records" {
-	[ -x "$BATS_FILE_TMPDIR/burn" ] || skip "helpers/burn.c was not built (no C compiler?)"
+	need_built "$BATS_FILE_TMPDIR/burn"
 	loop_rows 100 "$BATS_FILE_TMPDIR/burn" name worker-42
 	run check csv-dead-children "$OUT" 100 worker-42
 	echo "$output" >&2

@@ -31,8 +31,8 @@ teardown() {
 
 need_deb() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: dpkg -i, a private mount namespace"
-	command -v dpkg-buildpackage >/dev/null || skip "no dpkg-buildpackage (tools/deps.sh deb)"
-	command -v dh >/dev/null || skip "no debhelper (tools/deps.sh deb)"
+	need_program dpkg-buildpackage dpkg-dev
+	need_program dh debhelper
 	DEB=$(ls "$DEB_DIR"/ktop_*_*.deb 2>/dev/null | head -n 1)
 	[ -n "$DEB" ] || { tail -n 40 "$BATS_FILE_TMPDIR/make-deb.log" >&2; return 1; }
 }
@@ -55,7 +55,7 @@ dpkg_locked() {
 	version=$(sed -n 's/^#define KTOP_VERSION "\(.*\)"/\1/p' "$ROOT/lib/util.h")
 	arch=$(dpkg --print-architecture)
 	[ "$(basename "$DEB")" = "ktop_${version}_${arch}.deb" ]
-	command -v lintian >/dev/null || skip "no lintian (tools/deps.sh test)"
+	need_program lintian
 	run lintian --info "$DEB"
 	echo "$output" >&2
 	if grep -q '^E: ' <<<"$output"; then return 1; fi
@@ -94,7 +94,7 @@ dpkg_locked() {
 
 @test "package: dpkg -i; ktop --version, man -w ktop, systemd-analyze verify of every unit; dpkg -r and --purge leave nothing" {
 	need_deb
-	command -v systemd-analyze >/dev/null || skip "no systemd-analyze (tools/deps.sh test)"
+	need_program systemd-analyze systemd
 	dpkg_locked -i "$DEB"
 	# what the package put on the file system, and its conffiles
 	dpkg -L ktop >"$BATS_TEST_TMPDIR/files"
@@ -134,7 +134,7 @@ dpkg_locked() {
 }
 
 @test "units: systemd-analyze verify-ready, and security --offline scores each service 4.0 or less (OK)" {
-	command -v systemd-analyze >/dev/null || skip "no systemd-analyze (tools/deps.sh test)"
+	need_program systemd-analyze systemd
 	local u score
 	for u in ktop-exporter.service ktop-record.service; do
 		run systemd-analyze security --offline=true --no-pager "$ROOT/contrib/$u"
@@ -147,7 +147,7 @@ dpkg_locked() {
 
 @test "units: capabilities are CAP_NET_ADMIN and CAP_SYS_PTRACE only, and ktop works with exactly them" {
 	need_tracing
-	command -v setpriv >/dev/null || skip "no setpriv"
+	need_program setpriv util-linux
 	local u
 	for u in ktop-exporter.service ktop-record.service; do
 		[ "$(grep '^CapabilityBoundingSet=' "$ROOT/contrib/$u")" = \
@@ -214,8 +214,8 @@ without_lib() {
 
 @test "optional libraries: each missing, its option fails with one line (exit 1); ktop without it runs" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: a private mount namespace"
-	command -v unshare >/dev/null || skip "no unshare"
-	grep -qw overlay /proc/filesystems || skip "no overlayfs"
+	need_program unshare util-linux
+	grep -qw overlay /proc/filesystems || skip_kernel "no overlayfs"
 	local wc="$BATS_TEST_TMPDIR/web.yml" spec so opt
 	printf 'basic_auth_users:\n  u: %s\n' '$2y$10$abcdefghijklmnopqrstuuY2Lb1Zp2nTjx2hJ2hNn6GvTgQcY7W.e' >"$wc"
 	chmod 600 "$wc"
@@ -265,7 +265,7 @@ without_lib() {
 
 @test "start: ktop -b -n 1 grows no ring buffer; the trace clock is written only when it changes" {
 	need_tracing
-	command -v strace >/dev/null || skip "no strace"
+	need_program strace
 	local default
 	run strace -f -qq -e trace=openat -o "$BATS_TEST_TMPDIR/st" "$KTOP" -b -n 1
 	[ "$status" -eq 0 ]

@@ -102,7 +102,7 @@ until_ticks() {
 }
 
 @test "RLIMIT_NOFILE 64 and 300 processes: every one in both iterations, vcsw known" {
-	command -v prlimit >/dev/null || skip "no prlimit"
+	need_program prlimit util-linux
 	start_sleeps 300
 	run --separate-stderr timeout 20 prlimit --nofile=64:64 "$KTOP" -b --csv -n 2 -d 0.2 -o pid,comm,vcsw
 	[ "$status" -eq 0 ]
@@ -114,7 +114,7 @@ until_ticks() {
 }
 
 @test "RLIMIT_NOFILE 64 and 300 processes with -p of all of them" {
-	command -v prlimit >/dev/null || skip "no prlimit"
+	need_program prlimit util-linux
 	start_sleeps 300
 	local list
 	list=$(IFS=,; echo "${SLEEP_PIDS[*]}")

@@ -12,7 +12,7 @@ PROMSAMPLE="$BATS_TEST_DIRNAME/../../build/tests/helpers/promsample"
 PROM_ACCEPT='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 
 setup() {
-	[ -x "$PROMSAMPLE" ] || skip "build/tests/helpers/promsample is not built (make unit)"
+	need_built "$PROMSAMPLE"
 	PIDFILE="$BATS_TEST_TMPDIR/pids"
 	: >"$PIDFILE"
 	OUT="$BATS_TEST_TMPDIR/out"
@@ -23,13 +23,12 @@ teardown() {
 }
 
 need_promtool() {
-	command -v promtool >/dev/null ||
-		skip "promtool is not installed (Debian package prometheus; make deps-test)"
+	need_program promtool prometheus
 }
 
 need_client() {
 	"$PY" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
-		skip "python3 module prometheus_client is missing (python3-prometheus-client; make deps-test)"
+		skip_missing python3-prometheus-client "python3 module prometheus_client"
 }
 
 omcheck() {

@@ -174,7 +174,7 @@ same_replay() {
 	# A disk that holds some of the 60 intervals, not all: how many bytes
 	# that is depends on the machine's processes (samples are compact).
 	for sz in 96 128 192 256 384; do
-		mount -t tmpfs -o size=${sz}k tmpfs "$MNT" || skip "cannot mount a tmpfs here"
+		mount -t tmpfs -o size=${sz}k tmpfs "$MNT" || skip_kernel "cannot mount a tmpfs here"
 		run --separate-stderr "$KTOP" -b --csv -d 0.05 -n 60 -w "$MNT/f.db" --output "$D/out.csv"
 		n=$(sqlite3 "$MNT/f.db" 'SELECT count(*) FROM interval' 2>/dev/null || echo 0)
 		[ "$status" -eq 1 ] && [ "$n" -gt 0 ] && break
@@ -383,7 +383,7 @@ replay_refused() {
 }
 
 @test "replay: tasks that take the one before's 64 KiB command line (5,000; 262,143) hold one copy" {
-	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	need_built "$RECBOMB"
 	# a byte or two a task: the files are their schema's pages
 	"$RECBOMB" "$D/b5k.db" 5000
 	"$RECBOMB" "$D/b262k.db" 262143
@@ -396,7 +396,7 @@ replay_refused() {
 }
 
 @test "replay: tasks whose own command lines would take more than 256 MiB: refused, one line, bounded memory" {
-	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	need_built "$RECBOMB"
 	# 9 intervals each adding 500 tasks of their own 64 KiB: 281 MiB at the 9th, in a 430 kB file
 	"$RECBOMB" -d -i 9 "$D/own.db" 500
 	replay_refused "$D/own.db" 409600 \
@@ -407,7 +407,7 @@ replay_refused() {
 }
 
 @test "replay: an interval's tasks in several samples, 1,000,000 in all: past 262,144 refused, one line" {
-	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	need_built "$RECBOMB"
 	# four samples of 250,000 (each under a sample's limit), the model has them all: 1.2 GB
 	"$RECBOMB" -p 4 -l 10 "$D/parts.db" 1000000
 	replay_refused "$D/parts.db" 614400 \
@@ -418,7 +418,7 @@ replay_refused() {
 }
 
 @test "replay: rows that each name one syscall table of 400 calls: copies past 1 GiB refused, one line" {
-	[ -x "$RECBOMB" ] || skip "build/tests/helpers/recbomb is not built (make unit)"
+	need_built "$RECBOMB"
 	# 10,000 rows, 3 bytes each, a 270 KiB copy each (2.8 GB were taken)
 	"$RECBOMB" -s 400 -l 10 "$D/sc.db" 10000
 	[ "$(stat -c %s "$D/sc.db")" -lt 100000 ]

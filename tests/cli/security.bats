@@ -22,7 +22,7 @@ teardown() {
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root"
-	[ -d "$INST" ] || skip "tracefs is not available"
+	[ -d "$INST" ] || skip_kernel "tracefs is not available"
 }
 
 # Access to tracefs as a tracing group would give it, without changing the
@@ -31,7 +31,7 @@ need_root() {
 nobody_ktop() {
 	need_root
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	command -v setpriv >/dev/null || skip "no setpriv"
+	need_program setpriv util-linux
 	NOBODY_DIR=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
 	chmod 755 "$NOBODY_DIR"
 	cp "$KTOP" "$NOBODY_DIR/ktop"
@@ -132,14 +132,12 @@ os.execv(sys.argv[2], sys.argv[2:])'
 # checked to gain root's privileges when nobody runs it (no nosuid mount, no
 # no_new_privs): it reads /etc/shadow in a loop, with a sched_yield per pass.
 setuid_prog() {
-	local cc="${CC:-cc}"
-	command -v "$cc" >/dev/null || skip "no C compiler for helpers/shadowloop.c"
-	"$cc" -O2 -Wall -o "$NOBODY_DIR/shadowloop" "$HELPERS/shadowloop.c"
+	helper_prog shadowloop "$NOBODY_DIR/shadowloop"
 	chown root:root "$NOBODY_DIR/shadowloop"
 	chmod 4755 "$NOBODY_DIR/shadowloop"
 	SHADOW=$NOBODY_DIR/shadowloop
 	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups "$SHADOW" 0 ||
-		skip "a setuid program does not gain privileges here (nosuid, no_new_privs?)"
+		skip_kernel "a setuid program does not gain privileges here (nosuid, no_new_privs?)"
 }
 
 # Lines of --syscalls CSV FILE for pid P: the python's getppid ones there, none
@@ -229,7 +227,7 @@ sandbox_run() {
 
 @test "strace: a traced batch run executes nothing and writes only its instance and its output" {
 	need_root
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_program strace
 	# processes named like commands and paths, should anything ever run or open them
 	local n
 	for n in '$(touch /tmp/x)' '`id>/tmp/y`' '; rm -rf /' '../../etc/pwn' '|sh'; do

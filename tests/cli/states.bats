@@ -8,18 +8,15 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/stateswl" \
-		"$BATS_TEST_DIRNAME/helpers/stateswl.c" || echo "stateswl.c does not build" >&2
+	helper_prog stateswl || true
 }
 
 setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "needs root: the state split comes from tracing"
-	[ -d /sys/kernel/tracing/events/sched ] || skip "tracefs is not available"
+	[ -d /sys/kernel/tracing/events/sched ] || skip_kernel "tracefs is not available"
 	WL="$BATS_FILE_TMPDIR/stateswl"
-	[ -x "$WL" ] || skip "helpers/stateswl.c was not built (no C compiler?)"
+	need_built "$WL"
 	COLS=pid,comm,state,threads,oncpu_ms,runq_ms,sleep_ms,blocked_ms,stopped_ms
 }
 teardown() { common_teardown; }

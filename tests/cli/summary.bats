@@ -10,13 +10,9 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/sumwl" "$BATS_TEST_DIRNAME/helpers/sumwl.c" ||
-		echo "sumwl.c does not build" >&2
+	helper_prog sumwl || true
 	# A 32-bit program (gcc-multilib, tools/deps.sh test); need_32bit says when not
-	"$cc" -m32 -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/sumwl32" \
-		"$BATS_TEST_DIRNAME/helpers/sumwl.c" 2>/dev/null || :
+	helper_prog sumwl32 2>/dev/null || :
 }
 
 setup() {
@@ -29,20 +25,20 @@ teardown() { common_teardown; }
 
 need_sumwl() {
 	need_tracing "--summary counts kernel events"
-	[ -x "$SUMWL" ] || skip "helpers/sumwl.c was not built (no C compiler?)"
+	need_built "$SUMWL"
 }
 
 # need_32bit: a 32-bit program built, and a kernel that runs one (IA-32
 # emulation: a kernel can be built without it or boot with it off, and then
 # execve says ENOEXEC and no 32-bit call can be made at all).
 need_32bit() {
-	[ -x "$SUMWL32" ] || skip "helpers/sumwl.c does not build with -m32 (gcc-multilib missing?)"
+	[ -x "$SUMWL32" ] || skip_missing gcc-multilib "a 32-bit build of helpers/sumwl.c (gcc -m32)"
 	"$SUMWL32" exit 0 2>/dev/null ||
-		skip "this kernel runs no 32-bit program (IA-32 emulation off: execve fails with ENOEXEC)"
+		skip_kernel "it runs no 32-bit program (IA-32 emulation off: execve fails with ENOEXEC)"
 }
 
 need_strace() {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_program strace
 }
 
 # summary ARGS...: ktop --summary --csv ARGS into $OUT (CMD's output to

@@ -8,10 +8,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/blockers" "$BATS_TEST_DIRNAME/helpers/blockers.c" ||
-		echo "blockers.c does not build" >&2
+	helper_prog blockers || true
 }
 
 setup() {
@@ -23,7 +20,7 @@ teardown() { common_teardown; }
 
 need_blockers() {
 	need_tracing "the pid filter is tracing's"
-	[ -x "$BLOCKERS" ] || skip "helpers/blockers.c was not built (no C compiler?)"
+	need_built "$BLOCKERS"
 }
 
 # start_blockers N [CALLS]: a process of N threads, blocked; sets BPID. With
@@ -40,16 +37,6 @@ start_blockers() {
 	wait_for_file "$d/bpid" 60 || { cat "$d/blockers.err" >&2; return 1; }
 	BPID=$(cat "$d/bpid")
 	[ "$(ls "/proc/$BPID/task" | wc -l)" -eq "$1" ]
-}
-
-# start_ktop OUT ARGS...: ktop in the background; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
 }
 
 now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
@@ -122,7 +109,7 @@ now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
 
 @test "-p: the thread ids go to set_event_pid in one write (strace)" {
 	need_blockers
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_program strace
 	start_blockers 500
 	run --separate-stderr strace -f -y -s 0 -e trace=write -o "$BATS_TEST_TMPDIR/st" \
 		"$KTOP" -b --csv -n 1 -p "$BPID" -o pid

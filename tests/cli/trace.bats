@@ -10,13 +10,9 @@
 # written a tick that began after that: every event of the work is in its output.
 
 load helpers/common
-TRACEWL_SRC="$BATS_TEST_DIRNAME/helpers/tracewl.c"
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/tracewl" "$TRACEWL_SRC" ||
-		echo "tracewl.c does not build" >&2
+	helper_prog tracewl || true
 }
 
 setup() {
@@ -39,20 +35,13 @@ teardown() {
 
 
 need_tracewl() {
-	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+	need_built "$TRACEWL"
 }
 
 # ---------------------------------------------------------------- ktop
 
-# start_ktop OUT ARGS...: ktop in the background, KTOP_STATS on; sets KPID.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	KPID=$!
-	track "$KPID"
-	ktop_started "$KPID"
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # stop_ktop [SIG]: SIGTERM (or SIG) to ktop; it must exit 0.
 stop_ktop() {
@@ -134,7 +123,7 @@ finish_work() {
 strace_truth() {
 	local log="$BATS_TEST_TMPDIR/strace.log" min_pids=$1 min_calls=$2
 	shift 2
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_program strace
 	start_ktop "$OUT" -b --csv --syscalls -d 0.3
 	wait_for_lines "$OUT" 1 10	# the header: the baseline is taken
 	strace -f -qq -o "$log" "$@" </dev/null >"$BATS_TEST_TMPDIR/wl.out" 2>&1 3>&- ||
@@ -163,7 +152,7 @@ strace_truth() {
 
 @test "strace: gcc (cc1, as, collect2, ld), per pid and syscall: calls and errors equal" {
 	need_tracing
-	command -v gcc >/dev/null || skip "gcc is not installed"
+	need_program gcc
 	local d="$BATS_TEST_TMPDIR"
 	printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >"$d/prog.c"
 	strace_truth 5 2000 gcc -O1 -o "$d/prog" "$d/prog.c"
@@ -172,7 +161,7 @@ strace_truth() {
 
 @test "strace: a bash script that forks, traps signals, fails calls, restarts a wait: equal" {
 	need_tracing
-	command -v bash >/dev/null || skip "bash is not installed"
+	need_program bash
 	strace_truth 8 200 bash -c '
 		n=0
 		trap "n=\$((n + 1))" USR1
@@ -632,9 +621,8 @@ killed_ktop() {
 
 @test "a process of 3,000 threads that existed before tracing: its process is looked up once, not once a thread" {
 	need_tracing
-	local cc wpid n
-	cc=$(command -v cc || command -v gcc) || skip "no C compiler"
-	"$cc" -O2 -Wall -pthread -o "$BATS_TEST_TMPDIR/waker" "$BATS_TEST_DIRNAME/helpers/waker.c"
+	local wpid n
+	helper_prog waker "$BATS_TEST_TMPDIR/waker"
 	"$BATS_TEST_TMPDIR/waker" 3000 "$BATS_TEST_TMPDIR/wpid" 3>&- &
 	WAKER=$!
 	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/wpid" ] && break; sleep 0.1; done
@@ -656,9 +644,8 @@ killed_ktop() {
 
 @test "a long /proc scan (-H, 5,000 threads): the ring-buffer pages copied out during it are freed once decoded" {
 	need_tracing
-	local cc wpid
-	cc=$(command -v cc || command -v gcc) || skip "no C compiler"
-	"$cc" -O2 -Wall -pthread -o "$BATS_TEST_TMPDIR/waker" "$BATS_TEST_DIRNAME/helpers/waker.c"
+	local wpid
+	helper_prog waker "$BATS_TEST_TMPDIR/waker"
 	"$BATS_TEST_TMPDIR/waker" 5000 "$BATS_TEST_TMPDIR/wpid" 3>&- &
 	WAKER=$!
 	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/wpid" ] && break; sleep 0.1; done

@@ -8,7 +8,7 @@ load helpers/common
 
 setup() {
 	common_setup
-	command -v valgrind >/dev/null || skip "valgrind is not installed (make deps-test)"
+	need_program valgrind
 	SUPP="$BATS_TEST_DIRNAME/../valgrind.supp"
 }
 

@@ -10,10 +10,7 @@ load helpers/common
 N=300 M=500 K=40
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/tracewl" "$BATS_TEST_DIRNAME/helpers/tracewl.c" ||
-		echo "tracewl.c does not build" >&2
+	helper_prog tracewl || true
 }
 
 setup() {
@@ -34,8 +31,8 @@ teardown() {
 
 need_tracing() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: ktop traces only as root"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
-	[ -x "$TRACEWL" ] || skip "helpers/tracewl.c was not built (no C compiler?)"
+	[ -d "$INST" ] || skip_kernel "tracefs is not available (no $INST)"
+	need_built "$TRACEWL"
 }
 
 # make_cgroup: a cgroup v2 of the test's own (hybrid: under unified), CG its path.
@@ -46,23 +43,15 @@ make_cgroup() {
 	elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 		root=/sys/fs/cgroup
 	else
-		skip "no cgroup v2 hierarchy"
+		skip_kernel "no cgroup v2 hierarchy"
 	fi
 	CG="$root/ktoptest-$$-$BATS_TEST_NUMBER.service"
-	mkdir "$CG" || skip "cannot make a cgroup under $root"
+	mkdir "$CG" || skip_kernel "cannot make a cgroup under $root"
 	CGNAME=${CG#"$root"}
 }
 
-# start_ktop OUT ARGS...: one more ktop in the background; its pid in KPIDS.
-start_ktop() {
-	local out=$1
-	shift
-	KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
-	track $!
-	ktop_started $!
-	KPIDS+=($!)
-	OUTS+=("$out")
-}
+# start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
+START_KTOP_STATS=1
 
 # wait_blocked PID SYSCALL: until every thread of PID is switched out in SYSCALL.
 wait_blocked() {

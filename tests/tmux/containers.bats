@@ -15,7 +15,7 @@ S="ktop-containers-$$"
 setup() {
 	[ "$(id -u)" = 0 ] || skip "needs root: makes cgroups"
 	[ -f /sys/fs/cgroup/unified/cgroup.procs ] && [ -f /sys/fs/cgroup/cpu/cgroup.procs ] ||
-		skip "needs a hybrid host (v2 at /sys/fs/cgroup/unified, v1 cpu)"
+		skip_kernel "needs a hybrid host (v2 at /sys/fs/cgroup/unified, v1 cpu)"
 	V2=/sys/fs/cgroup/unified
 	V1=/sys/fs/cgroup/cpu
 	CGS=()

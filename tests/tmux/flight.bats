@@ -12,14 +12,13 @@ S="ktop-flight-$$"
 TRACEFS=/sys/kernel/tracing
 
 setup_file() {
-	"${CC:-cc}" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/flightwl" \
-		"$BATS_TEST_DIRNAME/../cli/helpers/flightwl.c"
+	helper_prog flightwl
 }
 
 setup() {
 	[ "$(id -u)" = 0 ] && [ -d "$TRACEFS/instances" ] || skip "needs root and tracefs"
-	[ -x "$TDREAD" ] || skip "build/tests/helpers/tdread is not built (make unit)"
-	command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
+	need_built "$TDREAD"
+	need_program trace-cmd
 	D="$BATS_TEST_TMPDIR/saves"
 	mkdir -p "$D"
 	GATE="$BATS_TEST_TMPDIR/gate"
@@ -74,7 +73,7 @@ teardown() {
 }
 
 @test "flight: a save listed in a recording shows in its replay at the interval it was made in" {
-	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	need_program sqlite3
 	"$KTOP" -b -d 0.3 -w "$D/rec.db" --flight-after 0 >/dev/null 2>"$D/rec.err" </dev/null &
 	r=$!
 	for _ in $(seq 100); do [ -s "$D/rec.db" ] && break; sleep 0.05; done

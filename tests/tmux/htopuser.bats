@@ -10,10 +10,7 @@ KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-hu-$$"
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/stateswl" \
-		"$BATS_TEST_DIRNAME/../cli/helpers/stateswl.c" || echo "stateswl.c does not build" >&2
+	helper_prog stateswl || true
 }
 
 setup() { pane_setup; }
@@ -92,7 +89,7 @@ needs_root() { [ "$(id -u)" = 0 ] || skip "counts events: needs root"; }
 # switched since tracing began is in no state ktop knows).
 waiters() {
 	WL="$BATS_FILE_TMPDIR/stateswl"
-	[ -x "$WL" ] || skip "tests/cli/helpers/stateswl.c was not built (no C compiler?)"
+	need_built "$WL"
 	GO="$BATS_TEST_TMPDIR/go"
 	rm -f "$GO"
 	bg env GO="$GO" "$WL" pinned 60000 "$BATS_TEST_TMPDIR/pinned.out"

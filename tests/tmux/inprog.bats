@@ -12,8 +12,7 @@ S="ktop-inprog-$$"
 TRACEFS=/sys/kernel/tracing
 
 setup_file() {
-	cc="${CC:-cc}"
-	"$cc" -O2 -Wall -pthread -o "$BATS_FILE_TMPDIR/thrwl" "$BATS_TEST_DIRNAME/helpers/thrwl.c"
+	helper_prog thrwl
 }
 
 setup() {

@@ -11,7 +11,7 @@ INST=/sys/kernel/tracing/instances
 
 setup() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: -- CMD follows CMD's children with kernel events"
-	[ -d "$INST" ] || skip "tracefs is not available"
+	[ -d "$INST" ] || skip_kernel "tracefs is not available"
 	tmux -L "$S" kill-server 2>/dev/null || true
 	tmux -L "$S" new-session -d -s t -x 120 -y 30 "sh"
 	tmux -L "$S" set-option -g remain-on-exit on >/dev/null

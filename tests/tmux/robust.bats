@@ -203,7 +203,7 @@ end_by() {
 }
 
 @test "tmux: strace of a live session (filter typed as a shell command, every view): nothing executed, nothing written beyond the instance and the terminal" {
-	command -v strace >/dev/null || skip "strace is not installed"
+	need_program strace
 	local log="$BATS_TEST_TMPDIR/st.log"
 	keys "clear; strace -f -y -qq -o $log -e trace=%file,%process,unshare,write,pwrite64,writev,pwritev,pwritev2 $KTOP -d 0.3; echo KTOP-EXIT=\$?" Enter
 	wait_for 'PID[^ ]* +USER'

@@ -12,8 +12,7 @@ S="ktop-sysviews-$$"
 TRACEFS=/sys/kernel/tracing
 
 setup_file() {
-	cc="${CC:-cc}"
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/evwl" "$BATS_TEST_DIRNAME/helpers/evwl.c"
+	helper_prog evwl
 }
 
 setup() {

@@ -205,7 +205,7 @@ start_ktop() {
 
 @test "tmux: signal_generate's format unreadable: the header's signal rate is unknown (-), not 0" {
 	[ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/events/signal ] || skip "needs root and tracefs"
-	command -v unshare >/dev/null || skip "no unshare(1)"
+	need_program unshare util-linux
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	# As in cli/kernel.bats: an empty directory over events/signal, in a private mount namespace.
 	keys "clear; unshare -m --propagation private sh -c 'mount --bind $BATS_TEST_TMPDIR/empty /sys/kernel/tracing/events/signal && $KTOP -d 0.3'; echo KTOP-EXIT=\$?" Enter

@@ -10,7 +10,7 @@ KTOP="$BATS_TEST_DIRNAME/../../ktop"
 S="ktop-vg-$$"
 
 setup() {
-	command -v valgrind >/dev/null || skip "valgrind is not installed (make deps-test)"
+	need_program valgrind
 	SUPP="$BATS_TEST_DIRNAME/../valgrind.supp"
 	LOG="$BATS_TEST_TMPDIR/vg.log"
 	shell_pane

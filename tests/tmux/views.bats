@@ -13,9 +13,8 @@ S="ktop-views-$$"
 TRACEFS=/sys/kernel/tracing
 
 setup_file() {
-	cc="${CC:-cc}"
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/evwl" "$BATS_TEST_DIRNAME/helpers/evwl.c"
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/floodwl" "$BATS_TEST_DIRNAME/helpers/floodwl.c"
+	helper_prog evwl
+	helper_prog floodwl
 }
 
 setup() {
@@ -281,7 +280,7 @@ click() {
 # (nobody's ktop); the caller declares them local and removes dir.
 nobody_ktop() {
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	command -v setpriv >/dev/null || skip "no setpriv"
+	need_program setpriv util-linux
 	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
 	chmod 755 "$dir"
 	cp "$KTOP" "$dir/ktop"
@@ -386,9 +385,9 @@ while time.time() < end:
 	local dir nb own as
 	nobody_ktop
 	# The setuid-root program of cli/security.bats: reads /etc/shadow, sched_yield each pass.
-	"${CC:-cc}" -O2 -Wall -o "$dir/shadowloop" "$BATS_TEST_DIRNAME/../cli/helpers/shadowloop.c"
+	helper_prog shadowloop "$dir/shadowloop"
 	chmod 4755 "$dir/shadowloop"
-	$as "$dir/shadowloop" 0 || { rm -rf "$dir"; skip "a setuid program does not gain privileges here"; }
+	$as "$dir/shadowloop" 0 || { rm -rf "$dir"; skip_kernel "a setuid program does not gain privileges here"; }
 	# nobody's python: getppid calls for 2.5 s, then it executes the program.
 	$as /usr/bin/python3 -c 'import os, sys, time
 end = time.time() + 2.5
@@ -415,10 +414,9 @@ os.execv(sys.argv[1], [sys.argv[1], "8"])' "$dir/shadowloop" </dev/null >/dev/nu
 }
 
 @test "views: the process view of a process flooding system calls reads each idle CPU once a pass, not once a record" {
-	command -v perf >/dev/null || skip "perf is not installed (linux-perf): it counts ktop's splice calls"
+	need_program perf linux-perf	# it counts ktop's splice calls
 	local fl fp kp n i
-	cc="${CC:-cc}"
-	"$cc" -O2 -Wall -o "$BATS_TEST_TMPDIR/flood" "$BATS_TEST_DIRNAME/../../bench/flood.c"
+	helper_prog flood "$BATS_TEST_TMPDIR/flood"
 	"$BATS_TEST_TMPDIR/flood" getppid 20 1 >/dev/null &
 	fl=$!
 	for i in $(seq 50); do fp=$(pgrep -P "$fl" | head -1) && [ -n "$fp" ] && break; sleep 0.1; done
@@ -437,7 +435,7 @@ os.execv(sys.argv[1], [sys.argv[1], "8"])' "$dir/shadowloop" </dev/null >/dev/nu
 	screen | grep -q 'KTOP-EXIT=' || keys q
 	wait_for 'KTOP-EXIT=0'
 	echo "splice calls in 2 s: $n" >&2
-	[[ "$n" =~ ^[0-9]+$ ]] || skip "perf could not count syscalls:sys_enter_splice here: $(cat "$BATS_TEST_TMPDIR/perf")"
+	[[ "$n" =~ ^[0-9]+$ ]] || skip_kernel "perf could not count syscalls:sys_enter_splice here: $(cat "$BATS_TEST_TMPDIR/perf")"
 	# Each pass reads at most a bounded number of pages per CPU; a record per
 	# idle-CPU read was ~400,000 a second.
 	[ "$n" -lt 40000 ]

@@ -20,6 +20,7 @@
 #include "../../tables/columns.h"
 #include "../../model/model.h"
 #include "../../lib/util.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SEC 1000000000ull
@@ -47,22 +48,15 @@ static void teardown(void)
 static void tick_begin(double at_s)
 {
 	exits_begin(x);
-	s.begin = true;
-	s.mono_ns = (uint64_t)(at_s * (double)SEC);
-	s.wall_s = 1700000000.0 + at_s;
+	fx_begin(&s, at_s);
 	model_apply(&m, &s);
 }
 
 static void reading(pid_t pid, uint64_t starttime, char state, uint64_t ticks, uint64_t minflt)
 {
-	struct task_reading *r = sample_add_task(&s);
+	struct task_reading *r = fx_reading(&s, pid, "reader");
 
-	r->pid = r->tgid = pid;
-	r->stat.pid = pid;
-	snprintf(r->stat.comm, sizeof(r->stat.comm), "reader");
 	r->stat.state = state;
-	r->stat.ppid = 1;
-	r->stat.num_threads = 1;
 	r->stat.starttime = starttime;
 	r->stat.utime = ticks;
 	r->stat.minflt = minflt;
@@ -660,20 +654,15 @@ static void test_shown_once(void)
 	tick_begin(1);
 	tick_end();
 	tick_begin(2);
-	r = sample_add_row(&s);
-	r->id = r->tgid = 1100;
-	r->exited = true;
-	snprintf(r->comm, sizeof(r->comm), "late");
+	fx_row(&s, 1100, "late", true);
 	tick_end();
 	t = model_task_find(&m, 1100);
 	CHECK(t && t->state == 'X');
 	tick_begin(3);
 	exits_feed(x, &e, 1);
 	/* Its final context switch, after its exit event, read a tick later. */
-	r = sample_add_row(&s);
-	r->id = r->tgid = 1100;
+	r = fx_row(&s, 1100, "", true);
 	r->n[CNT_VCSW] = 1;
-	r->exited = true;
 	tick_end();
 	t = model_task_find(&m, 1100);
 	CHECK(!t || t->seen_tick != m.tick);
@@ -698,14 +687,11 @@ static void test_late_calls(void)
 	tick_begin(1);
 	tick_end();
 	tick_begin(2);
-	r = sample_add_row(&s);
-	r->id = r->tgid = 1200;
-	r->exited = true;
+	r = fx_row(&s, 1200, "", true);
 	r->n[CNT_SYSCALLS] = 5;
 	tick_end();
 	tick_begin(3);
-	r = sample_add_row(&s);
-	r->id = r->tgid = 1200;
+	r = fx_row(&s, 1200, "", false);
 	r->n[CNT_SYSCALLS] = 2;
 	r->n[CNT_VCSW] = 1;
 	tick_end();

@@ -30,9 +30,9 @@
 #include "../../collectors/counting.h"
 #include "../../model/model.h"
 #include "../../lib/util.h"
+#include "fixture.h"
 #include "test.h"
 
-#define SEC 1000000000ull
 /* Beyond any pid_max: /proc has no such task, whatever runs on the machine. */
 #define GONE 4190000
 
@@ -61,25 +61,11 @@ static void tick(struct model *m, struct sample *s, struct ftrace *ft, int n_s,
 	acct_order_life(ftrace_acct(ft));
 	ftrace_cred_changes(ft, m, &ids);
 	ftrace_follow(ft, m, &ids);
-	s->begin = true;
-	s->mono_ns = (uint64_t)n_s * SEC;
-	s->wall_s = 1700000000.0 + n_s;
+	fx_begin(s, n_s);
 	model_apply(m, s);
-	for (i = 0; i < np; i++) {
-		struct task_reading *r;
-
-		if (!p[i].listed)
-			continue;
-		r = sample_add_task(s);
-		r->pid = r->tgid = p[i].pid;
-		snprintf(r->stat.comm, sizeof(r->stat.comm), "%s", p[i].comm);
-		r->stat.pid = p[i].pid;
-		r->stat.state = 'S';
-		r->stat.ppid = 1;
-		r->stat.num_threads = 1;
-		r->stat.starttime = 1000 + (uint64_t)p[i].pid;
-		r->uid = p[i].uid;
-	}
+	for (i = 0; i < np; i++)
+		if (p[i].listed)
+			fx_reading(s, p[i].pid, p[i].comm)->uid = p[i].uid;
 	model_apply(m, s);
 	ftrace_collect(ft, m, s, false);
 	model_apply(m, s);

@@ -20,6 +20,7 @@
 #include "../../lib/util.h"
 #include "../../outputs/metrics.h"
 #include "../../outputs/rwproto.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SEC 1000000000ull
@@ -68,15 +69,8 @@ static void fx_free(struct fixture *f)
 static struct task_reading *reading(struct fixture *f, pid_t pid, const char *comm,
 				    uint64_t utime, uint64_t minflt)
 {
-	struct task_reading *r = sample_add_task(&f->s);
+	struct task_reading *r = fx_reading(&f->s, pid, comm);
 
-	r->pid = r->tgid = pid;
-	r->stat.pid = pid;
-	snprintf(r->stat.comm, sizeof(r->stat.comm), "%s", comm);
-	r->stat.state = 'S';
-	r->stat.ppid = 1;
-	r->stat.num_threads = 1;
-	r->stat.starttime = 1000 + (uint64_t)pid;
 	r->stat.utime = utime;
 	r->stat.minflt = minflt;
 	r->uid = 0;
@@ -88,12 +82,8 @@ static struct row_events *events(struct fixture *f, pid_t pid, const char *comm,
 				 struct sc_table *sc, struct sc_table *et, uint32_t nr,
 				 uint64_t calls, uint64_t errs, uint32_t err)
 {
-	struct row_events *e = sample_add_row(&f->s);
+	struct row_events *e = fx_row(&f->s, pid, comm, exited);
 
-	e->id = e->tgid = pid;
-	snprintf(e->comm, sizeof(e->comm), "%s", comm);
-	e->ppid = 1;
-	e->exited = exited;
 	e->n[CNT_SYSCALLS] = calls;
 	e->n[CNT_SYSERR] = errs;
 	sc_table_clear(sc);
@@ -123,9 +113,7 @@ static void flow(struct fixture *f, pid_t sender, pid_t receiver, int sig, int r
 
 static void tick_start(struct fixture *f)
 {
-	f->s.begin = true;
-	f->s.mono_ns = (uint64_t)(f->t * (double)SEC);
-	f->s.wall_s = 1700000000.0 + f->t;
+	fx_begin(&f->s, f->t);
 	f->t += 1;
 }
 

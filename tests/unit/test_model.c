@@ -18,6 +18,7 @@
 #include "../../tables/rows.h"
 #include "../../model/sample.h"
 #include "../../lib/util.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SEC 1000000000ull
@@ -26,7 +27,7 @@
 
 static void tick_begin(struct model *m, double at_s)
 {
-	model_begin_tick(m, (uint64_t)(at_s * (double)SEC), 1700000000.0 + at_s);
+	model_begin_tick(m, (uint64_t)(at_s * (double)SEC), FX_WALL0 + at_s);
 }
 
 /* The end of a tick, and the rows of a view refreshed as the main loop does. */
@@ -39,25 +40,16 @@ static void end_tick(struct model *m, struct rowset *rs)
 static struct pid_stat mkstat(pid_t pid, const char *comm, uint64_t utime, uint64_t stime,
 			      uint64_t minflt)
 {
-	struct pid_stat st;
+	struct pid_stat st = fx_stat(pid, comm);
 
-	memset(&st, 0, sizeof(st));
-	st.pid = pid;
-	snprintf(st.comm, sizeof(st.comm), "%s", comm);
-	st.state = 'S';
-	st.ppid = 1;
 	st.pgid = pid;
 	st.sid = pid;
 	st.priority = 20;
-	st.num_threads = 1;
-	st.starttime = 1000;
 	st.vsize = 8u << 20;
 	st.rss = 100;
-	st.processor = 0;
 	st.utime = utime;
 	st.stime = stime;
 	st.minflt = minflt;
-	st.majflt = 0;
 	return st;
 }
 
@@ -1707,9 +1699,7 @@ static void test_model_late_row(void)
 	sample_init(&s);
 	m.event_counters = 1u << CNT_SYSCALLS | 1u << CNT_SIGRECV;
 	for (i = 1; i <= 4; i++) {
-		s.begin = true;
-		s.mono_ns = (uint64_t)i * SEC;
-		s.wall_s = 1700000000.0 + i;
+		fx_begin(&s, i);
 		model_apply(&m, &s);
 		if (i <= 2) {
 			t = sample(&m, 9, 500, "mx-kid", 1, 1, 1);
@@ -1717,11 +1707,9 @@ static void test_model_late_row(void)
 			t->ppid = 8;
 		}
 		if (i == 4) {
-			e = sample_add_row(&s);
-			e->id = e->tgid = 9;
+			e = fx_row(&s, 9, "", true);
 			e->n[CNT_SYSCALLS] = 1;
 			e->n[CNT_SIGRECV] = 1;
-			e->exited = true;
 		}
 		s.end = true;
 		model_apply(&m, &s);
@@ -1768,23 +1756,18 @@ static void listed_after_exit(bool read_at_exit)
 	sample_init(&s);
 	m.event_counters = 1u << CNT_SYSCALLS | 1u << CNT_SIGRECV;
 	for (i = 1; i <= 7; i++) {
-		s.begin = true;
-		s.mono_ns = (uint64_t)i * SEC;
-		s.wall_s = 1700000000.0 + i;
+		fx_begin(&s, i);
 		if ((i <= 4 && (i != 2 || read_at_exit)) || i == 7) {
-			r = sample_add_task(&s);
-			r->pid = r->tgid = 9;
-			r->uid = -1;
-			r->stat = mkstat(9, "true", 1, 1, 10);
+			r = fx_reading(&s, 9, "true");
+			r->stat.utime = r->stat.stime = 1;
+			r->stat.minflt = 10;
 			r->stat.starttime = i == 7 ? 900 : 500;
 			r->stat.state = i == 7 ? 'S' : states[i - 1];
 		}
 		if (i == 2) {
-			e = sample_add_row(&s);
-			e->id = e->tgid = 9;
+			e = fx_row(&s, 9, "", true);
 			e->n[CNT_SYSCALLS] = 31;
 			e->n[CNT_SIGRECV] = 1;
-			e->exited = true;
 			sample_add_exit(&s, 9);
 		}
 		s.end = true;
@@ -1833,13 +1816,11 @@ static void test_model_zombie_after_exit(void)
 	sample_init(&s);
 	m.event_counters = 1u << CNT_SYSCALLS;
 	for (i = 1; i <= 4; i++) {
-		s.begin = true;
-		s.mono_ns = (uint64_t)i * SEC;
-		s.wall_s = 1700000000.0 + i;
-		r = sample_add_task(&s);
-		r->pid = r->tgid = 9;
-		r->uid = -1;
-		r->stat = mkstat(9, "srv", utime[i - 1], 2, 10);
+		fx_begin(&s, i);
+		r = fx_reading(&s, 9, "srv");
+		r->stat.utime = utime[i - 1];
+		r->stat.stime = 2;
+		r->stat.minflt = 10;
 		r->stat.starttime = 500;
 		r->stat.state = i >= 2 ? 'Z' : 'S';
 		if (i == 2)

@@ -26,9 +26,9 @@
 #include "../../tables/rows.h"
 #include "../../collectors/procfs.h"
 #include "../../lib/util.h"
+#include "fixture.h"
 #include "test.h"
 
-#define SEC 1000000000ull
 
 /* A fake process or thread: what its stat and status files say. */
 struct fp {
@@ -191,9 +191,7 @@ static void tick_first(struct procfs *pc, struct model *m, double at_s, unsigned
 
 	/* As the main loop does: the source fills a sample, the model applies it. */
 	sample_init(&s);
-	s.begin = true;
-	s.mono_ns = (uint64_t)(at_s * (double)SEC);
-	s.wall_s = 1700000000.0 + at_s;
+	fx_begin(&s, at_s);
 	model_apply(m, &s);
 	procfs_collect(pc, m, &need, &s);
 	s.end = true;

@@ -28,6 +28,7 @@
 #include "../../lib/util.h"
 #include "../../outputs/batch.h"
 #include "../../store/record.h"
+#include "fixture.h"
 #include "test.h"
 
 #define NSIM 48
@@ -690,15 +691,13 @@ static void test_rotation(void)
 /* A scripted source for test_rotation_carry: a reading of @pid. */
 static void carry_read(struct sample *s, pid_t pid, char state, uint64_t utime, int64_t uid)
 {
-	struct task_reading *r = sample_add_task(s);
+	char comm[16];
+	struct task_reading *r;
 
-	r->pid = r->tgid = r->stat.pid = pid;
-	snprintf(r->stat.comm, sizeof(r->stat.comm), "p%d", (int)pid);
+	snprintf(comm, sizeof(comm), "p%d", (int)pid);
+	r = fx_reading(s, pid, comm);
 	r->stat.state = state;
-	r->stat.ppid = 1;
 	r->stat.utime = utime;
-	r->stat.num_threads = 1;
-	r->stat.starttime = 1000 + (uint64_t)pid;
 	r->stat.vsize = 4468 << 10;
 	r->stat.rss = 796;
 	r->uid = uid;
@@ -711,28 +710,25 @@ static void carry_read(struct sample *s, pid_t pid, char state, uint64_t utime, 
 /* Its events of the interval, read after /proc listed it (or without it: only events tell). */
 static void carry_row(struct sample *s, pid_t pid, uint64_t calls, bool exited)
 {
-	struct row_events *e = sample_add_row(s);
+	char comm[16];
 
-	e->id = e->tgid = pid;
-	e->ppid = 1;
-	e->n[CNT_SYSCALLS] = calls;
-	e->exited = exited;
-	snprintf(e->comm, sizeof(e->comm), "p%d", (int)pid);
+	snprintf(comm, sizeof(comm), "p%d", (int)pid);
+	fx_row(s, pid, comm, exited)->n[CNT_SYSCALLS] = calls;
 }
 
 /* Its exit record: @cpu_ns of CPU (0: none), its owner @uid. */
 static void carry_final(struct sample *s, pid_t pid, uint64_t cpu_ns, bool born, int64_t uid)
 {
-	struct task_final *f = sample_add_final(s);
+	char comm[16];
+	struct task_final *f;
 
-	f->id = f->tgid = pid;
-	f->ppid = 1;
+	snprintf(comm, sizeof(comm), "p%d", (int)pid);
+	f = fx_final(s, pid, comm);
 	f->born = born;
 	f->have = cpu_ns ? 1u << CNT_CPU : 0;
 	f->cnt[CNT_CPU] = cpu_ns;
 	f->uid = uid;
 	f->user = uid >= 0 ? users[uid] : NULL;
-	snprintf(f->comm, sizeof(f->comm), "p%d", (int)pid);
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "../../store/record.h"
 #include "../../lib/rcstr.h"
 #include "../../lib/util.h"
+#include "fixture.h"
 #include "test.h"
 
 #define NIDLE 200	/* read every tick, never a call */
@@ -63,14 +64,9 @@ static size_t special_cmd(int i, char *out, size_t size)
 static void reading(struct sample *s, pid_t pid, pid_t ppid, const char *comm, const char *cmd,
 		    size_t len)
 {
-	struct task_reading *r = sample_add_task(s);
+	struct task_reading *r = fx_reading(s, pid, comm);
 
-	r->pid = r->tgid = r->stat.pid = pid;
-	snprintf(r->stat.comm, sizeof(r->stat.comm), "%s", comm);
-	r->stat.state = 'S';
 	r->stat.ppid = ppid;
-	r->stat.num_threads = 1;
-	r->stat.starttime = 5000 + (uint64_t)pid;
 	r->uid = 0;
 	r->user = "root";
 	r->cgroup = "/user.slice";
@@ -83,13 +79,11 @@ static void reading(struct sample *s, pid_t pid, pid_t ppid, const char *comm, c
 static void row(struct sample *s, pid_t pid, struct sc_table *sc, struct sc_table *err,
 		bool exited)
 {
-	struct row_events *e = sample_add_row(s);
+	struct row_events *e = fx_row(s, pid, "", exited);
 
-	e->id = e->tgid = pid;
 	e->n[CNT_SYSCALLS] = sc->used;
 	e->sc = sc;
 	e->err = err->used ? err : NULL;
-	e->exited = exited;
 }
 
 static int64_t query(sqlite3 *db, const char *sql)

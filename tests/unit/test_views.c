@@ -25,9 +25,9 @@
 #include "../../model/systotals.h"
 #include "../../lib/scnames.h"
 #include "../../lib/util.h"
+#include "fixture.h"
 #include "test.h"
 
-#define SEC 1000000000ull
 
 /* x86_64-independent: the tests name calls by number, their names do not matter. */
 enum { NR_READ = 0, NR_OPENAT = 257, NR_GETPPID = 110, NR_FUTEX = 202 };
@@ -46,23 +46,6 @@ struct fake {
 	struct sc_table err;	/* and failures per (syscall, errno): sc_err_key */
 	uint64_t sig_sent, sig_recv;
 };
-
-static struct pid_stat mkstat(const struct fake *f)
-{
-	struct pid_stat st;
-
-	memset(&st, 0, sizeof(st));
-	st.pid = f->pid;
-	snprintf(st.comm, sizeof(st.comm), "%s", f->comm);
-	st.state = 'S';
-	st.ppid = 1;
-	st.num_threads = 1;
-	st.starttime = 1000 + (uint64_t)f->pid;
-	st.rss = f->rss;
-	st.utime = f->utime;
-	st.minflt = f->minflt;
-	return st;
-}
 
 /* @n calls of @nr, @nerr of them failing with @err, as acct_sys_exit counts them. */
 static void calls(struct fake *f, uint32_t nr, uint64_t n, uint32_t err, uint64_t nerr)
@@ -83,17 +66,16 @@ static void tick(struct model *m, struct sample *s, double at, struct fake *f, s
 {
 	size_t i, k;
 
-	s->begin = true;
-	s->mono_ns = (uint64_t)(at * (double)SEC);
-	s->wall_s = 1700000000.0 + at;
+	fx_begin(s, at);
 	for (i = 0; i < n; i++) {
 		struct task_reading *r;
 
 		if (!f[i].in_proc)
 			continue;
-		r = sample_add_task(s);
-		r->pid = r->tgid = f[i].pid;
-		r->stat = mkstat(&f[i]);
+		r = fx_reading(s, f[i].pid, f[i].comm);
+		r->stat.rss = f[i].rss;
+		r->stat.utime = f[i].utime;
+		r->stat.minflt = f[i].minflt;
 		r->uid = f[i].uid;
 		r->user = f[i].user;
 		r->cgroup = f[i].cgroup;
@@ -105,11 +87,7 @@ static void tick(struct model *m, struct sample *s, double at, struct fake *f, s
 
 		if (!f[i].sc.used && !f[i].sig_sent && !f[i].sig_recv && !f[i].exited)
 			continue;
-		e = sample_add_row(s);
-		e->id = e->tgid = f[i].pid;
-		snprintf(e->comm, sizeof(e->comm), "%s", f[i].comm);
-		e->exited = f[i].exited;
-		e->ppid = 1;
+		e = fx_row(s, f[i].pid, f[i].comm, f[i].exited);
 		for (j = 0; j < f[i].sc.cap; j++) {
 			const struct sc_stat *st = &f[i].sc.slots[j];
 

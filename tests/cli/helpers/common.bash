@@ -33,7 +33,7 @@ common_setup() {
 # WHY says what the test needs root for.
 need_tracing() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: ${1:-ktop traces only as root}"
-	[ -d "$INST" ] || skip "tracefs is not available (no $INST)"
+	[ -d "$INST" ] || skip_kernel "tracefs is not available (no $INST)"
 }
 
 # ktop_started PID...: ktops that may make tracefs instances; the teardown
@@ -75,6 +75,25 @@ common_teardown() {
 		rmdir "$(inst_dir "$p" -f)" "$(inst_dir "$p")" 2>/dev/null
 	done <"$KTOPS"
 	return 0
+}
+
+# start_ktop OUT ARGS...: ktop ARGS in the background, stdout to OUT, stderr
+# to OUT.err; KPID its pid, also added to KPIDS and OUTS (for tests that start
+# several). A file that sets START_KTOP_STATS=1 gets KTOP_STATS's counts on
+# OUT.err at exit.
+start_ktop() {
+	local out=$1
+	shift
+	if [ -n "${START_KTOP_STATS:-}" ]; then
+		KTOP_STATS=1 "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	else
+		"$KTOP" "$@" >"$out" 2>"$out.err" </dev/null 3>&- &
+	fi
+	KPID=$!
+	track "$KPID"
+	ktop_started "$KPID"
+	KPIDS+=("$KPID")
+	OUTS+=("$out")
 }
 
 # Remember pids to kill in teardown.
@@ -197,5 +216,41 @@ wait_tick_after() {
 	return 1
 }
 
+# wait_for_match FILE REGEX [SECONDS]: until a line of FILE matches REGEX (grep -E).
+wait_for_match() {
+	local i n=$(( ${3:-10} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for a line matching '$2' in $1" >&2
+	return 1
+}
+
+# refreshes URL [CURL ARGS...]: ktop's own count of its refreshes, read from
+# its /metrics at URL (ktop_refreshes_total); empty when it does not answer.
+refreshes() {
+	curl -s "$@" | sed -n 's/^ktop_refreshes_total \([0-9]*\).*/\1/p'
+}
+
+# wait_refreshes N URL [CURL ARGS...]: until the ktop serving URL has refreshed
+# N times more than now: what "a few refreshes later" means, by its own
+# interval counter, not the clock (a loaded machine refreshes late).
+wait_refreshes() {
+	local n=$1 v0 v i
+	shift
+	v0=$(refreshes "$@")
+	[ -n "$v0" ] || { echo "no ktop_refreshes_total at $*" >&2; return 1; }
+	for ((i = 0; i < 600; i++)); do
+		v=$(refreshes "$@")
+		[ -n "$v" ] && [ "$v" -ge $((v0 + n)) ] && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for $n refreshes after $v0 at $* (now ${v:-none})" >&2
+	return 1
+}
+
 # inst_dir PID [-f]: the tracefs instance of ktop PID (tests/instances.bash).
 . "$(dirname "${BASH_SOURCE[0]}")/../../instances.bash"
+# need_program, skip_missing, skip_kernel, helper_prog (tests/need.bash).
+. "$(dirname "${BASH_SOURCE[0]}")/../../need.bash"

@@ -80,3 +80,5 @@ row_of() { screen | grep -E "^ +$1 " | head -1; }
 
 # inst_dir PID [-f]: the tracefs instance of ktop PID (tests/instances.bash).
 . "$(dirname "${BASH_SOURCE[0]}")/../../instances.bash"
+# need_program, skip_missing, skip_kernel, helper_prog (tests/need.bash).
+. "$(dirname "${BASH_SOURCE[0]}")/../../need.bash"
