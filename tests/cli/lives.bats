@@ -10,10 +10,7 @@
 load helpers/common
 
 setup_file() {
-	local cc
-	cc=$(command -v cc || command -v gcc) || return 0
-	"$cc" -O2 -Wall -o "$BATS_FILE_TMPDIR/lives" "$BATS_TEST_DIRNAME/helpers/lives.c" ||
-		echo "lives.c does not build" >&2
+	helper_prog lives || true
 }
 
 setup() {
@@ -34,7 +31,7 @@ lives_run() {
 	shift 2
 	[[ " $* " == *" --no-trace "* ]] && calls=
 	[ "$(id -u)" -eq 0 ] || skip "giving a pid again needs root (CAP_CHECKPOINT_RESTORE)"
-	[ -x "$BATS_FILE_TMPDIR/lives" ] || skip "helpers/lives.c was not built"
+	need_built "$BATS_FILE_TMPDIR/lives"
 	rm -f "$D/gate" "$D/lives" "$OUT"
 	mkfifo "$D/gate"
 	"$BATS_FILE_TMPDIR/lives" "$D/gate" "$gap" >"$D/lives" 2>"$D/lives.err" </dev/null 3>&- &
