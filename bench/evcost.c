@@ -131,7 +131,7 @@ static void add_digest(const struct acct *a)
 	for (t = acct_first_active(a); t; t = t->next) {
 		uint64_t h = mix(0, (uint64_t)t->tid);
 
-		for (c = 0; c < AC_NR; c++)
+		for (c = 0; c < CNT_NR; c++)
 			h = mix(h, t->n[c]);
 		digest += h;
 		for (i = 0; i < t->sc.cap; i++) {

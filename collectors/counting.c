@@ -61,7 +61,7 @@ struct ftrace {
 	pid_t *held_ids;		/* ftrace_held: rows that end next tick */
 	size_t nheld_ids, cap_held_ids;
 	/* Counts of threads carried to the next interval: the totals go with the rows. */
-	uint64_t carried_now[AC_NR], carried_prev[AC_NR];
+	uint64_t carried_now[CNT_NR], carried_prev[CNT_NR];
 	pid_t *moved_ids;		/* ftrace_cgroup_moves */
 	size_t nmoved_ids, cap_moved_ids;
 	int64_t *exec_owner;		/* per acct.execs: its owner before (-1: a new task) */
@@ -442,8 +442,7 @@ uint32_t ftrace_event_counters(const struct ftrace *ft)
 	if (ft->loaded[EV_SOCK_RECV])
 		c |= 1u << CNT_NET_RX;
 	if (ft->acct.states)
-		c |= (1u << CNT_ONCPU) | (1u << CNT_RUNQ) | (1u << CNT_SLEEP) |
-		     (1u << CNT_BLOCKED) | (1u << CNT_STOPPED) | (1u << CNT_EXITCPU);
+		c |= CNT_STATE_MASK | (1u << CNT_EXITCPU);
 	return c;
 }
 
@@ -674,15 +673,6 @@ static void resolve_abi(struct ftrace *ft, struct acct_thread *th, pid_t tgid)
 	acct_set_abi(&ft->acct, th, v == 2);
 }
 
-static const enum counter cnt_of[AC_NR] = {
-	[AC_SYSCALLS] = CNT_SYSCALLS, [AC_SYSERR] = CNT_SYSERR, [AC_VCSW] = CNT_VCSW,
-	[AC_IVCSW] = CNT_IVCSW, [AC_SIGRECV] = CNT_SIGRECV, [AC_SIGSENT] = CNT_SIGSENT,
-	[AC_ONCPU_NS] = CNT_ONCPU, [AC_RUNQ_NS] = CNT_RUNQ, [AC_SLEEP_NS] = CNT_SLEEP,
-	[AC_BLOCKED_NS] = CNT_BLOCKED, [AC_STOPPED_NS] = CNT_STOPPED,
-	[AC_EXITCPU_NS] = CNT_EXITCPU,
-	[AC_NET_TX] = CNT_NET_TX, [AC_NET_RX] = CNT_NET_RX,
-};
-
 /*
  * A thread whose state is known but that nothing happened to this interval
  * (no scheduler event, no count), of a task /proc did not see this tick:
@@ -695,7 +685,7 @@ static bool state_ghost(const struct model *m, struct acct_thread *th, pid_t tgi
 
 	if (th->st_moved || th->exited || th->st == ACCT_ST_UNKNOWN)
 		return false;
-	for (c = 0; c < AC_ONCPU_NS; c++)
+	for (c = 0; c < CNT_ONCPU; c++)
 		if (th->n[c])
 			return false;
 	t = model_task_find(m, m->threads ? th->tid : tgid);
@@ -1026,7 +1016,7 @@ static void carry(struct ftrace *ft, struct acct_thread *th)
 	int c;
 
 	acct_carry(&ft->acct, th);
-	for (c = 0; c < AC_NR; c++)
+	for (c = 0; c < CNT_NR; c++)
 		ft->carried_now[c] += th->n[c];
 }
 
@@ -1076,7 +1066,7 @@ static bool hold_unparented(struct ftrace *ft, const struct model *m, struct acc
 	if (last || th->held || !leader || leader->ppid || !ft->loaded[EV_NEWTASK])
 		return false;
 	if (m->focus ? !m->focus_follow || model_is_focused(m, tgid) ||
-			       !(th->n[AC_SYSCALLS] || th->exited || leader->named)
+			       !(th->n[CNT_SYSCALLS] || th->exited || leader->named)
 		     : model_task_find(m, id) != NULL)
 		return false;
 	hold_row(ft, th, id, &ft->st.unparented);
@@ -1127,11 +1117,11 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		if (!tgid && ft->deferred) {
 			/* Not looked up this tick: its counts wait for the next one. */
 			carry(ft, th);
-			ft->st.carried += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
+			ft->st.carried += th->n[CNT_SYSCALLS] + th->n[CNT_VCSW] + th->n[CNT_IVCSW];
 			continue;
 		}
 		if (!tgid) {
-			ft->st.unattributed += th->n[AC_SYSCALLS] + th->n[AC_VCSW] + th->n[AC_IVCSW];
+			ft->st.unattributed += th->n[CNT_SYSCALLS] + th->n[CNT_VCSW] + th->n[CNT_IVCSW];
 			continue;
 		}
 		if (hold_ending(ft, m, th, tgid, last) || hold_unparented(ft, m, th, tgid, last))
@@ -1146,10 +1136,10 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		if (!e)
 			continue;
 		/* A withheld row's are unknown (model_apply drops them): not in the totals either. */
-		for (c = 0; c < AC_NR; c++) {
-			e->n[cnt_of[c]] = th->n[c];
+		for (c = 0; c < CNT_NR; c++) {
+			e->n[c] = th->n[c];
 			if (ft->only_uid >= 0 && !pidmap_get(&ft->withheld, e->id))
-				s->ev_total[cnt_of[c]] += th->n[c];
+				s->ev_total[c] += th->n[c];
 		}
 		e->sc = &th->sc;
 		e->err = &th->err;
@@ -1158,8 +1148,8 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 			e->n[CNT_SCTIME] = sc_table_time_ns(&th->sc);
 	}
 	if (ft->only_uid < 0)
-		for (c = 0; c < AC_NR; c++)
-			s->ev_total[cnt_of[c]] = ft->acct.total[c] + ft->carried_prev[c] -
+		for (c = 0; c < CNT_NR; c++)
+			s->ev_total[c] = ft->acct.total[c] + ft->carried_prev[c] -
 						 ft->carried_now[c];
 	add_flows(ft, m, s);
 	/* Processes whose last thread exited: their row is their last one. */

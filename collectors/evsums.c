@@ -179,7 +179,7 @@ static struct acct_thread *activate_thread(struct acct *a, struct acct_thread *t
 	return t;
 }
 
-static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
+static void count(struct acct *a, struct acct_thread *t, enum counter c)
 {
 	t->n[c]++;
 	a->total[c]++;
@@ -684,12 +684,12 @@ static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struc
 	note_ts(t, ts);
 	s = sc_table_get(&t->sc, n);
 	s->calls++;
-	count(a, t, AC_SYSCALLS);
+	count(a, t, CNT_SYSCALLS);
 	if (ret < 0 && ret >= -MAX_ERRNO) {
 		s->errors++;
 		s->top_errno = (uint32_t)-ret;
 		sc_table_get(&t->err, sc_err_key(n, (uint32_t)-ret))->errors++;
-		count(a, t, AC_SYSERR);
+		count(a, t, CNT_SYSERR);
 	} else if (ret == 0 && (compat ? acct_cred_call_compat(nr) : acct_cred_call(nr))) {
 		t->cred_call = true;
 	}
@@ -728,7 +728,7 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
 	t = activate_thread(a, acct_life_call(a, acct_thread(a, tid), ts));
 	note_ts(t, ts);
 	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
-	count(a, t, AC_SYSCALLS);
+	count(a, t, CNT_SYSCALLS);
 	/*
 	 * No call pending from then on, in its segment's order (a call still
 	 * pending from the last interval, a sleep's clock_nanosleep, a shell's
@@ -791,7 +791,7 @@ void acct_set_abi(struct acct *a, struct acct_thread *t, bool compat)
 		/* Not a 32-bit fork's return: a call of its own. */
 		activate_thread(a, t);
 		sc_table_get(&t->sc, sc_nr((long)stash - 1))->calls++;
-		count(a, t, AC_SYSCALLS);
+		count(a, t, CNT_SYSCALLS);
 	}
 	set_slow(t);
 }
@@ -824,9 +824,9 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
 	 * to user space, or yielding) counts as nivcsw, like a preempted one.
 	 */
 	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & (ACCT_STATE_PREEMPTED - 1)))
-		count(a, t, AC_VCSW);
+		count(a, t, CNT_VCSW);
 	else
-		count(a, t, AC_IVCSW);
+		count(a, t, CNT_IVCSW);
 }
 
 bool acct_gone(const struct acct_thread *t)
@@ -899,16 +899,16 @@ void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result
 			memcpy(s->comm, t->comm, sizeof(s->comm));
 	}
 	if (t)
-		count(a, t, AC_SIGSENT);
+		count(a, t, CNT_SIGSENT);
 	if (!a->recv_on_deliver && target > 0 &&
 	    (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
-		count(a, activate_thread(a, acct_life_at(a, acct_thread(a, target), ts)), AC_SIGRECV);
+		count(a, activate_thread(a, acct_life_at(a, acct_thread(a, target), ts)), CNT_SIGRECV);
 }
 
 void acct_signal_deliver(struct acct *a, pid_t tid, uint64_t ts)
 {
 	if (a->recv_on_deliver && tid > 0)
-		count(a, activate_thread(a, acct_life_at(a, acct_thread(a, tid), ts)), AC_SIGRECV);
+		count(a, activate_thread(a, acct_life_at(a, acct_thread(a, tid), ts)), CNT_SIGRECV);
 }
 
 static void push_pid(pid_t **v, size_t *n, size_t *cap, pid_t pid)
@@ -1415,9 +1415,10 @@ enum acct_sched_what {
 /* Records kept at most (32 MiB): past that, they are applied as they are. */
 #define SCHED_MAX (1u << 21)
 
-static const enum acct_cnt st_cnt[] = {
-	[ACCT_ST_ONCPU] = AC_ONCPU_NS, [ACCT_ST_RUNQ] = AC_RUNQ_NS, [ACCT_ST_SLEEP] = AC_SLEEP_NS,
-	[ACCT_ST_BLOCKED] = AC_BLOCKED_NS, [ACCT_ST_STOPPED] = AC_STOPPED_NS,
+/* A state's counter: the catalog's row of the same name. */
+static const enum counter st_cnt[] = {
+#define COUNTER(id, src, family, label, doc) COUNTERS_IF_STATE(src, [ACCT_ST_##id] = CNT_##id,)
+#include "../model/counters.def"
 };
 
 /* Inline for a switch's records; acct_state_of for the rest. */
@@ -1572,8 +1573,8 @@ static uint64_t oncpu_from(struct acct *a, struct acct_thread *t, uint64_t from,
 	if (from < c->credited) {
 		uint64_t end = c->credited < ts ? c->credited : ts;
 
-		t->n[AC_RUNQ_NS] += end - from;
-		a->total[AC_RUNQ_NS] += end - from;
+		t->n[CNT_RUNQ] += end - from;
+		a->total[CNT_RUNQ] += end - from;
 		a->st_overlaps++;
 		from = end;
 	}
@@ -1588,8 +1589,8 @@ static __attribute__((noinline)) void exit_time(struct acct *a, struct acct_thre
 {
 	if (from < t->exit_ts)
 		from = t->exit_ts;
-	t->n[AC_EXITCPU_NS] += ts - from;
-	a->total[AC_EXITCPU_NS] += ts - from;
+	t->n[CNT_EXITCPU] += ts - from;
+	a->total[CNT_EXITCPU] += ts - from;
 }
 
 /* Its time in the state it leaves at @ts. An event older than what is known adds nothing. */
@@ -1604,7 +1605,7 @@ static inline void st_close(struct acct *a, struct acct_thread *t, uint64_t ts)
 		return;
 	}
 	if (t->st != ACCT_ST_UNKNOWN && t->st != ACCT_ST_DEAD) {
-		enum acct_cnt c = st_cnt[t->st];
+		enum counter c = st_cnt[t->st];
 
 		if (t->st == ACCT_ST_ONCPU && !a->st_detached)
 			from = oncpu_from(a, t, from, ts);

@@ -17,31 +17,15 @@
 
 #include "../lib/pidmap.h"
 #include "../lib/sctable.h"
+#include "../model/counters.h"
 
-enum acct_cnt {
-	AC_SYSCALLS,	/* system calls that ended (sys_exit) or never return */
-	AC_SYSERR,	/* of those, returned -errno */
-	AC_VCSW,	/* sched_switch away while blocked */
-	AC_IVCSW,	/* sched_switch away while runnable (preempted) */
-	AC_SIGRECV,	/* signals queued to it (signal_generate, delivered) */
-	AC_SIGSENT,	/* signals it generated from task context */
-	/* Nanoseconds of the interval in each state (acct_state_*). */
-	AC_ONCPU_NS,	/* running */
-	AC_RUNQ_NS,	/* runnable, waiting for a CPU (woken or preempted) */
-	AC_SLEEP_NS,	/* S (and I, P: idle and parked kernel threads) */
-	AC_BLOCKED_NS,	/* D */
-	AC_STOPPED_NS,	/* T, t: stopped or traced */
-	/*
-	 * Of AC_ONCPU_NS, the time after its exit event: the exit's own work
-	 * (freeing its memory and files) up to its last switch, which its exit
-	 * record (taskstats, sent just before the event) leaves out.
-	 */
-	AC_EXITCPU_NS,
-	/* Bytes through INET and INET6 sockets (collectors/sockev.h). */
-	AC_NET_TX,
-	AC_NET_RX,
-	AC_NR
-};
+/*
+ * A thread's counts are indexed by enum counter (model/counters.def): those
+ * of SRC EVENTS and STATE are counted here, the rest stay 0. CNT_EXITCPU:
+ * of CNT_ONCPU, the time after its exit event: the exit's own work (freeing
+ * its memory and files) up to its last switch, which its exit record
+ * (taskstats, sent just before the event) leaves out.
+ */
 
 /* The kernel's TASK_REPORT_MAX: sched_switch's prev_state when preempted. */
 #define ACCT_STATE_PREEMPTED 0x100
@@ -72,7 +56,7 @@ struct acct_thread {
 	pid_t tgid;		/* 0 until known */
 	pid_t ppid;		/* the forking thread's process (or tid); 0 = unknown */
 	pid_t creator;		/* CLONE_THREAD: the tid that made it, while tgid is unknown */
-	uint64_t n[AC_NR];	/* this interval */
+	uint64_t n[CNT_NR];	/* this interval */
 	struct sc_table sc;	/* this interval, per syscall */
 	struct sc_table err;	/* this interval, per syscall and errno (sc_err_key) */
 	/*
@@ -181,7 +165,7 @@ struct acct_thread {
 	 */
 	bool mixed;
 	uint8_t ended_age;	/* intervals since it ended */
-	uint64_t exit_ts;	/* its exit event's time, as decoded (AC_EXITCPU_NS); 0 = none */
+	uint64_t exit_ts;	/* its exit event's time, as decoded (CNT_EXITCPU); 0 = none */
 	struct acct_thread *next;	/* active list */
 };
 
@@ -216,11 +200,9 @@ struct acct_life {
 /* A thread's state, for the state split: from sched_switch and sched_wakeup. */
 enum acct_st {
 	ACCT_ST_UNKNOWN,	/* no scheduler event of it yet */
-	ACCT_ST_ONCPU,
-	ACCT_ST_RUNQ,
-	ACCT_ST_SLEEP,
-	ACCT_ST_BLOCKED,
-	ACCT_ST_STOPPED,
+	/* Its time is counter CNT_<ID> (a STATE row of model/counters.def). */
+#define COUNTER(id, src, family, label, doc) COUNTERS_IF_STATE(src, ACCT_ST_##id,)
+#include "../model/counters.def"
 	ACCT_ST_DEAD,		/* its last switch, after its exit */
 };
 
@@ -286,7 +268,7 @@ struct acct {
 	 * CPUs, alternate between a few (a pipe's two ends).
 	 */
 	struct acct_thread *recent[ACCT_RECENT];
-	uint64_t total[AC_NR];		/* every thread, this interval */
+	uint64_t total[CNT_NR];		/* every thread, this interval */
 	uint64_t lost;			/* events the kernel dropped, this interval */
 	bool lost_unknown;		/* a page said "missed events", count unknown */
 	/*
@@ -570,7 +552,7 @@ void acct_state_wakeup(struct acct *a, pid_t pid, bool new_task, pid_t by, uint6
  * After acct_order_life, every CPU read: the kept events before @cut (and
  * those of threads that exited, up to their last switch) applied in time
  * order, the rest kept for the next interval; then every thread's open
- * state closed at @cut, its time added to n[AC_*_NS], and the thread made
+ * state closed at @cut, its time added to n[] (its state's counter), and the thread made
  * active (its row gets the time even without an event).
  */
 void acct_state_end(struct acct *a, uint64_t cut);

@@ -935,9 +935,9 @@ static void list_calls(struct focus *f, struct model *m, uint64_t cut)
 
 void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
 {
-	static const enum acct_cnt ac[FS_NR] = {
-		[FS_ONCPU] = AC_ONCPU_NS, [FS_RUNQ] = AC_RUNQ_NS, [FS_SLEEP] = AC_SLEEP_NS,
-		[FS_BLOCKED] = AC_BLOCKED_NS,
+	static const enum counter ac[FS_NR] = {
+		[FS_ONCPU] = CNT_ONCPU, [FS_RUNQ] = CNT_RUNQ, [FS_SLEEP] = CNT_SLEEP,
+		[FS_BLOCKED] = CNT_BLOCKED,
 	};
 	bool states = a && a->states;
 	size_t i;

@@ -81,7 +81,7 @@ static bool seed_over(const struct seed *sd, const struct acct *a)
 {
 	const struct acct_thread *th = pidmap_get(&a->threads, sd->tid);
 
-	return th && (th->exited || th->n[AC_SYSCALLS] || th->last_exit_ts > sd->since ||
+	return th && (th->exited || th->n[CNT_SYSCALLS] || th->last_exit_ts > sd->since ||
 		      (th->enter_nr != SC_EMPTY && th->enter_ts > sd->since));
 }
 

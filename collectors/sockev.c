@@ -4,7 +4,7 @@
 void sockev_bytes(struct acct *a, pid_t tid, bool send, unsigned family, int ret, int flags,
 		  uint64_t ts)
 {
-	enum acct_cnt c = send ? AC_NET_TX : AC_NET_RX;
+	enum counter c = send ? CNT_NET_TX : CNT_NET_RX;
 	struct acct_thread *t;
 
 	if (ret <= 0 || tid <= 0 || (family != SOCKEV_AF_INET && family != SOCKEV_AF_INET6))

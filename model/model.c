@@ -335,7 +335,7 @@ void model_task_add_events(struct task *t, enum counter c, uint64_t n)
 
 bool model_state_counter(enum counter c)
 {
-	return (c >= CNT_ONCPU && c <= CNT_STOPPED) || c == CNT_EXITCPU;
+	return (CNT_STATE_MASK & (1 << c)) || c == CNT_EXITCPU;
 }
 
 bool model_counts_events(const struct model *m, enum counter c)

@@ -39,6 +39,7 @@
 
 #include "../lib/cgname.h"
 #include "cgres.h"
+#include "counters.h"
 #include "disks.h"
 #include "fcall.h"
 #include "procdata.h"
@@ -58,65 +59,6 @@
  */
 #define NEED_CPULIMIT	0x10u
 #define NEED_IO		0x20u	/* /proc/PID/io (read_bytes, write_bytes) */
-
-/*
- * Monotonic per-task counters. Each is read from one source (see columns.c for
- * which) and turned into a count within the interval when it was read in two
- * consecutive ticks.
- */
-enum counter {
-	CNT_UTIME,	/* /proc/PID/stat, clock ticks */
-	CNT_STIME,	/* /proc/PID/stat, clock ticks */
-	CNT_MINFLT,	/* /proc/PID/stat */
-	CNT_MAJFLT,	/* /proc/PID/stat */
-	CNT_VCSW,	/* /proc/PID/task/ASTERISK/status, summed over threads; or events */
-	CNT_IVCSW,	/* likewise */
-	/*
-	 * CPU time in nanoseconds: /proc/PID/stat utime + stime (clock ticks,
-	 * converted), or a dead task's exit record (its scheduler runtime).
-	 */
-	CNT_CPU,
-	/* Counted from kernel events only (collectors/counting.c): */
-	CNT_SYSCALLS,	/* raw_syscalls:sys_exit, plus exit/exit_group entries */
-	CNT_SYSERR,	/* those that returned -errno */
-	CNT_SIGRECV,	/* signal:signal_generate towards it, queued */
-	CNT_SIGSENT,	/* signal:signal_generate from it */
-	/*
-	 * The state split, nanoseconds of the interval (all threads summed),
-	 * from sched_switch and sched_wakeup(_new): on a CPU, runnable waiting
-	 * for one, sleeping (S), blocked (D), stopped or traced (T, t).
-	 */
-	CNT_ONCPU,
-	CNT_RUNQ,
-	CNT_SLEEP,
-	CNT_BLOCKED,
-	CNT_STOPPED,
-	/*
-	 * Nanoseconds inside system calls that ended in the interval (all
-	 * threads): the sum of the syscall table's times, with sys_enter
-	 * (--latency, -p, -- CMD).
-	 */
-	CNT_SCTIME,
-	/*
-	 * Of CNT_ONCPU, nanoseconds after the exit event (all threads): the
-	 * exit's own work, which the exit record leaves out (collectors/exits.c).
-	 */
-	CNT_EXITCPU,
-	/*
-	 * Bytes the task caused to be read from and written to storage:
-	 * /proc/PID/io read_bytes, write_bytes (NEED_IO); a dead task's exit
-	 * record (rounded down to KiB by the kernel).
-	 */
-	CNT_DISK_READ,
-	CNT_DISK_WRITE,
-	/*
-	 * Bytes sent and received through sockets: sock:sock_send_length,
-	 * sock_recv_length (events only).
-	 */
-	CNT_NET_TX,
-	CNT_NET_RX,
-	CNT_NR
-};
 
 /* One task's /proc reading (collectors/procfs.c). */
 struct task_reading {

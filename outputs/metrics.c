@@ -14,28 +14,6 @@
 #include "../lib/scnames.h"
 #include "cgmetrics.h"
 
-/* A group's counters, for the life of ktop. */
-enum mg_cnt {
-	MG_VCSW, MG_IVCSW, MG_MINFLT, MG_MAJFLT, MG_SIGSENT, MG_SIGRECV, MG_UTIME, MG_STIME,
-	/* The state split, ns (from events: written when the model counts them). */
-	MG_ONCPU, MG_RUNQ, MG_SLEEP, MG_BLOCKED, MG_STOPPED,
-	/* Bytes: /proc/PID/io and exit records. */
-	MG_DISK_READ, MG_DISK_WRITE,
-	/* Bytes through INET sockets (events: written when the model counts them). */
-	MG_NET_TX, MG_NET_RX,
-	MG_NR
-};
-
-static const enum counter mg_counter[MG_NR] = {
-	[MG_VCSW] = CNT_VCSW, [MG_IVCSW] = CNT_IVCSW, [MG_MINFLT] = CNT_MINFLT,
-	[MG_MAJFLT] = CNT_MAJFLT, [MG_SIGSENT] = CNT_SIGSENT, [MG_SIGRECV] = CNT_SIGRECV,
-	[MG_UTIME] = CNT_UTIME, [MG_STIME] = CNT_STIME,
-	[MG_ONCPU] = CNT_ONCPU, [MG_RUNQ] = CNT_RUNQ, [MG_SLEEP] = CNT_SLEEP,
-	[MG_BLOCKED] = CNT_BLOCKED, [MG_STOPPED] = CNT_STOPPED,
-	[MG_DISK_READ] = CNT_DISK_READ, [MG_DISK_WRITE] = CNT_DISK_WRITE,
-	[MG_NET_TX] = CNT_NET_TX, [MG_NET_RX] = CNT_NET_RX,
-};
-
 /* Signal numbers named in ktop_signals (the kernel's _NSIG); the rest are "other". */
 #define MSIG_MAX 64
 
@@ -47,9 +25,9 @@ struct mgroup {
 	uint64_t hash;
 	int64_t uid;		/* its owner: the uid of the task that made it (-1: not known yet) */
 	uint64_t seq;		/* the order made */
-	uint64_t n[MG_NR];
+	uint64_t n[CNT_NR];	/* its counters, for the life of ktop: those exported (mg_of) */
 	/*
-	 * Of n[MG_SIGSENT] and n[MG_SIGRECV], those the signal flows name, per
+	 * Of n[CNT_SIGSENT] and n[CNT_SIGRECV], those the signal flows name, per
 	 * signal: [sig][dir]; NULL until one. The rest are "other".
 	 */
 	uint64_t (*sig)[DIR_NR];
@@ -74,7 +52,21 @@ enum fam {
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
 	F_FLIGHT_FILES, F_FLIGHT_BYTES, F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
-	F_NR
+	F_NR,
+	F_NONE = F_NR	/* a counter not exported per group */
+};
+
+/*
+ * Each counter's family and its label value there (model/counters.def): the
+ * state split (F_STATE) and the bytes through sockets (F_NET_BYTES) are
+ * written when the model counts them from events.
+ */
+static const struct {
+	enum fam fam;
+	const char *label;
+} mg_of[CNT_NR] = {
+#define COUNTER(id, src, family, label, doc) [CNT_##id] = { F_##family, label },
+#include "../model/counters.def"
 };
 
 /* A pointer (an interned user name or cgroup path) -> its group. */
@@ -676,8 +668,8 @@ static void count_task(struct metrics *mx, const struct model *m, const struct t
 	}
 	if (m->interval_s <= 0)
 		return;
-	for (c = 0; c < MG_NR; c++)
-		if (task_delta(t, mg_counter[c], &d))
+	for (c = 0; c < CNT_NR; c++)
+		if (mg_of[c].fam != F_NONE && task_delta(t, (enum counter)c, &d))
 			g->n[c] += d;
 	if (g->tick_of != m->tick) {
 		g->tick_of = m->tick;
@@ -1028,8 +1020,7 @@ void metrics_free(struct metrics *mx)
 /* A group's signals by direction and signal: those named, then "other" (the rest). */
 static void add_signals(struct metrics *mx, const struct mgroup *g)
 {
-	static const char *const dirs[DIR_NR] = { "sent", "received" };
-	static const enum mg_cnt cnt[DIR_NR] = { MG_SIGSENT, MG_SIGRECV };
+	static const enum counter cnt[DIR_NR] = { CNT_SIGSENT, CNT_SIGRECV };
 	const char *v[3] = { g->key };
 	char name[24];
 	int d, sig;
@@ -1037,7 +1028,7 @@ static void add_signals(struct metrics *mx, const struct mgroup *g)
 	for (d = 0; d < DIR_NR; d++) {
 		uint64_t named = 0;
 
-		v[1] = dirs[d];
+		v[1] = mg_of[cnt[d]].label;
 		for (sig = 1; g->sig && sig <= MSIG_MAX; sig++) {
 			if (!g->sig[sig][d])
 				continue;
@@ -1053,24 +1044,6 @@ static void add_signals(struct metrics *mx, const struct mgroup *g)
 static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_calls,
 		      uint64_t *sub_errs)
 {
-	static const char *const kinds[][2] = {
-		[MG_VCSW] = { "voluntary" }, [MG_IVCSW] = { "involuntary" },
-		[MG_MINFLT] = { "minor" }, [MG_MAJFLT] = { "major" },
-		[MG_UTIME] = { "user" }, [MG_STIME] = { "system" },
-		[MG_ONCPU] = { "on_cpu" }, [MG_RUNQ] = { "runnable" }, [MG_SLEEP] = { "sleeping" },
-		[MG_BLOCKED] = { "blocked" }, [MG_STOPPED] = { "stopped" },
-		[MG_DISK_READ] = { "read" }, [MG_DISK_WRITE] = { "write" },
-		[MG_NET_TX] = { "transmit" }, [MG_NET_RX] = { "receive" },
-	};
-	static const enum fam fam_of[MG_NR] = {
-		[MG_VCSW] = F_CSW, [MG_IVCSW] = F_CSW, [MG_MINFLT] = F_FAULTS,
-		[MG_MAJFLT] = F_FAULTS, [MG_SIGSENT] = F_SIGNALS, [MG_SIGRECV] = F_SIGNALS,
-		[MG_UTIME] = F_CPU, [MG_STIME] = F_CPU,
-		[MG_ONCPU] = F_STATE, [MG_RUNQ] = F_STATE, [MG_SLEEP] = F_STATE,
-		[MG_BLOCKED] = F_STATE, [MG_STOPPED] = F_STATE,
-		[MG_DISK_READ] = F_DISK_BYTES, [MG_DISK_WRITE] = F_DISK_BYTES,
-		[MG_NET_TX] = F_NET_BYTES, [MG_NET_RX] = F_NET_BYTES,
-	};
 	char nbuf[SYSCALL_LABEL_BUF], ebuf[ERRNO_NAME_BUF];
 	const char *v[3] = { g->key };
 	uint32_t i;
@@ -1080,20 +1053,22 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 	for (c = 0; c < F_NR; c++)
 		if (fam_defs[c].grouped)
 			prom_family_owner(mx->fam[c], g == mx->other ? -1 : g->uid);
-	for (c = 0; c < MG_NR; c++) {
-		v[1] = kinds[c][0];
-		if (fam_of[c] == F_SIGNALS)
-			continue;	/* add_signals */
-		if (fam_of[c] == F_STATE && !mx->states)
+	for (c = 0; c < CNT_NR; c++) {
+		enum fam f = mg_of[c].fam;
+
+		v[1] = mg_of[c].label;
+		if (f == F_NONE || f == F_SIGNALS)
+			continue;	/* F_SIGNALS: add_signals */
+		if (f == F_STATE && !mx->states)
 			continue;
-		if (fam_of[c] == F_NET_BYTES && !mx->net)
+		if (f == F_NET_BYTES && !mx->net)
 			continue;
-		if (fam_of[c] == F_CPU)
+		if (f == F_CPU)
 			prom_family_add_double(mx->fam[F_CPU], v, (double)g->n[c] / (double)mx->hz);
-		else if (fam_of[c] == F_STATE)
+		else if (f == F_STATE)
 			prom_family_add_double(mx->fam[F_STATE], v, (double)g->n[c] / 1e9);
 		else
-			prom_family_add_u64(mx->fam[fam_of[c]], v, g->n[c]);
+			prom_family_add_u64(mx->fam[f], v, g->n[c]);
 	}
 	prom_family_add_u64(mx->fam[F_PROCS], v, g->procs);
 	add_signals(mx, g);

@@ -39,52 +39,16 @@ const struct column columns[COL_NR] = {
 		      "virtual memory size in KiB, stat field 23" },
 	[COL_TIME] = { "cpu_s", "TIME+", 9, false, CT_TIME, 0, -1, SORT_DESC,
 		       "CPU time since start in seconds, stat utime+stime; a dead one's: its exit record and its events after it" },
-	[COL_MINFLT] = { "minflt", "MINFLT/s", 8, false, CT_COUNTER, 0, CNT_MINFLT, SORT_DESC,
-			 "minor page faults, all threads, stat field 10" },
-	[COL_MAJFLT] = { "majflt", "MAJFLT/s", 8, false, CT_COUNTER, 0, CNT_MAJFLT, SORT_DESC,
-			 "major page faults, all threads, stat field 12" },
-	[COL_VCSW] = { "vcsw", "CSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_VCSW, SORT_DESC,
-		       "voluntary context switches: sched_switch while blocked (status without tracing)" },
-	[COL_IVCSW] = { "ivcsw", "ICSW/s", 7, false, CT_COUNTER, NEED_STATUS, CNT_IVCSW, SORT_DESC,
-			"involuntary context switches: sched_switch while runnable (status without tracing)" },
-	[COL_SYSC] = { "syscalls", "SYSC/s", 7, false, CT_COUNTER, 0, CNT_SYSCALLS, SORT_DESC,
-		       "system calls, all threads: raw_syscalls:sys_exit, exit/exit_group entries" },
-	[COL_SYSERR] = { "syscall_errors", "ERR/s", 6, false, CT_COUNTER, 0, CNT_SYSERR, SORT_DESC,
-			 "failed system calls (returned -errno): raw_syscalls:sys_exit ret" },
 	[COL_TOPSC] = { "top_syscall", "TOP-SYSCALL", 14, true, CT_STR, 0, -1, SORT_ASC,
 			"most frequent system call in the interval" },
-	[COL_SIGRECV] = { "sig_recv", "SIG/s", 6, false, CT_COUNTER, 0, CNT_SIGRECV, SORT_DESC,
-			  "signals queued to it: signal:signal_generate" },
-	[COL_SIGSENT] = { "sig_sent", "SIGTX/s", 7, false, CT_COUNTER, 0, CNT_SIGSENT, SORT_DESC,
-			  "signals it sent (from task context): signal:signal_generate" },
-	[COL_ONCPU] = { "oncpu_ms", "ONCPU%", 6, false, CT_MS, 0, CNT_ONCPU, SORT_DESC,
-			"time on a CPU, all threads: sched_switch in to out (100% = one thread's interval)" },
-	[COL_RUNQ] = { "runq_ms", "RUNQ%", 5, false, CT_MS, NEED_SCHEDSTAT, CNT_RUNQ, SORT_DESC,
-		       "time runnable waiting for a CPU, all threads: sched_wakeup or preemption to sched_switch in (untraced: task/TID/schedstat run_delay)" },
-	[COL_SLEEP] = { "sleep_ms", "SLEEP%", 6, false, CT_MS, 0, CNT_SLEEP, SORT_DESC,
-			"time asleep (S; idle or parked kernel threads), all threads: sched_switch out to sched_wakeup" },
-	[COL_BLOCKED] = { "blocked_ms", "BLOCK%", 6, false, CT_MS, 0, CNT_BLOCKED, SORT_DESC,
-			  "time blocked (D, uninterruptible: I/O, vfork), all threads: sched_switch out to sched_wakeup" },
-	[COL_STOPPED] = { "stopped_ms", "STOP%", 6, false, CT_MS, 0, CNT_STOPPED, SORT_DESC,
-			  "time stopped or traced (T, t), all threads: sched_switch out to sched_wakeup" },
 	[COL_WAIT] = { "wait_pct", "WAIT%", 9, false, CT_PCT, NEED_SCHEDSTAT, -1, SORT_DESC,
 		       "the largest share of the interval it waited, all threads, and what for: runq "
 		       "(runq_ms: for a CPU), blk (blocked_ms: D, I/O); sleep is not waiting. Shown where "
 		       "RUNQ% and BLOCK% do not fit (CSV, JSON: the share)" },
-	[COL_SCTIME] = { "sc_time_ms", "SCTIME%", 7, false, CT_MS, 0, CNT_SCTIME, SORT_DESC,
-			 "time inside system calls that ended in the interval, all threads: sys_enter to sys_exit (--latency, -p, -- CMD)" },
 	[COL_SCP99] = { "sc_p99_us", "SCP99", 8, false, CT_USEC_BOUND, 0, -1, SORT_DESC,
 			"99th percentile of those calls' durations in us, all threads and system calls, as the "
 			"upper bound of its log2 bucket (the longest call when shorter): 16 = 99% took at most "
 			"16 us; the screen scales it, <=16us (--latency, -p, -- CMD)" },
-	[COL_DISK_READ] = { "disk_read_bytes", "RD/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_READ, SORT_DESC,
-			    "bytes it caused to be read from storage, all threads: /proc/PID/io read_bytes (asked of the block layer; page-cache hits are not); a dead one's exit record" },
-	[COL_DISK_WRITE] = { "disk_write_bytes", "WR/s", 6, false, CT_COUNTER, NEED_IO, CNT_DISK_WRITE, SORT_DESC,
-			     "bytes it caused to be written to storage, all threads: /proc/PID/io write_bytes (counted when a page-cache page is dirtied, before writeback; truncated ones are not subtracted); a dead one's exit record" },
-	[COL_NET_TX] = { "net_tx_bytes", "TX/s", 6, false, CT_COUNTER, 0, CNT_NET_TX, SORT_DESC,
-			 "bytes it sent through INET and INET6 sockets (TCP, UDP, ...), all threads: sock:sock_send_length, calls that succeeded" },
-	[COL_NET_RX] = { "net_rx_bytes", "RX/s", 6, false, CT_COUNTER, 0, CNT_NET_RX, SORT_DESC,
-			 "bytes it received through INET and INET6 sockets, all threads: sock:sock_recv_length, calls that succeeded, not MSG_PEEK" },
 	[COL_LOST] = { "lost_events", "LOST", 6, false, CT_INT, 0, -1, SORT_DESC,
 		       "events the kernel dropped in the interval, whole system" },
 	[COL_LOST_EXITS] = { "lost_exits", "LOSTX", 6, false, CT_INT, 0, -1, SORT_DESC,
@@ -111,6 +75,11 @@ const struct column columns[COL_NR] = {
 		       "command name, stat field 2" },
 	[COL_CMDLINE] = { "cmdline", "COMMAND", 15, true, CT_STR, NEED_CMDLINE, -1, SORT_ASC,
 			  "command line, /proc/PID/cmdline ([comm] if empty)" },
+	/* The counters' columns: their catalog rows (model/counters.def). */
+#define COUNTER(id, src, family, label, doc)
+#define SHOWN(id, col, key, title, width, type, needs, sort, src, family, label, doc) \
+	[COL_##col] = { key, title, width, false, type, needs, CNT_##id, sort, doc },
+#include "../model/counters.def"
 };
 
 /*

@@ -183,18 +183,18 @@ static void test_syscalls_and_errors(void)
 	t = thr(100);
 	if (!CHECK(t))
 		goto out;
-	CHECK_EQ_U64(t->n[AC_SYSCALLS], 6);
-	CHECK_EQ_U64(t->n[AC_SYSERR], 2);
+	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 6);
+	CHECK_EQ_U64(t->n[CNT_SYSERR], 2);
 	CHECK_EQ_U64(sc_table_find(&t->sc, 0)->calls, 2);
 	CHECK_EQ_U64(sc_table_find(&t->sc, 0)->errors, 1);
 	CHECK_EQ_U64(sc_table_find(&t->sc, 257)->top_errno, 2);
 	CHECK_EQ_U64(sc_table_find(&t->sc, 9)->errors, 0);
 	CHECK_EQ_U64(sc_table_find(&t->sc, 56)->calls, 1);
 	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_rt_sigreturn)->calls, 1);
-	CHECK(!thr(101) || thr(101)->n[AC_SYSCALLS] == 0);
-	CHECK_EQ_U64(acct.total[AC_SYSCALLS], 6);
+	CHECK(!thr(101) || thr(101)->n[CNT_SYSCALLS] == 0);
+	CHECK_EQ_U64(acct.total[CNT_SYSCALLS], 6);
 	acct_end_interval(&acct);
-	CHECK_EQ_U64(thr(100)->n[AC_SYSCALLS], 0);
+	CHECK_EQ_U64(thr(100)->n[CNT_SYSCALLS], 0);
 	CHECK_EQ_U64(thr(100)->sc.used, 0);
 	CHECK(acct_first_active(&acct) == NULL);
 out:
@@ -215,8 +215,8 @@ static void test_switches(void)
 	add_switch(&p, 200, 0);		/* R: schedule() while runnable */
 	add_switch(&p, 0, 0);		/* the idle task: nobody's */
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 6);
-	CHECK_EQ_U64(thr(200)->n[AC_VCSW], 3);
-	CHECK_EQ_U64(thr(200)->n[AC_IVCSW], 2);
+	CHECK_EQ_U64(thr(200)->n[CNT_VCSW], 3);
+	CHECK_EQ_U64(thr(200)->n[CNT_IVCSW], 2);
 	CHECK(thr(0) == NULL);
 	teardown();
 }
@@ -244,7 +244,7 @@ static void test_lifecycle(void)
 	CHECK_EQ_I64(acct.born[0], 302);
 	CHECK_EQ_U64(acct.ndead, 1);
 	CHECK_EQ_I64(acct.dead[0], 302);
-	CHECK_EQ_U64(thr(302)->n[AC_SYSCALLS], 1);
+	CHECK_EQ_U64(thr(302)->n[CNT_SYSCALLS], 1);
 	/* Known parent: a new thread is in its process. */
 	acct_set_tgid(&acct, thr(300), 300);
 	page_init(&p);
@@ -273,9 +273,9 @@ static void test_signals(void)
 	add_signal(&p, 400, 401, 1, false);	/* ignored */
 	add_signal(&p, 999, 401, 0, true);	/* from an interrupt: 999 sent nothing */
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 5);
-	CHECK_EQ_U64(thr(400)->n[AC_SIGSENT], 4);
-	CHECK_EQ_U64(thr(401)->n[AC_SIGRECV], 3);
-	CHECK(thr(999) == NULL || thr(999)->n[AC_SIGSENT] == 0);
+	CHECK_EQ_U64(thr(400)->n[CNT_SIGSENT], 4);
+	CHECK_EQ_U64(thr(401)->n[CNT_SIGRECV], 3);
+	CHECK(thr(999) == NULL || thr(999)->n[CNT_SIGSENT] == 0);
 	teardown();
 }
 
@@ -294,7 +294,7 @@ static void test_noreturn_and_timing(void)
 	r = rec_new(&p, ID_EXIT_GROUP, 500, 24);
 	put32(r, 8, 231);
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
-	CHECK_EQ_U64(thr(500)->n[AC_SYSCALLS], 2);
+	CHECK_EQ_U64(thr(500)->n[CNT_SYSCALLS], 2);
 	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 231)->calls, 1);
 	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 0)->timed, 1);
 	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 0)->time_ns, 10);
@@ -350,7 +350,7 @@ static void test_enter_read_ahead(void)
 	check_call(700, 1, 1, 1, 20);
 	check_call(701, 39, 1, 0, 0);
 	check_call(702, 0, 1, 1, 920);
-	CHECK_EQ_U64(acct.total[AC_SYSCALLS], 5);
+	CHECK_EQ_U64(acct.total[CNT_SYSCALLS], 5);
 	teardown();
 }
 
@@ -381,10 +381,10 @@ static void test_own_calls_dropped(void)
 	put32(r, 8, 231);
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
 	acct_time_calls(&acct);
-	CHECK(!thr(800) || thr(800)->n[AC_SYSCALLS] == 0);
-	CHECK(thr(800) && thr(800)->n[AC_VCSW] == 1);
+	CHECK(!thr(800) || thr(800)->n[CNT_SYSCALLS] == 0);
+	CHECK(thr(800) && thr(800)->n[CNT_VCSW] == 1);
 	check_call(801, 39, 1, 1, 20);
-	CHECK_EQ_U64(acct.total[AC_SYSCALLS], 1);
+	CHECK_EQ_U64(acct.total[CNT_SYSCALLS], 1);
 	/* A page of nothing but its own calls decodes none: a tick's read ends there. */
 	page_init(&p);
 	add_exit(&p, 800, 0, 64);
@@ -658,7 +658,7 @@ static void test_lifecycle_time_order(void)
 	CHECK_EQ_I64(evdecode_page(&dec, cpu0.b, PAGE, &acct), 4);
 	/* Kept until every CPU is read: nothing applied yet but the counts. */
 	CHECK_EQ_U64(acct.nborn, 0);
-	CHECK_EQ_U64(thr(701)->n[AC_SYSCALLS], 1);
+	CHECK_EQ_U64(thr(701)->n[CNT_SYSCALLS], 1);
 	acct_order_life(&acct);
 	t = thr(701);
 	if (!CHECK(t))
@@ -673,7 +673,7 @@ static void test_lifecycle_time_order(void)
 	CHECK_EQ_U64(acct.ndead, 1);
 	CHECK_EQ_U64(acct.nexecs, 1);
 	CHECK_STR(acct.execs[0].file, "/usr/bin/true");
-	CHECK_EQ_U64(thr(700)->n[AC_SYSCALLS], 3);
+	CHECK_EQ_U64(thr(700)->n[CNT_SYSCALLS], 3);
 out:
 	teardown();
 }

@@ -486,16 +486,16 @@ static void test_carry(void)
 	acct_end_interval(&a);
 	/* Still active, with both calls, and the system-wide totals restart. */
 	CHECK(acct_first_active(&a) == t);
-	CHECK_EQ_U64(t->n[AC_SYSCALLS], 2);
-	CHECK_EQ_U64(t->n[AC_SYSERR], 1);
+	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 2);
+	CHECK_EQ_U64(t->n[CNT_SYSERR], 1);
 	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_read)->calls, 2);
-	CHECK_EQ_U64(a.total[AC_SYSCALLS], 0);
+	CHECK_EQ_U64(a.total[CNT_SYSCALLS], 0);
 	acct_sys_exit(&a, TID, SYS_read, 1, 300);
-	CHECK_EQ_U64(t->n[AC_SYSCALLS], 3);
+	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 3);
 	acct_end_interval(&a);
 	/* Not carried again: cleared like any other. */
 	CHECK(acct_first_active(&a) == NULL);
-	CHECK_EQ_U64(t->n[AC_SYSCALLS], 0);
+	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 0);
 	acct_free(&a);
 }
 
@@ -531,7 +531,7 @@ static void test_carry_exited(void)
 		acct_end_interval(&a);
 	}
 	t = acct_first_active(&a);
-	CHECK(t && t->n[AC_VCSW] == 1);
+	CHECK(t && t->n[CNT_VCSW] == 1);
 	/* Folded at last (not carried): forgotten within the next intervals. */
 	acct_end_interval(&a);
 	CHECK(acct_first_active(&a) == NULL);
@@ -542,7 +542,7 @@ static void test_carry_exited(void)
 }
 
 /*
- * Its time on a CPU after its exit event (AC_EXITCPU_NS): the exit's own work
+ * Its time on a CPU after its exit event (CNT_EXITCPU): the exit's own work
  * up to its last switch, across a preemption and another CPU, the last
  * switch read past the cut; none of a new task's that has the tid after it.
  */
@@ -564,9 +564,9 @@ static void test_exit_time(void)
 	acct_order_life(&a);
 	acct_state_end(&a, 320);
 	t = acct_thread(&a, TID);
-	CHECK_EQ_U64(t->n[AC_ONCPU_NS], 100 + 50);
-	CHECK_EQ_U64(t->n[AC_EXITCPU_NS], 50 + 50);
-	CHECK_EQ_U64(a.total[AC_EXITCPU_NS], 100);
+	CHECK_EQ_U64(t->n[CNT_ONCPU], 100 + 50);
+	CHECK_EQ_U64(t->n[CNT_EXITCPU], 50 + 50);
+	CHECK_EQ_U64(a.total[CNT_EXITCPU], 100);
 	acct_end_interval(&a);
 	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, 0, 0, TID + 1, 400);		/* its parent */
@@ -577,8 +577,8 @@ static void test_exit_time(void)
 	acct_order_life(&a);
 	acct_state_end(&a, 1000);
 	t = acct_thread(&a, TID);
-	CHECK_EQ_U64(t->n[AC_ONCPU_NS], 100);
-	CHECK_EQ_U64(t->n[AC_EXITCPU_NS], 0);
+	CHECK_EQ_U64(t->n[CNT_ONCPU], 100);
+	CHECK_EQ_U64(t->n[CNT_EXITCPU], 0);
 	acct_free(&a);
 }
 
@@ -609,13 +609,13 @@ static void test_forgotten_lookup(void)
 	CHECK(pidmap_get(&a.threads, TID) == NULL);
 	t = acct_thread(&a, TID);
 	CHECK(!t->exited && !t->sc.used);
-	CHECK_EQ_U64(t->n[AC_SYSCALLS], 0);
+	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 0);
 	acct_sys_exit(&a, alias, SYS_read, 1, 30);
 	acct_exit(&a, alias, true, 40);
 	for (i = 0; i < 4; i++)
 		acct_end_interval(&a);
 	acct_sys_exit(&a, alias, SYS_write, 1, 50);
-	CHECK_EQ_U64(acct_thread(&a, alias)->n[AC_SYSCALLS], 1);
+	CHECK_EQ_U64(acct_thread(&a, alias)->n[CNT_SYSCALLS], 1);
 	CHECK(acct_thread(&a, TID) == t);
 	acct_free(&a);
 }
@@ -820,7 +820,7 @@ static void test_abi_learnt(void)
 	CHECK(s && s->calls == 2);
 	CHECK(!find(&a, TID, 64));
 	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
-	CHECK_EQ_U64(t->n[AC_SYSCALLS], 3);
+	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 3);
 	/* Learnt once: /proc does not undo what an exec's return said. */
 	acct_set_abi(&a, t, false);
 	CHECK(t->compat);
@@ -830,13 +830,13 @@ static void test_abi_learnt(void)
 	CHECK(!acct_thread(&a, TID + 1)->sc.used);
 	acct_set_abi(&a, acct_thread(&a, TID + 1), true);
 	CHECK(!acct_thread(&a, TID + 1)->sc.used);
-	CHECK_EQ_U64(acct_thread(&a, TID + 1)->n[AC_SYSCALLS], 0);
+	CHECK_EQ_U64(acct_thread(&a, TID + 1)->n[CNT_SYSCALLS], 0);
 	acct_sys_exit(&a, TID + 2, 120, 0, 300);
 	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
 	s = find(&a, TID + 2, 120);
 	CHECK(s && s->calls == 1);
-	CHECK_EQ_U64(acct_thread(&a, TID + 2)->n[AC_SYSCALLS], 1);
-	CHECK_EQ_U64(a.total[AC_SYSCALLS], 4);
+	CHECK_EQ_U64(acct_thread(&a, TID + 2)->n[CNT_SYSCALLS], 1);
+	CHECK_EQ_U64(a.total[CNT_SYSCALLS], 4);
 
 	/* A tid reused by a child of a 64-bit process: the old task's ABI goes. */
 	acct_set_abi(&a, acct_thread(&a, TID + 3), true);

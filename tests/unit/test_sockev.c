@@ -27,13 +27,13 @@ static void test_counted(void)
 	t = acct_first_active(&a);
 	CHECK(t != NULL);
 	t = acct_thread(&a, 100);
-	CHECK_EQ_U64(t->n[AC_NET_TX], 66536);
-	CHECK_EQ_U64(t->n[AC_NET_RX], 1000);
+	CHECK_EQ_U64(t->n[CNT_NET_TX], 66536);
+	CHECK_EQ_U64(t->n[CNT_NET_RX], 1000);
 	t = acct_thread(&a, 200);
-	CHECK_EQ_U64(t->n[AC_NET_TX], 0);
-	CHECK_EQ_U64(t->n[AC_NET_RX], 7);
-	CHECK_EQ_U64(a.total[AC_NET_TX], 66536);
-	CHECK_EQ_U64(a.total[AC_NET_RX], 1007);
+	CHECK_EQ_U64(t->n[CNT_NET_TX], 0);
+	CHECK_EQ_U64(t->n[CNT_NET_RX], 7);
+	CHECK_EQ_U64(a.total[CNT_NET_TX], 66536);
+	CHECK_EQ_U64(a.total[CNT_NET_RX], 1007);
 	acct_free(&a);
 }
 
@@ -46,7 +46,7 @@ static void test_nothing_counted_is_no_thread(void)
 	sockev_bytes(&a, 300, false, SOCKEV_AF_INET, 10, SOCKEV_MSG_PEEK, 1);
 	sockev_bytes(&a, 0, true, SOCKEV_AF_INET, 10, 0, 1);
 	CHECK(acct_first_active(&a) == NULL);
-	CHECK_EQ_U64(a.total[AC_NET_TX] + a.total[AC_NET_RX], 0);
+	CHECK_EQ_U64(a.total[CNT_NET_TX] + a.total[CNT_NET_RX], 0);
 	acct_free(&a);
 }
 

@@ -24,15 +24,15 @@
 #define S_STOP 0x4
 #define S_DEAD 0x10
 
-static uint64_t ns(struct acct *a, pid_t tid, enum acct_cnt c)
+static uint64_t ns(struct acct *a, pid_t tid, enum counter c)
 {
 	return acct_thread(a, tid)->n[c];
 }
 
 static uint64_t sum(struct acct *a, pid_t tid)
 {
-	return ns(a, tid, AC_ONCPU_NS) + ns(a, tid, AC_RUNQ_NS) + ns(a, tid, AC_SLEEP_NS) +
-	       ns(a, tid, AC_BLOCKED_NS) + ns(a, tid, AC_STOPPED_NS);
+	return ns(a, tid, CNT_ONCPU) + ns(a, tid, CNT_RUNQ) + ns(a, tid, CNT_SLEEP) +
+	       ns(a, tid, CNT_BLOCKED) + ns(a, tid, CNT_STOPPED);
 }
 
 static void start(struct acct *a)
@@ -75,10 +75,10 @@ static void test_five_runs(void)
 	acct_state_switch(&a, T1, S_DISK, 0, 1000);
 	CHECK_EQ_U64(a.sv_runs.n, 4);
 	acct_state_end(&a, 2000);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 100 + 100);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 300);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 100 + 200);
-	CHECK_EQ_U64(ns(&a, T1, AC_BLOCKED_NS), 1000);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100 + 100);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 300);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 100 + 200);
+	CHECK_EQ_U64(ns(&a, T1, CNT_BLOCKED), 1000);
 	CHECK_EQ_U64(sum(&a, T1), 2000 - 100);
 	CHECK_EQ_U64(a.nsv, 0);
 	CHECK_EQ_U64(a.sv_runs.n, 0);
@@ -109,9 +109,9 @@ static void test_many_records(void)
 	}
 	CHECK_EQ_U64(a.nsv, 3 * (uint64_t)N);
 	acct_state_end(&a, 100 + N * 10);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 4 * (uint64_t)N);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 3 * (uint64_t)N);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 3 * (uint64_t)N);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 4 * (uint64_t)N);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 3 * (uint64_t)N);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 3 * (uint64_t)N);
 	CHECK_EQ_U64(a.nsv, 0);
 	acct_free(&a);
 }
@@ -137,22 +137,22 @@ static void test_across_cpus(void)
 	acct_state_switch(&a, T1, S_DISK, 0, 1000);
 	acct_state_end(&a, 2000);
 	/* Its time before its first event (100) is not known: none. */
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 100 + 100);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 300);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 100 + 200);
-	CHECK_EQ_U64(ns(&a, T1, AC_BLOCKED_NS), 1000);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100 + 100);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 300);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 100 + 200);
+	CHECK_EQ_U64(ns(&a, T1, CNT_BLOCKED), 1000);
 	CHECK_EQ_U64(sum(&a, T1), 2000 - 100);
 	/* T2 first seen at its switch-in (700): on a CPU since, to the cut. */
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 1300);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 1300);
 	CHECK_EQ_U64(sum(&a, T2), 1300);
 	CHECK(acct_thread(&a, T1)->active && acct_thread(&a, T2)->active);
 	acct_end_interval(&a);
 
 	/* Nothing happens to them next interval: each a whole interval in its state. */
 	acct_state_end(&a, 3000);
-	CHECK_EQ_U64(ns(&a, T1, AC_BLOCKED_NS), 1000);
+	CHECK_EQ_U64(ns(&a, T1, CNT_BLOCKED), 1000);
 	CHECK_EQ_U64(sum(&a, T1), 1000);
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 1000);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 1000);
 	CHECK(acct_thread(&a, T1)->active);
 	acct_free(&a);
 }
@@ -169,9 +169,9 @@ static void test_wakeup_while_running(void)
 	acct_state_wakeup(&a, T1, false, 0, 250);		/* runnable already */
 	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
 	acct_state_end(&a, 400);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 100);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 100);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 100);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 0);
 	acct_free(&a);
 }
 
@@ -193,15 +193,15 @@ static void test_cut(void)
 	acct_state_switch(&a, T2, S_DEAD, 0, 1100);
 	acct_order_life(&a);
 	acct_state_end(&a, 1000);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 900);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 0);
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 900);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 900);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 0);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 900);
 	CHECK_EQ_I64(acct_thread(&a, T2)->st, ACCT_ST_DEAD);
 	acct_end_interval(&a);
 
 	acct_state_end(&a, 2000);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 500);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 500);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 500);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 500);
 	CHECK_EQ_U64(sum(&a, T1), 1000);
 	/* Dead: no time, no row for it. */
 	CHECK_EQ_U64(sum(&a, T2), 0);
@@ -222,9 +222,9 @@ static void test_sleep_then_exit(void)
 	acct_state_switch(&a, 0, R_RUNNING, T1, 545);
 	acct_state_switch(&a, T1, S_DEAD, 0, 560);
 	acct_state_end(&a, 1000);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 20 + 5);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 10 + 15);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 500);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 20 + 5);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 10 + 15);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 500);
 	CHECK_EQ_U64(sum(&a, T1), 560 - 10);
 	acct_free(&a);
 }
@@ -245,9 +245,9 @@ static void test_equal_times(void)
 	acct_set_cpu(&a, 0);
 	acct_state_switch(&a, T1, S_STOP, 0, 200);
 	acct_state_end(&a, 400);
-	CHECK_EQ_U64(ns(&a, T1, AC_STOPPED_NS), 100);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 100);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_STOPPED), 100);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
 	CHECK_EQ_I64(acct_thread(&a, T1)->st, ACCT_ST_ONCPU);
 	acct_free(&a);
 }
@@ -272,9 +272,9 @@ static void test_many_runs(void)
 	}
 	acct_state_end(&a, 1000000);
 	for (run = 0; run < 8; run++) {
-		CHECK_EQ_U64(ns(&a, 800 + run, AC_ONCPU_NS), 1000 * 400);
-		CHECK_EQ_U64(ns(&a, 800 + run, AC_SLEEP_NS), 1000 * 500);
-		CHECK_EQ_U64(ns(&a, 800 + run, AC_RUNQ_NS), 999 * 100 + 100 - (uint64_t)run);
+		CHECK_EQ_U64(ns(&a, 800 + run, CNT_ONCPU), 1000 * 400);
+		CHECK_EQ_U64(ns(&a, 800 + run, CNT_SLEEP), 1000 * 500);
+		CHECK_EQ_U64(ns(&a, 800 + run, CNT_RUNQ), 999 * 100 + 100 - (uint64_t)run);
 	}
 	acct_free(&a);
 }
@@ -356,9 +356,9 @@ static void test_idle_exit_unwritten(void)
 	/* no 0 -> T1 */
 	acct_state_switch(&a, T1, S_SLEEP, 0, 320);
 	acct_state_end(&a, 400);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20 + 20);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 180 + 80);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20 + 20);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 180 + 80);
 	CHECK_EQ_U64(sum(&a, T1), 300);
 	CHECK_EQ_U64(a.st_unseen, 1);
 	CHECK_EQ_U64(a.st_overlaps, 0);
@@ -381,14 +381,14 @@ static void test_idle_exit_syscall(void)
 	acct_state_wakeup(&a, T1, false, 0, 300);
 	acct_sys_exit(&a, T1, SYS_clock_nanosleep, 0, 302);
 	acct_state_end(&a, 310);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20 + 10);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20 + 10);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
 	CHECK_EQ_I64(acct_thread(&a, T1)->st, ACCT_ST_ONCPU);
 	acct_end_interval(&a);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 330);
 	acct_state_end(&a, 400);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 70);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 70);
 	acct_free(&a);
 }
 
@@ -411,9 +411,9 @@ static void test_remote_wakeup(void)
 	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 320);
 	acct_state_end(&a, 400);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 20 + 20);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 180 + 80);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20 + 20);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 180 + 80);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
 	acct_free(&a);
 }
 
@@ -434,10 +434,10 @@ static void test_switch_out_of_another(void)
 	/* no T3 -> T2 */
 	acct_state_switch(&a, T2, S_SLEEP, 0, 500);
 	acct_state_end(&a, 1000);
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 450);
-	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 0);
-	CHECK_EQ_U64(ns(&a, T2, AC_SLEEP_NS), 500);
-	CHECK_EQ_U64(ns(&a, T3, AC_ONCPU_NS), 0);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 450);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 0);
+	CHECK_EQ_U64(ns(&a, T2, CNT_SLEEP), 500);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 0);
 	/* Off its CPU, its state not known: asleep, until its records say more. */
 	CHECK_EQ_U64(sum(&a, T3), 900);
 	CHECK(acct_thread(&a, T3)->st_guess);
@@ -463,11 +463,11 @@ static void test_switch_in_then_idle(void)
 	acct_state_wakeup(&a, T3, false, T1, 700);
 	acct_state_switch(&a, T1, R_PREEMPT, T3, 800);
 	acct_state_end(&a, 1000);
-	CHECK_EQ_U64(ns(&a, T3, AC_ONCPU_NS), 200);
-	CHECK_EQ_U64(ns(&a, T3, AC_RUNQ_NS), 100);
-	CHECK_EQ_U64(ns(&a, T3, AC_SLEEP_NS), 600);
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 400);
-	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 500);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 200);
+	CHECK_EQ_U64(ns(&a, T3, CNT_RUNQ), 100);
+	CHECK_EQ_U64(ns(&a, T3, CNT_SLEEP), 600);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 400);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 500);
 	CHECK_EQ_U64(a.st_overlaps, 0);
 	acct_free(&a);
 }
@@ -492,10 +492,10 @@ static void test_moved_unseen(void)
 	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
 	acct_state_switch(&a, T1, S_SLEEP, 0, 500);
 	acct_state_end(&a, 1000);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 100 + 200);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 100 + 500);
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 250);
-	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 200);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 100 + 500);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 250);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 0);
 	CHECK_EQ_U64(sum(&a, T2), 800);
 	CHECK_EQ_U64(a.st_overlaps, 0);
 	acct_free(&a);
@@ -594,7 +594,7 @@ static void test_partition(void)
 		for (i = 0; i < NTHR; i++) {
 			struct acct_thread *th = acct_thread(&a, T1 + i);
 
-			oncpu += th->n[AC_ONCPU_NS];
+			oncpu += th->n[CNT_ONCPU];
 			CHECK(sum(&a, T1 + i) <= cut - prev_cut);
 		}
 		if (!CHECK(oncpu <= NCPU * (cut - prev_cut)))

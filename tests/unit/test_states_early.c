@@ -17,7 +17,7 @@
 #define R_RUNNING 0
 #define S_SLEEP 0x1
 
-static uint64_t ns(struct acct *a, pid_t tid, enum acct_cnt c)
+static uint64_t ns(struct acct *a, pid_t tid, enum counter c)
 {
 	return acct_thread(a, tid)->n[c];
 }
@@ -82,14 +82,14 @@ static void test_drains_as_tick(void)
 	CHECK_EQ_U64(b.nsv, 300);
 	acct_state_end(&a, 9999);
 	acct_state_end(&b, 9999);
-	for (i = 0; i < AC_NR; i++) {
-		CHECK_EQ_U64(ns(&a, T1, (enum acct_cnt)i), ns(&b, T1, (enum acct_cnt)i));
-		CHECK_EQ_U64(ns(&a, T2, (enum acct_cnt)i), ns(&b, T2, (enum acct_cnt)i));
+	for (i = 0; i < CNT_NR; i++) {
+		CHECK_EQ_U64(ns(&a, T1, (enum counter)i), ns(&b, T1, (enum counter)i));
+		CHECK_EQ_U64(ns(&a, T2, (enum counter)i), ns(&b, T2, (enum counter)i));
 	}
 	/* T1: from its first wakeup (40), 50 times 60 waiting and 50 running. */
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 50 * 50);
-	CHECK_EQ_U64(ns(&a, T1, AC_RUNQ_NS), 50 * 60);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 49 * 90 + 49);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 50 * 50);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 50 * 60);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 49 * 90 + 49);
 	CHECK(acct_thread(&a, T1)->st_moved && acct_thread(&a, T2)->st_moved);
 	acct_free(&a);
 	acct_free(&b);
@@ -115,9 +115,9 @@ static void test_quiet_cpu_holds_back(void)
 	acct_state_switch(&a, 0, R_RUNNING, T3, 10);
 	acct_state_switch(&a, T3, R_PREEMPT, 0, 990);
 	acct_state_end(&a, 1000);
-	CHECK_EQ_U64(ns(&a, T3, AC_ONCPU_NS), 980);
-	CHECK_EQ_U64(ns(&a, T3, AC_RUNQ_NS), 10);
-	CHECK_EQ_U64(ns(&a, T1, AC_ONCPU_NS), 5 * 50);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 980);
+	CHECK_EQ_U64(ns(&a, T3, CNT_RUNQ), 10);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 5 * 50);
 	acct_free(&a);
 }
 
@@ -183,12 +183,12 @@ static void test_lagging_cpu(void)
 	CHECK_EQ_U64(a.st_early, 1);	/* T2's first switch-in, at 0 */
 	acct_state_end(&a, 100000);
 	acct_state_end(&b, 100000);
-	for (i = 0; i < AC_NR; i++) {
-		CHECK_EQ_U64(ns(&a, T1, (enum acct_cnt)i), ns(&b, T1, (enum acct_cnt)i));
-		CHECK_EQ_U64(ns(&a, T2, (enum acct_cnt)i), ns(&b, T2, (enum acct_cnt)i));
-		CHECK_EQ_U64(ns(&a, T3, (enum acct_cnt)i), ns(&b, T3, (enum acct_cnt)i));
+	for (i = 0; i < CNT_NR; i++) {
+		CHECK_EQ_U64(ns(&a, T1, (enum counter)i), ns(&b, T1, (enum counter)i));
+		CHECK_EQ_U64(ns(&a, T2, (enum counter)i), ns(&b, T2, (enum counter)i));
+		CHECK_EQ_U64(ns(&a, T3, (enum counter)i), ns(&b, T3, (enum counter)i));
 	}
-	CHECK_EQ_U64(ns(&a, T3, AC_ONCPU_NS), 100000 - 5);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 100000 - 5);
 	acct_free(&a);
 	acct_free(&b);
 }
@@ -215,9 +215,9 @@ static void test_equal_time_waits(void)
 	/* CPU 0's next drain: T2 slept at 300, then the wakeup (on CPU 1) came. */
 	acct_state_switch(&a, T2, S_SLEEP, 0, 300);
 	acct_state_end(&a, 400);
-	CHECK_EQ_U64(ns(&a, T2, AC_ONCPU_NS), 250);
-	CHECK_EQ_U64(ns(&a, T2, AC_SLEEP_NS), 0);
-	CHECK_EQ_U64(ns(&a, T2, AC_RUNQ_NS), 100);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 250);
+	CHECK_EQ_U64(ns(&a, T2, CNT_SLEEP), 0);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 100);
 	acct_free(&a);
 }
 
@@ -234,7 +234,7 @@ static void test_moved_at_drain(void)
 	CHECK_EQ_U64(a.st_early, 2);
 	acct_state_end(&a, 1000);
 	CHECK(acct_thread(&a, T1)->st_moved);
-	CHECK_EQ_U64(ns(&a, T1, AC_SLEEP_NS), 800);
+	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 800);
 	acct_end_interval(&a);
 	CHECK(!acct_thread(&a, T1)->st_moved);
 	acct_state_end(&a, 2000);
