@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "evsums.h"
+#include "sockconn.h"
 #include "../model/model.h"
 
 struct ftrace;
@@ -69,6 +70,7 @@ struct ftrace_stats {
 	uint64_t clock_err_max_ns;	/* the largest |error| of a sample */
 	uint64_t clock_bound_ns;	/* the largest margin the cut was given */
 	double clock_rate;		/* CLOCK_MONOTONIC ns per trace clock unit */
+	struct sockconn_stats conns;	/* the sockets' table (collectors/sockconn.h) */
 };
 
 /*

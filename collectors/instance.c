@@ -23,7 +23,7 @@
 
 #define INSTANCE_PREFIX "ktop-"
 #define MAX_CPUS 1024
-#define MAX_EVENTS 16
+#define MAX_EVENTS 24
 #define SUBBUF_KB 64
 #define SUBBUF_KB_STR "64"
 

@@ -112,6 +112,7 @@ void model_free(struct model *m)
 	sc_table_free(&m->sc_total);
 	sysagg_free(&m->agg);
 	sigflows_free(&m->sigflows);
+	free(m->conns);
 	cgnames_free(&m->names);
 	cgres_table_free(&m->cgres);
 	free(m->cpu_bufs[0]);
@@ -173,6 +174,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	m->lost_events = 0;
 	m->lost_unknown = false;
 	sigflows_begin(&m->sigflows);
+	m->nconns = 0;
 	m->exits_lost = 0;
 	m->exits_lost_unknown = false;
 	/* A tick without a source for them (a replay, tracing off): not known. */
@@ -658,6 +660,25 @@ static void apply_flow(struct model *m, const struct sig_flow *f)
 	sigflows_add(&m->sigflows, &named);
 }
 
+/* A socket of the interval (not in the baseline), named as its process's row is. */
+static void apply_conn(struct model *m, const struct sock_conn *c)
+{
+	struct sock_conn *r;
+	const struct task *t;
+
+	if (m->interval_s <= 0)
+		return;
+	if (m->nconns == m->cap_conns) {
+		m->cap_conns = m->cap_conns ? m->cap_conns * 2 : 64;
+		m->conns = xrealloc(m->conns, m->cap_conns * sizeof(*m->conns));
+	}
+	r = &m->conns[m->nconns++];
+	*r = *c;
+	r->comm[sizeof(r->comm) - 1] = '\0';
+	if (r->pid > 0 && (t = model_task_find(m, r->pid)) && t->comm[0])
+		snprintf(r->comm, sizeof(r->comm), "%.15s", t->comm);
+}
+
 /*
  * A dead task's final reading (its exit record). A task /proc read at the
  * previous tick counts the record less that reading; one born within the
@@ -740,6 +761,8 @@ void model_apply(struct model *m, struct sample *s)
 	}
 	for (i = 0; i < s->nflows; i++)
 		apply_flow(m, &s->flows[i]);
+	for (i = 0; i < s->nconns; i++)
+		apply_conn(m, &s->conns[i]);
 	if (s->have_totals) {
 		memcpy(m->ev_total, s->ev_total, sizeof(m->ev_total));
 		m->lost_events = s->lost;

@@ -157,6 +157,13 @@ struct model {
 	bool aggregate;
 	struct sysagg agg;
 	struct sigflows sigflows;
+	/*
+	 * The sockets of the interval (struct sock_conn, sample.h): the
+	 * Connections view's rows, named after the process table's rows. None
+	 * in the baseline interval, like every event count.
+	 */
+	struct sock_conn *conns;
+	size_t nconns, cap_conns;
 	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
 	bool exit_records;		/* listening */
 	uint64_t exits_lost;		/* records the kernel dropped this interval */

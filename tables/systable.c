@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "conntable.h"
 #include "groups.h"
 #include "../lib/signames.h"
 #include "../model/sigflow.h"
@@ -17,12 +18,12 @@
 static const char *const names[VIEW_NR] = {
 	[VIEW_PROCESSES] = "processes", [VIEW_SYSCALLS] = "syscalls", [VIEW_ERRORS] = "errors",
 	[VIEW_SUBSYSTEMS] = "subsystems", [VIEW_SIGNALS] = "signals", [VIEW_GROUPS] = "groups",
-	[VIEW_LATENCY] = "latency", [VIEW_CALLERS] = "callers",
+	[VIEW_LATENCY] = "latency", [VIEW_CONNECTIONS] = "connections", [VIEW_CALLERS] = "callers",
 };
 static const char *const titles[VIEW_NR] = {
 	[VIEW_PROCESSES] = "Processes", [VIEW_SYSCALLS] = "Syscalls", [VIEW_ERRORS] = "Errors",
 	[VIEW_SUBSYSTEMS] = "Subsystems", [VIEW_SIGNALS] = "Signals", [VIEW_GROUPS] = "Groups",
-	[VIEW_LATENCY] = "Latency", [VIEW_CALLERS] = "Processes",
+	[VIEW_LATENCY] = "Latency", [VIEW_CONNECTIONS] = "Connections", [VIEW_CALLERS] = "Processes",
 };
 
 const char *view_name(enum view_kind k)
@@ -51,7 +52,7 @@ int view_parse(const char *s, enum view_kind *k)
 bool view_traced(enum view_kind k)
 {
 	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS ||
-	       k == VIEW_LATENCY;
+	       k == VIEW_LATENCY || k == VIEW_CONNECTIONS;
 }
 
 /*
@@ -283,6 +284,7 @@ static const struct {
 	[VIEW_SIGNALS] = { signals_cols, ARRAY_SIZE(signals_cols), 6 },
 	[VIEW_GROUPS] = { groups_cols, ARRAY_SIZE(groups_cols), 2 },
 	[VIEW_LATENCY] = { latency_cols, ARRAY_SIZE(latency_cols), 1 },
+	[VIEW_CONNECTIONS] = { conn_cols, CONN_NCOLS, CONN_BYTES },
 	[VIEW_CALLERS] = { callers_cols, ARRAY_SIZE(callers_cols), 4 },
 };
 
@@ -299,6 +301,8 @@ static int tie_col(enum view_kind k)
 		return 5;
 	case VIEW_SIGNALS:
 		return 7;
+	case VIEW_CONNECTIONS:
+		return CONN_TX_TOTAL;
 	case VIEW_GROUPS:
 		/* By name: columns were added before it (it was blocked_ms by number). */
 		return view_col_by_key(k, "syscalls_total");
@@ -607,6 +611,8 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		return groups_num(v, &v->gr->v[i], col, out);
 	case VIEW_CALLERS:
 		return callers_num(v, v->tasks[i], col, out);
+	case VIEW_CONNECTIONS:
+		return conntable_num(m, &m->conns[i], col, out);
 	default:
 		return false;
 	}
@@ -698,6 +704,8 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		return copy(buf, n, v->gr->v[i].key, utf8);
 	case VIEW_CALLERS:
 		return col_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
+	case VIEW_CONNECTIONS:
+		return conntable_text(&m->conns[i], col, buf, n, utf8);
 	default:
 		return buf;
 	}
@@ -751,6 +759,9 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 		return true;
 	case VIEW_CALLERS:
 		id->pid = v->tasks[i]->pid;
+		return true;
+	case VIEW_CONNECTIONS:
+		id->pid = v->m->conns[i].pid;
 		return true;
 	default:
 		return false;
@@ -834,6 +845,10 @@ static void collect_rows(struct aggview *v, const struct table *t, const struct 
 	case VIEW_CALLERS:
 		collect_tasks(v, m);
 		for (i = 0; i < v->ntasks; i++)
+			push(v, t, i);
+		break;
+	case VIEW_CONNECTIONS:
+		for (i = 0; i < m->nconns; i++)
 			push(v, t, i);
 		break;
 	default:
@@ -986,6 +1001,14 @@ static void def_drill(const struct table *t, const void *item, struct drill *out
 			out->kind = DRILL_PROCESS;
 			out->pid = task->tgid ? task->tgid : task->pid;
 		}
+		return;
+	case VIEW_CONNECTIONS:
+		if (rid.pid <= 0) {
+			out->why = "no process has sent or received through this socket yet";
+			return;
+		}
+		out->kind = DRILL_PROCESS;
+		out->pid = rid.pid;
 		return;
 	default:
 		return;

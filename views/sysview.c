@@ -5,7 +5,7 @@
  * behind a row). Each is a table of tables/systable.h's: the same look and
  * keys as the process table, its rows refreshed each tick
  * (sysview_refresh_all) and when its order or filter changes. The view keys
- * (1-7, v, F3) switch the view picked, at the bottom of the stack.
+ * (1-8, v, F3) switch the view picked, at the bottom of the stack.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +21,8 @@
 static const enum view_kind sv_kind[SV_NR] = {
 	[SV_SYSCALLS] = VIEW_SYSCALLS, [SV_ERRORS] = VIEW_ERRORS,
 	[SV_SUBSYSTEMS] = VIEW_SUBSYSTEMS, [SV_SIGNALS] = VIEW_SIGNALS,
-	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
+	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_CONNECTIONS] = VIEW_CONNECTIONS,
+	[SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
 	[SV_CALLERS] = VIEW_CALLERS,
 };
 
@@ -95,6 +96,7 @@ static const struct view *base_of(enum view_kind k)
 	case VIEW_SIGNALS: return &sys_views[SV_SIGNALS];
 	case VIEW_GROUPS: return &sys_views[SV_GROUPS];
 	case VIEW_LATENCY: return &sys_views[SV_LATENCY];
+	case VIEW_CONNECTIONS: return &sys_views[SV_CONNECTIONS];
 	default: return &table_view;
 	}
 }
@@ -136,6 +138,7 @@ enum action key_view_menu(struct app *a)
 		[VIEW_SIGNALS] = "who signals whom",
 		[VIEW_GROUPS] = "processes summed per command, user, cgroup, unit, container",
 		[VIEW_LATENCY] = "the system calls' durations: time, percentiles (--latency)",
+		[VIEW_CONNECTIONS] = "the sockets of the interval: addresses, state, bytes, retransmits",
 	};
 	int i;
 
@@ -158,6 +161,7 @@ enum action key_view_4(struct app *a) { return sysview_switch(a, VIEW_SUBSYSTEMS
 enum action key_view_5(struct app *a) { return sysview_switch(a, VIEW_SIGNALS); }
 enum action key_view_6(struct app *a) { return sysview_switch(a, VIEW_GROUPS); }
 enum action key_view_7(struct app *a) { return sysview_switch(a, VIEW_LATENCY); }
+enum action key_view_8(struct app *a) { return sysview_switch(a, VIEW_CONNECTIONS); }
 
 /* ---- drawing ------------------------------------------------------------------ */
 
@@ -639,7 +643,7 @@ static enum action k_group_by(struct app *a)
 
 
 static const struct key_binding sys_keys[] = {
-	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's process view", k_enter },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's (a socket's owner's) process view", k_enter },
 	{ { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", k_down },
 	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp ^B", "one page up", k_pgup },
@@ -654,7 +658,7 @@ static const struct key_binding sys_keys[] = {
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
 	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter: the rows whose text holds it (Esc cancels)", k_filter },
 	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu); signals: per process or per command", k_group_by },
-	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency", key_view_next },
+	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency, Connections", key_view_next },
 	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
 	{ { '1' }, "1", "the Processes view (the process table)", key_view_1 },
 	{ { '2' }, "2", "the Syscalls view", key_view_2 },
@@ -663,6 +667,7 @@ static const struct key_binding sys_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
+	{ { '8' }, "8", "the Connections view: the sockets of the interval", key_view_8 },
 	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
 	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
 	{ { '[' }, "[", "a replay (-r): the interval before", key_replay_back },
@@ -707,6 +712,7 @@ const struct view sys_views[SV_NR] = {
 	[SV_SIGNALS] = SYS_VIEW("signals"),
 	[SV_GROUPS] = SYS_VIEW("groups"),
 	[SV_LATENCY] = SYS_VIEW("latency"),
+	[SV_CONNECTIONS] = SYS_VIEW("connections"),
 	[SV_SUB_SYSCALLS] = SYS_VIEW("subsystem's syscalls"),
 	[SV_CALLERS] = SYS_VIEW("processes behind a row"),
 };
