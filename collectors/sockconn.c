@@ -63,9 +63,21 @@ static void compact(struct sockconn *c, bool (*keep)(const struct sockconn_entry
 	reindex(c);
 }
 
+/*
+ * The order sockets are evicted in: closed ones first, then those no process
+ * used (seen in other tasks' interrupts only: a scan, a flood), then the
+ * least recently used. A key: the rank in the top bits, the time below.
+ */
+static uint64_t evict_key(const struct sockconn_entry *e)
+{
+	uint64_t rank = e->closed ? 0 : !e->tid ? 1 : 2;
+
+	return rank << 62 | (e->last_ns & ((1ull << 62) - 1));
+}
+
 static bool keep_recent(const struct sockconn_entry *e, uint64_t before)
 {
-	return e->active || e->last_ns >= before;
+	return e->active || evict_key(e) >= before;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -76,8 +88,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * Full: the quarter of the sockets idle the longest (none of this interval's)
- * go. Returns whether room was made.
+ * Full: a quarter of the sockets go, none of this interval's, in evict_key's
+ * order. Returns whether room was made.
  */
 static bool evict(struct sockconn *c)
 {
@@ -86,7 +98,7 @@ static bool evict(struct sockconn *c)
 
 	for (i = 0; i < c->n; i++)
 		if (!c->v[i].active)
-			last[k++] = c->v[i].last_ns;
+			last[k++] = evict_key(&c->v[i]);
 	if (!k) {
 		free(last);
 		return false;
@@ -181,6 +193,9 @@ static void touch(struct sockconn_entry *e, uint64_t ts)
 	e->active = true;
 	if (ts > e->last_ns)
 		e->last_ns = ts;
+	/* CPUs are read in turn: an earlier event may come later. */
+	if (ts < e->first_ns)
+		e->first_ns = ts;
 }
 
 void sockconn_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsigned family,
@@ -247,7 +262,12 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 	bool begins = beginning(oldstate, newstate);
 
 	e = find(c, sk, &slot);
-	if (e && begins && (e->closed || e->state || e->protocol != protocol) && ts > e->state_ts)
+	/*
+	 * A socket has no event before its beginning: an entry whose events all
+	 * came before it was another socket at that address. (One whose later
+	 * events were decoded first, from another CPU's buffer, is this one.)
+	 */
+	if (e && begins && ts > e->last_ns)
 		e = replace(c, e, slot, ts);
 	else if (!e)
 		e = add(c, sk, slot, ts);
@@ -255,10 +275,11 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 		c->st.untracked++;
 		return;
 	}
-	if (!e->protocol) {
+	if (!e->protocol)
 		e->protocol = (uint16_t)protocol;
-		e->begun = begins;
-	}
+	/* Its beginning, decoded after a later event of it from another CPU's buffer, too. */
+	if (begins)
+		e->begun = true;
 	/* Its opener's (connect, listen run in the caller): the owner until one sends. */
 	if (!e->tid && pid > 0 && begins)
 		e->tid = pid;

@@ -24,8 +24,9 @@
  * that closed (or whose family or protocol differ) is a new one; a UDP
  * socket freed and made again at the same address while idle stays one row.
  *
- * Bounded: SOCKCONN_MAX sockets. When full, the quarter idle the longest
- * (no event this interval) are evicted (counted); if every one had events
+ * Bounded: SOCKCONN_MAX sockets. When full, a quarter of those without an
+ * event this interval are evicted (counted): closed ones first, then those no
+ * process used (a scan's, a flood's), then the least recently used; if every one had events
  * this interval, a new socket's bytes go to the "other" row (counted).
  * Closed sockets go an interval after their close. No I/O, no allocation
  * per event once the table has grown.

@@ -385,6 +385,10 @@ void print_stats(const struct ktop *k)
 		(unsigned long long)fs.unparented, fs.buffer_kb,
 		(unsigned long long)fs.switches_unseen, (unsigned long long)fs.oncpu_overlaps,
 		fs.stash_kept, ps.stat_reads, ps.scans, ps.event_scans);
+	fprintf(stderr, "ktop-stats: sockets=%llu sockets_kept_peak=%zu sockets_evicted=%llu "
+		"sockets_untracked=%llu sockets_reused=%llu\n", (unsigned long long)fs.conns.sockets,
+		fs.conns.peak, (unsigned long long)fs.conns.evicted,
+		(unsigned long long)fs.conns.untracked, (unsigned long long)fs.conns.reused);
 	if (fs.clock[0])
 		fprintf(stderr, "ktop-stats: trace_clock=%s clock_why=\"%s\" clock_samples=%llu "
 			"clock_refused=%llu clock_steps=%llu clock_err_last_ns=%lld clock_err_max_ns=%llu "
