@@ -70,7 +70,7 @@ static void compact(struct sockconn *c, bool (*keep)(const struct sockconn_entry
  */
 static uint64_t evict_key(const struct sockconn_entry *e)
 {
-	uint64_t rank = e->closed ? 0 : !e->tid ? 1 : 2;
+	uint64_t rank = e->closed || e->dead ? 0 : !e->tid ? 1 : 2;
 
 	return rank << 62 | (e->last_ns & ((1ull << 62) - 1));
 }
@@ -114,17 +114,13 @@ static bool evict(struct sockconn *c)
 }
 
 /*
- * A new entry for @sk at @slot (NULL: look it up); NULL when the table is
- * full of sockets that all had events this interval.
+ * A new entry for @sk at @slot (find's); NULL when the table is full of
+ * sockets that all had events this interval.
  */
 static struct sockconn_entry *add(struct sockconn *c, uint64_t sk, uint32_t *slot, uint64_t ts)
 {
 	struct sockconn_entry *e;
 
-	if (!c->index_cap) {
-		c->index_cap = 2 * SOCKCONN_MAX;
-		c->index = xcalloc(c->index_cap, sizeof(*c->index));
-	}
 	if (c->n == SOCKCONN_MAX) {
 		if (!evict(c))
 			return NULL;
@@ -151,8 +147,8 @@ static struct sockconn_entry *add(struct sockconn *c, uint64_t sk, uint32_t *slo
 static struct sockconn_entry *find(struct sockconn *c, uint64_t sk, uint32_t **slot)
 {
 	if (!c->index_cap) {
-		*slot = NULL;
-		return NULL;
+		c->index_cap = 2 * SOCKCONN_MAX;
+		c->index = xcalloc(c->index_cap, sizeof(*c->index));
 	}
 	*slot = slot_of(c, sk);
 	return **slot ? &c->v[**slot - 1] : NULL;
@@ -169,23 +165,38 @@ static struct sockconn_entry *replace(struct sockconn *c, struct sockconn_entry 
 	struct sockconn_entry *e;
 
 	c->st.reused++;
-	if (!old->active) {
-		uint64_t sk = old->sk;
-
-		/* Nothing to report: the entry is the new one's. */
-		memset(old, 0, sizeof(*old));
-		old->sk = sk;
-		old->id = c->next_id++;
-		old->first_ns = old->last_ns = ts;
-		c->st.sockets++;
-		return old;
-	}
+	/* Kept to the interval's end: an event of it may still be decoded (entry_at). */
 	old->dead = true;
 	/* add() points the slot at the new entry (reindexed without @old if it evicts). */
 	e = add(c, old->sk, slot, ts);
 	if (!e)
 		c->v[at].dead = false;	/* no room: the old one goes on */
 	return e;
+}
+
+/*
+ * The entry of an event at @ts on @sk: the one the index names (NULL: none,
+ * *@slot where it goes), or, for an event before that one's beginning, the
+ * socket that had the address then, replaced this interval (CPUs are read in
+ * turn: its last events may be decoded after its successor's first); *@slot
+ * NULL then, and NULL when it is not kept.
+ */
+static struct sockconn_entry *entry_at(struct sockconn *c, uint64_t sk, uint64_t ts,
+				       uint32_t **slot)
+{
+	struct sockconn_entry *e = find(c, sk, slot), *best = NULL;
+	size_t i;
+
+	if (!e || !e->begin_ts || ts >= e->begin_ts)
+		return e;
+	*slot = NULL;
+	for (i = 0; i < c->n; i++) {
+		struct sockconn_entry *d = &c->v[i];
+
+		if (d->dead && d->sk == sk && d->first_ns <= ts && (!best || d->first_ns > best->first_ns))
+			best = d;
+	}
+	return best;
 }
 
 static void touch(struct sockconn_entry *e, uint64_t ts)
@@ -209,12 +220,12 @@ void sockconn_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsigned
 		return;
 	if (!send && (flags & SOCKEV_MSG_PEEK))
 		return;
-	e = find(c, sk, &slot);
+	e = entry_at(c, sk, ts, &slot);
 	/* Another kind of socket, or one after the close that came before: a new one. */
-	if (e && (e->family != family || e->protocol != protocol ||
-		  (e->closed && ts > e->close_ts)))
+	if (slot && e && (e->family != family || e->protocol != protocol ||
+			  (e->closed && ts > e->close_ts)))
 		e = replace(c, e, slot, ts);
-	else if (!e)
+	else if (slot && !e)
 		e = add(c, sk, slot, ts);
 	if (!e) {
 		c->other[send ? SCN_TX : SCN_RX] += (uint64_t)ret;
@@ -261,15 +272,15 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 	uint32_t *slot;
 	bool begins = beginning(oldstate, newstate);
 
-	e = find(c, sk, &slot);
+	e = entry_at(c, sk, ts, &slot);
 	/*
 	 * A socket has no event before its beginning: an entry whose events all
 	 * came before it was another socket at that address. (One whose later
 	 * events were decoded first, from another CPU's buffer, is this one.)
 	 */
-	if (e && begins && ts > e->last_ns)
+	if (slot && e && begins && ts > e->last_ns)
 		e = replace(c, e, slot, ts);
-	else if (!e)
+	else if (slot && !e)
 		e = add(c, sk, slot, ts);
 	if (!e) {
 		c->st.untracked++;
@@ -278,8 +289,11 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 	if (!e->protocol)
 		e->protocol = (uint16_t)protocol;
 	/* Its beginning, decoded after a later event of it from another CPU's buffer, too. */
-	if (begins)
+	if (begins) {
 		e->begun = true;
+		if (!e->begin_ts || ts < e->begin_ts)
+			e->begin_ts = ts;
+	}
 	/* Its opener's (connect, listen run in the caller): the owner until one sends. */
 	if (!e->tid && pid > 0 && begins)
 		e->tid = pid;
@@ -304,8 +318,8 @@ void sockconn_retrans(struct sockconn *c, uint64_t sk, int state, const struct s
 	/* Not sent (err): the kernel's counts leave it out too. */
 	if (err)
 		return;
-	e = find(c, sk, &slot);
-	if (!e)
+	e = entry_at(c, sk, ts, &slot);
+	if (!e && slot)
 		e = add(c, sk, slot, ts);
 	if (!e) {
 		c->other[SCN_RETRANS]++;
@@ -331,7 +345,7 @@ void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
 	/* A reset of no socket (a segment to a closed port) is nobody's connection. */
 	if (!sk)
 		return;
-	e = find(c, sk, &slot);
+	e = entry_at(c, sk, ts, &slot);
 	if (!e) {
 		c->other[SCN_RESETS]++;
 		return;

@@ -55,6 +55,7 @@ struct sockconn_entry {
 	uint64_t state_ts;	/* the event that set it (CPUs are read in turn) */
 	bool named;		/* addresses known */
 	bool begun;		/* ktop saw it begin */
+	uint64_t begin_ts;	/* when; 0 not seen: an event before it is another socket's */
 	bool active;		/* an event this interval */
 	bool dead;		/* replaced by a new socket at its address: reported, then gone */
 	uint8_t closed;		/* intervals since its close; 0 open */

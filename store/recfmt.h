@@ -35,8 +35,9 @@
  * command lines as the rest of an earlier one, signal flows grouped by
  * receiver); a replay reads none of those. 6: a task's I/O bytes
  * (/proc/PID/io, RECFMT_IO), the byte counters of rows and exit records.
+ * 7: the sockets of each interval (the Connections view), a part of its own.
  */
-#define RECFMT_VERSION	6
+#define RECFMT_VERSION	7
 #define RECFMT_IO	6
 #define RECFMT_CG_FLIP	4
 #define RECFMT_ZSTREAM	4

@@ -127,3 +127,30 @@ conn_sum() {
 	echo "server $spid, TCP_INFO total_retrans $sre: $output"
 	[[ "$output" == "tx=1000000 rx=2000000 retrans=$sre rows="*" last=1000000 2000000 $sre CLOSE seen" ]]
 }
+
+@test "conn: UDP sockets (no addresses in the events): protocol and bytes; replay gives the view byte for byte (CSV, JSON, text)" {
+	local f
+	for f in --csv --json ""; do
+		rm -f "$BATS_TEST_TMPDIR"/r.db*
+		"$KTOP" -b -d 0.4 -n 7 -w "$BATS_TEST_TMPDIR/r.db" --view connections $f \
+			--output "$OUT.live" 2>"$OUT.err" </dev/null 3>&- &
+		kpid=$!
+		track "$kpid"
+		ktop_started "$kpid"
+		sleep 1
+		"$BW" tcp 1000000 100000 "$SHM/tcp"
+		"$BW" udp 100 1000 "$SHM/udp"
+		wait "$kpid"
+		run -0 "$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --view connections $f --output "$OUT.replay"
+		cmp "$OUT.live" "$OUT.replay"
+		grep -q byteswl "$OUT.live"
+		[ "$f" = --csv ] || continue
+		cat "$SHM/udp"
+		read -r _ rpid _ rrx _ < <(grep '^receiver ' "$SHM/udp")
+		read -r _ spid stx _ _ < <(grep '^sender ' "$SHM/udp")
+		grep ",byteswl,udp," "$OUT.live"
+		# each side: one socket, its bytes what its calls returned (peeks not counted)
+		[ "$(awk -F, -v p="$spid" '$3 == p && $5 == "udp" && $6 == "-" { s += $10 } END { print s + 0 }' "$OUT.live")" -eq "$stx" ]
+		[ "$(awk -F, -v p="$rpid" '$3 == p && $5 == "udp" && $6 == "-" { s += $11 } END { print s + 0 }' "$OUT.live")" -eq "$rrx" ]
+	done
+}
