@@ -21,8 +21,9 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # `make deb` (debhelper builds the package) and its tests (tests/cli/package.bats:
 # lintian, systemd-analyze, bash-completion, man -w).
 # trace-cmd and libtracecmd-dev read the flight recorder's trace.dat (flight.bats).
+# nftables loses packets in a network namespace for the retransmit test (conn.bats).
 deb="debhelper dpkg-dev fakeroot"
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev"
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev nftables"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"
