@@ -37,7 +37,7 @@ B = build
 # Everything but the entry point and the terminal: what unit tests link.
 # The program's wiring (the loop, the modes, the live view's actions) and the
 # views are not in it.
-APP_SRC = src/main.c src/ui.c src/sources.c src/live.c src/cmd.c src/modesinks.c src/exporter.c \
+APP_SRC = src/main.c src/ui.c src/sources.c src/sourcelist.c src/live.c src/cmd.c src/modesinks.c src/exporter.c \
 	  src/watchdog.c src/sinks.c src/start.c src/replayctl.c src/flightctl.c
 CORE_SRC = $(wildcard lib/*.c) $(wildcard model/*.c) $(wildcard tables/*.c) $(wildcard store/*.c) \
 	   $(wildcard collectors/*.c) $(wildcard outputs/*.c) \

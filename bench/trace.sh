@@ -26,6 +26,8 @@
 #   ktop       ./ktop -b -d 1 >/dev/null, system-wide, default columns, KTOP_STATS=1,
 #              LC_ALL=C (as in bench/run.sh); a copy of ./ktop, so that a build
 #              during the run does not change what is measured
+#   ktop-nofl  the same with --flight 0: what the flight recorder's keeping of
+#              pages costs, the traced and ktop (getppid, getppid1)
 #   bpftrace   tracepoint:raw_syscalls:sys_enter { @[pid, args->id] = count(); }
 #   ftrace     our own tracefs instance, raw_syscalls sys_enter + sys_exit, no reader
 #   ftrace-exit  the same with sys_exit only (what ktop enables for syscalls)
@@ -65,7 +67,7 @@
 #   BENCH_TSLOW_REPS=3   pairs for strace and perf trace (100x+ slower; the
 #                        ratio is not close to any target)
 #   BENCH_TFIRST=9       start-up runs (median)
-#   BENCH_TTOOLS="ktop bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace
+#   BENCH_TTOOLS="ktop ktop-nofl bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace
 #                 ktop-lat ftrace-lat bpftrace-lat strace-w"
 #                        the tracers (a subset runs; a target whose
 #                        measurements are missing says SKIP)
@@ -81,11 +83,14 @@ SECS=${BENCH_TSECS:-1}
 REPS=${BENCH_TREPS:-5}
 SLOW_REPS=${BENCH_TSLOW_REPS:-3}
 FIRST_REPS=${BENCH_TFIRST:-9}
-TOOLS=${BENCH_TTOOLS:-"ktop bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace ktop-lat ftrace-lat bpftrace-lat strace-w"}
+TOOLS=${BENCH_TTOOLS:-"ktop ktop-nofl bpftrace ftrace ftrace-exit ftrace-ktop ftrace-ktop-dflt perf perf-sched strace ktop-lat ftrace-lat bpftrace-lat strace-w"}
 WORKLOADS=${BENCH_TWORKLOADS:-"getppid open getppid1 pingpong"}
-ONE_CPU_TOOLS="ktop ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt"	# the tracers measured on getppid1
+ONE_CPU_TOOLS="ktop ktop-nofl ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt"	# the tracers measured on getppid1
 PINGPONG_TOOLS="ktop ktop-base bpftrace ftrace-ktop ftrace-ktop-dflt perf-sched"	# and on pingpong
 LAT_TOOLS="ktop-lat ftrace-lat bpftrace-lat strace-w"	# measured on getppid only
+FLIGHT_TOOLS="ktop-nofl"	# measured on getppid and getppid1 only
+FLIGHT_EPS=0.05		# the flight recorder: the traced's ratio at most +this over ktop --flight 0's
+FLIGHT_CPU=1.05		# and ktop's CPU per event at most this times --flight 0's
 PINGPONG_EPS=0.05	# ktop on pingpong: at most its events with no reader + this
 LAT_EPS=0.05		# ktop --latency on getppid: at most its events with no reader + this
 FAR=10			# "far below": ktop-lat's added cost at most 1/FAR of perf trace's, strace -w's
@@ -397,11 +402,12 @@ traced() {
 	kline=""
 	# shellcheck disable=SC2046
 	case $tool in
-	ktop | ktop-base | ktop-lat)
+	ktop | ktop-base | ktop-lat | ktop-nofl)
 		bin=$KTOP
 		[ "$tool" = ktop-base ] && bin=$KTOP_BASE
 		set -- -b -d 1
 		[ "$tool" = ktop-lat ] && set -- -b -d 1 --latency
+		[ "$tool" = ktop-nofl ] && set -- -b -d 1 --flight 0
 		KTOP_STATS=1 LC_ALL=C "$bin" "$@" >/dev/null 2>"$T/ktop.$tag" &
 		kp=$!
 		PIDS="$PIDS $kp"
@@ -526,7 +532,7 @@ traced() {
 	parse_flood "$out" || die "no result from flood $w under $tool"
 	case $seen in -) ;; *) seen=$(awk "BEGIN { printf \"%.3f\", ${seen:-0} / $calls }") ;; esac
 	# ktop's seen is events / syscalls made (all its events, not one syscall's).
-	case $tool in ktop | ktop-base | ktop-lat) seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }") ;; esac
+	case $tool in ktop | ktop-base | ktop-lat | ktop-nofl) seen=$(awk "BEGIN { printf \"%.3f\", $ev / ($calls * $(per_iter "$w")) }") ;; esac
 }
 
 untraced() {	# workload -> $ns
@@ -581,6 +587,7 @@ label() {	# tool [workload]
 	ktop) echo "ktop -b -d 1" ;;
 	ktop-base) echo "ktop-base -b -d 1" ;;
 	ktop-lat) echo "ktop --latency" ;;
+	ktop-nofl) echo "ktop --flight 0" ;;
 	bpftrace) [ "${2:-}" = pingpong ] && echo "bpftrace runqlat" || echo "bpftrace count()" ;;
 	bpftrace-lat) echo "bpftrace lat hist" ;;
 	ftrace-lat) echo "ftrace ktop's+enter" ;;
@@ -619,6 +626,7 @@ for w in $WORKLOADS; do
 		for tool in $TOOLS; do
 			case $tool in perf | strace | strace-w) [ "$rep" -lt "$SLOW_REPS" ] || continue ;; esac
 			case " $LAT_TOOLS " in *" $tool "*) [ "$w" = getppid ] || continue ;; esac
+			case " $FLIGHT_TOOLS " in *" $tool "*) [ "$w" = getppid ] || [ "$w" = getppid1 ] || continue ;; esac
 			[ "$w" = getppid1 ] && case " $ONE_CPU_TOOLS " in *" $tool "*) ;; *) continue ;; esac
 			[ "$w" = pingpong ] && case " $PINGPONG_TOOLS " in *" $tool "*) ;; *) continue ;; esac
 			[ "$w" != pingpong ] && [ "$tool" = perf-sched ] && continue
@@ -675,7 +683,7 @@ if [ -s "$T/ktopstats" ]; then
 fi
 : >"$T/ktopsum"
 for w in $WORKLOADS; do
-	for tool in ktop ktop-lat; do
+	for tool in ktop ktop-nofl ktop-lat; do
 		awk -v w="$w" -v t="$tool" '$1 == w && $2 == t' "$T/ktopstats" >"$T/sel"
 		[ -s "$T/sel" ] || continue
 		cpu=$(cut -d' ' -f3 "$T/sel" | med)
@@ -691,7 +699,7 @@ for w in $WORKLOADS; do
 		printf '%-8s %-9s %5d %8.3f %11.2fM %14.1fM %11d %13d %12.3f %19.1fM %7s %7s\n' "$w" "$tool" "$n" "$cpu" \
 			"$(awk "BEGIN { print $ev / 1e6 }")" "$(awk "BEGIN { print $eps / 1e6 }")" "$lost" "$klost" \
 			"$fcpu" "$(awk "BEGIN { print $feps / 1e6 }")" "$pg" "$dr"
-		echo "$w $tool $cpu $ev $eps $lost $klost" >>"$T/ktopsum"
+		echo "$w $tool $cpu $ev $eps $lost $klost $feps" >>"$T/ktopsum"
 	done
 done
 echo
@@ -798,6 +806,19 @@ fi
 eps=$(awk '$1 == "getppid" && $2 == "ktop" { print $5 }' "$T/ktopsum")
 target "$EPS_TARGET" le "$eps" \
 	"events per second of ktop CPU, getppid flood: $(awk "BEGIN { printf \"%.1f\", ${eps:-0} / 1e6 }")M (target >= $((EPS_TARGET / 1000000))M)"
+# The flight recorder (on by default): keeping pages against --flight 0, side by side.
+for w in getppid getppid1; do
+	kr=$(ratio_of "$w" ktop)
+	nr=$(ratio_of "$w" ktop-nofl)
+	target "$kr" le "$(plus "$nr" "$FLIGHT_EPS")" \
+		"flight recorder, $w: the traced under ktop $(fx "$kr"), under ktop --flight 0 $(fx "$nr") (target <= +$FLIGHT_EPS)"
+	ke=$(awk -v w="$w" '$1 == w && $2 == "ktop" { print $8 }' "$T/ktopsum")
+	ne=$(awk -v w="$w" '$1 == w && $2 == "ktop-nofl" { print $8 }' "$T/ktopsum")
+	kc=""
+	[ -n "$ke" ] && [ -n "$ne" ] && kc=$(awk "BEGIN { printf \"%.3f\", $ne / $ke }")
+	target "$kc" le "$FLIGHT_CPU" \
+		"flight recorder, $w: ktop's CPU per event $(fx "$kc") of --flight 0's (target <= ${FLIGHT_CPU}x)"
+done
 # An older build measured side by side: information, not a target.
 if have ktop && have ktop-base; then
 	for w in getppid open getppid1 pingpong; do

@@ -3,7 +3,7 @@
 #define KTOP_CGROUPFS_H
 
 /*
- * collectors/cgroup: the reading side of lib/cgroup. A process's cgroup is
+ * collectors/cgroupfs: the reading side of lib/cgroup. A process's cgroup is
  * read once, on its first sight and after an exec (open, read, close: not
  * worth a descriptor kept open), and again when it is seen to move: the
  * tracepoint cgroup:cgroup_attach_task says so where it exists, else a

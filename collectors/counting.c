@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockev.h"
 #include "clocks.h"
 #include "evsums.h"
 #include "creds.h"
@@ -32,6 +33,7 @@
 struct ftrace {
 	struct trace *tr;
 	struct evdecode dec;
+	struct blockev *blk;		/* the block devices (NULL: their events are not on) */
 	struct acct acct;
 	unsigned resolve_budget;	/* status reads left this tick */
 	unsigned abi_budget;		/* exe reads left this tick */
@@ -278,6 +280,16 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	if (o->pids) {
 		ft->kinds[ft->nkinds++] = EV_SIGDELIVER;
 		ft->acct.recv_on_deliver = true;
+	} else {
+		/*
+		 * The block devices (collectors/blockev.h), three events a
+		 * request. Not with -p: the kernel's pid filter would keep
+		 * only the completions that interrupt a watched process.
+		 */
+		ft->kinds[ft->nkinds++] = EV_BLK_ISSUE;
+		ft->kinds[ft->nkinds++] = EV_BLK_COMPLETE;
+		ft->kinds[ft->nkinds++] = EV_BLK_START;
+		ft->kinds[ft->nkinds++] = EV_BLK_REQUEUE;
 	}
 	for (i = 0; i < ft->nkinds; i++) {
 		events[i][0] = ev_system(ft->kinds[i]);
@@ -311,6 +323,10 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	/* The sockets are known by the sock events' sk (6.3+ have it). */
 	if (ft->loaded[EV_SOCK_SEND] && ft->dec.f[EV_SOCK_SEND][3].size)
 		ft->dec.conns = &ft->conns;
+	if (ft->loaded[EV_BLK_ISSUE] && ft->loaded[EV_BLK_COMPLETE]) {
+		ft->blk = blockev_new("/sys");
+		ft->dec.blk = ft->blk;
+	}
 	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	if (strcmp(cfg.clock, "mono") && start_clock(ft, cfg.clock)) {
 		/* Its time cannot be read here: mono after all (the buffers start again). */
@@ -324,6 +340,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 	if (len < sizeof(ft->status))
 		snprintf(ft->status + len, sizeof(ft->status) - len, "trace clock %s", ft->st.clock);
 	ft->group_dead_known = ft->loaded[EV_PEXIT] && ft->dec.f[EV_PEXIT][1].size;
+	ft->acct.group_dead_known = ft->group_dead_known;
 	/*
 	 * Calls are paired as decoded while their thread stays on one CPU,
 	 * which only its switch-outs tell (evsums.h, acct_thread.seg).
@@ -363,7 +380,7 @@ struct ftrace *ftrace_new_offline(int64_t only_uid)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
 		ft->loaded[default_kinds[i]] = true;
 	}
-	ft->group_dead_known = true;
+	ft->group_dead_known = ft->acct.group_dead_known = true;
 	ft->reads = 2;
 	ft->on = true;
 	return ft;
@@ -386,6 +403,7 @@ void ftrace_stop(struct ftrace *ft)
 	trace_close(ft->tr);
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
+	blockev_free(ft->blk);
 	acct_free(&ft->acct);
 	sockconn_free(&ft->conns);
 	pidmap_free(&ft->noted);
@@ -706,7 +724,8 @@ static struct row_events *add_row(struct ftrace *ft, const struct model *m, stru
 {
 	pid_t id = m->threads ? th->tid : tgid;
 	const struct task *t = model_task_find(m, id);
-	struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	/* Its process's life (a reused tgid's older one, for a thread of that). */
+	struct acct_thread *leader = m->threads ? th : acct_life_of_proc(&ft->acct, th, tgid);
 	struct row_events *e;
 
 	if (m->focus && !model_is_focused(m, tgid))
@@ -736,6 +755,19 @@ static struct row_events *add_row(struct ftrace *ft, const struct model *m, stru
 	 * (before 6.16): the leader's exit, most often the last.
 	 */
 	e->exited = th->exited && (m->threads || (!ft->group_dead_known && th->tid == tgid));
+	/*
+	 * Which life: its number when it began while traced; an older one
+	 * ended (evlives.c). A thread's row is its process's: its leader's
+	 * life, or the number it was made in.
+	 */
+	if (leader) {
+		e->life = leader->own_life ? leader->serial : 0;
+		e->born = leader->born;
+		e->ended = leader->ended;
+	} else {
+		e->life = th->proc_life;
+	}
+	e->unsure = th->mixed || (leader && leader->mixed);
 	return e;
 }
 
@@ -1101,7 +1133,7 @@ static bool hold_ending(struct ftrace *ft, const struct model *m, struct acct_th
 static bool hold_unparented(struct ftrace *ft, const struct model *m, struct acct_thread *th,
 			    pid_t tgid, bool last)
 {
-	const struct acct_thread *leader = m->threads ? th : pidmap_get(&ft->acct.threads, tgid);
+	const struct acct_thread *leader = m->threads ? th : acct_life_of_proc(&ft->acct, th, tgid);
 	pid_t id = m->threads ? th->tid : tgid;
 
 	if (last || th->held || !leader || leader->ppid || !ft->loaded[EV_NEWTASK])
@@ -1170,8 +1202,8 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 		if (state_ghost(m, th, tgid))
 			continue;
 		e = add_row(ft, m, s, th, tgid);
-		/* Held last tick, its process's end is told now. */
-		if (th->held && th->group_dead && !m->threads)
+		/* Held last tick, its process's end is told now (an older life's row says so). */
+		if (th->held && th->group_dead && !m->threads && !th->ended)
 			tell_exit(ft, s, tgid);
 		th->held = false;
 		if (!e)
@@ -1286,6 +1318,18 @@ void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n)
 	ft->acct.nsig_watch = n;
 }
 
+/*
+ * May a block device's submitter @tid be named (not root: the user's own
+ * tasks only, as their rows)? A thread whose process is not known is not.
+ */
+static bool submitter_visible(void *arg, pid_t tid)
+{
+	struct ftrace *ft = arg;
+	const struct acct_thread *th = pidmap_get(&ft->acct.threads, tid);
+
+	return flow_visible(ft, ft->model, th && th->tgid ? th->tgid : tid);
+}
+
 void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, bool last)
 {
 	if (!ftrace_on(ft))
@@ -1295,6 +1339,8 @@ void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, 
 	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
 	ft->model = m;
 	fold(ft, m, s, last);
+	if (ft->blk)
+		blockev_fill(ft->blk, s, ft->only_uid >= 0 ? submitter_visible : NULL, ft);
 	ft->nexec_owner = 0;
 }
 
@@ -1365,6 +1411,7 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 {
 	*st = ft->st;
+	st->lives_unsplit = ft->acct.lives_unsplit;
 	if (ft->mapped) {
 		st->clock_samples = ft->cmap.samples;
 		st->clock_refused = ft->cmap.refused;
@@ -1376,6 +1423,9 @@ void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 	st->conns = ft->conns.st;
 	st->switches_unseen = ft->acct.st_unseen;
 	st->oncpu_overlaps = ft->acct.st_overlaps;
+	st->block_on = ft->blk != NULL;
+	if (ft->blk)
+		blockev_get_stats(ft->blk, &st->block);
 	if (ft->decoder_ready) {
 		st->events = ft->dec.events;
 		st->malformed += ft->dec.malformed;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "blockev.h"
 #include "evsums.h"
 #include "sockconn.h"
 #include "../model/model.h"
@@ -58,6 +59,7 @@ struct ftrace_stats {
 	uint64_t carried;	/* events kept for the next tick: their process not looked up yet */
 	uint64_t held;		/* ending rows left for the next tick: exit read, not its last switch */
 	uint64_t unparented;	/* rows left for the next tick: born while traced, fork not read */
+	uint64_t lives_unsplit;	/* events of two lives of a tid counted in one (evlives.c) */
 	uint64_t switches_unseen;	/* switches the kernel did not write, told by other records */
 	uint64_t oncpu_overlaps;	/* on-CPU times that would have overlapped on a CPU (none) */
 	size_t stash_kept;	/* the most a CPU's stash kept once decoded (bytes; freed: 0) */
@@ -71,6 +73,8 @@ struct ftrace_stats {
 	uint64_t clock_bound_ns;	/* the largest margin the cut was given */
 	double clock_rate;		/* CLOCK_MONOTONIC ns per trace clock unit */
 	struct sockconn_stats conns;	/* the sockets' table (collectors/sockconn.h) */
+	bool block_on;			/* the block devices' events are decoded */
+	struct blockev_stats block;	/* collectors/blockev.h */
 };
 
 /*

@@ -7,6 +7,7 @@
 
 #include <event-parse.h>
 
+#include "blockev.h"
 #include "instance.h"
 #include "sockconn.h"
 #include "sockev.h"
@@ -48,6 +49,11 @@ static const struct ev_def {
 	[EV_TCP_RETRANS] = { "tcp", "tcp_retransmit_skb", { "skaddr", "state", "sport", "dport", "family",
 			     "saddr", "daddr", "saddr_v6", "daddr_v6", "err" }, (1u << 4) | (3u << 7) | (1u << 9) },
 	[EV_TCP_RESET]	= { "tcp", "tcp_send_reset", { "skaddr" }, 0 },
+	[EV_BLK_ISSUE]	= { "block", "block_rq_issue", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
+	[EV_BLK_COMPLETE] = { "block", "block_rq_complete", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
+	/* block_io_start came in 6.5: without it the devices are counted, their submitters not. */
+	[EV_BLK_START]	= { "block", "block_io_start", { "dev", "bytes", "comm" }, 0 },
+	[EV_BLK_REQUEUE] = { "block", "block_rq_requeue", { "dev", "sector" }, 0 },
 };
 
 
@@ -172,10 +178,10 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		break;
 	case EV_SIGNAL:
 		acct_signal(a, (rec[RB_COMMON_FLAGS_OFF] & RB_FLAG_IRQ_CONTEXT) ? 0 : pid,
-			    (pid_t)ev_num(rec, &f[0]), (int)ev_num(rec, &f[2]), (int)ev_num(rec, &f[1]));
+			    (pid_t)ev_num(rec, &f[0]), (int)ev_num(rec, &f[2]), (int)ev_num(rec, &f[1]), ts);
 		break;
 	case EV_SIGDELIVER:
-		acct_signal_deliver(a, pid);
+		acct_signal_deliver(a, pid, ts);
 		break;
 	case EV_CGATTACH:
 		acct_cgroup_attach(a, (pid_t)ev_num(rec, &f[0]));
@@ -186,7 +192,7 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		if (pid == d->self)
 			break;
 		sockev_bytes(a, pid, k == EV_SOCK_SEND, (unsigned)ev_num(rec, &f[0]),
-			     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]));
+			     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]), ts);
 		if (d->conns && f[3].size)
 			sockconn_io(d->conns, (uint64_t)ev_num(rec, &f[3]), pid, k == EV_SOCK_SEND,
 				    (unsigned)ev_num(rec, &f[0]), (unsigned)ev_num(rec, &f[4]),
@@ -223,6 +229,30 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 	case EV_TCP_RESET:
 		if (d->conns)
 			sockconn_reset(d->conns, (uint64_t)ev_num(rec, &f[0]), ts);
+		break;
+	case EV_BLK_ISSUE:
+	case EV_BLK_COMPLETE:
+		s = ev_str(rec, size, &f[3], &n);
+		if (!d->blk || !s)
+			break;
+		if (k == EV_BLK_ISSUE)
+			blockev_issue(d->blk, (uint32_t)ev_num(rec, &f[0]), (uint64_t)ev_num(rec, &f[1]),
+				      (uint32_t)ev_num(rec, &f[2]), s, strnlen(s, n), ts);
+		else
+			blockev_complete(d->blk, (uint32_t)ev_num(rec, &f[0]),
+					 (uint64_t)ev_num(rec, &f[1]), (uint32_t)ev_num(rec, &f[2]),
+					 s, strnlen(s, n), ts);
+		break;
+	case EV_BLK_REQUEUE:
+		if (d->blk)
+			blockev_requeue(d->blk, (uint32_t)ev_num(rec, &f[0]), (uint64_t)ev_num(rec, &f[1]),
+					ts);
+		break;
+	case EV_BLK_START:
+		s = ev_str(rec, size, &f[2], &n);
+		if (d->blk && s)
+			blockev_start(d->blk, (uint32_t)ev_num(rec, &f[0]), pid, s, strnlen(s, n),
+				      (uint32_t)ev_num(rec, &f[1]));
 		break;
 	case EV_NR:
 		break;

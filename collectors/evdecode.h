@@ -44,6 +44,10 @@ enum ev_kind {
 	EV_SOCK_STATE,		/* sock:inet_sock_set_state: a TCP socket's state, addresses */
 	EV_TCP_RETRANS,		/* tcp:tcp_retransmit_skb */
 	EV_TCP_RESET,		/* tcp:tcp_send_reset */
+	EV_BLK_ISSUE,		/* block:block_rq_issue: a request to the driver (blockev.h) */
+	EV_BLK_COMPLETE,	/* block:block_rq_complete: the driver completed it */
+	EV_BLK_START,		/* block:block_io_start: a request made, in its submitter */
+	EV_BLK_REQUEUE,		/* block:block_rq_requeue: an issued request back in the queue */
 	EV_NR
 };
 
@@ -72,6 +76,8 @@ struct evdecode {
 	int32_t self;
 	/* The sockets' table (the owner's, set after evdecode_init); NULL: not kept. */
 	struct sockconn *conns;
+	/* The block events' collector (the owner's; NULL: those events are not decoded). */
+	struct blockev *blk;
 };
 
 /* The catalog: which tracepoint an event kind is. */

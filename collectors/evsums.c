@@ -114,11 +114,14 @@ static void thread_free(struct acct_thread *t)
 
 void acct_free(struct acct *a)
 {
+	struct acct_thread *t, *older;
 	size_t i;
 
 	for (i = 0; i < a->threads.cap; i++)
-		if (a->threads.slots[i].key)
-			thread_free(a->threads.slots[i].val);
+		for (t = a->threads.slots[i].key ? a->threads.slots[i].val : NULL; t; t = older) {
+			older = t->older;
+			thread_free(t);
+		}
 	pidmap_free(&a->threads);
 	free(a->born);
 	free(a->dead);
@@ -139,16 +142,27 @@ void acct_free(struct acct *a)
 	memset(a, 0, sizeof(*a));
 }
 
+struct acct_thread *acct_thread_new(struct acct *a, pid_t tid)
+{
+	struct acct_thread *t = xcalloc(1, sizeof(*t));
+
+	t->tid = tid;
+	t->enter_nr = SC_EMPTY;
+	t->seg = SEG_NONE;
+	t->abi_slow = true;	/* its ABI is unknown */
+	t->life_hi = t->call_hi = UINT64_MAX;
+	t->first_ts = UINT64_MAX;
+	t->serial = ++a->lives ? a->lives : ++a->lives;
+	t->made = a->intervals;
+	return t;
+}
+
 struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid)
 {
 	struct acct_thread *t = pidmap_get(&a->threads, tid);
 
 	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		t->tid = tid;
-		t->enter_nr = SC_EMPTY;
-		t->seg = SEG_NONE;
-		t->abi_slow = true;	/* its ABI is unknown */
+		t = acct_thread_new(a, tid);
 		pidmap_put(&a->threads, tid, t);
 	}
 	a->recent[(uint32_t)tid & (ACCT_RECENT - 1)] = t;
@@ -165,15 +179,19 @@ static struct acct_thread *activate_thread(struct acct *a, struct acct_thread *t
 	return t;
 }
 
-static struct acct_thread *activate(struct acct *a, pid_t tid)
-{
-	return activate_thread(a, acct_thread(a, tid));
-}
-
 static void count(struct acct *a, struct acct_thread *t, enum acct_cnt c)
 {
 	t->n[c]++;
 	a->total[c]++;
+}
+
+/* A call of @t at @ts: its life's calls span this far (evlives.c splits by them). */
+static inline void note_ts(struct acct_thread *t, uint64_t ts)
+{
+	if (ts < t->first_ts)
+		t->first_ts = ts;
+	if (ts > t->last_call_ts)
+		t->last_call_ts = ts;
 }
 
 /*
@@ -303,10 +321,10 @@ static inline void time_record(struct acct *a, const struct acct_timing *r)
 	struct acct_thread *t;
 
 	if (r->tid > 0) {
-		time_enter(acct_thread(a, r->tid), r->nr, r->ts);
+		time_enter(acct_life_call(a, acct_thread(a, r->tid), r->ts), r->nr, r->ts);
 	} else {
 		/* The exit was counted this interval: its entry is in the table. */
-		t = acct_thread(a, -r->tid);
+		t = acct_life_call(a, acct_thread(a, -r->tid), r->ts);
 		time_exit(t, sc_table_get(&t->sc, r->nr), r->nr, r->ts);
 	}
 }
@@ -450,7 +468,7 @@ void acct_sys_enter(struct acct *a, pid_t tid, long nr, uint64_t ts)
 	if (tid <= 0)
 		return;
 	cpu_proof(a, tid, ts);
-	sys_enter(a, acct_thread(a, tid), nr, ts);
+	sys_enter(a, acct_life_call(a, acct_thread(a, tid), ts), nr, ts);
 }
 
 /*
@@ -479,10 +497,11 @@ static void seg_end_all(struct acct *a)
 	size_t i;
 
 	for (i = 0; a->nseg && i < a->threads.cap; i++) {
-		struct acct_thread *t = a->threads.slots[i].val;
+		struct acct_thread *t = a->threads.slots[i].key ? a->threads.slots[i].val : NULL;
 
-		if (a->threads.slots[i].key && t->seg != SEG_NONE)
-			seg_end(a, t);
+		for (; t; t = t->older)
+			if (t->seg != SEG_NONE)
+				seg_end(a, t);
 	}
 	a->nseg = 0;
 }
@@ -616,10 +635,13 @@ static bool abi_exit(struct acct *a, struct acct_thread *t, long nr, long ret, u
 #endif
 	}
 	set_slow(t);
-	if (t->compat)
-		return !acct_child_return_compat(nr, ret);
-	if (acct_child_return(nr, ret))
+	if (t->compat ? acct_child_return_compat(nr, ret) : acct_child_return(nr, ret)) {
+		/* A new task's first return: its life begins (its fork is its creator's call). */
+		acct_life_begin(a, t, ts, true, false);
 		return false;
+	}
+	if (t->compat)
+		return true;
 	/*
 	 * Its first call, of an unknown ABI, may be a 32-bit fork's return in
 	 * the child: acct_set_abi decides when the ABI is learnt (at the end of
@@ -649,6 +671,7 @@ static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struc
 			return;
 		compat = t->compat;
 	} else if (acct_child_return(nr, ret)) {
+		acct_life_begin(a, t, ts, true, false);
 		return;
 	}
 	if (!compat)
@@ -658,6 +681,7 @@ static inline __attribute__((always_inline)) void sys_exit(struct acct *a, struc
 		nr = cnr.rt_sigreturn;
 	n = sc_key(nr, compat);
 	activate_thread(a, t);
+	note_ts(t, ts);
 	s = sc_table_get(&t->sc, n);
 	s->calls++;
 	count(a, t, AC_SYSCALLS);
@@ -678,7 +702,7 @@ void acct_sys_exit(struct acct *a, pid_t tid, long nr, long ret, uint64_t ts)
 	if (tid <= 0)
 		return;
 	cpu_proof(a, tid, ts);
-	sys_exit(a, acct_thread(a, tid), nr, ret, ts);
+	sys_exit(a, acct_life_call(a, acct_thread(a, tid), ts), nr, ret, ts);
 }
 
 void acct_sys_call(struct acct *a, pid_t tid, long enter_nr, uint64_t enter_ts, long nr, long ret,
@@ -689,7 +713,7 @@ void acct_sys_call(struct acct *a, pid_t tid, long enter_nr, uint64_t enter_ts, 
 	if (tid <= 0)
 		return;
 	cpu_proof(a, tid, enter_ts);
-	t = acct_thread(a, tid);
+	t = acct_life_call(a, acct_thread(a, tid), ts);
 	sys_enter(a, t, enter_nr, enter_ts);
 	sys_exit(a, t, nr, ret, ts);
 }
@@ -701,7 +725,8 @@ void acct_sys_noreturn(struct acct *a, pid_t tid, long nr, uint64_t ts)
 	if (tid <= 0)
 		return;
 	cpu_proof(a, tid, ts);
-	t = activate(a, tid);
+	t = activate_thread(a, acct_life_call(a, acct_thread(a, tid), ts));
+	note_ts(t, ts);
 	sc_table_get(&t->sc, sc_key(nr, t->compat))->calls++;
 	count(a, t, AC_SYSCALLS);
 	/*
@@ -777,12 +802,22 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts)
 
 	if (prev <= 0)	/* the idle task */
 		return;
-	t = activate(a, prev);
+	t = acct_thread(a, prev);
+	/* Its last switch, after its exit: that life's, whichever life the tid has now. */
+	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & ACCT_STATE_EXITED))
+		t = acct_life_tail(a, t, ts);
+	else
+		t = acct_life_at(a, t, ts);
+	activate_thread(a, t);
+	if (ts < t->first_ts)
+		t->first_ts = ts;
 	/* It leaves this CPU: what it does next may be written on another. */
 	if (t->seg == a->here)
 		seg_end(a, t);
-	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & ACCT_STATE_EXITED))
+	if (!(prev_state & ACCT_STATE_PREEMPTED) && (prev_state & ACCT_STATE_EXITED)) {
 		t->gone_ts = ts;
+		acct_life_gone(t, ts);
+	}
 	/*
 	 * The kernel counts nvcsw when schedule() was not a preemption and the task
 	 * was not runnable; a runnable task that calls schedule() (on the way back
@@ -847,9 +882,11 @@ static void flow_count(struct acct *a, pid_t sender, pid_t target, int sig, int 
 	a->flow_idx[a->nflows++] = (uint16_t)i;
 }
 
-void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result)
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result, uint64_t ts)
 {
-	struct acct_thread *t = sender > 0 ? activate(a, sender) : NULL;
+	/* A sender's SIGCHLD follows its exit: its life's, whichever life the tid has now. */
+	struct acct_thread *t = sender > 0 ?
+		activate_thread(a, acct_life_tail(a, acct_thread(a, sender), ts)) : NULL;
 
 	flow_count(a, sender > 0 ? sender : 0, target, sig, result);
 
@@ -865,13 +902,13 @@ void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result
 		count(a, t, AC_SIGSENT);
 	if (!a->recv_on_deliver && target > 0 &&
 	    (result == SIG_RESULT_DELIVERED || result == SIG_RESULT_LOSE_INFO))
-		count(a, activate(a, target), AC_SIGRECV);
+		count(a, activate_thread(a, acct_life_at(a, acct_thread(a, target), ts)), AC_SIGRECV);
 }
 
-void acct_signal_deliver(struct acct *a, pid_t tid)
+void acct_signal_deliver(struct acct *a, pid_t tid, uint64_t ts)
 {
 	if (a->recv_on_deliver && tid > 0)
-		count(a, activate(a, tid), AC_SIGRECV);
+		count(a, activate_thread(a, acct_life_at(a, acct_thread(a, tid), ts)), AC_SIGRECV);
 }
 
 static void push_pid(pid_t **v, size_t *n, size_t *cap, pid_t pid)
@@ -910,9 +947,15 @@ static void life_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clo
 	struct acct_thread *t, *p;
 	pid_t ppid, tgid = 0;
 
-	p = parent > 0 ? acct_thread(a, parent) : NULL;
-	t = acct_thread(a, child);
+	p = parent > 0 ? acct_life_at(a, acct_thread(a, parent), ts) : NULL;
+	/* Every CPU is read: a fork decoding could not place is placed now. */
+	t = acct_life_begin(a, acct_life_at(a, acct_thread(a, child), ts), ts, false, true);
 	ppid = p ? (p->tgid ? p->tgid : p->tid) : 0;
+	/* Whose process's life a thread's rows are: its creator's (a reused tgid has others). */
+	if (clone_flags & ACCT_CLONE_THREAD)
+		t->proc_life = !p ? 0 : p->proc_life ? p->proc_life : p->tgid == p->tid ? p->serial : 0;
+	else
+		t->proc_life = t->serial;
 	if (clone_flags & ACCT_CLONE_THREAD)
 		tgid = p ? p->tgid : 0;
 	else
@@ -966,12 +1009,12 @@ static void life_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *file
 
 	if (old_pid != pid && old_pid > 0) {
 		/* A non-leader thread exec'd: it carries on as the leader's pid. */
-		struct acct_thread *o = acct_thread(a, old_pid);
+		struct acct_thread *o = acct_life_at(a, acct_thread(a, old_pid), ts);
 
 		if (!o->exited && !life_stale(o, ts))
 			o->exited = 1;
 	}
-	t = acct_thread(a, pid);
+	t = acct_life_at(a, acct_thread(a, pid), ts);
 	t->tgid = pid;
 	t->renamed = true;
 	if (!life_stale(t, ts)) {
@@ -999,7 +1042,7 @@ static void life_exec(struct acct *a, pid_t pid, pid_t old_pid, const char *file
 
 static void life_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, uint64_t ts)
 {
-	struct acct_thread *t = acct_thread(a, pid);
+	struct acct_thread *t = acct_life_at(a, acct_thread(a, pid), ts);
 
 	if (life_stale(t, ts))
 		return;
@@ -1009,14 +1052,15 @@ static void life_rename(struct acct *a, pid_t pid, const char *comm, size_t comm
 
 static void life_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
 {
-	struct acct_thread *t = activate(a, tid);
+	struct acct_thread *t = activate_thread(a, acct_life_at(a, acct_thread(a, tid), ts));
 
 	/* Older than its fork: a task that had the tid before, gone already. */
 	if (life_stale(t, ts))
 		return;
 	t->exited = 1;
 	t->group_dead = group_dead;
-	if (group_dead)
+	/* An older life's row says it ended (ended): the tid's newest is another process. */
+	if (group_dead && !t->ended)
 		push_pid(&a->dead, &a->ndead, &a->cap_dead, tid);
 }
 
@@ -1064,19 +1108,21 @@ void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flag
 		  const char *comm, size_t comm_len, uint64_t ts)
 {
 	struct acct_life *l;
-	struct acct_thread *p;
+	struct acct_thread *p, *c;
 
 	if (child <= 0)
 		return;
+	/* A life of the child's tid begins, as decoded: what it did before is another's. */
+	c = acct_life_begin(a, acct_life_at(a, acct_thread(a, child), ts), ts, false, !a->order_life);
 	/*
 	 * A new task runs in its creator's ABI (as decoded: its calls follow).
 	 * Known already: from a task that had its tid before, unless what told
 	 * it (its exec's return, decoded first from another CPU) is newer.
 	 */
 	p = parent > 0 ? pidmap_get(&a->threads, parent) : NULL;
-	if (p && p->abi_known) {
-		struct acct_thread *c = acct_thread(a, child);
-
+	if (p)
+		p = acct_life_at(a, p, ts);
+	if (c && p && p->abi_known) {
 		if (!c->abi_known) {
 			acct_set_abi(a, c, p->compat);
 			c->abi_ts = ts;
@@ -1123,24 +1169,30 @@ void acct_rename(struct acct *a, pid_t pid, const char *comm, size_t comm_len, u
 
 void acct_exit(struct acct *a, pid_t tid, bool group_dead, uint64_t ts)
 {
-	struct acct_thread *t;
+	struct acct_thread *l;
 
 	if (tid <= 0)
 		return;
 	/*
+	 * Its life ends here, as decoded: what its tid does after (but its
+	 * last switch and SIGCHLD) is another life's. Not a leader's whose
+	 * process goes on (an exec from another thread takes its tid over).
+	 */
+	l = acct_life_at(a, acct_thread(a, tid), ts);
+	acct_life_end(a, l, ts, group_dead || !a->group_dead_known || l->tgid != tid);
+	/*
 	 * As decoded, not in time order: the state split may apply its switches
 	 * before the tick, and they are on this CPU's pages after this event.
 	 */
-	t = acct_thread(a, tid);
-	if (ts > t->exit_ts && ts >= t->life_ts)
-		t->exit_ts = ts;
+	if (ts > l->exit_ts && ts >= l->life_ts)
+		l->exit_ts = ts;
 	if (!a->order_life) {
 		life_exit(a, tid, group_dead, ts);
 		return;
 	}
 	keep_life(a, AL_EXIT, tid, ts, NULL, 0)->group_dead = group_dead;
 	/* Its counts go to its row this interval, whenever the exit is applied. */
-	activate(a, tid);
+	activate_thread(a, l);
 }
 
 static int life_cmp(const void *pa, const void *pb)
@@ -1208,12 +1260,58 @@ void acct_set_tgid(struct acct *a, struct acct_thread *t, pid_t tgid)
 	t->tgid = tgid;
 }
 
+/* @t, the tid's newest life, and the older ones it keeps. */
 static void forget(struct acct *a, struct acct_thread *t)
 {
+	struct acct_thread *older;
+
 	if (a->recent[(uint32_t)t->tid & (ACCT_RECENT - 1)] == t)
 		a->recent[(uint32_t)t->tid & (ACCT_RECENT - 1)] = NULL;
 	pidmap_del(&a->threads, t->tid);
-	thread_free(t);
+	for (; t; t = older) {
+		older = t->older;
+		thread_free(t);
+	}
+}
+
+/*
+ * The new interval for every life of a tid (@t its newest): older lives done
+ * (their rows shown, a late CPU's events read) are freed. Returns true when
+ * one of them is still on the active list (its row carried).
+ */
+static bool lives_end_interval(struct acct_thread *t)
+{
+	struct acct_thread **pp = &t->older, *o;
+	bool busy = false;
+
+	for (o = t; o; o = o->older) {
+		o->renamed = false;
+		o->named = false;
+		o->cred_call = false;
+		/* The next interval's records (at a drain, at the tick) set it. */
+		o->st_moved = false;
+		/* A carried row keeps them: it is shown next interval. */
+		if (!o->active)
+			o->born = o->mixed = false;
+		if (o->exited)
+			o->exited++;
+		else if (o->idle < UINT16_MAX)
+			o->idle++;
+		if (o->ended && o->ended_age < UINT8_MAX)
+			o->ended_age++;
+	}
+	while ((o = *pp)) {
+		if (o->active) {
+			busy = true;
+			pp = &o->older;
+		} else if (o->exited > 2 || o->ended_age > 2) {
+			*pp = o->older;
+			thread_free(o);
+		} else {
+			pp = &o->older;
+		}
+	}
+	return busy;
 }
 
 void acct_carry(struct acct *a, struct acct_thread *t)
@@ -1251,6 +1349,7 @@ void acct_end_interval(struct acct *a)
 		sc_table_clear(&t->err);
 	}
 	memset(a->total, 0, sizeof(a->total));
+	a->intervals++;
 	a->lost = 0;
 	a->lost_unknown = false;
 	a->nborn = a->ndead = a->nsigs = a->nexecs = a->nmoved = 0;
@@ -1264,21 +1363,12 @@ void acct_end_interval(struct acct *a)
 		if (!a->threads.slots[i].key)
 			continue;
 		t = a->threads.slots[i].val;
-		t->renamed = false;
-		t->named = false;
-		t->cred_call = false;
-		/* The next interval's records (at a drain, at the tick) set it. */
-		t->st_moved = false;
-		if (t->exited)
-			t->exited++;
-		else if (t->idle < UINT16_MAX)
-			t->idle++;
 		/*
 		 * A carried thread is still on the active list, linked through
 		 * ->next: it is forgotten once its counts are folded, never
 		 * before (freed there, the list walks freed memory or loops).
 		 */
-		if (t->active)
+		if (lives_end_interval(t) || t->active)
 			continue;
 		if (t->exited > 2 || (t->idle >= ACCT_IDLE_FORGET && t->enter_nr == SC_EMPTY)) {
 			t->next = doomed;
@@ -1550,7 +1640,10 @@ static __attribute__((noinline)) void cpu_evict(struct acct *a, struct acct_cpu 
 	struct acct_thread *o = find_thread(a, c->owner);
 
 	c->owner = 0;
-	if (!o || o->st != ACCT_ST_ONCPU || &a->cpus[o->st_cpu] != c)
+	/* Of its tid's lives (evlives.c), the one on it: an older one's switch-out may be missed. */
+	while (o && (o->st != ACCT_ST_ONCPU || &a->cpus[o->st_cpu] != c))
+		o = o->older;
+	if (!o)
 		return;
 	st_close(a, o, ts);
 	o->st = ACCT_ST_SLEEP;
@@ -1691,6 +1784,16 @@ static inline void apply_sched(struct acct *a, struct acct_thread *t, uint32_t w
 	}
 }
 
+/* The life a scheduler record is of: by its time, a last switch after an exit that life's. */
+static inline struct acct_thread *sched_life(struct acct *a, const struct acct_sched *r)
+{
+	struct acct_thread *t = acct_thread(a, r->tid);
+
+	if (SR_KIND(r->what) == ACCT_SR_OUT + ACCT_ST_DEAD)
+		return acct_life_tail(a, t, r->ts);
+	return acct_life_at(a, t, r->ts);
+}
+
 /* A record, @t its thread if looked up already. */
 static inline void apply_one(struct acct *a, const struct acct_sched *r, struct acct_thread *t)
 {
@@ -1700,7 +1803,7 @@ static inline void apply_one(struct acct *a, const struct acct_sched *r, struct 
 		if (c->owner)
 			cpu_evict(a, c, c->last < r->ts ? c->last : r->ts);
 	} else {
-		apply_sched(a, t ? t : acct_thread(a, r->tid), r->what, r->ts);
+		apply_sched(a, t ? t : sched_life(a, r), r->what, r->ts);
 	}
 	if (r->ts > c->last && !a->st_detached)
 		c->last = r->ts;
@@ -1741,7 +1844,7 @@ static inline __attribute__((always_inline)) void split_record(struct sched_end 
 	 * switch, a few microseconds past the cut at most.
 	 */
 	if (r->ts >= e->cut &&
-	    (early || r->tid <= 0 || !(t = acct_thread(e->a, r->tid))->exited)) {
+	    (early || r->tid <= 0 || !(t = sched_life(e->a, r))->exited)) {
 		e->a->sv_tmp[e->keep++] = *r;
 		return;
 	}
@@ -1861,7 +1964,7 @@ void acct_state_drained(struct acct *a, uint64_t slack)
 	split_sched(a, &e);
 }
 
-struct acct_thread *acct_activate(struct acct *a, pid_t tid)
+struct acct_thread *acct_activate(struct acct *a, pid_t tid, uint64_t ts)
 {
-	return activate(a, tid);
+	return activate_thread(a, acct_life_call(a, acct_thread(a, tid), ts));
 }

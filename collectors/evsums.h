@@ -149,6 +149,38 @@ struct acct_thread {
 	bool st_guess;
 	uint16_t st_cpu;	/* ACCT_ST_ONCPU: the CPU it runs on (acct.cpus) */
 	uint64_t st_since;
+	/*
+	 * Its life (evlives.c). A tid is reused, another process's or thread's
+	 * within an interval too: its events are this life's from @life_lo to
+	 * @life_hi (ring-buffer time, inclusive), its system calls from
+	 * @call_lo (its first return from its fork: none come before) to
+	 * @call_hi (its exit: none follow), one outside is another life's
+	 * (acct_life_at, acct_life_call). The tid's newest life is in
+	 * acct.threads; the older ones still kept hang off @older, newest
+	 * first, each ended.
+	 */
+	uint64_t life_lo, life_hi, call_lo, call_hi;
+	uint64_t end_ts;	/* its exit event (0: none seen); its last switch and SIGCHLD follow it */
+	/* When its first call or switch was (UINT64_MAX: none yet), its last call. */
+	uint64_t first_ts, last_call_ts;
+	struct acct_thread *older;
+	uint32_t serial;	/* its life's number (acct.lives): never 0 */
+	uint32_t proc_life;	/* its process's life (the leader's serial) when it began; 0 unknown */
+	uint32_t made;		/* acct.intervals when it was made */
+	bool own_life;		/* began while traced (its fork, or events after an exit): serial told */
+	bool exit_ends;		/* its exit ended the tid's life (not a leader's whose process goes on) */
+	/* Its fork was read (task_newtask in its creator, at @nt_ts), its first return (at @fr_ts). */
+	bool seen_nt, seen_fr;
+	uint64_t nt_ts, fr_ts;
+	bool born;		/* it began this interval (read then: its fork, events after an exit) */
+	bool ended;		/* a newer life has the tid */
+	/*
+	 * Another life's events were counted in it, or its in another, this
+	 * interval (read in an order that cannot split them): its rows' event
+	 * counts are unknown.
+	 */
+	bool mixed;
+	uint8_t ended_age;	/* intervals since it ended */
 	uint64_t exit_ts;	/* its exit event's time, as decoded (AC_EXITCPU_NS); 0 = none */
 	struct acct_thread *next;	/* active list */
 };
@@ -339,6 +371,17 @@ struct acct {
 	uint64_t st_early;		/* records applied before their tick */
 	uint64_t st_walks;		/* walks at the drains */
 
+	/*
+	 * The lives of the tids (evlives.c): lives made (acct_thread.serial),
+	 * intervals ended, and events of two lives counted together in one (a
+	 * life's beginning or end read after the next life's events from
+	 * another CPU: not split).
+	 */
+	uint32_t lives, intervals;
+	uint64_t lives_unsplit;
+	/* sched_process_exit says whether an exit ended its process (a leader's may not: an exec). */
+	bool group_dead_known;
+
 	pid_t *born;			/* processes forked this interval */
 	size_t nborn, cap_born;
 	pid_t *dead;			/* tids whose exit ended their process */
@@ -378,8 +421,11 @@ void acct_free(struct acct *a);
 
 /* The thread @tid, created (tgid unknown) on first sight. Never NULL. */
 struct acct_thread *acct_thread_slow(struct acct *a, pid_t tid);
-/* @tid's thread, on the interval's active list (its counts are collected). */
-struct acct_thread *acct_activate(struct acct *a, pid_t tid);
+/*
+ * @tid's thread, its life that made a system call's event at @ts
+ * (evlives.c), on the interval's active list (its counts are collected).
+ */
+struct acct_thread *acct_activate(struct acct *a, pid_t tid, uint64_t ts);
 static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 {
 	struct acct_thread *t = a->recent[(uint32_t)tid & (ACCT_RECENT - 1)];
@@ -388,6 +434,51 @@ static inline struct acct_thread *acct_thread(struct acct *a, pid_t tid)
 		return t;
 	return acct_thread_slow(a, tid);
 }
+
+/* A new thread, not in acct.threads yet: what the slow path makes (evlives.c makes lives). */
+struct acct_thread *acct_thread_new(struct acct *a, pid_t tid);
+
+/*
+ * The lives of a tid (evlives.c). Each CPU's buffer is decoded in turn, so
+ * a reused tid's events come in no one order: each goes to the life its
+ * time falls in, the lives bounded by what ends and begins one as decoded
+ * (an exit; a task_newtask, the new task's first return from its fork).
+ * acct_life_route: @t's life does not hold @ts; the one that does, made
+ * if new. From @t, the tid's newest life (acct_thread).
+ */
+struct acct_thread *acct_life_route(struct acct *a, struct acct_thread *t, uint64_t ts, bool call);
+static inline struct acct_thread *acct_life_at(struct acct *a, struct acct_thread *t, uint64_t ts)
+{
+	/* One compare: ts below life_lo wraps above the span. */
+	if (__builtin_expect(ts - t->life_lo > t->life_hi - t->life_lo, 0))
+		return acct_life_route(a, t, ts, false);
+	return t;
+}
+/* The same for a system call's event: none follows its life's exit. */
+static inline struct acct_thread *acct_life_call(struct acct *a, struct acct_thread *t, uint64_t ts)
+{
+	if (__builtin_expect(ts - t->call_lo > t->call_hi - t->call_lo, 0))
+		return acct_life_route(a, t, ts, true);
+	return t;
+}
+/*
+ * A life of @l's tid begins at @ts: @fr, its first return from its fork
+ * (@l: acct_life_call's), else its creator's task_newtask (@l:
+ * acct_life_at's). Returns that life, made if new; NULL when that cannot be
+ * told yet (a fork older than the oldest life kept, which began with a
+ * return read first, no exit between): @settle takes it as that life's, once
+ * every CPU is read (acct_order_life).
+ */
+struct acct_thread *acct_life_begin(struct acct *a, struct acct_thread *l, uint64_t ts, bool fr,
+				    bool settle);
+/* @l (acct_life_at's) exited at @ts; @ends: the tid's life ends (not a leader whose process goes on). */
+void acct_life_end(struct acct *a, struct acct_thread *l, uint64_t ts, bool ends);
+/* @l's last switch, after its exit, at @ts (acct_life_tail's): nothing of it follows. */
+void acct_life_gone(struct acct_thread *l, uint64_t ts);
+/* What a life does after its exit (its last switch, its SIGCHLD) at @ts: that life's, from the newest @t. */
+struct acct_thread *acct_life_tail(struct acct *a, struct acct_thread *t, uint64_t ts);
+/* The life of @th's process: its leader's (tid @tgid) when @th began, else the newest. */
+struct acct_thread *acct_life_of_proc(const struct acct *a, struct acct_thread *th, pid_t tgid);
 
 /*
  * A fork-family call returning 0: a new task leaving the kernel for the first
@@ -423,9 +514,9 @@ void acct_switch(struct acct *a, pid_t prev, long prev_state, uint64_t ts);
 /* Its last switch, after its exit, was read: nothing more of it can come. */
 bool acct_gone(const struct acct_thread *t);
 /* @sender is 0 when the signal came from interrupt context (no sending task). */
-void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result);
+void acct_signal(struct acct *a, pid_t sender, pid_t target, int sig, int result, uint64_t ts);
 /* signal_deliver in @tid: received, when acct.recv_on_deliver says so. */
-void acct_signal_deliver(struct acct *a, pid_t tid);
+void acct_signal_deliver(struct acct *a, pid_t tid, uint64_t ts);
 /* Lifecycle events, with their ring buffer time @ts (see order_life). */
 void acct_newtask(struct acct *a, pid_t parent, pid_t child, uint64_t clone_flags,
 		  const char *comm, size_t comm_len, uint64_t ts);

@@ -404,10 +404,38 @@ static bool listed(const pid_t *v, size_t n, pid_t id)
 	return false;
 }
 
+/*
+ * Has @id a past life this tick (its pid reused: model_past_find) without
+ * its record, once those of @s from @from on are applied? Records come in
+ * the order the tasks exited: the oldest such life's is the next.
+ */
+static bool past_open(const struct model *m, const struct sample *s, size_t from, pid_t id)
+{
+	const struct task *p;
+	long open = 0;
+	size_t i;
+
+	for (p = model_past_find(m, id); p; p = p->older)
+		open += p->past_tick == m->tick && !p->final;
+	for (i = from; i < s->nfinals && open > 0; i++)
+		open -= s->finals[i].id == id;
+	return open > 0;
+}
+
+/* How many of @s's finals from @from on, before @f, are of @f's id. */
+static size_t same_id(const struct sample *s, size_t from, const struct task_final *f)
+{
+	size_t n = 0;
+
+	for (; from < s->nfinals && &s->finals[from] != f; from++)
+		n += s->finals[from].id == f->id;
+	return n;
+}
+
 void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 		   const pid_t *later, size_t nlater)
 {
-	size_t i, keep = 0;
+	size_t i, keep = 0, first = s->nfinals;
 
 	if (!x)
 		return;
@@ -422,17 +450,15 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 		struct pending *p = &x->pend[i];
 		const struct task *t = model_task_find(m, p->f.id);
 		struct task_final *f;
+		/* The pid is another process's now: the record's life is an earlier one. */
+		bool other = t && t->starttime && p->have_window &&
+			     (t->starttime < p->start_lo || t->starttime > p->start_hi);
 
 		/* Unless its row waits for its fork: whether it is followed is known then. */
 		if (m->focus && !model_is_focused(m, p->f.tgid) && !listed(later, nlater, p->f.id))
 			continue;
-		if (t && t->starttime && p->have_window &&
-		    (t->starttime < p->start_lo || t->starttime > p->start_hi)) {
-			/* The pid is another process's now. */
-			x->st.unmatched++;
-			continue;
-		}
-		if ((t && row_alive(m, t)) || listed(later, nlater, p->f.id)) {
+		if (listed(later, nlater, p->f.id) ||
+		    (!other && t && row_alive(m, t) && !past_open(m, s, first, p->f.id))) {
 			if (++p->age <= EXITS_WAIT_TICKS)
 				x->pend[keep++] = *p;
 			else
@@ -441,9 +467,13 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 		}
 		f = sample_add_final(s);
 		*f = p->f;
-		/* The record leaves out the exit's own work: the events have it. */
+		f->have_window = p->have_window;
+		f->start_lo = p->start_lo;
+		f->start_hi = p->start_hi;
+		/* The record leaves out the exit's own work: the events have it (its life's). */
 		if (f->have & (1u << CNT_CPU))
-			f->cnt[CNT_CPU] = lifecpu_final(x->life, f->id, f->cnt[CNT_CPU]);
+			f->cnt[CNT_CPU] = lifecpu_final(x->life, model_final_of(m, f, same_id(s, first, f)),
+							f->cnt[CNT_CPU]);
 		/*
 		 * Started after the tick before the one its record came at began
 		 * (clock ticks: at most one early), or not.

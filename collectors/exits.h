@@ -23,6 +23,11 @@
  * an exit event on a CPU not read yet): it waits, matched to nothing, until
  * its task's row is dead, at most EXITS_WAIT_TICKS ticks.
  *
+ * A record whose start does not fit the task the model has under its pid,
+ * or that comes while that task lives and an earlier life of the pid ended
+ * this tick (model_past_find), is an earlier life's: given at once, the model
+ * makes it that life's row (pid reuse, model.h).
+ *
  * A process's row (not threads mode) sums its threads' records; the last
  * one (group_dead) ends it. When a multi-threaded process started before
  * ktop listened, or records were dropped during its life, the sum is not its
@@ -46,7 +51,7 @@ struct exits;
 struct exits_stats {
 	uint64_t records;	/* read */
 	uint64_t rows;		/* final readings given to the model */
-	uint64_t unmatched;	/* waited EXITS_WAIT_TICKS for a dead row in vain, or another process's pid */
+	uint64_t unmatched;	/* waited EXITS_WAIT_TICKS for a dead row in vain */
 	uint64_t partial;	/* processes whose threads' sum is not whole: counters left unknown */
 	uint64_t lost;		/* dropped by the kernel */
 };

@@ -23,6 +23,7 @@
 
 #define INSTANCE_PREFIX "ktop-"
 #define MAX_CPUS 1024
+/* The counting instance's events (evdecode.h's kinds, EV_NR at most). */
 #define MAX_EVENTS 24
 #define SUBBUF_KB 64
 #define SUBBUF_KB_STR "64"
@@ -424,8 +425,11 @@ int trace_open(const struct trace_config *cfg, struct trace **out, char *why, si
 		snprintf(why, whylen, "tracing off: needs root or write access to %s", path);
 		return -EACCES;
 	}
-	if (cfg->nevents > MAX_EVENTS)
+	if (cfg->nevents > MAX_EVENTS) {
+		snprintf(why, whylen, "tracing off: %zu events asked, at most %d", cfg->nevents,
+			 MAX_EVENTS);
 		return -EINVAL;
+	}
 	if (!pids_mappable(why, whylen))
 		return -EXDEV;
 	if (!start_of(getpid(), &self_start)) {

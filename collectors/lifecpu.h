@@ -38,11 +38,12 @@ void lifecpu_free(struct lifecpu *l);
  */
 void lifecpu_note(struct lifecpu *l, const struct model *m);
 /*
- * lifecpu_final - the CPU time of dead row @id (ns) from its exit record's
+ * lifecpu_final - the CPU time of dead row @t (ns) from its exit record's
  * @record_ns (the sum of its threads' records, for a process); its life is
- * forgotten.
+ * forgotten. @t: the task the record goes to (model_final_of), NULL when
+ * the model has none (no event of it was counted): the record's alone.
  */
-uint64_t lifecpu_final(struct lifecpu *l, pid_t id, uint64_t record_ns);
+uint64_t lifecpu_final(struct lifecpu *l, const struct task *t, uint64_t record_ns);
 /* Forget the lives of rows gone from the model @m without a record (their pids may come again). */
 void lifecpu_forget(struct lifecpu *l, const struct model *m);
 

@@ -743,6 +743,9 @@ static void sample_cmdline(struct procfs *pc, struct pentry *e, const struct tas
 	pc->st.cmdline_reads++;
 	if (n < 0)
 		return;
+	/* A zombie's is empty: its row, X once reaped, keeps what it ran (Z shows [comm]). */
+	if (!n && r->stat.state == 'Z' && t && t->cmdline)
+		return;
 	/* Unchanged (the usual case): keep the copy the model has. */
 	if (t && t->cmdline && t->cmdline_len == (size_t)n && !memcmp(t->cmdline, pc->buf, (size_t)n))
 		return;
@@ -1037,7 +1040,10 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *st)
 	st->sid = (pid_t)i;
 	if (next_i64(&c, &i)) return -EINVAL;	/* 7 tty_nr */
 	st->tty_nr = (int)i;
-	if (skip_fields(&c, 2)) return -EINVAL;	/* 8 tpgid, 9 flags */
+	if (skip_fields(&c, 1)) return -EINVAL;	/* 8 tpgid */
+	if (next_u64(&c, &u)) return -EINVAL;	/* 9 flags */
+	st->have_flags = true;
+	st->kthread = u & PROCFS_PF_KTHREAD;
 	if (next_u64(&c, &st->minflt)) return -EINVAL;	/* 10 */
 	if (skip_fields(&c, 1)) return -EINVAL;		/* 11 cminflt */
 	if (next_u64(&c, &st->majflt)) return -EINVAL;	/* 12 */

@@ -119,6 +119,8 @@ bool procfs_pid_exists(const struct procfs *pc, pid_t pid);
  * newlines; truncated or empty files; fields the running kernel lacks).
  * Each returns 0 on success or -EINVAL when the buffer is not a usable file.
  */
+/* The flags field's bit of a kernel thread (include/linux/sched.h). */
+#define PROCFS_PF_KTHREAD 0x00200000u
 int parse_pid_stat(const char *buf, size_t len, struct pid_stat *st);
 
 int parse_pid_status(const char *buf, size_t len, struct pid_status *st);

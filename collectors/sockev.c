@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sockev.h"
 
-void sockev_bytes(struct acct *a, pid_t tid, bool send, unsigned family, int ret, int flags)
+void sockev_bytes(struct acct *a, pid_t tid, bool send, unsigned family, int ret, int flags,
+		  uint64_t ts)
 {
 	enum acct_cnt c = send ? AC_NET_TX : AC_NET_RX;
 	struct acct_thread *t;
@@ -10,7 +11,7 @@ void sockev_bytes(struct acct *a, pid_t tid, bool send, unsigned family, int ret
 		return;
 	if (!send && (flags & SOCKEV_MSG_PEEK))
 		return;
-	t = acct_activate(a, tid);
+	t = acct_activate(a, tid, ts);
 	t->n[c] += (uint64_t)ret;
 	a->total[c] += (uint64_t)ret;
 }

@@ -29,8 +29,10 @@
 /*
  * sockev_bytes - one sock_send_length (@send) or sock_recv_length event of
  * thread @tid: @ret the call's result (bytes, or -errno), @flags the
- * receive's flags. Adds to AC_NET_TX or AC_NET_RX.
+ * receive's flags, @ts its time (the thread's life it is of: a tid is
+ * reused, evlives.c). Adds to AC_NET_TX or AC_NET_RX.
  */
-void sockev_bytes(struct acct *a, pid_t tid, bool send, unsigned family, int ret, int flags);
+void sockev_bytes(struct acct *a, pid_t tid, bool send, unsigned family, int ret, int flags,
+		  uint64_t ts);
 
 #endif

@@ -3,7 +3,7 @@
 #define KTOP_EVRING_H
 
 /*
- * collectors/evring: a bounded ring of fixed-size records (a focused process's
+ * lib/evring: a bounded ring of fixed-size records (a focused process's
  * recent kernel events, its variable samples, its signals). It grows by
  * doubling up to @max entries, then overwrites the oldest: memory stays
  * bounded however long ktop runs, and a quiet process costs little.

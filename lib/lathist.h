@@ -3,7 +3,7 @@
 #define KTOP_LATHIST_H
 
 /*
- * model/lathist: a log2 histogram of system-call durations, and the
+ * lib/lathist: a log2 histogram of system-call durations, and the
  * percentiles it gives. Bucket i counts the calls that took more than
  * 2^(i-1) us and at most 2^i us (bucket 0: at most 1 us); the last bucket,
  * LAT_BUCKETS - 1, every call longer than 2^(LAT_BUCKETS - 2) us (67 s).

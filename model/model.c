@@ -18,6 +18,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	pidmap_init(&m->index);
 	pidmap_init(&m->limbo);
 	pidmap_init(&m->dead);
+	pidmap_init(&m->past);
 	m->hz = hz > 0 ? hz : 100;
 	m->page_kb = page_kb > 0 ? page_kb : 4;
 	m->events_uid = -1;
@@ -31,6 +32,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	pidmap_init(&m->focus_set);
 	sysagg_init(&m->agg);
 	sigflows_init(&m->sigflows);
+	disks_init(&m->disks);
 	cgnames_init(&m->names);
 	cgres_table_init(&m->cgres);
 }
@@ -64,6 +66,7 @@ void model_clear(struct model *m)
 		task_free(m->tasks[i]);
 	}
 	m->ntasks = 0;
+	pidmap_clear(&m->past);
 	limbo_clear(&m->limbo);
 	dead_expire(m, true);
 }
@@ -94,6 +97,8 @@ void model_set_session(struct model *m, const struct sample_session *ss)
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s", ss->trace_status);
 	m->exit_records = ss->exit_records;
 	snprintf(m->exits_status, sizeof(m->exits_status), "%s", ss->exits_status);
+	disks_set_why(&m->disks, ss->disks_status);
+	snprintf(m->conns_why, sizeof(m->conns_why), "%s", ss->conns_status);
 	/* The recording's -p, unless this replay names its own. */
 	if (ss->npins && !m->focus)
 		model_set_focus(m, ss->pins, ss->npins);
@@ -113,6 +118,7 @@ void model_free(struct model *m)
 	sysagg_free(&m->agg);
 	sigflows_free(&m->sigflows);
 	free(m->conns);
+	disks_free(&m->disks);
 	cgnames_free(&m->names);
 	cgres_table_free(&m->cgres);
 	free(m->cpu_bufs[0]);
@@ -123,6 +129,7 @@ void model_free(struct model *m)
 	pidmap_free(&m->limbo);
 	dead_expire(m, true);
 	pidmap_free(&m->dead);
+	pidmap_free(&m->past);
 }
 
 /* A new interval for @t: this tick's readings and events start empty. */
@@ -175,6 +182,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	m->lost_unknown = false;
 	sigflows_begin(&m->sigflows);
 	m->nconns = 0;
+	disks_begin(&m->disks);
 	m->exits_lost = 0;
 	m->exits_lost_unknown = false;
 	/* A tick without a source for them (a replay, tracing off): not known. */
@@ -201,38 +209,115 @@ static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime
 	t->processor = -1;
 }
 
-static void tasks_add(struct model *m, struct task *t)
+static void tasks_push(struct model *m, struct task *t)
 {
 	if (m->ntasks == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : 256;
 		m->tasks = xrealloc(m->tasks, m->cap * sizeof(*m->tasks));
 	}
 	m->tasks[m->ntasks++] = t;
+}
+
+static void tasks_add(struct model *m, struct task *t)
+{
+	tasks_push(m, t);
 	pidmap_put(&m->index, t->pid, t);
+}
+
+/* A new task in the list, not in the index yet (a past life's stays out). */
+static struct task *tasks_new(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+
+	task_reset(t, pid, tgid, starttime);
+	t->made_tick = m->tick;
+	tasks_push(m, t);
+	return t;
+}
+
+/* @t, the index's task of its pid, is an earlier life now (task.past). */
+static void past_add(struct model *m, struct task *t)
+{
+	if (pidmap_get(&m->index, t->pid) == t)
+		pidmap_del(&m->index, t->pid);
+	t->past = true;
+	t->past_tick = m->tick;
+	t->older = pidmap_get(&m->past, t->pid);
+	pidmap_put(&m->past, t->pid, t);
+}
+
+static void past_del(struct model *m, struct task *t)
+{
+	struct task *p = pidmap_get(&m->past, t->pid);
+
+	if (p == t) {
+		if (t->older)
+			pidmap_put(&m->past, t->pid, t->older);
+		else
+			pidmap_del(&m->past, t->pid);
+		return;
+	}
+	while (p && p->older != t)
+		p = p->older;
+	if (p)
+		p->older = t->older;
+}
+
+/* A past life nothing else told of, from its row or its exit record. */
+static struct task *past_new(struct model *m, pid_t pid, pid_t tgid)
+{
+	struct task *t = tasks_new(m, pid, tgid, 0);
+
+	past_add(m, t);
+	return t;
+}
+
+/*
+ * @t's pid began a new life: the task that has it now. @t's row was shown
+ * already (X at an earlier tick, or kept exited): @t is reset for it. Else
+ * @t is a past life, and its end (the events' row, its exit record) may
+ * still come this tick: never mixed with the new life's numbers.
+ */
+static struct task *new_life(struct model *m, struct task *t, pid_t tgid, uint64_t starttime)
+{
+	uint64_t want = t->want_until;
+	pid_t pid = t->pid;
+
+	if (t->gone || (t->state == 'X' && t->seen_tick != m->tick)) {
+		task_reset(t, pid, tgid, starttime);
+		t->made_tick = m->tick;
+	} else {
+		past_add(m, t);
+		t = tasks_new(m, pid, tgid, starttime);
+		pidmap_put(&m->index, pid, t);
+	}
+	t->want_until = want;
+	return t;
 }
 
 struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime)
 {
 	struct task *t = pidmap_get(&m->index, pid);
 
-	if (t && !t->starttime) {
+	if (t && !t->starttime && !(t->state == 'X' && t->seen_tick != m->tick)) {
 		/* Created from events; /proc tells who it is. */
 		t->starttime = starttime;
 		t->tgid = tgid;
 	} else if (t && t->starttime != starttime) {
 		/* A reused pid: never mix the new process with the old one's numbers. */
-		uint64_t want = t->want_until;
-
-		task_reset(t, pid, tgid, starttime);
-		t->want_until = want;
+		t = new_life(m, t, tgid, starttime);
 	}
 	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		task_reset(t, pid, tgid, starttime);
-		tasks_add(m, t);
+		t = tasks_new(m, pid, tgid, starttime);
+		pidmap_put(&m->index, pid, t);
 	}
 	t->seen_tick = m->tick;
 	return t;
+}
+
+const struct task *model_past_find(const struct model *m, pid_t pid)
+{
+	return pidmap_get(&m->past, pid);
 }
 
 struct task *model_task_find(const struct model *m, pid_t pid)
@@ -288,6 +373,8 @@ void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat 
 	t->rss_kb = st->rss * (uint64_t)m->page_kb;
 	t->vsize_kb = st->vsize / 1024;
 	t->processor = st->processor;
+	t->have_flags = st->have_flags;
+	t->kthread = st->kthread;
 	model_task_set_counter(t, CNT_UTIME, st->utime);
 	model_task_set_counter(t, CNT_STIME, st->stime);
 	model_task_set_counter(t, CNT_CPU, ticks_to_ns(st->utime + st->stime, m->hz));
@@ -583,17 +670,92 @@ static void mark_exited(struct task *t)
 	}
 }
 
+/* What the events say of a task no reading made. */
+static void from_events(struct task *t, const struct row_events *e)
+{
+	memcpy(t->comm, e->comm, sizeof(e->comm));
+	t->state = e->exited ? 'X' : '?';
+	t->ppid = e->ppid;
+	t->exited = e->exited;
+}
+
+/*
+ * Could @t be a life begun this interval (row_events.born)? Not one there
+ * before the last tick: the events of the interval before were read before
+ * /proc's last reading, so one made then may have begun after them.
+ */
+static bool may_be_born(const struct model *m, const struct task *t)
+{
+	return t->made_tick + 1 >= m->tick;
+}
+
+/*
+ * Is @e (the newest life of its id in the sample) another life than @t's?
+ * What /proc read this tick is the newest life; else the events' numbers
+ * say, or a life begun this interval is not a task that was there before.
+ */
+static bool life_differs(const struct model *m, const struct task *t, const struct row_events *e)
+{
+	if (t->gone || t->read_now)
+		return false;
+	if (t->life && e->life)
+		return t->life != e->life;
+	return e->born && !may_be_born(m, t);
+}
+
+/*
+ * The task of @e, a life of its id older than the newest (row_events.ended):
+ * one of this tick's past lives that can be it (the same life, or one whose
+ * life no event told: /proc's, its pid reused since), else the id's task if
+ * nothing of this tick made it the newest (it is this life, ended), else a
+ * new past life.
+ */
+static struct task *past_of_row(struct model *m, const struct row_events *e)
+{
+	struct task *p, *t = model_task_find(m, e->id);
+
+	for (p = pidmap_get(&m->past, e->id); p && e->life; p = p->older)
+		if (p->past_tick == m->tick && p->life == e->life)
+			return p;
+	for (p = pidmap_get(&m->past, e->id); p; p = p->older)
+		if (p->past_tick == m->tick && !p->life && (!e->born || may_be_born(m, p)))
+			return p;
+	if (t && t->seen_tick != m->tick && !t->gone && t->state != 'X' &&
+	    (!t->life || !e->life || t->life == e->life) && (!e->born || may_be_born(m, t))) {
+		past_add(m, t);
+		return t;
+	}
+	p = past_new(m, e->id, e->tgid);
+	from_events(p, e);
+	return p;
+}
+
 /*
  * A row's events. A row /proc did not list is made from what the events say
  * (born and gone within the interval); one /proc listed before but not now
- * is gone, and these were its last events.
+ * is gone, and these were its last events. An older life of a reused pid is
+ * a row of its own (past_of_row), X.
  */
 static void apply_row(struct model *m, const struct row_events *e)
 {
 	struct task *t = model_task_find(m, e->id);
+	struct task *held = t ? NULL : pidmap_get(&m->limbo, e->id);
 	int c;
 
-	if (!t && (t = pidmap_del(&m->limbo, e->id))) {
+	if (e->ended) {
+		t = past_of_row(m, e);
+		t->seen_tick = m->tick;
+		t->state = 'X';
+		t->exited = true;
+		if (e->renamed && e->comm[0])
+			memcpy(t->comm, e->comm, sizeof(e->comm));
+	} else if (t && life_differs(m, t, e)) {
+		/* A new life of the pid, /proc not told yet: the task's is another's. */
+		t = new_life(m, t, e->tgid, 0);
+		from_events(t, e);
+		t->seen_tick = m->tick;
+	} else if (held && !life_differs(m, held, e)) {
+		t = pidmap_del(&m->limbo, e->id);
 		/*
 		 * Its row was held a tick: the task /proc last listed, back with the
 		 * name and owner it had. Like a row /proc never listed, it is X only
@@ -608,10 +770,7 @@ static void apply_row(struct model *m, const struct row_events *e)
 			memcpy(t->comm, e->comm, sizeof(e->comm));
 	} else if (!t) {
 		t = model_task_sample(m, e->id, e->tgid, 0);
-		memcpy(t->comm, e->comm, sizeof(e->comm));
-		t->state = e->exited ? 'X' : '?';
-		t->ppid = e->ppid;
-		t->exited = e->exited;
+		from_events(t, e);
 	} else if (t->seen_tick != m->tick) {
 		/*
 		 * Its last row was shown at an earlier tick. Its final switch, after
@@ -628,6 +787,11 @@ static void apply_row(struct model *m, const struct row_events *e)
 		if (e->renamed && e->comm[0])
 			memcpy(t->comm, e->comm, sizeof(e->comm));
 	}
+	if (e->life)
+		t->life = e->life;
+	/* Two lives' events that could not be split: unknown, not a share of them. */
+	if (e->unsure)
+		t->ev_withheld = true;
 	if (t->ev_withheld)
 		return;
 	for (c = 0; c < CNT_NR; c++)
@@ -679,6 +843,83 @@ static void apply_conn(struct model *m, const struct sock_conn *c)
 		snprintf(r->comm, sizeof(r->comm), "%.15s", t->comm);
 }
 
+/* Can @t be the life whose exit record @f is (its start in the record's window)? */
+static bool final_fits(const struct task *t, const struct task_final *f)
+{
+	return !f->have_window || !t->starttime ||
+	       (t->starttime >= f->start_lo && t->starttime <= f->start_hi);
+}
+
+/*
+ * The task of an exit record: records come in the order the tasks exited,
+ * so the oldest of this tick's past lives of the pid that has none yet;
+ * else the pid's task, unless it started outside the record's window or
+ * took another record this tick (then the record's life is one of its own:
+ * a pid reused, untraced, by tasks /proc never read). NULL: its last row
+ * was shown already.
+ */
+/*
+ * Of this tick's past lives of @f's pid without a record that @f fits, the
+ * @skip-th oldest (the ones before it take the records of the pid that come
+ * first); NULL if none. @n: how many there are.
+ */
+static struct task *past_pick(const struct model *m, const struct task_final *f, size_t skip,
+			      size_t *n)
+{
+	struct task *p;
+	size_t i = 0;
+
+	*n = 0;
+	for (p = pidmap_get(&m->past, f->id); p; p = p->older)
+		*n += p->past_tick == m->tick && !p->final && final_fits(p, f);
+	if (skip >= *n)
+		return NULL;
+	for (p = pidmap_get(&m->past, f->id); p; p = p->older)
+		if (p->past_tick == m->tick && !p->final && final_fits(p, f) && i++ == *n - 1 - skip)
+			return p;
+	return NULL;
+}
+
+static struct task *final_task(struct model *m, const struct task_final *f)
+{
+	struct task *pick, *t = model_task_find(m, f->id);
+	size_t n;
+
+	if ((pick = past_pick(m, f, 0, &n)))
+		return pick;
+	if (t && !final_fits(t, f)) {
+		t = past_new(m, f->id, f->tgid);
+	} else if (t && t->final && t->seen_tick == m->tick) {
+		/* The next life's record: the earlier one is past. */
+		t = new_life(m, t, f->tgid, 0);
+	} else if (!t) {
+		t = model_task_sample(m, f->id, f->tgid, 0);
+	} else if (t->gone || (t->state == 'X' && t->seen_tick != m->tick)) {
+		/* Its last row was shown already: never twice. With its record: this is the next life's. */
+		if (t->gone || !t->was_final)
+			return NULL;
+		t = new_life(m, t, f->tgid, 0);
+	} else {
+		return t;
+	}
+	t->ppid = f->ppid;
+	return t;
+}
+
+const struct task *model_final_of(const struct model *m, const struct task_final *f, size_t skip)
+{
+	const struct task *t = model_task_find(m, f->id), *pick;
+	size_t n;
+
+	if ((pick = past_pick(m, f, skip, &n)))
+		return pick;
+	/* final_task's cases that make a task for the record: nothing else told of that life. */
+	if (skip > n || !t || !final_fits(t, f) || (t->final && t->seen_tick == m->tick) ||
+	    t->gone || (t->state == 'X' && t->seen_tick != m->tick))
+		return NULL;
+	return t;
+}
+
 /*
  * A dead task's final reading (its exit record). A task /proc read at the
  * previous tick counts the record less that reading; one born within the
@@ -690,16 +931,12 @@ static void apply_conn(struct model *m, const struct sock_conn *c)
  */
 static void apply_final(struct model *m, const struct task_final *f)
 {
-	struct task *t = model_task_find(m, f->id);
+	struct task *t = final_task(m, f);
 	uint64_t proc;
 	int c;
 
-	if (!t) {
-		t = model_task_sample(m, f->id, f->tgid, 0);
-		t->ppid = f->ppid;
-	} else if (t->gone || (t->state == 'X' && t->seen_tick != m->tick)) {
-		return;	/* its last row was shown already: never twice */
-	}
+	if (!t)
+		return;
 	t->seen_tick = m->tick;
 	mark_exited(t);
 	/* Its last name (an exec, a prctl); a longer kernel thread name it begins is kept. */
@@ -763,6 +1000,10 @@ void model_apply(struct model *m, struct sample *s)
 		apply_flow(m, &s->flows[i]);
 	for (i = 0; i < s->nconns; i++)
 		apply_conn(m, &s->conns[i]);
+	if (s->have_disks)
+		disks_known(&m->disks);
+	for (i = 0; i < s->ndisks; i++)
+		disks_apply(&m->disks, &s->disks[i], m->interval_s > 0);
 	if (s->have_totals) {
 		memcpy(m->ev_total, s->ev_total, sizeof(m->ev_total));
 		m->lost_events = s->lost;
@@ -799,6 +1040,8 @@ void model_apply(struct model *m, struct sample *s)
  */
 static bool keep_unseen(struct model *m, struct task *t)
 {
+	if (t->past)
+		return false;	/* its row was its last */
 	if (t->gone)
 		return true;
 	if (t->zombie_exited && t->state == 'Z') {
@@ -941,6 +1184,23 @@ static void sys_summarize(const struct model *m, struct sys_summary *s)
 	}
 }
 
+void model_reaping(struct model *m, pid_t pid)
+{
+	m->reaping = pid;
+}
+
+/* The zombie ktop reaps now (model_reaping): gone once this tick is shown. */
+static void reaped(struct model *m)
+{
+	struct task *t = m->reaping ? model_task_find(m, m->reaping) : NULL;
+
+	m->reaping = 0;
+	if (!t || t->state != 'Z')
+		return;
+	t->state = 'X';
+	t->exited = true;
+}
+
 void model_end_tick(struct model *m)
 {
 	size_t i = 0;
@@ -952,6 +1212,12 @@ void model_end_tick(struct model *m)
 
 		if (t->seen_tick != m->tick && !keep_unseen(m, t)) {
 			/* Gone: its last read failed or it was not listed any more. */
+			if (t->past) {
+				past_del(m, t);
+				task_free(t);
+				m->tasks[i] = m->tasks[--m->ntasks];
+				continue;
+			}
 			pidmap_del(&m->index, t->pid);
 			if (t->state != 'X' && !t->gone)
 				pidmap_put(&m->limbo, t->pid, t);
@@ -974,6 +1240,7 @@ void model_end_tick(struct model *m)
 	}
 	for (i = 0; i < m->nfprocs; i++)
 		fproc_tick(m->fprocs[i], m);
+	reaped(m);
 	sys_summarize(m, &m->sum);
 	if (m->aggregate)
 		sysagg_update(&m->agg, m);

@@ -20,6 +20,7 @@
 #include "procdata.h"
 #include "sample.h"
 #include "sigflow.h"
+#include "disks.h"
 #include "systotals.h"
 
 
@@ -41,6 +42,7 @@ struct task {
 	uint64_t threads_before;	/* at the reading before (task_share_max) */
 	uint64_t rss_kb, vsize_kb;
 	int processor;
+	bool have_flags, kthread;	/* PF_KTHREAD, when /proc said (not a replay) */
 
 	uint64_t cnt[CNT_NR];		/* values read this tick */
 	uint64_t prev[CNT_NR];		/* values read the tick before */
@@ -49,8 +51,9 @@ struct task {
 	uint32_t have_delta;
 	uint64_t ev[CNT_NR];		/* counted from events this interval */
 	/*
-	 * Not root: this interval's events are not shown (unknown), its
-	 * credentials changed within it (collectors/counting.c says why).
+	 * This interval's events are not shown (unknown): not root, its
+	 * credentials changed within it (collectors/counting.c says why); or
+	 * its pid's lives' events could not be split (row_events.unsure).
 	 */
 	bool ev_withheld;
 	bool st_known;			/* a row said its state split this interval (have_state) */
@@ -69,6 +72,22 @@ struct task {
 	bool was_final;			/* final, the tick before */
 	double cpu_pct;			/* 100 = one CPU; valid with have_cpu */
 	bool have_cpu;
+
+	/*
+	 * Which life of its pid it is: a pid is reused, within one interval
+	 * too. /proc tells lives apart by @starttime, the events by @life
+	 * (row_events.life; 0: not told), exit records by their start window.
+	 */
+	uint32_t life;
+	uint64_t made_tick;		/* the tick it was made (or its pid's new life began) */
+	/*
+	 * An earlier life of its pid than the one model.index has (that one
+	 * began this tick): kept, not indexed, for its row X; in model.past
+	 * (its pid's newest first, @older next) until it is freed.
+	 */
+	bool past;
+	uint64_t past_tick;		/* the tick it became one */
+	struct task *older;
 
 	uint64_t seen_tick;		/* last tick a collector saw it alive */
 	/* /proc read it this tick: its exit applied now leaves a zombie 'Z' (mark_exited). */
@@ -110,6 +129,7 @@ struct model {
 	 */
 	struct pidmap limbo;
 	struct pidmap dead;		/* row X shown, /proc lists it still (model.c) */
+	struct pidmap past;		/* pid -> its newest past life (task.past) */
 
 	uint64_t tick;			/* 1 for the first sample */
 	uint64_t t_now, t_prev;		/* monotonic ns of this and the last tick */
@@ -134,6 +154,8 @@ struct model {
 	struct pidmap focus_set;	/* the same pids, for O(1) lookups */
 	bool focus_follow;
 	bool keep_exited;		/* a named process that exits keeps its row (state X) */
+	/* A zombie its parent, ktop (-- CMD), reaps after this tick: X, not Z (model_reaping). */
+	pid_t reaping;
 
 	/* --summary: every focused task's syscalls, summed over the ticks. */
 	bool sum_syscalls;
@@ -164,6 +186,10 @@ struct model {
 	 */
 	struct sock_conn *conns;
 	size_t nconns, cap_conns;
+	/* Why the session has none: a recording older than them ("": it may). */
+	char conns_why[96];
+	/* Block devices (model/disks.h): from the block layer's events. */
+	struct disks disks;
 	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
 	bool exit_records;		/* listening */
 	uint64_t exits_lost;		/* records the kernel dropped this interval */
@@ -216,12 +242,24 @@ void model_end_tick(struct model *m);
 
 /*
  * The task @pid as of this tick, created if new. A different @starttime means the
- * pid was reused: the old task is dropped and a fresh one returned. A task
- * created from events has starttime 0 (unknown); the first /proc read sets it.
- * The returned task belongs to the model.
+ * pid was reused: a fresh task is returned, the old one is an earlier life of
+ * the pid (task.past) whose end (its exit record, the events' last row) may
+ * still come this tick. A task created from events has starttime 0 (unknown);
+ * the first /proc read sets it. The returned task belongs to the model.
  */
 struct task *model_task_sample(struct model *m, pid_t pid, pid_t tgid, uint64_t starttime);
 struct task *model_task_find(const struct model *m, pid_t pid);
+/*
+ * The newest earlier life of @pid this tick (task.past; task.older the next
+ * one): ended, and a row of its own beside the life model_task_find has.
+ */
+const struct task *model_past_find(const struct model *m, pid_t pid);
+/*
+ * The task exit record @f will be applied to, of those the model has now,
+ * after @skip records of its pid that come before it in the same sample;
+ * NULL when the model will make one for it (a life nothing else told of).
+ */
+const struct task *model_final_of(const struct model *m, const struct task_final *f, size_t skip);
 void model_task_set_stat(struct model *m, struct task *t, const struct pid_stat *st);
 void model_task_set_counter(struct task *t, enum counter c, uint64_t v);
 /*
@@ -241,6 +279,13 @@ bool model_counts_events(const struct model *m, enum counter c);
 bool model_state_counter(enum counter c);
 /* Take the reference to a command line (lib/rcstr.h) @cmdline is. */
 void model_task_set_cmdline(struct task *t, char *cmdline, size_t len);
+
+/*
+ * model_reaping - @pid has exited and ktop, its parent (-- CMD), reaps it
+ * after the next tick's readings: no later tick would see it gone, so that
+ * tick's row of it says X (exited), not Z, and the header counts it exited.
+ */
+void model_reaping(struct model *m, pid_t pid);
 
 /* Does any view or writer need @t's status this tick? */
 bool model_task_wants_status(const struct model *m, const struct task *t);

@@ -31,6 +31,8 @@ struct pid_stat {
 	uint64_t vsize;			/* bytes */
 	uint64_t rss;			/* pages */
 	int processor;			/* -1 when the kernel lacks the field */
+	/* PF_KTHREAD of the flags field: read from /proc (a recording has no flags). */
+	bool have_flags, kthread;
 };
 
 /* What ktop takes from /proc/PID/status. Missing lines leave fields at -1/0. */

@@ -31,6 +31,7 @@ void sample_free(struct sample *s)
 	free(s->cgres);
 	free(s->cpu_of);
 	free(s->calls);
+	free(s->disks);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -49,6 +50,8 @@ void sample_reset(struct sample *s)
 	s->nconns = 0;
 	s->nnamed = s->ncgres = s->ncpu_of = 0;
 	s->have_calls = false;
+	s->have_disks = false;
+	s->ndisks = 0;
 	s->ncalls = 0;
 	s->have_exit_totals = s->exits_lost_unknown = false;
 	s->exits_lost = 0;
@@ -120,6 +123,11 @@ struct task_final *sample_add_final(struct sample *s)
 struct fcall *sample_add_call(struct sample *s)
 {
 	return grow((void **)&s->calls, &s->ncalls, &s->cap_calls, sizeof(struct fcall));
+}
+
+struct disk_reading *sample_add_disk(struct sample *s)
+{
+	return grow((void **)&s->disks, &s->ndisks, &s->cap_disks, sizeof(struct disk_reading));
 }
 
 struct cg_named *sample_add_named(struct sample *s)

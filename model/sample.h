@@ -8,9 +8,15 @@
  * A source fills a sample with what it read (the processes' /proc readings,
  * the interval's event counts per row, the system files, lost events, the
  * time) and the model applies it (model_apply, model.h): sources never write
- * the model's data themselves, they get it const. The live loop is
+ * the model's data themselves, they get it const, with one exception: the
+ * focus (collectors/focus.c, the process view's rings, fed at event rate
+ * between ticks; the forks of focused processes joining the model's focus,
+ * ftrace_follow), handed the model writable by the source list
+ * (collectors/source.h, struct source_env). The live loop is the list
+ * (src/sourcelist.c), in its order:
  *
- *	system, procfs, ftrace each: fill a sample -> model_apply
+ *	system, procfs, cgnames, counting, focus, inprog, exits, cgres:
+ *	fill a sample -> model_apply (after system, procfs, inprog, cgres)
  *	-> views, outputs (sinks read the model)
  *
  * and a replayed recording is one more source filling the same samples. A
@@ -33,6 +39,7 @@
 
 #include "../lib/cgname.h"
 #include "cgres.h"
+#include "disks.h"
 #include "fcall.h"
 #include "procdata.h"
 #include "../lib/sctable.h"
@@ -146,6 +153,17 @@ struct row_events {
 	bool renamed;			/* it exec'd or was renamed after /proc last read it */
 	pid_t ppid;
 	bool exited;
+	/*
+	 * Which life of @id it is: a pid is reused, within an interval too
+	 * (collectors/evlives.c). @life: its number (0: it began before the
+	 * events told); @born: it began this interval; @ended: an older life
+	 * than the one the id has now, ended (a row of its own, X, next to
+	 * the newer one's).
+	 */
+	uint32_t life;
+	bool born, ended;
+	/* Its events and another life's were read in an order that cannot split them: unknown. */
+	bool unsure;
 };
 
 /*
@@ -189,7 +207,9 @@ struct sock_conn {
  * the model turns them into the interval's counts against the task's last
  * /proc reading, or takes them whole for a task born in the interval.
  * Applied only to a task that is dead this tick (its /proc read failed, or an
- * exit event said so), or to none: it then makes the task's row.
+ * exit event said so), or to none: it then makes the task's row. Of a pid's
+ * lives, the oldest dead this tick without its record takes it: records come
+ * in the order the tasks exited.
  */
 struct task_final {
 	pid_t id, tgid;			/* id: the row (tgid, or the tid in thread mode) */
@@ -201,6 +221,9 @@ struct task_final {
 	int64_t uid;			/* the REAL uid (the record has no other); -1 unknown */
 	const char *user;		/* interned by the source, lives as long as it */
 	char comm[16];			/* its name at exit (after exec and prctl) */
+	/* When it started, in clock ticks after boot, as the record bounds it: which life it was. */
+	bool have_window;
+	uint64_t start_lo, start_hi;
 };
 
 /*
@@ -221,6 +244,8 @@ struct sample_session {
 	size_t npins;
 	bool exit_records;		/* exit records were listened to */
 	char exits_status[160];		/* why not */
+	char disks_status[96];		/* why the block devices are not in it ("": they may be) */
+	char conns_status[96];		/* why the sockets are not in it ("": they may be) */
 };
 
 /* A cgroup's names (collectors/cgnames.c), resolved once per cgroup path. */
@@ -307,6 +332,11 @@ struct sample {
 	size_t ncalls, cap_calls;
 	uint64_t calls_ns;
 
+	/* Block devices' interval (collectors/blockev.c); have_disks: read (none: idle). */
+	bool have_disks;
+	struct disk_reading *disks;
+	size_t ndisks, cap_disks;
+
 	/* The whole system's event counts and what the kernel dropped, this interval. */
 	bool have_totals;
 	uint64_t ev_total[CNT_NR];
@@ -332,5 +362,6 @@ struct cg_named *sample_add_named(struct sample *s);
 struct cg_reading *sample_add_cgres(struct sample *s);
 struct cg_cpu_of *sample_add_cpu_of(struct sample *s);
 struct fcall *sample_add_call(struct sample *s);
+struct disk_reading *sample_add_disk(struct sample *s);
 
 #endif

@@ -3,7 +3,7 @@
 #define KTOP_VARS_H
 
 /*
- * collectors/vars: the variables of a snapshot (the Ktrace thesis's "system
+ * model/vars: the variables of a snapshot (the Ktrace thesis's "system
  * state at an event"): the variable catalog, sampling, and what changed.
  *
  * Each variable is a row of the catalog (vars.c): name, unit, source, where in

@@ -14,7 +14,9 @@
 
 /*
  * The text default reads only /proc/PID/stat (one pread per process per tick):
- * context switches need a status read per thread, so they are asked for with -o.
+ * context switches and run_delay need a status and a schedstat read per
+ * thread, 2.5x the refresh (bench/README.md), so they are asked for with -o.
+ * CSV and JSON, for every number known, read them.
  */
 static const int text_default[] = {
 	COL_PID, COL_USER, COL_STATE, COL_CPU, COL_MEM, COL_RSS, COL_MINFLT, COL_MAJFLT,
@@ -23,7 +25,7 @@ static const int text_default[] = {
 static const int data_default[] = {
 	COL_PID, COL_PPID, COL_USER, COL_UID, COL_COMM, COL_STATE, COL_NICE, COL_THREADS,
 	COL_CPU, COL_MEM, COL_RSS, COL_VSZ, COL_TIME, COL_MINFLT, COL_MAJFLT, COL_VCSW,
-	COL_IVCSW, COL_LOST_EXITS,
+	COL_IVCSW, COL_RUNQ, COL_LOST_EXITS,
 };
 
 /* Counted from events: no /proc reads, so they cost the text default nothing. */
@@ -644,6 +646,18 @@ static void refresh(struct batch *b, const struct model *m, struct table *t)
 	aggview_table(t, &b->av, b->view_cols, b->nview_cols);
 }
 
+/* The Disks view, and why its devices are not known (a recording without them). */
+static bool disks_unknown(const struct batch *b, const struct model *m)
+{
+	return b->view == VIEW_DISKS && !m->disks.known && m->disks.why[0];
+}
+
+/* The Connections view of a recording without sockets. */
+static bool conns_unknown(const struct batch *b, const struct model *m)
+{
+	return b->view == VIEW_CONNECTIONS && m->conns_why[0];
+}
+
 /*
  * One interval of either kind of table, in one of the three formats; what
  * differs is the table's definition, and the lines around it: the groups'
@@ -669,6 +683,14 @@ int batch_write(struct batch *b, const struct model *m)
 		json_head(b, m);
 		if (!procs)
 			fprintf(b->out, ",\"view\":\"%s\"", view_name(b->av.kind));
+		if (disks_unknown(b, m)) {
+			fputs(",\"disks\":", b->out);
+			batch_json_string(b->out, m->disks.why, strlen(m->disks.why));
+		}
+		if (conns_unknown(b, m)) {
+			fputs(",\"connections\":", b->out);
+			batch_json_string(b->out, m->conns_why, strlen(m->conns_why));
+		}
 		if (b->view == VIEW_GROUPS)
 			fprintf(b->out, ",\"group_by\":\"%s\"", cgroup_group_by_name(b->groups.by));
 		table_json(b, &t, procs, procs && b->syscalls && m->interval_s > 0);
@@ -677,6 +699,10 @@ int batch_write(struct batch *b, const struct model *m)
 		text_header(b, m);
 		if (b->view == VIEW_GROUPS)
 			fprintf(b->out, "Groups by %s\n", cgroup_group_by_name(b->groups.by));
+		if (disks_unknown(b, m))
+			fprintf(b->out, "Disks: %s\n", m->disks.why);
+		if (conns_unknown(b, m))
+			fprintf(b->out, "Connections: %s\n", m->conns_why);
 		table_text(b, &t);
 		if (procs)
 			text_calls(b, m);

@@ -70,7 +70,7 @@ struct mgroup {
 /* The families, in the order they are written. */
 enum fam {
 	F_SYSCALLS, F_ERRORS, F_CSW, F_FAULTS, F_SIGNALS, F_CPU, F_STATE, F_SC_DURATION, F_PROCS,
-	F_DISK_BYTES, F_NET_BYTES,
+	F_DISK_BYTES, F_NET_BYTES, F_DEV_OPS, F_DEV_BYTES, F_DEV_LATENCY, F_DEV_INFLIGHT,
 	F_SUB_CALLS, F_SUB_ERRORS, F_LOST, F_LOST_UNKNOWN, F_LOST_EXITS, F_LOST_EXITS_UNKNOWN,
 	F_EVENTS, F_TICKS, F_LAST_TICK, F_SCRAPES, F_SCRAPE_S, F_RW_SENT, F_RW_DROPPED, F_RW_QUEUE,
 	F_FLIGHT_FILES, F_FLIGHT_BYTES, F_TRACING, F_TRACING_INFO, F_DROPPED_GROUPS, F_DROPPED,
@@ -142,6 +142,10 @@ struct metrics {
 	double wall_s;			/* the last tick's wall clock */
 	const struct cgnames *names;	/* the model's, for container and pod keys */
 	struct cgmetrics *cg;		/* the groups' cgroups' families */
+	/* The block devices' totals since the first interval, the last tick's (model/disks.h). */
+	struct disk *devs;
+	size_t ndevs, cap_devs;
+	bool devs_on;			/* the block events are counted */
 };
 
 /* ---- groups ---- */
@@ -706,6 +710,25 @@ static bool defer_task(struct metrics *mx, const struct task *t)
 	return true;
 }
 
+/* The devices' totals as the model has them (cumulative): copied, for the scrapes between ticks. */
+static void devices_tick(struct metrics *mx, const struct model *m)
+{
+	if (!m->disks.known)
+		return;
+	mx->devs_on = true;
+	if (m->disks.n > mx->cap_devs) {
+		struct disk *v = realloc(mx->devs, m->disks.n * sizeof(*v));
+
+		if (!v)
+			return;	/* out of memory: the last tick's are written */
+		mx->devs = v;
+		mx->cap_devs = m->disks.n;
+	}
+	if (m->disks.n)
+		memcpy(mx->devs, m->disks.v, m->disks.n * sizeof(*mx->devs));
+	mx->ndevs = m->disks.n;
+}
+
 void metrics_tick(struct metrics *mx, const struct model *m)
 {
 	size_t i;
@@ -773,6 +796,7 @@ void metrics_tick(struct metrics *mx, const struct model *m)
 		if (mx->groups[i]->dir)
 			cgacc_tick(&mx->groups[i]->res, &m->cgres, mx->groups[i]->dir, m->tick);
 	cgmetrics_tick(mx->cg, &m->cgres, m->tick);
+	devices_tick(mx, m);
 }
 
 enum cgroup_group_by metrics_group_by(const struct metrics *mx)
@@ -832,6 +856,18 @@ static const struct fam_def fam_defs[F_NR] = {
 	[F_NET_BYTES] = { "ktop_network_bytes", PROM_COUNTER, PROM_U64, "bytes",
 		"Bytes the group's tasks sent and received through INET and INET6 sockets (sock:sock_send_length, sock_recv_length: calls that succeeded, peeks not counted), by group and direction (transmit, receive): OpenTelemetry's process.network.io.",
 		true, { "direction" }, true },
+	[F_DEV_OPS] = { "ktop_disk_device_operations", PROM_COUNTER, PROM_U64, NULL,
+		"Read and write requests block devices completed (block:block_rq_complete), by device and direction (read, write): /sys/block/DEV/stat's reads and writes completed; OpenTelemetry's system.disk.operations.",
+		false, { "device", "direction" }, true },
+	[F_DEV_BYTES] = { "ktop_disk_device_bytes", PROM_COUNTER, PROM_U64, "bytes",
+		"Bytes of the requests block devices completed (sectors times 512), by device and direction: OpenTelemetry's system.disk.io.",
+		false, { "device", "direction" }, true },
+	[F_DEV_LATENCY] = { "ktop_disk_device_latency_seconds", PROM_HISTOGRAM, PROM_U64, "seconds",
+		"Time from issue to completion of the read and write requests whose issue and completion were both read (block_rq_issue to block_rq_complete), by device; fixed log2 buckets of 1 us to 67 s. rate() of the sum: the mean requests in flight.",
+		false, { "device" }, true },
+	[F_DEV_INFLIGHT] = { "ktop_disk_device_requests_in_flight", PROM_GAUGE, PROM_U64, NULL,
+		"Requests issued to a block device and not completed at the last refresh, by device.",
+		false, { "device" }, true },
 	[F_SUB_CALLS] = { "ktop_subsystem_syscalls", PROM_COUNTER, PROM_U64, NULL,
 		"System calls of the whole system (the processes ktop watches), by kernel subsystem.",
 		false, { "subsystem" }, true },
@@ -983,6 +1019,7 @@ void metrics_free(struct metrics *mx)
 	free(mx->folded);
 	free(mx->parts);
 	cgmetrics_free(mx->cg);
+	free(mx->devs);
 	free(mx);
 }
 
@@ -1039,6 +1076,10 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 	uint32_t i;
 	int c;
 
+	/* Each family's series shared out per user, as the groups are (make_room). */
+	for (c = 0; c < F_NR; c++)
+		if (fam_defs[c].grouped)
+			prom_family_owner(mx->fam[c], g == mx->other ? -1 : g->uid);
 	for (c = 0; c < MG_NR; c++) {
 		v[1] = kinds[c][0];
 		if (fam_of[c] == F_SIGNALS)
@@ -1083,6 +1124,27 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 }
 
 /* The cgroup families' dropped series, into ktop_metrics_dropped_series. */
+static void add_devices(struct metrics *mx)
+{
+	static const char *const dirs[DISK_DIRS] = { [DISK_READ] = "read", [DISK_WRITE] = "write" };
+	size_t i;
+	int d;
+
+	for (i = 0; mx->devs_on && i < mx->ndevs; i++) {
+		const struct disk *k = &mx->devs[i];
+		const char *v[2] = { k->now.name };
+
+		for (d = 0; d < DISK_DIRS; d++) {
+			v[1] = dirs[d];
+			prom_family_add_u64(mx->fam[F_DEV_OPS], v, k->ios_total[d]);
+			prom_family_add_u64(mx->fam[F_DEV_BYTES], v, k->bytes_total[d]);
+		}
+		prom_family_add_hist(mx->fam[F_DEV_LATENCY], v, k->hist_total.n,
+				     (double)k->lat_ns_total / 1e9);
+		prom_family_add_u64(mx->fam[F_DEV_INFLIGHT], v, k->now.inflight);
+	}
+}
+
 static void cg_dropped(void *arg, const char *family, size_t n)
 {
 	struct metrics *mx = arg;
@@ -1105,6 +1167,7 @@ int metrics_emit(struct metrics *mx, const struct metrics_health *h, const struc
 		add_group(mx, mx->groups[i], sub_calls, sub_errs);
 		cgmetrics_add(mx->cg, mx->groups[i]->key, &mx->groups[i]->res);
 	}
+	add_devices(mx);
 	/* Every subsystem, zeros included, once tracing counts: each is a counter from the start. */
 	for (f = 0; f < SUB_NR && h->have_events; f++) {
 		const char *v[1] = { subsystem_name((enum subsystem)f) };

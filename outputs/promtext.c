@@ -264,7 +264,8 @@ struct kent {
 	uint64_t hash;
 	size_t off, len;	/* in the table's arena */
 	union pval v;
-	int where;		/* WHERE_OWN, WHERE_OTHER (WHERE_ADMITTED while placing) */
+	int64_t owner;		/* who offered it (prom_family_owner; -1: nobody said) */
+	int where;		/* WHERE_OWN, WHERE_OTHER (WHERE_ADMITTED, WHERE_EVICTED while placing) */
 };
 
 struct keytab {
@@ -276,7 +277,12 @@ struct keytab {
 	size_t nslot;		/* 0 or a power of two, >= 2 * n */
 };
 
-enum { WHERE_OWN, WHERE_OTHER, WHERE_ADMITTED };
+/*
+ * WHERE_EVICTED: had a series of its own, given up at this write to an owner
+ * below its share (share_slots); in the overflow from now on, counting from
+ * its value now.
+ */
+enum { WHERE_OWN, WHERE_OTHER, WHERE_ADMITTED, WHERE_EVICTED };
 
 static uint64_t hash_bytes(const char *s, size_t n, uint64_t seed)
 {
@@ -391,6 +397,7 @@ static struct kent *keytab_add(struct keytab *t, const char *k, size_t n, uint64
 	e->off = t->alen;
 	e->len = n;
 	e->v = v;
+	e->owner = -1;
 	e->where = WHERE_OWN;
 	t->alen += n;
 	mask = t->nslot - 1;
@@ -421,6 +428,8 @@ struct prom_family {
 	size_t nlabels;
 	size_t max_series;
 	uint64_t seed;
+	int64_t owner;			/* the owner of the samples offered next */
+	bool owned;			/* an owner was named this scrape */
 
 	struct keytab scrape;		/* this scrape's label sets and values */
 	struct prom_buf key;		/* the key being built by an add */
@@ -449,8 +458,11 @@ struct prom_family {
 	struct cand {
 		union pval v;
 		size_t i;
+		int64_t owner;
 	} *cand;
 	size_t ncand_cap;
+	struct oshare *osh;		/* scratch of a write: share_slots's owners */
+	size_t nosh_cap;
 };
 
 static bool valid_name(const char *s, bool colon)
@@ -618,6 +630,7 @@ void prom_family_free(struct prom_family *f)
 	prom_buf_free(&f->key);
 	prom_buf_free(&f->le);
 	free(f->cand);
+	free(f->osh);
 	free(f->bounds);
 	free(f->other_c);
 	for (i = 0; i < 3; i++) {
@@ -632,6 +645,15 @@ void prom_family_free(struct prom_family *f)
 void prom_family_begin(struct prom_family *f)
 {
 	keytab_clear(&f->scrape);
+	f->owner = -1;
+	f->owned = false;
+}
+
+void prom_family_owner(struct prom_family *f, int64_t owner)
+{
+	f->owner = owner;
+	if (owner >= 0)
+		f->owned = true;
 }
 
 static union pval val_add(const struct prom_family *f, union pval a, union pval b)
@@ -720,8 +742,10 @@ static int add_sample_h(struct prom_family *f, const char *const *values, union 
 		e->v = val_add(f, e->v, v);
 		return counts ? hvec_put(f, &f->h_scrape, (size_t)(e - f->scrape.e), counts, sum, true) : 0;
 	}
-	if (!keytab_add(&f->scrape, key, f->key.len, h, v))
+	e = keytab_add(&f->scrape, key, f->key.len, h, v);
+	if (!e)
 		return -ENOMEM;
+	e->owner = f->owner;
 	if (counts && hvec_put(f, &f->h_scrape, f->scrape.n - 1, counts, sum, false)) {
 		f->scrape.n--;	/* not offered after all: the index keeps no stale slot */
 		keytab_rehash(&f->scrape, f->scrape.nslot);
@@ -833,7 +857,7 @@ static int keep_largest(struct prom_family *f, size_t ncand, size_t keep)
 	}
 	for (i = 0; i < t->n && n < ncand; i++)
 		if (t->e[i].where == WHERE_OWN)
-			f->cand[n++] = (struct cand){ t->e[i].v, i };
+			f->cand[n++] = (struct cand){ t->e[i].v, i, t->e[i].owner };
 	sort_array(f->cand, n, sizeof(*f->cand),
 	      f->vtype == PROM_DOUBLE ? cand_cmp_double : cand_cmp_u64);
 	for (i = keep; i < n; i++)
@@ -864,6 +888,129 @@ static void other_hist_add(struct prom_family *f, size_t i, size_t p)
 	if (was && sum >= f->h_prev.sum[p])
 		sum -= f->h_prev.sum[p];
 	f->other_sum += sum;
+}
+
+/* By owner, then descending by value, then by first offer. */
+static int cand_cmp_owner(const void *a, const void *b, void *arg)
+{
+	const struct cand *x = a, *y = b;
+	const struct prom_family *f = arg;
+
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	return f->vtype == PROM_DOUBLE ? cand_cmp_double(a, b) : cand_cmp_u64(a, b);
+}
+
+/*
+ * An owner's part in share_slots: of f->cand, its admitted label sets
+ * [a_lo, a_hi) (evicted from a_hi down: the smallest first) and its
+ * newcomers [n_lo, n_hi) (admitted from n_lo up: the largest first).
+ */
+struct oshare {
+	int64_t owner;
+	size_t held;
+	size_t a_lo, a_hi, n_lo, n_hi;
+	size_t n_first;		/* its first newcomer */
+};
+
+static struct oshare *share_pick(struct oshare *o, size_t n, bool pending, const struct oshare *not)
+{
+	struct oshare *best = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (&o[i] == not || (pending && o[i].n_lo == o[i].n_hi))
+			continue;
+		if (!best || (pending ? o[i].held < best->held : o[i].held > best->held))
+			best = &o[i];
+	}
+	return best;
+}
+
+/*
+ * The sticky rule with owners (prom_family_owner): the @nnew newcomers (WHERE_OWN)
+ * take the @left free slots, and then the slots of owners holding two more
+ * than theirs (max-min, as the groups are shared out: outputs/metrics.c), so
+ * one owner's churn of new label sets takes only its own share and never
+ * keeps another's out. A slot given up is WHERE_EVICTED, a newcomer refused
+ * WHERE_OTHER. *@evicted: whether any was. Returns 0 or -ENOMEM.
+ */
+static int share_slots(struct prom_family *f, size_t nadm, size_t nnew, size_t left, bool *evicted)
+{
+	struct keytab *t = &f->scrape;
+	size_t i, na = 0, nn = nadm, no = 0;
+	struct oshare *a, *b;
+
+	if (nadm + nnew > f->ncand_cap) {
+		struct cand *c = realloc(f->cand, (nadm + nnew) * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		f->cand = c;
+		f->ncand_cap = nadm + nnew;
+	}
+	if (nadm + nnew > f->nosh_cap) {
+		struct oshare *o = realloc(f->osh, (nadm + nnew) * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		f->osh = o;
+		f->nosh_cap = nadm + nnew;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct kent *e = &t->e[i];
+
+		if (e->where == WHERE_ADMITTED && na < nadm)
+			f->cand[na++] = (struct cand){ e->v, i, e->owner };
+		else if (e->where == WHERE_OWN && nn < nadm + nnew)
+			f->cand[nn++] = (struct cand){ e->v, i, e->owner };
+	}
+	sort_array_r(f->cand, na, sizeof(*f->cand), cand_cmp_owner, f);
+	sort_array_r(f->cand + nadm, nn - nadm, sizeof(*f->cand), cand_cmp_owner, f);
+	/* The owners: a merge of the two sorted runs. */
+	for (i = 0, nn = nadm; i < na || nn < nadm + nnew;) {
+		int64_t ow = i < na && (nn == nadm + nnew || f->cand[i].owner <= f->cand[nn].owner) ?
+			     f->cand[i].owner : f->cand[nn].owner;
+		struct oshare *o = &f->osh[no++];
+
+		*o = (struct oshare){ .owner = ow, .a_lo = i, .n_lo = nn, .n_first = nn };
+		while (i < na && f->cand[i].owner == ow)
+			i++;
+		while (nn < nadm + nnew && f->cand[nn].owner == ow)
+			nn++;
+		o->a_hi = i;
+		o->n_hi = nn;
+		o->held = o->a_hi - o->a_lo;
+	}
+	while ((a = share_pick(f->osh, no, true, NULL))) {
+		size_t j = 0;
+
+		b = left ? NULL : share_pick(f->osh, no, false, a);
+		if (b && b->held >= a->held + 2 && b->a_hi == b->a_lo)
+			/* One it was given at this write (it was below a then: never, so far). */
+			for (j = b->n_lo; j > b->n_first && t->e[f->cand[j - 1].i].where != WHERE_OWN; j--)
+				;
+		if (!left && (!b || b->held < a->held + 2 || (b->a_hi == b->a_lo && j == b->n_first))) {
+			for (; a->n_lo < a->n_hi; a->n_lo++)
+				t->e[f->cand[a->n_lo].i].where = WHERE_OTHER;
+			continue;
+		}
+		if (!left) {
+			/* Its smallest label set: an older one first. */
+			if (b->a_hi > b->a_lo) {
+				t->e[f->cand[--b->a_hi].i].where = WHERE_EVICTED;
+				*evicted = true;
+			} else {
+				t->e[f->cand[j - 1].i].where = WHERE_OTHER;
+			}
+			b->held--;
+			left++;
+		}
+		left--;
+		a->held++;
+		a->n_lo++;	/* stays WHERE_OWN: admitted */
+	}
+	return 0;
 }
 
 /*
@@ -906,8 +1053,23 @@ static int place_counters(struct prom_family *f, union pval *other)
 	}
 	left = f->max_series - f->admitted.n;
 	/* The newcomers (WHERE_OWN for now) compete for the slots left. */
-	if (newcomers)
+	if (newcomers > left && f->owned) {
+		bool evicted = false;
+
+		r = share_slots(f, nadmitted, newcomers, left, &evicted);
+		if (!r && evicted) {
+			keytab_clear(&f->admitted);
+			for (i = 0; i < t->n && !r; i++) {
+				struct kent *e = &t->e[i];
+
+				if (e->where == WHERE_ADMITTED &&
+				    !keytab_add(&f->admitted, keytab_key(t, e), e->len, e->hash, e->v))
+					r = -ENOMEM;
+			}
+		}
+	} else if (newcomers) {
 		r = keep_largest(f, newcomers, left);
+	}
 	for (i = 0; i < t->n; i++) {
 		struct kent *e = &t->e[i];
 
@@ -926,6 +1088,15 @@ static int place_counters(struct prom_family *f, union pval *other)
 		const char *k = keytab_key(t, e);
 		union pval inc = e->v;
 
+		if (e->where == WHERE_EVICTED) {
+			/* Its series ends here: the overflow counts what it adds from now. */
+			any = true;
+			if (!keytab_add(next, k, e->len, e->hash, e->v) ||
+			    (f->nb && hvec_put(f, &f->h_spare, next->n - 1, &f->h_scrape.c[i * f->nb],
+					       f->h_scrape.sum[i], false)))
+				r = -ENOMEM;
+			continue;
+		}
 		if (e->where != WHERE_OTHER)
 			continue;
 		any = true;

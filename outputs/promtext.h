@@ -149,6 +149,17 @@ void prom_family_free(struct prom_family *f);
 void prom_family_begin(struct prom_family *f);
 
 /*
+ * The owner (a uid; -1: none) of the samples offered next in this scrape
+ * (prom_family_begin forgets it). With owners named, a counter family's
+ * slots are shared out per owner as the groups are (max-min): when
+ * newcomers find no free slot, an owner holding two more slots than a
+ * newcomer's owner gives up its smallest label set, whose series ends and
+ * which counts in the overflow from then on (from its value then: the
+ * overflow stays monotonic and counts no increase twice).
+ */
+void prom_family_owner(struct prom_family *f, int64_t owner);
+
+/*
  * Offer a sample: @values holds the family's nlabels label values, raw bytes,
  * NUL-terminated (NULL when nlabels is 0); they are copied. A label set offered
  * twice in one scrape is one series: the values are added. A family's values

@@ -35,7 +35,9 @@ void cmd_notice(struct ktop *k)
 	sanitize_text(name, sizeof(name), cmd_name(k), strlen(cmd_name(k)), a->utf8);
 	if (k->launch.exited) {
 		launch_describe(k->launch.status, how, sizeof(how));
-		snprintf(a->notice, sizeof(a->notice), "%s %s; the numbers are final; q quits", name, how);
+		/* Its pid: the row X whose status this is. */
+		snprintf(a->notice, sizeof(a->notice), "%s, pid %d, %s; the numbers are final; q quits",
+			 name, (int)(k->launch.pid ? k->launch.pid : k->launch.was_pid), how);
 		return;
 	}
 	sanitize_text(line, sizeof(line), k->launch.last_line, strlen(k->launch.last_line), a->utf8);
@@ -134,6 +136,8 @@ int on_cmd_exit(struct ktop *k)
 	if (!launch_poll_exit(&k->launch))
 		return -1;
 	k->exit_code = launch_exit_code(k->launch.status);
+	/* The next tick is its last (cmd_ended reaps it after): its row says X. */
+	model_reaping(&k->model, k->launch.pid);
 	if (k->mode->screen && !k->interrupts) {
 		k->ending = true;
 		return -1;

@@ -18,6 +18,7 @@
 #include "settings.h"
 #include "webconfig.h"
 #include "../collectors/counting.h"
+#include "../collectors/source.h"
 #include "../store/replay.h"
 #include "../model/sample.h"
 #include "../outputs/batch.h"
@@ -26,9 +27,14 @@
 #include "../outputs/summary.h"
 #include "../views/app.h"
 
+/* The live sources (sourcelist.c's list) and the descriptors they may poll. */
+#define SOURCES_MAX 16
+#define SOURCES_PFD_MAX 1024
+
 /* A mode: the last sink of the list, and what happens at the end (modesinks.c). */
 struct ktop;
 struct procfs_need;
+struct source_demand;
 struct mode {
 	const char *name;
 	bool screen;			/* the live view: the terminal is ktop's */
@@ -45,14 +51,12 @@ struct ktop {
 	struct model model;
 	struct app app;			/* the live view's, which reads the model through a const pointer */
 	struct options opt;
-	struct procfs *procfs;
-	struct sysfiles *sys;
-	struct ftrace *ftrace;
-	struct focus *focus;		/* the focused processes' rich events */
-	struct inprog *inprog;		/* the watched processes' calls in progress (batch) */
-	struct exits *exits;		/* dead tasks' exit records (taskstats) */
-	struct cgnames_src *cgnames;	/* containers' and pods' names, once per cgroup */
-	struct cgres_src *cgres;	/* groups' cgroup files, the system's pressure */
+	/* The live sources (sourcelist.c): each one's state, in list order, and what they share. */
+	void *source_state[SOURCES_MAX];
+	size_t sources_started;		/* the first this many started (their stats are printed) */
+	struct source_env sources;
+	unsigned char source_pfd[SOURCES_PFD_MAX];	/* the source of each of sources_pollfds's */
+	struct ftrace *ftrace;		/* the counting source's, for the flight recorder and health */
 	struct sample sample;		/* what each source read, for the model to apply */
 	struct batch batch;
 	int batch_cols[COL_NR];
@@ -144,10 +148,34 @@ bool events_counted(const struct ktop *k);
  * file is damaged: replay_err).
  */
 bool collect(struct ktop *k);
-void watch_signals(struct ktop *k);
 bool focus_open_view(struct ktop *k, pid_t pid);
-int check_pids(struct ktop *k);
 void print_stats(const struct ktop *k);
+
+/*
+ * src/sourcelist.c: the live sources, one list (collectors/source.h), run in
+ * its order. -1 (said why) when one cannot start.
+ */
+int sources_start(struct ktop *k);
+/* The model is made: what each source says of itself. */
+void sources_setup(struct ktop *k);
+/* The main loop's share: the sources' descriptors, when their set changed, their reads. */
+size_t sources_pollfds(struct ktop *k, struct pollfd *pfd, size_t max);
+unsigned sources_generation(const struct ktop *k);
+void sources_drain(struct ktop *k, const struct pollfd *pfd, size_t n);
+/* One interval of every source, applied to the model (the sinks' demand read first). */
+void sources_tick(struct ktop *k);
+/* A process view opens: 0, 1 refused (*why says so), -1 no source focuses (untraced). */
+int sources_focus_open(struct ktop *k, pid_t pid, char *why, size_t len);
+/* A process view closes: false when no source focused it. */
+bool sources_focus_close(struct ktop *k, pid_t pid);
+/* The process views changed: the signals sent to their processes are reported. */
+void watch_signals(struct ktop *k);
+/* The events stop (instances removed; the statistics kept), then, after the model, freed. */
+void sources_stop(struct ktop *k);
+void sources_free(struct ktop *k);
+/* KTOP_STATS: the fields of the common line, then the sources' own lines. */
+void sources_print_fields(const struct ktop *k, FILE *out);
+void sources_print_lines(const struct ktop *k, FILE *out);
 
 /* src/modesinks.c */
 /*
@@ -194,8 +222,8 @@ int exporter_poll_timeout(const struct ktop *k, int timeout_ms);
 void exporter_poll_run(struct ktop *k);
 
 /* src/sinks.c: every applied interval to every sink, whatever collected it. */
-struct procfs_need;
-void sinks_needs(const struct ktop *k, struct procfs_need *need);
+/* What the sinks need read this interval, and the groups they show: the sources' demand. */
+void sinks_needs(const struct ktop *k, struct source_demand *d);
 int sinks_interval(struct ktop *k);
 /* KTOP_STATS: the intervals collected, and how many each sink was handed. */
 void sinks_print_stats(const struct ktop *k);

@@ -239,6 +239,7 @@ void launch_reap(struct launch *l)
 		while (waitpid(l->pid, &st, 0) < 0 && errno == EINTR)
 			;
 		l->status = st;
+		l->was_pid = l->pid;
 		l->pid = 0;
 	}
 	close_fd(&l->pidfd);

@@ -21,6 +21,7 @@
 
 struct launch {
 	pid_t pid;		/* 0: none */
+	pid_t was_pid;		/* its pid, kept after launch_reap */
 	int pidfd;		/* readable when CMD has exited; -1 */
 	int out_fd;		/* capture: read end of CMD's stdout and stderr; -1 */
 	int err_fd;		/* exec failure report (errno), closed on success; -1 */

@@ -13,15 +13,9 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 
-#include "../collectors/cgnames.h"
-#include "../collectors/cgres.h"
 #include "../collectors/clocks.h"
 #include "ui.h"
 #include "../lib/util.h"
-#include "../collectors/exits.h"
-#include "../collectors/focus.h"
-#include "../collectors/procfs.h"
-#include "../collectors/system.h"
 #include "../views/view.h"
 #include "flightctl.h"
 #include "httpd.h"
@@ -118,40 +112,40 @@ static int on_tick(struct ktop *k)
 
 /*
  * The main loop's descriptors: timer, signals, terminal, CMD's pidfd and its
- * captured output, the HTTP server's (epoll) fd, the exit records' socket,
- * remote write's (epoll) fd, then one per traced CPU.
+ * captured output, the HTTP server's (epoll) fd, remote write's (epoll) fd,
+ * then the sources' (sources_pollfds: one per traced CPU, the exit records'
+ * socket...).
  */
-#define PFD_FIXED 8
-#define PFD_MAX (PFD_FIXED + 1024)
+#define PFD_FIXED 7
+#define PFD_MAX (PFD_FIXED + SOURCES_PFD_MAX)
 
 static int run(struct ktop *k)
 {
 	static struct pollfd pfd[PFD_MAX];
-	size_t npfd, i;
+	size_t npfd;
 	int status = -1, ch, nkeys;
 	bool live = k->mode->screen;
 
 	pfd[0] = (struct pollfd){ .fd = k->timerfd, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = k->sigfd, .events = POLLIN };
-	size_t nmain;
-	unsigned gen = 0;
+	unsigned gen;
 
 	pfd[2] = (struct pollfd){ .fd = live ? STDIN_FILENO : -1, .events = POLLIN };
 	pfd[3] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.pidfd : -1, .events = POLLIN };
 	pfd[4] = (struct pollfd){ .fd = k->opt.cmd ? k->launch.out_fd : -1, .events = POLLIN };
 	pfd[5] = (struct pollfd){ .fd = k->httpd ? httpd_fd(k->httpd) : -1, .events = POLLIN };
-	pfd[6] = (struct pollfd){ .fd = exits_fd(k->exits), .events = POLLIN };
 	/* --remote-write: libcurl's sockets (one epoll fd) and its timers. */
-	pfd[7] = (struct pollfd){ .fd = exporter_poll_fd(k), .events = POLLIN };
-	nmain = npfd = PFD_FIXED + ftrace_pollfds(k->ftrace, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
+	pfd[6] = (struct pollfd){ .fd = exporter_poll_fd(k), .events = POLLIN };
+	gen = sources_generation(k);
+	npfd = PFD_FIXED + sources_pollfds(k, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 	while (status < 0) {
 		/* Batch replay runs as fast as it can: a tick each time round, signals still heard. */
 		bool free_run = k->replay && !live && !k->replay_at_end;
 
 		/* A process view opened or closed the focus instance: its CPUs come and go. */
-		if (k->focus && focus_generation(k->focus) != gen) {
-			gen = focus_generation(k->focus);
-			npfd = nmain + focus_pollfds(k->focus, pfd + nmain, PFD_MAX - nmain);
+		if (!k->final && sources_generation(k) != gen) {
+			gen = sources_generation(k);
+			npfd = PFD_FIXED + sources_pollfds(k, pfd + PFD_FIXED, PFD_MAX - PFD_FIXED);
 		}
 		/* The server's timeouts (an idle connection to close) bound the wait. */
 		watchdog_idle();
@@ -169,18 +163,8 @@ static int run(struct ktop *k)
 				continue;
 			return 1;
 		}
-		/* Exit records are queued: read them before the socket's queue overflows. */
-		if (pfd[6].revents & POLLIN)
-			exits_drain(k->exits);
-		/* A ring buffer is filling: decode it now, the tick sums it up. */
-		for (i = PFD_FIXED; i < nmain; i++)
-			if (pfd[i].revents & POLLIN)
-				ftrace_drain(k->ftrace, pfd[i].fd);
-		for (i = nmain; i < npfd; i++)
-			if (pfd[i].revents & POLLIN) {
-				focus_drain(k->focus, &k->model, pfd[i].fd);
-				break;	/* one pass reads every CPU of the focus instance */
-			}
+		/* Exit records queued, ring buffers filling: read now, the tick sums them up. */
+		sources_drain(k, pfd + PFD_FIXED, npfd - PFD_FIXED);
 		/* CMD's output must be read, or CMD blocks writing it. */
 		if ((pfd[4].revents & (POLLIN | POLLHUP | POLLERR)) && !launch_read_output(&k->launch))
 			pfd[4].fd = -1;
@@ -194,10 +178,8 @@ static int run(struct ktop *k)
 			status = on_cmd_exit(k);
 			pfd[3].fd = -1;
 		}
-		if (k->final) {
-			nmain = npfd = PFD_FIXED;	/* tracing has stopped */
-			pfd[6].fd = -1;
-		}
+		if (k->final)
+			npfd = PFD_FIXED;	/* tracing has stopped */
 		if (pfd[2].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return 0;	/* the terminal went away */
 		/* Bounded: a flood of input must not starve the ticks. */
@@ -301,20 +283,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
 			view_name(k.opt.view), k.replay ? k.model.trace_status :
 			k.opt.no_trace ? "--no-trace is given" :
-			ftrace_status(k.ftrace)[0] ? ftrace_status(k.ftrace) : "tracing is off");
+			k.model.trace_status[0] ? k.model.trace_status : "tracing is off");
 	else if (k.mode == &mode_batch && !events_counted(&k))
 		fprintf(stderr, "ktop: %s\n", k.model.trace_status[0] ? k.model.trace_status :
 			"tracing off");
+	else if (k.mode == &mode_batch && k.opt.view == VIEW_DISKS && k.model.disks.why[0])
+		fprintf(stderr, "ktop: the disks view: the block devices are %s\n",
+			k.model.disks.why);
+	else if (k.mode == &mode_batch && k.opt.view == VIEW_CONNECTIONS && k.model.conns_why[0])
+		fprintf(stderr, "ktop: the connections view: the sockets are %s\n", k.model.conns_why);
 	/* ktop -p PID: the view of that process, its events focused. */
 	if (live && k.opt.npids == 1 && focus_open_view(&k, k.opt.pids[0])) {
 		k.app.view_pid = k.opt.pids[0];
 		app_push(&k.app, &procview_view);
 	}
-	if (k.procfs) {
-		procfs_set_threads(k.procfs, k.model.threads);
-		if (k.nwatch)
-			procfs_set_focus(k.procfs, k.watch, k.nwatch);
-	} else {
+	if (k.replay) {
 		/* A replay: its signals are handled in the loop like the live system's. */
 		k.sigfd = setup_signals();
 		setup_fatal_handlers();
@@ -397,10 +380,6 @@ out:
 	exporter_stop(&k);
 	/* ktop leaves nothing running behind it: a CMD still running is killed. */
 	launch_free(&k.launch);
-	procfs_free(k.procfs);
-	cgnames_destroy(k.cgnames);
-	cgres_destroy(k.cgres);
-	system_free(k.sys);
 	rowset_free(&k.app.rows);
 	sysview_free(&k.app);
 	evlist_free(&k.app);
@@ -408,7 +387,7 @@ out:
 	rowset_free(&k.batch.rows);
 	model_free(&k.model);
 	batch_free(&k.batch);
-	exits_free(k.exits);	/* after the model: its rows name its users */
+	sources_free(&k);	/* after the model: its rows name the exit records' users */
 	flightctl_free(&k);
 	sample_free(&k.sample);
 	/* After the model: it points into the replay's strings. */

@@ -150,7 +150,7 @@ void options_usage(FILE *f)
 	      "      --expose-hidepid   serve the metrics (--listen without basic auth, --textfile,\n"
 	      "                         --remote-write) though /proc is mounted with hidepid\n"
 	      "      --view VIEW        processes (default), syscalls, errors, subsystems,\n"
-	      "                         signals, groups or latency: what batch writes, what\n"
+	      "                         signals, groups, latency or disks: what batch writes, what\n"
 	      "                         the live view shows first (system-wide tables, see\n"
 	      "                         ktop(1))\n"
 	      "      --group-by KEY     the groups view's groups: comm, user, cgroup, unit\n"
@@ -654,7 +654,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_VIEW:
 			if (view_parse(optarg, &o->view)) {
 				snprintf(err, errsz, "--view: '%s' is not a view (processes, syscalls, errors, "
-					 "subsystems, signals, groups, latency)", optarg);
+					 "subsystems, signals, groups, latency, disks)", optarg);
 				return -EINVAL;
 			}
 			o->view_set = true;

@@ -48,7 +48,7 @@ static size_t exited_pids(struct ktop *k, pid_t *out)
 		const struct task *t = model_task_find(&k->model, k->opt.pids[i]);
 
 		/* A replay: the recording's end tells, not this system's /proc. */
-		if (k->replay ? !t || t->state == 'X' : !procfs_pid_exists(k->procfs, k->opt.pids[i]))
+		if (k->replay ? !t || t->state == 'X' : !procfs_pid_exists(k->sources.procfs, k->opt.pids[i]))
 			out[n++] = k->opt.pids[i];
 	}
 	return n;

@@ -15,6 +15,7 @@
 #include "../collectors/procfs.h"
 #include "../lib/util.h"
 #include "../outputs/metrics.h"
+#include "../views/view.h"
 #include "flightctl.h"
 #include "ktop.h"
 
@@ -121,13 +122,25 @@ static const struct sink sinks[] = {
 	{ "mode", mode_needs, mode_interval, true },
 };
 
-void sinks_needs(const struct ktop *k, struct procfs_need *need)
+/* The key of the groups a view or writer shows this tick, whose cgroups are read; -1: none. */
+static int shown_group_by(const struct ktop *k)
+{
+	if (k->opt.batch && k->batch.view == VIEW_GROUPS)
+		return (int)k->batch.groups.by;
+	if (!k->opt.batch && k->mode->screen && k->app.view == VIEW_GROUPS)
+		return (int)k->app.groups.by;
+	/* Else the exporter's groups (a view's key comes first: one key is read). */
+	return k->metrics ? (int)metrics_group_by(k->metrics) : -1;
+}
+
+void sinks_needs(const struct ktop *k, struct source_demand *d)
 {
 	size_t i;
 
-	need->all = need->wanted = need->first = 0;
+	d->proc.all = d->proc.wanted = d->proc.first = 0;
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
-		sinks[i].needs(k, need);
+		sinks[i].needs(k, &d->proc);
+	d->group_by = shown_group_by(k);
 }
 
 int sinks_interval(struct ktop *k)

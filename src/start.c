@@ -10,16 +10,8 @@
 #include <string.h>
 #include <sys/signalfd.h>
 
-#include "../collectors/cgnames.h"
-#include "../collectors/cgres.h"
-#include "../collectors/clocks.h"
 #include "ui.h"
 #include "../lib/util.h"
-#include "../collectors/exits.h"
-#include "../collectors/focus.h"
-#include "../collectors/inprog.h"
-#include "../collectors/procfs.h"
-#include "../collectors/system.h"
 #include "../views/view.h"
 #include "flightctl.h"
 #include "ktop.h"
@@ -105,14 +97,8 @@ void setup_app(struct ktop *k)
 	a->delay_s = k->opt.delay_s;
 	a->show_cmdline = true;
 	default_columns(k);
-	if (ftrace_on(k->ftrace)) {
-		m->event_counters = ftrace_event_counters(k->ftrace);
-		m->events_uid = ftrace_only_uid(k->ftrace);
-	}
-	snprintf(m->trace_status, sizeof(m->trace_status), "%s",
-		 k->opt.no_trace ? "tracing off: --no-trace" : ftrace_status(k->ftrace));
-	m->exit_records = exits_on(k->exits);
-	snprintf(m->exits_status, sizeof(m->exits_status), "%s", exits_status(k->exits));
+	/* Tracing's status and the exit records', as the live sources say them. */
+	sources_setup(k);
 	a->tracing = events_counted(k);
 	a->replay = k->replay != NULL;
 	a->recording = k->opt.write ? 1 : 0;
@@ -167,111 +153,40 @@ void setup_app(struct ktop *k)
 	}
 }
 
-/* procfs's pause: the ring buffers are copied out while a long scan waits. */
-static void stash_pages(void *ft)
-{
-	ftrace_stash(ft);
-}
-
 /*
- * The live system's sources: /proc, then tracing, with signals blocked
- * before it starts. Returns 0, or -1 (said why).
+ * The live system's sources (sourcelist.c), with signals blocked before
+ * tracing starts. Returns 0, or -1 (said why).
  */
 int start_sources(struct ktop *k)
 {
-	int ret;
+	struct source_env *env = &k->sources;
 
-	ret = procfs_new("/proc", 0, &k->procfs);
-	if (!ret)
-		ret = system_new("/proc", &k->sys);
-	if (ret) {
-		fprintf(stderr, "ktop: cannot read /proc: %s\n", strerror(-ret));
-		return -1;
-	}
-	if (check_pids(k))
-		return -1;
-	k->cgnames = cgnames_new(NULL);
-	/* A fixture's mount table (tests): its hierarchies where it says. */
-	k->cgres = cgres_new(getenv("KTOP_CGROUP_MOUNTINFO"));
 	/*
 	 * Signals are blocked (and read from the signalfd) before tracing starts:
 	 * a Ctrl-C from now on ends the loop, which removes the instance.
 	 */
 	k->sigfd = setup_signals();
 	setup_fatal_handlers();
-	/* Before the first sample: counts start at the first tick's baseline. */
-	if (!k->opt.no_trace) {
-		struct ftrace_opts fo = { .pids = k->watch, .npids = k->nwatch };
-		const char *kb = getenv("KTOP_BUFFER_KB");
-		unsigned long long v;
-
-		/*
-		 * ktop -b -n 1: the baseline is all it writes, and a first interval's
-		 * event columns are empty. (An exporter, a recording or a summary
-		 * would still use the interval's events.)
-		 */
-		fo.baseline_only = k->mode == &mode_batch && k->opt.iterations == 1 &&
-				   !k->opt.write && !options_exporter(&k->opt);
-		/* Time per call (sys_enter too) only when watching a few processes. */
-		fo.time_syscalls = k->nwatch > 0 || k->opt.latency;
-		/* Per-CPU ring buffer size; small ones let tests see lost events. */
-		if (kb && !parse_uint(kb, 1 << 22, &v) && v >= 4)
-			fo.buffer_kb = (size_t)v;
-		/* The trace clock, for tests and benchmarks: the default picks the cheapest safe one. */
-		fo.trace_clock = getenv("KTOP_TRACE_CLOCK");
-		if (fo.trace_clock && *fo.trace_clock && !ftrace_clock_ok(fo.trace_clock)) {
-			fprintf(stderr, "ktop: KTOP_TRACE_CLOCK=%s: not a trace clock ktop maps "
-				"(auto, local, global, perf, mono, mono_raw, boot, tai, x86-tsc)\n",
-				fo.trace_clock);
-			return -1;
-		}
-
-		fo.flight = flightctl_start(k);
-		if (ftrace_start(&fo, &k->ftrace) == 0) {
-			/* The process view's buffer; small ones let tests see its losses. */
-			kb = getenv("KTOP_FOCUS_KB");
-			if (!kb || parse_uint(kb, 1 << 22, &v) || v < 4)
-				v = 0;
-			k->focus = focus_new((size_t)v);
-			focus_set_flight(k->focus, fo.flight);
-			flightctl_clock(k);
-			if (k->nwatch)
-				k->inprog = inprog_new();
-			k->traced = true;
-			procfs_set_pause(k->procfs, stash_pages, k->ftrace);
-		}
-		/* exit() from deep inside (out of memory) must not leave tracing behind. */
-		atexit(ftrace_emergency_stop);
-	}
+	env->pids = k->opt.pids;
+	env->npids = k->opt.npids;
+	env->watch = k->watch;
+	env->nwatch = k->nwatch;
+	env->no_trace = k->opt.no_trace;
+	env->summary = k->opt.summary;
 	/*
-	 * Dead tasks' final numbers, traced or not; --summary counts only
-	 * system calls. Before the first sample: every exit from then on.
+	 * ktop -b -n 1: the baseline is all it writes, and a first interval's
+	 * event columns are empty. (An exporter, a recording or a summary
+	 * would still use the interval's events.)
 	 */
-	k->exits = exits_new(sysconf(_SC_CLK_TCK));
-	if (!k->opt.summary) {
-		const char *kb = getenv("KTOP_EXITS_KB");
-		unsigned long long v = 0;
-
-		/* A small receive buffer lets tests see lost exit records; 0, the events alone. */
-		if (kb && !parse_uint(kb, 1 << 22, &v) && !v)
-			exits_off(k->exits, "exit records off: KTOP_EXITS_KB=0");
-		else
-			exits_listen(k->exits, (size_t)v * 1024);
-	}
-	if (k->opt.summary && !ftrace_on(k->ftrace)) {
-		fprintf(stderr, "ktop: --summary counts kernel events, but %s\n",
-			ftrace_status(k->ftrace)[0] ? ftrace_status(k->ftrace) : "tracing is off");
+	env->baseline_only = k->mode == &mode_batch && k->opt.iterations == 1 &&
+			     !k->opt.write && !options_exporter(&k->opt);
+	/* Time per call (sys_enter too) only when watching a few processes. */
+	env->time_syscalls = k->nwatch > 0 || k->opt.latency;
+	if (!k->opt.no_trace)
+		env->flight = flightctl_start(k);
+	if (sources_start(k))
 		return -1;
-	}
-	/* A summary of another user's process would be all zeros: say why not. */
-	for (size_t i = 0; k->opt.summary && i < k->opt.npids; i++) {
-		char why[160];
-
-		if (focus_may_see(k->opt.pids[i], why, sizeof(why))) {
-			fprintf(stderr, "ktop: --summary: %s\n", why);
-			return -1;
-		}
-	}
+	if (env->tracing)
+		flightctl_clock(k);
 	return 0;
 }
-

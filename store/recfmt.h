@@ -35,10 +35,18 @@
  * command lines as the rest of an earlier one, signal flows grouped by
  * receiver); a replay reads none of those. 6: a task's I/O bytes
  * (/proc/PID/io, RECFMT_IO), the byte counters of rows and exit records.
- * 7: the sockets of each interval (the Connections view), a part of its own.
+ * 7: which life of its pid a row and an exit record are (a reused pid:
+ * RECFMT_LIVES, a bit of their own after their masks' fields). 8: the
+ * block devices' interval readings (RECFMT_DISKS, model/disks.h); an older
+ * file's replay says they are not recorded in it. 9: the sockets of each
+ * interval (the Connections view, RECFMT_CONNS), a part of its own; an older
+ * file's replay says they are not recorded in it either.
  */
-#define RECFMT_VERSION	7
+#define RECFMT_VERSION	9
+#define RECFMT_CONNS	9
+#define RECFMT_LIVES	7
 #define RECFMT_IO	6
+#define RECFMT_DISKS	8
 #define RECFMT_CG_FLIP	4
 #define RECFMT_ZSTREAM	4
 /*

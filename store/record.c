@@ -65,6 +65,7 @@ struct rtask {
 	unsigned gen;		/* the file of that row (record.gen) */
 	pid_t pid;
 	uint64_t starttime;
+	uint32_t life;		/* the events' life of it (task.life); 0: not told */
 	uint64_t mark;		/* the tick it was last seen in the model */
 };
 
@@ -1167,6 +1168,30 @@ static int put_proc(struct record *r, struct rtask *e, const struct task *t, int
 	return step(r, st);
 }
 
+static bool same_life(const struct rtask *e, const struct task *t)
+{
+	return e->pid == t->pid && e->starttime == t->starttime &&
+	       (!e->life || !t->life || e->life == t->life);
+}
+
+/*
+ * The entry of @t's life: the map's (a pid's newest), or for an earlier life
+ * of a pid the model still shows (task.past) its own, found among the
+ * entries (a few a tick); NULL when new.
+ */
+static struct rtask *life_of(struct record *r, const struct task *t)
+{
+	struct rtask *e = pidmap_get(&r->map, t->pid);
+	size_t i;
+
+	if (!t->past || (e && same_life(e, t)))
+		return e;
+	for (i = 0; i < r->nents; i++)
+		if (r->ents[i] != e && same_life(r->ents[i], t))
+			return r->ents[i];
+	return NULL;
+}
+
 /*
  * The processes of the interval: each life's proc row once, and for those
  * with system calls their tables (the views syscall and syscall_error read
@@ -1179,10 +1204,14 @@ static int put_tasks(struct record *r, const struct model *m)
 
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];
-		struct rtask *e = pidmap_get(&r->map, t->pid);
+		struct rtask *e;
 		int64_t sc = 0, err = 0;
 
-		if (e && e->starttime != t->starttime) {
+		/* An earlier life of a pid: its row was its last. */
+		if (t->past && t->seen_tick != m->tick)
+			continue;
+		e = life_of(r, t);
+		if (!t->past && e && !same_life(e, t)) {
 			e->mark = 0;	/* a reused pid: the old life ends */
 			pidmap_del(&r->map, t->pid);
 			e = NULL;
@@ -1196,8 +1225,11 @@ static int put_tasks(struct record *r, const struct model *m)
 				r->ents = xrealloc(r->ents, r->cap * sizeof(*r->ents));
 			}
 			r->ents[r->nents++] = e;
-			pidmap_put(&r->map, e->pid, e);
+			if (!t->past)
+				pidmap_put(&r->map, e->pid, e);
 		}
+		if (!e->life)
+			e->life = t->life;
 		e->mark = m->tick;
 		if (t->sc.used && !(sc = table_id(r, &t->sc, false)))
 			return -1;

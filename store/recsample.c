@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "recsample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,16 @@ static const struct fdesc row_fields[] = {
 };
 #define RB_SC	(1ull << ARRAY_SIZE(row_fields))	/* a syscall table: its id */
 #define RB_ERR	(RB_SC << 1)				/* an errno table: its id */
+/*
+ * Which life of its pid a row is (a reused pid): after its tables, a mask and
+ * the fields that moved, when a bit after RB_ERR says so (files written
+ * before it have none: their masks end before that bit).
+ */
+#define RB_LIFE	(RB_SC << 2)
+static const struct fdesc life_fields[] = {
+	FN(struct row_events, life), FB(struct row_events, born), FB(struct row_events, ended),
+	FB(struct row_events, unsure),
+};
 
 static const struct fdesc final_fields[] = {
 	FN(struct task_final, tgid), FN(struct task_final, ppid), FB(struct task_final, born),
@@ -81,6 +92,12 @@ static const struct fdesc final_fields[] = {
 	FS(struct task_final, comm),
 };
 #define FB_USER	(1ull << ARRAY_SIZE(final_fields))
+/* Likewise its start window (which life of its pid it was), after its user. */
+#define FB_WIN	(FB_USER << 1)
+static const struct fdesc window_fields[] = {
+	FB(struct task_final, have_window), FN(struct task_final, start_lo),
+	FN(struct task_final, start_hi),
+};
 
 static const struct fdesc flow_fields[] = {
 	FN(struct sig_flow, sender), FN(struct sig_flow, receiver), FN(struct sig_flow, sig),
@@ -88,7 +105,7 @@ static const struct fdesc flow_fields[] = {
 	FS(struct sig_flow, receiver_comm),
 };
 
-/* Format 7: the sockets of the interval (the Connections view). */
+/* Format 9 (RECFMT_CONNS): the sockets of the interval (the Connections view). */
 static const struct fdesc conn_fields[] = {
 	FN(struct sock_conn, id), FN(struct sock_conn, pid), FS(struct sock_conn, comm),
 	FN(struct sock_conn, family), FN(struct sock_conn, protocol), FN(struct sock_conn, state),
@@ -115,8 +132,26 @@ enum {
 	P_BEGIN = 1 << 0, P_SYS = 1 << 1, P_TASKS = 1 << 2, P_WITHHELD = 1 << 3,
 	P_ROWS = 1 << 4, P_EXITS = 1 << 5, P_UNFOCUS = 1 << 6, P_FINALS = 1 << 7,
 	P_EXIT_TOTALS = 1 << 8, P_FLOWS = 1 << 9, P_TOTALS = 1 << 10, P_CGRES = 1 << 11,
-	P_END = 1 << 12, P_RESTORE = 1 << 13, P_CONNS = 1 << 14, P_ALL = (1 << 15) - 1
+	P_END = 1 << 12, P_RESTORE = 1 << 13, P_DISKS = 1 << 14, P_CONNS = 1 << 15,
+	P_ALL = (1 << 16) - 1
 };
+
+/*
+ * Format 8 (RECFMT_DISKS): a block device's interval (model/disks.h), after
+ * its place in the remembered list (or its dev and name): its fields that
+ * moved since its last reading (an idle device: one byte).
+ */
+#define DF_SUB(k) FN(struct disk_reading, sub[k].pid), FS(struct disk_reading, sub[k].comm), \
+		  FN(struct disk_reading, sub[k].reqs), FN(struct disk_reading, sub[k].bytes)
+static const struct fdesc disk_fields[] = {
+	FA(struct disk_reading, ios), FA(struct disk_reading, bytes), FN(struct disk_reading, other),
+	FN(struct disk_reading, timed), FA(struct disk_reading, hist.n),
+	FN(struct disk_reading, lat_ns), FN(struct disk_reading, max_ns),
+	FN(struct disk_reading, inflight), FN(struct disk_reading, nsub),
+	FN(struct disk_reading, sub_reqs), FN(struct disk_reading, sub_bytes),
+	DF_SUB(0), DF_SUB(1), DF_SUB(2), FN(struct disk_reading, sub_hidden),
+};
+_Static_assert(DISK_SUBMITTERS == 3, "disk_fields names each submitter");
 
 static const struct fdesc totals_fields[] = {
 	FA(struct sample, ev_total), FN(struct sample, lost), FB(struct sample, lost_unknown),
@@ -325,6 +360,17 @@ static void get_fields(struct rec_reader *r, const struct fdesc *fd, size_t nf, 
 		r->bad = true;
 }
 
+/* Fields added after a struct's mask (RB_LIFE, FB_WIN): their own mask (put_plain's), then them. */
+static void get_more(struct rec_reader *r, const struct fdesc *fd, size_t nf, void *out)
+{
+	uint64_t mask = rec_get_varint(r);
+
+	if (mask >> nf)
+		r->bad = true;
+	else
+		get_fields(r, fd, nf, mask, out);
+}
+
 /* A struct stored as its fields that are not 0 (the mask first). */
 static void put_plain(struct recbuf *b, const struct fdesc *fd, size_t nf, const void *cur,
 		      const void *zero, uint64_t extra)
@@ -375,6 +421,7 @@ void recmem_reset(struct recmem *m)
 	forget_tasks(m);
 	m->have_sys = false;
 	m->ncg = 0;
+	m->ndisk = 0;
 }
 
 void recmem_keyframe(struct recmem *m)
@@ -388,6 +435,7 @@ void recmem_keyframe(struct recmem *m)
 	m->norder = 0;
 	m->have_sys = false;
 	m->ncg = 0;
+	m->ndisk = 0;
 }
 
 void recmem_free(struct recmem *m)
@@ -398,6 +446,7 @@ void recmem_free(struct recmem *m)
 	free(m->order);
 	free(m->sys.stat.cpu);
 	free(m->cg);
+	free(m->disk);
 	strpool_free(&m->pool);
 	memset(m, 0, sizeof(*m));
 }
@@ -685,14 +734,16 @@ static int put_rows(struct recbuf *b, const struct sample *s, const struct recsa
 	rec_put_varint(b, s->nrows);
 	for (i = 0; i < s->nrows; i++) {
 		const struct row_events *e = &s->rows[i];
+		/* Against the row before: the rows of a loop's commands are alike. */
+		const struct row_events *before = i ? &s->rows[i - 1] : &zero;
 		bool sc = e->sc && e->sc->used, err = e->err && e->err->used;
+		bool life = fields_mask(life_fields, ARRAY_SIZE(life_fields), e, before) != 0;
 		int64_t id;
 
 		put_zigzag(b, (uint64_t)(int64_t)e->id, (uint64_t)(int64_t)prev);
 		prev = e->id;
-		/* Against the row before: the rows of a loop's commands are alike. */
-		put_plain(b, row_fields, ARRAY_SIZE(row_fields), e, i ? &s->rows[i - 1] : &zero,
-			  (sc ? RB_SC : 0) | (err ? RB_ERR : 0));
+		put_plain(b, row_fields, ARRAY_SIZE(row_fields), e, before,
+			  (sc ? RB_SC : 0) | (err ? RB_ERR : 0) | (life ? RB_LIFE : 0));
 		if (sc) {
 			id = tb->id(tb->arg, e->sc, false);
 			if (id <= 0)
@@ -705,6 +756,8 @@ static int put_rows(struct recbuf *b, const struct sample *s, const struct recsa
 				return -1;
 			rec_put_varint(b, (uint64_t)id);
 		}
+		if (life)
+			put_plain(b, life_fields, ARRAY_SIZE(life_fields), e, before, 0);
 	}
 	return 0;
 }
@@ -735,6 +788,68 @@ static void put_cg(struct recbuf *b, struct recmem *m, const struct sample *s)
 		}
 		c->c = *in;
 		c->c.dir = NULL;
+		idx++;
+	}
+}
+
+/* The remembered reading of device @dev (its place in *@idx), or NULL. */
+static struct disk_reading *disk_find(struct recmem *m, uint32_t dev, size_t hint, size_t *idx)
+{
+	size_t i;
+
+	if (hint < m->ndisk && m->disk[hint].dev == dev) {
+		*idx = hint;
+		return &m->disk[hint];
+	}
+	for (i = 0; i < m->ndisk; i++)
+		if (m->disk[i].dev == dev) {
+			*idx = i;
+			return &m->disk[i];
+		}
+	return NULL;
+}
+
+static struct disk_reading *disk_add(struct recmem *m, uint32_t dev, const char *name)
+{
+	struct disk_reading *d;
+
+	if (m->ndisk == m->cap_disk) {
+		m->cap_disk = m->cap_disk ? m->cap_disk * 2 : 8;
+		m->disk = xrealloc(m->disk, m->cap_disk * sizeof(*m->disk));
+	}
+	d = &m->disk[m->ndisk++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	return d;
+}
+
+static void put_disks(struct recbuf *b, struct recmem *m, const struct sample *s)
+{
+	size_t i, idx = 0;
+
+	rec_put_varint(b, s->ndisks);
+	for (i = 0; i < s->ndisks; i++) {
+		const struct disk_reading *in = &s->disks[i];
+		struct disk_reading *d = disk_find(m, in->dev, idx, &idx);
+		uint64_t mask;
+
+		/* Its place in the remembered list + 1, or 0, its dev and its name. */
+		if (d && !strncmp(d->name, in->name, sizeof(d->name))) {
+			rec_put_varint(b, idx + 1);
+		} else {
+			rec_put_varint(b, 0);
+			rec_put_varint(b, in->dev);
+			put_text(b, in->name, strnlen(in->name, sizeof(in->name)));
+			if (!d) {
+				d = disk_add(m, in->dev, "");
+				idx = m->ndisk - 1;
+			}
+		}
+		mask = fields_mask(disk_fields, ARRAY_SIZE(disk_fields), in, d);
+		rec_put_varint(b, mask);
+		put_fields(b, disk_fields, ARRAY_SIZE(disk_fields), mask, in, d);
+		*d = *in;
 		idx++;
 	}
 }
@@ -792,7 +907,8 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 			 (s->nunfocus ? P_UNFOCUS : 0) | (s->nfinals ? P_FINALS : 0) |
 			 (s->have_exit_totals ? P_EXIT_TOTALS : 0) | (s->nflows ? P_FLOWS : 0) |
 			 (s->have_totals ? P_TOTALS : 0) | (s->ncgres ? P_CGRES : 0) |
-			 (s->end ? P_END : 0) | (s->nconns ? P_CONNS : 0);
+			 (s->end ? P_END : 0) | (s->have_disks ? P_DISKS : 0) |
+			 (s->nconns ? P_CONNS : 0);
 	pid_t prev = 0;
 	size_t i;
 
@@ -832,17 +948,20 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 			const struct task_final *f = &s->finals[i];
 
 			const struct task_final *fb = i ? &s->finals[i - 1] : &zf;
+			bool win = fields_mask(window_fields, ARRAY_SIZE(window_fields), f, fb) != 0;
 
 			put_zigzag(b, (uint64_t)(int64_t)f->id, (uint64_t)(int64_t)prev);
 			prev = f->id;
 			/* Against the record before, its user too. */
 			put_plain(b, final_fields, ARRAY_SIZE(final_fields), f, fb,
-				  str_eq(f->user, fb->user) ? 0 : FB_USER);
+				  (str_eq(f->user, fb->user) ? 0 : FB_USER) | (win ? FB_WIN : 0));
 			if (!str_eq(f->user, fb->user)) {
 				rec_put_varint(b, f->user ? 1 : 0);
 				if (f->user)
 					put_text(b, f->user, strlen(f->user));
 			}
+			if (win)
+				put_plain(b, window_fields, ARRAY_SIZE(window_fields), f, fb, 0);
 		}
 	}
 	if (parts & P_EXIT_TOTALS) {
@@ -859,7 +978,8 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 		put_plain(b, totals_fields, ARRAY_SIZE(totals_fields), s, &zs, 0);
 	if (parts & P_CGRES)
 		put_cg(b, m, s);
-	/* After the parts of format 6: a reader of it stops before. */
+	if (parts & P_DISKS)
+		put_disks(b, m, s);
 	if (parts & P_CONNS) {
 		rec_put_varint(b, s->nconns);
 		for (i = 0; i < s->nconns; i++)
@@ -1056,8 +1176,12 @@ static void get_tasks(struct rec_reader *r, struct recmem *m, struct sample *s)
 	free(pids);
 }
 
-static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb)
+static void get_rows(struct rec_reader *r, struct sample *s, const struct recsample_tables *tb,
+		     int format)
 {
+	/* RB_LIFE: written from format 7 on. */
+	size_t bits = ARRAY_SIZE(row_fields) + (format >= RECFMT_LIVES ? 3 : 2);
+
 	size_t n = get_count(r), i;
 	pid_t prev = 0;
 
@@ -1076,7 +1200,7 @@ static void get_rows(struct rec_reader *r, struct sample *s, const struct recsam
 		mask = rec_get_varint(r);
 		get_fields(r, row_fields, ARRAY_SIZE(row_fields),
 			   mask & ((1ull << ARRAY_SIZE(row_fields)) - 1), e);
-		if (e->id <= 0 || mask >> (ARRAY_SIZE(row_fields) + 2))
+		if (e->id <= 0 || mask >> bits)
 			r->bad = true;
 		for (k = 0; k < 2 && !r->bad; k++) {
 			bool err = k == 1, bad = false;
@@ -1098,6 +1222,8 @@ static void get_rows(struct rec_reader *r, struct sample *s, const struct recsam
 			else
 				e->sc = t;
 		}
+		if ((mask & RB_LIFE) && !r->bad)
+			get_more(r, life_fields, ARRAY_SIZE(life_fields), e);
 		e->comm[sizeof(e->comm) - 1] = '\0';
 	}
 }
@@ -1134,6 +1260,43 @@ static void get_cg(struct rec_reader *r, struct recmem *m, struct sample *s)
 		out = sample_add_cgres(s);
 		*out = c->c;
 		out->dir = c->dir;
+	}
+}
+
+static void get_disks(struct rec_reader *r, struct recmem *m, struct sample *s)
+{
+	size_t n = get_count(r), i;
+
+	s->have_disks = true;
+	for (i = 0; i < n && !r->bad; i++) {
+		uint64_t idx = rec_get_varint(r), mask;
+		struct disk_reading *d, *out;
+
+		if (idx == 0) {
+			uint64_t dev = rec_get_varint(r);
+			size_t len, k;
+			const char *txt = get_text(r, DISK_NAME_MAX - 1, &len);
+			char name[DISK_NAME_MAX];
+
+			if (r->bad || dev > UINT32_MAX)
+				break;
+			memcpy(name, txt, len);
+			name[len] = '\0';
+			d = disk_find(m, (uint32_t)dev, 0, &k);
+			if (!d)
+				d = disk_add(m, (uint32_t)dev, "");
+			memset(d->name, 0, sizeof(d->name));
+			memcpy(d->name, name, len);
+		} else if (idx <= m->ndisk) {
+			d = &m->disk[idx - 1];
+		} else {
+			r->bad = true;
+			break;
+		}
+		mask = rec_get_varint(r);
+		get_fields(r, disk_fields, ARRAY_SIZE(disk_fields), mask, d);
+		out = sample_add_disk(s);
+		*out = *d;
 	}
 }
 
@@ -1189,6 +1352,17 @@ static bool sane(const struct sample *s)
 	for (i = 0; i < s->ncgres; i++)
 		if (s->cgres[i].raw.have >= CGR_PIDS_MAX << 1)
 			return false;
+	for (i = 0; i < s->ndisks; i++) {
+		const struct disk_reading *d = &s->disks[i];
+		uint32_t k;
+
+		if (d->nsub > DISK_SUBMITTERS || d->name[sizeof(d->name) - 1])
+			return false;
+		for (k = 0; k < d->nsub; k++)
+			if (d->sub[k].pid < 0 || d->sub[k].pid >= PID_LIMIT ||
+			    d->sub[k].comm[sizeof(d->sub[k].comm) - 1])
+				return false;
+	}
 	for (i = 0; i < s->nconns; i++) {
 		const struct sock_conn *c = &s->conns[i];
 
@@ -1235,7 +1409,7 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 	if ((parts & P_WITHHELD) && !r.bad)
 		get_pids(&r, add_withheld, s);
 	if ((parts & P_ROWS) && !r.bad)
-		get_rows(&r, s, t);
+		get_rows(&r, s, t, m->format);
 	if ((parts & P_EXITS) && !r.bad)
 		get_pids(&r, add_exit, s);
 	if ((parts & P_UNFOCUS) && !r.bad)
@@ -1257,7 +1431,9 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 			mask = rec_get_varint(&r);
 			get_fields(&r, final_fields, ARRAY_SIZE(final_fields),
 				   mask & ((1ull << ARRAY_SIZE(final_fields)) - 1), f);
-			if (f->id <= 0 || mask >> (ARRAY_SIZE(final_fields) + 1))
+			/* FB_WIN: written from format 7 on. */
+			if (f->id <= 0 ||
+			    mask >> (ARRAY_SIZE(final_fields) + (m->format >= RECFMT_LIVES ? 2 : 1)))
 				r.bad = true;
 			if ((mask & FB_USER) && !r.bad) {
 				f->user = NULL;
@@ -1270,6 +1446,8 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 					f->user = intern(m, buf);
 				}
 			}
+			if ((mask & FB_WIN) && !r.bad)
+				get_more(&r, window_fields, ARRAY_SIZE(window_fields), f);
 			f->comm[sizeof(f->comm) - 1] = '\0';
 		}
 	}
@@ -1298,6 +1476,14 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 	}
 	if ((parts & P_CGRES) && !r.bad)
 		get_cg(&r, m, s);
+	/* Before RECFMT_DISKS no file has them: the bit says the bytes are not a sample. */
+	if ((parts & P_DISKS) && m->format < RECFMT_DISKS)
+		r.bad = true;
+	if ((parts & P_DISKS) && !r.bad)
+		get_disks(&r, m, s);
+	/* Likewise before RECFMT_CONNS. */
+	if ((parts & P_CONNS) && m->format < RECFMT_CONNS)
+		r.bad = true;
 	if ((parts & P_CONNS) && !r.bad) {
 		size_t nc = get_count(&r);
 

@@ -89,6 +89,9 @@ struct recmem {
 	struct sys_sample sys;		/* sys.stat.cpu: SYS_MAX_CPUS entries, owned */
 	struct recmem_cg *cg;
 	size_t ncg, cap_cg;
+	/* Each block device's last reading (format RECFMT_DISKS), in the order first given. */
+	struct disk_reading *disk;
+	size_t ndisk, cap_disk;
 	struct strpool pool;		/* users, cgroup paths and directories */
 };
 

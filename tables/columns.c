@@ -293,6 +293,8 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 
 bool col_kthread(const struct task *t)
 {
+	if (t->have_flags)
+		return t->kthread;
 	return (t->pid == 2 || t->ppid == 2) && !t->vsize_kb && t->starttime;
 }
 
@@ -306,7 +308,7 @@ static const char *cmdline_text(const struct task *t, char *buf, size_t n, int u
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')
 		len--;
-	if (!len) {
+	if (!len || t->state == 'Z') {
 		char comm[PROC_COMM_MAX];
 
 		sanitize_text(comm, sizeof(comm), t->comm, strlen(t->comm), utf8);

@@ -134,9 +134,10 @@ unsigned col_needs(const struct model *m, int c);
 bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word);
 bool col_wait_redundant(const bool *shown);
 /*
- * Is @t a kernel thread? kthreadd (pid 2) and its children with no memory
- * of their own (a helper kthreadd started, such as modprobe, has some once
- * it exec'd): known from stat alone, before a command line is read.
+ * Is @t a kernel thread? Its stat's PF_KTHREAD flag says, known before a
+ * command line is read. A recording has no flags: kthreadd (pid 2) and its
+ * children with no memory of their own (a helper kthreadd started, such as
+ * modprobe, has some once it exec'd; before, it passes for one).
  */
 bool col_kthread(const struct task *t);
 /* The column named @key (case-insensitive), or -1. */

@@ -131,7 +131,9 @@ static void tree_order(struct rowset *rs, const struct model *m)
 	else
 		pidmap_init(&rs->index);
 	for (i = 0; i < n; i++) {
-		pidmap_put(&rs->index, rows[i].task->pid, &rows[i]);
+		/* A reused pid's earlier life (X) is no parent of the newer one's children. */
+		if (!rows[i].task->past || !pidmap_get(&rs->index, rows[i].task->pid))
+			pidmap_put(&rs->index, rows[i].task->pid, &rows[i]);
 		first[i] = last[i] = next[i] = -1;
 	}
 	/* Children lists in the sort order (rows are sorted already). */

@@ -18,12 +18,14 @@
 static const char *const names[VIEW_NR] = {
 	[VIEW_PROCESSES] = "processes", [VIEW_SYSCALLS] = "syscalls", [VIEW_ERRORS] = "errors",
 	[VIEW_SUBSYSTEMS] = "subsystems", [VIEW_SIGNALS] = "signals", [VIEW_GROUPS] = "groups",
-	[VIEW_LATENCY] = "latency", [VIEW_CONNECTIONS] = "connections", [VIEW_CALLERS] = "callers",
+	[VIEW_LATENCY] = "latency", [VIEW_CONNECTIONS] = "connections", [VIEW_DISKS] = "disks",
+	[VIEW_CALLERS] = "callers",
 };
 static const char *const titles[VIEW_NR] = {
 	[VIEW_PROCESSES] = "Processes", [VIEW_SYSCALLS] = "Syscalls", [VIEW_ERRORS] = "Errors",
 	[VIEW_SUBSYSTEMS] = "Subsystems", [VIEW_SIGNALS] = "Signals", [VIEW_GROUPS] = "Groups",
-	[VIEW_LATENCY] = "Latency", [VIEW_CONNECTIONS] = "Connections", [VIEW_CALLERS] = "Processes",
+	[VIEW_LATENCY] = "Latency", [VIEW_CONNECTIONS] = "Connections", [VIEW_DISKS] = "Disks",
+	[VIEW_CALLERS] = "Processes",
 };
 
 const char *view_name(enum view_kind k)
@@ -52,7 +54,7 @@ int view_parse(const char *s, enum view_kind *k)
 bool view_traced(enum view_kind k)
 {
 	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS ||
-	       k == VIEW_LATENCY || k == VIEW_CONNECTIONS;
+	       k == VIEW_LATENCY || k == VIEW_CONNECTIONS || k == VIEW_DISKS;
 }
 
 /*
@@ -252,6 +254,53 @@ static const struct av_col latency_cols[] = {
 	{ "calls_total", "CALLS", 10, false, AV_TOTAL, SORT_DESC, -1, "calls since the first interval" },
 };
 
+/*
+ * The block devices (model/disks.h), from block_rq_issue, block_rq_complete
+ * and block_io_start. Requests are counted at their completion, as the
+ * kernel's /sys/block/DEV/stat counts them; bytes are the sectors completed.
+ * The byte columns name the process columns of the same unit (pcol), for
+ * the screen's scaling only.
+ */
+static const struct av_col disks_cols[] = {
+	{ "device", "DEVICE", 10, true, AV_STR, SORT_ASC, -1,
+	  "the block device (DEVNAME of /sys/dev/block/MAJ:MIN/uevent; MAJ:MIN otherwise)" },
+	{ "reads", "RD/s", 7, false, AV_COUNT, SORT_DESC, -1,
+	  "read requests completed in the interval (block_rq_complete)" },
+	{ "writes", "WR/s", 7, false, AV_COUNT, SORT_DESC, -1, "write requests completed" },
+	{ "read_bytes", "RDB/s", 6, false, AV_COUNT, SORT_DESC, COL_DISK_READ,
+	  "bytes read: the sectors of the read requests completed, times 512" },
+	{ "write_bytes", "WRB/s", 6, false, AV_COUNT, SORT_DESC, COL_DISK_WRITE, "bytes written, likewise" },
+	{ "p50_us", "P50", 8, false, AV_USEC_BOUND, SORT_DESC, -1,
+	  "median time from issue to completion of the reads and writes timed (us), as a log2 "
+	  "bucket's upper bound or the longest request when shorter" },
+	{ "p99_us", "P99", 8, false, AV_USEC_BOUND, SORT_DESC, -1, "99th percentile, likewise" },
+	{ "max_us", "MAX", 8, false, AV_USEC, SORT_DESC, -1, "the longest of them (us)" },
+	{ "inflight", "INFL", 5, false, AV_INT, SORT_DESC, -1,
+	  "requests issued and not completed at the interval's end" },
+	{ "queue_avg", "AQU", 6, false, AV_MEAN, SORT_DESC, -1,
+	  "mean requests in flight over the interval: the issue -> complete times of those "
+	  "completed in it, summed, over its length (iostat's aqu-sz counts from the request's start)" },
+	{ "submitters", "SUBMITTERS", 30, true, AV_STR, SORT_ASC, -1,
+	  "the tasks that started the most bytes of requests (block_io_start, in the submitting "
+	  "task: a process's own reads, direct and synchronous writes; the page cache's "
+	  "writeback is a kernel thread's, kworker): COMM[TID] BYTES, most first" },
+	{ "timed", "TIMED/s", 7, false, AV_COUNT, SORT_DESC, -1,
+	  "reads and writes whose issue and completion were both read (the percentiles' count)" },
+	{ "other", "OTHER/s", 7, false, AV_COUNT, SORT_DESC, -1,
+	  "flushes, discards and other requests completed" },
+	{ "started", "START/s", 7, false, AV_COUNT, SORT_DESC, -1,
+	  "requests started (block_io_start), by every task" },
+	{ "reads_total", "READS", 9, false, AV_TOTAL, SORT_DESC, -1, "reads since the first interval" },
+	{ "writes_total", "WRITES", 9, false, AV_TOTAL, SORT_DESC, -1, "writes since the first interval" },
+	{ "read_bytes_total", "RDBYTES", 10, false, AV_TOTAL, SORT_DESC, -1,
+	  "bytes read since the first interval" },
+	{ "write_bytes_total", "WRBYTES", 10, false, AV_TOTAL, SORT_DESC, -1,
+	  "bytes written since the first interval" },
+};
+enum { DK_DEVICE, DK_READS, DK_WRITES, DK_RBYTES, DK_WBYTES, DK_P50, DK_P99, DK_MAX, DK_INFL,
+       DK_AQU, DK_SUBMITTERS, DK_TIMED, DK_OTHER, DK_STARTED, DK_READS_T, DK_WRITES_T,
+       DK_RBYTES_T, DK_WBYTES_T };
+
 static const struct av_col callers_cols[] = {
 	{ "pid", "PID", 7, false, AV_INT, SORT_ASC, COL_PID, "process id" },
 	{ "user", "USER", 8, true, AV_STR, SORT_ASC, COL_USER, "its user" },
@@ -285,6 +334,7 @@ static const struct {
 	[VIEW_GROUPS] = { groups_cols, ARRAY_SIZE(groups_cols), 2 },
 	[VIEW_LATENCY] = { latency_cols, ARRAY_SIZE(latency_cols), 1 },
 	[VIEW_CONNECTIONS] = { conn_cols, CONN_NCOLS, CONN_BYTES },
+	[VIEW_DISKS] = { disks_cols, ARRAY_SIZE(disks_cols), DK_AQU },
 	[VIEW_CALLERS] = { callers_cols, ARRAY_SIZE(callers_cols), 4 },
 };
 
@@ -299,6 +349,8 @@ static int tie_col(enum view_kind k)
 		return 10;
 	case VIEW_ERRORS:
 		return 5;
+	case VIEW_DISKS:
+		return DK_WRITES_T;
 	case VIEW_SIGNALS:
 		return 7;
 	case VIEW_CONNECTIONS:
@@ -500,6 +552,69 @@ static bool groups_num(const struct aggview *v, const struct group *gr, int col,
 	return true;
 }
 
+static bool disk_num(const struct model *m, const struct disk *d, int col, double *out)
+{
+	const struct disk_reading *r = &d->now;
+
+	if (!m->disks.known)
+		return false;
+	switch (col) {
+	case DK_READS_T: *out = (double)d->ios_total[DISK_READ]; return true;
+	case DK_WRITES_T: *out = (double)d->ios_total[DISK_WRITE]; return true;
+	case DK_RBYTES_T: *out = (double)d->bytes_total[DISK_READ]; return true;
+	case DK_WBYTES_T: *out = (double)d->bytes_total[DISK_WRITE]; return true;
+	case DK_INFL: *out = r->inflight; return true;
+	}
+	if (m->interval_s <= 0)
+		return false;
+	switch (col) {
+	case DK_READS: *out = (double)r->ios[DISK_READ]; return true;
+	case DK_WRITES: *out = (double)r->ios[DISK_WRITE]; return true;
+	case DK_RBYTES: *out = (double)r->bytes[DISK_READ]; return true;
+	case DK_WBYTES: *out = (double)r->bytes[DISK_WRITE]; return true;
+	case DK_TIMED: *out = (double)r->timed; return true;
+	case DK_OTHER: *out = (double)r->other; return true;
+	case DK_STARTED: *out = (double)r->sub_reqs; return true;
+	case DK_AQU: return disk_queue_avg(r, m->interval_s, out);
+	case DK_P50:
+	case DK_P99:
+		return lat_hist_quantile_us(&r->hist, col == DK_P50 ? 0.5 : 0.99, r->max_ns, out);
+	case DK_MAX:
+		if (!r->timed)
+			return false;
+		*out = (double)r->max_ns / 1e3;
+		return true;
+	}
+	return false;
+}
+
+/* A device's submitters: "COMM[TID] BYTES, ..." most first; "(N more)" for the rest. */
+static const char *disk_submitters(const struct disk_reading *r, char *buf, size_t n)
+{
+	uint64_t named = 0;
+	size_t len = 0;
+	uint32_t i;
+	char b[16];
+
+	if (n)
+		buf[0] = '\0';
+	for (i = 0; i < r->nsub && len < n; i++) {
+		fmt_bytes(b, sizeof(b), (double)r->sub[i].bytes);
+		len += (size_t)snprintf(buf + len, n - len, "%s%.16s[%d] %s", i ? ", " : "",
+					r->sub[i].comm, (int)r->sub[i].pid, b);
+		named += r->sub[i].bytes;
+	}
+	if (len < n && r->sub_bytes > named) {
+		fmt_bytes(b, sizeof(b), (double)(r->sub_bytes - named));
+		len += (size_t)snprintf(buf + len, n - len, "%sothers %s", len ? ", " : "", b);
+	}
+	/* Not root: other users' tasks are a number, not who (as their rows are not shown). */
+	if (len < n && r->sub_hidden)
+		snprintf(buf + len, n - len, "%s%u other users' task%s", len ? ", " : "",
+			 (unsigned)r->sub_hidden, r->sub_hidden == 1 ? "" : "s");
+	return buf;
+}
+
 static bool pct(double part, double whole, double *out)
 {
 	*out = whole > 0 ? 100.0 * part / whole : 0;
@@ -609,6 +724,8 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 	}
 	case VIEW_GROUPS:
 		return groups_num(v, &v->gr->v[i], col, out);
+	case VIEW_DISKS:
+		return disk_num(m, &m->disks.v[i], col, out);
 	case VIEW_CALLERS:
 		return callers_num(v, v->tasks[i], col, out);
 	case VIEW_CONNECTIONS:
@@ -645,7 +762,8 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		double d;
 
 		if (num_at(v, i, col, &d))
-			snprintf(buf, n, c->type == AV_PCT ? "%.1f" : c->type == AV_TIME ? "%.2f" :
+			snprintf(buf, n, c->type == AV_PCT ? "%.1f" :
+				 c->type == AV_TIME || c->type == AV_MEAN ? "%.2f" :
 				 c->type == AV_MS || c->type == AV_MS_PER_S ? "%.3f" : "%.0f", d);
 		return buf;
 	}
@@ -702,6 +820,17 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 			return copy(buf, n, cgres_group_alerts(&m->cgres, v->gr->v[i].dir, tmp,
 							       sizeof(tmp)), utf8);
 		return copy(buf, n, v->gr->v[i].key, utf8);
+	case VIEW_DISKS:
+		if (col == DK_DEVICE)
+			return copy(buf, n, m->disks.v[i].now.name, utf8);
+		if (!m->disks.known || m->interval_s <= 0)
+			return buf;
+		{
+			char subs[DISK_SUBMITTERS * 48 + 64];
+
+			return copy(buf, n, disk_submitters(&m->disks.v[i].now, subs, sizeof(subs)),
+				    utf8);
+		}
 	case VIEW_CALLERS:
 		return col_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
 	case VIEW_CONNECTIONS:
@@ -756,6 +885,9 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 		return true;
 	case VIEW_GROUPS:
 		id->key = v->gr->v[i].key;
+		return true;
+	case VIEW_DISKS:
+		id->key = v->m->disks.v[i].now.name;
 		return true;
 	case VIEW_CALLERS:
 		id->pid = v->tasks[i]->pid;
@@ -837,6 +969,10 @@ static void collect_rows(struct aggview *v, const struct table *t, const struct 
 		if (m->sigflows.other.total || m->sigflows.other.n)
 			push(v, t, flows_of(v)->n);
 		break;
+	case VIEW_DISKS:
+		for (i = 0; i < m->disks.n; i++)
+			push(v, t, i);
+		break;
 	case VIEW_GROUPS:
 		for (i = 0; gr && i < gr->n; i++)
 			if (gr->v[i].seen_tick == gr->tick && gr->tick == m->tick)
@@ -892,7 +1028,8 @@ static bool def_col(const struct table *t, int c, struct tcol *out)
 		.text = k->type == AV_STR, .screen_only = k->type == AV_GRAPH,
 		.sort_default = k->sort_default,
 		/* The group's name (a cgroup's path is long): wider where there is room. */
-		.grow = av_of(t)->kind == VIEW_GROUPS && c == 0,
+		.grow = (av_of(t)->kind == VIEW_GROUPS && c == 0) ||
+			(av_of(t)->kind == VIEW_DISKS && c == DK_SUBMITTERS),
 	};
 	return true;
 }
@@ -932,8 +1069,8 @@ static bool def_raw(const struct table *t, const void *item, int c, char *buf, s
 	if (!k || !num_at(av_of(t), src_of(item), c, &d) ||
 	    ((k->type == AV_COUNT || ms) && t->m->interval_s <= 0))
 		return false;
-	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME ? "%.2f" : ms ? "%.3f" : "%.0f",
-		 d);
+	snprintf(buf, n, k->type == AV_PCT ? "%.1f" : k->type == AV_TIME || k->type == AV_MEAN ? "%.2f" :
+		 ms ? "%.3f" : "%.0f", d);
 	return true;
 }
 
@@ -994,6 +1131,9 @@ static void def_drill(const struct table *t, const void *item, struct drill *out
 		out->callers.from = VIEW_GROUPS;
 		out->callers.by = v->gr->by;
 		snprintf(out->callers.key, sizeof(out->callers.key), "%s", rid.key);
+		return;
+	case VIEW_DISKS:
+		out->why = "a device's processes are its SUBMITTERS: the process table's WR/s has them all";
 		return;
 	case VIEW_CALLERS:
 		task = aggview_task(v, row);
@@ -1100,6 +1240,9 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 	case AV_USEC:
 	case AV_USEC_BOUND:
 		fmt_usec(buf, n, d, c->type == AV_USEC_BOUND, utf8);
+		break;
+	case AV_MEAN:
+		fmt_fixed(buf, n, d, d < 99.995 ? 2 : 0, 0);
 		break;
 	default:
 		snprintf(buf, n, "%.0f", d);

@@ -36,6 +36,7 @@ enum view_kind {
 	VIEW_GROUPS,
 	VIEW_LATENCY,		/* the system calls' durations (--latency) */
 	VIEW_CONNECTIONS,	/* the sockets of the interval (tables/conntable.h) */
+	VIEW_DISKS,		/* the block devices (model/disks.h) */
 	VIEW_CALLERS,		/* the rows behind a row of another view (drill-down) */
 	VIEW_NR
 };
@@ -44,7 +45,7 @@ enum view_kind {
 
 /*
  * "processes", "syscalls", "errors", "subsystems", "signals", "groups",
- * "latency", "connections", "callers".
+ * "latency", "connections", "disks", "callers".
  */
 const char *view_name(enum view_kind k);
 /* "Processes", "Syscalls", ... as the screen titles them. */
@@ -71,6 +72,7 @@ enum av_type {
 	AV_MS_PER_S,
 	AV_USEC,	/* a duration in microseconds; screens scale it: "48.7ms" */
 	AV_USEC_BOUND,	/* likewise, an upper bound (a percentile): "≤262ms" */
+	AV_MEAN,	/* a mean number of things (requests in flight), two decimals */
 	AV_GRAPH,	/* the screen's history graph; not written in batch */
 };
 

@@ -889,11 +889,19 @@ static enum action signal_pick(struct app *a, size_t i)
 	return ACT_SIGNAL;
 }
 
-/* May this user signal or renice @t? Root may; others their own processes only. */
+/*
+ * May this user signal or renice @t? Not one that exited (its pid may be
+ * another process's now, a reused pid's row beside it); root may, others
+ * their own processes only.
+ */
 static bool may_act_on(struct app *a, const struct task *t, const char *what)
 {
 	uid_t me = geteuid();
 
+	if (t->state == 'X') {
+		app_message(a, "cannot %s %d: it exited", what, (int)t->pid);
+		return false;
+	}
 	if (me == 0 || (t->uid >= 0 && (uid_t)t->uid == me))
 		return true;
 	app_message(a, "cannot %s %d: it belongs to %s, not to you", what, (int)t->pid,
@@ -1050,7 +1058,7 @@ static const struct key_binding table_keys[] = {
 	{ { 'W' }, "W", "flight recorder: save the last kernel events as a trace.dat (--flight)", key_flight },
 	{ { 'd' }, "d", "change the delay between refreshes", k_delay },
 	{ { KEY_F(2), 'S', 'C' }, "F2 S C", "setup: delay, theme, sort, columns, tree, threads; save", k_setup },
-	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency, Connections", key_view_next },
+	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency, Connections, Disks", key_view_next },
 	{ { 'V' }, "V", "views menu (F3 in the other views)", key_view_menu },
 	{ { '1' }, "1", "the Processes view (this table)", key_view_1 },
 	{ { '2' }, "2", "the Syscalls view", key_view_2 },
@@ -1060,6 +1068,7 @@ static const struct key_binding table_keys[] = {
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
 	{ { '8' }, "8", "the Connections view: the sockets of the interval", key_view_8 },
+	{ { '9' }, "9", "the Disks view: block devices' I/O, latency, queue, submitters", key_view_9 },
 	{ { 'l', 'w', 'a', 'i' }, "l w a i", "htop's lsof, wrap, affinity, I/O priority: not in ktop (says so)", k_not_htop },
 	{ { 'U', 'm', 'p' }, "U m p", "htop's untag, merged command, program path: not in ktop (says so)", k_not_htop },
 	{ { 12 /* ^L */ }, "^L", "redraw the screen", k_redraw },

@@ -95,6 +95,7 @@ enum action key_view_5(struct app *a);
 enum action key_view_6(struct app *a);
 enum action key_view_7(struct app *a);
 enum action key_view_8(struct app *a);
+enum action key_view_9(struct app *a);
 
 /*
  * A menu of @n items in the table's place (signals, users): Enter calls @pick

@@ -154,3 +154,23 @@ conn_sum() {
 		[ "$(awk -F, -v p="$rpid" '$3 == p && $5 == "udp" && $6 == "-" { s += $11 } END { print s + 0 }' "$OUT.live")" -eq "$rrx" ]
 	done
 }
+
+@test "conn: recordings older than format 9 (without sockets) replay, and the Connections view says they are not recorded in them" {
+	local f=tests/fuzz/corpus/replay/procs-keyframes-f5
+	[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = 5 ]
+	run --separate-stderr "$KTOP" -r "$f" -b --view connections
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "ktop: the connections view: the sockets are not recorded in this file (format 5; ktop records them from format 9)" ]
+	[ "$(grep -c '^Connections: not recorded in this file (format 5' <<<"$output")" -eq "$(grep -c '^ktop - ' <<<"$output")" ]
+	# format 8 (the Disks view's): a recording without a socket in it is one
+	"$KTOP" -b --no-trace -d 0.2 -n 3 -w "$BATS_TEST_TMPDIR/f8.db" >/dev/null 2>&1 </dev/null 3>&-
+	sqlite3 "$BATS_TEST_TMPDIR/f8.db" 'PRAGMA user_version=8'
+	run -0 --separate-stderr "$KTOP" -r "$BATS_TEST_TMPDIR/f8.db" -b --json --view connections
+	[ "$(jq -s 'length' <<<"$output")" -eq 3 ]
+	jq -e -s 'all(.[]; .connections == "not recorded in this file (format 8; ktop records them from format 9)" and .rows == [])' <<<"$output"
+	# the processes of both files are there as before
+	run -0 --separate-stderr "$KTOP" -r "$f" -b --csv
+	[ "${#lines[@]}" -ge 3 ]
+	run -0 --separate-stderr "$KTOP" -r "$BATS_TEST_TMPDIR/f8.db" -b --csv
+	[ "${#lines[@]}" -ge 3 ]
+}

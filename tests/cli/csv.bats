@@ -25,7 +25,7 @@ teardown() { common_teardown; }
 	run --separate-stderr timeout 10 "$KTOP" -b --csv --no-trace -n 1 -p 1
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "ktop: tracing off: --no-trace" ]
-	[ "${lines[0]}" = "time,interval_s,pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,lost_exits" ]
+	[ "${lines[0]}" = "time,interval_s,pid,ppid,user,uid,comm,state,nice,threads,cpu_pct,mem_pct,rss_kb,vsz_kb,cpu_s,minflt,majflt,vcsw,ivcsw,runq_ms,lost_exits" ]
 }
 
 @test "CSV: the header is written once, not per iteration" {

@@ -26,7 +26,8 @@ teardown() {
 
 # reuse_case ARGS...: ktop -b --csv ARGS, a process killed and its pid given to a
 # new one (another name) between two refreshes: the first refresh after it
-# shows the new process's name in that pid's row, and so does every later one.
+# shows the new process's name in that pid's row, and so does every later one;
+# the old one's end is a row of its own, X, once (its exit record, its events).
 reuse_case() {
 	[ "$(id -u)" -eq 0 ] || skip "reusing a pid on purpose needs root (clone3 set_tid)"
 	[ -x "$PIDREUSE" ] || skip "helpers/pidreuse.c was not built"
@@ -59,12 +60,17 @@ reuse_case() {
 	kill -TERM "$KPID"
 	wait_exit "$KPID" 10
 	[ "$ST" -eq 0 ] || { echo "ktop exit $ST: $(cat "$OUT.err")" >&2; return 1; }
-	# every tick that began after the swap: one row for the pid, the new name
+	# every tick that began after the swap: one row of the new name for the
+	# pid, alive; the old name once, X
 	awk -F, -v t="$t" -v pid="$pid" '
-		NR > 1 && $1 > t { ticks[$1] = 1; if ($3 == pid) { rows[$1]++; if ($4 != "reuse-new") bad = bad " " $1 ":" $4 } }
+		NR > 1 && $1 > t { ticks[$1] = 1
+			if ($3 == pid && $4 == "reuse-new" && $5 != "X") rows[$1]++
+			else if ($3 == pid && $4 == "reuse-old" && $5 == "X") old++
+			else if ($3 == pid) bad = bad " " $1 ":" $4 ":" $5 }
 		END {
-			for (k in ticks) { n++; if (rows[k] != 1) { print "tick " k ": " rows[k] + 0 " rows for the pid" > "/dev/stderr"; err = 1 } }
-			if (bad) { print "old name after the swap:" bad > "/dev/stderr"; err = 1 }
+			for (k in ticks) { n++; if (rows[k] != 1) { print "tick " k ": " rows[k] + 0 " rows of reuse-new" > "/dev/stderr"; err = 1 } }
+			if (bad) { print "other rows for the pid after the swap:" bad > "/dev/stderr"; err = 1 }
+			if (old != 1) { print old + 0 " rows X of reuse-old after the swap" > "/dev/stderr"; err = 1 }
 			if (n < 3) { print "only " n " ticks after the swap" > "/dev/stderr"; err = 1 }
 			exit err
 		}' "$OUT"

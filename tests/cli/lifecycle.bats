@@ -117,3 +117,17 @@ signal_exit() {
 		return 1
 	fi
 }
+
+@test "-- CMD: the last iteration shows CMD exited (X, its command line), not a zombie, traced or not" {
+	local t last
+	for t in "" --no-trace; do
+		run --separate-stderr timeout 20 "$KTOP" -b -d 0.3 $t -- sh -c 'sleep 0.7; exit 3'
+		[ "$status" -eq 3 ] || { echo "${t:-traced}: status $status" >&2; return 1; }
+		last=$(awk '/^ktop - / { f = "" } { f = f $0 "\n" } END { printf "%s", f }' <<<"$output")
+		echo "${t:-traced}: $last" >&2
+		grep -Eq '^Tasks: .* 0 zombie, .*; [1-9][0-9]* exited$' <<<"$last"
+		# CMD is its first row by pid: the sh, X, with its command's name
+		grep -Eq '^ +[0-9]+ root +X .* sh$' <<<"$last"
+		! grep -Eq ' Z .* (sh|\[sh\])$' <<<"$last"
+	done
+}

@@ -505,3 +505,54 @@ PY
 	wait_for "^ +$BG +root +${cg//./\\.} +sleep 1011"
 	quit
 }
+
+# proc_counts PID: "ns vcsw ivcsw run_delay_ns" of PID, summed over its threads:
+# the kernel's own counts, which ktop reads untraced.
+proc_counts() {
+	local t v=0 iv=0 rq=0 now
+	now=$(date +%s%N)
+	for t in /proc/"$1"/task/*; do
+		v=$((v + $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")))
+		iv=$((iv + $(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "$t/status")))
+		rq=$((rq + $(cut -d' ' -f2 "$t/schedstat")))
+	done
+	echo "$now $v $iv $rq"
+}
+
+# near SHOWN TRUTH: SHOWN within a quarter of TRUTH (and 2 units).
+near() { awk -v s="$1" -v t="$2" 'BEGIN { d = s - t; if (d < 0) d = -d; exit !(d <= t / 4 + 2) }'; }
+
+@test "untraced: CSW/s and RUNQ% on the live table from /proc, as the kernel counts them (status, schedstat)" {
+	WL="$BATS_FILE_TMPDIR/stateswl"
+	[ -x "$WL" ] || skip "tests/cli/helpers/stateswl.c was not built (no C compiler?)"
+	local a b kv krq tv trq i ok=0
+	pane 200 60
+	start -d 1 --no-trace
+	filter stateswl
+	titles | grep -Eq ' CPU%. RUNQ% '
+	# ~100 nanosleeps of 10 ms a second (voluntary switches); three threads
+	# pinned to one CPU (each waits for it ~2/3 of the time: RUNQ% ~200)
+	bg "$WL" sleepshere 6000 10 "$BATS_TEST_TMPDIR/sleeps.out"
+	SL=$BG
+	bg "$WL" pinned 60000 "$BATS_TEST_TMPDIR/pinned.out"
+	PIN=$BG
+	wait_for "^ +$SL .*stateswl sleepshere"
+	# a row's first interval is not known: "-", not 0
+	[ "$(cell "$SL" 'CSW/s' 7)" = - ]
+	until_cell "$SL" 'CSW/s' 7 '^[0-9]'
+	until_cell "$PIN" 'RUNQ%' 6 '^[0-9]'
+	# ktop's last interval against the kernel's counts over 3 s around it,
+	# three times: two rounds of three agree (a loaded machine varies)
+	for i in 1 2 3; do
+		a=$(proc_counts "$SL") b=$(proc_counts "$PIN")
+		sleep 1.5
+		kv=$(cell "$SL" 'CSW/s' 7) krq=$(cell "$PIN" 'RUNQ%' 6)
+		sleep 1.5
+		tv=$(echo "$a $(proc_counts "$SL")" | awk '{ printf "%.1f", ($6 - $2) / (($5 - $1) / 1e9) }')
+		trq=$(echo "$b $(proc_counts "$PIN")" | awk '{ printf "%.1f", ($8 - $4) / ($5 - $1) * 100 }')
+		echo "round $i: CSW/s $kv, /proc status $tv/s; RUNQ% $krq, schedstat run_delay $trq%" >&2
+		near "$kv" "$tv" && near "$krq" "$trq" && ok=$((ok + 1))
+	done
+	[ "$ok" -ge 2 ]
+	quit
+}

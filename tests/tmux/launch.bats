@@ -33,12 +33,16 @@ run_ktop() {
 	# the rows are sh and its sleep: no pid 1, no ktop
 	run screen
 	[[ "$output" != *" 1 root "* ]]
-	wait_for '^sh exited with status 3; the numbers are final; q quits'
+	wait_for '^sh, pid [0-9]+, exited with status 3; the numbers are final; q quits'
 	# it stays: the numbers are final
 	sleep 1
-	wait_for '^sh exited with status 3'
-	# Its row stays: Z, as ps says (ktop, its parent, reaps it when it leaves)
-	wait_for 'root +-?[0-9]+ +Z .*sh'
+	wait_for '^sh, pid [0-9]+, exited with status 3'
+	# Its row stays, exited (ktop, its parent, reaped it): X with its command
+	# line, not a zombie [sh]; the header counts it exited, not as a zombie
+	local pid
+	pid=$(screen | sed -n 's/^sh, pid \([0-9]*\), exited.*/\1/p')
+	screen | grep -Eq "^ +$pid +root +-?[0-9]+ +X .* sh -c echo launch-out-1"
+	screen | grep -Eq ' 0 zombie, .*; 2 exited'
 	keys q
 	wait_for 'KTOP-EXIT=3'
 	run screen

@@ -3,7 +3,7 @@
 # helpers/evwl.c (an openat of a missing file failing with ENOENT, getppid,
 # nanosleep; SIGUSR1 from its child "evwl-sender" every 300 ms). Each view ->
 # Enter -> the processes behind the row (-> a process view) -> back; the view
-# keys (1-8, v, F3) switch; without tracing a view says why it is empty.
+# keys (1-9, v, F3) switch; without tracing a view says why it is empty.
 
 load helpers/tmux
 
@@ -260,7 +260,7 @@ while s.recv(65536): pass
 	wait "$CONNWL" 2>/dev/null || true
 }
 
-@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-8 pick one; the bar and help list them" {
+@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-9 pick one; the bar and help list them" {
 	need_tracing
 	start
 	# the table's F3 is htop's search; a system view's F3 is the views menu
@@ -284,6 +284,14 @@ while s.recv(65536): pass
 	keys v
 	wait_for '^ +PID COMMAND +PROTO +LOCAL +REMOTE +STATE'
 	keys v
+	wait_for '^DEVICE +RD/s +WR/s'
+	keys v
+	wait_for 'PID[^ ]* +USER'
+	keys 9
+	wait_for '^DEVICE +RD/s +WR/s'
+	keys 8
+	wait_for '^ +PID COMMAND +PROTO +LOCAL +REMOTE +STATE'
+	keys 1
 	wait_for 'PID[^ ]* +USER'
 	keys V
 	wait_for '^Views \(Enter: show, Esc: cancel\)'

@@ -7,7 +7,9 @@
  * a record that comes while /proc still reads its task (a zombie), a process
  * of several threads, a reused pid, ktop's own records, threads mode, focus,
  * the rule that a dead row is shown once, and the CPU time the events add to
- * a record (collectors/lifecpu.c).
+ * a record (collectors/lifecpu.c). Untraced, a pid's lives are told apart by
+ * their records and /proc's start times: two lives in one interval are two
+ * rows, a later life's counts are its own.
  */
 #include <string.h>
 #include <time.h>
@@ -495,7 +497,107 @@ static void test_reused_pid_and_self(void)
 	t = model_task_find(&m, 900);
 	CHECK(t && t->state == 'S' && !t->exited);
 	CHECK_STR(t->comm, "reader");
+	/* The record is an earlier life's, /proc never read: a row of its own. */
+	t = (struct task *)model_past_find(&m, 900);
+	CHECK(t && t->state == 'X' && t->seen_tick == m.tick);
+	if (t)
+		CHECK_STR(t->comm, "old");
 	CHECK(!model_task_find(&m, getpid()));
+	teardown();
+}
+
+/* Two lives of pid 900 in one interval, neither read by /proc: two rows, each its record. */
+static void test_reuse_two_records(void)
+{
+	struct ts_exit v[2];
+	const struct task *a, *b;
+
+	setup();
+	v[0] = rec(900, 900, true, 40, 3000, "life-a");
+	v[1] = rec(900, 900, true, 90, 1000, "life-b");
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, v, 2);
+	tick_end();
+	a = model_past_find(&m, 900);
+	b = model_task_find(&m, 900);
+	if (!CHECK(a && b))
+		goto out;
+	CHECK_STR(a->comm, "life-a");
+	CHECK_STR(b->comm, "life-b");
+	CHECK(a->state == 'X' && b->state == 'X');
+	CHECK_NEAR(col(a, COL_MINFLT), 3000, 0);
+	CHECK_NEAR(col(b, COL_MINFLT), 1000, 0);
+	CHECK_NEAR(col(a, COL_TIME), 0.040, 1e-9);
+	CHECK_NEAR(col(b, COL_TIME), 0.090, 1e-9);
+	CHECK_EQ_U64(m.ntasks, 2);
+out:
+	teardown();
+}
+
+/*
+ * Life A read by /proc, then in one interval dead and its pid another's that
+ * /proc reads (another start): A's row X is its record less its reading.
+ */
+static void test_reuse_listed(void)
+{
+	struct ts_exit e = rec(900, 900, true, 40, 3000, "life-a");
+	uint64_t start = start_of(&e);
+	const struct task *a, *b;
+
+	setup();
+	tick_begin(1);
+	reading(900, start, 'R', 1, 1000);
+	tick_end();
+	tick_begin(2);
+	reading(900, start + 20, 'S', 0, 50);
+	exits_feed(x, &e, 1);
+	tick_end();
+	a = model_past_find(&m, 900);
+	b = model_task_find(&m, 900);
+	if (!CHECK(a && b))
+		goto out;
+	CHECK(a->state == 'X' && a->starttime == start);
+	CHECK_NEAR(col(a, COL_MINFLT), 2000, 0);
+	CHECK_NEAR(col(a, COL_TIME), 0.040, 1e-9);
+	CHECK(b->state == 'S' && b->starttime == start + 20);
+	CHECK_NEAR(col(b, COL_MINFLT), -1, 0);	/* its first reading: no count yet */
+	CHECK_NEAR(col(b, COL_TIME), 0, 1e-9);
+	/* Its row was its last. */
+	tick_begin(3);
+	reading(900, start + 20, 'S', 0, 60);
+	tick_end();
+	CHECK(!model_past_find(&m, 900));
+	CHECK_EQ_U64(m.ntasks, 1);
+out:
+	teardown();
+}
+
+/* A second life a tick after the first one's row X: its record's counts are its own. */
+static void test_reuse_next_tick(void)
+{
+	struct ts_exit a = rec(900, 900, true, 40, 3000, "life-a");
+	struct ts_exit b = rec(900, 900, true, 90, 1000, "life-b");
+	const struct task *t;
+
+	setup();
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, &a, 1);
+	tick_end();
+	tick_begin(3);
+	exits_feed(x, &b, 1);
+	tick_end();
+	t = model_task_find(&m, 900);
+	if (!CHECK(t))
+		goto out;
+	CHECK(t->state == 'X' && t->seen_tick == m.tick);
+	CHECK_STR(t->comm, "life-b");
+	CHECK_NEAR(col(t, COL_MINFLT), 1000, 0);
+	CHECK_NEAR(col(t, COL_TIME), 0.090, 1e-9);
+out:
 	teardown();
 }
 
@@ -756,6 +858,11 @@ static const struct test tests[] = {
 	{ "a process of threads: the sum of its thread records", test_threads_summed },
 	{ "threads unheard: counters unknown, not short", test_threads_partial },
 	{ "a reused pid and ktop's own records", test_reused_pid_and_self },
+	{ "a pid reused in one interval, untraced: a row per record", test_reuse_two_records },
+	{ "a pid reused, /proc read the old life: its row X, its record less its reading",
+	  test_reuse_listed },
+	{ "a pid reused a tick later, untraced: the new life's counts are its own",
+	  test_reuse_next_tick },
 	{ "threads mode: a row per thread", test_threads_mode },
 	{ "focus: only the focused processes", test_focus },
 	{ "a dead row is shown once", test_shown_once },

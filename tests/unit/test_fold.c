@@ -13,7 +13,14 @@
  *   totals;
  * - a child whose exec and exit were read a tick before its fork (its
  *   parent's CPU was read first) is shown once, a tick later, with its
- *   parent, X, whole: followed with a focus, named by its parent without.
+ *   parent, X, whole: followed with a focus, named by its parent without;
+ * - a pid reused within one interval is two rows, each life's calls its own,
+ *   whichever CPU (the parent's, the old life's, the new one's) is read
+ *   first; reused an interval later, the new life's row is not the old one's;
+ *   a fork read after its child's calls, or a thread's rows without its
+ *   leader's, make no second life; the new life's later calls read before
+ *   both the old one's exit and the new one's fork (it moved to a CPU read
+ *   first): both rows, their calls unknown, and counted as unsplit.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -132,7 +139,7 @@ static void test_listed_resolved_from_model(void)
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 1);
 	/* Killed: its last call, its signal, its exit and last switch; /proc no longer lists it. */
-	acct_signal(a, 0, GONE, SIGTERM, 0);
+	acct_signal(a, 0, GONE, SIGTERM, 0, 10);
 	acct_sys_exit(a, GONE, SYS_pause, -4, 20);
 	acct_exit(a, GONE, true, 30);
 	acct_switch(a, GONE, 0x10, 40);
@@ -168,7 +175,7 @@ static void test_exit_before_last_switch(void)
 	tick(&m, &s, ft, 2, p, 1);
 	CHECK_EQ_I64(count(&m, 700, CNT_SYSCALLS), -2);
 	/* Then the SIGCHLD it sends and its last switch: one row, whole. */
-	acct_signal(a, 700, 1, SIGCHLD, 0);
+	acct_signal(a, 700, 1, SIGCHLD, 0, 35);
 	acct_switch(a, 700, 0x10, 40);
 	tick(&m, &s, ft, 3, p, 1);
 	CHECK(model_task_find(&m, 700) && model_task_find(&m, 700)->state == 'X');
@@ -278,6 +285,264 @@ static void test_not_root(void)
 	ftrace_stop(ft);
 }
 
+/* The calls of syscall @nr in @t's table this interval. */
+static uint64_t calls_of(const struct task *t, long nr)
+{
+	const struct sc_stat *st = t ? sc_table_find(&t->sc, sc_key(nr, false)) : NULL;
+
+	return st ? st->calls : 0;
+}
+
+/*
+ * One life of pid 800, forked by 1, as its CPUs write it: the fork (and its
+ * wakeup) in the parent, then in the child its first return, its name, @n
+ * getppid calls, exit_group, the exit, its SIGCHLD and last switch. @part:
+ * 1 the parent's events, 2 the child's; from time @at.
+ */
+static void life(struct acct *a, int part, uint64_t at, const char *name, int n)
+{
+	int i;
+
+	if (part == 1) {
+		acct_newtask(a, 1, 800, 0, "lives", 5, at);
+		return;
+	}
+	acct_sys_exit(a, 800, SYS_clone, 0, at + 10);
+	acct_rename(a, 800, name, strlen(name), at + 15);
+	for (i = 0; i < n; i++)
+		acct_sys_exit(a, 800, SYS_getppid, 1, at + 20 + (uint64_t)i);
+	acct_sys_noreturn(a, 800, SYS_exit_group, at + 50);
+	acct_exit(a, 800, true, at + 51);
+	acct_signal(a, 800, 1, SIGCHLD, 0, at + 52);
+	acct_switch(a, 800, 0x10, at + 53);
+}
+
+/* Both lives' rows: the newest the pid's task, the older its past life. */
+static void check_lives(const struct model *m, struct ftrace *ft)
+{
+	const struct task *b = model_task_find(m, 800), *a = model_past_find(m, 800);
+	struct ftrace_stats st;
+
+	if (!CHECK(a && b))
+		return;
+	CHECK(!a->older);
+	CHECK_STR(a->comm, "life-a");
+	CHECK_STR(b->comm, "life-b");
+	CHECK(a->state == 'X' && b->state == 'X');
+	CHECK(a->seen_tick == m->tick && b->seen_tick == m->tick);
+	CHECK_EQ_U64(a->delta[CNT_SYSCALLS], 4);
+	CHECK_EQ_U64(b->delta[CNT_SYSCALLS], 6);
+	CHECK_EQ_U64(calls_of(a, SYS_getppid), 3);
+	CHECK_EQ_U64(calls_of(b, SYS_getppid), 5);
+	CHECK_EQ_U64(a->delta[CNT_SIGSENT], 1);
+	CHECK_EQ_U64(b->delta[CNT_SIGSENT], 1);
+	CHECK_EQ_U64(a->delta[CNT_VCSW], 1);
+	CHECK_EQ_U64(b->delta[CNT_VCSW], 1);
+	ftrace_get_stats(ft, &st);
+	CHECK_EQ_U64(st.lives_unsplit, 0);
+}
+
+/*
+ * @order: which CPU was read first. 0: one CPU, in time order; 1: the new
+ * life's, the old one's, the parent's; 2: the parent's, the new life's, the
+ * old one's; 3: the old life's, the new one's, the parent's.
+ */
+static void reuse_in_interval(int order)
+{
+	struct ftrace *ft = ftrace_new_offline(-1);
+	struct acct *a = ftrace_acct(ft);
+	struct proc p[] = { { 1, 0, "init", true } };
+	struct model m;
+	struct sample s;
+
+	setup(&m, &s, ft);
+	tick(&m, &s, ft, 1, p, 1);
+	switch (order) {
+	case 0:
+		life(a, 1, 100, "life-a", 3);
+		life(a, 2, 100, "life-a", 3);
+		life(a, 1, 200, "life-b", 5);
+		life(a, 2, 200, "life-b", 5);
+		break;
+	case 1:
+		life(a, 2, 200, "life-b", 5);
+		life(a, 2, 100, "life-a", 3);
+		life(a, 1, 100, "life-a", 3);
+		life(a, 1, 200, "life-b", 5);
+		break;
+	case 2:
+		life(a, 1, 100, "life-a", 3);
+		life(a, 1, 200, "life-b", 5);
+		life(a, 2, 200, "life-b", 5);
+		life(a, 2, 100, "life-a", 3);
+		break;
+	default:
+		life(a, 2, 100, "life-a", 3);
+		life(a, 2, 200, "life-b", 5);
+		life(a, 1, 100, "life-a", 3);
+		life(a, 1, 200, "life-b", 5);
+		break;
+	}
+	tick(&m, &s, ft, 2, p, 1);
+	check_lives(&m, ft);
+	/* Next tick: both rows were their last. */
+	tick(&m, &s, ft, 3, p, 1);
+	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), -2);
+	CHECK(!model_past_find(&m, 800) || model_past_find(&m, 800)->seen_tick != m.tick);
+	sample_free(&s);
+	model_free(&m);
+	ftrace_stop(ft);
+}
+
+static void test_reuse_one_cpu(void)
+{
+	reuse_in_interval(0);
+}
+
+static void test_reuse_new_first(void)
+{
+	reuse_in_interval(1);
+}
+
+static void test_reuse_parent_first(void)
+{
+	reuse_in_interval(2);
+}
+
+static void test_reuse_old_first(void)
+{
+	reuse_in_interval(3);
+}
+
+/* The new life an interval after the old one's row X: a task of its own. */
+static void test_reuse_next_interval(void)
+{
+	struct ftrace *ft = ftrace_new_offline(-1);
+	struct acct *a = ftrace_acct(ft);
+	struct proc p[] = { { 1, 0, "init", true } };
+	const struct task *t;
+	struct model m;
+	struct sample s;
+
+	setup(&m, &s, ft);
+	tick(&m, &s, ft, 1, p, 1);
+	life(a, 2, 100, "life-a", 3);
+	life(a, 1, 100, "life-a", 3);
+	tick(&m, &s, ft, 2, p, 1);
+	t = model_task_find(&m, 800);
+	CHECK(t && t->state == 'X' && !strcmp(t->comm, "life-a"));
+	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), 4);
+	/* Its calls first, its fork read after them. */
+	life(a, 2, 300, "life-b", 5);
+	life(a, 1, 300, "life-b", 5);
+	tick(&m, &s, ft, 3, p, 1);
+	t = model_task_find(&m, 800);
+	CHECK(t && t->state == 'X' && !strcmp(t->comm, "life-b"));
+	CHECK(t && t->made_tick == m.tick);
+	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), 6);
+	CHECK_EQ_U64(calls_of(t, SYS_getppid), 5);
+	CHECK(!model_past_find(&m, 800));
+	CHECK_EQ_U64(m.ntasks, 2);
+	sample_free(&s);
+	model_free(&m);
+	ftrace_stop(ft);
+}
+
+/*
+ * Life B's first return and first calls on one CPU, its later calls and its
+ * end on another, read first; life A's whole life on the first one.
+ */
+static void test_reuse_unsplit(void)
+{
+	struct ftrace *ft = ftrace_new_offline(-1);
+	struct acct *a = ftrace_acct(ft);
+	struct proc p[] = { { 1, 0, "init", true } };
+	const struct task *pa, *pb;
+	struct ftrace_stats st;
+	uint64_t total;
+	struct model m;
+	struct sample s;
+	int i;
+
+	setup(&m, &s, ft);
+	tick(&m, &s, ft, 1, p, 1);
+	for (i = 0; i < 3; i++)
+		acct_sys_exit(a, 800, SYS_getppid, 1, 230 + (uint64_t)i);
+	acct_sys_noreturn(a, 800, SYS_exit_group, 250);
+	acct_exit(a, 800, true, 251);
+	acct_switch(a, 800, 0x10, 253);
+	life(a, 1, 100, "life-a", 3);
+	life(a, 2, 100, "life-a", 3);
+	acct_newtask(a, 1, 800, 0, "lives", 5, 200);
+	acct_sys_exit(a, 800, SYS_clone, 0, 210);
+	acct_rename(a, 800, "life-b", 6, 215);
+	acct_sys_exit(a, 800, SYS_getppid, 1, 220);
+	acct_sys_exit(a, 800, SYS_getppid, 1, 221);
+	tick(&m, &s, ft, 2, p, 1);
+	pa = model_past_find(&m, 800);
+	if (CHECK(pa)) {
+		CHECK(pa->state == 'X' && pa->seen_tick == m.tick);
+		CHECK(!(pa->have_delta & (1u << CNT_SYSCALLS)));
+	}
+	total = m.ev_total[CNT_SYSCALLS];
+	/* The new life's exit without its last switch (the old one took it): a tick late. */
+	tick(&m, &s, ft, 3, p, 1);
+	pb = model_task_find(&m, 800);
+	if (CHECK(pb)) {
+		CHECK(pb->state == 'X' && pb->seen_tick == m.tick);
+		CHECK_STR(pb->comm, "life-b");
+	}
+	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), -1);
+	/* The calls happened: the totals have them. */
+	CHECK_EQ_U64(total + m.ev_total[CNT_SYSCALLS], 10);
+	ftrace_get_stats(ft, &st);
+	CHECK(st.lives_unsplit > 0);
+	sample_free(&s);
+	model_free(&m);
+	ftrace_stop(ft);
+}
+
+/*
+ * One life whose fork is read after its calls (the parent's CPU last), a
+ * process listed before whose thread alone has events, then its leader: one
+ * row each, never a second life.
+ */
+static void test_one_life_each(void)
+{
+	struct ftrace *ft = ftrace_new_offline(-1);
+	struct acct *a = ftrace_acct(ft);
+	struct proc p[] = { { 1, 0, "init", true }, { 500, 0, "srv", true } };
+	struct ftrace_stats st;
+	const struct task *t;
+	struct model m;
+	struct sample s;
+
+	setup(&m, &s, ft);
+	tick(&m, &s, ft, 1, p, 2);
+	life(a, 2, 100, "short", 3);
+	acct_newtask(a, 500, 501, ACCT_CLONE_THREAD, "srv", 3, 90);
+	acct_sys_exit(a, 501, SYS_clone3, 0, 95);
+	acct_sys_exit(a, 501, SYS_read, 1, 96);
+	life(a, 1, 100, "short", 3);
+	tick(&m, &s, ft, 2, p, 2);
+	t = model_task_find(&m, 800);
+	CHECK(t && t->state == 'X' && !strcmp(t->comm, "short"));
+	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), 4);
+	CHECK_EQ_I64(count(&m, 500, CNT_SYSCALLS), 1);
+	acct_sys_exit(a, 500, SYS_write, 1, 400);
+	acct_sys_exit(a, 501, SYS_read, 1, 401);
+	tick(&m, &s, ft, 3, p, 2);
+	CHECK_EQ_I64(count(&m, 500, CNT_SYSCALLS), 2);
+	CHECK(!model_past_find(&m, 800) && !model_past_find(&m, 500));
+	t = model_task_find(&m, 500);
+	CHECK(t && t->made_tick == 1);
+	ftrace_get_stats(ft, &st);
+	CHECK_EQ_U64(st.lives_unsplit, 0);
+	sample_free(&s);
+	model_free(&m);
+	ftrace_stop(ft);
+}
+
 static const struct test tests[] = {
 	{ "fold: a process's threads sum into its row; the totals are the rows'", test_threads_sum },
 	{ "fold: a task /proc listed is named from the model, gone too: nothing unattributed",
@@ -290,6 +555,18 @@ static const struct test tests[] = {
 	  test_fork_read_late },
 	{ "fold: not root: another user's and a withheld interval count nothing, not in totals",
 	  test_not_root },
+	{ "fold: a pid reused in an interval, one CPU: two rows, each life's calls",
+	  test_reuse_one_cpu },
+	{ "fold: the same, the new life's CPU read first, the parent's last", test_reuse_new_first },
+	{ "fold: the same, the parent's CPU read first, the old life's last",
+	  test_reuse_parent_first },
+	{ "fold: the same, the old life's CPU read first, the parent's last", test_reuse_old_first },
+	{ "fold: a pid reused an interval later: the new life's row is its own",
+	  test_reuse_next_interval },
+	{ "fold: a fork read after its calls, a thread without its leader: no second life",
+	  test_one_life_each },
+	{ "fold: the new life's later calls read before both boundaries: two rows, unknown",
+	  test_reuse_unsplit },
 };
 
 int main(void)

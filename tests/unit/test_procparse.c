@@ -93,6 +93,7 @@ static void check_stat_fields(const struct pid_stat *st)
 	CHECK_EQ_U64(st->starttime, 36059);
 	CHECK_EQ_U64(st->vsize, 3133440);
 	CHECK_EQ_U64(st->rss, 358);
+	CHECK(st->have_flags && !st->kthread);	/* 4194304: PF_RANDOMIZE only */
 }
 
 static void test_stat_real_line(void)
@@ -126,6 +127,9 @@ static void test_stat_kthread_line(void)
 	CHECK_EQ_U64(st.vsize, 0);
 	CHECK_EQ_U64(st.rss, 0);
 	CHECK_EQ_I64(st.processor, 1);
+	/* flags 2129984 = 0x208040: PF_KTHREAD */
+	CHECK(st.have_flags);
+	CHECK(st.kthread);
 }
 
 struct hostile {

@@ -132,11 +132,34 @@ static void test_unread(void)
 	CHECK_STR(col_text(&t, COL_COMM, b, sizeof(b), true), "kworker/0:1");	/* CSV: the name */
 }
 
+/*
+ * A kernel thread is what stat's PF_KTHREAD says, not its parent: a helper
+ * kthreadd forks (modprobe, a core_pattern pipe) has no memory before its
+ * exec, and is not one; a recording (no flags) goes by the parent.
+ */
+static void test_kthread_flag(void)
+{
+	struct model m = { .interval_s = 1 };
+	struct task t = { .pid = 4242, .ppid = 2, .starttime = 77, .state = 'R' };
+	char b[32];
+
+	snprintf(t.comm, sizeof(t.comm), "modprobe");
+	CHECK(col_kthread(&t));		/* no flags: the parentage rule */
+	t.have_flags = true;
+	CHECK(!col_kthread(&t));
+	CHECK_STR(fmt_cell(&m, &t, COL_COMM, b, sizeof(b), true), "modprobe");
+	t.ppid = 0;
+	t.kthread = true;
+	CHECK(col_kthread(&t));
+	CHECK_STR(fmt_cell(&m, &t, COL_COMM, b, sizeof(b), true), "[modprobe]");
+}
+
 static const struct test tests[] = {
 	{ "JSON text cells: raw name and command line, whole cgroup and unit", test_json_text },
 	{ "durations: us, ms, s as needed; a percentile marked as a bound", test_durations },
 	{ "WAIT%: the larger wait, named; redundant where RUNQ% and BLOCK% show", test_wait },
 	{ "a task /proc never read: its stat columns not known; kernel threads bracketed", test_unread },
+	{ "kernel threads: stat's PF_KTHREAD, else (a recording) the parentage", test_kthread_flag },
 };
 
 int main(void)

@@ -456,6 +456,55 @@ static void test_cap_counter_sticky(void)
 	prom_family_free(f);
 }
 
+/* scrape() with an owner per label set. */
+static char *scrape_owned(struct prom_family *f, const char *const *names, const uint64_t *values,
+			  const int64_t *owners, size_t n)
+{
+	size_t i;
+
+	prom_family_begin(f);
+	for (i = 0; i < n; i++) {
+		prom_family_owner(f, owners[i]);
+		prom_family_add_u64(f, (const char *[]){ names[i] }, values[i]);
+	}
+	return render(f, PROM_FMT_TEXT, false);
+}
+
+/*
+ * One owner's churn takes only its share: user 1000 holds all four slots;
+ * root's two newcomers take two of them (1000's smallest, whose series end
+ * and count in the overflow from their value then), a third user's one more;
+ * 1000's further newcomers stay in the overflow.
+ */
+static void test_cap_counter_owners(void)
+{
+	struct prom_family *f = family("c", PROM_COUNTER, PROM_U64, NULL, NULL, comm_l, 1, 4);
+	char *s;
+
+	s = scrape_owned(f, (const char *[]){ "u1", "u2", "u3", "u4" },
+			 (const uint64_t[]){ 40, 30, 20, 10 }, (const int64_t[]){ 1000, 1000, 1000, 1000 }, 4);
+	CHECK_STR(s, HDR "c_total{comm=\"u1\"} 40\nc_total{comm=\"u2\"} 30\nc_total{comm=\"u3\"} 20\n"
+		  "c_total{comm=\"u4\"} 10\n");
+	free(s);
+	s = scrape_owned(f, (const char *[]){ "u1", "u2", "u3", "u4", "u5", "r1", "r2" },
+			 (const uint64_t[]){ 41, 31, 21, 11, 99, 1, 2 },
+			 (const int64_t[]){ 1000, 1000, 1000, 1000, 1000, 0, 0 }, 7);
+	/* u5 counts whole (new to the overflow); u3 and u4 from now on. */
+	CHECK_STR(s, HDR "c_total{comm=\"u1\"} 41\nc_total{comm=\"u2\"} 31\nc_total{comm=\"r1\"} 1\n"
+		  "c_total{comm=\"r2\"} 2\nc_total{comm=\"other\"} 99\n");
+	CHECK_EQ_U64(prom_family_dropped(f), 3);
+	free(s);
+	/* A third user: one slot, from a holder two above it (0 and 1000 hold 2: the first, root's smallest). */
+	s = scrape_owned(f, (const char *[]){ "u1", "u2", "u3", "u4", "u5", "r1", "r2", "x1" },
+			 (const uint64_t[]){ 42, 32, 25, 13, 100, 1, 2, 7 },
+			 (const int64_t[]){ 1000, 1000, 1000, 1000, 1000, 0, 0, 33 }, 8);
+	CHECK_STR(s, HDR "c_total{comm=\"u1\"} 42\nc_total{comm=\"u2\"} 32\nc_total{comm=\"r2\"} 2\n"
+		  "c_total{comm=\"x1\"} 7\nc_total{comm=\"other\"} 106\n");
+	CHECK_EQ_U64(prom_family_dropped(f), 4);
+	free(s);
+	prom_family_free(f);
+}
+
 static void test_cap_counter_first_come(void)
 {
 	struct prom_family *f = family("c", PROM_COUNTER, PROM_U64, NULL, NULL, comm_l, 1, 3);
@@ -637,6 +686,76 @@ static void test_cap_monotonic_random(void)
  * Random bytes as label values: the output is valid UTF-8, every byte under
  * 0x20 is a line's newline, and each value's quotes are balanced.
  */
+/*
+ * With owners, at random: the overflow never decreases, at most MAX series of
+ * their own, an owner's churn never leaves another below its share (each owner
+ * with a name alive at the end holds at least MAX / owners - 1 slots, or all
+ * its names), and a label set that lost its series never has one again.
+ */
+static void test_cap_owners_random(void)
+{
+	enum { NAMES = 60, MAX = 6, SCRAPES = 300, OWNERS = 3 };
+	struct prom_family *f = family("c", PROM_COUNTER, PROM_U64, NULL, NULL, comm_l, 1, MAX);
+	static char names[NAMES][8];
+	uint64_t cur[NAMES] = { 0 }, last_other = 0;
+	bool alive[NAMES] = { false }, lost[NAMES] = { false }, had[NAMES] = { false };
+	uint32_t x = 777;
+	size_t i, sc, bad = 0, too_many = 0, back = 0;
+
+	for (i = 0; i < NAMES; i++)
+		snprintf(names[i], sizeof(names[i]), "n%zu", i);
+	for (sc = 0; sc < SCRAPES; sc++) {
+		uint64_t vals[NAMES + 1] = { 0 };
+		bool seen[NAMES + 1] = { false };
+		size_t lines, held[OWNERS] = { 0 }, names_of[OWNERS] = { 0 };
+		char *s;
+
+		prom_family_begin(f);
+		for (i = 0; i < NAMES; i++) {
+			uint32_t r = test_rand(&x);
+			/* owner 1 churns: most names are its own */
+			size_t o = i % 5 == 0 ? 0 : i % 7 == 0 ? 2 : 1;
+
+			if (!alive[i] && r % (o == 1 ? 3 : 20) == 0)
+				alive[i] = true, lost[i] = had[i] = false;
+			if (!alive[i])
+				continue;
+			cur[i] += r % 100;
+			prom_family_owner(f, (int64_t)o * 1000);
+			prom_family_add_u64(f, (const char *[]){ names[i] }, cur[i]);
+		}
+		s = render(f, PROM_FMT_TEXT, false);
+		lines = parse_lines(s, vals, seen, NAMES);
+		free(s);
+		if (!CHECK(lines != (size_t)-1))
+			break;
+		if (lines > MAX + 1)
+			too_many++;
+		if (seen[NAMES] && vals[NAMES] < last_other)
+			bad++;
+		if (seen[NAMES])
+			last_other = vals[NAMES];
+		for (i = 0; i < NAMES; i++) {
+			size_t o = i % 5 == 0 ? 0 : i % 7 == 0 ? 2 : 1;
+
+			if (!alive[i])
+				continue;
+			names_of[o]++;
+			if (seen[i])
+				held[o]++, back += lost[i], had[i] = true;
+			else if (had[i])
+				lost[i] = true;
+		}
+		if (sc == SCRAPES - 1)
+			for (i = 0; i < OWNERS; i++)
+				CHECK(held[i] >= MAX / OWNERS - 1 || held[i] == names_of[i]);
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK_EQ_U64(too_many, 0);
+	CHECK_EQ_U64(back, 0);
+	prom_family_free(f);
+}
+
 static void test_random_bytes(void)
 {
 	struct prom_family *f = family("r", PROM_GAUGE, PROM_U64, NULL, "h\x01\xff", comm_sc_l, 2,
@@ -813,10 +932,12 @@ static const struct test tests[] = {
 	{ "counter_invalid_values", test_counter_invalid_values },
 	{ "bad_definitions", test_bad_definitions },
 	{ "cap_counter_sticky", test_cap_counter_sticky },
+	{ "cap_counter_owners", test_cap_counter_owners },
 	{ "cap_counter_first_come", test_cap_counter_first_come },
 	{ "cap_genuine_other", test_cap_genuine_other },
 	{ "cap_gauge_top", test_cap_gauge_top },
 	{ "cap_monotonic_random", test_cap_monotonic_random },
+	{ "cap_owners_random", test_cap_owners_random },
 	{ "random_bytes", test_random_bytes },
 	{ "cap_bounded", test_cap_bounded },
 	{ "histogram", test_histogram },

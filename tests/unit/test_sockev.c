@@ -14,16 +14,16 @@ static void test_counted(void)
 	struct acct_thread *t;
 
 	acct_init(&a);
-	sockev_bytes(&a, 100, true, SOCKEV_AF_INET, 65536, 0);
-	sockev_bytes(&a, 100, true, SOCKEV_AF_INET6, 1000, 0);
-	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 1000, SOCKEV_MSG_PEEK);	/* a peek */
-	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 1000, 0);
-	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 0, 0);			/* the end */
-	sockev_bytes(&a, 100, true, SOCKEV_AF_INET, -11, 0);			/* EAGAIN */
-	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, -104, 0);			/* ECONNRESET */
-	sockev_bytes(&a, 100, true, 1, 4096, 0);				/* AF_UNIX */
-	sockev_bytes(&a, 100, false, 16, 4096, 0);				/* AF_NETLINK */
-	sockev_bytes(&a, 200, false, SOCKEV_AF_INET6, 7, 0x40);			/* MSG_DONTWAIT */
+	sockev_bytes(&a, 100, true, SOCKEV_AF_INET, 65536, 0, 1);
+	sockev_bytes(&a, 100, true, SOCKEV_AF_INET6, 1000, 0, 1);
+	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 1000, SOCKEV_MSG_PEEK, 1);	/* a peek */
+	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 1000, 0, 1);
+	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 0, 0, 1);			/* the end */
+	sockev_bytes(&a, 100, true, SOCKEV_AF_INET, -11, 0, 1);			/* EAGAIN */
+	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, -104, 0, 1);			/* ECONNRESET */
+	sockev_bytes(&a, 100, true, 1, 4096, 0, 1);				/* AF_UNIX */
+	sockev_bytes(&a, 100, false, 16, 4096, 0, 1);				/* AF_NETLINK */
+	sockev_bytes(&a, 200, false, SOCKEV_AF_INET6, 7, 0x40, 1);			/* MSG_DONTWAIT */
 	t = acct_first_active(&a);
 	CHECK(t != NULL);
 	t = acct_thread(&a, 100);
@@ -42,9 +42,9 @@ static void test_nothing_counted_is_no_thread(void)
 	struct acct a;
 
 	acct_init(&a);
-	sockev_bytes(&a, 300, true, 1, 4096, 0);
-	sockev_bytes(&a, 300, false, SOCKEV_AF_INET, 10, SOCKEV_MSG_PEEK);
-	sockev_bytes(&a, 0, true, SOCKEV_AF_INET, 10, 0);
+	sockev_bytes(&a, 300, true, 1, 4096, 0, 1);
+	sockev_bytes(&a, 300, false, SOCKEV_AF_INET, 10, SOCKEV_MSG_PEEK, 1);
+	sockev_bytes(&a, 0, true, SOCKEV_AF_INET, 10, 0, 1);
 	CHECK(acct_first_active(&a) == NULL);
 	CHECK_EQ_U64(a.total[AC_NET_TX] + a.total[AC_NET_RX], 0);
 	acct_free(&a);
