@@ -16,6 +16,7 @@
 #include "evdecode.h"
 #include "procfs.h"
 #include "instance.h"
+#include "sockconn.h"
 #include "../lib/util.h"
 
 /* Passes over one interval's forks: a chain longer than this is followed next time. */
@@ -77,6 +78,7 @@ struct ftrace {
 	bool mapped;
 	uint64_t cut_margin;		/* the mapping's error bound at the last sample */
 	struct stash *stash;		/* per CPU: ftrace_stash */
+	struct sockconn conns;		/* the sockets (the Connections view) */
 	char status[160];
 };
 
@@ -95,7 +97,7 @@ struct stash {
 static const enum ev_kind default_kinds[] = {
 	EV_SYS_EXIT, EV_EXIT, EV_EXIT_GROUP, EV_SWITCH, EV_NEWTASK, EV_EXEC, EV_PEXIT,
 	EV_SIGNAL, EV_CGATTACH, EV_RENAME, EV_WAKEUP, EV_WAKEUP_NEW,
-	EV_SOCK_SEND, EV_SOCK_RECV,
+	EV_SOCK_SEND, EV_SOCK_RECV, EV_SOCK_STATE, EV_TCP_RETRANS, EV_TCP_RESET,
 };
 
 /*
@@ -263,6 +265,7 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 
 	*out = ft;
 	acct_init(&ft->acct);
+	sockconn_init(&ft->conns);
 	/* Each CPU is read in turn: forks, execs, renames and exits are merged by time. */
 	ft->acct.order_life = true;
 	ft->resolve_budget = RESOLVE_PER_TICK;
@@ -317,6 +320,9 @@ int ftrace_start(const struct ftrace_opts *o, struct ftrace **out)
 		return err;
 	}
 	ft->dec.self = getpid();
+	/* The sockets are known by the sock events' sk (6.3+ have it). */
+	if (ft->loaded[EV_SOCK_SEND] && ft->dec.f[EV_SOCK_SEND][3].size)
+		ft->dec.conns = &ft->conns;
 	if (ft->loaded[EV_BLK_ISSUE] && ft->loaded[EV_BLK_COMPLETE]) {
 		ft->blk = blockev_new("/sys");
 		ft->dec.blk = ft->blk;
@@ -363,6 +369,7 @@ struct ftrace *ftrace_new_offline(int64_t only_uid)
 	size_t i;
 
 	acct_init(&ft->acct);
+	sockconn_init(&ft->conns);
 	ft->acct.order_life = true;
 	ft->resolve_budget = RESOLVE_PER_TICK;
 	pidmap_init(&ft->noted);
@@ -398,6 +405,7 @@ void ftrace_stop(struct ftrace *ft)
 		evdecode_free(&ft->dec);
 	blockev_free(ft->blk);
 	acct_free(&ft->acct);
+	sockconn_free(&ft->conns);
 	pidmap_free(&ft->noted);
 	pidmap_free(&ft->withheld);
 	pidmap_free(&ft->abi_memo);
@@ -1010,6 +1018,61 @@ static void add_flows(struct ftrace *ft, const struct model *m, struct sample *s
 	}
 }
 
+/*
+ * The sockets of the interval (collectors/sockconn.h), as processes: the
+ * Connections view. Shown as flows are: a user sees their processes' own;
+ * a socket no process used yet (accepted, not read) and the sockets the full
+ * table did not keep only as root, without a focus.
+ */
+static void add_conns(struct ftrace *ft, const struct model *m, struct sample *s)
+{
+	const struct sockconn *c = &ft->conns;
+	bool all = ft->only_uid < 0 && !m->focus;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct sockconn_entry *e = &c->v[i];
+		struct sock_conn *o;
+		char comm[16] = "";
+		pid_t pid;
+
+		if (!e->active)
+			continue;
+		pid = e->tid ? flow_end(ft, e->tid, comm) : 0;
+		if (pid ? !flow_visible(ft, m, pid) : !all)
+			continue;
+		o = sample_add_conn(s);
+		o->id = e->id;
+		o->pid = pid;
+		memcpy(o->comm, comm, sizeof(comm));
+		o->family = e->family;
+		o->protocol = e->protocol;
+		o->state = e->state;
+		o->flags = (e->named ? SOCK_CONN_NAMED : 0) | (e->begun ? SOCK_CONN_BEGUN : 0);
+		o->lport = e->lport;
+		o->rport = e->rport;
+		memcpy(&o->addr[0], e->laddr, 16);
+		memcpy(&o->addr[2], e->raddr, 16);
+		o->tx = e->n[SCN_TX];
+		o->rx = e->n[SCN_RX];
+		o->retrans = e->n[SCN_RETRANS];
+		o->resets = e->n[SCN_RESETS];
+		o->tx_total = e->total[SCN_TX];
+		o->rx_total = e->total[SCN_RX];
+		o->retrans_total = e->total[SCN_RETRANS];
+		o->first_ns = e->first_ns;
+	}
+	if (all && (c->other[SCN_TX] || c->other[SCN_RX] || c->other[SCN_RETRANS] ||
+		    c->other[SCN_RESETS])) {
+		struct sock_conn *o = sample_add_conn(s);
+
+		o->tx = c->other[SCN_TX];
+		o->rx = c->other[SCN_RX];
+		o->retrans = c->other[SCN_RETRANS];
+		o->resets = c->other[SCN_RESETS];
+	}
+}
+
 /* @th's counts go on into the next interval, and so do the totals' share of them. */
 static void carry(struct ftrace *ft, struct acct_thread *th)
 {
@@ -1152,6 +1215,7 @@ static void fold(struct ftrace *ft, const struct model *m, struct sample *s, boo
 			s->ev_total[c] = ft->acct.total[c] + ft->carried_prev[c] -
 						 ft->carried_now[c];
 	add_flows(ft, m, s);
+	add_conns(ft, m, s);
 	/* Processes whose last thread exited: their row is their last one. */
 	for (i = 0; i < ft->acct.ndead; i++) {
 		struct acct_thread *d = pidmap_get(&ft->acct.threads, ft->acct.dead[i]);
@@ -1278,8 +1342,10 @@ size_t ftrace_held(const struct ftrace *ft, const pid_t **ids)
 
 void ftrace_end_interval(struct ftrace *ft)
 {
-	if (ftrace_on(ft))
-		acct_end_interval(&ft->acct);
+	if (!ftrace_on(ft))
+		return;
+	acct_end_interval(&ft->acct);
+	sockconn_end_interval(&ft->conns);
 }
 
 /* The process of the thread that forked @c (its tgid), 0 if unknown. */
@@ -1344,6 +1410,7 @@ void ftrace_get_stats(const struct ftrace *ft, struct ftrace_stats *st)
 		st->clock_err_max_ns = ft->cmap.max_err_ns;
 		st->clock_rate = ft->cmap.rate;
 	}
+	st->conns = ft->conns.st;
 	st->switches_unseen = ft->acct.st_unseen;
 	st->oncpu_overlaps = ft->acct.st_overlaps;
 	st->block_on = ft->blk != NULL;

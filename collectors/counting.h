@@ -22,6 +22,7 @@
 
 #include "blockev.h"
 #include "evsums.h"
+#include "sockconn.h"
 #include "../model/model.h"
 
 struct ftrace;
@@ -71,6 +72,7 @@ struct ftrace_stats {
 	uint64_t clock_err_max_ns;	/* the largest |error| of a sample */
 	uint64_t clock_bound_ns;	/* the largest margin the cut was given */
 	double clock_rate;		/* CLOCK_MONOTONIC ns per trace clock unit */
+	struct sockconn_stats conns;	/* the sockets' table (collectors/sockconn.h) */
 	bool block_on;			/* the block devices' events are decoded */
 	struct blockev_stats block;	/* collectors/blockev.h */
 };

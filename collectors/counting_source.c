@@ -182,6 +182,10 @@ static void cnt_lines(void *st, const struct source_env *env, FILE *out)
 			(unsigned long long)fs->block.early, (unsigned long long)fs->block.unmatched,
 			(unsigned long long)fs->block.stale, (unsigned long long)fs->block.table_full,
 			(unsigned long long)fs->block.dropped_devices, fs->block.inflight);
+	fprintf(out, "ktop-stats: sockets=%llu sockets_kept_peak=%zu sockets_evicted=%llu "
+		"sockets_untracked=%llu sockets_reused=%llu\n", (unsigned long long)fs->conns.sockets,
+		fs->conns.peak, (unsigned long long)fs->conns.evicted,
+		(unsigned long long)fs->conns.untracked, (unsigned long long)fs->conns.reused);
 	if (fs->clock[0])
 		fprintf(out, "ktop-stats: trace_clock=%s clock_why=\"%s\" clock_samples=%llu "
 			"clock_refused=%llu clock_steps=%llu clock_err_last_ns=%lld clock_err_max_ns=%llu "

@@ -9,6 +9,7 @@
 
 #include "blockev.h"
 #include "instance.h"
+#include "sockconn.h"
 #include "sockev.h"
 
 /*
@@ -36,8 +37,18 @@ static const struct ev_def {
 	[EV_RENAME]	= { "task", "task_rename", { "newcomm", "pid" }, 1u << 1 },
 	[EV_WAKEUP]	= { "sched", "sched_wakeup", { "pid" }, 0 },
 	[EV_WAKEUP_NEW]	= { "sched", "sched_wakeup_new", { "pid" }, 0 },
-	[EV_SOCK_SEND]	= { "sock", "sock_send_length", { "family", "ret", "flags" }, 0 },
-	[EV_SOCK_RECV]	= { "sock", "sock_recv_length", { "family", "ret", "flags" }, 0 },
+	/* sk, protocol: the Connections view's (collectors/sockconn.h). */
+	[EV_SOCK_SEND]	= { "sock", "sock_send_length", { "family", "ret", "flags", "sk", "protocol" },
+			    3u << 3 },
+	[EV_SOCK_RECV]	= { "sock", "sock_recv_length", { "family", "ret", "flags", "sk", "protocol" },
+			    3u << 3 },
+	[EV_SOCK_STATE]	= { "sock", "inet_sock_set_state", { "skaddr", "oldstate", "newstate", "sport",
+			    "dport", "family", "protocol", "saddr", "daddr", "saddr_v6", "daddr_v6" },
+			    3u << 9 },
+	/* err came in 6.13: before, every event was a segment sent. */
+	[EV_TCP_RETRANS] = { "tcp", "tcp_retransmit_skb", { "skaddr", "state", "sport", "dport", "family",
+			     "saddr", "daddr", "saddr_v6", "daddr_v6", "err" }, (1u << 4) | (3u << 7) | (1u << 9) },
+	[EV_TCP_RESET]	= { "tcp", "tcp_send_reset", { "skaddr" }, 0 },
 	[EV_BLK_ISSUE]	= { "block", "block_rq_issue", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
 	[EV_BLK_COMPLETE] = { "block", "block_rq_complete", { "dev", "sector", "nr_sector", "rwbs" }, 0 },
 	/* block_io_start came in 6.5: without it the devices are counted, their submitters not. */
@@ -178,9 +189,46 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 	case EV_SOCK_SEND:
 	case EV_SOCK_RECV:
 		/* ktop's own (taskstats, the exporter's clients) as its system calls: dropped. */
-		if (pid != d->self)
-			sockev_bytes(a, pid, k == EV_SOCK_SEND, (unsigned)ev_num(rec, &f[0]),
-				     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]), ts);
+		if (pid == d->self)
+			break;
+		sockev_bytes(a, pid, k == EV_SOCK_SEND, (unsigned)ev_num(rec, &f[0]),
+			     (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]), ts);
+		if (d->conns && f[3].size)
+			sockconn_io(d->conns, (uint64_t)ev_num(rec, &f[3]), pid, k == EV_SOCK_SEND,
+				    (unsigned)ev_num(rec, &f[0]), (unsigned)ev_num(rec, &f[4]),
+				    (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]), ts);
+		break;
+	case EV_SOCK_STATE: {
+		struct sockconn_addr ad = {
+			.family = (unsigned)ev_num(rec, &f[5]),
+			.sport = (uint16_t)ev_num(rec, &f[3]), .dport = (uint16_t)ev_num(rec, &f[4]),
+			.saddr4 = ev_bytes(rec, &f[7], 4), .daddr4 = ev_bytes(rec, &f[8], 4),
+			.saddr6 = ev_bytes(rec, &f[9], 16), .daddr6 = ev_bytes(rec, &f[10], 16),
+		};
+		bool irq = rec[RB_COMMON_FLAGS_OFF] & RB_FLAG_IRQ_CONTEXT;
+
+		if (d->conns && !(pid == d->self && !irq))
+			sockconn_state(d->conns, (uint64_t)ev_num(rec, &f[0]), irq ? 0 : pid,
+				       (int)ev_num(rec, &f[1]), (int)ev_num(rec, &f[2]),
+				       (unsigned)ev_num(rec, &f[6]), &ad, ts);
+		break;
+	}
+	case EV_TCP_RETRANS: {
+		struct sockconn_addr ad = {
+			.family = f[4].size ? (unsigned)ev_num(rec, &f[4]) : SOCKEV_AF_INET,
+			.sport = (uint16_t)ev_num(rec, &f[2]), .dport = (uint16_t)ev_num(rec, &f[3]),
+			.saddr4 = ev_bytes(rec, &f[5], 4), .daddr4 = ev_bytes(rec, &f[6], 4),
+			.saddr6 = ev_bytes(rec, &f[7], 16), .daddr6 = ev_bytes(rec, &f[8], 16),
+		};
+
+		if (d->conns)
+			sockconn_retrans(d->conns, (uint64_t)ev_num(rec, &f[0]), (int)ev_num(rec, &f[1]),
+					 &ad, (int)ev_num(rec, &f[9]), ts);
+		break;
+	}
+	case EV_TCP_RESET:
+		if (d->conns)
+			sockconn_reset(d->conns, (uint64_t)ev_num(rec, &f[0]), ts);
 		break;
 	case EV_BLK_ISSUE:
 	case EV_BLK_COMPLETE:

@@ -21,6 +21,8 @@
 #include "evsums.h"
 #include "evformat.h"
 
+struct sockconn;
+
 /* The system calls' kinds first, to EV_EXIT_GROUP (evdecode.c, own_call). */
 enum ev_kind {
 	EV_SYS_EXIT,		/* raw_syscalls:sys_exit: every syscall that returns */
@@ -39,6 +41,9 @@ enum ev_kind {
 	EV_WAKEUP_NEW,		/* sched:sched_wakeup_new: likewise, a new task */
 	EV_SOCK_SEND,		/* sock:sock_send_length: a sendmsg's bytes (Linux 6.3+) */
 	EV_SOCK_RECV,		/* sock:sock_recv_length: a recvmsg's bytes */
+	EV_SOCK_STATE,		/* sock:inet_sock_set_state: a TCP socket's state, addresses */
+	EV_TCP_RETRANS,		/* tcp:tcp_retransmit_skb */
+	EV_TCP_RESET,		/* tcp:tcp_send_reset */
 	EV_BLK_ISSUE,		/* block:block_rq_issue: a request to the driver (blockev.h) */
 	EV_BLK_COMPLETE,	/* block:block_rq_complete: the driver completed it */
 	EV_BLK_START,		/* block:block_io_start: a request made, in its submitter */
@@ -46,7 +51,7 @@ enum ev_kind {
 	EV_NR
 };
 
-#define EV_MAX_FIELDS 4
+#define EV_MAX_FIELDS 11
 
 struct evdecode {
 	struct tep_handle *tep;
@@ -69,6 +74,8 @@ struct evdecode {
 	 * every traced task. Its switches and wakeups stay.
 	 */
 	int32_t self;
+	/* The sockets' table (the owner's, set after evdecode_init); NULL: not kept. */
+	struct sockconn *conns;
 	/* The block events' collector (the owner's; NULL: those events are not decoded). */
 	struct blockev *blk;
 };

@@ -71,6 +71,12 @@ static inline long long ev_num(const uint8_t *rec, const struct ev_field *f)
 	}
 }
 
+/* An array field of @n bytes at least, in place; NULL when the kernel lacks it. */
+static inline const uint8_t *ev_bytes(const uint8_t *rec, const struct ev_field *f, int n)
+{
+	return f->size >= n && !f->data_loc ? rec + f->offset : NULL;
+}
+
 /*
  * A string field of a record of @size bytes: fixed arrays in place, __data_loc
  * ones at the offset the record holds. NULL when it points outside the record;

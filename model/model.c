@@ -98,6 +98,7 @@ void model_set_session(struct model *m, const struct sample_session *ss)
 	m->exit_records = ss->exit_records;
 	snprintf(m->exits_status, sizeof(m->exits_status), "%s", ss->exits_status);
 	disks_set_why(&m->disks, ss->disks_status);
+	snprintf(m->conns_why, sizeof(m->conns_why), "%s", ss->conns_status);
 	/* The recording's -p, unless this replay names its own. */
 	if (ss->npins && !m->focus)
 		model_set_focus(m, ss->pins, ss->npins);
@@ -116,6 +117,7 @@ void model_free(struct model *m)
 	sc_table_free(&m->sc_total);
 	sysagg_free(&m->agg);
 	sigflows_free(&m->sigflows);
+	free(m->conns);
 	disks_free(&m->disks);
 	cgnames_free(&m->names);
 	cgres_table_free(&m->cgres);
@@ -179,6 +181,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	m->lost_events = 0;
 	m->lost_unknown = false;
 	sigflows_begin(&m->sigflows);
+	m->nconns = 0;
 	disks_begin(&m->disks);
 	m->exits_lost = 0;
 	m->exits_lost_unknown = false;
@@ -821,6 +824,25 @@ static void apply_flow(struct model *m, const struct sig_flow *f)
 	sigflows_add(&m->sigflows, &named);
 }
 
+/* A socket of the interval (not in the baseline), named as its process's row is. */
+static void apply_conn(struct model *m, const struct sock_conn *c)
+{
+	struct sock_conn *r;
+	const struct task *t;
+
+	if (m->interval_s <= 0)
+		return;
+	if (m->nconns == m->cap_conns) {
+		m->cap_conns = m->cap_conns ? m->cap_conns * 2 : 64;
+		m->conns = xrealloc(m->conns, m->cap_conns * sizeof(*m->conns));
+	}
+	r = &m->conns[m->nconns++];
+	*r = *c;
+	r->comm[sizeof(r->comm) - 1] = '\0';
+	if (r->pid > 0 && (t = model_task_find(m, r->pid)) && t->comm[0])
+		snprintf(r->comm, sizeof(r->comm), "%.15s", t->comm);
+}
+
 /* Can @t be the life whose exit record @f is (its start in the record's window)? */
 static bool final_fits(const struct task *t, const struct task_final *f)
 {
@@ -976,6 +998,8 @@ void model_apply(struct model *m, struct sample *s)
 	}
 	for (i = 0; i < s->nflows; i++)
 		apply_flow(m, &s->flows[i]);
+	for (i = 0; i < s->nconns; i++)
+		apply_conn(m, &s->conns[i]);
 	if (s->have_disks)
 		disks_known(&m->disks);
 	for (i = 0; i < s->ndisks; i++)

@@ -179,6 +179,15 @@ struct model {
 	bool aggregate;
 	struct sysagg agg;
 	struct sigflows sigflows;
+	/*
+	 * The sockets of the interval (struct sock_conn, sample.h): the
+	 * Connections view's rows, named after the process table's rows. None
+	 * in the baseline interval, like every event count.
+	 */
+	struct sock_conn *conns;
+	size_t nconns, cap_conns;
+	/* Why the session has none: a recording older than them ("": it may). */
+	char conns_why[96];
 	/* Block devices (model/disks.h): from the block layer's events. */
 	struct disks disks;
 	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */

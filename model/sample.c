@@ -25,6 +25,7 @@ void sample_free(struct sample *s)
 	free(s->exits);
 	free(s->unfocus);
 	free(s->flows);
+	free(s->conns);
 	free(s->finals);
 	free(s->named);
 	free(s->cgres);
@@ -46,6 +47,7 @@ void sample_reset(struct sample *s)
 	s->have_sys = s->have_totals = false;
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;
 	s->nflows = 0;
+	s->nconns = 0;
 	s->nnamed = s->ncgres = s->ncpu_of = 0;
 	s->have_calls = false;
 	s->have_disks = false;
@@ -98,6 +100,11 @@ void sample_add_exit(struct sample *s, pid_t tgid)
 void sample_add_unfocus(struct sample *s, pid_t tgid)
 {
 	*(pid_t *)grow((void **)&s->unfocus, &s->nunfocus, &s->cap_unfocus, sizeof(pid_t)) = tgid;
+}
+
+struct sock_conn *sample_add_conn(struct sample *s)
+{
+	return grow((void **)&s->conns, &s->nconns, &s->cap_conns, sizeof(struct sock_conn));
 }
 
 struct sig_flow *sample_add_flow(struct sample *s)

@@ -27,7 +27,7 @@
  *
  * Entries are applied in this order: a recording's session, the tick's
  * start (begin), the system sample, task readings, withheld rows, event
- * rows, exits, unfocused processes, final readings, signal flows, totals,
+ * rows, exits, unfocused processes, final readings, signal flows, sockets, totals,
  * the tick's end (end). A sample owns its arrays and is reused from tick to
  * tick: no allocation in the steady state.
  */
@@ -123,6 +123,27 @@ struct sig_flow {
 };
 
 /*
+ * A socket that had events in the interval (collectors/sockconn.c): the
+ * Connections view's rows. Its counts are the interval's, its totals since
+ * ktop first saw it.
+ */
+#define SOCK_CONN_NAMED		0x1u	/* addresses known */
+#define SOCK_CONN_BEGUN		0x2u	/* ktop saw it begin (a TCP state change from CLOSE) */
+struct sock_conn {
+	uint64_t id;			/* ktop's number of it, from 1; 0: sockets not tracked */
+	pid_t pid;			/* the process that last sent or received on it; 0: none */
+	char comm[16];			/* as the events knew it; may be "" */
+	uint32_t family, protocol;	/* AF_INET, AF_INET6; IPPROTO_TCP, IPPROTO_UDP, ... */
+	int32_t state;			/* TCP state, 1 ESTABLISHED .. 12 NEW_SYN_RECV; 0: unknown */
+	uint32_t flags;			/* SOCK_CONN_* */
+	uint32_t lport, rport;
+	uint64_t addr[4];		/* local, then remote: 16 bytes each (IPv4: the first 4) */
+	uint64_t tx, rx, retrans, resets;	/* bytes sent, received; segments retransmitted, resets sent */
+	uint64_t tx_total, rx_total, retrans_total;
+	uint64_t first_ns;		/* CLOCK_MONOTONIC of the first event ktop saw of it */
+};
+
+/*
  * A dead task's final reading: the kernel's record of its exit
  * (collectors/exits.c, from taskstats). Its counters are its life's totals;
  * the model turns them into the interval's counts against the task's last
@@ -166,6 +187,7 @@ struct sample_session {
 	bool exit_records;		/* exit records were listened to */
 	char exits_status[160];		/* why not */
 	char disks_status[96];		/* why the block devices are not in it ("": they may be) */
+	char conns_status[96];		/* why the sockets are not in it ("": they may be) */
 };
 
 /* A cgroup's names (collectors/cgnames.c), resolved once per cgroup path. */
@@ -230,6 +252,10 @@ struct sample {
 	struct sig_flow *flows;
 	size_t nflows, cap_flows;
 
+	/* Sockets of the interval (the Connections view). */
+	struct sock_conn *conns;
+	size_t nconns, cap_conns;
+
 	/* Cgroups' names and groups' resources (applied after the readings). */
 	struct cg_named *named;
 	size_t nnamed, cap_named;
@@ -273,6 +299,7 @@ void sample_add_exit(struct sample *s, pid_t tgid);
 void sample_add_unfocus(struct sample *s, pid_t tgid);
 struct sig_flow *sample_add_flow(struct sample *s);
 struct task_final *sample_add_final(struct sample *s);
+struct sock_conn *sample_add_conn(struct sample *s);
 struct cg_named *sample_add_named(struct sample *s);
 struct cg_reading *sample_add_cgres(struct sample *s);
 struct cg_cpu_of *sample_add_cpu_of(struct sample *s);

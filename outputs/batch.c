@@ -652,6 +652,12 @@ static bool disks_unknown(const struct batch *b, const struct model *m)
 	return b->view == VIEW_DISKS && !m->disks.known && m->disks.why[0];
 }
 
+/* The Connections view of a recording without sockets. */
+static bool conns_unknown(const struct batch *b, const struct model *m)
+{
+	return b->view == VIEW_CONNECTIONS && m->conns_why[0];
+}
+
 /*
  * One interval of either kind of table, in one of the three formats; what
  * differs is the table's definition, and the lines around it: the groups'
@@ -681,6 +687,10 @@ int batch_write(struct batch *b, const struct model *m)
 			fputs(",\"disks\":", b->out);
 			batch_json_string(b->out, m->disks.why, strlen(m->disks.why));
 		}
+		if (conns_unknown(b, m)) {
+			fputs(",\"connections\":", b->out);
+			batch_json_string(b->out, m->conns_why, strlen(m->conns_why));
+		}
 		if (b->view == VIEW_GROUPS)
 			fprintf(b->out, ",\"group_by\":\"%s\"", cgroup_group_by_name(b->groups.by));
 		table_json(b, &t, procs, procs && b->syscalls && m->interval_s > 0);
@@ -691,6 +701,8 @@ int batch_write(struct batch *b, const struct model *m)
 			fprintf(b->out, "Groups by %s\n", cgroup_group_by_name(b->groups.by));
 		if (disks_unknown(b, m))
 			fprintf(b->out, "Disks: %s\n", m->disks.why);
+		if (conns_unknown(b, m))
+			fprintf(b->out, "Connections: %s\n", m->conns_why);
 		table_text(b, &t);
 		if (procs)
 			text_calls(b, m);

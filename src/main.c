@@ -290,6 +290,8 @@ int main(int argc, char **argv)
 	else if (k.mode == &mode_batch && k.opt.view == VIEW_DISKS && k.model.disks.why[0])
 		fprintf(stderr, "ktop: the disks view: the block devices are %s\n",
 			k.model.disks.why);
+	else if (k.mode == &mode_batch && k.opt.view == VIEW_CONNECTIONS && k.model.conns_why[0])
+		fprintf(stderr, "ktop: the connections view: the sockets are %s\n", k.model.conns_why);
 	/* ktop -p PID: the view of that process, its events focused. */
 	if (live && k.opt.npids == 1 && focus_open_view(&k, k.opt.pids[0])) {
 		k.app.view_pid = k.opt.pids[0];

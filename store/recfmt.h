@@ -38,9 +38,12 @@
  * 7: which life of its pid a row and an exit record are (a reused pid:
  * RECFMT_LIVES, a bit of their own after their masks' fields). 8: the
  * block devices' interval readings (RECFMT_DISKS, model/disks.h); an older
- * file's replay says they are not recorded in it.
+ * file's replay says they are not recorded in it. 9: the sockets of each
+ * interval (the Connections view, RECFMT_CONNS), a part of its own; an older
+ * file's replay says they are not recorded in it either.
  */
-#define RECFMT_VERSION	8
+#define RECFMT_VERSION	9
+#define RECFMT_CONNS	9
 #define RECFMT_LIVES	7
 #define RECFMT_IO	6
 #define RECFMT_DISKS	8

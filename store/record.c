@@ -1482,6 +1482,8 @@ static void keep_sample(struct kept *k, const struct sample *s, struct strpool *
 	d->exits_lost_unknown = s->exits_lost_unknown;
 	for (i = 0; i < s->nflows; i++)
 		*sample_add_flow(d) = s->flows[i];
+	for (i = 0; i < s->nconns; i++)
+		*sample_add_conn(d) = s->conns[i];
 	d->have_totals = s->have_totals;
 	memcpy(d->ev_total, s->ev_total, sizeof(d->ev_total));
 	d->lost = s->lost;

@@ -105,6 +105,17 @@ static const struct fdesc flow_fields[] = {
 	FS(struct sig_flow, receiver_comm),
 };
 
+/* Format 9 (RECFMT_CONNS): the sockets of the interval (the Connections view). */
+static const struct fdesc conn_fields[] = {
+	FN(struct sock_conn, id), FN(struct sock_conn, pid), FS(struct sock_conn, comm),
+	FN(struct sock_conn, family), FN(struct sock_conn, protocol), FN(struct sock_conn, state),
+	FN(struct sock_conn, flags), FN(struct sock_conn, lport), FN(struct sock_conn, rport),
+	FA(struct sock_conn, addr), FN(struct sock_conn, tx), FN(struct sock_conn, rx),
+	FN(struct sock_conn, retrans), FN(struct sock_conn, resets), FN(struct sock_conn, tx_total),
+	FN(struct sock_conn, rx_total), FN(struct sock_conn, retrans_total),
+	FN(struct sock_conn, first_ns),
+};
+
 static const struct fdesc cg_fields[] = {
 	FN(struct cg_reading, t_ns), FN(struct cg_reading, raw.have),
 	FA(struct cg_reading, raw.psi_some), FA(struct cg_reading, raw.psi_full),
@@ -121,11 +132,12 @@ enum {
 	P_BEGIN = 1 << 0, P_SYS = 1 << 1, P_TASKS = 1 << 2, P_WITHHELD = 1 << 3,
 	P_ROWS = 1 << 4, P_EXITS = 1 << 5, P_UNFOCUS = 1 << 6, P_FINALS = 1 << 7,
 	P_EXIT_TOTALS = 1 << 8, P_FLOWS = 1 << 9, P_TOTALS = 1 << 10, P_CGRES = 1 << 11,
-	P_END = 1 << 12, P_RESTORE = 1 << 13, P_DISKS = 1 << 14, P_ALL = (1 << 15) - 1
+	P_END = 1 << 12, P_RESTORE = 1 << 13, P_DISKS = 1 << 14, P_CONNS = 1 << 15,
+	P_ALL = (1 << 16) - 1
 };
 
 /*
- * Format 7 (RECFMT_DISKS): a block device's interval (model/disks.h), after
+ * Format 8 (RECFMT_DISKS): a block device's interval (model/disks.h), after
  * its place in the remembered list (or its dev and name): its fields that
  * moved since its last reading (an idle device: one byte).
  */
@@ -888,13 +900,15 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 	static const struct sample zs;
 	static const struct task_final zf;
 	static const struct sig_flow zfl;
+	static const struct sock_conn zco;
 	unsigned parts = (s->begin ? P_BEGIN : 0) | (s->have_sys ? P_SYS : 0) |
 			 (s->ntasks ? P_TASKS : 0) | (s->nwithheld ? P_WITHHELD : 0) |
 			 (s->nrows ? P_ROWS : 0) | (s->nexits ? P_EXITS : 0) |
 			 (s->nunfocus ? P_UNFOCUS : 0) | (s->nfinals ? P_FINALS : 0) |
 			 (s->have_exit_totals ? P_EXIT_TOTALS : 0) | (s->nflows ? P_FLOWS : 0) |
 			 (s->have_totals ? P_TOTALS : 0) | (s->ncgres ? P_CGRES : 0) |
-			 (s->end ? P_END : 0) | (s->have_disks ? P_DISKS : 0);
+			 (s->end ? P_END : 0) | (s->have_disks ? P_DISKS : 0) |
+			 (s->nconns ? P_CONNS : 0);
 	pid_t prev = 0;
 	size_t i;
 
@@ -966,6 +980,12 @@ int recsample_encode(struct recbuf *b, struct recmem *m, const struct sample *s,
 		put_cg(b, m, s);
 	if (parts & P_DISKS)
 		put_disks(b, m, s);
+	if (parts & P_CONNS) {
+		rec_put_varint(b, s->nconns);
+		for (i = 0; i < s->nconns; i++)
+			put_plain(b, conn_fields, ARRAY_SIZE(conn_fields), &s->conns[i],
+				  i ? &s->conns[i - 1] : &zco, 0);
+	}
 	return 0;
 }
 
@@ -1343,6 +1363,12 @@ static bool sane(const struct sample *s)
 			    d->sub[k].comm[sizeof(d->sub[k].comm) - 1])
 				return false;
 	}
+	for (i = 0; i < s->nconns; i++) {
+		const struct sock_conn *c = &s->conns[i];
+
+		if (c->pid < 0 || c->pid >= PID_LIMIT || c->lport > 65535 || c->rport > 65535)
+			return false;
+	}
 	return true;
 }
 
@@ -1455,6 +1481,21 @@ int recsample_decode(const uint8_t *p, size_t n, size_t *pos, struct recmem *m,
 		r.bad = true;
 	if ((parts & P_DISKS) && !r.bad)
 		get_disks(&r, m, s);
+	/* Likewise before RECFMT_CONNS. */
+	if ((parts & P_CONNS) && m->format < RECFMT_CONNS)
+		r.bad = true;
+	if ((parts & P_CONNS) && !r.bad) {
+		size_t nc = get_count(&r);
+
+		for (i = 0; i < nc && !r.bad; i++) {
+			struct sock_conn *c = sample_add_conn(s);
+
+			if (i)
+				*c = s->conns[i - 1];
+			get_fields(&r, conn_fields, ARRAY_SIZE(conn_fields), rec_get_varint(&r), c);
+			c->comm[sizeof(c->comm) - 1] = '\0';
+		}
+	}
 	if (r.bad || !sane(s)) {
 		sample_reset(s);
 		return -1;

@@ -219,6 +219,10 @@ static int read_session(struct replay *r, sqlite3_stmt *st, struct sample_sessio
 		snprintf(ss->disks_status, sizeof(ss->disks_status),
 			 "not recorded in this file (format %d; ktop records them from format %d)",
 			 r->mem.format, RECFMT_DISKS);
+	if (r->mem.format < RECFMT_CONNS)
+		snprintf(ss->conns_status, sizeof(ss->conns_status),
+			 "not recorded in this file (format %d; ktop records them from format %d)",
+			 r->mem.format, RECFMT_CONNS);
 	if (ss->hz <= 0 || ss->hz > 100000 || ss->page_kb <= 0 || ss->page_kb > (1 << 20) ||
 	    ss->events_uid < -1)
 		return fail(r, "bad session");

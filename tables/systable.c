@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "conntable.h"
 #include "groups.h"
 #include "../lib/signames.h"
 #include "../model/sigflow.h"
@@ -17,12 +18,14 @@
 static const char *const names[VIEW_NR] = {
 	[VIEW_PROCESSES] = "processes", [VIEW_SYSCALLS] = "syscalls", [VIEW_ERRORS] = "errors",
 	[VIEW_SUBSYSTEMS] = "subsystems", [VIEW_SIGNALS] = "signals", [VIEW_GROUPS] = "groups",
-	[VIEW_LATENCY] = "latency", [VIEW_DISKS] = "disks", [VIEW_CALLERS] = "callers",
+	[VIEW_LATENCY] = "latency", [VIEW_CONNECTIONS] = "connections", [VIEW_DISKS] = "disks",
+	[VIEW_CALLERS] = "callers",
 };
 static const char *const titles[VIEW_NR] = {
 	[VIEW_PROCESSES] = "Processes", [VIEW_SYSCALLS] = "Syscalls", [VIEW_ERRORS] = "Errors",
 	[VIEW_SUBSYSTEMS] = "Subsystems", [VIEW_SIGNALS] = "Signals", [VIEW_GROUPS] = "Groups",
-	[VIEW_LATENCY] = "Latency", [VIEW_DISKS] = "Disks", [VIEW_CALLERS] = "Processes",
+	[VIEW_LATENCY] = "Latency", [VIEW_CONNECTIONS] = "Connections", [VIEW_DISKS] = "Disks",
+	[VIEW_CALLERS] = "Processes",
 };
 
 const char *view_name(enum view_kind k)
@@ -51,7 +54,7 @@ int view_parse(const char *s, enum view_kind *k)
 bool view_traced(enum view_kind k)
 {
 	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS ||
-	       k == VIEW_LATENCY || k == VIEW_DISKS;
+	       k == VIEW_LATENCY || k == VIEW_CONNECTIONS || k == VIEW_DISKS;
 }
 
 /*
@@ -330,6 +333,7 @@ static const struct {
 	[VIEW_SIGNALS] = { signals_cols, ARRAY_SIZE(signals_cols), 6 },
 	[VIEW_GROUPS] = { groups_cols, ARRAY_SIZE(groups_cols), 2 },
 	[VIEW_LATENCY] = { latency_cols, ARRAY_SIZE(latency_cols), 1 },
+	[VIEW_CONNECTIONS] = { conn_cols, CONN_NCOLS, CONN_BYTES },
 	[VIEW_DISKS] = { disks_cols, ARRAY_SIZE(disks_cols), DK_AQU },
 	[VIEW_CALLERS] = { callers_cols, ARRAY_SIZE(callers_cols), 4 },
 };
@@ -349,6 +353,8 @@ static int tie_col(enum view_kind k)
 		return DK_WRITES_T;
 	case VIEW_SIGNALS:
 		return 7;
+	case VIEW_CONNECTIONS:
+		return CONN_TX_TOTAL;
 	case VIEW_GROUPS:
 		/* By name: columns were added before it (it was blocked_ms by number). */
 		return view_col_by_key(k, "syscalls_total");
@@ -722,6 +728,8 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		return disk_num(m, &m->disks.v[i], col, out);
 	case VIEW_CALLERS:
 		return callers_num(v, v->tasks[i], col, out);
+	case VIEW_CONNECTIONS:
+		return conntable_num(m, &m->conns[i], col, out);
 	default:
 		return false;
 	}
@@ -825,6 +833,8 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		}
 	case VIEW_CALLERS:
 		return col_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
+	case VIEW_CONNECTIONS:
+		return conntable_text(&m->conns[i], col, buf, n, utf8);
 	default:
 		return buf;
 	}
@@ -881,6 +891,9 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 		return true;
 	case VIEW_CALLERS:
 		id->pid = v->tasks[i]->pid;
+		return true;
+	case VIEW_CONNECTIONS:
+		id->pid = v->m->conns[i].pid;
 		return true;
 	default:
 		return false;
@@ -968,6 +981,10 @@ static void collect_rows(struct aggview *v, const struct table *t, const struct 
 	case VIEW_CALLERS:
 		collect_tasks(v, m);
 		for (i = 0; i < v->ntasks; i++)
+			push(v, t, i);
+		break;
+	case VIEW_CONNECTIONS:
+		for (i = 0; i < m->nconns; i++)
 			push(v, t, i);
 		break;
 	default:
@@ -1124,6 +1141,14 @@ static void def_drill(const struct table *t, const void *item, struct drill *out
 			out->kind = DRILL_PROCESS;
 			out->pid = task->tgid ? task->tgid : task->pid;
 		}
+		return;
+	case VIEW_CONNECTIONS:
+		if (rid.pid <= 0) {
+			out->why = "no process has sent or received through this socket yet";
+			return;
+		}
+		out->kind = DRILL_PROCESS;
+		out->pid = rid.pid;
 		return;
 	default:
 		return;

@@ -35,6 +35,7 @@ enum view_kind {
 	VIEW_SIGNALS,
 	VIEW_GROUPS,
 	VIEW_LATENCY,		/* the system calls' durations (--latency) */
+	VIEW_CONNECTIONS,	/* the sockets of the interval (tables/conntable.h) */
 	VIEW_DISKS,		/* the block devices (model/disks.h) */
 	VIEW_CALLERS,		/* the rows behind a row of another view (drill-down) */
 	VIEW_NR
@@ -44,7 +45,7 @@ enum view_kind {
 
 /*
  * "processes", "syscalls", "errors", "subsystems", "signals", "groups",
- * "latency", "disks", "callers".
+ * "latency", "connections", "disks", "callers".
  */
 const char *view_name(enum view_kind k);
 /* "Processes", "Syscalls", ... as the screen titles them. */
@@ -149,7 +150,7 @@ struct av_row_id {
 	int sub;			/* subsystems */
 	pid_t sender, receiver;		/* signals */
 	const char *key;		/* groups: its key (the groups' own copy) */
-	pid_t pid;			/* callers: the task's */
+	pid_t pid;			/* callers: the task's; connections: its process (0 none) */
 };
 bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id);
 

@@ -23,9 +23,10 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # trace-cmd and libtracecmd-dev read the flight recorder's trace.dat (flight.bats).
 # groff-base renders the man page (man.bats); linux-perf counts ktop's calls
 # (tests/tmux/views.bats); iproute2, util-linux (setpriv, unshare, taskset,
-# chrt, prlimit) and git are what tests run besides.
+# chrt, prlimit) and git are what tests run besides; nftables loses packets in
+# a network namespace for the retransmit test (conn.bats).
 deb="debhelper dpkg-dev fakeroot"
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev groff-base linux-perf iproute2 util-linux git"
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev groff-base linux-perf iproute2 util-linux git nftables"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"

@@ -56,7 +56,8 @@ struct app;
  * behind a row). Each keeps its rows' order, filter and selection.
  */
 enum sv_id {
-	SV_SYSCALLS, SV_ERRORS, SV_SUBSYSTEMS, SV_SIGNALS, SV_GROUPS, SV_LATENCY, SV_DISKS,
+	SV_SYSCALLS, SV_ERRORS, SV_SUBSYSTEMS, SV_SIGNALS, SV_GROUPS, SV_LATENCY,
+	SV_CONNECTIONS, SV_DISKS,
 	SV_SUB_SYSCALLS,	/* the syscalls of one subsystem */
 	SV_CALLERS,		/* the processes behind a row */
 	SV_NR

@@ -24,7 +24,7 @@ static const struct {
 	/* The views by number, where the terminal is wide enough. */
 	{ '1', "1", "Procs ", true }, { '2', "2", "Sysc  ", true }, { '3', "3", "Errors", true },
 	{ '4', "4", "Subsys", true }, { '5', "5", "Signal", true }, { '6', "6", "Groups", true },
-	{ '7', "7", "Latncy", true }, { '9', "9", "Disks ", true },
+	{ '7', "7", "Latncy", true }, { '8', "8", "Conns ", true }, { '9', "9", "Disks ", true },
 };
 
 /* The binding of @key in @v's table, or NULL. */

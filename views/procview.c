@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The process view: one focused process's identity, its rates with their
- * history, its per-syscall table and subsystem shares, and its signals. Drawn
- * from the model's fproc (model/watched.h) alone.
+ * history, its connections of the interval (the model's sockets), its
+ * per-syscall table and subsystem shares, and its signals. Drawn from the
+ * model's fproc (model/watched.h) and its sockets alone.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "theme.h"
 #include "view.h"
 #include "../tables/columns.h"
+#include "../tables/conntable.h"
 #include "../tables/kevtext.h"
 #include "../model/watched.h"
 #include "../lib/scnames.h"
@@ -529,6 +531,50 @@ static int draw_signals(struct app *a, const struct fproc *fp, int y, int h, int
 	return r;
 }
 
+#define PV_CONNS 3	/* the most shown: the busiest; the Connections view has them all */
+
+/* Its sockets of the interval (model.conns), the busiest @max first, into @out: how many it has. */
+static size_t conns_of(const struct model *m, pid_t pid, const struct sock_conn **out, size_t max)
+{
+	size_t i, j, n = 0, k = 0;
+
+	for (i = 0; i < m->nconns; i++) {
+		const struct sock_conn *c = &m->conns[i];
+
+		if (c->pid != pid)
+			continue;
+		n++;
+		/* Insertion into the few kept, by bytes. */
+		for (j = k < max ? k++ : max; j > 0 && out[j - 1]->tx + out[j - 1]->rx < c->tx + c->rx; j--)
+			if (j < max)
+				out[j] = out[j - 1];
+		if (j < max)
+			out[j] = c;
+	}
+	return n;
+}
+
+static int draw_conns(struct app *a, const struct fproc *fp, int y, int h, int w)
+{
+	const struct sock_conn *v[PV_CONNS];
+	size_t n = conns_of(a->model, fp->pid, v, PV_CONNS), i;
+	char line[256];
+
+	attrset(theme_attr(EL_LABEL));
+	snprintf(line, sizeof(line), "Connections (%zu socket%s this interval%s)", n, n == 1 ? "" : "s",
+		 n > PV_CONNS ? "; 8: all of them" : "");
+	put_line(y, 0, w, line);
+	attrset(theme_attr(EL_NORMAL));
+	for (i = 0; i < n && i < PV_CONNS && (int)i + 1 < h; i++) {
+		char text[200];
+
+		snprintf(line, sizeof(line), " %s",
+			 conntable_line(v[i], a->model->interval_s, text, sizeof(text)));
+		put_line(y + 1 + (int)i, 0, w, line);
+	}
+	return 1 + (int)i;
+}
+
 static void procview_draw(struct app *a, int y0, int h, int w)
 {
 	const struct fproc *fp = model_fproc_find(a->model, a->view_pid);
@@ -582,6 +628,14 @@ static void procview_draw(struct app *a, int y0, int h, int w)
 		thr_h = (end - y) / 3;
 	if (thr_h >= 2)
 		y += draw_threads(a, fp, y, thr_h, w);
+	/* Its sockets of the interval, when it has some: a few lines. */
+	{
+		const struct sock_conn *v[PV_CONNS];
+		size_t n = conns_of(a->model, fp->pid, v, PV_CONNS);
+
+		if (n && end - y >= 12)
+			y += draw_conns(a, fp, y, 1 + (int)(n < PV_CONNS ? n : PV_CONNS), w);
+	}
 	/* What is left: the syscall table gets most, then subsystems and signals. */
 	sub_h = 5;
 	sig_h = 5;

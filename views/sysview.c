@@ -5,7 +5,7 @@
  * behind a row). Each is a table of tables/systable.h's: the same look and
  * keys as the process table, its rows refreshed each tick
  * (sysview_refresh_all) and when its order or filter changes. The view keys
- * (1-7, 9, v, F3) switch the view picked, at the bottom of the stack.
+ * (1-9, v, F3) switch the view picked, at the bottom of the stack.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +21,8 @@
 static const enum view_kind sv_kind[SV_NR] = {
 	[SV_SYSCALLS] = VIEW_SYSCALLS, [SV_ERRORS] = VIEW_ERRORS,
 	[SV_SUBSYSTEMS] = VIEW_SUBSYSTEMS, [SV_SIGNALS] = VIEW_SIGNALS,
-	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_DISKS] = VIEW_DISKS,
+	[SV_GROUPS] = VIEW_GROUPS, [SV_LATENCY] = VIEW_LATENCY, [SV_CONNECTIONS] = VIEW_CONNECTIONS,
+	[SV_DISKS] = VIEW_DISKS,
 	[SV_SUB_SYSCALLS] = VIEW_SYSCALLS,
 	[SV_CALLERS] = VIEW_CALLERS,
 };
@@ -29,7 +30,15 @@ static const enum view_kind sv_kind[SV_NR] = {
 /* The key of each view (key_view_1 ...): the tabs say it. */
 static const char view_keys[VIEW_NAMED] = {
 	[VIEW_PROCESSES] = '1', [VIEW_SYSCALLS] = '2', [VIEW_ERRORS] = '3', [VIEW_SUBSYSTEMS] = '4',
-	[VIEW_SIGNALS] = '5', [VIEW_GROUPS] = '6', [VIEW_LATENCY] = '7', [VIEW_DISKS] = '9',
+	[VIEW_SIGNALS] = '5', [VIEW_GROUPS] = '6', [VIEW_LATENCY] = '7',
+	[VIEW_CONNECTIONS] = '8', [VIEW_DISKS] = '9',
+};
+
+/* The tabs' names when every full one does not fit (as the key bar's). */
+static const char *const view_short[VIEW_NAMED] = {
+	[VIEW_PROCESSES] = "Procs", [VIEW_SYSCALLS] = "Sysc", [VIEW_ERRORS] = "Errors",
+	[VIEW_SUBSYSTEMS] = "Subsys", [VIEW_SIGNALS] = "Signal", [VIEW_GROUPS] = "Groups",
+	[VIEW_LATENCY] = "Latncy", [VIEW_CONNECTIONS] = "Conns", [VIEW_DISKS] = "Disks",
 };
 
 /* The screen of system view @id; -1 when @v is not one. */
@@ -102,6 +111,7 @@ static const struct view *base_of(enum view_kind k)
 	case VIEW_SIGNALS: return &sys_views[SV_SIGNALS];
 	case VIEW_GROUPS: return &sys_views[SV_GROUPS];
 	case VIEW_LATENCY: return &sys_views[SV_LATENCY];
+	case VIEW_CONNECTIONS: return &sys_views[SV_CONNECTIONS];
 	case VIEW_DISKS: return &sys_views[SV_DISKS];
 	default: return &table_view;
 	}
@@ -144,6 +154,7 @@ enum action key_view_menu(struct app *a)
 		[VIEW_SIGNALS] = "who signals whom",
 		[VIEW_GROUPS] = "processes summed per command, user, cgroup, unit, container",
 		[VIEW_LATENCY] = "the system calls' durations: time, percentiles (--latency)",
+		[VIEW_CONNECTIONS] = "the sockets of the interval: addresses, state, bytes, retransmits",
 		[VIEW_DISKS] = "block devices: I/O, bytes, latency, queue, submitters",
 	};
 	int i;
@@ -167,7 +178,7 @@ enum action key_view_4(struct app *a) { return sysview_switch(a, VIEW_SUBSYSTEMS
 enum action key_view_5(struct app *a) { return sysview_switch(a, VIEW_SIGNALS); }
 enum action key_view_6(struct app *a) { return sysview_switch(a, VIEW_GROUPS); }
 enum action key_view_7(struct app *a) { return sysview_switch(a, VIEW_LATENCY); }
-/* 9: 8 is left for the Connections view (issue 35). */
+enum action key_view_8(struct app *a) { return sysview_switch(a, VIEW_CONNECTIONS); }
 enum action key_view_9(struct app *a) { return sysview_switch(a, VIEW_DISKS); }
 
 /* ---- drawing ------------------------------------------------------------------ */
@@ -179,6 +190,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 	const struct model *m = a->model;
 	char line[512], name[SYSCALL_LABEL_BUF], err[ERRNO_NAME_BUF], key[CGROUP_KEY_MAX];
 	struct av_row_id rid;
+	bool short_tabs;
 	int x = 0, i;
 
 	attrset(theme_attr(EL_NORMAL));
@@ -210,13 +222,6 @@ static void draw_title(struct app *a, int id, int y, int w)
 		attrset(theme_attr(EL_NORMAL));
 		return;
 	}
-	for (i = 0; i < VIEW_NAMED && x < w; i++) {
-		snprintf(line, sizeof(line), " %c %s ", view_keys[i], view_title((enum view_kind)i));
-		attrset(theme_attr(i == (int)sv_kind[id] ? EL_TAB_CURRENT : EL_TAB));
-		put_text(y, x, w - x, line);
-		x += (int)strlen(line) + 1;
-	}
-	attrset(theme_attr(EL_RATE_ZERO));
 	if (id == SV_GROUPS)
 		snprintf(line, sizeof(line), " by %s (b: another key)", cgroup_group_by_name(a->groups.by));
 	else if (id == SV_SIGNALS)
@@ -232,6 +237,22 @@ static void draw_title(struct app *a, int id, int y, int w)
 		snprintf(line, sizeof(line), " your processes only (not root)");
 	else
 		line[0] = '\0';
+	/* Too narrow for every title beside it: the views not shown by their short names. */
+	for (i = 0; i < VIEW_NAMED; i++)
+		x += (int)strlen(view_title((enum view_kind)i)) + 5;
+	short_tabs = x + (int)strlen(line) > w;
+	x = 0;
+	for (i = 0; i < VIEW_NAMED && x < w; i++) {
+		char tab[32];
+		bool shown = i == (int)sv_kind[id];
+
+		snprintf(tab, sizeof(tab), " %c %s ", view_keys[i], short_tabs && !shown ?
+			 view_short[i] : view_title((enum view_kind)i));
+		attrset(theme_attr(shown ? EL_TAB_CURRENT : EL_TAB));
+		put_text(y, x, w - x, tab);
+		x += (int)strlen(tab) + 1;
+	}
+	attrset(theme_attr(EL_RATE_ZERO));
 	if (x < w)
 		put_text(y, x, w - x, line);
 	attrset(theme_attr(EL_NORMAL));
@@ -387,6 +408,8 @@ static void draw_empty(struct app *a, int id, int y, int w)
 			 "(sys_enter too: twice the events a call)");
 	else if (id == SV_DISKS && !m->disks.known && m->disks.why[0])
 		snprintf(line, sizeof(line), "The block devices are %s", m->disks.why);
+	else if (id == SV_CONNECTIONS && m->conns_why[0])
+		snprintf(line, sizeof(line), "The sockets are %s", m->conns_why);
 	else if (s->av.filter[0])
 		snprintf(line, sizeof(line), "no row matches the filter");
 	else if (m->interval_s <= 0)
@@ -652,7 +675,7 @@ static enum action k_group_by(struct app *a)
 
 
 static const struct key_binding sys_keys[] = {
-	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's process view", k_enter },
+	{ { '\n', '\r', KEY_ENTER }, "Enter", "what is behind the row: its processes, a subsystem's syscalls, the receiver's (a socket's owner's) process view", k_enter },
 	{ { KEY_UP, 'k' }, "Up k", "select the row above", k_up },
 	{ { KEY_DOWN, 'j' }, "Down j", "select the row below", k_down },
 	{ { KEY_PPAGE, 2 /* ^B */ }, "PgUp ^B", "one page up", k_pgup },
@@ -667,7 +690,7 @@ static const struct key_binding sys_keys[] = {
 	{ { KEY_F(6), 's' }, "F6 s", "sort menu: pick any column", k_sort_menu },
 	{ { '/', 'o', KEY_F(4) }, "/ o F4", "filter: the rows whose text holds it (Esc cancels)", k_filter },
 	{ { 'b' }, "b", "groups: group by command, user, cgroup, unit or container (menu); signals: per process or per command", k_group_by },
-	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency, Disks", key_view_next },
+	{ { 'v', '\t' }, "v Tab", "the next view: Processes, Syscalls, Errors, Subsystems, Signals, Groups, Latency, Connections, Disks", key_view_next },
 	{ { KEY_F(3), 'V' }, "F3 V", "views menu", key_view_menu },
 	{ { '1' }, "1", "the Processes view (the process table)", key_view_1 },
 	{ { '2' }, "2", "the Syscalls view", key_view_2 },
@@ -676,6 +699,7 @@ static const struct key_binding sys_keys[] = {
 	{ { '5' }, "5", "the Signals view: who signals whom", key_view_5 },
 	{ { '6' }, "6", "the Groups view: processes summed per group", key_view_6 },
 	{ { '7' }, "7", "the Latency view: the system calls' durations (--latency)", key_view_7 },
+	{ { '8' }, "8", "the Connections view: the sockets of the interval", key_view_8 },
 	{ { '9' }, "9", "the Disks view: block devices' I/O, latency, queue, submitters", key_view_9 },
 	{ { 'Z' }, "Z", "pause/resume refreshing, as htop's Z (a replay: pause/play)", key_pause },
 	{ { ' ' }, "Space", "a replay: pause/play; live, says that ktop has no tags (htop's Space)", key_space },
@@ -721,6 +745,7 @@ const struct view sys_views[SV_NR] = {
 	[SV_SIGNALS] = SYS_VIEW("signals"),
 	[SV_GROUPS] = SYS_VIEW("groups"),
 	[SV_LATENCY] = SYS_VIEW("latency"),
+	[SV_CONNECTIONS] = SYS_VIEW("connections"),
 	[SV_DISKS] = SYS_VIEW("disks"),
 	[SV_SUB_SYSCALLS] = SYS_VIEW("subsystem's syscalls"),
 	[SV_CALLERS] = SYS_VIEW("processes behind a row"),

@@ -94,6 +94,7 @@ enum action key_view_4(struct app *a);
 enum action key_view_5(struct app *a);
 enum action key_view_6(struct app *a);
 enum action key_view_7(struct app *a);
+enum action key_view_8(struct app *a);
 enum action key_view_9(struct app *a);
 
 /*

@@ -3,7 +3,7 @@
 # helpers/evwl.c (an openat of a missing file failing with ENOENT, getppid,
 # nanosleep; SIGUSR1 from its child "evwl-sender" every 300 ms). Each view ->
 # Enter -> the processes behind the row (-> a process view) -> back; the view
-# keys (1-7, v, F3) switch; without tracing a view says why it is empty.
+# keys (1-9, v, F3) switch; without tracing a view says why it is empty.
 
 load helpers/tmux
 
@@ -217,7 +217,49 @@ resume() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-7 and 9 pick one; the bar and help list them" {
+@test "sysviews: Connections (8): a TCP pair with addresses, state and bytes; Enter opens the owner's process view, which lists it" {
+	need_tracing
+	[ -d "$TRACEFS/events/sock/sock_send_length" ] || skip "no sock:sock_send_length (Linux before 6.3)"
+	start
+	# a connection on 127.0.0.1: 1000 bytes every 50 ms, begun after ktop
+	python3 -c '
+import os, socket, sys, time
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+port = l.getsockname()[1]
+if os.fork() == 0:
+    c = socket.socket(); c.connect(("127.0.0.1", port))
+    open(sys.argv[1] + ".tmp", "w").write("%d %d\n" % (os.getpid(), port))
+    os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+    for i in range(600):
+        c.sendall(b"x" * 1000); time.sleep(0.05)
+    os._exit(0)
+s, _ = l.accept()
+while s.recv(65536): pass
+' "$BATS_TEST_TMPDIR/conn" &
+	CONNWL=$!
+	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/conn" ] && break; sleep 0.1; done
+	read -r CPID PORT <"$BATS_TEST_TMPDIR/conn"
+	keys 8
+	wait_for '^ +PID COMMAND +PROTO +LOCAL +REMOTE +STATE +BYTES/s +TX/s +RX/s'
+	wait_for "^ +$CPID python3 +tcp +127\.0\.0\.1:[0-9]+ +127\.0\.0\.1:$PORT +ESTABLISHED +[0-9.]+K "
+	# its two rows (the client's, the server's: either may be first in a tick)
+	filter "$PORT"
+	wait_for "^ +$CONNWL python3 +tcp +127\\.0\\.0\\.1:$PORT +127\\.0\\.0\\.1:[0-9]+ +ESTABLISHED "
+	keys Home Enter
+	wait_for "^Process ($CPID|$CONNWL) +python3"
+	wait_for '^Connections \(1 socket this interval\)'
+	wait_for "^ tcp +127\\.0\\.0\\.1:[0-9]+ +-> 127\\.0\\.0\\.1:[0-9]+ +ESTABLISHED +TX/s"
+	screen | grep -E "^ tcp +127\\.0\\.0\\.1:$PORT +->|-> 127\\.0\\.0\\.1:$PORT "
+	keys Escape
+	wait_for '^ +PID COMMAND +PROTO +LOCAL'
+	keys q
+	wait_for 'KTOP-EXIT=0'
+	kill "$CONNWL" 2>/dev/null
+	pkill -P "$CONNWL" 2>/dev/null || true
+	wait "$CONNWL" 2>/dev/null || true
+}
+
+@test "sysviews: v cycles the views, V (F3 in them) is a menu, 1-9 pick one; the bar and help list them" {
 	need_tracing
 	start
 	# the table's F3 is htop's search; a system view's F3 is the views menu
@@ -239,11 +281,15 @@ resume() {
 	keys v
 	wait_for '^SYSCALL +TIME/s +CALLS/s +AVG +P50'
 	keys v
+	wait_for '^ +PID COMMAND +PROTO +LOCAL +REMOTE +STATE'
+	keys v
 	wait_for '^DEVICE +RD/s +WR/s'
 	keys v
 	wait_for 'PID[^ ]* +USER'
 	keys 9
 	wait_for '^DEVICE +RD/s +WR/s'
+	keys 8
+	wait_for '^ +PID COMMAND +PROTO +LOCAL +REMOTE +STATE'
 	keys 1
 	wait_for 'PID[^ ]* +USER'
 	keys V

@@ -18,8 +18,10 @@
  *   byteswl tcp SEND ANSWER REPORT [HOW FILE]
  *	a server (this process) and a client (its child) over TCP on
  *	127.0.0.1: the client sends SEND bytes, the server answers ANSWER bytes;
- *	REPORT gets "server PID TX RX" and "client PID TX RX", the sums of
- *	what their calls returned. Both exit. HOW: send (the default);
+ *	REPORT gets "server PID TX RX PORT RETRANS" and "client PID TX RX PORT
+ *	RETRANS": the sums of what their calls returned, the server's port, and
+ *	the kernel's count of the segments the socket retransmitted
+ *	(TCP_INFO's tcpi_total_retrans, read just before its close). Both exit. HOW: send (the default);
  *	sendfile or splice (through a pipe) of FILE, SEND bytes long; uring:
  *	io_uring's IORING_OP_SEND, one at a time (FILE unused).
  *   byteswl udp N SIZE REPORT
@@ -34,6 +36,7 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,11 +365,23 @@ static void report_pair(const char *path, const char *me, int fromchild, pid_t c
 	report(path, text);
 }
 
+/* The segments @fd retransmitted, as the kernel counts them. */
+static unsigned total_retrans(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		die("TCP_INFO");
+	return ti.tcpi_total_retrans;
+}
+
 static int tcp(char **av, const char *how, const char *file)
 {
 	size_t nsend = strtoull(av[0], NULL, 0), nanswer = strtoull(av[1], NULL, 0);
 	unsigned long long tx, rx;
 	struct sockaddr_in a;
+	unsigned retrans;
 	int lfd, fd, p[2];
 	char me[128];
 	pid_t child;
@@ -391,9 +406,10 @@ static int tcp(char **av, const char *how, const char *file)
 		else
 			tx = file_all(fd, file, nsend, !strcmp(how, "splice"));
 		rx = recv_all(fd, nanswer);
+		retrans = total_retrans(fd);
 		close(fd);
-		snprintf(line, sizeof(line), "client %d %llu %llu %u\n", (int)getpid(), tx, rx,
-			 ntohs(a.sin_port));
+		snprintf(line, sizeof(line), "client %d %llu %llu %u %u\n", (int)getpid(), tx, rx,
+			 ntohs(a.sin_port), retrans);
 		if (write(p[1], line, strlen(line)) < 0)
 			die("write");
 		_exit(0);
@@ -404,10 +420,11 @@ static int tcp(char **av, const char *how, const char *file)
 	rx = recv_all(fd, nsend);
 	tx = send_all(fd, nanswer);
 	rx += recv_all(fd, 0);	/* the client's close: a call of 0 bytes */
+	retrans = total_retrans(fd);
 	close(fd);
 	close(lfd);
-	snprintf(me, sizeof(me), "server %d %llu %llu %u\n", (int)getpid(), tx, rx,
-		 ntohs(a.sin_port));
+	snprintf(me, sizeof(me), "server %d %llu %llu %u %u\n", (int)getpid(), tx, rx,
+		 ntohs(a.sin_port), retrans);
 	report_pair(av[2], me, p[0], child);
 	return 0;
 }
