@@ -105,9 +105,9 @@ grep -nE '\bqsort(_r)?\(' lib/*.c model/*.c tables/*.c store/*.c collectors/*.c 
 
 # src/ reaches the live sources through their list (src/sourcelist.c,
 # collectors/source.h): the collector functions it calls may not grow
-# (issue 34: 103 before the list; the flight recorder's ring is most of them).
+# (issue 34: 103 before the list, 34 with the flight recorder's ring walked from src/).
 if command -v ctags >/dev/null 2>&1 && command -v cpp >/dev/null 2>&1; then
-	calls=$(sh tools/src-calls.sh 34) || breach "$calls, more than 34: add a source's operation (collectors/source.h) instead (sh tools/src-calls.sh -v)"
+	calls=$(sh tools/src-calls.sh 26) || breach "$calls, more than 26: add a source's operation (collectors/source.h) instead (sh tools/src-calls.sh -v)"
 fi
 
 [ "$bad" = 0 ] && echo "layout: ok"
