@@ -933,7 +933,8 @@ static void list_calls(struct focus *f, struct model *m, uint64_t cut)
 		fproc_calls_end(m->fprocs[i]);
 }
 
-void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
+void focus_thread_states(struct focus *f, const struct model *m, const struct acct *a,
+			 struct sample *s)
 {
 	static const enum acct_cnt ac[FS_NR] = {
 		[FS_ONCPU] = AC_ONCPU_NS, [FS_RUNQ] = AC_RUNQ_NS, [FS_SLEEP] = AC_SLEEP_NS,
@@ -942,32 +943,30 @@ void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
 	bool states = a && a->states;
 	size_t i;
 
-	for (i = 0; i < m->nfprocs; i++)
-		snprintf(m->fprocs[i]->threads_why, sizeof(m->fprocs[i]->threads_why), "%s",
-			 states ? "" : "not known: the states come from the scheduler events "
-				       "(tracing, as root)");
+	s->have_fthreads = true;
+	s->fthreads_known = states;
 	for (i = 0; i < f->tids.cap; i++) {
 		struct ftid *t = f->tids.slots[i].val;
 		const struct acct_thread *th;
-		uint64_t ns[FS_NR];
-		struct fproc *fp;
+		struct fthread_split *sp;
 		bool exited;
-		int s;
+		int st;
 
-		if (!f->tids.slots[i].key || !t->owner || t->gone)
-			continue;
-		fp = model_fproc_find(m, t->owner);
-		if (!fp)
+		if (!f->tids.slots[i].key || !t->owner || t->gone || !model_fproc_find(m, t->owner))
 			continue;
 		th = a ? pidmap_get(&a->threads, t->tid) : NULL;
 		/* Its interval goes on into the next one (acct_carry): so does its row's. */
 		if (th && th->carry)
 			continue;
-		for (s = 0; s < FS_NR; s++)
-			ns[s] = th ? th->n[ac[s]] : 0;
 		exited = t->exited || (th && th->exited);
-		fproc_thread_put(fp, t->tid, t->comm, ns,
-				 states && th && th->st != ACCT_ST_UNKNOWN, exited);
+		sp = sample_add_fthread(s);
+		sp->pid = t->owner;
+		sp->tid = t->tid;
+		memcpy(sp->comm, t->comm, sizeof(sp->comm));
+		for (st = 0; st < FS_NR; st++)
+			sp->ns[st] = th ? th->n[ac[st]] : 0;
+		sp->known = states && th && th->st != ACCT_ST_UNKNOWN;
+		sp->exited = exited;
 		t->gone = exited;
 	}
 }

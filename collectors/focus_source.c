@@ -71,9 +71,8 @@ static void focus_src_take(void *st, struct source_env *env)
 /* The focused processes' threads: the state split of the interval's sums. */
 static void focus_src_collect(void *st, struct source_env *env, struct sample *s)
 {
-	(void)s;
 	if (env->m->nfprocs)
-		focus_thread_states(st, env->writable, env->facts.acct);
+		focus_thread_states(st, env->m, env->facts.acct, s);
 }
 
 static bool focus_src_open(void *st, struct source_env *env, pid_t pid, char *why, size_t len)

@@ -940,12 +940,32 @@ static void apply_final(struct model *m, const struct task_final *f)
 	t->final = true;
 }
 
+/* The focused processes' threads' splits of the interval, taken into their history at the tick's end. */
+static void apply_fthreads(struct model *m, const struct sample *s)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++)
+		snprintf(m->fprocs[i]->threads_why, sizeof(m->fprocs[i]->threads_why), "%s",
+			 s->fthreads_known ? "" : "not known: the states come from the scheduler "
+						  "events (tracing, as root)");
+	for (i = 0; i < s->nfthreads; i++) {
+		const struct fthread_split *t = &s->fthreads[i];
+		struct fproc *fp = model_fproc_find(m, t->pid);
+
+		if (fp)
+			fproc_thread_put(fp, t->tid, t->comm, t->ns, t->known, t->exited);
+	}
+}
+
 void model_apply(struct model *m, struct sample *s)
 {
 	size_t i;
 
 	if (s->have_session)
 		model_set_session(m, &s->session);
+	for (i = 0; i < s->nfollow; i++)
+		model_focus_add(m, s->follow[i]);
 	if (s->begin)
 		model_begin_tick(m, s->mono_ns, s->wall_s);
 	if (s->have_sys)
@@ -996,6 +1016,8 @@ void model_apply(struct model *m, struct sample *s)
 		m->calls_ns = s->calls_ns;
 		m->calls_known = true;
 	}
+	if (s->have_fthreads)
+		apply_fthreads(m, s);
 	for (i = 0; i < s->nnamed; i++)
 		cgnames_set(&m->names, s->named[i].cgroup, &s->named[i].name);
 	for (i = 0; i < s->ncgres; i++)

@@ -181,7 +181,9 @@ void sources_tick(struct ktop *k)
 	env->need.last = k->last_collect;
 	env->m = env->writable = &k->model;
 	PHASE(k, begin);
-	PHASE(k, read);
+	for (i = 0; i < NSOURCES; i++)
+		if (k->source_state[i] && sources[i]->read)
+			sources[i]->read(k->source_state[i], env, s);
 	PHASE(k, take);
 	s->begin = true;
 	/* Traced, the events' interval ends where they were read: the tick's. */
