@@ -104,11 +104,13 @@ struct source_env {
 	struct source_facts facts;
 	struct source_demand need;
 	/*
-	 * The model, writable: the focus exception only (DESIGN.md, The one
-	 * loop; model/sample.h), for the process view's rings fed at event rate
-	 * and the focus the followed forks join. Every other source reads @m.
+	 * The model for model_focus_feed only (model.h): the focus exception
+	 * (DESIGN.md, The one loop; model/sample.h), the process view's rings
+	 * fed at event rate between ticks. The focus source hands it to
+	 * collectors/focus.c, which writes nothing else with it
+	 * (tools/check-layout.sh); every source reads @m.
 	 */
-	struct model *writable;
+	struct model *feed;
 	const struct model *m;
 };
 

@@ -10,10 +10,10 @@
  * time) and the model applies it (model_apply, model.h): sources never write
  * the model's data themselves, they get it const, with one exception: the
  * focus (collectors/focus.c, the process view's rings, fed at event rate
- * between ticks; the forks of focused processes joining the model's focus,
- * ftrace_follow), handed the model writable by the source list
- * (collectors/source.h, struct source_env). The live loop is the list
- * (src/sourcelist.c), in its order:
+ * between ticks) writes through model_focus_feed (model.h) alone, with the
+ * model the source list hands the focus source (collectors/source.h, struct
+ * source_env's feed). The live loop is the list (src/sourcelist.c), in its
+ * order:
  *
  *	system, procfs, cgnames, counting, focus, inprog, exits, cgres:
  *	fill a sample -> model_apply (after system, procfs, inprog, cgres)
