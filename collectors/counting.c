@@ -1360,7 +1360,20 @@ static pid_t parent_of(struct ftrace *ft, const struct acct_thread *c)
 	return p ? resolve_tgid(ft, p) : c->ppid;
 }
 
-size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
+/* @pid is in the model's focus, or joins it this tick (ft->added). */
+static bool focused_now(const struct ftrace *ft, const struct model *m, pid_t pid)
+{
+	size_t i;
+
+	if (model_is_focused(m, pid))
+		return true;
+	for (i = 0; i < ft->nadded; i++)
+		if (ft->added[i] == pid)
+			return true;
+	return false;
+}
+
+size_t ftrace_follow(struct ftrace *ft, const struct model *m, const pid_t **added)
 {
 	struct acct *a;
 	bool more = true;
@@ -1383,12 +1396,11 @@ size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added)
 			struct acct_thread *c = pidmap_get(&a->threads, a->born[i]);
 			pid_t parent;
 
-			if (!c || model_is_focused(m, c->tid))
+			if (!c || c->tid <= 0 || focused_now(ft, m, c->tid))
 				continue;
 			parent = parent_of(ft, c);
 			/* Not what a process that gained privileges forks (judge_creds). */
-			if (!parent || !model_is_focused(m, parent) || pidmap_get(&ft->noted, parent) ||
-			    !model_focus_add(m, c->tid))
+			if (!parent || !focused_now(ft, m, parent) || pidmap_get(&ft->noted, parent))
 				continue;
 			push_id(&ft->added, &ft->nadded, &ft->cap_added, c->tid);
 			more = true;

@@ -140,10 +140,11 @@ size_t ftrace_signals(const struct ftrace *ft, const struct acct_sig **sigs);
 void ftrace_watch_signals(struct ftrace *ft, const pid_t *pids, size_t n);
 /*
  * After ftrace_read, with model.focus_follow: the processes forked by focused
- * ones join the model's focus (model_focus_add). Returns how many joined; *added
- * lists them (ftrace's memory, valid until the next call).
+ * ones (or by those that join with them), which join the model's focus
+ * (the caller's sample, sample_add_follow). Returns how many; *added lists
+ * them (ftrace's memory, valid until the next call).
  */
-size_t ftrace_follow(struct ftrace *ft, struct model *m, const pid_t **added);
+size_t ftrace_follow(struct ftrace *ft, const struct model *m, const pid_t **added);
 /*
  * After ftrace_read: the tasks whose credentials may have changed in the
  * interval (an exec; a set*id, setgroups or capset call that succeeded), as

@@ -86,18 +86,21 @@ static void cnt_pause(void *st)
 }
 
 /* Everything up to the tick's cut, and what it says happened. */
-static void cnt_read(void *st, struct source_env *env)
+static void cnt_read(void *st, struct source_env *env, struct sample *s)
 {
 	struct counting_source *c = st;
 	struct source_facts *f = &env->facts;
+	size_t i;
 
 	f->traced = ftrace_on(c->ft);
 	f->whole = ftrace_read(c->ft, &f->born, &f->nborn);
 	f->ncred = ftrace_cred_changes(c->ft, env->m, &f->cred);
 	f->nmoved = ftrace_cgroup_moves(c->ft, env->m, &f->moved);
 	f->nsigs = ftrace_signals(c->ft, &f->sigs);
-	/* The focus exception: the forks of focused processes join the model's focus. */
-	f->nfollowed = ftrace_follow(c->ft, env->writable, &f->followed);
+	/* The forks of focused processes join the model's focus, before the tick's rows. */
+	f->nfollowed = ftrace_follow(c->ft, env->m, &f->followed);
+	for (i = 0; i < f->nfollowed; i++)
+		sample_add_follow(s, f->followed[i]);
 	f->cut_ns = ftrace_cut_ns(c->ft);
 }
 

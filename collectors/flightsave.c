@@ -163,7 +163,8 @@ int flight_oom_kills(uint64_t *n)
 	return 0;
 }
 
-bool flight_proc_comm(pid_t pid, char comm[16])
+/* /proc/@pid/comm into @comm (NUL-terminated); false when it cannot be read. */
+static bool proc_comm(pid_t pid, char comm[16])
 {
 	char path[64], buf[64];
 	ssize_t n;
@@ -179,4 +180,82 @@ bool flight_proc_comm(pid_t pid, char comm[16])
 	memcpy(comm, buf, (size_t)n);
 	comm[n] = '\0';
 	return n > 0;
+}
+
+/* /proc/PID/comm reads a save may make for pids nothing else names. */
+#define COMM_READS_MAX 4096
+
+static const void *save_page(void *arg, size_t buf, int cpu)
+{
+	struct flightsave *s = arg;
+
+	return flight_walk_page(s->walk, buf, cpu);
+}
+
+static char *save_cmdlines(void *arg, size_t *len)
+{
+	struct flightsave *s = arg;
+	const pid_t *pids;
+	const char (*comms)[16];
+	size_t n = flight_walk_pids(s->walk, &pids, &comms), i, used = 0;
+	char *out = xmalloc(n * 40 + 1), buf[16];
+	int reads = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *comm = s->comm(s->comm_arg, pids[i], comms[i]);
+		char name[16];
+		size_t j;
+
+		if (!comm && reads < COMM_READS_MAX) {
+			reads++;
+			if (proc_comm(pids[i], buf))
+				comm = buf;
+		}
+		if (!comm)
+			continue;
+		/* One line each: a name's newline would start another. */
+		for (j = 0; j < 15 && comm[j]; j++)
+			name[j] = comm[j] == '\n' ? '?' : comm[j];
+		name[j] = '\0';
+		used += (size_t)snprintf(out + used, 40, "%d %s\n", (int)pids[i], name);
+	}
+	*len = used;
+	return out;
+}
+
+int flightsave_begin(struct flightsave *s, struct flight *fl, flightsave_comm_fn comm, void *arg)
+{
+	const struct flight_fmt *ev;
+	size_t i;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = flight_meta_read(fl, &s->meta);
+	if (ret)
+		return ret;
+	s->walk = flight_walk_begin(fl);
+	/* The walk names the tasks of these two (the cmdlines' pids). */
+	for (i = 0; i < s->meta.nevents; i++) {
+		ev = &s->meta.events[i];
+		if ((!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_switch")) ||
+		    (!strcmp(ev->system, "task") && !strcmp(ev->name, "task_newtask")))
+			flight_walk_learn(s->walk, ev->system, ev->name, ev->text, ev->len);
+	}
+	s->nbuffers = flight_nbuffers(fl);
+	for (i = 0; i < s->nbuffers; i++)
+		flight_buffer_info(fl, i, &s->buf[i]);
+	s->page = save_page;
+	s->cmdlines = save_cmdlines;
+	s->arg = s;
+	s->comm = comm;
+	s->comm_arg = arg;
+	return 0;
+}
+
+void flightsave_end(struct flightsave *s, uint64_t *pages_in, uint64_t *pages_out)
+{
+	flight_walk_counts(s->walk, pages_in, pages_out);
+	flight_walk_end(s->walk);
+	flight_meta_free(&s->meta);
+	memset(s, 0, sizeof(*s));
 }

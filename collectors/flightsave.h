@@ -6,7 +6,9 @@
  * collectors/flightsave: what a flight recorder's save reads besides the
  * pages (collectors/flight.h): the event formats of the buffers' events and
  * of ftrace's own, header_event, the main instance's trace_clock and per-CPU
- * stats; and the kernel's OOM kill count, for the "oom" trigger.
+ * stats; the walk over the pages a save writes (flightsave_begin), with the
+ * names of the pids they name; and the kernel's OOM kill count, for the
+ * "oom" trigger.
  */
 
 #include <stdbool.h>
@@ -14,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct flight;
+#include "flight.h"
 
 struct flight_fmt {
 	char *system, *name;
@@ -46,7 +48,42 @@ void flight_meta_free(struct flight_meta *m);
 size_t flight_default_size(size_t want);
 /* The OOM kills since boot (/proc/vmstat oom_kill): 0, or -errno. */
 int flight_oom_kills(uint64_t *n);
-/* /proc/@pid/comm into @comm (NUL-terminated); false when it cannot be read. */
-bool flight_proc_comm(pid_t pid, char comm[16]);
+/*
+ * A save's name of @pid, by the caller (ktop's process table, the events'
+ * threads): NULL when it has none. @seen: the name the pages gave it, "" if
+ * none did.
+ */
+typedef const char *(*flightsave_comm_fn)(void *arg, pid_t pid, const char *seen);
+
+/*
+ * struct flightsave - one save's reading of the ring, from flightsave_begin
+ * to flightsave_end: what the file's writer (store/tracedat.h) is given.
+ * @meta: the formats and the main instance's files; @buf: each buffer's
+ * layout (@nbuffers); @page and @cmdlines, called with @arg: the pages of a
+ * buffer's CPU in time order, then the pids they named with their names
+ * (the caller's @comm first, then the pages', then /proc/PID/comm), one
+ * "PID NAME" line each (malloc'ed, the writer frees it). The rest is the
+ * walk's.
+ */
+struct flightsave {
+	struct flight_meta meta;
+	struct flight_buffer_info buf[FLIGHT_BUFFERS];
+	size_t nbuffers;
+	const void *(*page)(void *arg, size_t buf, int cpu);
+	char *(*cmdlines)(void *arg, size_t *len);
+	void *arg;
+	struct flight_walk *walk;
+	flightsave_comm_fn comm;
+	void *comm_arg;
+};
+
+/*
+ * flightsave_begin - read what @fl's save needs and begin its walk (the
+ * ring does not change under it: the loop runs neither read nor tick until
+ * flightsave_end). 0, or -errno (the formats unreadable: nothing to end).
+ */
+int flightsave_begin(struct flightsave *s, struct flight *fl, flightsave_comm_fn comm, void *arg);
+/* The walk ended: *@pages_in of its pages were merged into *@pages_out; @s freed. */
+void flightsave_end(struct flightsave *s, uint64_t *pages_in, uint64_t *pages_out);
 
 #endif

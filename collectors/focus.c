@@ -89,10 +89,17 @@ struct focus {
 	struct callargs args;		/* what each call's arguments are */
 	uint64_t lost_seen;
 	size_t buffer_kb;		/* per CPU */
-	struct model *m;		/* during a read pass */
+	/*
+	 * During a read pass: the model read (@m), and written through
+	 * model_focus_feed only (@out).
+	 */
+	const struct model *m;
+	struct model *out;
 	int cur_cpu;
 	bool offline;			/* focus_new_offline: no instance, records given (tests) */
 	struct flight *flight;		/* the instance's pages kept there too; NULL: not */
+	struct fcall *calls;		/* list_calls' */
+	size_t cap_calls;
 };
 
 struct focus *focus_new(size_t buffer_kb)
@@ -166,6 +173,7 @@ void focus_free(struct focus *f)
 		vars_sys_close(&f->sys);
 	if (f->procfd >= 0)
 		close(f->procfd);
+	free(f->calls);
 	free(f);
 }
 
@@ -177,6 +185,17 @@ static struct fpid *fpid_of(struct focus *f, pid_t pid)
 		if (f->pids[i].pid == pid)
 			return &f->pids[i];
 	return NULL;
+}
+
+/* The one way the focus writes the model (model.h): at event rate, between ticks. */
+static void feed(struct focus *f, const struct focus_feed *ff)
+{
+	model_focus_feed(f->out, ff);
+}
+
+static void feed_status(struct focus *f, const char *status)
+{
+	feed(f, &(struct focus_feed){ .kind = FEED_STATUS, .status = status });
 }
 
 /*
@@ -268,8 +287,10 @@ static int load_formats(struct focus *f)
 	return 0;
 }
 
-static int open_instance(struct focus *f, struct model *m)
+static int open_instance(struct focus *f)
 {
+	const struct model *m = f->m;
+	char status[sizeof(m->focus_status)];
 	const char *events[RT_NR][2];
 	struct trace_config cfg = { 0 };
 	pid_t *tids;
@@ -278,9 +299,10 @@ static int open_instance(struct focus *f, struct model *m)
 	int err, t;
 
 	if (f->offline) {
-		m->focus_status[0] = '\0';
+		feed_status(f, "");
 		return 0;
 	}
+	memcpy(status, m->focus_status, sizeof(status));
 	for (t = 0; t < RT_NR; t++) {
 		events[t][0] = evrich_system(t);
 		events[t][1] = evrich_name(t);
@@ -303,23 +325,25 @@ static int open_instance(struct focus *f, struct model *m)
 	/* Event times on CLOCK_MONOTONIC: comparable with when /proc was read. */
 	cfg.clock = "mono";
 	cfg.flight = f->flight;
-	err = trace_open(&cfg, &f->tr, m->focus_status, sizeof(m->focus_status), missing,
-			 sizeof(missing));
+	err = trace_open(&cfg, &f->tr, status, sizeof(status), missing, sizeof(missing));
 	free(tids);
-	if (err)
+	if (err) {
+		feed_status(f, status);
 		return err;
+	}
 	err = load_formats(f);
 	if (err) {
-		snprintf(m->focus_status, sizeof(m->focus_status),
-			 "events off: cannot read event formats: %s", strerror(-err));
+		snprintf(status, sizeof(status), "events off: cannot read event formats: %s",
+			 strerror(-err));
+		feed_status(f, status);
 		close_instance(f);
 		return err;
 	}
 	if (missing[0])
-		snprintf(m->focus_status, sizeof(m->focus_status), "not on this kernel: %.120s",
-			 missing);
+		snprintf(status, sizeof(status), "not on this kernel: %.120s", missing);
 	else
-		m->focus_status[0] = '\0';
+		status[0] = '\0';
+	feed_status(f, status);
 	f->ncpus = trace_ncpus(f->tr);
 	f->cpu = xcalloc((size_t)f->ncpus, sizeof(*f->cpu));
 	for (t = 0; t < f->ncpus; t++)
@@ -407,21 +431,24 @@ int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants
 {
 	struct fpid *p = fpid_of(f, pid);
 	char why[sizeof(m->focus_status)];
+	struct focus_feed open = { .kind = FEED_OPEN, .pid = pid,
+				   .with_descendants = with_descendants };
 	int err;
 
+	f->m = f->out = m;
 	/* The Ktrace rule: a user other than root sees their own processes' events only. */
 	err = p ? 0 : focus_may_see(pid, why, sizeof(why));
 	if (err) {
 		if (!f->npids)	/* else the status is the focused ones' */
-			memcpy(m->focus_status, why, sizeof(why));
+			feed_status(f, why);
 		return err;
 	}
-	model_fproc_add(m, pid)->with_descendants = with_descendants;
+	feed(f, &open);
 	if (p)
 		return f->tr ? 0 : -ENOENT;
 	if (f->npids == MAX_FOCUS) {
-		snprintf(m->focus_status, sizeof(m->focus_status), "events off: %d processes focused already",
-			 MAX_FOCUS);
+		snprintf(why, sizeof(why), "events off: %d processes focused already", MAX_FOCUS);
+		feed_status(f, why);
 		return -ENOSPC;
 	}
 	p = &f->pids[f->npids++];
@@ -434,10 +461,11 @@ int focus_add(struct focus *f, struct model *m, pid_t pid, bool with_descendants
 	list_threads(f, pid);
 	/* The kernel's pid list is set while the instance is off: make it anew. */
 	close_instance(f);
-	err = open_instance(f, m);
-	model_fproc_find(m, pid)->focused_ns = now_mono_ns();
+	err = open_instance(f);
+	open.ns = now_mono_ns();
+	feed(f, &open);
 	if (!err)
-		calls_reopened(f, model_fproc_find(m, pid)->focused_ns);
+		calls_reopened(f, open.ns);
 	return err;
 }
 
@@ -446,7 +474,8 @@ void focus_remove(struct focus *f, struct model *m, pid_t pid)
 	struct fpid *p = fpid_of(f, pid);
 	size_t i;
 
-	model_fproc_remove(m, pid);
+	f->m = f->out = m;
+	feed(f, &(struct focus_feed){ .kind = FEED_CLOSE, .pid = pid });
 	if (!p)
 		return;
 	vars_proc_close(&p->vp);
@@ -462,11 +491,11 @@ void focus_remove(struct focus *f, struct model *m, pid_t pid)
 		forget_tids(f);
 		for (i = 0; i < f->npids; i++)
 			list_threads(f, f->pids[i].pid);
-		if (!open_instance(f, m))
+		if (!open_instance(f))
 			calls_reopened(f, now_mono_ns());
 	} else {
 		forget_tids(f);
-		m->focus_status[0] = '\0';
+		feed_status(f, "");
 	}
 }
 
@@ -500,7 +529,7 @@ static struct ftid *tid_of(struct focus *f, pid_t tid)
 	return add_tid(f, tid, 0, -1);
 }
 
-static struct fproc *fproc_of(struct focus *f, const struct ftid *t)
+static const struct fproc *fproc_of(struct focus *f, const struct ftid *t)
 {
 	struct fpid *p;
 
@@ -512,16 +541,22 @@ static struct fproc *fproc_of(struct focus *f, const struct ftid *t)
 	return model_fproc_find(f->m, t->owner);
 }
 
-static void push(struct focus *f, struct fproc *fp, struct kev *e, pid_t tid)
+/* Event @e of thread @tid into @fp's ring (@kind: what else the model takes from it). */
+static void push(struct focus *f, const struct fproc *fp, struct kev *e, pid_t tid,
+		 enum focus_feed_kind kind)
 {
+	struct focus_feed ff = { .kind = kind, .pid = fp->pid };
+
 	e->tid = tid;
 	e->cpu = (uint16_t)f->cur_cpu;
-	fproc_push_event(fp, e, f->m->tick + 1);
+	ff.ev = *e;
+	feed(f, &ff);
 }
 
 static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec *r)
 {
-	struct fproc *fp;
+	struct focus_feed ff = { .kind = FEED_SYSCALL, .returned = true };
+	const struct fproc *fp;
 	struct kev e = r->ev;
 	bool paired;
 
@@ -557,13 +592,16 @@ static void on_sys_exit(struct focus *f, struct ftid *t, const struct evrich_rec
 		e.flags |= KEVF_NO_ENTER;
 	}
 	t->before = false;
-	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, e.u.sc.ret, paired && !(e.flags & KEVF_BEFORE),
-			    e.u.sc.dur_ns, true);
-	push(f, fp, &e, t->tid);
+	ff.pid = fp->pid;
+	ff.timed = paired && !(e.flags & KEVF_BEFORE);
+	e.tid = t->tid;
+	e.cpu = (uint16_t)f->cur_cpu;
+	ff.ev = e;
+	feed(f, &ff);
 }
 
 /* The call a task was in when it exited (exit, exit_group): it never returns. */
-static void unfinished_call(struct focus *f, struct ftid *t, struct fproc *fp, uint64_t ts)
+static void unfinished_call(struct focus *f, struct ftid *t, const struct fproc *fp, uint64_t ts)
 {
 	struct kev e;
 
@@ -577,15 +615,14 @@ static void unfinished_call(struct focus *f, struct ftid *t, struct fproc *fp, u
 	e.u.sc.nr = sc_key((long)t->enter_nr, t->compat);
 	memcpy(e.u.sc.args, t->args, sizeof(e.u.sc.args));
 	e.nargs = callargs_count(&f->args, e.u.sc.nr);
-	fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, 0, false, 0, false);
-	push(f, fp, &e, t->tid);
+	push(f, fp, &e, t->tid, FEED_SYSCALL);
 }
 
 static void on_switch(struct focus *f, const struct evrich_rec *r)
 {
 	struct ftid *prev = pidmap_get(&f->tids, r->ev.u.sw.prev);
 	struct ftid *next = pidmap_get(&f->tids, r->ev.u.sw.next);
-	struct fproc *fp;
+	const struct fproc *fp;
 	struct kev e = r->ev;
 
 	/* Their names now (a thread's prctl(PR_SET_NAME) shows at its next switch). */
@@ -593,23 +630,12 @@ static void on_switch(struct focus *f, const struct evrich_rec *r)
 		snprintf(prev->comm, sizeof(prev->comm), "%.15s", r->ev.u.sw.prev_comm);
 	if (next)
 		snprintf(next->comm, sizeof(next->comm), "%.15s", r->ev.u.sw.next_comm);
-	/* The last switch: an exact variable of every later event of the process. */
-	if ((fp = fproc_of(f, prev))) {
-		fp->last_out = r->ev.u.sw.prev;
-		fp->last_in = r->ev.u.sw.next;
-		push(f, fp, &e, prev->tid);
-	}
+	if ((fp = fproc_of(f, prev)))
+		push(f, fp, &e, prev->tid, FEED_SWITCH);
 	if ((fp = fproc_of(f, next))) {
-		fp->last_out = r->ev.u.sw.prev;
-		fp->last_in = r->ev.u.sw.next;
 		e.flags |= KEVF_SWITCH_IN;
-		push(f, fp, &e, next->tid);
+		push(f, fp, &e, next->tid, FEED_SWITCH);
 	}
-}
-
-static void copy_comm(char dst[16], const char *src)
-{
-	snprintf(dst, 16, "%.15s", src);
 }
 
 /*
@@ -640,7 +666,7 @@ static bool exec_gains(struct focus *f, const struct evrich_rec *r)
 static void disown(struct focus *f, struct ftid *t, const struct evrich_rec *r)
 {
 	struct fpid *p = fpid_of(f, t->owner);
-	char file[48];
+	char file[48], status[sizeof(f->m->focus_status)];
 	size_t i;
 
 	if (!p || t->tid != p->pid) {
@@ -655,17 +681,18 @@ static void disown(struct focus *f, struct ftid *t, const struct evrich_rec *r)
 			o->owner = 0;
 	}
 	sanitize_text(file, sizeof(file), r->ev.u.exec.file, strlen(r->ev.u.exec.file), false);
-	snprintf(f->m->focus_status, sizeof(f->m->focus_status),
+	snprintf(status, sizeof(status),
 		 "process %d gained privileges (exec %s): its events after that are not shown",
 		 (int)p->pid, file);
+	feed_status(f, status);
 }
 
 static void on_record(struct focus *f, const struct evrich_rec *r)
 {
 	struct ftid *t, *c;
-	struct fproc *fp, *tfp;
+	const struct fproc *fp, *tfp;
+	struct focus_feed ff = { .kind = FEED_SIGGEN };
 	struct kev e = r->ev;
-	struct fsig *s;
 	int i;
 
 	switch (r->tp) {
@@ -692,32 +719,29 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 	case RT_FAULT:
 		fp = fproc_of(f, tid_of(f, r->pid));
 		if (fp)
-			push(f, fp, &e, r->pid);
+			push(f, fp, &e, r->pid, FEED_EVENT);
 		break;
 	case RT_SIGGEN:
 		/* Sent by a focused task: to itself, or to another. */
 		fp = fproc_of(f, tid_of(f, r->pid));
 		tfp = fproc_of(f, pidmap_get(&f->tids, e.u.sig.target));
 		if (fp)
-			push(f, fp, &e, r->pid);
+			push(f, fp, &e, r->pid, FEED_EVENT);
 		if (tfp) {
-			s = fproc_sig_generated(tfp, &e);
-			if (fp)
-				memcpy(s->sender_comm, fp->comm, sizeof(s->sender_comm));
-			if (tfp != fp)
-				push(f, tfp, &e, e.u.sig.target);
+			/* Its panel entry (with a focused sender's name), and its ring unless the sender's. */
+			ff.pid = tfp->pid;
+			ff.from = fp ? fp->pid : 0;
+			e.tid = e.u.sig.target;
+			e.cpu = (uint16_t)f->cur_cpu;
+			ff.ev = e;
+			feed(f, &ff);
 		}
 		break;
 	case RT_SIGDELIVER:
 		t = tid_of(f, r->pid);
 		fp = fproc_of(f, t);
-		if (!fp)
-			break;
-		s = fproc_sig_delivered(fp, &e, r->pid);
-		fp->last_sig = (int16_t)e.u.sig.sig;
-		push(f, fp, &e, r->pid);
-		/* The sender may be learnt later (focus_signal_seen): it patches the event. */
-		s->ev_seq = fp->events.pushed;
+		if (fp)
+			push(f, fp, &e, r->pid, FEED_SIGDELIVER);
 		break;
 	case RT_NEWTASK:
 		t = tid_of(f, r->pid);
@@ -729,7 +753,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		if (fp && ((e.u.fork.clone_flags & 0x00010000) || fp->with_descendants))
 			c->owner = t->owner;
 		if (fp)
-			push(f, fp, &e, r->pid);
+			push(f, fp, &e, r->pid, FEED_EVENT);
 		break;
 	case RT_EXEC:
 		t = tid_of(f, e.u.exec.pid);
@@ -743,7 +767,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 			disown(f, t, r);
 		fp = fproc_of(f, t);
 		if (fp)
-			push(f, fp, &e, e.u.exec.pid);
+			push(f, fp, &e, e.u.exec.pid, FEED_EVENT);
 		if (t) {
 			t->in_call = false;	/* execve's return comes as the new program's */
 			t->in_exec = true;
@@ -757,7 +781,7 @@ static void on_record(struct focus *f, const struct evrich_rec *r)
 		if (!fp)
 			break;
 		unfinished_call(f, t, fp, r->ts);
-		push(f, fp, &e, e.u.exit.pid);
+		push(f, fp, &e, e.u.exit.pid, FEED_EVENT);
 		break;
 	case RT_NR:
 		break;
@@ -803,12 +827,8 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
 			for (k = 0; k < f->tids.cap; k++)
 				if (f->tids.slots[k].key)
 					((struct ftid *)f->tids.slots[k].val)->in_call = false;
-			for (k = 0; k < f->m->nfprocs; k++) {
-				if (missed < 0)
-					f->m->fprocs[k]->lost_unknown = true;
-				else
-					f->m->fprocs[k]->lost += (uint64_t)missed;
-			}
+			feed(f, &(struct focus_feed){ .kind = FEED_LOST, .unknown = missed < 0,
+						      .n = missed < 0 ? 0 : (uint64_t)missed });
 		}
 	}
 	return true;
@@ -821,14 +841,14 @@ static bool refill(struct focus *f, int i, bool flush, size_t *pages)
  * CPU with none is taken as having nothing earlier (a rare misorder of
  * microseconds when a task moves between CPUs mid-drain).
  */
-static void read_all(struct focus *f, struct model *m, bool flush)
+static void read_all(struct focus *f, bool flush)
 {
+	const struct model *m = f->m;
 	size_t pages = 0, i;
 	int c;
 
 	if (!f->tr || !f->dec_ready)
 		return;
-	f->m = m;
 	for (i = 0; i < f->npids; i++)
 		f->pids[i].had_events = false;
 	for (c = 0; c < f->ncpus; c++)
@@ -853,17 +873,20 @@ static void read_all(struct focus *f, struct model *m, bool flush)
 	/* The variables, once per tick per process that had events, right after them. */
 	for (i = 0; i < f->npids; i++) {
 		struct fpid *p = &f->pids[i];
-		struct fproc *fp = model_fproc_find(m, p->pid);
+		const struct fproc *fp = model_fproc_find(m, p->pid);
+		struct var_sample vs;
 
 		if (!fp || !p->had_events || p->privileged || fp->sampled_tick == m->tick + 1)
 			continue;
-		vars_sample(&p->vp, &f->sys, now_mono_ns(), fproc_sample_slot(fp, m->tick + 1));
+		memset(&vs, 0, sizeof(vs));
+		vars_sample(&p->vp, &f->sys, now_mono_ns(), &vs);
+		feed(f, &(struct focus_feed){ .kind = FEED_VARS, .pid = p->pid, .vars = &vs });
 	}
 }
 
 void focus_feed(struct focus *f, struct model *m, int cpu, const struct evrich_rec *r)
 {
-	f->m = m;
+	f->m = f->out = m;
 	f->cur_cpu = cpu;
 	on_record(f, r);
 }
@@ -874,9 +897,10 @@ void focus_drain(struct focus *f, struct model *m, int fd)
 
 	if (!f->tr)
 		return;
+	f->m = f->out = m;
 	for (i = 0; i < f->ncpus; i++)
 		if (trace_cpu_fd(f->tr, i) == fd) {
-			read_all(f, m, false);
+			read_all(f, false);
 			return;
 		}
 }
@@ -895,16 +919,14 @@ static void read_target(struct ftid *t, int fd)
  * (one interval or more), and those begun before the focus. Counted, like
  * every call, in the interval where they end.
  */
-static void list_calls(struct focus *f, struct model *m, uint64_t cut)
+static void list_calls(struct focus *f, uint64_t cut)
 {
+	const struct model *m = f->m;
 	uint64_t interval = m->t_now && cut > m->t_now ? cut - m->t_now : 0;
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < m->nfprocs; i++)
-		fproc_calls_begin(m->fprocs[i], cut);
 	for (i = 0; i < f->tids.cap; i++) {
 		struct ftid *t = f->tids.slots[i].val;
-		struct fproc *fp;
 		struct fcall *c;
 		uint32_t key;
 
@@ -912,11 +934,15 @@ static void list_calls(struct focus *f, struct model *m, uint64_t cut)
 			continue;
 		if (!t->before && (!interval || cut - t->enter_ts < interval))
 			continue;
-		fp = model_fproc_find(m, t->owner);
-		if (!fp)
+		if (!model_fproc_find(m, t->owner))
 			continue;
 		key = sc_key((long)t->enter_nr, t->compat);
-		c = fproc_call_add(fp);
+		if (n == f->cap_calls) {
+			f->cap_calls = f->cap_calls ? f->cap_calls * 2 : 16;
+			f->calls = xrealloc(f->calls, f->cap_calls * sizeof(*f->calls));
+		}
+		c = &f->calls[n++];
+		memset(c, 0, sizeof(*c));
 		c->tgid = t->owner;
 		c->tid = t->tid;
 		c->nr = key;
@@ -929,11 +955,11 @@ static void list_calls(struct focus *f, struct model *m, uint64_t cut)
 			memcpy(c->target, t->target, sizeof(c->target));
 		}
 	}
-	for (i = 0; i < m->nfprocs; i++)
-		fproc_calls_end(m->fprocs[i]);
+	feed(f, &(struct focus_feed){ .kind = FEED_CALLS, .ns = cut, .calls = f->calls, .ncalls = n });
 }
 
-void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
+void focus_thread_states(struct focus *f, const struct model *m, const struct acct *a,
+			 struct sample *s)
 {
 	static const enum counter ac[FS_NR] = {
 		[FS_ONCPU] = CNT_ONCPU, [FS_RUNQ] = CNT_RUNQ, [FS_SLEEP] = CNT_SLEEP,
@@ -942,32 +968,30 @@ void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
 	bool states = a && a->states;
 	size_t i;
 
-	for (i = 0; i < m->nfprocs; i++)
-		snprintf(m->fprocs[i]->threads_why, sizeof(m->fprocs[i]->threads_why), "%s",
-			 states ? "" : "not known: the states come from the scheduler events "
-				       "(tracing, as root)");
+	s->have_fthreads = true;
+	s->fthreads_known = states;
 	for (i = 0; i < f->tids.cap; i++) {
 		struct ftid *t = f->tids.slots[i].val;
 		const struct acct_thread *th;
-		uint64_t ns[FS_NR];
-		struct fproc *fp;
+		struct fthread_split *sp;
 		bool exited;
-		int s;
+		int st;
 
-		if (!f->tids.slots[i].key || !t->owner || t->gone)
-			continue;
-		fp = model_fproc_find(m, t->owner);
-		if (!fp)
+		if (!f->tids.slots[i].key || !t->owner || t->gone || !model_fproc_find(m, t->owner))
 			continue;
 		th = a ? pidmap_get(&a->threads, t->tid) : NULL;
 		/* Its interval goes on into the next one (acct_carry): so does its row's. */
 		if (th && th->carry)
 			continue;
-		for (s = 0; s < FS_NR; s++)
-			ns[s] = th ? th->n[ac[s]] : 0;
 		exited = t->exited || (th && th->exited);
-		fproc_thread_put(fp, t->tid, t->comm, ns,
-				 states && th && th->st != ACCT_ST_UNKNOWN, exited);
+		sp = sample_add_fthread(s);
+		sp->pid = t->owner;
+		sp->tid = t->tid;
+		memcpy(sp->comm, t->comm, sizeof(sp->comm));
+		for (st = 0; st < FS_NR; st++)
+			sp->ns[st] = th ? th->n[ac[st]] : 0;
+		sp->known = states && th && th->st != ACCT_ST_UNKNOWN;
+		sp->exited = exited;
 		t->gone = exited;
 	}
 }
@@ -975,90 +999,55 @@ void focus_thread_states(struct focus *f, struct model *m, const struct acct *a)
 void focus_collect(struct focus *f, struct model *m)
 {
 	uint64_t lost, cut;
-	size_t i;
 
 	if (!f->tr)
 		return;
+	f->m = f->out = m;
 	/* Every event before this time is in the buffers (the instance's clock is mono). */
 	cut = now_mono_ns();
-	read_all(f, m, true);
-	list_calls(f, m, cut);
+	read_all(f, true);
+	list_calls(f, cut);
 	lost = trace_lost(f->tr);
 	if (lost > f->lost_seen)
-		for (i = 0; i < m->nfprocs; i++)
-			m->fprocs[i]->lost += lost - f->lost_seen;
+		feed(f, &(struct focus_feed){ .kind = FEED_LOST, .n = lost - f->lost_seen });
 	f->lost_seen = lost;
 }
 
 void focus_signal_seen(struct focus *f, struct model *m, const struct acct_sig *as)
 {
-	pid_t sender = as->sender, target = as->target;
-	int sig = as->sig, result = as->result;
-	struct ftid *t = pidmap_get(&f->tids, target);
-	struct fproc *fp = t && t->owner ? model_fproc_find(m, t->owner) : NULL;
-	struct task *st;
-	struct fsig *s;
-	struct kev *k;
-	uint64_t seq;
+	pid_t sender = as->sender;
+	struct ftid *t = pidmap_get(&f->tids, as->target);
+	struct focus_feed ff = { .kind = FEED_SIGSEEN, .pid = t ? t->owner : 0, .comm = as->comm };
+	const struct task *st;
+	char buf[32];
+	ssize_t n;
 
-	if (!fp)
+	if (!ff.pid || !model_fproc_find(m, ff.pid))
 		return;
 	/* A focused sender's were recorded from the focus stream already. */
 	if (sender > 0 && (t = pidmap_get(&f->tids, sender)) && t->owner)
 		return;
-	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
-		s = evring_at(&fp->sigs, seq);
-		/*
-		 * A child of a focused process is in the focus instance's pid
-		 * filter (event-fork) without being focused itself: its
-		 * signal_generate is there already, with the exact time.
-		 */
-		if (s->sig == sig && s->sender == sender && s->ts_exact && !s->sys_seen) {
-			s->sys_seen = true;
-			if (s->sender_comm[0])
-				return;
-			goto comm;
-		}
-		/* Delivered before this was read: the panel entry is there, without a sender. */
-		if (s->sig == sig && s->result < 0 && !s->sender) {
-			s->sender = sender;
-			s->result = result;
-			s->sys_seen = true;
-			goto comm;
-		}
-	}
-	s = NULL;
-	s = fproc_push_sig(fp);
-	memset(s, 0, sizeof(*s));
-	s->group = -1;		/* the system-wide instance's: queue and code not kept */
-	s->ts = now_mono_ns();
-	s->ts_exact = false;
-	s->sender = sender;
-	s->target = target;
-	s->sig = sig;
-	s->result = result;
-	s->delivery = FSIG_PENDING;
-	s->sys_seen = true;
-comm:
-	st = sender > 0 ? model_task_find(m, sender) : NULL;
-	if (as->comm[0]) {
-		copy_comm(s->sender_comm, as->comm);
-	} else if (st) {
-		copy_comm(s->sender_comm, st->comm);
-	} else if (sender > 0) {
-		char path[64], buf[32];
-		ssize_t n;
+	f->m = f->out = m;
+	ff.ev.ts = now_mono_ns();
+	ff.ev.u.sig.sender = sender;
+	ff.ev.u.sig.target = as->target;
+	ff.ev.u.sig.sig = as->sig;
+	ff.ev.u.sig.result = as->result;
+	/* Its name: the event's, the model's, /proc's. */
+	if (!as->comm[0] && sender > 0) {
+		st = model_task_find(m, sender);
+		if (st) {
+			ff.comm = st->comm;
+		} else {
+			char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)sender);
-		n = read_small_file(path, buf, sizeof(buf));
-		if (n > 0) {
-			buf[strcspn(buf, "\n")] = '\0';
-			copy_comm(s->sender_comm, buf);
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)sender);
+			n = read_small_file(path, buf, sizeof(buf));
+			if (n > 0) {
+				buf[strcspn(buf, "\n")] = '\0';
+				ff.comm = buf;
+			}
 		}
 	}
-	/* Its deliver event, already in the list, learns who sent it. */
-	if (s->ev_seq && (k = evring_at(&fp->events, s->ev_seq - 1)) && k->kind == KEV_SIGDELIVER) {
-		k->u.sig.sender = sender;
-		memcpy(k->u.sig.comm, s->sender_comm, sizeof(k->u.sig.comm));
-	}
+	feed(f, &ff);
 }

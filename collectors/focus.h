@@ -22,6 +22,7 @@
 
 #include "evsums.h"
 #include "../model/model.h"
+#include "../model/sample.h"
 
 struct focus;
 
@@ -83,12 +84,13 @@ void focus_collect(struct focus *f, struct model *m);
 /*
  * focus_thread_states - each focused process's threads' state split of the
  * interval, from the counting instance's per-thread sums @a (NULL: tracing
- * off), into their fproc (fproc_thread_put): the numbers the process's row
- * adds up. Between ftrace_collect and ftrace_end_interval (@a holds the
- * interval's times then), after focus_collect (the threads created in it
- * are known).
+ * off), into @s (sample_add_fthread; model_apply puts them in their fproc):
+ * the numbers the process's row adds up. Between ftrace_collect and
+ * ftrace_end_interval (@a holds the interval's times then), after
+ * focus_collect (the threads created in it are known).
  */
-void focus_thread_states(struct focus *f, struct model *m, const struct acct *a);
+void focus_thread_states(struct focus *f, const struct model *m, const struct acct *a,
+			 struct sample *s);
 
 /*
  * A signal the system-wide instance saw generated towards a focused process

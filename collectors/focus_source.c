@@ -3,7 +3,8 @@
  * collectors/focus_source: the process view's tracing instance (focus.h) as
  * a source of the list (source.h); it runs with the counting source only.
  * It is the focus exception: its events reach the model's rings at event
- * rate, between ticks, through the model the list hands it writable.
+ * rate, between ticks, through model_focus_feed (model.h), the one writer
+ * of the model besides model_apply; its threads' splits go in the sample.
  */
 #include <stdlib.h>
 
@@ -51,7 +52,7 @@ static unsigned focus_src_generation(void *st)
 
 static bool focus_src_drain(void *st, struct source_env *env, int fd)
 {
-	focus_drain(st, env->writable, fd);
+	focus_drain(st, env->feed, fd);
 	return true;	/* one pass reads every CPU of the focus instance */
 }
 
@@ -62,18 +63,17 @@ static void focus_src_take(void *st, struct source_env *env)
 
 	if (!env->m->nfprocs)
 		return;
-	focus_collect(st, env->writable);
+	focus_collect(st, env->feed);
 	/* Their senders: the focus instance runs only in the focused processes. */
 	for (i = 0; i < f->nsigs; i++)
-		focus_signal_seen(st, env->writable, &f->sigs[i]);
+		focus_signal_seen(st, env->feed, &f->sigs[i]);
 }
 
 /* The focused processes' threads: the state split of the interval's sums. */
 static void focus_src_collect(void *st, struct source_env *env, struct sample *s)
 {
-	(void)s;
 	if (env->m->nfprocs)
-		focus_thread_states(st, env->writable, env->facts.acct);
+		focus_thread_states(st, env->m, env->facts.acct, s);
 }
 
 static bool focus_src_open(void *st, struct source_env *env, pid_t pid, char *why, size_t len)
@@ -81,12 +81,12 @@ static bool focus_src_open(void *st, struct source_env *env, pid_t pid, char *wh
 	/* focus_add checks too, and adds nothing when it refuses. */
 	snprintf(why, len, "process %d: not focused", (int)pid);
 	return focus_may_see(pid, why, len) ||
-	       (focus_add(st, env->writable, pid, false) && !model_fproc_find(env->m, pid));
+	       (focus_add(st, env->feed, pid, false) && !model_fproc_find(env->m, pid));
 }
 
 static void focus_src_close(void *st, struct source_env *env, pid_t pid)
 {
-	focus_remove(st, env->writable, pid);
+	focus_remove(st, env->feed, pid);
 }
 
 /* Its instance first: the counting one outlives it. */

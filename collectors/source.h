@@ -12,7 +12,9 @@
  *
  *	begin    the tick starts (exits: its boundary)
  *	read     events read up to the tick's cut; what they say happened is
- *	         published in the tick's facts (counting)
+ *	         published in the tick's facts, and what the model must know
+ *	         before the tick's rows put in the tick's first sample (counting:
+ *	         the processes that join the focus)
  *	take     the facts taken (/proc: forks, owners and cgroups to read again,
  *	         followed processes; cgroup files: moved rows; focus: signals)
  *	collect  into the sample; after an entry marked .apply, the sample is
@@ -64,7 +66,7 @@ struct source_facts {
 	size_t ncred;
 	const pid_t *moved;		/* rows moved to another cgroup */
 	size_t nmoved;
-	const pid_t *followed;		/* processes that joined the model's focus (forked by one) */
+	const pid_t *followed;		/* processes that join the model's focus (forked by one) */
 	size_t nfollowed;
 	const struct acct_sig *sigs;	/* signals generated in the interval */
 	size_t nsigs;
@@ -102,11 +104,13 @@ struct source_env {
 	struct source_facts facts;
 	struct source_demand need;
 	/*
-	 * The model, writable: the focus exception only (DESIGN.md, The one
-	 * loop; model/sample.h), for the process view's rings fed at event rate
-	 * and the focus the followed forks join. Every other source reads @m.
+	 * The model for model_focus_feed only (model.h): the focus exception
+	 * (DESIGN.md, The one loop; model/sample.h), the process view's rings
+	 * fed at event rate between ticks. The focus source hands it to
+	 * collectors/focus.c, which writes nothing else with it
+	 * (tools/check-layout.sh); every source reads @m.
 	 */
-	struct model *writable;
+	struct model *feed;
 	const struct model *m;
 };
 
@@ -127,7 +131,7 @@ struct source {
 	/* A long /proc scan waits: keep what would be lost meanwhile. */
 	void (*pause)(void *st);
 	void (*begin)(void *st, struct source_env *env);
-	void (*read)(void *st, struct source_env *env);
+	void (*read)(void *st, struct source_env *env, struct sample *s);
 	void (*take)(void *st, struct source_env *env);
 	void (*collect)(void *st, struct source_env *env, struct sample *s);
 	bool apply;			/* the sample is applied after its collect */

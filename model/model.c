@@ -530,6 +530,152 @@ bool model_is_pinned(const struct model *m, pid_t tgid)
 	return false;
 }
 
+/*
+ * A signal the counting instance saw generated towards @fp's process (the
+ * focus instance cannot see it: it runs in the sender): the panel's entry
+ * it completes, or a new one, and the deliver event that learns its sender.
+ */
+static void feed_sig_seen(struct fproc *fp, const struct focus_feed *ff)
+{
+	pid_t sender = ff->ev.u.sig.sender;
+	int sig = ff->ev.u.sig.sig;
+	struct fsig *s;
+	struct kev *k;
+	uint64_t seq;
+
+	for (seq = fp->sigs.first; seq < fp->sigs.pushed; seq++) {
+		s = evring_at(&fp->sigs, seq);
+		/*
+		 * A child of a focused process is in the focus instance's pid
+		 * filter (event-fork) without being focused itself: its
+		 * signal_generate is there already, with the exact time.
+		 */
+		if (s->sig == sig && s->sender == sender && s->ts_exact && !s->sys_seen) {
+			s->sys_seen = true;
+			if (s->sender_comm[0])
+				return;
+			goto comm;
+		}
+		/* Delivered before this was read: the panel entry is there, without a sender. */
+		if (s->sig == sig && s->result < 0 && !s->sender) {
+			s->sender = sender;
+			s->result = ff->ev.u.sig.result;
+			s->sys_seen = true;
+			goto comm;
+		}
+	}
+	s = fproc_push_sig(fp);
+	memset(s, 0, sizeof(*s));
+	s->group = -1;		/* the system-wide instance's: queue and code not kept */
+	s->ts = ff->ev.ts;
+	s->ts_exact = false;
+	s->sender = sender;
+	s->target = ff->ev.u.sig.target;
+	s->sig = sig;
+	s->result = ff->ev.u.sig.result;
+	s->delivery = FSIG_PENDING;
+	s->sys_seen = true;
+comm:
+	if (ff->comm && ff->comm[0])
+		snprintf(s->sender_comm, sizeof(s->sender_comm), "%.15s", ff->comm);
+	/* Its deliver event, already in the list, learns who sent it. */
+	if (s->ev_seq && (k = evring_at(&fp->events, s->ev_seq - 1)) && k->kind == KEV_SIGDELIVER) {
+		k->u.sig.sender = sender;
+		memcpy(k->u.sig.comm, s->sender_comm, sizeof(k->u.sig.comm));
+	}
+}
+
+/* The focused processes' calls in progress, listed anew (oldest first). */
+static void feed_calls(struct model *m, const struct focus_feed *ff)
+{
+	struct fproc *fp;
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++)
+		fproc_calls_begin(m->fprocs[i], ff->ns);
+	for (i = 0; i < ff->ncalls; i++)
+		if ((fp = model_fproc_find(m, ff->calls[i].tgid)))
+			*fproc_call_add(fp) = ff->calls[i];
+	for (i = 0; i < m->nfprocs; i++)
+		fproc_calls_end(m->fprocs[i]);
+}
+
+void model_focus_feed(struct model *m, const struct focus_feed *ff)
+{
+	struct fproc *fp = ff->kind == FEED_OPEN ? model_fproc_add(m, ff->pid) :
+			   model_fproc_find(m, ff->pid), *sfp;
+	struct kev e = ff->ev;
+	struct fsig *s;
+	size_t i;
+
+	switch (ff->kind) {
+	case FEED_LOST:
+		for (i = 0; i < m->nfprocs; i++) {
+			if (ff->unknown)
+				m->fprocs[i]->lost_unknown = true;
+			else
+				m->fprocs[i]->lost += ff->n;
+		}
+		return;
+	case FEED_STATUS:
+		snprintf(m->focus_status, sizeof(m->focus_status), "%s", ff->status);
+		return;
+	case FEED_CALLS:
+		feed_calls(m, ff);
+		return;
+	case FEED_CLOSE:
+		model_fproc_remove(m, ff->pid);
+		return;
+	default:
+		break;
+	}
+	if (!fp)
+		return;
+	switch (ff->kind) {
+	case FEED_OPEN:
+		fp->with_descendants = ff->with_descendants;
+		if (ff->ns)
+			fp->focused_ns = ff->ns;
+		break;
+	case FEED_SYSCALL:
+		fproc_count_syscall(fp, (uint32_t)e.u.sc.nr, e.u.sc.ret, ff->timed, e.u.sc.dur_ns,
+				    ff->returned);
+		fproc_push_event(fp, &e, m->tick + 1);
+		break;
+	case FEED_SWITCH:
+		/* The last switch: an exact variable of every later event of the process. */
+		fp->last_out = e.u.sw.prev;
+		fp->last_in = e.u.sw.next;
+		fproc_push_event(fp, &e, m->tick + 1);
+		break;
+	case FEED_SIGGEN:
+		s = fproc_sig_generated(fp, &e);
+		sfp = ff->from ? model_fproc_find(m, ff->from) : NULL;
+		if (sfp)
+			memcpy(s->sender_comm, sfp->comm, sizeof(s->sender_comm));
+		if (sfp != fp)
+			fproc_push_event(fp, &e, m->tick + 1);
+		break;
+	case FEED_SIGDELIVER:
+		s = fproc_sig_delivered(fp, &e, e.tid);
+		fp->last_sig = (int16_t)e.u.sig.sig;
+		fproc_push_event(fp, &e, m->tick + 1);
+		/* The sender may be learnt later (FEED_SIGSEEN): it patches the event. */
+		s->ev_seq = fp->events.pushed;
+		break;
+	case FEED_SIGSEEN:
+		feed_sig_seen(fp, ff);
+		break;
+	case FEED_VARS:
+		if (fp->sampled_tick != m->tick + 1)
+			*fproc_sample_slot(fp, m->tick + 1) = *ff->vars;
+		break;
+	default:
+		fproc_push_event(fp, &e, m->tick + 1);
+		break;
+	}
+}
+
 /* The system files' readings; @in's CPU array is copied into the model's own. */
 static void apply_sys(struct model *m, const struct sys_sample *in)
 {
@@ -962,12 +1108,32 @@ static void apply_final(struct model *m, const struct task_final *f)
 	t->final = true;
 }
 
+/* The focused processes' threads' splits of the interval, taken into their history at the tick's end. */
+static void apply_fthreads(struct model *m, const struct sample *s)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfprocs; i++)
+		snprintf(m->fprocs[i]->threads_why, sizeof(m->fprocs[i]->threads_why), "%s",
+			 s->fthreads_known ? "" : "not known: the states come from the scheduler "
+						  "events (tracing, as root)");
+	for (i = 0; i < s->nfthreads; i++) {
+		const struct fthread_split *t = &s->fthreads[i];
+		struct fproc *fp = model_fproc_find(m, t->pid);
+
+		if (fp)
+			fproc_thread_put(fp, t->tid, t->comm, t->ns, t->known, t->exited);
+	}
+}
+
 void model_apply(struct model *m, struct sample *s)
 {
 	size_t i;
 
 	if (s->have_session)
 		model_set_session(m, &s->session);
+	for (i = 0; i < s->nfollow; i++)
+		model_focus_add(m, s->follow[i]);
 	if (s->begin)
 		model_begin_tick(m, s->mono_ns, s->wall_s);
 	if (s->have_sys)
@@ -1020,6 +1186,8 @@ void model_apply(struct model *m, struct sample *s)
 		m->calls_ns = s->calls_ns;
 		m->calls_known = true;
 	}
+	if (s->have_fthreads)
+		apply_fthreads(m, s);
 	for (i = 0; i < s->nnamed; i++)
 		cgnames_set(&m->names, s->named[i].cgroup, &s->named[i].name);
 	for (i = 0; i < s->ncgres; i++)

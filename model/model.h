@@ -340,6 +340,52 @@ struct fproc *model_fproc_add(struct model *m, pid_t pid);
 /* Forget @pid's focus data. */
 void model_fproc_remove(struct model *m, pid_t pid);
 
+/*
+ * What the focus collector (collectors/focus.c) tells the model of the
+ * focused processes, at event rate, between ticks: model_focus_feed's.
+ */
+enum focus_feed_kind {
+	FEED_EVENT,	/* @ev, of process @pid: into its ring (@ev.tid, @ev.cpu set) */
+	FEED_SYSCALL,	/* likewise a call's end (@returned; else its task exited in it), counted (@timed) */
+	FEED_SWITCH,	/* likewise a sched_switch: the exact variables of the events after it */
+	FEED_SIGGEN,	/* signal_generate @ev towards process @pid, sent by focused process @from (0: none) */
+	FEED_SIGDELIVER,/* signal_deliver @ev in thread @ev.tid of process @pid */
+	FEED_SIGSEEN,	/* a signal the counting instance saw generated towards process @pid (@comm: its sender's name) */
+	FEED_LOST,	/* @n events lost by every focused process; @unknown: some, how many not known */
+	FEED_VARS,	/* @vars, process @pid's variables read after its events of this pass */
+	FEED_CALLS,	/* the focused processes' calls in progress at @ns: @calls, @ncalls */
+	FEED_STATUS,	/* the focus's status line: @status */
+	FEED_OPEN,	/* process @pid focused (@with_descendants); @ns: when its events began, 0: not yet */
+	FEED_CLOSE,	/* process @pid unfocused, its data forgotten */
+};
+
+struct focus_feed {
+	enum focus_feed_kind kind;
+	pid_t pid;			/* the focused process */
+	pid_t from;			/* FEED_SIGGEN */
+	/* FEED_EVENT to FEED_SIGSEEN (FEED_SIGSEEN: ts, u.sig's sender, target, sig, result) */
+	struct kev ev;
+	bool timed, returned;		/* FEED_SYSCALL */
+	bool unknown;			/* FEED_LOST */
+	bool with_descendants;		/* FEED_OPEN */
+	uint64_t n;			/* FEED_LOST */
+	uint64_t ns;			/* FEED_CALLS, FEED_OPEN */
+	const char *comm;		/* FEED_SIGSEEN: "" unknown */
+	const struct var_sample *vars;	/* FEED_VARS */
+	const struct fcall *calls;	/* FEED_CALLS */
+	size_t ncalls;
+	const char *status;		/* FEED_STATUS */
+};
+
+/*
+ * model_focus_feed - the one write of the model outside model_apply
+ * (model/sample.h): the focused processes' events, kept in their rings as
+ * the focus instance is read, at event rate, between ticks, and what goes
+ * with them (their signals, variables, calls in progress, losses, the
+ * focus's status, the processes focused).
+ */
+void model_focus_feed(struct model *m, const struct focus_feed *ff);
+
 /* System rates derived from two samples; false before the second sample. */
 bool sys_rate(const struct model *m, uint64_t cur, uint64_t prev, double *out);
 /* Busy share (0..100) of a CPU between two samples; false if not known. */

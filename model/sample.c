@@ -24,6 +24,8 @@ void sample_free(struct sample *s)
 	free(s->withheld);
 	free(s->exits);
 	free(s->unfocus);
+	free(s->follow);
+	free(s->fthreads);
 	free(s->flows);
 	free(s->conns);
 	free(s->finals);
@@ -46,6 +48,8 @@ void sample_reset(struct sample *s)
 	s->begin = s->end = false;
 	s->have_sys = s->have_totals = false;
 	s->ntasks = s->nrows = s->nwithheld = s->nexits = s->nunfocus = s->nfinals = 0;
+	s->nfollow = s->nfthreads = 0;
+	s->have_fthreads = s->fthreads_known = false;
 	s->nflows = 0;
 	s->nconns = 0;
 	s->nnamed = s->ncgres = s->ncpu_of = 0;
@@ -105,6 +109,17 @@ void sample_add_unfocus(struct sample *s, pid_t tgid)
 struct sock_conn *sample_add_conn(struct sample *s)
 {
 	return grow((void **)&s->conns, &s->nconns, &s->cap_conns, sizeof(struct sock_conn));
+}
+
+void sample_add_follow(struct sample *s, pid_t tgid)
+{
+	*(pid_t *)grow((void **)&s->follow, &s->nfollow, &s->cap_follow, sizeof(pid_t)) = tgid;
+}
+
+struct fthread_split *sample_add_fthread(struct sample *s)
+{
+	return grow((void **)&s->fthreads, &s->nfthreads, &s->cap_fthreads,
+		    sizeof(struct fthread_split));
 }
 
 struct sig_flow *sample_add_flow(struct sample *s)

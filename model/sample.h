@@ -10,10 +10,10 @@
  * time) and the model applies it (model_apply, model.h): sources never write
  * the model's data themselves, they get it const, with one exception: the
  * focus (collectors/focus.c, the process view's rings, fed at event rate
- * between ticks; the forks of focused processes joining the model's focus,
- * ftrace_follow), handed the model writable by the source list
- * (collectors/source.h, struct source_env). The live loop is the list
- * (src/sourcelist.c), in its order:
+ * between ticks) writes through model_focus_feed (model.h) alone, with the
+ * model the source list hands the focus source (collectors/source.h, struct
+ * source_env's feed). The live loop is the list (src/sourcelist.c), in its
+ * order:
  *
  *	system, procfs, cgnames, counting, focus, inprog, exits, cgres:
  *	fill a sample -> model_apply (after system, procfs, inprog, cgres)
@@ -25,10 +25,11 @@
  * seeing what the previous ones applied (procfs the system's last_pid, ftrace
  * the rows procfs made).
  *
- * Entries are applied in this order: a recording's session, the tick's
- * start (begin), the system sample, task readings, withheld rows, event
- * rows, exits, unfocused processes, final readings, signal flows, sockets, totals,
- * the tick's end (end). A sample owns its arrays and is reused from tick to
+ * Entries are applied in this order: a recording's session, the processes
+ * that join the focus, the tick's start (begin), the system sample, task
+ * readings, withheld rows, event rows, exits, unfocused processes, final
+ * readings, signal flows, sockets, block devices, totals, calls in progress, the
+ * focused processes' threads, cgroups, the tick's end (end). A sample owns its arrays and is reused from tick to
  * tick: no allocation in the steady state.
  */
 
@@ -43,6 +44,7 @@
 #include "disks.h"
 #include "fcall.h"
 #include "procdata.h"
+#include "watched.h"
 #include "../lib/sctable.h"
 
 /*
@@ -213,10 +215,26 @@ struct cg_cpu_of {
 	const char *dir;		/* CGRES_CPU_KEY "PATH", the source's; "": nothing limits it */
 };
 
+/*
+ * One thread's state split of the interval, of a focused process (the
+ * process view's threads; collectors/focus.c from the counting instance's
+ * per-thread sums): fproc_thread_put's arguments.
+ */
+struct fthread_split {
+	pid_t pid, tid;			/* the focused process, its thread */
+	char comm[16];			/* its name; "" unknown */
+	uint64_t ns[FS_NR];		/* indexed by enum fp_state */
+	bool known;			/* its split is known this tick */
+	bool exited;			/* this is its last */
+};
+
 struct sample {
 	/* Applied first, before the tick begins: a recording's session. */
 	bool have_session;
 	struct sample_session session;
+	/* Then the processes that join the focus (forked by a followed one, -- CMD). */
+	pid_t *follow;
+	size_t nfollow, cap_follow;
 
 	/* The tick: begin starts one at @mono_ns, end computes its counts and rates. */
 	bool begin, end;
@@ -274,6 +292,15 @@ struct sample {
 	size_t ncalls, cap_calls;
 	uint64_t calls_ns;
 
+	/*
+	 * The focused processes' threads' state splits (have_fthreads: put
+	 * this tick, every focused process's; fthreads_known: the events had
+	 * the threads' states, else none is known).
+	 */
+	bool have_fthreads, fthreads_known;
+	struct fthread_split *fthreads;
+	size_t nfthreads, cap_fthreads;
+
 	/* Block devices' interval (collectors/blockev.c); have_disks: read (none: idle). */
 	bool have_disks;
 	struct disk_reading *disks;
@@ -297,6 +324,8 @@ struct row_events *sample_add_row(struct sample *s);
 void sample_add_withheld(struct sample *s, pid_t id);
 void sample_add_exit(struct sample *s, pid_t tgid);
 void sample_add_unfocus(struct sample *s, pid_t tgid);
+void sample_add_follow(struct sample *s, pid_t tgid);
+struct fthread_split *sample_add_fthread(struct sample *s);
 struct sig_flow *sample_add_flow(struct sample *s);
 struct task_final *sample_add_final(struct sample *s);
 struct sock_conn *sample_add_conn(struct sample *s);

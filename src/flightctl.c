@@ -38,9 +38,6 @@
 #include "../tables/trigger.h"
 #include "ktop.h"
 
-/* /proc/PID/comm reads a save may make for pids nothing else names. */
-#define COMM_READS_MAX 4096
-
 struct flightctl {
 	struct flight *fl;
 	struct trigger trig[OPT_LIST_MAX];
@@ -200,22 +197,10 @@ static void save_dir(const struct ktop *k, char *out, size_t n)
 	snprintf(out, n, "%s", p ? p : ".");
 }
 
-/* What the pages' callbacks need. */
-struct save_ctx {
-	struct ktop *k;
-	struct flight_walk *w;
-};
-
-static const void *page_cb(void *arg, size_t buf, int cpu)
+/* A pid's name for a save: ktop's process table first, then what the pages said, its process's. */
+static const char *comm_of(void *arg, pid_t pid, const char *seen)
 {
-	struct save_ctx *c = arg;
-
-	return flight_walk_page(c->w, buf, cpu);
-}
-
-/* The name of @pid: ktop's process table first, then what the pages said, its process's, /proc. */
-static const char *comm_of(struct ktop *k, pid_t pid, const char *seen, char buf[16], int *reads)
-{
+	struct ktop *k = arg;
 	const struct model *m = &k->model;
 	const struct task *t = pidmap_get(&m->index, pid);
 
@@ -229,38 +214,7 @@ static const char *comm_of(struct ktop *k, pid_t pid, const char *seen, char buf
 		if (th && th->tgid && (t = pidmap_get(&m->index, th->tgid)))
 			return t->comm;
 	}
-	if (*reads < COMM_READS_MAX) {
-		++*reads;
-		if (flight_proc_comm(pid, buf))
-			return buf;
-	}
 	return NULL;
-}
-
-static char *cmdlines_cb(void *arg, size_t *len)
-{
-	struct save_ctx *c = arg;
-	const pid_t *pids;
-	const char (*comms)[16];
-	size_t n = flight_walk_pids(c->w, &pids, &comms), i, used = 0;
-	char *out = xmalloc(n * 40 + 1), buf[16];
-	int reads = 0;
-
-	for (i = 0; i < n; i++) {
-		const char *comm = comm_of(c->k, pids[i], comms[i], buf, &reads);
-		char name[16];
-		size_t j;
-
-		if (!comm)
-			continue;
-		/* One line each: a name's newline would start another. */
-		for (j = 0; j < 15 && comm[j]; j++)
-			name[j] = comm[j] == '\n' ? '?' : comm[j];
-		name[j] = '\0';
-		used += (size_t)snprintf(out + used, 40, "%d %s\n", (int)pids[i], name);
-	}
-	*len = used;
-	return out;
 }
 
 static struct tracedat_format *formats(const struct flight_fmt *f, size_t n)
@@ -298,45 +252,38 @@ static int write_file(struct ktop *k, int fd, const char *why, uint64_t *bytes, 
 		      size_t errsz)
 {
 	struct flightctl *fc = k->flight;
-	struct flight_meta meta;
-	struct flight_buffer_info bi;
+	struct flightsave fs;
 	struct tracedat td = { 0 };
 	struct tracedat_buffer tb[FLIGHT_BUFFERS];
-	struct save_ctx ctx = { .k = k };
 	struct utsname u;
 	char uname_s[600], version[1200];
 	size_t i;
 	int ret;
 
-	ret = flight_meta_read(fc->fl, &meta);
+	ret = flightsave_begin(&fs, fc->fl, comm_of, k);
 	if (ret) {
 		snprintf(err, errsz, "cannot read the event formats: %s", strerror(-ret));
 		return ret;
 	}
-	ctx.w = flight_walk_begin(fc->fl);
-	for (i = 0; i < meta.nevents; i++)
-		if ((!strcmp(meta.events[i].system, "sched") && !strcmp(meta.events[i].name, "sched_switch")) ||
-		    (!strcmp(meta.events[i].system, "task") && !strcmp(meta.events[i].name, "task_newtask")))
-			flight_walk_learn(ctx.w, meta.events[i].system, meta.events[i].name,
-					  meta.events[i].text, meta.events[i].len);
-	td.nbuffers = flight_nbuffers(fc->fl);
+	td.nbuffers = fs.nbuffers;
 	for (i = 0; i < td.nbuffers; i++) {
-		flight_buffer_info(fc->fl, i, &bi);
-		tb[i] = (struct tracedat_buffer){ bi.name, bi.clock, (uint32_t)bi.page_size, bi.ncpus };
+		const struct flight_buffer_info *bi = &fs.buf[i];
+
+		tb[i] = (struct tracedat_buffer){ bi->name, bi->clock, (uint32_t)bi->page_size, bi->ncpus };
 		if (!i) {
-			td.header_page = bi.header_page;
-			td.header_page_len = bi.header_len;
+			td.header_page = bi->header_page;
+			td.header_page_len = bi->header_len;
 		}
 	}
 	td.buffers = tb;
-	td.header_event = meta.header_event;
-	td.header_event_len = meta.header_event_len;
-	td.ftrace = formats(meta.ftrace, meta.nftrace);
-	td.nftrace = meta.nftrace;
-	td.events = formats(meta.events, meta.nevents);
-	td.nevents = meta.nevents;
+	td.header_event = fs.meta.header_event;
+	td.header_event_len = fs.meta.header_event_len;
+	td.ftrace = formats(fs.meta.ftrace, fs.meta.nftrace);
+	td.nftrace = fs.meta.nftrace;
+	td.events = formats(fs.meta.events, fs.meta.nevents);
+	td.nevents = fs.meta.nevents;
 	td.ncpus = td.nbuffers ? tb[0].ncpus : 0;
-	td.trace_clock = meta.trace_clock;
+	td.trace_clock = fs.meta.trace_clock;
 	if (!uname(&u)) {
 		snprintf(uname_s, sizeof(uname_s), "%s %s %s %s %s", u.sysname, u.nodename, u.release,
 			 u.version, u.machine);
@@ -344,17 +291,15 @@ static int write_file(struct ktop *k, int fd, const char *why, uint64_t *bytes, 
 	}
 	version_line(k, why, td.nbuffers ? tb[0].clock : "?", version, sizeof(version));
 	td.version = version;
-	td.cpustats = (const char *const *)meta.cpustats;
-	td.ncpustats = meta.ncpustats;
-	td.page = page_cb;
-	td.cmdlines = cmdlines_cb;
-	td.arg = &ctx;
+	td.cpustats = (const char *const *)fs.meta.cpustats;
+	td.ncpustats = fs.meta.ncpustats;
+	td.page = fs.page;
+	td.cmdlines = fs.cmdlines;
+	td.arg = fs.arg;
 	ret = tracedat_write(fd, &td, bytes, err, errsz);
-	flight_walk_counts(ctx.w, &fc->pages_in, &fc->pages_out);
-	flight_walk_end(ctx.w);
 	free((void *)td.ftrace);
 	free((void *)td.events);
-	flight_meta_free(&meta);
+	flightsave_end(&fs, &fc->pages_in, &fc->pages_out);
 	return ret;
 }
 

@@ -111,7 +111,7 @@ void sources_drain(struct ktop *k, const struct pollfd *pfd, size_t n)
 	bool done[NSOURCES] = { false };
 	size_t i, s;
 
-	env->m = env->writable = &k->model;
+	env->m = env->feed = &k->model;
 	for (i = 0; i < n && i < ARRAY_SIZE(k->source_pfd); i++) {
 		s = k->source_pfd[i];
 		if (!(pfd[i].revents & POLLIN) || done[s] || !k->source_state[s])
@@ -179,9 +179,11 @@ void sources_tick(struct ktop *k)
 	memset(&env->facts, 0, sizeof(env->facts));
 	sinks_needs(k, &env->need);
 	env->need.last = k->last_collect;
-	env->m = env->writable = &k->model;
+	env->m = env->feed = &k->model;
 	PHASE(k, begin);
-	PHASE(k, read);
+	for (i = 0; i < NSOURCES; i++)
+		if (k->source_state[i] && sources[i]->read)
+			sources[i]->read(k->source_state[i], env, s);
 	PHASE(k, take);
 	s->begin = true;
 	/* Traced, the events' interval ends where they were read: the tick's. */
@@ -207,7 +209,7 @@ int sources_focus_open(struct ktop *k, pid_t pid, char *why, size_t len)
 {
 	size_t i;
 
-	k->sources.m = k->sources.writable = &k->model;
+	k->sources.m = k->sources.feed = &k->model;
 	for (i = 0; i < NSOURCES; i++) {
 		if (!k->source_state[i] || !sources[i]->focus_open)
 			continue;
@@ -223,7 +225,7 @@ bool sources_focus_close(struct ktop *k, pid_t pid)
 {
 	size_t i;
 
-	k->sources.m = k->sources.writable = &k->model;
+	k->sources.m = k->sources.feed = &k->model;
 	for (i = 0; i < NSOURCES; i++) {
 		if (k->source_state[i] && sources[i]->focus_close) {
 			sources[i]->focus_close(k->source_state[i], &k->sources, pid);
@@ -236,7 +238,7 @@ bool sources_focus_close(struct ktop *k, pid_t pid)
 /* The system-wide instance reports the signals sent to the focused processes. */
 void watch_signals(struct ktop *k)
 {
-	k->sources.m = k->sources.writable = &k->model;
+	k->sources.m = k->sources.feed = &k->model;
 	PHASE(k, focus_changed);
 }
 

@@ -56,11 +56,14 @@ static void tick(struct model *m, struct sample *s, struct ftrace *ft, int n_s,
 		 const struct proc *p, size_t np)
 {
 	const pid_t *ids;
-	size_t i;
+	size_t i, n;
 
 	acct_order_life(ftrace_acct(ft));
 	ftrace_cred_changes(ft, m, &ids);
-	ftrace_follow(ft, m, &ids);
+	/* The followed join the focus with the tick's first sample (counting_source.c). */
+	n = ftrace_follow(ft, m, &ids);
+	for (i = 0; i < n; i++)
+		sample_add_follow(s, ids[i]);
 	fx_begin(s, n_s);
 	model_apply(m, s);
 	for (i = 0; i < np; i++)
