@@ -30,5 +30,7 @@ done
 echo "# order and pid reuse under build/ktop-asan"
 KTOP_BIN=$PWD/build/ktop-asan bats tests/cli/order.bats || fail=1
 KTOP_BIN=$PWD/build/ktop-asan bats -f 'pid reuse' tests/cli/hostile.bats || fail=1
+# A pid given again within an interval and later: each life its own row (issue 32).
+LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp KTOP_BIN=$PWD/build/ktop-asan bats tests/cli/lives.bats || fail=1
 [ $fail -eq 0 ] && echo "massexit: PASS" || echo "massexit: FAIL"
 exit $fail
