@@ -17,8 +17,24 @@
 #define SLOTS (2 * BLOCKEV_INFLIGHT_MAX)
 /* Tasks summed per device and interval; the rest only into sub_reqs, sub_bytes. */
 #define TASKS_MAX 32
+/*
+ * Ticks an early completion (its issue not read by the cut after it: a CPU
+ * not read to its end) waits for its issue before it is counted unmatched.
+ */
+#define EARLY_TICKS 4
+/* Events held for the cut; past that, the older half is paired at once (forced). */
+#define PENDING_MAX (8 * BLOCKEV_INFLIGHT_MAX)
 
 enum { E_FREE, E_ISSUED, E_DONE };
+enum { P_ISSUE, P_COMPLETE, P_REQUEUE };
+
+/* An event read, held until a cut says every CPU was read past it. */
+struct pending {
+	uint64_t ts, sector, seq;
+	uint32_t dev, nr_sector;
+	char op;
+	uint8_t kind;
+};
 
 /*
  * A request issued (or, read before its issue, completed): keyed by (dev,
@@ -30,6 +46,7 @@ struct entry {
 	uint64_t sector, ts, end;
 	uint32_t dev, gen;	/* gen: the fill it was stored before (E_DONE) */
 	uint8_t state;
+	char op;		/* E_DONE's: its request counted when it is paired or dropped */
 };
 
 struct task_acc {
@@ -50,6 +67,9 @@ struct blockev {
 	size_t n;
 	uint32_t gen;
 	uint64_t last_ts;		/* the latest stamp seen */
+	struct pending *pend;		/* read, not yet paired: the cut comes first */
+	size_t npend, cappend;
+	uint64_t seq;
 	struct device *dev;
 	size_t ndev, capdev;
 	size_t last;			/* the device of the last event */
@@ -71,6 +91,7 @@ void blockev_free(struct blockev *b)
 		return;
 	free(b->sysfs);
 	free(b->t);
+	free(b->pend);
 	free(b->dev);
 	free(b);
 }
@@ -244,17 +265,13 @@ static bool table_ready(struct blockev *b)
 	return true;
 }
 
-void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
-		   const char *rwbs, size_t len, uint64_t ts)
+static void issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector, char op,
+		  uint64_t ts)
 {
-	char op = rwbs_op(rwbs, len);
 	uint64_t end = sector + nr_sector;
 	struct device *d;
 	struct entry *e;
 
-	b->st.issued++;
-	if (ts > b->last_ts)
-		b->last_ts = ts;
 	if (!timed_op(op) || !sector_valid(sector) || !(d = device_of(b, dev)) || !table_ready(b))
 		return;
 	/* Its completion was read first (another CPU's buffer): all of it, or its parts. */
@@ -262,17 +279,13 @@ void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr
 		uint64_t part_end = e->end, done = e->ts;
 
 		remove_at(b, (size_t)(e - b->t));
+		/* The request is counted at its last part (an early one was not when read). */
 		if (part_end >= end || part_end <= sector) {
+			d->r.ios[op == 'R' ? DISK_READ : DISK_WRITE]++;
 			time_request(d, ts, done);
 			b->st.matched++;
 			return;
 		}
-		/*
-		 * A part, not its last: it was counted a request when read (its
-		 * issue unknown then), in this interval (an early completion
-		 * waits one fill at most): the request is counted at its last.
-		 */
-		d->r.ios[op == 'R' ? DISK_READ : DISK_WRITE]--;
 		b->st.parts++;
 		sector = part_end;
 	}
@@ -282,17 +295,13 @@ void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr
 				     .state = E_ISSUED };
 }
 
-void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
-		      const char *rwbs, size_t len, uint64_t ts)
+static void complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
+		     char op, uint64_t ts)
 {
-	char op = rwbs_op(rwbs, len);
 	struct device *d;
 	struct entry *e;
 	int dir = -1;
 
-	b->st.completed++;
-	if (ts > b->last_ts)
-		b->last_ts = ts;
 	d = device_of(b, dev);
 	if (!d)
 		return;
@@ -326,27 +335,34 @@ void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t
 			*e = part;
 		return;
 	}
-	if (dir >= 0)
-		d->r.ios[dir]++;
 	if (e) {
+		if (dir >= 0)
+			d->r.ios[dir]++;
 		if (nr_sector)
 			time_request(d, e->ts, ts);
 		b->st.matched++;
 		remove_at(b, (size_t)(e - b->t));
 		return;
 	}
-	/* The end of a flush sequence has no issue of its own to wait for. */
-	if (!timed_op(op) || !sector_valid(sector) || !b->t || !nr_sector)
+	/*
+	 * Early: its issue not read by the cut (a CPU not read to its end).
+	 * The request is counted when its issue comes (at its last part, if
+	 * this is a part) or when it is dropped. The end of a flush sequence
+	 * has no issue of its own to wait for.
+	 */
+	e = timed_op(op) && sector_valid(sector) && b->t && nr_sector ?
+		free_slot(b, dev, sector) : NULL;
+	if (!e) {
+		if (dir >= 0)
+			d->r.ios[dir]++;
 		return;
-	e = free_slot(b, dev, sector);
-	if (!e)
-		return;
+	}
 	b->st.early++;
 	*e = (struct entry){ .sector = sector, .ts = ts, .end = sector + nr_sector, .dev = dev,
-			     .gen = b->gen, .state = E_DONE };
+			     .gen = b->gen, .state = E_DONE, .op = op };
 }
 
-void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t ts)
+static void requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t ts)
 {
 	struct entry *e;
 
@@ -357,6 +373,81 @@ void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t 
 		b->st.requeued++;
 		remove_at(b, (size_t)(e - b->t));
 	}
+}
+
+static void apply(struct blockev *b, const struct pending *p)
+{
+	if (p->kind == P_ISSUE)
+		issue(b, p->dev, p->sector, p->nr_sector, p->op, p->ts);
+	else if (p->kind == P_COMPLETE)
+		complete(b, p->dev, p->sector, p->nr_sector, p->op, p->ts);
+	else
+		requeue(b, p->dev, p->sector, p->ts);
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const struct pending *a = x, *c = y;
+
+	if (a->ts != c->ts)
+		return a->ts < c->ts ? -1 : 1;
+	return (a->seq > c->seq) - (a->seq < c->seq);
+}
+
+/* Pair the events held up to @upto in time order, the first @max at most; the rest stay. */
+static void settle(struct blockev *b, uint64_t upto, size_t max)
+{
+	size_t n;
+
+	sort_array(b->pend, b->npend, sizeof(*b->pend), by_time);
+	for (n = 0; n < b->npend && n < max && b->pend[n].ts <= upto; n++)
+		apply(b, &b->pend[n]);
+	if (n && n < b->npend)
+		memmove(b->pend, b->pend + n, (b->npend - n) * sizeof(*b->pend));
+	b->npend -= n;
+}
+
+void blockev_cut(struct blockev *b, uint64_t ts)
+{
+	settle(b, ts, SIZE_MAX);
+}
+
+static void hold(struct blockev *b, uint8_t kind, uint32_t dev, uint64_t sector,
+		 uint32_t nr_sector, char op, uint64_t ts)
+{
+	if (ts > b->last_ts)
+		b->last_ts = ts;
+	if (b->npend == PENDING_MAX) {
+		/* A tick's worth past the bound (drains between cuts): the older half now. */
+		b->st.forced += PENDING_MAX / 2;
+		settle(b, UINT64_MAX, PENDING_MAX / 2);
+	}
+	if (b->npend == b->cappend) {
+		b->cappend = b->cappend ? 2 * b->cappend : 256;
+		b->pend = xrealloc(b->pend, b->cappend * sizeof(*b->pend));
+	}
+	b->pend[b->npend++] = (struct pending){ .ts = ts, .sector = sector, .seq = b->seq++,
+						 .dev = dev, .nr_sector = nr_sector, .op = op,
+						 .kind = kind };
+}
+
+void blockev_issue(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
+		   const char *rwbs, size_t len, uint64_t ts)
+{
+	b->st.issued++;
+	hold(b, P_ISSUE, dev, sector, nr_sector, rwbs_op(rwbs, len), ts);
+}
+
+void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t nr_sector,
+		      const char *rwbs, size_t len, uint64_t ts)
+{
+	b->st.completed++;
+	hold(b, P_COMPLETE, dev, sector, nr_sector, rwbs_op(rwbs, len), ts);
+}
+
+void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t ts)
+{
+	hold(b, P_REQUEUE, dev, sector, 0, 0, ts);
 }
 
 void blockev_start(struct blockev *b, uint32_t dev, pid_t tid, const char *comm, size_t commlen,
@@ -393,7 +484,10 @@ void blockev_start(struct blockev *b, uint32_t dev, pid_t tid, const char *comm,
 	t->bytes += bytes;
 }
 
-/* Drop what will not be matched: early completions a whole tick old, issues a minute old. */
+/*
+ * Drop what will not be matched: early completions EARLY_TICKS ticks old
+ * (counted now: requests whose issue was not read), issues a minute old.
+ */
 static void expire(struct blockev *b)
 {
 	size_t i = 0;
@@ -401,7 +495,11 @@ static void expire(struct blockev *b)
 	while (b->n && i < SLOTS) {
 		struct entry *e = &b->t[i];
 
-		if (e->state == E_DONE && e->gen < b->gen) {
+		if (e->state == E_DONE && b->gen - e->gen >= EARLY_TICKS) {
+			struct device *d = device_of(b, e->dev);
+
+			if (d)
+				d->r.ios[e->op == 'R' ? DISK_READ : DISK_WRITE]++;
 			b->st.unmatched++;
 			remove_at(b, i);
 			continue;	/* slot i holds the next one now */
@@ -488,4 +586,5 @@ void blockev_get_stats(const struct blockev *b, struct blockev_stats *st)
 {
 	*st = b->st;
 	st->inflight = b->n;
+	st->pending = b->npend;
 }

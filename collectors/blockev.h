@@ -21,15 +21,19 @@
  * completion are matched by (dev, sector) in a bounded table: the time
  * between them is the request's latency on the device. The CPUs' buffers are
  * decoded one after the other, so a completion may be read before its issue
- * (the interrupt ran on another CPU): it waits in the table for its issue
- * until the next tick. block_io_start runs in the task that submitted the
+ * (the interrupt ran on another CPU), and a sector's later request before
+ * its earlier one: the events are held until a cut (blockev_cut: every CPU
+ * read past it) and paired then, all CPUs' merged in time order. One whose
+ * issue the cut did not bring (a CPU not read to its end) waits in the table
+ * for it EARLY_TICKS ticks. block_io_start runs in the task that submitted the
  * I/O when a process reads or writes itself (direct I/O, reads, fsync's
  * writes); the page cache's writeback is submitted by kernel threads
  * (kworker/u*:*, flush-*), and is theirs. Bio-based devices (device-mapper,
  * md) have no requests: their I/O shows on the devices below them.
  *
- * The decoder calls blockev_issue/complete/start; each tick blockev_fill
- * adds one reading per device to the sample. No I/O but the devices' names
+ * The decoder calls blockev_issue/complete/requeue/start; each tick
+ * blockev_cut pairs what the CPUs' reads brought, then blockev_fill adds one
+ * reading per device to the sample. No I/O but the devices' names
  * (/sys/dev/block/MAJ:MIN/uevent, once per device).
  */
 
@@ -51,12 +55,14 @@ struct blockev_stats {
 	uint64_t matched;		/* issues paired with their completion */
 	uint64_t requeued;		/* issues taken back (block_rq_requeue) */
 	uint64_t parts;			/* completions of a part of a request, not its last */
-	uint64_t early;			/* completions read before their issue (paired later or not) */
+	uint64_t early;			/* completions whose issue came after their cut (paired later or not) */
 	uint64_t unmatched;		/* completions whose issue was never read (issued before) */
 	uint64_t stale;			/* issues not completed within a minute (their completion lost) */
 	uint64_t table_full;		/* requests not timed: the table held BLOCKEV_INFLIGHT_MAX */
 	uint64_t dropped_devices;	/* events of devices past BLOCKEV_DEVICES_MAX */
+	uint64_t forced;		/* events paired before their cut (too many held between cuts) */
 	size_t inflight;		/* entries in the table now */
+	size_t pending;			/* events held for the next cut */
 };
 
 /*
@@ -74,6 +80,13 @@ void blockev_complete(struct blockev *b, uint32_t dev, uint64_t sector, uint32_t
 void blockev_requeue(struct blockev *b, uint32_t dev, uint64_t sector, uint64_t ts);
 void blockev_start(struct blockev *b, uint32_t dev, pid_t tid, const char *comm, size_t commlen,
 		   uint32_t bytes);
+
+/*
+ * blockev_cut - every CPU's buffer was read past @ts (CLOCK_MONOTONIC ns):
+ * the events held up to it are paired and counted in time order, the later
+ * ones wait for the next cut (and are the next interval's).
+ */
+void blockev_cut(struct blockev *b, uint64_t ts);
 
 /*
  * The interval's readings into @s (one per device seen since the start),

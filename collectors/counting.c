@@ -1270,6 +1270,8 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 	for (cpu = 0; cpu < trace_ncpus(ft->tr); cpu++)
 		read_cpu(ft, cpu, true, max);
 	/* Every CPU is read up to now: lifecycle events merged, entries and exits paired in order. */
+	if (ft->blk)
+		blockev_cut(ft->blk, ft->cut_ns);
 	acct_order_life(&ft->acct);
 	acct_time_calls(&ft->acct);
 	acct_state_end(&ft->acct, ft->cut_ns);
@@ -1329,6 +1331,9 @@ void ftrace_collect(struct ftrace *ft, const struct model *m, struct sample *s, 
 	s->lost_unknown = ft->acct.lost_unknown && !s->lost;
 	ft->model = m;
 	fold(ft, m, s, last);
+	/* The last interval: what was read after the cut is counted too. */
+	if (ft->blk && last)
+		blockev_cut(ft->blk, UINT64_MAX);
 	if (ft->blk)
 		blockev_fill(ft->blk, s, ft->only_uid >= 0 ? submitter_visible : NULL, ft);
 	ft->nexec_owner = 0;

@@ -178,13 +178,15 @@ static void cnt_lines(void *st, const struct source_env *env, FILE *out)
 	if (fs->block_on)
 		fprintf(out, "ktop-stats: block_issued=%llu block_completed=%llu block_started=%llu "
 			"block_matched=%llu block_requeued=%llu block_early=%llu block_unmatched=%llu block_stale=%llu "
-			"block_table_full=%llu block_dropped_devices=%llu block_inflight=%zu\n",
+			"block_table_full=%llu block_dropped_devices=%llu block_forced=%llu block_inflight=%zu "
+			"block_pending=%zu\n",
 			(unsigned long long)fs->block.issued, (unsigned long long)fs->block.completed,
 			(unsigned long long)fs->block.started, (unsigned long long)fs->block.matched,
 			(unsigned long long)fs->block.requeued,
 			(unsigned long long)fs->block.early, (unsigned long long)fs->block.unmatched,
 			(unsigned long long)fs->block.stale, (unsigned long long)fs->block.table_full,
-			(unsigned long long)fs->block.dropped_devices, fs->block.inflight);
+			(unsigned long long)fs->block.dropped_devices,
+			(unsigned long long)fs->block.forced, fs->block.inflight, fs->block.pending);
 	fprintf(out, "ktop-stats: sockets=%llu sockets_kept_peak=%zu sockets_evicted=%llu "
 		"sockets_untracked=%llu sockets_reused=%llu\n", (unsigned long long)fs->conns.sockets,
 		fs->conns.peak, (unsigned long long)fs->conns.evicted,

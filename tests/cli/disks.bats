@@ -52,9 +52,16 @@ json_sum() {
 	dd if="$LOOP" of=/dev/null bs=8k count=200 iflag=direct status=none
 	dd if=/dev/zero of="$LOOP" bs=64k count=7 seek=100 oflag=direct status=none
 	read -r r1 rs1 w1 ws1 < <(stat_of)
-	local n
+	# two more intervals, and until every request is timed (a completion
+	# whose issue's CPU was read late waits for it), 20 intervals at most
+	local n i
 	n=$(wc -l <"$OUT")
 	wait_for_lines "$OUT" $((n + 2)) 10
+	for ((i = 0; i < 100; i++)); do
+		[ "$(json_sum "$OUT" timed 2>/dev/null)" = 507 ] && break
+		[ "$(wc -l <"$OUT")" -ge $((n + 20)) ] && break
+		sleep 0.1
+	done
 	kill -TERM "$kp"
 	wait "$kp" || true
 
@@ -120,7 +127,7 @@ json_sum() {
 	command -v promtool >/dev/null || skip "promtool is not installed (Debian package prometheus)"
 	local kp port i
 	port=$("$PY" "$HELPERS/promq.py" freeport)
-	"$KTOP" -b --listen "127.0.0.1:$port" -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	KTOP_STATS=1 "$KTOP" -b --listen "127.0.0.1:$port" -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kp=$!
 	track "$kp"
 	ktop_started "$kp"
@@ -134,19 +141,24 @@ json_sum() {
 	dd if=/dev/zero of="$LOOP" bs=4k count=123 oflag=direct status=none
 	dd if="$LOOP" of=/dev/null bs=4k count=45 iflag=direct status=none
 	read -r r1 rs1 w1 ws1 < <(stat_of)
+	# until every request is timed (a completion whose issue's CPU was read
+	# late waits for it some refreshes), 20 refreshes at most
 	local ticks
 	ticks=$(awk '/^ktop_refreshes_total/ { print $2 }' "$OUT.prom")
-	for ((i = 0; i < 100; i++)); do
-		curl -s "http://127.0.0.1:$port/metrics" >"$OUT.prom" &&
-			[ "$(awk '/^ktop_refreshes_total/ { print $2 }' "$OUT.prom")" -ge $((ticks + 4)) ] && break
+	val() { awk -v s="$1" '$1 == s { print $2 }' "$OUT.prom"; }
+	for ((i = 0; i < 200; i++)); do
+		curl -s "http://127.0.0.1:$port/metrics" >"$OUT.prom" || { sleep 0.1; continue; }
+		[ "$(val "ktop_disk_device_latency_seconds_count{device=\"$DEV\"}")" = 168 ] &&
+			[ "$(val ktop_refreshes_total)" -ge $((ticks + 2)) ] && break
+		[ "$(val ktop_refreshes_total)" -ge $((ticks + 20)) ] && break
 		sleep 0.1
 	done
 	kill -TERM "$kp"
 	wait "$kp" || true
+	grep '^ktop-stats: block_' "$OUT.err" >&2 || true
 	run promtool check metrics <"$OUT.prom"
 	echo "$output" >&2
 	[ "$status" -eq 0 ]
-	val() { awk -v s="$1" '$1 == s { print $2 }' "$OUT.prom"; }
 	[ "$(val "ktop_disk_device_operations_total{device=\"$DEV\",direction=\"write\"}")" -eq $((w1 - w0)) ]
 	[ "$(val "ktop_disk_device_operations_total{device=\"$DEV\",direction=\"read\"}")" -eq $((r1 - r0)) ]
 	[ "$(val "ktop_disk_device_bytes_total{device=\"$DEV\",direction=\"write\"}")" -eq $(((ws1 - ws0) * 512)) ]

@@ -2,8 +2,8 @@
 /*
  * Unit tests of collectors/blockev.c: block requests counted at completion,
  * issues paired with their completions by (dev, sector) in time order though
- * the CPUs' buffers are read one after the other, requeues, the end of a
- * flush sequence, and the submitters.
+ * the CPUs' buffers are read one after the other (held until the tick's
+ * cut), requeues, the end of a flush sequence, and the submitters.
  */
 #include "../../collectors/blockev.h"
 #include "../../model/sample.h"
@@ -13,12 +13,13 @@
 #define DEV (7u << 20 | 3u)	/* loop3 */
 #define US 1000ull
 
-/* The one device's reading of the interval blockev_fill gives. */
-static struct disk_reading fill(struct blockev *b)
+/* The one device's reading of the interval blockev_fill gives after a cut at @cut. */
+static struct disk_reading tick(struct blockev *b, uint64_t cut)
 {
 	struct sample s;
 	struct disk_reading r = { 0 };
 
+	blockev_cut(b, cut);
 	sample_init(&s);
 	blockev_fill(b, &s, NULL, NULL);
 	CHECK(s.have_disks);
@@ -26,6 +27,12 @@ static struct disk_reading fill(struct blockev *b)
 		r = s.disks[0];
 	sample_free(&s);
 	return r;
+}
+
+/* A tick whose cut is past every event read. */
+static struct disk_reading fill(struct blockev *b)
+{
+	return tick(b, UINT64_MAX);
 }
 
 /*
@@ -109,12 +116,25 @@ static void test_kinds(void)
 	CHECK_EQ_U64(r.timed, 1);
 	CHECK_EQ_U64(r.inflight, 1);
 	CHECK(!strcmp(r.name, "7:3"));
-	/* A completion whose issue was never read waits one whole interval, then is dropped. */
+	/*
+	 * A completion whose issue was never read waits four ticks, then is
+	 * dropped: its bytes counted when read, the request when dropped.
+	 */
 	blockev_complete(b, DEV, 4096, 8, "W", 1, 60 * US);
+	r = fill(b);
+	CHECK_EQ_U64(r.bytes[DISK_WRITE], 4096);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 0);
 	fill(b);
+	fill(b);
+	r = fill(b);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 0);
 	blockev_get_stats(b, &st);
+	CHECK_EQ_U64(st.early, 1);
 	CHECK_EQ_U64(st.unmatched, 0);
-	fill(b);
+	r = fill(b);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 1);
+	CHECK_EQ_U64(r.bytes[DISK_WRITE], 0);
+	CHECK_EQ_U64(r.timed, 0);
 	blockev_get_stats(b, &st);
 	CHECK_EQ_U64(st.unmatched, 1);
 	CHECK_EQ_U64(st.inflight, 1);
@@ -190,6 +210,139 @@ static void test_partial(void)
 	blockev_free(b);
 }
 
+/*
+ * dd's writes then reads of the same sectors (disks.bats's exporter test):
+ * the write issued and completed on CPU 1, the read of its sector issued on
+ * CPU 1 and completed on CPU 0, whose page is read first. Paired as read, the
+ * write's issue took the read's completion, the write's completion waited
+ * for an issue that was gone, and the read stayed in flight: all three
+ * requests untimed or mistimed. Held for the cut, they pair in time order.
+ */
+static void test_cut_orders_cpus(void)
+{
+	struct blockev *b = blockev_new(NULL);
+	struct blockev_stats st;
+	struct disk_reading r;
+	int i;
+
+	/* CPU 0: the reads' completions. */
+	for (i = 0; i < 3; i++)
+		blockev_complete(b, DEV, 8u * i, 8, "R", 1, (2000 + 100 * i + 30) * US);
+	/* CPU 1: the writes, then the reads' issues. */
+	for (i = 0; i < 3; i++) {
+		blockev_issue(b, DEV, 8u * i, 8, "WS", 2, (1000 + 100 * i) * US);
+		blockev_complete(b, DEV, 8u * i, 8, "WS", 2, (1000 + 100 * i + 20) * US);
+	}
+	for (i = 0; i < 3; i++)
+		blockev_issue(b, DEV, 8u * i, 8, "R", 1, (2000 + 100 * i) * US);
+	r = tick(b, 3000 * US);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 3);
+	CHECK_EQ_U64(r.ios[DISK_READ], 3);
+	CHECK_EQ_U64(r.timed, 6);
+	CHECK_EQ_U64(r.lat_ns, 3 * 20 * US + 3 * 30 * US);
+	CHECK_EQ_U64(r.max_ns, 30 * US);
+	CHECK_EQ_U64(r.inflight, 0);
+	blockev_get_stats(b, &st);
+	CHECK_EQ_U64(st.matched, 6);
+	CHECK_EQ_U64(st.early, 0);
+	CHECK_EQ_U64(st.inflight, 0);
+	blockev_free(b);
+}
+
+/* What was read past the cut (its CPU read after the cut) is the next interval's. */
+static void test_cut_holds_later(void)
+{
+	struct blockev *b = blockev_new(NULL);
+	struct blockev_stats st;
+	struct disk_reading r;
+
+	blockev_issue(b, DEV, 64, 8, "W", 1, 100 * US);
+	blockev_complete(b, DEV, 64, 8, "W", 1, 300 * US);
+	r = tick(b, 200 * US);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 0);
+	CHECK_EQ_U64(r.bytes[DISK_WRITE], 0);
+	CHECK_EQ_U64(r.inflight, 1);
+	blockev_get_stats(b, &st);
+	CHECK_EQ_U64(st.pending, 1);
+	r = tick(b, 400 * US);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 1);
+	CHECK_EQ_U64(r.bytes[DISK_WRITE], 4096);
+	CHECK_EQ_U64(r.timed, 1);
+	CHECK_EQ_U64(r.max_ns, 200 * US);
+	CHECK_EQ_U64(r.inflight, 0);
+	blockev_get_stats(b, &st);
+	CHECK_EQ_U64(st.pending, 0);
+	CHECK_EQ_U64(st.early, 0);
+	blockev_free(b);
+}
+
+/*
+ * A completion whose issue came two ticks after its cut (the issue's CPU not
+ * read to its end, under load): it waits for it, and is timed; its request
+ * is counted when paired, its bytes when read. A part read so, then its
+ * issue: the request once.
+ */
+static void test_early_two_ticks(void)
+{
+	struct blockev *b = blockev_new(NULL);
+	struct blockev_stats st;
+	struct disk_reading r;
+
+	blockev_complete(b, DEV, 512, 8, "W", 1, 1000 * US);
+	blockev_complete(b, DEV, 896, 8, "R", 1, 1010 * US);
+	r = tick(b, 2000 * US);
+	CHECK_EQ_U64(r.bytes[DISK_WRITE], 4096);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 0);
+	CHECK_EQ_U64(r.bytes[DISK_READ], 4096);
+	r = tick(b, 3000 * US);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 0);
+	blockev_issue(b, DEV, 512, 8, "W", 1, 900 * US);
+	blockev_issue(b, DEV, 896, 16, "R", 1, 905 * US);
+	r = tick(b, 4000 * US);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], 1);
+	CHECK_EQ_U64(r.bytes[DISK_WRITE], 0);
+	CHECK_EQ_U64(r.timed, 1);
+	CHECK_EQ_U64(r.max_ns, 100 * US);
+	/* The read's part (sectors 896-903 of 896-911) is not its last: in flight from 904. */
+	CHECK_EQ_U64(r.ios[DISK_READ], 0);
+	CHECK_EQ_U64(r.inflight, 1);
+	blockev_complete(b, DEV, 904, 8, "R", 1, 4100 * US);
+	r = tick(b, 5000 * US);
+	CHECK_EQ_U64(r.ios[DISK_READ], 1);
+	CHECK_EQ_U64(r.bytes[DISK_READ], 4096);
+	CHECK_EQ_U64(r.timed, 1);
+	CHECK_EQ_U64(r.inflight, 0);
+	blockev_get_stats(b, &st);
+	CHECK_EQ_U64(st.early, 2);
+	CHECK_EQ_U64(st.unmatched, 0);
+	CHECK_EQ_U64(st.matched, 2);
+	CHECK_EQ_U64(st.inflight, 0);
+	blockev_free(b);
+}
+
+/* Events read between cuts past the bound: the older half is paired at once, and counted. */
+static void test_pending_bound(void)
+{
+	struct blockev *b = blockev_new(NULL);
+	struct blockev_stats st;
+	struct disk_reading r;
+	uint64_t i, n = 8 * BLOCKEV_INFLIGHT_MAX + 2;
+
+	for (i = 0; i < n / 2; i++) {
+		blockev_issue(b, DEV, 8 * i, 8, "W", 1, (10 * i + 1) * US);
+		blockev_complete(b, DEV, 8 * i, 8, "W", 1, (10 * i + 5) * US);
+	}
+	blockev_get_stats(b, &st);
+	CHECK_EQ_U64(st.forced, 4 * BLOCKEV_INFLIGHT_MAX);
+	CHECK_EQ_U64(st.pending, n - 4 * BLOCKEV_INFLIGHT_MAX);
+	r = fill(b);
+	CHECK_EQ_U64(r.ios[DISK_WRITE], n / 2);
+	CHECK_EQ_U64(r.timed, n / 2);
+	CHECK_EQ_U64(r.max_ns, 4 * US);
+	CHECK_EQ_U64(r.inflight, 0);
+	blockev_free(b);
+}
+
 /* Not root: a task that is not the user's is counted, not named (its bytes are "others"). */
 static bool not_42(void *arg, pid_t tid)
 {
@@ -224,6 +377,10 @@ static const struct test tests[] = {
 	{ "same_sector_across_cpus", test_same_sector_across_cpus },
 	{ "requeue", test_requeue },
 	{ "kinds", test_kinds },
+	{ "cut_orders_cpus", test_cut_orders_cpus },
+	{ "cut_holds_later", test_cut_holds_later },
+	{ "early_two_ticks", test_early_two_ticks },
+	{ "pending_bound", test_pending_bound },
 	{ "submitters", test_submitters },
 };
 
