@@ -176,7 +176,7 @@ json_sum() {
 	track "$kp"
 	ktop_started "$kp"
 	# the baseline, then a counted interval
-	wait_for_lines "$OUT" 3 10
+	wait_for_lines "$OUT" 3 30
 	read -r r0 rs0 w0 ws0 < <(stat_of)
 	dd if=/dev/zero of="$LOOP" bs=4k count=150 oflag=direct status=none
 	dd if="$LOOP" of=/dev/null bs=16k count=40 iflag=direct status=none
@@ -222,7 +222,7 @@ json_sum() {
 @test "disks: not root (nobody with access to tracefs): its own submitter named, root's dd counted as another user's task, not named" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (to become nobody)"
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	command -v setpriv >/dev/null || skip "no setpriv"
+	need_program setpriv util-linux
 	local dir as_nobody kp i
 	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
 	chmod 755 "$dir"
@@ -232,7 +232,7 @@ json_sum() {
 	$as_nobody "$dir/ktop" -b --csv --view disks -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	kp=$!
 	track "$kp"
-	wait_for_lines "$OUT" 3 10
+	wait_for_lines "$OUT" 3 30
 	# root's dd, then nobody's own (the loop device opened to it for this)
 	dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct status=none
 	chmod o+rw "$LOOP"
