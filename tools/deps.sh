@@ -26,7 +26,7 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # chrt, prlimit) and git are what tests run besides; nftables loses packets in
 # a network namespace for the retransmit test (conn.bats).
 deb="debhelper dpkg-dev fakeroot"
-test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev groff-base linux-perf iproute2 util-linux git nftables"
+test="bats tmux python3 valgrind strace procps clang sqlite3 prometheus python3-prometheus-client curl openssl gcc-multilib $deb lintian bash-completion systemd man-db trace-cmd libtracecmd-dev groff-base linux-perf iproute2 util-linux git nftables jq mount"
 # atop and prometheus-process-exporter are the anchors of the recording and
 # exporter benchmarks; nothing starts them but the benchmarks.
 bench="procps strace bpftrace linux-perf htop atop prometheus prometheus-process-exporter"

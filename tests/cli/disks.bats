@@ -12,7 +12,7 @@ load helpers/common
 setup() {
 	common_setup
 	need_tracing "the block devices are counted from kernel events"
-	command -v losetup >/dev/null || skip "losetup is not installed (util-linux's mount package)"
+	need_program losetup mount
 	IMG="$BATS_TEST_TMPDIR/disk.img"
 	truncate -s 32M "$IMG"
 	LOOP=$(losetup --find --show "$IMG" 2>"$BATS_TEST_TMPDIR/losetup.err") ||
@@ -40,7 +40,7 @@ json_sum() {
 }
 
 @test "disks: a loop device's reads, writes and their bytes are /sys/block/DEV/stat's, exactly; p50 <= p99 <= max; dd is the submitter" {
-	command -v jq >/dev/null || skip "jq is not installed"
+	need_program jq
 	"$KTOP" -b --json --view disks -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
 	local kp=$!
 	track "$kp"
@@ -124,7 +124,7 @@ json_sum() {
 }
 
 @test "disks: the exporter's per-device counters equal /sys/block/DEV/stat's and pass promtool" {
-	command -v promtool >/dev/null || skip "promtool is not installed (Debian package prometheus)"
+	need_program promtool prometheus
 	local kp port i
 	port=$("$PY" "$HELPERS/promq.py" freeport)
 	KTOP_STATS=1 "$KTOP" -b --listen "127.0.0.1:$port" -d 0.3 >"$OUT" 2>"$OUT.err" </dev/null 3>&- &
