@@ -40,7 +40,7 @@ B = build
 APP_SRC = src/main.c src/ui.c src/sources.c src/sourcelist.c src/live.c src/cmd.c src/modesinks.c src/exporter.c \
 	  src/watchdog.c src/sinks.c src/start.c src/replayctl.c src/flightctl.c
 CORE_SRC = $(wildcard lib/*.c) $(wildcard model/*.c) $(wildcard tables/*.c) $(wildcard store/*.c) \
-	   $(wildcard collectors/*.c) $(wildcard outputs/*.c) \
+	   $(wildcard collectors/*.c) $(wildcard collectors/*/*.c) $(wildcard outputs/*.c) \
 	   $(filter-out $(APP_SRC),$(wildcard src/*.c))
 UI_SRC = $(APP_SRC) $(wildcard views/*.c)
 # Syscall number -> name array of the architecture $(CC) builds for, generated

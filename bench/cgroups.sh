@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/cgroups.sh - the per-tick cost of the groups' cgroup files
-# (collectors/cgres.c) with N groups shown (BENCH_GROUPS, default 500).
+# (collectors/cgroup/cgfiles.c) with N groups shown (BENCH_GROUPS, default 500).
 #
 # Root. Makes N cgroups of its own under the v2 hierarchy (and, on a hybrid
 # host, the same names in the v1 cpu, memory and pids hierarchies, under its

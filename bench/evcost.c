@@ -8,14 +8,14 @@
  *
  * BENCH_EC_DRAIN (26) pages of a CPU are decoded before the next CPU's, as
  * ktop's reader drains a CPU whose 128-sub-buffer ring is a fifth full
- * (collectors/counting.c WAKE_PERCENT): the state split's records then come
+ * (collectors/trace/counting.c WAKE_PERCENT): the state split's records then come
  * in as many runs as they do live; 0 decodes each CPU's tick at once.
  *
  * DIR holds header_page, one format file per event kind (SYSTEM:EVENT, the
  * text of events/SYSTEM/EVENT/format) and cpuN.raw, the sub-buffers read
  * from per_cpu/cpuN/trace_pipe_raw, each a whole 64 KiB sub-buffer. The pages are
  * cut into TICKS intervals; each is decoded as above and closed as
- * collectors/counting.c closes a tick (lifecycle order, call timing with
+ * collectors/trace/counting.c closes a tick (lifecycle order, call timing with
  * "latency", the state split up to the tick's cut, the interval's end).
  * All of that runs in measured_tick() and measured_end(), which callgrind is
  * told to count (--toggle-collect="measured*"). Prints: events=<decoded>
@@ -26,12 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collectors/evdecode.h"
-#include "../collectors/evsums.h"
-#include "../collectors/instance.h"
+#include "../collectors/trace/evdecode.h"
+#include "../collectors/trace/evsums.h"
+#include "../collectors/trace/instance.h"
 
 #define MAX_CPUS 64
-/* The sub-buffer size bench/evcost.sh records with (ktop's, collectors/instance.c). */
+/* The sub-buffer size bench/evcost.sh records with (ktop's, collectors/trace/instance.c). */
 #define SUBBUF (64 * 1024)
 
 struct cpu_pages {
@@ -85,7 +85,7 @@ static uint64_t page_last_ts(const uint8_t *page, size_t size)
  * it after its first tick (resolve_abi in counting.c reads /proc/PID/exe):
  * the steady state, not a start-up in which every thread is looked at.
  */
-static void known_abi(struct acct *a, const struct cpu_pages *cpu, int ncpus)
+static void known_abi(struct evsums *a, const struct cpu_pages *cpu, int ncpus)
 {
 	struct rbpage p;
 	const uint8_t *rec;
@@ -103,7 +103,7 @@ static void known_abi(struct acct *a, const struct cpu_pages *cpu, int ncpus)
 
 				memcpy(&pid, rec + RB_COMMON_PID_OFF, sizeof(pid));
 				if (pid > 0)
-					acct_set_abi(a, acct_thread(a, pid), false);
+					evsums_set_abi(a, evsums_thread(a, pid), false);
 			}
 		}
 	}
@@ -122,13 +122,13 @@ static uint64_t mix(uint64_t h, uint64_t v)
  */
 static uint64_t digest;
 
-static void add_digest(const struct acct *a)
+static void add_digest(const struct evsums *a)
 {
-	const struct acct_thread *t;
+	const struct evsums_thread *t;
 	uint32_t i;
 	int c;
 
-	for (t = acct_first_active(a); t; t = t->next) {
+	for (t = evsums_first_active(a); t; t = t->next) {
 		uint64_t h = mix(0, (uint64_t)t->tid);
 
 		for (c = 0; c < CNT_NR; c++)
@@ -170,7 +170,7 @@ static uint64_t tick_cut(const struct cpu_pages *cpu, int ncpus, const size_t *t
 }
 
 /* What callgrind counts (--toggle-collect="measured*"): decoding a tick's pages, closing it. */
-static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct acct *a,
+static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct evsums *a,
 						   struct cpu_pages *cpu, int ncpus, int t, int ticks,
 						   size_t drain)
 {
@@ -195,24 +195,24 @@ static __attribute__((noinline)) void measured_tick(struct evdecode *d, struct a
 			size_t end = to[c] - at[c] > drain ? at[c] + drain : to[c];
 			bool whole = end - at[c] == drain;
 
-			acct_set_cpu(a, c);
+			evsums_set_cpu(a, c);
 			for (; at[c] < end; at[c]++)
 				evdecode_page(d, cpu[c].data + at[c] * SUBBUF, SUBBUF, a);
 			/* The mapping is exact: no slack. */
 			if (whole)
-				acct_state_drained(a, 0);
+				evsums_state_drained(a, 0);
 			more |= at[c] < to[c];
 		}
 	}
-	acct_order_life(a);
+	evsums_order_life(a);
 	if (a->order_times)
-		acct_time_calls(a);
-	acct_state_end(a, tick_cut(cpu, ncpus, to));
+		evsums_time_calls(a);
+	evsums_state_end(a, tick_cut(cpu, ncpus, to));
 }
 
-static __attribute__((noinline)) void measured_end(struct acct *a)
+static __attribute__((noinline)) void measured_end(struct evsums *a)
 {
-	acct_end_interval(a);
+	evsums_end_interval(a);
 }
 
 int main(int argc, char **argv)
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	struct cpu_pages cpu[MAX_CPUS];
 	struct evdecode dec;
 	struct clockmap cmap;
-	struct acct a;
+	struct evsums a;
 	char path[4096];
 	size_t len, i, nkinds = sizeof(kinds) / sizeof(kinds[0]);
 	char *text;
@@ -290,11 +290,11 @@ int main(int argc, char **argv)
 		dec.cmap = &cmap;
 	}
 	free(text);
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_life = true;
 	a.states = true;
 	a.order_times = latency;
-	acct_state_cpus(&a, ncpus);
+	evsums_state_cpus(&a, ncpus);
 	known_abi(&a, cpu, ncpus);
 	for (c = 0; c < ticks; c++) {
 		measured_tick(&dec, &a, cpu, ncpus, c, ticks, drain);
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
 	printf("events=%llu pages=%zu threads=%zu malformed=%llu digest=%016llx\n",
 	       (unsigned long long)dec.events, len, a.threads.n, (unsigned long long)dec.malformed,
 	       (unsigned long long)digest);
-	acct_free(&a);
+	evsums_free(&a);
 	evdecode_free(&dec);
 	for (c = 0; c < ncpus; c++)
 		free(cpu[c].data);

@@ -6,7 +6,7 @@
 #   sh bench/evcost.sh [WORKLOAD ...]     (root; default: getppid pingpong open)
 #
 # For each workload: a tracefs instance of our own with the events ktop
-# enables (collectors/counting.c; with "getppid-lat" raw_syscalls:sys_enter
+# enables (collectors/trace/counting.c; with "getppid-lat" raw_syscalls:sys_enter
 # too, as --latency), 64 KiB sub-buffers and trace_clock BENCH_EC_CLOCK
 # (local, ktop's where sched_clock is stable; mono: stamps not mapped), records BENCH_EC_SECS (0.3) s of build/bench/flood; the pages are read
 # from trace_pipe_raw once tracing is off (nobody reads during the flood), the

@@ -55,13 +55,13 @@ static const uint32_t profiles[4][12] = {
 	{ 257, 30, 0, 60, 3, 30, 5, 30, 9, 12, 11, 12 },	/* a file walker */
 };
 
-static void make_table(struct sc_table *t, int prof, bool vary)
+static void make_table(struct sctable *t, int prof, bool vary)
 {
 	int i;
 
-	sc_table_clear(t);
+	sctable_clear(t);
 	for (i = 0; i < 12; i += 2) {
-		struct sc_stat *s = sc_table_get(t, profiles[prof][i]);
+		struct sc_stat *s = sctable_get(t, profiles[prof][i]);
 
 		s->calls = profiles[prof][i + 1] + (vary ? rnd(20) : 0);
 		if (profiles[prof][i] == 257 && rnd(3) == 0) {
@@ -96,7 +96,7 @@ static int make(const char *file, double hours, double interval, int nprocs)
 	struct record_opts o = { .pattern = file };
 	struct record *rec;
 	struct gproc *procs = xcalloc((size_t)nprocs + 1, sizeof(*procs));
-	struct sc_table tables[64] = { 0 };
+	struct sctable tables[64] = { 0 };
 	struct model m;
 	struct sample s;
 	char err[640];
@@ -207,7 +207,7 @@ static int make(const char *file, double hours, double interval, int nprocs)
 	printf("intervals=%ld bytes=%lld seconds=%.1f\n", n, (long long)sb.st_size,
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	for (k = 0; k < 64; k++)
-		sc_table_free(&tables[k]);
+		sctable_free(&tables[k]);
 	sample_free(&s);
 	model_free(&m);
 	free(procs);

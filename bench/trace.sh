@@ -113,7 +113,7 @@ FIRST_TARGET=50		# ms to the first line on stdout
 CC=${CC:-cc}
 B=build/bench
 TRACEFS=/sys/kernel/tracing
-# The events ktop enables by default (collectors/counting.c, blockev.c), for a
+# The events ktop enables by default (collectors/trace/counting.c, blockev.c), for a
 # floor measured before any ktop run: the floors take the set ktop's instance
 # had (events_of), so that they follow ktop's defaults and what this kernel has.
 KTOP_EVENTS="raw_syscalls/sys_exit syscalls/sys_enter_exit syscalls/sys_enter_exit_group

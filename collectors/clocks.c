@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "sysparse.h"
+#include "proc/procfs.h"
+#include "system/sysparse.h"
 
 /* The machine whose 32-bit programs use its own numbers (x32): not compat. */
 #ifdef __x86_64__
@@ -55,7 +55,7 @@ int exe_compat(pid_t pid)
 	if (n < 0)
 		return -1;
 	/* A 32-bit machine has no compat ABI. */
-	return sizeof(long) == 8 ? parse_elf_compat(h, (size_t)n, NATIVE_EM) : 0;
+	return sizeof(long) == 8 ? procfs_parse_elf_compat(h, (size_t)n, NATIVE_EM) : 0;
 }
 
 static uint64_t clock_ns(clockid_t id)
@@ -66,17 +66,17 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t now_mono_ns(void)
+uint64_t clocks_mono_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
 }
 
-uint64_t thread_cpu_ns(void)
+uint64_t clocks_thread_cpu_ns(void)
 {
 	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-double now_wall_s(void)
+double clocks_wall_s(void)
 {
 	struct timespec ts;
 
@@ -154,7 +154,7 @@ int sched_clock_stable(char *why, size_t whylen)
 
 	if (n <= 0)
 		n = read_sched_debug_privately(buf, sizeof(buf));
-	ret = n > 0 ? parse_sched_clock_stable(buf, (size_t)n) : -1;
+	ret = n > 0 ? sysparse_sched_clock_stable(buf, (size_t)n) : -1;
 	if (ret < 0) {
 		snprintf(why, whylen, "sched_clock's stability unknown: no debugfs sched/debug");
 		return -1;

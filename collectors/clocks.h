@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_SYSIO_H
-#define KTOP_SYSIO_H
+#ifndef KTOP_CLOCKS_H
+#define KTOP_CLOCKS_H
 
 /*
  * The clocks and one-off file reads: the few system calls that are not a
@@ -12,11 +12,11 @@
 #include <sys/types.h>
 
 /* Monotonic time in nanoseconds: every interval and rate is measured on it. */
-uint64_t now_mono_ns(void);
+uint64_t clocks_mono_ns(void);
 /* The calling thread's CPU time in nanoseconds: what a piece of work costs, whatever else runs. */
-uint64_t thread_cpu_ns(void);
+uint64_t clocks_thread_cpu_ns(void);
 /* Wall-clock time in seconds with fraction, for batch timestamps. */
-double now_wall_s(void);
+double clocks_wall_s(void);
 
 /*
  * sched_clock_stable - does the kernel keep sched_clock(), trace_clock

@@ -34,14 +34,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "procfs.h"
+#include "proc/procfs.h"
 #include "../model/model.h"
 #include "../model/sample.h"
 
-struct acct;
-struct acct_sig;
-struct ftrace;
-struct ftrace_priv;
+struct evsums;
+struct evsums_sig;
+struct counting;
+struct counting_priv;
 struct flight;
 
 /* What the sinks need read this interval (src/sinks.c), handed to every source. */
@@ -68,12 +68,12 @@ struct source_facts {
 	size_t nmoved;
 	const pid_t *followed;		/* processes that join the model's focus (forked by one) */
 	size_t nfollowed;
-	const struct acct_sig *sigs;	/* signals generated in the interval */
+	const struct evsums_sig *sigs;	/* signals generated in the interval */
 	size_t nsigs;
 	uint64_t cut_ns;		/* CLOCK_MONOTONIC where the events' interval ends; 0: untraced */
 	/* collect: the counting source */
-	const struct acct *acct;	/* the interval's per-thread sums; NULL: untraced */
-	const struct ftrace_priv *priv;	/* watched processes no longer reported */
+	const struct evsums *acct;	/* the interval's per-thread sums; NULL: untraced */
+	const struct counting_priv *priv;	/* watched processes no longer reported */
 	size_t npriv;
 	/* applied: the counting source */
 	const pid_t *held;		/* rows left for the next tick: their exit records wait */
@@ -98,7 +98,7 @@ struct source_env {
 	/* Set by the sources */
 	bool tracing;			/* the counting source runs (the focus and inprog need it) */
 	/* For src/ only (the flight recorder, the exporter's health, the summary's exited pids). */
-	struct ftrace *ftrace;		/* the counting collector; NULL once stopped */
+	struct counting *ftrace;		/* the counting collector; NULL once stopped */
 	struct procfs *procfs;
 	/* The tick's */
 	struct source_facts facts;
@@ -107,7 +107,7 @@ struct source_env {
 	 * The model for model_focus_feed only (model.h): the focus exception
 	 * (DESIGN.md, The one loop; model/sample.h), the process view's rings
 	 * fed at event rate between ticks. The focus source hands it to
-	 * collectors/focus.c, which writes nothing else with it
+	 * collectors/focus/focus.c, which writes nothing else with it
 	 * (tools/check-layout.sh); every source reads @m.
 	 */
 	struct model *feed;
@@ -158,6 +158,6 @@ struct source {
 };
 
 extern const struct source system_source, procfs_source, cgnames_source, counting_source,
-	focus_source, inprog_source, exits_source, cgres_source;
+	focus_source, inprog_source, exits_source, cgfiles_source;
 
 #endif

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_MODEL_CGNAME_H
-#define KTOP_MODEL_CGNAME_H
+#ifndef KTOP_CGNAME_H
+#define KTOP_CGNAME_H
 
 /*
  * lib/cgname: the names people use for a container, a pod, a machine,
  * from the cgroup path (pure: what the path says) and from what
- * collectors/cgnames.c read once per cgroup in the runtimes' files (Docker's
+ * collectors/cgroup/cgnames.c read once per cgroup in the runtimes' files (Docker's
  * config.v2.json, the kubelet's /var/log/pods directories). The model keeps
  * one struct cg_name per cgroup path (struct cgnames, keyed by the interned
  * path pointer), and the group keys container, pod and namespace use it.

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_MODEL_CGROUP_H
-#define KTOP_MODEL_CGROUP_H
+#ifndef KTOP_CGROUP_H
+#define KTOP_CGROUP_H
 
 /*
  * lib/cgroup: which group a process belongs to, from its cgroup path: the
  * path itself, the systemd unit it names, the container it names. Pure string
- * work, no I/O: collectors/cgroup reads /proc/PID/cgroup and hands its bytes
+ * work, no I/O: collectors/cgroup/cgroupfs reads /proc/PID/cgroup and hands its bytes
  * to cgroup_parse_proc(); the model keeps the path and derives the rest.
  *
  * A cgroup path is arbitrary bytes (no NUL, no '/' inside a name, no newline:

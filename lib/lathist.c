@@ -3,12 +3,12 @@
 
 #include <math.h>
 
-uint64_t lat_bucket_us(unsigned b)
+uint64_t lathist_bucket_us(unsigned b)
 {
 	return b < LAT_OVERFLOW ? (uint64_t)1 << b : 0;
 }
 
-void lat_hist_add(struct lat_hist *dst, const struct lat_hist *src)
+void lathist_add(struct lathist *dst, const struct lathist *src)
 {
 	unsigned i;
 
@@ -16,7 +16,7 @@ void lat_hist_add(struct lat_hist *dst, const struct lat_hist *src)
 		dst->n[i] += src->n[i];
 }
 
-uint64_t lat_hist_count(const struct lat_hist *h)
+uint64_t lathist_count(const struct lathist *h)
 {
 	uint64_t n = 0;
 	unsigned i;
@@ -26,9 +26,9 @@ uint64_t lat_hist_count(const struct lat_hist *h)
 	return n;
 }
 
-int lat_hist_quantile(const struct lat_hist *h, double q)
+int lathist_quantile(const struct lathist *h, double q)
 {
-	uint64_t total = lat_hist_count(h), rank, seen = 0;
+	uint64_t total = lathist_count(h), rank, seen = 0;
 	unsigned i;
 
 	if (!total)
@@ -46,9 +46,9 @@ int lat_hist_quantile(const struct lat_hist *h, double q)
 	return LAT_OVERFLOW;
 }
 
-bool lat_hist_quantile_us(const struct lat_hist *h, double q, uint64_t max_ns, double *out)
+bool lathist_quantile_us(const struct lathist *h, double q, uint64_t max_ns, double *out)
 {
-	int b = lat_hist_quantile(h, q);
+	int b = lathist_quantile(h, q);
 
 	if (b < 0)
 		return false;
@@ -57,7 +57,7 @@ bool lat_hist_quantile_us(const struct lat_hist *h, double q, uint64_t max_ns, d
 	 * bucket's bound above the longest call says less than the call does
 	 * (p50 4194304 us of calls that took 3.0 s at most): the longest, then.
 	 */
-	*out = b == LAT_OVERFLOW ? (double)max_ns / 1e3 : (double)lat_bucket_us((unsigned)b);
+	*out = b == LAT_OVERFLOW ? (double)max_ns / 1e3 : (double)lathist_bucket_us((unsigned)b);
 	if (*out > (double)max_ns / 1e3)
 		*out = (double)max_ns / 1e3;
 	return true;

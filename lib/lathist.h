@@ -20,7 +20,7 @@
 /* The last bucket has no upper bound (Prometheus' +Inf). */
 #define LAT_OVERFLOW (LAT_BUCKETS - 1)
 
-struct lat_hist {
+struct lathist {
 	uint64_t n[LAT_BUCKETS];
 };
 
@@ -31,7 +31,7 @@ struct lat_hist {
  * (2^(c - 1) < @ns <= 2^c), 1000 * 2^(c - 10) is 0.977 * 2^c and
  * 1000 * 2^(c - 9) above 2^c, so b is c - 10 or c - 9, one compare apart.
  */
-static inline unsigned lat_bucket(uint64_t ns)
+static inline unsigned lathist_bucket(uint64_t ns)
 {
 	unsigned b;
 
@@ -44,27 +44,27 @@ static inline unsigned lat_bucket(uint64_t ns)
 }
 
 /* Bucket @b's upper bound in microseconds; 0 for LAT_OVERFLOW (none). */
-uint64_t lat_bucket_us(unsigned b);
+uint64_t lathist_bucket_us(unsigned b);
 
-void lat_hist_add(struct lat_hist *dst, const struct lat_hist *src);
-uint64_t lat_hist_count(const struct lat_hist *h);
+void lathist_add(struct lathist *dst, const struct lathist *src);
+uint64_t lathist_count(const struct lathist *h);
 
 /*
- * lat_hist_quantile - the bucket the @q quantile (0 < q <= 1) falls in
+ * lathist_quantile - the bucket the @q quantile (0 < q <= 1) falls in
  *
  * The smallest bucket holding at least ceil(q * count) of the calls (the
  * nearest rank). Returns -1 for an empty histogram.
  */
-int lat_hist_quantile(const struct lat_hist *h, double q);
+int lathist_quantile(const struct lathist *h, double q);
 
 /*
- * lat_hist_quantile_us - the @q quantile as an upper bound, in microseconds
+ * lathist_quantile_us - the @q quantile as an upper bound, in microseconds
  * @max_ns: the longest call the histogram holds: the bound of LAT_OVERFLOW,
  * and of every bucket whose own bound is above it (a percentile is never
  * more than the longest call)
  *
  * false for an empty histogram.
  */
-bool lat_hist_quantile_us(const struct lat_hist *h, double q, uint64_t max_ns, double *out);
+bool lathist_quantile_us(const struct lathist *h, double q, uint64_t max_ns, double *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_SYSCALLS_H
-#define KTOP_SYSCALLS_H
+#ifndef KTOP_SCNAMES_H
+#define KTOP_SCNAMES_H
 
 #include <stddef.h>
 

@@ -6,12 +6,12 @@
 
 #include "util.h"
 
-/* What every table's slots and histograms take (sc_table_live_bytes). */
+/* What every table's slots and histograms take (sctable_live_bytes). */
 static size_t live;
 
 static uint32_t slot_of(uint32_t nr, uint32_t cap)
 {
-	/* Must agree with sc_table_get's inline first probe. */
+	/* Must agree with sctable_get's inline first probe. */
 	return (nr * 2654435769u >> 16) & (cap - 1);
 }
 
@@ -24,7 +24,7 @@ static struct sc_stat *probe(struct sc_stat *slots, uint32_t cap, uint32_t nr)
 	return &slots[i];
 }
 
-static void alloc_slots(struct sc_table *t, uint32_t cap)
+static void alloc_slots(struct sctable *t, uint32_t cap)
 {
 	uint32_t i;
 
@@ -36,10 +36,10 @@ static void alloc_slots(struct sc_table *t, uint32_t cap)
 	t->hot = 0;
 }
 
-static void grow(struct sc_table *t)
+static void grow(struct sctable *t)
 {
 	struct sc_stat *old = t->slots;
-	struct lat_hist *oldh = t->hist;
+	struct lathist *oldh = t->hist;
 	uint32_t oldcap = t->cap, i;
 
 	alloc_slots(t, oldcap ? oldcap * 2 : 16);
@@ -62,7 +62,7 @@ static void grow(struct sc_table *t)
 	free(oldh);
 }
 
-struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr)
+struct sc_stat *sctable_slow_get(struct sctable *t, uint32_t nr)
 {
 	struct sc_stat *s;
 
@@ -81,12 +81,12 @@ struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr)
 		s->nr = nr;
 		t->used++;
 	}
-	/* Not in its first slot (sc_table_get looked): the next lookup looks here second. */
+	/* Not in its first slot (sctable_get looked): the next lookup looks here second. */
 	t->hot = (uint32_t)(s - t->slots);
 	return s;
 }
 
-const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr)
+const struct sc_stat *sctable_find(const struct sctable *t, uint32_t nr)
 {
 	const struct sc_stat *s;
 
@@ -96,7 +96,7 @@ const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr)
 	return s->nr == nr ? s : NULL;
 }
 
-void sc_table_clear(struct sc_table *t)
+void sctable_clear(struct sctable *t)
 {
 	uint32_t i;
 
@@ -107,9 +107,9 @@ void sc_table_clear(struct sc_table *t)
 	t->used = 0;
 }
 
-void sc_table_free(struct sc_table *t)
+void sctable_free(struct sctable *t)
 {
-	live -= sc_table_mem(t);
+	live -= sctable_mem(t);
 	free(t->slots);
 	free(t->hist);
 	t->slots = NULL;
@@ -117,7 +117,7 @@ void sc_table_free(struct sc_table *t)
 	t->cap = t->used = t->hot = 0;
 }
 
-void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)
+void sctable_stat_add(struct sc_stat *dst, const struct sc_stat *src)
 {
 	dst->calls += src->calls;
 	dst->errors += src->errors;
@@ -129,7 +129,7 @@ void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src)
 		dst->top_errno = src->top_errno;
 }
 
-void sc_table_hist_alloc(struct sc_table *t)
+void sctable_hist_alloc(struct sctable *t)
 {
 	if (!t->hist) {
 		t->hist = xcalloc(t->cap, sizeof(*t->hist));
@@ -137,52 +137,52 @@ void sc_table_hist_alloc(struct sc_table *t)
 	}
 }
 
-size_t sc_table_mem(const struct sc_table *t)
+size_t sctable_mem(const struct sctable *t)
 {
 	return t->cap * (sizeof(*t->slots) + (t->hist ? sizeof(*t->hist) : 0));
 }
 
-size_t sc_table_live_bytes(void)
+size_t sctable_live_bytes(void)
 {
 	return live;
 }
 
-static struct lat_hist *hist_of(struct sc_table *t, struct sc_stat *s)
+static struct lathist *hist_of(struct sctable *t, struct sc_stat *s)
 {
-	sc_table_hist_alloc(t);
+	sctable_hist_alloc(t);
 	return &t->hist[s - t->slots];
 }
 
-void sc_table_add(struct sc_table *dst, uint32_t nr, const struct sc_table *src,
+void sctable_add(struct sctable *dst, uint32_t nr, const struct sctable *src,
 		  const struct sc_stat *s)
 {
-	struct sc_stat *d = sc_table_get(dst, nr);
+	struct sc_stat *d = sctable_get(dst, nr);
 
-	sc_stat_add(d, s);
+	sctable_stat_add(d, s);
 	if (src->hist && s->timed)
-		lat_hist_add(hist_of(dst, d), &src->hist[s - src->slots]);
+		lathist_add(hist_of(dst, d), &src->hist[s - src->slots]);
 }
 
-void sc_table_merge(struct sc_table *dst, const struct sc_table *src)
+void sctable_merge(struct sctable *dst, const struct sctable *src)
 {
 	uint32_t i;
 
 	for (i = 0; i < src->cap; i++)
 		if (src->slots[i].nr != SC_EMPTY)
-			sc_table_add(dst, src->slots[i].nr, src, &src->slots[i]);
+			sctable_add(dst, src->slots[i].nr, src, &src->slots[i]);
 }
 
-void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h)
+void sctable_put_hist(struct sctable *t, struct sc_stat *s, const struct lathist *h)
 {
-	lat_hist_add(hist_of(t, s), h);
+	lathist_add(hist_of(t, s), h);
 }
 
-const struct lat_hist *sc_table_hist(const struct sc_table *t, const struct sc_stat *s)
+const struct lathist *sctable_hist(const struct sctable *t, const struct sc_stat *s)
 {
 	return t->hist && s && s->timed ? &t->hist[s - t->slots] : NULL;
 }
 
-uint64_t sc_table_hist_sum(const struct sc_table *t, struct lat_hist *out, uint64_t *max_ns)
+uint64_t sctable_hist_sum(const struct sctable *t, struct lathist *out, uint64_t *max_ns)
 {
 	uint32_t i;
 
@@ -193,11 +193,11 @@ uint64_t sc_table_hist_sum(const struct sc_table *t, struct lat_hist *out, uint6
 
 		if (s->nr == SC_EMPTY || !s->timed)
 			continue;
-		lat_hist_add(out, &t->hist[i]);
+		lathist_add(out, &t->hist[i]);
 		if (s->max_ns > *max_ns)
 			*max_ns = s->max_ns;
 	}
-	return lat_hist_count(out);
+	return lathist_count(out);
 }
 
 static int before(const struct sc_stat *a, const struct sc_stat *b)
@@ -207,7 +207,7 @@ static int before(const struct sc_stat *a, const struct sc_stat *b)
 	return a->nr < b->nr;
 }
 
-const struct sc_stat *sc_table_top(const struct sc_table *t)
+const struct sc_stat *sctable_top(const struct sctable *t)
 {
 	const struct sc_stat *best = NULL;
 	uint32_t i;
@@ -226,7 +226,7 @@ static int cmp_stat(const void *pa, const void *pb)
 	return before(a, b) ? -1 : before(b, a) ? 1 : 0;
 }
 
-size_t sc_table_sorted(const struct sc_table *t, const struct sc_stat **out)
+size_t sctable_sorted(const struct sctable *t, const struct sc_stat **out)
 {
 	size_t n = 0;
 	uint32_t i;
@@ -238,7 +238,7 @@ size_t sc_table_sorted(const struct sc_table *t, const struct sc_stat **out)
 	return n;
 }
 
-uint64_t sc_table_time_ns(const struct sc_table *t)
+uint64_t sctable_time_ns(const struct sctable *t)
 {
 	uint64_t ns = 0;
 	uint32_t i;

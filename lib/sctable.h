@@ -60,14 +60,14 @@ struct sc_stat {
 	uint64_t max_ns;
 };
 
-struct sc_table {
+struct sctable {
 	struct sc_stat *slots;	/* NULL until the first call */
 	/*
 	 * The timed calls' durations, slot by slot (hist[i] is slots[i]'s):
-	 * NULL until a call is timed (sc_table_time), so the tables of an
+	 * NULL until a call is timed (sctable_time), so the tables of an
 	 * untimed session (no sys_enter) stay small.
 	 */
-	struct lat_hist *hist;
+	struct lathist *hist;
 	uint32_t cap, used;	/* cap is 0 or a power of two */
 	/*
 	 * The slot of the entry found last away from its first slot (its first
@@ -77,10 +77,10 @@ struct sc_table {
 	uint32_t hot;
 };
 
-struct sc_stat *sc_table_slow_get(struct sc_table *t, uint32_t nr);
+struct sc_stat *sctable_slow_get(struct sctable *t, uint32_t nr);
 
 /* The entry of @nr, created (zeroed) if new. Never NULL (allocation failure aborts). */
-static inline struct sc_stat *sc_table_get(struct sc_table *t, uint32_t nr)
+static inline struct sc_stat *sctable_get(struct sctable *t, uint32_t nr)
 {
 	if (t->cap) {
 		uint32_t i = (nr * 2654435769u >> 16) & (t->cap - 1);
@@ -90,7 +90,7 @@ static inline struct sc_stat *sc_table_get(struct sc_table *t, uint32_t nr)
 		if (t->slots[t->hot].nr == nr)
 			return &t->slots[t->hot];
 	}
-	return sc_table_slow_get(t, nr);
+	return sctable_slow_get(t, nr);
 }
 
 /*
@@ -125,61 +125,61 @@ static inline uint32_t sc_err_errno(uint32_t key)
 }
 
 /* The entry of @nr, or NULL. */
-const struct sc_stat *sc_table_find(const struct sc_table *t, uint32_t nr);
+const struct sc_stat *sctable_find(const struct sctable *t, uint32_t nr);
 /* Forget every entry, keep the memory (the next interval uses it again). */
-void sc_table_clear(struct sc_table *t);
+void sctable_clear(struct sctable *t);
 /* What @t's slots and histograms take: a copy of it takes that much again at most. */
-size_t sc_table_mem(const struct sc_table *t);
+size_t sctable_mem(const struct sctable *t);
 /*
  * What every table alive takes (one count for the process, like lib/rcstr.h's):
  * a replay refuses a file whose rows' tables would take more than its limit.
  */
-size_t sc_table_live_bytes(void);
-void sc_table_free(struct sc_table *t);
+size_t sctable_live_bytes(void);
+void sctable_free(struct sctable *t);
 /* Add @src's calls, errors and times to @dst (same syscall or a sum of several). */
-void sc_stat_add(struct sc_stat *dst, const struct sc_stat *src);
+void sctable_stat_add(struct sc_stat *dst, const struct sc_stat *src);
 /* Add every entry of @src to @dst, durations too. */
-void sc_table_merge(struct sc_table *dst, const struct sc_table *src);
+void sctable_merge(struct sctable *dst, const struct sctable *src);
 /* Add @s, an entry of @src, to @dst's entry @nr, durations too. */
-void sc_table_add(struct sc_table *dst, uint32_t nr, const struct sc_table *src,
+void sctable_add(struct sctable *dst, uint32_t nr, const struct sctable *src,
 		  const struct sc_stat *s);
 /* @t's histograms, one a slot, zeroed: allocated at its first timed call. */
-void sc_table_hist_alloc(struct sc_table *t);
+void sctable_hist_alloc(struct sctable *t);
 /*
  * A call of entry @s (of @t) timed at @ns: its time, count, max and bucket.
  * Inline: --latency times most calls.
  */
-static inline void sc_table_time(struct sc_table *t, struct sc_stat *s, uint64_t ns)
+static inline void sctable_time(struct sctable *t, struct sc_stat *s, uint64_t ns)
 {
 	if (__builtin_expect(!t->hist, 0))
-		sc_table_hist_alloc(t);
+		sctable_hist_alloc(t);
 	s->time_ns += ns;
 	s->timed++;
 	if (ns > s->max_ns)
 		s->max_ns = ns;
-	t->hist[s - t->slots].n[lat_bucket(ns)]++;
+	t->hist[s - t->slots].n[lathist_bucket(ns)]++;
 }
 /*
  * Add @h to the durations of entry @s of @t (a recording's histogram read
  * back: the calls' times, counts and max are the entry's own fields).
  */
-void sc_table_put_hist(struct sc_table *t, struct sc_stat *s, const struct lat_hist *h);
+void sctable_put_hist(struct sctable *t, struct sc_stat *s, const struct lathist *h);
 /* The durations of entry @s of @t; NULL when none of its calls was timed. */
-const struct lat_hist *sc_table_hist(const struct sc_table *t, const struct sc_stat *s);
+const struct lathist *sctable_hist(const struct sctable *t, const struct sc_stat *s);
 /*
  * The durations of every entry of @t summed into @out (zeroed first), and the
  * longest call into *@max_ns. Returns how many calls it holds.
  */
-uint64_t sc_table_hist_sum(const struct sc_table *t, struct lat_hist *out, uint64_t *max_ns);
+uint64_t sctable_hist_sum(const struct sctable *t, struct lathist *out, uint64_t *max_ns);
 /* The entry with most calls (ties: the lower number), or NULL when empty. */
-const struct sc_stat *sc_table_top(const struct sc_table *t);
+const struct sc_stat *sctable_top(const struct sctable *t);
 /* The sum of the entries' time_ns: time inside the calls timed. */
-uint64_t sc_table_time_ns(const struct sc_table *t);
+uint64_t sctable_time_ns(const struct sctable *t);
 /*
  * Fill @out with pointers to the entries, most calls first (ties: lower number).
  * Returns how many; @out must hold t->used. The pointers live until the table
  * changes.
  */
-size_t sc_table_sorted(const struct sc_table *t, const struct sc_stat **out);
+size_t sctable_sorted(const struct sctable *t, const struct sc_stat **out);
 
 #endif

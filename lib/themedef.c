@@ -60,12 +60,12 @@ static const struct {
 	{ "underline", TA_UNDERLINE }, { "standout", TA_STANDOUT }, { "italic", TA_ITALIC },
 };
 
-const char *theme_elem_name(int e)
+const char *themedef_elem_name(int e)
 {
 	return e >= 0 && e < EL_NR ? elems[e].name : NULL;
 }
 
-const char *theme_elem_doc(int e)
+const char *themedef_elem_doc(int e)
 {
 	return e >= 0 && e < EL_NR ? elems[e].doc : NULL;
 }
@@ -180,7 +180,7 @@ static int parse_line(char *line, struct theme_def *d, bool *seen, char *err, si
 	return 0;
 }
 
-int theme_parse(const char *text, struct theme_def *out, int *line, char *err, size_t errsz)
+int themedef_parse(const char *text, struct theme_def *out, int *line, char *err, size_t errsz)
 {
 	struct theme_def d;
 	bool seen[EL_NR] = { false };
@@ -239,7 +239,7 @@ static short nearest_basic(short c)
 	return (short)(r | g << 1 | b << 2);
 }
 
-short theme_color_for(struct theme_color c, int ncolors)
+short themedef_color_for(struct theme_color c, int ncolors)
 {
 	if (c.c < 0 || c.c < ncolors)
 		return c.c;

@@ -89,21 +89,21 @@ struct theme_def {
 #define THEME_MAX 32
 
 /* The element's name in theme files ("table-header"), and what it is. */
-const char *theme_elem_name(int e);
-const char *theme_elem_doc(int e);
+const char *themedef_elem_name(int e);
+const char *themedef_elem_doc(int e);
 
 /*
- * theme_parse - parse the text of a theme file into @out
+ * themedef_parse - parse the text of a theme file into @out
  * @line: on error, the 1-based line at fault
  *
  * Returns 0, or -EINVAL with @err set (without the file and line).
  */
-int theme_parse(const char *text, struct theme_def *out, int *line, char *err, size_t errsz);
+int themedef_parse(const char *text, struct theme_def *out, int *line, char *err, size_t errsz);
 
 /*
  * Colour @c for a terminal of @ncolors: itself, its fallback, bright colours as
  * the plain ones, or the nearest of the 8 basic colours.
  */
-short theme_color_for(struct theme_color c, int ncolors);
+short themedef_color_for(struct theme_color c, int ncolors);
 
 #endif

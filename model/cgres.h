@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_MODEL_CGRES_H
-#define KTOP_MODEL_CGRES_H
+#ifndef KTOP_CGRES_H
+#define KTOP_CGRES_H
 
 /*
  * model/cgres: a group's resources, from its cgroup's files: pressure stall
@@ -8,7 +8,7 @@
  * cpu.max, cpu.stat; v1 cpu.cfs_quota_us, cpu.cfs_period_us, cpu.stat),
  * memory use, limit and OOM events (v2 memory.current, memory.max,
  * memory.events; v1 memory.usage_in_bytes, memory.limit_in_bytes,
- * memory.oom_control, memory.failcnt), pids. collectors/cgres.c reads the
+ * memory.oom_control, memory.failcnt), pids. collectors/cgroup/cgfiles.c reads the
  * files (persistent descriptors, pread) and hands the raw counters over in
  * the sample; the model keeps two readings per cgroup and turns them into
  * the interval's numbers: a pressure share is the delta of the file's
@@ -53,21 +53,6 @@ struct cgres_raw {
 	uint64_t mem_max_hits, oom, oom_kill;
 	uint64_t pids_cur, pids_max;
 };
-
-/*
- * cgres_parse_psi - a pressure file ("some avg10=... total=N\nfull ... total=N"):
- * the totals into *@some and *@full. Returns the lines found: 1 some, 2 full.
- */
-unsigned cgres_parse_psi(const char *buf, size_t n, uint64_t *some, uint64_t *full);
-/* The value of line "@key N" of a flat keyed file (cpu.stat, memory.events, oom_control). */
-bool cgres_parse_key(const char *buf, size_t n, const char *key, uint64_t *v);
-/*
- * A one-number file: "N", "max" or "-1" (CGR_UNLIMITED); a v1 byte limit of
- * 2^62 or more (the kernel's PAGE_COUNTER_MAX in bytes) is no limit either.
- */
-bool cgres_parse_limit(const char *buf, size_t n, uint64_t *v);
-/* cpu.max: "QUOTA PERIOD" or "max PERIOD". */
-bool cgres_parse_cpu_max(const char *buf, size_t n, uint64_t *quota, uint64_t *period);
 
 /* A group's alerts this interval (cgres_alerts). */
 #define CGA_THROTTLED	0x1u	/* throttled at least once */

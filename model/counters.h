@@ -19,7 +19,7 @@ enum counter {
 /*
  * COUNTERS_IF_STATE(src, x): x for a row whose SRC is STATE (the time of
  * a thread state), nothing for the others: for the tables made of the state
- * rows only (collectors/evsums.h).
+ * rows only (collectors/trace/evsums.h).
  */
 #define COUNTERS_IF_STATE(src, ...) COUNTERS_IF_STATE_##src(__VA_ARGS__)
 #define COUNTERS_IF_STATE_STATE(...) __VA_ARGS__

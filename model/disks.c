@@ -78,7 +78,7 @@ void disks_apply(struct disks *d, const struct disk_reading *r, bool counted)
 	}
 	k->other_total += r->other;
 	k->timed_total += r->timed;
-	lat_hist_add(&k->hist_total, &r->hist);
+	lathist_add(&k->hist_total, &r->hist);
 	k->lat_ns_total += r->lat_ns;
 	if (r->max_ns > k->max_ns_total)
 		k->max_ns_total = r->max_ns;

@@ -4,7 +4,7 @@
 
 /*
  * model/disks: the block devices' I/O, per interval and since the first one,
- * as a source read it from the block layer's events (collectors/blockev.c):
+ * as a source read it from the block layer's events (collectors/trace/blockev.c):
  * requests completed per direction and their bytes, the issue -> complete
  * times of the requests whose issue and completion were both seen (log2
  * histograms, lib/lathist.h), the requests in flight at the interval's end,
@@ -39,7 +39,7 @@ struct disk_reading {
 	uint64_t bytes[DISK_DIRS];	/* the sectors they completed, in bytes */
 	uint64_t other;			/* flushes, discards and other requests completed */
 	uint64_t timed;			/* read and write requests both issued and completed */
-	struct lat_hist hist;		/* their issue -> complete times */
+	struct lathist hist;		/* their issue -> complete times */
 	uint64_t lat_ns, max_ns;	/* the sum of those times, the longest */
 	uint32_t inflight;		/* issued, not completed, at the interval's end */
 	struct disk_submitter sub[DISK_SUBMITTERS];	/* most bytes first */
@@ -53,7 +53,7 @@ struct disk_reading {
 struct disk {
 	struct disk_reading now;	/* this interval (counts 0 when it was idle) */
 	uint64_t ios_total[DISK_DIRS], bytes_total[DISK_DIRS], other_total, timed_total;
-	struct lat_hist hist_total;
+	struct lathist hist_total;
 	uint64_t lat_ns_total, max_ns_total;
 };
 

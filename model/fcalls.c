@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * System calls in progress (model/fcall.h): a focused process's list, made
- * by the focus collector at each tick (model/watched.h), and how the process
+ * by the focus collector at each tick (model/fproc.h), and how the process
  * view and batch say one ("read on fd 3 (pipe:[812]) for 12.4 s").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "watched.h"
+#include "fproc.h"
 #include "../lib/scnames.h"
 #include "../lib/util.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A focused process's threads and their state split with its history
- * (model/watched.h, struct fthread): put by the focus collector each tick from
+ * (model/fproc.h, struct fthread): put by the focus collector each tick from
  * the counting instance's per-thread numbers, the ones the process's row is
  * the sum of, so that the process view's thread table adds up to its row.
  */
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "watched.h"
+#include "fproc.h"
 #include "../lib/util.h"
 
 /* Ticks a thread stays listed without news (exited, or forgotten by the source). */

@@ -5,7 +5,7 @@
 /*
  * model/kev: one kernel event of a focused process, as its ring keeps it, and
  * the kind catalog (name, the tracepoints behind each kind). Pure data: the
- * decoding from ring-buffer records is collectors/evrich.c's, the text
+ * decoding from ring-buffer records is collectors/focus/evrich.c's, the text
  * tables/kevtext.c's. A new kind is a row in kev.c's catalog, an enum
  * kev_kind and its renderer in kevtext.c.
  */

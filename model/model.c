@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "watched.h"
+#include "fproc.h"
 #include "../lib/rcstr.h"
 #include "../lib/util.h"
 
@@ -30,7 +30,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	m->sys_prev.stat.ncpu_max = SYS_MAX_CPUS;
 	m->sum.cpu_busy = xcalloc(SYS_MAX_CPUS, sizeof(*m->sum.cpu_busy));
 	pidmap_init(&m->focus_set);
-	sysagg_init(&m->agg);
+	systotals_init(&m->agg);
 	sigflows_init(&m->sigflows);
 	disks_init(&m->disks);
 	cgnames_init(&m->names);
@@ -40,8 +40,8 @@ void model_init(struct model *m, long hz, long page_kb)
 static void task_free(struct task *t)
 {
 	rcstr_put(t->cmdline);
-	sc_table_free(&t->sc);
-	sc_table_free(&t->err);
+	sctable_free(&t->sc);
+	sctable_free(&t->err);
 	free(t);
 }
 
@@ -114,8 +114,8 @@ void model_free(struct model *m)
 	free(m->tasks);
 	free(m->focus);
 	pidmap_free(&m->focus_set);
-	sc_table_free(&m->sc_total);
-	sysagg_free(&m->agg);
+	sctable_free(&m->sc_total);
+	systotals_free(&m->agg);
 	sigflows_free(&m->sigflows);
 	free(m->conns);
 	disks_free(&m->disks);
@@ -141,8 +141,8 @@ static void task_begin(struct task *t)
 	memset(t->ev, 0, sizeof(t->ev));
 	t->ev_withheld = false;
 	t->st_known = false;
-	sc_table_clear(&t->sc);
-	sc_table_clear(&t->err);
+	sctable_clear(&t->sc);
+	sctable_clear(&t->err);
 	t->exited = false;
 	t->was_final = t->final;
 	t->final = false;
@@ -192,12 +192,12 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 
 static void task_reset(struct task *t, pid_t pid, pid_t tgid, uint64_t starttime)
 {
-	struct sc_table sc = t->sc, err = t->err;
+	struct sctable sc = t->sc, err = t->err;
 
 	rcstr_put(t->cmdline);
 	/* The tables' memory is kept for the new task; their entries are not. */
-	sc_table_clear(&sc);
-	sc_table_clear(&err);
+	sctable_clear(&sc);
+	sctable_clear(&err);
 	memset(t, 0, sizeof(*t));
 	t->sc = sc;
 	t->err = err;
@@ -413,10 +413,10 @@ bool task_delta(const struct task *t, enum counter c, uint64_t *out)
 
 bool task_sc_quantile_us(const struct task *t, double q, double *out)
 {
-	struct lat_hist h;
+	struct lathist h;
 	uint64_t max;
 
-	return sc_table_hist_sum(&t->sc, &h, &max) && lat_hist_quantile_us(&h, q, max, out);
+	return sctable_hist_sum(&t->sc, &h, &max) && lathist_quantile_us(&h, q, max, out);
 }
 
 double task_share_max(const struct model *m, const struct task *t)
@@ -946,9 +946,9 @@ static void apply_row(struct model *m, const struct row_events *e)
 	if (e->have_state)
 		t->st_known = true;
 	if (e->sc)
-		sc_table_merge(&t->sc, e->sc);
+		sctable_merge(&t->sc, e->sc);
 	if (e->err)
-		sc_table_merge(&t->err, e->err);
+		sctable_merge(&t->err, e->err);
 }
 
 /*
@@ -1263,7 +1263,7 @@ static void task_compute(struct model *m, struct task *t)
 		t->delta[c] = t->cnt[c] > t->prev[c] ? t->cnt[c] - t->prev[c] : 0;
 		t->have_delta |= 1u << c;
 	}
-	top = sc_table_top(&t->sc);
+	top = sctable_top(&t->sc);
 	t->top_nr = top ? top->nr : SC_EMPTY;
 	t->have_cpu = false;
 	/* One of /proc's utime or stime going back is a source that changed: no CPU then. */
@@ -1400,7 +1400,7 @@ void model_end_tick(struct model *m)
 		task_compute(m, t);
 		/* The first tick is the baseline: its events are not in any other count either. */
 		if (m->sum_syscalls && m->interval_s > 0 && model_is_focused(m, t->tgid))
-			sc_table_merge(&m->sc_total, &t->sc);
+			sctable_merge(&m->sc_total, &t->sc);
 	}
 	if (m->sum_syscalls && m->interval_s > 0) {
 		m->lost_total += m->lost_events;
@@ -1411,7 +1411,7 @@ void model_end_tick(struct model *m)
 	reaped(m);
 	sys_summarize(m, &m->sum);
 	if (m->aggregate)
-		sysagg_update(&m->agg, m);
+		systotals_update(&m->agg, m);
 	cgres_table_end(&m->cgres, m->tick);
 }
 

@@ -52,13 +52,13 @@ struct task {
 	uint64_t ev[CNT_NR];		/* counted from events this interval */
 	/*
 	 * This interval's events are not shown (unknown): not root, its
-	 * credentials changed within it (collectors/counting.c says why); or
+	 * credentials changed within it (collectors/trace/counting.c says why); or
 	 * its pid's lives' events could not be split (row_events.unsure).
 	 */
 	bool ev_withheld;
 	bool st_known;			/* a row said its state split this interval (have_state) */
-	struct sc_table sc;		/* this interval's syscalls, from events */
-	struct sc_table err;		/* this interval's errors by syscall and errno (sc_err_key) */
+	struct sctable sc;		/* this interval's syscalls, from events */
+	struct sctable err;		/* this interval's errors by syscall and errno (sc_err_key) */
 	uint32_t top_nr;		/* most frequent syscall; SC_EMPTY = none */
 	bool exited;			/* its exit was seen: this is its last row */
 	/*
@@ -159,11 +159,11 @@ struct model {
 
 	/* --summary: every focused task's syscalls, summed over the ticks. */
 	bool sum_syscalls;
-	struct sc_table sc_total;
+	struct sctable sc_total;
 	uint64_t lost_total;		/* events lost over those ticks */
 	bool lost_total_unknown;
 
-	/* Kernel events (collectors/counting.c); all zero when tracing is off. */
+	/* Kernel events (collectors/trace/counting.c); all zero when tracing is off. */
 	uint32_t event_counters;	/* bit per enum counter that events supply */
 	int64_t events_uid;		/* not root: only this uid's tasks are counted; -1 = all */
 	uint64_t ev_total[CNT_NR];	/* the whole system, this interval */
@@ -177,7 +177,7 @@ struct model {
 	 * them), and who signals whom (model/sigflow.h), always.
 	 */
 	bool aggregate;
-	struct sysagg agg;
+	struct systotals agg;
 	struct sigflows sigflows;
 	/*
 	 * The sockets of the interval (struct sock_conn, sample.h): the
@@ -190,7 +190,7 @@ struct model {
 	char conns_why[96];
 	/* Block devices (model/disks.h): from the block layer's events. */
 	struct disks disks;
-	/* Exit records (collectors/exits.c, taskstats): dead tasks' final numbers. */
+	/* Exit records (collectors/exits/exits.c, taskstats): dead tasks' final numbers. */
 	bool exit_records;		/* listening */
 	uint64_t exits_lost;		/* records the kernel dropped this interval */
 	bool exits_lost_unknown;	/* some dropped, how many unknown */
@@ -206,7 +206,7 @@ struct model {
 	size_t ncalls, cap_calls;
 	uint64_t calls_ns;
 
-	/* Focused processes (process view, -p): model/watched.h. */
+	/* Focused processes (process view, -p): model/fproc.h. */
 	struct fproc **fprocs;
 	size_t nfprocs;
 	size_t ring_events;		/* bound of each one's event ring (--events) */
@@ -318,7 +318,7 @@ bool model_is_focused(const struct model *m, pid_t tgid);
 /*
  * Does @t belong to the rows groups count this tick (seen, not frozen,
  * focused)? The groups (tables/groups.h) and the cgroup reader
- * (collectors/cgres.c) ask the same.
+ * (collectors/cgroup/cgfiles.c) ask the same.
  */
 bool groups_counts(const struct model *m, const struct task *t);
 /* Focus on @pids (copied), the processes the user named. */
@@ -341,7 +341,7 @@ struct fproc *model_fproc_add(struct model *m, pid_t pid);
 void model_fproc_remove(struct model *m, pid_t pid);
 
 /*
- * What the focus collector (collectors/focus.c) tells the model of the
+ * What the focus collector (collectors/focus/focus.c) tells the model of the
  * focused processes, at event rate, between ticks: model_focus_feed's.
  */
 enum focus_feed_kind {

@@ -4,7 +4,7 @@
 
 /*
  * The readings of /proc the model keeps: its own types. The parsers
- * (collectors/procfs.c, sysparse.c) fill them straight from the files' text,
+ * (collectors/proc/procfs.c, sysparse.c) fill them straight from the files' text,
  * so no copy stands between a reading and the model; a replayed recording
  * fills the same types from its rows.
  */

@@ -9,7 +9,7 @@
  * the interval's event counts per row, the system files, lost events, the
  * time) and the model applies it (model_apply, model.h): sources never write
  * the model's data themselves, they get it const, with one exception: the
- * focus (collectors/focus.c, the process view's rings, fed at event rate
+ * focus (collectors/focus/focus.c, the process view's rings, fed at event rate
  * between ticks) writes through model_focus_feed (model.h) alone, with the
  * model the source list hands the focus source (collectors/source.h, struct
  * source_env's feed). The live loop is the list (src/sourcelist.c), in its
@@ -44,7 +44,7 @@
 #include "disks.h"
 #include "fcall.h"
 #include "procdata.h"
-#include "watched.h"
+#include "fproc.h"
 #include "../lib/sctable.h"
 
 /*
@@ -56,13 +56,13 @@
 #define NEED_CGROUP	0x4u	/* /proc/PID/cgroup, once a process life and after exec */
 #define NEED_SCHEDSTAT	0x8u	/* /proc/PID/task/TID/schedstat, each thread (run_delay) */
 /*
- * Its CPU limit (collectors/cgres.c: the cgroup of the CPU controller that
+ * Its CPU limit (collectors/cgroup/cgfiles.c: the cgroup of the CPU controller that
  * limits it, its cpu.stat each tick; /proc/PID/cgroup once a process life).
  */
 #define NEED_CPULIMIT	0x10u
 #define NEED_IO		0x20u	/* /proc/PID/io (read_bytes, write_bytes) */
 
-/* One task's /proc reading (collectors/procfs.c). */
+/* One task's /proc reading (collectors/proc/procfs.c). */
 struct task_reading {
 	pid_t pid, tgid;		/* pid: the tid in thread mode */
 	bool born;			/* it did not exist at the previous tick: counts are totals */
@@ -81,7 +81,7 @@ struct task_reading {
 };
 
 /*
- * One row's kernel events of the interval (collectors/counting.c). A row the
+ * One row's kernel events of the interval (collectors/trace/counting.c). A row the
  * model does not have (born and gone between two /proc reads) is made from
  * @comm, @ppid and @exited; one that /proc did not read this tick is gone, its
  * events were its last.
@@ -89,8 +89,8 @@ struct task_reading {
 struct row_events {
 	pid_t id, tgid;			/* id: the row (tgid, or the tid in thread mode) */
 	uint64_t n[CNT_NR];	/* indexed by enum counter; event counters only */
-	const struct sc_table *sc;	/* per syscall; the source's, valid until applied */
-	const struct sc_table *err;	/* per syscall and errno (sc_err_key); likewise */
+	const struct sctable *sc;	/* per syscall; the source's, valid until applied */
+	const struct sctable *err;	/* per syscall and errno (sc_err_key); likewise */
 	char comm[16];			/* its name by the events: the last one when @renamed */
 	/* The state split's counters are known (a thread's state was); else unknown. */
 	bool have_state;
@@ -99,7 +99,7 @@ struct row_events {
 	bool exited;
 	/*
 	 * Which life of @id it is: a pid is reused, within an interval too
-	 * (collectors/evlives.c). @life: its number (0: it began before the
+	 * (collectors/trace/evlives.c). @life: its number (0: it began before the
 	 * events told); @born: it began this interval; @ended: an older life
 	 * than the one the id has now, ended (a row of its own, X, next to
 	 * the newer one's).
@@ -112,7 +112,7 @@ struct row_events {
 
 /*
  * Signals of the interval from one process to another, of one signal and one
- * result of signal:signal_generate (collectors/counting.c): the Signals view.
+ * result of signal:signal_generate (collectors/trace/counting.c): the Signals view.
  */
 struct sig_flow {
 	pid_t sender;			/* its process; 0: the kernel (no sending task) */
@@ -125,7 +125,7 @@ struct sig_flow {
 };
 
 /*
- * A socket that had events in the interval (collectors/sockconn.c): the
+ * A socket that had events in the interval (collectors/trace/sockconn.c): the
  * Connections view's rows. Its counts are the interval's, its totals since
  * ktop first saw it.
  */
@@ -147,7 +147,7 @@ struct sock_conn {
 
 /*
  * A dead task's final reading: the kernel's record of its exit
- * (collectors/exits.c, from taskstats). Its counters are its life's totals;
+ * (collectors/exits/exits.c, from taskstats). Its counters are its life's totals;
  * the model turns them into the interval's counts against the task's last
  * /proc reading, or takes them whole for a task born in the interval.
  * Applied only to a task that is dead this tick (its /proc read failed, or an
@@ -192,13 +192,13 @@ struct sample_session {
 	char conns_status[96];		/* why the sockets are not in it ("": they may be) */
 };
 
-/* A cgroup's names (collectors/cgnames.c), resolved once per cgroup path. */
+/* A cgroup's names (collectors/cgroup/cgnames.c), resolved once per cgroup path. */
 struct cg_named {
 	const char *cgroup;		/* the path as the tasks have it (interned by the source) */
 	struct cg_name name;
 };
 
-/* One group's cgroup files read (collectors/cgres.c); dir "": /proc/pressure. */
+/* One group's cgroup files read (collectors/cgroup/cgfiles.c); dir "": /proc/pressure. */
 struct cg_reading {
 	const char *dir;		/* the source's, valid until applied */
 	uint64_t t_ns;			/* CLOCK_MONOTONIC when read */
@@ -206,7 +206,7 @@ struct cg_reading {
 };
 
 /*
- * A row's CPU limit (collectors/cgres.c): the key of the reading (struct
+ * A row's CPU limit (collectors/cgroup/cgfiles.c): the key of the reading (struct
  * cg_reading, read in the same sample) of the nearest cgroup with a CPU
  * limit on its path in the hierarchy of the CPU controller.
  */
@@ -217,7 +217,7 @@ struct cg_cpu_of {
 
 /*
  * One thread's state split of the interval, of a focused process (the
- * process view's threads; collectors/focus.c from the counting instance's
+ * process view's threads; collectors/focus/focus.c from the counting instance's
  * per-thread sums): fproc_thread_put's arguments.
  */
 struct fthread_split {
@@ -284,7 +284,7 @@ struct sample {
 
 	/*
 	 * The watched processes' system calls in progress for an interval or
-	 * more at @calls_ns (collectors/inprog.c); have_calls: they were looked
+	 * more at @calls_ns (collectors/trace/inprog.c); have_calls: they were looked
 	 * for (none is then "none", not "unknown").
 	 */
 	bool have_calls;
@@ -301,7 +301,7 @@ struct sample {
 	struct fthread_split *fthreads;
 	size_t nfthreads, cap_fthreads;
 
-	/* Block devices' interval (collectors/blockev.c); have_disks: read (none: idle). */
+	/* Block devices' interval (collectors/trace/blockev.c); have_disks: read (none: idle). */
 	bool have_disks;
 	struct disk_reading *disks;
 	size_t ndisks, cap_disks;

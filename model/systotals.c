@@ -8,28 +8,28 @@
 #include "model.h"
 #include "../lib/util.h"
 
-void sysagg_init(struct sysagg *g)
+void systotals_init(struct systotals *g)
 {
 	memset(g, 0, sizeof(*g));
 }
 
-void sysagg_free(struct sysagg *g)
+void systotals_free(struct systotals *g)
 {
-	sc_table_free(&g->now);
-	sc_table_free(&g->total);
-	sc_table_free(&g->err_now);
-	sc_table_free(&g->err_total);
+	sctable_free(&g->now);
+	sctable_free(&g->total);
+	sctable_free(&g->err_now);
+	sctable_free(&g->err_total);
 	free(g->sc);
 	free(g->err);
 	memset(g, 0, sizeof(*g));
 }
 
-void sysagg_reset(struct sysagg *g)
+void systotals_reset(struct systotals *g)
 {
-	sysagg_free(g);
+	systotals_free(g);
 }
 
-bool sysagg_counts(const struct model *m, const struct task *t)
+bool systotals_counts(const struct model *m, const struct task *t)
 {
 	uint64_t d;
 
@@ -39,49 +39,49 @@ bool sysagg_counts(const struct model *m, const struct task *t)
 
 static int cmp_sc(const void *pa, const void *pb)
 {
-	const struct sysagg_sc *a = pa, *b = pb;
+	const struct systotals_sc *a = pa, *b = pb;
 
 	return a->nr < b->nr ? -1 : a->nr > b->nr;
 }
 
 static int cmp_err(const void *pa, const void *pb)
 {
-	const struct sysagg_err *a = pa, *b = pb;
+	const struct systotals_err *a = pa, *b = pb;
 
 	if (a->nr != b->nr)
 		return a->nr < b->nr ? -1 : 1;
 	return a->err < b->err ? -1 : a->err > b->err;
 }
 
-const struct sysagg_sc *sysagg_find_sc(const struct sysagg *g, uint32_t nr)
+const struct systotals_sc *systotals_find_sc(const struct systotals *g, uint32_t nr)
 {
-	struct sysagg_sc key = { .nr = nr };
+	struct systotals_sc key = { .nr = nr };
 
 	return g->nsc ? bsearch(&key, g->sc, g->nsc, sizeof(key), cmp_sc) : NULL;
 }
 
-const struct sysagg_err *sysagg_find_err(const struct sysagg *g, uint32_t nr, uint32_t err)
+const struct systotals_err *systotals_find_err(const struct systotals *g, uint32_t nr, uint32_t err)
 {
-	struct sysagg_err key = { .nr = nr, .err = err };
+	struct systotals_err key = { .nr = nr, .err = err };
 
 	return g->nerr ? bsearch(&key, g->err, g->nerr, sizeof(key), cmp_err) : NULL;
 }
 
 /* The errno @nr failed with most in @err (sc_err_key table; ties: the lower errno), 0 = none. */
-static void top_errnos(struct sysagg *g, const struct sc_table *err, bool total)
+static void top_errnos(struct systotals *g, const struct sctable *err, bool total)
 {
 	uint64_t *best = xcalloc(g->nsc ? g->nsc : 1, sizeof(*best));
 	uint32_t i;
 
 	for (i = 0; i < err->cap; i++) {
 		const struct sc_stat *e = &err->slots[i];
-		struct sysagg_sc *r;
+		struct systotals_sc *r;
 		uint32_t *top;
 		size_t k;
 
 		if (e->nr == SC_EMPTY || !e->errors)
 			continue;
-		r = (struct sysagg_sc *)sysagg_find_sc(g, sc_err_nr(e->nr));
+		r = (struct systotals_sc *)systotals_find_sc(g, sc_err_nr(e->nr));
 		if (!r)
 			continue;
 		k = (size_t)(r - g->sc);
@@ -95,7 +95,7 @@ static void top_errnos(struct sysagg *g, const struct sc_table *err, bool total)
 }
 
 /* The rows of every syscall and pair seen since the first interval, with this interval's counts. */
-static void build_rows(struct sysagg *g)
+static void build_rows(struct systotals *g)
 {
 	size_t i, n = 0;
 
@@ -106,11 +106,11 @@ static void build_rows(struct sysagg *g)
 	g->nsc = 0;
 	for (i = 0; i < g->total.cap; i++) {
 		const struct sc_stat *t = &g->total.slots[i], *now;
-		struct sysagg_sc *r;
+		struct systotals_sc *r;
 
 		if (t->nr == SC_EMPTY)
 			continue;
-		now = sc_table_find(&g->now, t->nr);
+		now = sctable_find(&g->now, t->nr);
 		r = &g->sc[g->nsc++];
 		memset(r, 0, sizeof(*r));
 		r->nr = t->nr;
@@ -133,11 +133,11 @@ static void build_rows(struct sysagg *g)
 	}
 	for (i = 0; i < g->err_total.cap; i++) {
 		const struct sc_stat *t = &g->err_total.slots[i], *now;
-		struct sysagg_err *r;
+		struct systotals_err *r;
 
 		if (t->nr == SC_EMPTY)
 			continue;
-		now = sc_table_find(&g->err_now, t->nr);
+		now = sctable_find(&g->err_now, t->nr);
 		r = &g->err[n++];
 		r->nr = sc_err_nr(t->nr);
 		r->err = sc_err_errno(t->nr);
@@ -152,18 +152,18 @@ static void build_rows(struct sysagg *g)
 }
 
 /* The rows, pairs and subsystems @t made calls of: one more process each. */
-static void count_procs(struct sysagg *g, const struct task *t)
+static void count_procs(struct systotals *g, const struct task *t)
 {
 	uint32_t subs = 0, i;
 	int s;
 
 	for (i = 0; i < t->sc.cap; i++) {
 		const struct sc_stat *st = &t->sc.slots[i];
-		struct sysagg_sc *r;
+		struct systotals_sc *r;
 
 		if (st->nr == SC_EMPTY || !st->calls)
 			continue;
-		r = (struct sysagg_sc *)sysagg_find_sc(g, st->nr);
+		r = (struct systotals_sc *)systotals_find_sc(g, st->nr);
 		if (r)
 			r->procs++;
 		subs |= 1u << syscall_subsystem(st->nr);
@@ -173,31 +173,31 @@ static void count_procs(struct sysagg *g, const struct task *t)
 			g->sub[s].procs++;
 	for (i = 0; i < t->err.cap; i++) {
 		const struct sc_stat *e = &t->err.slots[i];
-		struct sysagg_err *r;
+		struct systotals_err *r;
 
 		if (e->nr == SC_EMPTY || !e->errors)
 			continue;
-		r = (struct sysagg_err *)sysagg_find_err(g, sc_err_nr(e->nr), sc_err_errno(e->nr));
+		r = (struct systotals_err *)systotals_find_err(g, sc_err_nr(e->nr), sc_err_errno(e->nr));
 		if (r)
 			r->procs++;
 	}
 }
 
-static void sum_subsystems(struct sysagg *g)
+static void sum_subsystems(struct systotals *g)
 {
 	size_t i;
 	int s;
 
 	for (s = 0; s < SUB_NR; s++) {
-		struct sysagg_sub *u = &g->sub[s];
+		struct systotals_sub *u = &g->sub[s];
 
 		u->calls = u->errors = u->calls_total = u->errors_total = 0;
 		u->nsyscalls = 0;
 	}
 	g->calls = g->errors = g->calls_total = g->errors_total = 0;
 	for (i = 0; i < g->nsc; i++) {
-		const struct sysagg_sc *r = &g->sc[i];
-		struct sysagg_sub *u = &g->sub[r->sub < SUB_NR ? r->sub : SUB_OTHER];
+		const struct systotals_sc *r = &g->sc[i];
+		struct systotals_sub *u = &g->sub[r->sub < SUB_NR ? r->sub : SUB_OTHER];
 
 		u->calls += r->calls;
 		u->errors += r->errors;
@@ -212,7 +212,7 @@ static void sum_subsystems(struct sysagg *g)
 }
 
 /* One point per interval; not known (a gap) when its calls were not counted. */
-static void push_hist(struct sysagg *g, double interval_s)
+static void push_hist(struct systotals *g, double interval_s)
 {
 	int s;
 
@@ -223,7 +223,7 @@ static void push_hist(struct sysagg *g, double interval_s)
 		g->hist_n++;
 }
 
-void sysagg_update(struct sysagg *g, const struct model *m)
+void systotals_update(struct systotals *g, const struct model *m)
 {
 	size_t i;
 	int s;
@@ -233,27 +233,27 @@ void sysagg_update(struct sysagg *g, const struct model *m)
 	g->tick = m->tick;
 	g->valid = m->interval_s > 0 && model_counts_events(m, CNT_SYSCALLS);
 	g->rows = 0;
-	sc_table_clear(&g->now);
-	sc_table_clear(&g->err_now);
+	sctable_clear(&g->now);
+	sctable_clear(&g->err_now);
 	for (s = 0; s < SUB_NR; s++)
 		g->sub[s].procs = 0;
 	if (g->valid) {
 		for (i = 0; i < m->ntasks; i++) {
 			const struct task *t = m->tasks[i];
 
-			if (!sysagg_counts(m, t))
+			if (!systotals_counts(m, t))
 				continue;
-			sc_table_merge(&g->now, &t->sc);
-			sc_table_merge(&g->err_now, &t->err);
+			sctable_merge(&g->now, &t->sc);
+			sctable_merge(&g->err_now, &t->err);
 			g->rows++;
 		}
-		sc_table_merge(&g->total, &g->now);
-		sc_table_merge(&g->err_total, &g->err_now);
+		sctable_merge(&g->total, &g->now);
+		sctable_merge(&g->err_total, &g->err_now);
 	}
 	build_rows(g);
 	if (g->valid)
 		for (i = 0; i < m->ntasks; i++)
-			if (sysagg_counts(m, m->tasks[i]))
+			if (systotals_counts(m, m->tasks[i]))
 				count_procs(g, m->tasks[i]);
 	sum_subsystems(g);
 	/* A graph has a point per interval: none for the baseline. */
@@ -261,7 +261,7 @@ void sysagg_update(struct sysagg *g, const struct model *m)
 		push_hist(g, g->valid ? m->interval_s : 0);
 }
 
-bool sysagg_hist(const struct sysagg *g, enum subsystem sub, size_t ago, double *out)
+bool systotals_hist(const struct systotals *g, enum subsystem sub, size_t ago, double *out)
 {
 	float v;
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_SYSAGG_H
-#define KTOP_SYSAGG_H
+#ifndef KTOP_SYSTOTALS_H
+#define KTOP_SYSTOTALS_H
 
 /*
  * model/systotals: the whole system's system calls, failed calls per errno and
  * kernel subsystems, summed from the same per-process tables the process
  * table shows (task->sc), the rows of processes that exited in the interval
  * included: a syscall's calls are exactly the sum of its callers' calls.
- * Computed once a tick (sysagg_update, from model_end_tick), kept with the
+ * Computed once a tick (systotals_update, from model_end_tick), kept with the
  * totals since the first interval (the baseline tick is not counted, as for
  * every count).
  */
@@ -26,7 +26,7 @@ struct task;
 #define SYSAGG_HIST 120
 
 /* One system call, the whole system. */
-struct sysagg_sc {
+struct systotals_sc {
 	uint32_t nr;
 	enum subsystem sub;
 	uint64_t calls, errors;			/* the interval */
@@ -37,7 +37,7 @@ struct sysagg_sc {
 };
 
 /* One (system call, errno) pair: the rows' error tables (task.err) summed. */
-struct sysagg_err {
+struct systotals_err {
 	uint32_t nr, err;
 	enum subsystem sub;
 	uint64_t n, total;
@@ -45,47 +45,47 @@ struct sysagg_err {
 };
 
 /* One kernel subsystem. */
-struct sysagg_sub {
+struct systotals_sub {
 	uint64_t calls, errors, calls_total, errors_total;
 	uint32_t procs;			/* rows that made one of its calls */
 	uint32_t nsyscalls;		/* its calls made this interval */
 	float hist[SYSAGG_HIST];	/* calls/s of the last intervals, a ring */
 };
 
-struct sysagg {
+struct systotals {
 	uint64_t tick;			/* the model's tick it was computed for */
 	bool valid;			/* the interval's counts are known (not the baseline) */
-	struct sc_table now, total;	/* per syscall: the interval's, since the first */
-	struct sc_table err_now, err_total;	/* per (syscall, errno): sc_err_key */
-	struct sysagg_sc *sc;		/* every syscall seen since the first interval, by number */
+	struct sctable now, total;	/* per syscall: the interval's, since the first */
+	struct sctable err_now, err_total;	/* per (syscall, errno): sc_err_key */
+	struct systotals_sc *sc;		/* every syscall seen since the first interval, by number */
 	size_t nsc, cap_sc;
-	struct sysagg_err *err;		/* every pair seen, by (number, errno) */
+	struct systotals_err *err;		/* every pair seen, by (number, errno) */
 	size_t nerr, cap_err;
-	struct sysagg_sub sub[SUB_NR];
+	struct systotals_sub sub[SUB_NR];
 	size_t hist_pos, hist_n;	/* the graphs' next slot and how many are filled */
 	uint64_t calls, errors;		/* the interval's, every row */
 	uint64_t calls_total, errors_total;
 	uint32_t rows;			/* rows whose calls are counted */
 };
 
-void sysagg_init(struct sysagg *g);
-void sysagg_free(struct sysagg *g);
+void systotals_init(struct systotals *g);
+void systotals_free(struct systotals *g);
 /* Forget everything (a new session: thread mode toggled). */
-void sysagg_reset(struct sysagg *g);
+void systotals_reset(struct systotals *g);
 
 /*
  * Does @t's table count this tick? It was seen this tick (not a frozen
  * exited row) and is focused; its events were counted (not another user's).
  */
-bool sysagg_counts(const struct model *m, const struct task *t);
+bool systotals_counts(const struct model *m, const struct task *t);
 
 /* This tick's sums from @m's rows; once per tick (model_end_tick calls it). */
-void sysagg_update(struct sysagg *g, const struct model *m);
+void systotals_update(struct systotals *g, const struct model *m);
 
 /* The row of syscall @nr, or NULL (never seen). */
-const struct sysagg_sc *sysagg_find_sc(const struct sysagg *g, uint32_t nr);
-const struct sysagg_err *sysagg_find_err(const struct sysagg *g, uint32_t nr, uint32_t err);
+const struct systotals_sc *systotals_find_sc(const struct systotals *g, uint32_t nr);
+const struct systotals_err *systotals_find_err(const struct systotals *g, uint32_t nr, uint32_t err);
 /* The calls/s of subsystem @sub @ago intervals back (0 = the last); false if not known. */
-bool sysagg_hist(const struct sysagg *g, enum subsystem sub, size_t ago, double *out);
+bool systotals_hist(const struct systotals *g, enum subsystem sub, size_t ago, double *out);
 
 #endif

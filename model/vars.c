@@ -69,13 +69,13 @@ static const char *const src_names[VS_NR] = {
 	[VS_MEMINFO] = "/proc/meminfo", [VS_VMSTAT] = "/proc/vmstat",
 };
 
-const char *var_name(enum var_id v) { return var_defs[v].name; }
-const char *var_unit(enum var_id v) { return var_defs[v].unit; }
-enum var_src var_source(enum var_id v) { return var_defs[v].src; }
-const char *var_source_name(enum var_src s) { return src_names[s]; }
-bool var_is_system(enum var_id v) { return var_defs[v].system; }
+const char *vars_name(enum var_id v) { return var_defs[v].name; }
+const char *vars_unit(enum var_id v) { return var_defs[v].unit; }
+enum var_src vars_source(enum var_id v) { return var_defs[v].src; }
+const char *vars_source_name(enum var_src s) { return src_names[s]; }
+bool vars_is_system(enum var_id v) { return var_defs[v].system; }
 
-char *var_format(enum var_id v, int64_t val, char *buf, size_t n)
+char *vars_format(enum var_id v, int64_t val, char *buf, size_t n)
 {
 	switch (var_defs[v].fmt) {
 	case VF_KB:
@@ -186,7 +186,7 @@ void vars_take(enum var_src src, const void *parsed, struct var_sample *out)
 	}
 }
 
-const char *var_key(enum var_id v)
+const char *vars_key(enum var_id v)
 {
 	return var_defs[v].key;
 }

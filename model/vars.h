@@ -12,7 +12,7 @@
  *  - exact: read from the event itself (the thread, the last switch's tasks,
  *    the last signal): true at the event;
  *  - sampled: read from /proc through descriptors kept open (pread at offset
- *    0, like collectors/procfs.c), at most once per tick per process, when
+ *    0, like collectors/proc/procfs.c), at most once per tick per process, when
  *    ktop reads the events; each sample records when each file was read, so a
  *    value is shown with the time it was true, not the event's.
  */
@@ -58,25 +58,25 @@ struct var_snap {
 	uint64_t at_ns[VAR_NR];		/* when each value was true: the event's or the read's */
 };
 
-const char *var_name(enum var_id v);
-const char *var_unit(enum var_id v);
-enum var_src var_source(enum var_id v);
+const char *vars_name(enum var_id v);
+const char *vars_unit(enum var_id v);
+enum var_src vars_source(enum var_id v);
 /* "event", "/proc/PID/stat", ... */
-const char *var_source_name(enum var_src s);
-bool var_is_system(enum var_id v);
+const char *vars_source_name(enum var_src s);
+bool vars_is_system(enum var_id v);
 /* The value as text ("12345 kB", "S", "SIGUSR1", "1234"). */
-char *var_format(enum var_id v, int64_t val, char *buf, size_t n);
+char *vars_format(enum var_id v, int64_t val, char *buf, size_t n);
 
 /*
  * vars_take - the catalog's variables of source @src from its parsed reading
  * @parsed: a struct pid_stat, pid_status, sys_mem or sys_vm (model/procdata.h)
  *
- * Sets the values and their @out->have bits; variables with a key (var_key)
+ * Sets the values and their @out->have bits; variables with a key (vars_key)
  * are the reader's to find.
  */
 void vars_take(enum var_src src, const void *parsed, struct var_sample *out);
 /* The line key of a variable no parser reads ("SigBlk:"), or NULL. */
-const char *var_key(enum var_id v);
+const char *vars_key(enum var_id v);
 
 /* The snapshot at @e with the sample @s (NULL: only the exact variables). */
 void vars_snap(const struct kev *e, pid_t pid, const struct var_sample *s, struct var_snap *out);

@@ -63,7 +63,7 @@ unsigned batch_needs(const struct model *m, const int *cols, size_t ncols)
 	size_t i;
 
 	for (i = 0; i < ncols; i++)
-		needs |= col_needs(m, cols[i]);
+		needs |= columns_needs(m, cols[i]);
 	return needs;
 }
 
@@ -74,7 +74,7 @@ unsigned batch_needs(const struct model *m, const int *cols, size_t ncols)
 static size_t task_syscalls(const struct task *t, const struct sc_stat ***out)
 {
 	*out = xmalloc((t->sc.used ? t->sc.used : 1) * sizeof(**out));
-	return sc_table_sorted(&t->sc, *out);
+	return sctable_sorted(&t->sc, *out);
 }
 
 /*
@@ -88,13 +88,13 @@ static const char *syscall_times(const struct model *m, const struct task *t,
 				 const struct sc_stat *s, const char *sep, const char *none,
 				 char *out, size_t n)
 {
-	const struct lat_hist *h = sc_table_hist(&t->sc, s);
+	const struct lathist *h = sctable_hist(&t->sc, s);
 	double p50, p99;
 
 	if (!model_counts_events(m, CNT_SCTIME))
 		snprintf(out, n, "%s%s%s%s%s%s%s", none, sep, none, sep, none, sep, none);
-	else if (!h || !lat_hist_quantile_us(h, 0.5, s->max_ns, &p50) ||
-		 !lat_hist_quantile_us(h, 0.99, s->max_ns, &p99))
+	else if (!h || !lathist_quantile_us(h, 0.5, s->max_ns, &p50) ||
+		 !lathist_quantile_us(h, 0.99, s->max_ns, &p99))
 		snprintf(out, n, "%.3f%s%s%s%s%s%s", (double)s->time_ns / 1e6, sep, none, sep, none,
 			 sep, none);
 	else	/* a bound above the longest call is the longest: as max_us writes it */
@@ -614,9 +614,9 @@ void batch_init_view(struct batch *b, enum view_kind view, enum cgroup_group_by 
 
 	b->view = view;
 	groups_init(&b->groups, by);
-	aggview_init(&b->av, view == VIEW_PROCESSES ? VIEW_SYSCALLS : view);
-	b->nview_cols = view_written_columns(b->av.kind, b->view_cols);
-	view_columns(b->av.kind, &n);
+	systable_init(&b->av, view == VIEW_PROCESSES ? VIEW_SYSCALLS : view);
+	b->nview_cols = systable_written_columns(b->av.kind, b->view_cols);
+	systable_columns(b->av.kind, &n);
 	if (sort >= 0 && (size_t)sort < n) {
 		b->av.sort = sort;
 		b->av.dir = asc ? SORT_ASC : SORT_DESC;
@@ -625,7 +625,7 @@ void batch_init_view(struct batch *b, enum view_kind view, enum cgroup_group_by 
 
 void batch_free(struct batch *b)
 {
-	aggview_free(&b->av);
+	systable_free(&b->av);
 	groups_free(&b->groups);
 }
 
@@ -642,8 +642,8 @@ static void refresh(struct batch *b, const struct model *m, struct table *t)
 	}
 	if (b->view == VIEW_GROUPS)
 		groups_update(&b->groups, m);
-	aggview_refresh(&b->av, m, &b->groups);
-	aggview_table(t, &b->av, b->view_cols, b->nview_cols);
+	systable_refresh(&b->av, m, &b->groups);
+	systable_table(t, &b->av, b->view_cols, b->nview_cols);
 }
 
 /* The Disks view, and why its devices are not known (a recording without them). */
@@ -682,7 +682,7 @@ int batch_write(struct batch *b, const struct model *m)
 	case OUT_JSON:
 		json_head(b, m);
 		if (!procs)
-			fprintf(b->out, ",\"view\":\"%s\"", view_name(b->av.kind));
+			fprintf(b->out, ",\"view\":\"%s\"", systable_name(b->av.kind));
 		if (disks_unknown(b, m)) {
 			fputs(",\"disks\":", b->out);
 			batch_json_string(b->out, m->disks.why, strlen(m->disks.why));

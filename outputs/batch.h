@@ -31,7 +31,7 @@ struct batch {
 	 * (--group-by) in @groups. batch_init_view sets them up.
 	 */
 	enum view_kind view;
-	struct aggview av;
+	struct systable av;
 	struct groups groups;
 	int view_cols[64];	/* its columns a file gets */
 	size_t nview_cols;

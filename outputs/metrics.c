@@ -34,8 +34,8 @@ struct mgroup {
 	uint64_t tick_n[DIR_NR];	/* this tick's signals (tick_of) */
 	uint64_t tick_named[DIR_NR];	/* of them, those flows name */
 	uint64_t tick_of;
-	struct sc_table sc;	/* calls and errors per syscall */
-	struct sc_table err;	/* errors per syscall and errno (sc_err_key) */
+	struct sctable sc;	/* calls and errors per syscall */
+	struct sctable err;	/* errors per syscall and errno (sc_err_key) */
 	uint64_t procs;		/* processes alive at the end of tick procs_tick */
 	uint64_t procs_tick;
 	uint64_t seen_ns;	/* the last tick (monotonic) a task of it was read */
@@ -457,8 +457,8 @@ fold:
 
 static void group_free(struct mgroup *g)
 {
-	sc_table_free(&g->sc);
-	sc_table_free(&g->err);
+	sctable_free(&g->sc);
+	sctable_free(&g->err);
 	free(g->sig);
 	free(g->key);
 	free(g->dir);
@@ -685,8 +685,8 @@ static void count_task(struct metrics *mx, const struct model *m, const struct t
 		pidmap_put(&mx->sig_groups, t->pid, g);
 	/* The tables are the events': known when the syscall count is. */
 	if (task_delta(t, CNT_SYSCALLS, &d)) {
-		sc_table_merge(&g->sc, &t->sc);
-		sc_table_merge(&g->err, &t->err);
+		sctable_merge(&g->sc, &t->sc);
+		sctable_merge(&g->err, &t->err);
 	}
 }
 
@@ -963,7 +963,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, char *err, size_t errl
 
 		/* The histograms' buckets (lib/lathist.h) in seconds. */
 		for (j = 0; j < LAT_OVERFLOW; j++)
-			bounds[j] = (double)lat_bucket_us((unsigned)j) / 1e6;
+			bounds[j] = (double)lathist_bucket_us((unsigned)j) / 1e6;
 
 		if (d->grouped)
 			labels[n++] = cgroup_group_by_name(o->by);
@@ -1080,8 +1080,8 @@ static void add_group(struct metrics *mx, const struct mgroup *g, uint64_t *sub_
 			continue;
 		v[1] = syscall_label(s->nr, nbuf, sizeof(nbuf));
 		prom_family_add_u64(mx->fam[F_SYSCALLS], v, s->calls);
-		if (mx->timed && s->timed && sc_table_hist(&g->sc, s))
-			prom_family_add_hist(mx->fam[F_SC_DURATION], v, sc_table_hist(&g->sc, s)->n,
+		if (mx->timed && s->timed && sctable_hist(&g->sc, s))
+			prom_family_add_hist(mx->fam[F_SC_DURATION], v, sctable_hist(&g->sc, s)->n,
 					     (double)s->time_ns / 1e9);
 		sub = syscall_subsystem(s->nr);
 		sub_calls[sub] += s->calls;

@@ -15,7 +15,7 @@ struct line {
 	const char *name;
 	enum subsystem sub;
 	struct sc_stat s;	/* a syscall's, or the sum of several */
-	struct lat_hist h;	/* the durations of its timed calls (lib/lathist.h) */
+	struct lathist h;	/* the durations of its timed calls (lib/lathist.h) */
 };
 
 /*
@@ -30,18 +30,18 @@ static int pct_decimals(double p)
 
 static bool pcts(const struct line *l, double *p50, double *p99)
 {
-	return lat_hist_quantile_us(&l->h, 0.5, l->s.max_ns, p50) &&
-	       lat_hist_quantile_us(&l->h, 0.99, l->s.max_ns, p99);
+	return lathist_quantile_us(&l->h, 0.5, l->s.max_ns, p50) &&
+	       lathist_quantile_us(&l->h, 0.99, l->s.max_ns, p99);
 }
 
 /* Add @s, an entry of @t, to line @l. */
-static void line_add(struct line *l, const struct sc_table *t, const struct sc_stat *s)
+static void line_add(struct line *l, const struct sctable *t, const struct sc_stat *s)
 {
-	const struct lat_hist *h = sc_table_hist(t, s);
+	const struct lathist *h = sctable_hist(t, s);
 
-	sc_stat_add(&l->s, s);
+	sctable_stat_add(&l->s, s);
 	if (h)
-		lat_hist_add(&l->h, h);
+		lathist_add(&l->h, h);
 }
 
 /* Average over the calls that have a time; false when none has. */
@@ -117,7 +117,7 @@ struct tables {
 	char (*names)[SYSCALL_LABEL_BUF];	/* storage of the syscalls' labels */
 };
 
-static void build(const struct sc_table *t, const struct summary_info *si, struct tables *tb)
+static void build(const struct sctable *t, const struct summary_info *si, struct tables *tb)
 {
 	struct order o = { si->sort, si->asc };
 	struct order by_time = { SUM_TIME, false };
@@ -214,8 +214,8 @@ static bool text_syscalls(FILE *f, const struct tables *tb, enum sc_abi abi, boo
 	for (i = 0; i < tb->nsc; i++) {
 		if (sc_key_abi(tb->sc[i].s.nr) != abi)
 			continue;
-		sc_stat_add(&total.s, &tb->sc[i].s);
-		lat_hist_add(&total.h, &tb->sc[i].h);
+		sctable_stat_add(&total.s, &tb->sc[i].s);
+		lathist_add(&total.h, &tb->sc[i].h);
 	}
 	if (!total.s.calls && (abi != SC_ABI_NATIVE || any_other))
 		return false;
@@ -488,7 +488,7 @@ static void write_json(FILE *f, const struct tables *tb, const struct summary_in
 	fputs("]}\n", f);
 }
 
-int summary_write(FILE *f, const struct sc_table *t, const struct summary_info *si)
+int summary_write(FILE *f, const struct sctable *t, const struct summary_info *si)
 {
 	struct tables tb;
 

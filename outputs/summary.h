@@ -51,7 +51,7 @@ struct summary_info {
  *
  * Returns 0, or -errno when writing failed.
  */
-int summary_write(FILE *f, const struct sc_table *t, const struct summary_info *si);
+int summary_write(FILE *f, const struct sctable *t, const struct summary_info *si);
 /*
  * One line per process that gained privileges: the text summary has them; with
  * CSV and JSON the caller writes them to stderr.

@@ -96,7 +96,7 @@ int release_cmd(struct ktop *k)
 	int err;
 
 	k->released = true;
-	k->t_start = now_mono_ns();
+	k->t_start = clocks_mono_ns();
 	err = launch_release(&k->launch, k->error, sizeof(k->error));
 	if (!err)
 		return -1;

@@ -77,7 +77,7 @@ static void print_bash(FILE *f)
 		fprintf(f, "%s%s", i ? " " : "", columns[i].key);
 	fputs("'\n\tlocal views='", f);
 	for (i = 0; i < VIEW_NAMED; i++)
-		fprintf(f, "%s%s", i ? " " : "", view_name((enum view_kind)i));
+		fprintf(f, "%s%s", i ? " " : "", systable_name((enum view_kind)i));
 	fputs("'\n\tlocal groups='", f);
 	for (i = 0; i < CGROUP_BY__COUNT; i++)
 		fprintf(f, "%s%s", i ? " " : "", cgroup_group_by_name((enum cgroup_group_by)i));

@@ -241,15 +241,15 @@ static const char *tracing_cause(const char *status)
 }
 
 /* @h's strings point into @fs and the model: both outlive the render. */
-static void health(struct ktop *k, struct metrics_health *h, struct ftrace_stats *fs)
+static void health(struct ktop *k, struct metrics_health *h, struct counting_stats *fs)
 {
 	const struct model *m = &k->model;
 
 	memset(h, 0, sizeof(*h));
 	*fs = k->fstats;
-	h->tracing = ftrace_on(k->ftrace);
+	h->tracing = counting_on(k->ftrace);
 	if (k->ftrace)
-		ftrace_get_stats(k->ftrace, fs);
+		counting_get_stats(k->ftrace, fs);
 	h->have_events = k->traced;
 	h->events = fs->events;
 	h->clock = k->traced ? fs->clock : "";
@@ -286,7 +286,7 @@ static void health(struct ktop *k, struct metrics_health *h, struct ftrace_stats
 static int render(struct ktop *k, const struct prom_out *o)
 {
 	struct metrics_health h;
-	struct ftrace_stats fs;
+	struct counting_stats fs;
 
 	health(k, &h, &fs);
 	return metrics_emit(k->metrics, &h, o);
@@ -299,10 +299,10 @@ static int on_scrape(void *ctx, enum httpd_format fmt, const char **body, size_t
 	const struct prom_out o = {
 		.text = &k->prom, .fmt = fmt == HTTPD_OPENMETRICS ? PROM_FMT_OPENMETRICS : PROM_FMT_TEXT,
 	};
-	uint64_t t0 = thread_cpu_ns();
+	uint64_t t0 = clocks_thread_cpu_ns();
 	int r = render(k, &o);
 
-	k->scrape_cpu_ns += thread_cpu_ns() - t0;
+	k->scrape_cpu_ns += clocks_thread_cpu_ns() - t0;
 	k->scrape_renders++;
 	if (r)
 		return r;
@@ -486,7 +486,7 @@ void exporter_interval(struct ktop *k)
 	if (k->textfile || k->rw) {
 		/* One rendering for both: the page and the push's samples. */
 		struct prom_out o = { .text = k->textfile ? &k->prom : NULL, .fmt = PROM_FMT_TEXT };
-		uint64_t t0 = thread_cpu_ns();
+		uint64_t t0 = clocks_thread_cpu_ns();
 		int r;
 
 		/* Each sample at the time of its tick, however late it is delivered. */
@@ -496,7 +496,7 @@ void exporter_interval(struct ktop *k)
 		if (k->rw) {
 			rw_push_end(k->rw, r);
 			/* The push's own cost (with the page's when --textfile shares it). */
-			k->push_cpu_ns += thread_cpu_ns() - t0;
+			k->push_cpu_ns += clocks_thread_cpu_ns() - t0;
 			k->pushes++;
 		}
 		if (k->textfile)

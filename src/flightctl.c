@@ -27,10 +27,10 @@
 #include <unistd.h>
 
 #include "../collectors/clocks.h"
-#include "../collectors/flight.h"
-#include "../collectors/flightsave.h"
-#include "../collectors/focus.h"
-#include "../collectors/procfs.h"
+#include "../collectors/trace/flight.h"
+#include "../collectors/trace/flightsave.h"
+#include "../collectors/focus/focus.h"
+#include "../collectors/proc/procfs.h"
 #include "../lib/util.h"
 #include "../model/sample.h"
 #include "../store/recfile.h"
@@ -100,7 +100,7 @@ struct flight *flightctl_start(struct ktop *k)
 	for (i = 0; i < CGROUP_BY__COUNT; i++)
 		groups_init(&fc->groups[i], (enum cgroup_group_by)i);
 	fc->fl = flight_new(k->opt.flight_set ? (size_t)k->opt.flight :
-			    flight_default_size((size_t)k->opt.flight));
+			    flightsave_default_size((size_t)k->opt.flight));
 	k->flight = fc;
 	return fc->fl;
 }
@@ -139,7 +139,7 @@ static void ask(struct ktop *k, const char *why, uint64_t now)
 	flight_get_stats(fc->fl, &st);
 	fc->held_back = st.held_back;
 	/* In the trace clock when it maps: pages of earlier events still to come count not. */
-	flight_hold(fc->fl, true, ftrace_clock_offset(k->ftrace, &off) ? now + (uint64_t)off : 0);
+	flight_hold(fc->fl, true, counting_clock_offset(k->ftrace, &off) ? now + (uint64_t)off : 0);
 	if (k->mode->screen)
 		app_message(&k->app, "flight recorder: saving the events kept%s (%s)",
 			    k->opt.flight_after > 0 ? " and those of the next seconds" : "", why);
@@ -153,11 +153,11 @@ void flightctl_request(struct ktop *k, const char *why)
 		    k->opt.no_trace ? "--no-trace" : !k->opt.flight ? "--flight 0" : "tracing is off", why);
 		return;
 	}
-	if (!ftrace_on(k->ftrace)) {
+	if (!counting_on(k->ftrace)) {
 		say(k, "flight recorder off: tracing is off (%s ignored)", why);
 		return;
 	}
-	ask(k, why, now_mono_ns());
+	ask(k, why, clocks_mono_ns());
 }
 
 /* A save's file name: HOST as a file name may hold it. */
@@ -208,8 +208,8 @@ static const char *comm_of(void *arg, pid_t pid, const char *seen)
 		return t->comm;
 	if (seen[0])
 		return seen;
-	if (ftrace_on(k->ftrace)) {
-		const struct acct_thread *th = pidmap_get(&ftrace_acct(k->ftrace)->threads, pid);
+	if (counting_on(k->ftrace)) {
+		const struct evsums_thread *th = pidmap_get(&counting_acct(k->ftrace)->threads, pid);
 
 		if (th && th->tgid && (t = pidmap_get(&m->index, th->tgid)))
 			return t->comm;
@@ -217,7 +217,7 @@ static const char *comm_of(void *arg, pid_t pid, const char *seen)
 	return NULL;
 }
 
-static struct tracedat_format *formats(const struct flight_fmt *f, size_t n)
+static struct tracedat_format *formats(const struct flightsave_fmt *f, size_t n)
 {
 	struct tracedat_format *v = xcalloc(n + 1, sizeof(*v));
 
@@ -236,8 +236,8 @@ static void version_line(struct ktop *k, const char *why, const char *clock, cha
 
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
-	if (ftrace_clock_offset(k->ftrace, &off)) {
-		uint64_t ts = now_mono_ns() + (uint64_t)off;
+	if (counting_clock_offset(k->ftrace, &off)) {
+		uint64_t ts = clocks_mono_ns() + (uint64_t)off;
 
 		snprintf(out, n, "ktop %s flight recorder; saved %s, trace clock %s %llu.%06llu; why: %s",
 			 KTOP_VERSION, when, clock, (unsigned long long)(ts / 1000000000ull),
@@ -415,7 +415,7 @@ static void save(struct ktop *k)
 	struct flightctl *fc = k->flight;
 	struct flight_stats st;
 	char path[PATH_MAX + 300], err[1024];
-	uint64_t t0 = now_mono_ns(), bytes = 0, span;
+	uint64_t t0 = clocks_mono_ns(), bytes = 0, span;
 
 	fc->pending = false;
 	flight_hold(fc->fl, false, 0);
@@ -426,14 +426,14 @@ static void save(struct ktop *k)
 		say(k, "flight recorder: %s (%s)", err, fc->why);
 		return;
 	}
-	fc->save_ns_last = now_mono_ns() - t0;
+	fc->save_ns_last = clocks_mono_ns() - t0;
 	if (fc->save_ns_last > fc->save_ns_max)
 		fc->save_ns_max = fc->save_ns_last;
 	fc->files++;
 	fc->bytes += bytes;
 	say(k, "flight recorder: saved %s (%.1f MiB, %.1f s of events; %s)", path,
 	    (double)bytes / (1 << 20), (double)span / 1e9, fc->why);
-	if (k->rec && record_flight(k->rec, now_wall_s(), path, fc->why, bytes, err, sizeof(err)))
+	if (k->rec && record_flight(k->rec, clocks_wall_s(), path, fc->why, bytes, err, sizeof(err)))
 		say(k, "flight recorder: %s not listed in the recording: %s", path, err);
 }
 
@@ -443,7 +443,7 @@ static bool oom_fired(struct flightctl *fc, char *what, size_t n)
 	uint64_t kills;
 	bool fired;
 
-	if (flight_oom_kills(&kills))
+	if (flightsave_oom_kills(&kills))
 		return false;
 	fired = fc->oom_known && kills > fc->oom_prev;
 	if (fired)
@@ -484,9 +484,9 @@ void flightctl_clock(struct ktop *k)
 	int64_t off;
 	bool ok;
 
-	if (!k->flight || !ftrace_on(k->ftrace))
+	if (!k->flight || !counting_on(k->ftrace))
 		return;
-	ok = ftrace_clock_offset(k->ftrace, &off);
+	ok = counting_clock_offset(k->ftrace, &off);
 	flight_clock_offset(k->flight->fl, ok ? off : 0, ok);
 }
 
@@ -496,10 +496,10 @@ int flightctl_interval(struct ktop *k)
 	struct flight_stats st;
 	uint64_t now;
 
-	if (!fc || !ftrace_on(k->ftrace))
+	if (!fc || !counting_on(k->ftrace))
 		return -1;
 	flightctl_clock(k);
-	now = now_mono_ns();
+	now = clocks_mono_ns();
 	check_triggers(k, now);
 	if (!fc->pending)
 		return -1;
@@ -520,13 +520,13 @@ void flightctl_needs(const struct ktop *k, struct procfs_need *need)
 
 void flightctl_now(struct ktop *k)
 {
-	if (k->flight && k->flight->pending && ftrace_on(k->ftrace))
+	if (k->flight && k->flight->pending && counting_on(k->ftrace))
 		save(k);
 }
 
 void flightctl_finish(struct ktop *k)
 {
-	if (k->flight && k->flight->pending && ftrace_on(k->ftrace)) {
+	if (k->flight && k->flight->pending && counting_on(k->ftrace)) {
 		/* The loop is over: the live view draws no more. */
 		k->flight->ending = true;
 		save(k);

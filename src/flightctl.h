@@ -3,7 +3,7 @@
 #define KTOP_FLIGHTCTL_H
 
 /*
- * src/flightctl: the flight recorder, wired. The ring (collectors/flight.h)
+ * src/flightctl: the flight recorder, wired. The ring (collectors/trace/flight.h)
  * is made before tracing starts and given to both instances; a save is
  * asked for by SIGUSR2, the W key or a --trigger, and written at the first
  * tick --flight-after seconds later (a tick has read every page up to it)

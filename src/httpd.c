@@ -324,7 +324,7 @@ static double now_s(void)
 /* This thread's CPU time: what compressing costs, whatever else runs. */
 static double cpu_s(void)
 {
-	return (double)thread_cpu_ns() / 1e9;
+	return (double)clocks_thread_cpu_ns() / 1e9;
 }
 
 static void body_free(void *cls)

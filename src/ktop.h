@@ -17,7 +17,7 @@
 #include "options.h"
 #include "settings.h"
 #include "webconfig.h"
-#include "../collectors/counting.h"
+#include "../collectors/trace/counting.h"
 #include "../collectors/source.h"
 #include "../store/replay.h"
 #include "../model/sample.h"
@@ -56,7 +56,7 @@ struct ktop {
 	size_t sources_started;		/* the first this many started (their stats are printed) */
 	struct source_env sources;
 	unsigned char source_pfd[SOURCES_PFD_MAX];	/* the source of each of sources_pollfds's */
-	struct ftrace *ftrace;		/* the counting source's, for the flight recorder and health */
+	struct counting *ftrace;		/* the counting source's, for the flight recorder and health */
 	struct sample sample;		/* what each source read, for the model to apply */
 	struct batch batch;
 	int batch_cols[COL_NR];
@@ -85,7 +85,7 @@ struct ktop {
 	size_t nwatch;
 	struct summary_priv *priv;	/* watched processes that gained privileges */
 	size_t npriv;
-	struct ftrace_stats fstats;	/* the collector's, kept when it stops */
+	struct counting_stats fstats;	/* the collector's, kept when it stops */
 	bool traced;			/* tracing ran (its counters exist) */
 
 	/* The exporter (--listen, --textfile): a sink beside the mode's own. */

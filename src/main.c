@@ -272,16 +272,16 @@ int main(int argc, char **argv)
 	}
 	if (k.opt.read ? replay_start(&k) : start_sources(&k))
 		goto out;
-	k.t_start = now_mono_ns();
+	k.t_start = clocks_mono_ns();
 	setup_app(&k);
 	/*
 	 * Every batch format says once, on stderr, that its event columns are
 	 * missing and why (the header's words): a CSV reader sees no header. A
 	 * view of kernel events says it of its columns, in one line too.
 	 */
-	if (k.mode == &mode_batch && view_traced(k.opt.view) && !events_counted(&k))
+	if (k.mode == &mode_batch && systable_traced(k.opt.view) && !events_counted(&k))
 		fprintf(stderr, "ktop: the %s view counts kernel events, but %s: its columns are empty\n",
-			view_name(k.opt.view), k.replay ? k.model.trace_status :
+			systable_name(k.opt.view), k.replay ? k.model.trace_status :
 			k.opt.no_trace ? "--no-trace is given" :
 			k.model.trace_status[0] ? k.model.trace_status : "tracing is off");
 	else if (k.mode == &mode_batch && !events_counted(&k))
@@ -311,7 +311,7 @@ int main(int argc, char **argv)
 		/* Benchmarks and tests: keyframes more often than every 10 minutes. */
 		if (ks)
 			ro.keyframe_s = strtod(ks, NULL);
-		if (record_open(&ro, now_wall_s(), &k.rec, why, sizeof(why))) {
+		if (record_open(&ro, clocks_wall_s(), &k.rec, why, sizeof(why))) {
 			fprintf(stderr, "ktop: %s\n", why);
 			goto out;
 		}

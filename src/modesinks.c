@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../collectors/procfs.h"
+#include "../collectors/proc/procfs.h"
 #include "../tables/columns.h"
 #include "../views/view.h"
 #include "ktop.h"
@@ -17,7 +17,7 @@
 /* Sorting or filtering by a value means reading it for every task. */
 static void rows_needs(const struct model *m, const struct rowset *rs, struct procfs_need *need)
 {
-	need->all |= col_needs(m, rs->sort_col);
+	need->all |= columns_needs(m, rs->sort_col);
 	if (rs->filter[0])
 		need->all |= NEED_CMDLINE;
 }
@@ -28,7 +28,7 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	size_t i;
 
 	for (i = 0; i < k->app.ncols; i++)
-		need->wanted |= col_needs(m, k->app.cols[i]);
+		need->wanted |= columns_needs(m, k->app.cols[i]);
 	/* Groups by a cgroup are summed each tick: every row's cgroup. */
 	if (k->app.groups.by >= CGROUP_BY_CGROUP)
 		need->all |= NEED_CGROUP;
@@ -36,8 +36,8 @@ static void live_needs(const struct ktop *k, struct procfs_need *need)
 	if (k->app.view == VIEW_GROUPS && k->app.groups.by >= CGROUP_BY_CGROUP)
 		need->all |= NEED_CPULIMIT;
 	if (k->app.view == VIEW_GROUPS)
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
-			     col_needs(m, COL_DISK_READ);
+		need->all |= columns_needs(m, COL_VCSW) | columns_needs(m, COL_IVCSW) | columns_needs(m, COL_RUNQ) |
+			     columns_needs(m, COL_DISK_READ);
 	/*
 	 * A search (F3, while its prompt is open) looks at every command line,
 	 * as a filter. So does the first frame, once: which rows it shows is
@@ -74,8 +74,8 @@ static void batch_needs_of(const struct ktop *k, struct procfs_need *need)
 		/* Every row's group (by a cgroup: its cgroup) and the numbers summed. */
 		if (k->batch.groups.by >= CGROUP_BY_CGROUP)
 			need->all |= NEED_CGROUP | NEED_CPULIMIT;
-		need->all |= col_needs(m, COL_VCSW) | col_needs(m, COL_IVCSW) | col_needs(m, COL_RUNQ) |
-			     col_needs(m, COL_DISK_READ);
+		need->all |= columns_needs(m, COL_VCSW) | columns_needs(m, COL_IVCSW) | columns_needs(m, COL_RUNQ) |
+			     columns_needs(m, COL_DISK_READ);
 	} else if (k->batch.view == VIEW_PROCESSES) {
 		need->all |= batch_needs(m, k->batch.cols, k->batch.ncols);
 	}

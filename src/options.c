@@ -256,7 +256,7 @@ static int set_columns(struct options *o, const char *arg, char *err, size_t err
 
 	o->ncols = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int c = col_by_key(tok);
+		int c = columns_by_key(tok);
 
 		if (c < 0) {
 			snprintf(err, errsz, "unknown column '%s' (see --help)", tok);
@@ -337,17 +337,17 @@ static int parse_sort(struct options *o, const char *arg, char *err, size_t errs
 	o->sort_asc = arg[0] == '+';
 	if (o->view != VIEW_PROCESSES) {
 		size_t n;
-		const struct av_col *c = view_columns(o->view, &n);
+		const struct av_col *c = systable_columns(o->view, &n);
 
-		o->view_sort = view_col_by_key(o->view, key);
+		o->view_sort = systable_col_by_key(o->view, key);
 		if (o->view_sort < 0 || c[o->view_sort].type == AV_GRAPH) {
 			snprintf(err, errsz, "-s: the %s view has no column '%s' (see ktop(1), BATCH OUTPUT)",
-				 view_name(o->view), key);
+				 systable_name(o->view), key);
 			return -EINVAL;
 		}
 		return 0;
 	}
-	o->sort_col = col_by_key(key);
+	o->sort_col = columns_by_key(key);
 	if (o->sort_col < 0) {
 		snprintf(err, errsz, "-s: unknown column '%s' (see --help)", key);
 		return -EINVAL;
@@ -388,7 +388,7 @@ static int check_modes(const struct options *o, char *err, size_t errsz)
 	}
 	if (o->view != VIEW_PROCESSES && (o->summary || o->syscalls || o->ncols)) {
 		snprintf(err, errsz, "--view %s has its own columns: -o, --syscalls and --summary do not apply",
-			 view_name(o->view));
+			 systable_name(o->view));
 		return -EINVAL;
 	}
 	if (o->group_by_set && o->batch && o->view != VIEW_GROUPS) {
@@ -652,7 +652,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->expose_hidepid = true;
 			break;
 		case OPT_VIEW:
-			if (view_parse(optarg, &o->view)) {
+			if (systable_parse(optarg, &o->view)) {
 				snprintf(err, errsz, "--view: '%s' is not a view (processes, syscalls, errors, "
 					 "subsystems, signals, groups, latency, disks)", optarg);
 				return -EINVAL;

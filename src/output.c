@@ -11,7 +11,7 @@
 
 #include "../collectors/clocks.h"
 #include "../lib/util.h"
-#include "../collectors/procfs.h"
+#include "../collectors/proc/procfs.h"
 #include "ktop.h"
 
 /*
@@ -68,7 +68,7 @@ int write_summary(struct ktop *k)
 	int err;
 
 	si.elapsed_s = k->replay ? k->replay_elapsed :
-		       k->t_start ? (double)(now_mono_ns() - k->t_start) / 1e9 : 0;
+		       k->t_start ? (double)(clocks_mono_ns() - k->t_start) / 1e9 : 0;
 	if (k->opt.cmd && k->launch.exited) {
 		launch_describe(k->launch.status, how, sizeof(how));
 		si.ended = how;

@@ -11,7 +11,7 @@
 
 #include "../collectors/clocks.h"
 #include "../lib/util.h"
-#include "../collectors/procfs.h"
+#include "../collectors/proc/procfs.h"
 
 /* Is @pid still the process that started at @starttime? 0, or -ESRCH. */
 static int same_process(pid_t pid, uint64_t starttime)
@@ -22,7 +22,7 @@ static int same_process(pid_t pid, uint64_t starttime)
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	n = read_small_file(path, buf, sizeof(buf));
-	if (n <= 0 || parse_pid_stat(buf, (size_t)n, &st))
+	if (n <= 0 || procfs_parse_pid_stat(buf, (size_t)n, &st))
 		return -ESRCH;
 	return !starttime || st.starttime == starttime ? 0 : -ESRCH;
 }

@@ -53,7 +53,7 @@ static int parse_columns(char *v, struct settings *s, char *why, size_t n)
 	int c;
 
 	for (tok = strtok_r(v, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		c = col_by_key(tok);
+		c = columns_by_key(tok);
 		if (c < 0) {
 			snprintf(why, n, "unknown column '%.40s'", tok);
 			return -EINVAL;
@@ -112,7 +112,7 @@ static int parse_setting(const char *key, char *v, struct settings *s, char *why
 		s->sort_asc = *k == '+';
 		if (*k == '+' || *k == '-')
 			k++;
-		s->sort_col = col_by_key(k);
+		s->sort_col = columns_by_key(k);
 		if (s->sort_col < 0) {
 			snprintf(why, n, "unknown sort column '%.40s'", k);
 			return -EINVAL;
@@ -135,7 +135,7 @@ static int parse_setting(const char *key, char *v, struct settings *s, char *why
 		}
 		s->have_hide_kthreads = true;
 	} else if (!strcmp(key, "view")) {
-		if (view_parse(v, &s->view)) {
+		if (systable_parse(v, &s->view)) {
 			snprintf(why, n, "view: '%.40s' is not a view", v);
 			return -EINVAL;
 		}
@@ -278,7 +278,7 @@ int settings_save(const char *path, const struct settings *s, char *err, size_t 
 		p += snprintf(p, (size_t)(end - p), "%s%s", i ? "," : "", columns[s->cols[i]].key);
 	p += snprintf(p, (size_t)(end - p), "\ntree = %s\nthreads = %s\nhide_kernel_threads = %s\n",
 		      s->tree ? "yes" : "no", s->threads ? "yes" : "no", s->hide_kthreads ? "yes" : "no");
-	p += snprintf(p, (size_t)(end - p), "view = %s\ngroup_by = %s\n", view_name(s->view),
+	p += snprintf(p, (size_t)(end - p), "view = %s\ngroup_by = %s\n", systable_name(s->view),
 		      cgroup_group_by_name(s->group_by));
 	return conf_write(path, text, (size_t)(p - text), err, errsz);
 }

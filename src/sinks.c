@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../collectors/procfs.h"
+#include "../collectors/proc/procfs.h"
 #include "../lib/util.h"
 #include "../outputs/metrics.h"
 #include "../views/view.h"

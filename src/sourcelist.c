@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "../collectors/clocks.h"
-#include "../collectors/counting.h"
+#include "../collectors/trace/counting.h"
 #include "../collectors/source.h"
 #include "../lib/util.h"
 #include "ktop.h"
@@ -33,7 +33,7 @@ static const struct source *const sources[] = {
 	&focus_source,
 	&inprog_source,
 	&exits_source,
-	&cgres_source,
+	&cgfiles_source,
 };
 
 #define NSOURCES ARRAY_SIZE(sources)
@@ -143,7 +143,7 @@ static void apply(struct ktop *k, struct sample *s)
 
 /*
  * Watched processes that gained privileges (ktop not root): they are not
- * reported any more (ftrace_privileged); say so, in the summary at the end.
+ * reported any more (counting_privileged); say so, in the summary at the end.
  */
 static void report_privileged(struct ktop *k)
 {
@@ -152,7 +152,7 @@ static void report_privileged(struct ktop *k)
 	size_t i;
 
 	for (i = 0; i < f->npriv; i++) {
-		const struct ftrace_priv *p = &f->priv[i];
+		const struct counting_priv *p = &f->priv[i];
 
 		if (p->from)
 			continue;
@@ -187,8 +187,8 @@ void sources_tick(struct ktop *k)
 	PHASE(k, take);
 	s->begin = true;
 	/* Traced, the events' interval ends where they were read: the tick's. */
-	s->mono_ns = env->facts.cut_ns ? env->facts.cut_ns : now_mono_ns();
-	s->wall_s = now_wall_s();
+	s->mono_ns = env->facts.cut_ns ? env->facts.cut_ns : clocks_mono_ns();
+	s->wall_s = clocks_wall_s();
 	for (i = 0; i < NSOURCES; i++) {
 		if (k->source_state[i] && sources[i]->collect)
 			sources[i]->collect(k->source_state[i], env, s);
@@ -248,7 +248,7 @@ void sources_stop(struct ktop *k)
 
 	/* Its statistics, kept for the exporter's health and KTOP_STATS. */
 	if (k->ftrace)
-		ftrace_get_stats(k->ftrace, &k->fstats);
+		counting_get_stats(k->ftrace, &k->fstats);
 	for (i = NSOURCES; i-- > 0;)
 		if (k->source_state[i] && sources[i]->stop)
 			k->source_state[i] = sources[i]->stop(k->source_state[i], &k->sources);

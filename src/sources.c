@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../model/watched.h"
+#include "../model/fproc.h"
 #include "../lib/sctable.h"
 #include "../lib/util.h"
 #include "../views/view.h"
@@ -54,8 +54,8 @@ static void fprocs_restart(struct model *m)
 
 		if (fp->hist_n > 1)
 			fp->hist_n = 1;
-		sc_table_clear(&fp->sc_total);
-		sc_table_merge(&fp->sc_total, &fp->sc_last);
+		sctable_clear(&fp->sc_total);
+		sctable_merge(&fp->sc_total, &fp->sc_last);
 	}
 }
 
@@ -113,7 +113,7 @@ static bool replay_collect(struct ktop *k)
 
 bool events_counted(const struct ktop *k)
 {
-	return k->replay ? replay_first_session(k->replay)->event_counters != 0 : ftrace_on(k->ftrace);
+	return k->replay ? replay_first_session(k->replay)->event_counters != 0 : counting_on(k->ftrace);
 }
 
 bool collect(struct ktop *k)

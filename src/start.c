@@ -46,7 +46,7 @@ int setup_signals(void)
 static void fatal_signal(int sig)
 {
 	/* Restore the terminal, stop tracing; then die of the same signal. */
-	ftrace_emergency_stop();
+	counting_emergency_stop();
 	ui_stop();
 	signal(sig, SIG_DFL);
 	raise(sig);

@@ -31,7 +31,7 @@ int theme_builtin(const char *name, struct theme_def *out)
 		return -ENOENT;
 	snprintf(out->name, sizeof(out->name), "%s", name);
 	/* The files of themes/, which a unit test parses: they cannot fail. */
-	return theme_parse(text, out, &line, err, sizeof(err));
+	return themedef_parse(text, out, &line, err, sizeof(err));
 }
 
 /* The directories searched for NAME.theme, in order: the user's, then ktop's. */
@@ -76,7 +76,7 @@ static int read_theme_file(const char *path, const char *name, bool strict, stru
 	if (n < 0)
 		return (int)n;
 	snprintf(d.name, sizeof(d.name), "%s", name);
-	ret = theme_parse(text, &d, &line, msg, sizeof(msg));
+	ret = themedef_parse(text, &d, &line, msg, sizeof(msg));
 	if (ret) {
 		snprintf(err, errsz, "%s:%d: %s", path, line, msg);
 		return ret;

@@ -166,7 +166,7 @@ void ui_draw(struct app *a)
 	if (!active)
 		return;
 	/* Views read the clock from here: they make no system calls of their own. */
-	a->now_ns = now_mono_ns();
+	a->now_ns = clocks_mono_ns();
 	if (a->message[0] && !a->message_until)
 		a->message_until = a->now_ns + a->message_ns;
 	for (i = a->depth - 1; i > 0 && a->stack[i]->overlay; i--)
@@ -245,6 +245,6 @@ enum action ui_key(struct app *a, int ch)
 	if (ch == KEY_MOUSE)
 		return ui_mouse(a);
 	v = a->stack[a->depth - 1];
-	a->now_ns = now_mono_ns();
+	a->now_ns = clocks_mono_ns();
 	return v->key ? v->key(a, ch) : keys_dispatch(a, v->keys, v->nkeys, ch);
 }

@@ -21,8 +21,8 @@
 #include <sqlite3.h>
 #include <zlib.h>
 
-#include "../collectors/evdecode.h"
-#include "../collectors/taskstats.h"
+#include "../collectors/trace/evdecode.h"
+#include "../collectors/exits/taskstats.h"
 #include "../lib/dl.h"
 #include "../lib/util.h"
 
@@ -108,7 +108,7 @@ static bool has_syscall(long nr)
 static void print_kernel(FILE *f)
 {
 	char dir[512], path[600], missing[256] = "", why[160];
-	struct ts_listener *ts = NULL;
+	struct taskstats_listener *ts = NULL;
 	struct utsname u;
 	size_t used = 0, n = 0;
 	int k;
@@ -134,9 +134,9 @@ static void print_kernel(FILE *f)
 		if (exists(dir, "buffer_subbuf_size_kb"))
 			fputs(", large sub-buffers", f);
 	}
-	if (ts_open(4096, &ts, why, sizeof(why)) == 0) {
+	if (taskstats_open(4096, &ts, why, sizeof(why)) == 0) {
 		fputs(", taskstats exit records", f);
-		ts_close(ts);
+		taskstats_close(ts);
 	} else {
 		fprintf(f, ", no taskstats exit records (%s)", why);
 	}

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../collectors/counting.h"
-#include "../collectors/instance.h"
+#include "../collectors/trace/counting.h"
+#include "../collectors/trace/instance.h"
 #include "ui.h"
 #include "watchdog.h"
 
@@ -62,7 +62,7 @@ static __attribute__((noreturn)) void bail(int sig, uint64_t busy_ms)
 {
 	char msg[256], *p = msg;
 
-	ftrace_emergency_stop();
+	counting_emergency_stop();
 	ui_stop();
 	p = put_str(p, "ktop: the main loop has been busy for ");
 	p = put_u64(p, busy_ms);
@@ -78,7 +78,7 @@ static __attribute__((noreturn)) void bail(int sig, uint64_t busy_ms)
 	 * when its instance goes makes the kernel free them twice.
 	 */
 	close_range(3, ~0U, 0);
-	trace_emergency_remove();
+	instance_emergency_remove();
 	_exit(1);
 }
 

@@ -351,7 +351,7 @@ static int cmp_nr(const void *a, const void *b)
 }
 
 /* @t's entries in the order of @cmp (the file's: one table, one text); free the array. */
-static const struct sc_stat **sorted(const struct sc_table *t,
+static const struct sc_stat **sorted(const struct sctable *t,
 				     int (*cmp)(const void *, const void *), size_t *n)
 {
 	const struct sc_stat **v = xmalloc((t->used ? t->used : 1) * sizeof(*v));
@@ -365,11 +365,11 @@ static const struct sc_stat **sorted(const struct sc_table *t,
 	return v;
 }
 
-void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
+void recfmt_sc_encode(struct recbuf *b, const struct sctable *t)
 {
 	size_t n, i;
 	const struct sc_stat **v = sorted(t, cmp_nr, &n);
-	const struct lat_hist *hist;
+	const struct lathist *hist;
 	unsigned k;
 	bool first;
 
@@ -384,7 +384,7 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
 		rec_put_bytes(b, i ? ",[" : "[", i ? 2 : 1);
 		for (j = 0; j <= last; j++)
 			put_dec(b, j ? ',' : '\0', f[j]);
-		hist = sc_table_hist(t, v[i]);
+		hist = sctable_hist(t, v[i]);
 		if (hist) {
 			/* The timed calls' histogram (--latency): [bucket,count,...], buckets rising. */
 			for (j = last + 1; j <= 6; j++)
@@ -410,7 +410,7 @@ void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t)
  * A histogram's "[bucket,count,...]" at @s[*pos] (buckets rising, counts > 0)
  * into @h; false when it is not one.
  */
-static bool parse_hist(const char *s, size_t n, size_t *pos, struct lat_hist *h);
+static bool parse_hist(const char *s, size_t n, size_t *pos, struct lathist *h);
 
 /* A decimal number without sign or leading zeros (but "0"), up to 2^64 - 1. */
 static bool parse_u64(const char *s, size_t n, size_t *pos, uint64_t *out)
@@ -432,18 +432,18 @@ static bool parse_u64(const char *s, size_t n, size_t *pos, uint64_t *out)
 	return true;
 }
 
-int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t)
+int recfmt_sc_decode(const char *s, size_t n, struct sctable *t)
 {
 	size_t pos = 0;
 
-	sc_table_clear(t);
+	sctable_clear(t);
 	if (n < 2 || s[pos++] != '[')
 		return -1;
 	if (s[pos] == ']')
 		return pos + 1 == n ? 0 : -1;
 	for (;;) {
 		uint64_t f[7] = { 0 };
-		struct lat_hist h;
+		struct lathist h;
 		bool have_hist = false;
 		struct sc_stat *st;
 		int j = 0;
@@ -468,9 +468,9 @@ int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t)
 		if (j < 2 || pos >= n || s[pos++] != ']')
 			return -1;
 		/* A number is a syscall's only once; SC_EMPTY is no syscall. */
-		if (f[0] >= SC_EMPTY || f[3] > UINT32_MAX || sc_table_find(t, (uint32_t)f[0]))
+		if (f[0] >= SC_EMPTY || f[3] > UINT32_MAX || sctable_find(t, (uint32_t)f[0]))
 			return -1;
-		st = sc_table_get(t, (uint32_t)f[0]);
+		st = sctable_get(t, (uint32_t)f[0]);
 		st->calls = f[1];
 		st->errors = f[2];
 		st->top_errno = (uint32_t)f[3];
@@ -478,7 +478,7 @@ int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t)
 		st->time_ns = f[5];
 		st->max_ns = f[6];
 		if (have_hist)
-			sc_table_put_hist(t, st, &h);
+			sctable_put_hist(t, st, &h);
 		if (pos >= n)
 			return -1;
 		if (s[pos] == ']')
@@ -488,7 +488,7 @@ int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t)
 	}
 }
 
-static bool parse_hist(const char *s, size_t n, size_t *pos, struct lat_hist *h)
+static bool parse_hist(const char *s, size_t n, size_t *pos, struct lathist *h)
 {
 	uint64_t b, c;
 	int prev = -1;
@@ -526,7 +526,7 @@ static int cmp_key(const void *a, const void *b)
 	return kx < ky ? -1 : kx > ky;
 }
 
-void recfmt_err_encode(struct recbuf *b, const struct sc_table *t)
+void recfmt_err_encode(struct recbuf *b, const struct sctable *t)
 {
 	size_t n, i;
 	const struct sc_stat **v = sorted(t, cmp_key, &n);
@@ -544,11 +544,11 @@ void recfmt_err_encode(struct recbuf *b, const struct sc_table *t)
 	free(v);
 }
 
-int recfmt_err_decode(const char *s, size_t n, struct sc_table *t)
+int recfmt_err_decode(const char *s, size_t n, struct sctable *t)
 {
 	size_t pos = 0;
 
-	sc_table_clear(t);
+	sctable_clear(t);
 	if (n < 2 || s[pos++] != '[')
 		return -1;
 	if (s[pos] == ']')
@@ -567,9 +567,9 @@ int recfmt_err_decode(const char *s, size_t n, struct sc_table *t)
 		if (f[0] >= SC_EMPTY || f[1] > 0xfff)
 			return -1;
 		key = sc_err_key((uint32_t)f[0], (uint32_t)f[1]);
-		if (sc_table_find(t, key))
+		if (sctable_find(t, key))
 			return -1;
-		sc_table_get(t, key)->errors = f[2];
+		sctable_get(t, key)->errors = f[2];
 		if (pos >= n)
 			return -1;
 		if (s[pos] == ']')

@@ -127,16 +127,16 @@ int recfmt_sys_decode(const uint8_t *p, size_t n, bool delta, struct sys_sample 
  * nr and calls): the SQL view "syscall" reads it with json_each. NUL-terminated.
  * The file keeps each distinct one once (table sctab).
  */
-void recfmt_sc_encode(struct recbuf *b, const struct sc_table *t);
+void recfmt_sc_encode(struct recbuf *b, const struct sctable *t);
 /* Parse that text (exactly that grammar) into @t (cleared first). 0, or -1. */
-int recfmt_sc_decode(const char *s, size_t n, struct sc_table *t);
+int recfmt_sc_decode(const char *s, size_t n, struct sctable *t);
 /*
  * The errors by errno (a table keyed by sc_err_key) as JSON text,
  * [[nr,errno,count],...] by syscall and errno (the SQL view syscall_error
  * reads it); and back. NUL-terminated.
  */
-void recfmt_err_encode(struct recbuf *b, const struct sc_table *t);
-int recfmt_err_decode(const char *s, size_t n, struct sc_table *t);
+void recfmt_err_encode(struct recbuf *b, const struct sctable *t);
+int recfmt_err_decode(const char *s, size_t n, struct sctable *t);
 /*
  * The interval's signal flows (the rows of @f that counted this interval,
  * the other row's as sender and receiver -1) as JSON text, grouped by

@@ -53,7 +53,7 @@
 struct kept {
 	struct sample *v;
 	size_t n, ninit, cap;
-	struct sc_table **tabs;		/* the rows' tables */
+	struct sctable **tabs;		/* the rows' tables */
 	size_t ntabs, cap_tabs;
 };
 
@@ -470,7 +470,7 @@ static int64_t cmdline_id(struct record *r, const char *s, size_t n, bool blob)
  * of the system calls and errnos the file's tables hold, each once (a file
  * of a day holds a few dozen: all of them were a fixed 50 KiB).
  */
-static int put_names(struct record *r, const struct sc_table *t, bool err)
+static int put_names(struct record *r, const struct sctable *t, bool err)
 {
 	static const struct {
 		const char *const *names;
@@ -1084,7 +1084,7 @@ static int step(struct record *r, sqlite3_stmt *st)
 
 
 /* A table as the file stores it (JSON text, once per distinct one): its id, 0 on an error. */
-static int64_t table_id(void *arg, const struct sc_table *t, bool err)
+static int64_t table_id(void *arg, const struct sctable *t, bool err)
 {
 	struct record *r = arg;
 
@@ -1448,8 +1448,8 @@ static void keep_sample(struct kept *k, const struct sample *s, struct strpool *
 
 		*e = s->rows[i];
 		for (j = 0; j < 2; j++) {
-			const struct sc_table *src = j ? e->err : e->sc;
-			struct sc_table *t;
+			const struct sctable *src = j ? e->err : e->sc;
+			struct sctable *t;
 
 			if (!src)
 				continue;
@@ -1459,10 +1459,10 @@ static void keep_sample(struct kept *k, const struct sample *s, struct strpool *
 				memset(k->tabs + k->ntabs, 0, (k->cap_tabs - k->ntabs) * sizeof(*k->tabs));
 			}
 			if (!k->tabs[k->ntabs])
-				k->tabs[k->ntabs] = xcalloc(1, sizeof(struct sc_table));
+				k->tabs[k->ntabs] = xcalloc(1, sizeof(struct sctable));
 			t = k->tabs[k->ntabs++];
-			sc_table_clear(t);
-			sc_table_merge(t, src);
+			sctable_clear(t);
+			sctable_merge(t, src);
 			if (j)
 				e->err = t;
 			else
@@ -1514,7 +1514,7 @@ static void kept_free(struct kept *k)
 		sample_free(&k->v[i]);
 	for (i = 0; i < k->cap_tabs; i++) {
 		if (k->tabs[i])
-			sc_table_free(k->tabs[i]);
+			sctable_free(k->tabs[i]);
 		free(k->tabs[i]);
 	}
 	free(k->v);

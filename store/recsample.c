@@ -1204,7 +1204,7 @@ static void get_rows(struct rec_reader *r, struct sample *s, const struct recsam
 			r->bad = true;
 		for (k = 0; k < 2 && !r->bad; k++) {
 			bool err = k == 1, bad = false;
-			const struct sc_table *t;
+			const struct sctable *t;
 			uint64_t id;
 
 			if (!(mask & (err ? RB_ERR : RB_SC)))

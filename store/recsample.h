@@ -110,12 +110,12 @@ void recmem_keyframe(struct recmem *m);
 struct recsample_tables {
 	void *arg;
 	/* The id (> 0) of @t (@err: a table of errors by errno); 0 on a write error. */
-	int64_t (*id)(void *arg, const struct sc_table *t, bool err);
+	int64_t (*id)(void *arg, const struct sctable *t, bool err);
 	/*
 	 * The table of @id (valid until the sample is applied); NULL: not
 	 * wanted (the interval is not shown). Sets *@bad on a bad id.
 	 */
-	const struct sc_table *(*get)(void *arg, int64_t id, bool err, bool *bad);
+	const struct sctable *(*get)(void *arg, int64_t id, bool err, bool *bad);
 };
 
 /*

@@ -64,7 +64,7 @@ struct replay {
 	z_stream zs;
 	bool zinit, zok;
 	/* The syscall tables of the sample filled last (valid until it is applied). */
-	struct sc_table **sc;
+	struct sctable **sc;
 	int64_t *sc_id;			/* each one's id * 2 + (a table of errors) */
 	size_t nsc, cap_sc;
 
@@ -301,7 +301,7 @@ void replay_close(struct replay *r)
 	sqlite3_close_v2(r->db);
 	for (i = 0; i < r->cap_sc; i++) {
 		if (r->sc[i])
-			sc_table_free(r->sc[i]);
+			sctable_free(r->sc[i]);
 		free(r->sc[i]);
 	}
 	free(r->sc);
@@ -668,10 +668,10 @@ static void fill_names(struct replay *r, struct sample *s)
 }
 
 /* A row's syscall table by its id in sctab; none when the interval is not shown. */
-static const struct sc_table *get_table(void *arg, int64_t id, bool err, bool *bad)
+static const struct sctable *get_table(void *arg, int64_t id, bool err, bool *bad)
 {
 	struct replay *r = arg;
-	struct sc_table *t;
+	struct sctable *t;
 	const char *txt;
 	int rc;
 
@@ -688,7 +688,7 @@ static const struct sc_table *get_table(void *arg, int64_t id, bool err, bool *b
 		memset(r->sc + r->nsc, 0, (r->cap_sc - r->nsc) * sizeof(*r->sc));
 	}
 	if (!r->sc[r->nsc])
-		r->sc[r->nsc] = xcalloc(1, sizeof(struct sc_table));
+		r->sc[r->nsc] = xcalloc(1, sizeof(struct sctable));
 	t = r->sc[r->nsc];
 	sqlite3_bind_int64(r->st_sctab, 1, id);
 	rc = step_row(r, r->st_sctab);
@@ -847,9 +847,9 @@ static int check_limits(struct replay *r, const struct sample *s)
 
 	for (i = 0; i < s->nrows; i++) {
 		if (s->rows[i].sc)
-			r->n_table_bytes += sc_table_mem(s->rows[i].sc);
+			r->n_table_bytes += sctable_mem(s->rows[i].sc);
 		if (s->rows[i].err)
-			r->n_table_bytes += sc_table_mem(s->rows[i].err);
+			r->n_table_bytes += sctable_mem(s->rows[i].err);
 	}
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		*c[i].n += c[i].add;
@@ -863,7 +863,7 @@ static int check_limits(struct replay *r, const struct sample *s)
 	if (over(r, rcstr_live_bytes() + strpool_mem(&r->mem.pool), r->strings_max_mib,
 		 "tasks' strings"))
 		return -1;
-	return over(r, sc_table_live_bytes() + r->n_table_bytes, r->tables_max_mib,
+	return over(r, sctable_live_bytes() + r->n_table_bytes, r->tables_max_mib,
 		    "rows' syscall tables");
 }
 

@@ -38,7 +38,7 @@ static uint64_t stat_hash(const struct sc_stat *s)
 }
 
 /* A sum over the entries: the same for any order of the slots. */
-static uint64_t table_hash(const struct sc_table *t, bool err)
+static uint64_t table_hash(const struct sctable *t, bool err)
 {
 	uint64_t h = mix(t->used * 2u + err);
 	uint32_t k;
@@ -57,14 +57,14 @@ static bool stat_eq(const struct sc_stat *a, const struct sc_stat *b)
 }
 
 /* As many entries, each found in @t with the same numbers: the same table. */
-static bool slot_is(const struct sccache_slot *e, const struct sc_table *t, bool err, uint64_t h)
+static bool slot_is(const struct sccache_slot *e, const struct sctable *t, bool err, uint64_t h)
 {
 	uint32_t i;
 
 	if (e->hash != h || e->err != err || e->n != t->used)
 		return false;
 	for (i = 0; i < e->n; i++) {
-		const struct sc_stat *f = sc_table_find(t, e->v[i].nr);
+		const struct sc_stat *f = sctable_find(t, e->v[i].nr);
 
 		if (!f || !stat_eq(f, &e->v[i]))
 			return false;
@@ -87,7 +87,7 @@ void sccache_clear(struct sccache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int64_t sccache_get(const struct sccache *c, const struct sc_table *t, bool err)
+int64_t sccache_get(const struct sccache *c, const struct sctable *t, bool err)
 {
 	uint64_t h;
 	size_t i;
@@ -111,7 +111,7 @@ static void insert(struct sccache *c, struct sccache_slot e)
 	c->n++;
 }
 
-void sccache_put(struct sccache *c, const struct sc_table *t, bool err, int64_t id)
+void sccache_put(struct sccache *c, const struct sctable *t, bool err, int64_t id)
 {
 	struct sccache_slot e = { .hash = table_hash(t, err), .id = id, .err = err, .n = t->used };
 	uint32_t k, j = 0;

@@ -30,8 +30,8 @@ void sccache_init(struct sccache *c);
 /* Forget every table (a new file: its ids are its own). Keeps nothing allocated. */
 void sccache_clear(struct sccache *c);
 /* The id @t (@err: a table of errors) was given, or 0 when not known. */
-int64_t sccache_get(const struct sccache *c, const struct sc_table *t, bool err);
+int64_t sccache_get(const struct sccache *c, const struct sctable *t, bool err);
 /* Remember @t (copied: the cache owns its copy) as @id (> 0). */
-void sccache_put(struct sccache *c, const struct sc_table *t, bool err, int64_t id);
+void sccache_put(struct sccache *c, const struct sctable *t, bool err, int64_t id);
 
 #endif

@@ -14,7 +14,7 @@
  *
  * It knows the file's layout, nothing of where the pages come from: the
  * caller hands them in, one CPU of one buffer at a time (the flight
- * recorder's ring, collectors/flight.h).
+ * recorder's ring, collectors/trace/flight.h).
  */
 
 #include <stddef.h>

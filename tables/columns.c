@@ -12,7 +12,7 @@
 
 /*
  * One row per column. "doc" says where the number comes from: follow it to the
- * collector and its parser (collectors/procfs.c).
+ * collector and its parser (collectors/proc/procfs.c).
  */
 const struct column columns[COL_NR] = {
 	[COL_PID] = { "pid", "PID", 7, false, CT_INT, 0, -1, SORT_ASC,
@@ -86,7 +86,7 @@ const struct column columns[COL_NR] = {
  * What WAIT% names: the shares of the interval a process waits for something
  * other than its own sleep. Another kind is one row here: a cgroup's CPU
  * throttling, once the catalog has a throttled_pct column, is
- * { COL_THROTTLED, "thr" } (col_share reads a CT_PCT column as it is).
+ * { COL_THROTTLED, "thr" } (columns_share reads a CT_PCT column as it is).
  */
 static const struct {
 	enum col_id col;
@@ -97,9 +97,9 @@ static const struct {
 };
 
 /* Column @c (CT_MS or CT_PCT) as a share of the interval, 100 = one thread all of it. */
-static bool col_share(const struct model *m, const struct task *t, enum col_id c, double *out)
+static bool columns_share(const struct model *m, const struct task *t, enum col_id c, double *out)
 {
-	if (!col_num(m, t, c, out))
+	if (!columns_num(m, t, c, out))
 		return false;
 	if (columns[c].type == CT_MS) {
 		if (m->interval_s <= 0)
@@ -111,7 +111,7 @@ static bool col_share(const struct model *m, const struct task *t, enum col_id c
 
 static bool runq_throttled(const struct model *m, const struct task *t, double runq);
 
-bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word)
+bool columns_wait(const struct model *m, const struct task *t, double *pct, const char **word)
 {
 	bool known = false;
 	size_t i;
@@ -120,7 +120,7 @@ bool col_wait(const struct model *m, const struct task *t, double *pct, const ch
 	*pct = 0;
 	*word = "";
 	for (i = 0; i < ARRAY_SIZE(wait_kinds); i++) {
-		if (!col_share(m, t, wait_kinds[i].col, &v))
+		if (!columns_share(m, t, wait_kinds[i].col, &v))
 			continue;
 		if (!known || v > *pct) {
 			*pct = v;
@@ -143,10 +143,10 @@ static bool runq_throttled(const struct model *m, const struct task *t, double r
 {
 	double thr;
 
-	return col_num(m, t, COL_THROTTLED, &thr) && thr > 0 && thr >= runq / 2;
+	return columns_num(m, t, COL_THROTTLED, &thr) && thr > 0 && thr >= runq / 2;
 }
 
-bool col_wait_redundant(const bool *shown)
+bool columns_wait_redundant(const bool *shown)
 {
 	size_t i;
 
@@ -166,7 +166,7 @@ static bool stat_known(const struct task *t)
 	return t->starttime != 0;
 }
 
-bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out)
+bool columns_num(const struct model *m, const struct task *t, enum col_id c, double *out)
 {
 	const char *word;
 	uint64_t d;
@@ -212,11 +212,11 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 		*out = t->processor;
 		return t->processor >= 0;
 	case COL_WAIT:
-		return col_wait(m, t, out, &word);
+		return columns_wait(m, t, out, &word);
 	case COL_THROTTLED: {
 		const struct cgres *r;
 
-		if (!col_cpu_limit(m, t, &r))
+		if (!columns_cpu_limit(m, t, &r))
 			return false;
 		*out = 0;
 		return !r || cgres_num(r, CGF_THROTTLED_PCT, out);
@@ -260,7 +260,7 @@ bool col_num(const struct model *m, const struct task *t, enum col_id c, double 
 	}
 }
 
-bool col_kthread(const struct task *t)
+bool columns_kthread(const struct task *t)
 {
 	if (t->have_flags)
 		return t->kthread;
@@ -272,8 +272,8 @@ static const char *cmdline_text(const struct task *t, char *buf, size_t n, int u
 	size_t len = t->cmdline ? t->cmdline_len : 0;
 
 	/* Not read (yet): the name will do, a kernel thread's bracketed as always. */
-	if (!t->cmdline && !col_kthread(t))
-		return col_text(t, COL_COMM, buf, n, utf8);
+	if (!t->cmdline && !columns_kthread(t))
+		return columns_text(t, COL_COMM, buf, n, utf8);
 	/* Kernel threads and zombies have no command line: show [comm] like ps. */
 	while (len && t->cmdline[len - 1] == '\0')
 		len--;
@@ -309,13 +309,13 @@ static const char *cgroup_text(const struct task *t, enum col_id c, char *buf, s
 	return buf;
 }
 
-const char *col_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
+const char *columns_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
 			   size_t n, int utf8)
 {
 	char raw[CGROUP_KEY_MAX];
 
 	if (c != COL_CONTAINER || !t->cgroup)
-		return col_text(t, c, buf, n, utf8);
+		return columns_text(t, c, buf, n, utf8);
 	/* The Groups view's key by container: its name once known; the host's "-" is empty. */
 	cgname_group_key(CGROUP_BY_CONTAINER, NULL, NULL, t->cgroup,
 			 cgnames_get(&m->names, t->cgroup), raw, sizeof(raw));
@@ -325,12 +325,12 @@ const char *col_text_model(const struct model *m, const struct task *t, enum col
 	return buf;
 }
 
-bool col_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r)
+bool columns_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r)
 {
 	return cgres_cpu_of(&m->cgres, t->pid, m->tick, r);
 }
 
-const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
+const char *columns_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8)
 {
 	switch (c) {
 	case COL_USER:
@@ -369,14 +369,14 @@ const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, i
 	}
 }
 
-unsigned col_needs(const struct model *m, int c)
+unsigned columns_needs(const struct model *m, int c)
 {
 	unsigned needs = columns[c].needs;
 	size_t i;
 
 	if (c == COL_WAIT) {	/* what its kinds need */
 		for (needs = 0, i = 0; i < ARRAY_SIZE(wait_kinds); i++)
-			needs |= col_needs(m, wait_kinds[i].col);
+			needs |= columns_needs(m, wait_kinds[i].col);
 		return needs;
 	}
 	if (columns[c].counter >= 0 && model_counts_events(m, (enum counter)columns[c].counter))
@@ -384,7 +384,7 @@ unsigned col_needs(const struct model *m, int c)
 	return needs;
 }
 
-int col_by_key(const char *key)
+int columns_by_key(const char *key)
 {
 	int i;
 
@@ -394,7 +394,7 @@ int col_by_key(const char *key)
 	return -1;
 }
 
-int col_compare(const struct model *m, const struct task *a, const struct task *b,
+int columns_compare(const struct model *m, const struct task *a, const struct task *b,
 		enum col_id c)
 {
 	double x, y;
@@ -403,11 +403,11 @@ int col_compare(const struct model *m, const struct task *a, const struct task *
 	if (columns[c].type == CT_STR || columns[c].type == CT_CHAR) {
 		char bx[256], by[256];
 
-		return strcmp(col_text_model(m, a, c, bx, sizeof(bx), true),
-			      col_text_model(m, b, c, by, sizeof(by), true));
+		return strcmp(columns_text_model(m, a, c, bx, sizeof(bx), true),
+			      columns_text_model(m, b, c, by, sizeof(by), true));
 	}
-	hx = col_num(m, a, c, &x);
-	hy = col_num(m, b, c, &y);
+	hx = columns_num(m, a, c, &x);
+	hy = columns_num(m, b, c, &y);
 	if (hx != hy)
 		return hx ? 1 : -1;
 	if (!hx)
@@ -490,7 +490,7 @@ void fmt_rate(char *buf, size_t n, double v)
 		fmt_fixed(buf, n, v / 1e9, 1, 'G');
 }
 
-bool col_bytes(int c)
+bool columns_bytes(int c)
 {
 	return c == COL_DISK_READ || c == COL_DISK_WRITE || c == COL_NET_TX || c == COL_NET_RX;
 }
@@ -624,7 +624,7 @@ static const char *fmt_wait(const struct model *m, const struct task *t, char *b
 	char num[16];
 	double v;
 
-	if (!col_wait(m, t, &v, &word)) {
+	if (!columns_wait(m, t, &v, &word)) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
@@ -647,14 +647,14 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 	double v;
 
 	/* A kernel thread's name bracketed as in its COMMAND line (CSV and JSON: the name). */
-	if (c == COL_COMM && col_kthread(t)) {
+	if (c == COL_COMM && columns_kthread(t)) {
 		char comm[PROC_COMM_MAX * 4];
 
-		snprintf(buf, n, "[%s]", col_text(t, c, comm, sizeof(comm), utf8));
+		snprintf(buf, n, "[%s]", columns_text(t, c, comm, sizeof(comm), utf8));
 		return buf;
 	}
 	if (col->type == CT_STR || col->type == CT_CHAR)
-		return col_text_model(m, t, c, buf, n, utf8);
+		return columns_text_model(m, t, c, buf, n, utf8);
 	/* The first frame: what is known at once, the average since the start. */
 	if (fmt_since_start(m, t, c, &v)) {
 		if (c == COL_CPU)
@@ -663,7 +663,7 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 			fmt_rate(buf, n, v);
 		return buf;
 	}
-	if (!col_num(m, t, c, &v)) {
+	if (!columns_num(m, t, c, &v)) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
@@ -680,7 +680,7 @@ const char *fmt_cell(const struct model *m, const struct task *t, enum col_id c,
 			snprintf(buf, n, "-");
 			break;
 		}
-		if (col_bytes(c))
+		if (columns_bytes(c))
 			fmt_bytes(buf, n, v / m->interval_s);
 		else
 			fmt_rate(buf, n, v / m->interval_s);

@@ -97,53 +97,53 @@ struct column {
 extern const struct column columns[COL_NR];
 
 /* A column of bytes (CT_COUNTER): screens scale its rate in KiB, MiB, GiB. */
-bool col_bytes(int c);
+bool columns_bytes(int c);
 /* @v bytes (per second) for a person: "512", "4.0K", "8.0M", "1.2G" (1024-based, 6 wide). */
 void fmt_bytes(char *buf, size_t n, double v);
 
 /* Numeric value of a column; false if unknown (no rate yet, not read). */
-bool col_num(const struct model *m, const struct task *t, enum col_id c, double *out);
+bool columns_num(const struct model *m, const struct task *t, enum col_id c, double *out);
 /*
  * Text of a string-like column (user, state, comm, cmdline), sanitized for a
  * terminal or a file. Returns @buf.
  */
-const char *col_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8);
+const char *columns_text(const struct task *t, enum col_id c, char *buf, size_t n, int utf8);
 /*
- * col_text with what @m knows of the task's cgroup: the container column
- * names the container as the Groups view does ("web-1"), where col_text
+ * columns_text with what @m knows of the task's cgroup: the container column
+ * names the container as the Groups view does ("web-1"), where columns_text
  * can only give its RUNTIME:ID.
  */
-const char *col_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
+const char *columns_text_model(const struct model *m, const struct task *t, enum col_id c, char *buf,
 			   size_t n, int utf8);
 /*
- * The cgroup that limits @t's CPU this tick (collectors/cgcpu.h): false when
+ * The cgroup that limits @t's CPU this tick (collectors/cgroup/cgcpu.h): false when
  * not read, true with *@r its reading or NULL when nothing limits it.
  */
-bool col_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r);
+bool columns_cpu_limit(const struct model *m, const struct task *t, const struct cgres **r);
 /*
  * What column @c needs read beyond stat this session: context switches come
  * from events when tracing runs, from status otherwise.
  */
-unsigned col_needs(const struct model *m, int c);
+unsigned columns_needs(const struct model *m, int c);
 /*
  * WAIT%: the largest share of the interval @t waited for something, and
- * what (its word: "runq", "blk"); false when not known. col_wait_redundant:
+ * what (its word: "runq", "blk"); false when not known. columns_wait_redundant:
  * every kind it names is a column of its own among @shown (shown[c] per
  * catalog column), so it says nothing more.
  */
-bool col_wait(const struct model *m, const struct task *t, double *pct, const char **word);
-bool col_wait_redundant(const bool *shown);
+bool columns_wait(const struct model *m, const struct task *t, double *pct, const char **word);
+bool columns_wait_redundant(const bool *shown);
 /*
  * Is @t a kernel thread? Its stat's PF_KTHREAD flag says, known before a
  * command line is read. A recording has no flags: kthreadd (pid 2) and its
  * children with no memory of their own (a helper kthreadd started, such as
  * modprobe, has some once it exec'd; before, it passes for one).
  */
-bool col_kthread(const struct task *t);
+bool columns_kthread(const struct task *t);
 /* The column named @key (case-insensitive), or -1. */
-int col_by_key(const char *key);
+int columns_by_key(const char *key);
 /* Compare two tasks by column @c, ascending; unknown values sort lowest. */
-int col_compare(const struct model *m, const struct task *a, const struct task *b,
+int columns_compare(const struct model *m, const struct task *a, const struct task *b,
 		enum col_id c);
 
 /*

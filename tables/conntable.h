@@ -24,7 +24,7 @@ extern const struct av_col conn_cols[CONN_NCOLS];
 
 /* Column @col of @c (a row of @m) as a number; false when it is not one or not known. */
 bool conntable_num(const struct model *m, const struct sock_conn *c, int col, double *out);
-/* Its text (the text columns), sanitized as aggview_text's. Returns @buf. */
+/* Its text (the text columns), sanitized as systable_text's. Returns @buf. */
 const char *conntable_text(const struct sock_conn *c, int col, char *buf, size_t n, int utf8);
 
 /*

@@ -137,17 +137,17 @@ static void add_task(struct group *gr, const struct model *m, const struct task 
 
 	gr->rows++;
 	for (c = 0; c < COL_NR; c++) {
-		if (!groups_col_sums(c) || !col_num(m, t, (enum col_id)c, &v))
+		if (!groups_col_sums(c) || !columns_num(m, t, (enum col_id)c, &v))
 			continue;
 		gr->sum[c] += v;
 		gr->known[c]++;
 	}
 	if (task_delta(t, CNT_SCTIME, &d)) {
-		struct lat_hist h;
+		struct lathist h;
 		uint64_t max;
 
-		if (sc_table_hist_sum(&t->sc, &h, &max)) {
-			lat_hist_add(&gr->sc_hist, &h);
+		if (sctable_hist_sum(&t->sc, &h, &max)) {
+			lathist_add(&gr->sc_hist, &h);
 			if (max > gr->sc_max_ns)
 				gr->sc_max_ns = max;
 		}
@@ -218,7 +218,7 @@ const struct group *groups_find(const struct groups *g, const char *key)
 bool group_num(const struct group *gr, int c, double *out)
 {
 	if (c == COL_SCP99)
-		return lat_hist_quantile_us(&gr->sc_hist, 0.99, gr->sc_max_ns, out);
+		return lathist_quantile_us(&gr->sc_hist, 0.99, gr->sc_max_ns, out);
 	if (c < 0 || c >= COL_NR || !groups_col_sums(c) || !gr->known[c])
 		return false;
 	*out = gr->sum[c];

@@ -8,7 +8,7 @@
  * container (enum cgroup_group_by, lib/cgroup.h). A group's number in a
  * column is the sum of its rows' numbers in that column, the rows of
  * processes that exited in the interval included, so the sum of a group's
- * rows is the group's row, always (tests/unit/test_groups.c). Event counts
+ * rows is the group's row, always (tests/unit/test_views.c). Event counts
  * are also kept since the group was first seen.
  *
  * The rows are the model's tasks seen this tick and focused: the process
@@ -37,13 +37,13 @@ struct group {
 	bool have_total[CNT_NR];	/* some interval's count was known */
 	uint64_t seen_tick;		/* the last tick it had rows */
 	/* Its rows' timed calls of this tick (sc_p99_us), and the longest. */
-	struct lat_hist sc_hist;
+	struct lathist sc_hist;
 	uint64_t sc_max_ns;
 	/*
 	 * Its cgroup (cgname_group_dir() of its first row's path; interned in
 	 * keys; NULL when the group is no one cgroup) and that row's process,
 	 * whose /proc/PID/cgroup finds it in each v1 hierarchy: what
-	 * collectors/cgres.c reads the group's resources from.
+	 * collectors/cgroup/cgfiles.c reads the group's resources from.
 	 */
 	const char *dir;
 	pid_t pid;

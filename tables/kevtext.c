@@ -20,7 +20,7 @@ static int put_num(char *buf, size_t n, uint64_t v)
 	return snprintf(buf, n, v < 65536 ? "%" PRIu64 : "0x%" PRIx64, v);
 }
 
-char *kev_duration(uint64_t ns, char *buf, size_t n)
+char *kevtext_duration(uint64_t ns, char *buf, size_t n)
 {
 	if (ns < 1000000)
 		snprintf(buf, n, "%.1f us", (double)ns / 1e3);
@@ -80,11 +80,11 @@ static char *render_syscall(const struct kev *e, char *buf, size_t n)
 	}
 	if (!(e->flags & KEVF_NO_ENTER))
 		append(buf, n, len, " <%s%s>", e->flags & KEVF_BEFORE ? "more than " : "",
-		       kev_duration(e->u.sc.dur_ns, d, sizeof(d)));
+		       kevtext_duration(e->u.sc.dur_ns, d, sizeof(d)));
 	return buf;
 }
 
-const char *kev_switch_state(int64_t s, char *buf, size_t n)
+const char *kevtext_switch_state(int64_t s, char *buf, size_t n)
 {
 	/* The kernel's TASK_REPORT bits, as sched_switch prints them. */
 	static const char letters[] = "SDTtXZPI";
@@ -111,15 +111,15 @@ static char *render_switch(const struct kev *e, char *buf, size_t n)
 
 	if (e->flags & KEVF_SWITCH_IN)
 		snprintf(buf, n, "switch in (from %d %.16s, which left %s)", e->u.sw.prev,
-			 e->u.sw.prev_comm, kev_switch_state(e->u.sw.prev_state, st, sizeof(st)));
+			 e->u.sw.prev_comm, kevtext_switch_state(e->u.sw.prev_state, st, sizeof(st)));
 	else
 		snprintf(buf, n, "switch out %s -> %d %.16s",
-			 kev_switch_state(e->u.sw.prev_state, st, sizeof(st)), e->u.sw.next,
+			 kevtext_switch_state(e->u.sw.prev_state, st, sizeof(st)), e->u.sw.next,
 			 e->u.sw.next_comm);
 	return buf;
 }
 
-char *kev_fault_text(uint64_t ec, char *buf, size_t n)
+char *kevtext_fault_text(uint64_t ec, char *buf, size_t n)
 {
 	/* x86 page-fault error code: P, W/R, U/S, RSVD, I/D, PK bits. */
 	snprintf(buf, n, "%s %s %s%s%s%s", ec & 2 ? "write" : "read", ec & 4 ? "user" : "kernel",
@@ -133,12 +133,12 @@ static char *render_fault(const struct kev *e, char *buf, size_t n)
 	char t[64];
 
 	snprintf(buf, n, "page fault %s at 0x%" PRIx64 " ip 0x%" PRIx64 " (error 0x%" PRIx64 ")",
-		 kev_fault_text(e->u.pf.error_code, t, sizeof(t)), e->u.pf.address, e->u.pf.ip,
+		 kevtext_fault_text(e->u.pf.error_code, t, sizeof(t)), e->u.pf.address, e->u.pf.ip,
 		 e->u.pf.error_code);
 	return buf;
 }
 
-const char *kev_sig_result(int result)
+const char *kevtext_sig_result(int result)
 {
 	/* include/trace/events/signal.h: enum trace_signal_result */
 	static const char *const names[] = {
@@ -154,7 +154,7 @@ static char *render_siggen(const struct kev *e, char *buf, size_t n)
 
 	snprintf(buf, n, "signal %s from %d to %d %.16s: %s",
 		 signal_name(e->u.sig.sig, sb, sizeof(sb)), e->u.sig.sender, e->u.sig.target,
-		 e->u.sig.comm, kev_sig_result(e->u.sig.result));
+		 e->u.sig.comm, kevtext_sig_result(e->u.sig.result));
 	return buf;
 }
 
@@ -207,7 +207,7 @@ static char *(*const renderers[KEV_NR])(const struct kev *e, char *buf, size_t n
 	[KEV_EXEC] = render_exec, [KEV_EXIT] = render_exit,
 };
 
-char *kev_render(const struct kev *e, char *buf, size_t n)
+char *kevtext_render(const struct kev *e, char *buf, size_t n)
 {
 	if (!n)
 		return buf;
@@ -217,7 +217,7 @@ char *kev_render(const struct kev *e, char *buf, size_t n)
 	return buf;
 }
 
-bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t n)
+bool kevtext_field(const struct kev *e, int i, const char **name, char *val, size_t n)
 {
 	char t[64], sb[16], nb[SYSCALL_LABEL_BUF], eb[ERRNO_NAME_BUF];
 
@@ -254,7 +254,7 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 					 (uint64_t)e->u.sc.ret);
 		} else if (i == na + 2 && !(e->flags & (KEVF_NO_ENTER | KEVF_NO_EXIT))) {
 			*name = "duration";
-			kev_duration(e->u.sc.dur_ns, t, sizeof(t));
+			kevtext_duration(e->u.sc.dur_ns, t, sizeof(t));
 			snprintf(val, n, "%s%s", t, e->flags & KEVF_BEFORE ?
 				 " at least (entered before the view opened)" : "");
 		} else {
@@ -266,7 +266,7 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 		switch (i) {
 		case 0: *name = "direction"; snprintf(val, n, "%s", e->flags & KEVF_SWITCH_IN ? "in" : "out"); return true;
 		case 1: *name = "prev"; snprintf(val, n, "%d %.16s", e->u.sw.prev, e->u.sw.prev_comm); return true;
-		case 2: *name = "prev_state"; snprintf(val, n, "%s", kev_switch_state(e->u.sw.prev_state, t, sizeof(t))); return true;
+		case 2: *name = "prev_state"; snprintf(val, n, "%s", kevtext_switch_state(e->u.sw.prev_state, t, sizeof(t))); return true;
 		case 3: *name = "next"; snprintf(val, n, "%d %.16s", e->u.sw.next, e->u.sw.next_comm); return true;
 		default: return false;
 		}
@@ -274,7 +274,7 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 		switch (i) {
 		case 0: *name = "address"; snprintf(val, n, "0x%" PRIx64, e->u.pf.address); return true;
 		case 1: *name = "ip"; snprintf(val, n, "0x%" PRIx64, e->u.pf.ip); return true;
-		case 2: *name = "error_code"; snprintf(val, n, "0x%" PRIx64 " %s", e->u.pf.error_code, kev_fault_text(e->u.pf.error_code, t, sizeof(t))); return true;
+		case 2: *name = "error_code"; snprintf(val, n, "0x%" PRIx64 " %s", e->u.pf.error_code, kevtext_fault_text(e->u.pf.error_code, t, sizeof(t))); return true;
 		default: return false;
 		}
 	case KEV_SIGGEN:
@@ -286,7 +286,7 @@ bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t 
 		case 3: *name = "si_code"; snprintf(val, n, "%d", e->u.sig.code); return true;
 		case 4:
 			*name = "result";
-			snprintf(val, n, "%s", e->kind == KEV_SIGGEN ? kev_sig_result(e->u.sig.result) : handler_text(e->u.sig.handler));
+			snprintf(val, n, "%s", e->kind == KEV_SIGGEN ? kevtext_sig_result(e->u.sig.result) : handler_text(e->u.sig.handler));
 			return true;
 		default: return false;
 		}

@@ -11,27 +11,27 @@
 #include "../model/kev.h"
 
 /*
- * kev_render - the one-line text of an event (without time, cpu, tid)
+ * kevtext_render - the one-line text of an event (without time, cpu, tid)
  *
  * "openat(0xffffff9c, 0x7ffd12345678, 0x80000, 0) = 3 <12.1 us>",
  * "= -2 ENOENT", "out S -> 1234 (bash)", "read user not-present at 0x... ip 0x...".
  * Returns @buf.
  */
-char *kev_render(const struct kev *e, char *buf, size_t n);
+char *kevtext_render(const struct kev *e, char *buf, size_t n);
 
 /* Pieces the snapshot view shows field by field. */
-const char *kev_switch_state(int64_t prev_state, char *buf, size_t n);
+const char *kevtext_switch_state(int64_t prev_state, char *buf, size_t n);
 /* "read user not-present" style text of an x86 page-fault error code. */
-char *kev_fault_text(uint64_t error_code, char *buf, size_t n);
+char *kevtext_fault_text(uint64_t error_code, char *buf, size_t n);
 /* signal_generate's result: "delivered", "ignored", "already pending", ... */
-const char *kev_sig_result(int result);
+const char *kevtext_sig_result(int result);
 /* Time as "12.1 us", "3.40 ms", "1.234 s". */
-char *kev_duration(uint64_t ns, char *buf, size_t n);
+char *kevtext_duration(uint64_t ns, char *buf, size_t n);
 
 /*
  * The fields of @e, one "name value" pair per call, for the snapshot: @i from
  * 0; returns false past the last.
  */
-bool kev_field(const struct kev *e, int i, const char **name, char *val, size_t n);
+bool kevtext_field(const struct kev *e, int i, const char **name, char *val, size_t n);
 
 #endif

@@ -53,12 +53,12 @@ static const void *item(const struct table *t, size_t row)
 static bool num(const struct table *t, const void *it, int c, double *out)
 {
 	return fmt_since_start(t->m, task_of(it), (enum col_id)c, out) ||
-	       col_num(t->m, task_of(it), (enum col_id)c, out);
+	       columns_num(t->m, task_of(it), (enum col_id)c, out);
 }
 
 static const char *text(const struct table *t, const void *it, int c, char *buf, size_t n, int how)
 {
-	return col_text_model(t->m, task_of(it), (enum col_id)c, buf, n, how);
+	return columns_text_model(t->m, task_of(it), (enum col_id)c, buf, n, how);
 }
 
 static const char *cell(const struct table *t, const void *it, int c, char *buf, size_t n, int utf8)
@@ -90,7 +90,7 @@ static bool raw(const struct table *t, const void *it, int c, char *buf, size_t 
 	const struct task *task = task_of(it);
 	double v;
 
-	if (!col_num(m, task, (enum col_id)c, &v))
+	if (!columns_num(m, task, (enum col_id)c, &v))
 		return false;
 	if ((columns[c].type == CT_COUNTER || columns[c].type == CT_MS) && m->interval_s <= 0)
 		return false;
@@ -129,7 +129,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		while (l && task->cmdline && task->cmdline[l - 1] == '\0')
 			l--;
 		if (!task->cmdline || !l) {
-			snprintf(buf, n, task->cmdline || col_kthread(task) ? "[%s]" : "%s", task->comm);
+			snprintf(buf, n, task->cmdline || columns_kthread(task) ? "[%s]" : "%s", task->comm);
 			*len = strlen(buf);
 			return buf;
 		}
@@ -145,7 +145,7 @@ static const char *json(const struct table *t, const void *it, int c, char *buf,
 		*len = strlen(task->user);
 		return task->user;
 	default:
-		col_text_model(t->m, task, (enum col_id)c, buf, n, TEXT_UTF8);
+		columns_text_model(t->m, task, (enum col_id)c, buf, n, TEXT_UTF8);
 		*len = strlen(buf);
 		return buf;
 	}
@@ -180,7 +180,7 @@ static bool match(const struct table *t, const void *it, const char *s)
 		return false;
 	if (rs->filter_uid >= 0 && task->uid != rs->filter_uid)
 		return false;
-	if (rs->hide_kthreads && col_kthread(task))
+	if (rs->hide_kthreads && columns_kthread(task))
 		return false;
 	return task_text_matches(task, s);
 }
@@ -210,7 +210,7 @@ static const int drop_order[] = {
 static bool redundant(const struct table *t, int c, const bool *kept)
 {
 	(void)t;
-	return c == COL_WAIT && col_wait_redundant(kept);
+	return c == COL_WAIT && columns_wait_redundant(kept);
 }
 #define COMMAND_MIN_W 13
 

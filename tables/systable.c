@@ -28,17 +28,17 @@ static const char *const titles[VIEW_NR] = {
 	[VIEW_CALLERS] = "Processes",
 };
 
-const char *view_name(enum view_kind k)
+const char *systable_name(enum view_kind k)
 {
 	return k < VIEW_NR ? names[k] : "";
 }
 
-const char *view_title(enum view_kind k)
+const char *systable_title(enum view_kind k)
 {
 	return k < VIEW_NR ? titles[k] : "";
 }
 
-int view_parse(const char *s, enum view_kind *k)
+int systable_parse(const char *s, enum view_kind *k)
 {
 	int i;
 
@@ -51,7 +51,7 @@ int view_parse(const char *s, enum view_kind *k)
 	return -EINVAL;
 }
 
-bool view_traced(enum view_kind k)
+bool systable_traced(enum view_kind k)
 {
 	return k == VIEW_SYSCALLS || k == VIEW_ERRORS || k == VIEW_SUBSYSTEMS || k == VIEW_SIGNALS ||
 	       k == VIEW_LATENCY || k == VIEW_CONNECTIONS || k == VIEW_DISKS;
@@ -143,7 +143,7 @@ static const struct av_col groups_cols[] = {
 	 * Its CPU limit where a screen of 120 columns shows it, beside its CPU%
 	 * (the rest of its cgroup's resources: after TIME+). On a hybrid host,
 	 * a cgroup that limits its rows, each read at its own path in the cpu
-	 * hierarchy (collectors/cgres.c, group_cpu).
+	 * hierarchy (collectors/cgroup/cgfiles.c, group_cpu).
 	 */
 	{ "throttled_pct", "THROT%", 6, false, AV_PCT, SORT_DESC, AV_CGRES(CGF_THROTTLED_PCT),
 	  "share of the interval it was throttled by its CPU limit (cpu.stat)" },
@@ -357,22 +357,22 @@ static int tie_col(enum view_kind k)
 		return CONN_TX_TOTAL;
 	case VIEW_GROUPS:
 		/* By name: columns were added before it (it was blocked_ms by number). */
-		return view_col_by_key(k, "syscalls_total");
+		return systable_col_by_key(k, "syscalls_total");
 	default:
 		return -1;
 	}
 }
 
-const struct av_col *view_columns(enum view_kind k, size_t *n)
+const struct av_col *systable_columns(enum view_kind k, size_t *n)
 {
 	*n = k < VIEW_NR ? catalog[k].n : 0;
 	return k < VIEW_NR ? catalog[k].cols : NULL;
 }
 
-int view_col_by_key(enum view_kind k, const char *key)
+int systable_col_by_key(enum view_kind k, const char *key)
 {
 	size_t i, n;
-	const struct av_col *c = view_columns(k, &n);
+	const struct av_col *c = systable_columns(k, &n);
 
 	for (i = 0; i < n; i++)
 		if (!strcasecmp(c[i].key, key))
@@ -380,21 +380,21 @@ int view_col_by_key(enum view_kind k, const char *key)
 	return -1;
 }
 
-int view_default_sort(enum view_kind k)
+int systable_default_sort(enum view_kind k)
 {
 	return k < VIEW_NR ? catalog[k].sort : 0;
 }
 
-void aggview_init(struct aggview *v, enum view_kind k)
+void systable_init(struct systable *v, enum view_kind k)
 {
 	memset(v, 0, sizeof(*v));
 	v->kind = k;
-	v->sort = view_default_sort(k);
+	v->sort = systable_default_sort(k);
 	v->dir = k < VIEW_NR && catalog[k].cols ? catalog[k].cols[v->sort].sort_default : SORT_DESC;
 	v->sub = -1;
 }
 
-void aggview_free(struct aggview *v)
+void systable_free(struct systable *v)
 {
 	sigflows_free(&v->merged);
 	free(v->idx);
@@ -405,15 +405,15 @@ void aggview_free(struct aggview *v)
 }
 
 /* The Signals view's rows: per process, or merged per command (b). */
-static const struct sigflows *flows_of(const struct aggview *v)
+static const struct sigflows *flows_of(const struct systable *v)
 {
 	return v->by_comm ? &v->merged : &v->m->sigflows;
 }
 
-static const struct av_col *col_of(const struct aggview *v, int col)
+static const struct av_col *col_of(const struct systable *v, int col)
 {
 	size_t n;
-	const struct av_col *c = view_columns(v->kind, &n);
+	const struct av_col *c = systable_columns(v->kind, &n);
 
 	return col >= 0 && (size_t)col < n ? &c[col] : NULL;
 }
@@ -424,7 +424,7 @@ static bool counted(const struct model *m, enum counter c)
 	return m->interval_s > 0 && model_counts_events(m, c);
 }
 
-bool aggview_rate(const struct aggview *v, double count, double *out)
+bool systable_rate(const struct systable *v, double count, double *out)
 {
 	if (!v->m || v->m->interval_s <= 0)
 		return false;
@@ -432,20 +432,20 @@ bool aggview_rate(const struct aggview *v, double count, double *out)
 	return true;
 }
 
-bool aggview_drill_match(const struct model *m, const struct av_drill *d, const struct task *t)
+bool systable_drill_match(const struct model *m, const struct av_drill *d, const struct task *t)
 {
 	const struct sc_stat *s;
 	char key[CGROUP_KEY_MAX];
 
 	switch (d->from) {
 	case VIEW_SYSCALLS:
-		s = sysagg_counts(m, t) ? sc_table_find(&t->sc, d->nr) : NULL;
+		s = systotals_counts(m, t) ? sctable_find(&t->sc, d->nr) : NULL;
 		return s && s->calls;
 	case VIEW_LATENCY:
-		s = sysagg_counts(m, t) ? sc_table_find(&t->sc, d->nr) : NULL;
+		s = systotals_counts(m, t) ? sctable_find(&t->sc, d->nr) : NULL;
 		return s && s->timed;
 	case VIEW_ERRORS:
-		s = sysagg_counts(m, t) ? sc_table_find(&t->err, sc_err_key(d->nr, d->err)) : NULL;
+		s = systotals_counts(m, t) ? sctable_find(&t->err, sc_err_key(d->nr, d->err)) : NULL;
 		return s && s->errors;
 	case VIEW_GROUPS:
 		if (!groups_counts(m, t))
@@ -461,7 +461,7 @@ bool aggview_drill_match(const struct model *m, const struct av_drill *d, const 
  * A duration column of @hist (NULL: none timed): 1 time_ms, 4 p50, 5 p90,
  * 6 p99, 7 max, as the Latency view numbers its columns.
  */
-static bool time_num(const struct sc_stat *s, const struct lat_hist *hist, int col, double *out)
+static bool time_num(const struct sc_stat *s, const struct lathist *hist, int col, double *out)
 {
 	switch (col) {
 	case 1:
@@ -475,7 +475,7 @@ static bool time_num(const struct sc_stat *s, const struct lat_hist *hist, int c
 	case 4:
 	case 5:
 	case 6:
-		return hist && lat_hist_quantile_us(hist, col == 4 ? 0.5 : col == 5 ? 0.9 : 0.99,
+		return hist && lathist_quantile_us(hist, col == 4 ? 0.5 : col == 5 ? 0.9 : 0.99,
 						    s->max_ns, out);
 	case 7:
 		if (!s || !s->timed)
@@ -487,31 +487,31 @@ static bool time_num(const struct sc_stat *s, const struct lat_hist *hist, int c
 }
 
 /* The callers' duration columns (8 time_ms .. 11 max_us): of the syscall, or of all. */
-static bool callers_time(const struct aggview *v, const struct task *t, int col, double *out)
+static bool callers_time(const struct systable *v, const struct task *t, int col, double *out)
 {
 	static const int as[] = { 1, 4, 6, 7 };
 	const struct sc_stat *s;
 	struct sc_stat all = { 0 };
-	struct lat_hist h;
+	struct lathist h;
 
 	if (!model_counts_events(v->m, CNT_SCTIME) || !task_delta(t, CNT_SCTIME, &all.time_ns))
 		return false;
 	if (v->drill.from == VIEW_SYSCALLS || v->drill.from == VIEW_LATENCY) {
-		s = sc_table_find(&t->sc, v->drill.nr);
-		return time_num(s, sc_table_hist(&t->sc, s), as[col - 8], out);
+		s = sctable_find(&t->sc, v->drill.nr);
+		return time_num(s, sctable_hist(&t->sc, s), as[col - 8], out);
 	}
-	all.timed = sc_table_hist_sum(&t->sc, &h, &all.max_ns);
+	all.timed = sctable_hist_sum(&t->sc, &h, &all.max_ns);
 	return time_num(&all, all.timed ? &h : NULL, as[col - 8], out);
 }
 
-static bool callers_num(const struct aggview *v, const struct task *t, int col, double *out)
+static bool callers_num(const struct systable *v, const struct task *t, int col, double *out)
 {
 	const struct av_col *c = col_of(v, col);
 	const struct sc_stat *s;
 	uint64_t d;
 
 	if (c->pcol >= 0)
-		return col_num(v->m, t, (enum col_id)c->pcol, out);
+		return columns_num(v->m, t, (enum col_id)c->pcol, out);
 	if (col >= 8)
 		return callers_time(v, t, col, out);
 	if (v->drill.from != VIEW_SYSCALLS && v->drill.from != VIEW_ERRORS &&
@@ -525,14 +525,14 @@ static bool callers_num(const struct aggview *v, const struct task *t, int col, 
 		return false;
 	/* An error's processes: their failures with that errno, from their error tables. */
 	if (col == 5 && v->drill.from == VIEW_ERRORS)
-		s = sc_table_find(&t->err, sc_err_key(v->drill.nr, v->drill.err));
+		s = sctable_find(&t->err, sc_err_key(v->drill.nr, v->drill.err));
 	else
-		s = sc_table_find(&t->sc, v->drill.nr);
+		s = sctable_find(&t->sc, v->drill.nr);
 	*out = !s ? 0 : col == 4 ? (double)s->calls : (double)s->errors;
 	return true;
 }
 
-static bool groups_num(const struct aggview *v, const struct group *gr, int col, double *out)
+static bool groups_num(const struct systable *v, const struct group *gr, int col, double *out)
 {
 	const struct av_col *c = col_of(v, col);
 	int cnt;
@@ -578,7 +578,7 @@ static bool disk_num(const struct model *m, const struct disk *d, int col, doubl
 	case DK_AQU: return disk_queue_avg(r, m->interval_s, out);
 	case DK_P50:
 	case DK_P99:
-		return lat_hist_quantile_us(&r->hist, col == DK_P50 ? 0.5 : 0.99, r->max_ns, out);
+		return lathist_quantile_us(&r->hist, col == DK_P50 ? 0.5 : 0.99, r->max_ns, out);
 	case DK_MAX:
 		if (!r->timed)
 			return false;
@@ -622,17 +622,17 @@ static bool pct(double part, double whole, double *out)
 }
 
 /* The number of column @col of the source row @i (an index into the view's source). */
-static bool num_at(const struct aggview *v, size_t i, int col, double *out)
+static bool num_at(const struct systable *v, size_t i, int col, double *out)
 {
 	const struct model *m = v->m;
 	const struct av_col *c = col_of(v, col);
-	const struct sysagg *sa = m ? &m->agg : NULL;
+	const struct systotals *sa = m ? &m->agg : NULL;
 
 	if (!c || c->type == AV_STR || c->type == AV_GRAPH)
 		return false;
 	switch (v->kind) {
 	case VIEW_SYSCALLS: {
-		const struct sysagg_sc *r = &sa->sc[i];
+		const struct systotals_sc *r = &sa->sc[i];
 
 		if ((c->type == AV_COUNT || c->type == AV_PCT || col == 6) && !sa->valid)
 			return false;
@@ -650,7 +650,7 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		return false;
 	}
 	case VIEW_ERRORS: {
-		const struct sysagg_err *r = &sa->err[i];
+		const struct systotals_err *r = &sa->err[i];
 
 		if ((c->type == AV_COUNT || c->type == AV_PCT || col == 4) && !sa->valid)
 			return false;
@@ -665,7 +665,7 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		return false;
 	}
 	case VIEW_SUBSYSTEMS: {
-		const struct sysagg_sub *r = &sa->sub[i];
+		const struct systotals_sub *r = &sa->sub[i];
 
 		if (c->type != AV_TOTAL && !sa->valid)
 			return false;
@@ -703,8 +703,8 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 		return false;
 	}
 	case VIEW_LATENCY: {
-		const struct sysagg_sc *r = &sa->sc[i];
-		const struct sc_stat *s = sc_table_find(&sa->now, r->nr);
+		const struct systotals_sc *r = &sa->sc[i];
+		const struct sc_stat *s = sctable_find(&sa->now, r->nr);
 
 		if (c->type == AV_TOTAL) {
 			*out = (double)r->calls_total;
@@ -720,7 +720,7 @@ static bool num_at(const struct aggview *v, size_t i, int col, double *out)
 			*out = r->procs;
 			return true;
 		}
-		return time_num(s, sc_table_hist(&sa->now, s), col, out);
+		return time_num(s, sctable_hist(&sa->now, s), col, out);
 	}
 	case VIEW_GROUPS:
 		return groups_num(v, &v->gr->v[i], col, out);
@@ -741,17 +741,17 @@ static const char *copy(char *buf, size_t n, const char *s, int utf8)
 	return buf;
 }
 
-bool aggview_num(const struct aggview *v, size_t row, int col, double *out)
+bool systable_num(const struct systable *v, size_t row, int col, double *out)
 {
 	return row < v->n && num_at(v, v->idx[row], col, out);
 }
 
-static const char *text_at(const struct aggview *v, size_t i, int col, char *buf, size_t n,
+static const char *text_at(const struct systable *v, size_t i, int col, char *buf, size_t n,
 			   int utf8)
 {
 	const struct model *m = v->m;
 	const struct av_col *c = col_of(v, col);
-	const struct sysagg *sa = m ? &m->agg : NULL;
+	const struct systotals *sa = m ? &m->agg : NULL;
 	char tmp[64];
 
 	if (n)
@@ -769,7 +769,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 	}
 	switch (v->kind) {
 	case VIEW_SYSCALLS: {
-		const struct sysagg_sc *r = &sa->sc[i];
+		const struct systotals_sc *r = &sa->sc[i];
 		uint32_t e = r->top_errno ? r->top_errno : r->top_errno_total;
 
 		if (col == 0)
@@ -781,7 +781,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 		return buf;
 	}
 	case VIEW_ERRORS: {
-		const struct sysagg_err *r = &sa->err[i];
+		const struct systotals_err *r = &sa->err[i];
 
 		if (col == 0)
 			return copy(buf, n, syscall_label(r->nr, tmp, sizeof(tmp)), utf8);
@@ -832,7 +832,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 				    utf8);
 		}
 	case VIEW_CALLERS:
-		return col_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
+		return columns_text_model(m, v->tasks[i], (enum col_id)c->pcol, buf, n, utf8);
 	case VIEW_CONNECTIONS:
 		return conntable_text(&m->conns[i], col, buf, n, utf8);
 	default:
@@ -840,7 +840,7 @@ static const char *text_at(const struct aggview *v, size_t i, int col, char *buf
 	}
 }
 
-const char *aggview_text(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+const char *systable_text(const struct systable *v, size_t row, int col, char *buf, size_t n,
 			 int utf8)
 {
 	if (row >= v->n) {
@@ -851,12 +851,12 @@ const char *aggview_text(const struct aggview *v, size_t row, int col, char *buf
 	return text_at(v, v->idx[row], col, buf, n, utf8);
 }
 
-const struct task *aggview_task(const struct aggview *v, size_t row)
+const struct task *systable_task(const struct systable *v, size_t row)
 {
 	return v->kind == VIEW_CALLERS && row < v->n ? v->tasks[v->idx[row]] : NULL;
 }
 
-bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
+bool systable_row_id(const struct systable *v, size_t row, struct av_row_id *id)
 {
 	size_t i;
 
@@ -900,7 +900,7 @@ bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id)
 	}
 }
 
-static void push(struct aggview *v, const struct table *t, size_t i)
+static void push(struct systable *v, const struct table *t, size_t i)
 {
 	if (v->filter[0] && !table_match(t, &i, v->filter))
 		return;
@@ -912,7 +912,7 @@ static void push(struct aggview *v, const struct table *t, size_t i)
 }
 
 /* The callers' tasks: every row the drill names. */
-static void collect_tasks(struct aggview *v, const struct model *m)
+static void collect_tasks(struct systable *v, const struct model *m)
 {
 	size_t i;
 
@@ -920,7 +920,7 @@ static void collect_tasks(struct aggview *v, const struct model *m)
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *t = m->tasks[i];
 
-		if (!aggview_drill_match(m, &v->drill, t))
+		if (!systable_drill_match(m, &v->drill, t))
 			continue;
 		if (v->ntasks == v->cap_tasks) {
 			v->cap_tasks = v->cap_tasks ? v->cap_tasks * 2 : 64;
@@ -931,10 +931,10 @@ static void collect_tasks(struct aggview *v, const struct model *m)
 }
 
 /* Every source row that holds the filter, unordered. */
-static void collect_rows(struct aggview *v, const struct table *t, const struct model *m,
+static void collect_rows(struct systable *v, const struct table *t, const struct model *m,
 			 const struct groups *gr)
 {
-	const struct sysagg *sa = &m->agg;
+	const struct systotals *sa = &m->agg;
 	size_t i;
 
 	switch (v->kind) {
@@ -950,7 +950,7 @@ static void collect_rows(struct aggview *v, const struct table *t, const struct 
 	case VIEW_LATENCY:
 		/* The syscalls timed since the first interval: a row stays when idle, as in Syscalls. */
 		for (i = 0; i < sa->nsc; i++) {
-			const struct sc_stat *s = sc_table_find(&sa->total, sa->sc[i].nr);
+			const struct sc_stat *s = sctable_find(&sa->total, sa->sc[i].nr);
 
 			if (s && s->timed)
 				push(v, t, i);
@@ -992,14 +992,14 @@ static void collect_rows(struct aggview *v, const struct table *t, const struct 
 	}
 }
 
-void aggview_refresh(struct aggview *v, const struct model *m, const struct groups *gr)
+void systable_refresh(struct systable *v, const struct model *m, const struct groups *gr)
 {
 	struct table t;
 
 	v->m = m;
 	v->gr = gr;
 	v->n = 0;
-	aggview_table(&t, v, NULL, 0);
+	systable_table(&t, v, NULL, 0);
 	collect_rows(v, &t, m, gr);
 	t.nrows = v->n;
 	table_sort(&t, v->idx, v->n, sizeof(*v->idx));
@@ -1007,7 +1007,7 @@ void aggview_refresh(struct aggview *v, const struct model *m, const struct grou
 
 /* ---- the table definition ------------------------------------------------ */
 
-static const struct aggview *av_of(const struct table *t)
+static const struct systable *av_of(const struct table *t)
 {
 	return t->src;
 }
@@ -1053,9 +1053,9 @@ static const char *def_text(const struct table *t, const void *item, int c, char
 static const char *def_cell(const struct table *t, const void *item, int c, char *buf, size_t n,
 			    int utf8)
 {
-	const struct aggview *v = av_of(t);
+	const struct systable *v = av_of(t);
 
-	return fmt_av_cell(v, (size_t)((const size_t *)item - v->idx), c, buf, n, utf8);
+	return systable_cell(v, (size_t)((const size_t *)item - v->idx), c, buf, n, utf8);
 }
 
 /* Counts within the interval and their shares of it: unknown in the baseline. */
@@ -1098,12 +1098,12 @@ static int def_tie(const struct table *t)
 
 static void def_drill(const struct table *t, const void *item, struct drill *out)
 {
-	const struct aggview *v = av_of(t);
+	const struct systable *v = av_of(t);
 	size_t row = (size_t)((const size_t *)item - v->idx);
 	struct av_row_id rid;
 	const struct task *task;
 
-	if (!aggview_row_id(v, row, &rid))
+	if (!systable_row_id(v, row, &rid))
 		return;
 	switch (v->kind) {
 	case VIEW_SYSCALLS:
@@ -1136,7 +1136,7 @@ static void def_drill(const struct table *t, const void *item, struct drill *out
 		out->why = "a device's processes are its SUBMITTERS: the process table's WR/s has them all";
 		return;
 	case VIEW_CALLERS:
-		task = aggview_task(v, row);
+		task = systable_task(v, row);
 		if (task) {
 			out->kind = DRILL_PROCESS;
 			out->pid = task->tgid ? task->tgid : task->pid;
@@ -1173,7 +1173,7 @@ const struct table_def aggview_table_def = {
 	.drill = def_drill,
 };
 
-void aggview_table(struct table *t, const struct aggview *v, const int *cols, size_t ncols)
+void systable_table(struct table *t, const struct systable *v, const int *cols, size_t ncols)
 {
 	*t = (struct table){
 		.def = &aggview_table_def, .m = v->m, .src = v, .cols = cols, .ncols = ncols,
@@ -1181,10 +1181,10 @@ void aggview_table(struct table *t, const struct aggview *v, const int *cols, si
 	};
 }
 
-size_t view_written_columns(enum view_kind k, int *cols)
+size_t systable_written_columns(enum view_kind k, int *cols)
 {
 	size_t i, n, w = 0;
-	const struct av_col *c = view_columns(k, &n);
+	const struct av_col *c = systable_columns(k, &n);
 
 	for (i = 0; i < n && w < 64; i++)
 		if (c[i].type != AV_GRAPH)
@@ -1192,11 +1192,11 @@ size_t view_written_columns(enum view_kind k, int *cols)
 	return w;
 }
 
-const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+const char *systable_cell(const struct systable *v, size_t row, int col, char *buf, size_t n,
 			int utf8)
 {
 	size_t ncols;
-	const struct av_col *c = view_columns(v->kind, &ncols);
+	const struct av_col *c = systable_columns(v->kind, &ncols);
 	double d;
 
 	if (n)
@@ -1205,16 +1205,16 @@ const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf,
 		return buf;
 	c += col;
 	if (c->type == AV_STR)
-		return aggview_text(v, row, col, buf, n, utf8);
-	if (!aggview_num(v, row, col, &d) ||
-	    ((c->type == AV_COUNT || c->type == AV_MS_PER_S) && !aggview_rate(v, d, &d)) ||
-	    (c->type == AV_MS && !aggview_rate(v, d / 10, &d))) {
+		return systable_text(v, row, col, buf, n, utf8);
+	if (!systable_num(v, row, col, &d) ||
+	    ((c->type == AV_COUNT || c->type == AV_MS_PER_S) && !systable_rate(v, d, &d)) ||
+	    (c->type == AV_MS && !systable_rate(v, d / 10, &d))) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
 	switch (c->type) {
 	case AV_COUNT:
-		if (c->pcol >= 0 && c->pcol < COL_NR && col_bytes(c->pcol))
+		if (c->pcol >= 0 && c->pcol < COL_NR && columns_bytes(c->pcol))
 			fmt_bytes(buf, n, d);
 		else
 			fmt_rate(buf, n, d);

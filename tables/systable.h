@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KTOP_AGGVIEW_H
-#define KTOP_AGGVIEW_H
+#ifndef KTOP_SYSTABLE_H
+#define KTOP_SYSTABLE_H
 
 /*
  * tables/systable: the system-wide views as tables. Each view (Syscalls,
@@ -12,7 +12,7 @@
  *
  * The rows come from the model's aggregations (model/systotals.h, sigflow.h)
  * and from a struct groups (groups.h) the caller owns. A row set holds
- * indexes into them, valid until the next tick (aggview_refresh again).
+ * indexes into them, valid until the next tick (systable_refresh again).
  */
 
 #include <stdbool.h>
@@ -28,7 +28,7 @@
 struct groups;
 
 enum view_kind {
-	VIEW_PROCESSES,		/* the process table (views/table.c, the batch rows) */
+	VIEW_PROCESSES,		/* the process table (views/tableview.c, the batch rows) */
 	VIEW_SYSCALLS,
 	VIEW_ERRORS,
 	VIEW_SUBSYSTEMS,
@@ -47,13 +47,13 @@ enum view_kind {
  * "processes", "syscalls", "errors", "subsystems", "signals", "groups",
  * "latency", "connections", "disks", "callers".
  */
-const char *view_name(enum view_kind k);
+const char *systable_name(enum view_kind k);
 /* "Processes", "Syscalls", ... as the screen titles them. */
-const char *view_title(enum view_kind k);
+const char *systable_title(enum view_kind k);
 /* The view named @s (one of the --view words): 0, or -EINVAL. */
-int view_parse(const char *s, enum view_kind *k);
+int systable_parse(const char *s, enum view_kind *k);
 /* Does the view show kernel events only (nothing to show without tracing)? */
-bool view_traced(enum view_kind k);
+bool systable_traced(enum view_kind k);
 
 enum av_type {
 	AV_STR,		/* text */
@@ -93,13 +93,13 @@ struct av_col {
 };
 
 /* The columns of view @k; *n gets how many. */
-const struct av_col *view_columns(enum view_kind k, size_t *n);
+const struct av_col *systable_columns(enum view_kind k, size_t *n);
 /* The column of view @k named @key, or -1. */
-int view_col_by_key(enum view_kind k, const char *key);
+int systable_col_by_key(enum view_kind k, const char *key);
 /* The column a view sorts by unless told otherwise. */
-int view_default_sort(enum view_kind k);
+int systable_default_sort(enum view_kind k);
 
-struct aggview {
+struct systable {
 	enum view_kind kind;
 	int sort;			/* a column of the view */
 	enum sort_dir dir;
@@ -109,7 +109,7 @@ struct aggview {
 	bool by_comm;			/* signals: one row per (sender, receiver) name */
 	struct sigflows merged;		/* ... those rows (sigflows_by_comm), owned */
 
-	/* Set by aggview_refresh: the sources and the rows shown, in order. */
+	/* Set by systable_refresh: the sources and the rows shown, in order. */
 	const struct model *m;
 	const struct groups *gr;
 	size_t *idx;
@@ -118,31 +118,31 @@ struct aggview {
 	size_t ntasks, cap_tasks;
 };
 
-void aggview_init(struct aggview *v, enum view_kind k);
-void aggview_free(struct aggview *v);
+void systable_init(struct systable *v, enum view_kind k);
+void systable_free(struct systable *v);
 
 /*
- * aggview_refresh - the rows of @v from @m (and @gr for groups), filtered and
+ * systable_refresh - the rows of @v from @m (and @gr for groups), filtered and
  * sorted. @gr may be NULL except for VIEW_GROUPS and a drill into a group.
  */
-void aggview_refresh(struct aggview *v, const struct model *m, const struct groups *gr);
+void systable_refresh(struct systable *v, const struct model *m, const struct groups *gr);
 
 /* Does the callers view of @d count @t (a row of @m this tick)? */
-bool aggview_drill_match(const struct model *m, const struct av_drill *d, const struct task *t);
+bool systable_drill_match(const struct model *m, const struct av_drill *d, const struct task *t);
 
 /*
  * The number in column @col of row @row (0 .. n-1, in order); false when not
  * known (the baseline interval, tracing off, not a number).
  */
-bool aggview_num(const struct aggview *v, size_t row, int col, double *out);
+bool systable_num(const struct systable *v, size_t row, int col, double *out);
 /*
  * The text of column @col of row @row, sanitized for a terminal (@utf8 as in
  * sanitize_text) or a file. Numbers as raw numbers. Returns @buf.
  */
-const char *aggview_text(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+const char *systable_text(const struct systable *v, size_t row, int col, char *buf, size_t n,
 			 int utf8);
 /* The task of callers row @row, or NULL. */
-const struct task *aggview_task(const struct aggview *v, size_t row);
+const struct task *systable_task(const struct systable *v, size_t row);
 
 /* What a row is, for a drill-down from it (the row's identity). */
 struct av_row_id {
@@ -152,24 +152,24 @@ struct av_row_id {
 	const char *key;		/* groups: its key (the groups' own copy) */
 	pid_t pid;			/* callers: the task's; connections: its process (0 none) */
 };
-bool aggview_row_id(const struct aggview *v, size_t row, struct av_row_id *id);
+bool systable_row_id(const struct systable *v, size_t row, struct av_row_id *id);
 
 /* The rate per second of a count, for the screen; false before an interval. */
-bool aggview_rate(const struct aggview *v, double count, double *out);
+bool systable_rate(const struct systable *v, double count, double *out);
 
 /* The system-wide views' table definition (table.h): cells, sort keys, filter, drill. */
 extern const struct table_def aggview_table_def;
-/* aggview_table - @t over @v's rows (as last refreshed), showing @cols. */
-void aggview_table(struct table *t, const struct aggview *v, const int *cols, size_t ncols);
+/* systable_table - @t over @v's rows (as last refreshed), showing @cols. */
+void systable_table(struct table *t, const struct systable *v, const int *cols, size_t ncols);
 /* The columns of view @k a file gets (all but the graph) into @cols (room for 64): how many. */
-size_t view_written_columns(enum view_kind k, int *cols);
+size_t systable_written_columns(enum view_kind k, int *cols);
 
 /*
  * The screen text of cell (@row, @col) of a system-wide view, as fmt_cell:
  * counts of the interval per second, totals whole (compact when wider than
  * the column), "-" when not known; "" for the graph column (drawn apart).
  */
-const char *fmt_av_cell(const struct aggview *v, size_t row, int col, char *buf, size_t n,
+const char *systable_cell(const struct systable *v, size_t row, int col, char *buf, size_t n,
 			int utf8);
 
 #endif

@@ -8,7 +8,7 @@
  * have in common, written once. A table is a definition (struct table_def:
  * its columns and how to read a row's cell, its sort keys, its filter and what
  * Enter opens from a row) over a source (the model's tasks as a struct rowset,
- * or a struct aggview); the engine sorts rows, matches a filter, says what a
+ * or a struct systable); the engine sorts rows, matches a filter, says what a
  * row drills into, fits columns to a width and lays out text lines, and the
  * batch writers (outputs/batch.c) write text, CSV and JSON through it. The
  * differences between the two kinds of table are the definitions' data.
@@ -134,7 +134,7 @@ struct table_def {
 struct table {
 	const struct table_def *def;
 	const struct model *m;
-	const void *src;	/* struct rowset, struct aggview: what the definition reads */
+	const void *src;	/* struct rowset, struct systable: what the definition reads */
 	const int *cols;	/* the columns shown, catalog indexes in order */
 	size_t ncols;
 	size_t nrows;

@@ -53,7 +53,7 @@ int trigger_parse(const char *s, struct trigger *t, char *err, size_t errsz)
 	t->op = op[0] == '>' ? (op[1] == '=' ? TRIG_GE : TRIG_GT) : (op[1] == '=' ? TRIG_LE : TRIG_LT);
 	*op = '\0';
 	op += op[1] == '=' ? 2 : 1;
-	t->col = col_by_key(key);
+	t->col = columns_by_key(key);
 	if (t->col < 0 || columns[t->col].type == CT_STR || columns[t->col].type == CT_CHAR) {
 		snprintf(err, errsz, "--trigger '%s': '%s' is not a numeric column (see --help)",
 			 t->text, key);
@@ -104,7 +104,7 @@ bool trigger_eval(const struct trigger *t, const struct model *m, struct groups 
 	for (i = 0; i < m->ntasks; i++) {
 		const struct task *tk = m->tasks[i];
 
-		if (!col_num(m, tk, (enum col_id)t->col, &v) || !holds(t, v))
+		if (!columns_num(m, tk, (enum col_id)t->col, &v) || !holds(t, v))
 			continue;
 		sanitize_text(comm, sizeof(comm), tk->comm, strnlen(tk->comm, sizeof(tk->comm)), 0);
 		if (t->grouped) {
@@ -129,7 +129,7 @@ unsigned trigger_needs(const struct trigger *t, const struct model *m)
 
 	if (t->oom || t->col < 0)
 		return 0;
-	need = col_needs(m, t->col);
+	need = columns_needs(m, t->col);
 	if (t->grouped && t->by >= CGROUP_BY_CGROUP)
 		need |= NEED_CGROUP;
 	return need;

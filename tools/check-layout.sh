@@ -5,7 +5,8 @@
 #   model/      -> lib/                 the applied state: pure, no I/O
 #   tables/     -> model/ lib/          the tables shown and written: pure, no I/O
 #   store/      -> model/ lib/          the recording: format, recorder, replay
-#   collectors/ -> model/ lib/          sources fill the model's types
+#   collectors/ -> model/ lib/          sources fill the model's types, a folder
+#                                      per source (rules between them below)
 #   views/      -> tables/ model/ lib/  curses screens read the model only
 #   outputs/    -> tables/ model/ lib/  sinks that write read the model only
 #   src/        -> everything           the program wires sources to sinks
@@ -24,30 +25,64 @@ breach() {
 }
 
 # $1: directory; $2: the other directories its files may include (space-separated).
+# A path is resolved from the including file's folder (folders nest: collectors/X/).
 check_includes() {
 	dir=$1 allowed=$2
-	for f in "$dir"/*.c "$dir"/*.h; do
-		[ -e "$f" ] || continue
+	find "$dir" -name '*.[ch]' | sort | while read -r f; do
 		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
 		sed 's/^\([0-9]*\):.*"\(.*\)".*/\1 \2/' |
 		while read -r line path; do
-			case "$path" in
-			*/*)
-				other=${path#../}
-				other=${other%%/*}
-				case "$path" in
-				../*/*) ;;
-				*) other="?" ;;
-				esac
-				ok=0
-				for a in $allowed; do
-					[ "$other" = "$a" ] && ok=1
-				done
-				[ "$ok" = 1 ] || echo "layout: $f:$line includes \"$path\": $dir/ may include only$( [ -n "$allowed" ] && printf ' %s/' $allowed || printf ' its own headers')"
-				;;
-			esac
+			case "$path" in */*) ;; *) continue ;; esac
+			to=$(realpath -m --relative-to=. "$(dirname "$f")/$path")
+			other=${to%%/*}
+			[ "$other" = "$dir" ] && { check_folders "$f" "$line" "$path" "$to"; continue; }
+			ok=0
+			for a in $allowed; do
+				[ "$other" = "$a" ] && ok=1
+			done
+			[ "$ok" = 1 ] || echo "layout: $f:$line includes \"$path\": $dir/ may include only$( [ -n "$allowed" ] && printf ' %s/' $allowed || printf ' its own headers')"
 		done
 	done
+}
+
+# The sources' folders (collectors/X/, one per source, DESIGN.md): each may
+# include collectors/'s shared headers (source.h, clocks.h), its own folder and
+# the folders listed here; the folders below a source never include it back.
+#   proc   -> cgroup           /proc/PID/cgroup is the cgroup folder's
+#   system -> (nothing)
+#   trace  -> proc system      the counting source asks /proc, the instance its clock
+#   focus  -> trace proc system  the focus's instance is read as the counting one
+#   exits  -> proc
+#   cgroup -> (nothing)
+#   collectors/ (shared) -> proc system   clocks.c reads an ELF header, the
+#                                         sched_clock file; source.h's demand
+#   any X_source.c -> trace/counting.h    the tick's facts' types
+folder_may() {
+	case "$1" in
+	proc) echo "cgroup" ;;
+	trace) echo "proc system" ;;
+	focus) echo "trace proc system" ;;
+	exits) echo "proc" ;;
+	"") echo "proc system" ;;
+	*) echo "" ;;
+	esac
+}
+
+# $1 file, $2 line, $3 the include as written, $4 it resolved (collectors/...).
+check_folders() {
+	case "$1" in collectors/*) ;; *) return ;; esac
+	from=${1#collectors/}
+	case "$from" in */*) from=${from%%/*} ;; *) from="" ;; esac
+	to=${4#collectors/}
+	case "$to" in */*) to=${to%%/*} ;; *) return ;; esac
+	[ "$to" = "$from" ] && return
+	# A source's operations take the tick's facts, some of whose types are
+	# the counting source's (struct counting_priv): X_source.c may read them.
+	case "$1:$4" in *_source.c:collectors/trace/counting.h) return ;; esac
+	for a in $(folder_may "$from"); do
+		[ "$a" = "$to" ] && return
+	done
+	echo "layout: $1:$2 includes \"$3\": collectors/${from:+$from/} may include only collectors/*.h$(for a in $(folder_may "$from"); do printf ' collectors/%s/' "$a"; done)"
 }
 
 out=$(
@@ -62,7 +97,7 @@ out=$(
 [ -n "$out" ] && { echo "$out"; bad=1; }
 
 # Libraries that belong to one side only.
-for f in lib/*.[ch] model/*.[ch] tables/*.[ch] store/*.[ch] collectors/*.[ch] outputs/*.[ch]; do
+for f in lib/*.[ch] model/*.[ch] tables/*.[ch] store/*.[ch] collectors/*.[ch] collectors/*/*.[ch] outputs/*.[ch]; do
 	grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<n?curses' "$f" &&
 		breach "$f includes curses: only views/ and src/ui.c draw"
 done
@@ -96,7 +131,7 @@ done | grep . && bad=1
 
 # qsort(NULL, 0, ...) is undefined (UBSan stops there, issue 20): arrays
 # that can be empty are sorted with sort_array (lib/util.c), everywhere.
-grep -nE '\bqsort(_r)?\(' lib/*.c model/*.c tables/*.c store/*.c collectors/*.c views/*.c \
+grep -nE '\bqsort(_r)?\(' lib/*.c model/*.c tables/*.c store/*.c collectors/*.c collectors/*/*.c views/*.c \
 	outputs/*.c src/*.c 2>/dev/null | grep -v '^lib/util\.c:' |
 	grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*|//)' |
 	while IFS= read -r l; do
@@ -129,6 +164,10 @@ if command -v ctags >/dev/null 2>&1 && command -v cpp >/dev/null 2>&1; then
 	[ -s "$tmp/out" ] && { cat "$tmp/out"; bad=1; }
 	rm -rf "$tmp"
 fi
+
+# One vocabulary (issue 34): functions carry their file's name, no two source
+# files share a name, header openings name paths that exist.
+sh tools/check-names.sh || bad=1
 
 [ "$bad" = 0 ] && echo "layout: ok"
 exit "$bad"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/src-calls.sh - the collector functions src/ calls (issue 34): the
-# functions declared in collectors/*.h whose names appear in src/*.c, comments
+# functions declared in collectors/**.h whose names appear in src/*.c, comments
 # left out. src/ reaches the live sources through their list
 # (src/sourcelist.c, collectors/source.h); this keeps that so.
 #
@@ -11,7 +11,7 @@ verbose=0
 max=${1:-}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-ctags -x --c-kinds=p collectors/*.h | awk '{ print $1 }' | sort -u >"$tmp/fns"
+ctags -x --c-kinds=p collectors/*.h collectors/*/*.h | awk '{ print $1 }' | sort -u >"$tmp/fns"
 for f in src/*.c; do
 	cpp -fpreprocessed -P -w "$f" 2>/dev/null >"$tmp/$(basename "$f")"
 done

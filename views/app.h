@@ -18,7 +18,7 @@
 #include "../tables/systable.h"
 #include "../tables/columns.h"
 #include "../tables/groups.h"
-#include "../model/watched.h"
+#include "../model/fproc.h"
 #include "../tables/list.h"
 #include "../tables/evindex.h"
 #include "../tables/rows.h"
@@ -64,7 +64,7 @@ enum sv_id {
 };
 
 struct sv_state {
-	struct aggview av;	/* its rows: refreshed each tick and when its order changes */
+	struct systable av;	/* its rows: refreshed each tick and when its order changes */
 	struct list list;	/* the selected row, the first shown, the rows it had room for */
 };
 
@@ -74,17 +74,17 @@ struct sv_state {
  */
 #define USERS_MAX 256
 #define SIGNALS_MAX 16
-struct table_state {			/* views/table.c */
+struct table_state {			/* views/tableview.c */
 	struct list list;		/* the selected row, the first shown */
 	/*
 	 * The selected process (pid and start time: a reused pid is another).
 	 * Once the user puts the selection on one (a move, a click, a search,
-	 * F), it stays on it whatever reorders the rows (@pinned); before, and
+	 * F), it stays on it whatever reorders the rows (@sticky); before, and
 	 * after Home or End, on its line, as in htop.
 	 */
 	pid_t selected_pid;
 	uint64_t selected_start;
-	bool pinned;
+	bool sticky;
 	bool keep_pid;			/* the user reordered: on its process at the next rebuild */
 	int tree_step, tree_first;	/* the tree's lines: cells per level, first level drawn */
 	char saved_filter[128];		/* the filter before the prompt opened (Esc restores it) */
@@ -185,7 +185,7 @@ struct app {
 		struct list list;	/* its selection (an item of the index) and window */
 		int y_top;		/* the screen line of the window's first item, at the last draw */
 	} ev;
-	struct fsnap snap;		/* the snapshot view's event (model/watched.c computes it) */
+	struct fsnap snap;		/* the snapshot view's event (model/fproc.c computes it) */
 
 	const struct view *stack[VIEW_STACK_MAX];
 	int depth;

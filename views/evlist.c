@@ -13,7 +13,7 @@
 #include "theme.h"
 #include "view.h"
 #include "../tables/kevtext.h"
-#include "../model/watched.h"
+#include "../model/fproc.h"
 #include "../lib/util.h"
 
 /* The end of what the list shows: everything, or what there was at the pause. */
@@ -198,7 +198,7 @@ static void evlist_draw(struct app *a, int y0, int h, int w)
 		int y = y0 + 3 + l->rows - shown + r;
 
 		evlist_time(a->model, e->ts, t, sizeof(t));
-		kev_render(e, ev, sizeof(ev));
+		kevtext_render(e, ev, sizeof(ev));
 		snprintf(line, sizeof(line), "%-15s %4u %7d  %s", t, e->cpu, (int)e->tid,
 			 view_clean(a, clean, sizeof(clean), ev));
 		attrset(theme_attr(i == l->sel ? EL_SELECTED : evlist_elem(e)));

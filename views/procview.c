@@ -3,7 +3,7 @@
  * The process view: one focused process's identity, its rates with their
  * history, its connections of the interval (the model's sockets), its
  * per-syscall table and subsystem shares, and its signals. Drawn from the
- * model's fproc (model/watched.h) and its sockets alone.
+ * model's fproc (model/fproc.h) and its sockets alone.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "../tables/columns.h"
 #include "../tables/conntable.h"
 #include "../tables/kevtext.h"
-#include "../model/watched.h"
+#include "../model/fproc.h"
 #include "../lib/scnames.h"
 #include "../lib/signames.h"
 #include "../lib/util.h"
@@ -75,7 +75,7 @@ static void sparkline(const struct app *a, const struct fproc *fp, enum fp_rate 
 
 /*
  * The table's last row of this process, when Enter opened it exited
- * (views/table.c): no number of its own comes after it.
+ * (views/tableview.c): no number of its own comes after it.
  */
 static const struct pv_last_row *last_row(const struct app *a, const struct fproc *fp)
 {
@@ -123,7 +123,7 @@ static void draw_identity(struct app *a, const struct fproc *fp, int y, int w)
 }
 
 /*
- * What limits its CPU (collectors/cgcpu.h): the cgroup, its limit, how much
+ * What limits its CPU (collectors/cgroup/cgcpu.h): the cgroup, its limit, how much
  * of the interval it was throttled, its cpu pressure. Throttled, its runq %
  * is that wait, not a busy CPU. Nothing when no limit applies or not known.
  */
@@ -137,7 +137,7 @@ static int draw_cpu_limit(struct app *a, const struct fproc *fp, int y, int w)
 	const char *path;
 	double lim, pct, us, n, some;
 
-	if (!t || !col_cpu_limit(m, t, &r) || !r || !cgres_num(r, CGF_CPU_LIMIT, &lim))
+	if (!t || !columns_cpu_limit(m, t, &r) || !r || !cgres_num(r, CGF_CPU_LIMIT, &lim))
 		return 0;
 	path = r->dir + strlen(CGRES_CPU_KEY);
 	/* Its container's own cgroup: named as the Groups view names it. */
@@ -359,7 +359,7 @@ static size_t sorted_syscalls(const struct fproc *fp, const struct sc_stat **out
 {
 	if (fp->sc_total.used > max)
 		return 0;
-	return sc_table_sorted(&fp->sc_total, out);
+	return sctable_sorted(&fp->sc_total, out);
 }
 
 #define PV_MAX_SC 512
@@ -393,8 +393,8 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 	top = a->pv_list.top;
 	for (r = 1, i = top; r < h && i < n; r++, i++) {
 		const struct sc_stat *s = rows[i];
-		const struct sc_stat *last = sc_table_find(&fp->sc_last, s->nr);
-		const struct sc_stat *tm = sc_table_find(&fp->times, s->nr);
+		const struct sc_stat *last = sctable_find(&fp->sc_last, s->nr);
+		const struct sc_stat *tm = sctable_find(&fp->times, s->nr);
 		int te = s->errors ? fproc_top_errno(fp, s->nr) : 0;
 
 		if (last && fp->sc_last_s > 0)
@@ -402,8 +402,8 @@ static int draw_syscalls(struct app *a, const struct fproc *fp, int y, int h, in
 		else
 			snprintf(rate, sizeof(rate), "0");
 		if (tm && tm->timed) {
-			kev_duration(tm->time_ns / tm->timed, avg, sizeof(avg));
-			kev_duration(tm->max_ns, max, sizeof(max));
+			kevtext_duration(tm->time_ns / tm->timed, avg, sizeof(avg));
+			kevtext_duration(tm->max_ns, max, sizeof(max));
 		} else {
 			snprintf(avg, sizeof(avg), "-");
 			snprintf(max, sizeof(max), "-");
@@ -485,7 +485,7 @@ static const char *delivery_text(const struct fsig *s)
 	if (s->result == 1)
 		return "ignored";
 	if (s->delivery == FSIG_PENDING && s->result >= 0 && s->result != 0 && s->result != 4)
-		return kev_sig_result(s->result);
+		return kevtext_sig_result(s->result);
 	return d[s->delivery];
 }
 

@@ -65,7 +65,7 @@ static void item_text(const struct app *a, int i, char *buf, size_t n)
 	case IT_THREADS: snprintf(buf, n, "%s", a->model->threads ? "yes (a row per thread)" : "no"); break;
 	case IT_KTHREADS: snprintf(buf, n, "%s", rs->hide_kthreads ? "hidden (K)" : "shown (K)"); break;
 	case IT_COMMAND: snprintf(buf, n, "%s", a->show_cmdline ? "command line" : "name"); break;
-	case IT_VIEW: snprintf(buf, n, "%s (shown when setup closes)", view_title(a->view)); break;
+	case IT_VIEW: snprintf(buf, n, "%s (shown when setup closes)", systable_title(a->view)); break;
 	case IT_GROUP_BY: snprintf(buf, n, "%s", cgroup_group_by_name(a->groups.by)); break;
 	default: buf[0] = '\0'; break;
 	}
@@ -107,7 +107,7 @@ static void setup_draw(struct app *a, int y0, int h, int w)
 			bool hidden = shown[i - IT_COLS] && !on_screen[c_id];
 
 			/* Ticked, not on screen: say so, and why, before what it is. */
-			if (hidden && c_id == COL_WAIT && col_wait_redundant(on_screen))
+			if (hidden && c_id == COL_WAIT && columns_wait_redundant(on_screen))
 				snprintf(why, sizeof(why), "(shown where RUNQ%% and BLOCK%% do not fit) ");
 			else if (hidden)
 				snprintf(why, sizeof(why), "(no room at %d columns) ", w);

@@ -11,17 +11,17 @@
 #include "theme.h"
 #include "view.h"
 #include "../tables/kevtext.h"
-#include "../model/watched.h"
+#include "../model/fproc.h"
 #include "../lib/util.h"
 
 /* Where a value came from and when: "event (exact)" or "stat +12.3 ms" (read after it). */
 static void when_text(const struct var_snap *s, int v, uint64_t ev_ts, char *buf, size_t n)
 {
-	const char *src = var_source_name(var_source(v));
+	const char *src = vars_source_name(vars_source(v));
 	const char *slash = strrchr(src, '/');
 	char d[24];
 
-	if (var_source(v) == VS_EVENT) {
+	if (vars_source(v) == VS_EVENT) {
 		snprintf(buf, n, "event (exact)");
 		return;
 	}
@@ -31,10 +31,10 @@ static void when_text(const struct var_snap *s, int v, uint64_t ev_ts, char *buf
 	}
 	if (s->at_ns[v] >= ev_ts)
 		snprintf(buf, n, "%s +%s", slash ? slash + 1 : src,
-			 kev_duration(s->at_ns[v] - ev_ts, d, sizeof(d)));
+			 kevtext_duration(s->at_ns[v] - ev_ts, d, sizeof(d)));
 	else
 		snprintf(buf, n, "%s -%s", slash ? slash + 1 : src,
-			 kev_duration(ev_ts - s->at_ns[v], d, sizeof(d)));
+			 kevtext_duration(ev_ts - s->at_ns[v], d, sizeof(d)));
 }
 
 /* One variable in a cell of width @w at (@y, @x); changed ones stand out. */
@@ -44,11 +44,11 @@ static void draw_var(const struct var_snap *s, int v, bool changed, uint64_t ev_
 	char line[160], val[64], when[64];
 
 	if (s->have & (1u << v))
-		var_format(v, s->v[v], val, sizeof(val));
+		vars_format(v, s->v[v], val, sizeof(val));
 	else
 		snprintf(val, sizeof(val), "-");
 	when_text(s, v, ev_ts, when, sizeof(when));
-	snprintf(line, sizeof(line), "%c %-11s %-19s %s", changed ? '*' : ' ', var_name(v), val, when);
+	snprintf(line, sizeof(line), "%c %-11s %-19s %s", changed ? '*' : ' ', vars_name(v), val, when);
 	attrset(theme_attr(changed ? EL_CHANGED : EL_NORMAL));
 	put_line(y, x, w, line);
 	attrset(theme_attr(EL_NORMAL));
@@ -79,13 +79,13 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 		 t, e->cpu, (int)e->tid);
 	put_line(y++, 0, w, line);
 	attrset(theme_attr(evlist_elem(e)));
-	kev_render(e, ev, sizeof(ev));
+	kevtext_render(e, ev, sizeof(ev));
 	snprintf(line, sizeof(line), "%s  [%s]", view_clean(a, clean, sizeof(clean), ev),
 		 kev_kind_source(e->kind));
 	put_line(y++, 0, w, line);
 	attrset(theme_attr(EL_NORMAL));
 	/* The event's fields, two to a line when there is room. */
-	for (i = 0; y < end && kev_field(e, i, &name, val, sizeof(val)); i++) {
+	for (i = 0; y < end && kevtext_field(e, i, &name, val, sizeof(val)); i++) {
 		snprintf(line, sizeof(line), "   %-11s %s", name, view_clean(a, clean, sizeof(clean), val));
 		/* The right half's line: the left half is written first, whole. */
 		put_line(y, two && (i & 1) ? cw : 0, two && !(i & 1) ? w : cw, line);
@@ -117,7 +117,7 @@ static void snapshot_draw(struct app *a, int y0, int h, int w)
 	blank_lines(y, end, w);
 	/* Process variables on the left, system ones on the right (or after them). */
 	for (v = 0; v < VAR_NR; v++) {
-		int col = var_is_system(v) ? 1 : 0, row;
+		int col = vars_is_system(v) ? 1 : 0, row;
 
 		if (!two) {
 			row = rows[0]++;

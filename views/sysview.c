@@ -66,7 +66,7 @@ void sysview_init(struct app *a, enum view_kind view, enum cgroup_group_by by)
 	int i;
 
 	for (i = 0; i < SV_NR; i++)
-		aggview_init(&a->sv[i].av, sv_kind[i]);
+		systable_init(&a->sv[i].av, sv_kind[i]);
 	groups_init(&a->groups, by);
 	a->view = view;
 }
@@ -76,7 +76,7 @@ void sysview_free(struct app *a)
 	int i;
 
 	for (i = 0; i < SV_NR; i++)
-		aggview_free(&a->sv[i].av);
+		systable_free(&a->sv[i].av);
 	groups_free(&a->groups);
 }
 
@@ -84,7 +84,7 @@ static void sv_refresh(struct app *a, int id)
 {
 	struct sv_state *s = &a->sv[id];
 
-	aggview_refresh(&s->av, a->model, &a->groups);
+	systable_refresh(&s->av, a->model, &a->groups);
 	if (s->list.sel >= s->av.n)
 		s->list.sel = s->av.n ? s->av.n - 1 : 0;
 }
@@ -163,7 +163,7 @@ enum action key_view_menu(struct app *a)
 
 	for (i = 0; i < VIEW_NAMED; i++) {
 		snprintf(vs->view_text[i], sizeof(vs->view_text[i]), "%c %-11s %s", view_keys[i],
-			 view_title((enum view_kind)i), what[i]);
+			 systable_title((enum view_kind)i), what[i]);
 		vs->view_items[i] = vs->view_text[i];
 	}
 	menu_open(a, "Views (Enter: show, Esc: cancel)", vs->view_items, VIEW_NAMED, (size_t)a->view,
@@ -227,7 +227,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 	else if (id == SV_SIGNALS)
 		snprintf(line, sizeof(line), a->sv[id].av.by_comm ? " per command (b: per process)" :
 			 " per process (b: per command)");
-	else if (id == SV_ERRORS && aggview_row_id(&s->av, s->list.sel, &rid) && errno_hint((int)rid.err))
+	else if (id == SV_ERRORS && systable_row_id(&s->av, s->list.sel, &rid) && errno_hint((int)rid.err))
 		/* A kernel-internal errno no manual names: what it means, for the selected row. */
 		snprintf(line, sizeof(line), " %s: %s", errno_name((int)rid.err, err, sizeof(err)),
 			 errno_hint((int)rid.err));
@@ -239,7 +239,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 		line[0] = '\0';
 	/* Too narrow for every title beside it: the views not shown by their short names. */
 	for (i = 0; i < VIEW_NAMED; i++)
-		x += (int)strlen(view_title((enum view_kind)i)) + 5;
+		x += (int)strlen(systable_title((enum view_kind)i)) + 5;
 	short_tabs = x + (int)strlen(line) > w;
 	x = 0;
 	for (i = 0; i < VIEW_NAMED && x < w; i++) {
@@ -247,7 +247,7 @@ static void draw_title(struct app *a, int id, int y, int w)
 		bool shown = i == (int)sv_kind[id];
 
 		snprintf(tab, sizeof(tab), " %c %s ", view_keys[i], short_tabs && !shown ?
-			 view_short[i] : view_title((enum view_kind)i));
+			 view_short[i] : systable_title((enum view_kind)i));
 		attrset(theme_attr(shown ? EL_TAB_CURRENT : EL_TAB));
 		put_text(y, x, w - x, tab);
 		x += (int)strlen(tab) + 1;
@@ -262,7 +262,7 @@ static void draw_title(struct app *a, int id, int y, int w)
  * The columns that fit in @w (the engine: the first ones, a graph taking what
  * is left; a group's name as wide as the rows of @l's window need).
  */
-static size_t fit(const struct aggview *v, const struct list *l, size_t n, int w, int *width)
+static size_t fit(const struct systable *v, const struct list *l, size_t n, int w, int *width)
 {
 	struct table t;
 	int cols[32], out[32];
@@ -270,11 +270,11 @@ static size_t fit(const struct aggview *v, const struct list *l, size_t n, int w
 
 	for (i = 0; i < n && i < ARRAY_SIZE(cols); i++)
 		cols[i] = (int)i;
-	aggview_table(&t, v, cols, i);
+	systable_table(&t, v, cols, i);
 	return table_fit_rows(&t, cols, i, w, l->top, (size_t)l->rows, out, width);
 }
 
-static void draw_graph(const struct app *a, const struct sysagg *g, enum subsystem sub, int y,
+static void draw_graph(const struct app *a, const struct systotals *g, enum subsystem sub, int y,
 		       int x, int w)
 {
 	const struct glyphs *gl = glyphs_get(a);
@@ -282,12 +282,12 @@ static void draw_graph(const struct app *a, const struct sysagg *g, enum subsyst
 	int i, n = w < (int)g->hist_n ? w : (int)g->hist_n;
 
 	for (i = 0; i < n; i++)
-		if (sysagg_hist(g, sub, (size_t)i, &v) && v > max)
+		if (systotals_hist(g, sub, (size_t)i, &v) && v > max)
 			max = v;
 	for (i = 0; i < n; i++) {
 		int lvl;
 
-		if (!sysagg_hist(g, sub, (size_t)i, &v) || v <= 0)
+		if (!systotals_hist(g, sub, (size_t)i, &v) || v <= 0)
 			continue;
 		lvl = max > 0 ? (int)(v / max * 7.999) : 0;
 		lvl = lvl < 0 ? 0 : lvl > 7 ? 7 : lvl;
@@ -297,16 +297,16 @@ static void draw_graph(const struct app *a, const struct sysagg *g, enum subsyst
 }
 
 /* A group throttled, OOM-killed or under memory pressure in the interval (model/cgres.h). */
-static bool group_alerting(const struct aggview *v, size_t row)
+static bool group_alerting(const struct systable *v, size_t row)
 {
 	char buf[32];
-	int col = view_col_by_key(VIEW_GROUPS, "alerts");
+	int col = systable_col_by_key(VIEW_GROUPS, "alerts");
 
 	return v->kind == VIEW_GROUPS && col >= 0 &&
-	       aggview_text(v, row, col, buf, sizeof(buf), 0)[0] != '\0';
+	       systable_text(v, row, col, buf, sizeof(buf), 0)[0] != '\0';
 }
 
-static enum elem cell_style(const struct aggview *v, size_t row, int col, const struct av_col *c)
+static enum elem cell_style(const struct systable *v, size_t row, int col, const struct av_col *c)
 {
 	double d;
 
@@ -316,7 +316,7 @@ static enum elem cell_style(const struct aggview *v, size_t row, int col, const 
 		return EL_LOST;
 	if (c->type != AV_COUNT)
 		return c->type == AV_STR && col > 0 && !strcmp(c->key, "errno") ? EL_ERROR : EL_NORMAL;
-	if (!aggview_num(v, row, col, &d) || !aggview_rate(v, d, &d) || d <= 0)
+	if (!systable_num(v, row, col, &d) || !systable_rate(v, d, &d) || d <= 0)
 		return EL_RATE_ZERO;
 	if (!strcmp(c->key, "errors") || !strcmp(c->key, "syscall_errors"))
 		return EL_ERROR;
@@ -326,9 +326,9 @@ static enum elem cell_style(const struct aggview *v, size_t row, int col, const 
 static void draw_rows(struct app *a, int id, int y0, int h, int w)
 {
 	struct sv_state *s = &a->sv[id];
-	const struct aggview *v = &s->av;
+	const struct systable *v = &s->av;
 	size_t n, k, r, i;
-	const struct av_col *c = view_columns(v->kind, &n);
+	const struct av_col *c = systable_columns(v->kind, &n);
 	int width[32], x;
 	char cell[CGROUP_KEY_MAX * 4], padded[CGROUP_KEY_MAX * 4 + 16];
 
@@ -372,11 +372,11 @@ static void draw_rows(struct app *a, int id, int y0, int h, int w)
 			if (c[i].type == AV_GRAPH) {
 				struct av_row_id rid;
 
-				if (aggview_row_id(v, row, &rid) && rid.sub >= 0)
+				if (systable_row_id(v, row, &rid) && rid.sub >= 0)
 					draw_graph(a, &a->model->agg, (enum subsystem)rid.sub, y, x, width[i]);
 				continue;
 			}
-			t = fmt_av_cell(v, row, (int)i, cell, sizeof(cell), a->utf8);
+			t = systable_cell(v, row, (int)i, cell, sizeof(cell), a->utf8);
 			if (c[i].left)
 				text_pad(padded, sizeof(padded), t, (size_t)width[i]);
 			else	/* by cells: a percentile's "≤" is 3 bytes, 1 cell */
@@ -400,8 +400,8 @@ static void draw_empty(struct app *a, int id, int y, int w)
 
 	if (s->av.n)
 		return;
-	if (view_traced(sv_kind[id]) && !a->tracing)
-		snprintf(line, sizeof(line), "The %s view counts kernel events: %s", view_title(sv_kind[id]),
+	if (systable_traced(sv_kind[id]) && !a->tracing)
+		snprintf(line, sizeof(line), "The %s view counts kernel events: %s", systable_title(sv_kind[id]),
 			 m->trace_status[0] ? m->trace_status : "tracing is off");
 	else if (id == SV_LATENCY && !model_counts_events(m, CNT_SCTIME))
 		snprintf(line, sizeof(line), "system calls are not timed: start ktop with --latency "
@@ -472,7 +472,7 @@ static enum action sort_by(struct app *a, int col)
 {
 	struct sv_state *s = top_state(a, NULL);
 	size_t n;
-	const struct av_col *c = view_columns(s->av.kind, &n);
+	const struct av_col *c = systable_columns(s->av.kind, &n);
 
 	if (col < 0 || (size_t)col >= n || c[col].type == AV_GRAPH)
 		return ACT_NONE;
@@ -489,7 +489,7 @@ static enum action sort_step(struct app *a, int step)
 {
 	struct sv_state *s = top_state(a, NULL);
 	size_t n;
-	const struct av_col *c = view_columns(s->av.kind, &n);
+	const struct av_col *c = systable_columns(s->av.kind, &n);
 	int col = s->av.sort;
 
 	do
@@ -520,7 +520,7 @@ static enum action k_sort_menu(struct app *a)
 {
 	struct sv_state *s = top_state(a, NULL);
 	size_t n, i;
-	const struct av_col *c = view_columns(s->av.kind, &n);
+	const struct av_col *c = systable_columns(s->av.kind, &n);
 
 	for (i = 0; i < n; i++)
 		sort_menu_item(a, i, (int)i == s->av.sort, c[i].title, c[i].key, NULL);
@@ -632,7 +632,7 @@ static enum action k_enter(struct app *a)
 	struct table t;
 	struct drill d;
 
-	aggview_table(&t, &s->av, NULL, 0);
+	systable_table(&t, &s->av, NULL, 0);
 	table_drill(&t, s->list.sel, &d);
 	return view_drill(a, &d);
 }
@@ -761,7 +761,7 @@ bool sysview_status(const struct app *a, char *buf, size_t n)
 	if (id < 0)
 		return false;
 	s = &a->sv[id];
-	c = view_columns(s->av.kind, &nc);
+	c = systable_columns(s->av.kind, &nc);
 	snprintf(buf, n, "%s%s%ssort:%s%s", s->av.filter[0] ? "filter:" : "", s->av.filter,
 		 s->av.filter[0] ? " " : "", c[s->av.sort].key, s->av.dir == SORT_DESC ? "-" : "+");
 	return true;

@@ -35,7 +35,7 @@ static attr_t curses_attrs(unsigned bits)
 
 static short term_color(struct theme_color c, bool fg)
 {
-	short v = theme_color_for(c, COLORS);
+	short v = themedef_color_for(c, COLORS);
 
 	/* Without default colours, "default" is the classic white on black. */
 	if (v < 0 && !default_colors)

@@ -650,7 +650,7 @@ killed_ktop() {
 	WAKER=$!
 	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/wpid" ] && break; sleep 0.1; done
 	# each tick reads 5,000 threads' /proc files: more than 20 ms, the
-	# buffers' pages are copied out as it goes (ftrace_stash)
+	# buffers' pages are copied out as it goes (counting_stash)
 	run --separate-stderr env KTOP_STATS=1 timeout 60 "$KTOP" -b -H -d 0.3 -n 6
 	[ "$status" -eq 0 ]
 	grep '^ktop-stats: ticks' <<<"$stderr" >&2

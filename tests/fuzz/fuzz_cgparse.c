@@ -50,10 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(buf, data, size);
 	json(buf, size, "Name", 1, 256);
 	json(buf, size, "com.docker.compose.service", 0, 5);
-	cgres_parse_psi(buf, size, &a, &b);
-	cgres_parse_key(buf, size, "nr_throttled", &a);
-	cgres_parse_limit(buf, size, &a);
-	cgres_parse_cpu_max(buf, size, &a, &b);
+	cgparse_psi(buf, size, &a, &b);
+	cgparse_key(buf, size, "nr_throttled", &a);
+	cgparse_limit(buf, size, &a);
+	cgparse_cpu_max(buf, size, &a, &b);
 	/* The rest take a NUL-terminated string. */
 	buf[size] = '\0';
 	cgname_ident(buf, &id);

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/evsums.h"
-#include "../../collectors/evdecode.h"
+#include "../../collectors/trace/evsums.h"
+#include "../../collectors/trace/evdecode.h"
 #include "evformats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -59,14 +59,14 @@ static int setup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t page = 0, off = 0;
-	struct acct a;
+	struct evsums a;
 
 	if (!ready)
 		ready = setup();
 	if (ready < 0)
 		abort();	/* the fixed formats must load: a broken harness is a failure */
 	page = (size_t)dec.page_size;
-	acct_init(&a);
+	evsums_init(&a);
 	/*
 	 * The first input byte picks whether signals count at delivery (-p
 	 * mode) and whether calls are timed (--latency); each page is another
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	a.recv_on_deliver = size && (data[0] & 1);
 	a.order_times = size && (data[0] & 2);
 	do {
-		acct_set_cpu(&a, (int)(off / (page ? page : 1)) & 1);
+		evsums_set_cpu(&a, (int)(off / (page ? page : 1)) & 1);
 		size_t n = size - off < page ? size - off : page;
 		uint8_t *copy = malloc(n ? n : 1);
 
@@ -86,9 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		evdecode_page(&dec, copy, n, &a);
 		free(copy);
 		off += n;
-		/* A tick: what ftrace_collect does once the model has the counts. */
-		acct_end_interval(&a);
+		/* A tick: what counting_collect does once the model has the counts. */
+		evsums_end_interval(&a);
 	} while (off < size);
-	acct_free(&a);
+	evsums_free(&a);
 	return 0;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/procfs.h"
+#include "../../collectors/proc/procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,11 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (size)
 		memcpy(buf, data, size);
-	if (parse_pid_stat(buf, size, &st) == 0) {
+	if (procfs_parse_pid_stat(buf, size, &st) == 0) {
 		if (st.pid <= 0 || !memchr(st.comm, '\0', sizeof(st.comm)))
 			abort();
 	}
-	parse_pid_status(buf, size, &ss);
+	procfs_parse_pid_status(buf, size, &ss);
 	free(buf);
 	return 0;
 }

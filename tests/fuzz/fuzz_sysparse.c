@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/sysparse.h"
+#include "../../collectors/system/sysparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,14 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(buf, data, size);
 	st.cpu = cpu;
 	st.ncpu_max = 4;
-	if (parse_sys_stat(buf, size, &st) == 0 && (st.ncpu < 0 || st.ncpu > st.ncpu_max))
+	if (sysparse_sys_stat(buf, size, &st) == 0 && (st.ncpu < 0 || st.ncpu > st.ncpu_max))
 		abort();
-	parse_meminfo(buf, size, &mem);
-	parse_vmstat(buf, size, &vm);
-	parse_loadavg(buf, size, &load);
-	parse_uptime(buf, size, &up);
-	parse_trace_now_ts(buf, size, &raw, &in_ns);
-	r = parse_sched_clock_stable(buf, size);
+	sysparse_meminfo(buf, size, &mem);
+	sysparse_vmstat(buf, size, &vm);
+	sysparse_loadavg(buf, size, &load);
+	sysparse_uptime(buf, size, &up);
+	sysparse_trace_now_ts(buf, size, &raw, &in_ns);
+	r = sysparse_sched_clock_stable(buf, size);
 	if (r != 0 && r != 1 && r != -EINVAL)
 		abort();
 out:

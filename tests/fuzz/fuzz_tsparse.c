@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/taskparse.h"
+#include "../../collectors/exits/taskparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,16 +22,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t max = size / TS_RECORD_MIN_BYTES + 1, n, i;
-	struct ts_parse_stats st = { 0 };
+	struct taskparse_stats st = { 0 };
 	char *buf = malloc(size ? size : 1);
-	struct ts_exit *e = malloc(max * sizeof(*e));
+	struct taskparse_exit *e = malloc(max * sizeof(*e));
 	uint64_t lo, hi;
 
 	if (!buf || !e)
 		goto out;
 	if (size)
 		memcpy(buf, data, size);
-	n = ts_parse(buf, size, FAMILY, e, max, &st);
+	n = taskparse(buf, size, FAMILY, e, max, &st);
 	if (n > max || st.overflow)
 		abort();
 	for (i = 0; i < n; i++) {
@@ -41,9 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		e[i].exit_lo_ns = e[i].minflt;
 		e[i].exit_hi_ns = e[i].majflt;
-		if (ts_start_window(&e[i], (long)(e[i].nvcsw % 2000), &lo, &hi) && lo > hi)
+		if (taskparse_start_window(&e[i], (long)(e[i].nvcsw % 2000), &lo, &hi) && lo > hi)
 			abort();
-		ts_exit_is(&e[i], e[i].tid, e[i].nivcsw, 100);
+		taskparse_exit_is(&e[i], e[i].tid, e[i].nivcsw, 100);
 	}
 out:
 	free(e);

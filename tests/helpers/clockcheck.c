@@ -2,7 +2,7 @@
 /*
  * clockcheck CLOCK [N]: ktop's mapping of trace clock CLOCK to
  * CLOCK_MONOTONIC (lib/clockmap.c, sampled as the counting collector samples
- * it: trace_clock_now each interval) checked against a reading it does not
+ * it: instance_clock_now each interval) checked against a reading it does not
  * use: a write to the instance's trace_marker between two clock_gettime
  * calls (as trace-cmd's tsync does), its stamp read back from the ring buffer
  * and mapped. N markers (default 8), 100 ms apart, each mapped after the next
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../../collectors/clocks.h"
-#include "../../collectors/instance.h"
+#include "../../collectors/trace/instance.h"
 #include "../../lib/clockmap.h"
 
 #define SLACK_NS 5000
@@ -30,7 +30,7 @@ static const char *const events[][2] = { { "sched", "sched_process_exec" } };
 static int print_id(void)
 {
 	size_t len;
-	char *f = trace_read_format("ftrace/print/format", &len), *p;
+	char *f = instance_read_format("ftrace/print/format", &len), *p;
 	int id = -1;
 
 	if (f && (p = strstr(f, "\nID: ")))
@@ -40,13 +40,13 @@ static int print_id(void)
 }
 
 /* The stamp of the marker @tag in CPU @cpu's pages read now; 0 if none. */
-static uint64_t find_marker(struct trace *t, int id, const char *tag, void *page)
+static uint64_t find_marker(struct instance *t, int id, const char *tag, void *page)
 {
 	uint64_t ts = 0;
 	int cpu, n;
 
-	for (cpu = 0; cpu < trace_ncpus(t); cpu++) {
-		while ((n = trace_read_page(t, cpu, page, true, NULL)) > 0) {
+	for (cpu = 0; cpu < instance_ncpus(t); cpu++) {
+		while ((n = instance_read_page(t, cpu, page, true, NULL)) > 0) {
 			const uint8_t *rec;
 			struct rbpage p;
 			unsigned size;
@@ -66,43 +66,43 @@ static uint64_t find_marker(struct trace *t, int id, const char *tag, void *page
 	return ts;
 }
 
-static int sample(struct trace *t, struct clockmap *m)
+static int sample(struct instance *t, struct clockmap *m)
 {
 	uint64_t raw, lo, hi;
 	int in_ns;
 
-	if (trace_clock_now(t, 3, &raw, &lo, &hi, &in_ns))
+	if (instance_clock_now(t, 3, &raw, &lo, &hi, &in_ns))
 		return -1;
 	return clockmap_sample(m, raw, lo, hi);
 }
 
 int main(int argc, char **argv)
 {
-	struct trace_config cfg = { .events = events, .nevents = 1, .buffer_kb = 1024,
+	struct instance_config cfg = { .events = events, .nevents = 1, .buffer_kb = 1024,
 				    .buffer_percent = 50, .name_suffix = "-f" };
 	const struct timespec gap = { 0, 100000000 };
 	char why[160], tag[32];
 	int n = argc > 2 ? atoi(argv[2]) : 8, i, id, fd, bad = 0;
 	uint64_t raw, lo, hi;
 	struct clockmap m;
-	struct trace *t;
+	struct instance *t;
 	void *page;
 	int in_ns;
 
 	if (argc < 2 || n < 1)
 		return 2;
 	cfg.clock = argv[1];
-	if (trace_open(&cfg, &t, why, sizeof(why), NULL, 0)) {
+	if (instance_open(&cfg, &t, why, sizeof(why), NULL, 0)) {
 		fprintf(stderr, "clockcheck: %s\n", why);
 		return 2;
 	}
 	id = print_id();
-	fd = trace_file_open(t, "trace_marker", O_WRONLY);
-	page = malloc((size_t)trace_page_size(t));
+	fd = instance_file_open(t, "trace_marker", O_WRONLY);
+	page = malloc((size_t)instance_page_size(t));
 	if (id < 0 || fd < 0 || !page ||
-	    trace_clock_now(t, 1, &raw, &lo, &hi, &in_ns)) {
+	    instance_clock_now(t, 1, &raw, &lo, &hi, &in_ns)) {
 		fprintf(stderr, "clockcheck: no ftrace/print id, trace_marker or stats here\n");
-		trace_close(t);
+		instance_close(t);
 		return 2;
 	}
 	clockmap_init(&m, in_ns ? 1.0 : 0, in_ns ? 500 : 0);
@@ -116,10 +116,10 @@ int main(int argc, char **argv)
 		int64_t err;
 
 		snprintf(tag, sizeof(tag), "kclk-%d-%d", (int)getpid(), i);
-		a = now_mono_ns();
+		a = clocks_mono_ns();
 		if (write(fd, tag, strlen(tag)) < 0)
 			break;
-		b = now_mono_ns();
+		b = clocks_mono_ns();
 		nanosleep(&gap, NULL);
 		/* The next sample first, then the marker read and mapped: a tick's order. */
 		sample(t, &m);
@@ -137,6 +137,6 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	free(page);
-	trace_close(t);
+	instance_close(t);
 	return bad;
 }

@@ -41,7 +41,7 @@ static void die(const char *what, sqlite3 *db)
 }
 
 /* The one table of -s: sctab's row 1. */
-static int64_t table_id(void *arg, const struct sc_table *t, bool err)
+static int64_t table_id(void *arg, const struct sctable *t, bool err)
 {
 	(void)arg;
 	(void)t;
@@ -49,20 +49,20 @@ static int64_t table_id(void *arg, const struct sc_table *t, bool err)
 }
 
 /* sctab's row 1: @n syscalls, each called and timed once. */
-static void put_table(sqlite3 *db, struct sc_table *t, size_t n)
+static void put_table(sqlite3 *db, struct sctable *t, size_t n)
 {
 	struct recbuf b = { 0 };
-	struct lat_hist h = { { 0 } };
+	struct lathist h = { { 0 } };
 	sqlite3_stmt *st;
 	uint32_t nr;
 
 	h.n[3] = 1;
 	for (nr = 0; nr < n; nr++) {
-		struct sc_stat *s = sc_table_get(t, nr);
+		struct sc_stat *s = sctable_get(t, nr);
 
 		s->calls = s->timed = 1;
 		s->time_ns = s->max_ns = 5000;
-		sc_table_put_hist(t, s, &h);
+		sctable_put_hist(t, s, &h);
 	}
 	recfmt_sc_encode(&b, t);
 	if (sqlite3_prepare_v2(db, "INSERT INTO sctab VALUES (1, ?)", -1, &st, NULL) != SQLITE_OK)
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 {
 	const struct recsample_tables tb = { .id = table_id };
 	size_t ntasks, nint = 1, len = 65536, nsc = 0, nparts = 1, i, k;
-	struct sc_table tab = { 0 };
+	struct sctable tab = { 0 };
 	bool distinct = false;
 	struct recbuf b = { 0 }, z = { 0 };
 	struct recmem mem;
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 	sqlite3_close(db);
 	deflateEnd(&zs);
 	rcstr_put(same);
-	sc_table_free(&tab);
+	sctable_free(&tab);
 	sample_free(&s);
 	recmem_free(&mem);
 	recbuf_free(&b);

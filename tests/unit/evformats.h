@@ -10,7 +10,7 @@
  * on such a kernel.
  */
 
-#include "../../collectors/evdecode.h"
+#include "../../collectors/trace/evdecode.h"
 
 #define COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -98,7 +98,7 @@ enum { ID_EXIT = 442, ID_SWITCH = 372, ID_NEWTASK = 205, ID_PEXIT = 369, ID_SIGN
 
 static const char header_page[] = FMT_HEADER_PAGE;
 
-/* The system-wide decoder's events (collectors/evdecode.c). */
+/* The system-wide decoder's events (collectors/trace/evdecode.c). */
 static const struct ev_format {
 	enum ev_kind kind;
 	const char *format;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/blockev.c: block requests counted at completion,
+ * Unit tests of collectors/trace/blockev.c: block requests counted at completion,
  * issues paired with their completions by (dev, sector) in time order though
  * the CPUs' buffers are read one after the other (held until the tick's
  * cut), requeues, the end of a flush sequence, and the submitters.
  */
-#include "../../collectors/blockev.h"
+#include "../../collectors/trace/blockev.h"
 #include "../../model/sample.h"
 #include "../../lib/util.h"
 #include "test.h"

@@ -8,6 +8,7 @@
 #include "test.h"
 
 #include "../../model/cgres.h"
+#include "../../collectors/cgroup/cgparse.h"
 
 static void test_parse(void)
 {
@@ -21,33 +22,33 @@ static void test_parse(void)
 	static const char ev[] = "low 0\nhigh 0\nmax 17\noom 2\noom_kill 1\noom_group_kill 0\n";
 	uint64_t a = 0, b = 0;
 
-	CHECK_EQ_U64(cgres_parse_psi(psi, sizeof(psi) - 1, &a, &b), 3);
+	CHECK_EQ_U64(cgparse_psi(psi, sizeof(psi) - 1, &a, &b), 3);
 	CHECK_EQ_U64(a, 104740116);
 	CHECK_EQ_U64(b, 7);
 	/* Older kernels have no "full" line for cpu; a cut line gives nothing. */
-	CHECK_EQ_U64(cgres_parse_psi(psi, 60, &a, &b), 1);
-	CHECK_EQ_U64(cgres_parse_psi("some avg10=1 total=", 19, &a, &b), 0);
-	CHECK_EQ_U64(cgres_parse_psi("some total=12x\n", 15, &a, &b), 0);
-	CHECK(cgres_parse_key(stat1, sizeof(stat1) - 1, "nr_throttled", &a) && a == 45);
-	CHECK(cgres_parse_key(stat1, sizeof(stat1) - 1, "throttled_time", &a) && a == 2250000000ull);
-	CHECK(!cgres_parse_key(stat1, sizeof(stat1) - 1, "throttled_usec", &a));
-	CHECK(cgres_parse_key(stat2, sizeof(stat2) - 1, "throttled_usec", &a) && a == 12345);
+	CHECK_EQ_U64(cgparse_psi(psi, 60, &a, &b), 1);
+	CHECK_EQ_U64(cgparse_psi("some avg10=1 total=", 19, &a, &b), 0);
+	CHECK_EQ_U64(cgparse_psi("some total=12x\n", 15, &a, &b), 0);
+	CHECK(cgparse_key(stat1, sizeof(stat1) - 1, "nr_throttled", &a) && a == 45);
+	CHECK(cgparse_key(stat1, sizeof(stat1) - 1, "throttled_time", &a) && a == 2250000000ull);
+	CHECK(!cgparse_key(stat1, sizeof(stat1) - 1, "throttled_usec", &a));
+	CHECK(cgparse_key(stat2, sizeof(stat2) - 1, "throttled_usec", &a) && a == 12345);
 	/* A key is a whole word: "nr_throttled" is not "nr_throttled_x", "oom" not "oom_kill". */
-	CHECK(cgres_parse_key(ev, sizeof(ev) - 1, "oom", &a) && a == 2);
-	CHECK(cgres_parse_key(ev, sizeof(ev) - 1, "oom_kill", &a) && a == 1);
-	CHECK(cgres_parse_key(ev, sizeof(ev) - 1, "max", &a) && a == 17);
-	CHECK(cgres_parse_key(oomc, sizeof(oomc) - 1, "oom_kill", &a) && a == 3);
-	CHECK(cgres_parse_limit("max\n", 4, &a) && a == CGR_UNLIMITED);
-	CHECK(cgres_parse_limit("-1\n", 3, &a) && a == CGR_UNLIMITED);
-	CHECK(cgres_parse_limit("9223372036854771712\n", 20, &a) && a == CGR_UNLIMITED);
-	CHECK(cgres_parse_limit("1048576\n", 8, &a) && a == 1048576);
-	CHECK(!cgres_parse_limit("", 0, &a));
-	CHECK(!cgres_parse_limit("12k\n", 4, &a));
-	CHECK(!cgres_parse_limit("99999999999999999999999\n", 24, &a));
-	CHECK(cgres_parse_cpu_max("10000 100000\n", 13, &a, &b) && a == 10000 && b == 100000);
-	CHECK(cgres_parse_cpu_max("max 100000\n", 11, &a, &b) && a == CGR_UNLIMITED);
-	CHECK(!cgres_parse_cpu_max("10000\n", 6, &a, &b));
-	CHECK(!cgres_parse_cpu_max("10000 0\n", 8, &a, &b));
+	CHECK(cgparse_key(ev, sizeof(ev) - 1, "oom", &a) && a == 2);
+	CHECK(cgparse_key(ev, sizeof(ev) - 1, "oom_kill", &a) && a == 1);
+	CHECK(cgparse_key(ev, sizeof(ev) - 1, "max", &a) && a == 17);
+	CHECK(cgparse_key(oomc, sizeof(oomc) - 1, "oom_kill", &a) && a == 3);
+	CHECK(cgparse_limit("max\n", 4, &a) && a == CGR_UNLIMITED);
+	CHECK(cgparse_limit("-1\n", 3, &a) && a == CGR_UNLIMITED);
+	CHECK(cgparse_limit("9223372036854771712\n", 20, &a) && a == CGR_UNLIMITED);
+	CHECK(cgparse_limit("1048576\n", 8, &a) && a == 1048576);
+	CHECK(!cgparse_limit("", 0, &a));
+	CHECK(!cgparse_limit("12k\n", 4, &a));
+	CHECK(!cgparse_limit("99999999999999999999999\n", 24, &a));
+	CHECK(cgparse_cpu_max("10000 100000\n", 13, &a, &b) && a == 10000 && b == 100000);
+	CHECK(cgparse_cpu_max("max 100000\n", 11, &a, &b) && a == CGR_UNLIMITED);
+	CHECK(!cgparse_cpu_max("10000\n", 6, &a, &b));
+	CHECK(!cgparse_cpu_max("10000 0\n", 8, &a, &b));
 }
 
 static void test_interval(void)
@@ -145,7 +146,7 @@ static void test_interval(void)
 }
 
 /*
- * Each row's CPU limit (collectors/cgcpu.h): the reading of the cgroup that
+ * Each row's CPU limit (collectors/cgroup/cgcpu.h): the reading of the cgroup that
  * limits it, keyed CGRES_CPU_KEY PATH apart from the groups' (the same path
  * may be two cgroups on a hybrid host), or none; known in its tick only.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of lib/cgroup.c (the cgroup, unit and container of a process,
- * from /proc/PID/cgroup) and collectors/cgroupfs.c (reading it): fixture files
+ * from /proc/PID/cgroup) and collectors/cgroup/cgroupfs.c (reading it): fixture files
  * of systemd hosts, docker, containerd and kubepods, podman, cri-o and LXC on
  * v1, hybrid and v2 layouts, hostile and very long paths, then a real cgroup
  * created here with a child moved into it.
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "../../lib/cgroup.h"
-#include "../../collectors/cgroupfs.h"
+#include "../../collectors/cgroup/cgroupfs.h"
 #include "test.h"
 
 #define N_ELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -586,12 +586,12 @@ static void test_read_fixture(void)
 	if (!CHECK(dfd >= 0 && big))
 		goto out;
 	CHECK(fixture_write(dir, "10", hybrid, strlen(hybrid)));
-	CHECK_EQ_I64(cgroup_read(dfd, "10", out, sizeof(out)), strlen("/system.slice/a.service"));
+	CHECK_EQ_I64(cgroupfs_read(dfd, "10", out, sizeof(out)), strlen("/system.slice/a.service"));
 	CHECK_STR(out, "/system.slice/a.service");
-	CHECK_EQ_I64(cgroup_read(dfd, "11", out, sizeof(out)), -ENOENT);
+	CHECK_EQ_I64(cgroupfs_read(dfd, "11", out, sizeof(out)), -ENOENT);
 	CHECK_STR(out, "");
 	CHECK(fixture_write(dir, "12", "", 0));
-	CHECK_EQ_I64(cgroup_read(dfd, "12", out, sizeof(out)), -EINVAL);
+	CHECK_EQ_I64(cgroupfs_read(dfd, "12", out, sizeof(out)), -EINVAL);
 
 	/* Past the first 4 KiB: v1 lines of 2,000-byte paths, the v2 line last. */
 	snprintf(v1, sizeof(v1), "1:name=systemd:/system.slice/v1.service\n");
@@ -605,7 +605,7 @@ static void test_read_fixture(void)
 	}
 	n += (size_t)sprintf(big + n, "0::/system.slice/v2.service\n");
 	CHECK(fixture_write(dir, "13", big, n));
-	cgroup_read(dfd, "13", out, sizeof(out));
+	cgroupfs_read(dfd, "13", out, sizeof(out));
 	CHECK_STR(out, "/system.slice/v2.service");
 
 	/* Past CGROUP_FILE_MAX: a v2 line cut at the limit is not taken for a path. */
@@ -622,7 +622,7 @@ static void test_read_fixture(void)
 	n += (size_t)sprintf(big + n, "\n");
 	CHECK(n > CGROUP_FILE_MAX);
 	CHECK(fixture_write(dir, "14", big, n));
-	cgroup_read(dfd, "14", out, sizeof(out));
+	cgroupfs_read(dfd, "14", out, sizeof(out));
 	CHECK_STR(out, "/system.slice/v1.service");
 out:
 	free(big);
@@ -681,15 +681,15 @@ static void test_attach_event(void)
 		TEST_SKIP("no temporary directory");
 		return;
 	}
-	CHECK_EQ_I64(cgroup_attach_event(dir), 0);
+	CHECK_EQ_I64(cgroupfs_attach_event(dir), 0);
 	CHECK(write_format(dir, attach_format));
-	CHECK_EQ_I64(cgroup_attach_event(dir), 1);
+	CHECK_EQ_I64(cgroupfs_attach_event(dir), 1);
 	/* An older layout without dst_root: not usable. */
 	old = strdup(attach_format);
 	if (old) {
 		memcpy(strstr(old, "int dst_root;"), "int dst_rooX;", 13);
 		CHECK(write_format(dir, old));
-		CHECK_EQ_I64(cgroup_attach_event(dir), 0);
+		CHECK_EQ_I64(cgroupfs_attach_event(dir), 0);
 		free(old);
 	}
 	snprintf(p, sizeof(p), "%s/events/cgroup/cgroup_attach_task/format", dir);
@@ -703,7 +703,7 @@ static void test_attach_event(void)
 	rmdir(dir);
 
 	/* This machine's tracefs, read only. */
-	r = cgroup_attach_event("/sys/kernel/tracing");
+	r = cgroupfs_attach_event("/sys/kernel/tracing");
 	printf("# /sys/kernel/tracing: cgroup:cgroup_attach_task %s (%d)\n",
 	       r == 1 ? "usable" : r == 0 ? "absent" : "unreadable", r);
 	CHECK(r == 1 || r == 0 || r < 0);
@@ -814,17 +814,17 @@ static void test_live_cgroup(void)
 		goto out;
 	}
 	snprintf(rel, sizeof(rel), "/proc/%d", (int)child);
-	CHECK_EQ_I64(cgroup_read(AT_FDCWD, rel, out, sizeof(out)), strlen(want));
+	CHECK_EQ_I64(cgroupfs_read(AT_FDCWD, rel, out, sizeof(out)), strlen(want));
 	CHECK_STR(out, want);
 	proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	snprintf(rel, sizeof(rel), "%d", (int)child);
-	cgroup_read(proc_fd, rel, out, sizeof(out));
+	cgroupfs_read(proc_fd, rel, out, sizeof(out));
 	CHECK_STR(out, want);
 	snprintf(rel, sizeof(rel), "%d/task/%d", (int)child, (int)child);
-	cgroup_read(proc_fd, rel, out, sizeof(out));
+	cgroupfs_read(proc_fd, rel, out, sizeof(out));
 	CHECK_STR(out, want);
 	/* We did not move. */
-	cgroup_read(proc_fd, "self", out, sizeof(out));
+	cgroupfs_read(proc_fd, "self", out, sizeof(out));
 	CHECK(strcmp(out, want) != 0);
 out:
 	if (pfd[1] >= 0)
@@ -836,7 +836,7 @@ out:
 	if (proc_fd >= 0) {
 		/* Gone: ENOENT (or ESRCH while it is being reaped). */
 		snprintf(rel, sizeof(rel), "%d", (int)child);
-		i = cgroup_read(proc_fd, rel, out, sizeof(out));
+		i = cgroupfs_read(proc_fd, rel, out, sizeof(out));
 		CHECK(i == -ENOENT || i == -ESRCH);
 		close(proc_fd);
 	}

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "../../collectors/evsums.h"
+#include "../../collectors/trace/evsums.h"
 #include "../../model/counters.h"
 #include "../../store/recfmt.h"
 #include "../../tables/columns.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/creds: the owner the kernel gives a /proc entry, and whether an
+ * collectors/proc/creds: the owner the kernel gives a /proc entry, and whether an
  * exec ran an ordinary program (no setuid or setgid bit of another user or
  * group, no file capabilities), its name looked up as the process would: in
  * its root, its working directory, its /proc/self and /dev/fd. This process
@@ -15,7 +15,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "../../collectors/creds.h"
+#include "../../collectors/proc/creds.h"
 #include "../../lib/util.h"
 
 static char dir[64];

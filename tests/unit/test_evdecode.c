@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/evdecode.c and collectors/evsums.c: synthetic ring-buffer
+ * Unit tests of collectors/trace/evdecode.c and collectors/trace/evsums.c: synthetic ring-buffer
  * pages in the kernel's layout (page header, 4-byte record headers, payloads with
  * the formats below, copied from a 6.18 kernel), decoded into per-thread counts.
  * Also: hostile pages (random bytes, bad commit sizes, truncated records) must be
@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <sys/syscall.h>
 
-#include "../../collectors/evsums.h"
-#include "../../collectors/evdecode.h"
+#include "../../collectors/trace/evsums.h"
+#include "../../collectors/trace/evdecode.h"
 #include "../../lib/util.h"
 #include "test.h"
 #include "evformats.h"
@@ -137,13 +137,13 @@ static void add_rename(struct page *p, int32_t writer, int32_t pid, const char *
 }
 
 static struct evdecode dec;
-static struct acct acct;
+static struct evsums acct;
 
 static bool setup(void)
 {
 	size_t i;
 
-	acct_init(&acct);
+	evsums_init(&acct);
 	if (!CHECK_EQ_I64(evdecode_init(&dec, header_page, sizeof(header_page) - 1), 0))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(formats); i++)
@@ -156,10 +156,10 @@ static bool setup(void)
 static void teardown(void)
 {
 	evdecode_free(&dec);
-	acct_free(&acct);
+	evsums_free(&acct);
 }
 
-static struct acct_thread *thr(pid_t tid)
+static struct evsums_thread *thr(pid_t tid)
 {
 	return pidmap_get(&acct.threads, tid);
 }
@@ -167,7 +167,7 @@ static struct acct_thread *thr(pid_t tid)
 static void test_syscalls_and_errors(void)
 {
 	struct page p;
-	struct acct_thread *t;
+	struct evsums_thread *t;
 
 	if (!setup())
 		return;
@@ -185,18 +185,18 @@ static void test_syscalls_and_errors(void)
 		goto out;
 	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 6);
 	CHECK_EQ_U64(t->n[CNT_SYSERR], 2);
-	CHECK_EQ_U64(sc_table_find(&t->sc, 0)->calls, 2);
-	CHECK_EQ_U64(sc_table_find(&t->sc, 0)->errors, 1);
-	CHECK_EQ_U64(sc_table_find(&t->sc, 257)->top_errno, 2);
-	CHECK_EQ_U64(sc_table_find(&t->sc, 9)->errors, 0);
-	CHECK_EQ_U64(sc_table_find(&t->sc, 56)->calls, 1);
-	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_rt_sigreturn)->calls, 1);
+	CHECK_EQ_U64(sctable_find(&t->sc, 0)->calls, 2);
+	CHECK_EQ_U64(sctable_find(&t->sc, 0)->errors, 1);
+	CHECK_EQ_U64(sctable_find(&t->sc, 257)->top_errno, 2);
+	CHECK_EQ_U64(sctable_find(&t->sc, 9)->errors, 0);
+	CHECK_EQ_U64(sctable_find(&t->sc, 56)->calls, 1);
+	CHECK_EQ_U64(sctable_find(&t->sc, SYS_rt_sigreturn)->calls, 1);
 	CHECK(!thr(101) || thr(101)->n[CNT_SYSCALLS] == 0);
 	CHECK_EQ_U64(acct.total[CNT_SYSCALLS], 6);
-	acct_end_interval(&acct);
+	evsums_end_interval(&acct);
 	CHECK_EQ_U64(thr(100)->n[CNT_SYSCALLS], 0);
 	CHECK_EQ_U64(thr(100)->sc.used, 0);
-	CHECK(acct_first_active(&acct) == NULL);
+	CHECK(evsums_first_active(&acct) == NULL);
 out:
 	teardown();
 }
@@ -246,15 +246,15 @@ static void test_lifecycle(void)
 	CHECK_EQ_I64(acct.dead[0], 302);
 	CHECK_EQ_U64(thr(302)->n[CNT_SYSCALLS], 1);
 	/* Known parent: a new thread is in its process. */
-	acct_set_tgid(&acct, thr(300), 300);
+	evsums_set_tgid(&acct, thr(300), 300);
 	page_init(&p);
 	add_newtask(&p, 300, 303, 0x00010000, "w2");
 	evdecode_page(&dec, p.b, PAGE, &acct);
 	CHECK_EQ_I64(thr(303)->tgid, 300);
 	/* An exited thread lives two more intervals (late events), then goes. */
-	acct_end_interval(&acct);
+	evsums_end_interval(&acct);
 	CHECK(thr(302) != NULL);
-	acct_end_interval(&acct);
+	evsums_end_interval(&acct);
 	CHECK(thr(302) == NULL);
 	CHECK(thr(300) != NULL);
 	teardown();
@@ -295,9 +295,9 @@ static void test_noreturn_and_timing(void)
 	put32(r, 8, 231);
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
 	CHECK_EQ_U64(thr(500)->n[CNT_SYSCALLS], 2);
-	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 231)->calls, 1);
-	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 0)->timed, 1);
-	CHECK_EQ_U64(sc_table_find(&thr(500)->sc, 0)->time_ns, 10);
+	CHECK_EQ_U64(sctable_find(&thr(500)->sc, 231)->calls, 1);
+	CHECK_EQ_U64(sctable_find(&thr(500)->sc, 0)->timed, 1);
+	CHECK_EQ_U64(sctable_find(&thr(500)->sc, 0)->time_ns, 10);
 	teardown();
 }
 
@@ -308,7 +308,7 @@ static void add_enter(struct page *p, int32_t pid, long nr)
 
 static void check_call(pid_t tid, uint32_t nr, uint64_t calls, uint64_t timed, uint64_t ns)
 {
-	const struct sc_stat *s = thr(tid) ? sc_table_find(&thr(tid)->sc, nr) : NULL;
+	const struct sc_stat *s = thr(tid) ? sctable_find(&thr(tid)->sc, nr) : NULL;
 
 	if (!CHECK(s))
 		return;
@@ -345,7 +345,7 @@ static void test_enter_read_ahead(void)
 	page_at(&p, 1000);
 	add_exit(&p, 702, 0, 0);	/* 1010, the next page of the same CPU */
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 1);
-	acct_time_calls(&acct);
+	evsums_time_calls(&acct);
 	check_call(700, 39, 2, 2, 10 + 20);
 	check_call(700, 1, 1, 1, 20);
 	check_call(701, 39, 1, 0, 0);
@@ -380,7 +380,7 @@ static void test_own_calls_dropped(void)
 	r = rec_new(&p, ID_EXIT_GROUP, 800, 24);
 	put32(r, 8, 231);
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
-	acct_time_calls(&acct);
+	evsums_time_calls(&acct);
 	CHECK(!thr(800) || thr(800)->n[CNT_SYSCALLS] == 0);
 	CHECK(thr(800) && thr(800)->n[CNT_VCSW] == 1);
 	check_call(801, 39, 1, 1, 20);
@@ -465,8 +465,8 @@ static void test_record_types(void)
 	memcpy(&w[6], &v, 8);	/* ret */
 	page_words(&p, w, 8);
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
-	CHECK_EQ_U64(sc_table_find(&thr(800)->sc, 0)->calls, 1);
-	CHECK_EQ_U64(sc_table_find(&thr(800)->sc, 0)->time_ns, (3ull << 27) + 5 + 7);
+	CHECK_EQ_U64(sctable_find(&thr(800)->sc, 0)->calls, 1);
+	CHECK_EQ_U64(sctable_find(&thr(800)->sc, 0)->time_ns, (3ull << 27) + 5 + 7);
 
 	/* An absolute time stamp resets the clock; padding with delta 0 ends the page. */
 	page_init(&p);
@@ -481,8 +481,8 @@ static void test_record_types(void)
 	page_words(&p, w, 2);
 	add_exit(&p, 801, 1, 0);			/* past the end: never read */
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
-	CHECK_EQ_U64(sc_table_find(&thr(801)->sc, 1)->calls, 1);
-	CHECK_EQ_U64(sc_table_find(&thr(801)->sc, 1)->time_ns, (1ull << 27) + 100 + 10 - 10);
+	CHECK_EQ_U64(sctable_find(&thr(801)->sc, 1)->calls, 1);
+	CHECK_EQ_U64(sctable_find(&thr(801)->sc, 1)->time_ns, (1ull << 27) + 100 + 10 - 10);
 	CHECK_EQ_U64(dec.malformed, 0);
 	teardown();
 }
@@ -514,15 +514,15 @@ static void test_sys_exit_shapes(void)
 	add_exit(&p, 900, 1, -2);			/* no entry read: not timed */
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 3);
 	CHECK_EQ_U64(dec.malformed, 2);
-	if (CHECK(thr(900) && sc_table_find(&thr(900)->sc, 1))) {
-		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->calls, 2);
-		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->errors, 1);
-		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->timed, 1);
-		CHECK_EQ_U64(sc_table_find(&thr(900)->sc, 1)->time_ns, 10);
+	if (CHECK(thr(900) && sctable_find(&thr(900)->sc, 1))) {
+		CHECK_EQ_U64(sctable_find(&thr(900)->sc, 1)->calls, 2);
+		CHECK_EQ_U64(sctable_find(&thr(900)->sc, 1)->errors, 1);
+		CHECK_EQ_U64(sctable_find(&thr(900)->sc, 1)->timed, 1);
+		CHECK_EQ_U64(sctable_find(&thr(900)->sc, 1)->time_ns, 10);
 	}
 	teardown();
 
-	acct_init(&acct);
+	evsums_init(&acct);
 	if (!CHECK_EQ_I64(evdecode_init(&dec, header_page, sizeof(header_page) - 1), 0) ||
 	    !CHECK_EQ_I64(evdecode_add(&dec, EV_SYS_EXIT, ints, sizeof(ints) - 1), 0)) {
 		teardown();
@@ -536,10 +536,10 @@ static void test_sys_exit_shapes(void)
 	put32(r, 8, 0);
 	put32(r, 12, 64);
 	CHECK_EQ_I64(evdecode_page(&dec, p.b, PAGE, &acct), 2);
-	if (CHECK(thr(901) && sc_table_find(&thr(901)->sc, 0))) {
-		CHECK_EQ_U64(sc_table_find(&thr(901)->sc, 0)->calls, 2);
-		CHECK_EQ_U64(sc_table_find(&thr(901)->sc, 0)->errors, 1);
-		CHECK_EQ_U64(sc_table_find(&thr(901)->sc, 0)->top_errno, 11);
+	if (CHECK(thr(901) && sctable_find(&thr(901)->sc, 0))) {
+		CHECK_EQ_U64(sctable_find(&thr(901)->sc, 0)->calls, 2);
+		CHECK_EQ_U64(sctable_find(&thr(901)->sc, 0)->errors, 1);
+		CHECK_EQ_U64(sctable_find(&thr(901)->sc, 0)->top_errno, 11);
 	}
 	CHECK_EQ_U64(dec.malformed, 0);
 	teardown();
@@ -607,7 +607,7 @@ static void test_hostile_pages(void)
 		memcpy(p.b + 8, &commit, 8);
 		evdecode_page(&dec, p.b, PAGE, &acct);
 		if (i % 1000 == 0)
-			acct_end_interval(&acct);
+			evsums_end_interval(&acct);
 	}
 	CHECK(1);
 	teardown();
@@ -636,7 +636,7 @@ static void pages_two_cpus(struct page *cpu0, struct page *cpu1)
 static void test_lifecycle_time_order(void)
 {
 	struct page cpu0, cpu1;
-	struct acct_thread *t;
+	struct evsums_thread *t;
 
 	pages_two_cpus(&cpu0, &cpu1);
 	/*
@@ -659,7 +659,7 @@ static void test_lifecycle_time_order(void)
 	/* Kept until every CPU is read: nothing applied yet but the counts. */
 	CHECK_EQ_U64(acct.nborn, 0);
 	CHECK_EQ_U64(thr(701)->n[CNT_SYSCALLS], 1);
-	acct_order_life(&acct);
+	evsums_order_life(&acct);
 	t = thr(701);
 	if (!CHECK(t))
 		goto out;
@@ -685,19 +685,19 @@ out:
 static void test_lifecycle_late_fork(void)
 {
 	struct page cpu0, cpu1;
-	struct acct_thread *t;
+	struct evsums_thread *t;
 
 	pages_two_cpus(&cpu0, &cpu1);
 	if (!setup())
 		return;
 	acct.order_life = true;
 	evdecode_page(&dec, cpu1.b, PAGE, &acct);
-	acct_order_life(&acct);
+	evsums_order_life(&acct);
 	CHECK_STR(thr(701)->comm, "worker");
 	CHECK_EQ_I64(thr(701)->ppid, 0);	/* not known yet */
-	acct_end_interval(&acct);
+	evsums_end_interval(&acct);
 	evdecode_page(&dec, cpu0.b, PAGE, &acct);
-	acct_order_life(&acct);
+	evsums_order_life(&acct);
 	t = thr(701);
 	if (!CHECK(t))
 		goto out;
@@ -723,7 +723,7 @@ static void test_rename(void)
 	CHECK_STR(thr(801)->comm, "other-thread");
 	CHECK_STR(thr(800)->comm, "a-name-longer-t");
 	CHECK(thr(800)->named && !thr(800)->renamed);	/* named, not exec'd */
-	acct_end_interval(&acct);
+	evsums_end_interval(&acct);
 	CHECK(!thr(800)->named);
 	teardown();
 }

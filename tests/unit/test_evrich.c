@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/evrich.c: the focus view's rich events decoded from
+ * Unit tests of collectors/focus/evrich.c: the focus view's rich events decoded from
  * synthetic ring-buffer pages (the 6.18 formats of evformats.h), merged in
  * time order through cursors, and rendered as the event list shows them.
  * Hostile pages must be rejected without reading outside them (ASan build).
@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 
 #include "evformats.h"
-#include "../../collectors/evrich.h"
+#include "../../collectors/focus/evrich.h"
 #include "../../lib/signames.h"
 #include "../../tables/kevtext.h"
 #include "../../lib/util.h"
@@ -248,20 +248,20 @@ static void test_render(void)
 	e.u.sc.args[2] = 0x80000;
 	e.u.sc.ret = 3;
 	e.u.sc.dur_ns = 12100;
-	CHECK_STR(kev_render(&e, buf, sizeof(buf)),
+	CHECK_STR(kevtext_render(&e, buf, sizeof(buf)),
 		  "openat(0xffffff9c, 0x7ffd1234, 0x80000, 0) = 3 <12.1 us>");
 	e.u.sc.ret = -2;
-	CHECK_STR(kev_render(&e, buf, sizeof(buf)),
+	CHECK_STR(kevtext_render(&e, buf, sizeof(buf)),
 		  "openat(0xffffff9c, 0x7ffd1234, 0x80000, 0) = -2 ENOENT <12.1 us>");
 	e.flags = KEVF_NO_ENTER;
-	CHECK_STR(kev_render(&e, buf, sizeof(buf)), "openat(?) = -2 ENOENT");
+	CHECK_STR(kevtext_render(&e, buf, sizeof(buf)), "openat(?) = -2 ENOENT");
 	e.flags = KEVF_NO_EXIT;
 	e.u.sc.nr = SYS_exit_group;
 	e.nargs = 1;
 	e.u.sc.args[0] = 0;
-	CHECK_STR(kev_render(&e, buf, sizeof(buf)), "exit_group(0) = ?");
+	CHECK_STR(kevtext_render(&e, buf, sizeof(buf)), "exit_group(0) = ?");
 	/* A cut buffer stays terminated. */
-	kev_render(&e, buf, 5);
+	kevtext_render(&e, buf, 5);
 	CHECK_STR(buf, "exit");
 
 	memset(&e, 0, sizeof(e));
@@ -270,17 +270,17 @@ static void test_render(void)
 	e.u.sw.next = 0;
 	e.u.sw.prev_state = 2;
 	memcpy(e.u.sw.next_comm, "swapper/1", 10);
-	CHECK_STR(kev_render(&e, buf, sizeof(buf)), "switch out D -> 0 swapper/1");
-	CHECK_STR(kev_switch_state(0x100, t, sizeof(t)), "R+");
-	CHECK_STR(kev_switch_state(0, t, sizeof(t)), "R");
-	CHECK_STR(kev_switch_state(1, t, sizeof(t)), "S");
+	CHECK_STR(kevtext_render(&e, buf, sizeof(buf)), "switch out D -> 0 swapper/1");
+	CHECK_STR(kevtext_switch_state(0x100, t, sizeof(t)), "R+");
+	CHECK_STR(kevtext_switch_state(0, t, sizeof(t)), "R");
+	CHECK_STR(kevtext_switch_state(1, t, sizeof(t)), "S");
 
-	CHECK_STR(kev_fault_text(6, t, sizeof(t)), "write user not-present");
-	CHECK_STR(kev_fault_text(5, t, sizeof(t)), "read user protection");
-	CHECK_STR(kev_fault_text(0x14, t, sizeof(t)), "read user not-present ifetch");
+	CHECK_STR(kevtext_fault_text(6, t, sizeof(t)), "write user not-present");
+	CHECK_STR(kevtext_fault_text(5, t, sizeof(t)), "read user protection");
+	CHECK_STR(kevtext_fault_text(0x14, t, sizeof(t)), "read user not-present ifetch");
 	CHECK_STR(signal_name(10, t, sizeof(t)), "SIGUSR1");
-	CHECK_STR(kev_sig_result(1), "ignored");
-	CHECK_STR(kev_sig_result(42), "?");
+	CHECK_STR(kevtext_sig_result(1), "ignored");
+	CHECK_STR(kevtext_sig_result(42), "?");
 	CHECK_EQ_I64(kev_kind_by_name("fault"), KEV_FAULT);
 	CHECK_EQ_I64(kev_kind_by_name("sys"), KEV_SYSCALL);
 	CHECK_EQ_I64(kev_kind_by_name("e"), -1);	/* exec, exit: ambiguous */

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/evsums: the time of each system call from its sys_enter and
+ * collectors/trace/evsums: the time of each system call from its sys_enter and
  * sys_exit. The per-CPU buffers are decoded one after the other, so a call
  * that moved to another CPU may have its exit decoded before its entry. A
  * thread's records read from one CPU with no switch-out of it in between
  * are paired as decoded; what crosses a switch-out or a CPU is kept and
- * paired in time order by acct_time_calls.
+ * paired in time order by evsums_time_calls.
  */
 #include "test.h"
 
 #include <sys/syscall.h>
 
-#include "../../collectors/evsums.h"
+#include "../../collectors/trace/evsums.h"
 #include "../../lib/util.h"
 
 #define TID 700
@@ -19,12 +19,12 @@
 #define OUT_SLEEP 0x1
 #define OUT_PREEMPTED 0x100
 
-static const struct sc_stat *stat_of(struct acct *a, long nr)
+static const struct sc_stat *stat_of(struct evsums *a, long nr)
 {
-	return sc_table_find(&acct_thread(a, TID)->sc, (uint32_t)nr);
+	return sctable_find(&evsums_thread(a, TID)->sc, (uint32_t)nr);
 }
 
-static void check_read(struct acct *a, uint64_t calls, uint64_t timed, uint64_t time_ns,
+static void check_read(struct evsums *a, uint64_t calls, uint64_t timed, uint64_t time_ns,
 		       uint64_t max_ns)
 {
 	const struct sc_stat *s = stat_of(a, SYS_read);
@@ -40,51 +40,51 @@ static void check_read(struct acct *a, uint64_t calls, uint64_t timed, uint64_t 
 /* One CPU, no switch: each call timed as decoded, nothing kept. */
 static void test_in_order(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_sys_enter(&a, TID, SYS_read, 100);
-	acct_sys_exit(&a, TID, SYS_read, 5, 150);
-	acct_sys_enter(&a, TID, SYS_read, 200);
-	acct_sys_exit(&a, TID, SYS_read, 5, 230);
+	evsums_sys_enter(&a, TID, SYS_read, 100);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 150);
+	evsums_sys_enter(&a, TID, SYS_read, 200);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 230);
 	check_read(&a, 2, 2, 80, 50);
 	CHECK_EQ_U64(a.ntv, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
  * Two reads in a pipe ping-pong: each entered on CPU 1 (where it blocks),
  * returned on CPU 0 (where it was woken, and which it leaves again).
  */
-static void decode_bouncing(struct acct *a)
+static void decode_bouncing(struct evsums *a)
 {
 	/* CPU 0's buffer first: both exits. */
-	acct_set_cpu(a, 0);
-	acct_sys_exit(a, TID, SYS_read, 1, 200);
-	acct_switch(a, TID, OUT_PREEMPTED, 210);
-	acct_sys_exit(a, TID, SYS_read, 1, 400);
-	acct_switch(a, TID, OUT_PREEMPTED, 410);
+	evsums_set_cpu(a, 0);
+	evsums_sys_exit(a, TID, SYS_read, 1, 200);
+	evsums_switch(a, TID, OUT_PREEMPTED, 210);
+	evsums_sys_exit(a, TID, SYS_read, 1, 400);
+	evsums_switch(a, TID, OUT_PREEMPTED, 410);
 	/* Then CPU 1's: both entries. */
-	acct_set_cpu(a, 1);
-	acct_sys_enter(a, TID, SYS_read, 100);
-	acct_switch(a, TID, OUT_SLEEP, 110);
-	acct_sys_enter(a, TID, SYS_read, 350);
-	acct_switch(a, TID, OUT_SLEEP, 360);
+	evsums_set_cpu(a, 1);
+	evsums_sys_enter(a, TID, SYS_read, 100);
+	evsums_switch(a, TID, OUT_SLEEP, 110);
+	evsums_sys_enter(a, TID, SYS_read, 350);
+	evsums_switch(a, TID, OUT_SLEEP, 360);
 }
 
 static void test_ordered(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
 	decode_bouncing(&a);
 	/* Counted at once, timed once every CPU was read. */
 	check_read(&a, 2, 0, 0, 0);
-	acct_time_calls(&a);
+	evsums_time_calls(&a);
 	check_read(&a, 2, 2, 100 + 50, 100);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -96,42 +96,42 @@ static void test_ordered_runs(void)
 {
 	const pid_t other = TID + 1;
 	const struct sc_stat *s;
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_set_cpu(&a, 3);
-	acct_sys_exit(&a, TID, SYS_read, 1, 900);
-	acct_sys_enter(&a, other, SYS_write, 910);
-	acct_switch(&a, other, OUT_SLEEP, 920);
-	acct_set_cpu(&a, 0);
-	acct_sys_enter(&a, TID, SYS_read, 100);
-	acct_switch(&a, TID, OUT_SLEEP, 110);
-	acct_sys_exit(&a, other, SYS_write, 1, 300);
-	acct_switch(&a, other, OUT_PREEMPTED, 310);
-	acct_sys_enter(&a, TID, SYS_read, 700);
-	acct_switch(&a, TID, OUT_SLEEP, 710);
-	acct_set_cpu(&a, 2);
-	acct_sys_exit(&a, TID, SYS_read, 1, 150);
-	acct_switch(&a, TID, OUT_PREEMPTED, 160);
-	acct_sys_exit(&a, other, SYS_write, 1, 990);
-	acct_set_cpu(&a, 1);
-	acct_sys_enter(&a, other, SYS_write, 120);
-	acct_switch(&a, other, OUT_SLEEP, 130);
-	acct_sys_enter(&a, TID, SYS_read, 400);
-	acct_sys_exit(&a, TID, SYS_read, 1, 450);
-	acct_switch(&a, TID, OUT_PREEMPTED, 460);
-	acct_time_calls(&a);
+	evsums_set_cpu(&a, 3);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 900);
+	evsums_sys_enter(&a, other, SYS_write, 910);
+	evsums_switch(&a, other, OUT_SLEEP, 920);
+	evsums_set_cpu(&a, 0);
+	evsums_sys_enter(&a, TID, SYS_read, 100);
+	evsums_switch(&a, TID, OUT_SLEEP, 110);
+	evsums_sys_exit(&a, other, SYS_write, 1, 300);
+	evsums_switch(&a, other, OUT_PREEMPTED, 310);
+	evsums_sys_enter(&a, TID, SYS_read, 700);
+	evsums_switch(&a, TID, OUT_SLEEP, 710);
+	evsums_set_cpu(&a, 2);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 150);
+	evsums_switch(&a, TID, OUT_PREEMPTED, 160);
+	evsums_sys_exit(&a, other, SYS_write, 1, 990);
+	evsums_set_cpu(&a, 1);
+	evsums_sys_enter(&a, other, SYS_write, 120);
+	evsums_switch(&a, other, OUT_SLEEP, 130);
+	evsums_sys_enter(&a, TID, SYS_read, 400);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 450);
+	evsums_switch(&a, TID, OUT_PREEMPTED, 460);
+	evsums_time_calls(&a);
 	/* read: 100-150, 400-450, 700-900; write: 120-300, 910-990 */
 	check_read(&a, 3, 3, 50 + 50 + 200, 200);
-	s = sc_table_find(&acct_thread(&a, other)->sc, SYS_write);
+	s = sctable_find(&evsums_thread(&a, other)->sc, SYS_write);
 	if (CHECK(s)) {
 		CHECK_EQ_U64(s->timed, 2);
 		CHECK_EQ_U64(s->time_ns, 180 + 80);
 		CHECK_EQ_U64(s->max_ns, 180);
 	}
 	CHECK_EQ_U64(a.ntv, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -142,21 +142,21 @@ static void test_ordered_runs(void)
  */
 static void test_left_and_came_back(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_set_cpu(&a, 0);
-	acct_sys_enter(&a, TID, SYS_read, 100);
-	acct_switch(&a, TID, OUT_SLEEP, 110);
-	acct_sys_exit(&a, TID, SYS_read, 1, 300);
-	acct_set_cpu(&a, 1);
-	acct_sys_exit(&a, TID, SYS_read, 1, 150);
-	acct_sys_enter(&a, TID, SYS_read, 160);
-	acct_switch(&a, TID, OUT_SLEEP, 170);
-	acct_time_calls(&a);
+	evsums_set_cpu(&a, 0);
+	evsums_sys_enter(&a, TID, SYS_read, 100);
+	evsums_switch(&a, TID, OUT_SLEEP, 110);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 300);
+	evsums_set_cpu(&a, 1);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 150);
+	evsums_sys_enter(&a, TID, SYS_read, 160);
+	evsums_switch(&a, TID, OUT_SLEEP, 170);
+	evsums_time_calls(&a);
 	check_read(&a, 2, 2, 50 + 140, 140);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -165,21 +165,21 @@ static void test_left_and_came_back(void)
  */
 static void test_lost_switch(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_set_cpu(&a, 0);
-	acct_sys_enter(&a, TID, SYS_read, 100);
-	acct_lost(&a, 1);
-	acct_sys_exit(&a, TID, SYS_read, 1, 300);
-	acct_set_cpu(&a, 1);
-	acct_sys_exit(&a, TID, SYS_read, 1, 150);
-	acct_sys_enter(&a, TID, SYS_read, 160);
-	acct_switch(&a, TID, OUT_SLEEP, 170);
-	acct_time_calls(&a);
+	evsums_set_cpu(&a, 0);
+	evsums_sys_enter(&a, TID, SYS_read, 100);
+	evsums_lost(&a, 1);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 300);
+	evsums_set_cpu(&a, 1);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 150);
+	evsums_sys_enter(&a, TID, SYS_read, 160);
+	evsums_switch(&a, TID, OUT_SLEEP, 170);
+	evsums_time_calls(&a);
 	check_read(&a, 2, 2, 50 + 140, 140);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -190,71 +190,71 @@ static void test_lost_switch(void)
 static void test_flood_keeps_nothing(void)
 {
 	const pid_t other = TID + 1;
-	struct acct a;
+	struct evsums a;
 	uint64_t ts;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_set_cpu(&a, 0);
+	evsums_set_cpu(&a, 0);
 	for (ts = 1000; ts < 101000; ts += 100) {
-		acct_sys_enter(&a, TID, SYS_read, ts);
-		acct_sys_exit(&a, TID, SYS_read, 1, ts + 30);
+		evsums_sys_enter(&a, TID, SYS_read, ts);
+		evsums_sys_exit(&a, TID, SYS_read, 1, ts + 30);
 	}
-	acct_set_cpu(&a, 1);
+	evsums_set_cpu(&a, 1);
 	for (ts = 1000; ts < 101000; ts += 100) {
-		acct_sys_enter(&a, other, SYS_read, ts);
-		acct_sys_exit(&a, other, SYS_read, 1, ts + 40);
+		evsums_sys_enter(&a, other, SYS_read, ts);
+		evsums_sys_exit(&a, other, SYS_read, 1, ts + 40);
 		if (ts == 50000)
-			acct_switch(&a, other, OUT_PREEMPTED, ts + 50);
+			evsums_switch(&a, other, OUT_PREEMPTED, ts + 50);
 	}
 	CHECK_EQ_U64(a.ntv, 1);
 	check_read(&a, 1000, 1000, 1000 * 30, 30);
-	acct_time_calls(&a);
+	evsums_time_calls(&a);
 	check_read(&a, 1000, 1000, 1000 * 30, 30);
-	if (CHECK(sc_table_find(&acct_thread(&a, other)->sc, SYS_read)))
-		CHECK_EQ_U64(sc_table_find(&acct_thread(&a, other)->sc, SYS_read)->time_ns,
+	if (CHECK(sctable_find(&evsums_thread(&a, other)->sc, SYS_read)))
+		CHECK_EQ_U64(sctable_find(&evsums_thread(&a, other)->sc, SYS_read)->time_ns,
 			     1000 * 40);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
  * In progress at the tick: a read entered on CPU 1 and not returned is the
- * call its thread is in once every CPU is read (collectors/inprog.c shows
+ * call its thread is in once every CPU is read (collectors/trace/inprog.c shows
  * it), whether it blocked (switched out) or still runs; a thread that
  * returned from its last call is in none.
  */
 static void test_in_progress(void)
 {
 	const pid_t running = TID + 1, idle = TID + 2;
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_set_cpu(&a, 1);
-	acct_sys_enter(&a, TID, SYS_read, 100);
-	acct_switch(&a, TID, OUT_SLEEP, 110);
-	acct_sys_enter(&a, running, SYS_write, 120);
-	acct_sys_enter(&a, idle, SYS_write, 130);
-	acct_sys_exit(&a, idle, SYS_write, 1, 140);
-	acct_time_calls(&a);
-	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SYS_read);
-	CHECK_EQ_U64(acct_thread(&a, TID)->enter_ts, 100);
-	CHECK_EQ_U64(acct_thread(&a, running)->enter_nr, SYS_write);
-	CHECK_EQ_U64(acct_thread(&a, running)->enter_ts, 120);
-	CHECK_EQ_U64(acct_thread(&a, idle)->enter_nr, SC_EMPTY);
-	CHECK_EQ_U64(acct_thread(&a, idle)->last_exit_ts, 140);
+	evsums_set_cpu(&a, 1);
+	evsums_sys_enter(&a, TID, SYS_read, 100);
+	evsums_switch(&a, TID, OUT_SLEEP, 110);
+	evsums_sys_enter(&a, running, SYS_write, 120);
+	evsums_sys_enter(&a, idle, SYS_write, 130);
+	evsums_sys_exit(&a, idle, SYS_write, 1, 140);
+	evsums_time_calls(&a);
+	CHECK_EQ_U64(evsums_thread(&a, TID)->enter_nr, SYS_read);
+	CHECK_EQ_U64(evsums_thread(&a, TID)->enter_ts, 100);
+	CHECK_EQ_U64(evsums_thread(&a, running)->enter_nr, SYS_write);
+	CHECK_EQ_U64(evsums_thread(&a, running)->enter_ts, 120);
+	CHECK_EQ_U64(evsums_thread(&a, idle)->enter_nr, SC_EMPTY);
+	CHECK_EQ_U64(evsums_thread(&a, idle)->last_exit_ts, 140);
 	/* The next tick: the read returned on CPU 0, the write on CPU 1. */
-	acct_end_interval(&a);
-	acct_set_cpu(&a, 0);
-	acct_sys_exit(&a, TID, SYS_read, 1, 5100);
-	acct_set_cpu(&a, 1);
-	acct_sys_exit(&a, running, SYS_write, 1, 5120);
-	acct_time_calls(&a);
+	evsums_end_interval(&a);
+	evsums_set_cpu(&a, 0);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 5100);
+	evsums_set_cpu(&a, 1);
+	evsums_sys_exit(&a, running, SYS_write, 1, 5120);
+	evsums_time_calls(&a);
 	check_read(&a, 1, 1, 5000, 5000);
-	if (CHECK(sc_table_find(&acct_thread(&a, running)->sc, SYS_write)))
-		CHECK_EQ_U64(sc_table_find(&acct_thread(&a, running)->sc, SYS_write)->time_ns, 5000);
-	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
-	acct_free(&a);
+	if (CHECK(sctable_find(&evsums_thread(&a, running)->sc, SYS_write)))
+		CHECK_EQ_U64(sctable_find(&evsums_thread(&a, running)->sc, SYS_write)->time_ns, 5000);
+	CHECK_EQ_U64(evsums_thread(&a, TID)->enter_nr, SC_EMPTY);
+	evsums_free(&a);
 }
 
 /*
@@ -264,85 +264,85 @@ static void test_in_progress(void)
  */
 static void test_noreturn_either_order(void)
 {
-	struct acct a;
+	struct evsums a;
 	int first;
 
 	for (first = 0; first < 2; first++) {
-		acct_init(&a);
+		evsums_init(&a);
 		a.order_times = true;
-		acct_sys_enter(&a, TID, SYS_read, 100);
-		acct_sys_exit(&a, TID, SYS_read, 1, 150);
+		evsums_sys_enter(&a, TID, SYS_read, 100);
+		evsums_sys_exit(&a, TID, SYS_read, 1, 150);
 		if (first)
-			acct_sys_enter(&a, TID, SYS_exit_group, 200);
-		acct_sys_noreturn(&a, TID, SYS_exit_group, 202);
+			evsums_sys_enter(&a, TID, SYS_exit_group, 200);
+		evsums_sys_noreturn(&a, TID, SYS_exit_group, 202);
 		if (!first)
-			acct_sys_enter(&a, TID, SYS_exit_group, 204);
-		acct_time_calls(&a);
+			evsums_sys_enter(&a, TID, SYS_exit_group, 204);
+		evsums_time_calls(&a);
 		if (CHECK(stat_of(&a, SYS_exit_group))) {
 			CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
 			CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
 		}
-		CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
-		acct_free(&a);
+		CHECK_EQ_U64(evsums_thread(&a, TID)->enter_nr, SC_EMPTY);
+		evsums_free(&a);
 	}
 }
 
 static void test_begun_before_tracing(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_sys_exit(&a, TID, SYS_read, 5, 1000);	/* entered before tracing began */
-	acct_sys_enter(&a, TID, SYS_read, 1100);	/* a later call */
-	acct_sys_exit(&a, TID, SYS_read, 5, 1150);
-	acct_time_calls(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 1000);	/* entered before tracing began */
+	evsums_sys_enter(&a, TID, SYS_read, 1100);	/* a later call */
+	evsums_sys_exit(&a, TID, SYS_read, 5, 1150);
+	evsums_time_calls(&a);
 	check_read(&a, 2, 1, 50, 50);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 static void test_across_reads(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
 	/* The entry read at one tick, the exit at the next. */
-	acct_sys_enter(&a, TID, SYS_read, 3000);
-	acct_time_calls(&a);
-	acct_sys_exit(&a, TID, SYS_read, 5, 3400);
-	acct_time_calls(&a);
+	evsums_sys_enter(&a, TID, SYS_read, 3000);
+	evsums_time_calls(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 3400);
+	evsums_time_calls(&a);
 	check_read(&a, 1, 1, 400, 400);
 	/* An entry older than an exit already timed: never pending. */
-	acct_sys_enter(&a, TID, SYS_read, 3200);
-	acct_time_calls(&a);
-	acct_sys_exit(&a, TID, SYS_read, 5, 3600);
-	acct_time_calls(&a);
+	evsums_sys_enter(&a, TID, SYS_read, 3200);
+	evsums_time_calls(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 3600);
+	evsums_time_calls(&a);
 	check_read(&a, 2, 1, 400, 400);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 static void test_interval_end(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_sys_enter(&a, TID, SYS_read, 2000);
-	acct_sys_exit(&a, TID, SYS_read, 5, 2070);
+	evsums_sys_enter(&a, TID, SYS_read, 2000);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 2070);
 	/* Not timed yet when the interval ends: timed into its tables first. */
-	acct_end_interval(&a);
+	evsums_end_interval(&a);
 	CHECK(stat_of(&a, SYS_read) == NULL);
 	CHECK_EQ_U64(a.ntv, 0);
 	/* exit_group: counted, never timed. */
-	acct_sys_enter(&a, TID, SYS_exit_group, 2100);
-	acct_sys_noreturn(&a, TID, SYS_exit_group, 2100);
-	acct_time_calls(&a);
+	evsums_sys_enter(&a, TID, SYS_exit_group, 2100);
+	evsums_sys_noreturn(&a, TID, SYS_exit_group, 2100);
+	evsums_time_calls(&a);
 	if (CHECK(stat_of(&a, SYS_exit_group))) {
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->calls, 1);
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
 	}
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -352,27 +352,27 @@ static void test_interval_end(void)
  */
 static void test_long_call(void)
 {
-	struct acct a;
-	const struct lat_hist *h;
+	struct evsums a;
+	const struct lathist *h;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_sys_enter(&a, TID, SYS_read, 1000000000ull);
-	acct_end_interval(&a);
+	evsums_sys_enter(&a, TID, SYS_read, 1000000000ull);
+	evsums_end_interval(&a);
 	CHECK(stat_of(&a, SYS_read) == NULL);
-	acct_end_interval(&a);
+	evsums_end_interval(&a);
 	CHECK(stat_of(&a, SYS_read) == NULL);
-	acct_sys_exit(&a, TID, SYS_read, 1, 3000000000ull);
-	acct_time_calls(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 3000000000ull);
+	evsums_time_calls(&a);
 	check_read(&a, 1, 1, 2000000000ull, 2000000000ull);
-	h = sc_table_hist(&acct_thread(&a, TID)->sc, stat_of(&a, SYS_read));
+	h = sctable_hist(&evsums_thread(&a, TID)->sc, stat_of(&a, SYS_read));
 	if (CHECK(h)) {
-		CHECK_EQ_U64(lat_hist_count(h), 1);
+		CHECK_EQ_U64(lathist_count(h), 1);
 		CHECK_EQ_U64(h->n[21], 1);	/* (1048576, 2097152] us */
 	}
-	acct_end_interval(&a);
+	evsums_end_interval(&a);
 	CHECK(stat_of(&a, SYS_read) == NULL);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -382,58 +382,58 @@ static void test_long_call(void)
  */
 static void test_exit_after_pending(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_sys_enter(&a, TID, SYS_read, 5000);
-	acct_end_interval(&a);
-	acct_sys_exit(&a, TID, SYS_read, 5, 5400);
-	acct_sys_noreturn(&a, TID, SYS_exit_group, 5500);
-	acct_sys_enter(&a, TID, SYS_exit_group, 5500);
-	acct_time_calls(&a);
+	evsums_sys_enter(&a, TID, SYS_read, 5000);
+	evsums_end_interval(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 5400);
+	evsums_sys_noreturn(&a, TID, SYS_exit_group, 5500);
+	evsums_sys_enter(&a, TID, SYS_exit_group, 5500);
+	evsums_time_calls(&a);
 	check_read(&a, 1, 1, 400, 400);
 	if (CHECK(stat_of(&a, SYS_exit_group)))
 		CHECK_EQ_U64(stat_of(&a, SYS_exit_group)->timed, 0);
 	/* and nothing pending after it: an exited thread whose exit was lost is forgotten */
-	CHECK_EQ_U64(acct_thread(&a, TID)->enter_nr, SC_EMPTY);
-	acct_free(&a);
+	CHECK_EQ_U64(evsums_thread(&a, TID)->enter_nr, SC_EMPTY);
+	evsums_free(&a);
 }
 
 /*
  * A child forked and still in a call when the interval ends: its entry is
- * paired before its fork is applied (acct_end_interval times first); the fork
+ * paired before its fork is applied (evsums_end_interval times first); the fork
  * forgets what the tid's older task left, not the child's own call.
  */
 static void test_fork_after_pairing(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
 	a.order_life = true;
-	acct_newtask(&a, 1, TID, 0, "sh", 2, 100);
-	acct_sys_enter(&a, TID, SYS_read, 200);
-	acct_end_interval(&a);
-	acct_sys_exit(&a, TID, SYS_read, 5, 900);
-	acct_time_calls(&a);
+	evsums_newtask(&a, 1, TID, 0, "sh", 2, 100);
+	evsums_sys_enter(&a, TID, SYS_read, 200);
+	evsums_end_interval(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 5, 900);
+	evsums_time_calls(&a);
 	check_read(&a, 1, 1, 700, 700);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /* Execs are kept with their file names for the collector to judge, one interval. */
 static void test_exec_records(void)
 {
 	char longname[400];
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
-	acct_exec(&a, TID, TID, "/usr/bin/su", 11, 1);
+	evsums_init(&a);
+	evsums_exec(&a, TID, TID, "/usr/bin/su", 11, 1);
 	/* A non-leader thread exec'd: the process's pid carries on. */
-	acct_exec(&a, TID, TID + 1, "./prog\0junk", 11, 2);
+	evsums_exec(&a, TID, TID + 1, "./prog\0junk", 11, 2);
 	memset(longname, 'x', sizeof(longname));
 	longname[0] = '/';
-	acct_exec(&a, TID + 5, TID + 5, longname, sizeof(longname), 3);
+	evsums_exec(&a, TID + 5, TID + 5, longname, sizeof(longname), 3);
 	if (CHECK_EQ_U64(a.nexecs, 3)) {
 		CHECK_EQ_I64(a.execs[0].pid, TID);
 		CHECK_STR(a.execs[0].file, "/usr/bin/su");
@@ -443,60 +443,60 @@ static void test_exec_records(void)
 		CHECK(a.execs[2].cut);
 		CHECK_STR(a.execs[2].file, "");
 	}
-	CHECK(acct_thread(&a, TID)->renamed);
-	acct_end_interval(&a);
+	CHECK(evsums_thread(&a, TID)->renamed);
+	evsums_end_interval(&a);
 	CHECK_EQ_U64(a.nexecs, 0);
-	CHECK(!acct_thread(&a, TID)->renamed);
-	acct_free(&a);
+	CHECK(!evsums_thread(&a, TID)->renamed);
+	evsums_free(&a);
 }
 
 /* A set*id, setgroups or capset call that succeeded marks its thread for the interval. */
 static void test_cred_calls(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
-	acct_sys_exit(&a, TID, SYS_getuid, 1000, 10);
-	acct_sys_exit(&a, TID, SYS_setresuid, -1 /* -EPERM */, 20);
-	CHECK(!acct_thread(&a, TID)->cred_call);
-	acct_sys_exit(&a, TID, SYS_setresuid, 0, 30);
-	CHECK(acct_thread(&a, TID)->cred_call);
-	acct_sys_exit(&a, TID + 1, SYS_capset, 0, 40);
-	CHECK(acct_thread(&a, TID + 1)->cred_call);
-	CHECK(acct_cred_call(SYS_setuid) && acct_cred_call(SYS_setgroups) &&
-	      acct_cred_call(SYS_setfsuid) && !acct_cred_call(SYS_getppid) && !acct_cred_call(-1));
-	acct_end_interval(&a);
-	CHECK(!acct_thread(&a, TID)->cred_call);
-	CHECK(!acct_thread(&a, TID + 1)->cred_call);
-	acct_free(&a);
+	evsums_init(&a);
+	evsums_sys_exit(&a, TID, SYS_getuid, 1000, 10);
+	evsums_sys_exit(&a, TID, SYS_setresuid, -1 /* -EPERM */, 20);
+	CHECK(!evsums_thread(&a, TID)->cred_call);
+	evsums_sys_exit(&a, TID, SYS_setresuid, 0, 30);
+	CHECK(evsums_thread(&a, TID)->cred_call);
+	evsums_sys_exit(&a, TID + 1, SYS_capset, 0, 40);
+	CHECK(evsums_thread(&a, TID + 1)->cred_call);
+	CHECK(evsums_cred_call(SYS_setuid) && evsums_cred_call(SYS_setgroups) &&
+	      evsums_cred_call(SYS_setfsuid) && !evsums_cred_call(SYS_getppid) && !evsums_cred_call(-1));
+	evsums_end_interval(&a);
+	CHECK(!evsums_thread(&a, TID)->cred_call);
+	CHECK(!evsums_thread(&a, TID + 1)->cred_call);
+	evsums_free(&a);
 }
 
 /* A thread whose process was not looked up in time keeps its counts for the next interval. */
 static void test_carry(void)
 {
-	struct acct a;
-	struct acct_thread *t;
+	struct evsums a;
+	struct evsums_thread *t;
 
-	acct_init(&a);
-	acct_sys_exit(&a, TID, SYS_read, 1, 100);
-	acct_sys_exit(&a, TID, SYS_read, -2, 200);
-	t = acct_first_active(&a);
+	evsums_init(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 100);
+	evsums_sys_exit(&a, TID, SYS_read, -2, 200);
+	t = evsums_first_active(&a);
 	CHECK(t && t->tid == TID);
-	acct_carry(&a, t);
-	acct_end_interval(&a);
+	evsums_carry(&a, t);
+	evsums_end_interval(&a);
 	/* Still active, with both calls, and the system-wide totals restart. */
-	CHECK(acct_first_active(&a) == t);
+	CHECK(evsums_first_active(&a) == t);
 	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 2);
 	CHECK_EQ_U64(t->n[CNT_SYSERR], 1);
-	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_read)->calls, 2);
+	CHECK_EQ_U64(sctable_find(&t->sc, SYS_read)->calls, 2);
 	CHECK_EQ_U64(a.total[CNT_SYSCALLS], 0);
-	acct_sys_exit(&a, TID, SYS_read, 1, 300);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 300);
 	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 3);
-	acct_end_interval(&a);
+	evsums_end_interval(&a);
 	/* Not carried again: cleared like any other. */
-	CHECK(acct_first_active(&a) == NULL);
+	CHECK(evsums_first_active(&a) == NULL);
 	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -509,36 +509,36 @@ static void test_carry(void)
  */
 static void test_carry_exited(void)
 {
-	struct acct a;
-	struct acct_thread *t, *u;
+	struct evsums a;
+	struct evsums_thread *t, *u;
 	size_t n;
 	int tick;
 
-	acct_init(&a);
+	evsums_init(&a);
 	for (tick = 0; tick < 6; tick++) {
 		if (!tick) {
-			acct_switch(&a, TID, 1, 10);	/* S: voluntary */
-			acct_switch(&a, TID + 1, 1, 11);
-			acct_exit(&a, TID, true, 20);
-			acct_exit(&a, TID + 1, true, 21);
+			evsums_switch(&a, TID, 1, 10);	/* S: voluntary */
+			evsums_switch(&a, TID + 1, 1, 11);
+			evsums_exit(&a, TID, true, 20);
+			evsums_exit(&a, TID + 1, true, 21);
 		}
 		/* Both still active, each once: the list is neither cut nor cyclic. */
-		for (n = 0, u = acct_first_active(&a); u && n < 10; u = u->next)
+		for (n = 0, u = evsums_first_active(&a); u && n < 10; u = u->next)
 			n++;
 		CHECK_EQ_U64(n, 2);
-		for (u = acct_first_active(&a); u; u = u->next)
-			acct_carry(&a, u);
-		acct_end_interval(&a);
+		for (u = evsums_first_active(&a); u; u = u->next)
+			evsums_carry(&a, u);
+		evsums_end_interval(&a);
 	}
-	t = acct_first_active(&a);
+	t = evsums_first_active(&a);
 	CHECK(t && t->n[CNT_VCSW] == 1);
 	/* Folded at last (not carried): forgotten within the next intervals. */
-	acct_end_interval(&a);
-	CHECK(acct_first_active(&a) == NULL);
-	acct_end_interval(&a);
+	evsums_end_interval(&a);
+	CHECK(evsums_first_active(&a) == NULL);
+	evsums_end_interval(&a);
 	CHECK(pidmap_get(&a.threads, TID) == NULL);
 	CHECK(pidmap_get(&a.threads, TID + 1) == NULL);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -548,38 +548,38 @@ static void test_carry_exited(void)
  */
 static void test_exit_time(void)
 {
-	struct acct_thread *t;
-	struct acct a;
+	struct evsums_thread *t;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.states = a.order_life = true;
-	acct_state_cpus(&a, 2);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, 0, TID, 100);
-	acct_exit(&a, TID, true, 150);
-	acct_state_switch(&a, TID, OUT_PREEMPTED, 0, 200);
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, 0, TID, 300);
-	acct_state_switch(&a, TID, 0x20, 0, 350);		/* Z: its last switch */
-	acct_order_life(&a);
-	acct_state_end(&a, 320);
-	t = acct_thread(&a, TID);
+	evsums_state_cpus(&a, 2);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, 0, TID, 100);
+	evsums_exit(&a, TID, true, 150);
+	evsums_state_switch(&a, TID, OUT_PREEMPTED, 0, 200);
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, 0, TID, 300);
+	evsums_state_switch(&a, TID, 0x20, 0, 350);		/* Z: its last switch */
+	evsums_order_life(&a);
+	evsums_state_end(&a, 320);
+	t = evsums_thread(&a, TID);
 	CHECK_EQ_U64(t->n[CNT_ONCPU], 100 + 50);
 	CHECK_EQ_U64(t->n[CNT_EXITCPU], 50 + 50);
 	CHECK_EQ_U64(a.total[CNT_EXITCPU], 100);
-	acct_end_interval(&a);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, 0, TID + 1, 400);		/* its parent */
-	acct_newtask(&a, TID + 1, TID, 0, "new", 3, 500);
-	acct_state_wakeup(&a, TID, true, TID + 1, 500);
-	acct_state_switch(&a, TID + 1, OUT_SLEEP, TID, 600);
-	acct_state_switch(&a, TID, OUT_SLEEP, 0, 700);
-	acct_order_life(&a);
-	acct_state_end(&a, 1000);
-	t = acct_thread(&a, TID);
+	evsums_end_interval(&a);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, 0, TID + 1, 400);		/* its parent */
+	evsums_newtask(&a, TID + 1, TID, 0, "new", 3, 500);
+	evsums_state_wakeup(&a, TID, true, TID + 1, 500);
+	evsums_state_switch(&a, TID + 1, OUT_SLEEP, TID, 600);
+	evsums_state_switch(&a, TID, OUT_SLEEP, 0, 700);
+	evsums_order_life(&a);
+	evsums_state_end(&a, 1000);
+	t = evsums_thread(&a, TID);
 	CHECK_EQ_U64(t->n[CNT_ONCPU], 100);
 	CHECK_EQ_U64(t->n[CNT_EXITCPU], 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -596,92 +596,92 @@ static void test_exit_time(void)
 static void test_forgotten_lookup(void)
 {
 	const pid_t alias = TID + ACCT_RECENT;
-	struct acct_thread *t;
-	struct acct a;
+	struct evsums_thread *t;
+	struct evsums a;
 	int i;
 
-	acct_init(&a);
-	acct_sys_exit(&a, TID, SYS_read, 1, 10);
-	acct_exit(&a, TID, true, 20);
-	CHECK(acct_thread(&a, TID)->exited);
+	evsums_init(&a);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 10);
+	evsums_exit(&a, TID, true, 20);
+	CHECK(evsums_thread(&a, TID)->exited);
 	for (i = 0; i < 4; i++)
-		acct_end_interval(&a);
+		evsums_end_interval(&a);
 	CHECK(pidmap_get(&a.threads, TID) == NULL);
-	t = acct_thread(&a, TID);
+	t = evsums_thread(&a, TID);
 	CHECK(!t->exited && !t->sc.used);
 	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 0);
-	acct_sys_exit(&a, alias, SYS_read, 1, 30);
-	acct_exit(&a, alias, true, 40);
+	evsums_sys_exit(&a, alias, SYS_read, 1, 30);
+	evsums_exit(&a, alias, true, 40);
 	for (i = 0; i < 4; i++)
-		acct_end_interval(&a);
-	acct_sys_exit(&a, alias, SYS_write, 1, 50);
-	CHECK_EQ_U64(acct_thread(&a, alias)->n[CNT_SYSCALLS], 1);
-	CHECK(acct_thread(&a, TID) == t);
-	acct_free(&a);
+		evsums_end_interval(&a);
+	evsums_sys_exit(&a, alias, SYS_write, 1, 50);
+	CHECK_EQ_U64(evsums_thread(&a, alias)->n[CNT_SYSCALLS], 1);
+	CHECK(evsums_thread(&a, TID) == t);
+	evsums_free(&a);
 }
 
 static void test_gone(void)
 {
-	struct acct a;
-	struct acct_thread *t;
+	struct evsums a;
+	struct evsums_thread *t;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_life = true;	/* as ftrace reads: lifecycle events applied after the read */
-	acct_newtask(&a, 1, TID, 0, "true", 4, 10);
-	acct_sys_exit(&a, TID, SYS_read, 1, 20);
-	acct_switch(&a, TID, ACCT_STATE_PREEMPTED | 0x20, 40);
-	acct_exit(&a, TID, true, 30);
-	acct_order_life(&a);
-	t = acct_thread(&a, TID);
+	evsums_newtask(&a, 1, TID, 0, "true", 4, 10);
+	evsums_sys_exit(&a, TID, SYS_read, 1, 20);
+	evsums_switch(&a, TID, ACCT_STATE_PREEMPTED | 0x20, 40);
+	evsums_exit(&a, TID, true, 30);
+	evsums_order_life(&a);
+	t = evsums_thread(&a, TID);
 	CHECK(t->exited && t->group_dead);
-	CHECK(!acct_gone(t));
-	acct_switch(&a, TID, 0x20, 50);	/* Z: its parent reaps it */
-	CHECK(acct_gone(t));
-	acct_end_interval(&a);
-	acct_end_interval(&a);
-	acct_end_interval(&a);
+	CHECK(!evsums_gone(t));
+	evsums_switch(&a, TID, 0x20, 50);	/* Z: its parent reaps it */
+	CHECK(evsums_gone(t));
+	evsums_end_interval(&a);
+	evsums_end_interval(&a);
+	evsums_end_interval(&a);
 
 	/* Autoreaped (X), the switch decoded before the exit it follows. */
-	acct_switch(&a, TID + 1, 0x10, 80);
-	acct_newtask(&a, 1, TID + 1, 0, "true", 4, 60);
-	acct_exit(&a, TID + 1, true, 70);
-	acct_order_life(&a);
-	CHECK(acct_gone(acct_thread(&a, TID + 1)));
+	evsums_switch(&a, TID + 1, 0x10, 80);
+	evsums_newtask(&a, 1, TID + 1, 0, "true", 4, 60);
+	evsums_exit(&a, TID + 1, true, 70);
+	evsums_order_life(&a);
+	CHECK(evsums_gone(evsums_thread(&a, TID + 1)));
 
 	/* The tid's old task's last switch, then a new task with the tid that exits. */
-	acct_switch(&a, TID + 2, 0x10, 90);
-	acct_newtask(&a, 1, TID + 2, 0, "true", 4, 100);
-	acct_exit(&a, TID + 2, true, 110);
-	acct_order_life(&a);
-	CHECK(!acct_gone(acct_thread(&a, TID + 2)));
-	acct_free(&a);
+	evsums_switch(&a, TID + 2, 0x10, 90);
+	evsums_newtask(&a, 1, TID + 2, 0, "true", 4, 100);
+	evsums_exit(&a, TID + 2, true, 110);
+	evsums_order_life(&a);
+	CHECK(!evsums_gone(evsums_thread(&a, TID + 2)));
+	evsums_free(&a);
 }
 
 /* Errors are counted per syscall and errno: top_errno keeps only the latest. */
 static void test_errno_table(void)
 {
-	struct acct a;
-	struct acct_thread *t;
+	struct evsums a;
+	struct evsums_thread *t;
 	const struct sc_stat *s;
 
-	acct_init(&a);
-	acct_sys_exit(&a, TID, SYS_openat, -2 /* ENOENT */, 10);
-	acct_sys_exit(&a, TID, SYS_openat, -2, 20);
-	acct_sys_exit(&a, TID, SYS_openat, -13 /* EACCES */, 30);
-	acct_sys_exit(&a, TID, SYS_openat, 3, 40);
-	acct_sys_exit(&a, TID, SYS_read, -2, 50);
-	acct_sys_exit(&a, TID, 0x7fffffffL, -38 /* ENOSYS */, 60);
-	acct_sys_exit(&a, TID, 0x100000L, -38, 70);
-	t = acct_thread(&a, TID);
+	evsums_init(&a);
+	evsums_sys_exit(&a, TID, SYS_openat, -2 /* ENOENT */, 10);
+	evsums_sys_exit(&a, TID, SYS_openat, -2, 20);
+	evsums_sys_exit(&a, TID, SYS_openat, -13 /* EACCES */, 30);
+	evsums_sys_exit(&a, TID, SYS_openat, 3, 40);
+	evsums_sys_exit(&a, TID, SYS_read, -2, 50);
+	evsums_sys_exit(&a, TID, 0x7fffffffL, -38 /* ENOSYS */, 60);
+	evsums_sys_exit(&a, TID, 0x100000L, -38, 70);
+	t = evsums_thread(&a, TID);
 	CHECK_EQ_U64(t->err.used, 4);
-	s = sc_table_find(&t->err, sc_err_key(SYS_openat, 2));
+	s = sctable_find(&t->err, sc_err_key(SYS_openat, 2));
 	CHECK(s && s->errors == 2);
-	s = sc_table_find(&t->err, sc_err_key(SYS_openat, 13));
+	s = sctable_find(&t->err, sc_err_key(SYS_openat, 13));
 	CHECK(s && s->errors == 1);
-	s = sc_table_find(&t->err, sc_err_key(SYS_read, 2));
+	s = sctable_find(&t->err, sc_err_key(SYS_read, 2));
 	CHECK(s && s->errors == 1);
 	/* Numbers no kernel has share one key, decoded as the call table's shared slot. */
-	s = sc_table_find(&t->err, sc_err_key(SC_EMPTY - 1, 38));
+	s = sctable_find(&t->err, sc_err_key(SC_EMPTY - 1, 38));
 	if (CHECK(s)) {
 		CHECK_EQ_U64(s->errors, 2);
 		CHECK_EQ_U64(sc_err_nr(s->nr), SC_EMPTY - 1);
@@ -690,10 +690,10 @@ static void test_errno_table(void)
 	CHECK_EQ_U64(sc_err_nr(sc_err_key(SYS_openat, 4095)), SYS_openat);
 	CHECK_EQ_U64(sc_err_errno(sc_err_key(SYS_openat, 4095)), 4095);
 	CHECK(sc_err_key(SC_EMPTY - 1, 4095) != SC_EMPTY);
-	CHECK_EQ_U64(sc_table_find(&t->sc, SYS_openat)->errors, 3);
-	acct_end_interval(&a);
+	CHECK_EQ_U64(sctable_find(&t->sc, SYS_openat)->errors, 3);
+	evsums_end_interval(&a);
 	CHECK_EQ_U64(t->err.used, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 
@@ -706,57 +706,57 @@ static void test_errno_table(void)
  */
 #define I386(nr) sc_key((nr), true)
 
-static const struct sc_stat *find(struct acct *a, pid_t tid, uint32_t key)
+static const struct sc_stat *find(struct evsums *a, pid_t tid, uint32_t key)
 {
-	return sc_table_find(&acct_thread(a, tid)->sc, key);
+	return sctable_find(&evsums_thread(a, tid)->sc, key);
 }
 
 static void test_abi_compat(void)
 {
-	struct acct a;
-	struct acct_thread *t;
+	struct evsums a;
+	struct evsums_thread *t;
 	const struct sc_stat *s;
 	int i;
 
-	acct_init(&a);
-	t = acct_thread(&a, TID);
-	acct_set_abi(&a, t, true);
+	evsums_init(&a);
+	t = evsums_thread(&a, TID);
+	evsums_set_abi(&a, t, true);
 	for (i = 0; i < 3; i++)
-		acct_sys_exit(&a, TID, 64, 1, 100 + (uint64_t)i);
-	acct_sys_exit(&a, TID, 5, -2, 200);
-	acct_sys_exit(&a, TID, 183, -34, 210);
+		evsums_sys_exit(&a, TID, 64, 1, 100 + (uint64_t)i);
+	evsums_sys_exit(&a, TID, 5, -2, 200);
+	evsums_sys_exit(&a, TID, 183, -34, 210);
 	s = find(&a, TID, I386(64));
 	CHECK(s && s->calls == 3 && s->errors == 0);
 	CHECK(!find(&a, TID, 64));		/* not x86_64's semget */
 	s = find(&a, TID, I386(5));
 	CHECK(s && s->calls == 1 && s->errors == 1 && s->top_errno == 2);
-	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
-	CHECK(sc_table_find(&t->err, sc_err_key(I386(183), 34)));
-	CHECK(!sc_table_find(&t->err, sc_err_key(5, 2)));
+	CHECK(sctable_find(&t->err, sc_err_key(I386(5), 2)));
+	CHECK(sctable_find(&t->err, sc_err_key(I386(183), 34)));
+	CHECK(!sctable_find(&t->err, sc_err_key(5, 2)));
 	/* Its clone: once in it, not in the child (which inherits the ABI). */
-	acct_newtask(&a, TID, TID + 1, 0, "c", 1, 300);
-	acct_sys_exit(&a, TID + 1, 120, 0, 310);
-	acct_sys_exit(&a, TID, 120, TID + 1, 320);
-	CHECK(!acct_thread(&a, TID + 1)->sc.used);
+	evsums_newtask(&a, TID, TID + 1, 0, "c", 1, 300);
+	evsums_sys_exit(&a, TID + 1, 120, 0, 310);
+	evsums_sys_exit(&a, TID, 120, TID + 1, 320);
+	CHECK(!evsums_thread(&a, TID + 1)->sc.used);
 	s = find(&a, TID, I386(120));
 	CHECK(s && s->calls == 1);
-	CHECK(acct_thread(&a, TID + 1)->compat);
+	CHECK(evsums_thread(&a, TID + 1)->compat);
 	/* exit_group: syscalls:sys_enter_exit_group ignores a 32-bit program's; counted at entry. */
-	acct_sys_enter(&a, TID + 1, 252, 400);
+	evsums_sys_enter(&a, TID + 1, 252, 400);
 	s = find(&a, TID + 1, I386(252));
 	CHECK(s && s->calls == 1);
 	/* A native thread's 252 (ioprio_get) is counted at its exit only. */
-	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
-	acct_sys_enter(&a, TID + 2, 252, 500);
-	CHECK(!acct_thread(&a, TID + 2)->sc.used);
+	evsums_set_abi(&a, evsums_thread(&a, TID + 2), false);
+	evsums_sys_enter(&a, TID + 2, 252, 500);
+	CHECK(!evsums_thread(&a, TID + 2)->sc.used);
 	/* rt_sigreturn's restored -1; a credential call of i386's numbers. */
-	acct_sys_exit(&a, TID, -1, 0, 600);
+	evsums_sys_exit(&a, TID, -1, 0, 600);
 	s = find(&a, TID, I386(173));
 	CHECK(s && s->calls == 1);
 	CHECK(!t->cred_call);
-	acct_sys_exit(&a, TID, 213, 0, 610);
+	evsums_sys_exit(&a, TID, 213, 0, 610);
 	CHECK(t->cred_call);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -766,90 +766,90 @@ static void test_abi_compat(void)
  */
 static void test_abi_exec(void)
 {
-	struct acct a;
+	struct evsums a;
 	const struct sc_stat *s;
 
-	acct_init(&a);
-	acct_set_abi(&a, acct_thread(&a, TID), false);
-	acct_sys_enter(&a, TID, SYS_execve, 100);
-	acct_exec(&a, TID, TID, "/bin/prog32", 11, 150);
-	acct_sys_exit(&a, TID, 11, 0, 200);
-	acct_sys_exit(&a, TID, 64, 1, 300);
-	CHECK(acct_thread(&a, TID)->compat);
+	evsums_init(&a);
+	evsums_set_abi(&a, evsums_thread(&a, TID), false);
+	evsums_sys_enter(&a, TID, SYS_execve, 100);
+	evsums_exec(&a, TID, TID, "/bin/prog32", 11, 150);
+	evsums_sys_exit(&a, TID, 11, 0, 200);
+	evsums_sys_exit(&a, TID, 64, 1, 300);
+	CHECK(evsums_thread(&a, TID)->compat);
 	s = find(&a, TID, I386(11));
 	CHECK(s && s->calls == 1);
 	CHECK(!find(&a, TID, 11));		/* not x86_64's munmap */
 	s = find(&a, TID, I386(64));
 	CHECK(s && s->calls == 1);
 	/* And back to 64-bit. */
-	acct_sys_enter(&a, TID, 11, 400);
-	acct_exec(&a, TID, TID, "/bin/prog64", 11, 450);
-	acct_sys_exit(&a, TID, SYS_execve, 0, 500);
-	acct_sys_exit(&a, TID, SYS_getppid, 1, 600);
-	CHECK(!acct_thread(&a, TID)->compat);
+	evsums_sys_enter(&a, TID, 11, 400);
+	evsums_exec(&a, TID, TID, "/bin/prog64", 11, 450);
+	evsums_sys_exit(&a, TID, SYS_execve, 0, 500);
+	evsums_sys_exit(&a, TID, SYS_getppid, 1, 600);
+	CHECK(!evsums_thread(&a, TID)->compat);
 	s = find(&a, TID, SYS_execve);
 	CHECK(s && s->calls == 1);
 	s = find(&a, TID, SYS_getppid);
 	CHECK(s && s->calls == 1);
 	/* Without an exec, 11 returning 0 is x86_64's munmap. */
-	acct_sys_exit(&a, TID, 11, 0, 700);
+	evsums_sys_exit(&a, TID, 11, 0, 700);
 	s = find(&a, TID, 11);
 	CHECK(s && s->calls == 1);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
  * A thread of an unknown ABI (it ran before tracing) is counted as native
- * until /proc says (acct_set_abi): then this interval's calls are re-keyed.
+ * until /proc says (evsums_set_abi): then this interval's calls are re-keyed.
  * Its first call, if a 32-bit fork's return in the child, waits for it.
  */
 static void test_abi_learnt(void)
 {
-	struct acct a;
-	struct acct_thread *t;
+	struct evsums a;
+	struct evsums_thread *t;
 	const struct sc_stat *s;
 
-	acct_init(&a);
-	acct_sys_exit(&a, TID, 64, 1, 100);
-	acct_sys_exit(&a, TID, 64, 1, 110);
-	acct_sys_exit(&a, TID, 5, -2, 120);
-	t = acct_thread(&a, TID);
+	evsums_init(&a);
+	evsums_sys_exit(&a, TID, 64, 1, 100);
+	evsums_sys_exit(&a, TID, 64, 1, 110);
+	evsums_sys_exit(&a, TID, 5, -2, 120);
+	t = evsums_thread(&a, TID);
 	CHECK(find(&a, TID, 64));
-	acct_set_abi(&a, t, true);
+	evsums_set_abi(&a, t, true);
 	s = find(&a, TID, I386(64));
 	CHECK(s && s->calls == 2);
 	CHECK(!find(&a, TID, 64));
-	CHECK(sc_table_find(&t->err, sc_err_key(I386(5), 2)));
+	CHECK(sctable_find(&t->err, sc_err_key(I386(5), 2)));
 	CHECK_EQ_U64(t->n[CNT_SYSCALLS], 3);
 	/* Learnt once: /proc does not undo what an exec's return said. */
-	acct_set_abi(&a, t, false);
+	evsums_set_abi(&a, t, false);
 	CHECK(t->compat);
 
 	/* A child's first return, 120 and 0: i386's clone in the child, or x86_64's getpgid. */
-	acct_sys_exit(&a, TID + 1, 120, 0, 200);
-	CHECK(!acct_thread(&a, TID + 1)->sc.used);
-	acct_set_abi(&a, acct_thread(&a, TID + 1), true);
-	CHECK(!acct_thread(&a, TID + 1)->sc.used);
-	CHECK_EQ_U64(acct_thread(&a, TID + 1)->n[CNT_SYSCALLS], 0);
-	acct_sys_exit(&a, TID + 2, 120, 0, 300);
-	acct_set_abi(&a, acct_thread(&a, TID + 2), false);
+	evsums_sys_exit(&a, TID + 1, 120, 0, 200);
+	CHECK(!evsums_thread(&a, TID + 1)->sc.used);
+	evsums_set_abi(&a, evsums_thread(&a, TID + 1), true);
+	CHECK(!evsums_thread(&a, TID + 1)->sc.used);
+	CHECK_EQ_U64(evsums_thread(&a, TID + 1)->n[CNT_SYSCALLS], 0);
+	evsums_sys_exit(&a, TID + 2, 120, 0, 300);
+	evsums_set_abi(&a, evsums_thread(&a, TID + 2), false);
 	s = find(&a, TID + 2, 120);
 	CHECK(s && s->calls == 1);
-	CHECK_EQ_U64(acct_thread(&a, TID + 2)->n[CNT_SYSCALLS], 1);
+	CHECK_EQ_U64(evsums_thread(&a, TID + 2)->n[CNT_SYSCALLS], 1);
 	CHECK_EQ_U64(a.total[CNT_SYSCALLS], 4);
 
 	/* A tid reused by a child of a 64-bit process: the old task's ABI goes. */
-	acct_set_abi(&a, acct_thread(&a, TID + 3), true);
-	acct_newtask(&a, TID + 2, TID + 3, 0, "c", 1, 1000);
-	CHECK(!acct_thread(&a, TID + 3)->compat);
-	acct_sys_exit(&a, TID + 3, SYS_getppid, 1, 1010);
+	evsums_set_abi(&a, evsums_thread(&a, TID + 3), true);
+	evsums_newtask(&a, TID + 2, TID + 3, 0, "c", 1, 1000);
+	CHECK(!evsums_thread(&a, TID + 3)->compat);
+	evsums_sys_exit(&a, TID + 3, SYS_getppid, 1, 1010);
 	CHECK(find(&a, TID + 3, SYS_getppid));
 	/* Its exec's return, decoded before its fork (another CPU's), stays. */
-	acct_exec(&a, TID + 4, TID + 4, "/bin/prog32", 11, 1990);
-	acct_sys_exit(&a, TID + 4, 11, 0, 2000);
-	acct_newtask(&a, TID + 2, TID + 4, 0, "c", 1, 1500);
-	CHECK(acct_thread(&a, TID + 4)->compat);
-	acct_free(&a);
+	evsums_exec(&a, TID + 4, TID + 4, "/bin/prog32", 11, 1990);
+	evsums_sys_exit(&a, TID + 4, 11, 0, 2000);
+	evsums_newtask(&a, TID + 2, TID + 4, 0, "c", 1, 1500);
+	CHECK(evsums_thread(&a, TID + 4)->compat);
+	evsums_free(&a);
 }
 #endif
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/exits.c and the model's final readings (model.c,
- * apply_final): synthetic exit records (struct ts_exit, as tsparse makes them)
+ * Unit tests of collectors/exits/exits.c and the model's final readings (model.c,
+ * apply_final): synthetic exit records (struct taskparse_exit, as tsparse makes them)
  * fed to the collector between ticks of a model, as src/sources.c runs them:
  * a task born and dead within the interval, one /proc read before it died,
  * a record that comes while /proc still reads its task (a zombie), a process
  * of several threads, a reused pid, ktop's own records, threads mode, focus,
  * the rule that a dead row is shown once, and the CPU time the events add to
- * a record (collectors/lifecpu.c). Untraced, a pid's lives are told apart by
+ * a record (collectors/exits/lifecpu.c). Untraced, a pid's lives are told apart by
  * their records and /proc's start times: two lives in one interval are two
  * rows, a later life's counts are its own.
  */
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../collectors/exits.h"
+#include "../../collectors/exits/exits.h"
 #include "../../outputs/batch.h"
 #include "../../tables/columns.h"
 #include "../../model/model.h"
@@ -82,10 +82,10 @@ static uint64_t boot_ns(void)
 	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
 }
 
-static struct ts_exit rec(pid_t tid, pid_t tgid, bool group_dead, uint64_t run_ms, uint64_t minflt,
+static struct taskparse_exit rec(pid_t tid, pid_t tgid, bool group_dead, uint64_t run_ms, uint64_t minflt,
 			  const char *comm)
 {
-	struct ts_exit e;
+	struct taskparse_exit e;
 
 	memset(&e, 0, sizeof(e));
 	e.tid = tid;
@@ -107,11 +107,11 @@ static struct ts_exit rec(pid_t tid, pid_t tgid, bool group_dead, uint64_t run_m
 }
 
 /* Its start as /proc/PID/stat says it (clock ticks after boot). */
-static uint64_t start_of(const struct ts_exit *e)
+static uint64_t start_of(const struct taskparse_exit *e)
 {
 	uint64_t lo = 0, hi = 0;
 
-	ts_start_window(e, 100, &lo, &hi);
+	taskparse_start_window(e, 100, &lo, &hi);
 	return lo;
 }
 
@@ -119,14 +119,14 @@ static double col(const struct task *t, enum col_id c)
 {
 	double v = -1;
 
-	if (!col_num(&m, t, c, &v))
+	if (!columns_num(&m, t, c, &v))
 		return -1;
 	return v;
 }
 
 static void test_born_and_dead(void)
 {
-	struct ts_exit e = rec(500, 500, true, 30, 574, "burnone");
+	struct taskparse_exit e = rec(500, 500, true, 30, 574, "burnone");
 	struct task *t;
 	char buf[64];
 
@@ -142,7 +142,7 @@ static void test_born_and_dead(void)
 	CHECK_EQ_I64(t->state, 'X');
 	CHECK_STR(t->comm, "burnone");
 	CHECK_EQ_I64(t->uid, 0);
-	CHECK_STR(col_text(t, COL_USER, buf, sizeof(buf), 1), "root");
+	CHECK_STR(columns_text(t, COL_USER, buf, sizeof(buf), 1), "root");
 	CHECK_NEAR(col(t, COL_TIME), 0.030, 1e-9);
 	CHECK_NEAR(col(t, COL_CPU), 3.0, 1e-9);	/* 30 ms of 1 s */
 	CHECK_NEAR(col(t, COL_MINFLT), 574, 0);
@@ -191,7 +191,7 @@ out:
  */
 static void test_never_read(void)
 {
-	struct ts_exit e = rec(550, 550, true, 30, 574, "unseen");
+	struct taskparse_exit e = rec(550, 550, true, 30, 574, "unseen");
 	struct task *t;
 
 	setup();
@@ -214,7 +214,7 @@ out:
 
 static void test_alive_then_dead(void)
 {
-	struct ts_exit e = rec(600, 600, true, 150, 130, "worker");
+	struct taskparse_exit e = rec(600, 600, true, 150, 130, "worker");
 	struct task *t;
 
 	setup();
@@ -243,7 +243,7 @@ out:
 
 static void test_early_record(void)
 {
-	struct ts_exit e = rec(700, 700, true, 100, 100, "zombie");
+	struct taskparse_exit e = rec(700, 700, true, 100, 100, "zombie");
 	struct task *t;
 
 	setup();
@@ -280,7 +280,7 @@ out:
  */
 static void test_traced_zombie(void)
 {
-	struct ts_exit e = rec(760, 760, true, 100, 100, "zombie");
+	struct taskparse_exit e = rec(760, 760, true, 100, 100, "zombie");
 	struct task *t;
 
 	setup();
@@ -327,7 +327,7 @@ out:
 /* Reaped at the next tick: its row X keeps the record's numbers, final (microseconds). */
 static void test_traced_zombie_reaped(void)
 {
-	struct ts_exit e = rec(770, 770, true, 100, 100, "zombie");
+	struct taskparse_exit e = rec(770, 770, true, 100, 100, "zombie");
 	struct task *t;
 
 	setup();
@@ -360,7 +360,7 @@ out:
  */
 static void test_zombie_record_short(void)
 {
-	struct ts_exit e = rec(780, 780, true, 80, 100, "zombie");
+	struct taskparse_exit e = rec(780, 780, true, 80, 100, "zombie");
 	struct task *t;
 
 	setup();
@@ -386,7 +386,7 @@ out:
 /* A record whose row stays alive (the pid lived on: an exec from a thread) is dropped. */
 static void test_record_waits_bounded(void)
 {
-	struct ts_exit e = rec(750, 750, true, 100, 100, "lives");
+	struct taskparse_exit e = rec(750, 750, true, 100, 100, "lives");
 	struct exits_stats st;
 	int i;
 
@@ -412,7 +412,7 @@ static void test_record_waits_bounded(void)
 
 static void test_threads_summed(void)
 {
-	struct ts_exit v[4];
+	struct taskparse_exit v[4];
 	struct task *t;
 
 	setup();
@@ -446,7 +446,7 @@ out:
 /* Its start unknown (no leader record, no row): threads may have died unheard. */
 static void test_threads_partial(void)
 {
-	struct ts_exit v[3];
+	struct taskparse_exit v[3];
 	struct exits_stats st;
 	struct task *t;
 
@@ -475,7 +475,7 @@ out:
 
 static void test_reused_pid_and_self(void)
 {
-	struct ts_exit v[2];
+	struct taskparse_exit v[2];
 	struct task *t;
 
 	setup();
@@ -503,7 +503,7 @@ static void test_reused_pid_and_self(void)
 /* Two lives of pid 900 in one interval, neither read by /proc: two rows, each its record. */
 static void test_reuse_two_records(void)
 {
-	struct ts_exit v[2];
+	struct taskparse_exit v[2];
 	const struct task *a, *b;
 
 	setup();
@@ -536,7 +536,7 @@ out:
  */
 static void test_reuse_listed(void)
 {
-	struct ts_exit e = rec(900, 900, true, 40, 3000, "life-a");
+	struct taskparse_exit e = rec(900, 900, true, 40, 3000, "life-a");
 	uint64_t start = start_of(&e);
 	const struct task *a, *b;
 
@@ -571,8 +571,8 @@ out:
 /* A second life a tick after the first one's row X: its record's counts are its own. */
 static void test_reuse_next_tick(void)
 {
-	struct ts_exit a = rec(900, 900, true, 40, 3000, "life-a");
-	struct ts_exit b = rec(900, 900, true, 90, 1000, "life-b");
+	struct taskparse_exit a = rec(900, 900, true, 40, 3000, "life-a");
+	struct taskparse_exit b = rec(900, 900, true, 90, 1000, "life-b");
 	const struct task *t;
 
 	setup();
@@ -597,7 +597,7 @@ out:
 
 static void test_threads_mode(void)
 {
-	struct ts_exit v[3];
+	struct taskparse_exit v[3];
 	struct task *t;
 
 	setup();
@@ -622,7 +622,7 @@ static void test_threads_mode(void)
 
 static void test_focus(void)
 {
-	struct ts_exit v[2];
+	struct taskparse_exit v[2];
 	pid_t pid = 1000;
 
 	setup();
@@ -646,7 +646,7 @@ static void test_focus(void)
  */
 static void test_shown_once(void)
 {
-	struct ts_exit e = rec(1100, 1100, true, 10, 10, "late");
+	struct taskparse_exit e = rec(1100, 1100, true, 10, 10, "late");
 	struct row_events *r;
 	struct task *t;
 
@@ -724,7 +724,7 @@ static void events(pid_t id, double oncpu_ms, double exit_ms, bool exited)
  */
 static struct task *born_dead(pid_t pid, uint64_t record_ms, bool lost)
 {
-	struct ts_exit e = rec(pid, pid, true, record_ms, 10, "child");
+	struct taskparse_exit e = rec(pid, pid, true, record_ms, 10, "child");
 
 	m.event_counters = (1u << CNT_ONCPU) | (1u << CNT_EXITCPU);
 	tick_begin(1);
@@ -762,7 +762,7 @@ static void test_events_whole_life(void)
  */
 static void test_events_after_exit(void)
 {
-	struct ts_exit e = rec(1310, 1310, true, 600, 100, "old");
+	struct taskparse_exit e = rec(1310, 1310, true, 600, 100, "old");
 	struct task *t;
 
 	setup();
@@ -804,7 +804,7 @@ static void test_events_lost(void)
 /* A pid again, another process's: none of the life of the one before, gone without a record. */
 static void test_events_pid_again(void)
 {
-	struct ts_exit e = rec(1330, 1330, true, 0, 10, "child");
+	struct taskparse_exit e = rec(1330, 1330, true, 0, 10, "child");
 	struct task *t;
 
 	setup();

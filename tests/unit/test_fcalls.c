@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "../../model/watched.h"
+#include "../../model/fproc.h"
 #include "../../tables/kevtext.h"
 #include "../../lib/sctable.h"
 #include "../../lib/util.h"
@@ -163,12 +163,12 @@ static void test_before_render(void)
 	e.u.sc.args[0] = 3;
 	e.u.sc.dur_ns = 1500000000;
 	e.flags = KEVF_BEFORE;
-	CHECK(strstr(kev_render(&e, buf, sizeof(buf)), "= 1 <more than 1.500 s>") != NULL);
-	for (i = 0; kev_field(&e, i, &name, val, sizeof(val)); i++)
+	CHECK(strstr(kevtext_render(&e, buf, sizeof(buf)), "= 1 <more than 1.500 s>") != NULL);
+	for (i = 0; kevtext_field(&e, i, &name, val, sizeof(val)); i++)
 		if (!strcmp(name, "duration"))
 			CHECK(strstr(val, "at least") != NULL);
 	e.flags = 0;
-	CHECK(strstr(kev_render(&e, buf, sizeof(buf)), "= 1 <1.500 s>") != NULL);
+	CHECK(strstr(kevtext_render(&e, buf, sizeof(buf)), "= 1 <1.500 s>") != NULL);
 }
 
 static const struct test tests[] = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/flight.c, the flight recorder's ring, on
+ * Unit tests of collectors/trace/flight.c, the flight recorder's ring, on
  * sub-buffers made here (the kernel's layout: a time stamp, the commit word,
  * records of a 32-bit header and a payload): the newest pages kept within
  * the size, oldest dropped first, each CPU's in order; a tick's partly
@@ -9,8 +9,8 @@
  * events standing alone; the hold keeping the moment; a mono buffer's
  * stamps moved onto the main clock.
  */
-#include "../../collectors/flight.h"
-#include "../../collectors/instance.h"
+#include "../../collectors/trace/flight.h"
+#include "../../collectors/trace/instance.h"
 #include "../../lib/util.h"
 #include "test.h"
 

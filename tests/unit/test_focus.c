@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/focus.c's attribution: which focused process (process view,
+ * collectors/focus/focus.c's attribution: which focused process (process view,
  * -p, -- CMD) an event of the focus instance counts to, and how a call's
  * entry and exit pair. A collector without an instance (focus_new_offline)
  * is given records as the decoder gives them (evrich_cursor_decode's
@@ -26,11 +26,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../collectors/evrich.h"
-#include "../../collectors/focus.h"
+#include "../../collectors/focus/evrich.h"
+#include "../../collectors/focus/focus.h"
 #include "../../lib/sctable.h"
 #include "../../model/model.h"
-#include "../../model/watched.h"
+#include "../../model/fproc.h"
 #include "../../lib/util.h"
 #include "test.h"
 
@@ -127,7 +127,7 @@ static void newtask(struct fixture *x, pid_t parent, pid_t child, uint64_t flags
 /* Calls of syscall @nr counted to @fp (0 when none). */
 static uint64_t calls(const struct fproc *fp, long nr)
 {
-	const struct sc_stat *s = fp ? sc_table_find(&fp->times, sc_key(nr, false)) : NULL;
+	const struct sc_stat *s = fp ? sctable_find(&fp->times, sc_key(nr, false)) : NULL;
 
 	return s ? s->calls : 0;
 }
@@ -293,7 +293,7 @@ static void test_signals(void)
 	struct fixture x;
 	struct fproc *fa, *fb;
 	struct evrich_rec r = { 0 };
-	struct acct_sig as = { 0 };
+	struct evsums_sig as = { 0 };
 	const struct fsig *s;
 	const struct kev *e;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/counting.c's fold: an interval's per-thread sums (acct) added to
+ * collectors/trace/counting.c's fold: an interval's per-thread sums (acct) added to
  * the model's rows, as a tick does, with a collector that has no instance
- * (ftrace_new_offline) and events given as the decoder gives them:
+ * (counting_new_offline) and events given as the decoder gives them:
  * - a process's threads sum into its row; the totals are the rows' sums;
  * - a task /proc listed as a process, that no event introduced, is named
  *   from the model without a read, also once gone (a mass exit: reads fail);
@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "../../collectors/counting.h"
+#include "../../collectors/trace/counting.h"
 #include "../../model/model.h"
 #include "../../lib/util.h"
 #include "fixture.h"
@@ -43,25 +43,25 @@ struct proc {
 	bool listed;		/* /proc lists it this tick */
 };
 
-static void setup(struct model *m, struct sample *s, struct ftrace *ft)
+static void setup(struct model *m, struct sample *s, struct counting *ft)
 {
 	model_init(m, 100, 4);
 	sample_init(s);
-	m->event_counters = ftrace_event_counters(ft);
-	m->events_uid = ftrace_only_uid(ft);
+	m->event_counters = counting_event_counters(ft);
+	m->events_uid = counting_only_uid(ft);
 }
 
 /* One tick as src/sources.c runs it, the events already given to the collector. */
-static void tick(struct model *m, struct sample *s, struct ftrace *ft, int n_s,
+static void tick(struct model *m, struct sample *s, struct counting *ft, int n_s,
 		 const struct proc *p, size_t np)
 {
 	const pid_t *ids;
 	size_t i, n;
 
-	acct_order_life(ftrace_acct(ft));
-	ftrace_cred_changes(ft, m, &ids);
+	evsums_order_life(counting_acct(ft));
+	counting_cred_changes(ft, m, &ids);
 	/* The followed join the focus with the tick's first sample (counting_source.c). */
-	n = ftrace_follow(ft, m, &ids);
+	n = counting_follow(ft, m, &ids);
 	for (i = 0; i < n; i++)
 		sample_add_follow(s, ids[i]);
 	fx_begin(s, n_s);
@@ -70,9 +70,9 @@ static void tick(struct model *m, struct sample *s, struct ftrace *ft, int n_s,
 		if (p[i].listed)
 			fx_reading(s, p[i].pid, p[i].comm)->uid = p[i].uid;
 	model_apply(m, s);
-	ftrace_collect(ft, m, s, false);
+	counting_collect(ft, m, s, false);
 	model_apply(m, s);
-	ftrace_end_interval(ft);
+	counting_end_interval(ft);
 	s->end = true;
 	model_apply(m, s);
 }
@@ -89,8 +89,8 @@ static long long count(const struct model *m, pid_t pid, enum counter c)
 
 static void test_threads_sum(void)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 500, 0, "srv", true } };
 	struct model m;
 	struct sample s;
@@ -98,12 +98,12 @@ static void test_threads_sum(void)
 
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 1);	/* the baseline */
-	acct_newtask(a, 500, 501, ACCT_CLONE_THREAD, "srv", 3, 10);
+	evsums_newtask(a, 500, 501, ACCT_CLONE_THREAD, "srv", 3, 10);
 	for (i = 0; i < 3; i++)
-		acct_sys_exit(a, 500, SYS_read, i ? 1 : -2, 20 + (uint64_t)i);
-	acct_sys_exit(a, 501, SYS_write, 1, 30);
-	acct_sys_exit(a, 501, SYS_write, 1, 31);
-	acct_switch(a, 501, 1, 40);
+		evsums_sys_exit(a, 500, SYS_read, i ? 1 : -2, 20 + (uint64_t)i);
+	evsums_sys_exit(a, 501, SYS_write, 1, 30);
+	evsums_sys_exit(a, 501, SYS_write, 1, 31);
+	evsums_switch(a, 501, 1, 40);
 	tick(&m, &s, ft, 2, p, 1);
 	CHECK_EQ_U64((uint64_t)count(&m, 500, CNT_SYSCALLS), 5);
 	CHECK_EQ_U64((uint64_t)count(&m, 500, CNT_SYSERR), 1);
@@ -113,59 +113,59 @@ static void test_threads_sum(void)
 	CHECK_EQ_U64(m.ev_total[CNT_VCSW], 1);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 static void test_listed_resolved_from_model(void)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { GONE, 0, "sleep", true } };
-	struct ftrace_stats st;
+	struct counting_stats st;
 	struct model m;
 	struct sample s;
 
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 1);
 	/* Killed: its last call, its signal, its exit and last switch; /proc no longer lists it. */
-	acct_signal(a, 0, GONE, SIGTERM, 0, 10);
-	acct_sys_exit(a, GONE, SYS_pause, -4, 20);
-	acct_exit(a, GONE, true, 30);
-	acct_switch(a, GONE, 0x10, 40);
+	evsums_signal(a, 0, GONE, SIGTERM, 0, 10);
+	evsums_sys_exit(a, GONE, SYS_pause, -4, 20);
+	evsums_exit(a, GONE, true, 30);
+	evsums_switch(a, GONE, 0x10, 40);
 	p[0].listed = false;
 	tick(&m, &s, ft, 2, p, 1);
 	CHECK(model_task_find(&m, GONE) && model_task_find(&m, GONE)->state == 'X');
 	CHECK_EQ_U64((uint64_t)count(&m, GONE, CNT_SYSCALLS), 1);
 	CHECK_EQ_U64((uint64_t)count(&m, GONE, CNT_SIGRECV), 1);
-	ftrace_get_stats(ft, &st);
+	counting_get_stats(ft, &st);
 	CHECK_EQ_U64(st.unattributed, 0);
 	CHECK_EQ_U64(st.carried, 0);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 static void test_exit_before_last_switch(void)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 1, 0, "init", true } };
-	struct ftrace_stats st;
+	struct counting_stats st;
 	struct model m;
 	struct sample s;
 
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 1);
 	/* Born and gone: its CPU was read between its exit event and its last switch. */
-	acct_newtask(a, 1, 700, 0, "true", 4, 10);
-	acct_sys_exit(a, 700, SYS_read, 0, 20);
-	acct_sys_noreturn(a, 700, SYS_exit_group, 25);
-	acct_exit(a, 700, true, 30);
+	evsums_newtask(a, 1, 700, 0, "true", 4, 10);
+	evsums_sys_exit(a, 700, SYS_read, 0, 20);
+	evsums_sys_noreturn(a, 700, SYS_exit_group, 25);
+	evsums_exit(a, 700, true, 30);
 	tick(&m, &s, ft, 2, p, 1);
 	CHECK_EQ_I64(count(&m, 700, CNT_SYSCALLS), -2);
 	/* Then the SIGCHLD it sends and its last switch: one row, whole. */
-	acct_signal(a, 700, 1, SIGCHLD, 0, 35);
-	acct_switch(a, 700, 0x10, 40);
+	evsums_signal(a, 700, 1, SIGCHLD, 0, 35);
+	evsums_switch(a, 700, 0x10, 40);
 	tick(&m, &s, ft, 3, p, 1);
 	CHECK(model_task_find(&m, 700) && model_task_find(&m, 700)->state == 'X');
 	CHECK_EQ_U64((uint64_t)count(&m, 700, CNT_SYSCALLS), 2);
@@ -174,11 +174,11 @@ static void test_exit_before_last_switch(void)
 	CHECK_EQ_U64(m.ev_total[CNT_SYSCALLS], 2);
 	tick(&m, &s, ft, 4, p, 1);
 	CHECK_EQ_I64(count(&m, 700, CNT_SYSCALLS), -2);
-	ftrace_get_stats(ft, &st);
+	counting_get_stats(ft, &st);
 	CHECK_EQ_U64(st.held, 1);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 /*
@@ -187,11 +187,11 @@ static void test_exit_before_last_switch(void)
  */
 static void fork_read_late(bool focus)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 600, 0, "sh", true } };
 	const pid_t pin = 600, kid = GONE + 1;
-	struct ftrace_stats st;
+	struct counting_stats st;
 	const struct task *t;
 	struct model m;
 	struct sample s;
@@ -202,15 +202,15 @@ static void fork_read_late(bool focus)
 		m.focus_follow = true;
 	}
 	tick(&m, &s, ft, 1, p, 1);
-	acct_exec(a, kid, kid, "/bin/true", 9, 20);
-	acct_sys_exit(a, kid, SYS_execve, 0, 21);
-	acct_sys_exit(a, kid, SYS_brk, 0, 22);
-	acct_sys_noreturn(a, kid, SYS_exit_group, 25);
-	acct_exit(a, kid, true, 30);
-	acct_switch(a, kid, 0x10, 31);
+	evsums_exec(a, kid, kid, "/bin/true", 9, 20);
+	evsums_sys_exit(a, kid, SYS_execve, 0, 21);
+	evsums_sys_exit(a, kid, SYS_brk, 0, 22);
+	evsums_sys_noreturn(a, kid, SYS_exit_group, 25);
+	evsums_exit(a, kid, true, 30);
+	evsums_switch(a, kid, 0x10, 31);
 	tick(&m, &s, ft, 2, p, 1);
 	CHECK_EQ_I64(count(&m, kid, CNT_SYSCALLS), -2);
-	acct_newtask(a, 600, kid, 0, "sh", 2, 10);
+	evsums_newtask(a, 600, kid, 0, "sh", 2, 10);
 	tick(&m, &s, ft, 3, p, 1);
 	t = model_task_find(&m, kid);
 	CHECK(t != NULL);
@@ -223,11 +223,11 @@ static void fork_read_late(bool focus)
 	CHECK_EQ_U64((uint64_t)count(&m, kid, CNT_VCSW), 1);
 	tick(&m, &s, ft, 4, p, 1);
 	CHECK_EQ_I64(count(&m, kid, CNT_SYSCALLS), -2);
-	ftrace_get_stats(ft, &st);
+	counting_get_stats(ft, &st);
 	CHECK_EQ_U64(st.unparented, 1);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 static void test_fork_read_late_focus(void)
@@ -242,8 +242,8 @@ static void test_fork_read_late(void)
 
 static void test_not_root(void)
 {
-	struct ftrace *ft = ftrace_new_offline(1000);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(1000);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = {
 		{ 800, 1000, "mine", true }, { 801, 0, "roots", true }, { 802, 1000, "su", true },
 	};
@@ -254,30 +254,30 @@ static void test_not_root(void)
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 3);
 	for (i = 0; i < 3; i++) {
-		acct_sys_exit(a, 800, SYS_getppid, 1, 10 + (uint64_t)i);
-		acct_sys_exit(a, 801, SYS_getppid, 1, 20 + (uint64_t)i);
-		acct_sys_exit(a, 802, SYS_getppid, 1, 30 + (uint64_t)i);
+		evsums_sys_exit(a, 800, SYS_getppid, 1, 10 + (uint64_t)i);
+		evsums_sys_exit(a, 801, SYS_getppid, 1, 20 + (uint64_t)i);
+		evsums_sys_exit(a, 802, SYS_getppid, 1, 30 + (uint64_t)i);
 	}
 	/* 802 becomes another user in the interval: whose were its calls? */
-	acct_sys_exit(a, 802, SYS_setuid, 0, 40);
+	evsums_sys_exit(a, 802, SYS_setuid, 0, 40);
 	tick(&m, &s, ft, 2, p, 3);
 	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), 3);
 	CHECK_EQ_I64(count(&m, 801, CNT_SYSCALLS), -1);
 	CHECK_EQ_I64(count(&m, 802, CNT_SYSCALLS), -1);
 	CHECK_EQ_U64(m.ev_total[CNT_SYSCALLS], 3);
 	/* The next interval of the user's own is counted again. */
-	acct_sys_exit(a, 802, SYS_getppid, 1, 50);
+	evsums_sys_exit(a, 802, SYS_getppid, 1, 50);
 	tick(&m, &s, ft, 3, p, 3);
 	CHECK_EQ_I64(count(&m, 802, CNT_SYSCALLS), 1);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 /* The calls of syscall @nr in @t's table this interval. */
 static uint64_t calls_of(const struct task *t, long nr)
 {
-	const struct sc_stat *st = t ? sc_table_find(&t->sc, sc_key(nr, false)) : NULL;
+	const struct sc_stat *st = t ? sctable_find(&t->sc, sc_key(nr, false)) : NULL;
 
 	return st ? st->calls : 0;
 }
@@ -288,29 +288,29 @@ static uint64_t calls_of(const struct task *t, long nr)
  * getppid calls, exit_group, the exit, its SIGCHLD and last switch. @part:
  * 1 the parent's events, 2 the child's; from time @at.
  */
-static void life(struct acct *a, int part, uint64_t at, const char *name, int n)
+static void life(struct evsums *a, int part, uint64_t at, const char *name, int n)
 {
 	int i;
 
 	if (part == 1) {
-		acct_newtask(a, 1, 800, 0, "lives", 5, at);
+		evsums_newtask(a, 1, 800, 0, "lives", 5, at);
 		return;
 	}
-	acct_sys_exit(a, 800, SYS_clone, 0, at + 10);
-	acct_rename(a, 800, name, strlen(name), at + 15);
+	evsums_sys_exit(a, 800, SYS_clone, 0, at + 10);
+	evsums_rename(a, 800, name, strlen(name), at + 15);
 	for (i = 0; i < n; i++)
-		acct_sys_exit(a, 800, SYS_getppid, 1, at + 20 + (uint64_t)i);
-	acct_sys_noreturn(a, 800, SYS_exit_group, at + 50);
-	acct_exit(a, 800, true, at + 51);
-	acct_signal(a, 800, 1, SIGCHLD, 0, at + 52);
-	acct_switch(a, 800, 0x10, at + 53);
+		evsums_sys_exit(a, 800, SYS_getppid, 1, at + 20 + (uint64_t)i);
+	evsums_sys_noreturn(a, 800, SYS_exit_group, at + 50);
+	evsums_exit(a, 800, true, at + 51);
+	evsums_signal(a, 800, 1, SIGCHLD, 0, at + 52);
+	evsums_switch(a, 800, 0x10, at + 53);
 }
 
 /* Both lives' rows: the newest the pid's task, the older its past life. */
-static void check_lives(const struct model *m, struct ftrace *ft)
+static void check_lives(const struct model *m, struct counting *ft)
 {
 	const struct task *b = model_task_find(m, 800), *a = model_past_find(m, 800);
-	struct ftrace_stats st;
+	struct counting_stats st;
 
 	if (!CHECK(a && b))
 		return;
@@ -327,7 +327,7 @@ static void check_lives(const struct model *m, struct ftrace *ft)
 	CHECK_EQ_U64(b->delta[CNT_SIGSENT], 1);
 	CHECK_EQ_U64(a->delta[CNT_VCSW], 1);
 	CHECK_EQ_U64(b->delta[CNT_VCSW], 1);
-	ftrace_get_stats(ft, &st);
+	counting_get_stats(ft, &st);
 	CHECK_EQ_U64(st.lives_unsplit, 0);
 }
 
@@ -338,8 +338,8 @@ static void check_lives(const struct model *m, struct ftrace *ft)
  */
 static void reuse_in_interval(int order)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 1, 0, "init", true } };
 	struct model m;
 	struct sample s;
@@ -380,7 +380,7 @@ static void reuse_in_interval(int order)
 	CHECK(!model_past_find(&m, 800) || model_past_find(&m, 800)->seen_tick != m.tick);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 static void test_reuse_one_cpu(void)
@@ -406,8 +406,8 @@ static void test_reuse_old_first(void)
 /* The new life an interval after the old one's row X: a task of its own. */
 static void test_reuse_next_interval(void)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 1, 0, "init", true } };
 	const struct task *t;
 	struct model m;
@@ -434,7 +434,7 @@ static void test_reuse_next_interval(void)
 	CHECK_EQ_U64(m.ntasks, 2);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 /*
@@ -443,11 +443,11 @@ static void test_reuse_next_interval(void)
  */
 static void test_reuse_unsplit(void)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 1, 0, "init", true } };
 	const struct task *pa, *pb;
-	struct ftrace_stats st;
+	struct counting_stats st;
 	uint64_t total;
 	struct model m;
 	struct sample s;
@@ -456,17 +456,17 @@ static void test_reuse_unsplit(void)
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 1);
 	for (i = 0; i < 3; i++)
-		acct_sys_exit(a, 800, SYS_getppid, 1, 230 + (uint64_t)i);
-	acct_sys_noreturn(a, 800, SYS_exit_group, 250);
-	acct_exit(a, 800, true, 251);
-	acct_switch(a, 800, 0x10, 253);
+		evsums_sys_exit(a, 800, SYS_getppid, 1, 230 + (uint64_t)i);
+	evsums_sys_noreturn(a, 800, SYS_exit_group, 250);
+	evsums_exit(a, 800, true, 251);
+	evsums_switch(a, 800, 0x10, 253);
 	life(a, 1, 100, "life-a", 3);
 	life(a, 2, 100, "life-a", 3);
-	acct_newtask(a, 1, 800, 0, "lives", 5, 200);
-	acct_sys_exit(a, 800, SYS_clone, 0, 210);
-	acct_rename(a, 800, "life-b", 6, 215);
-	acct_sys_exit(a, 800, SYS_getppid, 1, 220);
-	acct_sys_exit(a, 800, SYS_getppid, 1, 221);
+	evsums_newtask(a, 1, 800, 0, "lives", 5, 200);
+	evsums_sys_exit(a, 800, SYS_clone, 0, 210);
+	evsums_rename(a, 800, "life-b", 6, 215);
+	evsums_sys_exit(a, 800, SYS_getppid, 1, 220);
+	evsums_sys_exit(a, 800, SYS_getppid, 1, 221);
 	tick(&m, &s, ft, 2, p, 1);
 	pa = model_past_find(&m, 800);
 	if (CHECK(pa)) {
@@ -484,11 +484,11 @@ static void test_reuse_unsplit(void)
 	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), -1);
 	/* The calls happened: the totals have them. */
 	CHECK_EQ_U64(total + m.ev_total[CNT_SYSCALLS], 10);
-	ftrace_get_stats(ft, &st);
+	counting_get_stats(ft, &st);
 	CHECK(st.lives_unsplit > 0);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 /*
@@ -498,10 +498,10 @@ static void test_reuse_unsplit(void)
  */
 static void test_one_life_each(void)
 {
-	struct ftrace *ft = ftrace_new_offline(-1);
-	struct acct *a = ftrace_acct(ft);
+	struct counting *ft = counting_new_offline(-1);
+	struct evsums *a = counting_acct(ft);
 	struct proc p[] = { { 1, 0, "init", true }, { 500, 0, "srv", true } };
-	struct ftrace_stats st;
+	struct counting_stats st;
 	const struct task *t;
 	struct model m;
 	struct sample s;
@@ -509,27 +509,27 @@ static void test_one_life_each(void)
 	setup(&m, &s, ft);
 	tick(&m, &s, ft, 1, p, 2);
 	life(a, 2, 100, "short", 3);
-	acct_newtask(a, 500, 501, ACCT_CLONE_THREAD, "srv", 3, 90);
-	acct_sys_exit(a, 501, SYS_clone3, 0, 95);
-	acct_sys_exit(a, 501, SYS_read, 1, 96);
+	evsums_newtask(a, 500, 501, ACCT_CLONE_THREAD, "srv", 3, 90);
+	evsums_sys_exit(a, 501, SYS_clone3, 0, 95);
+	evsums_sys_exit(a, 501, SYS_read, 1, 96);
 	life(a, 1, 100, "short", 3);
 	tick(&m, &s, ft, 2, p, 2);
 	t = model_task_find(&m, 800);
 	CHECK(t && t->state == 'X' && !strcmp(t->comm, "short"));
 	CHECK_EQ_I64(count(&m, 800, CNT_SYSCALLS), 4);
 	CHECK_EQ_I64(count(&m, 500, CNT_SYSCALLS), 1);
-	acct_sys_exit(a, 500, SYS_write, 1, 400);
-	acct_sys_exit(a, 501, SYS_read, 1, 401);
+	evsums_sys_exit(a, 500, SYS_write, 1, 400);
+	evsums_sys_exit(a, 501, SYS_read, 1, 401);
 	tick(&m, &s, ft, 3, p, 2);
 	CHECK_EQ_I64(count(&m, 500, CNT_SYSCALLS), 2);
 	CHECK(!model_past_find(&m, 800) && !model_past_find(&m, 500));
 	t = model_task_find(&m, 500);
 	CHECK(t && t->made_tick == 1);
-	ftrace_get_stats(ft, &st);
+	counting_get_stats(ft, &st);
 	CHECK_EQ_U64(st.lives_unsplit, 0);
 	sample_free(&s);
 	model_free(&m);
-	ftrace_stop(ft);
+	counting_stop(ft);
 }
 
 static const struct test tests[] = {

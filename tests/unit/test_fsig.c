@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * model/watched.c's signals panel: which generation a delivery takes, as the
+ * model/fproc.c's signals panel: which generation a delivery takes, as the
  * kernel dequeues (the thread's queue, then the process's; a standard signal
  * is queued once per queue, a real-time one in order). A shell's SIGCHLDs
  * were matched to the oldest pending entry: a stale one (taken without a
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../lib/evring.h"
-#include "../../model/watched.h"
+#include "../../model/fproc.h"
 #include "../../model/kev.h"
 #include "../../lib/util.h"
 #include "test.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/hostfile.c: the runtimes' files under a host's
+ * Unit tests of collectors/cgroup/hostfile.c: the runtimes' files under a host's
  * root are read only when the runtime could have written them: no link at
  * the last component, a link on the way resolved inside the root (never out
  * of it), a regular file of one name that others may not write, in a
@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../collectors/hostfile.h"
+#include "../../collectors/cgroup/hostfile.h"
 #include "test.h"
 
 #ifndef ARRAY_SIZE

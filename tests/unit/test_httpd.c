@@ -177,7 +177,7 @@ static double max_run_s;
 
 static double cpu_now(void)
 {
-	return (double)thread_cpu_ns() / 1e9;
+	return (double)clocks_thread_cpu_ns() / 1e9;
 }
 
 /* One iteration of a main loop: poll the server's fd (and @fds) then run it. */

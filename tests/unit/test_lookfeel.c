@@ -40,13 +40,13 @@ static void test_shipped_themes(void)
 			const char *p = text;
 			bool found = false;
 
-			snprintf(needle, sizeof(needle), "\n%s ", theme_elem_name(e));
+			snprintf(needle, sizeof(needle), "\n%s ", themedef_elem_name(e));
 			while ((p = strstr(p, needle))) {
 				found = true;
 				p++;
 			}
 			if (!CHECK(found))
-				printf("# %s lacks %s\n", path, theme_elem_name(e));
+				printf("# %s lacks %s\n", path, themedef_elem_name(e));
 		}
 		/* The view shown must stand out of the tab line (issue 21). */
 		if (!CHECK(memcmp(&d.st[EL_TAB], &d.st[EL_TAB_CURRENT], sizeof(d.st[0]))))
@@ -77,7 +77,7 @@ static void test_theme_syntax(void)
 	char err[256];
 	int line;
 
-	CHECK(theme_parse("# c\n\nnormal default default\n"
+	CHECK(themedef_parse("# c\n\nnormal default default\n"
 			  "selected black 153/cyan bold reverse # trailing\n"
 			  "  rate-mid\t214/yellow  default\n"
 			  "title bright-red 7\n", &d, &line, err, sizeof(err)) == 0);
@@ -92,21 +92,21 @@ static void test_theme_syntax(void)
 	CHECK_EQ_I64(d.st[EL_ERROR].fg.c, -1);
 	CHECK_EQ_I64(d.st[EL_ERROR].attrs, 0);
 
-	CHECK(theme_parse("normal default default\nbogus red blue\n", &d, &line, err,
+	CHECK(themedef_parse("normal default default\nbogus red blue\n", &d, &line, err,
 			  sizeof(err)) == -EINVAL);
 	CHECK_EQ_I64(line, 2);
 	CHECK(strstr(err, "bogus") != NULL);
-	CHECK(theme_parse("\n\n\ntitle pink default\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(themedef_parse("\n\n\ntitle pink default\n", &d, &line, err, sizeof(err)) == -EINVAL);
 	CHECK_EQ_I64(line, 4);
 	CHECK(strstr(err, "pink") != NULL);
-	CHECK(theme_parse("title red default blinky\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(themedef_parse("title red default blinky\n", &d, &line, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "blinky") != NULL);
-	CHECK(theme_parse("title red\n", &d, &line, err, sizeof(err)) == -EINVAL);
-	CHECK(theme_parse("title red default\ntitle red default\n", &d, &line, err,
+	CHECK(themedef_parse("title red\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(themedef_parse("title red default\ntitle red default\n", &d, &line, err,
 			  sizeof(err)) == -EINVAL);
 	CHECK_EQ_I64(line, 2);
-	CHECK(theme_parse("title 256 default\n", &d, &line, err, sizeof(err)) == -EINVAL);
-	CHECK(theme_parse("title 12/300 default\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(themedef_parse("title 256 default\n", &d, &line, err, sizeof(err)) == -EINVAL);
+	CHECK(themedef_parse("title 12/300 default\n", &d, &line, err, sizeof(err)) == -EINVAL);
 }
 
 /* A file with an error: the message names the file and the line. */
@@ -138,19 +138,19 @@ static void test_theme_colors(void)
 	struct theme_color c;
 
 	c = (struct theme_color){ 214, 3 };
-	CHECK_EQ_I64(theme_color_for(c, 256), 214);
-	CHECK_EQ_I64(theme_color_for(c, 8), 3);
+	CHECK_EQ_I64(themedef_color_for(c, 256), 214);
+	CHECK_EQ_I64(themedef_color_for(c, 8), 3);
 	c = (struct theme_color){ 9, -1 };	/* bright-red */
-	CHECK_EQ_I64(theme_color_for(c, 16), 9);
-	CHECK_EQ_I64(theme_color_for(c, 8), 1);
+	CHECK_EQ_I64(themedef_color_for(c, 16), 9);
+	CHECK_EQ_I64(themedef_color_for(c, 8), 1);
 	c = (struct theme_color){ 196, -1 };	/* xterm red, no fallback */
-	CHECK_EQ_I64(theme_color_for(c, 8), 1);
+	CHECK_EQ_I64(themedef_color_for(c, 8), 1);
 	c = (struct theme_color){ 250, -1 };	/* light grey */
-	CHECK_EQ_I64(theme_color_for(c, 8), 7);
+	CHECK_EQ_I64(themedef_color_for(c, 8), 7);
 	c = (struct theme_color){ -1, -1 };
-	CHECK_EQ_I64(theme_color_for(c, 8), -1);
+	CHECK_EQ_I64(themedef_color_for(c, 8), -1);
 	c = (struct theme_color){ 153, 14 };	/* fallback bright-cyan on 8 colours: cyan */
-	CHECK_EQ_I64(theme_color_for(c, 8), 6);
+	CHECK_EQ_I64(themedef_color_for(c, 8), 6);
 }
 
 static void test_settings_parse(void)

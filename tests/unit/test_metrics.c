@@ -79,21 +79,21 @@ static struct task_reading *reading(struct fixture *f, pid_t pid, const char *co
 
 /* One row of events: @calls of @nr, @errs of them failing with @err. */
 static struct row_events *events(struct fixture *f, pid_t pid, const char *comm, bool exited,
-				 struct sc_table *sc, struct sc_table *et, uint32_t nr,
+				 struct sctable *sc, struct sctable *et, uint32_t nr,
 				 uint64_t calls, uint64_t errs, uint32_t err)
 {
 	struct row_events *e = fx_row(&f->s, pid, comm, exited);
 
 	e->n[CNT_SYSCALLS] = calls;
 	e->n[CNT_SYSERR] = errs;
-	sc_table_clear(sc);
-	sc_table_clear(et);
+	sctable_clear(sc);
+	sctable_clear(et);
 	if (calls) {
-		sc_table_get(sc, nr)->calls = calls;
-		sc_table_get(sc, nr)->errors = errs;
+		sctable_get(sc, nr)->calls = calls;
+		sctable_get(sc, nr)->errors = errs;
 	}
 	if (errs)
-		sc_table_get(et, sc_err_key(nr, err))->errors = errs;
+		sctable_get(et, sc_err_key(nr, err))->errors = errs;
 	e->sc = sc;
 	e->err = et;
 	return e;
@@ -168,7 +168,7 @@ static double sum(const struct fixture *f, const char *prefix)
 
 static void test_exited_between_scrapes(void)
 {
-	struct sc_table sc = { 0 }, et = { 0 }, sc2 = { 0 }, et2 = { 0 };
+	struct sctable sc = { 0 }, et = { 0 }, sc2 = { 0 }, et2 = { 0 };
 	struct fixture f;
 
 	fx_init(&f, CGROUP_BY_COMM, 0);
@@ -227,10 +227,10 @@ static void test_exited_between_scrapes(void)
 	CHECK_VAL(&f, "ktop_syscall_errors_total{comm=\"worker\",syscall=\"openat\",errno=\"ENOENT\"}", 4);
 	CHECK_VAL(&f, "ktop_processes{comm=\"worker\"}", 0);
 	CHECK_VAL(&f, "ktop_refreshes_total", 5);
-	sc_table_free(&sc);
-	sc_table_free(&et);
-	sc_table_free(&sc2);
-	sc_table_free(&et2);
+	sctable_free(&sc);
+	sctable_free(&et);
+	sctable_free(&sc2);
+	sctable_free(&et2);
 	fx_free(&f);
 }
 
@@ -241,7 +241,7 @@ static void test_exited_between_scrapes(void)
  */
 static void test_signals_by_name(void)
 {
-	struct sc_table sc = { 0 }, et = { 0 };
+	struct sctable sc = { 0 }, et = { 0 };
 	struct fixture f;
 
 	fx_init(&f, CGROUP_BY_COMM, 0);
@@ -273,8 +273,8 @@ static void test_signals_by_name(void)
 	CHECK(isnan(value(&f, "ktop_signals_total{comm=\"a\",direction=\"received\",signal=\"SIGUSR2\"}")));
 	CHECK_VAL(&f, "ktop_signals_total{comm=\"a\",direction=\"received\",signal=\"other\"}", 4);
 	CHECK_VAL(&f, "ktop_signals_total{comm=\"b\",direction=\"sent\",signal=\"other\"}", 0);
-	sc_table_free(&sc);
-	sc_table_free(&et);
+	sctable_free(&sc);
+	sctable_free(&et);
 	fx_free(&f);
 }
 
@@ -304,7 +304,7 @@ static void test_born_counts_whole(void)
 static void test_group_cap(void)
 {
 	static const char *const names[] = { "a", "b", "c", "d", "c" };
-	struct sc_table sc = { 0 }, et = { 0 };
+	struct sctable sc = { 0 }, et = { 0 };
 	struct fixture f;
 	size_t i;
 
@@ -344,8 +344,8 @@ static void test_group_cap(void)
 	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"read\"}", 39 + 1000);
 	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"other\",syscall=\"other\"}", 11);
 	CHECK_NEAR(sum(&f, "ktop_syscalls_total{"), 60 + 1001, 0);
-	sc_table_free(&sc);
-	sc_table_free(&et);
+	sctable_free(&sc);
+	sctable_free(&et);
 	fx_free(&f);
 }
 
@@ -357,7 +357,7 @@ static void test_group_cap(void)
 static void test_expire(void)
 {
 	static const char *const names[] = { "u1", "u2", "u3", "u4" };
-	struct sc_table sc = { 0 }, et = { 0 };
+	struct sctable sc = { 0 }, et = { 0 };
 	struct fixture f;
 	size_t i;
 
@@ -404,8 +404,8 @@ static void test_expire(void)
 	render(&f);
 	CHECK_VAL(&f, "ktop_processes{comm=\"daemon\"}", 1);
 	CHECK(isnan(value(&f, "ktop_processes{comm=\"new\"}")));
-	sc_table_free(&sc);
-	sc_table_free(&et);
+	sctable_free(&sc);
+	sctable_free(&et);
 	fx_free(&f);
 }
 
@@ -487,7 +487,7 @@ static void test_fair_share(void)
 static void test_other_name(void)
 {
 	static const char *const names[] = { "other", "[other]", "[other", "others" };
-	struct sc_table sc = { 0 }, et = { 0 };
+	struct sctable sc = { 0 }, et = { 0 };
 	struct fixture f;
 	size_t i;
 
@@ -509,8 +509,8 @@ static void test_other_name(void)
 	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"[other\",syscall=\"read\"}", 12);
 	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"others\",syscall=\"read\"}", 13);
 	CHECK_VAL(&f, "ktop_metrics_dropped_groups", 0);
-	sc_table_free(&sc);
-	sc_table_free(&et);
+	sctable_free(&sc);
+	sctable_free(&et);
 	fx_free(&f);
 }
 
@@ -607,7 +607,7 @@ static void test_formats(void)
  */
 static void test_compat_names(void)
 {
-	struct sc_table sc = { 0 }, et = { 0 }, sc2 = { 0 }, et2 = { 0 };
+	struct sctable sc = { 0 }, et = { 0 }, sc2 = { 0 }, et2 = { 0 };
 	struct fixture f;
 
 	fx_init(&f, CGROUP_BY_COMM, 0);
@@ -631,10 +631,10 @@ static void test_compat_names(void)
 	CHECK_VAL(&f, "ktop_syscalls_total{comm=\"prog64\",syscall=\"getppid\"}", 7);
 	CHECK_VAL(&f, "ktop_subsystem_syscalls_total{subsystem=\"Filesystem\"}", 1000);
 	CHECK_VAL(&f, "ktop_subsystem_syscalls_total{subsystem=\"Process Mgmt.\"}", 7);
-	sc_table_free(&sc);
-	sc_table_free(&et);
-	sc_table_free(&sc2);
-	sc_table_free(&et2);
+	sctable_free(&sc);
+	sctable_free(&et);
+	sctable_free(&sc2);
+	sctable_free(&et2);
 	fx_free(&f);
 }
 #endif
@@ -645,7 +645,7 @@ static void test_compat_names(void)
  */
 static void test_task_states(void)
 {
-	struct sc_table sc = { 0 }, et = { 0 };
+	struct sctable sc = { 0 }, et = { 0 };
 	struct fixture f;
 	struct row_events *e;
 	int i;
@@ -686,8 +686,8 @@ static void test_task_states(void)
 	render(&f);
 	CHECK(strstr(f.out.data, "ktop_task_state_seconds_total{") == NULL);
 	fx_free(&f);
-	sc_table_free(&sc);
-	sc_table_free(&et);
+	sctable_free(&sc);
+	sctable_free(&et);
 }
 
 /* The raw protobuf of a remote write body. */
@@ -718,7 +718,7 @@ static void test_push_equals_page(void)
 	static const char *const names[] = { "we\"ird\\name", "b\nc", "x", "y" };
 	struct metrics_health h = { .tracing = true, .have_events = true,
 				    .have_rw = true, .rw_sent = 12, .rw_queue_bytes = 345 };
-	struct sc_table sc[4] = { 0 }, et[4] = { 0 };
+	struct sctable sc[4] = { 0 }, et[4] = { 0 };
 	struct rw_writer *w = rw_writer_new(ext, ARRAY_SIZE(ext));
 	struct prom_buf both = { 0 };
 	struct fixture f;
@@ -779,8 +779,8 @@ static void test_push_equals_page(void)
 	CHECK(strstr(f.out.data, "comm=\"we\\\"ird\\\\name\"") != NULL);
 out:
 	for (i = 0; i < ARRAY_SIZE(sc); i++) {
-		sc_table_free(&sc[i]);
-		sc_table_free(&et[i]);
+		sctable_free(&sc[i]);
+		sctable_free(&et[i]);
 	}
 	prom_buf_free(&both);
 	rw_writer_free(w);

@@ -91,11 +91,11 @@ static void test_model_first_tick(void)
 		CHECK(!task_delta(t, (enum counter)c, &d));
 		CHECK(!task_rate(&m, t, (enum counter)c, &r));
 	}
-	CHECK(!col_num(&m, t, COL_CPU, &v));
-	CHECK(!col_num(&m, t, COL_MINFLT, &v));
-	CHECK(!col_num(&m, t, COL_VCSW, &v));
+	CHECK(!columns_num(&m, t, COL_CPU, &v));
+	CHECK(!columns_num(&m, t, COL_MINFLT, &v));
+	CHECK(!columns_num(&m, t, COL_VCSW, &v));
 	/* The values read are known: TIME+ needs one sample only. */
-	CHECK(col_num(&m, t, COL_TIME, &v));
+	CHECK(columns_num(&m, t, COL_TIME, &v));
 	CHECK_NEAR(v, 6.0, 1e-9);
 	CHECK_EQ_U64(rs.nrows, 1);
 	rowset_free(&rs);
@@ -128,9 +128,9 @@ static void test_model_second_tick_rates(void)
 	CHECK_NEAR(r, 1234.0, 1e-9);
 	CHECK(task_delta(t, CNT_MAJFLT, &d) && d == 0);
 	CHECK(!task_delta(t, CNT_VCSW, &d));	/* never read */
-	CHECK(col_num(&m, t, COL_CPU, &v));
+	CHECK(columns_num(&m, t, COL_CPU, &v));
 	CHECK_NEAR(v, 50.0, 1e-9);
-	CHECK(col_num(&m, t, COL_MINFLT, &v));
+	CHECK(columns_num(&m, t, COL_MINFLT, &v));
 	CHECK_NEAR(v, 1234.0, 1e-9);
 
 	/* Two seconds later, user and system time: 150 ticks / 2 s at 100 Hz = 75%. */
@@ -220,11 +220,11 @@ static void test_model_set_stat_fields(void)
 	CHECK_EQ_U64(t->cnt[CNT_MINFLT], 3);
 	CHECK_EQ_U64(t->cnt[CNT_MAJFLT], 4);
 	CHECK_EQ_I64(t->uid, -1);
-	CHECK(col_num(&m, t, COL_CPUID, &v) && v == 3);
+	CHECK(columns_num(&m, t, COL_CPUID, &v) && v == 3);
 	t->processor = -1;
-	CHECK(!col_num(&m, t, COL_CPUID, &v));
-	CHECK(!col_num(&m, t, COL_UID, &v));
-	CHECK(!col_num(&m, t, COL_MEM, &v));	/* no meminfo yet */
+	CHECK(!columns_num(&m, t, COL_CPUID, &v));
+	CHECK(!columns_num(&m, t, COL_UID, &v));
+	CHECK(!columns_num(&m, t, COL_MEM, &v));	/* no meminfo yet */
 	model_free(&m);
 }
 
@@ -301,7 +301,7 @@ static void test_model_pid_reuse(void)
 	CHECK(t->cmdline == NULL);
 	CHECK_EQ_U64(t->cmdline_len, 0);
 	CHECK_EQ_I64(t->uid, -1);
-	CHECK(col_num(&m, t, COL_TIME, &v));
+	CHECK(columns_num(&m, t, COL_TIME, &v));
 	CHECK_NEAR(v, 0.1, 1e-9);
 	/* The row stays wanted: it is the same line on the screen. */
 	CHECK(model_task_wants_status(&m, t));
@@ -818,16 +818,16 @@ static void test_model_sum_syscalls(void)
 	for (i = 1; i <= 3; i++) {
 		tick_begin(&m, i);
 		t = sample(&m, 7, 1, "s", 0, 0, 0);
-		sc_table_get(&t->sc, 1)->calls += 10;
-		sc_table_get(&t->sc, 2)->errors += (sc_table_get(&t->sc, 2)->calls += 2);
+		sctable_get(&t->sc, 1)->calls += 10;
+		sctable_get(&t->sc, 2)->errors += (sctable_get(&t->sc, 2)->calls += 2);
 		t = sample(&m, 8, 1, "other", 0, 0, 0);
-		sc_table_get(&t->sc, 1)->calls += 1000;
+		sctable_get(&t->sc, 1)->calls += 1000;
 		m.lost_events = 1;
 		model_end_tick(&m);
 	}
 	/* The first tick is the baseline, like every other count. */
-	CHECK_EQ_U64(sc_table_find(&m.sc_total, 1)->calls, 20);
-	CHECK_EQ_U64(sc_table_find(&m.sc_total, 2)->errors, 4);
+	CHECK_EQ_U64(sctable_find(&m.sc_total, 1)->calls, 20);
+	CHECK_EQ_U64(sctable_find(&m.sc_total, 2)->errors, 4);
 	CHECK_EQ_U64(m.lost_total, 2);
 	model_free(&m);
 }
@@ -1650,7 +1650,7 @@ static void test_first_frame_and_exited(void)
 	CHECK_STR(fmt_cell(&m, t, COL_CPU, b, sizeof(b), true), "50.0");
 	CHECK_STR(fmt_cell(&m, t, COL_MINFLT, b, sizeof(b), true), "40");
 	CHECK_STR(fmt_cell(&m, t, COL_MEM, b, sizeof(b), true), "0.04");
-	CHECK(!col_num(&m, t, COL_CPU, &v));	/* CSV, JSON: still no rate */
+	CHECK(!columns_num(&m, t, COL_CPU, &v));	/* CSV, JSON: still no rate */
 
 	/* The second frame: rates of the interval, nothing since start. */
 	tick_begin(&m, 2);
@@ -1890,11 +1890,11 @@ static void late_refresh(bool traced)
 	/* The counts as counted (CSV's milliseconds): only the shares are bound. */
 	if (traced) {
 		CHECK_STR(fmt_cell(&m, t, COL_ONCPU, b, sizeof(b), true), "100.0");
-		CHECK(col_num(&m, t, COL_ONCPU, &v));
+		CHECK(columns_num(&m, t, COL_ONCPU, &v));
 		CHECK_NEAR(v, 1200.0, 1e-9);
 	} else {
 		CHECK_STR(fmt_cell(&m, t, COL_RUNQ, b, sizeof(b), true), "100.0");
-		CHECK(col_num(&m, t, COL_RUNQ, &v));
+		CHECK(columns_num(&m, t, COL_RUNQ, &v));
 		CHECK_NEAR(v, 1448.0, 1e-9);
 	}
 	t = model_task_find(&m, 22);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/procfs.c against a fake /proc: a directory made with
+ * Unit tests of collectors/proc/procfs.c against a fake /proc: a directory made with
  * mkdtemp holding "PID/stat", "PID/status" and "PID/task/TID/..." files that the
  * tests write and rewrite between ticks.
  *
@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include "../../tables/columns.h"
-#include "../../collectors/fdcache.h"
+#include "../../collectors/proc/fdcache.h"
 #include "../../model/model.h"
 #include "../../tables/rows.h"
-#include "../../collectors/procfs.h"
+#include "../../collectors/proc/procfs.h"
 #include "../../lib/util.h"
 #include "fixture.h"
 #include "test.h"
@@ -318,7 +318,7 @@ static void test_procfs_basic(void)
 		/* No cmdline file: nothing, no crash. */
 		CHECK(t->cmdline == NULL);
 		CHECK(!t->have_cpu);
-		CHECK(!col_num(&m, t, COL_VCSW, &v));
+		CHECK(!columns_num(&m, t, COL_VCSW, &v));
 	}
 	t = model_task_find(&m, 200);
 	if (CHECK(t)) {
@@ -353,7 +353,7 @@ static void test_procfs_basic(void)
 		CHECK(delta_is(t, CNT_MINFLT, 123));
 		CHECK(delta_is(t, CNT_VCSW, 7));
 		CHECK(delta_is(t, CNT_IVCSW, 3));
-		CHECK(col_num(&m, t, COL_VCSW, &v));
+		CHECK(columns_num(&m, t, COL_VCSW, &v));
 		CHECK_NEAR(v, 7.0, 0);
 	}
 	t = model_task_find(&m, 200);
@@ -776,8 +776,8 @@ static void test_procfs_cgroup(void)
 	if (CHECK(b && b->cgroup)) {
 		char buf[128];
 
-		CHECK_STR(col_text(b, COL_CONTAINER, buf, sizeof(buf), 0), "docker:0123456789ab");
-		CHECK_STR(col_text(b, COL_UNIT, buf, sizeof(buf), 0),
+		CHECK_STR(columns_text(b, COL_CONTAINER, buf, sizeof(buf), 0), "docker:0123456789ab");
+		CHECK_STR(columns_text(b, COL_UNIT, buf, sizeof(buf), 0),
 			     "docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope");
 	}
 	close_collector(root, pc, &m);

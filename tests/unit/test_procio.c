@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/procio.c's parser of /proc/PID/io: the kernel's
+ * Unit tests of collectors/proc/procio.c's parser of /proc/PID/io: the kernel's
  * file as it is, fields in another order, values at the limits, and cut,
  * empty or hostile buffers (never read past the buffer, never a wrong number).
  */
 #include <errno.h>
 
-#include "../../collectors/procio.h"
+#include "../../collectors/proc/procio.h"
 #include "../../lib/util.h"
 #include "test.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the /proc parsers of collectors/procfs.c: /proc/PID/stat and status
+ * Unit tests of the /proc parsers of collectors/proc/procfs.c: /proc/PID/stat and status
  * parsers against real-looking lines, hostile process names and cut buffers.
  *
  * The kernel's buffers are not NUL-terminated, so every parse goes through an
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/procfs.h"
+#include "../../collectors/proc/procfs.h"
 #include "../../lib/util.h"
 #include "test.h"
 
@@ -38,7 +38,7 @@ static int parse_stat_exact(const char *s, size_t len, struct pid_stat *st)
 	if (!b)
 		abort();
 	memcpy(b, s, len);
-	r = parse_pid_stat(b, len, st);
+	r = procfs_parse_pid_stat(b, len, st);
 	free(b);
 	return r;
 }
@@ -52,7 +52,7 @@ static int parse_status_exact(const char *s, size_t len, struct pid_status *st)
 	if (!b)
 		abort();
 	memcpy(b, s, len);
-	r = parse_pid_status(b, len, st);
+	r = procfs_parse_pid_status(b, len, st);
 	free(b);
 	return r;
 }
@@ -255,7 +255,7 @@ static void test_stat_empty_buffer(void)
 
 	CHECK_EQ_I64(parse_stat_exact("", zero, &st), -EINVAL);
 	/* A buffer with a byte in it but length 0 is still empty. */
-	CHECK_EQ_I64(parse_pid_stat(&one, 0, &st), -EINVAL);
+	CHECK_EQ_I64(procfs_parse_pid_stat(&one, 0, &st), -EINVAL);
 	CHECK_EQ_I64(st.processor, -1);
 }
 
@@ -652,25 +652,25 @@ static void test_elf_compat(void)
 	unsigned char h[20] = { 0x7f, 'E', 'L', 'F', 1, 1, 1, 0 };
 
 	h[18] = 3;	/* EM_386 */
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 1);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), 1);
 	h[4] = 2;	/* ELFCLASS64 */
 	h[18] = 62;	/* EM_X86_64 */
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 0);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), 0);
 	h[4] = 1;	/* x32: class 32 of x86_64 itself, x86_64's numbers */
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 0);
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 0), 1);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), 0);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 0), 1);
 	h[5] = 2;	/* big endian: e_machine 62 << 8 */
 	h[18] = 0;
 	h[19] = 62;
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), 0);
-	CHECK_EQ_I64(parse_elf_compat(h, 19, 62), -1);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), 0);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, 19, 62), -1);
 	h[5] = 3;
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), -1);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), -1);
 	h[5] = 1;
 	h[4] = 0;
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), -1);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), -1);
 	memcpy(h, "#!/b", 4);	/* a script is no ELF file (exe never is one) */
-	CHECK_EQ_I64(parse_elf_compat(h, sizeof(h), 62), -1);
+	CHECK_EQ_I64(procfs_parse_elf_compat(h, sizeof(h), 62), -1);
 }
 
 static const struct test tests[] = {

@@ -90,13 +90,13 @@ static void test_wait(void)
 	char b[32];
 	double v;
 
-	CHECK(!col_wait(&m, &t, &v, &word));
+	CHECK(!columns_wait(&m, &t, &v, &word));
 	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "-");
 	/* 2 s: 0.4 s waiting for a CPU (20%), 1.2 s blocked (60%). */
 	t.have_delta = (1u << CNT_RUNQ) | (1u << CNT_BLOCKED);
 	t.delta[CNT_RUNQ] = 400000000;
 	t.delta[CNT_BLOCKED] = 1200000000;
-	CHECK(col_wait(&m, &t, &v, &word));
+	CHECK(columns_wait(&m, &t, &v, &word));
 	CHECK(v > 59.99 && v < 60.01);
 	CHECK_STR(word, "blk");
 	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "blk 60");
@@ -106,9 +106,9 @@ static void test_wait(void)
 	CHECK_STR(fmt_cell(&m, &t, COL_WAIT, b, sizeof(b), true), "0");
 	/* It says nothing more where RUNQ% and BLOCK% both show. */
 	kept[COL_RUNQ] = true;
-	CHECK(!col_wait_redundant(kept));
+	CHECK(!columns_wait_redundant(kept));
 	kept[COL_BLOCKED] = true;
-	CHECK(col_wait_redundant(kept));
+	CHECK(columns_wait_redundant(kept));
 }
 
 /* What only stat says is not known of a task /proc never read (born and gone). */
@@ -119,17 +119,17 @@ static void test_unread(void)
 	char b[32];
 	double v;
 
-	CHECK(!col_num(&m, &t, COL_NICE, &v));
-	CHECK(!col_num(&m, &t, COL_RSS, &v));
+	CHECK(!columns_num(&m, &t, COL_NICE, &v));
+	CHECK(!columns_num(&m, &t, COL_RSS, &v));
 	CHECK_STR(fmt_cell(&m, &t, COL_RSS, b, sizeof(b), true), "-");
 	t.starttime = 77;	/* read once: its last reading */
-	CHECK(col_num(&m, &t, COL_NICE, &v) && v == 0);
+	CHECK(columns_num(&m, &t, COL_NICE, &v) && v == 0);
 	/* A kernel thread is bracketed before its command line is read. */
 	t.ppid = 2;
 	snprintf(t.comm, sizeof(t.comm), "kworker/0:1");
-	CHECK_STR(col_text(&t, COL_CMDLINE, b, sizeof(b), true), "[kworker/0:1]");
+	CHECK_STR(columns_text(&t, COL_CMDLINE, b, sizeof(b), true), "[kworker/0:1]");
 	CHECK_STR(fmt_cell(&m, &t, COL_COMM, b, sizeof(b), true), "[kworker/0:1]");
-	CHECK_STR(col_text(&t, COL_COMM, b, sizeof(b), true), "kworker/0:1");	/* CSV: the name */
+	CHECK_STR(columns_text(&t, COL_COMM, b, sizeof(b), true), "kworker/0:1");	/* CSV: the name */
 }
 
 /*
@@ -144,13 +144,13 @@ static void test_kthread_flag(void)
 	char b[32];
 
 	snprintf(t.comm, sizeof(t.comm), "modprobe");
-	CHECK(col_kthread(&t));		/* no flags: the parentage rule */
+	CHECK(columns_kthread(&t));		/* no flags: the parentage rule */
 	t.have_flags = true;
-	CHECK(!col_kthread(&t));
+	CHECK(!columns_kthread(&t));
 	CHECK_STR(fmt_cell(&m, &t, COL_COMM, b, sizeof(b), true), "modprobe");
 	t.ppid = 0;
 	t.kthread = true;
-	CHECK(col_kthread(&t));
+	CHECK(columns_kthread(&t));
 	CHECK_STR(fmt_cell(&m, &t, COL_COMM, b, sizeof(b), true), "[modprobe]");
 }
 

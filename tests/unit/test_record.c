@@ -60,7 +60,7 @@ struct world {
 	double wall;
 	struct sys_sample sys;
 	struct cpu_times cpu[4];
-	struct sc_table sc[NSIM + 8], err[NSIM + 8];
+	struct sctable sc[NSIM + 8], err[NSIM + 8];
 	bool threads, traced;
 };
 
@@ -94,13 +94,13 @@ static void sim_new(struct world *w, struct sim *s, bool born)
 	(void)born;
 }
 
-static void fill_sc(struct world *w, struct sc_table *t)
+static void fill_sc(struct world *w, struct sctable *t)
 {
 	int n = (int)rnd(w, 5), i;
 
-	sc_table_clear(t);
+	sctable_clear(t);
 	for (i = 0; i < n; i++) {
-		struct sc_stat *s = sc_table_get(t, rnd(w, 460));
+		struct sc_stat *s = sctable_get(t, rnd(w, 460));
 
 		s->calls += 1 + rnd(w, 50);
 		if (rnd(w, 3) == 0) {
@@ -115,15 +115,15 @@ static void fill_sc(struct world *w, struct sc_table *t)
 	}
 }
 
-static void fill_err(struct world *w, struct sc_table *t)
+static void fill_err(struct world *w, struct sctable *t)
 {
 	int n = (int)rnd(w, 3), i;
 
-	sc_table_clear(t);
+	sctable_clear(t);
 	for (i = 0; i < n; i++)
-		sc_table_get(t, sc_err_key(rnd(w, 460), 1 + rnd(w, 130)))->errors += 1 + rnd(w, 9);
+		sctable_get(t, sc_err_key(rnd(w, 460), 1 + rnd(w, 130)))->errors += 1 + rnd(w, 9);
 	if (rnd(w, 20) == 0)	/* a number past the last system call's */
-		sc_table_get(t, sc_err_key(0xfffffff0u, 38))->errors = 3;
+		sctable_get(t, sc_err_key(0xfffffff0u, 38))->errors = 3;
 }
 
 /* One tick of the pseudo-live source into @m. */
@@ -588,8 +588,8 @@ static void world_free(struct world *w)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(w->sc); i++) {
-		sc_table_free(&w->sc[i]);
-		sc_table_free(&w->err[i]);
+		sctable_free(&w->sc[i]);
+		sctable_free(&w->err[i]);
 	}
 	free(w);
 }
@@ -892,7 +892,7 @@ out:
 	model_free(&m);
 }
 
-static const struct sc_table *stub_table(void *arg, int64_t id, bool err, bool *bad)
+static const struct sctable *stub_table(void *arg, int64_t id, bool err, bool *bad)
 {
 	(void)err;
 	if (id > 3)
@@ -900,7 +900,7 @@ static const struct sc_table *stub_table(void *arg, int64_t id, bool err, bool *
 	return id > 3 ? NULL : arg;
 }
 
-static int64_t stub_id(void *arg, const struct sc_table *t, bool err)
+static int64_t stub_id(void *arg, const struct sctable *t, bool err)
 {
 	(void)arg;
 	(void)t;
@@ -975,7 +975,7 @@ static void test_cmdline_shared(void)
 static void test_samples_damaged(void)
 {
 	struct world *w = xcalloc(1, sizeof(*w));
-	struct sc_table tab = { 0 };
+	struct sctable tab = { 0 };
 	const struct recsample_tables enc = { .id = stub_id }, dec = { .arg = &tab, .get = stub_table };
 	struct recbuf b = { 0 };
 	struct recmem em, dm;
@@ -988,7 +988,7 @@ static void test_samples_damaged(void)
 	w->traced = true;
 	for (i = 0; i < NSIM; i++)
 		sim_new(w, &w->p[i], false);
-	sc_table_get(&tab, 59);	/* not empty: rows name it */
+	sctable_get(&tab, 59);	/* not empty: rows name it */
 	sample_init(&d);
 	recmem_init(&em);
 	/* A sample made by hand: encoded twice (the second as differences), decoded, damaged. */
@@ -1088,7 +1088,7 @@ static void test_samples_damaged(void)
 	recmem_free(&em);
 	recbuf_free(&b);
 	sample_free(&d);
-	sc_table_free(&tab);
+	sctable_free(&tab);
 	world_free(w);
 }
 
@@ -1196,7 +1196,7 @@ static void test_sys_codec(void)
 
 static void test_sc_codec(void)
 {
-	struct sc_table t = { 0 }, u = { 0 };
+	struct sctable t = { 0 }, u = { 0 };
 	struct recbuf buf = { 0 };
 	struct sc_stat *s;
 	static const char *const bad[] = {
@@ -1208,13 +1208,13 @@ static void test_sc_codec(void)
 
 	recfmt_sc_encode(&buf, &t);
 	CHECK_STR((char *)buf.p, "[]");
-	s = sc_table_get(&t, 257);
+	s = sctable_get(&t, 257);
 	s->calls = 12;
 	s->errors = 3;
 	s->top_errno = 2;
-	s = sc_table_get(&t, 0);
+	s = sctable_get(&t, 0);
 	s->calls = 5;
-	s = sc_table_get(&t, 1);
+	s = sctable_get(&t, 1);
 	s->calls = 1;
 	s->timed = 1;
 	s->time_ns = 1500;
@@ -1224,42 +1224,42 @@ static void test_sc_codec(void)
 	CHECK_STR((char *)buf.p, "[[0,5],[1,1,0,0,1,1500,1500],[257,12,3,2]]");
 	CHECK(recfmt_sc_decode((char *)buf.p, buf.len, &u) == 0);
 	CHECK_EQ_U64(u.used, 3);
-	CHECK_EQ_U64(sc_table_find(&u, 257)->top_errno, 2);
-	CHECK_EQ_U64(sc_table_find(&u, 1)->max_ns, 1500);
+	CHECK_EQ_U64(sctable_find(&u, 257)->top_errno, 2);
+	CHECK_EQ_U64(sctable_find(&u, 1)->max_ns, 1500);
 	CHECK(recfmt_sc_decode("[[18446744073709551615,18446744073709551615]]", 45, &u) == -1);
 	CHECK(recfmt_sc_decode("[[7,18446744073709551615]]", 26, &u) == 0);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		if (!CHECK(recfmt_sc_decode(bad[i], strlen(bad[i]), &u) == -1))
 			printf("# accepted %s\n", bad[i]);
-	sc_table_free(&t);
-	sc_table_free(&u);
+	sctable_free(&t);
+	sctable_free(&u);
 	recbuf_free(&buf);
 }
 
 static void test_err_codec(void)
 {
-	struct sc_table t = { 0 }, u = { 0 };
+	struct sctable t = { 0 }, u = { 0 };
 	struct recbuf buf = { 0 };
 	static const char *const bad[] = {
 		"[[1,2]]", "[[1,4096,1]]", "[[1,2,3],[1,2,4]]", "[[4294967295,1,1]]", "[[1,2,3,4]]",
 	};
 	size_t i;
 
-	sc_table_get(&t, sc_err_key(257, 2))->errors = 5;
-	sc_table_get(&t, sc_err_key(257, 13))->errors = 1;
-	sc_table_get(&t, sc_err_key(4, 2))->errors = 7;
-	sc_table_get(&t, sc_err_key(0xffffff00u, 38))->errors = 2;
+	sctable_get(&t, sc_err_key(257, 2))->errors = 5;
+	sctable_get(&t, sc_err_key(257, 13))->errors = 1;
+	sctable_get(&t, sc_err_key(4, 2))->errors = 7;
+	sctable_get(&t, sc_err_key(0xffffff00u, 38))->errors = 2;
 	recfmt_err_encode(&buf, &t);
 	CHECK_STR((char *)buf.p, "[[4,2,7],[257,2,5],[257,13,1],[4294967294,38,2]]");
 	CHECK(recfmt_err_decode((char *)buf.p, buf.len, &u) == 0);
 	CHECK_EQ_U64(u.used, 4);
-	CHECK_EQ_U64(sc_table_find(&u, sc_err_key(257, 13))->errors, 1);
-	CHECK_EQ_U64(sc_table_find(&u, sc_err_key(0xffffff00u, 38))->errors, 2);
+	CHECK_EQ_U64(sctable_find(&u, sc_err_key(257, 13))->errors, 1);
+	CHECK_EQ_U64(sctable_find(&u, sc_err_key(0xffffff00u, 38))->errors, 2);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		if (!CHECK(recfmt_err_decode(bad[i], strlen(bad[i]), &u) == -1))
 			printf("# accepted %s\n", bad[i]);
-	sc_table_free(&t);
-	sc_table_free(&u);
+	sctable_free(&t);
+	sctable_free(&u);
 	recbuf_free(&buf);
 }
 

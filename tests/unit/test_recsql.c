@@ -76,7 +76,7 @@ static void reading(struct sample *s, pid_t pid, pid_t ppid, const char *comm, c
 	}
 }
 
-static void row(struct sample *s, pid_t pid, struct sc_table *sc, struct sc_table *err,
+static void row(struct sample *s, pid_t pid, struct sctable *sc, struct sctable *err,
 		bool exited)
 {
 	struct row_events *e = fx_row(s, pid, "", exited);
@@ -148,7 +148,7 @@ static void test_views_and_bytes(void)
 {
 	char dir[] = "/tmp/ktop-test-recsql-XXXXXX", f[128], err[640], cmd[512];
 	struct record_opts o = { .pattern = f };
-	struct sc_table ls_sc = { 0 }, ls_err = { 0 }, sh_sc = { 0 }, none = { 0 };
+	struct sctable ls_sc = { 0 }, ls_err = { 0 }, sh_sc = { 0 }, none = { 0 };
 	struct record *rec = NULL;
 	struct model m;
 	struct sample s;
@@ -164,12 +164,12 @@ static void test_views_and_bytes(void)
 	m.event_counters = 1u << CNT_SYSCALLS;
 	m.exit_records = true;
 	sample_init(&s);
-	sc_table_get(&ls_sc, SC_READ)->calls = 40;
-	sc_table_get(&ls_sc, SC_OPENAT)->calls = 12;
-	sc_table_get(&ls_sc, SC_OPENAT)->errors = 2;
-	sc_table_get(&ls_sc, SC_OPENAT)->top_errno = 2;
-	sc_table_get(&ls_err, sc_err_key(SC_OPENAT, 2))->errors = 2;
-	sc_table_get(&sh_sc, SC_WAIT4)->calls = NSHORT;
+	sctable_get(&ls_sc, SC_READ)->calls = 40;
+	sctable_get(&ls_sc, SC_OPENAT)->calls = 12;
+	sctable_get(&ls_sc, SC_OPENAT)->errors = 2;
+	sctable_get(&ls_sc, SC_OPENAT)->top_errno = 2;
+	sctable_get(&ls_err, sc_err_key(SC_OPENAT, 2))->errors = 2;
+	sctable_get(&sh_sc, SC_WAIT4)->calls = NSHORT;
 	if (!CHECK(record_open(&o, 1700000000.0, &rec, err, sizeof(err)) == 0)) {
 		printf("# %s\n", err);
 		goto out;
@@ -253,9 +253,9 @@ out:
 	rmdir(dir);
 	sample_free(&s);
 	model_free(&m);
-	sc_table_free(&ls_sc);
-	sc_table_free(&ls_err);
-	sc_table_free(&sh_sc);
+	sctable_free(&ls_sc);
+	sctable_free(&ls_err);
+	sctable_free(&sh_sc);
 }
 
 static const struct test tests[] = {

@@ -6,14 +6,14 @@
 #include "../../store/sccache.h"
 
 /* Entries @nr[0..n) with calls nr * 3 (+ @bump on the last), inserted in @order. */
-static void fill(struct sc_table *t, const uint32_t *nr, size_t n, bool reverse, uint64_t bump)
+static void fill(struct sctable *t, const uint32_t *nr, size_t n, bool reverse, uint64_t bump)
 {
 	size_t i;
 
-	sc_table_clear(t);
+	sctable_clear(t);
 	for (i = 0; i < n; i++) {
 		size_t k = reverse ? n - 1 - i : i;
-		struct sc_stat *s = sc_table_get(t, nr[k]);
+		struct sc_stat *s = sctable_get(t, nr[k]);
 
 		s->calls = nr[k] * 3 + (k == n - 1 ? bump : 0);
 		s->errors = nr[k] & 1;
@@ -24,7 +24,7 @@ static void fill(struct sc_table *t, const uint32_t *nr, size_t n, bool reverse,
 static void test_same_numbers_same_id(void)
 {
 	static const uint32_t nr[] = { 0, 1, 3, 9, 257, 262, 1000, 5000, 77, 41, 42, 43 };
-	struct sc_table a = { 0 }, b = { 0 };
+	struct sctable a = { 0 }, b = { 0 };
 	struct sccache c;
 
 	sccache_init(&c);
@@ -43,20 +43,20 @@ static void test_same_numbers_same_id(void)
 	fill(&b, nr, ARRAY_SIZE(nr) - 1, false, 0);
 	CHECK_EQ_U64(sccache_get(&c, &b, false), 0);
 	fill(&b, nr, ARRAY_SIZE(nr), false, 0);
-	sc_table_get(&b, 99)->calls = 1;
+	sctable_get(&b, 99)->calls = 1;
 	CHECK_EQ_U64(sccache_get(&c, &b, false), 0);
-	sc_table_get(&b, 99)->calls = 0;
+	sctable_get(&b, 99)->calls = 0;
 	CHECK_EQ_U64(sccache_get(&c, &b, false), 0);	/* an entry of 0 calls is an entry */
 	sccache_clear(&c);
 	CHECK_EQ_U64(sccache_get(&c, &a, false), 0);
-	sc_table_free(&a);
-	sc_table_free(&b);
+	sctable_free(&a);
+	sctable_free(&b);
 }
 
 /* Many tables: each finds its own id after the cache grew. */
 static void test_many(void)
 {
-	struct sc_table t = { 0 };
+	struct sctable t = { 0 };
 	struct sccache c;
 	uint32_t i, nr[3];
 	bool ok = true;
@@ -78,7 +78,7 @@ static void test_many(void)
 	}
 	CHECK(ok);
 	sccache_clear(&c);
-	sc_table_free(&t);
+	sctable_free(&t);
 }
 
 static const struct test tests[] = {

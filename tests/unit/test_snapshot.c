@@ -2,16 +2,16 @@
 /*
  * Unit tests of the snapshot data: model/vars.c (the variable catalog,
  * parsing of the sampled /proc files, snapshots, "only what changed"),
- * lib/evring.c (bounded rings) and model/watched.c (a focused process's
+ * lib/evring.c (bounded rings) and model/fproc.c (a focused process's
  * events, samples and syscall table).
  */
 #include <math.h>
 #include <sys/syscall.h>
 
 #include "../../lib/evring.h"
-#include "../../model/watched.h"
+#include "../../model/fproc.h"
 #include "../../model/model.h"
-#include "../../collectors/varsread.h"
+#include "../../collectors/focus/varsread.h"
 #include "../../lib/util.h"
 #include "test.h"
 
@@ -31,13 +31,13 @@ static const char vmstat_text[] =
 static void sample(struct var_sample *s, uint64_t at)
 {
 	memset(s, 0, sizeof(*s));
-	vars_parse(VS_STAT, stat_text, strlen(stat_text), s);
+	varsread_parse(VS_STAT, stat_text, strlen(stat_text), s);
 	s->read_ns[VS_STAT] = at;
-	vars_parse(VS_STATUS, status_text, strlen(status_text), s);
+	varsread_parse(VS_STATUS, status_text, strlen(status_text), s);
 	s->read_ns[VS_STATUS] = at;
-	vars_parse(VS_MEMINFO, meminfo_text, strlen(meminfo_text), s);
+	varsread_parse(VS_MEMINFO, meminfo_text, strlen(meminfo_text), s);
 	s->read_ns[VS_MEMINFO] = at;
-	vars_parse(VS_VMSTAT, vmstat_text, strlen(vmstat_text), s);
+	varsread_parse(VS_VMSTAT, vmstat_text, strlen(vmstat_text), s);
 	s->read_ns[VS_VMSTAT] = at;
 }
 
@@ -63,15 +63,15 @@ static void test_parse(void)
 	CHECK_EQ_I64(s.v[VAR_MEMTOTAL], 24684084);
 	CHECK_EQ_I64(s.v[VAR_PGFAULT], 90150755);
 	CHECK_EQ_I64(s.v[VAR_PSWPOUT], 9);
-	CHECK_STR(var_format(VAR_STATE, s.v[VAR_STATE], buf, sizeof(buf)), "S");
-	CHECK_STR(var_format(VAR_MEMFREE, 12, buf, sizeof(buf)), "12 kB");
-	CHECK_STR(var_format(VAR_LASTSIG, 10, buf, sizeof(buf)), "SIGUSR1");
-	CHECK_STR(var_format(VAR_SW_IN, -1, buf, sizeof(buf)), "none seen yet");
-	CHECK_STR(var_format(VAR_SW_IN, 0, buf, sizeof(buf)), "0 (idle)");
+	CHECK_STR(vars_format(VAR_STATE, s.v[VAR_STATE], buf, sizeof(buf)), "S");
+	CHECK_STR(vars_format(VAR_MEMFREE, 12, buf, sizeof(buf)), "12 kB");
+	CHECK_STR(vars_format(VAR_LASTSIG, 10, buf, sizeof(buf)), "SIGUSR1");
+	CHECK_STR(vars_format(VAR_SW_IN, -1, buf, sizeof(buf)), "none seen yet");
+	CHECK_STR(vars_format(VAR_SW_IN, 0, buf, sizeof(buf)), "0 (idle)");
 	/* A truncated or empty file leaves its variables unknown, never zero. */
 	memset(&s, 0, sizeof(s));
-	vars_parse(VS_STAT, stat_text, 10, &s);
-	vars_parse(VS_STATUS, "", 0, &s);
+	varsread_parse(VS_STAT, stat_text, 10, &s);
+	varsread_parse(VS_STATUS, "", 0, &s);
 	CHECK_EQ_U64(s.have, 0);
 }
 
@@ -229,7 +229,7 @@ static void test_fproc(void)
 	CHECK_EQ_U64(fp->calls_total, 8);
 	CHECK_EQ_U64(fp->errors_total, 6);
 	{
-		const struct sc_stat *st = sc_table_find(&fp->times, SYS_openat);
+		const struct sc_stat *st = sctable_find(&fp->times, SYS_openat);
 
 		if (CHECK(st)) {
 			CHECK_EQ_U64(st->calls, 7);
@@ -265,10 +265,10 @@ static void test_fproc_tick(void)
 		t = model_task_sample(&m, 4242, 4242, 7);
 		model_task_set_stat(&m, t, &st);
 		/* The counting path counted 1000 calls and an error; the focus instance saw one. */
-		sc_table_get(&t->sc, SYS_getppid)->calls += 1000;
-		sc_table_get(&t->sc, SYS_openat)->calls++;
-		sc_table_get(&t->sc, SYS_openat)->errors++;
-		sc_table_get(&t->sc, SYS_openat)->top_errno = 2;
+		sctable_get(&t->sc, SYS_getppid)->calls += 1000;
+		sctable_get(&t->sc, SYS_openat)->calls++;
+		sctable_get(&t->sc, SYS_openat)->errors++;
+		sctable_get(&t->sc, SYS_openat)->top_errno = 2;
 		fproc_count_syscall(fp, SYS_getppid, 1, true, 500, true);
 		if (tick == 2)
 			m.lost_events = 7;
@@ -280,18 +280,18 @@ static void test_fproc_tick(void)
 	CHECK(fproc_hist(fp, FR_MINFLT, 0, &v) && fabs(v - 10) < 1e-9);
 	CHECK(!fproc_hist(fp, FR_MINFLT, 2, &v));	/* the first tick has no rate */
 	/* Calls and errors: the rows' (the counting path); times: the focus instance's. */
-	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 3000);
-	CHECK_EQ_U64(sc_table_find(&fp->sc_last, SYS_getppid)->calls, 1000);
-	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_openat)->errors, 3);
+	CHECK_EQ_U64(sctable_find(&fp->sc_total, SYS_getppid)->calls, 3000);
+	CHECK_EQ_U64(sctable_find(&fp->sc_last, SYS_getppid)->calls, 1000);
+	CHECK_EQ_U64(sctable_find(&fp->sc_total, SYS_openat)->errors, 3);
 	CHECK_EQ_I64(fproc_top_errno(fp, SYS_openat), 2);
-	CHECK_EQ_U64(sc_table_find(&fp->times, SYS_getppid)->calls, 3);
-	CHECK_EQ_U64(sc_table_find(&fp->times, SYS_getppid)->time_ns, 1500);
+	CHECK_EQ_U64(sctable_find(&fp->times, SYS_getppid)->calls, 3);
+	CHECK_EQ_U64(sctable_find(&fp->times, SYS_getppid)->time_ns, 1500);
 	CHECK_EQ_U64(fp->sys_lost, 7);
 	/* Gone from /proc: exited, the data kept. */
 	model_begin_tick(&m, 4000000000ull, 4);
 	model_end_tick(&m);
 	CHECK(fp->exited);
-	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 3000);
+	CHECK_EQ_U64(sctable_find(&fp->sc_total, SYS_getppid)->calls, 3000);
 	model_fproc_remove(&m, 4242);
 	CHECK(model_fproc_find(&m, 4242) == NULL);
 	model_free(&m);
@@ -317,10 +317,10 @@ static void test_fproc_threads(void)
 		st.pid = tids[i];
 		st.state = 'R';
 		model_task_set_stat(&m, t, &st);
-		sc_table_get(&t->sc, SYS_getppid)->calls += 10 * (uint64_t)(i + 1);
+		sctable_get(&t->sc, SYS_getppid)->calls += 10 * (uint64_t)(i + 1);
 	}
 	model_end_tick(&m);
-	CHECK_EQ_U64(sc_table_find(&fp->sc_total, SYS_getppid)->calls, 30);
+	CHECK_EQ_U64(sctable_find(&fp->sc_total, SYS_getppid)->calls, 30);
 	model_free(&m);
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/sockconn.c: the sockets' table. Events of one
+ * Unit tests of collectors/trace/sockconn.c: the sockets' table. Events of one
  * socket decoded out of time order (CPUs are read in turn), an address
  * reused by a new socket, and the bound: full of sockets, idle ones evicted
  * (closed and unowned first), counted.
  */
-#include "../../collectors/sockconn.h"
-#include "../../collectors/sockev.h"
+#include "../../collectors/trace/sockconn.h"
+#include "../../collectors/trace/sockev.h"
 #include "../../lib/util.h"
 #include "test.h"
 

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/sockev.c: which sock_send_length and
+ * Unit tests of collectors/trace/sockev.c: which sock_send_length and
  * sock_recv_length events count as a thread's network bytes (INET and INET6,
  * calls that succeeded, not peeks) and that they add up per thread and in all.
  */
-#include "../../collectors/sockev.h"
+#include "../../collectors/trace/sockev.h"
 #include "../../lib/util.h"
 #include "test.h"
 
 static void test_counted(void)
 {
-	struct acct a;
-	struct acct_thread *t;
+	struct evsums a;
+	struct evsums_thread *t;
 
-	acct_init(&a);
+	evsums_init(&a);
 	sockev_bytes(&a, 100, true, SOCKEV_AF_INET, 65536, 0, 1);
 	sockev_bytes(&a, 100, true, SOCKEV_AF_INET6, 1000, 0, 1);
 	sockev_bytes(&a, 100, false, SOCKEV_AF_INET, 1000, SOCKEV_MSG_PEEK, 1);	/* a peek */
@@ -24,30 +24,30 @@ static void test_counted(void)
 	sockev_bytes(&a, 100, true, 1, 4096, 0, 1);				/* AF_UNIX */
 	sockev_bytes(&a, 100, false, 16, 4096, 0, 1);				/* AF_NETLINK */
 	sockev_bytes(&a, 200, false, SOCKEV_AF_INET6, 7, 0x40, 1);			/* MSG_DONTWAIT */
-	t = acct_first_active(&a);
+	t = evsums_first_active(&a);
 	CHECK(t != NULL);
-	t = acct_thread(&a, 100);
+	t = evsums_thread(&a, 100);
 	CHECK_EQ_U64(t->n[CNT_NET_TX], 66536);
 	CHECK_EQ_U64(t->n[CNT_NET_RX], 1000);
-	t = acct_thread(&a, 200);
+	t = evsums_thread(&a, 200);
 	CHECK_EQ_U64(t->n[CNT_NET_TX], 0);
 	CHECK_EQ_U64(t->n[CNT_NET_RX], 7);
 	CHECK_EQ_U64(a.total[CNT_NET_TX], 66536);
 	CHECK_EQ_U64(a.total[CNT_NET_RX], 1007);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 static void test_nothing_counted_is_no_thread(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
+	evsums_init(&a);
 	sockev_bytes(&a, 300, true, 1, 4096, 0, 1);
 	sockev_bytes(&a, 300, false, SOCKEV_AF_INET, 10, SOCKEV_MSG_PEEK, 1);
 	sockev_bytes(&a, 0, true, SOCKEV_AF_INET, 10, 0, 1);
-	CHECK(acct_first_active(&a) == NULL);
+	CHECK(evsums_first_active(&a) == NULL);
 	CHECK_EQ_U64(a.total[CNT_NET_TX] + a.total[CNT_NET_RX], 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 static const struct test tests[] = {

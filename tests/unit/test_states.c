@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collectors/evsums: the state split. A thread's scheduler events are written
- * on several CPUs and each CPU's buffer is decoded in turn: acct_state_end
+ * collectors/trace/evsums: the state split. A thread's scheduler events are written
+ * on several CPUs and each CPU's buffer is decoded in turn: evsums_state_end
  * applies them in time order, up to the cut, and closes each open state at
  * the cut, so that a thread's states add up to the interval.
  */
@@ -9,7 +9,7 @@
 
 #include <sys/syscall.h>
 
-#include "../../collectors/evsums.h"
+#include "../../collectors/trace/evsums.h"
 #include "../../lib/util.h"
 
 #define T1 700
@@ -24,36 +24,36 @@
 #define S_STOP 0x4
 #define S_DEAD 0x10
 
-static uint64_t ns(struct acct *a, pid_t tid, enum counter c)
+static uint64_t ns(struct evsums *a, pid_t tid, enum counter c)
 {
-	return acct_thread(a, tid)->n[c];
+	return evsums_thread(a, tid)->n[c];
 }
 
-static uint64_t sum(struct acct *a, pid_t tid)
+static uint64_t sum(struct evsums *a, pid_t tid)
 {
 	return ns(a, tid, CNT_ONCPU) + ns(a, tid, CNT_RUNQ) + ns(a, tid, CNT_SLEEP) +
 	       ns(a, tid, CNT_BLOCKED) + ns(a, tid, CNT_STOPPED);
 }
 
-static void start(struct acct *a)
+static void start(struct evsums *a)
 {
-	acct_init(a);
+	evsums_init(a);
 	a->states = true;
 }
 
 static void test_state_of(void)
 {
-	CHECK_EQ_I64(acct_state_of(R_PREEMPT), ACCT_ST_RUNQ);
+	CHECK_EQ_I64(evsums_state_of(R_PREEMPT), ACCT_ST_RUNQ);
 	/* Preempted on its way to sleep: still runnable. */
-	CHECK_EQ_I64(acct_state_of(R_PREEMPT | S_SLEEP), ACCT_ST_RUNQ);
-	CHECK_EQ_I64(acct_state_of(R_RUNNING), ACCT_ST_RUNQ);
-	CHECK_EQ_I64(acct_state_of(S_SLEEP), ACCT_ST_SLEEP);
-	CHECK_EQ_I64(acct_state_of(S_DISK), ACCT_ST_BLOCKED);
-	CHECK_EQ_I64(acct_state_of(S_STOP), ACCT_ST_STOPPED);
-	CHECK_EQ_I64(acct_state_of(0x8), ACCT_ST_STOPPED);
-	CHECK_EQ_I64(acct_state_of(S_DEAD), ACCT_ST_DEAD);
-	CHECK_EQ_I64(acct_state_of(0x20), ACCT_ST_DEAD);
-	CHECK_EQ_I64(acct_state_of(0x80), ACCT_ST_SLEEP);	/* I: idle kernel thread */
+	CHECK_EQ_I64(evsums_state_of(R_PREEMPT | S_SLEEP), ACCT_ST_RUNQ);
+	CHECK_EQ_I64(evsums_state_of(R_RUNNING), ACCT_ST_RUNQ);
+	CHECK_EQ_I64(evsums_state_of(S_SLEEP), ACCT_ST_SLEEP);
+	CHECK_EQ_I64(evsums_state_of(S_DISK), ACCT_ST_BLOCKED);
+	CHECK_EQ_I64(evsums_state_of(S_STOP), ACCT_ST_STOPPED);
+	CHECK_EQ_I64(evsums_state_of(0x8), ACCT_ST_STOPPED);
+	CHECK_EQ_I64(evsums_state_of(S_DEAD), ACCT_ST_DEAD);
+	CHECK_EQ_I64(evsums_state_of(0x20), ACCT_ST_DEAD);
+	CHECK_EQ_I64(evsums_state_of(0x80), ACCT_ST_SLEEP);	/* I: idle kernel thread */
 }
 
 /*
@@ -63,18 +63,18 @@ static void test_state_of(void)
  */
 static void test_five_runs(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start(&a);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 900);		/* CPU 0, drain 2 */
-	acct_state_switch(&a, T1, R_PREEMPT, T2, 700);		/* CPU 1, drain 2 */
-	acct_state_wakeup(&a, T1, false, 0, 500);			/* CPU 1, drain 1 */
-	acct_state_switch(&a, 0, R_RUNNING, T1, 600);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 200);		/* CPU 0, drain 1 */
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);		/* CPU 0, drain 0 */
-	acct_state_switch(&a, T1, S_DISK, 0, 1000);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 900);		/* CPU 0, drain 2 */
+	evsums_state_switch(&a, T1, R_PREEMPT, T2, 700);		/* CPU 1, drain 2 */
+	evsums_state_wakeup(&a, T1, false, 0, 500);			/* CPU 1, drain 1 */
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 600);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 200);		/* CPU 0, drain 1 */
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);		/* CPU 0, drain 0 */
+	evsums_state_switch(&a, T1, S_DISK, 0, 1000);
 	CHECK_EQ_U64(a.sv_runs.n, 4);
-	acct_state_end(&a, 2000);
+	evsums_state_end(&a, 2000);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100 + 100);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 300);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 100 + 200);
@@ -82,7 +82,7 @@ static void test_five_runs(void)
 	CHECK_EQ_U64(sum(&a, T1), 2000 - 100);
 	CHECK_EQ_U64(a.nsv, 0);
 	CHECK_EQ_U64(a.sv_runs.n, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -94,26 +94,26 @@ static void test_five_runs(void)
 static void test_many_records(void)
 {
 	enum { N = 600000 };
-	struct acct a;
+	struct evsums a;
 	uint64_t i;
 
 	start(&a);
 	for (i = 0; i < N; i++) {
 		uint64_t t = 100 + i * 10;
 
-		acct_set_cpu(&a, 0);
-		acct_state_switch(&a, 0, R_RUNNING, T1, t);
-		acct_state_switch(&a, T1, S_SLEEP, 0, t + 4);
-		acct_set_cpu(&a, 1);
-		acct_state_wakeup(&a, T1, false, 0, t + 7);
+		evsums_set_cpu(&a, 0);
+		evsums_state_switch(&a, 0, R_RUNNING, T1, t);
+		evsums_state_switch(&a, T1, S_SLEEP, 0, t + 4);
+		evsums_set_cpu(&a, 1);
+		evsums_state_wakeup(&a, T1, false, 0, t + 7);
 	}
 	CHECK_EQ_U64(a.nsv, 3 * (uint64_t)N);
-	acct_state_end(&a, 100 + N * 10);
+	evsums_state_end(&a, 100 + N * 10);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 4 * (uint64_t)N);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 3 * (uint64_t)N);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 3 * (uint64_t)N);
 	CHECK_EQ_U64(a.nsv, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -123,19 +123,19 @@ static void test_many_records(void)
  */
 static void test_across_cpus(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start(&a);
-	acct_set_cpu(&a, 1);
-	acct_state_wakeup(&a, T1, false, 0, 500);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 600);
-	acct_state_switch(&a, T1, R_PREEMPT, T2, 700);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 200);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 900);
-	acct_state_switch(&a, T1, S_DISK, 0, 1000);
-	acct_state_end(&a, 2000);
+	evsums_set_cpu(&a, 1);
+	evsums_state_wakeup(&a, T1, false, 0, 500);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 600);
+	evsums_state_switch(&a, T1, R_PREEMPT, T2, 700);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 200);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 900);
+	evsums_state_switch(&a, T1, S_DISK, 0, 1000);
+	evsums_state_end(&a, 2000);
 	/* Its time before its first event (100) is not known: none. */
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100 + 100);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 300);
@@ -145,34 +145,34 @@ static void test_across_cpus(void)
 	/* T2 first seen at its switch-in (700): on a CPU since, to the cut. */
 	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 1300);
 	CHECK_EQ_U64(sum(&a, T2), 1300);
-	CHECK(acct_thread(&a, T1)->active && acct_thread(&a, T2)->active);
-	acct_end_interval(&a);
+	CHECK(evsums_thread(&a, T1)->active && evsums_thread(&a, T2)->active);
+	evsums_end_interval(&a);
 
 	/* Nothing happens to them next interval: each a whole interval in its state. */
-	acct_state_end(&a, 3000);
+	evsums_state_end(&a, 3000);
 	CHECK_EQ_U64(ns(&a, T1, CNT_BLOCKED), 1000);
 	CHECK_EQ_U64(sum(&a, T1), 1000);
 	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 1000);
-	CHECK(acct_thread(&a, T1)->active);
-	acct_free(&a);
+	CHECK(evsums_thread(&a, T1)->active);
+	evsums_free(&a);
 }
 
 /* A wakeup of a thread still on its CPU (it was about to sleep) changes nothing. */
 static void test_wakeup_while_running(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start(&a);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_wakeup(&a, T1, false, T1, 150);
-	acct_state_switch(&a, T1, R_RUNNING, 0, 200);	/* it yielded, runnable */
-	acct_state_wakeup(&a, T1, false, 0, 250);		/* runnable already */
-	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
-	acct_state_end(&a, 400);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_wakeup(&a, T1, false, T1, 150);
+	evsums_state_switch(&a, T1, R_RUNNING, 0, 200);	/* it yielded, runnable */
+	evsums_state_wakeup(&a, T1, false, 0, 250);		/* runnable already */
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 300);
+	evsums_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 100);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -181,102 +181,102 @@ static void test_wakeup_while_running(void)
  */
 static void test_cut(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start(&a);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 1500);	/* after the cut at 1000 */
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, R_RUNNING, T2, 200);
-	acct_exit(&a, T2, true, 1090);
-	acct_state_switch(&a, T2, S_DEAD, 0, 1100);
-	acct_order_life(&a);
-	acct_state_end(&a, 1000);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 1500);	/* after the cut at 1000 */
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 200);
+	evsums_exit(&a, T2, true, 1090);
+	evsums_state_switch(&a, T2, S_DEAD, 0, 1100);
+	evsums_order_life(&a);
+	evsums_state_end(&a, 1000);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 900);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 0);
 	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 900);
-	CHECK_EQ_I64(acct_thread(&a, T2)->st, ACCT_ST_DEAD);
-	acct_end_interval(&a);
+	CHECK_EQ_I64(evsums_thread(&a, T2)->st, ACCT_ST_DEAD);
+	evsums_end_interval(&a);
 
-	acct_state_end(&a, 2000);
+	evsums_state_end(&a, 2000);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 500);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 500);
 	CHECK_EQ_U64(sum(&a, T1), 1000);
 	/* Dead: no time, no row for it. */
 	CHECK_EQ_U64(sum(&a, T2), 0);
-	CHECK(!acct_thread(&a, T2)->active);
-	acct_free(&a);
+	CHECK(!evsums_thread(&a, T2)->active);
+	evsums_free(&a);
 }
 
 /* A process that sleeps, is woken, and exits within the interval. */
 static void test_sleep_then_exit(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start(&a);
-	acct_state_wakeup(&a, T1, true, 0, 10);		/* wakeup_new */
-	acct_state_switch(&a, 0, R_RUNNING, T1, 30);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 40);
-	acct_state_wakeup(&a, T1, false, 0, 540);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 545);
-	acct_state_switch(&a, T1, S_DEAD, 0, 560);
-	acct_state_end(&a, 1000);
+	evsums_state_wakeup(&a, T1, true, 0, 10);		/* wakeup_new */
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 30);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 40);
+	evsums_state_wakeup(&a, T1, false, 0, 540);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 545);
+	evsums_state_switch(&a, T1, S_DEAD, 0, 560);
+	evsums_state_end(&a, 1000);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 20 + 5);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 10 + 15);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 500);
 	CHECK_EQ_U64(sum(&a, T1), 560 - 10);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /* The same time stamp on two CPUs: out, then the wakeup, then in. */
 static void test_equal_times(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start(&a);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
 	/* CPU 1: woken and switched in at 300 */
-	acct_set_cpu(&a, 1);
-	acct_state_wakeup(&a, T1, false, 0, 300);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
+	evsums_set_cpu(&a, 1);
+	evsums_state_wakeup(&a, T1, false, 0, 300);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 300);
 	/* CPU 0: it slept at 200, at 300 another task's */
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, T1, S_STOP, 0, 200);
-	acct_state_end(&a, 400);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, T1, S_STOP, 0, 200);
+	evsums_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, CNT_STOPPED), 100);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 100);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
-	CHECK_EQ_I64(acct_thread(&a, T1)->st, ACCT_ST_ONCPU);
-	acct_free(&a);
+	CHECK_EQ_I64(evsums_thread(&a, T1)->st, ACCT_ST_ONCPU);
+	evsums_free(&a);
 }
 
 /* Many runs (a run per CPU and drain), merged: every thread's sums exact. */
 static void test_many_runs(void)
 {
-	struct acct a;
+	struct evsums a;
 	int run, i;
 
 	start(&a);
 	/* 8 runs, each of its own thread on its own CPU at interleaved times. */
 	for (run = 0; run < 8; run++) {
-		acct_set_cpu(&a, run);
+		evsums_set_cpu(&a, run);
 		for (i = 0; i < 1000; i++) {
 			uint64_t t = (uint64_t)i * 1000 + (uint64_t)run;
 
-			acct_state_switch(&a, 0, R_RUNNING, 800 + run, t);
-			acct_state_switch(&a, 800 + run, S_SLEEP, 0, t + 400);
-			acct_state_wakeup(&a, 800 + run, false, 0, t + 900);
+			evsums_state_switch(&a, 0, R_RUNNING, 800 + run, t);
+			evsums_state_switch(&a, 800 + run, S_SLEEP, 0, t + 400);
+			evsums_state_wakeup(&a, 800 + run, false, 0, t + 900);
 		}
 	}
-	acct_state_end(&a, 1000000);
+	evsums_state_end(&a, 1000000);
 	for (run = 0; run < 8; run++) {
 		CHECK_EQ_U64(ns(&a, 800 + run, CNT_ONCPU), 1000 * 400);
 		CHECK_EQ_U64(ns(&a, 800 + run, CNT_SLEEP), 1000 * 500);
 		CHECK_EQ_U64(ns(&a, 800 + run, CNT_RUNQ), 999 * 100 + 100 - (uint64_t)run);
 	}
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -286,39 +286,39 @@ static void test_many_runs(void)
  */
 static void test_call_across_intervals_then_exit(void)
 {
-	struct acct a;
+	struct evsums a;
 	const struct sc_stat *s;
 
-	acct_init(&a);
+	evsums_init(&a);
 	a.order_times = true;
-	acct_sys_enter(&a, T1, 35, 1000);	/* nanosleep */
-	acct_time_calls(&a);
-	acct_end_interval(&a);
-	acct_sys_exit(&a, T1, 35, 0, 11000);
-	acct_sys_enter(&a, T1, 231, 11500);	/* exit_group */
-	acct_sys_noreturn(&a, T1, 231, 11500);
-	acct_time_calls(&a);
-	s = sc_table_find(&acct_thread(&a, T1)->sc, 35);
+	evsums_sys_enter(&a, T1, 35, 1000);	/* nanosleep */
+	evsums_time_calls(&a);
+	evsums_end_interval(&a);
+	evsums_sys_exit(&a, T1, 35, 0, 11000);
+	evsums_sys_enter(&a, T1, 231, 11500);	/* exit_group */
+	evsums_sys_noreturn(&a, T1, 231, 11500);
+	evsums_time_calls(&a);
+	s = sctable_find(&evsums_thread(&a, T1)->sc, 35);
 	if (CHECK(s)) {
 		CHECK_EQ_U64(s->calls, 1);
 		CHECK_EQ_U64(s->timed, 1);
 		CHECK_EQ_U64(s->time_ns, 10000);
 	}
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /* Off (not asked for, or the kernel lacks an event): nothing kept. */
 static void test_off(void)
 {
-	struct acct a;
+	struct evsums a;
 
-	acct_init(&a);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_end(&a, 1000);
+	evsums_init(&a);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_end(&a, 1000);
 	CHECK_EQ_U64(a.nsv, 0);
-	CHECK_EQ_I64(acct_thread(&a, T1)->st, ACCT_ST_UNKNOWN);
+	CHECK_EQ_I64(evsums_thread(&a, T1)->st, ACCT_ST_UNKNOWN);
 	CHECK_EQ_U64(sum(&a, T1), 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -332,10 +332,10 @@ static void test_off(void)
  * time: its on-CPU time is a partition of the interval, never more than
  * its wall time.
  */
-static void start_cpus(struct acct *a, int ncpus)
+static void start_cpus(struct evsums *a, int ncpus)
 {
 	start(a);
-	acct_state_cpus(a, ncpus);
+	evsums_state_cpus(a, ncpus);
 }
 
 /*
@@ -346,23 +346,23 @@ static void start_cpus(struct acct *a, int ncpus)
  */
 static void test_idle_exit_unwritten(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start_cpus(&a, 2);
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
-	acct_state_wakeup(&a, T1, false, 0, 300);
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 120);
+	evsums_state_wakeup(&a, T1, false, 0, 300);
 	/* no 0 -> T1 */
-	acct_state_switch(&a, T1, S_SLEEP, 0, 320);
-	acct_state_end(&a, 400);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 320);
+	evsums_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20 + 20);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 180 + 80);
 	CHECK_EQ_U64(sum(&a, T1), 300);
 	CHECK_EQ_U64(a.st_unseen, 1);
 	CHECK_EQ_U64(a.st_overlaps, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -372,24 +372,24 @@ static void test_idle_exit_unwritten(void)
  */
 static void test_idle_exit_syscall(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start_cpus(&a, 2);
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
-	acct_state_wakeup(&a, T1, false, 0, 300);
-	acct_sys_exit(&a, T1, SYS_clock_nanosleep, 0, 302);
-	acct_state_end(&a, 310);
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 120);
+	evsums_state_wakeup(&a, T1, false, 0, 300);
+	evsums_sys_exit(&a, T1, SYS_clock_nanosleep, 0, 302);
+	evsums_state_end(&a, 310);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20 + 10);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
-	CHECK_EQ_I64(acct_thread(&a, T1)->st, ACCT_ST_ONCPU);
-	acct_end_interval(&a);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 330);
-	acct_state_end(&a, 400);
+	CHECK_EQ_I64(evsums_thread(&a, T1)->st, ACCT_ST_ONCPU);
+	evsums_end_interval(&a);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 330);
+	evsums_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 70);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -399,22 +399,22 @@ static void test_idle_exit_syscall(void)
  */
 static void test_remote_wakeup(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start_cpus(&a, 2);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, R_RUNNING, T2, 250);
-	acct_state_wakeup(&a, T1, false, T2, 300);
-	acct_state_switch(&a, T2, S_SLEEP, 0, 350);
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 120);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 320);
-	acct_state_end(&a, 400);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 250);
+	evsums_state_wakeup(&a, T1, false, T2, 300);
+	evsums_state_switch(&a, T2, S_SLEEP, 0, 350);
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 120);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 320);
+	evsums_state_end(&a, 400);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 20 + 20);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 180 + 80);
 	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -425,23 +425,23 @@ static void test_remote_wakeup(void)
  */
 static void test_switch_out_of_another(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start_cpus(&a, 1);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, R_RUNNING, T2, 50);
-	acct_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 50);
+	evsums_state_switch(&a, T2, R_PREEMPT, T3, 100);
 	/* no T3 -> T2 */
-	acct_state_switch(&a, T2, S_SLEEP, 0, 500);
-	acct_state_end(&a, 1000);
+	evsums_state_switch(&a, T2, S_SLEEP, 0, 500);
+	evsums_state_end(&a, 1000);
 	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 450);
 	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 0);
 	CHECK_EQ_U64(ns(&a, T2, CNT_SLEEP), 500);
 	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 0);
 	/* Off its CPU, its state not known: asleep, until its records say more. */
 	CHECK_EQ_U64(sum(&a, T3), 900);
-	CHECK(acct_thread(&a, T3)->st_guess);
-	acct_free(&a);
+	CHECK(evsums_thread(&a, T3)->st_guess);
+	evsums_free(&a);
 }
 
 /*
@@ -452,24 +452,24 @@ static void test_switch_out_of_another(void)
  */
 static void test_switch_in_then_idle(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start_cpus(&a, 2);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, T2, R_PREEMPT, T3, 100);
-	acct_state_switch(&a, 0, R_RUNNING, T2, 600);
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 650);
-	acct_state_wakeup(&a, T3, false, T1, 700);
-	acct_state_switch(&a, T1, R_PREEMPT, T3, 800);
-	acct_state_end(&a, 1000);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 600);
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 650);
+	evsums_state_wakeup(&a, T3, false, T1, 700);
+	evsums_state_switch(&a, T1, R_PREEMPT, T3, 800);
+	evsums_state_end(&a, 1000);
 	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 200);
 	CHECK_EQ_U64(ns(&a, T3, CNT_RUNQ), 100);
 	CHECK_EQ_U64(ns(&a, T3, CNT_SLEEP), 600);
 	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 400);
 	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 500);
 	CHECK_EQ_U64(a.st_overlaps, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -481,24 +481,24 @@ static void test_switch_in_then_idle(void)
  */
 static void test_moved_unseen(void)
 {
-	struct acct a;
+	struct evsums a;
 
 	start_cpus(&a, 2);
-	acct_set_cpu(&a, 0);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 100);
-	acct_state_wakeup(&a, T2, false, T1, 200);
-	acct_state_switch(&a, T2, S_SLEEP, 0, 450);
-	acct_set_cpu(&a, 1);
-	acct_state_switch(&a, 0, R_RUNNING, T1, 300);
-	acct_state_switch(&a, T1, S_SLEEP, 0, 500);
-	acct_state_end(&a, 1000);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 100);
+	evsums_state_wakeup(&a, T2, false, T1, 200);
+	evsums_state_switch(&a, T2, S_SLEEP, 0, 450);
+	evsums_set_cpu(&a, 1);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 300);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 500);
+	evsums_state_end(&a, 1000);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 100 + 200);
 	CHECK_EQ_U64(ns(&a, T1, CNT_SLEEP), 100 + 500);
 	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 250);
 	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 0);
 	CHECK_EQ_U64(sum(&a, T2), 800);
 	CHECK_EQ_U64(a.st_overlaps, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 /*
@@ -531,7 +531,7 @@ static void test_partition(void)
 	pid_t on[NCPU] = { 0 };
 	int where[NTHR], c, i, tick;
 	uint64_t t = 1000, cut, prev_cut = 0;
-	struct acct a;
+	struct evsums a;
 
 	for (i = 0; i < NTHR; i++)
 		where[i] = -1;
@@ -577,22 +577,22 @@ static void test_partition(void)
 
 		cut = 1000 + (t - 1000) * (uint64_t)tick / 10;
 		for (c = 0; c < NCPU; c++) {
-			acct_set_cpu(&a, c);
+			evsums_set_cpu(&a, c);
 			while (pos[c] < nev[c] && evs[c][pos[c]].ts < cut) {
 				const struct ev *e = &evs[c][pos[c]++];
 
 				if (e->kind == 0)
-					acct_state_switch(&a, e->a, e->st, e->b, e->ts);
+					evsums_state_switch(&a, e->a, e->st, e->b, e->ts);
 				else if (e->kind == 1)
-					acct_state_wakeup(&a, e->a, false, e->by, e->ts);
+					evsums_state_wakeup(&a, e->a, false, e->by, e->ts);
 				else
-					acct_sys_exit(&a, e->a, SYS_getpid, 1, e->ts);
+					evsums_sys_exit(&a, e->a, SYS_getpid, 1, e->ts);
 			}
-			acct_state_drained(&a, 0);
+			evsums_state_drained(&a, 0);
 		}
-		acct_state_end(&a, cut);
+		evsums_state_end(&a, cut);
 		for (i = 0; i < NTHR; i++) {
-			struct acct_thread *th = acct_thread(&a, T1 + i);
+			struct evsums_thread *th = evsums_thread(&a, T1 + i);
 
 			oncpu += th->n[CNT_ONCPU];
 			CHECK(sum(&a, T1 + i) <= cut - prev_cut);
@@ -600,12 +600,12 @@ static void test_partition(void)
 		if (!CHECK(oncpu <= NCPU * (cut - prev_cut)))
 			printf("# tick %d: on-CPU %" PRIu64 " over %d CPUs x %" PRIu64 "\n", tick,
 			       oncpu, NCPU, cut - prev_cut);
-		acct_end_interval(&a);
+		evsums_end_interval(&a);
 		prev_cut = cut;
 	}
 	CHECK(a.st_unseen > 0);
 	CHECK_EQ_U64(a.st_overlaps, 0);
-	acct_free(&a);
+	evsums_free(&a);
 }
 
 static const struct test tests[] = {

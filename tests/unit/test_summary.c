@@ -14,9 +14,9 @@
 #include "../../lib/util.h"
 #include "../../outputs/summary.h"
 
-static void add(struct sc_table *t, uint32_t key, uint64_t calls, uint64_t errors, uint32_t err)
+static void add(struct sctable *t, uint32_t key, uint64_t calls, uint64_t errors, uint32_t err)
 {
-	struct sc_stat *s = sc_table_get(t, key);
+	struct sc_stat *s = sctable_get(t, key);
 
 	s->calls = calls;
 	s->errors = errors;
@@ -27,7 +27,7 @@ static void add(struct sc_table *t, uint32_t key, uint64_t calls, uint64_t error
 }
 
 /* The summary of @t in @fmt, as text the caller frees. */
-static char *write(const struct sc_table *t, enum out_format fmt)
+static char *write(const struct sctable *t, enum out_format fmt)
 {
 	static char prog[] = "prog";
 	char *const cmd[] = { prog, NULL };
@@ -50,7 +50,7 @@ static char *write(const struct sc_table *t, enum out_format fmt)
 /* i386: 5 open, 64 getppid, 183 getcwd; x86_64: 110 getppid. */
 static void test_per_abi(void)
 {
-	struct sc_table t = { 0 };
+	struct sctable t = { 0 };
 	char *text, *compat, *native;
 
 	add(&t, sc_key(110, false), 100, 0, 0);
@@ -82,13 +82,13 @@ static void test_per_abi(void)
 	CHECK(strstr(text, "\nsubsystem,,Process Mgmt.,1100,0,"));
 	CHECK(strstr(text, "\nsubsystem,,Filesystem,2000,2000,"));
 	free(text);
-	sc_table_free(&t);
+	sctable_free(&t);
 }
 
 /* Only a 32-bit program's calls: its table alone, with its heading. */
 static void test_compat_only(void)
 {
-	struct sc_table t = { 0 };
+	struct sctable t = { 0 };
 	char *text;
 
 	add(&t, sc_key(64, true), 10, 0, 0);
@@ -97,14 +97,14 @@ static void test_compat_only(void)
 	/* One table: one header line. */
 	CHECK(strstr(text, "usecs/call") && !strstr(strstr(text, "usecs/call") + 1, "usecs/call"));
 	free(text);
-	sc_table_free(&t);
+	sctable_free(&t);
 }
 #endif
 
 /* Only native calls: one table, no heading (as before, as strace). */
 static void test_native_only(void)
 {
-	struct sc_table t = { 0 };
+	struct sctable t = { 0 };
 	char *text;
 
 	add(&t, sc_key(1, false), 10, 0, 0);
@@ -113,11 +113,11 @@ static void test_native_only(void)
 	CHECK(strstr(text, "usecs/call") && !strstr(strstr(text, "usecs/call") + 1, "usecs/call"));
 	free(text);
 	/* No call at all: the (empty) native table still. */
-	sc_table_clear(&t);
+	sctable_clear(&t);
 	text = write(&t, OUT_TEXT);
 	CHECK(strstr(text, "usecs/call") && strstr(text, " total\n"));
 	free(text);
-	sc_table_free(&t);
+	sctable_free(&t);
 }
 
 /*
@@ -126,21 +126,21 @@ static void test_native_only(void)
  */
 static void test_percentiles(void)
 {
-	struct sc_table t = { 0 };
+	struct sctable t = { 0 };
 	struct sc_stat *s;
 	char *text;
 	int i;
 
 	/* read: 98 of 3 us, 2 of 5 ms; write: 100 of 40 us. Same subsystem. */
-	s = sc_table_get(&t, sc_key(0, false));
+	s = sctable_get(&t, sc_key(0, false));
 	for (i = 0; i < 100; i++) {
 		s->calls++;
-		sc_table_time(&t, s, i < 98 ? 3000 : 5000000);
+		sctable_time(&t, s, i < 98 ? 3000 : 5000000);
 	}
-	s = sc_table_get(&t, sc_key(1, false));
+	s = sctable_get(&t, sc_key(1, false));
 	for (i = 0; i < 100; i++) {
 		s->calls++;
-		sc_table_time(&t, s, 40000);
+		sctable_time(&t, s, 40000);
 	}
 	text = write(&t, OUT_TEXT);
 	CHECK(strstr(text, "p50 <=us  p99 <=us"));
@@ -166,12 +166,12 @@ static void test_percentiles(void)
 			   "\"max_us\":40.000,\"p50_us\":40,\"p99_us\":40"));
 	free(text);
 	/* Untimed calls: no percentile. */
-	sc_table_clear(&t);
-	sc_table_get(&t, sc_key(0, false))->calls = 3;
+	sctable_clear(&t);
+	sctable_get(&t, sc_key(0, false))->calls = 3;
 	text = write(&t, OUT_CSV);
 	CHECK(strstr(text, "\nsyscall,read,Filesystem,3,0,0,0.000,,,,,"));
 	free(text);
-	sc_table_free(&t);
+	sctable_free(&t);
 }
 
 static const struct test tests[] = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/sysparse.c: /proc/stat, meminfo, vmstat, loadavg and
+ * Unit tests of collectors/system/sysparse.c: /proc/stat, meminfo, vmstat, loadavg and
  * uptime parsers. Buffers are exactly-sized heap copies with no NUL terminator,
  * so AddressSanitizer catches any read past the length.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../collectors/sysparse.h"
+#include "../../collectors/system/sysparse.h"
 #include "../../lib/util.h"
 #include "test.h"
 
@@ -30,7 +30,7 @@ static char *dup_exact(const char *s, size_t len)
 static int stat_exact(const char *s, size_t len, struct sys_stat *st)
 {
 	char *b = dup_exact(s, len);
-	int r = parse_sys_stat(b, len, st);
+	int r = sysparse_sys_stat(b, len, st);
 
 	free(b);
 	return r;
@@ -39,7 +39,7 @@ static int stat_exact(const char *s, size_t len, struct sys_stat *st)
 static int meminfo_exact(const char *s, size_t len, struct sys_mem *m)
 {
 	char *b = dup_exact(s, len);
-	int r = parse_meminfo(b, len, m);
+	int r = sysparse_meminfo(b, len, m);
 
 	free(b);
 	return r;
@@ -48,7 +48,7 @@ static int meminfo_exact(const char *s, size_t len, struct sys_mem *m)
 static int vmstat_exact(const char *s, size_t len, struct sys_vm *v)
 {
 	char *b = dup_exact(s, len);
-	int r = parse_vmstat(b, len, v);
+	int r = sysparse_vmstat(b, len, v);
 
 	free(b);
 	return r;
@@ -57,7 +57,7 @@ static int vmstat_exact(const char *s, size_t len, struct sys_vm *v)
 static int loadavg_exact(const char *s, size_t len, struct sys_load *l)
 {
 	char *b = dup_exact(s, len);
-	int r = parse_loadavg(b, len, l);
+	int r = sysparse_loadavg(b, len, l);
 
 	free(b);
 	return r;
@@ -66,7 +66,7 @@ static int loadavg_exact(const char *s, size_t len, struct sys_load *l)
 static int uptime_exact(const char *s, size_t len, double *up)
 {
 	char *b = dup_exact(s, len);
-	int r = parse_uptime(b, len, up);
+	int r = sysparse_uptime(b, len, up);
 
 	free(b);
 	return r;
@@ -526,7 +526,7 @@ static int now_exact(const char *s, uint64_t *raw, int *in_ns)
 {
 	size_t len = strlen(s);
 	char *b = dup_exact(s, len);
-	int ret = parse_trace_now_ts(b, len, raw, in_ns);
+	int ret = sysparse_trace_now_ts(b, len, raw, in_ns);
 
 	free(b);
 	return ret;
@@ -564,7 +564,7 @@ static int stable_exact(const char *s)
 {
 	size_t len = strlen(s);
 	char *b = dup_exact(s, len);
-	int ret = parse_sched_clock_stable(b, len);
+	int ret = sysparse_sched_clock_stable(b, len);
 
 	free(b);
 	return ret;

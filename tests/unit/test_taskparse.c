@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of collectors/taskparse.c: taskstats exit records in synthetic
+ * Unit tests of collectors/exits/taskparse.c: taskstats exit records in synthetic
  * netlink buffers, built here as the kernel builds them (kernel/taskstats.c:
  * mk_reply). Every parse goes through an exactly-sized heap copy, so under
  * AddressSanitizer a read past the buffer fails.
@@ -13,7 +13,7 @@
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
 
-#include "../../collectors/taskparse.h"
+#include "../../collectors/exits/taskparse.h"
 #include "test.h"
 
 #define FAMILY 31
@@ -163,8 +163,8 @@ static void put_ack(struct nb *n, int32_t err)
 }
 
 /* Parse @len bytes of @p from an exactly-sized heap copy. */
-static size_t parse_exact(const void *p, size_t len, struct ts_exit *out, size_t max,
-			  struct ts_parse_stats *st)
+static size_t parse_exact(const void *p, size_t len, struct taskparse_exit *out, size_t max,
+			  struct taskparse_stats *st)
 {
 	unsigned char *b = malloc(len ? len : 1);
 	size_t r;
@@ -172,12 +172,12 @@ static size_t parse_exact(const void *p, size_t len, struct ts_exit *out, size_t
 	if (!b)
 		abort();
 	memcpy(b, p, len);
-	r = ts_parse(b, len, FAMILY, out, max, st);
+	r = taskparse(b, len, FAMILY, out, max, st);
 	free(b);
 	return r;
 }
 
-static void check_fields(const struct ts_exit *e, pid_t tid)
+static void check_fields(const struct taskparse_exit *e, pid_t tid)
 {
 	CHECK_EQ_I64(e->tid, tid);
 	CHECK_EQ_I64(e->tgid, tid - 4);
@@ -213,8 +213,8 @@ static void check_fields(const struct ts_exit *e, pid_t tid)
 
 static void test_well_formed(void)
 {
-	struct ts_parse_stats st = { 0 };
-	struct ts_exit e[4];
+	struct taskparse_stats st = { 0 };
+	struct taskparse_exit e[4];
 	struct fake f;
 	struct nb n = { .len = 0 };
 
@@ -262,8 +262,8 @@ static const size_t several_records[5] = { 1, 1, 3, 3, 4 };
 
 static void test_several(void)
 {
-	struct ts_parse_stats st = { 0 };
-	struct ts_exit e[8];
+	struct taskparse_stats st = { 0 };
+	struct taskparse_exit e[8];
 	size_t ends[5];
 	struct nb n = { .len = 0 };
 
@@ -287,8 +287,8 @@ static void test_several(void)
 /* Cut at every length: records of the whole messages only, one malformed otherwise. */
 static void test_truncated(void)
 {
-	struct ts_exit e[8], full[8];
-	struct ts_parse_stats st;
+	struct taskparse_exit e[8], full[8];
+	struct taskparse_stats st;
 	size_t ends[5], len, k, want, got, i;
 	struct nb n = { .len = 0 };
 
@@ -318,8 +318,8 @@ static void test_truncated(void)
 /* A message with one defect among good ones: it is malformed, the others read. */
 static void test_wrong_lengths(void)
 {
-	struct ts_parse_stats st;
-	struct ts_exit e[8];
+	struct taskparse_stats st;
+	struct taskparse_exit e[8];
 	struct fake f, shortf;
 	uint32_t pid = 300;
 	uint16_t pid16 = 300;
@@ -421,8 +421,8 @@ static void test_wrong_lengths(void)
 /* Newer and older structs, and the versions that cannot be read. */
 static void test_versions(void)
 {
-	struct ts_parse_stats st;
-	struct ts_exit e[2];
+	struct taskparse_stats st;
+	struct taskparse_exit e[2];
 	struct fake f;
 	struct nb n;
 
@@ -475,9 +475,9 @@ static void test_versions(void)
 
 static void test_comm(void)
 {
-	struct ts_parse_stats st = { 0 };
+	struct taskparse_stats st = { 0 };
 	struct taskstats *ts;
-	struct ts_exit e[1];
+	struct taskparse_exit e[1];
 	struct fake f;
 	struct nb n = { .len = 0 };
 
@@ -497,74 +497,74 @@ static void test_comm(void)
 
 static void test_overflow(void)
 {
-	struct ts_parse_stats st = { 0 };
-	struct ts_exit e[2];
+	struct taskparse_stats st = { 0 };
+	struct taskparse_exit e[2];
 	size_t ends[5];
 	struct nb n = { .len = 0 };
 
 	build_several(&n, ends);
 	CHECK_EQ_U64(parse_exact(n.b, n.len, e, 2, &st), 2);
 	CHECK_EQ_U64(st.overflow, 2);
-	CHECK_EQ_U64(ts_parse(n.b, n.len, FAMILY, NULL, 0, &st), 0);
+	CHECK_EQ_U64(taskparse(n.b, n.len, FAMILY, NULL, 0, &st), 0);
 	/* Family 0 (unresolved) matches nothing. */
 	memset(&st, 0, sizeof(st));
-	CHECK_EQ_U64(ts_parse(n.b, n.len, 0, e, 2, &st), 0);
+	CHECK_EQ_U64(taskparse(n.b, n.len, 0, e, 2, &st), 0);
 	CHECK_EQ_U64(st.other, 5);
 }
 
 static void test_start_window(void)
 {
-	struct ts_exit e;
+	struct taskparse_exit e;
 	uint64_t lo, hi;
 
 	memset(&e, 0, sizeof(e));
 	e.tid = 42;
 	e.tgid = 40;
 	e.etime_us = 2500000;	/* 2.5 s */
-	CHECK(!ts_start_window(&e, 100, &lo, &hi));
-	CHECK(ts_exit_is(&e, 42, 12345, 100));	/* no bounds: the pid only */
-	CHECK(!ts_exit_is(&e, 40, 12345, 100));
+	CHECK(!taskparse_start_window(&e, 100, &lo, &hi));
+	CHECK(taskparse_exit_is(&e, 42, 12345, 100));	/* no bounds: the pid only */
+	CHECK(!taskparse_exit_is(&e, 40, 12345, 100));
 
 	/* Exit between 100.000 s and 100.004 s after boot: start at 97.5..97.504 s. */
 	e.exit_lo_ns = 100000000000ull;
 	e.exit_hi_ns = 100004000000ull;
-	CHECK(ts_start_window(&e, 100, &lo, &hi));
+	CHECK(taskparse_start_window(&e, 100, &lo, &hi));
 	CHECK_EQ_U64(lo, 9749);	/* 97.499999 s: etime lost its last microsecond */
 	CHECK_EQ_U64(hi, 9750);
-	CHECK(ts_exit_is(&e, 42, 9750, 100));
-	CHECK(ts_exit_is(&e, 42, 9749, 100));
-	CHECK(!ts_exit_is(&e, 42, 9751, 100));
-	CHECK(!ts_exit_is(&e, 42, 9700, 100));
-	CHECK(!ts_exit_is(&e, 43, 9750, 100));
-	CHECK(ts_start_window(&e, 1000, &lo, &hi));	/* another USER_HZ */
+	CHECK(taskparse_exit_is(&e, 42, 9750, 100));
+	CHECK(taskparse_exit_is(&e, 42, 9749, 100));
+	CHECK(!taskparse_exit_is(&e, 42, 9751, 100));
+	CHECK(!taskparse_exit_is(&e, 42, 9700, 100));
+	CHECK(!taskparse_exit_is(&e, 43, 9750, 100));
+	CHECK(taskparse_start_window(&e, 1000, &lo, &hi));	/* another USER_HZ */
 	CHECK_EQ_U64(lo, 97499);
 	CHECK_EQ_U64(hi, 97504);
 
 	/* A group record is of its process. */
 	e.group = true;
-	CHECK(ts_exit_is(&e, 40, 9750, 100));
-	CHECK(!ts_exit_is(&e, 42, 9750, 100));
+	CHECK(taskparse_exit_is(&e, 40, 9750, 100));
+	CHECK(!taskparse_exit_is(&e, 42, 9750, 100));
 
 	/* Nonsense never wraps: an etime longer than the uptime, huge values. */
 	e.etime_us = UINT64_MAX;
-	CHECK(ts_start_window(&e, 100, &lo, &hi));
+	CHECK(taskparse_start_window(&e, 100, &lo, &hi));
 	CHECK_EQ_U64(lo, 0);
 	CHECK_EQ_U64(hi, 0);
 	e.exit_lo_ns = e.exit_hi_ns = UINT64_MAX;
 	e.etime_us = 0;
-	CHECK(ts_start_window(&e, 100, &lo, &hi));
+	CHECK(taskparse_start_window(&e, 100, &lo, &hi));
 	CHECK_EQ_U64(hi, UINT64_MAX / 10000000u);
-	CHECK(!ts_start_window(&e, 0, &lo, &hi));
+	CHECK(!taskparse_start_window(&e, 0, &lo, &hi));
 	e.exit_lo_ns = 10;
 	e.exit_hi_ns = 5;
-	CHECK(!ts_start_window(&e, 100, &lo, &hi));	/* lo > hi */
+	CHECK(!taskparse_start_window(&e, 100, &lo, &hi));	/* lo > hi */
 }
 
 /* Random damage to a good buffer, exact-size copies: no crash, sane records. */
 static void test_mutations(void)
 {
-	struct ts_exit e[16];
-	struct ts_parse_stats st;
+	struct taskparse_exit e[16];
+	struct taskparse_stats st;
 	unsigned char *b;
 	size_t ends[5], got, i, k;
 	uint32_t x = 0x1234567;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Tests of collectors/taskstats.c against the running kernel (root): children
+ * Tests of collectors/exits/taskstats.c against the running kernel (root): children
  * that burn a known CPU time, fault known pages and do known I/O, then exit;
  * each record is compared with what wait4() says of the same child and with
  * its /proc/PID/stat read while it lived. Then a fork storm measures what the
@@ -8,7 +8,7 @@
  * more children than the buffer holds records (about 4 s of forking on a
  * 2-CPU machine).
  *
- * Skipped, with the reason ts_open gives, where the socket cannot be opened
+ * Skipped, with the reason taskstats_open gives, where the socket cannot be opened
  * (not root, kernel without TASKSTATS, a container's namespaces).
  * TS_STORM=N sets the storm's children (default: from the buffer's size, 5000
  * under ASan).
@@ -27,8 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../collectors/procfs.h"
-#include "../../collectors/taskstats.h"
+#include "../../collectors/proc/procfs.h"
+#include "../../collectors/exits/taskstats.h"
 #include "test.h"
 
 /*
@@ -50,11 +50,11 @@
 
 static char open_why[256];
 
-static struct ts_listener *open_or_skip(void)
+static struct taskstats_listener *open_or_skip(void)
 {
-	struct ts_listener *t;
+	struct taskstats_listener *t;
 
-	if (ts_open(0, &t, open_why, sizeof(open_why))) {
+	if (taskstats_open(0, &t, open_why, sizeof(open_why))) {
 		TEST_SKIP(open_why);
 		return NULL;
 	}
@@ -75,14 +75,14 @@ static uint64_t tv_us(struct timeval tv)
 }
 
 /* Drain (waiting in poll, 3 s at most) until the record of thread @tid is in @v: its index, or -1. */
-static long wait_record(struct ts_listener *t, struct ts_vec *v, pid_t tid)
+static long wait_record(struct taskstats_listener *t, struct taskstats_vec *v, pid_t tid)
 {
-	struct pollfd p = { .fd = ts_fd(t), .events = POLLIN };
+	struct pollfd p = { .fd = taskstats_fd(t), .events = POLLIN };
 	uint64_t end = ns_of(CLOCK_MONOTONIC) + 3000000000ull;
 	size_t i, from = 0;
 
 	do {
-		if (ts_drain(t, v, 0, NULL) < 0)
+		if (taskstats_drain(t, v, 0, NULL) < 0)
 			return -1;
 		for (i = from; i < v->n; i++)
 			if (!v->v[i].group && v->v[i].tid == tid)
@@ -106,7 +106,7 @@ static uint64_t proc_starttime(pid_t pid)
 		return 0;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	if (n <= 0 || parse_pid_stat(buf, (size_t)n, &st))
+	if (n <= 0 || procfs_parse_pid_stat(buf, (size_t)n, &st))
 		return 0;
 	return st.starttime;
 }
@@ -211,7 +211,7 @@ static bool run_child(const struct spec *s, struct outcome *o)
 }
 
 /* The checks every child's record passes; prints the differences it allows. */
-static void check_record(const struct ts_exit *e, const struct spec *s, const struct outcome *o)
+static void check_record(const struct taskparse_exit *e, const struct spec *s, const struct outcome *o)
 {
 	uint64_t ru_cpu = tv_us(o->ru.ru_utime) + tv_us(o->ru.ru_stime);
 	uint64_t ts_cpu = e->utime_us + e->stime_us, lo, hi;
@@ -264,11 +264,11 @@ static void check_record(const struct ts_exit *e, const struct spec *s, const st
 	 * under load the child lives as long as the CPU it gets allows.
 	 */
 	CHECK(o->starttime > 0);
-	if (CHECK(ts_start_window(e, hz, &lo, &hi))) {
+	if (CHECK(taskparse_start_window(e, hz, &lo, &hi))) {
 		CHECK(lo <= o->starttime && o->starttime <= hi);
 		CHECK(hi - lo <= o->span_ns * (uint64_t)hz / 1000000000u + (uint64_t)hz / 10 + 2);
-		CHECK(ts_exit_is(e, o->pid, o->starttime, hz));
-		CHECK(!ts_exit_is(e, o->pid, o->starttime + 200, hz));
+		CHECK(taskparse_exit_is(e, o->pid, o->starttime, hz));
+		CHECK(!taskparse_exit_is(e, o->pid, o->starttime + 200, hz));
 	}
 	/* btime: wall-clock seconds of the start. */
 	CHECK_NEAR((double)e->btime, (double)(ns_of(CLOCK_REALTIME) / 1000000000u) -
@@ -292,8 +292,8 @@ static void test_children(void)
 	};
 	/* Listening (the queue seen empty) since before this. */
 	uint64_t t0 = ns_of(CLOCK_MONOTONIC);
-	struct ts_listener *t = open_or_skip();
-	struct ts_vec v = { 0 };
+	struct taskstats_listener *t = open_or_skip();
+	struct taskstats_vec v = { 0 };
 	struct outcome o;
 	size_t i;
 	long k;
@@ -314,8 +314,8 @@ static void test_children(void)
 		/* The next child's exit comes after this drain began. */
 		t0 = t1;
 	}
-	ts_vec_free(&v);
-	ts_close(t);
+	taskstats_vec_free(&v);
+	taskstats_close(t);
 }
 
 static void *thread_main(void *arg)
@@ -332,8 +332,8 @@ static void *thread_main(void *arg)
  */
 static void test_threads(void)
 {
-	struct ts_listener *t = open_or_skip();
-	struct ts_vec v = { 0 };
+	struct taskstats_listener *t = open_or_skip();
+	struct taskstats_vec v = { 0 };
 	uint64_t minflt = 0, run = 0, ru_cpu;
 	struct rusage ru;
 	pid_t pid;
@@ -359,7 +359,7 @@ static void test_threads(void)
 		goto out;
 	/* The group record is in the same message as the last thread's. */
 	for (i = 0; i < v.n; i++) {
-		const struct ts_exit *e = &v.v[i];
+		const struct taskparse_exit *e = &v.v[i];
 
 		if (e->tgid != pid)
 			continue;
@@ -390,14 +390,14 @@ static void test_threads(void)
 	       " us, wait4 %" PRIu64 " us\n", minflt, ru.ru_minflt, run / 1000, ru_cpu);
 	(void)k;
 out:
-	ts_vec_free(&v);
-	ts_close(t);
+	taskstats_vec_free(&v);
+	taskstats_close(t);
 }
 
 /* Without CAP_NET_ADMIN: refused, with the reason for the header. */
 static void test_not_root(void)
 {
-	struct ts_listener *t = open_or_skip();
+	struct taskstats_listener *t = open_or_skip();
 	char why[256] = "";
 	int p[2], status;
 	ssize_t n;
@@ -405,18 +405,18 @@ static void test_not_root(void)
 
 	if (!t)
 		return;
-	ts_close(t);
+	taskstats_close(t);
 	if (!CHECK(pipe(p) == 0))
 		return;
 	pid = fork();
 	if (!pid) {
-		struct ts_listener *u;
+		struct taskstats_listener *u;
 		int r;
 
 		close(p[0]);
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(1);
-		r = ts_open(0, &u, why, sizeof(why));
+		r = taskstats_open(0, &u, why, sizeof(why));
 		if (write(p[1], why, strlen(why)) < 0)
 			_exit(2);
 		_exit(r == -EPERM ? 0 : 3);
@@ -431,7 +431,7 @@ static void test_not_root(void)
 }
 
 /* Fork @n children that exit at once, reaped in batches; drain every @every (0 = never). */
-static void storm(size_t n, size_t every, struct ts_listener *t, struct ts_vec *v,
+static void storm(size_t n, size_t every, struct taskstats_listener *t, struct taskstats_vec *v,
 		  uint64_t *drain_ns)
 {
 	size_t i, batch = 0;
@@ -454,7 +454,7 @@ static void storm(size_t n, size_t every, struct ts_listener *t, struct ts_vec *
 		if (every && (i + 1) % every == 0) {
 			uint64_t t0 = ns_of(CLOCK_MONOTONIC);
 
-			ts_drain(t, v, 0, NULL);
+			taskstats_drain(t, v, 0, NULL);
 			*drain_ns += ns_of(CLOCK_MONOTONIC) - t0;
 		}
 	}
@@ -462,7 +462,7 @@ static void storm(size_t n, size_t every, struct ts_listener *t, struct ts_vec *
 		;
 }
 
-static size_t count_mine(const struct ts_vec *v)
+static size_t count_mine(const struct taskstats_vec *v)
 {
 	size_t i, n = 0;
 
@@ -480,17 +480,17 @@ static void test_storm(void)
 {
 	const char *env = getenv("TS_STORM");
 	size_t n = env ? strtoul(env, NULL, 10) : STORM_DEFAULT, left, got, first_left;
-	struct ts_listener *t = open_or_skip();
-	struct ts_counts c0, c1;
-	struct ts_vec v = { 0 };
+	struct taskstats_listener *t = open_or_skip();
+	struct taskstats_counts c0, c1;
+	struct taskstats_vec v = { 0 };
 	uint64_t t0, cpu0, wall, cpu, drain_ns = 0, open_ns;
 	int r;
 
 	if (!t)
 		return;
-	ts_close(t);
+	taskstats_close(t);
 	t0 = ns_of(CLOCK_MONOTONIC);
-	if (ts_open(0, &t, open_why, sizeof(open_why))) {
+	if (taskstats_open(0, &t, open_why, sizeof(open_why))) {
 		CHECK(0);
 		return;
 	}
@@ -498,9 +498,9 @@ static void test_storm(void)
 	CHECK(open_ns < 100000000);	/* never waits */
 
 	/* 1: nobody reads until the storm is over. */
-	ts_drain(t, &v, 0, NULL);
+	taskstats_drain(t, &v, 0, NULL);
 	v.n = 0;
-	ts_get_counts(t, &c0);
+	taskstats_get_counts(t, &c0);
 	if (!n)
 		n = c0.rcvbuf / 2048 * 5 / 4;
 	t0 = ns_of(CLOCK_MONOTONIC);
@@ -511,14 +511,14 @@ static void test_storm(void)
 	printf("# storm of %zu forks: %.0f/s\n", n, n / (wall / 1e9));
 	t0 = ns_of(CLOCK_MONOTONIC);
 	cpu0 = ns_of(CLOCK_PROCESS_CPUTIME_ID);
-	r = ts_drain(t, &v, 1000, &first_left);
+	r = taskstats_drain(t, &v, 1000, &first_left);
 	CHECK(r >= 0);
 	do
-		r = ts_drain(t, &v, 0, &left);
+		r = taskstats_drain(t, &v, 0, &left);
 	while (r > 0 || left);
 	wall = ns_of(CLOCK_MONOTONIC) - t0;
 	cpu = ns_of(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
-	ts_get_counts(t, &c1);
+	taskstats_get_counts(t, &c1);
 	got = count_mine(&v);
 	printf("# undrained: %zu of %zu records kept in %zu bytes of buffer, ENOBUFS %" PRIu64
 	       ", drops %" PRIu64 "%s\n", got, n, c1.rcvbuf, c1.enobufs - c0.enobufs,
@@ -540,13 +540,13 @@ static void test_storm(void)
 	/* 2: drained every 64 forks, as a poll loop would; a quarter of the children. */
 	n /= 4;
 	v.n = 0;
-	ts_get_counts(t, &c0);
+	taskstats_get_counts(t, &c0);
 	drain_ns = 0;
 	storm(n, 64, t, &v, &drain_ns);
 	do
-		r = ts_drain(t, &v, 0, &left);
+		r = taskstats_drain(t, &v, 0, &left);
 	while (r > 0 || left);
-	ts_get_counts(t, &c1);
+	taskstats_get_counts(t, &c1);
 	got = count_mine(&v);
 	printf("# drained every 64 forks: %zu of %zu records, drops %" PRIu64
 	       ", %.2f us of drain per record\n", got, n, c1.drops - c0.drops,
@@ -554,8 +554,8 @@ static void test_storm(void)
 	if (c1.drops == c0.drops)
 		CHECK_EQ_U64(got, n);
 	printf("# ts_open took %.2f ms\n", open_ns / 1e6);
-	ts_vec_free(&v);
-	ts_close(t);
+	taskstats_vec_free(&v);
+	taskstats_close(t);
 }
 
 /*
@@ -565,24 +565,24 @@ static void test_storm(void)
  */
 static void test_overrun(void)
 {
-	struct ts_listener *t = open_or_skip();
-	struct ts_counts c0, c1;
-	struct ts_vec v = { 0 };
+	struct taskstats_listener *t = open_or_skip();
+	struct taskstats_counts c0, c1;
+	struct taskstats_vec v = { 0 };
 	size_t n = 2000, got, left;
 	uint64_t unused = 0;
 	int r;
 
 	if (!t)
 		return;
-	ts_close(t);
-	if (!CHECK(ts_open(128 << 10, &t, open_why, sizeof(open_why)) == 0))
+	taskstats_close(t);
+	if (!CHECK(taskstats_open(128 << 10, &t, open_why, sizeof(open_why)) == 0))
 		return;
-	ts_get_counts(t, &c0);
+	taskstats_get_counts(t, &c0);
 	storm(n, 0, t, &v, &unused);
 	do
-		r = ts_drain(t, &v, 100, &left);
+		r = taskstats_drain(t, &v, 100, &left);
 	while (r > 0 || left);
-	ts_get_counts(t, &c1);
+	taskstats_get_counts(t, &c1);
 	got = count_mine(&v);
 	printf("# %zu bytes of buffer: %zu of %zu records, ENOBUFS %" PRIu64 ", drops %" PRIu64
 	       "\n", c1.rcvbuf, got, n, c1.enobufs - c0.enobufs, c1.drops - c0.drops);
@@ -594,11 +594,11 @@ static void test_overrun(void)
 	v.n = 0;
 	storm(10, 0, t, &v, &unused);
 	do
-		r = ts_drain(t, &v, 0, &left);
+		r = taskstats_drain(t, &v, 0, &left);
 	while (r > 0 || left);
 	CHECK_EQ_U64(count_mine(&v), 10);
-	ts_vec_free(&v);
-	ts_close(t);
+	taskstats_vec_free(&v);
+	taskstats_close(t);
 }
 
 static const struct test tests[] = {

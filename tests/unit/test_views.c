@@ -42,22 +42,22 @@ struct fake {
 	bool in_proc;		/* /proc lists it (else its events alone make its row) */
 	bool exited;		/* its exit is seen this interval */
 	uint64_t utime, minflt, rss;
-	struct sc_table sc;	/* the interval's calls, as acct counts them */
-	struct sc_table err;	/* and failures per (syscall, errno): sc_err_key */
+	struct sctable sc;	/* the interval's calls, as acct counts them */
+	struct sctable err;	/* and failures per (syscall, errno): sc_err_key */
 	uint64_t sig_sent, sig_recv;
 };
 
-/* @n calls of @nr, @nerr of them failing with @err, as acct_sys_exit counts them. */
+/* @n calls of @nr, @nerr of them failing with @err, as evsums_sys_exit counts them. */
 static void calls(struct fake *f, uint32_t nr, uint64_t n, uint32_t err, uint64_t nerr)
 {
-	struct sc_stat *s = sc_table_get(&f->sc, nr);
+	struct sc_stat *s = sctable_get(&f->sc, nr);
 
 	s->calls += n;
 	if (!nerr)
 		return;
 	s->errors += nerr;
 	s->top_errno = err;
-	sc_table_get(&f->err, sc_err_key(nr, err))->errors += nerr;
+	sctable_get(&f->err, sc_err_key(nr, err))->errors += nerr;
 }
 
 /* One tick: the /proc readings, the events (rows, flows), the end; the fakes' tables emptied. */
@@ -106,8 +106,8 @@ static void tick(struct model *m, struct sample *s, double at, struct fake *f, s
 	s->end = true;
 	model_apply(m, s);
 	for (i = 0; i < n; i++) {
-		sc_table_clear(&f[i].sc);
-		sc_table_clear(&f[i].err);
+		sctable_clear(&f[i].sc);
+		sctable_clear(&f[i].err);
 		f[i].sig_sent = f[i].sig_recv = 0;
 	}
 }
@@ -126,8 +126,8 @@ static void teardown(struct model *m, struct sample *s, struct fake *f, size_t n
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		sc_table_free(&f[i].sc);
-		sc_table_free(&f[i].err);
+		sctable_free(&f[i].sc);
+		sctable_free(&f[i].err);
 	}
 	sample_free(s);
 	model_free(m);
@@ -144,9 +144,9 @@ static void rows_sum(const struct model *m, uint32_t nr, uint64_t *calls_, uint6
 	for (i = 0; i < m->ntasks; i++) {
 		const struct sc_stat *st;
 
-		if (!sysagg_counts(m, m->tasks[i]))
+		if (!systotals_counts(m, m->tasks[i]))
 			continue;
-		st = sc_table_find(&m->tasks[i]->sc, nr);
+		st = sctable_find(&m->tasks[i]->sc, nr);
 		if (!st || !st->calls)
 			continue;
 		*calls_ += st->calls;
@@ -165,8 +165,8 @@ static void test_sysagg_sums(void)
 	};
 	struct model m;
 	struct sample s;
-	const struct sysagg_sc *r;
-	const struct sysagg_err *e;
+	const struct systotals_sc *r;
+	const struct systotals_err *e;
 	uint64_t c, er, sum_calls = 0;
 	uint32_t procs;
 	size_t i;
@@ -202,7 +202,7 @@ static void test_sysagg_sums(void)
 	}
 	CHECK_EQ_U64(sum_calls, 50 + 70 + 7 + 400 + 11 + 3);
 	CHECK_EQ_U64(m.agg.calls, sum_calls);
-	r = sysagg_find_sc(&m.agg, NR_OPENAT);
+	r = systotals_find_sc(&m.agg, NR_OPENAT);
 	if (!CHECK(r))
 		return;
 	CHECK_EQ_U64(r->calls, 68);
@@ -211,11 +211,11 @@ static void test_sysagg_sums(void)
 	CHECK_EQ_U64(r->top_errno, 2);
 
 	/* Pairs: ENOENT from three rows, EACCES from one. */
-	e = sysagg_find_err(&m.agg, NR_OPENAT, 2);
+	e = systotals_find_err(&m.agg, NR_OPENAT, 2);
 	CHECK(e && e->n == 48 && e->procs == 3);
-	e = sysagg_find_err(&m.agg, NR_OPENAT, 13);
+	e = systotals_find_err(&m.agg, NR_OPENAT, 13);
 	CHECK(e && e->n == 5 && e->procs == 1);
-	e = sysagg_find_err(&m.agg, NR_FUTEX, 110);
+	e = systotals_find_err(&m.agg, NR_FUTEX, 110);
 	CHECK(e && e->n == 9 && e->total == 9);
 	c = 0;
 	for (i = 0; i < m.agg.nerr; i++)
@@ -240,21 +240,21 @@ static void test_sysagg_sums(void)
 	f[1].in_proc = true;
 	calls(&f[0], NR_OPENAT, 10, 2, 10);
 	tick(&m, &s, 3, f, 2, NULL, 0);
-	r = sysagg_find_sc(&m.agg, NR_OPENAT);
+	r = systotals_find_sc(&m.agg, NR_OPENAT);
 	CHECK(r && r->calls == 10 && r->calls_total == 78 && r->errors_total == 63);
-	r = sysagg_find_sc(&m.agg, NR_GETPPID);
+	r = systotals_find_sc(&m.agg, NR_GETPPID);
 	CHECK(r && r->calls == 0 && r->calls_total == 3 && r->procs == 0);
-	e = sysagg_find_err(&m.agg, NR_OPENAT, 2);
+	e = systotals_find_err(&m.agg, NR_OPENAT, 2);
 	CHECK(e && e->n == 10 && e->total == 58 && e->procs == 1);
 	CHECK(!model_task_find(&m, 300));
 	{
 		double v;
 
-		CHECK(sysagg_hist(&m.agg, syscall_subsystem(NR_OPENAT), 0, &v));
+		CHECK(systotals_hist(&m.agg, syscall_subsystem(NR_OPENAT), 0, &v));
 		CHECK_NEAR(v, 10, 1e-9);
-		CHECK(sysagg_hist(&m.agg, syscall_subsystem(NR_OPENAT), 1, &v));
+		CHECK(systotals_hist(&m.agg, syscall_subsystem(NR_OPENAT), 1, &v));
 		CHECK_NEAR(v, 68 + 70, 1e-9);
-		CHECK(!sysagg_hist(&m.agg, syscall_subsystem(NR_OPENAT), 2, &v));
+		CHECK(!systotals_hist(&m.agg, syscall_subsystem(NR_OPENAT), 2, &v));
 	}
 	teardown(&m, &s, f, 3);
 }
@@ -316,7 +316,7 @@ static void check_group_sums(const struct model *m, const struct groups *g)
 				if (strcmp(key, gr->key))
 					continue;
 				nrows++;
-				if (col_num(m, t, (enum col_id)c, &v))
+				if (columns_num(m, t, (enum col_id)c, &v))
 					sum += v, known++;
 			}
 			CHECK_EQ_U64(gr->known[c], known);
@@ -413,11 +413,11 @@ static void test_groups(void)
 		char buf[64];
 
 		if (CHECK(t && t->cgroup)) {
-			CHECK_STR(col_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0),
+			CHECK_STR(columns_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0),
 				  "docker:0123456789ab");
 			cgnames_set(&m.names, t->cgroup, &nm);
-			CHECK_STR(col_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0), "web-1");
-			CHECK_STR(col_text_model(&m, t, COL_CONTAINER_ID, buf, sizeof(buf), 0),
+			CHECK_STR(columns_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0), "web-1");
+			CHECK_STR(columns_text_model(&m, t, COL_CONTAINER_ID, buf, sizeof(buf), 0),
 				  "docker:0123456789ab");
 			groups_set_by(&g, CGROUP_BY_CONTAINER);
 			g.tick = 0;
@@ -425,8 +425,8 @@ static void test_groups(void)
 			CHECK(find(&g, "web-1"));
 		}
 		t = model_task_find(&m, 10);	/* the host: empty, not "-" */
-		CHECK(t && !strcmp(col_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0), ""));
-		CHECK(t && !strcmp(col_text_model(&m, t, COL_CONTAINER_ID, buf, sizeof(buf), 0), ""));
+		CHECK(t && !strcmp(columns_text_model(&m, t, COL_CONTAINER, buf, sizeof(buf), 0), ""));
+		CHECK(t && !strcmp(columns_text_model(&m, t, COL_CONTAINER_ID, buf, sizeof(buf), 0), ""));
 	}
 
 	groups_set_by(&g, CGROUP_BY_USER);
@@ -563,7 +563,7 @@ static void test_aggview(void)
 	};
 	struct model m;
 	struct sample s;
-	struct aggview v, callers;
+	struct systable v, callers;
 	struct av_row_id id;
 	char buf[64];
 	double d, sum;
@@ -572,8 +572,8 @@ static void test_aggview(void)
 
 	setup(&m, &s);
 	tick(&m, &s, 1, f, 3, NULL, 0);
-	aggview_init(&v, VIEW_SYSCALLS);
-	aggview_refresh(&v, &m, NULL);
+	systable_init(&v, VIEW_SYSCALLS);
+	systable_refresh(&v, &m, NULL);
 	CHECK_EQ_U64(v.n, 0);
 
 	calls(&f[0], NR_OPENAT, 30, 2, 30);
@@ -581,72 +581,72 @@ static void test_aggview(void)
 	calls(&f[1], NR_READ, 500, 0, 0);
 	calls(&f[2], NR_GETPPID, 7, 0, 0);
 	tick(&m, &s, 3, f, 3, NULL, 0);	/* two seconds */
-	aggview_refresh(&v, &m, NULL);
+	systable_refresh(&v, &m, NULL);
 	CHECK_EQ_U64(v.n, 3);
 	/* Calls, most first: read, openat, getppid. */
-	CHECK(aggview_row_id(&v, 0, &id) && id.nr == NR_READ);
-	CHECK(aggview_row_id(&v, 1, &id) && id.nr == NR_OPENAT);
-	CHECK(aggview_num(&v, 1, 1, &d) && d == 42);
-	CHECK(aggview_rate(&v, d, &d) && d == 21);
-	CHECK(aggview_num(&v, 1, 3, &d));
+	CHECK(systable_row_id(&v, 0, &id) && id.nr == NR_READ);
+	CHECK(systable_row_id(&v, 1, &id) && id.nr == NR_OPENAT);
+	CHECK(systable_num(&v, 1, 1, &d) && d == 42);
+	CHECK(systable_rate(&v, d, &d) && d == 21);
+	CHECK(systable_num(&v, 1, 3, &d));
 	CHECK_NEAR(d, 100.0 * 42 / 549, 1e-9);
-	CHECK_STR(aggview_text(&v, 1, 4, buf, sizeof(buf), TEXT_DATA), "ENOENT");
-	CHECK_STR(aggview_text(&v, 1, 1, buf, sizeof(buf), TEXT_DATA), "42");
+	CHECK_STR(systable_text(&v, 1, 4, buf, sizeof(buf), TEXT_DATA), "ENOENT");
+	CHECK_STR(systable_text(&v, 1, 1, buf, sizeof(buf), TEXT_DATA), "42");
 
 	/* The callers of each row sum to it. */
 	for (r = 0; r < v.n; r++) {
-		CHECK(aggview_row_id(&v, r, &id));
-		aggview_init(&callers, VIEW_CALLERS);
+		CHECK(systable_row_id(&v, r, &id));
+		systable_init(&callers, VIEW_CALLERS);
 		callers.drill.from = VIEW_SYSCALLS;
 		callers.drill.nr = id.nr;
-		aggview_refresh(&callers, &m, NULL);
+		systable_refresh(&callers, &m, NULL);
 		for (col = 4; col <= 5; col++) {
 			for (k = 0, sum = 0; k < callers.n; k++)
-				if (aggview_num(&callers, k, col, &d))
+				if (systable_num(&callers, k, col, &d))
 					sum += d;
-			CHECK(aggview_num(&v, r, col == 4 ? 1 : 2, &d));
+			CHECK(systable_num(&v, r, col == 4 ? 1 : 2, &d));
 			CHECK_NEAR(sum, d, 0);
 		}
-		CHECK(aggview_num(&v, r, 6, &d));
+		CHECK(systable_num(&v, r, 6, &d));
 		CHECK_NEAR(d, (double)callers.n, 0);
-		aggview_free(&callers);
+		systable_free(&callers);
 	}
 
 	/* Sorted by name, then filtered. */
 	v.sort = 0;
 	v.dir = SORT_ASC;
-	aggview_refresh(&v, &m, NULL);
-	CHECK(aggview_row_id(&v, 0, &id) && id.nr == NR_GETPPID);
+	systable_refresh(&v, &m, NULL);
+	CHECK(systable_row_id(&v, 0, &id) && id.nr == NR_GETPPID);
 	snprintf(v.filter, sizeof(v.filter), "ENOENT");
-	aggview_refresh(&v, &m, NULL);
+	systable_refresh(&v, &m, NULL);
 	CHECK_EQ_U64(v.n, 1);
 	v.filter[0] = '\0';
 	v.sub = syscall_subsystem(NR_GETPPID);
-	aggview_refresh(&v, &m, NULL);
+	systable_refresh(&v, &m, NULL);
 	CHECK_EQ_U64(v.n, 1);
-	aggview_free(&v);
+	systable_free(&v);
 
 	/* Errors: the callers of a pair are those that failed so. */
-	aggview_init(&v, VIEW_ERRORS);
-	aggview_refresh(&v, &m, NULL);
+	systable_init(&v, VIEW_ERRORS);
+	systable_refresh(&v, &m, NULL);
 	CHECK_EQ_U64(v.n, 1);
-	CHECK(aggview_num(&v, 0, 2, &d) && d == 32);
-	aggview_init(&callers, VIEW_CALLERS);
+	CHECK(systable_num(&v, 0, 2, &d) && d == 32);
+	systable_init(&callers, VIEW_CALLERS);
 	callers.drill = (struct av_drill){ .from = VIEW_ERRORS, .nr = NR_OPENAT, .err = 2 };
-	aggview_refresh(&callers, &m, NULL);
+	systable_refresh(&callers, &m, NULL);
 	CHECK_EQ_U64(callers.n, 2);
-	CHECK(aggview_task(&callers, 0) && aggview_task(&callers, 0)->pid == 100);
-	CHECK(aggview_num(&callers, 1, 5, &d) && d == 2);
-	aggview_free(&callers);
-	aggview_free(&v);
+	CHECK(systable_task(&callers, 0) && systable_task(&callers, 0)->pid == 100);
+	CHECK(systable_num(&callers, 1, 5, &d) && d == 2);
+	systable_free(&callers);
+	systable_free(&v);
 
-	CHECK_STR(view_name(VIEW_SUBSYSTEMS), "subsystems");
+	CHECK_STR(systable_name(VIEW_SUBSYSTEMS), "subsystems");
 	{
 		enum view_kind kind;
 
-		CHECK(!view_parse("groups", &kind) && kind == VIEW_GROUPS);
-		CHECK(view_parse("callers", &kind));
-		CHECK(view_parse("Syscalls", &kind));
+		CHECK(!systable_parse("groups", &kind) && kind == VIEW_GROUPS);
+		CHECK(systable_parse("callers", &kind));
+		CHECK(systable_parse("Syscalls", &kind));
 	}
 	teardown(&m, &s, f, 3);
 }
