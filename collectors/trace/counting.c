@@ -253,17 +253,12 @@ static int start_clock(struct counting *ft, const char *clock)
 	return 0;
 }
 
-int counting_start(const struct counting_opts *o, struct counting **out)
+/* The counting source's state before its instance: the sums, the maps, the default events. */
+static struct counting *counting_alloc(int64_t only_uid)
 {
-	const char *events[EV_NR][2];
-	struct instance_config cfg = { 0 };
 	struct counting *ft = xcalloc(1, sizeof(*ft));
-	pid_t *tids = NULL;
-	char missing[128];
-	size_t i, len;
-	int err;
+	size_t i;
 
-	*out = ft;
 	evsums_init(&ft->acct);
 	sockconn_init(&ft->conns);
 	/* Each CPU is read in turn: forks, execs, renames and exits are merged by time. */
@@ -272,9 +267,23 @@ int counting_start(const struct counting_opts *o, struct counting **out)
 	pidmap_init(&ft->noted);
 	pidmap_init(&ft->withheld);
 	pidmap_init(&ft->abi_memo);
-	ft->only_uid = geteuid() == 0 ? -1 : (int64_t)geteuid();
+	ft->only_uid = only_uid;
 	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->kinds[ft->nkinds++] = default_kinds[i];
+	return ft;
+}
+
+int counting_start(const struct counting_opts *o, struct counting **out)
+{
+	const char *events[EV_NR][2];
+	struct instance_config cfg = { 0 };
+	struct counting *ft = counting_alloc(geteuid() == 0 ? -1 : (int64_t)geteuid());
+	pid_t *tids = NULL;
+	char missing[128];
+	size_t i, len;
+	int err;
+
+	*out = ft;
 	if (o->time_syscalls)
 		ft->kinds[ft->nkinds++] = EV_SYS_ENTER;
 	if (o->pids) {
@@ -365,21 +374,11 @@ int counting_start(const struct counting_opts *o, struct counting **out)
 
 struct counting *counting_new_offline(int64_t only_uid)
 {
-	struct counting *ft = xcalloc(1, sizeof(*ft));
+	struct counting *ft = counting_alloc(only_uid);
 	size_t i;
 
-	evsums_init(&ft->acct);
-	sockconn_init(&ft->conns);
-	ft->acct.order_life = true;
-	ft->resolve_budget = RESOLVE_PER_TICK;
-	pidmap_init(&ft->noted);
-	pidmap_init(&ft->withheld);
-	pidmap_init(&ft->abi_memo);
-	ft->only_uid = only_uid;
-	for (i = 0; i < ARRAY_SIZE(default_kinds); i++) {
-		ft->kinds[ft->nkinds++] = default_kinds[i];
+	for (i = 0; i < ARRAY_SIZE(default_kinds); i++)
 		ft->loaded[default_kinds[i]] = true;
-	}
 	ft->group_dead_known = ft->acct.group_dead_known = true;
 	ft->reads = 2;
 	ft->on = true;
