@@ -1271,6 +1271,7 @@ bool ftrace_read(struct ftrace *ft, const pid_t **born, size_t *nborn)
 		read_cpu(ft, cpu, true, max);
 	/* Every CPU is read up to now: lifecycle events merged, entries and exits paired in order. */
 	acct_order_life(&ft->acct);
+	sockconn_apply(&ft->conns);
 	acct_time_calls(&ft->acct);
 	acct_state_end(&ft->acct, ft->cut_ns);
 	lost = trace_lost(ft->tr);
