@@ -1272,6 +1272,7 @@ bool counting_read(struct counting *ft, const pid_t **born, size_t *nborn)
 	if (ft->blk)
 		blockev_cut(ft->blk, ft->cut_ns);
 	evsums_order_life(&ft->acct);
+	sockconn_apply(&ft->conns);
 	evsums_time_calls(&ft->acct);
 	evsums_state_end(&ft->acct, ft->cut_ns);
 	lost = instance_lost(ft->tr);

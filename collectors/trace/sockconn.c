@@ -17,6 +17,7 @@ void sockconn_free(struct sockconn *c)
 {
 	free(c->v);
 	free(c->index);
+	free(c->q);
 	sockconn_init(c);
 }
 
@@ -209,8 +210,8 @@ static void touch(struct sockconn_entry *e, uint64_t ts)
 		e->first_ns = ts;
 }
 
-void sockconn_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsigned family,
-		 unsigned protocol, int ret, int flags, uint64_t ts)
+static void apply_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsigned family,
+		     unsigned protocol, int ret, int flags, uint64_t ts)
 {
 	struct sockconn_entry *e;
 	uint32_t *slot;
@@ -265,8 +266,8 @@ static bool beginning(int oldstate, int newstate)
 	       (oldstate == SOCKCONN_TCP_LISTEN && newstate == SOCKCONN_TCP_SYN_RECV);
 }
 
-void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, int newstate,
-		    unsigned protocol, const struct sockconn_addr *a, uint64_t ts)
+static void apply_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, int newstate,
+			unsigned protocol, const struct sockconn_addr *a, uint64_t ts)
 {
 	struct sockconn_entry *e;
 	uint32_t *slot;
@@ -309,8 +310,8 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 	}
 }
 
-void sockconn_retrans(struct sockconn *c, uint64_t sk, int state, const struct sockconn_addr *a,
-		      int err, uint64_t ts)
+static void apply_retrans(struct sockconn *c, uint64_t sk, int state,
+			  const struct sockconn_addr *a, int err, uint64_t ts)
 {
 	struct sockconn_entry *e;
 	uint32_t *slot;
@@ -337,7 +338,7 @@ void sockconn_retrans(struct sockconn *c, uint64_t sk, int state, const struct s
 		e->state = state;
 }
 
-void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
+static void apply_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
 {
 	struct sockconn_entry *e;
 	uint32_t *slot;
@@ -353,6 +354,142 @@ void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
 	touch(e, ts);
 	e->n[SCN_RESETS]++;
 	e->total[SCN_RESETS]++;
+}
+
+/*
+ * The events wait in a queue until sockconn_apply: CPUs are read in turn, so
+ * a socket's events come out of time order, and a freed socket's address
+ * taken by a new one makes that ambiguous (the new one's sends, read before
+ * the old one's close and its own beginning, would be the old one's). In
+ * time order they are not. Bounded: a full queue is applied as it is.
+ */
+static struct sockconn_ev *enqueue(struct sockconn *c, enum sockconn_ev_kind kind, uint64_t sk,
+				   uint64_t ts)
+{
+	struct sockconn_ev *q;
+
+	if (c->nq == SOCKCONN_QUEUE_MAX)
+		sockconn_apply(c);
+	if (c->nq == c->qcap) {
+		c->qcap = c->qcap ? c->qcap * 2 : 256;
+		c->q = xrealloc(c->q, c->qcap * sizeof(*c->q));
+	}
+	q = &c->q[c->nq++];
+	memset(q, 0, sizeof(*q));
+	q->kind = kind;
+	q->sk = sk;
+	q->ts = ts;
+	q->seq = c->nq;
+	return q;
+}
+
+/* @a's addresses into @q (copied: the record they point into is gone by then). */
+static void keep_addr(struct sockconn_ev *q, const struct sockconn_addr *a)
+{
+	q->family = a->family;
+	q->sport = a->sport;
+	q->dport = a->dport;
+	if (a->family == SOCKEV_AF_INET6 ? a->saddr6 && a->daddr6 : a->saddr4 && a->daddr4) {
+		size_t len = a->family == SOCKEV_AF_INET6 ? 16 : 4;
+
+		memcpy(q->saddr, a->family == SOCKEV_AF_INET6 ? a->saddr6 : a->saddr4, len);
+		memcpy(q->daddr, a->family == SOCKEV_AF_INET6 ? a->daddr6 : a->daddr4, len);
+		q->has_addr = true;
+	}
+}
+
+static struct sockconn_addr addr_of(const struct sockconn_ev *q)
+{
+	struct sockconn_addr a = { .family = q->family, .sport = q->sport, .dport = q->dport };
+
+	if (!q->has_addr)
+		return a;
+	if (q->family == SOCKEV_AF_INET6) {
+		a.saddr6 = q->saddr;
+		a.daddr6 = q->daddr;
+	} else {
+		a.saddr4 = q->saddr;
+		a.daddr4 = q->daddr;
+	}
+	return a;
+}
+
+void sockconn_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsigned family,
+		 unsigned protocol, int ret, int flags, uint64_t ts)
+{
+	struct sockconn_ev *q = enqueue(c, send ? SCE_SEND : SCE_RECV, sk, ts);
+
+	q->pid = tid;
+	q->family = family;
+	q->protocol = protocol;
+	q->a = ret;
+	q->b = flags;
+}
+
+void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, int newstate,
+		    unsigned protocol, const struct sockconn_addr *a, uint64_t ts)
+{
+	struct sockconn_ev *q = enqueue(c, SCE_STATE, sk, ts);
+
+	q->pid = pid;
+	q->protocol = protocol;
+	q->a = oldstate;
+	q->b = newstate;
+	keep_addr(q, a);
+}
+
+void sockconn_retrans(struct sockconn *c, uint64_t sk, int state, const struct sockconn_addr *a,
+		      int err, uint64_t ts)
+{
+	struct sockconn_ev *q = enqueue(c, SCE_RETRANS, sk, ts);
+
+	q->a = state;
+	q->b = err;
+	keep_addr(q, a);
+}
+
+void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
+{
+	enqueue(c, SCE_RESET, sk, ts);
+}
+
+/* Time order; as read for equal stamps (one CPU's order). */
+static int cmp_ev(const void *x, const void *y)
+{
+	const struct sockconn_ev *a = x, *b = y;
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void sockconn_apply(struct sockconn *c)
+{
+	size_t i;
+
+	sort_array(c->q, c->nq, sizeof(*c->q), cmp_ev);
+	for (i = 0; i < c->nq; i++) {
+		const struct sockconn_ev *q = &c->q[i];
+		struct sockconn_addr a = addr_of(q);
+
+		switch (q->kind) {
+		case SCE_SEND:
+		case SCE_RECV:
+			apply_io(c, q->sk, q->pid, q->kind == SCE_SEND, q->family, q->protocol,
+				 q->a, q->b, q->ts);
+			break;
+		case SCE_STATE:
+			apply_state(c, q->sk, q->pid, q->a, q->b, q->protocol, &a, q->ts);
+			break;
+		case SCE_RETRANS:
+			apply_retrans(c, q->sk, q->a, &a, q->b, q->ts);
+			break;
+		case SCE_RESET:
+			apply_reset(c, q->sk, q->ts);
+			break;
+		}
+	}
+	c->nq = 0;
 }
 
 static bool keep_open(const struct sockconn_entry *e, uint64_t unused)

@@ -29,7 +29,10 @@
  * process used (a scan's, a flood's), then the least recently used; if every one had events
  * this interval, a new socket's bytes go to the "other" row (counted).
  * Closed sockets go an interval after their close. No I/O, no allocation
- * per event once the table has grown.
+ * per event once the table and the queue have grown.
+ *
+ * The events are queued and applied in time order by sockconn_apply (CPUs
+ * are read in turn); a full queue (SOCKCONN_QUEUE_MAX) is applied as it is.
  */
 
 #include <stdbool.h>
@@ -75,6 +78,22 @@ struct sockconn_stats {
 	size_t peak;		/* the most kept at once */
 };
 
+/* An event waiting for sockconn_apply. */
+enum sockconn_ev_kind { SCE_SEND, SCE_RECV, SCE_STATE, SCE_RETRANS, SCE_RESET };
+
+struct sockconn_ev {
+	uint64_t ts, seq, sk;	/* seq: the order read in */
+	pid_t pid;
+	int a, b;		/* ret, flags; oldstate, newstate; state, err */
+	uint8_t kind;
+	bool has_addr;
+	uint16_t sport, dport;
+	unsigned family, protocol;
+	uint8_t saddr[16], daddr[16];
+};
+
+#define SOCKCONN_QUEUE_MAX	65536
+
 struct sockconn {
 	struct sockconn_entry *v;
 	size_t n, cap;
@@ -83,6 +102,8 @@ struct sockconn {
 	uint64_t next_id;
 	uint64_t other[SCN_NR];	/* this interval: sockets not tracked (full) */
 	struct sockconn_stats st;
+	struct sockconn_ev *q;	/* the events not applied yet */
+	size_t nq, qcap;
 };
 
 void sockconn_init(struct sockconn *c);
@@ -112,6 +133,13 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 void sockconn_retrans(struct sockconn *c, uint64_t sk, int state, const struct sockconn_addr *a,
 		      int err, uint64_t ts);
 void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts);
+
+/*
+ * The events above wait until this applies them, in time order: call it once
+ * every CPU is read up to the tick (a full queue, SOCKCONN_QUEUE_MAX events,
+ * is applied as it is).
+ */
+void sockconn_apply(struct sockconn *c);
 
 /* The interval is reported: counts to 0, closed sockets gone a tick later. */
 void sockconn_end_interval(struct sockconn *c);
