@@ -97,7 +97,7 @@ cli/views cli/exact cli/csv cli/inprog tmux/inprog tmux/valgrind cli/json
 tmux/launch tmux/containers cli/promtext cli/text tmux/config"
 
 # Of the files one at a time, those run while the background job ends.
-BESIDE="cli/exportertime tmux/viewsflood tmux/htopload cli/trace cli/flight tmux/flight"
+BESIDE="cli/exportertime tmux/viewsload tmux/htopload cli/trace cli/flight tmux/flight"
 
 # Of the files one at a time, those that time things against the clock come
 # last (summary: its sleeps' durations).

@@ -6,7 +6,7 @@
 # "evwl-sender" every 300 ms), and on helpers/floodwl.c, a getppid flood that
 # counts its own calls.
 #
-# viewsflood.bats: the tests that flood system calls (run alone);
+# viewsload.bats: the tests that flood system calls or measure bytes (run alone);
 # helpers/views.bash: their common part.
 
 load helpers/tmux
@@ -246,39 +246,6 @@ load helpers/views
 	if LC_ALL=C grep -q $'\xc2\x9b\\|\xff' <<<"$scr"; then return 1; fi
 	keys F10
 	wait_for 'KTOP-EXIT=0'
-}
-
-@test "views: the theme's graph and event-kind elements; a quiet process view sends few bytes a refresh" {
-	keys "clear; TERM=xterm-256color LANG=C.UTF-8 $KTOP -d 0.3 --theme default -p $P; echo KTOP-EXIT=\$?" Enter
-	wait_for "^Process $P +evwl"
-	wait_for '^syscalls +[0-9]'
-	sleep 1
-	# graph-high (red): the top of the graph's scale, where a steady rate is
-	tmux -L "$S" capture-pane -p -e -t t | grep -E 'syscalls +[0-9]' >"$BATS_TEST_TMPDIR/rate"
-	grep -qF $'\e[31m' "$BATS_TEST_TMPDIR/rate"
-	# the event list: switches in event-switch (75), signals in event-signal (205, bold)
-	keys e
-	wait_for 'switch out [SDR+]+ -> '
-	wait_for 'deliver SIGUSR1'
-	tmux -L "$S" capture-pane -p -e -t t >"$BATS_TEST_TMPDIR/ev"
-	grep -F 'switch out ' "$BATS_TEST_TMPDIR/ev" | grep -qF $'\e[38;5;75m'
-	grep -F 'deliver SIGUSR1' "$BATS_TEST_TMPDIR/ev" | grep -qF $'38;5;205m'
-	keys F10
-	wait_for 'KTOP-EXIT=0'
-	# Bytes per steady-state refresh of the process view of a quiet process
-	# (bench/ttybytes.py): whole lines, curses sends what changed (~140 B at
-	# 80x24; 310 when the view was blanked each frame and idle cells were dim).
-	python3 -c 'import os, time
-end = time.time() + 30
-while time.time() < end:
-    [os.getppid() for _ in range(100)]
-    time.sleep(0.05)' &
-	local q=$! out
-	out=$(python3 "$BATS_TEST_DIRNAME/../../bench/ttybytes.py" --size 80x24 --seconds 5 --warmup 3 \
-		"pv=$KTOP -d {delay} -p $q")
-	kill "$q"
-	echo "$out" >&2
-	awk '$1 == "pv" { found = 1; ok = $2 >= 3 && $3 + 0 < 230 } END { exit !(found && ok) }' <<<"$out"
 }
 
 @test "views: not root: one's own process executes a setuid program: its events end there, and the view says so" {

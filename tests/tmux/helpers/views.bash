@@ -1,4 +1,4 @@
-# views.bats's and viewsflood.bats's common part: the workloads built, the
+# views.bats's and viewsload.bats's common part: the workloads built, the
 # pane, the process view opened.
 
 KTOP="$BATS_TEST_DIRNAME/../../ktop"
