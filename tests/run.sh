@@ -90,13 +90,14 @@ took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 
 # The files (of tests/, without .bats) run side by side, longest first (as
 # the "# time:" lines of a run say).
-POOL="cli/fleet cli/record cli/package cli/valgrind cli/containers tmux/lookfeel
-cli/bytes cli/names tmux/ui tmux/robust tmux/sysviews tmux/replay cli/man
-cli/exact cli/csv cli/inprog tmux/inprog tmux/valgrind cli/json tmux/launch
-tmux/containers cli/promtext cli/text tmux/config"
+POOL="cli/record cli/package cli/valgrind cli/exporter cli/containers cli/listen
+tmux/htopuser cli/webconfig cli/fleet tmux/views tmux/lookfeel cli/bytes
+cli/names tmux/ui tmux/newcomer tmux/robust tmux/sysviews tmux/replay cli/man
+cli/views cli/exact cli/csv cli/inprog tmux/inprog tmux/valgrind cli/json
+tmux/launch tmux/containers cli/promtext cli/text tmux/config"
 
 # Of the files one at a time, those run while the background job ends.
-BESIDE="cli/exporter tmux/views tmux/htopuser cli/trace cli/flight tmux/flight cli/views"
+BESIDE="cli/exportertime tmux/viewsload tmux/htopload cli/trace cli/flight tmux/flight"
 
 # Of the files one at a time, those that time things against the clock come
 # last (summary: its sleeps' durations).

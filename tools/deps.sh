@@ -22,7 +22,7 @@ build="gcc make pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libsq
 # lintian, systemd-analyze, bash-completion, man -w).
 # trace-cmd and libtracecmd-dev read the flight recorder's trace.dat (flight.bats).
 # groff-base renders the man page (man.bats); linux-perf counts ktop's calls
-# (tests/tmux/views.bats); iproute2, util-linux (setpriv, unshare, taskset,
+# (tests/tmux/viewsload.bats); iproute2, util-linux (setpriv, unshare, taskset,
 # chrt, prlimit) and git are what tests run besides; nftables loses packets in
 # a network namespace for the retransmit test (conn.bats).
 deb="debhelper dpkg-dev fakeroot"

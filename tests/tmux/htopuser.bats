@@ -3,49 +3,12 @@
 # The real ktop in tmux panes of 80x24, 120x40 and 200x60, and its batch
 # output: where the time goes on the table, a selection that is a process,
 # htop's keys, numbers that read right, a layout that fits.
+#
+# htopload.bats: the tests that load the CPUs or compare with the kernel's
+# counts over a time (run alone); helpers/htopuser.bash: their common part.
 
 load helpers/tmux
-
-KTOP="$BATS_TEST_DIRNAME/../../ktop"
-S="ktop-hu-$$"
-
-setup_file() {
-	helper_prog stateswl || true
-}
-
-setup() { pane_setup; }
-teardown() { bg_end; }
-
-# start ARGS...: ktop in the pane, no settings file, UTF-8.
-start() {
-	keys "clear; env XDG_CONFIG_HOME='$CFG' LANG=C.UTF-8 $KTOP $*; echo KTOP-EXIT=\$?" Enter
-	wait_for '^ +PID|^SYSCALL'
-}
-
-quit() {
-	keys q
-	wait_for 'KTOP-EXIT=0'
-}
-
-# The bottom line.
-bottom() { screen | grep -v '^$' | tail -1; }
-# cell PID TITLE WIDTH: the right-aligned cell of PID's row under TITLE, trimmed.
-cell() {
-	row_of "$1" | awk -v t="$(titles)" -v k="$2" -v w="$3" '{
-		e = index(t, k) + length(k) - 1; v = substr($0, e - w + 1, w)
-		gsub(/^ +| +$/, "", v); print v }'
-}
-# filter TEXT: the table shows only the rows holding TEXT (F4, as in htop).
-filter() {
-	keys F4
-	tmux -L "$S" send-keys -t t -l "$1"
-	keys Enter
-}
-
-# lacks RE: stdin has no line matching RE (a plain "! grep" would not fail a test).
-lacks() { ! grep -Eq -- "$1"; }
-
-needs_root() { [ "$(id -u)" = 0 ] || skip "counts events: needs root"; }
+load helpers/htopuser
 
 @test "layout: bottom-bar labels never run together, at 80, 120 and 200 columns" {
 	local size line
@@ -82,69 +45,6 @@ needs_root() { [ "$(id -u)" = 0 ] || skip "counts events: needs root"; }
 	done
 }
 
-# Two processes whose time goes elsewhere than a CPU: three threads pinned to
-# one CPU (each waits for it two thirds of the time) and a parent waiting in
-# vfork (blocked, D) while its child sleeps. They start work when $GO exists
-# (go): after ktop, which then sees them switch (a thread that has not
-# switched since tracing began is in no state ktop knows).
-waiters() {
-	WL="$BATS_FILE_TMPDIR/stateswl"
-	need_built "$WL"
-	GO="$BATS_TEST_TMPDIR/go"
-	rm -f "$GO"
-	bg env GO="$GO" "$WL" pinned 60000 "$BATS_TEST_TMPDIR/pinned.out"
-	PINNED=$BG
-	bg env GO="$GO" "$WL" vfork 600 100 "$BATS_TEST_TMPDIR/vfork.out"
-	VF=$BG
-}
-go() { touch "$GO"; }
-
-# until_cell PID TITLE WIDTH RE: wait (up to 15 s) until that cell matches RE.
-until_cell() {
-	local v
-	for _ in $(seq 150); do
-		v=$(cell "$1" "$2" "$3")
-		[[ "$v" =~ $4 ]] && return 0
-		sleep 0.1
-	done
-	echo "$2 of $1: '$v', not $4" >&2
-	screen >&2
-	return 1
-}
-
-@test "where the time goes: RUNQ% and BLOCK% on the default table at 120 and 200 columns" {
-	needs_root
-	local size
-	for size in "120 40" "200 60"; do
-		pane $size
-		waiters
-		start -d 1
-		go
-		filter stateswl
-		wait_for "^ +$VF "
-		titles | grep -Eq ' RUNQ% BLOCK% '
-		# the pinned threads wait for their CPU (~200% of one thread's time);
-		# the vfork parent is blocked all the time (~100%)
-		until_cell "$PINNED" 'RUNQ%' 5 '^([5-9][0-9]|[1-9][0-9][0-9])(\.[0-9])?$'
-		until_cell "$VF" 'BLOCK%' 6 '^([5-9][0-9]|1[0-9][0-9])(\.[0-9])?$'
-		quit
-	done
-}
-
-@test "where the time goes at 80 columns: WAIT% names runq or blk; TIME+ stays" {
-	needs_root
-	waiters
-	pane 80 24
-	start -d 1
-	go
-	filter stateswl
-	wait_for "^ +$VF "
-	titles | grep -Eq ' WAIT% .* TIME\+ '
-	until_cell "$PINNED" 'WAIT%' 9 '^runq [0-9]+'
-	until_cell "$VF" 'WAIT%' 9 '^blk [0-9]+'
-	quit
-}
-
 @test "the sort column shows when it is not on screen; < > step through the columns shown" {
 	start -d 1 -s majflt
 	wait_for 'sorted by MAJFLT/s▽$'
@@ -176,61 +76,6 @@ until_cell() {
 	keys F2
 	wait_for '\[x\] TOP-SYSCALL +top_syscall +\(no room at 120 columns\)'
 	wait_for '\[x\] RUNQ% +runq_ms +time runnable'
-	keys Escape
-	quit
-}
-
-# cpu_at_least PID TICKS: wait until PID used TICKS clock ticks of CPU.
-cpu_at_least() {
-	for _ in $(seq 300); do
-		[ "$(awk '{ print $14 + $15 }' "/proc/$1/stat")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# refreshed N: wait until the header's clock moved N times (a refresh each, at least).
-refreshed() {
-	local t0 t n=0
-	t0=$(screen | sed -nE '1s/^ktop ([0-9:]+) .*/\1/p')
-	for _ in $(seq 100); do
-		t=$(screen | sed -nE '1s/^ktop ([0-9:]+) .*/\1/p')
-		if [ -n "$t" ] && [ "$t" != "$t0" ]; then
-			n=$((n + 1))
-			t0=$t
-			[ "$n" -ge "$1" ] && return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-
-# search TEXT: F3, TEXT typed, Enter.
-search() {
-	keys F3
-	wait_for '^Search'
-	tmux -L "$S" send-keys -t t -l "$1"
-	keys Enter
-}
-
-@test "selection: F3 finds a process, four CPU hogs re-sort the table, Enter opens the one found" {
-	bg sleep 1007
-	local target=$BG
-	start -d 0.5
-	search "sleep 1007"
-	wait_for '^F1Help'
-	local i hogs=()
-	for i in 1 2 3 4; do
-		bg sh -c 'while :; do :; done'
-		hogs+=("$BG")
-	done
-	# the hogs at the top of CPU% push every other row down: once they ran,
-	# and ktop refreshed (each 0.5 s) since
-	for i in "${hogs[@]}"; do cpu_at_least "$i" 30; done
-	refreshed 2
-	keys Enter
-	wait_for '^Process [0-9]+'
-	screen | grep -Eq "^Process $target( |$)" || { echo "target $target" >&2; screen >&2; false; }
 	keys Escape
 	quit
 }
@@ -351,13 +196,6 @@ search() {
 	wait_for '^ Space +htop tags'
 	keys q
 	quit
-}
-
-# A process that sleeps 0.3 s at a time: each call in the log2 bucket
-# (262144, 524288] us, whose bound is far above the longest call.
-sleeper() {
-	bg sh -c 'while :; do sleep 0.3; done'
-	SLEEPER=$BG
 }
 
 @test "numbers: the Latency view's durations in scaled units, TIME/s, percentiles never above MAX" {
@@ -500,56 +338,5 @@ PY
 	tmux -L "$S" send-keys -t t -l "sleep 1011"
 	keys Enter
 	wait_for "^ +$BG +root +${cg//./\\.} +sleep 1011"
-	quit
-}
-
-# proc_counts PID: "ns vcsw ivcsw run_delay_ns" of PID, summed over its threads:
-# the kernel's own counts, which ktop reads untraced.
-proc_counts() {
-	local t v=0 iv=0 rq=0 now
-	now=$(date +%s%N)
-	for t in /proc/"$1"/task/*; do
-		v=$((v + $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$t/status")))
-		iv=$((iv + $(awk '/^nonvoluntary_ctxt_switches/ { print $2 }' "$t/status")))
-		rq=$((rq + $(cut -d' ' -f2 "$t/schedstat")))
-	done
-	echo "$now $v $iv $rq"
-}
-
-# near SHOWN TRUTH: SHOWN within a quarter of TRUTH (and 2 units).
-near() { awk -v s="$1" -v t="$2" 'BEGIN { d = s - t; if (d < 0) d = -d; exit !(d <= t / 4 + 2) }'; }
-
-@test "untraced: CSW/s and RUNQ% on the live table from /proc, as the kernel counts them (status, schedstat)" {
-	WL="$BATS_FILE_TMPDIR/stateswl"
-	[ -x "$WL" ] || skip "tests/cli/helpers/stateswl.c was not built (no C compiler?)"
-	local a b kv krq tv trq i ok=0
-	pane 200 60
-	start -d 1 --no-trace
-	filter stateswl
-	titles | grep -Eq ' CPU%. RUNQ% '
-	# ~100 nanosleeps of 10 ms a second (voluntary switches); three threads
-	# pinned to one CPU (each waits for it ~2/3 of the time: RUNQ% ~200)
-	bg "$WL" sleepshere 6000 10 "$BATS_TEST_TMPDIR/sleeps.out"
-	SL=$BG
-	bg "$WL" pinned 60000 "$BATS_TEST_TMPDIR/pinned.out"
-	PIN=$BG
-	wait_for "^ +$SL .*stateswl sleepshere"
-	# a row's first interval is not known: "-", not 0
-	[ "$(cell "$SL" 'CSW/s' 7)" = - ]
-	until_cell "$SL" 'CSW/s' 7 '^[0-9]'
-	until_cell "$PIN" 'RUNQ%' 6 '^[0-9]'
-	# ktop's last interval against the kernel's counts over 3 s around it,
-	# three times: two rounds of three agree (a loaded machine varies)
-	for i in 1 2 3; do
-		a=$(proc_counts "$SL") b=$(proc_counts "$PIN")
-		sleep 1.5
-		kv=$(cell "$SL" 'CSW/s' 7) krq=$(cell "$PIN" 'RUNQ%' 6)
-		sleep 1.5
-		tv=$(echo "$a $(proc_counts "$SL")" | awk '{ printf "%.1f", ($6 - $2) / (($5 - $1) / 1e9) }')
-		trq=$(echo "$b $(proc_counts "$PIN")" | awk '{ printf "%.1f", ($8 - $4) / ($5 - $1) * 100 }')
-		echo "round $i: CSW/s $kv, /proc status $tv/s; RUNQ% $krq, schedstat run_delay $trq%" >&2
-		near "$kv" "$tv" && near "$krq" "$trq" && ok=$((ok + 1))
-	done
-	[ "$ok" -ge 2 ]
 	quit
 }

@@ -4,115 +4,12 @@
 # first frame, the Mem legend) and readable (COMMAND's width, quit at 80x24,
 # the tab shown, the sort arrow, the theme's name, NI, search, the tree at
 # 80x24, exited rows, replay's position), each with a number to check.
+#
+# newcomercount.bats: the tests that count the whole machine or flood it (run
+# alone); helpers/newcomer.bash: their common part.
 
 load helpers/tmux
-
-KTOP="$BATS_TEST_DIRNAME/../../ktop"
-S="ktop-nc-$$"
-
-setup() { pane_setup; }
-teardown() { bg_end; }
-
-# start ARGS...: ktop in the pane, its settings in $CFG (none), UTF-8.
-start() {
-	keys "clear; env XDG_CONFIG_HOME='$CFG' $TERMENV LANG=C.UTF-8 $KTOP $*; echo KTOP-EXIT=\$?" Enter
-	wait_for '^ +PID|^ktop REPLAY'
-}
-
-quit() {
-	keys q
-	wait_for 'KTOP-EXIT=0'
-}
-
-
-# The look (foreground, background, attributes, from the SGR sequences in
-# effect) where text $1 starts in the pane's coloured capture.
-look_of() {
-	tmux -L "$S" capture-pane -p -e -t t | python3 -c '
-import re, sys
-want = sys.argv[1]
-for line in sys.stdin:
-    st = {"fg": "", "bg": "", "a": set()}
-    i = 0
-    while i < len(line):
-        m = re.match(r"\x1b\[([0-9;]*)m", line[i:])
-        if m:
-            p = [int(x) if x else 0 for x in m.group(1).split(";")]
-            k = 0
-            while k < len(p):
-                c = p[k]
-                if c == 0: st = {"fg": "", "bg": "", "a": set()}
-                elif c in (38, 48) and k + 2 < len(p) and p[k + 1] == 5:
-                    st["fg" if c == 38 else "bg"] = "c%d" % p[k + 2]; k += 2
-                elif 30 <= c <= 37 or 90 <= c <= 97: st["fg"] = "c%d" % c
-                elif 40 <= c <= 47 or 100 <= c <= 107: st["bg"] = "c%d" % c
-                elif c == 39: st["fg"] = ""
-                elif c == 49: st["bg"] = ""
-                elif c in (1, 2, 3, 4, 7): st["a"].add(c)
-                elif c == 22: st["a"] -= {1, 2}
-                elif c in (23, 24, 27): st["a"].discard(c - 20)
-                k += 1
-            i += m.end()
-            continue
-        if line.startswith(want, i):
-            print(st["fg"], st["bg"], sorted(st["a"]))
-            sys.exit(0)
-        i += 1
-sys.exit(1)' "$1"
-}
-
-@test "header: the zombie count is ps's; exited rows are counted apart, not as zombies" {
-	# a zombie that stays: its parent (exec'd into sleep) never reaps it
-	bg sh -c 'sleep 0 & exec sleep 300'
-	# and processes that keep exiting between refreshes (X rows)
-	bg sh -c 'while :; do /bin/true; sleep 0.05; done'
-	start -d 0.5
-	wait_for '^Tasks .* zombie, [0-9]+ idle; [0-9]+ exited'
-	local shown ps_now ok=0 i
-	for i in $(seq 60); do
-		shown=$(screen | sed -nE 's/^Tasks .* ([0-9]+) zombie,.*/\1/p')
-		ps_now=$(ps -eo stat= | grep -c '^Z')
-		echo "header $shown zombie, ps $ps_now" >&2
-		[ -n "$shown" ] && [ "$shown" -ge 1 ] && [ "$shown" -eq "$ps_now" ] && { ok=1; break; }
-		sleep 0.25
-	done
-	[ "$ok" = 1 ]
-	# the exited ones are there, said apart
-	wait_for '; [1-9][0-9]* exited'
-	quit
-}
-
-@test "numbers: a rate of 0.4/s shows 0.4 (one signal every 2.5 s)" {
-	[ "$(id -u)" = 0 ] || skip "needs root (signals are counted from events)"
-	pane 200 40	# SIG/s is among the first to go at 120 columns
-	# a receiver that handles SIGUSR1 (a default-ignored signal is 'ignored') and
-	# has no children (a shell's would add their SIGCHLD)
-	bg python3 -c 'import signal, sys, time
-signal.signal(signal.SIGUSR1, lambda *a: None)
-open(sys.argv[1], "w").close()
-while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
-	local rx=$BG
-	# the first signal once its handler is set (before, one would kill it)
-	for _ in $(seq 100); do [ -e "$BATS_TEST_TMPDIR/ready" ] && break; sleep 0.1; done
-	[ -e "$BATS_TEST_TMPDIR/ready" ]
-	bg sh -c "while :; do kill -USR1 $rx; sleep 2.5; done"
-	start -d 5
-	keys F4
-	tmux -L "$S" send-keys -t t -l "nc-rx-$$"
-	keys Enter
-	wait_for "^ +$rx "
-	local col
-	# SIG/s, per second over 5 s: 2 signals = 0.4 (1 or 3 at the edges: 0.2, 0.6)
-	for _ in $(seq 150); do
-		# right-aligned under its title: the cells that end where "SIG/s" ends
-		col=$(row_of "$rx" | awk -v t="$(titles)" '{ e = index(t, "SIG/s") + 4; v = substr($0, e - 6, 7); gsub(/ /, "", v); print v }')
-		[[ "$col" =~ ^0\.[246]$ ]] && break
-		sleep 0.1
-	done
-	echo "SIG/s of the receiver: $col" >&2
-	[[ "$col" =~ ^0\.[246]$ ]]
-	quit
-}
+load helpers/newcomer
 
 @test "first frame: CPU% and faults since each process started at once, marked so" {
 	start -d 30 --no-trace
@@ -250,30 +147,6 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 	echo "selected before F3: $sel; after: $(screen | grep -E '^Process [0-9]+')" >&2
 	screen | grep -qE "^Process $sel( |\$)"
 	keys Escape
-	quit
-}
-
-@test "exited processes: after the live ones by default, x hides them" {
-	bg sh -c 'while :; do /bin/true; done'
-	start -d 0.5
-	wait_for '; [1-9][0-9]* exited'
-	# no live row under an exited (X) one: the live ones first
-	local states
-	states=$(screen | awk '/^ +PID /{ on = 1; next } on && /^ +[0-9]+ / { print $4 }' | tr -d '\n')
-	echo "states top to bottom: $states" >&2
-	[[ ! "$states" =~ X[^X] ]]
-	# and they are there, at the end
-	keys End
-	# NI is '-' on a row never read alive (born and gone between two refreshes)
-	wait_for '^ +[0-9]+ +root +(-?[0-9]+|-) +X '
-	states=$(screen | awk '/^ +PID /{ on = 1; next } on && /^ +[0-9]+ / { print $4 }' | tr -d '\n')
-	[[ ! "$states" =~ X[^X] ]]
-	keys x
-	wait_for 'exited:hidden'
-	sleep 1.2
-	if screen | grep -qE '^ +[0-9]+ +root +(-?[0-9]+|-) +X '; then return 1; fi
-	keys x
-	wait_for 'exited:mixed'
 	quit
 }
 

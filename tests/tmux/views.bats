@@ -5,55 +5,12 @@
 # missing file failing with ENOENT, getppid, nanosleep; SIGUSR1 from its child
 # "evwl-sender" every 300 ms), and on helpers/floodwl.c, a getppid flood that
 # counts its own calls.
+#
+# viewsload.bats: the tests that flood system calls or measure bytes (run alone);
+# helpers/views.bash: their common part.
 
 load helpers/tmux
-
-KTOP="$BATS_TEST_DIRNAME/../../ktop"
-S="ktop-views-$$"
-TRACEFS=/sys/kernel/tracing
-
-setup_file() {
-	helper_prog evwl
-	helper_prog floodwl
-}
-
-setup() {
-	[ "$(id -u)" = 0 ] && [ -d "$TRACEFS/instances" ] || skip "needs root and tracefs"
-	tmux -L "$S" kill-server 2>/dev/null || true
-	tmux -L "$S" new-session -d -s t -x 110 -y 34 "sh"
-	tmux -L "$S" set-option -g remain-on-exit on >/dev/null
-	"$BATS_FILE_TMPDIR/evwl" "$BATS_TEST_TMPDIR/pids" &
-	WL=$!
-	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/pids" ] && break; sleep 0.1; done
-	read -r P SENDER <"$BATS_TEST_TMPDIR/pids"
-}
-
-teardown() {
-	tmux -L "$S" kill-server 2>/dev/null || true
-	[ -n "${WL:-}" ] && kill "$WL" 2>/dev/null
-	[ -n "${SENDER:-}" ] && kill "$SENDER" 2>/dev/null
-	[ -n "${WL:-}" ] && wait "$WL" 2>/dev/null
-	[ -n "${FL:-}" ] && kill "$FL" 2>/dev/null
-	[ -n "${FL:-}" ] && wait "$FL" 2>/dev/null
-	return 0
-}
-
-
-
-# The table, filtered to the workload, lowest pid (the parent) selected; Enter.
-open_parent_view() {
-	keys "clear; ${OPEN_ENV:-} LANG=C.UTF-8 $KTOP -d 0.3 $*; echo KTOP-EXIT=\$?" Enter
-	wait_for 'PID[^ ]* +USER'
-	# By its pid file: unique to the test (zombies of earlier runs have no command line).
-	keys F4
-	tmux -L "$S" send-keys -t t -l "$BATS_TEST_TMPDIR/pids"
-	keys Enter
-	wait_for "^ +$P "
-	keys N
-	wait_for 'sort:pid\+'
-	keys Home Enter
-	wait_for "^Process $P +evwl"
-}
+load helpers/views
 
 @test "views: table -> process view -> events -> snapshot -> back, with known content" {
 	open_parent_view
@@ -133,24 +90,6 @@ open_parent_view() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-# The event list's selected line (the theme's cyan): "ROW TEXT", ROW from 1,
-# TEXT without the time (a wall time made from each refresh's clocks: it may
-# move by microseconds from one to the next).
-selected_event() {
-	tmux -L "$S" capture-pane -e -p -t t | grep -n -m1 $'\e\\[46m' |
-		sed -E $'s/\e\\[[0-9;]*m//g; s/^([0-9]+):[0-9:.]+ /\\1 /'
-}
-
-# The event lines on the screen, without their times.
-event_lines() { screen | sed -nE 's/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]+ //p'; }
-
-seen() { screen | sed -nE 's/^Events of .* kept of ([0-9]+) seen.*/\1/p'; }
-
-# A click of button 1 at screen line $1, column $2 (1-based), SGR encoding (TERM=xterm-256color).
-click() {
-	tmux -L "$S" send-keys -t t -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$2" "$1" "$2" "$1")"
-}
-
 @test "views: the event list's selection stays on its event, and on its line, as events arrive" {
 	OPEN_ENV=TERM=xterm-256color open_parent_view --theme default
 	keys e
@@ -221,32 +160,6 @@ click() {
 	[ ! -d "$(inst_dir $k)" ]
 }
 
-@test "views: a getppid flood on one CPU: its calls as it counts them; LOST for the event list only" {
-	local n
-	"$BATS_FILE_TMPDIR/floodwl" "$BATS_TEST_TMPDIR/flood" 2 &
-	FL=$!
-	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/flood" ] && break; sleep 0.1; done
-	# The view's instance small (64 KiB a CPU): the flood overflows it, not the counting one.
-	keys "clear; KTOP_FOCUS_KB=64 LANG=C.UTF-8 $KTOP -d 0.5 -p $FL; echo KTOP-EXIT=\$?" Enter
-	wait_for "^Process $FL +floodwl"
-	kill -USR1 "$FL"
-	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/flood.count" ] && break; sleep 0.1; done
-	n=$(cat "$BATS_TEST_TMPDIR/flood.count")
-	echo "the flood's own count: $n" >&2
-	[ "$n" -gt 100000 ]
-	# CALLS, then ERRORS: the counting path's, exact
-	wait_for "^getppid +Process Mgmt\. +[0-9.kMG]+ +$n +0 "
-	# the event list lost events, and says so; its times are marked partial
-	wait_for '^event list: LOST [1-9][0-9]*\+? events while focused'
-	wait_for '~AVG +~MAX'
-	if screen | grep -q '^counts: LOST'; then return 1; fi
-	keys e
-	wait_for "^Events of $FL floodwl"
-	wait_for 'the kernel dropped [1-9][0-9]* events while focused'
-	keys F10
-	wait_for 'KTOP-EXIT=0'
-}
-
 @test "views: help lists the process view's keys" {
 	open_parent_view
 	keys '?'
@@ -273,19 +186,6 @@ click() {
 	[ "$dup" = 0 ]
 	keys F10
 	wait_for 'KTOP-EXIT=0'
-}
-
-# As in cli/security.bats: nobody, CAP_DAC_OVERRIDE standing in for a tracing
-# group. Sets dir (a copy of ktop in it), as (runs a command as nobody) and nb
-# (nobody's ktop); the caller declares them local and removes dir.
-nobody_ktop() {
-	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	need_program setpriv util-linux
-	dir=$(mktemp -d /tmp/ktop-nobody.XXXXXX)
-	chmod 755 "$dir"
-	cp "$KTOP" "$dir/ktop"
-	as="setpriv --reuid=nobody --regid=$(id -gn nobody) --clear-groups"
-	nb="$as --inh-caps=+dac_override --ambient-caps=+dac_override $dir/ktop"
 }
 
 @test "views: not root with tracefs access: another user's process is not focused, one's own is" {
@@ -348,39 +248,6 @@ nobody_ktop() {
 	wait_for 'KTOP-EXIT=0'
 }
 
-@test "views: the theme's graph and event-kind elements; a quiet process view sends few bytes a refresh" {
-	keys "clear; TERM=xterm-256color LANG=C.UTF-8 $KTOP -d 0.3 --theme default -p $P; echo KTOP-EXIT=\$?" Enter
-	wait_for "^Process $P +evwl"
-	wait_for '^syscalls +[0-9]'
-	sleep 1
-	# graph-high (red): the top of the graph's scale, where a steady rate is
-	tmux -L "$S" capture-pane -p -e -t t | grep -E 'syscalls +[0-9]' >"$BATS_TEST_TMPDIR/rate"
-	grep -qF $'\e[31m' "$BATS_TEST_TMPDIR/rate"
-	# the event list: switches in event-switch (75), signals in event-signal (205, bold)
-	keys e
-	wait_for 'switch out [SDR+]+ -> '
-	wait_for 'deliver SIGUSR1'
-	tmux -L "$S" capture-pane -p -e -t t >"$BATS_TEST_TMPDIR/ev"
-	grep -F 'switch out ' "$BATS_TEST_TMPDIR/ev" | grep -qF $'\e[38;5;75m'
-	grep -F 'deliver SIGUSR1' "$BATS_TEST_TMPDIR/ev" | grep -qF $'38;5;205m'
-	keys F10
-	wait_for 'KTOP-EXIT=0'
-	# Bytes per steady-state refresh of the process view of a quiet process
-	# (bench/ttybytes.py): whole lines, curses sends what changed (~140 B at
-	# 80x24; 310 when the view was blanked each frame and idle cells were dim).
-	python3 -c 'import os, time
-end = time.time() + 30
-while time.time() < end:
-    [os.getppid() for _ in range(100)]
-    time.sleep(0.05)' &
-	local q=$! out
-	out=$(python3 "$BATS_TEST_DIRNAME/../../bench/ttybytes.py" --size 80x24 --seconds 5 --warmup 3 \
-		"pv=$KTOP -d {delay} -p $q")
-	kill "$q"
-	echo "$out" >&2
-	awk '$1 == "pv" { found = 1; ok = $2 >= 3 && $3 + 0 < 230 } END { exit !(found && ok) }' <<<"$out"
-}
-
 @test "views: not root: one's own process executes a setuid program: its events end there, and the view says so" {
 	local dir nb own as
 	nobody_ktop
@@ -411,32 +278,4 @@ os.execv(sys.argv[1], [sys.argv[1], "8"])' "$dir/shadowloop" </dev/null >/dev/nu
 	kill "$own"
 	wait "$own" 2>/dev/null || true
 	rm -rf "$dir"
-}
-
-@test "views: the process view of a process flooding system calls reads each idle CPU once a pass, not once a record" {
-	need_program perf linux-perf	# it counts ktop's splice calls
-	local fl fp kp n i
-	helper_prog flood "$BATS_TEST_TMPDIR/flood"
-	"$BATS_TEST_TMPDIR/flood" getppid 20 1 >/dev/null &
-	fl=$!
-	for i in $(seq 50); do fp=$(pgrep -P "$fl" | head -1) && [ -n "$fp" ] && break; sleep 0.1; done
-	keys "clear; LANG=C.UTF-8 $KTOP -d 1 -p $fp; echo KTOP-EXIT=\$?" Enter
-	wait_for "^Process $fp "
-	kp=$(ktop_pid)
-	sleep 1
-	# Counted by the kernel (a tracepoint counter, nothing read by perf).
-	perf stat -x, -e syscalls:sys_enter_splice -p "$kp" -- sleep 2 2>"$BATS_TEST_TMPDIR/perf" || true
-	kill "$fl" 2>/dev/null || true
-	wait "$fl" 2>/dev/null || true
-	n=$(awk -F, '/sys_enter_splice/ { print $1 }' "$BATS_TEST_TMPDIR/perf")
-	# The flood has exited: the view or the table of its last row; q until ktop ends.
-	keys q
-	sleep 0.5
-	screen | grep -q 'KTOP-EXIT=' || keys q
-	wait_for 'KTOP-EXIT=0'
-	echo "splice calls in 2 s: $n" >&2
-	[[ "$n" =~ ^[0-9]+$ ]] || skip_kernel "perf could not count syscalls:sys_enter_splice here: $(cat "$BATS_TEST_TMPDIR/perf")"
-	# Each pass reads at most a bounded number of pages per CPU; a record per
-	# idle-CPU read was ~400,000 a second.
-	[ "$n" -lt 40000 ]
 }
