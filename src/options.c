@@ -150,9 +150,9 @@ void options_usage(FILE *f)
 	      "      --expose-hidepid   serve the metrics (--listen without basic auth, --textfile,\n"
 	      "                         --remote-write) though /proc is mounted with hidepid\n"
 	      "      --view VIEW        processes (default), syscalls, errors, subsystems,\n"
-	      "                         signals, groups, latency or disks: what batch writes, what\n"
-	      "                         the live view shows first (system-wide tables, see\n"
-	      "                         ktop(1))\n"
+	      "                         signals, groups, latency, connections or disks: what batch\n"
+	      "                         writes, what the live view shows first (system-wide\n"
+	      "                         tables, see ktop(1))\n"
 	      "      --group-by KEY     the groups view's groups: comm, user, cgroup, unit\n"
 	      "                         (systemd), container, pod or namespace (default comm)\n"
 	      "  -w, --write FILE       record every interval to FILE (SQLite; strftime conversions\n"
@@ -654,7 +654,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_VIEW:
 			if (systable_parse(optarg, &o->view)) {
 				snprintf(err, errsz, "--view: '%s' is not a view (processes, syscalls, errors, "
-					 "subsystems, signals, groups, latency, disks)", optarg);
+					 "subsystems, signals, groups, latency, connections, disks)", optarg);
 				return -EINVAL;
 			}
 			o->view_set = true;

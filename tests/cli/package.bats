@@ -319,7 +319,7 @@ complete_words() {
 	got=$(complete_words -- | sort -u)
 	diff <(echo "$want") <(echo "$got")
 	run complete_words --view ""
-	[ "$(echo $output)" = "processes syscalls errors subsystems signals groups latency" ]
+	[ "$(echo $output)" = "processes syscalls errors subsystems signals groups latency connections disks" ]
 	run complete_words --group-by = c
 	[ "$(echo $output)" = "comm cgroup container" ]
 	run complete_words --theme ""
