@@ -167,10 +167,11 @@ load helpers/htopuser
 
 @test "htop's keys: s shows the selected process's system calls as they happen, e its environment" {
 	needs_root	# s: its events are traced
-	bg env -i HU_MARK="hu-mark-$$" PATH="$PATH" /bin/sh -c 'while :; do sleep 0.2; done'
+	# its command line is its own (other files' loops run beside it in the pool)
+	bg env -i HU_MARK="hu-mark-$$" PATH="$PATH" /bin/sh -c "while :; do sleep 0.2; done # hu-s-$$"
 	local p=$BG
 	start -d 0.5
-	search "while :; do sleep 0.2"
+	search "hu-s-$$"
 	wait_for '^F1Help'
 	keys s
 	wait_for "^Events of $p "
