@@ -80,6 +80,7 @@ struct counting {
 	struct stash *stash;		/* per CPU: counting_stash */
 	struct sockconn conns;		/* the sockets (the Connections view) */
 	char status[160];
+	const char *disks_why;		/* why the block devices are not counted ("": they are) */
 };
 
 /*
@@ -335,6 +336,10 @@ int counting_start(const struct counting_opts *o, struct counting **out)
 	if (ft->loaded[EV_BLK_ISSUE] && ft->loaded[EV_BLK_COMPLETE]) {
 		ft->blk = blockev_new("/sys");
 		ft->dec.blk = ft->blk;
+	} else if (o->pids) {
+		ft->disks_why = "not counted with -p or -- CMD: the kernel's pid filter would drop other tasks' completions";
+	} else {
+		ft->disks_why = "not counted: this kernel has no block:block_rq_issue and block_rq_complete events";
 	}
 	snprintf(ft->st.clock, sizeof(ft->st.clock), "mono");
 	if (strcmp(cfg.clock, "mono") && start_clock(ft, cfg.clock)) {
@@ -466,6 +471,11 @@ void counting_emergency_stop(void)
 const char *counting_status(const struct counting *ft)
 {
 	return ft ? ft->status : "";
+}
+
+const char *counting_disks_why(const struct counting *ft)
+{
+	return ft && ft->disks_why ? ft->disks_why : "";
 }
 
 size_t counting_pollfds(const struct counting *ft, struct pollfd *pfd, size_t max)

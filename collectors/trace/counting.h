@@ -106,6 +106,8 @@ int64_t counting_only_uid(const struct counting *ft);
 void counting_emergency_stop(void);
 /* Why tracing is off, or which events are missing; "" when all is well. */
 const char *counting_status(const struct counting *ft);
+/* Why the block devices are not counted while tracing (-p, events missing); "" when they are. */
+const char *counting_disks_why(const struct counting *ft);
 
 /* The per-CPU descriptors to poll: up to @max, returns how many. */
 size_t counting_pollfds(const struct counting *ft, struct pollfd *pfd, size_t max);

@@ -59,6 +59,7 @@ static void cnt_setup(void *st, struct source_env *env, struct model *m)
 	if (counting_on(c->ft)) {
 		m->event_counters = counting_event_counters(c->ft);
 		m->events_uid = counting_only_uid(c->ft);
+		disks_set_why(&m->disks, counting_disks_why(c->ft));
 	}
 	snprintf(m->trace_status, sizeof(m->trace_status), "%s",
 		 env->no_trace ? "tracing off: --no-trace" : counting_status(c->ft));

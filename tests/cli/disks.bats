@@ -260,3 +260,16 @@ json_sum() {
 	! grep ",$DEV," "$OUT" | grep -q 'dd\[[0-9]*\] 200.0K'
 	grep ",$DEV," "$OUT" | grep -q "1 other users' task"
 }
+
+@test "disks: with -p the block events are off, and the view says why (text and JSON), not an empty table" {
+	need_program jq
+	sleep 30 &
+	local sp=$!
+	track "$sp"
+	run -0 "$KTOP" -b --view disks -p "$sp" -d 0.2 -n 2
+	[[ "$output" == *"Disks: not counted with -p or -- CMD: the kernel's pid filter would drop other tasks' completions"* ]]
+	run -0 --separate-stderr "$KTOP" -b --json --view disks -p "$sp" -d 0.2 -n 2
+	[[ "$stderr" == *"the block devices are not counted with -p"* ]]
+	jq -e -s 'all(.[]; .disks | startswith("not counted with -p"))' <<<"$output"
+	kill "$sp"
+}
