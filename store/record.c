@@ -151,10 +151,13 @@ struct record {
 	 * the record's numbers for as long as they are listed, which may be
 	 * longer than the baseline's two ticks; a new file gives them again.
 	 */
-	struct task_final *zfin;
-	int64_t *zseq;			/* the interval (seq) each was given in */
-	int64_t *zread;			/* the last interval /proc read it a zombie in */
+	struct zfinal {
+		struct task_final f;
+		int64_t given;		/* the interval (seq) it was given in */
+		int64_t read;		/* the last interval /proc read it a zombie in (-1: none) */
+	} *zfin;
 	size_t nzfin, cap_zfin;
+	struct pidmap zidx;		/* a zfin's id -> its index + 1 */
 
 	bool have_prev;			/* a tick was written */
 	bool made;			/* the file written now was made by this ktop */
@@ -944,6 +947,7 @@ int record_open(const struct record_opts *o, double now, struct record **out, ch
 		r->o.keyframe_s = KEYFRAME_S;
 	r->lock_fd = -1;
 	pidmap_init(&r->map);
+	pidmap_init(&r->zidx);
 	recmem_init(&r->mem);
 	if (file_name(o->pattern, now, path, sizeof(path))) {
 		snprintf(err, errsz, "-w %.200s: the file name is empty or too long", o->pattern);
@@ -1012,8 +1016,7 @@ void record_close(struct record *r)
 	for (i = 0; i < 3; i++)
 		kept_free(&r->kept[i]);
 	free(r->zfin);
-	free(r->zseq);
-	free(r->zread);
+	pidmap_free(&r->zidx);
 	recbuf_free(&r->tick);
 	recbuf_free(&r->z);
 	if (r->zinit)
@@ -1553,10 +1556,10 @@ static size_t baseline_add_zombies(struct record *r, struct sample *s)
 	size_t n = s->nfinals, i;
 
 	for (i = 0; i < r->nzfin; i++)
-		if (!baseline_has_final(r, r->zfin[i].id)) {
+		if (!baseline_has_final(r, r->zfin[i].f.id)) {
 			struct task_final *f = sample_add_final(s);
 
-			*f = r->zfin[i];
+			*f = r->zfin[i].f;
 			f->born = false;
 		}
 	return n;
@@ -1667,39 +1670,45 @@ static int begin_tick(struct record *r, const struct sample *s)
 	return 0;
 }
 
+/* The kept exit record of @id, or NULL. */
+static struct zfinal *zfinal_of(const struct record *r, pid_t id)
+{
+	uintptr_t j = (uintptr_t)pidmap_get(&r->zidx, id);
+
+	return j ? &r->zfin[j - 1] : NULL;
+}
+
 /* @s's exit records, kept while their processes may stay listed (record_tick prunes). */
 static void keep_finals(struct record *r, const struct sample *s)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < s->nfinals; i++) {
-		for (j = 0; j < r->nzfin && r->zfin[j].id != s->finals[i].id; j++)
-			;
-		if (j == r->nzfin) {
+		struct zfinal *z = zfinal_of(r, s->finals[i].id);
+
+		if (!z) {
 			if (r->nzfin == r->cap_zfin) {
 				r->cap_zfin = r->cap_zfin ? r->cap_zfin * 2 : 16;
 				r->zfin = xrealloc(r->zfin, r->cap_zfin * sizeof(*r->zfin));
-				r->zseq = xrealloc(r->zseq, r->cap_zfin * sizeof(*r->zseq));
-				r->zread = xrealloc(r->zread, r->cap_zfin * sizeof(*r->zread));
 			}
-			r->nzfin++;
+			z = &r->zfin[r->nzfin++];
+			pidmap_put(&r->zidx, s->finals[i].id, (void *)(uintptr_t)r->nzfin);
 		}
-		r->zfin[j] = s->finals[i];
-		r->zseq[j] = r->seq;
-		r->zread[j] = -1;
+		*z = (struct zfinal){ s->finals[i], r->seq, -1 };
 	}
 }
 
 /* The kept records of zombies @s read, marked as read in this interval. */
 static void note_zombies_read(struct record *r, const struct sample *s)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < s->ntasks && r->nzfin; i++)
-		if (s->tasks[i].stat.state == 'Z')
-			for (j = 0; j < r->nzfin; j++)
-				if (r->zfin[j].id == s->tasks[i].pid)
-					r->zread[j] = r->seq;
+	for (i = 0; i < s->ntasks && r->nzfin; i++) {
+		struct zfinal *z = s->tasks[i].stat.state == 'Z' ? zfinal_of(r, s->tasks[i].pid) : NULL;
+
+		if (z)
+			z->read = r->seq;
+	}
 }
 
 /*
@@ -1719,10 +1728,10 @@ static int regive_finals(struct record *r)
 
 	sample_init(&s);
 	for (i = 0; i < r->nzfin; i++)
-		if (r->zread[i] == r->seq && r->zseq[i] != r->seq) {
+		if (r->zfin[i].read == r->seq && r->zfin[i].given != r->seq) {
 			struct task_final *f = sample_add_final(&s);
 
-			*f = r->zfin[i];
+			*f = r->zfin[i].f;
 			f->born = false;
 		}
 	rc = s.nfinals ? recsample_encode(&r->tick, &r->mem, &s, &tb) : 0;
@@ -1736,15 +1745,17 @@ static void prune_finals(struct record *r, const struct model *m)
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nzfin; i++) {
-		const struct task *t = model_task_find(m, r->zfin[i].id);
+		const struct task *t = model_task_find(m, r->zfin[i].f.id);
 
-		if (t && t->zombie_exited && t->state == 'Z') {
-			r->zseq[n] = r->zseq[i];
-			r->zread[n] = r->zread[i];
+		if (t && t->zombie_exited && t->state == 'Z')
 			r->zfin[n++] = r->zfin[i];
-		}
 	}
+	if (n == r->nzfin)
+		return;
 	r->nzfin = n;
+	pidmap_clear(&r->zidx);
+	for (i = 0; i < n; i++)
+		pidmap_put(&r->zidx, r->zfin[i].f.id, (void *)(uintptr_t)(i + 1));
 }
 
 void record_sample(struct record *r, const struct sample *s)
