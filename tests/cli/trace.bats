@@ -73,26 +73,6 @@ start_tracewl() {
 	track "${WL[@]}"
 }
 
-# wait_blocked PID SYSCALL [SECONDS]: until every thread of PID is switched out
-# in SYSCALL (/proc/TID/syscall says "running" for a task on a CPU): every call
-# it made before has returned.
-wait_blocked() {
-	local i n=$(( ${3:-5} * 20 )) nr t first ok
-	nr=$("$TRACEWL" nr "$2")
-	for ((i = 0; i < n; i++)); do
-		ok=1
-		for t in /proc/"$1"/task/*/syscall; do
-			first=
-			{ read -r first _ <"$t"; } 2>/dev/null || true
-			[ "$first" = "$nr" ] || { ok=0; break; }
-		done
-		[ "$ok" = 1 ] && return 0
-		sleep 0.05
-	done
-	echo "timed out: $1 is not blocked in $2: $(cat /proc/"$1"/task/*/syscall 2>&1)" >&2
-	return 1
-}
-
 release() {
 	printf g >"$BATS_TEST_TMPDIR/gate"	# one byte: one read(2) returns
 }

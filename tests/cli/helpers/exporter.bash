@@ -90,24 +90,6 @@ start_wl() {
 	track "${WL[@]}"
 }
 
-# wait_blocked PID SYSCALL: until every thread of PID is switched out in SYSCALL.
-wait_blocked() {
-	local i nr t first ok
-	nr=$("$TRACEWL" nr "$2")
-	for ((i = 0; i < 100; i++)); do
-		ok=1
-		for t in /proc/"$1"/task/*/syscall; do
-			first=
-			{ read -r first _ <"$t"; } 2>/dev/null || true
-			[ "$first" = "$nr" ] || { ok=0; break; }
-		done
-		[ "$ok" = 1 ] && return 0
-		sleep 0.05
-	done
-	echo "timed out: $1 is not blocked in $2" >&2
-	return 1
-}
-
 # run_wl TAG: release it (one byte on its gate), wait until it is done.
 run_wl() {
 	printf g >"$BATS_TEST_TMPDIR/$1.gate"

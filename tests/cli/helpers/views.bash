@@ -47,24 +47,6 @@ make_cgroup() {
 # start_ktop (common.bash) with KTOP_STATS on: its counts on OUT.err at exit.
 START_KTOP_STATS=1
 
-# wait_blocked PID SYSCALL: until every thread of PID is switched out in SYSCALL.
-wait_blocked() {
-	local i nr t first ok
-	nr=$("$TRACEWL" nr "$2")
-	for ((i = 0; i < 200; i++)); do
-		ok=1
-		for t in /proc/"$1"/task/*/syscall; do
-			first=
-			{ read -r first _ <"$t"; } 2>/dev/null || true
-			[ "$first" = "$nr" ] || { ok=0; break; }
-		done
-		[ "$ok" = 1 ] && return 0
-		sleep 0.05
-	done
-	echo "timed out: $1 is not blocked in $2" >&2
-	return 1
-}
-
 # The mix workload in cgroup CG, set up and blocked: WL=(P C).
 start_mix() {
 	local d=$BATS_TEST_TMPDIR
