@@ -184,19 +184,6 @@ bool cgname_ident(const char *path, struct cg_ident *id)
 	return id->runtime != CGROUP_RT_NONE || id->pod_uid[0] || id->machine;
 }
 
-const char *cgname_qos_name(enum cg_qos q)
-{
-	switch (q) {
-	case CG_QOS_GUARANTEED:
-		return "guaranteed";
-	case CG_QOS_BURSTABLE:
-		return "burstable";
-	case CG_QOS_BESTEFFORT:
-		return "besteffort";
-	default:
-		return "";
-	}
-}
 
 /* ---- JSON: a scan for one key's string ---- */
 

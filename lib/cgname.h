@@ -57,9 +57,6 @@ struct cg_ident {
  */
 bool cgname_ident(const char *path, struct cg_ident *id);
 
-/* "guaranteed", "burstable", "besteffort"; "" for none. */
-const char *cgname_qos_name(enum cg_qos q);
-
 /* The names resolved for one cgroup; "" where not known. */
 struct cg_name {
 	char container[CGNAME_MAX];	/* "web-1", "shop/cart-5c7d/app", "machine:NAME" */

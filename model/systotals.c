@@ -24,11 +24,6 @@ void systotals_free(struct systotals *g)
 	memset(g, 0, sizeof(*g));
 }
 
-void systotals_reset(struct systotals *g)
-{
-	systotals_free(g);
-}
-
 bool systotals_counts(const struct model *m, const struct task *t)
 {
 	uint64_t d;

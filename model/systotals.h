@@ -70,8 +70,6 @@ struct systotals {
 
 void systotals_init(struct systotals *g);
 void systotals_free(struct systotals *g);
-/* Forget everything (a new session: thread mode toggled). */
-void systotals_reset(struct systotals *g);
 
 /*
  * Does @t's table count this tick? It was seen this tick (not a frozen

@@ -404,11 +404,6 @@ int taskstats_fd(const struct taskstats_listener *t)
 	return t->fd;
 }
 
-uint16_t taskstats_family(const struct taskstats_listener *t)
-{
-	return t->family;
-}
-
 /* The socket's SO_MEMINFO: queued bytes and drops; false when the kernel lacks it. */
 static bool meminfo(int fd, uint32_t *rmem, uint32_t *drops, bool *have_drops)
 {

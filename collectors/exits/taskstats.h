@@ -149,7 +149,4 @@ int taskstats_drain(struct taskstats_listener *t, struct taskstats_vec *out, siz
 /* The counts since taskstats_open (drops read from the kernel now). */
 void taskstats_get_counts(struct taskstats_listener *t, struct taskstats_counts *c);
 
-/* The TASKSTATS family id (for taskparse). */
-uint16_t taskstats_family(const struct taskstats_listener *t);
-
 #endif
