@@ -19,6 +19,7 @@ void model_init(struct model *m, long hz, long page_kb)
 	pidmap_init(&m->limbo);
 	pidmap_init(&m->dead);
 	pidmap_init(&m->past);
+	pidmap_init(&m->unsure);
 	m->hz = hz > 0 ? hz : 100;
 	m->page_kb = page_kb > 0 ? page_kb : 4;
 	m->events_uid = -1;
@@ -130,6 +131,7 @@ void model_free(struct model *m)
 	dead_expire(m, true);
 	pidmap_free(&m->dead);
 	pidmap_free(&m->past);
+	pidmap_free(&m->unsure);
 }
 
 /* A new interval for @t: this tick's readings and events start empty. */
@@ -155,6 +157,7 @@ void model_begin_tick(struct model *m, uint64_t mono_ns, double wall_s)
 	size_t i;
 
 	m->tick++;
+	pidmap_clear(&m->unsure);
 	m->t_prev = m->t_now;
 	m->t_now = mono_ns;
 	m->wall_s = wall_s;
@@ -935,9 +938,15 @@ static void apply_row(struct model *m, const struct row_events *e)
 	}
 	if (e->life)
 		t->life = e->life;
-	/* Two lives' events that could not be split: unknown, not a share of them. */
-	if (e->unsure)
+	/*
+	 * Two lives' events that could not be split: unknown, not a share of
+	 * them; so are the pid's other lives' of this tick (task_compute), a
+	 * life whose calls went to this row included.
+	 */
+	if (e->unsure) {
 		t->ev_withheld = true;
+		pidmap_put(&m->unsure, e->id, t);
+	}
 	if (t->ev_withheld)
 		return;
 	for (c = 0; c < CNT_NR; c++)
@@ -1234,6 +1243,13 @@ static void task_compute(struct model *m, struct task *t)
 	uint32_t both = t->have & t->have_prev;
 	const struct sc_stat *top;
 	int c;
+
+	if (!t->ev_withheld && pidmap_get(&m->unsure, t->pid)) {
+		t->ev_withheld = true;
+		memset(t->ev, 0, sizeof(t->ev));
+		sctable_clear(&t->sc);
+		sctable_clear(&t->err);
+	}
 
 	t->have_delta = 0;
 	for (c = 0; c < CNT_NR; c++) {

@@ -130,6 +130,7 @@ struct model {
 	struct pidmap limbo;
 	struct pidmap dead;		/* row X shown, /proc lists it still (model.c) */
 	struct pidmap past;		/* pid -> its newest past life (task.past) */
+	struct pidmap unsure;		/* this tick: pids whose lives' events could not be split */
 
 	uint64_t tick;			/* 1 for the first sample */
 	uint64_t t_now, t_prev;		/* monotonic ns of this and the last tick */

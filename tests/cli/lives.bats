@@ -105,7 +105,10 @@ for name, rs in rows.items():
         continue
     last = rs[-1][1]
     got = "%s: %d rows, last %s" % (name, len(rs), last["state"])
-    if last["state"] != "X" or any(p["state"] == "X" for _, p in rs[:-1]):
+    # Unsplit (the last row's calls unknown), the calls read late come as a
+    # row X again (model.c apply_row): a try that says nothing, as below.
+    again_ok = traced and last["syscalls"] is None
+    if last["state"] != "X" or (not again_ok and any(p["state"] == "X" for _, p in rs[:-1])):
         err.append(got + ": not one row X, its last")
     minflt = sum(p["minflt"] or 0 for _, p in rs)
     got += ", minflt %d (wait4 %d)" % (minflt, life["minflt"])

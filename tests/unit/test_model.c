@@ -1799,6 +1799,48 @@ static void listed_after_exit(bool read_at_exit)
 }
 
 /*
+ * A pid's two lives whose events could not be split (evlives.c): the ended
+ * life's row comes unsure; the new life, with no row of its own this tick
+ * (its calls went to that row), is unknown too, never a known 0.
+ */
+static void test_model_unsure_lives(void)
+{
+	struct model m;
+	struct sample s;
+	struct task_reading *r;
+	struct row_events *e;
+	struct task *t;
+	int i;
+
+	model_init(&m, 100, 4);
+	sample_init(&s);
+	m.event_counters = 1u << CNT_SYSCALLS;
+	for (i = 1; i <= 2; i++) {
+		fx_begin(&s, i);
+		r = fx_reading(&s, 9, i == 1 ? "life-a" : "life-b");
+		r->stat.starttime = i == 1 ? 500 : 900;
+		if (i == 2) {
+			e = fx_row(&s, 9, "life-a", true);
+			e->ended = true;
+			e->unsure = true;
+			e->n[CNT_SYSCALLS] = 7;
+		}
+		s.end = true;
+		model_apply(&m, &s);
+	}
+	t = model_task_find(&m, 9);
+	if (CHECK(t)) {
+		CHECK(t->starttime == 900 && t->seen_tick == m.tick);
+		CHECK(!(t->have_delta & (1u << CNT_SYSCALLS)));
+	}
+	t = (struct task *)model_past_find(&m, 9);
+	if (CHECK(t))
+		CHECK(!(t->have_delta & (1u << CNT_SYSCALLS)));
+	sample_free(&s);
+	model_free(&m);
+}
+
+/*
  * A zombie listed ticks after its exit was applied: it runs no more, so its
  * CPU is 0 and its counts stay its last ones, though /proc's reading of it
  * may be lower (clock ticks, after the exact ones of its exit).
@@ -1932,6 +1974,7 @@ static const struct test tests[] = {
 	{ "model_set_stat_fields", test_model_set_stat_fields },
 	{ "model_counter_gap", test_model_counter_gap },
 	{ "model_pid_reuse", test_model_pid_reuse },
+	{ "model_unsure_lives", test_model_unsure_lives },
 	{ "model_removal", test_model_removal },
 	{ "model_many_tasks", test_model_many_tasks },
 	{ "model_counter_backwards", test_model_counter_backwards },
