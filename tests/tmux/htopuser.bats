@@ -336,7 +336,7 @@ PY
 	printf 'columns = pid,user,cgroup,cmdline\n' >"$CFG/ktop/ktoprc"
 	start -d 1
 	keys F4
-	tmux -L "$S" send-keys -t t -l "sleep 1011"
+	typein "sleep 1011"
 	keys Enter
 	wait_for "^ +$BG +root +${cg//./\\.} +sleep 1011"
 	quit

@@ -75,7 +75,7 @@ load helpers/newcomer
 	local p=$BG
 	start -d 1 --no-trace
 	keys F4
-	tmux -L "$S" send-keys -t t -l "sleep 1004"
+	typein "sleep 1004"
 	keys Enter
 	wait_for "^ +$p +root +0 "
 	keys F8
@@ -96,14 +96,14 @@ load helpers/newcomer
 	before=$(screen | grep -cE '^ +[0-9]+ ')
 	keys F3
 	wait_for '^Search \(F3: next\):'
-	tmux -L "$S" send-keys -t t -l "sleep 1005"
+	typein "sleep 1005"
 	keys Enter
 	# the first match selected, and the rows all there (the table is not filtered)
 	[ "$(screen | grep -cE '^ +[0-9]+ ')" -ge $((before - 2)) ]
 	if screen | tail -1 | grep -q 'filter:'; then return 1; fi
 	keys F3	# a new search starts empty (issue 33); F3 in it: the next match
 	wait_for '^Search \(F3: next\): *$'
-	tmux -L "$S" send-keys -t t -l "sleep 1005"
+	typein "sleep 1005"
 	wait_for '^Search \(F3: next\): sleep 1005'
 	keys F3
 	keys Enter
@@ -111,7 +111,7 @@ load helpers/newcomer
 	wait_for "^Process $b +sleep"
 	keys Escape
 	keys F3
-	tmux -L "$S" send-keys -t t -l "zz-no-such"
+	typein "zz-no-such"
 	wait_for '^Search \(no match\):'
 	keys Escape
 	quit
@@ -162,7 +162,7 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 	keys t
 	wait_for 'tree view'
 	keys F3
-	tmux -L "$S" send-keys -t t -l "sleep 1006"
+	typein "sleep 1006"
 	keys Enter
 	keys F	# follow it: a refresh that reorders the rows keeps it in view
 	local line
@@ -223,7 +223,7 @@ time.sleep(1000)' "$BATS_TEST_TMPDIR/threads-ready"
 @test "a filter that matches nothing: Enter says so" {
 	start -d 1 --no-trace
 	keys F4
-	tmux -L "$S" send-keys -t t -l "zz-nothing-$$"
+	typein "zz-nothing-$$"
 	keys Enter
 	wait_for 'no process matches the filter \(Esc clears it\)'
 	keys Enter

@@ -43,7 +43,7 @@ while True: time.sleep(1000)' "$BATS_TEST_TMPDIR/ready" "nc-rx-$$"
 	bg sh -c "while :; do kill -USR1 $rx; sleep 2.5; done"
 	start -d 5
 	keys F4
-	tmux -L "$S" send-keys -t t -l "nc-rx-$$"
+	typein "nc-rx-$$"
 	keys Enter
 	wait_for "^ +$rx "
 	local col

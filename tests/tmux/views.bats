@@ -211,7 +211,7 @@ load helpers/views
 	keys "clear; LANG=C.UTF-8 $nb -d 0.3; echo KTOP-EXIT=\$?" Enter
 	wait_for 'PID[^ ]* +USER'
 	keys F4
-	tmux -L "$S" send-keys -t t -l "100.$$"
+	typein "100.$$"
 	keys Enter
 	wait_for "^ +$own +nobody"
 	k=$(ktop_pid)

@@ -4,6 +4,15 @@
 screen() { tmux -L "$S" capture-pane -p -t t; }
 keys() { tmux -L "$S" send-keys -t t "$@"; }
 
+# Type text $1 in two halves: a tmux client's command line never holds it
+# whole, so a search or filter for it cannot match that client's row (a tick
+# that caught it running lists it, and then as exited).
+typein() {
+	local h=$((${#1} / 2))
+	tmux -L "$S" send-keys -t t -l -- "${1:0:h}"
+	tmux -L "$S" send-keys -t t -l -- "${1:h}"
+}
+
 # Wait until the screen shows a line matching $1 (grep -E), up to 15 s: long
 # enough for a loaded machine, and a pass returns as soon as it shows.
 wait_for() {
