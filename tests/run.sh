@@ -92,7 +92,7 @@ took() { echo "# $1: $(( $(date +%s) - t0 )) s since the start"; }
 # the "# time:" lines of a run say).
 POOL="cli/record cli/package cli/valgrind cli/exporter cli/containers cli/listen
 tmux/htopuser cli/webconfig cli/fleet tmux/views tmux/lookfeel cli/bytes
-cli/names tmux/ui tmux/robust tmux/sysviews tmux/replay cli/man
+cli/names tmux/newcomer cli/disks tmux/ui tmux/robust tmux/sysviews tmux/replay cli/man
 cli/views cli/exact cli/csv cli/inprog tmux/inprog tmux/valgrind cli/json
 tmux/launch tmux/containers cli/promtext cli/text tmux/config"
 
