@@ -254,6 +254,8 @@ static int start_clock(struct counting *ft, const char *clock)
 	return 0;
 }
 
+static struct sockconn_proc conn_proc(void *arg, pid_t tid, uint64_t ts);
+
 /* The counting source's state before its instance: the sums, the maps, the default events. */
 static struct counting *counting_alloc(int64_t only_uid)
 {
@@ -262,6 +264,7 @@ static struct counting *counting_alloc(int64_t only_uid)
 
 	evsums_init(&ft->acct);
 	sockconn_init(&ft->conns);
+	sockconn_set_procs(&ft->conns, conn_proc, ft);
 	/* Each CPU is read in turn: forks, execs, renames and exits are merged by time. */
 	ft->acct.order_life = true;
 	ft->resolve_budget = RESOLVE_PER_TICK;
@@ -667,6 +670,46 @@ static pid_t resolve_tgid(struct counting *ft, struct evsums_thread *th)
 }
 
 /*
+ * The process of thread @tid at @ts, for the sockets' table
+ * (sockconn_set_procs): the life of the tid that holds @ts (each event was
+ * routed to it when decoded; looked up, none made), its process, and that
+ * process's life as its rows have it (add_row), so that a reused pid's
+ * process is another. Not known: { 0, the thread's life }.
+ */
+static struct sockconn_proc conn_proc(void *arg, pid_t tid, uint64_t ts)
+{
+	struct counting *ft = arg;
+	struct evsums_thread *th = pidmap_get(&ft->acct.threads, tid), *l, *leader;
+	struct sockconn_proc p = { 0 };
+
+	for (l = th; l && (ts < l->life_lo || ts > l->life_hi); l = l->older)
+		;
+	if (l)
+		th = l;
+	if (!th)
+		return p;
+	if (th->end_ts && ts >= th->end_ts) {
+		/* Its exit: /proc has nothing to say by now (a read would only spend the budget). */
+		unsigned budget = ft->resolve_budget;
+		bool deferred = ft->deferred;
+
+		ft->resolve_budget = 0;
+		p.tgid = resolve_tgid(ft, th);
+		ft->resolve_budget = budget;
+		ft->deferred = deferred;
+	} else {
+		p.tgid = resolve_tgid(ft, th);
+	}
+	if (!p.tgid) {
+		p.life = th->serial;
+		return p;
+	}
+	leader = evsums_life_of_proc(&ft->acct, th, p.tgid);
+	p.life = leader ? (leader->own_life ? leader->serial : 0) : th->proc_life;
+	return p;
+}
+
+/*
  * The ABI of a thread no event told (it ran before tracing started, or its
  * creator is unknown): its program's ELF class, read once per process and
  * tick (abi_memo). One whose program cannot be read (gone, a kernel thread)
@@ -1048,6 +1091,11 @@ static void add_conns(struct counting *ft, const struct model *m, struct sample 
 		if (!e->active)
 			continue;
 		pid = e->tid ? flow_end(ft, e->tid, comm) : 0;
+		/* Its row is its process's (sockconn.h): that one, should the tid be another's now. */
+		if (e->proc.tgid > 0 && pid != e->proc.tgid) {
+			pid = e->proc.tgid;
+			comm[0] = '\0';
+		}
 		if (pid ? !flow_visible(ft, m, pid) : !all)
 			continue;
 		o = sample_add_conn(s);

@@ -170,6 +170,9 @@ static inline __attribute__((always_inline)) void decode(struct evdecode *d, enu
 		break;
 	case EV_PEXIT:
 		evsums_exit(a, (pid_t)ev_num(rec, &f[0]), f[1].size ? ev_num(rec, &f[1]) != 0 : false, ts);
+		if (d->conns)
+			sockconn_exit(d->conns, (pid_t)ev_num(rec, &f[0]),
+				      f[1].size ? ev_num(rec, &f[1]) != 0 : -1, ts);
 		break;
 	case EV_RENAME:
 		s = ev_str(rec, size, &f[0], &n);

@@ -18,23 +18,51 @@ void sockconn_free(struct sockconn *c)
 	free(c->v);
 	free(c->index);
 	free(c->q);
+	free(c->gone);
 	sockconn_init(c);
 }
 
-static size_t hash_sk(uint64_t sk)
+void sockconn_set_procs(struct sockconn *c,
+			struct sockconn_proc (*fn)(void *arg, pid_t tid, uint64_t ts), void *arg)
 {
-	sk ^= sk >> 33;
-	sk *= 0xff51afd7ed558ccdull;
-	sk ^= sk >> 33;
-	return (size_t)sk;
+	c->proc_of = fn;
+	c->proc_arg = arg;
 }
 
-/* The index slot of @sk: its entry's, or the empty one where it would go. */
-static uint32_t *slot_of(const struct sockconn *c, uint64_t sk)
+/*
+ * The protocols whose sockets inet_sock_set_state follows: TCP, DCCP, SCTP,
+ * MPTCP (the kernel's show_inet_protocol_name). Their sockets are told
+ * apart by their beginnings; the others' by their processes.
+ */
+static bool has_states(unsigned protocol)
 {
-	size_t i = hash_sk(sk) & (c->index_cap - 1);
+	return protocol == 6 || protocol == 33 || protocol == 132 || protocol == 262;
+}
 
-	while (c->index[i] && c->v[c->index[i] - 1].sk != sk)
+/* The key's rest for the sockets of a protocol with state events (the TCP events'). */
+static const struct sockconn_proc no_proc;
+
+static size_t hash_key(uint64_t sk, struct sockconn_proc p)
+{
+	uint64_t h = sk ^ ((uint64_t)(uint32_t)p.tgid << 32 | p.life) * 0x9e3779b97f4a7c15ull;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+static bool same_key(const struct sockconn_entry *e, uint64_t sk, struct sockconn_proc p)
+{
+	return e->sk == sk && e->proc.tgid == p.tgid && e->proc.life == p.life;
+}
+
+/* The index slot of (@sk, @p): its entry's, or the empty one where it would go. */
+static uint32_t *slot_of(const struct sockconn *c, uint64_t sk, struct sockconn_proc p)
+{
+	size_t i = hash_key(sk, p) & (c->index_cap - 1);
+
+	while (c->index[i] && !same_key(&c->v[c->index[i] - 1], sk, p))
 		i = (i + 1) & (c->index_cap - 1);
 	return &c->index[i];
 }
@@ -46,7 +74,7 @@ static void reindex(struct sockconn *c)
 	memset(c->index, 0, c->index_cap * sizeof(*c->index));
 	for (i = 0; i < c->n; i++)
 		if (!c->v[i].dead)
-			*slot_of(c, c->v[i].sk) = (uint32_t)i + 1;
+			*slot_of(c, c->v[i].sk, c->v[i].proc) = (uint32_t)i + 1;
 }
 
 /* Keep the entries @keep says, in order; the index follows. */
@@ -115,10 +143,11 @@ static bool evict(struct sockconn *c)
 }
 
 /*
- * A new entry for @sk at @slot (find's); NULL when the table is full of
+ * A new entry for (@sk, @p) at @slot (find's); NULL when the table is full of
  * sockets that all had events this interval.
  */
-static struct sockconn_entry *add(struct sockconn *c, uint64_t sk, uint32_t *slot, uint64_t ts)
+static struct sockconn_entry *add(struct sockconn *c, uint64_t sk, struct sockconn_proc p,
+				  uint32_t *slot, uint64_t ts)
 {
 	struct sockconn_entry *e;
 
@@ -132,10 +161,11 @@ static struct sockconn_entry *add(struct sockconn *c, uint64_t sk, uint32_t *slo
 		c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
 	}
 	if (!slot)
-		slot = slot_of(c, sk);
+		slot = slot_of(c, sk, p);
 	e = &c->v[c->n++];
 	memset(e, 0, sizeof(*e));
 	e->sk = sk;
+	e->proc = p;
 	e->id = c->next_id++;
 	e->first_ns = e->last_ns = ts;
 	*slot = (uint32_t)c->n;
@@ -145,13 +175,14 @@ static struct sockconn_entry *add(struct sockconn *c, uint64_t sk, uint32_t *slo
 	return e;
 }
 
-static struct sockconn_entry *find(struct sockconn *c, uint64_t sk, uint32_t **slot)
+static struct sockconn_entry *find(struct sockconn *c, uint64_t sk, struct sockconn_proc p,
+				   uint32_t **slot)
 {
 	if (!c->index_cap) {
 		c->index_cap = 2 * SOCKCONN_MAX;
 		c->index = xcalloc(c->index_cap, sizeof(*c->index));
 	}
-	*slot = slot_of(c, sk);
+	*slot = slot_of(c, sk, p);
 	return **slot ? &c->v[**slot - 1] : NULL;
 }
 
@@ -169,23 +200,23 @@ static struct sockconn_entry *replace(struct sockconn *c, struct sockconn_entry 
 	/* Kept to the interval's end: an event of it may still be decoded (entry_at). */
 	old->dead = true;
 	/* add() points the slot at the new entry (reindexed without @old if it evicts). */
-	e = add(c, old->sk, slot, ts);
+	e = add(c, old->sk, old->proc, slot, ts);
 	if (!e)
 		c->v[at].dead = false;	/* no room: the old one goes on */
 	return e;
 }
 
 /*
- * The entry of an event at @ts on @sk: the one the index names (NULL: none,
- * *@slot where it goes), or, for an event before that one's beginning, the
- * socket that had the address then, replaced this interval (CPUs are read in
- * turn: its last events may be decoded after its successor's first); *@slot
- * NULL then, and NULL when it is not kept.
+ * The entry of an event at @ts on (@sk, @p): the one the index names (NULL:
+ * none, *@slot where it goes), or, for an event before that one's beginning,
+ * the socket that had the address then, replaced this interval (CPUs are
+ * read in turn: its last events may be decoded after its successor's
+ * first); *@slot NULL then, and NULL when it is not kept.
  */
-static struct sockconn_entry *entry_at(struct sockconn *c, uint64_t sk, uint64_t ts,
-				       uint32_t **slot)
+static struct sockconn_entry *entry_at(struct sockconn *c, uint64_t sk, struct sockconn_proc p,
+				       uint64_t ts, uint32_t **slot)
 {
-	struct sockconn_entry *e = find(c, sk, slot), *best = NULL;
+	struct sockconn_entry *e = find(c, sk, p, slot), *best = NULL;
 	size_t i;
 
 	if (!e || !e->begin_ts || ts >= e->begin_ts)
@@ -194,7 +225,8 @@ static struct sockconn_entry *entry_at(struct sockconn *c, uint64_t sk, uint64_t
 	for (i = 0; i < c->n; i++) {
 		struct sockconn_entry *d = &c->v[i];
 
-		if (d->dead && d->sk == sk && d->first_ns <= ts && (!best || d->first_ns > best->first_ns))
+		if (d->dead && same_key(d, sk, p) && d->first_ns <= ts &&
+		    (!best || d->first_ns > best->first_ns))
 			best = d;
 	}
 	return best;
@@ -213,6 +245,7 @@ static void touch(struct sockconn_entry *e, uint64_t ts)
 static void apply_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsigned family,
 		     unsigned protocol, int ret, int flags, uint64_t ts)
 {
+	struct sockconn_proc p = no_proc;
 	struct sockconn_entry *e;
 	uint32_t *slot;
 
@@ -221,13 +254,23 @@ static void apply_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, unsi
 		return;
 	if (!send && (flags & SOCKEV_MSG_PEEK))
 		return;
-	e = entry_at(c, sk, ts, &slot);
+	/*
+	 * No state event tells this socket's lives apart: its process does (a
+	 * freed socket's address taken by another process's socket is not its row).
+	 */
+	if (!has_states(protocol)) {
+		if (c->proc_of)
+			p = c->proc_of(c->proc_arg, tid, ts);
+		if (p.tgid <= 0)
+			p = (struct sockconn_proc){ .tgid = -tid, .life = p.life };
+	}
+	e = entry_at(c, sk, p, ts, &slot);
 	/* Another kind of socket, or one after the close that came before: a new one. */
 	if (slot && e && (e->family != family || e->protocol != protocol ||
 			  (e->closed && ts > e->close_ts)))
 		e = replace(c, e, slot, ts);
 	else if (slot && !e)
-		e = add(c, sk, slot, ts);
+		e = add(c, sk, p, slot, ts);
 	if (!e) {
 		c->other[send ? SCN_TX : SCN_RX] += (uint64_t)ret;
 		c->st.untracked++;
@@ -273,7 +316,7 @@ static void apply_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate
 	uint32_t *slot;
 	bool begins = beginning(oldstate, newstate);
 
-	e = entry_at(c, sk, ts, &slot);
+	e = entry_at(c, sk, no_proc, ts, &slot);
 	/*
 	 * A socket has no event before its beginning: an entry whose events all
 	 * came before it was another socket at that address. (One whose later
@@ -282,7 +325,7 @@ static void apply_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate
 	if (slot && e && begins && ts > e->last_ns)
 		e = replace(c, e, slot, ts);
 	else if (slot && !e)
-		e = add(c, sk, slot, ts);
+		e = add(c, sk, no_proc, slot, ts);
 	if (!e) {
 		c->st.untracked++;
 		return;
@@ -319,9 +362,9 @@ static void apply_retrans(struct sockconn *c, uint64_t sk, int state,
 	/* Not sent (err): the kernel's counts leave it out too. */
 	if (err)
 		return;
-	e = entry_at(c, sk, ts, &slot);
+	e = entry_at(c, sk, no_proc, ts, &slot);
 	if (!e && slot)
-		e = add(c, sk, slot, ts);
+		e = add(c, sk, no_proc, slot, ts);
 	if (!e) {
 		c->other[SCN_RETRANS]++;
 		c->st.untracked++;
@@ -346,7 +389,7 @@ static void apply_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
 	/* A reset of no socket (a segment to a closed port) is nobody's connection. */
 	if (!sk)
 		return;
-	e = entry_at(c, sk, ts, &slot);
+	e = entry_at(c, sk, no_proc, ts, &slot);
 	if (!e) {
 		c->other[SCN_RESETS]++;
 		return;
@@ -453,6 +496,44 @@ void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts)
 	enqueue(c, SCE_RESET, sk, ts);
 }
 
+void sockconn_exit(struct sockconn *c, pid_t tid, int group_dead, uint64_t ts)
+{
+	struct sockconn_ev *q = enqueue(c, SCE_EXIT, 0, ts);
+
+	q->pid = tid;
+	q->b = group_dead;
+}
+
+static void push_gone(struct sockconn *c, struct sockconn_proc p, uint64_t ts)
+{
+	if (c->ngone == c->capgone) {
+		c->capgone = c->capgone ? c->capgone * 2 : 64;
+		c->gone = xrealloc(c->gone, c->capgone * sizeof(*c->gone));
+	}
+	c->gone[c->ngone].proc = p;
+	c->gone[c->ngone++].ts = ts;
+}
+
+/*
+ * Thread @tid exited at @ts: the rows keyed by it end (its process not
+ * known), or its process's when that ended (sockconn_end_interval ends them;
+ * a reused pid's is another life). Rows keyed by the thread while its
+ * process was not known, known by now, stay until evicted.
+ */
+static void apply_exit(struct sockconn *c, pid_t tid, int group_dead, uint64_t ts)
+{
+	struct sockconn_proc p = { 0 };
+
+	if (tid <= 0)
+		return;
+	if (c->proc_of)
+		p = c->proc_of(c->proc_arg, tid, ts);
+	if (p.tgid <= 0)
+		push_gone(c, (struct sockconn_proc){ .tgid = -tid, .life = p.life }, ts);
+	else if (group_dead > 0 || (group_dead < 0 && p.tgid == tid))
+		push_gone(c, p, ts);
+}
+
 /* Time order; as read for equal stamps (one CPU's order). */
 static int cmp_ev(const void *x, const void *y)
 {
@@ -487,6 +568,9 @@ void sockconn_apply(struct sockconn *c)
 		case SCE_RESET:
 			apply_reset(c, q->sk, q->ts);
 			break;
+		case SCE_EXIT:
+			apply_exit(c, q->pid, q->b, q->ts);
+			break;
 		}
 	}
 	c->nq = 0;
@@ -498,10 +582,54 @@ static bool keep_open(const struct sockconn_entry *e, uint64_t unused)
 	return !e->dead && e->closed < 2;
 }
 
+static int cmp_gone(const void *x, const void *y)
+{
+	const struct sockconn_proc *a = &((const struct sockconn_gone *)x)->proc;
+	const struct sockconn_proc *b = &((const struct sockconn_gone *)y)->proc;
+
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	return a->life < b->life ? -1 : a->life > b->life;
+}
+
+/*
+ * The rows of the processes and threads that ended this interval, keyed by
+ * them, close at their end (after their last event: a late one of another
+ * life is not theirs). Once a tick, not once an exit: a sort and a look-up
+ * per row.
+ */
+static void close_gone(struct sockconn *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n && (!c->v[i].proc.tgid || c->v[i].closed); i++)
+		;
+	/* None keyed by a process or thread (a mass exit need not be sorted). */
+	if (i == c->n)
+		c->ngone = 0;
+	if (!c->ngone)
+		return;
+	sort_array(c->gone, c->ngone, sizeof(*c->gone), cmp_gone);
+	for (; i < c->n; i++) {
+		struct sockconn_entry *e = &c->v[i];
+		struct sockconn_gone key = { .proc = e->proc }, *g;
+
+		if (!e->proc.tgid || e->closed)
+			continue;
+		g = bsearch(&key, c->gone, c->ngone, sizeof(*c->gone), cmp_gone);
+		if (g && e->last_ns <= g->ts) {
+			e->closed = 1;
+			e->close_ts = g->ts;
+		}
+	}
+	c->ngone = 0;
+}
+
 void sockconn_end_interval(struct sockconn *c)
 {
 	size_t i;
 
+	close_gone(c);
 	for (i = 0; i < c->n; i++) {
 		struct sockconn_entry *e = &c->v[i];
 

@@ -21,8 +21,14 @@
  *   and the addresses; tcp:tcp_send_reset: resets it sent.
  *
  * A socket's address is reused once it is freed: a beginning on a socket
- * that closed (or whose family or protocol differ) is a new one; a UDP
- * socket freed and made again at the same address while idle stays one row.
+ * that closed (or whose family or protocol differ) is a new one. A protocol
+ * without state events (UDP, raw, ...) has no beginning to tell: its
+ * sockets are keyed by address and process (the sending or receiving
+ * thread's, sockconn_set_procs), so a socket freed and made again at the
+ * same address by another process is another row, never the same one; a
+ * socket two processes share is a row per process; one a process frees
+ * and makes again at the same address stays its row. Its process's end
+ * (sockconn_exit) ends them: they go at the interval's end, as closed ones.
  *
  * Bounded: SOCKCONN_MAX sockets. When full, a quarter of those without an
  * event this interval are evicted (counted): closed ones first, then those no
@@ -49,8 +55,24 @@
 
 enum sockconn_cnt { SCN_TX, SCN_RX, SCN_RETRANS, SCN_RESETS, SCN_NR };
 
+/*
+ * A thread's process: @tgid, @life its life, a reused tgid's processes told
+ * apart (collectors/trace/evlives.c; 0 began before tracing). @tgid 0: not
+ * known; @life then the thread's life (0 not known either).
+ */
+struct sockconn_proc {
+	pid_t tgid;
+	uint32_t life;
+};
+
 struct sockconn_entry {
 	uint64_t sk;		/* the kernel's address: the key, never shown */
+	/*
+	 * The rest of the key, for a protocol without state events: its
+	 * process (tgid > 0, its life), or its thread (-tid, its life: the
+	 * process not known); { 0, 0 } for the others.
+	 */
+	struct sockconn_proc proc;
 	uint64_t id;		/* ktop's number of it, from 1 */
 	pid_t tid;		/* the thread that last sent or received; 0 none yet */
 	uint16_t family, protocol;
@@ -79,7 +101,7 @@ struct sockconn_stats {
 };
 
 /* An event waiting for sockconn_apply. */
-enum sockconn_ev_kind { SCE_SEND, SCE_RECV, SCE_STATE, SCE_RETRANS, SCE_RESET };
+enum sockconn_ev_kind { SCE_SEND, SCE_RECV, SCE_STATE, SCE_RETRANS, SCE_RESET, SCE_EXIT };
 
 struct sockconn_ev {
 	uint64_t ts, seq, sk;	/* seq: the order read in */
@@ -104,10 +126,28 @@ struct sockconn {
 	struct sockconn_stats st;
 	struct sockconn_ev *q;	/* the events not applied yet */
 	size_t nq, qcap;
+	/* A thread's process at a time (sockconn_set_procs); NULL: never known. */
+	struct sockconn_proc (*proc_of)(void *arg, pid_t tid, uint64_t ts);
+	void *proc_arg;
+	/* The processes and threads that ended this interval (sockconn_exit), keys as proc's. */
+	struct sockconn_gone {
+		struct sockconn_proc proc;
+		uint64_t ts;
+	} *gone;
+	size_t ngone, capgone;
 };
 
 void sockconn_init(struct sockconn *c);
 void sockconn_free(struct sockconn *c);
+
+/*
+ * sockconn_set_procs - how sockconn_apply learns a thread's process: @fn
+ * (@arg, tid, the event's time) is asked, in time order, once every CPU is
+ * read, for each send or receive on a socket of a protocol without state
+ * events. One it cannot tell ({ 0 }) keys that socket by the thread.
+ */
+void sockconn_set_procs(struct sockconn *c,
+			struct sockconn_proc (*fn)(void *arg, pid_t tid, uint64_t ts), void *arg);
 
 /*
  * sockconn_io - a sock_send_length (@send) or sock_recv_length event of
@@ -133,6 +173,12 @@ void sockconn_state(struct sockconn *c, uint64_t sk, pid_t pid, int oldstate, in
 void sockconn_retrans(struct sockconn *c, uint64_t sk, int state, const struct sockconn_addr *a,
 		      int err, uint64_t ts);
 void sockconn_reset(struct sockconn *c, uint64_t sk, uint64_t ts);
+/*
+ * sched_process_exit of thread @tid: @group_dead 1 its process ended, 0 not,
+ * -1 the kernel does not say (before 6.16: a leader's exit is taken as its
+ * process's). Its sockets' rows of a protocol without state events end.
+ */
+void sockconn_exit(struct sockconn *c, pid_t tid, int group_dead, uint64_t ts);
 
 /*
  * The events above wait until this applies them, in time order: call it once

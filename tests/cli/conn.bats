@@ -152,6 +152,71 @@ conn_sum() {
 	done
 }
 
+# udp_sum CSV PID: PID's UDP rows in the Connections view's CSV: their
+# tx_bytes and rx_bytes summed, the rows, the last tx_total and rx_total
+udp_sum() {
+	awk -F, -v pid="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["pid"] == pid && $col["proto"] == "udp" {
+			rows++; tx += $col["tx_bytes"]; rx += $col["rx_bytes"]
+			last = $col["tx_total"] " " $col["rx_total"]
+		}
+		END { printf "tx=%d rx=%d rows=%d last=%s\n", tx, rx, rows, last }' "$1"
+}
+
+# net_sum CSV PID: PID's net_tx_bytes and net_rx_bytes summed over the process table's CSV
+net_sum() {
+	awk -F, -v pid="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["pid"] == pid { tx += $col["net_tx_bytes"]; rx += $col["net_rx_bytes"] }
+		END { printf "tx=%d rx=%d\n", tx, rx }' "$1"
+}
+
+@test "conn: a UDP socket freed and made again at its address by another process is another row, each with its own bytes; the processes' rows as before; replay byte for byte" {
+	local i
+	"$KTOP" -b --csv -d 0.3 -w "$BATS_TEST_TMPDIR/r.db" --view connections \
+		--output "$OUT" 2>"$OUT.err" </dev/null 3>&- &
+	kpid=$!
+	track "$kpid"
+	ktop_started "$kpid"
+	# past the baseline interval (its rows are not shown)
+	sleep 1
+	# the second sender's socket is where the first's was (/proc/net/udp's pointer)
+	"$BW" udp-reuse 20 1000 "$SHM/reuse"
+	cat "$SHM/reuse"
+	read -r _ rpid _ rrx _ < <(grep '^receiver ' "$SHM/reuse")
+	# until the receiver's interval is written (its socket's bytes, all of them)
+	for ((i = 0; i < 200; i++)); do
+		[[ "$(udp_sum "$OUT" "$rpid")" == "tx=0 rx=$rrx "* ]] && break
+		sleep 0.05
+	done
+	kill -TERM "$kpid"
+	wait "$kpid"
+	read -r _ fpid ftx _ _ fptr < <(grep '^first ' "$SHM/reuse")
+	read -r _ spid stx _ _ sptr _ < <(grep '^second ' "$SHM/reuse")
+	[ "$fptr" = "$sptr" ] && [ "$fpid" != "$spid" ]
+	[ "$ftx" -eq 20000 ] && [ "$stx" -eq 21021 ] && [ "$rrx" -eq 41021 ]
+	grep ",udp," "$OUT"
+	# each its own row: its bytes, and its totals only its own (not the other's)
+	run udp_sum "$OUT" "$fpid"
+	echo "first $fpid sent $ftx: $output"
+	[[ "$output" == "tx=$ftx rx=0 rows="*" last=$ftx 0" ]]
+	run udp_sum "$OUT" "$spid"
+	echo "second $spid sent $stx: $output"
+	[[ "$output" == "tx=$stx rx=0 rows="*" last=$stx 0" ]]
+	run udp_sum "$OUT" "$rpid"
+	echo "receiver $rpid received $rrx: $output"
+	[[ "$output" == "tx=0 rx=$rrx rows="*" last=0 $rrx" ]]
+	# the processes' own counts (per thread, sockev.c) are the same numbers
+	run -0 "$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --csv -o pid,comm,net_tx_bytes,net_rx_bytes \
+		--output "$OUT.procs"
+	[ "$(net_sum "$OUT.procs" "$fpid")" = "tx=$ftx rx=0" ]
+	[ "$(net_sum "$OUT.procs" "$spid")" = "tx=$stx rx=0" ]
+	[ "$(net_sum "$OUT.procs" "$rpid")" = "tx=0 rx=$rrx" ]
+	run -0 "$KTOP" -r "$BATS_TEST_TMPDIR/r.db" -b --csv --view connections --output "$OUT.replay"
+	cmp "$OUT" "$OUT.replay"
+}
+
 @test "conn: recordings older than format 9 (without sockets) replay, and the Connections view says they are not recorded in them" {
 	local f=tests/fuzz/corpus/replay/procs-keyframes-f5
 	[ "$(sqlite3 "file:$f?immutable=1" 'PRAGMA user_version')" = 5 ]

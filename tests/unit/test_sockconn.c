@@ -2,9 +2,9 @@
 /*
  * Unit tests of collectors/trace/sockconn.c: the sockets' table. Events of one
  * socket decoded out of time order (CPUs are read in turn), an address
- * reused by a new socket (its events read before its predecessor's end),
- * and the bound: full of sockets, idle ones evicted (closed and unowned
- * first), counted.
+ * reused by a new socket (its events read before its predecessor's end), a
+ * UDP socket's by another process's, and the bound: full of sockets, idle
+ * ones evicted (closed and unowned first), counted.
  */
 #include "../../collectors/trace/sockconn.h"
 #include "../../collectors/trace/sockev.h"
@@ -183,11 +183,11 @@ static void test_bound(void)
 	sockconn_init(&c);
 	/* One interval: the sockets of a process, then more than fit. */
 	for (i = 0; i < SOCKCONN_MAX; i++)
-		sockconn_io(&c, 0x10000 + i * 64, 5, true, SOCKEV_AF_INET, 17, 1, 0, 1000 + i);
+		sockconn_io(&c, 0x10000 + i * 64, 5, true, SOCKEV_AF_INET, 6, 1, 0, 1000 + i);
 	sockconn_apply(&c);
 	CHECK_EQ_U64(c.n, SOCKCONN_MAX);
 	/* Every one had events this interval: no room, the bytes on the other row. */
-	sockconn_io(&c, 0x8, 5, true, SOCKEV_AF_INET, 17, 3, 0, 9000);
+	sockconn_io(&c, 0x8, 5, true, SOCKEV_AF_INET, 6, 3, 0, 9000);
 	sockconn_apply(&c);
 	CHECK_EQ_U64(c.n, SOCKCONN_MAX);
 	CHECK_EQ_U64(c.other[SCN_TX], 3);
@@ -199,7 +199,7 @@ static void test_bound(void)
 	sockconn_apply(&c);
 	sockconn_end_interval(&c);
 	CHECK_EQ_U64(c.n, SOCKCONN_MAX);
-	sockconn_io(&c, 0x9, 6, true, SOCKEV_AF_INET, 17, 1, 0, 30000);
+	sockconn_io(&c, 0x9, 6, true, SOCKEV_AF_INET, 6, 1, 0, 30000);
 	sockconn_apply(&c);
 	/* A quarter evicted, the least recently used first: the first sockets but the one retransmitted. */
 	CHECK_EQ_U64(c.st.evicted, SOCKCONN_MAX / 4);
@@ -211,11 +211,147 @@ static void test_bound(void)
 	sockconn_free(&c);
 }
 
+/* The processes of the threads of test_udp_processes: tid -> (tgid, life). */
+static struct sockconn_proc procs_of(void *arg, pid_t tid, uint64_t ts)
+{
+	(void)arg;
+	switch (tid) {
+	case 100:
+	case 101:
+		return (struct sockconn_proc){ 100, 1 };
+	case 200:
+		return (struct sockconn_proc){ 200, 2 };
+	case 300:	/* tid 300: a process, then (from 1000) another with its pid, reused */
+		return (struct sockconn_proc){ 300, ts < 1000 ? 3 : 4 };
+	default:
+		return (struct sockconn_proc){ 0 };	/* not known */
+	}
+}
+
+/* A UDP send (@send) or receive of @n bytes by @tid on @sk at @ts. */
+static void udp_io(struct sockconn *c, uint64_t sk, pid_t tid, bool send, int n, uint64_t ts)
+{
+	sockconn_io(c, sk, tid, send, SOCKEV_AF_INET, 17, n, 0, ts);
+}
+
+/* The entries of @sk, in the order made. */
+static size_t entries_of(const struct sockconn *c, uint64_t sk, const struct sockconn_entry **v,
+			 size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->n && n < max; i++)
+		if (c->v[i].sk == sk)
+			v[n++] = &c->v[i];
+	return n;
+}
+
+/*
+ * UDP has no state events: a socket freed and made again at its address by
+ * another process was one row, both sockets' bytes, its owner the last
+ * sender. Each process's is its own row: one process's two threads one row,
+ * a socket shared by two processes a row each (the same from one interval to
+ * the next), a reused pid's process another row, a thread whose process is
+ * not known a row of its own; a process's end ends its rows. TCP goes by its
+ * state events, as before.
+ */
+static void test_udp_processes(void)
+{
+	const struct sockconn_entry *v[8];
+	struct sockconn c;
+	uint64_t a_id;
+
+	sockconn_init(&c);
+	sockconn_set_procs(&c, procs_of, NULL);
+	/* Process 100 (two threads) sends, its socket is freed; 200's takes its address. */
+	udp_io(&c, 0x5000, 100, true, 1000, 100);
+	udp_io(&c, 0x5000, 101, true, 1000, 110);
+	udp_io(&c, 0x5000, 101, false, 50, 120);
+	udp_io(&c, 0x5000, 200, true, 7, 300);
+	sockconn_apply(&c);
+	CHECK_EQ_U64(entries_of(&c, 0x5000, v, 8), 2);
+	CHECK_EQ_U64(active(&c), 2);
+	if (c.n != 2)
+		goto out;
+	CHECK(v[0]->id != v[1]->id);
+	CHECK_EQ_U64(v[0]->proc.tgid, 100);
+	CHECK_EQ_U64(v[0]->n[SCN_TX], 2000);
+	CHECK_EQ_U64(v[0]->n[SCN_RX], 50);
+	CHECK_EQ_U64(v[1]->proc.tgid, 200);
+	CHECK_EQ_U64(v[1]->tid, 200);
+	CHECK_EQ_U64(v[1]->n[SCN_TX], 7);
+	CHECK_EQ_U64(v[1]->total[SCN_TX], 7);
+	a_id = v[0]->id;
+	/* Next interval: shared (inherited across a fork), 100 and 200 in turn: a row each, as before. */
+	sockconn_end_interval(&c);
+	udp_io(&c, 0x5000, 100, true, 10, 400);
+	udp_io(&c, 0x5000, 200, true, 20, 410);
+	udp_io(&c, 0x5000, 101, true, 30, 420);
+	udp_io(&c, 0x5000, 200, true, 40, 430);
+	sockconn_apply(&c);
+	CHECK_EQ_U64(entries_of(&c, 0x5000, v, 8), 2);
+	CHECK_EQ_U64(v[0]->id, a_id);
+	CHECK_EQ_U64(v[0]->n[SCN_TX], 40);
+	CHECK_EQ_U64(v[0]->total[SCN_TX], 2040);
+	CHECK_EQ_U64(v[1]->n[SCN_TX], 60);
+	CHECK_EQ_U64(v[1]->total[SCN_TX], 67);
+	CHECK_EQ_U64(c.st.sockets, 2);
+	/* Pid 300's process, then another with that pid (its own life) at the same address. */
+	sockconn_io(&c, 0x6000, 300, true, SOCKEV_AF_INET6, 17, 5, 0, 500);
+	sockconn_io(&c, 0x6000, 300, true, SOCKEV_AF_INET6, 17, 6, 0, 1500);
+	/* Threads of processes not known: each its own. */
+	udp_io(&c, 0x7000, 400, true, 8, 1600);
+	udp_io(&c, 0x7000, 401, true, 9, 1700);
+	sockconn_apply(&c);
+	CHECK_EQ_U64(entries_of(&c, 0x6000, v, 8), 2);
+	CHECK(v[0]->proc.life != v[1]->proc.life);
+	CHECK_EQ_U64(v[0]->total[SCN_TX], 5);
+	CHECK_EQ_U64(v[1]->total[SCN_TX], 6);
+	CHECK_EQ_U64(entries_of(&c, 0x7000, v, 8), 2);
+	CHECK_EQ_U64(v[0]->proc.tgid, -400);
+	CHECK_EQ_U64(v[0]->total[SCN_TX], 8);
+	CHECK_EQ_U64(v[1]->proc.tgid, -401);
+	CHECK_EQ_U64(v[1]->total[SCN_TX], 9);
+	/* TCP: one row whoever sends (its lives go by its state events), the owner the last. */
+	sockconn_io(&c, 0x8000, 100, true, SOCKEV_AF_INET, 6, 11, 0, 1800);
+	sockconn_io(&c, 0x8000, 200, true, SOCKEV_AF_INET, 6, 12, 0, 1900);
+	sockconn_apply(&c);
+	CHECK_EQ_U64(entries_of(&c, 0x8000, v, 8), 1);
+	CHECK_EQ_U64(v[0]->proc.tgid, 0);
+	CHECK_EQ_U64(v[0]->tid, 200);
+	CHECK_EQ_U64(v[0]->n[SCN_TX], 23);
+	CHECK_EQ_U64(c.st.reused, 0);
+	/*
+	 * Ends: 200's process, a thread of 100's (not its process), thread 400
+	 * of a process not known, and pid 300's leader on a kernel that does not
+	 * say whether its process ended (taken as ended: its second life's).
+	 * Reported this interval, their rows go at its end; the others stay.
+	 */
+	sockconn_exit(&c, 200, 1, 2000);
+	sockconn_exit(&c, 101, 0, 2000);
+	sockconn_exit(&c, 400, 1, 2000);
+	sockconn_exit(&c, 300, -1, 2000);
+	sockconn_apply(&c);
+	CHECK_EQ_U64(active(&c), 7);
+	sockconn_end_interval(&c);
+	CHECK_EQ_U64(entries_of(&c, 0x5000, v, 8), 1);
+	CHECK_EQ_U64(v[0]->proc.tgid, 100);
+	CHECK_EQ_U64(entries_of(&c, 0x6000, v, 8), 1);
+	CHECK_EQ_U64(v[0]->proc.life, 3);
+	CHECK_EQ_U64(entries_of(&c, 0x7000, v, 8), 1);
+	CHECK_EQ_U64(v[0]->proc.tgid, -401);
+	CHECK_EQ_U64(entries_of(&c, 0x8000, v, 8), 1);
+	CHECK_EQ_U64(c.n, 4);
+out:
+	sockconn_free(&c);
+}
+
 static const struct test tests[] = {
 	{ "out_of_order", test_out_of_order },
 	{ "reused_address", test_reused_address },
 	{ "reused_across_cpus", test_reused_across_cpus },
 	{ "bound", test_bound },
+	{ "udp_processes", test_udp_processes },
 };
 
 int main(void)

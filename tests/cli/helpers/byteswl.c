@@ -29,6 +29,16 @@
  *	127.0.0.1: N datagrams of SIZE bytes, each first peeked (MSG_PEEK) then
  *	read; REPORT as for tcp. A pipe (not a socket) paces the sender so no
  *	datagram is dropped.
+ *   byteswl udp-reuse N SIZE REPORT
+ *	a receiver (this process) and two senders over UDP on 127.0.0.1, one
+ *	socket each, at the same kernel address: the first (a child) sends N
+ *	datagrams of SIZE bytes and exits; then children are made until one's
+ *	socket is where the first's was (its pointer in /proc/net/udp, the
+ *	kernel's address hashed the same way each time), and that one sends
+ *	N + 1 datagrams of SIZE + 1 bytes (the others exit without sending).
+ *	REPORT: "receiver PID 0 RX PORT", "first PID TX 0 PORT POINTER" and
+ *	"second PID TX 0 PORT POINTER TRIES"; exits 3 when no socket took the
+ *	address in UDP_REUSE_TRIES children.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -491,6 +501,132 @@ static int udp(char **av)
 	return 0;
 }
 
+#define UDP_REUSE_TRIES 100000
+
+/* The kernel's address of UDP socket @fd as /proc/net/udp prints it (hashed), into @ptr. */
+static void udp_pointer(int fd, char ptr[32])
+{
+	unsigned long ino;
+	char line[512];
+	struct stat st;
+	FILE *f;
+
+	if (fstat(fd, &st))
+		die("fstat");
+	f = fopen("/proc/net/udp", "r");
+	if (!f)
+		die("/proc/net/udp");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %*s %*s %*s %lu %*s %31s", &ino, ptr) == 2 &&
+		    ino == (unsigned long)st.st_ino) {
+			fclose(f);
+			return;
+		}
+	die("not in /proc/net/udp");
+}
+
+/*
+ * A child with a socket connected to @a: when @want is NULL or its pointer,
+ * it sends @n datagrams of @size and writes "ROLE PID TX 0 PORT" and its
+ * pointer (@want NULL) up @out; exits 0 then, 10 when it was elsewhere.
+ */
+static pid_t udp_reuse_sender(const struct sockaddr_in *a, const char *want, const char *role,
+			      size_t n, size_t size, int out)
+{
+	unsigned long long tx = 0;
+	char ptr[32], line[160], *buf;
+	pid_t child = fork();
+	size_t i;
+	int s;
+
+	if (child)
+		return child;
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	buf = calloc(1, size);
+	if (s < 0 || !buf || connect(s, (const struct sockaddr *)a, sizeof(*a)))
+		die("connect");
+	udp_pointer(s, ptr);
+	if (want && strcmp(ptr, want))
+		_exit(10);
+	for (i = 0; i < n; i++) {
+		if (send(s, buf, size, 0) != (ssize_t)size)
+			die("send");
+		tx += size;
+	}
+	close(s);
+	snprintf(line, sizeof(line), "%s %d %llu 0 %u %s\n", role, (int)getpid(), tx,
+		 ntohs(a->sin_port), ptr);
+	if (write(out, line, strlen(line)) < 0)
+		die("write");
+	_exit(0);
+}
+
+/* @n datagrams of @size into @rx. */
+static void udp_receive(int fd, size_t n, size_t size, unsigned long long *rx)
+{
+	char *buf = calloc(1, size + 1);
+	size_t i;
+
+	if (!buf)
+		die("calloc");
+	for (i = 0; i < n; i++) {
+		if (recv(fd, buf, size + 1, 0) != (ssize_t)size)
+			die("recv");
+		*rx += size;
+	}
+	free(buf);
+}
+
+static int udp_reuse(char **av)
+{
+	size_t n = strtoull(av[0], NULL, 0), size = strtoull(av[1], NULL, 0), tries;
+	char first[160], second[160], ptr[32], me[512];
+	unsigned long long rx = 0;
+	struct sockaddr_in a;
+	pid_t child;
+	ssize_t len;
+	int fd, p[2], st;
+
+	fd = bound_socket(SOCK_DGRAM, &a);
+	if (pipe(p))
+		die("pipe");
+	/* Its datagrams wait in the receiver's queue (N * SIZE within its buffer). */
+	child = udp_reuse_sender(&a, NULL, "first", n, size, p[1]);
+	len = read(p[0], first, sizeof(first) - 1);
+	if (len <= 0 || waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("first sender");
+	first[len] = '\0';
+	if (sscanf(first, "%*s %*s %*s %*s %*s %31s", ptr) != 1)
+		die("first's pointer");
+	udp_receive(fd, n, size, &rx);
+	/* Its socket freed (after an RCU grace period): the next ones may take its place. */
+	for (tries = 1; tries <= UDP_REUSE_TRIES; tries++) {
+		child = udp_reuse_sender(&a, ptr, "second", n + 1, size + 1, p[1]);
+		if (waitpid(child, &st, 0) != child || !WIFEXITED(st))
+			die("waitpid");
+		if (WEXITSTATUS(st) == 0)
+			break;
+		if (WEXITSTATUS(st) != 10)
+			die("second sender");
+	}
+	if (tries > UDP_REUSE_TRIES) {
+		fprintf(stderr, "byteswl: no socket took the first one's address in %d tries\n",
+			UDP_REUSE_TRIES);
+		return 3;
+	}
+	len = read(p[0], second, sizeof(second) - 1);
+	if (len <= 0)
+		die("second's report");
+	second[len] = '\0';
+	second[strcspn(second, "\n")] = '\0';
+	udp_receive(fd, n + 1, size + 1, &rx);
+	close(fd);
+	snprintf(me, sizeof(me), "receiver %d 0 %llu %u\n%s%s %zu\n", (int)getpid(), rx,
+		 ntohs(a.sin_port), first, second, tries);
+	report(av[2], me);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 6 && !strcmp(argv[1], "disk-die"))
@@ -503,7 +639,10 @@ int main(int argc, char **argv)
 		return tcp(argv + 2, argv[5], argv[6]);
 	if (argc == 5 && !strcmp(argv[1], "udp"))
 		return udp(argv + 2);
+	if (argc == 5 && !strcmp(argv[1], "udp-reuse"))
+		return udp_reuse(argv + 2);
 	fprintf(stderr, "usage: byteswl disk-die FILE BYTES READ REPORT | disk-live FILE GO REPORT |\n"
-			"       tcp SEND ANSWER REPORT [send|sendfile|splice FILE] | udp N SIZE REPORT\n");
+			"       tcp SEND ANSWER REPORT [send|sendfile|splice FILE] | udp N SIZE REPORT |\n"
+			"       udp-reuse N SIZE REPORT\n");
 	return 2;
 }
