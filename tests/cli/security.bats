@@ -40,38 +40,51 @@ nobody_ktop() {
 }
 
 # busy USER: a python3 of USER making getppid calls for 20 s; BUSY is its pid.
+# Returns once it has made its first 1000 (it says so on its stdout).
 busy() {
+	local ready=$BATS_TEST_TMPDIR/busy.$RANDOM$RANDOM
 	setpriv --reuid="$1" --regid="$(id -gn "$1")" --clear-groups /usr/bin/python3 -c '
 import os, time
 end = time.time() + 20
+[os.getppid() for _ in range(1000)]
+print("looping", flush=True)
 while time.time() < end:
-    [os.getppid() for _ in range(1000)]
-    time.sleep(0.02)' </dev/null >/dev/null 2>&1 3>&- &
+    time.sleep(0.02)
+    [os.getppid() for _ in range(1000)]' </dev/null >"$ready" 2>&1 3>&- &
 	BUSY=$!
 	track "$BUSY"
+	wait_for_file "$ready" 10
 }
 
 @test "not root, with access to tracefs: the user's own processes' events only, rows, totals, --syscalls" {
 	nobody_ktop
-	local as_nobody=$AS_NOBODY
+	local as_nobody=$AS_NOBODY k
+	local -A kp
 	busy nobody
 	local mine=$BUSY
 	busy root
 	local roots=$BUSY
-	sleep 0.3
-	run --separate-stderr timeout 20 $as_nobody -b --csv -n 3 -d 0.4 -o pid,user,syscalls,sig_recv,sig_sent
-	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "exit $status: $stderr" >&2; return 1; }
-	printf '%s\n' "$output" >"$OUT.csv"
+	# The three runs side by side: CSV rows, JSON totals, --syscalls.
+	timeout 20 $as_nobody -b --csv -n 3 -d 0.4 -o pid,user,syscalls,sig_recv,sig_sent \
+		>"$OUT.csv" 2>"$OUT.csv.err" </dev/null 3>&- &
+	kp[csv]=$!
+	timeout 20 $as_nobody -b --json -n 3 -d 0.4 -o pid,user,syscalls \
+		>"$OUT.json" 2>"$OUT.json.err" </dev/null 3>&- &
+	kp[json]=$!
+	timeout 20 $as_nobody -b --csv --syscalls -n 3 -d 0.4 >"$OUT.sc" 2>"$OUT.sc.err" </dev/null 3>&- &
+	kp[sc]=$!
+	track "${kp[@]}"
+	for k in csv json sc; do
+		wait "${kp[$k]}" || { echo "$k: exit $?: $(cat "$OUT.$k.err")" >&2; return 1; }
+	done
+	[ ! -s "$OUT.csv.err" ] || { echo "stderr: $(cat "$OUT.csv.err")" >&2; return 1; }
 	# tracing is on (the syscall columns), the user's process counted ...
-	[ "${lines[0]}" = "time,interval_s,pid,user,syscalls,sig_recv,sig_sent" ]
+	[ "$(head -n 1 "$OUT.csv")" = "time,interval_s,pid,user,syscalls,sig_recv,sig_sent" ]
 	awk -F, -v p="$mine" '$3 == p && $2 != "" && $5 > 1000 { n++ } END { exit !(n == 2) }' "$OUT.csv"
 	# ... and nothing of another user's: root's busy process, or any other
 	awk -F, -v p="$roots" 'NR > 1 && $4 != "nobody" && ($5 > 0 || $6 > 0 || $7 > 0) { print; bad = 1 }
 		NR > 1 && $3 == p { seen = 1 } END { exit bad || !seen }' "$OUT.csv"
 	# The JSON totals are the user's: the sum of the rows, each interval.
-	run --separate-stderr timeout 20 $as_nobody -b --json -n 3 -d 0.4 -o pid,user,syscalls
-	[ "$status" -eq 0 ]
-	printf '%s\n' "$output" >"$OUT.json"
 	"$PY" - "$OUT.json" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -83,10 +96,8 @@ for o in lines[1:]:
     assert o["system"]["syscalls"] == rows and rows > 1000, (o["system"]["syscalls"], rows)
 PY
 	# --syscalls: only the user's processes have lines
-	run --separate-stderr timeout 20 $as_nobody -b --csv --syscalls -n 3 -d 0.4
-	[ "$status" -eq 0 ]
 	local pids
-	pids=$(awk -F, 'NR > 1 { print $3 }' <<<"$output" | sort -u)
+	pids=$(awk -F, 'NR > 1 { print $3 }' "$OUT.sc" | sort -u)
 	echo "pids with system calls: $pids" >&2
 	# the user's busy process, and no process of another user (other processes
 	# of nobody may come and go on this machine: the owner of each is checked)
@@ -105,9 +116,8 @@ PY
 	local as_nobody=$AS_NOBODY
 	busy root
 	local roots=$BUSY
-	sleep 0.3
 	# Its row is there (what /proc shows anyone), its event columns empty: not 0, unknown.
-	run --separate-stderr timeout 20 $as_nobody -b --csv -n 3 -d 0.4 -p "$roots" -o pid,user,syscalls,syscall_errors,sig_recv,sig_sent
+	run --separate-stderr timeout 20 $as_nobody -b --csv -n 3 -d 0.2 -p "$roots" -o pid,user,syscalls,syscall_errors,sig_recv,sig_sent
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >&2
 	[ "${#lines[@]}" -eq 4 ]
@@ -115,18 +125,23 @@ PY
 	for l in "${lines[@]:1}"; do
 		[[ "$l" =~ ^[0-9.]+,[0-9.]*,$roots,root,,,,$ ]] || { echo "bad line: $l" >&2; return 1; }
 	done
-	run --separate-stderr timeout 20 $as_nobody --summary -n 2 -d 0.4 -p "$roots"
+	run --separate-stderr timeout 20 $as_nobody --summary -n 2 -d 0.2 -p "$roots"
 	[ "$status" -eq 1 ] && [ -z "$output" ]
 	[ "$stderr" = "ktop: --summary: process $roots is uid 0's, not yours: only root sees its events" ]
 }
 
-# A python3 that makes getppid calls for ARGV[1] seconds, then executes ARGV[2:].
+# A python3 that makes getppid calls for ARGV[2] seconds, then executes
+# ARGV[3:]. ARGV[1]: "-", or a FIFO to read a byte from first (after saying
+# "ready" on its stdout).
 PRE_EXEC='import os, sys, time
-end = time.time() + float(sys.argv[1])
+if sys.argv[1] != "-":
+    print("ready", flush=True)
+    open(sys.argv[1]).read(1)
+end = time.time() + float(sys.argv[2])
 while time.time() < end:
     [os.getppid() for _ in range(200)]
     time.sleep(0.01)
-os.execv(sys.argv[2], sys.argv[2:])'
+os.execv(sys.argv[3], sys.argv[3:])'
 
 # After nobody_ktop: SHADOW, a setuid-root helpers/shadowloop.c in NOBODY_DIR,
 # checked to gain root's privileges when nobody runs it (no nosuid mount, no
@@ -152,18 +167,26 @@ user_part_only() {
 @test "not root: a process that executes a setuid program: none of its calls listed from that exec on (--syscalls, -p)" {
 	nobody_ktop
 	setuid_prog
-	local as_nobody=$AS_NOBODY p kp
+	local as_nobody=$AS_NOBODY p kp kall gate=$NOBODY_DIR/gate
+	mkfifo -m 666 "$gate"
+	# It waits at the gate, nobody's already, until both ktops have their baseline.
 	setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups \
-		/usr/bin/python3 -c "$PRE_EXEC" 1.2 "$SHADOW" 2.8 </dev/null >/dev/null 2>&1 3>&- &
+		/usr/bin/python3 -c "$PRE_EXEC" "$gate" 0.6 "$SHADOW" 1 </dev/null >"$OUT.ready" 2>&1 3>&- &
 	p=$!
 	track "$p"
-	# The whole system and -p of that process, at once.
-	$as_nobody -b --csv --syscalls -n 11 -d 0.4 -p "$p" >"$OUT.p" 2>"$OUT.perr" </dev/null 3>&- &
+	wait_for_file "$OUT.ready" 10
+	# The whole system and -p of that process, at once; -n: past its end.
+	$as_nobody -b --csv --syscalls -n 13 -d 0.2 -p "$p" >"$OUT.p" 2>"$OUT.perr" </dev/null 3>&- &
 	kp=$!
-	track "$kp"
-	run --separate-stderr timeout 20 $as_nobody -b --csv --syscalls -n 11 -d 0.4
-	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { echo "exit $status: $stderr" >&2; return 1; }
-	printf '%s\n' "$output" >"$OUT.all"
+	timeout 20 $as_nobody -b --csv --syscalls -n 13 -d 0.2 >"$OUT.all" 2>"$OUT.allerr" </dev/null 3>&- &
+	kall=$!
+	track "$kp" "$kall"
+	# (the header comes with the baseline)
+	wait_for_file "$OUT.p" 10
+	wait_for_file "$OUT.all" 10
+	printf g >"$gate"
+	wait "$kall" || { echo "exit $?: $(cat "$OUT.allerr")" >&2; return 1; }
+	[ ! -s "$OUT.allerr" ] || { echo "stderr: $(cat "$OUT.allerr")" >&2; return 1; }
 	wait "$kp"
 	# It ran with root's privileges: every open of /etc/shadow succeeded.
 	wait "$p"
@@ -176,68 +199,87 @@ user_part_only() {
 @test "not root: --summary -- CMD that executes a setuid program: the privileged part is not counted, and said" {
 	nobody_ktop
 	setuid_prog
-	local as_nobody=$AS_NOBODY
-	run --separate-stderr timeout 20 $as_nobody --summary -d 0.3 -- \
-		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
+	local as_nobody=$AS_NOBODY k
+	# CSV beside the text: the note and the table on stderr.
+	timeout 20 $as_nobody --summary --csv -d 0.2 -- \
+		/usr/bin/python3 -c "$PRE_EXEC" - 0.6 "$SHADOW" 1 >"$OUT.csv.cmd" 2>"$OUT.csv" </dev/null 3>&- &
+	k=$!
+	track "$k"
+	run --separate-stderr timeout 20 $as_nobody --summary -d 0.2 -- \
+		/usr/bin/python3 -c "$PRE_EXEC" - 0.6 "$SHADOW" 1
 	# CMD's status: 0, every open of /etc/shadow succeeded; the summary on stderr, nothing on stdout.
 	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "exit $status: $output" >&2; return 1; }
 	printf '%s\n' "$stderr" >&2
 	grep -Eq '^ktop: pid [0-9]+ \(shadowloop\) gained privileges: its calls are not counted from the refresh before that exec on$' <<<"$stderr"
 	grep -Eq ' [1-9][0-9]+ +getppid +Process Mgmt\.' <<<"$stderr"
 	if grep -q sched_yield <<<"$stderr"; then return 1; fi
-	# CSV: the note and the table on stderr.
-	run --separate-stderr timeout 20 $as_nobody --summary --csv -d 0.3 -- \
-		/usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
-	[ "$status" -eq 0 ]
-	grep -Eq '^syscall,getppid,' <<<"$stderr"
-	if grep -q sched_yield <<<"$stderr"; then return 1; fi
-	[[ "$stderr" =~ ^ktop:\ pid\ [0-9]+\ \(shadowloop\)\ gained\ privileges ]]
+	wait "$k" || { echo "CSV: exit $?: $(cat "$OUT.csv")" >&2; return 1; }
+	grep -Eq '^syscall,getppid,' "$OUT.csv"
+	if grep -q sched_yield "$OUT.csv"; then return 1; fi
+	[[ "$(cat "$OUT.csv")" =~ ^ktop:\ pid\ [0-9]+\ \(shadowloop\)\ gained\ privileges ]]
 }
 
 @test "not root: a followed child of -- CMD that executes a setuid program stops being reported, and says so" {
 	nobody_ktop
 	setuid_prog
-	local as_nobody=$AS_NOBODY child
+	local as_nobody=$AS_NOBODY child k
+	# Rows (beside the --syscalls run): never as root's, its new owner (it left the focus).
+	timeout 20 $as_nobody -b --csv -d 0.2 -o pid,user,syscalls -- \
+		/bin/sh -c '"$@"; exit $?' sh /usr/bin/python3 -c "$PRE_EXEC" - 0.6 "$SHADOW" 1 \
+		>"$OUT.rows" 2>"$OUT.rows.err" </dev/null 3>&- &
+	k=$!
+	track "$k"
 	# sh forks the python (a command that is not its last); the python executes the program.
-	run --separate-stderr timeout 20 $as_nobody -b --csv --syscalls -d 0.3 -- \
-		/bin/sh -c '"$@"; exit $?' sh /usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
+	run --separate-stderr timeout 20 $as_nobody -b --csv --syscalls -d 0.2 -- \
+		/bin/sh -c '"$@"; exit $?' sh /usr/bin/python3 -c "$PRE_EXEC" - 0.6 "$SHADOW" 1
 	[ "$status" -eq 0 ] || { echo "exit $status: $stderr" >&2; return 1; }
 	printf '%s\n' "$output" >"$OUT"
 	[[ "$stderr" =~ ^ktop:\ pid\ ([0-9]+)\ \(shadowloop\)\ gained\ privileges:\ no\ longer\ reported$ ]]
 	child=${BASH_REMATCH[1]}
 	# Its python part is there, then nothing of it.
 	user_part_only "$OUT" "$child"
-	# Rows: never as root's, its new owner (it left the focus).
-	run --separate-stderr timeout 20 $as_nobody -b --csv -d 0.3 -o pid,user,syscalls -- \
-		/bin/sh -c '"$@"; exit $?' sh /usr/bin/python3 -c "$PRE_EXEC" 1 "$SHADOW" 1.5
-	[ "$status" -eq 0 ]
-	[[ "$stderr" =~ ^ktop:\ pid\ ([0-9]+)\ \(shadowloop\) ]]
+	wait "$k" || { echo "rows: exit $?: $(cat "$OUT.rows.err")" >&2; return 1; }
+	[[ "$(cat "$OUT.rows.err")" =~ ^ktop:\ pid\ ([0-9]+)\ \(shadowloop\) ]]
 	child=${BASH_REMATCH[1]}
 	awk -F, -v c="$child" '$3 == c && $4 == "nobody" && $5 > 100 { n++ }
 		$3 == c && $4 != "nobody" { print "privileged: " $0; bad = 1 }
-		END { exit bad || !n }' <<<"$output"
+		END { exit bad || !n }' "$OUT.rows"
 }
 
-# sandbox_run LOG ARGS...: ktop ARGS under strace -f -y, output in $OUT.
+# sandbox_run LOG OUT ARGS...: ktop ARGS under strace -f -y, its output in
+# OUT and OUT.err.
 sandbox_run() {
-	local log=$1
-	shift
-	strace -f -y -qq -o "$log" -e "$STRACE_CALLS" "$KTOP" "$@" >"$OUT" 2>"$OUT.err" </dev/null
+	local log=$1 out=$2
+	shift 2
+	strace -f -y -qq -o "$log" -e "$STRACE_CALLS" "$KTOP" "$@" >"$out" 2>"$out.err" </dev/null
 }
 
 @test "strace: a traced batch run executes nothing and writes only its instance and its output" {
 	need_root
 	need_program strace
 	# processes named like commands and paths, should anything ever run or open them
-	local n
+	local n p
 	for n in '$(touch /tmp/x)' '`id>/tmp/y`' '; rm -rf /' '../../etc/pwn' '|sh'; do
 		"$PY" -c 'import ctypes, sys, time; ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0); time.sleep(30)' "$n" \
 			</dev/null >/dev/null 2>&1 3>&- &
-		track $!
+		p=$!
+		track "$p"
+		# named so before ktop looks
+		for ((i = 0; i < 200; i++)); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$n" ] && break
+			sleep 0.05
+		done
+		[ "$(cat "/proc/$p/comm")" = "$n" ]
 	done
-	sandbox_run "$BATS_TEST_TMPDIR/st.log" -b --csv -n 3 -d 0.3 -o pid,comm,cmdline,syscalls
+	# the two runs side by side
+	sandbox_run "$BATS_TEST_TMPDIR/st.log" "$OUT" -b --csv -n 3 -d 0.3 -o pid,comm,cmdline,syscalls &
+	local k1=$!
+	sandbox_run "$BATS_TEST_TMPDIR/st2.log" "$OUT.2" -b --json --syscalls -n 2 -d 0.3 -H &
+	local k2=$!
+	track "$k1" "$k2"
+	wait "$k1"
+	wait "$k2"
 	check strace-sandbox "$BATS_TEST_TMPDIR/st.log" "$OUT" "$OUT.err" /dev/null
 	grep -q '$(touch /tmp/x)' "$OUT"
-	sandbox_run "$BATS_TEST_TMPDIR/st2.log" -b --json --syscalls -n 2 -d 0.3 -H
-	check strace-sandbox "$BATS_TEST_TMPDIR/st2.log" "$OUT" "$OUT.err" /dev/null
+	check strace-sandbox "$BATS_TEST_TMPDIR/st2.log" "$OUT.2" "$OUT.2.err" /dev/null
 }

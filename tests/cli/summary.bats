@@ -300,9 +300,20 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 		pgrep -P "$kpid" -x sumwl >/dev/null && break
 		sleep 0.05
 	done
-	local child
+	local child n0 n
 	child=$(pgrep -P "$kpid" -x sumwl) || { echo "CMD never ran" >&2; return 1; }
-	sleep 0.3
+	# one of its sleeps ended: it sleeps again, a voluntary switch later
+	for ((i = 0; i < 200; i++)); do
+		[[ "$(cat "/proc/$child/wchan" 2>/dev/null)" == *nanosleep* ]] && break
+		sleep 0.02
+	done
+	n0=$(awk '$1 == "voluntary_ctxt_switches:" { print $2 }' "/proc/$child/status")
+	for ((i = 0; i < 200; i++)); do
+		n=$(awk '$1 == "voluntary_ctxt_switches:" { print $2 }' "/proc/$child/status")
+		[ "$n" -gt "$n0" ] && break
+		sleep 0.02
+	done
+	[ "$n" -gt "$n0" ] || { echo "CMD's first sleep never ended" >&2; return 1; }
 	kill -INT -- "-$kpid"
 	ST=0
 	wait "$kpid" || ST=$?
@@ -360,7 +371,12 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	need_sumwl
 	# Refreshes every 50 ms fall inside the 20-ms sleeps and the shells' wait4:
 	# their entry at one refresh, their exit and the exit_group at the next.
-	local loop='for i in $(seq 40); do sh -c "sleep 0.02; true"; done'
+	local loop='for i in $(seq 40); do sh -c "sleep 0.02; true"; done' k
+	# the text's note beside it (ktop's stdout: CMD's, nothing)
+	"$KTOP" --summary -d 0.05 -- sh -c "$loop" >/dev/null 2>"$OUT.text" </dev/null 3>&- &
+	k=$!
+	track "$k"
+	ktop_started "$k"
 	summary -d 0.05 -- sh -c "$loop"
 	[ "$ST" -eq 0 ] || { cat "$OUT.err" >&2; return 1; }
 	# nothing began before tracing (CMD starts stopped): only the 82 processes' exit_group
@@ -369,10 +385,9 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 		END { exit bad }' "$OUT" >&2
 	grep -q '^syscall,exit_group,Process Mgmt\.,82,0,0,' "$OUT" || { cat "$OUT" >&2; return 1; }
 	# the text's note counts its reasons
-	run --separate-stderr "$KTOP" --summary -d 0.05 -- sh -c "$loop"
-	[ "$status" -eq 0 ]
-	grep -Fxq '(82 calls without a time: 82 exit/exit_group, which never return)' <<<"$stderr" ||
-		{ echo "$stderr" >&2; return 1; }
+	wait "$k" || { echo "text: exit $?: $(cat "$OUT.text")" >&2; return 1; }
+	grep -Fxq '(82 calls without a time: 82 exit/exit_group, which never return)' "$OUT.text" ||
+		{ cat "$OUT.text" >&2; return 1; }
 }
 
 # ---------------------------------------------------------------- names
@@ -406,7 +421,8 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 	"$SUMWL" gate "$fifo" 500 </dev/null >/dev/null 2>&1 3>&- &
 	local wl=$!
 	track "$wl"
-	"$KTOP" --summary --output "$OUT" -p "$wl" 2>"$OUT.err" </dev/null 3>&- &
+	# (the interval: how soon it sees the exit, nothing the check is about)
+	"$KTOP" --summary -d 0.2 --output "$OUT" -p "$wl" 2>"$OUT.err" </dev/null 3>&- &
 	local kpid=$!
 	track "$kpid"
 	ktop_started "$kpid"
@@ -416,7 +432,13 @@ os.execv(sys.argv[1], sys.argv[1:])' "$KTOP" --summary --csv --output "$OUT" -- 
 		[ "$(cat "$(inst_dir $kpid)/tracing_on" 2>/dev/null)" = 1 ] && break
 		sleep 0.05
 	done
-	sleep 0.2
+	# the first tick after that is the baseline (its calls are not counted):
+	# ktop sleeps in poll() only once it is over
+	for ((i = 0; i < 200; i++)); do
+		[[ "$(cat "/proc/$kpid/wchan" 2>/dev/null)" == *poll* ]] && break
+		sleep 0.05
+	done
+	[[ "$(cat "/proc/$kpid/wchan")" == *poll* ]] || { echo "ktop does not wait in poll()" >&2; return 1; }
 	printf g >"$fifo"
 	ST=0
 	wait "$kpid" || ST=$?

@@ -852,7 +852,8 @@ def strace_sandbox(path, outputs):
     files opened for writing, directories made or removed, writes, all there or
     to @outputs (its stdout, stderr, /dev/null); removing stale ktop-<pid>[-<start>][-f]
     instances and mounting tracefs are allowed, and one child that mounts
-    debugfs in a mount namespace of its own to read sched/debug."""
+    debugfs in a mount namespace of its own to read sched/debug. Removing a
+    stale instance is writing 0 to its tracing_on, then removing it."""
     line_re = re.compile(r"^(\d+) +(\w+)\((.*)\) += (-?\d+|\?)")
     resumed_re = re.compile(r"^(\d+) +<\.\.\. (\w+) resumed>(.*)\) += (-?\d+|\?)")
     # a call another process's line interrupted: its arguments come first
@@ -865,6 +866,15 @@ def strace_sandbox(path, outputs):
     # mounted): in a mount namespace of its own it mounts debugfs, reads the
     # head of sched/debug into a pipe and exits; nothing else.
     probe, probe_ns = None, False
+    # (a clone strace split: the child may run before it returns)
+    early_probe = False
+
+    def forks(call, args):
+        return call in ("clone", "clone3", "fork") and "CLONE_VM" not in args and \
+            "CLONE_THREAD" not in args
+    stale_re = re.compile(re.escape(inst) + r"(ktop-\d+(-\d+)?(-f)?)/tracing_on")
+    # a stale instance's tracing_on written: allowed once the instance is removed
+    stale_off = {}
     for line in open(path, errors="replace"):
         u = unfinished_re.match(line.rstrip("\n"))
         if u:
@@ -886,10 +896,13 @@ def strace_sandbox(path, outputs):
             continue
         if ret.startswith("-"):
             continue
-        if (pid == me and call in ("clone", "clone3", "fork") and probe is None and
-                "CLONE_VM" not in args and "CLONE_THREAD" not in args):
-            probe = ret
+        if pid == me and forks(call, args) and (probe is None or early_probe and r and ret == probe):
+            probe, early_probe = ret, False
             continue
+        if (probe is None and pid != me and
+                any(k[0] == me and forks(k[1], a) for k, a in pending.items())):
+            # the child's calls come before its clone's return
+            probe, early_probe = pid, True
         if pid == probe:
             quoted = re.findall(r'"([^"]*)"', args)
             if call == "unshare" and "CLONE_NEWNS" in args:
@@ -915,6 +928,13 @@ def strace_sandbox(path, outputs):
             m = own.match(path)
             return bool(m) and path[m.end():].startswith("/")
         quoted = re.findall(r'"([^"]*)"', args)
+        stale = stale_re.search(args) if pid == me else None
+        if stale and not owns(stale.group(0)) and (
+                call in ("open", "openat") and quoted[:1] == [stale.group(0)] and
+                re.search(r"O_WRONLY", args) and not re.search(r"O_(CREAT|APPEND)", args) or
+                call == "write" and re.match(r"\d+<" + re.escape(stale.group(0)) + r'>, "0", 1$', args)):
+            stale_off.setdefault(inst + stale.group(1), []).append(line.strip())
+            continue
         if pid != me:
             bad.append("another process or thread ran: %s" % line.strip())
         elif call in ("execve", "execveat", "fork", "vfork", "clone", "clone3"):
@@ -930,6 +950,7 @@ def strace_sandbox(path, outputs):
         elif call in ("rmdir", "unlinkat") and "AT_REMOVEDIR" in args or call == "rmdir":
             if not re.fullmatch(re.escape(inst) + r"ktop-\d+(-\d+)?(-f)?", quoted[-1]):
                 bad.append("removed a directory: %s" % line.strip())
+            stale_off.pop(quoted[-1], None)
         elif call in ("unlink", "unlinkat", "rename", "renameat", "renameat2", "link",
                       "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown",
                       "fchownat", "lchown", "truncate", "mknod", "mknodat", "utimensat"):
@@ -945,6 +966,10 @@ def strace_sandbox(path, outputs):
                 bad.append("wrote: %s" % line.strip()[:160])
     if n < 20:
         fail("only %d system calls in %s: was it traced?" % (n, path))
+    if early_probe:
+        bad.append("a process ran that no clone of ktop's returned: %s" % probe)
+    for lines in stale_off.values():
+        bad.extend("wrote in an instance it did not remove: %s" % l for l in lines)
     if bad:
         for b in bad[:20]:
             print("  " + b, file=sys.stderr)
