@@ -433,7 +433,7 @@ static size_t same_id(const struct sample *s, size_t from, const struct task_fin
 }
 
 void exits_collect(struct exits *x, const struct model *m, struct sample *s,
-		   const pid_t *later, size_t nlater)
+		   const pid_t *later, size_t nlater, bool forks_next)
 {
 	size_t i, keep = 0, first = s->nfinals;
 
@@ -457,6 +457,19 @@ void exits_collect(struct exits *x, const struct model *m, struct sample *s,
 		/* Unless its row waits for its fork: whether it is followed is known then. */
 		if (m->focus && !model_is_focused(m, p->f.tgid) && !listed(later, nlater, p->f.id))
 			continue;
+		/*
+		 * No task: forked after the events' cut, gone before the records
+		 * were read, /proc never listed it. Shown now, X, it would be
+		 * hidden when /proc lists it next tick, unreaped (model.c
+		 * dead_listed), and its events would make a second row: its
+		 * record waits for them, once.
+		 */
+		if (forks_next && !t && !p->age) {
+			p->age++;
+			x->pend[keep++] = *p;
+			x->st.unborn++;
+			continue;
+		}
 		if (listed(later, nlater, p->f.id) ||
 		    (!other && t && row_alive(m, t) && !past_open(m, s, first, p->f.id))) {
 			if (++p->age <= EXITS_WAIT_TICKS)

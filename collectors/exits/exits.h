@@ -54,6 +54,7 @@ struct exits_stats {
 	uint64_t unmatched;	/* waited EXITS_WAIT_TICKS for a dead row in vain */
 	uint64_t partial;	/* processes whose threads' sum is not whole: counters left unknown */
 	uint64_t lost;		/* dropped by the kernel */
+	uint64_t unborn;	/* waited a tick for their fork (exits_collect's @forks_next) */
 };
 
 /*
@@ -96,11 +97,15 @@ void exits_begin(struct exits *x);
  * @m: the model with this tick's /proc readings and events applied; read only
  * @later: rows whose end the events tell next tick (counting_held); their
  *	records wait like those of rows alive
+ * @forks_next: the events are counted and another tick follows: a record
+ *	of a process the model has no task of was forked after the events'
+ *	cut, and /proc did not list it; it waits a tick, once, for its fork,
+ *	its events and /proc's reading (a zombie not reaped is Z, not X)
  *
  * Drains the socket first. Sets the sample's lost exit records of the interval.
  */
 void exits_collect(struct exits *x, const struct model *m, struct sample *s,
-		   const pid_t *later, size_t nlater);
+		   const pid_t *later, size_t nlater, bool forks_next);
 
 void exits_get_stats(const struct exits *x, struct exits_stats *st);
 

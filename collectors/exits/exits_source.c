@@ -64,7 +64,8 @@ static void exits_src_begin(void *st, struct source_env *env)
 
 static void exits_src_collect(void *st, struct source_env *env, struct sample *s)
 {
-	exits_collect(st, env->m, s, env->facts.held, env->facts.nheld);
+	exits_collect(st, env->m, s, env->facts.held, env->facts.nheld,
+		      env->facts.traced && !env->need.last);
 }
 
 static void exits_src_lines(void *st, const struct source_env *env, FILE *out)
@@ -74,9 +75,10 @@ static void exits_src_lines(void *st, const struct source_env *env, FILE *out)
 	(void)env;
 	exits_get_stats(st, &xs);
 	fprintf(out, "ktop-stats: exit_records=%llu exit_rows=%llu exit_unmatched=%llu "
-		"exit_partial=%llu exit_lost=%llu\n", (unsigned long long)xs.records,
+		"exit_partial=%llu exit_lost=%llu exit_unborn=%llu\n", (unsigned long long)xs.records,
 		(unsigned long long)xs.rows, (unsigned long long)xs.unmatched,
-		(unsigned long long)xs.partial, (unsigned long long)xs.lost);
+		(unsigned long long)xs.partial, (unsigned long long)xs.lost,
+		(unsigned long long)xs.unborn);
 }
 
 static void exits_src_free(void *st)

@@ -64,11 +64,14 @@ static void reading(pid_t pid, uint64_t starttime, char state, uint64_t ticks, u
 	r->user = "alice";
 }
 
+/* Traced, a tick to follow: exits_collect's @forks_next. */
+static bool forks_next;
+
 /* The rest of a tick: readings applied, then the exit records, then its end. */
 static void tick_end(void)
 {
 	model_apply(&m, &s);
-	exits_collect(x, &m, &s, NULL, 0);
+	exits_collect(x, &m, &s, NULL, 0, forks_next);
 	s.end = true;
 	model_apply(&m, &s);
 }
@@ -321,6 +324,55 @@ static void test_traced_zombie(void)
 	tick_end();
 	CHECK(model_task_find(&m, 760) == NULL);
 out:
+	teardown();
+}
+
+/*
+ * Traced: forked after the events' cut, exited before the records were read,
+ * never listed by /proc. Its record waits a tick for its fork: /proc then
+ * reads its zombie, Z. (It was a row X from the record, then nothing: the
+ * zombie /proc listed was hidden as a process whose last row was shown.)
+ */
+static void test_traced_unborn_zombie(void)
+{
+	struct taskparse_exit e = rec(780, 780, true, 100, 100, "zombie");
+	struct task *t;
+
+	setup();
+	forks_next = true;
+	tick_begin(1);
+	tick_end();
+	tick_begin(2);
+	exits_feed(x, &e, 1);
+	tick_end();
+	CHECK(model_task_find(&m, 780) == NULL);
+	tick_begin(3);
+	reading(780, start_of(&e), 'Z', 10, 100);
+	sample_add_exit(&s, 780);
+	tick_end();
+	t = model_task_find(&m, 780);
+	if (!CHECK(t))
+		goto out;
+	CHECK_EQ_I64(t->state, 'Z');
+	CHECK(t->exited && t->final);
+	CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
+	tick_begin(4);
+	reading(780, start_of(&e), 'Z', 10, 100);
+	tick_end();
+	t = model_task_find(&m, 780);
+	CHECK(t && t->state == 'Z');
+	/* Never forked as far as the events tell (lost): its row X, a tick late. */
+	e = rec(790, 790, true, 30, 10, "lostfork");
+	tick_begin(5);
+	exits_feed(x, &e, 1);
+	tick_end();
+	CHECK(model_task_find(&m, 790) == NULL);
+	tick_begin(6);
+	tick_end();
+	t = model_task_find(&m, 790);
+	CHECK(t && t->state == 'X');
+out:
+	forks_next = false;
 	teardown();
 }
 
@@ -834,6 +886,8 @@ static const struct test tests[] = {
 	  test_traced_zombie },
 	{ "exits: traced zombie reaped at the next tick: its row X with the record's numbers",
 	  test_traced_zombie_reaped },
+	{ "exits: traced, forked after the cut and dead before the records: its zombie Z, not X",
+	  test_traced_unborn_zombie },
 	{ "born and dead within the interval: a row X, exact", test_born_and_dead },
 	{ "started before the previous tick, never read: totals only", test_never_read },
 	{ "read by /proc, then dead: the record less the reading", test_alive_then_dead },
