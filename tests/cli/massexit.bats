@@ -56,23 +56,25 @@ go_after() {
 	kill -USR1 "$MX"
 }
 
-# sane KTOP-STATUS: ktop ended by itself, with no sanitizer report.
+# sane KTOP-STATUS [ERRFILE]: ktop ended by itself, with no sanitizer report
+# (on ERRFILE, default $ERR).
 sane() {
-	if [ "$1" -ne 0 ] || grep -qE 'runtime error|ERROR: (Address|Leak)Sanitizer|SUMMARY:' "$ERR"; then
+	local err=${2:-$ERR}
+	if [ "$1" -ne 0 ] || grep -qE 'runtime error|ERROR: (Address|Leak)Sanitizer|SUMMARY:' "$err"; then
 		echo "ktop-asan exit $1:" >&2
-		head -40 "$ERR" >&2
+		head -40 "$err" >&2
 		return 1
 	fi
 }
 
-# run_batch ARGS...: ktop-asan -b --csv ARGS in the background while the
-# tasks end at its third interval; once every task is gone (READY.done) and
+# run_batch ARGS...: ktop-asan -b --csv -d 0.25 ARGS in the background while
+# the tasks end at its third interval; once every task is gone (READY.done) and
 # three more intervals are written, SIGINT ends it (its clean exit, status 0).
 # No fixed -n: a slow machine takes longer to kill 1,000 processes than a
 # count of intervals would wait for.
 run_batch() {
 	local st=0 i n
-	timeout 300 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls "$@" \
+	timeout 300 "$ASAN" -b --csv -d 0.25 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls "$@" \
 		>"$OUT" 2>"$ERR" &
 	local kp=$!
 	track "$kp"
@@ -117,18 +119,28 @@ run_batch() {
 }
 
 @test "sanitizer build: every view and grouping, traced and untraced, JSON and text: no report" {
-	local v g t st bad=0
+	local v g t st i bad=0 pids=() what=()
+	# Side by side (each run mostly waits for its two intervals): each its
+	# own ktop, instance and report.
 	for t in --no-trace ""; do
 		for v in processes syscalls errors subsystems signals latency; do
-			st=0
-			"$ASAN" -b -n 2 -d 0.2 $t --view "$v" >/dev/null 2>"$ERR" || st=$?
-			sane "$st" || { echo "--view $v $t" >&2; bad=1; }
+			"$ASAN" -b -n 2 -d 0.2 $t --view "$v" >/dev/null 2>"$ERR.${#pids[@]}" &
+			pids+=($!)
+			what+=("--view $v $t")
 		done
 		for g in comm user cgroup unit container; do
-			st=0
-			"$ASAN" -b -n 2 -d 0.2 $t --view groups --group-by "$g" --json >/dev/null 2>"$ERR" || st=$?
-			sane "$st" || { echo "--group-by $g $t" >&2; bad=1; }
+			"$ASAN" -b -n 2 -d 0.2 $t --view groups --group-by "$g" --json >/dev/null \
+				2>"$ERR.${#pids[@]}" &
+			pids+=($!)
+			what+=("--group-by $g $t")
 		done
+	done
+	track "${pids[@]}"
+	ktop_started "${pids[@]}"
+	for i in "${!pids[@]}"; do
+		st=0
+		wait "${pids[i]}" || st=$?
+		sane "$st" "$ERR.$i" || { echo "${what[i]}" >&2; bad=1; }
 	done
 	[ "$bad" -eq 0 ]
 }
@@ -148,7 +160,7 @@ run_batch() {
 
 @test "mass exit: -- CMD, its $N children followed and killed at once" {
 	local st=0
-	timeout 120 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls \
+	timeout 120 "$ASAN" -b --csv -d 0.25 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls \
 		-- "$BATS_FILE_TMPDIR/massexit" procs "$N" "$READY" >"$OUT" 2>"$ERR" &
 	local kp=$!
 	track "$kp"
