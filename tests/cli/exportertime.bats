@@ -7,16 +7,17 @@
 load helpers/common
 load helpers/exporter
 
-# exporter.bash's, but the latency test's Prometheus starts here: its first
-# scrape of a target comes 5 s after its start (its discovery's pace), and
-# the other tests run meanwhile. A placeholder holds the port it scrapes
-# until that test's ktop listens there; no other test uses either.
+# exporter.bash's setup_file (of its workloads, the one used here), and the
+# latency test's Prometheus started: its first scrape of a target comes 5 s
+# after its start (its discovery's pace), and the other tests run meanwhile.
+# A placeholder holds the port it scrapes until that test's ktop listens
+# there; no other test uses either.
 setup_file() {
 	export SLNAME="kxsl$$"
 	helper_prog stateswl "$BATS_FILE_TMPDIR/$SLNAME" || true
 	command -v prometheus >/dev/null || return 0
 	local d="$BATS_FILE_TMPDIR/prometheus" i
-	mkdir -p "$d/data"
+	mkdir -p "$d"
 	"$PY" -c '
 import os, socket, sys, time
 s = socket.socket()
@@ -32,20 +33,9 @@ time.sleep(3600)' "$d/target" </dev/null >/dev/null 2>&1 3>&- &
 		[ -s "$d/target" ] && break
 		sleep 0.05
 	done
-	promq freeport >"$d/port"
-	cat >"$d/prometheus.yml" <<-EOF
-	global:
-	  scrape_interval: 1s
-	  scrape_timeout: 1s
-	scrape_configs:
-	  - job_name: ktop
-	    static_configs:
-	      - targets: ['127.0.0.1:$(cat "$d/target")']
-	EOF
-	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
-		--web.listen-address="127.0.0.1:$(cat "$d/port")" --log.level=warn \
-		</dev/null >"$d/log" 2>&1 3>&- &
-	echo $! >"$d/prometheus.pid"
+	prometheus_launch "$d" "$(cat "$d/target")"
+	echo "$PPORT" >"$d/port"
+	echo "$PROM_PID" >"$d/prometheus.pid"
 }
 
 teardown_file() {
