@@ -7,39 +7,43 @@
 load helpers/common
 load helpers/exporter
 
-# ---------------------------------------------------------------- latency
+# exporter.bash's setup_file (of its workloads, the one used here), and the
+# latency test's Prometheus started: its first scrape of a target comes 5 s
+# after its start (its discovery's pace), and the other tests run meanwhile.
+# A placeholder holds the port it scrapes until that test's ktop listens
+# there; no other test uses either.
+setup_file() {
+	export SLNAME="kxsl$$"
+	helper_prog stateswl "$BATS_FILE_TMPDIR/$SLNAME" || true
+	command -v prometheus >/dev/null || return 0
+	local d="$BATS_FILE_TMPDIR/prometheus" i
+	mkdir -p "$d"
+	"$PY" -c '
+import os, socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(64)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    print(s.getsockname()[1], file=f)
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(3600)' "$d/target" </dev/null >/dev/null 2>&1 3>&- &
+	echo $! >"$d/holder.pid"
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$d/target" ] && break
+		sleep 0.05
+	done
+	prometheus_launch "$d" "$(cat "$d/target")"
+	echo "$PPORT" >"$d/port"
+	echo "$PROM_PID" >"$d/prometheus.pid"
+}
 
-@test "prometheus: --latency: 50 nanosleep(10 ms) in ktop_syscall_duration_seconds; histogram_quantile(0.99) in the 10 ms bucket" {
-	need_tracing
-	need_prometheus
-	local kp d="$BATS_TEST_TMPDIR" sel v b
-	need_built "$BATS_FILE_TMPDIR/$SLNAME"
-	sel="comm=\"$SLNAME\",syscall=\"clock_nanosleep\""
-	mkfifo "$d/go"
-	GOFIFO="$d/go" "$BATS_FILE_TMPDIR/$SLNAME" sleepshere 50 10 "$d/truth" 3>&- &
-	track $!
-	kp=$(promq freeport)
-	start_ktop "$OUT" -b --latency --listen "127.0.0.1:$kp" -d 0.5
-	wait_serving "$kp"
-	start_prometheus "$kp"
-	echo go >"$d/go"
-	expect_exactly "ktop_syscall_duration_seconds_count{$sel}" 50
-	stays_exact
-	# every one of them took at least 10 ms: none in a bucket below 8.192 ms
-	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"0.004096\"}")" = 0 ]
-	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"+Inf\"}")" = 50 ]
-	v=$(promq value "$PPORT" "histogram_quantile(0.99, ktop_syscall_duration_seconds_bucket{$sel})")
-	b=$(awk '$1 == "max_ns" { b = 1; while (b * 1000 < $2) b *= 2; print b / 1e6 }' "$d/truth")
-	echo "histogram_quantile(0.99) = $v s; the longest sleep by its own clock is in the bucket up to $b s" >&2
-	# rank 49.5 of 50: the bucket of the longest call, (8.192, 16.384] ms on a
-	# quiet machine; Prometheus interpolates within it (the process's own
-	# clock is a little longer than the call: maybe one bucket up)
-	awk -v v="$v" -v b="$b" 'BEGIN { exit !(v > 0.008192 && v > b / 4 && v <= b) }'
-	# the sum: the calls' time, at least 500 ms and at most the process's own clock
-	v=$(promq value "$PPORT" "ktop_syscall_duration_seconds_sum{$sel}")
-	awk -v v="$v" -v o="$(awk '$1 == "inner_ns" { print $2 / 1e9 }' "$d/truth")" \
-		'BEGIN { exit !(v >= 0.5 && v <= o) }'
-	no_lost
+teardown_file() {
+	local f
+	for f in "$BATS_FILE_TMPDIR"/prometheus/{holder,prometheus}.pid; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	return 0
 }
 
 # ---------------------------------------------------------------- hostile clients
@@ -56,7 +60,7 @@ max_gap() {
 }
 
 @test "exporter: slowloris, 10,000 connections, huge requests, wrong paths: refreshes stay on time, memory bounded" {
-	local kp t0 gap rss0 rss1 kind ms
+	local kp t0 gap rss0 rss1 kind ms n
 	sleep 300 </dev/null >/dev/null 2>&1 3>&- &
 	local sl=$!
 	track "$sl"
@@ -66,9 +70,19 @@ max_gap() {
 	wait_serving "$kp"
 	wait_refreshes 2 "http://127.0.0.1:$kp/metrics"
 	rss0=$(rss_kb "$KPID")
+	# Each attack 3 s, six refreshes (none waits for the server's 10 s
+	# deadlines: the unit tests' slowloris does, at 1.5 s), and whatever
+	# it takes to open all 10,000 connections and make 4,000 huge requests
+	# and 20,000 wrong ones (6 s made 9,000 and 32,000 on a quiet machine,
+	# half that under load).
 	for kind in slowloris flood huge paths; do
+		case $kind in
+		huge) n=4000 ;;
+		paths) n=20000 ;;
+		*) n=0 ;;
+		esac
 		t0=$(date +%s.%N)
-		run promq attack "$kp" "$kind" 6
+		run promq attack "$kp" "$kind" 3 "$n"
 		echo "$output"
 		[ "$status" -eq 0 ]
 		gap=$(max_gap "$OUT" "$t0")
@@ -82,7 +96,10 @@ max_gap() {
 	done
 	rss1=$(rss_kb "$KPID")
 	echo "RSS: ${rss0} kB before, ${rss1} kB after" >&2
-	((rss1 - rss0 < 16384))
+	# 8 MiB over 24,000 requests at least: a leak of 350 bytes a request
+	# is seen (16 MiB over 6 s of each: 410 on a quiet machine, 700 under
+	# load), and of 840 a connection held (1,680); 0.5 to 3 MiB seen here.
+	((rss1 - rss0 < 8192))
 }
 
 # ---------------------------------------------------------------- fairness
@@ -164,4 +181,50 @@ max_gap() {
 	[ "$ok" = 10 ]
 	# the flood went on all along: its later names are in other
 	grep -q '^ktop_processes{comm="other"} [1-9]' "$m"
+}
+
+# ---------------------------------------------------------------- latency
+
+@test "prometheus: --latency: 50 nanosleep(10 ms) in ktop_syscall_duration_seconds; histogram_quantile(0.99) in the 10 ms bucket" {
+	need_tracing
+	need_prometheus
+	local kp d="$BATS_TEST_TMPDIR" sel v b p i
+	need_built "$BATS_FILE_TMPDIR/$SLNAME"
+	sel="comm=\"$SLNAME\",syscall=\"clock_nanosleep\""
+	mkfifo "$d/go"
+	GOFIFO="$d/go" "$BATS_FILE_TMPDIR/$SLNAME" sleepshere 50 10 "$d/truth" 3>&- &
+	track $!
+	# The Prometheus of setup_file; its target's port, given up by the
+	# placeholder (gone: its socket closed).
+	p="$BATS_FILE_TMPDIR/prometheus"
+	[ -s "$p/prometheus.pid" ] && [ -s "$p/target" ]
+	kp=$(cat "$p/target")
+	PPORT=$(cat "$p/port")
+	kill "$(cat "$p/holder.pid")"
+	for ((i = 0; i < 100; i++)); do
+		ps -o stat= -p "$(cat "$p/holder.pid")" | grep -q '^[^Z]' || break
+		sleep 0.05
+	done
+	start_ktop "$OUT" -b --latency --listen "127.0.0.1:$kp" -d 0.5
+	wait_serving "$kp"
+	promq ready "$PPORT" 30 || { cat "$p/log" >&2; return 1; }
+	promq up "$PPORT" ktop 20
+	echo go >"$d/go"
+	expect_exactly "ktop_syscall_duration_seconds_count{$sel}" 50
+	stays_exact
+	# every one of them took at least 10 ms: none in a bucket below 8.192 ms
+	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"0.004096\"}")" = 0 ]
+	[ "$(promq value "$PPORT" "ktop_syscall_duration_seconds_bucket{$sel,le=\"+Inf\"}")" = 50 ]
+	v=$(promq value "$PPORT" "histogram_quantile(0.99, ktop_syscall_duration_seconds_bucket{$sel})")
+	b=$(awk '$1 == "max_ns" { b = 1; while (b * 1000 < $2) b *= 2; print b / 1e6 }' "$d/truth")
+	echo "histogram_quantile(0.99) = $v s; the longest sleep by its own clock is in the bucket up to $b s" >&2
+	# rank 49.5 of 50: the bucket of the longest call, (8.192, 16.384] ms on a
+	# quiet machine; Prometheus interpolates within it (the process's own
+	# clock is a little longer than the call: maybe one bucket up)
+	awk -v v="$v" -v b="$b" 'BEGIN { exit !(v > 0.008192 && v > b / 4 && v <= b) }'
+	# the sum: the calls' time, at least 500 ms and at most the process's own clock
+	v=$(promq value "$PPORT" "ktop_syscall_duration_seconds_sum{$sel}")
+	awk -v v="$v" -v o="$(awk '$1 == "inner_ns" { print $2 / 1e9 }' "$d/truth")" \
+		'BEGIN { exit !(v >= 0.5 && v <= o) }'
+	no_lost
 }

@@ -85,7 +85,7 @@ saved_path() {
 	need_all
 	start_wl kills 777
 	# The trace clock is mono here: the workload's own clock_gettime brackets its calls.
-	KTOP_TRACE_CLOCK=mono start_ktop "$OUT" -b --csv --syscalls -d 0.5 --flight-dir "$D" --flight-after 0
+	KTOP_TRACE_CLOCK=mono start_ktop "$OUT" -b --csv --syscalls -d 0.25 --flight-dir "$D" --flight-after 0
 	wait_for_lines "$OUT" 2 10
 	open_gate
 	wait_for_file "$BATS_TEST_TMPDIR/wl.out" 10
@@ -227,7 +227,7 @@ name_at() {
 	victim="$BATS_TEST_TMPDIR/victim"
 	echo "nobody's business" >"$victim"
 	chmod 0644 "$victim"
-	start_ktop "$OUT" -b -d 0.5 -o pid --flight-dir "$D" --flight-after 0
+	start_ktop "$OUT" -b -d 0.25 -o pid --flight-dir "$D" --flight-after 0
 	wait_for_lines "$OUT" 2 10
 	# The next seconds' names: a link to the victim, then a file of nobody's that anyone may write.
 	for t in 0 1 2 3 4 5 6; do
@@ -256,7 +256,7 @@ name_at() {
 	D2="$BATS_TEST_TMPDIR/open"
 	mkdir "$D2"
 	chmod 0777 "$D2"
-	start_ktop "$OUT.2" -b -d 0.5 -o pid --flight-dir "$D2" --flight-after 0
+	start_ktop "$OUT.2" -b -d 0.25 -o pid --flight-dir "$D2" --flight-after 0
 	usr2_goes_on "$OUT.2" "ktop: flight recorder: .*open: group or others may write to this directory and it has no sticky bit"
 	[ -z "$(ls -A "$D2")" ]
 }
@@ -274,7 +274,7 @@ in_private_tmpfs() {
 # The script's part: ktop saving into $M on SIGUSR2, going on after, then ended.
 SAVE_AND_GO_ON='
 	: >"$OUT"; : >"$OUT.err"
-	KTOP_STATS=1 "$KTOP" -b -d 0.5 -o pid --flight-dir "$M" --flight-after 0 >>"$OUT" 2>>"$OUT.err" &
+	KTOP_STATS=1 "$KTOP" -b -d 0.25 -o pid --flight-dir "$M" --flight-after 0 >>"$OUT" 2>>"$OUT.err" &
 	k=$!
 	echo $k >"$OUT.pid"
 	i=0; while [ "$(wc -l <"$OUT")" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
@@ -320,9 +320,12 @@ SAVE_AND_GO_ON='
 @test "flight: with -w the save goes to the recording's directory and is listed in it (time, path, why, bytes)" {
 	need_all
 	need_program sqlite3
-	start_ktop "$OUT" -b -d 0.5 -w "$D/rec.db" --flight-after 0
-	for _ in $(seq 100); do [ -s "$D/rec.db" ] && break; sleep 0.05; done
-	sleep 1
+	start_ktop "$OUT" -b -d 0.25 -w "$D/rec.db" --flight-after 0
+	# The recording under way: its first interval after the baseline written.
+	for _ in $(seq 200); do
+		[ "$(sqlite3 "$D/rec.db" 'SELECT count(*) FROM interval' 2>/dev/null)" -ge 2 ] 2>/dev/null && break
+		sleep 0.05
+	done
 	t0=$(date +%s.%N)
 	kill -USR2 "$KPID"
 	f=$(saved_path "$OUT.err")
@@ -339,7 +342,7 @@ SAVE_AND_GO_ON='
 	need_all
 	T="$BATS_TEST_TMPDIR/prom"
 	mkdir "$T"
-	start_ktop "$OUT" -b -d 0.5 --textfile "$T" --flight-dir "$D" --flight-after 0
+	start_ktop "$OUT" -b -d 0.25 --textfile "$T" --flight-dir "$D" --flight-after 0
 	for _ in $(seq 100); do [ -s "$T/ktop.prom" ] && break; sleep 0.05; done
 	grep -qx 'ktop_flight_saves_total 0' "$T/ktop.prom"
 	kill -USR2 "$KPID"

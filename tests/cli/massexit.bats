@@ -56,23 +56,25 @@ go_after() {
 	kill -USR1 "$MX"
 }
 
-# sane KTOP-STATUS: ktop ended by itself, with no sanitizer report.
+# sane KTOP-STATUS [ERRFILE]: ktop ended by itself, with no sanitizer report
+# (on ERRFILE, default $ERR).
 sane() {
-	if [ "$1" -ne 0 ] || grep -qE 'runtime error|ERROR: (Address|Leak)Sanitizer|SUMMARY:' "$ERR"; then
+	local err=${2:-$ERR}
+	if [ "$1" -ne 0 ] || grep -qE 'runtime error|ERROR: (Address|Leak)Sanitizer|SUMMARY:' "$err"; then
 		echo "ktop-asan exit $1:" >&2
-		head -40 "$ERR" >&2
+		head -40 "$err" >&2
 		return 1
 	fi
 }
 
-# run_batch ARGS...: ktop-asan -b --csv ARGS in the background while the
-# tasks end at its third interval; once every task is gone (READY.done) and
+# run_batch ARGS...: ktop-asan -b --csv -d 0.25 ARGS in the background while
+# the tasks end at its third interval; once every task is gone (READY.done) and
 # three more intervals are written, SIGINT ends it (its clean exit, status 0).
 # No fixed -n: a slow machine takes longer to kill 1,000 processes than a
 # count of intervals would wait for.
 run_batch() {
 	local st=0 i n
-	timeout 300 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls "$@" \
+	timeout 300 "$ASAN" -b --csv -d 0.25 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls "$@" \
 		>"$OUT" 2>"$ERR" &
 	local kp=$!
 	track "$kp"
@@ -117,18 +119,28 @@ run_batch() {
 }
 
 @test "sanitizer build: every view and grouping, traced and untraced, JSON and text: no report" {
-	local v g t st bad=0
+	local v g t st i bad=0 pids=() what=()
+	# Side by side (each run mostly waits for its two intervals): each its
+	# own ktop, instance and report.
 	for t in --no-trace ""; do
 		for v in processes syscalls errors subsystems signals latency; do
-			st=0
-			"$ASAN" -b -n 2 -d 0.2 $t --view "$v" >/dev/null 2>"$ERR" || st=$?
-			sane "$st" || { echo "--view $v $t" >&2; bad=1; }
+			"$ASAN" -b -n 2 -d 0.2 $t --view "$v" >/dev/null 2>"$ERR.${#pids[@]}" &
+			pids+=($!)
+			what+=("--view $v $t")
 		done
 		for g in comm user cgroup unit container; do
-			st=0
-			"$ASAN" -b -n 2 -d 0.2 $t --view groups --group-by "$g" --json >/dev/null 2>"$ERR" || st=$?
-			sane "$st" || { echo "--group-by $g $t" >&2; bad=1; }
+			"$ASAN" -b -n 2 -d 0.2 $t --view groups --group-by "$g" --json >/dev/null \
+				2>"$ERR.${#pids[@]}" &
+			pids+=($!)
+			what+=("--group-by $g $t")
 		done
+	done
+	track "${pids[@]}"
+	ktop_started "${pids[@]}"
+	for i in "${!pids[@]}"; do
+		st=0
+		wait "${pids[i]}" || st=$?
+		sane "$st" "$ERR.$i" || { echo "${what[i]}" >&2; bad=1; }
 	done
 	[ "$bad" -eq 0 ]
 }
@@ -148,7 +160,7 @@ run_batch() {
 
 @test "mass exit: -- CMD, its $N children followed and killed at once" {
 	local st=0
-	timeout 120 "$ASAN" -b --csv -d 0.5 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls \
+	timeout 120 "$ASAN" -b --csv -d 0.25 -o pid,ppid,comm,state,sig_recv,sig_sent,syscalls \
 		-- "$BATS_FILE_TMPDIR/massexit" procs "$N" "$READY" >"$OUT" 2>"$ERR" &
 	local kp=$!
 	track "$kp"
@@ -189,16 +201,39 @@ run_batch() {
 }
 
 # live_start SERVER DELAY: the sanitizer build's live view in tmux (120x40,
-# server SERVER, window t), once its table is drawn.
+# server SERVER, window t), once its table is drawn; it writes its metrics
+# (--textfile) for live_refreshes.
 live_start() {
 	local i
 	tmux -L "$1" kill-server 2>/dev/null || true
+	mkdir -p "$BATS_TEST_TMPDIR/tf"
 	tmux -L "$1" new-session -d -s t -x 120 -y 40 \
-		"LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='$UBSAN_OPTIONS' '$ASAN' -d $2 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
+		"LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='$UBSAN_OPTIONS' '$ASAN' -d $2 --textfile '$BATS_TEST_TMPDIR/tf' 2>'$ERR'; echo \$? >'$BATS_TEST_TMPDIR/st'"
 	for ((i = 0; i < 300; i++)); do
 		tmux -L "$1" capture-pane -p -t t | grep -q '^ *PID ' && break
 		sleep 0.1
 	done
+	wait_for_file "$BATS_TEST_TMPDIR/tf/ktop.prom" 30
+}
+
+# live_refreshes N: until the live view has refreshed N times more than now
+# (its own count, ktop_refreshes_total), not a guess of the clock's. Two
+# after a key: the first may have been under way when the key came.
+live_refreshes() {
+	local f="$BATS_TEST_TMPDIR/tf/ktop.prom" v0 v i
+	v0=$(sed -n 's/^ktop_refreshes_total \([0-9]*\)$/\1/p' "$f")
+	for ((i = 0; i < 1500; i++)); do
+		v=$(sed -n 's/^ktop_refreshes_total \([0-9]*\)$/\1/p' "$f")
+		[ -n "$v" ] && [ -n "$v0" ] && ((v >= v0 + $1)) && return 0
+		if [ -s "$BATS_TEST_TMPDIR/st" ]; then
+			echo "the live view ended" >&2
+			sane "$(cat "$BATS_TEST_TMPDIR/st")"
+			return 1
+		fi
+		sleep 0.02
+	done
+	echo "the live view did not refresh $1 times after ${v0:-none} (now ${v:-none})" >&2
+	return 1
 }
 
 # live_end SERVER: q; it ended by itself, with no sanitizer report.
@@ -213,41 +248,56 @@ live_end() {
 	need_program tmux
 	local S=ktop-mx-$$
 	start_tasks procs
-	live_start "$S" 0.5
-	sleep 1
+	live_start "$S" 0.25
+	live_refreshes 2
 	kill -USR1 "$MX"
 	wait_for_file "$READY.done" 120
 	# Four refreshes after the deaths, the view still answers keys.
-	sleep 2
+	live_refreshes 4
 	tmux -L "$S" send-keys -t t P
-	sleep 0.5
+	live_refreshes 2
 	live_end "$S"
 }
 
 @test "sanitizer build, live view (tmux): threads on and off (H), views, sorts, the process view: no report" {
 	need_program tmux
 	local S=ktop-keys-$$ key
-	live_start "$S" 0.3
+	live_start "$S" 0.1
 	# H frees every task the rows point at (the use after free it made).
+	# Each key, then a refresh after it.
 	for key in H P H M N T '<' '>' I x t t c 1 2 3 4 5 6 7 1 H Enter Escape H; do
 		tmux -L "$S" send-keys -t t "$key"
-		sleep 0.4
+		live_refreshes 2
 	done
 	live_end "$S"
 }
 
+# oncpu_ns PID: the nanoseconds its main thread has run (schedstat).
+oncpu_ns() {
+	local ns
+	read -r ns _ <"/proc/$1/task/$1/schedstat"
+	echo "$ns"
+}
+
 # stalled SIGNAL: ktop -b whose third tick never finishes; SIGNAL ends it.
 stalled() {
-	local kp t0 t1 i
+	local kp t0 t1 i ns
 	KTOP_TEST_STALL=3 "$KTOP" -b -d 0.2 -o pid,comm >"$OUT" 2>"$ERR" &
 	kp=$!
 	track "$kp"
-	# Two ticks written, then a second of the stall.
+	# Two ticks written, then the stall under way: its main thread has run
+	# 300 ms more since (a tick of this ktop takes milliseconds; the stall
+	# spins).
 	for ((i = 0; i < 200; i++)); do
 		[ "$(grep -c '^ktop -' "$OUT")" -ge 2 ] && break
 		sleep 0.05
 	done
-	sleep 1
+	ns=$(oncpu_ns "$kp")
+	for ((i = 0; i < 200; i++)); do
+		(( $(oncpu_ns "$kp") - ns >= 300000000 )) && break
+		sleep 0.05
+	done
+	echo "stalled: its main thread ran $(( ($(oncpu_ns "$kp") - ns) / 1000000 )) ms since its second tick" >&2
 	[ -d "$(inst_dir "$kp")" ]
 	t0=$(date +%s%N)
 	kill -"$1" "$kp"

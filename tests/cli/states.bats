@@ -72,41 +72,52 @@ within() {
 	awk -v a="$oncpu" -v b="$cpu" -v t="$tick" 'BEGIN { d = a - b; exit !(d >= -t && d <= 2 * t) }'
 }
 
-# burnsleep CPU: a loop of 20 ms busy and 30 ms asleep, 4 s, pinned to CPU,
-# watched by ktop -p from before it starts (helpers/stateswl.c); sets
-# ONCPU and RUNQ (ktop's sums over its rows) and RUN and DELAY (the time
-# its schedstat says it spent on a CPU and waiting for one, over the same
-# life: from before it waits for the go to its zombie). SCHED_FIFO: no
-# task preempts it mid-burn. One whose own events the kernel does not
-# write (the VM agent's threads here) would have its run credited to the
-# loop: its switch back is not written, and the loop ran since the CPU's
-# last record at the earliest, which is all the events say.
-burnsleep() {
-	local d=$BATS_TEST_TMPDIR/cpu$1 wl child kp i
+# burnsleep_start CPU: a loop of 20 ms busy and 30 ms asleep, 4 s, pinned to
+# CPU, watched by ktop -p from before it starts (helpers/stateswl.c), up to
+# its go (a line on CPU's go, burnsleep_go). SCHED_FIFO: no task preempts
+# it mid-burn. One whose own events the kernel does not write (the VM
+# agent's threads here) would have its run credited to the loop: its switch
+# back is not written, and the loop ran since the CPU's last record at the
+# earliest, which is all the events say.
+burnsleep_start() {
+	local d=$BATS_TEST_TMPDIR/cpu$1 child kp i
 	mkdir "$d"
 	mkfifo "$d/go"
 	GOFIFO=$d/go chrt -f 1 "$WL" burnsleep "$1" 20 30 4000 "$d/truth" 3>&- &
-	wl=$!
-	track $wl
+	BS_WL[$1]=$!
+	track $!
 	for ((i = 0; i < 100; i++)); do
 		child=$(awk '$1 == "child" { print $2 }' "$d/truth" 2>/dev/null || true)
 		[ -n "$child" ] && break
 		sleep 0.05
 	done
 	[ -n "$child" ] || return 1
+	BS_CHILD[$1]=$child
 	track "$child"
 	# pinned, its schedstat read: waiting for the go
 	wait_wchan "$child" wait_for_partner
 	"$KTOP" -b --csv -d 0.5 -p "$child" -o "$COLS" >"$d/out" 2>"$d/err" 3>&- &
 	kp=$!
+	BS_KP[$1]=$kp
 	track $kp
 	ktop_started $kp
 	wait_for_lines "$d/out" 2 10 || { cat "$d/err" >&2; return 1; }
-	echo go >"$d/go"
-	wait_exit "$wl" 30
+}
+
+burnsleep_go() {
+	echo go >"$BATS_TEST_TMPDIR/cpu$1/go"
+}
+
+# burnsleep_end CPU: once the loop of CPU is done, ktop's sums over its rows
+# in ONCPU and RUNQ; in RUN and DELAY the time its schedstat says it spent on
+# a CPU and waiting for one, over the same life: from before it waits for the
+# go to its zombie.
+burnsleep_end() {
+	local d=$BATS_TEST_TMPDIR/cpu$1 child=${BS_CHILD[$1]}
+	wait_exit "${BS_WL[$1]}" 30
 	[ "$ST" -eq 0 ]
 	# ktop -p ends once its process is gone, its last row written
-	wait_exit "$kp" 10
+	wait_exit "${BS_KP[$1]}" 10
 	OUT=$d/out
 	ONCPU=$(colsum "$child" oncpu_ms)
 	RUNQ=$(colsum "$child" runq_ms)
@@ -118,10 +129,19 @@ burnsleep() {
 # A CPU whose idle task's own events the kernel does not write (this
 # machine's CPU 1) has no switch written when it leaves idle for the woken
 # task: that task ran (the CPU's next switch-out names it), it did not wait.
-@test "states: a 20/30 ms burn-sleep loop pinned to each CPU in turn: oncpu_ms within 2%, runq_ms within 5 ms of its schedstat" {
-	local cpu
-	for cpu in $(awk '/^processor/ { print $3 }' /proc/cpuinfo); do
-		burnsleep "$cpu"
+# The CPUs' loops run at the same time, each on its own CPU, each watched by
+# a ktop of its own.
+@test "states: a 20/30 ms burn-sleep loop pinned to each CPU, all at once: oncpu_ms within 2%, runq_ms within 5 ms of its schedstat" {
+	local cpu cpus
+	cpus=$(awk '/^processor/ { print $3 }' /proc/cpuinfo)
+	for cpu in $cpus; do
+		burnsleep_start "$cpu"
+	done
+	for cpu in $cpus; do
+		burnsleep_go "$cpu"
+	done
+	for cpu in $cpus; do
+		burnsleep_end "$cpu"
 		within "$ONCPU" "$RUN" 2
 		awk -v a="$RUNQ" -v b="$DELAY" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }'
 	done

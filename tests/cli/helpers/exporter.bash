@@ -54,25 +54,33 @@ wait_serving() {
 	return 1
 }
 
-# start_prometheus TARGET_PORT: a Prometheus scraping 127.0.0.1:TARGET_PORT
-# every second (job "ktop"), until it has scraped it once; sets PPORT.
-start_prometheus() {
-	local d="$BATS_TEST_TMPDIR/prometheus"
-	mkdir -p "$d/data"
+# prometheus_launch DIR TARGET_PORT: a Prometheus scraping 127.0.0.1:TARGET_PORT
+# every second (job "ktop"), its files in DIR, started in the background;
+# sets PPORT (its port) and PROM_PID.
+prometheus_launch() {
+	mkdir -p "$1/data"
 	PPORT=$(promq freeport)
-	cat >"$d/prometheus.yml" <<-EOF
+	cat >"$1/prometheus.yml" <<-EOF
 	global:
 	  scrape_interval: 1s
 	  scrape_timeout: 1s
 	scrape_configs:
 	  - job_name: ktop
 	    static_configs:
-	      - targets: ['127.0.0.1:$1']
+	      - targets: ['127.0.0.1:$2']
 	EOF
-	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
+	prometheus --config.file="$1/prometheus.yml" --storage.tsdb.path="$1/data" \
 		--web.listen-address="127.0.0.1:$PPORT" --log.level=warn \
-		</dev/null >"$d/log" 2>&1 3>&- &
-	track $!
+		</dev/null >"$1/log" 2>&1 3>&- &
+	PROM_PID=$!
+}
+
+# start_prometheus TARGET_PORT: prometheus_launch, until it has scraped
+# the target once; sets PPORT.
+start_prometheus() {
+	local d="$BATS_TEST_TMPDIR/prometheus"
+	prometheus_launch "$d" "$1"
+	track "$PROM_PID"
 	promq ready "$PPORT" 30 || { cat "$d/log" >&2; return 1; }
 	promq up "$PPORT" ktop 20
 }

@@ -19,14 +19,15 @@ ktop's own CSV, and hostile HTTP clients.
         COMM and SYSCALL whose time is of a refresh in between. Also compares
         Prometheus's rate() over that window with the CSV's rate (loosely:
         rate() extrapolates to the window's edges). Prints the numbers.
-    promq.py attack PORT KIND SECONDS      hostile clients for SECONDS:
+    promq.py attack PORT KIND SECONDS [N]  hostile clients for SECONDS:
         slowloris  256 connections from 32 loopback addresses, a header byte
                    every second, never finished
-        flood      10,000 connections opened as fast as possible, held
+        flood      10,000 connections opened as fast as possible (all of
+                   them, however long it takes), held
         huge       requests with 1 MiB of headers and with a 1 GiB body,
-                   repeated
-        paths      GET of wrong paths and wrong methods, repeated: each
-                   must be answered 404 or 405
+                   repeated (N times at least, however long it takes)
+        paths      GET of wrong paths and wrong methods, repeated (N times
+                   at least): each must be answered 404 or 405
     promq.py scrape PORT OUT               GET /metrics (text format): prints the
                                            time it took in ms; the body in OUT
     promq.py omcheck FILE COMM             FILE passes the strict OpenMetrics 1.0
@@ -194,8 +195,9 @@ def connect_from(src, port, block=True):
     return s
 
 
-def attack(port, kind, seconds):
+def attack(port, kind, seconds, least=0):
     port = int(port)
+    least = int(least)
     end = time.time() + float(seconds)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
@@ -221,14 +223,14 @@ def attack(port, kind, seconds):
                     pass
             time.sleep(1)
     elif kind == "flood":
+        t0 = time.time()
         for i in range(10000):
             try:
                 socks.append(connect_from(f"127.0.{1 + i // 250}.{2 + i % 250}", port, block=False))
                 stats["opened"] += 1
             except OSError:
                 stats["failed"] += 1
-            if time.time() > end:
-                break
+        stats["open_s"] = round(time.time() - t0, 2)
         while time.time() < end:
             time.sleep(0.2)
     elif kind in ("huge", "paths"):
@@ -243,7 +245,7 @@ def attack(port, kind, seconds):
                       b"GET /" + b"x" * 8000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"],
         }[kind]
         i = 0
-        while time.time() < end:
+        while time.time() < end or i < least:
             req = reqs[i % len(reqs)]
             i += 1
             try:
