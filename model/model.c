@@ -1044,8 +1044,13 @@ static struct task *final_task(struct model *m, const struct task_final *f)
 		return pick;
 	if (t && !final_fits(t, f)) {
 		t = past_new(m, f->id, f->tgid);
-	} else if (t && t->final && t->seen_tick == m->tick) {
-		/* The next life's record: the earlier one is past. */
+	} else if (t && t->final && t->seen_tick == m->tick && !t->zombie_exited) {
+		/*
+		 * The next life's record: the earlier one is past. (Not while /proc
+		 * lists its zombie: its pid is not free, so a record again is its
+		 * own, a recording's keyframe giving it again: record.c
+		 * regive_finals.)
+		 */
 		t = new_life(m, t, f->tgid, 0);
 	} else if (!t) {
 		t = model_task_sample(m, f->id, f->tgid, 0);

@@ -308,6 +308,20 @@ static void test_traced_zombie(void)
 	tick_end();
 	t = model_task_find(&m, 760);
 	CHECK(t && t->state == 'Z');
+	/*
+	 * Its record again while /proc lists it (a recording's keyframe gives
+	 * it again, record.c regive_finals): the same life's, nothing changes;
+	 * not a past life's row X (its pid is not free while it is listed).
+	 */
+	tick_begin(3.5);
+	reading(760, start_of(&e), 'Z', 10, 100);
+	fx_final(&s, 760, "zombie")->ppid = 4242;
+	tick_end();
+	t = model_task_find(&m, 760);
+	CHECK(t && t->state == 'Z' && t->final);
+	CHECK(model_past_find(&m, 760) == NULL);
+	if (t)
+		CHECK_NEAR(col(t, COL_TIME), 0.1, 1e-9);
 	/* Reaped: one row X, its total CPU time as it was, no count since. */
 	tick_begin(4);
 	tick_end();
