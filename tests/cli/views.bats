@@ -63,7 +63,9 @@ assert o["view"] == "syscalls"
 assert o["rows"], "no syscall in an interval of the whole system"
 for r in o["rows"]:
     assert r["calls_total"] >= r["calls"] >= r["errors"] >= 0, r
-assert abs(sum(r["share_pct"] for r in o["rows"]) - 100) < 1, "shares"
+# (each share is rounded to 0.1: up to 0.05 off a row; the many below 0.05 show 0)
+s = sum(r["share_pct"] for r in o["rows"])
+assert abs(s - 100) < 0.2 + 0.05 * len(o["rows"]), ("shares", s, len(o["rows"]))
 ' <<<"$output"
 }
 
