@@ -253,14 +253,15 @@ static void check_record(const struct taskparse_exit *e, const struct spec *s, c
 	/*
 	 * Preemptions after it: each needs the CPU it ran after the record (the
 	 * exit's own work, freeing its memory): on a busy machine one per
-	 * 0.7 ms of it (EEVDF's base slice and less), 5 more allowed as above.
+	 * 0.25 ms of it (the sanitizer build runs at nice 10 beside the test
+	 * files: 12 in 3.2 ms seen), 5 more allowed as above.
 	 */
 	{
 		uint64_t after_us = e->run_ns && ru_cpu > e->run_ns / 1000 ?
 				    (uint64_t)ru_cpu - e->run_ns / 1000 : 0;
 
 		CHECK(e->nivcsw <= (uint64_t)o->ru.ru_nivcsw &&
-		      (uint64_t)o->ru.ru_nivcsw <= e->nivcsw + 5 + after_us / 700);
+		      (uint64_t)o->ru.ru_nivcsw <= e->nivcsw + 5 + after_us / 250);
 	}
 
 	/* 64 KiB + the sync pipe's byte read, 32 KiB written: rounded down to KiB. */
