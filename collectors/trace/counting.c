@@ -11,6 +11,7 @@
 
 #include "blockev.h"
 #include "../clocks.h"
+#include "darkrun.h"
 #include "evsums.h"
 #include "../proc/creds.h"
 #include "evdecode.h"
@@ -79,6 +80,7 @@ struct counting {
 	uint64_t cut_margin;		/* the mapping's error bound at the last sample */
 	struct stash *stash;		/* per CPU: counting_stash */
 	struct sockconn conns;		/* the sockets (the Connections view) */
+	struct darkrun dark;		/* the run time of threads whose switch-outs are not written */
 	char status[160];
 	const char *disks_why;		/* why the block devices are not counted ("": they are) */
 };
@@ -369,6 +371,8 @@ int counting_start(const struct counting_opts *o, struct counting **out)
 			  ft->loaded[EV_WAKEUP] && ft->loaded[EV_WAKEUP_NEW];
 	/* Applied as the drains read every CPU past them: a tick's worth never piles up. */
 	if (ft->acct.states) {
+		/* Tracing began: every thread's run time now, for the dark ones' (evdark.c). */
+		darkrun_start(&ft->dark, &ft->acct);
 		evsums_state_cpus(&ft->acct, instance_ncpus(ft->tr));
 		for (i = 0; i < (size_t)instance_ncpus(ft->tr); i++)
 			if (instance_cpu_fd(ft->tr, (int)i) < 0)
@@ -411,6 +415,7 @@ void counting_stop(struct counting *ft)
 	if (ft->decoder_ready)
 		evdecode_free(&ft->dec);
 	blockev_free(ft->blk);
+	darkrun_free(&ft->dark);
 	evsums_free(&ft->acct);
 	sockconn_free(&ft->conns);
 	pidmap_free(&ft->noted);
@@ -1320,6 +1325,8 @@ bool counting_read(struct counting *ft, const pid_t **born, size_t *nborn)
 	 * interval ends here, and the tick's (counting_cut_ns).
 	 */
 	ft->cut_ns = clocks_mono_ns();
+	/* At the cut: what the dark threads ran up to it (evdark.c). */
+	darkrun_read(&ft->dark, &ft->acct);
 	if (ft->mapped)
 		calibrate(ft);
 	/* Bounded: a writer that never pauses must not hold the tick forever. */
@@ -1488,6 +1495,8 @@ void counting_get_stats(const struct counting *ft, struct counting_stats *st)
 	st->conns = ft->conns.st;
 	st->switches_unseen = ft->acct.st_unseen;
 	st->oncpu_overlaps = ft->acct.st_overlaps;
+	st->dark_threads = ft->dark.n;
+	st->dark_moved_ns = ft->acct.dark_moved_ns;
 	st->block_on = ft->blk != NULL;
 	if (ft->blk)
 		blockev_get_stats(ft->blk, &st->block);

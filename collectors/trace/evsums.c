@@ -139,6 +139,7 @@ void evsums_free(struct evsums *a)
 	free(a->sv_tmp);
 	free(a->st_read);
 	free(a->cpus);
+	free(a->dslots);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -1290,6 +1291,7 @@ static bool lives_end_interval(struct evsums_thread *t)
 		o->cred_call = false;
 		/* The next interval's records (at a drain, at the tick) set it. */
 		o->st_moved = false;
+		o->dark_budget = false;
 		/* A carried row keeps them: it is shown next interval. */
 		if (!o->active)
 			o->born = o->mixed = false;
@@ -1331,6 +1333,8 @@ void evsums_end_interval(struct evsums *a)
 		evsums_time_calls(a);
 	if (a->nlv)
 		evsums_order_life(a);
+	/* Slots point at threads that may be freed below (evsums_state_end used them). */
+	a->ndslots = 0;
 
 	for (t = a->active, a->active = NULL; t; t = next) {
 		next = t->next;
@@ -1344,6 +1348,7 @@ void evsums_end_interval(struct evsums *a)
 		}
 		t->active = false;
 		t->next = NULL;
+		t->oncpu_before += t->n[CNT_ONCPU];
 		memset(t->n, 0, sizeof(t->n));
 		sctable_clear(&t->sc);
 		sctable_clear(&t->err);
@@ -1636,7 +1641,8 @@ static inline void cpu_release(struct evsums *a, struct evsums_thread *t)
  * @c's owner, whose switch-out was not read, did not run on it after @ts:
  * off it from then, in a state not known (asleep, until its own records say).
  */
-static __attribute__((noinline)) void cpu_evict(struct evsums *a, struct evsums_cpu *c, uint64_t ts)
+static __attribute__((noinline)) struct evsums_thread *cpu_evict(struct evsums *a, struct evsums_cpu *c,
+								  uint64_t ts, uint64_t *credited)
 {
 	struct evsums_thread *o = find_thread(a, c->owner);
 
@@ -1645,12 +1651,15 @@ static __attribute__((noinline)) void cpu_evict(struct evsums *a, struct evsums_
 	while (o && (o->st != ACCT_ST_ONCPU || &a->cpus[o->st_cpu] != c))
 		o = o->older;
 	if (!o)
-		return;
+		return NULL;
+	/* Its on-CPU time credited ends here: not before what was credited (a cut). */
+	*credited = ts > o->st_since ? ts : o->st_since;
 	st_close(a, o, ts);
 	o->st = ACCT_ST_SLEEP;
 	o->st_guess = true;
 	o->st_moved = true;
 	activate_thread(a, o);
+	return o;
 }
 
 /*
@@ -1661,18 +1670,20 @@ static __attribute__((noinline)) void cpu_evict(struct evsums *a, struct evsums_
 static inline void cpu_moved(struct evsums *a, struct evsums_thread *t, uint32_t cpu, uint64_t ts)
 {
 	struct evsums_cpu *old = &a->cpus[t->st_cpu];
+	uint64_t credited;
 
 	if (t->st == ACCT_ST_ONCPU && t->st_cpu != cpu)
-		cpu_evict(a, old, old->last < ts ? old->last : ts);
+		cpu_evict(a, old, old->last < ts ? old->last : ts, &credited);
 }
 
 /* @t runs on CPU @cpu from @ts: whoever was there is not (it left unseen). */
 static inline void run_on(struct evsums *a, struct evsums_thread *t, uint32_t cpu, uint64_t ts)
 {
 	struct evsums_cpu *c = &a->cpus[cpu];
+	uint64_t credited;
 
 	if (c->owner && c->owner != t->tid)
-		cpu_evict(a, c, ts);
+		cpu_evict(a, c, ts, &credited);
 	cpu_moved(a, t, cpu, ts);
 	st_close(a, t, ts);
 	t->st = ACCT_ST_ONCPU;
@@ -1693,14 +1704,17 @@ static __attribute__((noinline)) void ran_on(struct evsums *a, struct evsums_thr
 					     uint64_t ts)
 {
 	struct evsums_cpu *c = &a->cpus[cpu];
-	uint64_t from = c->last < ts ? c->last : ts;
+	uint64_t from = c->last < ts ? c->last : ts, d_from = 0;
+	struct evsums_thread *d = NULL;
 
 	if (c->owner && c->owner != t->tid)
-		cpu_evict(a, c, from);
+		d = cpu_evict(a, c, from, &d_from);
 	cpu_moved(a, t, cpu, ts);
 	switch (t->st) {
 	case ACCT_ST_DEAD:
 	case ACCT_ST_ONCPU:	/* here already */
+		if (d)
+			evdark_slot(a, d, d_from, NULL, ts, ts);
 		return;
 	case ACCT_ST_RUNQ:
 		break;
@@ -1716,6 +1730,9 @@ static __attribute__((noinline)) void ran_on(struct evsums *a, struct evsums_thr
 	if (from < t->st_since)
 		from = t->st_since;
 	run_on(a, t, cpu, from);
+	/* The one it evicted left unseen: how long it ran is its own count's (evdark.c). */
+	if (d)
+		evdark_slot(a, d, d_from, t, from, ts);
 }
 
 /*
@@ -1775,8 +1792,11 @@ static inline void apply_sched(struct evsums *a, struct evsums_thread *t, uint32
 		break;
 	default:
 		/* It ran here until now: not whoever the CPU's records had there. */
-		if (a->cpus[cpu].owner && a->cpus[cpu].owner != t->tid)
-			cpu_evict(a, &a->cpus[cpu], ts);
+		if (a->cpus[cpu].owner && a->cpus[cpu].owner != t->tid) {
+			uint64_t credited;
+
+			cpu_evict(a, &a->cpus[cpu], ts, &credited);
+		}
 		st_close(a, t, ts);
 		cpu_release(a, t);
 		t->st = (uint8_t)(SR_KIND(what) - ACCT_SR_OUT);
@@ -1801,8 +1821,13 @@ static inline void apply_one(struct evsums *a, const struct evsums_sched *r, str
 	struct evsums_cpu *c = &a->cpus[SR_CPU(r->what)];
 
 	if (SR_KIND(r->what) == ACCT_SR_IDLE) {
-		if (c->owner)
-			cpu_evict(a, c, c->last < r->ts ? c->last : r->ts);
+		uint64_t d_from = 0;
+		struct evsums_thread *d = c->owner ? cpu_evict(a, c, c->last < r->ts ? c->last : r->ts, &d_from)
+						   : NULL;
+
+		/* Idle since it left, unseen: how long it ran is its own count's (evdark.c). */
+		if (d)
+			evdark_slot(a, d, d_from, NULL, r->ts, r->ts);
 	} else {
 		apply_sched(a, t ? t : sched_life(a, r), r->what, r->ts);
 	}
@@ -1908,6 +1933,8 @@ void evsums_state_end(struct evsums *a, uint64_t cut)
 		/* Its row is due, time added or not (its clock may be past the cut). */
 		activate_thread(a, t);
 	}
+	/* Every state of the interval closed: the dark threads' runs given back. */
+	evdark_apply(a);
 	a->st_cut = cut;
 }
 

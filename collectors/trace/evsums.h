@@ -166,8 +166,30 @@ struct evsums_thread {
 	bool mixed;
 	uint8_t ended_age;	/* intervals since it ended */
 	uint64_t exit_ts;	/* its exit event's time, as decoded (CNT_EXITCPU); 0 = none */
+	/*
+	 * Dark (evdark.c): the kernel did not write its switch-out (other
+	 * tasks' records on its CPU told it had left), so how long it ran is
+	 * its scheduler's count: @dark_run, this interval's, when @dark_budget;
+	 * @dark_read once the collector reads it. @oncpu_before: its on-CPU time
+	 * credited in the intervals before this one.
+	 */
+	bool dark, dark_budget, dark_read;
+	uint64_t dark_run, oncpu_before;
 	struct evsums_thread *next;	/* active list */
 };
+
+/*
+ * The run of a dark thread @d on a CPU that ended unwritten: from @d_from
+ * (where what it was credited ended) to its next record's time @ts at the
+ * latest; @t (NULL: none, or the idle task) was credited with on-CPU time
+ * there from @t_from: it ran after @d left (evdark.c).
+ */
+struct evsums_dark_slot {
+	struct evsums_thread *d, *t;
+	uint64_t d_from, t_from, ts;
+	uint64_t x;		/* of it, @d's run (evdark_apply) */
+};
+#define ACCT_DARK_SLOTS 4096	/* an interval's, at most: more are counted (dark_dropped) */
 
 /*
  * An exec of the interval: the process and the file as execve was given it,
@@ -350,6 +372,16 @@ struct evsums {
 	 * that holds them back costs each record a few copies, not one a drain.
 	 */
 	size_t st_left;
+	/*
+	 * Dark threads (evdark.c): the interval's slots, and the collector's
+	 * reader (evsums_dark_reader).
+	 */
+	struct evsums_dark_slot *dslots;
+	size_t ndslots, cap_dslots;
+	bool (*dark_first)(void *arg, pid_t tid, uint64_t *run_ns);
+	void *dark_arg;
+	uint64_t dark_moved_ns;		/* on-CPU time given back to dark threads, in all */
+	uint64_t dark_dropped;		/* slots past ACCT_DARK_SLOTS */
 	uint64_t st_early;		/* records applied before their tick */
 	uint64_t st_walks;		/* walks at the drains */
 
@@ -575,6 +607,30 @@ void evsums_state_no_cpu(struct evsums *a, int cpu);
 void evsums_state_drained(struct evsums *a, uint64_t slack);
 /* The state a thread enters at a switch that reports @prev_state. */
 enum evsums_st evsums_state_of(long prev_state);
+
+/*
+ * Dark threads (evdark.c): the kernel writes no task-context record of some
+ * (a VM agent's here), so no switch-out: the CPU's next record, another
+ * task's, tells it left, not when. Until then the time went to whoever ran
+ * next. The scheduler's own count of a dark thread's run time
+ * (/proc/TID/schedstat, read at the cut) tells how much of it was its.
+ *
+ * evsums_dark_reader - who tells the dark threads' run times: @first(@arg,
+ * tid, &run_ns), at the tick a thread is first found dark, its run time
+ * since tracing began, and from then on it is read (false: not known, never
+ * asked again). Without one, nothing is given back.
+ */
+void evsums_dark_reader(struct evsums *a, bool (*first)(void *arg, pid_t tid, uint64_t *run_ns), void *arg);
+/*
+ * evsums_dark_run - dark thread @tid ran @run_ns from the last cut to this
+ * one (its schedstat's first field's growth), before evsums_state_end.
+ * Returns false when @tid is not a dark thread (any more): stop reading it.
+ */
+bool evsums_dark_run(struct evsums *a, pid_t tid, uint64_t run_ns);
+/* Internal to evsums.c (evdark.c): a slot, and the interval's, once its states closed. */
+void evdark_slot(struct evsums *a, struct evsums_thread *d, uint64_t d_from, struct evsums_thread *t,
+		 uint64_t t_from, uint64_t ts);
+void evdark_apply(struct evsums *a);
 
 /* Record that @tid belongs to @tgid (from /proc, when no event said so). */
 void evsums_set_tgid(struct evsums *a, struct evsums_thread *t, pid_t tgid);

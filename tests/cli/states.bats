@@ -59,13 +59,14 @@ within() {
 	awk -v r="$runq" -v o="$oncpu" 'BEGIN { exit !(r > o) }'
 	within "$runq" "$delay" 5
 	# schedstat's run time (ns) counts from the main thread's start of work:
-	# ktop's adds the execve, the loader and the exit around it. Down to a
-	# tick below (the issue's tolerance): this machine's kernel writes no
-	# task-context events of some threads (the VM agent's, nice -10), so a
-	# pinned thread they preempt has no switch-in written for its return:
-	# its own next record tells it ran, since the CPU's last record at the
-	# earliest (the preempting thread's run is credited to it).
-	awk -v a="$oncpu" -v b="$run_ns" -v t="$tick" 'BEGIN { exit !(a >= b - t && a <= b * 1.05) }'
+	# ktop's adds the execve, the loader and the exit around it (2-4 ms).
+	# Down to a tick below (the issue's tolerance), a tick above: this
+	# machine's kernel writes no task-context record of its VM agent's
+	# threads (nice -10), so when one preempts a pinned thread nothing says
+	# when it gave the CPU back; ktop gives it the run its schedstat counts
+	# (evdark.c). Before, its runs were the pinned threads': beside two CPU
+	# hogs 9-26 ms over in 2 s.
+	awk -v a="$oncpu" -v b="$run_ns" -v t="$tick" 'BEGIN { exit !(a >= b - t && a <= b + t) }'
 	# utime and stime are each truncated to a tick (their sum up to two short),
 	# and the kernel scales them to the runtime it has (cputime_adjust: up to a
 	# tick over; seen here 2010 against a runtime of 2006.6).

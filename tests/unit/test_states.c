@@ -7,6 +7,7 @@
  */
 #include "test.h"
 
+#include <string.h>
 #include <sys/syscall.h>
 
 #include "../../collectors/trace/evsums.h"
@@ -444,6 +445,80 @@ static void test_switch_out_of_another(void)
 	evsums_free(&a);
 }
 
+/* The dark threads' run time since tracing began, as the collector would read it (darkrun.c). */
+static uint64_t dark_since[8];
+static int dark_asked;
+static bool dark_first(void *arg, pid_t tid, uint64_t *run_ns)
+{
+	(void)arg;
+	dark_asked++;
+	if (tid < T1 || tid > T3 || !dark_since[tid - T1])
+		return false;
+	*run_ns = dark_since[tid - T1];
+	return true;
+}
+
+/*
+ * test_switch_out_of_another's schedule, with T3's scheduler count known:
+ * it ran 300 of it (dark: its switch-out is not written). T3 ran from 100
+ * to 400, T2 waited (preempted at 100) and ran from 400. Before, T3 had
+ * 0 and T2 waited 0: T3's run was T2's.
+ */
+static void test_dark_run(void)
+{
+	struct evsums a;
+
+	start_cpus(&a, 1);
+	memset(dark_since, 0, sizeof(dark_since));
+	dark_since[T3 - T1] = 300;
+	dark_asked = 0;
+	evsums_dark_reader(&a, dark_first, NULL);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 50);
+	evsums_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	/* no T3 -> T2 */
+	evsums_state_switch(&a, T2, S_SLEEP, 0, 500);
+	evsums_state_end(&a, 1000);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 50 + 100);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 300);
+	CHECK_EQ_U64(ns(&a, T2, CNT_SLEEP), 500);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 300);
+	CHECK_EQ_U64(sum(&a, T3), 900);
+	CHECK_EQ_U64(a.dark_moved_ns, 300);
+	CHECK_EQ_I64(dark_asked, 1);
+	CHECK(evsums_thread(&a, T3)->dark);
+	/* Not dark: no reading of it is taken. */
+	CHECK(!evsums_dark_run(&a, T2, 5));
+
+	/*
+	 * The next interval, read at the cut: T3 ran 250 in two runs, one
+	 * before the idle task's switch-out at 1200 (a slot of 100: all of
+	 * it), one before T1's switch-out at 1900 (a slot of 400: the rest,
+	 * 150). T1 ran from 1200, waited from 1500 (preempted) to 1650.
+	 */
+	evsums_end_interval(&a);
+	CHECK(evsums_dark_run(&a, T3, 250));
+	evsums_state_switch(&a, 0, R_RUNNING, T3, 1100);
+	evsums_state_switch(&a, 0, R_RUNNING, T1, 1200);
+	evsums_state_switch(&a, T1, R_PREEMPT, T3, 1500);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 1900);
+	evsums_state_end(&a, 2000);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 250);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 300 + 250);
+	CHECK_EQ_U64(ns(&a, T1, CNT_RUNQ), 150);
+	CHECK_EQ_I64(dark_asked, 1);
+	CHECK_EQ_U64(a.st_overlaps, 0);
+
+	/* A third interval with no reading: nothing given back (no guess). */
+	evsums_end_interval(&a);
+	evsums_state_switch(&a, T1, R_PREEMPT, T3, 2100);
+	evsums_state_switch(&a, T1, S_SLEEP, 0, 2500);
+	evsums_state_end(&a, 3000);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 0);
+	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 400);
+	evsums_free(&a);
+}
+
 /*
  * The same thread, switched in on a CPU whose idle task's switches are
  * written: the idle task's switch-out (at 600) tells it left (at 100 at
@@ -630,6 +705,8 @@ static const struct test tests[] = {
 	  test_remote_wakeup },
 	{ "states cpus: a switch-in followed by another task's switch-out: that one ran",
 	  test_switch_out_of_another },
+	{ "states cpus: a dark thread's run (its schedstat) given back from the one credited after it",
+	  test_dark_run },
 	{ "states cpus: a switch-in followed by the idle task's switch-out: it left",
 	  test_switch_in_then_idle },
 	{ "states cpus: moved to another CPU unwritten: on one CPU at a time",

@@ -88,6 +88,7 @@ static long busy_ms;
 static long long delay_sum, run_sum;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t barrier;
+static FILE *tid_out;
 
 static void *busy(void *arg)
 {
@@ -104,6 +105,7 @@ static void *busy(void *arg)
 	pthread_mutex_lock(&lock);
 	delay_sum += d1 - d0;
 	run_sum += r1 - r0;
+	fprintf(tid_out, "tid_run %ld %lld %lld\n", (long)syscall(SYS_gettid), r1 - r0, d1 - d0);
 	pthread_mutex_unlock(&lock);
 	return NULL;
 }
@@ -124,6 +126,7 @@ static int pinned(long ms, FILE *out)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return 1;
 	busy_ms = ms;
+	tid_out = out;
 	schedstat(&r0, &d0);
 	pthread_barrier_init(&barrier, NULL, 3);
 	for (i = 0; i < 3; i++)
