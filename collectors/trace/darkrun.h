@@ -15,7 +15,7 @@
 #include "evsums.h"
 
 #define DARKRUN_MAX 64		/* threads read at a tick, at most: a pread each */
-#define DARKRUN_SCAN_MAX 4096	/* threads read as tracing begins, at most (darkrun_start) */
+#define DARKRUN_SCAN_MAX 2048	/* threads read as tracing begins, at most (darkrun_start) */
 
 struct darkrun {
 	struct darkrun_thread {
