@@ -164,7 +164,7 @@ void darkrun_start(struct darkrun *d, struct evsums *a)
 	}
 	closedir(procs);
 	if (d->nbase)
-		qsort(d->base, d->nbase, sizeof(*d->base), base_cmp);
+		sort_array(d->base, d->nbase, sizeof(*d->base), base_cmp);
 }
 
 void darkrun_read(struct darkrun *d, struct evsums *a)

@@ -159,7 +159,7 @@ void evdark_apply(struct evsums *a)
 
 	if (!a->ndslots)
 		return;
-	qsort(a->dslots, a->ndslots, sizeof(*a->dslots), slot_cmp);
+	sort_array(a->dslots, a->ndslots, sizeof(*a->dslots), slot_cmp);
 	for (i = 0; i < a->ndslots; i = j) {
 		for (j = i + 1; j < a->ndslots && a->dslots[j].d == a->dslots[i].d; j++)
 			;
