@@ -627,8 +627,9 @@ static void adopt_siblings(struct counting *ft, pid_t tgid)
  * started): /proc/TID/status says, once per process (adopt_siblings). At most
  * RESOLVE_PER_TICK reads a tick: a thread left for the next tick keeps its
  * counts (evsums_carry), so a tick never waits on thousands of reads.
+ * @read false: what is known without a read (none spent, nothing deferred).
  */
-static pid_t resolve_tgid(struct counting *ft, struct evsums_thread *th)
+static pid_t tgid_of(struct counting *ft, struct evsums_thread *th, bool read)
 {
 	struct pid_status st;
 	char path[64], buf[2048];
@@ -641,7 +642,7 @@ static pid_t resolve_tgid(struct counting *ft, struct evsums_thread *th)
 		struct evsums_thread *c = pidmap_get(&ft->acct.threads, th->creator);
 
 		th->creator = 0;
-		if (c && c != th && resolve_tgid(ft, c)) {
+		if (c && c != th && tgid_of(ft, c, read)) {
 			evsums_set_tgid(&ft->acct, th, c->tgid);
 			return th->tgid;
 		}
@@ -659,6 +660,8 @@ static pid_t resolve_tgid(struct counting *ft, struct evsums_thread *th)
 			return th->tgid;
 		}
 	}
+	if (!read)
+		return 0;
 	if (!ft->resolve_budget) {
 		ft->deferred = true;
 		return 0;
@@ -672,6 +675,11 @@ static pid_t resolve_tgid(struct counting *ft, struct evsums_thread *th)
 	if (st.tgid != th->tid)
 		adopt_siblings(ft, (pid_t)st.tgid);
 	return th->tgid;
+}
+
+static pid_t resolve_tgid(struct counting *ft, struct evsums_thread *th)
+{
+	return tgid_of(ft, th, true);
 }
 
 /*
@@ -693,18 +701,8 @@ static struct sockconn_proc conn_proc(void *arg, pid_t tid, uint64_t ts)
 		th = l;
 	if (!th)
 		return p;
-	if (th->end_ts && ts >= th->end_ts) {
-		/* Its exit: /proc has nothing to say by now (a read would only spend the budget). */
-		unsigned budget = ft->resolve_budget;
-		bool deferred = ft->deferred;
-
-		ft->resolve_budget = 0;
-		p.tgid = resolve_tgid(ft, th);
-		ft->resolve_budget = budget;
-		ft->deferred = deferred;
-	} else {
-		p.tgid = resolve_tgid(ft, th);
-	}
+	/* After its exit /proc has nothing to say (a read would only spend the budget). */
+	p.tgid = tgid_of(ft, th, !(th->end_ts && ts >= th->end_ts));
 	if (!p.tgid) {
 		p.life = th->serial;
 		return p;
@@ -1497,6 +1495,7 @@ void counting_get_stats(const struct counting *ft, struct counting_stats *st)
 	st->oncpu_overlaps = ft->acct.st_overlaps;
 	st->dark_threads = ft->dark.n;
 	st->dark_moved_ns = ft->acct.dark_moved_ns;
+	st->dark_dropped = ft->acct.dark_dropped;
 	st->block_on = ft->blk != NULL;
 	if (ft->blk)
 		blockev_get_stats(ft->blk, &st->block);

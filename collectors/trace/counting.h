@@ -64,6 +64,7 @@ struct counting_stats {
 	uint64_t oncpu_overlaps;	/* on-CPU times that would have overlapped on a CPU (none) */
 	size_t dark_threads;		/* threads whose switch-outs are not written, read (evdark.c) */
 	uint64_t dark_moved_ns;		/* of others' on-CPU time, theirs (their schedstat said) */
+	uint64_t dark_dropped;		/* their slots past an interval's ACCT_DARK_SLOTS: not given back */
 	size_t stash_kept;	/* the most a CPU's stash kept once decoded (bytes; freed: 0) */
 	size_t buffer_kb;
 	/* The trace clock, and how its stamps were mapped to CLOCK_MONOTONIC (lib/clockmap.h). */

@@ -160,7 +160,8 @@ static void cnt_fields(void *st, const struct source_env *env, FILE *out)
 		counting_get_stats(c->ft, &c->kept);
 	fprintf(out, " events=%llu pages=%llu drains=%llu stashed=%llu lost=%llu malformed=%llu "
 		"unattributed=%llu carried=%llu held=%llu unparented=%llu lives_unsplit=%llu buffer_kb=%zu "
-		"switches_unseen=%llu oncpu_overlaps=%llu dark_threads=%zu dark_moved_us=%llu stash_kept=%zu",
+		"switches_unseen=%llu oncpu_overlaps=%llu dark_threads=%zu dark_moved_us=%llu dark_dropped=%llu "
+		"stash_kept=%zu",
 		(unsigned long long)fs->events, (unsigned long long)fs->pages,
 		(unsigned long long)fs->drains, (unsigned long long)fs->stashed,
 		(unsigned long long)fs->lost, (unsigned long long)fs->malformed,
@@ -168,7 +169,8 @@ static void cnt_fields(void *st, const struct source_env *env, FILE *out)
 		(unsigned long long)fs->held, (unsigned long long)fs->unparented,
 		(unsigned long long)fs->lives_unsplit, fs->buffer_kb,
 		(unsigned long long)fs->switches_unseen, (unsigned long long)fs->oncpu_overlaps,
-		fs->dark_threads, (unsigned long long)(fs->dark_moved_ns / 1000), fs->stash_kept);
+		fs->dark_threads, (unsigned long long)(fs->dark_moved_ns / 1000),
+		(unsigned long long)fs->dark_dropped, fs->stash_kept);
 }
 
 static void cnt_lines(void *st, const struct source_env *env, FILE *out)

@@ -20,33 +20,29 @@
 #include <unistd.h>
 
 #include "darkrun.h"
+#include "../clocks.h"
 #include "../../lib/util.h"
+
+/* schedstat's first field: the run time in ns. */
+static bool parse_run(const char *buf, uint64_t *ns)
+{
+	char *end;
+
+	errno = 0;
+	*ns = strtoull(buf, &end, 10);
+	return end != buf && !errno;
+}
 
 /* Its run time now; false when it is gone (ESRCH) or unreadable. */
 static bool run_now(int fd, uint64_t *ns)
 {
 	char buf[96];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	char *end;
 
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	errno = 0;
-	*ns = strtoull(buf, &end, 10);
-	return end != buf && !errno;
-}
-
-static bool run_of(const char *path, uint64_t *ns)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = run_now(fd, ns);
-	close(fd);
-	return ok;
+	return parse_run(buf, ns);
 }
 
 static void drop(struct darkrun *d, size_t i)
@@ -126,7 +122,7 @@ void darkrun_start(struct darkrun *d, struct evsums *a)
 {
 	DIR *procs, *tasks;
 	struct dirent *p, *t;
-	char path[80];
+	char path[80], buf[96];
 	size_t cap = 0;
 	uint64_t run;
 
@@ -157,7 +153,7 @@ void darkrun_start(struct darkrun *d, struct evsums *a)
 			if (tid <= 0)
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
-			if (run_of(path, &run))
+			if (read_small_file(path, buf, sizeof(buf)) > 0 && parse_run(buf, &run))
 				base_add(d, &cap, tid, run);
 		}
 		closedir(tasks);

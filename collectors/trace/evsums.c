@@ -1640,6 +1640,8 @@ static inline void cpu_release(struct evsums *a, struct evsums_thread *t)
 /*
  * @c's owner, whose switch-out was not read, did not run on it after @ts:
  * off it from then, in a state not known (asleep, until its own records say).
+ * Returns it (NULL: none), and in *@credited (if not NULL) where its on-CPU
+ * time credited ends (evdark.c's slot).
  */
 static __attribute__((noinline)) struct evsums_thread *cpu_evict(struct evsums *a, struct evsums_cpu *c,
 								  uint64_t ts, uint64_t *credited)
@@ -1653,7 +1655,8 @@ static __attribute__((noinline)) struct evsums_thread *cpu_evict(struct evsums *
 	if (!o)
 		return NULL;
 	/* Its on-CPU time credited ends here: not before what was credited (a cut). */
-	*credited = ts > o->st_since ? ts : o->st_since;
+	if (credited)
+		*credited = ts > o->st_since ? ts : o->st_since;
 	st_close(a, o, ts);
 	o->st = ACCT_ST_SLEEP;
 	o->st_guess = true;
@@ -1670,20 +1673,18 @@ static __attribute__((noinline)) struct evsums_thread *cpu_evict(struct evsums *
 static inline void cpu_moved(struct evsums *a, struct evsums_thread *t, uint32_t cpu, uint64_t ts)
 {
 	struct evsums_cpu *old = &a->cpus[t->st_cpu];
-	uint64_t credited;
 
 	if (t->st == ACCT_ST_ONCPU && t->st_cpu != cpu)
-		cpu_evict(a, old, old->last < ts ? old->last : ts, &credited);
+		cpu_evict(a, old, old->last < ts ? old->last : ts, NULL);
 }
 
 /* @t runs on CPU @cpu from @ts: whoever was there is not (it left unseen). */
 static inline void run_on(struct evsums *a, struct evsums_thread *t, uint32_t cpu, uint64_t ts)
 {
 	struct evsums_cpu *c = &a->cpus[cpu];
-	uint64_t credited;
 
 	if (c->owner && c->owner != t->tid)
-		cpu_evict(a, c, ts, &credited);
+		cpu_evict(a, c, ts, NULL);
 	cpu_moved(a, t, cpu, ts);
 	st_close(a, t, ts);
 	t->st = ACCT_ST_ONCPU;
@@ -1792,11 +1793,8 @@ static inline void apply_sched(struct evsums *a, struct evsums_thread *t, uint32
 		break;
 	default:
 		/* It ran here until now: not whoever the CPU's records had there. */
-		if (a->cpus[cpu].owner && a->cpus[cpu].owner != t->tid) {
-			uint64_t credited;
-
-			cpu_evict(a, &a->cpus[cpu], ts, &credited);
-		}
+		if (a->cpus[cpu].owner && a->cpus[cpu].owner != t->tid)
+			cpu_evict(a, &a->cpus[cpu], ts, NULL);
 		st_close(a, t, ts);
 		cpu_release(a, t);
 		t->st = (uint8_t)(SR_KIND(what) - ACCT_SR_OUT);
