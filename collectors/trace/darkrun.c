@@ -72,7 +72,7 @@ static void base_add(struct darkrun *d, size_t *cap, pid_t tid, uint64_t run)
  * less its run then, if it was there (a tid not seen then was born since,
  * or its pid came back: all of it). It is read at each cut from now on.
  */
-static bool first(void *arg, pid_t tid, uint64_t *run_ns)
+static bool first(void *arg, pid_t tid, uint64_t *run_ns, uint64_t *at_ns)
 {
 	struct darkrun *d = arg;
 	struct darkrun_base key = { .tid = tid }, *b;
@@ -90,6 +90,7 @@ static bool first(void *arg, pid_t tid, uint64_t *run_ns)
 	}
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	*at_ns = clocks_mono_ns();
 	if (fd < 0 || !run_now(fd, &now)) {
 		if (fd >= 0)
 			close(fd);

@@ -59,7 +59,8 @@ void evdark_slot(struct evsums *a, struct evsums_thread *d, uint64_t d_from, str
 	s->x = 0;
 }
 
-void evsums_dark_reader(struct evsums *a, bool (*first)(void *arg, pid_t tid, uint64_t *run_ns), void *arg)
+void evsums_dark_reader(struct evsums *a, bool (*first)(void *arg, pid_t tid, uint64_t *run_ns, uint64_t *at_ns),
+			void *arg)
 {
 	a->dark_first = first;
 	a->dark_arg = arg;
@@ -108,8 +109,7 @@ static void give(struct evsums *a, const struct evsums_dark_slot *s)
 		return;
 	move_time(a, d, CNT_SLEEP, CNT_ONCPU, x);
 	a->dark_moved_ns += x;
-	/* An exited thread's on-CPU time has its after-exit part (CNT_EXITCPU): left as it is. */
-	if (!t || t == d || t->exit_ts || s->d_from + x <= s->t_from)
+	if (!t || t == d || s->d_from + x <= s->t_from)
 		return;
 	over = s->d_from + x - s->t_from;
 	if (over > s->ts - s->t_from)
@@ -117,10 +117,26 @@ static void give(struct evsums *a, const struct evsums_dark_slot *s)
 	if (over > t->n[CNT_ONCPU])
 		over = t->n[CNT_ONCPU];
 	move_time(a, t, CNT_ONCPU, CNT_RUNQ, over);
+	/*
+	 * Of it, what came after its exit event was counted as its exit's work
+	 * too (CNT_EXITCPU, which a dead row's CPU time adds to its record's).
+	 */
+	if (t->exit_ts && s->t_from + over > t->exit_ts) {
+		uint64_t lo = s->t_from > t->exit_ts ? s->t_from : t->exit_ts;
+		uint64_t after = s->t_from + over - lo;
+
+		if (after > t->n[CNT_EXITCPU])
+			after = t->n[CNT_EXITCPU];
+		t->n[CNT_EXITCPU] -= after;
+		a->total[CNT_EXITCPU] -= after;
+	}
 }
 
-/* @n slots of one dark thread, shortest first: its run beyond its credit, shared among them. */
-static void share(struct evsums *a, struct evsums_dark_slot *s, size_t n)
+/*
+ * @n slots of one dark thread, shortest first: its run beyond its credit
+ * (up to @cut), shared among them.
+ */
+static void share(struct evsums *a, struct evsums_dark_slot *s, size_t n, uint64_t cut)
 {
 	struct evsums_thread *d = s->d;
 	uint64_t left;
@@ -132,10 +148,16 @@ static void share(struct evsums *a, struct evsums_dark_slot *s, size_t n)
 	 * before only where it left no slot: on a CPU at a cut, or moved).
 	 */
 	if (!d->dark_read && a->dark_first) {
-		uint64_t since;
+		uint64_t since, at = 0;
 
 		d->dark_read = true;
-		if (a->dark_first(a->dark_arg, d->tid, &since)) {
+		if (a->dark_first(a->dark_arg, d->tid, &since, &at)) {
+			/*
+			 * Read now, after the buffers: one on a CPU at the cut
+			 * (a spinner whose one switch-out was missed) ran since.
+			 */
+			if (d->st == ACCT_ST_ONCPU && at > cut)
+				since -= since < at - cut ? since : at - cut;
 			d->dark_run = since > d->oncpu_before ? since - d->oncpu_before : 0;
 			d->dark_budget = true;
 		}
@@ -153,7 +175,7 @@ static void share(struct evsums *a, struct evsums_dark_slot *s, size_t n)
 		give(a, &s[i]);
 }
 
-void evdark_apply(struct evsums *a)
+void evdark_apply(struct evsums *a, uint64_t cut)
 {
 	size_t i, j;
 
@@ -163,7 +185,7 @@ void evdark_apply(struct evsums *a)
 	for (i = 0; i < a->ndslots; i = j) {
 		for (j = i + 1; j < a->ndslots && a->dslots[j].d == a->dslots[i].d; j++)
 			;
-		share(a, &a->dslots[i], j - i);
+		share(a, &a->dslots[i], j - i, cut);
 	}
 	/* Budgets are the interval's: a slot of a thread not read this time gets nothing. */
 	for (i = 0; i < a->ndslots; i++)

@@ -1932,7 +1932,7 @@ void evsums_state_end(struct evsums *a, uint64_t cut)
 		activate_thread(a, t);
 	}
 	/* Every state of the interval closed: the dark threads' runs given back. */
-	evdark_apply(a);
+	evdark_apply(a, cut);
 	a->st_cut = cut;
 }
 

@@ -378,7 +378,7 @@ struct evsums {
 	 */
 	struct evsums_dark_slot *dslots;
 	size_t ndslots, cap_dslots;
-	bool (*dark_first)(void *arg, pid_t tid, uint64_t *run_ns);
+	bool (*dark_first)(void *arg, pid_t tid, uint64_t *run_ns, uint64_t *at_ns);
 	void *dark_arg;
 	uint64_t dark_moved_ns;		/* on-CPU time given back to dark threads, in all */
 	uint64_t dark_dropped;		/* slots past ACCT_DARK_SLOTS */
@@ -616,11 +616,13 @@ enum evsums_st evsums_state_of(long prev_state);
  * (/proc/TID/schedstat, read at the cut) tells how much of it was its.
  *
  * evsums_dark_reader - who tells the dark threads' run times: @first(@arg,
- * tid, &run_ns), at the tick a thread is first found dark, its run time
- * since tracing began, and from then on it is read (false: not known, never
+ * tid, &run_ns, &at_ns), at the tick a thread is first found dark, its run
+ * time since tracing began as read at @at_ns (the cut's clock; 0: at the
+ * cut), and from then on it is read at each cut (false: not known, never
  * asked again). Without one, nothing is given back.
  */
-void evsums_dark_reader(struct evsums *a, bool (*first)(void *arg, pid_t tid, uint64_t *run_ns), void *arg);
+void evsums_dark_reader(struct evsums *a, bool (*first)(void *arg, pid_t tid, uint64_t *run_ns, uint64_t *at_ns),
+			void *arg);
 /*
  * evsums_dark_run - dark thread @tid ran @run_ns from the last cut to this
  * one (its schedstat's first field's growth), before evsums_state_end.
@@ -630,7 +632,7 @@ bool evsums_dark_run(struct evsums *a, pid_t tid, uint64_t run_ns);
 /* Internal to evsums.c (evdark.c): a slot, and the interval's, once its states closed. */
 void evdark_slot(struct evsums *a, struct evsums_thread *d, uint64_t d_from, struct evsums_thread *t,
 		 uint64_t t_from, uint64_t ts);
-void evdark_apply(struct evsums *a);
+void evdark_apply(struct evsums *a, uint64_t cut);
 
 /* Record that @tid belongs to @tgid (from /proc, when no event said so). */
 void evsums_set_tgid(struct evsums *a, struct evsums_thread *t, pid_t tgid);

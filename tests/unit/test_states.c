@@ -448,9 +448,11 @@ static void test_switch_out_of_another(void)
 /* The dark threads' run time since tracing began, as the collector would read it (darkrun.c). */
 static uint64_t dark_since[8];
 static int dark_asked;
-static bool dark_first(void *arg, pid_t tid, uint64_t *run_ns)
+static uint64_t dark_at;
+static bool dark_first(void *arg, pid_t tid, uint64_t *run_ns, uint64_t *at_ns)
 {
 	(void)arg;
+	*at_ns = dark_at;
 	dark_asked++;
 	if (tid < T1 || tid > T3 || !dark_since[tid - T1])
 		return false;
@@ -516,6 +518,62 @@ static void test_dark_run(void)
 	evsums_state_end(&a, 3000);
 	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 0);
 	CHECK_EQ_U64(ns(&a, T1, CNT_ONCPU), 400);
+	evsums_free(&a);
+}
+
+/*
+ * The same, T2 exiting: its exit event at 300 (written on its CPU while the
+ * records said T3 ran there), its last switch at 500. T3 ran 300 from 100:
+ * T2 ran from 400 only, all of it after its exit (its exit's work, 100, not
+ * the 200 from its exit event on).
+ */
+static void test_dark_run_exited(void)
+{
+	struct evsums a;
+
+	start_cpus(&a, 1);
+	memset(dark_since, 0, sizeof(dark_since));
+	dark_since[T3 - T1] = 300;
+	evsums_dark_reader(&a, dark_first, NULL);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 50);
+	evsums_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	evsums_exit(&a, T2, true, 300);
+	evsums_state_switch(&a, T2, S_DEAD, 0, 500);
+	evsums_order_life(&a);
+	evsums_state_end(&a, 1000);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 50 + 100);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 300);
+	CHECK_EQ_U64(ns(&a, T2, CNT_EXITCPU), 100);
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 300);
+	evsums_free(&a);
+}
+
+/*
+ * Found dark while it runs at the cut (1000) and read later (1200): its
+ * count holds 200 after the cut, not this interval's. T3 ran 100 of its
+ * slot (100 to 300) and from 700 on: 400 to the cut; not 500.
+ */
+static void test_dark_read_late(void)
+{
+	struct evsums a;
+
+	start_cpus(&a, 1);
+	memset(dark_since, 0, sizeof(dark_since));
+	dark_since[T3 - T1] = 600;
+	dark_at = 1200;
+	evsums_dark_reader(&a, dark_first, NULL);
+	evsums_set_cpu(&a, 0);
+	evsums_state_switch(&a, 0, R_RUNNING, T2, 50);
+	evsums_state_switch(&a, T2, R_PREEMPT, T3, 100);
+	/* no T3 -> T2 */
+	evsums_sys_exit(&a, T2, SYS_getppid, 1, 300);
+	evsums_state_switch(&a, T2, R_PREEMPT, T3, 700);
+	evsums_state_end(&a, 1000);
+	dark_at = 0;
+	CHECK_EQ_U64(ns(&a, T3, CNT_ONCPU), 100 + 300);
+	CHECK_EQ_U64(ns(&a, T2, CNT_ONCPU), 50 + 100 + 400);
+	CHECK_EQ_U64(ns(&a, T2, CNT_RUNQ), 100 + 300);
 	evsums_free(&a);
 }
 
@@ -707,6 +765,10 @@ static const struct test tests[] = {
 	  test_switch_out_of_another },
 	{ "states cpus: a dark thread's run (its schedstat) given back from the one credited after it",
 	  test_dark_run },
+	{ "states cpus: the same for a thread that exits: its exit's work is its run after the dark one's",
+	  test_dark_run_exited },
+	{ "states cpus: a dark thread read after the cut while it runs: not its run after the cut",
+	  test_dark_read_late },
 	{ "states cpus: a switch-in followed by the idle task's switch-out: it left",
 	  test_switch_in_then_idle },
 	{ "states cpus: moved to another CPU unwritten: on one CPU at a time",
